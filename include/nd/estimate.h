@@ -1,0 +1,97 @@
+/*
+ * estimate.h — price one strategy: peak memory per device and the step time
+ * split into the twelve parts, in milliseconds and MiB.
+ *
+ * The context gathers what does not change between strategies (model, training
+ * settings, device, device count, memory budget, ratios). A layer-cost cache
+ * (nd_layer_cache) holds each layer kind priced once per distinct sharding
+ * (TP, CP, EP, ETP, MBS, SP), so a search reuses it across stages and
+ * candidates. Equations and their sources: docs/cost-model.md.
+ */
+#ifndef ND_ESTIMATE_H
+#define ND_ESTIMATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "nd/device.h"
+#include "nd/error.h"
+#include "nd/model.h"
+#include "nd/parts.h"
+#include "nd/run.h"
+#include "nd/strategy.h"
+
+#define ND_MAX_STAGES 512
+
+typedef struct nd_context {
+    const nd_model *model;
+    const nd_train *train;
+    const nd_device *device;
+    int64_t devices;          /* cluster size */
+    double budget_mib;        /* memory a strategy may use per device */
+    const nd_ratios *ratios;  /* NULL: uncorrected */
+    nd_param_count params;    /* filled by nd_context_init */
+} nd_context;
+
+/* Fills ctx and counts the model's parameters. budget_mib 0 = the device capacity. */
+void nd_context_init(nd_context *ctx, const nd_model *m, const nd_train *t, const nd_device *d,
+                     int64_t devices, double budget_mib, const nd_ratios *ratios);
+
+/* Memory of one pipeline stage, per device, MiB. */
+typedef struct nd_stage_memory {
+    int64_t first_layer, layers;  /* body layers on the stage (all its chunks) */
+    double params_mib;       /* weights held on the device */
+    double grads_mib;        /* gradient buffers */
+    double optimizer_mib;    /* optimizer states and master weights */
+    double activations_mib;  /* activations kept for backward, all micro-batches in flight */
+    double working_mib;      /* transient peak: recomputed layer, logits, gathered shards */
+    double buffers_mib;      /* communication buffers (pipeline, expert dispatch) */
+    double reserve_mib;      /* runtime reserve and allocator overhead */
+    double total_mib;
+    double inflight;         /* micro-batches of activations held at the peak */
+} nd_stage_memory;
+
+/* Per-stage timing, per micro-batch unless noted, ms. */
+typedef struct nd_stage_time {
+    double forward_ms, backward_ms, recompute_ms;
+    double weight_grad_ms;   /* the weight-gradient share of backward_ms (ZB-H1) */
+    double tp_ms, ep_ms, cp_ms, overhead_ms;
+    double total_ms;         /* everything one micro-batch costs the stage */
+    double dp_comm_ms, dp_reduce_ms, optimizer_ms; /* per step, exposed */
+} nd_stage_time;
+
+typedef struct nd_estimate {
+    double parts_ms[ND_PARTS];     /* corrected by the ratios when the context has them */
+    double raw_parts_ms[ND_PARTS]; /* uncorrected */
+    double step_ms;                /* sum of parts_ms */
+    double raw_step_ms;
+    double peak_mib;
+    int peak_stage;
+    bool fits;
+    int straggler_stage;       /* the pipeline's slowest stage */
+    int64_t stages;            /* = PP */
+    double tokens_per_s_per_device;
+    double model_flops_per_step; /* forward + backward FLOPs of the whole model, no recompute */
+    double mfu;                  /* model FLOPs / (step time x peak x devices) */
+    nd_stage_memory *stage_memory; /* optional: PP entries, filled when non-NULL */
+    nd_stage_time *stage_time;     /* optional: PP entries, filled when non-NULL */
+} nd_estimate;
+
+/* A per-stage recompute plan (from the knapsack): layers of each kind in each mode. */
+typedef struct nd_recompute_plan {
+    int64_t stages;
+    int64_t (*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES]; /* [stages] */
+} nd_recompute_plan;
+
+typedef struct nd_layer_cache nd_layer_cache;
+
+/* A cache of priced layer kinds. One per thread; nd_layer_cache_free releases it. */
+nd_layer_cache *nd_layer_cache_alloc(void);
+void nd_layer_cache_free(nd_layer_cache *cache);
+
+/* Prices strategy s (already checked with nd_strategy_check). cache may be NULL.
+ * plan may be NULL (every layer in s->recompute). Fills est; est->stage_memory and
+ * est->stage_time, when non-NULL, must hold s->pp entries. Returns 0 or ND_ENOMEM. */
+int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_cache *cache,
+                         const nd_recompute_plan *plan, nd_estimate *est, nd_error *err);
+
+#endif

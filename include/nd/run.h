@@ -1,0 +1,76 @@
+/*
+ * run.h — a run description: the model, how it is trained, and optionally the
+ * cluster and a fixed strategy. Loaded from a run YAML file or a bare Hugging
+ * Face config.json (-y); every field can be overridden from the command line
+ * (nd_run_set). docs/run-file.md lists every key.
+ */
+#ifndef ND_RUN_H
+#define ND_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "nd/error.h"
+#include "nd/model.h"
+#include "nd/strategy.h"
+
+typedef enum { ND_OPTIMIZER_ADAMW = 0, ND_OPTIMIZER_SGD = 1, ND_OPTIMIZER_MUON = 2 } nd_optimizer;
+
+/* Modules recomputed under selective recompute (a bit set). */
+enum {
+    ND_SELECTIVE_CORE_ATTN = 1,  /* attention scores, softmax, dropout (Korthikanti et al.) */
+    ND_SELECTIVE_ACTIVATION = 2, /* the MLP activation function's output */
+    ND_SELECTIVE_NORM = 4,       /* the norms' outputs */
+};
+
+typedef struct nd_train {
+    int64_t seq_len;        /* tokens per sequence */
+    int64_t global_batch;   /* sequences per optimizer step; 0 = not stated */
+    char precision[8];      /* "bf16", "fp16" or "fp32": parameters and activations */
+    int param_bytes;        /* bytes per parameter and per activation element */
+    int grad_bytes;         /* gradient accumulation and reduction precision */
+    int master_bytes;       /* master copy of the weights kept by the optimizer (0: none) */
+    nd_optimizer optimizer;
+    int optimizer_states;   /* states per parameter (Adam 2, SGD momentum 1, Muon 1) */
+    int state_bytes;        /* bytes per optimizer state */
+    bool grad_clip;         /* gradient-norm clipping (an extra read of the gradients) */
+    nd_recompute recompute;
+    unsigned selective_modules; /* ND_SELECTIVE_* */
+    nd_schedule schedule;
+    bool flash_attention;
+    double dropout;         /* hidden and attention dropout probability */
+    bool overlap_grad_reduce;  /* gradient reduction behind the last backward */
+    bool overlap_param_gather; /* sharded-parameter all-gather behind the next forward */
+    bool tp_comm_overlap;      /* TP collectives behind the GEMMs (userbuffers) */
+    bool ep_comm_overlap;      /* EP all-to-all behind other micro-batches' compute */
+    bool swap_optimizer;       /* optimizer states live in host memory (ND's -swap_os) */
+} nd_train;
+
+typedef struct nd_run {
+    nd_model model;
+    nd_train train;
+    char device[32];          /* cluster.device, "" when not stated */
+    char device_file[512];    /* cluster.device_file, "" when not stated */
+    int64_t devices;          /* cluster.devices, 0 when not stated */
+    double memory_budget_mib; /* cluster.memory_budget, 0 = the device's capacity */
+    nd_strategy strategy;     /* strategy: section merged over the neutral strategy */
+    bool has_strategy;        /* a strategy: section was given */
+    char source[512];         /* the file it came from */
+} nd_run;
+
+/* Training defaults: bf16, fp32 gradients and master weights, AdamW, flash attention,
+ * no dropout, selective = core attention, 1F1B, overlaps on except TP and EP. */
+void nd_train_init(nd_train *t);
+
+/* Loads a run file. A file whose top level has model_type or architectures (a
+ * config.json) is taken as the model alone. Errors name file, line and key. */
+int nd_run_load(nd_run *run, const char *path, nd_error *err);
+
+/* Overrides one setting from the command line: seq, gbs, precision, grad_precision,
+ * optimizer, recompute, schedule, flash_attention, dropout, device, devices,
+ * memory_budget, or any train key of the run file. ND_EUSAGE names the flag. */
+int nd_run_set(nd_run *run, const char *key, const char *value, nd_error *err);
+
+/* Sets precision-derived sizes (param/grad/master bytes) from train.precision. */
+int nd_train_set_precision(nd_train *t, const char *precision);
+
+#endif

@@ -1,0 +1,36 @@
+/*
+ * text.h — strict parsing of the numbers and words users type.
+ *
+ * Every parser here accepts the whole string or nothing: "12abc" is not 12.
+ * Surrounding spaces are allowed. Non-finite values (nan, inf) are refused,
+ * because no nd quantity can be one.
+ */
+#ifndef ND_TEXT_H
+#define ND_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A finite double. Returns 0, or -1 if s is not one. */
+int nd_parse_double(const char *s, double *out);
+
+/* A whole number in [min, max]. Returns 0, or -1 (not a whole number, or out of range).
+ * "8", "+8" and "8.0" are accepted; "8.5" and exponent forms such as "1e3" are not. */
+int nd_parse_int64(const char *s, int64_t min, int64_t max, int64_t *out);
+
+/* A memory size in MiB: "58GB", "58 GiB", "60000MB", "512MiB", "1.5TB" or a bare number
+ * meaning GiB (ND's convention). GB and GiB both mean 2^30 bytes, as ND and the frameworks
+ * report device memory. Returns 0, or -1. */
+int nd_parse_memory_mib(const char *s, double *mib);
+
+/* A yes/no word: true/false, yes/no, on/off, 1/0 (any case). Returns 0, or -1. */
+int nd_parse_bool(const char *s, bool *out);
+
+/* ASCII case-insensitive equality. */
+bool nd_text_equal_nocase(const char *a, const char *b);
+
+/* Copies at most size-1 bytes and always terminates; returns strlen(src). */
+size_t nd_text_copy(char *dst, const char *src, size_t size);
+
+#endif

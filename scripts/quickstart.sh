@@ -1,0 +1,37 @@
+#!/bin/sh
+# quickstart.sh demo|test — set up a fresh Debian 12 machine, build nd, then run
+# the demo (the whole workflow on the bundled samples, plots included) or the tests.
+#   demo: writes everything into ./demo-out/
+#   test: builds with -Werror and runs every CTest test
+set -eu
+cd "$(dirname "$0")/.."
+
+what=${1:-}
+case "$what" in
+  demo|test) ;;
+  *) echo "usage: $0 demo|test" >&2; exit 2 ;;
+esac
+
+packages="cmake ninja-build pkg-config gcc libc6-dev libcsv-dev libgsl-dev libyaml-dev
+          libcjson-dev libyajl-dev zlib1g-dev gnuplot-nox libcmocka-dev"
+missing=""
+for p in $packages; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "quickstart: installing$missing" >&2
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y --no-install-recommends $missing
+fi
+
+build=${ND_BUILD_DIR:-build}
+cmake -S . -B "$build" -G Ninja -DND_WERROR=ON
+cmake --build "$build"
+
+if [ "$what" = test ]; then
+  ctest --test-dir "$build" --no-tests=error --output-on-failure -j2
+else
+  ./scripts/demo.sh "$build"
+fi

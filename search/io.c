@@ -1,0 +1,217 @@
+#include "nd/io.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+char *nd_strdup(const char *s)
+{
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+char *nd_path_join(const char *dir, const char *name)
+{
+    size_t a = strlen(dir), b = strlen(name);
+    char *p = malloc(a + b + 2);
+    if (!p) return NULL;
+    memcpy(p, dir, a);
+    size_t k = a;
+    if (a && dir[a - 1] != '/') p[k++] = '/';
+    memcpy(p + k, name, b + 1);
+    return p;
+}
+
+char *nd_path_stem(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char *s = nd_strdup(base);
+    if (!s) return NULL;
+    char *dot = strrchr(s, '.');
+    if (dot && dot != s) *dot = '\0';
+    return s;
+}
+
+char *nd_path_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) return nd_strdup(".");
+    if (slash == path) return nd_strdup("/");
+    size_t n = (size_t)(slash - path);
+    char *d = malloc(n + 1);
+    if (!d) return NULL;
+    memcpy(d, path, n);
+    d[n] = '\0';
+    return d;
+}
+
+int nd_outfile_open(nd_outfile *out, const char *path, nd_error *err)
+{
+    memset(out, 0, sizeof *out);
+    char *dir = nd_path_dir(path);
+    char *stem = nd_strdup(strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+    if (!dir || !stem) {
+        free(dir), free(stem);
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
+    size_t n = strlen(dir) + strlen(stem) + 16;
+    char *tmp = malloc(n);
+    if (!tmp) {
+        free(dir), free(stem);
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
+    snprintf(tmp, n, "%s/.%s.XXXXXX", dir, stem);
+    free(dir), free(stem);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        return nd_error_set(err, ND_EIO, "%s: cannot write: %s", path, strerror(e));
+    }
+    out->fp = fdopen(fd, "w");
+    if (!out->fp) {
+        int e = errno;
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return nd_error_set(err, ND_EIO, "%s: cannot write: %s", path, strerror(e));
+    }
+    out->tmp_path = tmp;
+    out->path = nd_strdup(path);
+    if (!out->path) {
+        nd_outfile_discard(out);
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
+    return ND_OK;
+}
+
+static void outfile_release(nd_outfile *out)
+{
+    free(out->path);
+    free(out->tmp_path);
+    memset(out, 0, sizeof *out);
+}
+
+void nd_outfile_discard(nd_outfile *out)
+{
+    if (out->fp) fclose(out->fp);
+    if (out->tmp_path) unlink(out->tmp_path);
+    outfile_release(out);
+}
+
+int nd_outfile_commit(nd_outfile *out, nd_error *err)
+{
+    if (!out->fp) return nd_error_set(err, ND_EIO, "internal: output file not open");
+    int failed = ferror(out->fp) || fflush(out->fp) != 0;
+    int e = errno;
+    if (!failed && fsync(fileno(out->fp)) != 0 && errno != EINVAL) failed = 1, e = errno;
+    /* mkstemp creates 0600; outputs are ordinary files a team shares. */
+    if (!failed) {
+        mode_t mask = umask(0);
+        umask(mask);
+        fchmod(fileno(out->fp), 0666 & ~mask);
+    }
+    if (fclose(out->fp) != 0 && !failed) failed = 1, e = errno;
+    out->fp = NULL;
+    if (!failed && rename(out->tmp_path, out->path) != 0) failed = 1, e = errno;
+    if (failed) {
+        unlink(out->tmp_path);
+        nd_error_set(err, ND_EIO, "%s: cannot write: %s (any earlier file is unchanged)",
+                     out->path, strerror(e));
+        outfile_release(out);
+        return ND_EIO;
+    }
+    outfile_release(out);
+    return ND_OK;
+}
+
+int nd_write_file_atomic(const char *path, const void *data, size_t len, nd_error *err)
+{
+    nd_outfile out;
+    int rc = nd_outfile_open(&out, path, err);
+    if (rc) return rc;
+    if (len && fwrite(data, 1, len, out.fp) != len) {
+        nd_outfile_discard(&out);
+        return nd_error_set(err, ND_EIO, "%s: cannot write", path);
+    }
+    return nd_outfile_commit(&out, err);
+}
+
+int nd_read_file(const char *path, size_t max_bytes, char **data, size_t *len, nd_error *err)
+{
+    *data = NULL;
+    if (len) *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return nd_error_set(err, ND_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return nd_error_set(err, ND_EINPUT, "%s: is a directory, not a file", path);
+    }
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap + 1);
+    if (!buf) {
+        fclose(f);
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
+    for (;;) {
+        if (n == cap) {
+            if (cap >= max_bytes) {
+                free(buf), fclose(f);
+                return nd_error_set(err, ND_EINPUT, "%s: larger than the %zu bytes allowed",
+                                    path, max_bytes);
+            }
+            cap = cap * 2 > max_bytes ? max_bytes : cap * 2;
+            char *nb = realloc(buf, cap + 1);
+            if (!nb) {
+                free(buf), fclose(f);
+                return nd_error_set(err, ND_ENOMEM, "out of memory");
+            }
+            buf = nb;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return nd_error_set(err, ND_EINPUT, "%s: read error", path);
+    }
+    buf[n] = '\0';
+    *data = buf;
+    if (len) *len = n;
+    return ND_OK;
+}
+
+int nd_make_dir(const char *path, nd_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return ND_OK;
+        return nd_error_set(err, ND_EIO, "%s: exists and is not a directory", path);
+    }
+    if (mkdir(path, 0777) != 0 && errno != EEXIST)
+        return nd_error_set(err, ND_EIO, "%s: cannot create directory: %s", path, strerror(errno));
+    return ND_OK;
+}
+
+const char *nd_format_double(double x, char buf[ND_DOUBLE_TEXT_MAX])
+{
+    if (isnan(x)) return strcpy(buf, "nan");
+    if (isinf(x)) return strcpy(buf, x > 0 ? "inf" : "-inf");
+    if (x == 0) return strcpy(buf, "0"); /* also -0: no output distinguishes it */
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, ND_DOUBLE_TEXT_MAX, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x) return buf;
+    }
+    return buf;
+}
