@@ -37,6 +37,7 @@ typedef struct nd_model {
     int64_t ffn;           /* dense MLP width (intermediate_size) */
     int64_t vocab;         /* vocabulary */
     int64_t max_positions; /* learned position table rows (0 = rotary, no table) */
+    int64_t context_length; /* longest sequence the model was built for (0 = not stated) */
 
     nd_norm_kind norm;
     nd_mlp_kind mlp;

@@ -1,0 +1,1 @@
+# nd_calib: classified CSV, compare, fit.

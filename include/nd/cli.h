@@ -1,0 +1,69 @@
+/*
+ * cli.h — the command-line options every pricing binary shares (ND's names:
+ * -y -A -d -b -M -mem -c, plus --device-file and run overrides), and turning
+ * them into a loaded run, a device and a context. Mains parse their own flags
+ * and hand the shared ones to nd_cli_common_option.
+ */
+#ifndef ND_CLI_H
+#define ND_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "nd/device.h"
+#include "nd/error.h"
+#include "nd/run.h"
+
+#define ND_CLI_MAX_SETS 64
+
+typedef struct nd_cli_common {
+    const char *run_path;      /* -y */
+    const char *device;        /* -A */
+    const char *device_file;   /* --device-file */
+    const char *ratios_path;   /* -c */
+    const char *devices;       /* -d */
+    const char *gbs;           /* -b */
+    const char *budget;        /* -M */
+    const char *reserve;       /* -mem */
+    int verbosity;             /* -v */
+    int set_count;
+    const char *set_keys[ND_CLI_MAX_SETS];
+    const char *set_values[ND_CLI_MAX_SETS];
+    char set_storage[ND_CLI_MAX_SETS][256];
+} nd_cli_common;
+
+/* Option codes of the shared long options (above 256, clear of short options). */
+enum {
+    ND_OPT_DEVICE_FILE = 300, ND_OPT_MEM, ND_OPT_SEQ, ND_OPT_PRECISION, ND_OPT_RECOMPUTE,
+    ND_OPT_SCHEDULE, ND_OPT_SET, ND_OPT_OPTIMIZER, ND_OPT_FLASH, ND_OPT_DROPOUT,
+    ND_OPT_GRAD_PRECISION, ND_OPT_SWAP_OS, ND_OPT_COMMON_LAST
+};
+
+/* The shared long options, for concatenation into a main's table (not terminated). */
+extern const struct option nd_cli_common_options[];
+extern const int nd_cli_common_option_count;
+
+/* Short options string of the shared options: "y:A:d:b:M:c:v". */
+#define ND_CLI_COMMON_SHORT "y:A:d:b:M:c:v::"
+
+/* Help text of the shared options. */
+extern const char nd_cli_common_help[];
+
+void nd_cli_common_init(nd_cli_common *c);
+
+/* Consumes opt if it is a shared option: returns 1 (consumed), 0 (not shared), or a
+ * negative ND_EUSAGE code with err filled. */
+int nd_cli_common_option(nd_cli_common *c, int opt, const char *arg, nd_error *err);
+
+/* Records an override of run setting key (applied by nd_cli_common_resolve). Returns 1,
+ * or ND_EUSAGE when there are too many. value must outlive c. */
+int nd_cli_common_add_set(nd_cli_common *c, const char *key, const char *value, nd_error *err);
+
+/* Loads -y, applies the overrides (CLI wins over the file), loads device files and
+ * resolves the device and device count. devices/gbs may stay 0 when neither the flags
+ * nor the file state them and `need_cluster` is false. Errors name the flag or file. */
+int nd_cli_common_resolve(const nd_cli_common *c, bool need_cluster, nd_run *run,
+                          nd_device_table *table, const nd_device **device,
+                          double *budget_mib, nd_error *err);
+
+#endif

@@ -1,0 +1,23 @@
+/*
+ * commands.h — what each binary does once its flags are parsed. A main fills
+ * a request and calls one function; everything it prints goes to `out`
+ * (results) and `diag` (notes, warnings).
+ */
+#ifndef ND_COMMANDS_H
+#define ND_COMMANDS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "nd/cli.h"
+#include "nd/error.h"
+
+typedef struct nd_estimate_request {
+    nd_cli_common common;
+    const char *strategy; /* --strategy "DP=8 MP=4 ..." (over the run file's strategy:) */
+    bool json;            /* --json */
+} nd_estimate_request;
+
+/* nd-estimate: price one strategy and print it. */
+int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, nd_error *err);
+
+#endif

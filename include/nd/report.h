@@ -1,0 +1,29 @@
+/*
+ * report.h — an estimate as a readable table or as a JSON document
+ * (schema: docs/nd-estimate.md).
+ */
+#ifndef ND_REPORT_H
+#define ND_REPORT_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include "nd/estimate.h"
+
+/* The table nd-estimate prints: memory per stage by component, parts in ms and %, step
+ * time, tokens/s per device, MFU. est must have stage_memory and stage_time filled. */
+void nd_report_estimate_text(FILE *fp, const nd_context *ctx, const nd_strategy *s,
+                             const nd_estimate *est);
+
+/* The same as a JSON object the caller frees with cJSON_Delete (NULL when out of memory). */
+cJSON *nd_report_estimate_json(const nd_context *ctx, const nd_strategy *s, const nd_estimate *est);
+
+/* Adds a number printed as the shortest text that reads back exactly (null if not finite). */
+cJSON *nd_json_add_number(cJSON *obj, const char *key, double value);
+
+/* Prints a JSON document (2-space indentation, numbers as added) and a newline. */
+int nd_json_print(FILE *fp, const cJSON *doc);
+
+/* The strategy as a JSON object of its degrees. */
+cJSON *nd_report_strategy_json(const nd_strategy *s);
+
+#endif

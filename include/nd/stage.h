@@ -1,0 +1,52 @@
+/*
+ * stage.h — one pipeline stage of a strategy: which layers it holds, its
+ * per-micro-batch time, its memory, and its end-of-step work (gradient
+ * synchronisation and optimizer). Used by estimate.c and the search.
+ */
+#ifndef ND_STAGE_H
+#define ND_STAGE_H
+
+#include "nd/estimate.h"
+#include "nd/layer_cache.h"
+
+typedef struct nd_stage_work {
+    int64_t stage;
+    int64_t first_layer, layers; /* body layers (all chunks); MTP layers are extra */
+    int64_t n[ND_LAYER_KINDS][ND_RECOMPUTE_MODES]; /* layers by kind and recompute mode */
+    bool first, last;
+    double inflight;  /* micro-batches of activations held at the peak */
+    double params_ne; /* non-expert parameters per device (TP-sharded, before ZeRO) */
+    double params_e;  /* expert parameters per device (EP x ETP-sharded, before ZeRO) */
+} nd_stage_work;
+
+/* Layers, modes and parameters of stage `stage`. plan NULL: every layer in s->recompute. */
+void nd_stage_work_init(const nd_context *ctx, const nd_strategy *s, const nd_recompute_plan *plan,
+                        int64_t stage, nd_stage_work *w);
+
+/* Per-micro-batch compute, exposed TP/EP/CP communication and overhead (fills the
+ * per-micro-batch fields of t). */
+void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s,
+                           const nd_layer_cache_entry *costs, const nd_stage_work *w,
+                           nd_stage_time *t);
+
+/* Gradient synchronisation and optimizer step, exposed, per step (fills dp_comm_ms,
+ * dp_reduce_ms, optimizer_ms; needs t's per-micro-batch fields for the overlap windows). */
+void nd_stage_sync_compute(const nd_context *ctx, const nd_strategy *s, const nd_stage_work *w,
+                           nd_stage_time *t);
+
+/* Memory per device at the stage's peak. */
+void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s,
+                             const nd_layer_cache_entry *costs, const nd_stage_work *w,
+                             nd_stage_memory *mem);
+
+/* Forward model FLOPs of one micro-batch on one device of the stage. */
+double nd_stage_model_flops(const nd_context *ctx, const nd_layer_cache_entry *costs,
+                            const nd_stage_work *w);
+
+/* Exposed pipeline point-to-point time of a step (PP_COMM), ms. */
+double nd_stage_p2p_ms(const nd_context *ctx, const nd_strategy *s);
+
+/* Micro-batches in flight on a stage at its memory peak, per schedule. */
+double nd_stage_inflight(const nd_strategy *s, int64_t stage);
+
+#endif

@@ -1,0 +1,53 @@
+/*
+ * yaml_doc.h — a loaded YAML file and the lookups nd's readers need, each
+ * keeping line numbers for messages ("run.yaml:12: key 'seq_len': ...").
+ *
+ * libyaml resolves no types: every scalar is text, converted by the caller
+ * with text.h's strict parsers. Nesting deeper than ND_YAML_MAX_DEPTH is refused
+ * before the document is built, so a hostile file cannot exhaust the stack.
+ */
+#ifndef ND_YAML_DOC_H
+#define ND_YAML_DOC_H
+
+#include <stddef.h>
+#include <yaml.h>
+#include "nd/error.h"
+
+#define ND_YAML_MAX_DEPTH 64
+
+typedef struct nd_yaml {
+    yaml_document_t doc;
+    int loaded;
+    char path[512];
+} nd_yaml;
+
+/* Parses path (at most 16 MiB). An empty file is refused. Errors: ND_EINPUT with line and column. */
+int nd_yaml_load(nd_yaml *y, const char *path, nd_error *err);
+
+/* Parses text already in memory; path names it in messages. */
+int nd_yaml_parse(nd_yaml *y, const char *text, size_t len, const char *path, nd_error *err);
+
+void nd_yaml_free(nd_yaml *y);
+
+yaml_node_t *nd_yaml_root(nd_yaml *y);
+
+/* The value under key in a mapping node, or NULL (also when map is not a mapping). */
+yaml_node_t *nd_yaml_get(nd_yaml *y, yaml_node_t *map, const char *key);
+
+/* 1-based line of a node. */
+int nd_yaml_line(const yaml_node_t *node);
+
+/* The text of a scalar node, or NULL if node is not a scalar. */
+const char *nd_yaml_text(const yaml_node_t *node);
+
+/* Requires node to be a mapping; else ND_EINPUT "path:line: 'what' must be a mapping". */
+int nd_yaml_expect_mapping(nd_yaml *y, yaml_node_t *node, const char *what, nd_error *err);
+
+/* The i-th key/value of a mapping (i < nd_yaml_size(node)). */
+size_t nd_yaml_size(const yaml_node_t *node);
+yaml_node_t *nd_yaml_key_at(nd_yaml *y, yaml_node_t *map, size_t i);
+yaml_node_t *nd_yaml_value_at(nd_yaml *y, yaml_node_t *map, size_t i);
+/* The i-th item of a sequence. */
+yaml_node_t *nd_yaml_item(nd_yaml *y, yaml_node_t *seq, size_t i);
+
+#endif

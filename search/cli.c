@@ -1,0 +1,155 @@
+#include "nd/cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "nd/text.h"
+
+const struct option nd_cli_common_options[] = {
+    {"yaml_config", required_argument, 0, 'y'},
+    {"device_type", required_argument, 0, 'A'},
+    {"devices", required_argument, 0, 'd'},
+    {"global_batch_size", required_argument, 0, 'b'},
+    {"max_mem", required_argument, 0, 'M'},
+    {"cache_file", required_argument, 0, 'c'},
+    {"ratios", required_argument, 0, 'c'},
+    {"device-file", required_argument, 0, ND_OPT_DEVICE_FILE},
+    {"mem", required_argument, 0, ND_OPT_MEM},
+    {"mem_for_ppb", required_argument, 0, ND_OPT_MEM},
+    {"seq", required_argument, 0, ND_OPT_SEQ},
+    {"precision", required_argument, 0, ND_OPT_PRECISION},
+    {"grad-precision", required_argument, 0, ND_OPT_GRAD_PRECISION},
+    {"schedule", required_argument, 0, ND_OPT_SCHEDULE},
+    {"optimizer", required_argument, 0, ND_OPT_OPTIMIZER},
+    {"flash-attention", required_argument, 0, ND_OPT_FLASH},
+    {"dropout", required_argument, 0, ND_OPT_DROPOUT},
+    {"swap_os", no_argument, 0, ND_OPT_SWAP_OS},
+    {"set", required_argument, 0, ND_OPT_SET},
+};
+const int nd_cli_common_option_count = (int)(sizeof nd_cli_common_options / sizeof nd_cli_common_options[0]);
+
+const char nd_cli_common_help[] =
+    "Run and cluster (flags override the run file):\n"
+    "  -y, --yaml_config FILE   run description (YAML) or a Hugging Face config.json\n"
+    "  -A, --device_type NAME   device: A2, A3, A100, H100, H200, B200, or one from --device-file\n"
+    "      --device-file FILE   YAML file adding or overriding devices\n"
+    "  -d, --devices N          devices in the cluster\n"
+    "  -b, --global_batch_size N  sequences per optimizer step\n"
+    "  -M, --max_mem SIZE       memory budget per device (58GB, 60000MB; default: the device's HBM)\n"
+    "  -mem, --mem_for_ppb SIZE memory kept free below the budget (default 0)\n"
+    "  -c, --cache_file FILE    ratios file from nd-fit: each part x its ratio\n"
+    "      --seq N              sequence length (tokens)\n"
+    "      --precision P        bf16, fp16 or fp32\n"
+    "      --grad-precision P   gradient precision: fp32, bf16 or fp16\n"
+    "      --schedule S         pipeline schedule: 1f1b, interleaved, zb-h1, gpipe\n"
+    "      --optimizer O        adamw, sgd or muon\n"
+    "      --flash-attention B  true or false\n"
+    "      --dropout P          dropout probability\n"
+    "      -swap_os             optimizer states live in host memory\n"
+    "      --set KEY=VALUE      any train key of the run file (docs/run-file.md)\n"
+    "  -v, --verbose            more detail on stderr\n";
+
+void nd_cli_common_init(nd_cli_common *c)
+{
+    memset(c, 0, sizeof *c);
+}
+
+int nd_cli_common_add_set(nd_cli_common *c, const char *key, const char *value, nd_error *err)
+{
+    if (c->set_count >= ND_CLI_MAX_SETS)
+        return nd_error_set(err, ND_EUSAGE, "too many overrides (at most %d)", ND_CLI_MAX_SETS);
+    int i = c->set_count++;
+    snprintf(c->set_storage[i], sizeof c->set_storage[i], "%s", key);
+    c->set_keys[i] = c->set_storage[i];
+    c->set_values[i] = value;
+    return 1;
+}
+
+int nd_cli_common_option(nd_cli_common *c, int opt, const char *arg, nd_error *err)
+{
+    switch (opt) {
+    case 'y': c->run_path = arg; return 1;
+    case 'A': c->device = arg; return 1;
+    case 'd': c->devices = arg; return 1;
+    case 'b': c->gbs = arg; return 1;
+    case 'M': c->budget = arg; return 1;
+    case 'c': c->ratios_path = arg; return 1;
+    case 'v':
+        if (arg) {
+            int64_t v;
+            if (nd_parse_int64(arg, 0, 6, &v))
+                return nd_error_set(err, ND_EUSAGE, "-v: '%s' is not a level from 0 to 6", arg);
+            c->verbosity = (int)v;
+        } else {
+            c->verbosity++;
+        }
+        return 1;
+    case ND_OPT_DEVICE_FILE: c->device_file = arg; return 1;
+    case ND_OPT_MEM: c->reserve = arg; return 1;
+    case ND_OPT_SEQ: return nd_cli_common_add_set(c, "seq_len", arg, err);
+    case ND_OPT_PRECISION: return nd_cli_common_add_set(c, "precision", arg, err);
+    case ND_OPT_GRAD_PRECISION: return nd_cli_common_add_set(c, "grad_precision", arg, err);
+    case ND_OPT_SCHEDULE: return nd_cli_common_add_set(c, "schedule", arg, err);
+    case ND_OPT_OPTIMIZER: return nd_cli_common_add_set(c, "optimizer", arg, err);
+    case ND_OPT_FLASH: return nd_cli_common_add_set(c, "flash_attention", arg, err);
+    case ND_OPT_DROPOUT: return nd_cli_common_add_set(c, "dropout", arg, err);
+    case ND_OPT_SWAP_OS: return nd_cli_common_add_set(c, "swap_optimizer", "true", err);
+    case ND_OPT_SET: {
+        const char *eq = strchr(arg, '=');
+        if (!eq || eq == arg || eq - arg >= 255)
+            return nd_error_set(err, ND_EUSAGE, "--set '%s': expected KEY=VALUE", arg);
+        int rc = nd_cli_common_add_set(c, "", eq + 1, err);
+        if (rc < 0) return rc;
+        int i = c->set_count - 1;
+        memcpy(c->set_storage[i], arg, (size_t)(eq - arg));
+        c->set_storage[i][eq - arg] = '\0';
+        return 1;
+    }
+    default: return 0;
+    }
+}
+
+int nd_cli_common_resolve(const nd_cli_common *c, bool need_cluster, nd_run *run,
+                          nd_device_table *table, const nd_device **device, double *budget_mib,
+                          nd_error *err)
+{
+    int rc;
+    *device = NULL;
+    table->items = NULL, table->count = 0;
+    if (!c->run_path) return nd_error_set(err, ND_EUSAGE, "-y RUN is required (a run YAML or a config.json)");
+    if ((rc = nd_run_load(run, c->run_path, err))) return rc;
+    for (int i = 0; i < c->set_count; i++)
+        if ((rc = nd_run_set(run, c->set_keys[i], c->set_values[i], err)))
+            return nd_error_prefix(err, "--%s", c->set_keys[i][0] ? c->set_keys[i] : "set");
+    if (c->devices && (rc = nd_run_set(run, "devices", c->devices, err))) return nd_error_prefix(err, "-d");
+    if (c->gbs && (rc = nd_run_set(run, "global_batch", c->gbs, err))) return nd_error_prefix(err, "-b");
+    if (c->budget && (rc = nd_run_set(run, "memory_budget", c->budget, err))) return nd_error_prefix(err, "-M");
+    if (c->device) nd_text_copy(run->device, c->device, sizeof run->device);
+
+    if ((rc = nd_device_table_builtin(table, err))) return rc;
+    if (run->device_file[0] && (rc = nd_device_table_load(table, run->device_file, err))) return rc;
+    if (c->device_file && (rc = nd_device_table_load(table, c->device_file, err))) return rc;
+    if (!run->device[0])
+        return nd_error_set(err, ND_EUSAGE, "no device: give -A (A2, A3, A100, H100, H200, B200) "
+                            "or cluster.device in the run file");
+    *device = nd_device_table_find(table, run->device);
+    if (!*device) {
+        char names[512];
+        nd_device_table_names(table, names, sizeof names);
+        return nd_error_set(err, ND_EUSAGE, "-A %s: unknown device (known: %s)", run->device, names);
+    }
+    if (need_cluster && run->devices <= 0)
+        return nd_error_set(err, ND_EUSAGE, "no device count: give -d N or cluster.devices in the run file");
+    double budget = run->memory_budget_mib > 0 ? run->memory_budget_mib : (*device)->hbm_gib * 1024.0;
+    if (c->reserve) {
+        double reserve;
+        if (nd_parse_memory_mib(c->reserve, &reserve))
+            return nd_error_set(err, ND_EUSAGE, "-mem: '%s' is not a size such as 4GB", c->reserve);
+        if (reserve >= budget)
+            return nd_error_set(err, ND_EUSAGE, "-mem %s leaves no memory below the %.0f MiB budget",
+                                c->reserve, budget);
+        budget -= reserve;
+    }
+    *budget_mib = budget;
+    return ND_OK;
+}

@@ -1,0 +1,57 @@
+#include "nd/collective.h"
+
+#include <math.h>
+
+static double bytes_per_ms(double gbps, double efficiency)
+{
+    return gbps * efficiency * 1e9 / 1e3;
+}
+
+int64_t nd_group_members_per_node(const nd_device *d, nd_group g)
+{
+    int64_t node = d->devices_per_node;
+    if (g.stride >= node) return 1;
+    int64_t k = node / g.stride;
+    return k < g.size ? k : g.size;
+}
+
+int nd_group_is_intra_node(const nd_device *d, nd_group g)
+{
+    return nd_group_members_per_node(d, g) >= g.size;
+}
+
+double nd_collective_ms(const nd_device *d, nd_collective c, nd_group g, double bytes)
+{
+    if (g.size <= 1 || bytes <= 0) return 0.0;
+    double n = (double)g.size;
+    double k = (double)nd_group_members_per_node(d, g);
+    double nodes = n / k;
+    double intra = bytes_per_ms(d->intra_gbps, d->intra_efficiency);
+    double inter = bytes_per_ms(d->inter_gbps, d->inter_efficiency);
+    double a_intra = d->intra_latency_us / 1e3, a_inter = d->inter_latency_us / 1e3;
+
+    /* Ring reduce-scatter (or all-gather): (n-1)/n of the tensor passes every link of the
+     * ring, so the slowest link sets the time. Inside a node that is the fast fabric; a
+     * ring spanning nodes crosses each node boundary on the NIC bandwidth the group's k
+     * members of a node own (k x the per-device share), as NCCL runs one ring per NIC.
+     * Latency: a step per member inside the node, and a tree's log2(nodes) across them
+     * (NCCL switches to trees where latency dominates). */
+    double ring = nodes > 1 ? fmin(intra, k * inter) : intra;
+    double half = (n - 1) / n * bytes / ring + (k - 1) * a_intra + ceil(log2(nodes)) * a_inter;
+    switch (c) {
+    case ND_COLL_ALL_REDUCE: return 2 * half;
+    case ND_COLL_REDUCE_SCATTER:
+    case ND_COLL_ALL_GATHER: return half;
+    case ND_COLL_ALL_TO_ALL: {
+        /* Each rank keeps 1/n and sends the rest: to the k-1 node peers over the fast
+         * links and to the n-k others over its NIC, both at once. */
+        double t_intra = (k - 1) / n * bytes / intra, t_inter = (n - k) / n * bytes / inter;
+        return (t_intra > t_inter ? t_intra : t_inter) + (k - 1) * a_intra + (nodes - 1) * a_inter;
+    }
+    case ND_COLL_P2P:
+        /* Every hop of a ring or pipeline runs at once; the slowest (a node crossing
+         * whenever the group spans nodes) sets the pace. */
+        return nodes > 1 ? bytes / inter + a_inter : bytes / intra + a_intra;
+    }
+    return 0.0;
+}

@@ -1,0 +1,153 @@
+/*
+ * estimate.c — from layer costs to a step: stages, pipeline schedule, data-
+ * parallel synchronisation, optimizer, and the twelve parts.
+ *
+ * The parts come from two stages: the pipeline's straggler (the stage whose
+ * micro-batch costs most) gives the per-micro-batch parts and the bubble, and
+ * the stage whose end-of-step work (gradient sync, optimizer) costs most gives
+ * DP_COMM, DP_REDUCE and OPTIMIZER. Their sum is the step time:
+ *   step = pipeline(stages) + PP_COMM + max_s(sync_s + optimizer_s) + host per step.
+ */
+#include "nd/estimate.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "nd/collective.h"
+#include "nd/layer_cache.h"
+#include "nd/stage.h"
+
+#define MIB (1024.0 * 1024.0)
+
+void nd_context_init(nd_context *ctx, const nd_model *m, const nd_train *t, const nd_device *d,
+                     int64_t devices, double budget_mib, const nd_ratios *ratios)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->model = m, ctx->train = t, ctx->device = d;
+    ctx->devices = devices;
+    ctx->budget_mib = budget_mib > 0 ? budget_mib : d->hbm_gib * 1024.0;
+    ctx->ratios = ratios;
+    nd_model_count_params(m, &ctx->params);
+}
+
+/* Micro-batches whose activations a stage holds at its peak (Narayanan et al. 2021 for
+ * 1F1B and the interleaved schedule; Qi et al. 2023: ZB-H1 holds what 1F1B holds). */
+double nd_stage_inflight(const nd_strategy *s, int64_t stage)
+{
+    double m = (double)s->mb, p = (double)s->pp, v = (double)s->vpp, st = (double)stage;
+    switch (s->schedule) {
+    case ND_SCHEDULE_GPIPE: return m;
+    case ND_SCHEDULE_INTERLEAVED: {
+        double chunks = 2 * (p - st - 1) + (v - 1) * p + 1;
+        if (chunks > m * v) chunks = m * v;
+        return chunks / v;
+    }
+    default: return fmin(m, p - st);
+    }
+}
+
+/* Pipeline time of m micro-batches over the stages (x: per-micro-batch stage times). */
+static double pipeline_ms(const nd_strategy *s, const nd_stage_time *st, int straggler)
+{
+    double m = (double)s->mb, p = (double)s->pp, v = (double)s->vpp;
+    double X = st[straggler].total_ms, sum = 0;
+    for (int64_t i = 0; i < s->pp; i++) sum += st[i].total_ms;
+    switch (s->schedule) {
+    case ND_SCHEDULE_INTERLEAVED:
+        return (sum + p * (v - 1) * X) / v + (m * v - p * (v - 1) - 1) * X / v;
+    case ND_SCHEDULE_ZB_H1: {
+        /* Weight gradients fill the bubble: each other stage idles x - 2W, not x. */
+        double t = m * X;
+        for (int64_t i = 0; i < s->pp; i++)
+            if (i != straggler) t += fmax(0.0, st[i].total_ms - 2 * st[i].weight_grad_ms);
+        return t;
+    }
+    default: return sum + (m - 1) * X;
+    }
+}
+
+static int argmax_last(const double *v, int64_t n)
+{
+    int best = 0;
+    for (int64_t i = 1; i < n; i++)
+        if (v[i] >= v[best]) best = (int)i;
+    return best;
+}
+
+int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_cache *cache,
+                         const nd_recompute_plan *plan, nd_estimate *est, nd_error *err)
+{
+    (void)err;
+    nd_stage_memory *mem_out = est->stage_memory;
+    nd_stage_time *time_out = est->stage_time;
+    memset(est, 0, sizeof *est);
+    est->stage_memory = mem_out, est->stage_time = time_out;
+    if (s->pp > ND_MAX_STAGES)
+        return nd_error_set(err, ND_EINPUT, "PP=%lld: at most %d pipeline stages are priced",
+                            (long long)s->pp, ND_MAX_STAGES);
+
+    nd_layer_inputs in = {ctx->model, ctx->train, ctx->device, ctx->train->seq_len};
+    nd_layer_shape shape = {s->tp, s->cp, s->ep, s->etp ? s->etp : s->tp, s->mbs, s->sp};
+    nd_layer_cache_entry scratch;
+    const nd_layer_cache_entry *costs = nd_layer_cache_get(cache, &in, &shape, &scratch);
+
+    nd_stage_time times[ND_MAX_STAGES];
+    double totals[ND_MAX_STAGES], ends[ND_MAX_STAGES];
+    nd_stage_memory memory;
+    double flops_per_mb = 0;
+    est->stages = s->pp;
+    for (int64_t i = 0; i < s->pp; i++) {
+        nd_stage_work w;
+        nd_stage_work_init(ctx, s, plan, i, &w);
+        nd_stage_time_compute(ctx, s, costs, &w, &times[i]);
+        nd_stage_memory_compute(ctx, s, costs, &w, &memory);
+        nd_stage_sync_compute(ctx, s, &w, &times[i]);
+        totals[i] = times[i].total_ms;
+        ends[i] = times[i].dp_comm_ms + times[i].dp_reduce_ms + times[i].optimizer_ms;
+        flops_per_mb += nd_stage_model_flops(ctx, costs, &w);
+        if (memory.total_mib > est->peak_mib || i == 0) {
+            est->peak_mib = memory.total_mib;
+            est->peak_stage = (int)i;
+        }
+        if (mem_out) mem_out[i] = memory;
+        if (time_out) time_out[i] = times[i];
+    }
+
+    int sx = argmax_last(totals, s->pp), sd = argmax_last(ends, s->pp);
+    const nd_stage_time *x = &times[sx], *y = &times[sd];
+    double m = (double)s->mb;
+    double *p = est->raw_parts_ms;
+    p[ND_PART_FW_COMPUTE] = m * x->forward_ms;
+    p[ND_PART_BW_COMPUTE] = m * x->backward_ms;
+    p[ND_PART_RECOMPUTE] = m * x->recompute_ms;
+    p[ND_PART_MP_COMM] = m * x->tp_ms;
+    p[ND_PART_EP_COMM] = m * x->ep_ms;
+    p[ND_PART_CP_COMM] = m * x->cp_ms;
+    p[ND_PART_BUBBLE] = pipeline_ms(s, times, sx) - m * x->total_ms;
+    p[ND_PART_PP_COMM] = nd_stage_p2p_ms(ctx, s);
+    p[ND_PART_DP_COMM] = y->dp_comm_ms;
+    p[ND_PART_DP_REDUCE] = y->dp_reduce_ms;
+    p[ND_PART_OPTIMIZER] = y->optimizer_ms;
+    p[ND_PART_OVERHEAD] = m * x->overhead_ms + ctx->device->step_host_ms;
+
+    memcpy(est->parts_ms, est->raw_parts_ms, sizeof est->parts_ms);
+    if (ctx->ratios) nd_ratios_apply(ctx->ratios, est->parts_ms);
+    for (int i = 0; i < ND_PARTS; i++) {
+        est->step_ms += est->parts_ms[i];
+        est->raw_step_ms += est->raw_parts_ms[i];
+    }
+    est->straggler_stage = sx;
+    est->fits = est->peak_mib <= ctx->budget_mib;
+
+    /* Model FLOPs: forward + backward (3x forward) of every micro-batch on every device of a
+     * stage; the per-stage sums already divide by TP, CP and EP. */
+    double devices = (double)(s->dp * s->tp * s->pp * s->cp);
+    est->model_flops_per_step = 3.0 * flops_per_mb * m * devices / (double)s->pp;
+    double step_s = est->step_ms / 1e3;
+    double tokens = (double)(s->dp * s->mb * s->mbs) * (double)ctx->train->seq_len;
+    if (step_s > 0) {
+        est->tokens_per_s_per_device = tokens / step_s / devices;
+        est->mfu = est->model_flops_per_step / (step_s * ctx->device->peak_tflops * 1e12 * devices);
+    }
+    return ND_OK;
+}

@@ -1,0 +1,80 @@
+/*
+ * estimate_cmd.c — nd-estimate: load the run, apply the flags, price one
+ * strategy, print the table or the JSON document.
+ */
+#include "nd/commands.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/estimate.h"
+#include "nd/layer_cache.h"
+#include "nd/ratios.h"
+#include "nd/report.h"
+
+/* Loads -c (if given) into rf and prints any mismatch with the run as notes. */
+static int load_ratios(const nd_cli_common *c, const nd_run *run, const nd_device *device,
+                       nd_ratios_file *rf, FILE *diag, nd_error *err)
+{
+    if (!c->ratios_path) return ND_OK;
+    int rc = nd_ratios_load(c->ratios_path, rf, err);
+    if (rc) return rc;
+    char notes[1024];
+    nd_ratios_mismatch(rf, device->name, run->model.name, run->train.seq_len, notes, sizeof notes);
+    if (notes[0]) fprintf(diag, "note: %s", notes);
+    return ND_OK;
+}
+
+int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, nd_error *err)
+{
+    nd_run run;
+    nd_device_table table;
+    const nd_device *device;
+    double budget;
+    nd_ratios_file rf;
+    int rc = nd_cli_common_resolve(&req->common, false, &run, &table, &device, &budget, err);
+    if (rc) goto done;
+    if ((rc = load_ratios(&req->common, &run, device, &rf, diag, err))) goto done;
+    nd_strategy s = run.strategy;
+    if (req->strategy && (rc = nd_strategy_parse(&s, req->strategy, err))) {
+        err->code = rc = ND_EUSAGE;
+        nd_error_prefix(err, "--strategy");
+        goto done;
+    }
+    if (!req->strategy && !run.has_strategy) {
+        rc = nd_error_set(err, ND_EUSAGE, "no strategy: give --strategy \"DP=8 MP=4 PP=2 ...\" "
+                          "or a strategy: section in the run file");
+        goto done;
+    }
+    int64_t devices = run.devices;
+    int64_t gbs = run.train.global_batch;
+    if ((rc = nd_strategy_check(&s, &run.model, devices, gbs, run.train.seq_len, err))) goto done;
+
+    nd_context ctx;
+    nd_context_init(&ctx, &run.model, &run.train, device, s.dp * s.tp * s.pp * s.cp, budget,
+                    req->common.ratios_path ? &rf.ratios : NULL);
+    nd_estimate est;
+    est.stage_memory = calloc((size_t)s.pp, sizeof *est.stage_memory);
+    est.stage_time = calloc((size_t)s.pp, sizeof *est.stage_time);
+    if (!est.stage_memory || !est.stage_time) {
+        free(est.stage_memory), free(est.stage_time);
+        rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+        goto done;
+    }
+    rc = nd_estimate_strategy(&ctx, &s, NULL, NULL, &est, err);
+    if (!rc) {
+        if (req->json) {
+            cJSON *doc = nd_report_estimate_json(&ctx, &s, &est);
+            if (!doc || nd_json_print(out, doc))
+                rc = nd_error_set(err, ND_EIO, "cannot write the JSON document");
+            cJSON_Delete(doc);
+        } else {
+            nd_report_estimate_text(out, &ctx, &s, &est);
+        }
+    }
+    free(est.stage_memory);
+    free(est.stage_time);
+done:
+    nd_device_table_free(&table);
+    return rc;
+}

@@ -1,0 +1,74 @@
+#include "nd/parts.h"
+
+#include <string.h>
+
+static const char *part_names[ND_PARTS] = {
+    "FW_COMPUTE", "BW_COMPUTE", "RECOMPUTE", "DP_COMM", "DP_REDUCE", "MP_COMM",
+    "EP_COMM",    "CP_COMM",    "PP_COMM",   "BUBBLE",  "OPTIMIZER", "OVERHEAD",
+};
+static const char *part_shorts[ND_PARTS] = {"FW", "BW", "Rec", "DP", "AR", "MP",
+                                            "EP", "CP", "P2P", "BBL", "OPT", "OVH"};
+static const char *ratio_names[ND_RATIO_KEYS] = {
+    "COMPUTE", "DP_COMM", "DP_REDUCE", "MP_COMM", "EP_COMM", "CP_COMM",
+    "PP_COMM", "BUBBLE",  "OPTIMIZER", "OVERHEAD", "FORWARD",
+};
+
+const char *nd_part_name(nd_part p)
+{
+    return p < ND_PARTS ? part_names[p] : "?";
+}
+
+const char *nd_part_short(nd_part p)
+{
+    return p < ND_PARTS ? part_shorts[p] : "?";
+}
+
+int nd_part_from_name(const char *name)
+{
+    for (int i = 0; i < ND_PARTS; i++)
+        if (!strcmp(part_names[i], name)) return i;
+    return -1;
+}
+
+const char *nd_ratio_key_name(nd_ratio_key k)
+{
+    return k < ND_RATIO_KEYS ? ratio_names[k] : "?";
+}
+
+int nd_ratio_key_from_name(const char *name)
+{
+    for (int i = 0; i < ND_RATIO_KEYS; i++)
+        if (!strcmp(ratio_names[i], name)) return i;
+    return -1;
+}
+
+nd_ratio_key nd_ratio_key_of_part(nd_part p)
+{
+    switch (p) {
+    case ND_PART_FW_COMPUTE:
+    case ND_PART_BW_COMPUTE:
+    case ND_PART_RECOMPUTE: return ND_RATIO_COMPUTE;
+    case ND_PART_DP_COMM: return ND_RATIO_DP_COMM;
+    case ND_PART_DP_REDUCE: return ND_RATIO_DP_REDUCE;
+    case ND_PART_MP_COMM: return ND_RATIO_MP_COMM;
+    case ND_PART_EP_COMM: return ND_RATIO_EP_COMM;
+    case ND_PART_CP_COMM: return ND_RATIO_CP_COMM;
+    case ND_PART_PP_COMM: return ND_RATIO_PP_COMM;
+    case ND_PART_BUBBLE: return ND_RATIO_BUBBLE;
+    case ND_PART_OPTIMIZER: return ND_RATIO_OPTIMIZER;
+    default: return ND_RATIO_OVERHEAD;
+    }
+}
+
+void nd_ratios_init(nd_ratios *r)
+{
+    for (int i = 0; i < ND_RATIO_KEYS; i++) {
+        r->value[i] = 1.0;
+        r->stated[i] = false;
+    }
+}
+
+void nd_ratios_apply(const nd_ratios *r, double parts_ms[ND_PARTS])
+{
+    for (int p = 0; p < ND_PARTS; p++) parts_ms[p] *= r->value[nd_ratio_key_of_part((nd_part)p)];
+}

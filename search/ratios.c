@@ -1,0 +1,139 @@
+/*
+ * ratios.c — reading (and validating) ratios files.
+ */
+#include "nd/ratios.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/io.h"
+#include "nd/text.h"
+#include "nd/version.h"
+
+static int json_line(const char *text, const char *at)
+{
+    int line = 1;
+    for (const char *p = text; p < at && *p; p++) line += *p == '\n';
+    return line;
+}
+
+static int read_stamp(const cJSON *nd, const char *path, nd_ratios_file *out, nd_error *err)
+{
+    if (!cJSON_IsObject(nd))
+        return nd_error_set(err, ND_EINPUT, "%s: key '_nd' must be an object", path);
+    const cJSON *format = cJSON_GetObjectItemCaseSensitive(nd, "format");
+    if (!cJSON_IsNumber(format) || format->valuedouble != ND_RATIOS_FORMAT)
+        return nd_error_set(err, ND_EINPUT, "%s: '_nd.format' must be %d (this nd reads format %d)",
+                            path, ND_RATIOS_FORMAT, ND_RATIOS_FORMAT);
+    const cJSON *cm = cJSON_GetObjectItemCaseSensitive(nd, "cost_model");
+    if (!cJSON_IsString(cm))
+        return nd_error_set(err, ND_EINPUT, "%s: '_nd.cost_model' is missing", path);
+    if (strcmp(cm->valuestring, ND_COST_MODEL_VERSION))
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: fitted for cost model '%s', but this nd prices with '%s': its "
+                            "ratios correct different estimates; refit with nd-fit",
+                            path, cm->valuestring, ND_COST_MODEL_VERSION);
+    const cJSON *units = cJSON_GetObjectItemCaseSensitive(nd, "units");
+    if (cJSON_IsString(units) && strcmp(units->valuestring, "ms"))
+        return nd_error_set(err, ND_EINPUT, "%s: '_nd.units' is '%s'; nd's ratios are dimensionless "
+                            "corrections of millisecond estimates ('ms')", path, units->valuestring);
+    out->stamped = true;
+    nd_text_copy(out->cost_model, cm->valuestring, sizeof out->cost_model);
+    const cJSON *v;
+    if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, "device")))
+        nd_text_copy(out->device, v->valuestring, sizeof out->device);
+    if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, "model")))
+        nd_text_copy(out->model, v->valuestring, sizeof out->model);
+    if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(nd, "seq_len")))
+        out->seq_len = (int64_t)v->valuedouble;
+    return ND_OK;
+}
+
+static int read_ratios(const cJSON *root, const char *text, const char *path, nd_ratios_file *out,
+                       nd_error *err)
+{
+    const cJSON *item;
+    (void)text;
+    cJSON_ArrayForEach(item, root) {
+        const char *key = item->string;
+        if (key[0] == '_') continue;
+        int k = nd_ratio_key_from_name(key);
+        if (k < 0) {
+            char names[256];
+            size_t used = 0;
+            for (int i = 0; i < ND_RATIO_KEYS; i++)
+                used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                                         nd_ratio_key_name((nd_ratio_key)i));
+            return nd_error_set(err, ND_EINPUT, "%s: unknown ratio key '%s' (known: %s)", path, key, names);
+        }
+        if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble) || item->valuedouble <= 0)
+            return nd_error_set(err, ND_EINPUT, "%s: ratio '%s' must be a positive finite number", path, key);
+        out->ratios.value[k] = item->valuedouble;
+        out->ratios.stated[k] = true;
+    }
+    return ND_OK;
+}
+
+int nd_ratios_load(const char *path, nd_ratios_file *out, nd_error *err)
+{
+    memset(out, 0, sizeof *out);
+    nd_ratios_init(&out->ratios);
+    char *text;
+    size_t len;
+    int rc = nd_read_file(path, 4u << 20, &text, &len, err);
+    if (rc) return rc;
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1) /* + its NUL: cJSON requires it */;
+    if (!root) {
+        rc = nd_error_set(err, ND_EINPUT, "%s:%d: not valid JSON", path, json_line(text, end ? end : text));
+        goto done;
+    }
+    if (!cJSON_IsObject(root)) {
+        rc = nd_error_set(err, ND_EINPUT, "%s: a ratios file is a JSON object of KEY: ratio", path);
+        goto done;
+    }
+    if ((rc = read_ratios(root, text, path, out, err))) goto done;
+    const cJSON *nd = cJSON_GetObjectItemCaseSensitive(root, "_nd");
+    if (nd) {
+        rc = read_stamp(nd, path, out, err);
+        goto done;
+    }
+    /* No stamp: ND's own file, or one written by hand. ND's ratios convert its abstract
+     * units to ms (COMPUTE ~ 7e-11); applied to nd's ms they would price every step at 0. */
+    for (int k = 0; k < ND_RATIO_KEYS; k++) {
+        double v = out->ratios.value[k];
+        if (out->ratios.stated[k] && (v < 1e-3 || v > 1e3)) {
+            rc = nd_error_set(err, ND_EINPUT,
+                              "%s: %s = %g looks like ND's ratios (milliseconds per ND unit); nd "
+                              "estimates in ms already and its ratios are corrections near 1: "
+                              "refit this round with nd-fit", path,
+                              nd_ratio_key_name((nd_ratio_key)k), v);
+            goto done;
+        }
+    }
+done:
+    cJSON_Delete(root);
+    free(text);
+    return rc;
+}
+
+void nd_ratios_mismatch(const nd_ratios_file *f, const char *device, const char *model,
+                        int64_t seq_len, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    if (!f->stamped) return;
+    if (f->device[0] && device && !nd_text_equal_nocase(f->device, device))
+        used += (size_t)snprintf(buf + used, size - used, "ratios fitted on device %s, used for %s\n",
+                                 f->device, device);
+    if (used < size && f->model[0] && model && strcmp(f->model, model))
+        used += (size_t)snprintf(buf + used, size - used, "ratios fitted for model %s, used for %s\n",
+                                 f->model, model);
+    if (used < size && f->seq_len > 0 && seq_len > 0 && f->seq_len != seq_len)
+        snprintf(buf + used, size - used,
+                 "ratios fitted at sequence length %lld, used at %lld: shares of attention and "
+                 "overhead differ\n", (long long)f->seq_len, (long long)seq_len);
+}

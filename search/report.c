@@ -1,0 +1,175 @@
+/*
+ * report.c — printing an estimate (table or JSON).
+ */
+#include "nd/report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/io.h"
+#include "nd/version.h"
+
+cJSON *nd_json_add_number(cJSON *obj, const char *key, double value)
+{
+    char buf[ND_DOUBLE_TEXT_MAX];
+    if (!isfinite(value)) return cJSON_AddNullToObject(obj, key);
+    return cJSON_AddRawToObject(obj, key, nd_format_double(value, buf));
+}
+
+/* cJSON prints with tabs; nd's files use two spaces, like ND's. */
+int nd_json_print(FILE *fp, const cJSON *doc)
+{
+    char *text = cJSON_Print(doc);
+    if (!text) return -1;
+    for (const char *p = text; *p; p++) {
+        if (*p == '\t') fputs("  ", fp);
+        else fputc(*p, fp);
+    }
+    fputc('\n', fp);
+    free(text);
+    return ferror(fp) ? -1 : 0;
+}
+
+cJSON *nd_report_strategy_json(const nd_strategy *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    const struct { const char *k; int64_t v; } d[] = {
+        {"DP", s->dp}, {"MP", s->tp}, {"PP", s->pp}, {"CP", s->cp}, {"EP", s->ep},
+        {"ETP", s->etp ? s->etp : s->tp}, {"OP", s->op}, {"ZERO", s->zero < 0 ? 0 : s->zero},
+        {"VPP", s->vpp}, {"MB", s->mb}, {"MBS", s->mbs}, {"SP", s->sp},
+    };
+    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) nd_json_add_number(o, d[i].k, (double)d[i].v);
+    if (s->first_stage_layers) nd_json_add_number(o, "FIRST", (double)s->first_stage_layers);
+    if (s->last_stage_layers) nd_json_add_number(o, "LAST", (double)s->last_stage_layers);
+    cJSON_AddStringToObject(o, "recompute", nd_recompute_name(s->recompute));
+    cJSON_AddStringToObject(o, "schedule", nd_schedule_name(s->schedule));
+    return o;
+}
+
+static cJSON *stage_json(const nd_stage_memory *m, const nd_stage_time *t, int64_t i)
+{
+    cJSON *o = cJSON_CreateObject();
+    nd_json_add_number(o, "stage", (double)i);
+    nd_json_add_number(o, "first_layer", (double)m->first_layer);
+    nd_json_add_number(o, "layers", (double)m->layers);
+    nd_json_add_number(o, "inflight_microbatches", m->inflight);
+    cJSON *mem = cJSON_AddObjectToObject(o, "memory_mib");
+    nd_json_add_number(mem, "params", m->params_mib);
+    nd_json_add_number(mem, "grads", m->grads_mib);
+    nd_json_add_number(mem, "optimizer", m->optimizer_mib);
+    nd_json_add_number(mem, "activations", m->activations_mib);
+    nd_json_add_number(mem, "working", m->working_mib);
+    nd_json_add_number(mem, "buffers", m->buffers_mib);
+    nd_json_add_number(mem, "reserve", m->reserve_mib);
+    nd_json_add_number(mem, "total", m->total_mib);
+    cJSON *mb = cJSON_AddObjectToObject(o, "microbatch_ms");
+    nd_json_add_number(mb, "forward", t->forward_ms);
+    nd_json_add_number(mb, "backward", t->backward_ms);
+    nd_json_add_number(mb, "recompute", t->recompute_ms);
+    nd_json_add_number(mb, "mp_comm", t->tp_ms);
+    nd_json_add_number(mb, "ep_comm", t->ep_ms);
+    nd_json_add_number(mb, "cp_comm", t->cp_ms);
+    nd_json_add_number(mb, "overhead", t->overhead_ms);
+    nd_json_add_number(mb, "total", t->total_ms);
+    cJSON *step = cJSON_AddObjectToObject(o, "step_ms");
+    nd_json_add_number(step, "dp_comm", t->dp_comm_ms);
+    nd_json_add_number(step, "dp_reduce", t->dp_reduce_ms);
+    nd_json_add_number(step, "optimizer", t->optimizer_ms);
+    return o;
+}
+
+cJSON *nd_report_estimate_json(const nd_context *ctx, const nd_strategy *s, const nd_estimate *est)
+{
+    cJSON *doc = cJSON_CreateObject();
+    if (!doc) return NULL;
+    cJSON_AddStringToObject(doc, "nd_version", ND_VERSION);
+    cJSON_AddStringToObject(doc, "cost_model", ND_COST_MODEL_VERSION);
+    cJSON_AddStringToObject(doc, "model", ctx->model->name);
+    nd_json_add_number(doc, "params_total", (double)ctx->params.total);
+    nd_json_add_number(doc, "params_with_mtp", (double)ctx->params.total_with_mtp);
+    nd_json_add_number(doc, "params_active_per_token", (double)ctx->params.active_per_token);
+    cJSON_AddStringToObject(doc, "device", ctx->device->name);
+    nd_json_add_number(doc, "devices", (double)(s->dp * s->tp * s->pp * s->cp));
+    nd_json_add_number(doc, "seq_len", (double)ctx->train->seq_len);
+    nd_json_add_number(doc, "global_batch", (double)(s->dp * s->mb * s->mbs));
+    cJSON_AddItemToObject(doc, "strategy", nd_report_strategy_json(s));
+    nd_json_add_number(doc, "step_ms", est->step_ms);
+    nd_json_add_number(doc, "raw_step_ms", est->raw_step_ms);
+    cJSON *parts = cJSON_AddObjectToObject(doc, "parts_ms");
+    cJSON *raw = cJSON_AddObjectToObject(doc, "raw_parts_ms");
+    for (int p = 0; p < ND_PARTS; p++) {
+        nd_json_add_number(parts, nd_part_name((nd_part)p), est->parts_ms[p]);
+        nd_json_add_number(raw, nd_part_name((nd_part)p), est->raw_parts_ms[p]);
+    }
+    cJSON_AddBoolToObject(doc, "corrected", ctx->ratios != NULL);
+    nd_json_add_number(doc, "peak_mib", est->peak_mib);
+    nd_json_add_number(doc, "peak_stage", est->peak_stage);
+    nd_json_add_number(doc, "budget_mib", ctx->budget_mib);
+    cJSON_AddBoolToObject(doc, "fits", est->fits);
+    nd_json_add_number(doc, "straggler_stage", est->straggler_stage);
+    nd_json_add_number(doc, "tokens_per_s_per_device", est->tokens_per_s_per_device);
+    nd_json_add_number(doc, "mfu", est->mfu);
+    nd_json_add_number(doc, "model_flops_per_step", est->model_flops_per_step);
+    cJSON *stages = cJSON_AddArrayToObject(doc, "stages");
+    for (int64_t i = 0; est->stage_memory && est->stage_time && i < est->stages; i++)
+        cJSON_AddItemToArray(stages, stage_json(&est->stage_memory[i], &est->stage_time[i], i));
+    return doc;
+}
+
+static void print_count(FILE *fp, int64_t n)
+{
+    char digits[32], out[48];
+    int len = snprintf(digits, sizeof digits, "%lld", (long long)n), o = 0;
+    for (int i = 0; i < len; i++) {
+        if (i && (len - i) % 3 == 0) out[o++] = ',';
+        out[o++] = digits[i];
+    }
+    out[o] = '\0';
+    fputs(out, fp);
+}
+
+void nd_report_estimate_text(FILE *fp, const nd_context *ctx, const nd_strategy *s,
+                             const nd_estimate *est)
+{
+    char strat[256];
+    nd_strategy_format(s, strat, sizeof strat);
+    int64_t devices = s->dp * s->tp * s->pp * s->cp;
+    fprintf(fp, "%s on %lld x %s, global batch %lld x %lld tokens\n", ctx->model->name,
+            (long long)devices, ctx->device->name, (long long)(s->dp * s->mb * s->mbs),
+            (long long)ctx->train->seq_len);
+    fprintf(fp, "strategy: %s\nparameters: ", strat);
+    print_count(fp, ctx->params.total);
+    if (ctx->model->mtp_layers) {
+        fputs(" (with MTP ", fp);
+        print_count(fp, ctx->params.total_with_mtp);
+        fputs(")", fp);
+    }
+    fputs(", active per token ", fp);
+    print_count(fp, ctx->params.active_per_token);
+    fputs("\n\nMemory per device, MiB\n", fp);
+    fprintf(fp, "  %5s %6s %9s %9s %9s %11s %9s %9s %9s %9s %8s\n", "stage", "layers", "params",
+            "grads", "optimizer", "activations", "working", "buffers", "reserve", "total", "in-flight");
+    for (int64_t i = 0; est->stage_memory && i < est->stages; i++) {
+        const nd_stage_memory *m = &est->stage_memory[i];
+        fprintf(fp, "  %5lld %6lld %9.0f %9.0f %9.0f %11.0f %9.0f %9.0f %9.0f %9.0f %8.2f\n",
+                (long long)i, (long long)m->layers, m->params_mib, m->grads_mib, m->optimizer_mib,
+                m->activations_mib, m->working_mib, m->buffers_mib, m->reserve_mib, m->total_mib,
+                m->inflight);
+    }
+    fprintf(fp, "  peak %.0f MiB on stage %d, budget %.0f MiB: %s\n\n", est->peak_mib,
+            est->peak_stage, ctx->budget_mib, est->fits ? "fits" : "DOES NOT FIT");
+    fprintf(fp, "Step time%s, ms (pipeline straggler: stage %d)\n",
+            ctx->ratios ? ", corrected by the ratios file" : "", est->straggler_stage);
+    for (int p = 0; p < ND_PARTS; p++) {
+        double pct = est->step_ms > 0 ? 100.0 * est->parts_ms[p] / est->step_ms : 0;
+        fprintf(fp, "  %-11s %12.2f %6.1f %%", nd_part_name((nd_part)p), est->parts_ms[p], pct);
+        if (ctx->ratios) fprintf(fp, "   raw %10.2f", est->raw_parts_ms[p]);
+        fputc('\n', fp);
+    }
+    fprintf(fp, "  %-11s %12.2f %6.1f %%", "step", est->step_ms, 100.0);
+    if (ctx->ratios) fprintf(fp, "   raw %10.2f", est->raw_step_ms);
+    fprintf(fp, "\n\ntokens/s per device: %.1f   MFU: %.1f %%\n", est->tokens_per_s_per_device,
+            100.0 * est->mfu);
+}

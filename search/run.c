@@ -1,0 +1,379 @@
+/*
+ * run.c — loading a run description (YAML, or a bare config.json) and
+ * applying command-line overrides. One table of train keys serves the file
+ * and the flags, so both accept the same words.
+ */
+#include "nd/run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/io.h"
+#include "nd/model_fields.h"
+#include "nd/text.h"
+#include "nd/yaml_doc.h"
+
+void nd_train_init(nd_train *t)
+{
+    memset(t, 0, sizeof *t);
+    t->seq_len = 4096;
+    nd_train_set_precision(t, "bf16");
+    t->optimizer = ND_OPTIMIZER_ADAMW;
+    t->optimizer_states = 2;
+    t->state_bytes = 4;
+    t->grad_clip = true;
+    t->recompute = ND_RECOMPUTE_OFF;
+    t->selective_modules = ND_SELECTIVE_CORE_ATTN;
+    t->schedule = ND_SCHEDULE_1F1B;
+    t->flash_attention = true;
+    t->dropout = 0.0;
+    t->overlap_grad_reduce = true;
+    t->overlap_param_gather = true;
+}
+
+int nd_train_set_precision(nd_train *t, const char *precision)
+{
+    /* Mixed precision as Megatron-LM runs it: bf16 weights with fp32 gradient
+     * accumulation and an fp32 master copy; fp16 keeps fp16 gradients. */
+    if (nd_text_equal_nocase(precision, "bf16")) {
+        t->param_bytes = 2, t->grad_bytes = 4, t->master_bytes = 4;
+    } else if (nd_text_equal_nocase(precision, "fp16")) {
+        t->param_bytes = 2, t->grad_bytes = 2, t->master_bytes = 4;
+    } else if (nd_text_equal_nocase(precision, "fp32")) {
+        t->param_bytes = 4, t->grad_bytes = 4, t->master_bytes = 0;
+    } else {
+        return -1;
+    }
+    nd_text_copy(t->precision, precision, sizeof t->precision);
+    for (char *p = t->precision; *p; p++) *p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+    return 0;
+}
+
+static int bytes_of(const char *v, int *out)
+{
+    if (nd_text_equal_nocase(v, "fp32")) *out = 4;
+    else if (nd_text_equal_nocase(v, "bf16") || nd_text_equal_nocase(v, "fp16")) *out = 2;
+    else return -1;
+    return 0;
+}
+
+/* Sets one train key. Returns 0, -1 bad value (hint filled), -2 unknown key. */
+static int set_train(nd_train *t, const char *key, const char *v, const char **hint)
+{
+    bool b;
+    int64_t i;
+    double d;
+    if (!strcmp(key, "seq_len") || !strcmp(key, "seq_length") || !strcmp(key, "seq") ||
+        !strcmp(key, "max_seq_len")) {
+        *hint = "a whole number of tokens in [1, 16777216]";
+        if (nd_parse_int64(v, 1, 1 << 24, &i)) return -1;
+        t->seq_len = i;
+    } else if (!strcmp(key, "global_batch") || !strcmp(key, "global_batch_size") ||
+               !strcmp(key, "gbs")) {
+        *hint = "a whole number of sequences in [1, 1073741824]";
+        if (nd_parse_int64(v, 1, (int64_t)1 << 30, &i)) return -1;
+        t->global_batch = i;
+    } else if (!strcmp(key, "precision")) {
+        *hint = "bf16, fp16 or fp32";
+        if (nd_train_set_precision(t, v)) return -1;
+    } else if (!strcmp(key, "grad_precision")) {
+        *hint = "fp32, bf16 or fp16";
+        if (bytes_of(v, &t->grad_bytes)) return -1;
+    } else if (!strcmp(key, "master_weights")) {
+        *hint = "true or false";
+        if (nd_parse_bool(v, &b)) return -1;
+        t->master_bytes = b && t->param_bytes < 4 ? 4 : 0;
+    } else if (!strcmp(key, "optimizer")) {
+        *hint = "adamw, adam, sgd or muon";
+        if (nd_text_equal_nocase(v, "adamw") || nd_text_equal_nocase(v, "adam"))
+            t->optimizer = ND_OPTIMIZER_ADAMW, t->optimizer_states = 2;
+        else if (nd_text_equal_nocase(v, "sgd"))
+            t->optimizer = ND_OPTIMIZER_SGD, t->optimizer_states = 1;
+        else if (nd_text_equal_nocase(v, "muon"))
+            t->optimizer = ND_OPTIMIZER_MUON, t->optimizer_states = 1;
+        else return -1;
+    } else if (!strcmp(key, "optimizer_state_precision")) {
+        *hint = "fp32, bf16 or fp16";
+        if (bytes_of(v, &t->state_bytes)) return -1;
+    } else if (!strcmp(key, "grad_clip")) {
+        *hint = "true or false";
+        if (nd_parse_bool(v, &t->grad_clip)) return -1;
+    } else if (!strcmp(key, "recompute")) {
+        *hint = "off, selective or full";
+        if (nd_recompute_parse(v, &t->recompute)) return -1;
+    } else if (!strcmp(key, "schedule")) {
+        *hint = "1f1b, interleaved, zb-h1 or gpipe";
+        if (nd_schedule_parse(v, &t->schedule)) return -1;
+    } else if (!strcmp(key, "flash_attention")) {
+        *hint = "true or false";
+        if (nd_parse_bool(v, &t->flash_attention)) return -1;
+    } else if (!strcmp(key, "dropout")) {
+        *hint = "a probability in [0, 1)";
+        if (nd_parse_double(v, &d) || d < 0 || d >= 1) return -1;
+        t->dropout = d;
+    } else if (!strcmp(key, "overlap_grad_reduce")) {
+        *hint = "true or false";
+        if (nd_parse_bool(v, &t->overlap_grad_reduce)) return -1;
+    } else if (!strcmp(key, "overlap_param_gather")) {
+        *hint = "true or false";
+        if (nd_parse_bool(v, &t->overlap_param_gather)) return -1;
+    } else if (!strcmp(key, "tp_comm_overlap")) {
+        *hint = "true or false";
+        if (nd_parse_bool(v, &t->tp_comm_overlap)) return -1;
+    } else if (!strcmp(key, "ep_comm_overlap")) {
+        *hint = "true or false";
+        if (nd_parse_bool(v, &t->ep_comm_overlap)) return -1;
+    } else if (!strcmp(key, "swap_optimizer")) {
+        *hint = "true or false";
+        if (nd_parse_bool(v, &t->swap_optimizer)) return -1;
+    } else {
+        return -2;
+    }
+    return 0;
+}
+
+static const char *train_keys =
+    "seq_len, global_batch, precision, grad_precision, master_weights, optimizer, "
+    "optimizer_state_precision, grad_clip, recompute, selective_modules, schedule, "
+    "flash_attention, dropout, overlap_grad_reduce, overlap_param_gather, tp_comm_overlap, "
+    "ep_comm_overlap, swap_optimizer";
+
+static int set_selective(nd_train *t, const char *word, const char *where, nd_error *err)
+{
+    static const struct { const char *name; unsigned bit; } mods[] = {
+        {"core_attn", ND_SELECTIVE_CORE_ATTN}, {"activation", ND_SELECTIVE_ACTIVATION},
+        {"norm", ND_SELECTIVE_NORM},
+    };
+    for (size_t i = 0; i < sizeof mods / sizeof mods[0]; i++)
+        if (!strcmp(word, mods[i].name)) {
+            t->selective_modules |= mods[i].bit;
+            return ND_OK;
+        }
+    return nd_error_set(err, ND_EINPUT,
+                        "%s: selective_modules: '%s' is not core_attn, activation or norm", where, word);
+}
+
+static int load_train(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
+{
+    int rc = nd_yaml_expect_mapping(y, map, "train", err);
+    for (size_t i = 0; !rc && i < nd_yaml_size(map); i++) {
+        yaml_node_t *kn = nd_yaml_key_at(y, map, i), *vn = nd_yaml_value_at(y, map, i);
+        const char *key = nd_yaml_text(kn);
+        char where[600];
+        snprintf(where, sizeof where, "%s:%d", y->path, nd_yaml_line(kn));
+        if (key && !strcmp(key, "selective_modules")) {
+            run->train.selective_modules = 0;
+            if (vn->type != YAML_SEQUENCE_NODE)
+                return nd_error_set(err, ND_EINPUT, "%s: key 'selective_modules' must be a list", where);
+            for (size_t j = 0; !rc && j < nd_yaml_size(vn); j++) {
+                const char *w = nd_yaml_text(nd_yaml_item(y, vn, j));
+                rc = set_selective(&run->train, w ? w : "?", where, err);
+            }
+            continue;
+        }
+        const char *value = nd_yaml_text(vn), *hint = "";
+        if (!key || !value)
+            return nd_error_set(err, ND_EINPUT, "%s: train entries must be `key: value`", where);
+        int r = set_train(&run->train, key, value, &hint);
+        if (r == -2)
+            return nd_error_set(err, ND_EINPUT, "%s: unknown train key '%s' (known: %s)", where,
+                                key, train_keys);
+        if (r == -1)
+            return nd_error_set(err, ND_EINPUT, "%s: key '%s': '%s' is not %s", where, key, value, hint);
+    }
+    return rc;
+}
+
+static int load_model_section(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
+{
+    int rc = nd_yaml_expect_mapping(y, map, "model", err);
+    if (rc) return rc;
+    char where[600];
+    const char *config = nd_yaml_text(nd_yaml_get(y, map, "config_json"));
+    const char *type = nd_yaml_text(nd_yaml_get(y, map, "model_type"));
+    if (config) {
+        char *path = config[0] == '/' ? nd_strdup(config) : NULL;
+        if (!path) {
+            char *dir = nd_path_dir(y->path);
+            path = dir ? nd_path_join(dir, config) : NULL;
+            free(dir);
+        }
+        if (!path) return nd_error_set(err, ND_ENOMEM, "out of memory");
+        rc = nd_model_load_hf_json(&run->model, path, err);
+        free(path);
+        if (rc) return nd_error_prefix(err, "%s:%d: model.config_json", y->path,
+                                       nd_yaml_line(nd_yaml_get(y, map, "config_json")));
+    } else {
+        snprintf(where, sizeof where, "%s:%d", y->path, nd_yaml_line(map));
+        if ((rc = nd_model_set_type(&run->model, type ? type : "custom", where, err))) return rc;
+    }
+    /* Inline keys: the whole model, or overrides of the config.json. */
+    for (size_t i = 0; i < nd_yaml_size(map); i++) {
+        yaml_node_t *kn = nd_yaml_key_at(y, map, i);
+        const char *key = nd_yaml_text(kn), *value = nd_yaml_text(nd_yaml_value_at(y, map, i));
+        snprintf(where, sizeof where, "%s:%d", y->path, nd_yaml_line(kn));
+        if (!key) return nd_error_set(err, ND_EINPUT, "%s: model keys must be text", where);
+        if (!strcmp(key, "config_json") || !strcmp(key, "model_type")) continue;
+        if (!value) return nd_error_set(err, ND_EINPUT, "%s: model key '%s' must be a single value", where, key);
+        if ((rc = nd_model_set_field(&run->model, key, value, where, err))) return rc;
+    }
+    snprintf(where, sizeof where, "%s:%d: model", y->path, nd_yaml_line(map));
+    nd_model_finish_type(&run->model);
+    return nd_model_validate(&run->model, where, err);
+}
+
+static int load_cluster(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
+{
+    int rc = nd_yaml_expect_mapping(y, map, "cluster", err);
+    for (size_t i = 0; !rc && i < nd_yaml_size(map); i++) {
+        yaml_node_t *kn = nd_yaml_key_at(y, map, i);
+        const char *key = nd_yaml_text(kn), *value = nd_yaml_text(nd_yaml_value_at(y, map, i));
+        char where[600];
+        snprintf(where, sizeof where, "%s:%d", y->path, nd_yaml_line(kn));
+        if (!key || !value) return nd_error_set(err, ND_EINPUT, "%s: cluster entries must be `key: value`", where);
+        if (!strcmp(key, "device_file")) {
+            if (value[0] == '/') {
+                nd_text_copy(run->device_file, value, sizeof run->device_file);
+            } else {
+                char *dir = nd_path_dir(y->path), *p = dir ? nd_path_join(dir, value) : NULL;
+                if (p) nd_text_copy(run->device_file, p, sizeof run->device_file);
+                free(dir), free(p);
+            }
+            continue;
+        }
+        if (strcmp(key, "device") && strcmp(key, "devices") && strcmp(key, "memory_budget"))
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: unknown cluster key '%s' (known: device, device_file, "
+                                "devices, memory_budget)", where, key);
+        if ((rc = nd_run_set(run, key, value, err))) {
+            err->code = ND_EINPUT;
+            return nd_error_prefix(err, "%s", where);
+        }
+    }
+    return rc;
+}
+
+static int load_strategy(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
+{
+    int rc = nd_yaml_expect_mapping(y, map, "strategy", err);
+    run->has_strategy = true;
+    for (size_t i = 0; !rc && i < nd_yaml_size(map); i++) {
+        yaml_node_t *kn = nd_yaml_key_at(y, map, i);
+        const char *key = nd_yaml_text(kn), *value = nd_yaml_text(nd_yaml_value_at(y, map, i));
+        if (!key || !value)
+            return nd_error_set(err, ND_EINPUT, "%s:%d: strategy entries must be `KEY: value`",
+                                y->path, nd_yaml_line(kn));
+        if ((rc = nd_strategy_set(&run->strategy, key, value, err)))
+            return nd_error_prefix(err, "%s:%d", y->path, nd_yaml_line(kn));
+    }
+    return rc;
+}
+
+static void run_init(nd_run *run, const char *path)
+{
+    memset(run, 0, sizeof *run);
+    nd_train_init(&run->train);
+    nd_strategy_init(&run->strategy);
+    nd_text_copy(run->source, path, sizeof run->source);
+}
+
+/* The run's training recompute and schedule are the strategy's defaults. */
+static void sync_strategy_defaults(nd_run *run, bool strategy_recompute, bool strategy_schedule)
+{
+    if (!strategy_recompute) run->strategy.recompute = run->train.recompute;
+    if (!strategy_schedule) run->strategy.schedule = run->train.schedule;
+}
+
+static int load_yaml(nd_run *run, nd_yaml *y, nd_error *err)
+{
+    yaml_node_t *root = nd_yaml_root(y);
+    int rc = nd_yaml_expect_mapping(y, root, "the run file", err);
+    if (rc) return rc;
+    yaml_node_t *model = nd_yaml_get(y, root, "model");
+    if (!model)
+        return nd_error_set(err, ND_EINPUT, "%s: no 'model:' section (a run file has model:, train:, "
+                            "and optionally cluster: and strategy:)", y->path);
+    for (size_t i = 0; i < nd_yaml_size(root); i++) {
+        yaml_node_t *kn = nd_yaml_key_at(y, root, i);
+        const char *key = nd_yaml_text(kn);
+        if (!key || (strcmp(key, "model") && strcmp(key, "train") && strcmp(key, "cluster") &&
+                     strcmp(key, "strategy")))
+            return nd_error_set(err, ND_EINPUT,
+                                "%s:%d: unknown section '%s' (known: model, train, cluster, strategy)",
+                                y->path, nd_yaml_line(kn), key ? key : "?");
+    }
+    if ((rc = load_model_section(run, y, model, err))) return rc;
+    yaml_node_t *train = nd_yaml_get(y, root, "train");
+    if (train && (rc = load_train(run, y, train, err))) return rc;
+    yaml_node_t *cluster = nd_yaml_get(y, root, "cluster");
+    if (cluster && (rc = load_cluster(run, y, cluster, err))) return rc;
+    yaml_node_t *strategy = nd_yaml_get(y, root, "strategy");
+    if (strategy && (rc = load_strategy(run, y, strategy, err))) return rc;
+    sync_strategy_defaults(run, strategy && nd_yaml_get(y, strategy, "recompute"),
+                           strategy && nd_yaml_get(y, strategy, "schedule"));
+    return ND_OK;
+}
+
+static bool looks_like_json(const char *text)
+{
+    while (*text == ' ' || *text == '\n' || *text == '\r' || *text == '\t') text++;
+    return *text == '{';
+}
+
+int nd_run_load(nd_run *run, const char *path, nd_error *err)
+{
+    run_init(run, path);
+    char *text;
+    size_t len;
+    int rc = nd_read_file(path, 16u << 20, &text, &len, err);
+    if (rc) return rc;
+    if (looks_like_json(text)) {
+        /* A bare config.json: the model; the rest comes from flags. */
+        rc = nd_model_parse_hf_json(&run->model, text, len, path, err);
+        free(text);
+        sync_strategy_defaults(run, false, false);
+        return rc;
+    }
+    nd_yaml y;
+    rc = nd_yaml_parse(&y, text, len, path, err);
+    free(text);
+    if (rc) return rc;
+    rc = load_yaml(run, &y, err);
+    nd_yaml_free(&y);
+    return rc;
+}
+
+int nd_run_set(nd_run *run, const char *key, const char *value, nd_error *err)
+{
+    const char *hint = "";
+    if (!strcmp(key, "device")) {
+        if (!value[0] || strlen(value) >= sizeof run->device)
+            return nd_error_set(err, ND_EUSAGE, "device name '%s' is empty or too long", value);
+        nd_text_copy(run->device, value, sizeof run->device);
+        return ND_OK;
+    }
+    if (!strcmp(key, "devices")) {
+        int64_t n;
+        if (nd_parse_int64(value, 1, (int64_t)1 << 24, &n))
+            return nd_error_set(err, ND_EUSAGE, "devices: '%s' is not a whole number in [1, 16777216]", value);
+        run->devices = n;
+        return ND_OK;
+    }
+    if (!strcmp(key, "memory_budget")) {
+        double mib;
+        if (nd_parse_memory_mib(value, &mib) || mib <= 0)
+            return nd_error_set(err, ND_EUSAGE, "memory_budget: '%s' is not a size such as 58GB", value);
+        run->memory_budget_mib = mib;
+        return ND_OK;
+    }
+    bool recompute = !strcmp(key, "recompute"), schedule = !strcmp(key, "schedule");
+    int r = set_train(&run->train, key, value, &hint);
+    if (r == -2)
+        return nd_error_set(err, ND_EUSAGE, "unknown setting '%s' (known: device, devices, "
+                            "memory_budget, %s)", key, train_keys);
+    if (r == -1) return nd_error_set(err, ND_EUSAGE, "%s: '%s' is not %s", key, value, hint);
+    if (recompute) run->strategy.recompute = run->train.recompute;
+    if (schedule) run->strategy.schedule = run->train.schedule;
+    return ND_OK;
+}

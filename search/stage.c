@@ -1,0 +1,317 @@
+/*
+ * stage.c — one pipeline stage: layers, time per micro-batch, memory, and the
+ * gradient synchronisation and optimizer step at the end of a step.
+ */
+#include "nd/stage.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "nd/collective.h"
+#include "nd/kernels.h"
+
+#define MIB (1024.0 * 1024.0)
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b, b = t;
+    }
+    return a;
+}
+
+/* Parameters of one layer of `kind` on one device, split into the non-expert part
+ * (TP-sharded matrices, replicated norms, router and MLA down-projections) and the
+ * routed experts (sharded over EP x ETP). */
+static void layer_params(const nd_context *ctx, const nd_strategy *s, nd_layer_kind kind,
+                         double *ne, double *e)
+{
+    const nd_model *m = ctx->model;
+    const nd_param_count *pc = &ctx->params;
+    double tp = (double)s->tp, h = (double)m->hidden;
+    double replicated = 0;
+    if (m->attention == ND_ATTN_MLA)
+        replicated = h * (double)m->q_lora_rank + (double)m->q_lora_rank +
+                     h * (double)(m->kv_lora_rank + m->qk_rope_head_dim) + (double)m->kv_lora_rank;
+    *ne = ((double)pc->attention - replicated) / tp + replicated + (double)pc->norms;
+    *e = 0;
+    if (kind == ND_LAYER_DENSE) {
+        *ne += (double)pc->dense_mlp / tp;
+        return;
+    }
+    double router = h * (double)m->experts + (m->router_bias ? (double)m->experts : 0) +
+                    (m->shared_expert_gate && m->shared_experts ? h : 0);
+    *ne += ((double)pc->moe_shared - router) / tp + router;
+    *e = (double)pc->moe_routed / (double)(s->ep * s->etp);
+}
+
+static void count_layers(const nd_context *ctx, const nd_strategy *s, int64_t stage,
+                         int64_t kinds[ND_LAYER_KINDS], int64_t *first, int64_t *count)
+{
+    const nd_model *m = ctx->model;
+    kinds[ND_LAYER_DENSE] = kinds[ND_LAYER_MOE] = 0;
+    if (s->vpp <= 1) {
+        nd_strategy_stage_layers(s, m->layers, stage, first, count);
+        for (int k = 0; k < ND_LAYER_KINDS; k++)
+            kinds[k] = nd_model_count_kind(m, *first, *count, (nd_layer_kind)k);
+        return;
+    }
+    /* Interleaved: stage s holds chunks s, s + PP, s + 2 PP, ... of L / (PP x VPP) layers. */
+    int64_t chunk = m->layers / (s->pp * s->vpp);
+    *first = stage * chunk, *count = chunk * s->vpp;
+    for (int64_t c = 0; c < s->vpp; c++) {
+        int64_t start = (c * s->pp + stage) * chunk;
+        for (int k = 0; k < ND_LAYER_KINDS; k++)
+            kinds[k] += nd_model_count_kind(m, start, chunk, (nd_layer_kind)k);
+    }
+}
+
+void nd_stage_work_init(const nd_context *ctx, const nd_strategy *s, const nd_recompute_plan *plan,
+                        int64_t stage, nd_stage_work *w)
+{
+    const nd_model *m = ctx->model;
+    memset(w, 0, sizeof *w);
+    w->stage = stage;
+    w->first = stage == 0;
+    w->last = stage == s->pp - 1;
+    int64_t kinds[ND_LAYER_KINDS];
+    count_layers(ctx, s, stage, kinds, &w->first_layer, &w->layers);
+    if (w->last && m->mtp_layers) kinds[nd_model_layer_kind(m, m->layers)] += m->mtp_layers;
+    if (plan && stage < plan->stages) {
+        memcpy(w->n, plan->layers[stage], sizeof w->n);
+    } else {
+        for (int k = 0; k < ND_LAYER_KINDS; k++) w->n[k][s->recompute] = kinds[k];
+    }
+    w->inflight = nd_stage_inflight(s, stage);
+
+    double tp = (double)s->tp, h = (double)m->hidden, v = (double)m->vocab;
+    for (int k = 0; k < ND_LAYER_KINDS; k++) {
+        double ne, e;
+        layer_params(ctx, s, (nd_layer_kind)k, &ne, &e);
+        w->params_ne += (double)kinds[k] * ne;
+        w->params_e += (double)kinds[k] * e;
+    }
+    double norm = m->norm == ND_NORM_LAYER ? 2 * h : h;
+    if (w->first) w->params_ne += v * h / tp + (double)m->max_positions * h;
+    if (w->last) {
+        w->params_ne += norm;
+        /* The output projection: its own matrix, or with PP > 1 a copy of a tied embedding;
+         * MTP modules on the last stage also need the embedding. */
+        if (!m->tied_embeddings) w->params_ne += v * h / tp;
+        bool needs_embedding = m->tied_embeddings || m->mtp_layers > 0;
+        if (needs_embedding && s->pp > 1) w->params_ne += v * h / tp;
+        w->params_ne += (double)m->mtp_layers * (3 * norm + 2 * h * h / tp);
+    }
+}
+
+void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s,
+                           const nd_layer_cache_entry *costs, const nd_stage_work *w,
+                           nd_stage_time *t)
+{
+    (void)s;
+    memset(t, 0, sizeof *t);
+    double kernels = 0;
+    for (int k = 0; k < ND_LAYER_KINDS; k++) {
+        const nd_layer_cost *c = &costs->layer[k];
+        for (int r = 0; r < ND_RECOMPUTE_MODES; r++) {
+            double n = (double)w->n[k][r];
+            if (n == 0) continue;
+            t->forward_ms += n * c->forward_ms;
+            t->backward_ms += n * c->backward_ms;
+            t->weight_grad_ms += n * c->weight_grad_ms;
+            t->recompute_ms += n * c->recompute_ms[r];
+            t->tp_ms += n * c->tp_ms[r];
+            t->ep_ms += n * c->ep_ms[r];
+            t->cp_ms += n * c->cp_ms[r];
+            kernels += n * c->kernels[r];
+        }
+    }
+    const nd_layer_cost *ends[2] = {w->first ? &costs->embedding : NULL, w->last ? &costs->head : NULL};
+    for (int i = 0; i < 2; i++) {
+        if (!ends[i]) continue;
+        t->forward_ms += ends[i]->forward_ms;
+        t->backward_ms += ends[i]->backward_ms;
+        t->weight_grad_ms += ends[i]->weight_grad_ms;
+        t->tp_ms += ends[i]->tp_ms[0];
+        kernels += ends[i]->kernels[0];
+    }
+    t->overhead_ms = kernels * ctx->device->kernel_launch_us / 1e3 + ctx->device->microbatch_host_ms;
+    t->total_ms = t->forward_ms + t->backward_ms + t->recompute_ms + t->tp_ms + t->ep_ms +
+                  t->cp_ms + t->overhead_ms;
+}
+
+/* Communication that may hide behind `window` ms; never less than one bucket of it. */
+static double behind(double comm_ms, bool overlap, double window_ms, double buckets)
+{
+    if (!overlap) return comm_ms;
+    return fmax(comm_ms / buckets, comm_ms - window_ms);
+}
+
+/* Synchronisation of one parameter group (non-expert or expert) over its data-parallel
+ * replicas: `group` ranks spaced `stride`, sharded `shard` ways at ZeRO level `zero`. */
+static void sync_group(const nd_context *ctx, const nd_strategy *s, const nd_stage_time *t,
+                       double params, int64_t group, int64_t stride, int64_t shard, int zero,
+                       double buckets, double *dp_comm, double *dp_reduce)
+{
+    if (params <= 0 || group <= 1) return;
+    const nd_device *d = ctx->device;
+    const nd_train *tr = ctx->train;
+    double grads = params * tr->grad_bytes, weights = params * tr->param_bytes;
+    double m = (double)s->mb, fwd = t->forward_ms, bwd = t->backward_ms + t->recompute_ms;
+    nd_group all = {group, stride}, shards = {shard, stride}, replicas = {group / shard, stride * shard};
+    if (zero == 0 || shard == 1) {
+        /* Plain data parallelism: one all-reduce, behind the last backward (PyTorch DDP,
+         * Megatron overlap_grad_reduce). */
+        *dp_reduce += behind(nd_collective_ms(d, ND_COLL_ALL_REDUCE, all, grads),
+                             tr->overlap_grad_reduce, bwd, buckets);
+        return;
+    }
+    double rs = nd_collective_ms(d, ND_COLL_REDUCE_SCATTER, shards, grads);
+    double ar = nd_collective_ms(d, ND_COLL_ALL_REDUCE, replicas, grads / (double)shard);
+    double ag = nd_collective_ms(d, ND_COLL_ALL_GATHER, shards, weights);
+    if (zero == 3) {
+        /* FSDP: gather the weights before forward and again before backward, scatter the
+         * gradients after backward, every micro-batch; prefetch hides what compute covers. */
+        *dp_comm += m * (behind(ag, tr->overlap_param_gather, fwd, buckets) +
+                         behind(ag + rs, tr->overlap_grad_reduce, bwd, buckets));
+        *dp_reduce += behind(ar, tr->overlap_grad_reduce, bwd, buckets);
+        return;
+    }
+    double chain = ar + (zero == 1 ? rs : 0); /* ZeRO-2 scatters every micro-batch instead */
+    double chain_exposed = behind(chain, tr->overlap_grad_reduce, bwd, buckets);
+    if (chain > 0) {
+        *dp_reduce += chain_exposed * ar / chain;
+        *dp_comm += chain_exposed * (chain - ar) / chain;
+    }
+    if (zero == 2) *dp_comm += m * behind(rs, tr->overlap_grad_reduce, bwd, buckets);
+    *dp_comm += behind(ag, tr->overlap_param_gather, fwd, buckets);
+}
+
+void nd_stage_sync_compute(const nd_context *ctx, const nd_strategy *s, const nd_stage_work *w,
+                           nd_stage_time *t)
+{
+    const nd_model *m = ctx->model;
+    const nd_train *tr = ctx->train;
+    const nd_device *d = ctx->device;
+    double buckets = w->layers > 0 ? (double)w->layers : 1.0;
+    int zero = s->zero < 0 ? 0 : s->zero;
+    int64_t dpcp = s->dp * s->cp;
+    t->dp_comm_ms = t->dp_reduce_ms = 0;
+    sync_group(ctx, s, t, w->params_ne, dpcp, s->tp, s->op, zero, buckets, &t->dp_comm_ms,
+               &t->dp_reduce_ms);
+    int64_t edp = s->dp * s->cp * s->tp / (s->ep * s->etp);
+    int64_t shard_e = gcd64(s->op, edp);
+    sync_group(ctx, s, t, w->params_e, edp, s->ep * s->etp, shard_e, zero, buckets, &t->dp_comm_ms,
+               &t->dp_reduce_ms);
+    /* A tied or MTP-shared embedding lives on the first and last stage: their gradients
+     * are summed once per step (Megatron's embedding all-reduce). */
+    if (s->pp > 1 && (w->first || w->last) && (m->tied_embeddings || m->mtp_layers)) {
+        nd_group ends = {2, (s->pp - 1) * s->tp * s->cp * s->dp};
+        double bytes = (double)m->vocab * (double)m->hidden / (double)s->tp * tr->grad_bytes;
+        t->dp_reduce_ms += nd_collective_ms(d, ND_COLL_ALL_REDUCE, ends, bytes);
+    }
+
+    /* Optimizer step: memory-bound passes over the local shard (Adam reads the gradient,
+     * the master weights and both moments, writes them back and writes the model copy),
+     * plus the gradient-norm read, the zeroing of the gradient buffer and the norm's
+     * all-reduce across every rank. */
+    double shard_ne = zero >= 1 ? (double)s->op : 1, shard_grads = zero >= 2 ? (double)s->op : 1;
+    double local = w->params_ne / shard_ne + w->params_e / (zero >= 1 ? (double)shard_e : 1);
+    double held = w->params_ne / shard_grads + w->params_e / (zero >= 2 ? (double)shard_e : 1);
+    double states = (double)(tr->optimizer_states * tr->state_bytes);
+    double weights = tr->master_bytes ? 2.0 * tr->master_bytes + tr->param_bytes : 2.0 * tr->param_bytes;
+    double bytes = local * (tr->grad_bytes + 2 * states + weights) + held * tr->grad_bytes;
+    if (tr->grad_clip) bytes += local * tr->grad_bytes;
+    t->optimizer_ms = nd_memory_ms(d, bytes);
+    if (tr->grad_clip) {
+        nd_group world = {s->dp * s->tp * s->pp * s->cp, 1};
+        t->optimizer_ms += nd_collective_ms(d, ND_COLL_ALL_REDUCE, world, 8);
+    }
+    if (tr->swap_optimizer)
+        t->optimizer_ms += 2 * local * (states + tr->master_bytes) / (d->host_gbps * 1e9) * 1e3;
+}
+
+void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s,
+                             const nd_layer_cache_entry *costs, const nd_stage_work *w,
+                             nd_stage_memory *mem)
+{
+    const nd_train *tr = ctx->train;
+    const nd_device *d = ctx->device;
+    memset(mem, 0, sizeof *mem);
+    mem->first_layer = w->first_layer, mem->layers = w->layers, mem->inflight = w->inflight;
+    int zero = s->zero < 0 ? 0 : s->zero;
+    double op = (double)s->op;
+    double op_e = (double)gcd64(s->op, s->dp * s->cp * s->tp / (s->ep * s->etp));
+    double ne = w->params_ne, e = w->params_e;
+    mem->params_mib = (ne / (zero >= 3 ? op : 1) + e / (zero >= 3 ? op_e : 1)) * tr->param_bytes / MIB;
+    mem->grads_mib = (ne / (zero >= 2 ? op : 1) + e / (zero >= 2 ? op_e : 1)) * tr->grad_bytes / MIB;
+    if (!tr->swap_optimizer)
+        mem->optimizer_mib = (ne / (zero >= 1 ? op : 1) + e / (zero >= 1 ? op_e : 1)) *
+                             (tr->master_bytes + tr->optimizer_states * tr->state_bytes) / MIB;
+
+    double act = 0, working = 0, buffers = 0, layer_params_max = 0;
+    for (int k = 0; k < ND_LAYER_KINDS; k++) {
+        const nd_layer_cost *c = &costs->layer[k];
+        int64_t kind_total = 0;
+        for (int r = 0; r < ND_RECOMPUTE_MODES; r++) {
+            int64_t n = w->n[k][r];
+            kind_total += n;
+            if (!n) continue;
+            act += (double)n * c->activation_bytes[r];
+            working = fmax(working, c->working_bytes[r]);
+        }
+        if (kind_total) {
+            buffers = fmax(buffers, c->buffer_bytes);
+            double lne, le;
+            layer_params(ctx, s, (nd_layer_kind)k, &lne, &le);
+            layer_params_max = fmax(layer_params_max, lne + le);
+        }
+    }
+    act *= w->inflight;
+    if (w->first) {
+        act += w->inflight * costs->embedding.activation_bytes[0];
+        working = fmax(working, costs->embedding.working_bytes[0]);
+    }
+    if (w->last) {
+        act += costs->head.activation_bytes[0];
+        working = fmax(working, costs->head.working_bytes[0]);
+    }
+    double T = (double)s->mbs * (double)tr->seq_len / (double)s->cp;
+    if (s->pp > 1) /* send and receive buffers of activations and their gradients */
+        buffers += 4.0 * tr->param_bytes * T * (double)ctx->model->hidden / (s->sp ? (double)s->tp : 1);
+    if (zero == 3) /* FSDP: the gathered layer and the prefetched next one, and one layer's gradients */
+        buffers += layer_params_max * (2.0 * tr->param_bytes + tr->grad_bytes);
+    mem->activations_mib = act / MIB;
+    mem->working_mib = working / MIB;
+    mem->buffers_mib = buffers / MIB;
+    mem->reserve_mib = d->runtime_reserve_mib +
+                       d->allocator_overhead * (mem->activations_mib + mem->working_mib + mem->buffers_mib);
+    mem->total_mib = mem->params_mib + mem->grads_mib + mem->optimizer_mib + mem->activations_mib +
+                     mem->working_mib + mem->buffers_mib + mem->reserve_mib;
+}
+
+double nd_stage_model_flops(const nd_context *ctx, const nd_layer_cache_entry *costs,
+                            const nd_stage_work *w)
+{
+    (void)ctx;
+    double f = 0;
+    for (int k = 0; k < ND_LAYER_KINDS; k++)
+        for (int r = 0; r < ND_RECOMPUTE_MODES; r++)
+            f += (double)w->n[k][r] * costs->layer[k].model_flops;
+    if (w->last) f += costs->head.model_flops;
+    return f;
+}
+
+double nd_stage_p2p_ms(const nd_context *ctx, const nd_strategy *s)
+{
+    if (s->pp <= 1) return 0.0;
+    const nd_train *tr = ctx->train;
+    double T = (double)s->mbs * (double)tr->seq_len / (double)s->cp;
+    double bytes = tr->param_bytes * T * (double)ctx->model->hidden / (s->sp ? (double)s->tp : 1);
+    nd_group pipe = {s->pp, s->tp * s->cp * s->dp};
+    /* Blocking sends on the critical path: one forward and one backward per micro-batch
+     * chunk crossing, plus the fill and drain across the stages. */
+    double crossings = 2.0 * ((double)(s->mb * s->vpp) + (double)s->pp - 2);
+    return crossings * nd_collective_ms(ctx->device, ND_COLL_P2P, pipe, bytes);
+}

@@ -1,0 +1,336 @@
+/*
+ * strategy.c — parsing and checking a parallel strategy.
+ *
+ * The checks are the rules the frameworks (Megatron-LM, MindSpeed) enforce,
+ * each reported with the numbers that break it. docs/search.md lists them with
+ * the reason for each.
+ */
+#include "nd/strategy.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nd/text.h"
+
+#define DEGREE_MAX ((int64_t)1 << 20)
+
+void nd_strategy_init(nd_strategy *s)
+{
+    memset(s, 0, sizeof *s);
+    s->dp = s->tp = s->pp = s->cp = s->ep = s->op = s->vpp = s->mb = s->mbs = 1;
+    s->etp = 0;  /* follows tp */
+    s->zero = -1; /* follows op */
+    s->recompute = ND_RECOMPUTE_OFF;
+    s->schedule = ND_SCHEDULE_1F1B;
+}
+
+static const char *recompute_names[] = {"off", "selective", "full"};
+static const char *schedule_names[] = {"1f1b", "interleaved", "zb-h1", "gpipe"};
+
+const char *nd_recompute_name(nd_recompute r)
+{
+    return r < ND_RECOMPUTE_MODES ? recompute_names[r] : "?";
+}
+
+int nd_recompute_parse(const char *text, nd_recompute *out)
+{
+    for (int i = 0; i < ND_RECOMPUTE_MODES; i++)
+        if (nd_text_equal_nocase(text, recompute_names[i])) {
+            *out = (nd_recompute)i;
+            return 0;
+        }
+    if (nd_text_equal_nocase(text, "none")) { *out = ND_RECOMPUTE_OFF; return 0; }
+    return -1;
+}
+
+const char *nd_schedule_name(nd_schedule s)
+{
+    return s < ND_SCHEDULES ? schedule_names[s] : "?";
+}
+
+int nd_schedule_parse(const char *text, nd_schedule *out)
+{
+    for (int i = 0; i < ND_SCHEDULES; i++)
+        if (nd_text_equal_nocase(text, schedule_names[i])) {
+            *out = (nd_schedule)i;
+            return 0;
+        }
+    if (nd_text_equal_nocase(text, "zb") || nd_text_equal_nocase(text, "zbh1") ||
+        nd_text_equal_nocase(text, "zero_bubble")) { *out = ND_SCHEDULE_ZB_H1; return 0; }
+    if (nd_text_equal_nocase(text, "vpp")) { *out = ND_SCHEDULE_INTERLEAVED; return 0; }
+    return -1;
+}
+
+typedef struct {
+    const char *key;
+    size_t offset;
+} degree_key;
+
+static const degree_key degree_keys[] = {
+    {"DP", offsetof(nd_strategy, dp)},   {"MP", offsetof(nd_strategy, tp)},
+    {"TP", offsetof(nd_strategy, tp)},   {"PP", offsetof(nd_strategy, pp)},
+    {"CP", offsetof(nd_strategy, cp)},   {"EP", offsetof(nd_strategy, ep)},
+    {"ETP", offsetof(nd_strategy, etp)}, {"OP", offsetof(nd_strategy, op)},
+    {"VPP", offsetof(nd_strategy, vpp)}, {"MB", offsetof(nd_strategy, mb)},
+    {"MBS", offsetof(nd_strategy, mbs)}, {"FIRST", offsetof(nd_strategy, first_stage_layers)},
+    {"LAST", offsetof(nd_strategy, last_stage_layers)},
+};
+
+int nd_strategy_set(nd_strategy *s, const char *key, const char *value, nd_error *err)
+{
+    for (size_t i = 0; i < sizeof degree_keys / sizeof degree_keys[0]; i++) {
+        if (!nd_text_equal_nocase(key, degree_keys[i].key)) continue;
+        int64_t v;
+        bool may_be_zero = !strcmp(degree_keys[i].key, "ETP") ||
+                           !strcmp(degree_keys[i].key, "FIRST") || !strcmp(degree_keys[i].key, "LAST");
+        if (nd_parse_int64(value, may_be_zero ? 0 : 1, DEGREE_MAX, &v))
+            return nd_error_set(err, ND_EINPUT, "strategy %s=%s: not a whole number in [%d, %lld]",
+                                degree_keys[i].key, value, may_be_zero ? 0 : 1,
+                                (long long)DEGREE_MAX);
+        memcpy((char *)s + degree_keys[i].offset, &v, sizeof v);
+        return ND_OK;
+    }
+    if (nd_text_equal_nocase(key, "ZERO")) {
+        int64_t v;
+        if (nd_parse_int64(value, 0, 3, &v))
+            return nd_error_set(err, ND_EINPUT,
+                                "strategy ZERO=%s: must be 0 (no sharding), 1 (optimizer states), "
+                                "2 (+ gradients) or 3 (+ parameters, FSDP)", value);
+        s->zero = (int)v;
+        return ND_OK;
+    }
+    if (nd_text_equal_nocase(key, "SP")) {
+        if (nd_parse_bool(value, &s->sp))
+            return nd_error_set(err, ND_EINPUT, "strategy SP=%s: must be 1/0 (true/false)", value);
+        return ND_OK;
+    }
+    if (nd_text_equal_nocase(key, "recompute")) {
+        if (nd_recompute_parse(value, &s->recompute))
+            return nd_error_set(err, ND_EINPUT, "strategy recompute=%s: must be off, selective or full",
+                                value);
+        return ND_OK;
+    }
+    if (nd_text_equal_nocase(key, "schedule")) {
+        if (nd_schedule_parse(value, &s->schedule))
+            return nd_error_set(err, ND_EINPUT,
+                                "strategy schedule=%s: must be 1f1b, interleaved, zb-h1 or gpipe", value);
+        return ND_OK;
+    }
+    return nd_error_set(err, ND_EINPUT,
+                        "strategy key '%s' is unknown (known: DP MP/TP PP CP EP ETP OP ZERO VPP MB "
+                        "MBS SP FIRST LAST recompute schedule)", key);
+}
+
+int nd_strategy_parse(nd_strategy *s, const char *text, nd_error *err)
+{
+    const char *p = text;
+    for (;;) {
+        while (*p && (isspace((unsigned char)*p) || *p == ',')) p++;
+        if (!*p) return ND_OK;
+        const char *start = p;
+        while (*p && !isspace((unsigned char)*p) && *p != ',') p++;
+        char item[128];
+        size_t n = (size_t)(p - start);
+        if (n >= sizeof item) return nd_error_set(err, ND_EINPUT, "strategy item too long: %.40s...", start);
+        memcpy(item, start, n);
+        item[n] = '\0';
+        char *eq = strchr(item, '=');
+        if (!eq || eq == item || !eq[1])
+            return nd_error_set(err, ND_EINPUT, "strategy item '%s' is not KEY=VALUE", item);
+        *eq = '\0';
+        int rc = nd_strategy_set(s, item, eq + 1, err);
+        if (rc) return rc;
+    }
+}
+
+static int64_t product4(const nd_strategy *s)
+{
+    return s->dp * s->tp * s->pp * s->cp;
+}
+
+static int check_layers(const nd_strategy *s, const nd_model *m, nd_error *err)
+{
+    int64_t L = m->layers;
+    if (s->pp > L)
+        return nd_error_set(err, ND_EINPUT, "PP=%lld: more pipeline stages than the %lld layers",
+                            (long long)s->pp, (long long)L);
+    if (!s->first_stage_layers && !s->last_stage_layers) {
+        if (L % (s->pp * s->vpp))
+            return nd_error_set(err, ND_EINPUT,
+                                "PP=%lld VPP=%lld: the %lld layers do not divide into %lld equal "
+                                "chunks (give FIRST= and/or LAST= layers for uneven end stages)",
+                                (long long)s->pp, (long long)s->vpp, (long long)L,
+                                (long long)(s->pp * s->vpp));
+        return ND_OK;
+    }
+    if (s->pp < 2 || s->vpp > 1)
+        return nd_error_set(err, ND_EINPUT, "FIRST=/LAST= need PP >= 2 and VPP = 1");
+    int64_t set = (s->first_stage_layers > 0) + (s->last_stage_layers > 0);
+    int64_t rest = L - s->first_stage_layers - s->last_stage_layers;
+    int64_t middle = s->pp - set;
+    if (rest < 0 || (middle == 0 && rest != 0) || (middle > 0 && (rest <= 0 || rest % middle)))
+        return nd_error_set(err, ND_EINPUT,
+                            "FIRST=%lld LAST=%lld: the other %lld layers do not divide evenly over "
+                            "the other %lld stages", (long long)s->first_stage_layers,
+                            (long long)s->last_stage_layers, (long long)rest, (long long)middle);
+    return ND_OK;
+}
+
+static int check_heads_and_widths(const nd_strategy *s, const nd_model *m, nd_error *err)
+{
+    if (m->heads % s->tp)
+        return nd_error_set(err, ND_EINPUT, "MP=%lld: the %lld attention heads do not divide over %lld "
+                            "tensor-parallel ranks", (long long)s->tp, (long long)m->heads, (long long)s->tp);
+    if (m->attention == ND_ATTN_MHA && m->kv_heads % s->tp)
+        return nd_error_set(err, ND_EINPUT,
+                            "MP=%lld: the %lld KV heads (query groups) do not divide over %lld "
+                            "tensor-parallel ranks", (long long)s->tp, (long long)m->kv_heads,
+                            (long long)s->tp);
+    if (m->ffn && m->ffn % s->tp)
+        return nd_error_set(err, ND_EINPUT, "MP=%lld: the MLP width %lld does not divide over %lld ranks",
+                            (long long)s->tp, (long long)m->ffn, (long long)s->tp);
+    if (m->experts && m->shared_experts && (m->shared_experts * m->shared_ffn) % s->tp)
+        return nd_error_set(err, ND_EINPUT, "MP=%lld: the shared-expert width does not divide over %lld ranks",
+                            (long long)s->tp, (long long)s->tp);
+    return ND_OK;
+}
+
+static int check_experts(nd_strategy *s, const nd_model *m, nd_error *err)
+{
+    if (s->etp == 0) s->etp = s->tp;
+    if (!m->experts) {
+        if (s->ep > 1)
+            return nd_error_set(err, ND_EINPUT, "EP=%lld: the model has no experts", (long long)s->ep);
+        s->etp = s->tp;
+        return ND_OK;
+    }
+    if (m->experts % s->ep)
+        return nd_error_set(err, ND_EINPUT, "EP=%lld: the %lld experts do not divide over %lld "
+                            "expert-parallel ranks", (long long)s->ep, (long long)m->experts, (long long)s->ep);
+    if (m->moe_ffn % s->etp)
+        return nd_error_set(err, ND_EINPUT, "ETP=%lld: the expert width %lld does not divide over %lld ranks",
+                            (long long)s->etp, (long long)m->moe_ffn, (long long)s->etp);
+    int64_t domain = s->tp * s->cp * s->dp;
+    if (domain % (s->ep * s->etp))
+        return nd_error_set(err, ND_EINPUT,
+                            "EP=%lld ETP=%lld: experts fold over the MP*CP*DP = %lld ranks of a "
+                            "stage, which EP*ETP = %lld does not divide", (long long)s->ep,
+                            (long long)s->etp, (long long)domain, (long long)(s->ep * s->etp));
+    return ND_OK;
+}
+
+static int check_pipeline(nd_strategy *s, nd_error *err)
+{
+    if (s->vpp > 1 && s->schedule == ND_SCHEDULE_1F1B) s->schedule = ND_SCHEDULE_INTERLEAVED;
+    if (s->schedule == ND_SCHEDULE_INTERLEAVED) {
+        if (s->vpp < 2 || s->pp < 2)
+            return nd_error_set(err, ND_EINPUT,
+                                "schedule=interleaved needs PP >= 2 and VPP >= 2 (here PP=%lld VPP=%lld)",
+                                (long long)s->pp, (long long)s->vpp);
+        if (s->mb % s->pp)
+            return nd_error_set(err, ND_EINPUT,
+                                "VPP=%lld: the interleaved schedule runs micro-batches in groups of "
+                                "PP=%lld, which MB=%lld is not a multiple of", (long long)s->vpp,
+                                (long long)s->pp, (long long)s->mb);
+    } else if (s->vpp > 1) {
+        return nd_error_set(err, ND_EINPUT, "VPP=%lld needs schedule=interleaved, not %s",
+                            (long long)s->vpp, nd_schedule_name(s->schedule));
+    }
+    return ND_OK;
+}
+
+int nd_strategy_check(nd_strategy *s, const nd_model *m, int64_t devices, int64_t global_batch,
+                      int64_t seq_len, nd_error *err)
+{
+    int rc;
+    const int64_t *degrees[] = {&s->dp, &s->tp, &s->pp, &s->cp, &s->ep, &s->op, &s->vpp, &s->mb, &s->mbs};
+    for (size_t i = 0; i < sizeof degrees / sizeof degrees[0]; i++)
+        if (*degrees[i] < 1 || *degrees[i] > DEGREE_MAX)
+            return nd_error_set(err, ND_EINPUT, "strategy degrees must be whole numbers in [1, %lld]",
+                                (long long)DEGREE_MAX);
+    if (devices > 0 && product4(s) != devices)
+        return nd_error_set(err, ND_EINPUT,
+                            "DP*MP*PP*CP = %lld*%lld*%lld*%lld = %lld devices, but the cluster has %lld",
+                            (long long)s->dp, (long long)s->tp, (long long)s->pp, (long long)s->cp,
+                            (long long)product4(s), (long long)devices);
+    if (global_batch > 0 && s->dp * s->mb * s->mbs != global_batch)
+        return nd_error_set(err, ND_EINPUT,
+                            "DP*MB*MBS = %lld*%lld*%lld = %lld sequences per step, but the global "
+                            "batch is %lld", (long long)s->dp, (long long)s->mb, (long long)s->mbs,
+                            (long long)(s->dp * s->mb * s->mbs), (long long)global_batch);
+    if ((rc = check_heads_and_widths(s, m, err))) return rc;
+    if ((rc = check_layers(s, m, err))) return rc;
+    if ((rc = check_experts(s, m, err))) return rc;
+    if (s->cp > 1 && seq_len % (2 * s->cp))
+        return nd_error_set(err, ND_EINPUT,
+                            "CP=%lld: the sequence of %lld tokens does not split into 2*CP = %lld "
+                            "load-balanced chunks", (long long)s->cp, (long long)seq_len,
+                            (long long)(2 * s->cp));
+    if ((s->dp * s->cp) % s->op)
+        return nd_error_set(err, ND_EINPUT,
+                            "OP=%lld: optimizer sharding spans the DP*CP = %lld ranks holding the "
+                            "same parameters, which %lld does not divide", (long long)s->op,
+                            (long long)(s->dp * s->cp), (long long)s->op);
+    if (s->zero < 0) s->zero = s->op > 1 ? 1 : 0;
+    if (s->zero > 0 && s->op == 1) s->zero = 0; /* one shard holds everything */
+    if (s->tp == 1) s->sp = false;              /* nothing to shard the sequence over */
+    if ((rc = check_pipeline(s, err))) return rc;
+    if (s->schedule == ND_SCHEDULE_ZB_H1 && s->vpp > 1)
+        return nd_error_set(err, ND_EINPUT, "schedule=zb-h1 has no interleaved form here (VPP must be 1)");
+    return ND_OK;
+}
+
+void nd_strategy_stage_layers(const nd_strategy *s, int64_t layers, int64_t stage, int64_t *first,
+                              int64_t *count)
+{
+    int64_t f = s->first_stage_layers, l = s->last_stage_layers;
+    if (s->pp == 1) {
+        *first = 0, *count = layers;
+        return;
+    }
+    if (!f && !l) {
+        int64_t per = layers / s->pp;
+        *first = stage * per, *count = per;
+        return;
+    }
+    int64_t middle = s->pp - (f > 0) - (l > 0);
+    int64_t per = middle ? (layers - f - l) / middle : 0;
+    int64_t first_count = f ? f : per;
+    if (stage == 0) {
+        *first = 0, *count = first_count;
+    } else if (stage == s->pp - 1) {
+        *count = l ? l : per;
+        *first = layers - *count;
+    } else {
+        *first = first_count + (stage - 1) * per, *count = per;
+    }
+}
+
+void nd_strategy_format(const nd_strategy *s, char *buf, size_t size)
+{
+    int n = snprintf(buf, size,
+                     "DP=%lld MP=%lld PP=%lld CP=%lld EP=%lld ETP=%lld OP=%lld ZERO=%d VPP=%lld "
+                     "MB=%lld MBS=%lld SP=%d recompute=%s schedule=%s",
+                     (long long)s->dp, (long long)s->tp, (long long)s->pp, (long long)s->cp,
+                     (long long)s->ep, (long long)(s->etp ? s->etp : s->tp), (long long)s->op,
+                     s->zero < 0 ? 0 : s->zero, (long long)s->vpp, (long long)s->mb,
+                     (long long)s->mbs, s->sp ? 1 : 0, nd_recompute_name(s->recompute),
+                     nd_schedule_name(s->schedule));
+    if (n > 0 && (size_t)n < size && (s->first_stage_layers || s->last_stage_layers))
+        snprintf(buf + n, size - (size_t)n, " FIRST=%lld LAST=%lld",
+                 (long long)s->first_stage_layers, (long long)s->last_stage_layers);
+}
+
+void nd_strategy_label(const nd_strategy *s, char *buf, size_t size)
+{
+    const struct { const char *k; int64_t v; } items[] = {
+        {"EP", s->ep}, {"MP", s->tp}, {"CP", s->cp}, {"PP", s->pp}, {"VPP", s->vpp},
+        {"MB", s->mb}, {"MBS", s->mbs}, {"OP", s->op},
+    };
+    int n = snprintf(buf, size, "DP %lld", (long long)s->dp);
+    for (size_t i = 0; i < sizeof items / sizeof items[0] && n > 0 && (size_t)n < size; i++)
+        if (items[i].v != 1)
+            n += snprintf(buf + n, size - (size_t)n, " %s %lld", items[i].k, (long long)items[i].v);
+    if (s->sp && n > 0 && (size_t)n < size) snprintf(buf + n, size - (size_t)n, " SP");
+}

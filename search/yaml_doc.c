@@ -1,0 +1,148 @@
+#include "nd/yaml_doc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/io.h"
+#include "nd/text.h"
+
+static int parse_error(const yaml_parser_t *p, const char *path, nd_error *err)
+{
+    return nd_error_set(err, ND_EINPUT, "%s:%lu:%lu: %s%s%s", path,
+                        (unsigned long)p->problem_mark.line + 1,
+                        (unsigned long)p->problem_mark.column + 1,
+                        p->problem ? p->problem : "not valid YAML",
+                        p->context ? " " : "", p->context ? p->context : "");
+}
+
+/* Walks the events once to bound the nesting before libyaml builds the tree. */
+static int check_depth(const char *text, size_t len, const char *path, nd_error *err)
+{
+    yaml_parser_t p;
+    if (!yaml_parser_initialize(&p)) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+    int depth = 0, rc = ND_OK;
+    for (;;) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&p, &ev)) {
+            rc = parse_error(&p, path, err);
+            break;
+        }
+        yaml_event_type_t t = ev.type;
+        size_t line = ev.start_mark.line + 1;
+        yaml_event_delete(&ev);
+        if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT) {
+            if (++depth > ND_YAML_MAX_DEPTH) {
+                rc = nd_error_set(err, ND_EINPUT, "%s:%zu: nested deeper than %d levels", path,
+                                  line, ND_YAML_MAX_DEPTH);
+                break;
+            }
+        } else if (t == YAML_MAPPING_END_EVENT || t == YAML_SEQUENCE_END_EVENT) {
+            depth--;
+        } else if (t == YAML_STREAM_END_EVENT) {
+            break;
+        }
+    }
+    yaml_parser_delete(&p);
+    return rc;
+}
+
+int nd_yaml_parse(nd_yaml *y, const char *text, size_t len, const char *path, nd_error *err)
+{
+    memset(y, 0, sizeof *y);
+    nd_text_copy(y->path, path, sizeof y->path);
+    int rc = check_depth(text, len, path, err);
+    if (rc) return rc;
+    yaml_parser_t p;
+    if (!yaml_parser_initialize(&p)) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+    if (!yaml_parser_load(&p, &y->doc)) {
+        rc = parse_error(&p, path, err);
+        yaml_parser_delete(&p);
+        return rc;
+    }
+    yaml_parser_delete(&p);
+    y->loaded = 1;
+    if (!yaml_document_get_root_node(&y->doc)) {
+        nd_yaml_free(y);
+        return nd_error_set(err, ND_EINPUT, "%s: the file is empty", path);
+    }
+    return ND_OK;
+}
+
+int nd_yaml_load(nd_yaml *y, const char *path, nd_error *err)
+{
+    char *text;
+    size_t len;
+    memset(y, 0, sizeof *y);
+    int rc = nd_read_file(path, 16u << 20, &text, &len, err);
+    if (rc) return rc;
+    rc = nd_yaml_parse(y, text, len, path, err);
+    free(text);
+    return rc;
+}
+
+void nd_yaml_free(nd_yaml *y)
+{
+    if (y->loaded) yaml_document_delete(&y->doc);
+    y->loaded = 0;
+}
+
+yaml_node_t *nd_yaml_root(nd_yaml *y)
+{
+    return y->loaded ? yaml_document_get_root_node(&y->doc) : NULL;
+}
+
+size_t nd_yaml_size(const yaml_node_t *node)
+{
+    if (!node) return 0;
+    if (node->type == YAML_MAPPING_NODE)
+        return (size_t)(node->data.mapping.pairs.top - node->data.mapping.pairs.start);
+    if (node->type == YAML_SEQUENCE_NODE)
+        return (size_t)(node->data.sequence.items.top - node->data.sequence.items.start);
+    return 0;
+}
+
+yaml_node_t *nd_yaml_key_at(nd_yaml *y, yaml_node_t *map, size_t i)
+{
+    return yaml_document_get_node(&y->doc, map->data.mapping.pairs.start[i].key);
+}
+
+yaml_node_t *nd_yaml_value_at(nd_yaml *y, yaml_node_t *map, size_t i)
+{
+    return yaml_document_get_node(&y->doc, map->data.mapping.pairs.start[i].value);
+}
+
+yaml_node_t *nd_yaml_item(nd_yaml *y, yaml_node_t *seq, size_t i)
+{
+    return yaml_document_get_node(&y->doc, seq->data.sequence.items.start[i]);
+}
+
+yaml_node_t *nd_yaml_get(nd_yaml *y, yaml_node_t *map, const char *key)
+{
+    if (!map || map->type != YAML_MAPPING_NODE) return NULL;
+    size_t n = nd_yaml_size(map);
+    for (size_t i = 0; i < n; i++) {
+        const char *k = nd_yaml_text(nd_yaml_key_at(y, map, i));
+        if (k && !strcmp(k, key)) return nd_yaml_value_at(y, map, i);
+    }
+    return NULL;
+}
+
+int nd_yaml_line(const yaml_node_t *node)
+{
+    return node ? (int)node->start_mark.line + 1 : 0;
+}
+
+const char *nd_yaml_text(const yaml_node_t *node)
+{
+    if (!node || node->type != YAML_SCALAR_NODE) return NULL;
+    return (const char *)node->data.scalar.value;
+}
+
+int nd_yaml_expect_mapping(nd_yaml *y, yaml_node_t *node, const char *what, nd_error *err)
+{
+    if (node && node->type == YAML_MAPPING_NODE) return ND_OK;
+    return nd_error_set(err, ND_EINPUT, "%s:%d: '%s' must be a mapping of key: value", y->path,
+                        nd_yaml_line(node), what);
+}
