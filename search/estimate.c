@@ -30,42 +30,6 @@ void nd_context_init(nd_context *ctx, const nd_model *m, const nd_train *t, cons
     nd_model_count_params(m, &ctx->params);
 }
 
-/* Micro-batches whose activations a stage holds at its peak (Narayanan et al. 2021 for
- * 1F1B and the interleaved schedule; Qi et al. 2023: ZB-H1 holds what 1F1B holds). */
-double nd_stage_inflight(const nd_strategy *s, int64_t stage)
-{
-    double m = (double)s->mb, p = (double)s->pp, v = (double)s->vpp, st = (double)stage;
-    switch (s->schedule) {
-    case ND_SCHEDULE_GPIPE: return m;
-    case ND_SCHEDULE_INTERLEAVED: {
-        double chunks = 2 * (p - st - 1) + (v - 1) * p + 1;
-        if (chunks > m * v) chunks = m * v;
-        return chunks / v;
-    }
-    default: return fmin(m, p - st);
-    }
-}
-
-/* Pipeline time of m micro-batches over the stages (x: per-micro-batch stage times). */
-static double pipeline_ms(const nd_strategy *s, const nd_stage_time *st, int straggler)
-{
-    double m = (double)s->mb, p = (double)s->pp, v = (double)s->vpp;
-    double X = st[straggler].total_ms, sum = 0;
-    for (int64_t i = 0; i < s->pp; i++) sum += st[i].total_ms;
-    switch (s->schedule) {
-    case ND_SCHEDULE_INTERLEAVED:
-        return (sum + p * (v - 1) * X) / v + (m * v - p * (v - 1) - 1) * X / v;
-    case ND_SCHEDULE_ZB_H1: {
-        /* Weight gradients fill the bubble: each other stage idles x - 2W, not x. */
-        double t = m * X;
-        for (int64_t i = 0; i < s->pp; i++)
-            if (i != straggler) t += fmax(0.0, st[i].total_ms - 2 * st[i].weight_grad_ms);
-        return t;
-    }
-    default: return sum + (m - 1) * X;
-    }
-}
-
 static int argmax_last(const double *v, int64_t n)
 {
     int best = 0;
@@ -123,7 +87,7 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     p[ND_PART_MP_COMM] = m * x->tp_ms;
     p[ND_PART_EP_COMM] = m * x->ep_ms;
     p[ND_PART_CP_COMM] = m * x->cp_ms;
-    p[ND_PART_BUBBLE] = pipeline_ms(s, times, sx) - m * x->total_ms;
+    p[ND_PART_BUBBLE] = nd_pipeline_ms(s, times, sx) - m * x->total_ms;
     p[ND_PART_PP_COMM] = nd_stage_p2p_ms(ctx, s);
     p[ND_PART_DP_COMM] = y->dp_comm_ms;
     p[ND_PART_DP_REDUCE] = y->dp_reduce_ms;

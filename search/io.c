@@ -209,6 +209,11 @@ const char *nd_format_double(double x, char buf[ND_DOUBLE_TEXT_MAX])
     if (isnan(x)) return strcpy(buf, "nan");
     if (isinf(x)) return strcpy(buf, x > 0 ? "inf" : "-inf");
     if (x == 0) return strcpy(buf, "0"); /* also -0: no output distinguishes it */
+    /* Whole numbers print whole ("100", not "1e+02"); below 2^53 that is exact. */
+    if (x == floor(x) && fabs(x) < 9007199254740992.0) {
+        snprintf(buf, ND_DOUBLE_TEXT_MAX, "%.0f", x);
+        return buf;
+    }
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(buf, ND_DOUBLE_TEXT_MAX, "%.*g", prec, x);
         if (strtod(buf, NULL) == x) return buf;

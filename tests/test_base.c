@@ -70,6 +70,9 @@ static void shortest_doubles_round_trip(void **state)
     assert_string_equal(nd_format_double(1.0 / 3.0, buf), "0.3333333333333333");
     assert_string_equal(nd_format_double(1234.5, buf), "1234.5");
     assert_string_equal(nd_format_double(0.0, buf), "0");
+    assert_string_equal(nd_format_double(100.0, buf), "100");
+    assert_string_equal(nd_format_double(-5500.0, buf), "-5500");
+    assert_string_equal(nd_format_double(1e300, buf), "1e+300");
     assert_string_equal(nd_format_double(5e-324, buf), "5e-324");
 }
 

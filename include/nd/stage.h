@@ -46,6 +46,12 @@ double nd_stage_model_flops(const nd_context *ctx, const nd_layer_cache_entry *c
 /* Exposed pipeline point-to-point time of a step (PP_COMM), ms. */
 double nd_stage_p2p_ms(const nd_context *ctx, const nd_strategy *s);
 
+/* Time of the whole pipeline for one step, ms: stage st[i].total_ms per micro-batch,
+ * straggler = the slowest stage. 1F1B and GPipe: sum + (MB-1) x slowest (Narayanan et al.
+ * 2021); interleaved: (sum + PP(VPP-1) x slowest) / VPP + (MB x VPP - PP(VPP-1) - 1) x
+ * slowest / VPP; ZB-H1: MB x slowest + each other stage's max(0, x - 2 W) (Qi et al. 2023). */
+double nd_pipeline_ms(const nd_strategy *s, const nd_stage_time *st, int straggler);
+
 /* Micro-batches in flight on a stage at its memory peak, per schedule. */
 double nd_stage_inflight(const nd_strategy *s, int64_t stage);
 

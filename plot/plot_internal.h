@@ -1,0 +1,92 @@
+/*
+ * plot_internal.h — what the plot kinds share; not installed, not public.
+ *
+ * A plot kind validates its input, writes its data table and its gnuplot
+ * commands into two in-memory texts, and hands both to nd_plot_emit, which
+ * adds the terminal and output lines, writes NAME.dat and NAME.gp and runs
+ * gnuplot. Kinds never touch files or processes.
+ */
+#ifndef ND_PLOT_INTERNAL_H
+#define ND_PLOT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stddef.h>
+
+#include "nd/error.h"
+#include "nd/io.h"
+#include "nd/plot.h"
+
+/* Text built in memory through a FILE* (open_memstream), so the kinds can
+ * fprintf freely and check for failure once, in nd_plot_text_finish. */
+typedef struct nd_plot_text {
+    FILE *fp;
+    char *buf; /* owned; valid after nd_plot_text_finish */
+    size_t len;
+} nd_plot_text;
+
+int nd_plot_text_open(nd_plot_text *t, nd_error *err);
+/* Closes the stream; ND_ENOMEM if any write into it failed. */
+int nd_plot_text_finish(nd_plot_text *t, nd_error *err);
+void nd_plot_text_free(nd_plot_text *t);
+
+/* A gnuplot string literal in single quotes: ' doubled, control characters
+ * replaced by spaces (a newline would end the command). NULL prints ''. */
+void nd_plot_put_string(FILE *fp, const char *s);
+/* A label column of a data table in double quotes. gnuplot's data reader has
+ * no escapes, so '"' becomes '\'' and control characters become spaces. */
+void nd_plot_put_label(FILE *fp, const char *s);
+/* A column name in a header comment: whitespace and control characters become
+ * '_' so the names stay one word each. */
+void nd_plot_put_word(FILE *fp, const char *s);
+/* Text that reads back to exactly x: nd_format_double's shortest digits, but
+ * whole numbers below 10^16 written out ("100", not "1e+02"); "nan" for any
+ * non-finite value, which gnuplot reads as not-a-number. */
+const char *nd_plot_format_number(double x, char buf[ND_DOUBLE_TEXT_MAX]);
+void nd_plot_put_number(FILE *fp, double x);
+
+/* Colour i of the fixed palette as "#rrggbb"; cycles after 16. */
+const char *nd_plot_color(size_t i);
+#define ND_PLOT_BUDGET_COLOR "#c00000"
+
+/* 10^k, exact text when printed, for |k| <= 22. */
+double nd_plot_pow10(int k);
+/* The smallest "round" number m * 10^e >= x (m in 1, 1.2, 1.5, 2, 2.5, 3, 4, 5,
+ * 6, 8), for x > 0. Axis limits built from it print as short decimals. */
+double nd_plot_nice_ceil(double x);
+
+/* Whether budget_mib asks for a budget line: finite and > 0. */
+bool nd_plot_has_budget(double budget_mib);
+/* A plot clause (starting with ", \" and a new line) drawing the budget as a
+ * dashed horizontal line, "memory budget, <n> MiB<suffix>" in the legend; axes
+ * is "" or " axes x1y2". */
+void nd_plot_put_budget(FILE *fp, double budget_mib, const char *axes, const char *suffix);
+
+/* The title to draw: opt->title when set, else fallback. opt may be NULL. */
+const char *nd_plot_title(const nd_plot_options *opt, const char *fallback);
+
+/* a * b without overflow into *out; -1 if it would overflow. */
+int nd_plot_mul_size(size_t a, size_t b, size_t *out);
+
+/* True when any of v[0..n-1] is finite. */
+int nd_plot_any_finite(const double *v, size_t n);
+
+/* What a plot kind hands over to be written and rendered. */
+typedef struct nd_plot_job {
+    const char *kind; /* "parity", ... : names the plot in comments and messages */
+    const char *data; /* the table: header comment lines then rows; ends in '\n' */
+    const char *body; /* the commands after the datablock, without `unset output` */
+} nd_plot_job;
+
+/* Writes out_base.dat and out_base.gp and renders out_base.<ext> (unless
+ * opt->script_only), all or nothing. opt may be NULL (defaults). */
+int nd_plot_emit(const char *out_base, const nd_plot_options *opt, const nd_plot_job *job,
+                 nd_error *err);
+
+/* Runs gnuplot on script (which sets its own output), as `gnuplot -d` with
+ * stderr captured to a temporary file in log_dir. ND_ERUNTIME with gnuplot's
+ * first error line, or the not-found message. what names the plot. */
+int nd_plot_run_gnuplot(const char *script, size_t len, const char *log_dir, const char *what,
+                        nd_error *err);
+
+#endif

@@ -1,0 +1,7 @@
+nd_add_unit_test(test_model SOURCES test_model.c LIBS nd_core)
+nd_add_unit_test(test_layer SOURCES test_layer.c LIBS nd_core)
+nd_add_unit_test(test_collective SOURCES test_collective.c LIBS nd_core)
+nd_add_unit_test(test_pipeline SOURCES test_pipeline.c LIBS nd_core)
+nd_add_unit_test(test_strategy SOURCES test_strategy.c LIBS nd_core)
+nd_add_unit_test(test_run SOURCES test_run.c LIBS nd_core)
+nd_add_unit_test(test_estimate SOURCES test_estimate.c LIBS nd_core)

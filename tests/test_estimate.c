@@ -1,0 +1,230 @@
+/* One strategy priced end to end: the parts add up, ratios correct them, memory per stage
+ * and the data-parallel all-reduce match hand derivations, and model FLOPs follow the
+ * layer formula. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/collective.h"
+#include "nd/estimate.h"
+#include "nd/layer_cache.h"
+#include "nd/model_fields.h"
+#include "nd/stage.h"
+
+static nd_run run;
+static nd_device_table table;
+static const nd_device *h100;
+
+static int setup(void **state)
+{
+    (void)state;
+    char path[1024];
+    nd_error err = {0};
+    snprintf(path, sizeof path, "%s/samples/runs/llama3-8b.yaml", getenv("ND_SOURCE_DIR"));
+    if (nd_run_load(&run, path, &err)) return -1;
+    if (nd_device_table_builtin(&table, &err)) return -1;
+    h100 = nd_device_table_find(&table, "H100");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    nd_device_table_free(&table);
+    return 0;
+}
+
+static void price(const char *text, const nd_ratios *ratios, nd_estimate *est, nd_stage_memory *mem,
+                  nd_stage_time *tm)
+{
+    nd_strategy s;
+    nd_strategy_init(&s);
+    nd_error err = {0};
+    assert_int_equal(nd_strategy_parse(&s, text, &err), 0);
+    if (nd_strategy_check(&s, &run.model, 64, 512, 8192, &err)) fail_msg("%s", err.message);
+    nd_context ctx;
+    nd_context_init(&ctx, &run.model, &run.train, h100, 64, 0, ratios);
+    est->stage_memory = mem, est->stage_time = tm;
+    assert_int_equal(nd_estimate_strategy(&ctx, &s, NULL, NULL, est, &err), 0);
+}
+
+static void parts_add_up_to_the_step(void **state)
+{
+    (void)state;
+    nd_estimate est;
+    nd_stage_memory mem[4];
+    nd_stage_time tm[4];
+    price("DP=4 MP=4 PP=4 MB=128 OP=4 SP=1 recompute=selective", NULL, &est, mem, tm);
+    double sum = 0;
+    for (int p = 0; p < ND_PARTS; p++) {
+        assert_true(est.parts_ms[p] >= 0);
+        sum += est.parts_ms[p];
+    }
+    assert_true(fabs(sum - est.step_ms) < 1e-9 * est.step_ms);
+    assert_true(est.parts_ms[ND_PART_BUBBLE] > 0);
+    assert_true(est.parts_ms[ND_PART_OVERHEAD] > 0);
+    assert_true(est.parts_ms[ND_PART_OPTIMIZER] > 0);
+    /* The pipeline part equals what the schedule adds beyond MB x the slowest stage. */
+    int sx = est.straggler_stage;
+    assert_true(fabs(est.parts_ms[ND_PART_BUBBLE] - (nd_pipeline_ms(&(nd_strategy){.pp = 4, .mb = 128, .vpp = 1}, tm, sx) -
+                                                     128 * tm[sx].total_ms)) < 1e-6);
+}
+
+static void ratios_scale_each_part(void **state)
+{
+    (void)state;
+    nd_estimate raw, corrected;
+    nd_stage_memory mem[2];
+    nd_stage_time tm[2];
+    price("DP=8 MP=4 PP=2 MB=64 OP=8 SP=1", NULL, &raw, mem, tm);
+    nd_ratios r;
+    nd_ratios_init(&r);
+    r.value[ND_RATIO_COMPUTE] = 2.0;
+    r.value[ND_RATIO_MP_COMM] = 0.5;
+    price("DP=8 MP=4 PP=2 MB=64 OP=8 SP=1", &r, &corrected, mem, tm);
+    assert_true(fabs(corrected.parts_ms[ND_PART_FW_COMPUTE] - 2 * raw.parts_ms[ND_PART_FW_COMPUTE]) < 1e-9);
+    assert_true(fabs(corrected.parts_ms[ND_PART_BW_COMPUTE] - 2 * raw.parts_ms[ND_PART_BW_COMPUTE]) < 1e-9);
+    assert_true(fabs(corrected.parts_ms[ND_PART_MP_COMM] - 0.5 * raw.parts_ms[ND_PART_MP_COMM]) < 1e-9);
+    assert_true(corrected.parts_ms[ND_PART_BUBBLE] == raw.parts_ms[ND_PART_BUBBLE]);
+    assert_true(corrected.raw_step_ms == raw.step_ms);
+}
+
+/* Llama-3-8B at DP=8 MP=4 PP=2, bf16: per layer (attention 41,943,040 + MLP 176,160,768) / 4
+ * + norms 8,192 = 54,534,144 parameters per device; 16 layers = 872,546,304; stage 0 adds the
+ * vocabulary-parallel embedding 128,256 x 4096 / 4 = 131,334,144: 1,003,880,448 parameters.
+ * Weights 2 bytes, fp32 gradients 4 bytes, optimizer (fp32 master + two fp32 moments) 12 bytes
+ * sharded over OP = 8 ranks. */
+static void memory_of_static_state(void **state)
+{
+    (void)state;
+    const double mib = 1024.0 * 1024.0, p0 = 1003880448.0;
+    nd_estimate est;
+    nd_stage_memory mem[2];
+    nd_stage_time tm[2];
+    price("DP=8 MP=4 PP=2 MB=64 OP=8 SP=1", NULL, &est, mem, tm);
+    assert_true(fabs(mem[0].params_mib - 2 * p0 / mib) < 1e-6);
+    assert_true(fabs(mem[0].grads_mib - 4 * p0 / mib) < 1e-6);
+    assert_true(fabs(mem[0].optimizer_mib - 12 * p0 / 8 / mib) < 1e-6);
+    price("DP=8 MP=4 PP=2 MB=64 OP=8 ZERO=3 SP=1", NULL, &est, mem, tm);
+    assert_true(fabs(mem[0].params_mib - 2 * p0 / 8 / mib) < 1e-6);
+    assert_true(fabs(mem[0].grads_mib - 4 * p0 / 8 / mib) < 1e-6);
+    price("DP=8 MP=4 PP=2 MB=64 OP=1 SP=1", NULL, &est, mem, tm);
+    assert_true(fabs(mem[0].optimizer_mib - 12 * p0 / mib) < 1e-6);
+    /* 1F1B: stage 0 holds 2 micro-batches of activations, stage 1 one. */
+    assert_true(mem[0].inflight == 2 && mem[1].inflight == 1);
+    /* Total is the sum of its components. */
+    double sum = mem[0].params_mib + mem[0].grads_mib + mem[0].optimizer_mib + mem[0].activations_mib +
+                 mem[0].working_mib + mem[0].buffers_mib + mem[0].reserve_mib;
+    assert_true(fabs(sum - mem[0].total_mib) < 1e-6);
+    assert_true(est.peak_mib >= mem[0].total_mib && est.peak_mib >= mem[1].total_mib);
+}
+
+/* Without sharding and without overlap, DP_REDUCE is one ring all-reduce of the stage's fp32
+ * gradients over the DP group: 8 ranks 4 apart (MP = 4 innermost), 2 per 8-GPU node, 4 nodes.
+ * The ring crosses nodes on the NIC share of its 2 members per node: 2 x 50 GB/s x 0.9 =
+ * 90e6 bytes/ms (below NVLink's 360e6); time 2 x (7/8 x bytes / 90e6 + 1 x 2 us + log2(4) x 5 us).
+ * Stage 1 (last) holds 1,003,884,544 parameters (16 layers, final norm 4,096, head
+ * 128,256 x 4096 / 4): 4,015,538,176 bytes of gradients. */
+static void data_parallel_all_reduce(void **state)
+{
+    (void)state;
+    run.train.overlap_grad_reduce = false;
+    nd_estimate est;
+    nd_stage_memory mem[2];
+    nd_stage_time tm[2];
+    price("DP=8 MP=4 PP=2 MB=64 SP=1", NULL, &est, mem, tm);
+    run.train.overlap_grad_reduce = true;
+    double bytes = 1003884544.0 * 4;
+    double want = 2 * (7.0 / 8 * bytes / 90e6 + 0.002 + 2 * 0.005);
+    assert_true(fabs(tm[1].dp_reduce_ms - want) < 1e-6);
+    assert_true(est.parts_ms[ND_PART_DP_COMM] == 0);
+}
+
+/* A small GPT without flash attention on one device: model FLOPs per step are
+ * 3 x MB x [L (24 b s h^2 + 4 b s^2 h) + 2 b s h v] (layers and the output projection). */
+static void model_flops_follow_the_layer_formula(void **state)
+{
+    (void)state;
+    nd_model gpt;
+    nd_error err = {0};
+    nd_model_set_type(&gpt, "gpt", "test", &err);
+    gpt.hidden = 1024, gpt.layers = 4, gpt.heads = 16, gpt.ffn = 4096, gpt.vocab = 50304;
+    gpt.max_positions = 1024;
+    assert_int_equal(nd_model_validate(&gpt, "test", &err), 0);
+    nd_train t;
+    nd_train_init(&t);
+    t.flash_attention = false;
+    t.seq_len = 1024;
+    nd_strategy s;
+    nd_strategy_init(&s);
+    s.mb = 4, s.mbs = 2;
+    assert_int_equal(nd_strategy_check(&s, &gpt, 1, 8, 1024, &err), 0);
+    nd_context ctx;
+    nd_context_init(&ctx, &gpt, &t, h100, 1, 0, NULL);
+    nd_estimate est = {0};
+    assert_int_equal(nd_estimate_strategy(&ctx, &s, NULL, NULL, &est, &err), 0);
+    double b = 2, sq = 1024, h = 1024, v = 50304;
+    double want = 3 * 4 * (4 * (24 * b * sq * h * h + 4 * b * sq * sq * h) + 2 * b * sq * h * v);
+    assert_true(fabs(est.model_flops_per_step / want - 1) < 1e-12);
+    assert_true(est.mfu > 0 && est.mfu < 1);
+}
+
+static void cache_gives_identical_results(void **state)
+{
+    (void)state;
+    nd_strategy s;
+    nd_strategy_init(&s);
+    nd_error err = {0};
+    nd_strategy_parse(&s, "DP=8 MP=4 PP=2 MB=64 OP=8 SP=1 recompute=full", &err);
+    assert_int_equal(nd_strategy_check(&s, &run.model, 64, 512, 8192, &err), 0);
+    nd_context ctx;
+    nd_context_init(&ctx, &run.model, &run.train, h100, 64, 0, NULL);
+    nd_layer_cache *cache = nd_layer_cache_alloc();
+    nd_estimate a = {0}, b = {0};
+    assert_int_equal(nd_estimate_strategy(&ctx, &s, NULL, NULL, &a, &err), 0);
+    assert_int_equal(nd_estimate_strategy(&ctx, &s, cache, NULL, &b, &err), 0);
+    assert_int_equal(nd_estimate_strategy(&ctx, &s, cache, NULL, &b, &err), 0);
+    assert_memory_equal(a.parts_ms, b.parts_ms, sizeof a.parts_ms);
+    assert_true(a.peak_mib == b.peak_mib);
+    nd_layer_cache_free(cache);
+}
+
+static void budget_decides_the_fit(void **state)
+{
+    (void)state;
+    nd_strategy s;
+    nd_strategy_init(&s);
+    nd_error err = {0};
+    nd_strategy_parse(&s, "DP=8 MP=4 PP=2 MB=64 OP=8 SP=1", &err);
+    assert_int_equal(nd_strategy_check(&s, &run.model, 64, 512, 8192, &err), 0);
+    nd_context ctx;
+    nd_estimate est = {0};
+    nd_context_init(&ctx, &run.model, &run.train, h100, 64, 1024, NULL);
+    assert_int_equal(nd_estimate_strategy(&ctx, &s, NULL, NULL, &est, &err), 0);
+    assert_false(est.fits);
+    nd_context_init(&ctx, &run.model, &run.train, h100, 64, 0, NULL); /* 80 GiB */
+    assert_int_equal(nd_estimate_strategy(&ctx, &s, NULL, NULL, &est, &err), 0);
+    assert_true(est.fits);
+    assert_true(ctx.budget_mib == 80 * 1024.0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(parts_add_up_to_the_step),
+        cmocka_unit_test(ratios_scale_each_part),
+        cmocka_unit_test(memory_of_static_state),
+        cmocka_unit_test(data_parallel_all_reduce),
+        cmocka_unit_test(model_flops_follow_the_layer_formula),
+        cmocka_unit_test(cache_gives_identical_results),
+        cmocka_unit_test(budget_decides_the_fit),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,140 @@
+/* Activation memory and FLOPs of one layer against published formulas.
+ *
+ * Activations: Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
+ * Transformer Models" (arXiv:2205.05198), §4, for a GPT layer in 16-bit with dropout and
+ * without flash attention, per micro-batch (s sequence, b micro-batch, h hidden, a heads,
+ * t tensor-parallel ranks):
+ *   no parallelism           sbh(34 + 5as/h)                       eq. (1)
+ *   tensor parallel          sbh(10 + 24/t + 5as/(ht))              eq. (2)
+ *   tensor + sequence par.   sbh/t (34 + 5as/h)                     eq. (3)
+ *   + selective recompute    34 sbh/t                               eq. (4)
+ *   full recompute           2 sbh                                  §5
+ * FLOPs of one GPT layer's forward: 24 b s h^2 + 4 b s^2 h (the matmuls of QKV, projection
+ * and the 4h MLP, plus QK^T and AV; Narayanan et al. 2021, appendix), split over t ranks;
+ * causal flash attention does half of the attention term. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "nd/device.h"
+#include "nd/layer.h"
+#include "nd/model_fields.h"
+
+static nd_model gpt;
+static nd_train train;
+static nd_device_table table;
+static const double s = 2048, b = 2, h = 1024, a = 16;
+
+static int setup(void **state)
+{
+    (void)state;
+    nd_error err = {0};
+    nd_model_set_type(&gpt, "gpt", "test", &err);
+    gpt.hidden = 1024, gpt.layers = 24, gpt.heads = 16, gpt.ffn = 4096, gpt.vocab = 51200;
+    gpt.max_positions = 2048;
+    assert_int_equal(nd_model_validate(&gpt, "test", &err), 0);
+    nd_train_init(&train);
+    nd_train_set_precision(&train, "fp16");
+    train.flash_attention = false;
+    train.dropout = 0.1;
+    train.seq_len = 2048;
+    return nd_device_table_builtin(&table, &err);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    nd_device_table_free(&table);
+    return 0;
+}
+
+static nd_layer_cost price(int64_t t, bool sp)
+{
+    nd_layer_inputs in = {&gpt, &train, nd_device_table_find(&table, "A100"), 2048};
+    nd_layer_shape shape = {t, 1, 1, t, 2, sp};
+    nd_layer_cost c;
+    nd_layer_cost_decoder(&in, ND_LAYER_DENSE, &shape, &c);
+    return c;
+}
+
+static void assert_close(double got, double want)
+{
+    if (fabs(got - want) > 1e-9 * fabs(want)) fail_msg("got %.17g, want %.17g", got, want);
+}
+
+static void activations_no_parallelism(void **state)
+{
+    (void)state;
+    nd_layer_cost c = price(1, false);
+    assert_close(c.activation_bytes[ND_RECOMPUTE_OFF], s * b * h * (34 + 5 * a * s / h));
+    assert_close(c.activation_bytes[ND_RECOMPUTE_FULL], 2 * s * b * h);
+    /* Selective recompute drops exactly the 5as^2b attention terms. */
+    assert_close(c.activation_bytes[ND_RECOMPUTE_SELECTIVE], 34 * s * b * h);
+}
+
+static void activations_tensor_parallel(void **state)
+{
+    (void)state;
+    for (int64_t t = 2; t <= 8; t *= 2) {
+        nd_layer_cost c = price(t, false);
+        double td = (double)t;
+        assert_close(c.activation_bytes[ND_RECOMPUTE_OFF], s * b * h * (10 + 24 / td + 5 * a * s / (h * td)));
+        assert_close(c.activation_bytes[ND_RECOMPUTE_FULL], 2 * s * b * h);
+    }
+}
+
+static void activations_sequence_parallel(void **state)
+{
+    (void)state;
+    for (int64_t t = 2; t <= 8; t *= 2) {
+        nd_layer_cost c = price(t, true);
+        double td = (double)t;
+        assert_close(c.activation_bytes[ND_RECOMPUTE_OFF], s * b * h / td * (34 + 5 * a * s / h));
+        assert_close(c.activation_bytes[ND_RECOMPUTE_SELECTIVE], 34 * s * b * h / td);
+    }
+}
+
+static void flops_of_a_gpt_layer(void **state)
+{
+    (void)state;
+    for (int64_t t = 1; t <= 8; t *= 2) {
+        nd_layer_cost c = price(t, t > 1);
+        assert_close(c.model_flops, (24 * b * s * h * h + 4 * b * s * s * h) / (double)t);
+    }
+    train.flash_attention = true;
+    nd_layer_cost c = price(1, false);
+    assert_close(c.model_flops, 24 * b * s * h * h + 2 * b * s * s * h);
+    train.flash_attention = false;
+}
+
+static void recompute_repeats_the_forward(void **state)
+{
+    (void)state;
+    nd_layer_cost c = price(4, true);
+    assert_close(c.recompute_ms[ND_RECOMPUTE_FULL], c.forward_ms);
+    assert_true(c.recompute_ms[ND_RECOMPUTE_SELECTIVE] > 0);
+    assert_true(c.recompute_ms[ND_RECOMPUTE_SELECTIVE] < c.forward_ms);
+    assert_close(c.recompute_ms[ND_RECOMPUTE_OFF], 0);
+    /* Full recompute replays the forward's two TP collectives. */
+    assert_close(c.tp_ms[ND_RECOMPUTE_FULL], 1.5 * c.tp_ms[ND_RECOMPUTE_OFF]);
+    /* Backward GEMMs (input and weight gradients) are twice the forward's work. */
+    assert_true(c.backward_ms > 1.5 * c.forward_ms);
+    assert_true(c.weight_grad_ms > 0 && c.weight_grad_ms < c.backward_ms);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(activations_no_parallelism),
+        cmocka_unit_test(activations_tensor_parallel),
+        cmocka_unit_test(activations_sequence_parallel),
+        cmocka_unit_test(flops_of_a_gpt_layer),
+        cmocka_unit_test(recompute_repeats_the_forward),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,129 @@
+/* Parameter counts against published totals, and models loaded from files.
+ * Published totals: Llama-3-8B 8,030,261,248 and Llama-3-70B 70,553,706,496 (Meta's model
+ * cards / the Hugging Face safetensors index), Mixtral-8x7B 46,702,792,704 (Mistral AI's
+ * card); DeepSeek-V3 671 B main model and 685 B with MTP (DeepSeek-V3 technical report,
+ * arXiv:2412.19437, and its Hugging Face card). The others are derived by hand below. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/model.h"
+
+static nd_model load(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/samples/models/%s", getenv("ND_SOURCE_DIR"), name);
+    nd_model m;
+    nd_error err = {0};
+    int rc = nd_model_load_hf_json(&m, path, &err);
+    if (rc) fprintf(stderr, "%s\n", err.message);
+    assert_int_equal(rc, 0);
+    return m;
+}
+
+static int64_t total(const char *name)
+{
+    nd_model m = load(name);
+    nd_param_count p;
+    nd_model_count_params(&m, &p);
+    return p.total;
+}
+
+static void llama3_published_counts(void **state)
+{
+    (void)state;
+    assert_true(total("llama3-8b.json") == 8030261248LL);
+    assert_true(total("llama3-70b.json") == 70553706496LL);
+}
+
+static void mixtral_published_count(void **state)
+{
+    (void)state;
+    assert_true(total("mixtral-8x7b.json") == 46702792704LL);
+}
+
+static void deepseek_v3_within_half_a_percent(void **state)
+{
+    (void)state;
+    nd_model m = load("deepseek-v3.json");
+    nd_param_count p;
+    nd_model_count_params(&m, &p);
+    assert_true(fabs((double)p.total / 671e9 - 1) < 0.005);
+    assert_true(fabs((double)p.total_with_mtp / 685e9 - 1) < 0.005);
+    /* 37 B activated per token (the report's abstract). */
+    assert_true(fabs((double)p.active_per_token / 37e9 - 1) < 0.03);
+    assert_int_equal(nd_model_layer_kind(&m, 2), ND_LAYER_DENSE);
+    assert_int_equal(nd_model_layer_kind(&m, 3), ND_LAYER_MOE);
+    assert_int_equal(nd_model_count_kind(&m, 0, 61, ND_LAYER_DENSE), 3);
+}
+
+/* Qwen3-30B-A3B by hand: attention q 2048x4096 + k, v 2048x512 each + o 4096x2048 + q/k norms
+ * 2x128 = 18,874,624; experts 128 x 3 x 2048 x 768 = 603,979,776; router 2048 x 128 = 262,144;
+ * two norms 4,096: 623,120,640 per layer, x 48 = 29,909,790,720; embedding and head
+ * 2 x 151,936 x 2048 = 622,329,856; final norm 2,048: 30,532,122,624 (the card says 30.5 B). */
+static void qwen3_moe_by_hand(void **state)
+{
+    (void)state;
+    assert_true(total("qwen3-30b-a3b.json") == 30532122624LL);
+}
+
+/* GPT-3 175B, Megatron style: per layer QKV 3h^2 + 3h, O h^2 + h, MLP 8h^2 + 5h, two LayerNorms
+ * 4h: 12h^2 + 13h = 1,812,099,072 at h = 12288, x 96 = 173,961,510,912; token embedding
+ * 51200 x 12288 = 629,145,600; positions 2048 x 12288 = 25,165,824; final LayerNorm 24,576;
+ * tied output: 174,615,846,912 (Brown et al. 2020 report 175.0 B). */
+static void gpt3_by_hand(void **state)
+{
+    (void)state;
+    assert_true(total("gpt3-175b.json") == 174615846912LL);
+}
+
+static void validation_names_the_field(void **state)
+{
+    (void)state;
+    nd_model m;
+    memset(&m, 0, sizeof m);
+    m.hidden = 4096, m.layers = 32, m.heads = 30, m.vocab = 32000, m.ffn = 11008;
+    nd_error err = {0};
+    assert_int_equal(nd_model_validate(&m, "x.json", &err), ND_EINPUT);
+    assert_non_null(strstr(err.message, "hidden_size 4096 does not divide over 30 heads"));
+    m.heads = 32, m.kv_heads = 5;
+    assert_int_equal(nd_model_validate(&m, "x.json", &err), ND_EINPUT);
+    assert_non_null(strstr(err.message, "num_key_value_heads"));
+}
+
+static void bad_json_is_refused_with_line(void **state)
+{
+    (void)state;
+    const char text[] = "{\n  \"model_type\": \"llama\",\n  \"hidden_size\": 40 96\n}";
+    nd_model m;
+    nd_error err = {0};
+    assert_int_equal(nd_model_parse_hf_json(&m, text, strlen(text), "c.json", &err), ND_EINPUT);
+    assert_non_null(strstr(err.message, "c.json:3"));
+    const char unknown[] = "{\"model_type\": \"bert\", \"hidden_size\": 768}";
+    assert_int_equal(nd_model_parse_hf_json(&m, unknown, strlen(unknown), "c.json", &err), ND_EINPUT);
+    assert_non_null(strstr(err.message, "model_type 'bert'"));
+    const char negative[] = "{\"model_type\": \"llama\", \"hidden_size\": -1}";
+    assert_int_equal(nd_model_parse_hf_json(&m, negative, strlen(negative), "c.json", &err), ND_EINPUT);
+    assert_non_null(strstr(err.message, "hidden_size"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(llama3_published_counts),
+        cmocka_unit_test(mixtral_published_count),
+        cmocka_unit_test(deepseek_v3_within_half_a_percent),
+        cmocka_unit_test(qwen3_moe_by_hand),
+        cmocka_unit_test(gpt3_by_hand),
+        cmocka_unit_test(validation_names_the_field),
+        cmocka_unit_test(bad_json_is_refused_with_line),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
