@@ -23,7 +23,7 @@ int nd_json_print(FILE *fp, const cJSON *doc)
     char *text = cJSON_Print(doc);
     if (!text) return -1;
     for (const char *p = text; *p; p++) {
-        if (*p == '\t') fputs("  ", fp);
+        if (*p == '\t') fputs(p > text && p[-1] == ':' ? " " : "  ", fp);
         else fputc(*p, fp);
     }
     fputc('\n', fp);

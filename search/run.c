@@ -30,6 +30,7 @@ void nd_train_init(nd_train *t)
     t->dropout = 0.0;
     t->overlap_grad_reduce = true;
     t->overlap_param_gather = true;
+    t->grad_accumulation_fusion = true;
 }
 
 int nd_train_set_precision(nd_train *t, const char *precision)
@@ -124,6 +125,9 @@ static int set_train(nd_train *t, const char *key, const char *v, const char **h
     } else if (!strcmp(key, "ep_comm_overlap")) {
         *hint = "true or false";
         if (nd_parse_bool(v, &t->ep_comm_overlap)) return -1;
+    } else if (!strcmp(key, "grad_accumulation_fusion")) {
+        *hint = "true or false";
+        if (nd_parse_bool(v, &t->grad_accumulation_fusion)) return -1;
     } else if (!strcmp(key, "swap_optimizer")) {
         *hint = "true or false";
         if (nd_parse_bool(v, &t->swap_optimizer)) return -1;
@@ -137,7 +141,7 @@ static const char *train_keys =
     "seq_len, global_batch, precision, grad_precision, master_weights, optimizer, "
     "optimizer_state_precision, grad_clip, recompute, selective_modules, schedule, "
     "flash_attention, dropout, overlap_grad_reduce, overlap_param_gather, tp_comm_overlap, "
-    "ep_comm_overlap, swap_optimizer";
+    "ep_comm_overlap, swap_optimizer, grad_accumulation_fusion";
 
 static int set_selective(nd_train *t, const char *word, const char *where, nd_error *err)
 {

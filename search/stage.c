@@ -109,7 +109,6 @@ void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s,
                            const nd_layer_cache_entry *costs, const nd_stage_work *w,
                            nd_stage_time *t)
 {
-    (void)s;
     memset(t, 0, sizeof *t);
     double kernels = 0;
     for (int k = 0; k < ND_LAYER_KINDS; k++) {
@@ -135,6 +134,14 @@ void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s,
         t->weight_grad_ms += ends[i]->weight_grad_ms;
         t->tp_ms += ends[i]->tp_ms[0];
         kernels += ends[i]->kernels[0];
+    }
+    /* Without fused accumulation every micro-batch's weight gradients are written, then
+     * read and added into the gradient buffer (PyTorch autograd's accumulation). */
+    if (!ctx->train->grad_accumulation_fusion && s->mb > 1) {
+        const nd_train *tr = ctx->train;
+        double params = w->params_ne + w->params_e;
+        t->backward_ms += nd_memory_ms(ctx->device, params * (tr->param_bytes + 2.0 * tr->grad_bytes));
+        kernels += 1;
     }
     t->overhead_ms = kernels * ctx->device->kernel_launch_us / 1e3 + ctx->device->microbatch_host_ms;
     t->total_ms = t->forward_ms + t->backward_ms + t->recompute_ms + t->tp_ms + t->ep_ms +
@@ -223,6 +230,8 @@ void nd_stage_sync_compute(const nd_context *ctx, const nd_strategy *s, const nd
     double weights = tr->master_bytes ? 2.0 * tr->master_bytes + tr->param_bytes : 2.0 * tr->param_bytes;
     double bytes = local * (tr->grad_bytes + 2 * states + weights) + held * tr->grad_bytes;
     if (tr->grad_clip) bytes += local * tr->grad_bytes;
+    /* fp16 loss scaling: unscale the gradients and look for overflow, a read and a write. */
+    if (tr->param_bytes == 2 && !strcmp(tr->precision, "fp16")) bytes += 2.0 * local * tr->grad_bytes;
     t->optimizer_ms = nd_memory_ms(d, bytes);
     if (tr->grad_clip) {
         nd_group world = {s->dp * s->tp * s->pp * s->cp, 1};
