@@ -12,7 +12,9 @@
 #include <stdint.h>
 #include "nd/device.h"
 #include "nd/error.h"
+#include "nd/ratios.h"
 #include "nd/run.h"
+#include <stdio.h>
 
 #define ND_CLI_MAX_SETS 64
 
@@ -65,5 +67,23 @@ int nd_cli_common_add_set(nd_cli_common *c, const char *key, const char *value, 
 int nd_cli_common_resolve(const nd_cli_common *c, bool need_cluster, nd_run *run,
                           nd_device_table *table, const nd_device **device,
                           double *budget_mib, nd_error *err);
+
+/* What every pricing command starts from: the run with the flags applied, the device
+ * table and the chosen device, the memory budget, and the ratios file if -c was given. */
+typedef struct nd_session {
+    nd_run run;
+    nd_device_table table;
+    const nd_device *device;
+    double budget_mib;
+    nd_ratios_file ratios;
+    bool has_ratios;
+} nd_session;
+
+/* Resolves the shared flags (nd_cli_common_resolve) and loads -c, printing to diag a note
+ * for each way the ratios were fitted for another device, model or sequence length. */
+int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FILE *diag,
+                    nd_error *err);
+
+void nd_session_close(nd_session *s);
 
 #endif

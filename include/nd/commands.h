@@ -20,4 +20,16 @@ typedef struct nd_estimate_request {
 /* nd-estimate: price one strategy and print it. */
 int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, nd_error *err);
 
+typedef struct nd_compare_request {
+    nd_cli_common common;
+    const char *real_csv;    /* --real_csv ROUND.csv */
+    const char *out_dir;     /* -o DIR: estimates CSV, report JSON and plots (default ".", no plots) */
+    bool json;               /* --json: the report JSON on stdout instead of the table */
+    const char *plot_format; /* --format png|svg|pdf */
+    bool no_plots;           /* --no-plots */
+} nd_compare_request;
+
+/* nd-compare: estimate every row of a round and compare. */
+int nd_compare_command(const nd_compare_request *req, FILE *out, FILE *diag, nd_error *err);
+
 #endif

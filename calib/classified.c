@@ -1,0 +1,453 @@
+/*
+ * classified.c — reading ND's classified CSV with libcsv.
+ *
+ * The file is fed to libcsv one line at a time so every record knows the line
+ * it started on (libcsv itself counts no lines, and skips blank ones).
+ */
+#include "nd/classified.h"
+
+#include <csv.h>
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/io.h"
+#include "nd/text.h"
+
+#define MAX_COLUMNS 64
+#define MAX_ROWS 100000
+#define MAX_FILE_BYTES (64u << 20)
+
+static const char *measured_names[ND_MEAS_COUNT] = {
+    "comp", "dp_wait", "mp_wait", "ep_wait", "cp_wait", "pp_wait",
+    "op_wait", "sp_wait", "idle", "unclassified", "optimizer",
+};
+
+const char *nd_measured_name(nd_measured m)
+{
+    return m < ND_MEAS_COUNT ? measured_names[m] : "?";
+}
+
+static const struct { const char *name; unsigned bit; } dim_names[] = {
+    {"DP", ND_DIM_DP}, {"EP", ND_DIM_EP}, {"MP", ND_DIM_MP}, {"TP", ND_DIM_MP},
+    {"CP", ND_DIM_CP}, {"PP", ND_DIM_PP}, {"VPP", ND_DIM_VPP}, {"MB", ND_DIM_MB},
+    {"MBS", ND_DIM_MBS}, {"SP", ND_DIM_SP}, {"OP", ND_DIM_OP}, {"ETP", ND_DIM_ETP},
+    {"ZERO", ND_DIM_ZERO},
+};
+#define N_DIM_NAMES (sizeof dim_names / sizeof dim_names[0])
+
+const char *nd_dim_name(unsigned bit)
+{
+    for (size_t i = 0; i < N_DIM_NAMES; i++)
+        if (dim_names[i].bit == bit) return dim_names[i].name;
+    return "?";
+}
+
+typedef enum { COL_DIM, COL_TIME, COL_MEAS, COL_RECOMPUTE, COL_STEP_TRAINER, COL_DEVICES, COL_GBS,
+               COL_SEQ, COL_PEAK } col_kind;
+
+typedef struct column {
+    col_kind kind;
+    unsigned bit; /* COL_DIM */
+    int meas;     /* COL_MEAS */
+    char name[32];
+} column;
+
+typedef struct parser {
+    const char *path;
+    nd_classified *out;
+    nd_error *err;
+    int rc;
+    int line, record_line;
+    bool in_record;
+    char **cells;
+    size_t ncells, cap;
+    column cols[MAX_COLUMNS];
+    int ncols;
+    bool header_done;
+    size_t rows_cap;
+} parser;
+
+static const char accepted[] =
+    "DP EP MP (or TP) CP PP VPP MB MBS SP OP ETP ZERO, time, comp, dp_wait mp_wait ep_wait "
+    "cp_wait pp_wait op_wait sp_wait, idle, unclassified, optimizer, recompute, step_trainer, "
+    "devices, gbs, seq_len, peak_mib";
+
+static int fail(parser *p, const char *fmt, ...) ND_PRINTF(2, 3);
+
+static int fail(parser *p, const char *fmt, ...)
+{
+    if (p->rc) return p->rc;
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    p->rc = nd_error_set(p->err, ND_EINPUT, "%s:%d: %s", p->path, p->record_line, msg);
+    return p->rc;
+}
+
+static char *trim(char *s)
+{
+    while (*s && isspace((unsigned char)*s)) s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
+    return s;
+}
+
+static int header_column(parser *p, const char *raw, column *c)
+{
+    char name[64];
+    nd_text_copy(name, raw, sizeof name);
+    char *n = trim(name);
+    memset(c, 0, sizeof *c);
+    nd_text_copy(c->name, n, sizeof c->name);
+    for (size_t i = 0; i < N_DIM_NAMES; i++)
+        if (nd_text_equal_nocase(n, dim_names[i].name)) {
+            c->kind = COL_DIM, c->bit = dim_names[i].bit;
+            return 0;
+        }
+    for (int m = 0; m < ND_MEAS_COUNT; m++)
+        if (nd_text_equal_nocase(n, measured_names[m])) {
+            c->kind = COL_MEAS, c->meas = m;
+            return 0;
+        }
+    static const struct { const char *name; col_kind kind; } others[] = {
+        {"time", COL_TIME}, {"recompute", COL_RECOMPUTE}, {"step_trainer", COL_STEP_TRAINER},
+        {"devices", COL_DEVICES}, {"gbs", COL_GBS}, {"seq_len", COL_SEQ}, {"peak_mib", COL_PEAK},
+    };
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        if (nd_text_equal_nocase(n, others[i].name)) {
+            c->kind = others[i].kind;
+            return 0;
+        }
+    return fail(p, "column '%s' is not one nd reads (accepted: %s)", n, accepted);
+}
+
+static bool same_column(const column *a, const column *b)
+{
+    if (a->kind != b->kind) return false;
+    if (a->kind == COL_DIM) return a->bit == b->bit;
+    if (a->kind == COL_MEAS) return a->meas == b->meas;
+    return true;
+}
+
+static void read_header(parser *p)
+{
+    if (p->ncells > MAX_COLUMNS) {
+        fail(p, "the header has %zu columns; nd reads at most %d", p->ncells, MAX_COLUMNS);
+        return;
+    }
+    bool has_time = false;
+    for (size_t i = 0; i < p->ncells && !p->rc; i++) {
+        column *c = &p->cols[i];
+        if (header_column(p, p->cells[i] ? p->cells[i] : "", c)) return;
+        for (size_t j = 0; j < i; j++)
+            if (same_column(&p->cols[j], c))
+                fail(p, "column '%s' repeats column '%s'", c->name, p->cols[j].name);
+        has_time |= c->kind == COL_TIME;
+        nd_classified *o = p->out;
+        if (c->kind == COL_DIM) {
+            o->dims |= c->bit;
+            o->dim_order[o->dim_count++] = (int)i;
+        }
+        if (c->kind == COL_MEAS) o->column[c->meas] = true;
+        o->has_recompute |= c->kind == COL_RECOMPUTE;
+        o->has_step_trainer |= c->kind == COL_STEP_TRAINER;
+        o->has_peak |= c->kind == COL_PEAK;
+        o->has_devices |= c->kind == COL_DEVICES;
+        o->has_gbs |= c->kind == COL_GBS;
+        o->has_seq_len |= c->kind == COL_SEQ;
+    }
+    if (!p->rc && !has_time) fail(p, "no 'time' column: the measured step (ms) is required");
+    p->ncols = (int)p->ncells;
+    p->header_done = true;
+}
+
+static int set_dim(nd_classified_row *r, unsigned bit, int64_t v)
+{
+    switch (bit) {
+    case ND_DIM_DP: r->degrees.dp = v; break;
+    case ND_DIM_EP: r->degrees.ep = v; break;
+    case ND_DIM_MP: r->degrees.tp = v; break;
+    case ND_DIM_CP: r->degrees.cp = v; break;
+    case ND_DIM_PP: r->degrees.pp = v; break;
+    case ND_DIM_VPP: r->degrees.vpp = v; break;
+    case ND_DIM_MB: r->degrees.mb = v; break;
+    case ND_DIM_MBS: r->degrees.mbs = v; break;
+    case ND_DIM_OP: r->degrees.op = v; break;
+    case ND_DIM_ETP: r->degrees.etp = v; break;
+    case ND_DIM_ZERO: r->degrees.zero = (int)v; break;
+    default: return -1;
+    }
+    r->dims |= bit;
+    return 0;
+}
+
+static void read_cell(parser *p, nd_classified_row *r, const column *c, char *cell)
+{
+    char *v = trim(cell);
+    bool blank = !*v;
+    double d = NAN;
+    int64_t i = 0;
+    switch (c->kind) {
+    case COL_DIM:
+        if (blank) return;
+        if (c->bit == ND_DIM_SP) {
+            if (nd_parse_bool(v, &r->degrees.sp)) fail(p, "column 'SP': '%s' is not 0/1 or true/false", v);
+            else r->dims |= ND_DIM_SP;
+            return;
+        }
+        if (nd_parse_int64(v, c->bit == ND_DIM_ZERO ? 0 : 1, (int64_t)1 << 20, &i))
+            fail(p, "column '%s': '%s' is not a whole number >= 1", c->name, v);
+        else if (c->bit == ND_DIM_ZERO && i > 3)
+            fail(p, "column 'ZERO': '%s' is not 0, 1, 2 or 3", v);
+        else set_dim(r, c->bit, i);
+        return;
+    case COL_RECOMPUTE:
+        if (blank) return;
+        if (nd_text_equal_nocase(v, "auto") || strchr(v, ' ') || strchr(v, '|'))
+            fail(p, "column 'recompute': '%s': the row ran one mode (off, selective or full), not several", v);
+        else if (nd_recompute_parse(v, &r->recompute))
+            fail(p, "column 'recompute': '%s' is not a recompute mode (off, selective, full)", v);
+        else r->has_recompute = true;
+        return;
+    case COL_DEVICES:
+    case COL_GBS:
+    case COL_SEQ:
+        if (blank) return;
+        if (nd_parse_int64(v, 1, (int64_t)1 << 30, &i)) {
+            fail(p, "column '%s': '%s' is not a whole number >= 1", c->name, v);
+            return;
+        }
+        if (c->kind == COL_DEVICES) r->devices = i;
+        else if (c->kind == COL_GBS) r->gbs = i;
+        else r->seq_len = i;
+        return;
+    default: break;
+    }
+    /* Numbers in milliseconds or MiB. */
+    if (blank) {
+        if (c->kind == COL_TIME) fail(p, "column 'time': the measured step is blank");
+        return;
+    }
+    if (nd_parse_double(v, &d)) {
+        fail(p, "column '%s': '%s' is not a number", c->name, v);
+        return;
+    }
+    bool may_be_negative = c->kind == COL_MEAS && c->meas == ND_MEAS_IDLE;
+    if (d < 0 && !may_be_negative) {
+        fail(p, "column '%s': '%s' is negative", c->name, v);
+        return;
+    }
+    if (c->kind == COL_TIME) {
+        if (d <= 0) fail(p, "column 'time': '%s' is not a positive time", v);
+        r->time_ms = d;
+    } else if (c->kind == COL_MEAS) {
+        r->measured[c->meas] = d, r->has[c->meas] = true;
+    } else if (c->kind == COL_STEP_TRAINER) {
+        if (d <= 0) fail(p, "column 'step_trainer': '%s' is not a positive time", v);
+        r->step_trainer_ms = d;
+    } else if (c->kind == COL_PEAK) {
+        if (d <= 0) fail(p, "column 'peak_mib': '%s' is not a positive size", v);
+        r->peak_mib = d;
+    }
+}
+
+static void read_row(parser *p)
+{
+    if ((int)p->ncells != p->ncols) {
+        fail(p, "the row has %zu cells, the header %d", p->ncells, p->ncols);
+        return;
+    }
+    nd_classified *o = p->out;
+    if (o->count >= MAX_ROWS) {
+        fail(p, "more than %d rows", MAX_ROWS);
+        return;
+    }
+    if (o->count == p->rows_cap) {
+        size_t cap = p->rows_cap ? 2 * p->rows_cap : 16;
+        nd_classified_row *rows = realloc(o->rows, cap * sizeof *rows);
+        if (!rows) {
+            p->rc = nd_error_set(p->err, ND_ENOMEM, "out of memory");
+            return;
+        }
+        o->rows = rows, p->rows_cap = cap;
+    }
+    nd_classified_row *r = &o->rows[o->count];
+    memset(r, 0, sizeof *r);
+    nd_strategy_init(&r->degrees);
+    r->line = p->record_line;
+    r->step_trainer_ms = NAN;
+    r->peak_mib = NAN;
+    for (int i = 0; i < p->ncols && !p->rc; i++)
+        read_cell(p, r, &p->cols[i], p->cells[i] ? p->cells[i] : (char[]){""});
+    if (!p->rc) o->count++;
+}
+
+static void end_record(int c, void *data)
+{
+    (void)c;
+    parser *p = data;
+    if (!p->rc) {
+        if (!p->header_done) read_header(p);
+        else read_row(p);
+    }
+    for (size_t i = 0; i < p->ncells; i++) free(p->cells[i]);
+    p->ncells = 0;
+    p->in_record = false;
+}
+
+static void end_field(void *field, size_t len, void *data)
+{
+    parser *p = data;
+    if (!p->in_record) p->record_line = p->line, p->in_record = true;
+    if (p->rc) return;
+    if (p->ncells >= (p->header_done ? MAX_COLUMNS + 1 : 100000)) {
+        fail(p, "too many cells in a record (nd reads at most %d columns)", MAX_COLUMNS);
+        return;
+    }
+    if (p->ncells == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 32;
+        char **cells = realloc(p->cells, cap * sizeof *cells);
+        if (!cells) {
+            p->rc = nd_error_set(p->err, ND_ENOMEM, "out of memory");
+            return;
+        }
+        p->cells = cells, p->cap = cap;
+    }
+    char *copy = NULL;
+    if (field) {
+        copy = malloc(len + 1);
+        if (!copy) {
+            p->rc = nd_error_set(p->err, ND_ENOMEM, "out of memory");
+            return;
+        }
+        memcpy(copy, field, len);
+        copy[len] = '\0';
+    }
+    p->cells[p->ncells++] = copy;
+}
+
+static int feed(parser *p, struct csv_parser *csv, const char *text, size_t len)
+{
+    size_t pos = 0;
+    p->line = 1;
+    while (pos < len && !p->rc) {
+        const char *nl = memchr(text + pos, '\n', len - pos);
+        size_t end = nl ? (size_t)(nl - text) + 1 : len;
+        if (csv_parse(csv, text + pos, end - pos, end_field, end_record, p) != end - pos) {
+            if (!p->in_record) p->record_line = p->line;
+            return fail(p, "malformed CSV (%s)", csv_strerror(csv_error(csv)));
+        }
+        pos = end;
+        p->line++;
+    }
+    if (p->rc) return p->rc;
+    if (csv_fini(csv, end_field, end_record, p) != 0)
+        return fail(p, "malformed CSV at the end of the file (%s)", csv_strerror(csv_error(csv)));
+    return p->rc;
+}
+
+int nd_classified_load(const char *path, nd_classified *out, nd_error *err)
+{
+    memset(out, 0, sizeof *out);
+    nd_text_copy(out->path, path, sizeof out->path);
+    char *text;
+    size_t len;
+    int rc = nd_read_file(path, MAX_FILE_BYTES, &text, &len, err);
+    if (rc) return rc;
+    const char *start = text;
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) start += 3, len -= 3; /* UTF-8 BOM */
+    if (memchr(start, '\0', len))
+        rc = nd_error_set(err, ND_EINPUT, "%s: holds a NUL byte: not a CSV text file", path);
+    struct csv_parser csv;
+    parser p = {.path = path, .out = out, .err = err};
+    if (!rc && csv_init(&csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_EMPTY_IS_NULL) != 0)
+        rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    else if (!rc) {
+        rc = feed(&p, &csv, start, len);
+        csv_free(&csv);
+    }
+    for (size_t i = 0; i < p.ncells; i++) free(p.cells[i]);
+    free(p.cells);
+    free(text);
+    if (!rc && !p.header_done) rc = nd_error_set(err, ND_EINPUT, "%s: the file is empty", path);
+    if (!rc && out->count == 0) rc = nd_error_set(err, ND_EINPUT, "%s: a header but no rows", path);
+    if (rc) nd_classified_free(out);
+    return rc;
+}
+
+void nd_classified_free(nd_classified *c)
+{
+    free(c->rows);
+    c->rows = NULL;
+    c->count = 0;
+}
+
+void nd_classified_label(const nd_classified *c, const nd_classified_row *r, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    static const unsigned order[] = {ND_DIM_DP, ND_DIM_EP, ND_DIM_MP, ND_DIM_CP, ND_DIM_PP,
+                                     ND_DIM_VPP, ND_DIM_MB, ND_DIM_MBS, ND_DIM_SP, ND_DIM_OP,
+                                     ND_DIM_ETP, ND_DIM_ZERO};
+    (void)c;
+    for (size_t i = 0; i < sizeof order / sizeof order[0] && used < size; i++) {
+        unsigned bit = order[i];
+        if (!(r->dims & bit)) continue;
+        const nd_strategy *d = &r->degrees;
+        int64_t v = bit == ND_DIM_DP ? d->dp : bit == ND_DIM_EP ? d->ep : bit == ND_DIM_MP ? d->tp
+                  : bit == ND_DIM_CP ? d->cp : bit == ND_DIM_PP ? d->pp : bit == ND_DIM_VPP ? d->vpp
+                  : bit == ND_DIM_MB ? d->mb : bit == ND_DIM_MBS ? d->mbs : bit == ND_DIM_SP ? d->sp
+                  : bit == ND_DIM_OP ? d->op : bit == ND_DIM_ETP ? d->etp : d->zero;
+        if (v == 1 && bit != ND_DIM_DP && bit != ND_DIM_ZERO) continue;
+        if (bit == ND_DIM_SP) {
+            used += (size_t)snprintf(buf + used, size - used, "%sSP", used ? " " : "");
+            continue;
+        }
+        if (bit == ND_DIM_ZERO && v == 0) continue;
+        used += (size_t)snprintf(buf + used, size - used, "%s%s %lld", used ? " " : "",
+                                 nd_dim_name(bit), (long long)v);
+    }
+    if (r->has_recompute && used < size)
+        snprintf(buf + used, size - used, " %s", nd_recompute_name(r->recompute));
+}
+
+void nd_classified_strategy(const nd_classified_row *r, const nd_strategy *base, nd_strategy *out)
+{
+    *out = *base;
+    const nd_strategy *d = &r->degrees;
+    if (r->dims & ND_DIM_DP) out->dp = d->dp;
+    if (r->dims & ND_DIM_EP) out->ep = d->ep;
+    if (r->dims & ND_DIM_MP) out->tp = d->tp;
+    if (r->dims & ND_DIM_CP) out->cp = d->cp;
+    if (r->dims & ND_DIM_PP) out->pp = d->pp;
+    if (r->dims & ND_DIM_VPP) out->vpp = d->vpp;
+    if (r->dims & ND_DIM_MB) out->mb = d->mb;
+    if (r->dims & ND_DIM_MBS) out->mbs = d->mbs;
+    if (r->dims & ND_DIM_SP) out->sp = d->sp;
+    if (r->dims & ND_DIM_OP) out->op = d->op;
+    if (r->dims & ND_DIM_ETP) out->etp = d->etp;
+    if (r->dims & ND_DIM_ZERO) out->zero = d->zero;
+    if (r->has_recompute) out->recompute = r->recompute;
+}
+
+double nd_classified_busy_ms(const nd_classified_row *r)
+{
+    double busy = 0;
+    for (int m = 0; m < ND_MEAS_COUNT; m++)
+        if (m != ND_MEAS_IDLE && m != ND_MEAS_OPTIMIZER && m != ND_MEAS_UNCLASSIFIED && r->has[m])
+            busy += r->measured[m];
+    return busy;
+}
+
+double nd_classified_idle_ms(const nd_classified_row *r)
+{
+    if (r->has[ND_MEAS_IDLE])
+        return r->measured[ND_MEAS_IDLE] + (r->has[ND_MEAS_UNCLASSIFIED] ? r->measured[ND_MEAS_UNCLASSIFIED] : 0);
+    return r->time_ms - nd_classified_busy_ms(r);
+}

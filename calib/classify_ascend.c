@@ -1,0 +1,294 @@
+/* The Ascend path (reference/nd-calibration.md §3.4): step_trace_time.csv gives each
+ * device step's time, compute and exposed communication; communication.json names
+ * the operators, whose elapse times share the exposed time out (ND's apportioning:
+ * the overlap is assumed spread evenly over the operators). Every header version in
+ * reference/ascend-profiler-formats.md is read: with or without Device_id and
+ * Preparing, the 2023 lower-case variant, and msprof-analyze's cluster file
+ * (Type/Index columns, rank rows only; its cluster_communication.json too). */
+#include "classify_internal.h"
+
+#include <csv.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "classify_ascend.h"
+#include "nd/io.h"
+#include "nd/text.h"
+
+static bool is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* <dir>/<sub>/ASCEND_PROFILER_OUTPUT/step_trace_time.csv, first <sub> in sorted order (ND). */
+static char *find_nested(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return NULL;
+    char **names = NULL, *hit = NULL;
+    size_t n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;
+        char **m = realloc(names, (n + 1) * sizeof *m);
+        if (!m) break;
+        names = m;
+        if ((names[n] = nd_strdup(e->d_name))) n++;
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < n && !hit; i++) {
+        char *sub = nd_path_join(dir, names[i]);
+        char *out = sub ? nd_path_join(sub, "ASCEND_PROFILER_OUTPUT") : NULL;
+        char *csv = out ? nd_path_join(out, "step_trace_time.csv") : NULL;
+        if (csv && is_file(csv)) hit = csv, csv = NULL;
+        free(sub), free(out), free(csv);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return hit;
+}
+
+int ascend_find(const char *path, char **csv_out, nd_error *err)
+{
+    *csv_out = NULL;
+    struct stat st;
+    if (stat(path, &st) != 0) return 0;
+    if (S_ISREG(st.st_mode)) {
+        size_t n = strlen(path);
+        if (n < 4 || strcmp(path + n - 4, ".csv")) return 0;
+        *csv_out = nd_strdup(path);
+        return *csv_out ? 1 : nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
+    static const char *const tries[] = {
+        "step_trace_time.csv", "ASCEND_PROFILER_OUTPUT/step_trace_time.csv",
+        "cluster_step_trace_time.csv", "cluster_analysis_output/cluster_step_trace_time.csv"};
+    for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
+        char *p = nd_path_join(path, tries[i]);
+        if (!p) return nd_error_set(err, ND_ENOMEM, "out of memory");
+        if (is_file(p)) return *csv_out = p, 1;
+        free(p);
+    }
+    *csv_out = find_nested(path);
+    return *csv_out != NULL;
+}
+
+/* ---- the CSV table ------------------------------------------------------------- */
+
+typedef struct table {
+    char **cells; /* row-major, NULL for an empty cell */
+    size_t n_cells, cap, cols, rows;
+    size_t row_fields;
+    bool ragged, oom;
+    size_t ragged_row;
+} table;
+
+static void cell_cb(void *field, size_t len, void *data)
+{
+    table *t = data;
+    if (t->oom) return;
+    if (t->n_cells == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 256;
+        char **c = realloc(t->cells, cap * sizeof *c);
+        if (!c) {
+            t->oom = true;
+            return;
+        }
+        t->cells = c, t->cap = cap;
+    }
+    char *v = NULL;
+    if (field) {
+        v = malloc(len + 1);
+        if (!v) {
+            t->oom = true;
+            return;
+        }
+        memcpy(v, field, len);
+        v[len] = '\0';
+    }
+    t->cells[t->n_cells++] = v;
+    t->row_fields++;
+}
+
+static void row_cb(int c, void *data)
+{
+    (void)c;
+    table *t = data;
+    if (t->rows == 0)
+        t->cols = t->row_fields;
+    else if (t->row_fields != t->cols && !t->ragged)
+        t->ragged = true, t->ragged_row = t->rows;
+    t->rows++;
+    t->row_fields = 0;
+}
+
+static void table_free(table *t)
+{
+    for (size_t i = 0; i < t->n_cells; i++)
+        free(t->cells[i]);
+    free(t->cells);
+}
+
+static int table_read(const char *path, table *t, nd_error *err)
+{
+    memset(t, 0, sizeof *t);
+    char *data;
+    size_t len;
+    int rc = nd_read_file(path, (size_t)1 << 30, &data, &len, err);
+    if (rc) return rc;
+    size_t skip = len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3) ? 3 : 0;
+    struct csv_parser p;
+    csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_EMPTY_IS_NULL);
+    size_t used = csv_parse(&p, data + skip, len - skip, cell_cb, row_cb, t);
+    bool bad = used != len - skip || csv_fini(&p, cell_cb, row_cb, t) != 0;
+    csv_free(&p);
+    free(data);
+    if (t->oom)
+        rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    else if (bad)
+        rc = nd_error_set(err, ND_EINPUT, "%s: byte %zu: not a valid CSV file", path, used);
+    else if (t->rows == 0)
+        rc = nd_error_set(err, ND_EINPUT, "%s: empty file; expected a header", path);
+    else if (t->ragged)
+        rc = nd_error_set(err, ND_EINPUT, "%s:%zu: %zu fields where the header has %zu", path,
+                          t->ragged_row + 1, t->n_cells / t->rows, t->cols);
+    if (rc) table_free(t);
+    return rc;
+}
+
+static const char *cell(const table *t, size_t row, int col)
+{
+    return col < 0 ? NULL : t->cells[row * t->cols + (size_t)col];
+}
+
+static int column_of(const table *t, const char *name)
+{
+    for (size_t c = 0; c < t->cols; c++) {
+        const char *h = t->cells[c];
+        if (!h) continue;
+        while (isspace((unsigned char)*h))
+            h++;
+        size_t n = strlen(h);
+        while (n && isspace((unsigned char)h[n - 1]))
+            n--;
+        if (n == strlen(name) && !strncmp(h, name, n)) return (int)c;
+    }
+    return -1;
+}
+
+/* ---- rows ---------------------------------------------------------------------- */
+
+enum { C_STEP, C_COMPUTING, C_NOT_OVERLAPPED, C_COMMUNICATION, C_FREE, C_STAGE, C_BUBBLE, C_REQ };
+static const char *const required[C_REQ] = {
+    "Step",  "Computing", "Communication(Not Overlapped)", "Communication", "Free",
+    "Stage", "Bubble"};
+
+static int header_check(const char *path, const table *t, int col[C_REQ], nd_error *err)
+{
+    char missing[512] = "";
+    for (int i = 0; i < C_REQ; i++) {
+        col[i] = column_of(t, required[i]);
+        if (col[i] >= 0) continue;
+        if (missing[0]) strncat(missing, ", ", sizeof missing - strlen(missing) - 1);
+        strncat(missing, required[i], sizeof missing - strlen(missing) - 1);
+    }
+    if (missing[0])
+        return nd_error_set(err, ND_EINPUT,
+                            "%s:1: missing column(s) %s (a step_trace_time.csv "
+                            "needs Step, Computing, Communication(Not Overlapped), Communication, "
+                            "Free, Stage, Bubble)",
+                            path, missing);
+    return ND_OK;
+}
+
+static int number(const char *path, const table *t, size_t row, int col, double *out, nd_error *err)
+{
+    const char *v = cell(t, row, col);
+    if (v && nd_parse_double(v, out) == 0) return ND_OK;
+    return nd_error_set(err, ND_EINPUT, "%s:%zu: column '%s': '%s' is not a number", path, row + 1,
+                        t->cells[col] ? t->cells[col] : "?", v ? v : "");
+}
+
+static int read_row(const char *path, const table *t, size_t row, const int col[C_REQ],
+                    ascend_row *r, nd_error *err)
+{
+    double v[C_REQ];
+    for (int i = C_COMPUTING; i < C_REQ; i++) {
+        int rc = number(path, t, row, col[i], &v[i], err);
+        if (rc) return rc;
+    }
+    const char *step = cell(t, row, col[C_STEP]);
+    r->step_num = -1;
+    snprintf(r->step, sizeof r->step, "step%s", step ? step : "");
+    if (step && *step) {
+        double s;
+        if (nd_parse_double(step, &s) != 0 || s < 0 || s != (double)(long)s)
+            return nd_error_set(err, ND_EINPUT, "%s:%zu: column 'Step': '%s' is not a step number",
+                                path, row + 1, step);
+        r->step_num = (long)s;
+    }
+    r->time_ms = v[C_STAGE] / 1000, r->comp_ms = v[C_COMPUTING] / 1000;
+    r->exposed_ms = v[C_NOT_OVERLAPPED] / 1000, r->bubble_ms = v[C_BUBBLE] / 1000;
+    return ND_OK;
+}
+
+static int rank_of(const char *path, const table *t, size_t row, int col, int *rank, nd_error *err)
+{
+    const char *v = cell(t, row, col);
+    int64_t r;
+    if (v && nd_parse_int64(v, 0, INT32_MAX, &r) == 0) return *rank = (int)r, ND_OK;
+    return nd_error_set(err, ND_EINPUT, "%s:%zu: column '%s': '%s' is not a rank number", path,
+                        row + 1, t->cells[col] ? t->cells[col] : "?", v ? v : "");
+}
+
+int ascend_read(nd_classify_run *run, const char *csv_path, nd_error *err)
+{
+    table t;
+    int rc = table_read(csv_path, &t, err), col[C_REQ];
+    if (rc) return rc;
+    if ((rc = header_check(csv_path, &t, col, err))) return table_free(&t), rc;
+    int c_dev = column_of(&t, "Device_id"), c_type = column_of(&t, "Type"),
+        c_index = column_of(&t, "Index");
+    if (c_type < 0) c_type = column_of(&t, "Type(rank|stage)");
+    ascend_comm comm;
+    rc = ascend_comm_load(run, csv_path, &comm, err);
+    int *orders = NULL; /* rows seen per rank (index rank + 1), for warm-up dropping */
+    size_t n_orders = 0;
+    for (size_t row = 1; row < t.rows && !rc; row++) {
+        const char *type = cell(&t, row, c_type);
+        if (c_type >= 0 && (!type || strcmp(type, "rank"))) continue; /* stage rows: maxima */
+        int rank = -1;
+        if (c_type >= 0 && c_index >= 0)
+            rc = rank_of(csv_path, &t, row, c_index, &rank, err);
+        else if (c_dev >= 0)
+            rc = rank_of(csv_path, &t, row, c_dev, &rank, err);
+        ascend_row r = {0};
+        if (!rc) rc = read_row(csv_path, &t, row, col, &r, err);
+        if (rc) break;
+        r.rank = rank;
+        if ((size_t)(rank + 1) >= n_orders) {
+            size_t n = (size_t)(rank + 1) * 2 + 8;
+            int *o = realloc(orders, n * sizeof *o);
+            if (!o) {
+                rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+                break;
+            }
+            memset(o + n_orders, 0, (n - n_orders) * sizeof *o);
+            orders = o, n_orders = n;
+        }
+        r.order = orders[rank + 1]++;
+        rc = ascend_sample(run, csv_path, &comm, &r, err);
+    }
+    free(orders);
+    ascend_comm_free(&comm);
+    table_free(&t);
+    return rc;
+}

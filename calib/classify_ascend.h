@@ -1,0 +1,38 @@
+/* classify_ascend.h — the Ascend path's pieces (internal). */
+#ifndef ND_CLASSIFY_ASCEND_H
+#define ND_CLASSIFY_ASCEND_H
+
+#include "classify_internal.h"
+
+/* One row of step_trace_time.csv, in ms. */
+typedef struct ascend_row {
+    int rank;      /* Device_id or Index; -1 if the file has neither */
+    char step[40]; /* "step1" */
+    long step_num; /* the Step number; -1 when blank (matches communication.json's "step") */
+    int order;     /* 0 for the rank's first row */
+    double time_ms, comp_ms, exposed_ms, bubble_ms;
+} ascend_row;
+
+/* One HCCL operator of communication.json. */
+typedef struct ascend_op {
+    long step_num; /* the digits of the step key; 0 when it has none */
+    int rank;      /* cluster file: the rank; -1 in a per-rank file */
+    bool p2p;      /* in the "p2p" section (or a send/receive op) */
+    coll_kind kind;
+    double elapse_ms, wait_ms, transit_ms, bytes;
+} ascend_op;
+
+typedef struct ascend_comm {
+    ascend_op *ops;
+    size_t n, cap;
+    bool present; /* a communication.json was found */
+} ascend_comm;
+
+/* Loads communication.json (or cluster_communication.json) beside csv_path, if any. */
+int ascend_comm_load(nd_classify_run *run, const char *csv_path, ascend_comm *comm, nd_error *err);
+void ascend_comm_free(ascend_comm *comm);
+/* Apportions the row's exposed time over its operators and adds the sample. */
+int ascend_sample(nd_classify_run *run, const char *path, const ascend_comm *comm,
+                  const ascend_row *row, nd_error *err);
+
+#endif

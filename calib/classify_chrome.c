@@ -1,0 +1,757 @@
+/* Streaming a Chrome trace (torch.profiler .json / .json.gz, torch_npu trace_view.json)
+ * with yajl and zlib: each event is reduced to a compact record as it is read, so the
+ * parser's memory is a few fixed buffers whatever the size of the file.
+ *
+ * Accepted: {"traceEvents": [...], "distributedInfo": {...}, ...} or a bare array of
+ * events (whose closing ']' may be missing, as the Trace Event Format allows). pid and
+ * tid may be numbers or strings; ts and dur numbers or decimal strings (torch_npu).
+ * Numbers come raw (yajl_number) so 64-bit ids never overflow, and timestamps are
+ * read to exact integer nanoseconds. */
+#include "classify_trace.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_parse.h>
+#include <zlib.h>
+#include "nd/text.h"
+
+#define MAX_INPUTS 32
+#define NAME_CACHE 4096
+#define NAME_CACHE_LEN 160
+
+enum key {
+    K_NONE = 0,
+    K_TRACE_EVENTS,
+    K_DIST_INFO, /* top */
+    K_PH,
+    K_CAT,
+    K_NAME,
+    K_PID,
+    K_TID,
+    K_TS,
+    K_DUR,
+    K_ARGS, /* event */
+    K_IN_DIMS,
+    K_IN_TYPE,
+    K_COLL,
+    K_PG_NAME,
+    K_PG_DESC,
+    K_PG_RANKS,
+    K_GROUP_SIZE,
+    K_RANK_START,
+    K_RANK_STRIDE,
+    K_META_NAME,
+    K_META_LABELS, /* args */
+    K_RANK,
+    K_WORLD,
+    K_PG_CONFIG,
+    K_CFG_NAME,
+    K_CFG_DESC,
+    K_CFG_SIZE,
+    K_CFG_RANKS /* dinfo */
+};
+
+typedef struct name_slot {
+    uint64_t hash;
+    uint32_t feat;
+    uint16_t len;
+    char text[NAME_CACHE_LEN];
+} name_slot;
+
+typedef struct event {
+    char ph;
+    uint8_t cat;
+    bool is_meta_proc; /* ph M process_name / process_labels */
+    uint32_t feat;
+    uint64_t pid, tid;
+    bool has_ts, has_dur;
+    nd_ns ts, dur;
+    char step_name[48];
+    int n_inputs, n_types;
+    double elems[MAX_INPUTS];
+    int type_bytes[MAX_INPUTS];
+    double shape_prod; /* product of the current shape */
+    double list_sum;   /* sum over shapes of a list-of-shapes input */
+    bool nested;
+    char coll[64], pg_name[128], pg_desc[128], meta[64];
+    char ranks[4096];
+    size_t ranks_len;
+    bool ranks_cut;
+    int64_t group_size, rank_start, rank_stride;
+} event;
+
+typedef struct parse {
+    trace_ctx *t;
+    nd_error *err;
+    yajl_handle h;
+    unsigned long long base; /* bytes before the current chunk */
+    int depth, top;          /* top: 0 nothing yet, 'o' object, 'a' array */
+    int events_depth;        /* depth inside the events array, 0 when not in it */
+    int info_depth;          /* depth inside distributedInfo, 0 when not in it */
+    int skip_depth;          /* skipping a container opened at this depth */
+    bool saw_events;
+    enum key key[8];
+    unsigned long long n_events;
+    event ev;
+    uint64_t device_pids[16];
+    int n_device_pids;
+    pg_config cfg; /* the pg_config entry being read */
+    name_slot *cache;
+} parse;
+
+static unsigned long long at(const parse *p)
+{
+    return p->base + yajl_get_bytes_consumed(p->h);
+}
+
+/* Records the error and returns 0, which makes yajl stop. */
+static int fail(parse *p, const char *fmt, ...) ND_PRINTF(2, 3);
+static int fail(parse *p, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    nd_error_set(p->err, ND_EINPUT, "%s: byte %llu: %s", p->t->path, at(p), msg);
+    return 0;
+}
+
+static uint64_t fnv(const unsigned char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 1099511628211ull;
+    return h;
+}
+
+static uint32_t features_cached(parse *p, const unsigned char *s, size_t n)
+{
+    if (n >= NAME_CACHE_LEN) return name_features((const char *)s, n);
+    uint64_t h = fnv(s, n);
+    name_slot *slot = &p->cache[h & (NAME_CACHE - 1)];
+    if (slot->hash == h && slot->len == n && memcmp(slot->text, s, n) == 0) return slot->feat;
+    slot->hash = h, slot->len = (uint16_t)n;
+    memcpy(slot->text, s, n);
+    slot->feat = name_features((const char *)s, n);
+    return slot->feat;
+}
+
+static enum key key_of(const parse *p, const unsigned char *s, size_t n)
+{
+#define IS(lit) (n == sizeof(lit) - 1 && memcmp(s, lit, n) == 0)
+    int d = p->depth;
+    if (p->top == 'o' && d == 1) {
+        if (IS("traceEvents")) return K_TRACE_EVENTS;
+        if (IS("distributedInfo")) return K_DIST_INFO;
+        return K_NONE;
+    }
+    if (p->events_depth && d == p->events_depth + 1) {
+        switch (n) {
+        case 2:
+            return IS("ph") ? K_PH : IS("ts") ? K_TS : K_NONE;
+        case 3:
+            return IS("cat")   ? K_CAT
+                   : IS("pid") ? K_PID
+                   : IS("tid") ? K_TID
+                   : IS("dur") ? K_DUR
+                               : K_NONE;
+        case 4:
+            return IS("name") ? K_NAME : IS("args") ? K_ARGS : K_NONE;
+        default:
+            return K_NONE;
+        }
+    }
+    if (p->events_depth && d == p->events_depth + 2) {
+        if (IS("Input Dims")) return K_IN_DIMS;
+        if (IS("Input type")) return K_IN_TYPE;
+        if (IS("Collective name")) return K_COLL;
+        if (IS("Process Group Name")) return K_PG_NAME;
+        if (IS("Process Group Description")) return K_PG_DESC;
+        if (IS("Process Group Ranks")) return K_PG_RANKS;
+        if (IS("Group size")) return K_GROUP_SIZE;
+        if (IS("Global rank start")) return K_RANK_START;
+        if (IS("Global rank stride")) return K_RANK_STRIDE;
+        if (IS("name")) return K_META_NAME;
+        if (IS("labels")) return K_META_LABELS;
+        return K_NONE;
+    }
+    if (p->info_depth && d == p->info_depth) {
+        if (IS("rank")) return K_RANK;
+        if (IS("world_size")) return K_WORLD;
+        if (IS("pg_config")) return K_PG_CONFIG;
+        return K_NONE;
+    }
+    if (p->info_depth && d == p->info_depth + 2) {
+        if (IS("pg_name")) return K_CFG_NAME;
+        if (IS("pg_desc")) return K_CFG_DESC;
+        if (IS("pg_size")) return K_CFG_SIZE;
+        if (IS("ranks")) return K_CFG_RANKS;
+    }
+    return K_NONE;
+#undef IS
+}
+
+/* Microseconds as text ("12.5", "1704161511420306.491", "1e3") to integer ns. */
+static int us_to_ns(const char *s, size_t n, nd_ns *out)
+{
+    size_t i = 0;
+    bool neg = n && s[0] == '-';
+    if (neg || (n && s[0] == '+')) i++;
+    int64_t v = 0;
+    size_t digits = 0;
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
+        if (v > (INT64_MAX - 9) / 10 / 1000) return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    int64_t frac = 0, scale = 100;
+    if (i < n && s[i] == '.')
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++, scale /= 10)
+            if (scale) frac += (s[i] - '0') * scale;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) { /* rare: let strtod do it */
+        char buf[64];
+        double d;
+        if (n >= sizeof buf) return -1;
+        memcpy(buf, s, n);
+        buf[n] = '\0';
+        if (nd_parse_double(buf, &d) != 0 || d * 1000.0 > 9.2e18 || d * 1000.0 < -9.2e18) return -1;
+        *out = (nd_ns)(d * 1000.0 + (d < 0 ? -0.5 : 0.5));
+        return 0;
+    }
+    if (i != n || digits == 0) return -1;
+    *out = (neg ? -1 : 1) * (v * 1000 + frac);
+    return 0;
+}
+
+static int64_t to_int(const char *s, size_t n)
+{
+    char buf[32];
+    if (n >= sizeof buf) return 0;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    int64_t v;
+    return nd_parse_int64(buf, INT64_MIN / 2, INT64_MAX / 2, &v) == 0 ? v : 0;
+}
+
+static void copy_text(char *dst, size_t size, const unsigned char *s, size_t n)
+{
+    if (n >= size) n = size - 1;
+    memcpy(dst, s, n);
+    dst[n] = '\0';
+}
+
+static void ranks_append(event *e, const char *s, size_t n)
+{
+    if (e->ranks_len + n + 3 >= sizeof e->ranks) {
+        e->ranks_cut = true;
+        return;
+    }
+    if (e->ranks_len == 0)
+        e->ranks[e->ranks_len++] = '[';
+    else
+        e->ranks[e->ranks_len++] = ',';
+    memcpy(e->ranks + e->ranks_len, s, n);
+    e->ranks_len += n;
+    e->ranks[e->ranks_len] = ']';
+    e->ranks[e->ranks_len + 1] = '\0';
+}
+
+/* ND's dtype sizes (reference §3.2 step 8); anything else counts 4 bytes. */
+static int dtype_bytes(const unsigned char *s, size_t n)
+{
+    static const struct {
+        const char *name;
+        int bytes;
+    } sizes[] = {{"float", 4},         {"double", 8},     {"c10::BFloat16", 2}, {"c10::Half", 2},
+                 {"long int", 8},      {"int", 4},        {"short int", 2},     {"bool", 1},
+                 {"unsigned char", 1}, {"signed char", 1}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        if (strlen(sizes[i].name) == n && !memcmp(sizes[i].name, s, n)) return sizes[i].bytes;
+    return 4;
+}
+
+static uint8_t cat_of(const unsigned char *s, size_t n)
+{
+#define IS(lit) (n == sizeof(lit) - 1 && memcmp(s, lit, n) == 0)
+#define STARTS(lit) (n >= sizeof(lit) - 1 && memcmp(s, lit, sizeof(lit) - 1) == 0)
+    if (IS("cpu_op")) return CAT_CPU_OP;
+    if (IS("python_function")) return CAT_PYTHON;
+    if (IS("user_annotation")) return CAT_ANNOTATION;
+    if (IS("kernel")) return CAT_KERNEL;
+    if (STARTS("gpu_") || STARTS("cuda") || IS("ac2g") || IS("fwdbwd") || STARTS("async") ||
+        IS("enqueue") || IS("dequeue") || IS("HostToDevice") || IS("Trace") || IS("Runtime") ||
+        IS("Driver") || STARTS("Memcpy") || STARTS("Memset") || IS("overhead"))
+        return CAT_SKIP;
+    return CAT_OTHER;
+#undef IS
+#undef STARTS
+}
+
+static bool is_device_pid(const parse *p, uint64_t pid)
+{
+    for (int i = 0; i < p->n_device_pids; i++)
+        if (p->device_pids[i] == pid) return true;
+    return false;
+}
+
+static int64_t payload_bytes(const event *e)
+{
+    double best = 0;
+    for (int i = 0; i < e->n_inputs; i++) {
+        double b = e->elems[i] * (i < e->n_types ? e->type_bytes[i] : 4);
+        if (b > best) best = b;
+    }
+    return (int64_t)best;
+}
+
+static bool has_group_info(const event *e)
+{
+    /* torch writes "Group size": 1 and "[]" for a Work.wait(): no group there. */
+    return e->pg_name[0] || e->pg_desc[0] || e->ranks_len > 2 || e->group_size > 1 ||
+           e->rank_stride > 0;
+}
+
+static int event_group(parse *p, const event *e, bool comm_kernel, int32_t *group)
+{
+    *group = -1;
+    if (!comm_kernel && !has_group_info(e)) return 1;
+    comm_group g = {.kind = e->coll[0] ? coll_from_text(e->coll, strlen(e->coll)) : F_COLL(e->feat),
+                    .pg_name = e->pg_name[0] ? (char *)e->pg_name : NULL,
+                    .pg_desc = e->pg_desc[0] ? (char *)e->pg_desc : NULL,
+                    .ranks = e->ranks_len && !e->ranks_cut ? (char *)e->ranks : NULL,
+                    .size = e->group_size,
+                    .start = e->rank_start,
+                    .stride = e->rank_stride};
+    int i = group_table_intern(&p->t->groups, &g);
+    if (i < 0) return nd_error_set(p->err, ND_ENOMEM, "out of memory"), 0;
+    *group = i;
+    return 1;
+}
+
+static int event_end(parse *p)
+{
+    event *e = &p->ev;
+    p->n_events++;
+    if (e->ph == 'M') {
+        bool npu = strstr(e->meta, "Ascend Hardware") || !strcmp(e->meta, "NPU");
+        if (e->is_meta_proc && npu && p->n_device_pids < 16 && !is_device_pid(p, e->pid))
+            p->device_pids[p->n_device_pids++] = e->pid;
+        return 1;
+    }
+    if (e->ph != 'X' || e->cat == CAT_SKIP) return 1;
+    if (!e->has_ts) return fail(p, "event #%llu: complete event ('X') without 'ts'", p->n_events);
+    if (!e->has_dur) return fail(p, "event #%llu: complete event ('X') without 'dur'", p->n_events);
+    if (e->dur < 0) return 1; /* an unfinished op; ND cannot place it either */
+    bool device = e->cat == CAT_KERNEL || (e->cat == CAT_OTHER && is_device_pid(p, e->pid));
+    bool comm_kernel = device && (e->feat & (F_NCCL_KERNEL | F_HCOM));
+    trace_rec r = {.ts = e->ts,
+                   .dur = e->dur,
+                   .feat = e->feat,
+                   .group = -1,
+                   .cat = device ? CAT_KERNEL : e->cat};
+    if (e->feat & F_C10D_OP) r.bytes = payload_bytes(e);
+    if (!(e->feat & F_STEP) && !event_group(p, e, comm_kernel, &r.group)) return 0;
+    if (device && (e->feat & F_STEP)) return 1; /* a device-side step marker: not a step */
+    p->t->offset = at(p);
+    uint64_t key = e->pid * 1000003u ^ e->tid;
+    if (trace_event(p->t, key, device, &r, e->step_name, p->err)) return 0;
+    return 1;
+}
+
+static void event_begin(parse *p)
+{
+    event *e = &p->ev;
+    /* Reset only what is read (the big buffers are guarded by their lengths). */
+    e->ph = 0, e->cat = CAT_OTHER, e->is_meta_proc = false, e->feat = 0;
+    e->pid = e->tid = 0, e->has_ts = e->has_dur = false, e->ts = e->dur = 0;
+    e->step_name[0] = '\0', e->n_inputs = e->n_types = 0;
+    e->coll[0] = e->pg_name[0] = e->pg_desc[0] = e->meta[0] = '\0';
+    e->ranks_len = 0, e->ranks_cut = false;
+    e->group_size = e->rank_start = e->rank_stride = 0;
+}
+
+static const char *kind_word(int kind)
+{
+    switch (kind) {
+    case 's':
+        return "string";
+    case 'n':
+        return "number";
+    case 'b':
+        return "boolean";
+    case 'm':
+        return "object";
+    case 'a':
+        return "array";
+    default:
+        return "null";
+    }
+}
+
+static int time_field(parse *p, const char *field, int kind, const unsigned char *s, size_t n,
+                      nd_ns *out, bool *has)
+{
+    if (kind == '0') return 1; /* null: as if absent */
+    if (kind != 'n' && kind != 's')
+        return fail(p, "event #%llu: '%s' is a %s, expected a number", p->n_events + 1, field,
+                    kind_word(kind));
+    if (us_to_ns((const char *)s, n, out) != 0)
+        return fail(p, "event #%llu: '%s' is not a number: \"%.*s\"", p->n_events + 1, field,
+                    (int)(n > 40 ? 40 : n), (const char *)s);
+    *has = true;
+    return 1;
+}
+
+static int event_field(parse *p, int kind, const unsigned char *s, size_t n)
+{
+    event *e = &p->ev;
+    switch (p->key[p->depth]) {
+    case K_PH:
+        e->ph = kind == 's' && n == 1 ? (char)s[0] : '?';
+        return 1;
+    case K_CAT:
+        e->cat = kind == 's' ? cat_of(s, n) : CAT_OTHER;
+        return 1;
+    case K_NAME:
+        if (kind != 's') return 1;
+        e->feat = features_cached(p, s, n);
+        if (e->feat & F_STEP) copy_text(e->step_name, sizeof e->step_name, s, n);
+        e->is_meta_proc = (n == 12 && !memcmp(s, "process_name", 12)) ||
+                          (n == 14 && !memcmp(s, "process_labels", 14));
+        return 1;
+    case K_PID:
+        e->pid = fnv(s, n);
+        return 1;
+    case K_TID:
+        e->tid = fnv(s, n);
+        return 1;
+    case K_TS:
+        return time_field(p, "ts", kind, s, n, &e->ts, &e->has_ts);
+    case K_DUR:
+        return time_field(p, "dur", kind, s, n, &e->dur, &e->has_dur);
+    default:
+        return 1;
+    }
+}
+
+static int args_field(parse *p, int kind, const unsigned char *s, size_t n)
+{
+    event *e = &p->ev;
+    bool str = kind == 's', num = kind == 'n';
+    switch (p->key[p->depth]) {
+    case K_COLL:
+        if (str) copy_text(e->coll, sizeof e->coll, s, n);
+        return 1;
+    case K_PG_NAME:
+        if (str || num) copy_text(e->pg_name, sizeof e->pg_name, s, n);
+        return 1;
+    case K_PG_DESC:
+        if (str) copy_text(e->pg_desc, sizeof e->pg_desc, s, n);
+        return 1;
+    case K_PG_RANKS:
+        if (!str) return 1;
+        if (n + 1 >= sizeof e->ranks)
+            e->ranks_cut = true;
+        else
+            copy_text(e->ranks, sizeof e->ranks, s, n), e->ranks_len = n;
+        return 1;
+    case K_GROUP_SIZE:
+        if (num) e->group_size = to_int((const char *)s, n);
+        return 1;
+    case K_RANK_START:
+        if (num) e->rank_start = to_int((const char *)s, n);
+        return 1;
+    case K_RANK_STRIDE:
+        if (num) e->rank_stride = to_int((const char *)s, n);
+        return 1;
+    case K_META_NAME:
+    case K_META_LABELS:
+        if (str) copy_text(e->meta, sizeof e->meta, s, n);
+        return 1;
+    default:
+        return 1;
+    }
+}
+
+static int info_field(parse *p, int kind, const unsigned char *s, size_t n)
+{
+    int d = p->depth - p->info_depth;
+    trace_ctx *t = p->t;
+    if (kind != 'n' && kind != 's') return 1;
+    if (d == 0 && p->key[p->depth] == K_RANK && kind == 'n')
+        t->rank = (int)to_int((const char *)s, n);
+    if (d == 0 && p->key[p->depth] == K_WORLD && kind == 'n')
+        t->world_size = to_int((const char *)s, n);
+    if (d == 2) {
+        char **dst = p->key[p->depth] == K_CFG_NAME   ? &p->cfg.name
+                     : p->key[p->depth] == K_CFG_DESC ? &p->cfg.desc
+                                                      : NULL;
+        if (dst && !*dst && (*dst = malloc(n + 1))) memcpy(*dst, s, n), (*dst)[n] = '\0';
+        if (p->key[p->depth] == K_CFG_SIZE && kind == 'n') p->cfg.size = to_int((const char *)s, n);
+    }
+    if (d == 3 && kind == 'n' && p->key[p->info_depth + 2] == K_CFG_RANKS) {
+        size_t old = p->cfg.ranks ? strlen(p->cfg.ranks) : 0;
+        char *r = realloc(p->cfg.ranks, old + n + 3);
+        if (!r) return 1;
+        if (old == 0)
+            r[old++] = '[';
+        else
+            r[old - 1] = ',';
+        memcpy(r + old, s, n);
+        r[old + n] = ']', r[old + n + 1] = '\0';
+        p->cfg.ranks = r;
+    }
+    return 1;
+}
+
+static bool in_dims(const parse *p)
+{
+    return p->events_depth && p->depth >= p->events_depth + 3 &&
+           p->key[p->events_depth + 2] == K_IN_DIMS;
+}
+
+static int scalar(parse *p, int kind, const unsigned char *s, size_t n)
+{
+    if (p->skip_depth) return 1;
+    int d = p->depth, ed = p->events_depth;
+    if (d == 0)
+        return fail(p,
+                    "the top level is a %s; expected an object with \"traceEvents\" or an "
+                    "array of events",
+                    kind_word(kind));
+    if (p->top == 'o' && d == 1 && p->key[1] == K_TRACE_EVENTS)
+        return fail(p, "'traceEvents' is a %s, expected an array", kind_word(kind));
+    if (ed && d == ed)
+        return fail(p, "event #%llu is a %s, expected an object", p->n_events + 1, kind_word(kind));
+    if (ed && d == ed + 1) return event_field(p, kind, s, n);
+    if (ed && d == ed + 2) return args_field(p, kind, s, n);
+    if (ed && d == ed + 3 && p->key[ed + 2] == K_IN_TYPE && kind == 's' &&
+        p->ev.n_types < MAX_INPUTS)
+        p->ev.type_bytes[p->ev.n_types++] = dtype_bytes(s, n);
+    if (ed && d == ed + 3 && p->key[ed + 2] == K_PG_RANKS && kind == 'n')
+        ranks_append(&p->ev, (const char *)s, n);
+    if (kind == 'n' && in_dims(p) && d >= ed + 4)
+        p->ev.shape_prod *= (double)to_int((const char *)s, n);
+    if (p->info_depth && d >= p->info_depth) return info_field(p, kind, s, n);
+    return 1;
+}
+
+static int on_null(void *c)
+{
+    return scalar(c, '0', NULL, 0);
+}
+static int on_bool(void *c, int b)
+{
+    (void)b;
+    return scalar(c, 'b', NULL, 0);
+}
+static int on_number(void *c, const char *s, size_t n)
+{
+    return scalar(c, 'n', (const unsigned char *)s, n);
+}
+static int on_string(void *c, const unsigned char *s, size_t n)
+{
+    return scalar(c, 's', s, n);
+}
+
+static int on_key(void *c, const unsigned char *s, size_t n)
+{
+    parse *p = c;
+    if (!p->skip_depth && p->depth < 8) p->key[p->depth] = key_of(p, s, n);
+    return 1;
+}
+
+static int open_skipped(parse *p)
+{
+    p->skip_depth = ++p->depth;
+    return 1;
+}
+
+static int on_start_map(void *c)
+{
+    parse *p = c;
+    if (p->skip_depth) return p->depth++, 1;
+    int d = p->depth, ed = p->events_depth;
+    if (d + 1 < 8) p->key[d + 1] = K_NONE;
+    if (d == 0) return p->top = 'o', p->depth = 1, 1;
+    if (p->top == 'o' && d == 1 && p->key[1] == K_TRACE_EVENTS)
+        return fail(p, "'traceEvents' is an object, expected an array");
+    if (p->top == 'o' && d == 1 && p->key[1] == K_DIST_INFO)
+        return p->info_depth = 2, p->depth = 2, 1;
+    if (ed && d == ed) return event_begin(p), p->depth++, 1;
+    if (ed && d == ed + 1 && p->key[d] == K_ARGS) return p->depth++, 1;
+    if (ed && d == ed + 1 && (p->key[d] == K_TS || p->key[d] == K_DUR))
+        return fail(p, "event #%llu: '%s' is an object, expected a number", p->n_events + 1,
+                    p->key[d] == K_TS ? "ts" : "dur");
+    if (p->info_depth && d == p->info_depth + 1 && p->key[p->info_depth] == K_PG_CONFIG) {
+        memset(&p->cfg, 0, sizeof p->cfg);
+        return p->depth++, 1;
+    }
+    return open_skipped(p);
+}
+
+static int on_start_array(void *c)
+{
+    parse *p = c;
+    if (p->skip_depth) return p->depth++, 1;
+    int d = p->depth, ed = p->events_depth;
+    if (d == 0) return p->top = 'a', p->events_depth = 1, p->saw_events = true, p->depth = 1, 1;
+    if (p->top == 'o' && d == 1 && p->key[1] == K_TRACE_EVENTS)
+        return p->events_depth = 2, p->saw_events = true, p->depth = 2, 1;
+    if (ed && d == ed)
+        return fail(p, "event #%llu is an array, expected an object", p->n_events + 1);
+    if (ed && d == ed + 1 && (p->key[d] == K_TS || p->key[d] == K_DUR))
+        return fail(p, "event #%llu: '%s' is an array, expected a number", p->n_events + 1,
+                    p->key[d] == K_TS ? "ts" : "dur");
+    if (ed && d == ed + 2 &&
+        (p->key[d] == K_IN_DIMS || p->key[d] == K_IN_TYPE || p->key[d] == K_PG_RANKS))
+        return p->depth++, 1;
+    if (ed && d == ed + 3 && p->key[ed + 2] == K_IN_DIMS) {
+        p->ev.shape_prod = 1, p->ev.list_sum = 0, p->ev.nested = false;
+        return p->depth++, 1;
+    }
+    if (ed && d == ed + 4 && p->key[ed + 2] == K_IN_DIMS) {
+        p->ev.nested = true, p->ev.shape_prod = 1;
+        return p->depth++, 1;
+    }
+    if (p->info_depth && d == p->info_depth && p->key[d] == K_PG_CONFIG) return p->depth++, 1;
+    if (p->info_depth && d == p->info_depth + 2 && p->key[d] == K_CFG_RANKS) return p->depth++, 1;
+    return open_skipped(p);
+}
+
+static int close_container(parse *p, bool is_map)
+{
+    if (p->skip_depth) {
+        if (p->depth-- == p->skip_depth) p->skip_depth = 0;
+        return 1;
+    }
+    int d = p->depth, ed = p->events_depth;
+    if (is_map && ed && d == ed + 1 && !event_end(p)) return 0;
+    if (!is_map && ed && d == ed) p->events_depth = 0;
+    if (!is_map && ed && d == ed + 5 && p->key[ed + 2] == K_IN_DIMS)
+        p->ev.list_sum += p->ev.shape_prod;
+    if (!is_map && ed && d == ed + 4 && p->key[ed + 2] == K_IN_DIMS && p->ev.n_inputs < MAX_INPUTS)
+        p->ev.elems[p->ev.n_inputs++] = p->ev.nested ? p->ev.list_sum : p->ev.shape_prod;
+    if (is_map && p->info_depth && d == p->info_depth + 2) {
+        trace_ctx *t = p->t;
+        if (t->n_cfg == t->cap_cfg) {
+            size_t cap = t->cap_cfg ? t->cap_cfg * 2 : 4;
+            pg_config *n = realloc(t->cfg, cap * sizeof *n);
+            if (!n) return nd_error_set(p->err, ND_ENOMEM, "out of memory"), 0;
+            t->cfg = n, t->cap_cfg = cap;
+        }
+        t->cfg[t->n_cfg++] = p->cfg;
+        memset(&p->cfg, 0, sizeof p->cfg);
+    }
+    if (is_map && p->info_depth && d == p->info_depth) p->info_depth = 0;
+    p->depth--;
+    return 1;
+}
+
+static int on_end_map(void *c)
+{
+    return close_container(c, true);
+}
+static int on_end_array(void *c)
+{
+    return close_container(c, false);
+}
+
+static const yajl_callbacks callbacks = {on_null,    on_bool,        NULL,         NULL,
+                                         on_number,  on_string,      on_start_map, on_key,
+                                         on_end_map, on_start_array, on_end_array};
+
+static int parse_error(parse *p, const unsigned char *chunk, size_t n)
+{
+    unsigned char *msg = yajl_get_error(p->h, 0, chunk, n);
+    char text[256];
+    nd_text_copy(text, msg ? (const char *)msg : "parse error", sizeof text);
+    text[strcspn(text, "\n")] = '\0';
+    if (msg) yajl_free_error(p->h, msg);
+    return nd_error_set(p->err, ND_EINPUT, "%s: byte %llu: not valid JSON (%s)", p->t->path, at(p),
+                        text);
+}
+
+/* The end of the input: complete, or cut short (accepted only between the events of a
+ * bare array, which the Trace Event Format allows to stay open). */
+static int finish(parse *p)
+{
+    yajl_status st = yajl_complete_parse(p->h);
+    if (st == yajl_status_client_canceled) return p->err->code;
+    if (p->top == 0)
+        return nd_error_set(p->err, ND_EINPUT,
+                            "%s: no JSON value (empty or only white space); "
+                            "expected a Chrome trace",
+                            p->t->path);
+    if (st != yajl_status_ok && !(p->top == 'a' && p->depth == 1 && !p->skip_depth))
+        return nd_error_set(p->err, ND_EINPUT,
+                            "%s: byte %llu: the trace ends inside an unfinished JSON value "
+                            "(truncated file?)",
+                            p->t->path, p->base);
+    if (!p->saw_events)
+        return nd_error_set(p->err, ND_EINPUT, "%s: no \"traceEvents\" array: not a Chrome trace",
+                            p->t->path);
+    return ND_OK;
+}
+
+static int stream(parse *p, gzFile f, unsigned char *buf, size_t size)
+{
+    int n;
+    unsigned long long total = 0;
+    while ((n = gzread(f, buf, (unsigned)size)) > 0) {
+        total += (unsigned)n;
+        yajl_status st = yajl_parse(p->h, buf, (size_t)n);
+        if (st == yajl_status_client_canceled) return p->err->code;
+        if (st != yajl_status_ok) return parse_error(p, buf, (size_t)n);
+        p->base += (unsigned)n;
+    }
+    if (n < 0) {
+        int code;
+        const char *msg = gzerror(f, &code);
+        return nd_error_set(p->err, ND_EINPUT, "%s: byte %llu: cannot read: %s%s", p->t->path,
+                            p->base, code == Z_ERRNO ? strerror(errno) : msg,
+                            code == Z_BUF_ERROR ? " (truncated gzip file?)" : "");
+    }
+    if (total == 0)
+        return nd_error_set(p->err, ND_EINPUT, "%s: empty file; expected a Chrome trace",
+                            p->t->path);
+    return finish(p);
+}
+
+int chrome_trace_read(nd_classify_run *run, const char *path, nd_error *err)
+{
+    enum { CHUNK = 1 << 18 };
+    trace_ctx t;
+    parse *p = calloc(1, sizeof *p);
+    unsigned char *buf = malloc(CHUNK);
+    if (!p || !buf || trace_ctx_init(&t, run, path) != ND_OK) {
+        free(p), free(buf);
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
+    p->t = &t, p->err = err;
+    p->cache = calloc(NAME_CACHE, sizeof *p->cache);
+    p->h = p->cache ? yajl_alloc(&callbacks, NULL, p) : NULL;
+    gzFile f = p->h ? gzopen(path, "rb") : NULL;
+    int rc;
+    if (!p->h)
+        rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    else if (!f)
+        rc = nd_error_set(err, ND_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    else {
+        /* Profiler names are not always valid UTF-8; nd never prints them back. */
+        yajl_config(p->h, yajl_dont_validate_strings, 1);
+        gzbuffer(f, 1 << 17);
+        rc = stream(p, f, buf, CHUNK);
+        if (!rc) rc = trace_drain(&t, err);
+        if (!rc) rc = trace_samples(&t, err);
+    }
+    if (f) gzclose(f);
+    if (p->h) yajl_free(p->h);
+    free(p->cfg.name), free(p->cfg.desc), free(p->cfg.ranks);
+    free(p->cache), free(p), free(buf);
+    trace_ctx_free(&t);
+    return rc;
+}

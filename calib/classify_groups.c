@@ -1,0 +1,315 @@
+/* --dims, and which parallel dimension a process group is.
+ *
+ * Rank order (Megatron's and torchtitan's default): TP innermost, then CP, then DP,
+ * then PP outermost: rank = tp + MP*(cp + CP*(dp + DP*pp)). Expert parallelism folds
+ * inside DP x CP x TP, its groups strided like CP/DP by MP. A group is placed by its
+ * rank list first (exact), then by words in its name, then by its size when only one
+ * dimension has that size, and last by its collective type as ND's Ascend path does. */
+#include "classify_internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nd/io.h"
+#include "nd/text.h"
+
+static const char *const dim_names[] = {"DP", "EP", "MP", "CP", "PP", "VPP", "MB", "MBS", "OP"};
+#define N_DIM_NAMES (sizeof dim_names / sizeof dim_names[0])
+
+static int dim_item(nd_classify_dims *d, const char *item, nd_error *err)
+{
+    const char *eq = strchr(item, '=');
+    if (!eq) return nd_error_set(err, ND_EUSAGE, "--dims: '%s' is not NAME=VALUE", item);
+    char name[8] = {0};
+    size_t k = 0;
+    for (const char *p = item; p < eq; p++) {
+        if (isspace((unsigned char)*p)) continue;
+        if (k + 1 >= sizeof name)
+            return nd_error_set(err, ND_EUSAGE, "--dims: unknown dimension in '%s'", item);
+        name[k++] = (char)toupper((unsigned char)*p);
+    }
+    if (!strcmp(name, "TP")) strcpy(name, "MP");
+    if (!strcmp(name, "SP"))
+        return nd_error_set(err, ND_EUSAGE,
+                            "--dims: SP is refused: ND reads any non-empty SP cell as true, "
+                            "so a written SP column could not say false; leave it out");
+    bool known = false;
+    for (size_t i = 0; i < N_DIM_NAMES; i++)
+        known |= !strcmp(name, dim_names[i]);
+    if (!known)
+        return nd_error_set(err, ND_EUSAGE,
+                            "--dims: unknown dimension '%s' (accepted: DP EP MP CP PP VPP MB MBS "
+                            "OP; TP means MP)",
+                            name);
+    int64_t v;
+    if (nd_parse_int64(eq + 1, 1, INT32_MAX, &v) != 0)
+        return nd_error_set(err, ND_EUSAGE, "--dims: %s: '%s' is not a whole number >= 1", name,
+                            eq + 1);
+    for (int i = 0; i < d->count; i++)
+        if (!strcmp(d->name[i], name))
+            return nd_error_set(err, ND_EUSAGE, "--dims: %s is given twice", name);
+    if (d->count == ND_CLASSIFY_DIMS_MAX)
+        return nd_error_set(err, ND_EUSAGE, "--dims: too many dimensions");
+    strcpy(d->name[d->count], name);
+    d->value[d->count++] = v;
+    return ND_OK;
+}
+
+int nd_classify_dims_parse(const char *text, nd_classify_dims *dims, nd_error *err)
+{
+    memset(dims, 0, sizeof *dims);
+    char *copy = nd_strdup(text);
+    if (!copy) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    int rc = ND_OK;
+    for (char *save = NULL, *item = strtok_r(copy, ",", &save); item && !rc;
+         item = strtok_r(NULL, ",", &save)) {
+        bool blank = true;
+        for (const char *p = item; *p; p++)
+            blank &= isspace((unsigned char)*p) != 0;
+        if (!blank) rc = dim_item(dims, item, err);
+    }
+    free(copy);
+    if (!rc && dims->count == 0)
+        rc = nd_error_set(err, ND_EUSAGE, "--dims: no dimension given (e.g. DP=8,MP=4)");
+    return rc;
+}
+
+int64_t nd_classify_dims_get(const nd_classify_dims *dims, const char *name)
+{
+    for (int i = 0; i < dims->count; i++)
+        if (!strcmp(dims->name[i], name)) return dims->value[i];
+    return 1;
+}
+
+/* ---- groups ------------------------------------------------------------------ */
+
+static bool same_text(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+int group_table_intern(group_table *t, const comm_group *g)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        const comm_group *h = &t->items[i];
+        if (h->kind == g->kind && h->size == g->size && h->start == g->start &&
+            h->stride == g->stride && same_text(h->pg_name, g->pg_name) &&
+            same_text(h->pg_desc, g->pg_desc) && same_text(h->ranks, g->ranks))
+            return (int)i;
+    }
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 8;
+        comm_group *items = realloc(t->items, cap * sizeof *items);
+        if (!items) return -1;
+        t->items = items, t->cap = cap;
+    }
+    comm_group *h = &t->items[t->n];
+    *h = *g;
+    h->pg_name = nd_strdup(g->pg_name);
+    h->pg_desc = nd_strdup(g->pg_desc);
+    h->ranks = nd_strdup(g->ranks);
+    if ((g->pg_name && !h->pg_name) || (g->pg_desc && !h->pg_desc) || (g->ranks && !h->ranks)) {
+        free(h->pg_name), free(h->pg_desc), free(h->ranks);
+        return -1;
+    }
+    return (int)t->n++;
+}
+
+void group_table_free(group_table *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        free(t->items[i].pg_name), free(t->items[i].pg_desc), free(t->items[i].ranks);
+    free(t->items);
+    memset(t, 0, sizeof *t);
+}
+
+nd_classify_quantity coll_default_column(coll_kind k, const nd_classify_dims *dims,
+                                         bool is_p2p_section, const char **label_out)
+{
+    bool mp_or_cp =
+        dims && (nd_classify_dims_get(dims, "MP") > 1 || nd_classify_dims_get(dims, "CP") > 1);
+    if (is_p2p_section || k == COLL_P2P) return *label_out = "pipeline p2p", ND_CQ_PP_WAIT;
+    switch (k) {
+    case COLL_ALL_TO_ALL:
+        *label_out = "expert all-to-all";
+        return ND_CQ_EP_WAIT;
+    case COLL_ALL_GATHER:
+        if (mp_or_cp) return *label_out = "all-gather (MP or CP active)", ND_CQ_UNCLASSIFIED;
+        return *label_out = "fsdp all-gather", ND_CQ_OP_WAIT;
+    case COLL_REDUCE_SCATTER:
+        if (mp_or_cp) return *label_out = "reduce-scatter (MP or CP active)", ND_CQ_UNCLASSIFIED;
+        return *label_out = "fsdp reduce-scatter", ND_CQ_OP_WAIT;
+    case COLL_ALL_REDUCE:
+        *label_out = "all-reduce";
+        return ND_CQ_DP_WAIT;
+    default:
+        *label_out = coll_label(k);
+        return ND_CQ_UNCLASSIFIED;
+    }
+}
+
+typedef struct candidate {
+    nd_classify_quantity column;
+    const char *dim;
+    int64_t size, stride;
+} candidate;
+
+static size_t candidates(const nd_classify_dims *d, candidate out[6])
+{
+    int64_t t = nd_classify_dims_get(d, "MP"), c = nd_classify_dims_get(d, "CP");
+    int64_t dp = nd_classify_dims_get(d, "DP"), p = nd_classify_dims_get(d, "PP");
+    int64_t e = nd_classify_dims_get(d, "EP");
+    candidate all[6] = {{ND_CQ_MP_WAIT, "MP", t, 1},          {ND_CQ_CP_WAIT, "CP", c, t},
+                        {ND_CQ_DP_WAIT, "DP", dp, t * c},     {ND_CQ_DP_WAIT, "DPxCP", dp * c, t},
+                        {ND_CQ_PP_WAIT, "PP", p, t * c * dp}, {ND_CQ_EP_WAIT, "EP", e, t}};
+    size_t n = 0;
+    for (size_t i = 0; i < 6; i++) {
+        if (all[i].size <= 1) continue;
+        if (i == 3 && (c <= 1 || dp <= 1)) continue; /* DPxCP only when both are real */
+        out[n++] = all[i];
+    }
+    return n;
+}
+
+/* Parses "[0, 1, 2]" into ranks (at most max); the count, or -1 if malformed. */
+static long parse_ranks(const char *s, int64_t *ranks, long max)
+{
+    long n = 0;
+    const char *p = s;
+    while (*p && (isspace((unsigned char)*p) || *p == '['))
+        p++;
+    while (*p && *p != ']') {
+        char *end;
+        long long v = strtoll(p, &end, 10);
+        if (end == p || v < 0 || n == max) return -1;
+        ranks[n++] = v;
+        p = end;
+        while (*p && (isspace((unsigned char)*p) || *p == ','))
+            p++;
+    }
+    return n;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static const candidate *by_ranks(const int64_t *r, long n, const candidate *c, size_t nc,
+                                 coll_kind kind)
+{
+    const candidate *hit = NULL;
+    for (size_t i = 0; i < nc; i++) {
+        if (c[i].size != n || (r[0] / c[i].stride) % c[i].size != 0) continue;
+        bool ok = true;
+        for (long k = 0; k < n && ok; k++)
+            ok = r[k] == r[0] + k * c[i].stride;
+        if (!ok) continue;
+        if (!hit) hit = &c[i];
+        /* Same ranks for two dimensions (EP = DP, CP = 1): the collective decides. */
+        if (kind == COLL_ALL_TO_ALL && c[i].column == ND_CQ_EP_WAIT) hit = &c[i];
+        if (kind == COLL_P2P && c[i].column == ND_CQ_PP_WAIT) hit = &c[i];
+    }
+    return hit;
+}
+
+static const char *dim_of_word(const char *w)
+{
+    static const char *const map[][2] = {
+        {"tp", "MP"},      {"tensor", "MP"},   {"mp", "MP"},   {"model", "MP"},    {"cp", "CP"},
+        {"context", "CP"}, {"pp", "PP"},       {"pipe", "PP"}, {"pipeline", "PP"}, {"ep", "EP"},
+        {"expert", "EP"},  {"moe", "EP"},      {"dp", "DP"},   {"data", "DP"},     {"fsdp", "DP"},
+        {"ddp", "DP"},     {"replicate", "DP"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (!strcmp(w, map[i][0])) return map[i][1];
+    return NULL;
+}
+
+static const candidate *by_name(const char *name, const candidate *c, size_t nc)
+{
+    char word[32];
+    size_t k = 0;
+    for (const char *p = name;; p++) {
+        if (*p && isalnum((unsigned char)*p)) {
+            if (k + 1 < sizeof word) word[k++] = (char)tolower((unsigned char)*p);
+            continue;
+        }
+        word[k] = '\0';
+        const char *dim = k ? dim_of_word(word) : NULL;
+        for (size_t i = 0; dim && i < nc; i++)
+            if (!strcmp(c[i].dim, dim)) return &c[i];
+        k = 0;
+        if (!*p) return NULL;
+    }
+}
+
+static const candidate *by_size(int64_t size, const candidate *c, size_t nc)
+{
+    const candidate *hit = NULL;
+    for (size_t i = 0; i < nc; i++) {
+        if (c[i].size != size) continue;
+        if (hit) return NULL; /* two dimensions of that size: cannot tell */
+        hit = &c[i];
+    }
+    return hit;
+}
+
+/* The ranks of g: its own list, its pg_config entry, start/stride, or the world. */
+static long group_ranks(const comm_group *g, const pg_config *cfg, size_t n_cfg, int64_t world,
+                        int64_t *r, long max, int64_t *size)
+{
+    const char *ranks = g->ranks;
+    *size = g->size;
+    for (size_t i = 0; i < n_cfg && g->pg_name; i++) {
+        if (!cfg[i].name || strcmp(cfg[i].name, g->pg_name)) continue;
+        if (!ranks) ranks = cfg[i].ranks;
+        if (!*size) *size = cfg[i].size;
+    }
+    if (ranks) {
+        long n = parse_ranks(ranks, r, max);
+        if (n > 0) qsort(r, (size_t)n, sizeof *r, cmp_i64);
+        if (n > 0 && !*size) *size = n;
+        if (n > 0) return n;
+    }
+    if (g->stride > 0 && *size > 0 && *size <= max) {
+        for (long k = 0; k < *size; k++)
+            r[k] = g->start + k * g->stride;
+        return (long)*size;
+    }
+    bool world_group = g->pg_desc && !strcmp(g->pg_desc, "default_pg");
+    if (world_group && world > 0 && world <= max && (!*size || *size == world)) {
+        for (long k = 0; k < world; k++)
+            r[k] = k;
+        return *size = world, (long)world;
+    }
+    return 0;
+}
+
+nd_classify_quantity group_map(const comm_group *g, const pg_config *cfg, size_t n_cfg,
+                               int64_t world_size, const nd_classify_dims *dims, char *label,
+                               size_t label_size, const char **how)
+{
+    enum { MAX_RANKS = 4096 };
+    candidate c[6];
+    size_t nc = dims ? candidates(dims, c) : 0;
+    int64_t *r = malloc(MAX_RANKS * sizeof *r), size = 0;
+    long n = r ? group_ranks(g, cfg, n_cfg, world_size, r, MAX_RANKS, &size) : 0;
+    const candidate *hit = n > 1 ? by_ranks(r, n, c, nc, g->kind) : NULL;
+    free(r);
+    *how = "ranks";
+    const char *pg = g->pg_desc ? g->pg_desc : g->pg_name;
+    if (!hit && g->pg_desc) hit = by_name(g->pg_desc, c, nc), *how = "name";
+    if (!hit && g->pg_name) hit = by_name(g->pg_name, c, nc), *how = "name";
+    if (!hit && size > 1) hit = by_size(size, c, nc), *how = "size";
+    if (hit) {
+        snprintf(label, label_size, "%s pg %s (%s)", coll_label(g->kind), pg ? pg : "?", hit->dim);
+        return hit->column;
+    }
+    const char *nd_label;
+    nd_classify_quantity col = coll_default_column(g->kind, dims, false, &nd_label);
+    *how = "collective type";
+    snprintf(label, label_size, "%s (by type)", nd_label);
+    return col;
+}

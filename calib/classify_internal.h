@@ -1,0 +1,227 @@
+/*
+ * classify_internal.h — the pieces of nd-classify shared between its files
+ * (not installed). One Chrome trace flows: classify_chrome.c (yajl streaming, one
+ * compact record per event) -> classify_order.c (per-thread reorder window) ->
+ * classify_host.c (ND's call-stack rules) and classify_device.c (kernel sweep) ->
+ * classify_trace.c (rank-step samples). Ascend directories: classify_ascend.c.
+ */
+#ifndef ND_CLASSIFY_INTERNAL_H
+#define ND_CLASSIFY_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "nd/classify.h"
+
+typedef int64_t nd_ns; /* timestamps and durations: exact integer nanoseconds */
+
+/* ---- collectives and process groups ---------------------------------------- */
+
+typedef enum {
+    COLL_UNKNOWN = 0,
+    COLL_ALL_REDUCE,
+    COLL_ALL_GATHER,
+    COLL_REDUCE_SCATTER,
+    COLL_ALL_TO_ALL,
+    COLL_BROADCAST,
+    COLL_REDUCE,
+    COLL_P2P,
+    COLL_BARRIER,
+    COLL_COUNT
+} coll_kind;
+
+/* "all-reduce", "all-gather", ... (ND's hyphenated label words). */
+const char *coll_label(coll_kind k);
+/* Reads the collective a name means: "allreduce", "_allgather_base", "AllReduce",
+ * "reduce_scatter_tensor", "alltoallv", "SendRecv", "hcom_allGather__1@2" prefix part... */
+coll_kind coll_from_text(const char *s, size_t len);
+
+/* What is known of the process group of a communication. */
+typedef struct comm_group {
+    coll_kind kind;
+    char *pg_name;         /* "0"; NULL if unknown */
+    char *pg_desc;         /* "default_pg"; NULL if unknown */
+    char *ranks;           /* "[0, 1]"; NULL if unknown */
+    int64_t size;          /* 0 if unknown */
+    int64_t start, stride; /* "Global rank start/stride"; stride 0 if unknown */
+} comm_group;
+
+/* Interned groups of one trace (few: groups x collective kinds). */
+typedef struct group_table {
+    comm_group *items;
+    size_t n, cap;
+} group_table;
+
+/* Index of g in t, adding a copy if new; -1 when out of memory. */
+int group_table_intern(group_table *t, const comm_group *g);
+void group_table_free(group_table *t);
+
+/* distributedInfo.pg_config: ranks and size per process group name. */
+typedef struct pg_config {
+    char *name, *desc, *ranks;
+    int64_t size;
+} pg_config;
+
+/* The wait column of a group under dims; label_out gets e.g. "all-reduce pg 0 (DP)".
+ * how_out says how it was decided ("ranks", "name", "size", "collective type"). */
+nd_classify_quantity group_map(const comm_group *g, const pg_config *cfg, size_t n_cfg,
+                               int64_t world_size, const nd_classify_dims *dims, char *label_out,
+                               size_t label_size, const char **how_out);
+
+/* ND's Ascend typing of a collective (reference §3.4), also the last resort for
+ * groups nd cannot place. */
+nd_classify_quantity coll_default_column(coll_kind k, const nd_classify_dims *dims,
+                                         bool is_p2p_section, const char **label_out);
+
+/* ---- one trace event, compact ------------------------------------------------ */
+
+enum {
+    F_BW = 1u << 0, /* phase bits (reference §3.2 step 4) */
+    F_REC = 1u << 1,
+    F_OPT = 1u << 2,
+    F_FW = 1u << 3,
+    F_PHASES = 0xfu,
+    F_WAIT_ROOT = 1u << 4,    /* "<built-in method wait of " */
+    F_C10D_PY = 1u << 5,      /* ends with "torch/distributed/distributed_c10d.py(<n>): <word>" */
+    F_C10D_OP = 1u << 6,      /* starts with c10d::, _c10d_functional::, c10d_functional:: */
+    F_RPC = 1u << 7,          /* record_param_comms (nd: a root in old traces) */
+    F_COMM_ANNOT = 1u << 8,   /* "nccl:..." / "gloo:..." annotations (nd: a root) */
+    F_STEP = 1u << 9,         /* "ProfilerStep#" */
+    F_NCCL_KERNEL = 1u << 10, /* ncclKernel_*, ncclDevKernel_* */
+    F_HCOM = 1u << 11,        /* hcom_* (HCCL) */
+    F_RULE_SHIFT = 12,        /* 4 bits: call-site rule matched first in this frame, 0 none */
+    F_FSDP_SHIFT = 16,        /* 4 bits: FSDP kind matched first in this frame, 0 none */
+    F_COLL_SHIFT = 20,        /* 4 bits: coll_kind a kernel or hcom name means */
+};
+#define F_RULE(f) (((f) >> F_RULE_SHIFT) & 0xfu)
+#define F_FSDP(f) (((f) >> F_FSDP_SHIFT) & 0xfu)
+#define F_COLL(f) ((coll_kind)(((f) >> F_COLL_SHIFT) & 0xfu))
+
+/* The features of an event name (cached by the caller). */
+uint32_t name_features(const char *name, size_t len);
+
+typedef enum {
+    CAT_OTHER = 0,
+    CAT_CPU_OP,
+    CAT_PYTHON,
+    CAT_ANNOTATION, /* user_annotation */
+    CAT_KERNEL,     /* a device kernel (CUDA "kernel", or any X event on an NPU process) */
+    CAT_SKIP        /* runtime calls, copies, flows: not used by either view */
+} event_cat;
+
+typedef struct trace_rec {
+    nd_ns ts, dur;
+    int64_t bytes; /* c10d op: bytes of its largest input tensor */
+    uint32_t feat; /* name_features */
+    int32_t group; /* group_table index, or -1; for F_STEP: the step index */
+    uint8_t cat;   /* event_cat */
+} trace_rec;
+
+/* ---- a trace being classified ------------------------------------------------ */
+
+typedef struct host_step host_step; /* classify_host.c */
+
+/* A ProfilerStep window and what each view measured in it. */
+typedef struct trace_step {
+    char name[48];
+    nd_ns ts, dur;
+    uint32_t track; /* host thread it was recorded on */
+    bool host_done;
+    /* host view */
+    double phase_ns[5]; /* fw, bw, rec, opt, other */
+    struct step_site *sites;
+    size_t n_sites, cap_sites;
+    /* device view */
+    bool has_device;
+    double dev_comp_ns;
+    double *dev_group_ns; /* exposed ns per group index */
+    size_t n_dev_groups;
+} trace_step;
+
+/* A host site before groups are resolved: an ND rule column and label, or a group. */
+typedef struct step_site {
+    int column;        /* nd_classify_quantity; -1 = decided by group at the end */
+    const char *label; /* static ND label (column >= 0) */
+    int32_t group;     /* group index (column -1), else -1 */
+    double ns, calls, waits, bytes;
+} step_site;
+
+typedef struct trace_ctx trace_ctx;
+
+/* Steps: registry in classify_trace.c */
+int trace_step_add(trace_ctx *t, const char *name, nd_ns ts, nd_ns dur, uint32_t track,
+                   int32_t *index_out);
+trace_step *trace_step_at(trace_ctx *t, int32_t index);
+size_t trace_step_count(const trace_ctx *t);
+/* Step indices sorted by start time (for the device sweep). */
+const int32_t *trace_steps_by_time(const trace_ctx *t, size_t *n);
+/* The group table of the trace (kernels and roots point into it). */
+size_t trace_group_count(const trace_ctx *t);
+/* The host site (column,label) or (group) of a step, created if new; NULL if no memory. */
+step_site *trace_step_site(trace_step *s, int column, const char *label, int32_t group);
+int trace_note(trace_ctx *t, const char *fmt, ...) ND_PRINTF(2, 3);
+
+/* ---- host view (classify_host.c) ---------------------------------------------- */
+
+typedef struct host_track host_track;
+host_track *host_track_alloc(void);
+void host_track_free(host_track *h);
+/* Feeds one event of this thread, in (start, longer first) order. */
+int host_track_feed(host_track *h, trace_ctx *t, uint32_t track, const trace_rec *r, nd_error *err);
+/* Closes the open step (end of the trace). */
+int host_track_finish(host_track *h, trace_ctx *t, nd_error *err);
+
+/* ---- device view (classify_device.c) ------------------------------------------ */
+
+typedef struct device_sweep device_sweep;
+device_sweep *device_sweep_alloc(void);
+void device_sweep_free(device_sweep *d);
+/* Feeds one kernel in start order (group >= 0 and is_comm for communication). */
+int device_sweep_feed(device_sweep *d, trace_ctx *t, const trace_rec *r, nd_error *err);
+int device_sweep_finish(device_sweep *d, trace_ctx *t, nd_error *err);
+/* The time the sweep has reached (steps starting earlier arrive too late). */
+nd_ns device_sweep_position(const device_sweep *d);
+
+/* ---- reorder window (classify_order.c) ---------------------------------------- */
+
+/* Events of one stream are held back in a bounded window and released in (ts asc,
+ * dur desc) order, so traces written nearly in time order (torch, torch_npu) are
+ * processed exactly with bounded memory. */
+typedef struct reorder_buf {
+    trace_rec *ring;
+    size_t head, len, cap;
+    nd_ns released_ts, released_dur; /* last record released */
+    bool released_any;
+} reorder_buf;
+
+#define REORDER_WINDOW 65535 /* records held per stream (the ring stays at 2^16) */
+
+/* Inserts r; if the window is full, *out gets the oldest and 1 is returned, else 0.
+ * -1 when out of memory. */
+int reorder_push(reorder_buf *b, const trace_rec *r, trace_rec *out);
+/* Pops the oldest held record into *out; 0 when empty. */
+int reorder_pop(reorder_buf *b, trace_rec *out);
+/* True if r sorts before the last released record (the window was too small). */
+bool reorder_late(const reorder_buf *b, const trace_rec *r);
+void reorder_free(reorder_buf *b);
+
+/* ---- Chrome trace (classify_chrome.c, classify_trace.c) ------------------------ */
+
+/* Streams a Chrome trace into the run's samples. */
+int chrome_trace_read(nd_classify_run *run, const char *path, nd_error *err);
+
+/* ---- Ascend (classify_ascend.c) ----------------------------------------------- */
+
+/* If path is (or holds) a step_trace_time.csv, sets *csv_out (caller frees) and
+ * returns 1; 0 if not Ascend; negative on error. */
+int ascend_find(const char *path, char **csv_out, nd_error *err);
+int ascend_read(nd_classify_run *run, const char *csv_path, nd_error *err);
+
+/* ---- run (classify_run.c) ----------------------------------------------------- */
+
+/* Appends a sample (taking ownership of its strings and sites). */
+int run_sample_add(nd_classify_run *run, nd_classify_sample *s, nd_error *err);
+int run_note(nd_classify_run *run, const char *fmt, ...) ND_PRINTF(2, 3);
+/* Fills idle and comp from the parts (time - comp - waits - unclassified). */
+void sample_complete(nd_classify_sample *s);
+
+#endif

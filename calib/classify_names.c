@@ -1,0 +1,176 @@
+/* What an event name means to the classifier: ND's phase and call-site patterns
+ * (reference/nd-calibration.md §3.2-§3.3), communication roots, and the collective a
+ * name stands for. Computed once per distinct name (the caller caches). */
+#include "classify_internal.h"
+
+#include <ctype.h>
+#include <string.h>
+
+static bool has(const char *s, size_t len, const char *needle)
+{
+    size_t n = strlen(needle);
+    if (n > len) return false;
+    const char *end = s + len - n;
+    for (const char *p = s; p <= end; p++) {
+        p = memchr(p, needle[0], (size_t)(end - p) + 1);
+        if (!p) return false;
+        if (memcmp(p, needle, n) == 0) return true;
+    }
+    return false;
+}
+
+static bool starts(const char *s, size_t len, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return len >= n && memcmp(s, prefix, n) == 0;
+}
+
+/* "<prefix><digits><suffix>" somewhere in s (Python frame names carry line numbers). */
+static bool has_py_line(const char *s, size_t len, const char *prefix, const char *suffix)
+{
+    size_t np = strlen(prefix), ns = strlen(suffix);
+    for (size_t i = 0; i + np <= len; i++) {
+        if (memcmp(s + i, prefix, np) != 0) continue;
+        size_t j = i + np, d = j;
+        while (j < len && isdigit((unsigned char)s[j]))
+            j++;
+        if (j > d && j + ns <= len && memcmp(s + j, suffix, ns) == 0) return true;
+    }
+    return false;
+}
+
+/* Ends with "torch/distributed/distributed_c10d.py(<n>): <word>"; *word gets the word. */
+static bool c10d_python(const char *s, size_t len, const char **word, size_t *word_len)
+{
+    static const char key[] = "torch/distributed/distributed_c10d.py(";
+    const size_t nk = sizeof key - 1;
+    for (size_t i = len >= nk ? len - nk + 1 : 0; i-- > 0;) {
+        if (memcmp(s + i, key, nk) != 0) continue;
+        size_t j = i + nk, d = j;
+        while (j < len && isdigit((unsigned char)s[j]))
+            j++;
+        if (j == d || j + 3 > len || memcmp(s + j, "): ", 3) != 0) return false;
+        size_t w = j + 3;
+        if (w == len) return false;
+        for (size_t k = w; k < len; k++)
+            if (!isalnum((unsigned char)s[k]) && s[k] != '_') return false;
+        *word = s + w, *word_len = len - w;
+        return true;
+    }
+    return false;
+}
+
+/* ND's call-site rules, in order; the index (1-based) is stored in the features. */
+static unsigned rule_of(const char *s, size_t len)
+{
+    if (has(s, len, "sequence_parallel")) return 1;
+    if (has(s, len, "tensor_parallel") || has(s, len, "tp_collective_lowering")) return 2;
+    if (has(s, len, "context_parallel")) return 3;
+    if (has(s, len, "expert_parallel")) return 4;
+    if (has(s, len, "pipeline_parallel")) return 5;
+    if (has(s, len, "clip_grad")) return 6;
+    if (has(s, len, "core/fully_shard/")) return 7;
+    if (has(s, len, "hyper_parallel/trainer/")) return 8;
+    return 0;
+}
+
+/* ND's FSDP collective kinds, in order (1-based). */
+static unsigned fsdp_kind_of(const char *s, size_t len)
+{
+    if (has(s, len, "all_gather") || has(s, len, "allgather") || has(s, len, "unshard")) return 1;
+    if (has(s, len, "reduce_scatter") || has(s, len, "post_backward") ||
+        has(s, len, "finalize_per_param_reductions"))
+        return 2;
+    if (has(s, len, "all_reduce") || has(s, len, "allreduce")) return 3;
+    if (has(s, len, "all_to_all") || has(s, len, "alltoall")) return 4;
+    if (has(s, len, "isend") || has(s, len, "irecv") || has(s, len, "send") ||
+        has(s, len, "recv") || has(s, len, "p2p"))
+        return 5;
+    return 0;
+}
+
+static uint32_t phases_of(const char *s, size_t len)
+{
+    uint32_t f = 0;
+    if (has(s, len, "autograd::engine::evaluate_function") ||
+        has_py_line(s, len, "torch/autograd/__init__.py(", "): backward") ||
+        has_py_line(s, len, "torch/_tensor.py(", "): backward"))
+        f |= F_BW;
+    if (has(s, len, "torch/utils/checkpoint.py") || has(s, len, "activation_checkpoint"))
+        f |= F_REC;
+    if (has(s, len, "Optimizer.step") || has(s, len, "torch/optim/") ||
+        has(s, len, "components/optim") || has(s, len, "clip_grad") || has(s, len, "zero_grad"))
+        f |= F_OPT;
+    if (starts(s, len, "nn.Module: ")) f |= F_FW;
+    return f;
+}
+
+/* The token after prefix, up to '_' '(' '@' or the end. */
+static coll_kind coll_after(const char *s, size_t len, size_t from)
+{
+    size_t e = from;
+    while (e < len && s[e] != '_' && s[e] != '(' && s[e] != '@' && s[e] != ' ')
+        e++;
+    return coll_from_text(s + from, e - from);
+}
+
+static uint32_t comm_features(const char *s, size_t len)
+{
+    uint32_t f = 0;
+    coll_kind k = COLL_UNKNOWN;
+    const char *w;
+    size_t wl;
+    if (starts(s, len, "<built-in method wait of ")) f |= F_WAIT_ROOT;
+    if (c10d_python(s, len, &w, &wl)) f |= F_C10D_PY, k = coll_from_text(w, wl);
+    if (starts(s, len, "c10d::") || starts(s, len, "_c10d_functional::") ||
+        starts(s, len, "c10d_functional::")) {
+        const char *c = strstr(s, "::");
+        f |= F_C10D_OP, k = coll_from_text(c + 2, len - (size_t)(c + 2 - s));
+    }
+    if (len == 18 && memcmp(s, "record_param_comms", 18) == 0) f |= F_RPC;
+    if (starts(s, len, "nccl:") || starts(s, len, "gloo:"))
+        f |= F_COMM_ANNOT, k = coll_from_text(s + 5, len - 5);
+    if (starts(s, len, "ncclKernel_")) f |= F_NCCL_KERNEL, k = coll_after(s, len, 11);
+    if (starts(s, len, "ncclDevKernel_")) f |= F_NCCL_KERNEL, k = coll_after(s, len, 14);
+    if (starts(s, len, "hcom_") || starts(s, len, "hcom")) {
+        size_t e = 4 + (len > 4 && s[4] == '_');
+        f |= F_HCOM, k = coll_after(s, len, e);
+    }
+    return f | ((uint32_t)k << F_COLL_SHIFT);
+}
+
+uint32_t name_features(const char *s, size_t len)
+{
+    uint32_t f = phases_of(s, len) | comm_features(s, len);
+    if (starts(s, len, "ProfilerStep#")) f |= F_STEP;
+    f |= rule_of(s, len) << F_RULE_SHIFT;
+    f |= fsdp_kind_of(s, len) << F_FSDP_SHIFT;
+    return f;
+}
+
+const char *coll_label(coll_kind k)
+{
+    static const char *labels[COLL_COUNT] = {"unknown",        "all-reduce", "all-gather",
+                                             "reduce-scatter", "all-to-all", "broadcast",
+                                             "reduce",         "p2p",        "barrier"};
+    return (unsigned)k < COLL_COUNT ? labels[k] : "unknown";
+}
+
+coll_kind coll_from_text(const char *s, size_t len)
+{
+    char n[64];
+    size_t k = 0;
+    for (size_t i = 0; i < len && k + 1 < sizeof n; i++)
+        if (isalnum((unsigned char)s[i])) n[k++] = (char)tolower((unsigned char)s[i]);
+    n[k] = '\0';
+    if (strstr(n, "reducescatter")) return COLL_REDUCE_SCATTER;
+    if (strstr(n, "allreduce")) return COLL_ALL_REDUCE;
+    if (strstr(n, "allgather")) return COLL_ALL_GATHER;
+    if (strstr(n, "alltoall")) return COLL_ALL_TO_ALL;
+    if (strstr(n, "broadcast")) return COLL_BROADCAST;
+    if (strstr(n, "send") || strstr(n, "recv") || strstr(n, "receive") || strstr(n, "p2p"))
+        return COLL_P2P;
+    if (strstr(n, "barrier")) return COLL_BARRIER;
+    if (strstr(n, "reduce")) return COLL_REDUCE;
+    return COLL_UNKNOWN;
+}

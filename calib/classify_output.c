@@ -1,0 +1,262 @@
+/* The files nd-classify writes: the round file row (appended atomically), ND's
+ * --perf-parts row and ND's --detail table. Values are printed with ND's 3
+ * decimals (MiB with 1). Every file goes through nd_outfile (temporary + rename). */
+#include "classify_output.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nd/io.h"
+
+static const nd_classify_quantity nd_columns[ND_CQ_CSV_COLUMNS] = {
+    ND_CQ_TIME,    ND_CQ_COMP,    ND_CQ_DP_WAIT,      ND_CQ_MP_WAIT,
+    ND_CQ_EP_WAIT, ND_CQ_CP_WAIT, ND_CQ_PP_WAIT,      ND_CQ_OP_WAIT,
+    ND_CQ_SP_WAIT, ND_CQ_IDLE,    ND_CQ_UNCLASSIFIED, ND_CQ_OPTIMIZER};
+
+double classify_value(const nd_classify_run *run, nd_classify_quantity q)
+{
+    const nd_classify_stats *s = &run->summary.q[q];
+    return run->opts.stat == ND_STAT_MEDIAN ? s->median : s->mean;
+}
+
+void classify_print_ms(FILE *f, double v, int decimals)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    /* "-0.000" says nothing a reader can use. */
+    if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
+        memmove(buf, buf + 1, strlen(buf));
+    fputs(buf, f);
+}
+
+/* Writes s as one CSV field (quoted when it holds a comma, quote or newline). */
+void classify_csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+char *nd_classify_csv_header(const nd_classify_dims *dims, bool nd_only)
+{
+    size_t cap = 512;
+    char *h = malloc(cap);
+    if (!h) return NULL;
+    h[0] = '\0';
+    for (int i = 0; i < dims->count; i++) {
+        strcat(h, dims->name[i]);
+        strcat(h, ",");
+    }
+    int n = nd_only ? ND_CQ_ND_COLUMNS : ND_CQ_CSV_COLUMNS;
+    for (int i = 0; i < n; i++) {
+        strcat(h, nd_classify_quantity_name(nd_columns[i]));
+        if (i + 1 < n) strcat(h, ",");
+    }
+    return h;
+}
+
+static void row_write(FILE *f, const nd_classify_run *run, bool nd_only)
+{
+    const nd_classify_dims *d = &run->opts.dims;
+    for (int i = 0; i < d->count; i++)
+        fprintf(f, "%lld,", (long long)d->value[i]);
+    int n = nd_only ? ND_CQ_ND_COLUMNS : ND_CQ_CSV_COLUMNS;
+    for (int i = 0; i < n; i++) {
+        classify_print_ms(f, classify_value(run, nd_columns[i]), 3);
+        fputc(i + 1 < n ? ',' : '\n', f);
+    }
+}
+
+/* The first line of an existing round file, without BOM and line end. */
+static char *first_line(const char *data, size_t len, bool *crlf)
+{
+    size_t skip = len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3) ? 3 : 0;
+    size_t end = skip;
+    while (end < len && data[end] != '\n')
+        end++;
+    *crlf = end > skip && data[end - 1] == '\r';
+    size_t n = end - skip - (*crlf ? 1 : 0);
+    char *line = malloc(n + 1);
+    if (line) memcpy(line, data + skip, n), line[n] = '\0';
+    return line;
+}
+
+int nd_classify_csv_write(const nd_classify_run *run, const char *path, bool nd_only, nd_error *err)
+{
+    if (!run->finished) return nd_error_set(err, ND_EINPUT, "internal: run not finished");
+    char *header = nd_classify_csv_header(&run->opts.dims, nd_only);
+    if (!header) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    char *old = NULL, *line = NULL;
+    size_t old_len = 0;
+    bool crlf = false;
+    FILE *probe = fopen(path, "rb");
+    int rc = ND_OK;
+    if (probe) {
+        fclose(probe);
+        rc = nd_read_file(path, (size_t)1 << 30, &old, &old_len, err);
+        if (!rc && old_len && !(line = first_line(old, old_len, &crlf)))
+            rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+        if (!rc && line && strcmp(line, header))
+            rc = nd_error_set(err, ND_EINPUT,
+                              "%s:1: the round file's header '%s' differs from this run's "
+                              "header '%s'; use the same --dims (and --nd-columns) or another "
+                              "file",
+                              path, line, header);
+    }
+    nd_outfile out;
+    if (!rc && !(rc = nd_outfile_open(&out, path, err))) {
+        if (old_len) {
+            fwrite(old, 1, old_len, out.fp);
+            if (old[old_len - 1] != '\n') fputs(crlf ? "\r\n" : "\n", out.fp);
+        } else {
+            fprintf(out.fp, "%s\n", header);
+        }
+        row_write(out.fp, run, nd_only);
+        rc = nd_outfile_commit(&out, err);
+    }
+    free(header), free(old), free(line);
+    return rc;
+}
+
+int nd_classify_perf_parts_write(const nd_classify_run *run, const char *path, nd_error *err)
+{
+    double v[PERF_PARTS];
+    perf_parts(run, v);
+    nd_outfile out;
+    int rc = nd_outfile_open(&out, path, err);
+    if (rc) return rc;
+    const nd_classify_dims *d = &run->opts.dims;
+    for (int i = 0; i < d->count; i++)
+        fprintf(out.fp, "%s,", d->name[i]);
+    for (int i = 0; i < PERF_PARTS; i++)
+        fprintf(out.fp, "%s%c", perf_part_names[i], i + 1 < PERF_PARTS ? ',' : '\n');
+    for (int i = 0; i < d->count; i++)
+        fprintf(out.fp, "%lld,", (long long)d->value[i]);
+    for (int i = 0; i < PERF_PARTS; i++) {
+        classify_print_ms(out.fp, v[i], 3);
+        fputc(i + 1 < PERF_PARTS ? ',' : '\n', out.fp);
+    }
+    return nd_outfile_commit(&out, err);
+}
+
+const char *const perf_part_names[PERF_PARTS] = {
+    "FW_COMPUTE",    "BW_COMPUTE",      "RECOMPUTE",         "DP_COMM", "DP_REDUCE", "MP_COMM",
+    "EP_COMM",       "CP_COMM",         "PP_COMM",           "BUBBLE",  "TOTAL",     "OPTIMIZER",
+    "OTHER_COMPUTE", "UNSPLIT_COMPUTE", "UNCLASSIFIED_COMM", "IDLE"};
+
+/* ND §3.5 with today's DP_REDUCE: op_wait -> DP_COMM, dp_wait -> DP_REDUCE (as the
+ * ratio fit pairs them). All but TOTAL add up to TOTAL for the mean. */
+void perf_parts(const nd_classify_run *run, double v[PERF_PARTS])
+{
+#define V(q) classify_value(run, q)
+    double vals[PERF_PARTS] = {V(ND_CQ_COMP_FW),      V(ND_CQ_COMP_BW),
+                               V(ND_CQ_COMP_REC),     V(ND_CQ_OP_WAIT),
+                               V(ND_CQ_DP_WAIT),      V(ND_CQ_MP_WAIT) + V(ND_CQ_SP_WAIT),
+                               V(ND_CQ_EP_WAIT),      V(ND_CQ_CP_WAIT),
+                               V(ND_CQ_PP_WAIT),      0,
+                               V(ND_CQ_TIME),         V(ND_CQ_COMP_OPT),
+                               V(ND_CQ_COMP_OTHER),   V(ND_CQ_COMP_UNSPLIT),
+                               V(ND_CQ_UNCLASSIFIED), V(ND_CQ_IDLE)};
+#undef V
+    memcpy(v, vals, sizeof vals);
+}
+
+static int cmp_site(const void *a, const void *b)
+{
+    const nd_classify_site *x = a, *y = b;
+    int c = strcmp(nd_classify_quantity_name(x->column), nd_classify_quantity_name(y->column));
+    return c ? c : strcmp(x->label, y->label);
+}
+
+static const nd_classify_site *site_of(const nd_classify_sample *s, const nd_classify_site *k)
+{
+    for (size_t i = 0; i < s->n_sites; i++)
+        if (s->sites[i].column == k->column && !strcmp(s->sites[i].label, k->label))
+            return &s->sites[i];
+    return NULL;
+}
+
+static void detail_header(FILE *f, const nd_classify_site *sites, size_t n)
+{
+    static const nd_classify_quantity cols[] = {
+        ND_CQ_TIME,     ND_CQ_COMP_FW,    ND_CQ_COMP_BW,      ND_CQ_COMP_REC,
+        ND_CQ_COMP_OPT, ND_CQ_COMP_OTHER, ND_CQ_COMP_UNSPLIT, ND_CQ_DP_WAIT,
+        ND_CQ_MP_WAIT,  ND_CQ_EP_WAIT,    ND_CQ_CP_WAIT,      ND_CQ_PP_WAIT,
+        ND_CQ_OP_WAIT,  ND_CQ_SP_WAIT,    ND_CQ_UNCLASSIFIED, ND_CQ_IDLE};
+    fputs("rank,step", f);
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+        fprintf(f, ",%s", nd_classify_quantity_name(cols[i]));
+    static const char *what[] = {"ms", "calls", "waits", "MiB"};
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < 4; k++) {
+            char name[256];
+            snprintf(name, sizeof name, "%s:%s %s", nd_classify_quantity_name(sites[i].column),
+                     sites[i].label, what[k]);
+            fputc(',', f);
+            classify_csv_field(f, name);
+        }
+    fputs(",view,input,warmup\n", f);
+}
+
+static void detail_row(FILE *f, const nd_classify_run *run, const nd_classify_sample *s,
+                       const nd_classify_site *sites, size_t n)
+{
+    static const nd_classify_quantity cols[] = {
+        ND_CQ_TIME,     ND_CQ_COMP_FW,    ND_CQ_COMP_BW,      ND_CQ_COMP_REC,
+        ND_CQ_COMP_OPT, ND_CQ_COMP_OTHER, ND_CQ_COMP_UNSPLIT, ND_CQ_DP_WAIT,
+        ND_CQ_MP_WAIT,  ND_CQ_EP_WAIT,    ND_CQ_CP_WAIT,      ND_CQ_PP_WAIT,
+        ND_CQ_OP_WAIT,  ND_CQ_SP_WAIT,    ND_CQ_UNCLASSIFIED, ND_CQ_IDLE};
+    fprintf(f, "%d,", s->rank);
+    classify_csv_field(f, s->step);
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+        fputc(',', f);
+        classify_print_ms(f, s->q[cols[i]], 3);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const nd_classify_site *x = site_of(s, &sites[i]);
+        fputc(',', f);
+        classify_print_ms(f, x ? x->ms : 0, 3);
+        fprintf(f, ",%g,%g,", x ? x->calls : 0, x ? x->waits : 0);
+        classify_print_ms(f, x ? x->bytes / 1048576.0 : 0, 1);
+    }
+    fprintf(f, ",%s,", nd_classify_view_name((nd_classify_view)s->view[ND_CQ_COMP]));
+    classify_csv_field(f, s->input);
+    fprintf(f, ",%d\n", s->step_order < run->opts.skip_steps);
+}
+
+int nd_classify_detail_write(const nd_classify_run *run, const char *path, nd_error *err)
+{
+    /* Every site seen in any step, warm-up steps included. */
+    nd_classify_site *sites = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < run->n_samples; i++)
+        for (size_t k = 0; k < run->samples[i].n_sites; k++) {
+            const nd_classify_site *x = &run->samples[i].sites[k];
+            bool seen = false;
+            for (size_t j = 0; j < n && !seen; j++)
+                seen = sites[j].column == x->column && !strcmp(sites[j].label, x->label);
+            if (seen) continue;
+            nd_classify_site *m = realloc(sites, (n + 1) * sizeof *m);
+            if (!m) return free(sites), nd_error_set(err, ND_ENOMEM, "out of memory");
+            sites = m;
+            sites[n++] = *x; /* labels borrowed from the samples */
+        }
+    qsort(sites, n, sizeof *sites, cmp_site);
+    nd_outfile out;
+    int rc = nd_outfile_open(&out, path, err);
+    if (!rc) {
+        detail_header(out.fp, sites, n);
+        for (size_t i = 0; i < run->n_samples; i++)
+            detail_row(out.fp, run, &run->samples[i], sites, n);
+        rc = nd_outfile_commit(&out, err);
+    }
+    free(sites);
+    return rc;
+}

@@ -1,0 +1,191 @@
+/* The report on stdout: ND's three blocks (reference §3.7, means), then what ND
+ * lacks: median and spread over rank-steps, the slowest rank, the view each number
+ * comes from, and the notes. --json prints the same as one document. */
+#include "classify_output.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nd/io.h"
+
+static double mean_of(const nd_classify_run *run, nd_classify_quantity q)
+{
+    return run->summary.q[q].mean;
+}
+
+static void part_line(FILE *f, const char *name, double ms, double time, const char *note)
+{
+    fprintf(f, "  %-17s %10.1f %6.1f %%", name, ms, time > 0 ? 100 * ms / time : 0);
+    if (note && *note) fprintf(f, "  %s", note);
+    fputc('\n', f);
+}
+
+static void nd_parts_block(const nd_classify_run *run, FILE *f)
+{
+    const nd_classify_summary *m = &run->summary;
+    double t = mean_of(run, ND_CQ_TIME);
+    char note[128];
+    fprintf(f, "ND real parts, mean of %zu rank-steps, ms per step\n", m->n_samples);
+    part_line(f, "comp", mean_of(run, ND_CQ_COMP), t, NULL);
+    snprintf(note, sizeof note, "dp %.1f + op %.1f", mean_of(run, ND_CQ_DP_WAIT),
+             mean_of(run, ND_CQ_OP_WAIT));
+    part_line(f, "dp_wait", mean_of(run, ND_CQ_DP_WAIT) + mean_of(run, ND_CQ_OP_WAIT), t, note);
+    snprintf(note, sizeof note, "mp %.1f + sp %.1f", mean_of(run, ND_CQ_MP_WAIT),
+             mean_of(run, ND_CQ_SP_WAIT));
+    part_line(f, "mp_wait", mean_of(run, ND_CQ_MP_WAIT) + mean_of(run, ND_CQ_SP_WAIT), t, note);
+    part_line(f, "ep_wait", mean_of(run, ND_CQ_EP_WAIT), t, NULL);
+    part_line(f, "cp_wait", mean_of(run, ND_CQ_CP_WAIT), t, NULL);
+    part_line(f, "pp_wait", mean_of(run, ND_CQ_PP_WAIT), t, "bubble included");
+    snprintf(note, sizeof note, "unclassified comm %.1f", mean_of(run, ND_CQ_UNCLASSIFIED));
+    part_line(f, "idle", mean_of(run, ND_CQ_IDLE) + mean_of(run, ND_CQ_UNCLASSIFIED), t, note);
+    part_line(f, "time", t, t, NULL);
+}
+
+static void estimate_block(const nd_classify_run *run, FILE *f)
+{
+    double v[PERF_PARTS], t = mean_of(run, ND_CQ_TIME);
+    nd_classify_run copy = *run;
+    copy.opts.stat = ND_STAT_MEAN; /* ND's blocks are means whatever --stat says */
+    perf_parts(&copy, v);
+    fprintf(f, "ND estimate columns (debug.csv), ms per step\n");
+    for (int i = 0; i < PERF_PARTS; i++)
+        part_line(f, perf_part_names[i], v[i], t, NULL);
+}
+
+static int cmp_ms_desc(const void *a, const void *b)
+{
+    const nd_classify_site *x = a, *y = b;
+    if (x->ms != y->ms) return x->ms < y->ms ? 1 : -1;
+    return strcmp(x->label, y->label);
+}
+
+static void sites_block(const nd_classify_run *run, FILE *f)
+{
+    const nd_classify_summary *m = &run->summary;
+    double n = (double)m->n_samples;
+    nd_classify_site *s = malloc((m->n_sites + 1) * sizeof *s);
+    if (!s) return;
+    memcpy(s, m->sites, m->n_sites * sizeof *s);
+    qsort(s, m->n_sites, sizeof *s, cmp_ms_desc);
+    fprintf(f, "Communication by source, per step: ms, calls, of which waiting, MiB\n");
+    for (size_t i = 0; i < m->n_sites; i++) {
+        double waiting = s[i].wait_ms > 0 ? s[i].wait_ms / n : s[i].waits / n;
+        fprintf(f, "  %-17s %-24s %10.1f %7.1f %7.1f %9.1f\n",
+                nd_classify_quantity_name(s[i].column), s[i].label, s[i].ms / n, s[i].calls / n,
+                waiting, s[i].bytes / 1048576.0 / n);
+    }
+    free(s);
+}
+
+static void stats_block(const nd_classify_run *run, FILE *f)
+{
+    const nd_classify_summary *m = &run->summary;
+    fprintf(f,
+            "Statistics over %zu rank-steps of %zu rank(s) (%zu warm-up rank-steps dropped), "
+            "ms per step; the CSV row holds the %s\n",
+            m->n_samples, m->n_ranks, m->n_dropped,
+            run->opts.stat == ND_STAT_MEDIAN ? "median" : "mean");
+    fprintf(f, "  %-17s %10s %10s %10s %10s  %s\n", "quantity", "mean", "median", "min", "max",
+            "view");
+    for (int q = 0; q < ND_CQ_COUNT; q++) {
+        const nd_classify_stats *s = &m->q[q];
+        fprintf(f, "  %-17s %10.3f %10.3f %10.3f %10.3f  %s\n",
+                nd_classify_quantity_name((nd_classify_quantity)q), s->mean, s->median, s->min,
+                s->max, nd_classify_view_name(m->view[q]));
+    }
+    fprintf(f, "Slowest rank: %d (%s), mean step %.3f ms\n", m->slowest_rank,
+            m->slowest_input ? m->slowest_input : "?", m->slowest_mean_ms);
+}
+
+void nd_classify_report_print(const nd_classify_run *run, FILE *f)
+{
+    nd_parts_block(run, f);
+    estimate_block(run, f);
+    sites_block(run, f);
+    stats_block(run, f);
+    if (run->n_notes) fprintf(f, "Notes\n");
+    for (size_t i = 0; i < run->n_notes; i++)
+        fprintf(f, "  - %s\n", run->notes[i]);
+}
+
+/* ---- JSON ---------------------------------------------------------------------- */
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static void json_number(FILE *f, double v)
+{
+    char buf[ND_DOUBLE_TEXT_MAX];
+    if (!isfinite(v))
+        fputs("null", f);
+    else if (v == floor(v) && fabs(v) < 1e15)
+        fprintf(f, "%.0f", v); /* 1000, not 1e+03 */
+    else
+        fputs(nd_format_double(v, buf), f);
+}
+
+static void json_sites(const nd_classify_run *run, FILE *f)
+{
+    const nd_classify_summary *m = &run->summary;
+    double n = (double)m->n_samples;
+    fputs("  \"sites_per_step\": [", f);
+    for (size_t i = 0; i < m->n_sites; i++) {
+        const nd_classify_site *s = &m->sites[i];
+        fputs(i ? ",\n    {\"column\": " : "\n    {\"column\": ", f);
+        json_string(f, nd_classify_quantity_name(s->column));
+        fputs(", \"label\": ", f);
+        json_string(f, s->label);
+        fputs(", \"ms\": ", f), json_number(f, s->ms / n);
+        fputs(", \"calls\": ", f), json_number(f, s->calls / n);
+        fputs(", \"waits\": ", f), json_number(f, s->waits / n);
+        fputs(", \"wait_ms\": ", f), json_number(f, s->wait_ms / n);
+        fputs(", \"mib\": ", f), json_number(f, s->bytes / 1048576.0 / n);
+        fputc('}', f);
+    }
+    fputs(m->n_sites ? "\n  ],\n" : "],\n", f);
+}
+
+void nd_classify_json_print(const nd_classify_run *run, FILE *f)
+{
+    const nd_classify_summary *m = &run->summary;
+    fprintf(f,
+            "{\n  \"rank_steps\": %zu,\n  \"warmup_rank_steps_dropped\": %zu,\n"
+            "  \"ranks\": %zu,\n  \"skip_steps\": %d,\n  \"row_statistic\": \"%s\",\n",
+            m->n_samples, m->n_dropped, m->n_ranks, run->opts.skip_steps,
+            run->opts.stat == ND_STAT_MEDIAN ? "median" : "mean");
+    fputs("  \"quantities_ms\": {", f);
+    for (int q = 0; q < ND_CQ_COUNT; q++) {
+        const nd_classify_stats *s = &m->q[q];
+        fputs(q ? ",\n    " : "\n    ", f);
+        json_string(f, nd_classify_quantity_name((nd_classify_quantity)q));
+        fputs(": {\"mean\": ", f), json_number(f, s->mean);
+        fputs(", \"median\": ", f), json_number(f, s->median);
+        fputs(", \"min\": ", f), json_number(f, s->min);
+        fputs(", \"max\": ", f), json_number(f, s->max);
+        fputs(", \"view\": ", f), json_string(f, nd_classify_view_name(m->view[q]));
+        fputc('}', f);
+    }
+    fputs("\n  },\n  \"slowest_rank\": {\"rank\": ", f);
+    fprintf(f, "%d, \"input\": ", m->slowest_rank);
+    json_string(f, m->slowest_input ? m->slowest_input : "");
+    fputs(", \"mean_time_ms\": ", f), json_number(f, m->slowest_mean_ms);
+    fputs("},\n", f);
+    json_sites(run, f);
+    fputs("  \"notes\": [", f);
+    for (size_t i = 0; i < run->n_notes; i++) {
+        fputs(i ? ", " : "", f);
+        json_string(f, run->notes[i]);
+    }
+    fputs("]\n}\n", f);
+}

@@ -1,0 +1,241 @@
+/* A classification run: the inputs read into rank-step samples, the warm-up steps
+ * dropped, and the statistics over what is left. */
+#include "classify_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "nd/io.h"
+
+const char *nd_classify_quantity_name(nd_classify_quantity q)
+{
+    static const char *names[ND_CQ_COUNT] = {
+        "time",    "comp",    "dp_wait",  "mp_wait",  "ep_wait",      "cp_wait",
+        "pp_wait", "op_wait", "sp_wait",  "idle",     "unclassified", "optimizer",
+        "comp_fw", "comp_bw", "comp_rec", "comp_opt", "comp_other",   "comp_unsplit"};
+    return (unsigned)q < ND_CQ_COUNT ? names[q] : "?";
+}
+
+const char *nd_classify_view_name(nd_classify_view v)
+{
+    static const char *names[] = {"auto", "host", "device", "ascend", "mixed"};
+    return (unsigned)v <= ND_VIEW_MIXED ? names[v] : "?";
+}
+
+void nd_classify_options_init(nd_classify_options *opts)
+{
+    memset(opts, 0, sizeof *opts);
+    opts->view = ND_VIEW_AUTO;
+    opts->stat = ND_STAT_MEAN;
+}
+
+nd_classify_run *nd_classify_run_alloc(const nd_classify_options *opts)
+{
+    nd_classify_run *run = calloc(1, sizeof *run);
+    if (run) run->opts = *opts;
+    return run;
+}
+
+static void sample_free(nd_classify_sample *s)
+{
+    free(s->input), free(s->step);
+    for (size_t i = 0; i < s->n_sites; i++)
+        free(s->sites[i].label);
+    free(s->sites);
+}
+
+static void summary_free(nd_classify_summary *m)
+{
+    for (size_t i = 0; i < m->n_sites; i++)
+        free(m->sites[i].label);
+    free(m->sites);
+    memset(m, 0, sizeof *m);
+}
+
+void nd_classify_run_free(nd_classify_run *run)
+{
+    if (!run) return;
+    for (size_t i = 0; i < run->n_samples; i++)
+        sample_free(&run->samples[i]);
+    free(run->samples);
+    for (size_t i = 0; i < run->n_notes; i++)
+        free(run->notes[i]);
+    free(run->notes);
+    summary_free(&run->summary);
+    free(run);
+}
+
+int run_sample_add(nd_classify_run *run, nd_classify_sample *s, nd_error *err)
+{
+    if (run->n_samples == run->cap_samples) {
+        size_t cap = run->cap_samples ? run->cap_samples * 2 : 64;
+        nd_classify_sample *n = realloc(run->samples, cap * sizeof *n);
+        if (!n) {
+            sample_free(s);
+            return nd_error_set(err, ND_ENOMEM, "out of memory");
+        }
+        run->samples = n, run->cap_samples = cap;
+    }
+    run->samples[run->n_samples++] = *s;
+    return ND_OK;
+}
+
+int run_note(nd_classify_run *run, const char *fmt, ...)
+{
+    char msg[ND_ERROR_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    for (size_t i = 0; i < run->n_notes; i++)
+        if (!strcmp(run->notes[i], msg)) return ND_OK; /* once is enough */
+    char **n = realloc(run->notes, (run->n_notes + 1) * sizeof *n);
+    if (!n) return ND_ENOMEM;
+    run->notes = n;
+    if (!(run->notes[run->n_notes] = nd_strdup(msg))) return ND_ENOMEM;
+    run->n_notes++;
+    return ND_OK;
+}
+
+int nd_classify_run_add(nd_classify_run *run, const char *path, nd_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return nd_error_set(err, ND_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    char *csv = NULL;
+    int found = ascend_find(path, &csv, err);
+    if (found < 0) return found;
+    if (found == 0 && S_ISDIR(st.st_mode))
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: a directory without step_trace_time.csv (looked in it, in "
+                            "ASCEND_PROFILER_OUTPUT/ and in */ASCEND_PROFILER_OUTPUT/)",
+                            path);
+    if (found == 0) return chrome_trace_read(run, path, err);
+    int rc = ND_OK;
+    if (!run->opts.has_dims)
+        rc =
+            nd_error_set(err, ND_EUSAGE, "--dims is required to classify an Ascend run (%s)", path);
+    if (!rc) rc = ascend_read(run, csv, err);
+    free(csv);
+    return rc;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static bool same_rank(const nd_classify_sample *a, const nd_classify_sample *b)
+{
+    return a->rank == b->rank && !strcmp(a->input, b->input);
+}
+
+static void stats_of(const nd_classify_run *run, const bool *keep, nd_classify_summary *m,
+                     double *tmp)
+{
+    for (int q = 0; q < ND_CQ_COUNT; q++) {
+        size_t n = 0;
+        double sum = 0;
+        int view = -1;
+        for (size_t i = 0; i < run->n_samples; i++) {
+            if (!keep[i]) continue;
+            tmp[n++] = run->samples[i].q[q];
+            sum += run->samples[i].q[q];
+            int v = run->samples[i].view[q];
+            view = view < 0 || view == v ? v : ND_VIEW_MIXED;
+        }
+        qsort(tmp, n, sizeof *tmp, cmp_double);
+        nd_classify_stats *s = &m->q[q];
+        s->mean = sum / (double)n;
+        s->median = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+        s->min = tmp[0], s->max = tmp[n - 1];
+        m->view[q] = (nd_classify_view)view;
+    }
+}
+
+/* The rank with the highest mean step time; also counts the ranks. */
+static void slowest_of(const nd_classify_run *run, const bool *keep, nd_classify_summary *m)
+{
+    m->slowest_mean_ms = -1;
+    for (size_t i = 0; i < run->n_samples; i++) {
+        if (!keep[i]) continue;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = keep[j] && same_rank(&run->samples[j], &run->samples[i]);
+        if (seen) continue;
+        m->n_ranks++;
+        double sum = 0;
+        size_t n = 0;
+        for (size_t j = i; j < run->n_samples; j++)
+            if (keep[j] && same_rank(&run->samples[j], &run->samples[i]))
+                sum += run->samples[j].q[ND_CQ_TIME], n++;
+        if (sum / (double)n > m->slowest_mean_ms) {
+            m->slowest_mean_ms = sum / (double)n;
+            m->slowest_rank = run->samples[i].rank;
+            m->slowest_input = run->samples[i].input;
+        }
+    }
+}
+
+static int sites_of(const nd_classify_run *run, const bool *keep, nd_classify_summary *m)
+{
+    for (size_t i = 0; i < run->n_samples; i++) {
+        if (!keep[i]) continue;
+        for (size_t k = 0; k < run->samples[i].n_sites; k++) {
+            const nd_classify_site *x = &run->samples[i].sites[k];
+            nd_classify_site *y = NULL;
+            for (size_t j = 0; j < m->n_sites && !y; j++)
+                if (m->sites[j].column == x->column && !strcmp(m->sites[j].label, x->label))
+                    y = &m->sites[j];
+            if (!y) {
+                nd_classify_site *n = realloc(m->sites, (m->n_sites + 1) * sizeof *n);
+                if (!n) return ND_ENOMEM;
+                m->sites = n;
+                y = &m->sites[m->n_sites];
+                memset(y, 0, sizeof *y);
+                y->column = x->column;
+                if (!(y->label = nd_strdup(x->label))) return ND_ENOMEM;
+                m->n_sites++;
+            }
+            y->ms += x->ms, y->calls += x->calls, y->waits += x->waits;
+            y->wait_ms += x->wait_ms, y->bytes += x->bytes;
+        }
+    }
+    return ND_OK;
+}
+
+int nd_classify_run_finish(nd_classify_run *run, nd_error *err)
+{
+    summary_free(&run->summary);
+    nd_classify_summary *m = &run->summary;
+    if (run->n_samples == 0)
+        return nd_error_set(err, ND_EINPUT, "no profiled steps found in the given traces");
+    bool *keep = calloc(run->n_samples, sizeof *keep);
+    double *tmp = malloc(run->n_samples * sizeof *tmp);
+    if (!keep || !tmp) return free(keep), free(tmp), nd_error_set(err, ND_ENOMEM, "out of memory");
+    int most = 0;
+    for (size_t i = 0; i < run->n_samples; i++) {
+        keep[i] = run->samples[i].step_order >= run->opts.skip_steps;
+        if (run->samples[i].step_order + 1 > most) most = run->samples[i].step_order + 1;
+        m->n_samples += keep[i];
+    }
+    m->n_dropped = run->n_samples - m->n_samples;
+    int rc = ND_OK;
+    if (m->n_samples == 0)
+        rc = nd_error_set(err, ND_EINPUT,
+                          "--skip-steps %d drops every step (the ranks have at most %d profiled "
+                          "steps)",
+                          run->opts.skip_steps, most);
+    if (!rc) {
+        stats_of(run, keep, m, tmp);
+        slowest_of(run, keep, m);
+        if (sites_of(run, keep, m)) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
+    free(keep), free(tmp);
+    run->finished = rc == ND_OK;
+    return rc;
+}

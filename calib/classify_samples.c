@@ -1,0 +1,180 @@
+/* From the steps of one Chrome trace to rank-step samples: the view is chosen
+ * (host, or device when the trace has kernels), process groups are placed, and every
+ * number is tagged with the view it comes from. */
+#include "classify_trace.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "nd/io.h"
+
+typedef struct placed {
+    nd_classify_quantity column;
+    char label[192];
+    const char *how;
+} placed;
+
+void sample_complete(nd_classify_sample *s)
+{
+    double *q = s->q;
+    q[ND_CQ_COMP] = q[ND_CQ_COMP_FW] + q[ND_CQ_COMP_BW] + q[ND_CQ_COMP_REC] + q[ND_CQ_COMP_OPT] +
+                    q[ND_CQ_COMP_OTHER] + q[ND_CQ_COMP_UNSPLIT];
+    q[ND_CQ_OPTIMIZER] = q[ND_CQ_COMP_OPT];
+    double busy = q[ND_CQ_COMP] + q[ND_CQ_UNCLASSIFIED];
+    for (int c = ND_CQ_DP_WAIT; c <= ND_CQ_SP_WAIT; c++)
+        busy += q[c];
+    q[ND_CQ_IDLE] = q[ND_CQ_TIME] - busy;
+}
+
+static int site_add(nd_classify_sample *s, int column, const char *label, double ns, double calls,
+                    double waits, double bytes)
+{
+    for (size_t i = 0; i < s->n_sites; i++) {
+        nd_classify_site *x = &s->sites[i];
+        if ((int)x->column != column || strcmp(x->label, label)) continue;
+        x->ms += ns / 1e6, x->calls += calls, x->waits += waits, x->bytes += bytes;
+        s->q[column] += ns / 1e6;
+        return 0;
+    }
+    nd_classify_site *n = realloc(s->sites, (s->n_sites + 1) * sizeof *n);
+    if (!n) return -1;
+    s->sites = n;
+    nd_classify_site *x = &s->sites[s->n_sites];
+    memset(x, 0, sizeof *x);
+    x->label = nd_strdup(label);
+    if (!x->label) return -1;
+    s->n_sites++;
+    x->column = (nd_classify_quantity)column;
+    x->ms = ns / 1e6, x->calls = calls, x->waits = waits, x->bytes = bytes;
+    s->q[column] += ns / 1e6;
+    return 0;
+}
+
+static void views_set(nd_classify_sample *s, bool device)
+{
+    for (int q = 0; q < ND_CQ_COUNT; q++)
+        s->view[q] = ND_VIEW_HOST;
+    if (!device) return;
+    static const int dev[] = {ND_CQ_COMP,    ND_CQ_DP_WAIT,      ND_CQ_MP_WAIT,     ND_CQ_EP_WAIT,
+                              ND_CQ_CP_WAIT, ND_CQ_PP_WAIT,      ND_CQ_OP_WAIT,     ND_CQ_SP_WAIT,
+                              ND_CQ_IDLE,    ND_CQ_UNCLASSIFIED, ND_CQ_COMP_UNSPLIT};
+    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
+        s->view[dev[i]] = ND_VIEW_DEVICE;
+}
+
+static int host_parts(nd_classify_sample *s, const trace_step *st, const placed *pl)
+{
+    for (int b = 0; b < 5; b++)
+        s->q[ND_CQ_COMP_FW + b] = st->phase_ns[b] / 1e6;
+    for (size_t i = 0; i < st->n_sites; i++) {
+        const step_site *x = &st->sites[i];
+        int col = x->column >= 0 ? x->column : (int)pl[x->group].column;
+        const char *label = x->column >= 0 ? x->label : pl[x->group].label;
+        if (site_add(s, col, label, x->ns, x->calls, x->waits, x->bytes)) return -1;
+    }
+    return 0;
+}
+
+/* Device compute has no phases. The optimizer's part is the host's optimizer share of
+ * host compute applied to device compute: kernels run after their launch, so a host
+ * time window would catch the wrong kernels, while the share carries over. */
+static int device_parts(nd_classify_sample *s, const trace_step *st, const placed *pl)
+{
+    double comp = st->dev_comp_ns / 1e6, host = 0;
+    for (int b = 0; b < 5; b++)
+        host += st->phase_ns[b] / 1e6;
+    s->q[ND_CQ_COMP_OPT] = host > 0 ? comp * (st->phase_ns[3] / 1e6) / host : 0;
+    s->q[ND_CQ_COMP_UNSPLIT] = comp - s->q[ND_CQ_COMP_OPT];
+    for (size_t g = 0; g < st->n_dev_groups; g++)
+        if (st->dev_group_ns[g] > 0 &&
+            site_add(s, (int)pl[g].column, pl[g].label, st->dev_group_ns[g], 0, 0, 0))
+            return -1;
+    return 0;
+}
+
+static int choose_view(trace_ctx *t, bool *device, nd_error *err)
+{
+    nd_classify_view want = t->run->opts.view;
+    bool ok = t->has_kernels && !t->device_late;
+    if (want == ND_VIEW_DEVICE && !ok)
+        return nd_error_set(err, ND_EINPUT, "%s: --view device: %s", t->path,
+                            t->has_kernels ? "ProfilerStep events come after the kernels of "
+                                             "their steps; use --view host"
+                                           : "the trace has no device kernels; use --view host");
+    if (want == ND_VIEW_AUTO && t->has_kernels && !ok)
+        trace_note(t, "ProfilerStep events come after the kernels of their steps: host view used");
+    *device = want == ND_VIEW_DEVICE || (want == ND_VIEW_AUTO && ok);
+    return ND_OK;
+}
+
+static placed *place_groups(trace_ctx *t)
+{
+    const nd_classify_options *o = &t->run->opts;
+    placed *pl = calloc(t->groups.n + 1, sizeof *pl);
+    if (!pl) return NULL;
+    for (size_t g = 0; g < t->groups.n; g++)
+        pl[g].column =
+            group_map(&t->groups.items[g], t->cfg, t->n_cfg, t->world_size,
+                      o->has_dims ? &o->dims : NULL, pl[g].label, sizeof pl[g].label, &pl[g].how);
+    return pl;
+}
+
+static void note_fallbacks(trace_ctx *t, const placed *pl, const bool *used)
+{
+    for (size_t g = 0; g < t->groups.n; g++) {
+        if (!used[g] || strcmp(pl[g].how, "collective type")) continue;
+        const comm_group *x = &t->groups.items[g];
+        trace_note(t,
+                   "%s on process group %s%s: not placed by ranks, name or size%s; charged "
+                   "to %s by its collective type, as ND's Ascend path does",
+                   coll_label(x->kind),
+                   x->pg_desc   ? x->pg_desc
+                   : x->pg_name ? x->pg_name
+                                : "?",
+                   x->ranks ? "" : " (no rank list in the trace)",
+                   t->run->opts.has_dims ? " under --dims" : " (no --dims)",
+                   nd_classify_quantity_name(pl[g].column));
+    }
+}
+
+int trace_samples(trace_ctx *t, nd_error *err)
+{
+    bool device = false;
+    int rc = choose_view(t, &device, err);
+    if (rc) return rc;
+    placed *pl = place_groups(t);
+    bool *used = calloc(t->groups.n + 1, sizeof *used);
+    if (!pl || !used) return free(pl), free(used), nd_error_set(err, ND_ENOMEM, "out of memory");
+    int rank = t->rank >= 0 ? t->rank : trace_rank_from_name(t->path);
+    size_t n;
+    const int32_t *order = trace_steps_by_time(t, &n);
+    for (size_t k = 0; k < n && !rc; k++) {
+        const trace_step *st = &t->steps[order[k]];
+        nd_classify_sample s = {.rank = rank, .step_order = (int)k};
+        s.input = nd_strdup(t->path), s.step = nd_strdup(st->name);
+        s.q[ND_CQ_TIME] = (double)st->dur / 1e6;
+        views_set(&s, device);
+        if (device) {
+            for (size_t g = 0; g < st->n_dev_groups && g < t->groups.n; g++)
+                used[g] |= st->dev_group_ns[g] > 0;
+        } else {
+            for (size_t i = 0; i < st->n_sites; i++)
+                if (st->sites[i].group >= 0) used[st->sites[i].group] = true;
+        }
+        int bad =
+            !s.input || !s.step || (device ? device_parts(&s, st, pl) : host_parts(&s, st, pl));
+        sample_complete(&s);
+        if (bad) {
+            rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+            free(s.input), free(s.step);
+            for (size_t i = 0; i < s.n_sites; i++)
+                free(s.sites[i].label);
+            free(s.sites);
+        } else {
+            rc = run_sample_add(t->run, &s, err);
+        }
+    }
+    if (!rc && n == 0) trace_note(t, "no ProfilerStep# events: nothing to classify in this trace");
+    if (!rc) note_fallbacks(t, pl, used);
+    free(pl), free(used);
+    return rc;
+}

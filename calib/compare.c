@@ -1,0 +1,191 @@
+/*
+ * compare.c — estimate each measured row and compute the metrics.
+ */
+#include "nd/compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *fold_names[ND_FOLDS] = {"comp", "dp_wait", "mp_wait", "ep_wait",
+                                           "cp_wait", "pp_wait", "idle", "total"};
+
+const char *nd_fold_name(nd_fold f)
+{
+    return f < ND_FOLDS ? fold_names[f] : "?";
+}
+
+void nd_fold_estimate(const double p[ND_PARTS], double out[ND_FOLDS])
+{
+    out[ND_FOLD_COMP] = p[ND_PART_FW_COMPUTE] + p[ND_PART_BW_COMPUTE] + p[ND_PART_RECOMPUTE] +
+                        p[ND_PART_OPTIMIZER];
+    out[ND_FOLD_DP] = p[ND_PART_DP_COMM] + p[ND_PART_DP_REDUCE];
+    out[ND_FOLD_MP] = p[ND_PART_MP_COMM];
+    out[ND_FOLD_EP] = p[ND_PART_EP_COMM];
+    out[ND_FOLD_CP] = p[ND_PART_CP_COMM];
+    out[ND_FOLD_PP] = p[ND_PART_PP_COMM] + p[ND_PART_BUBBLE];
+    out[ND_FOLD_IDLE] = p[ND_PART_OVERHEAD];
+    out[ND_FOLD_TOTAL] = 0;
+    for (int i = 0; i < ND_PARTS; i++) out[ND_FOLD_TOTAL] += p[i];
+}
+
+static double has_or_zero(const nd_classified_row *r, nd_measured m)
+{
+    return r->has[m] ? r->measured[m] : 0.0;
+}
+
+void nd_fold_measured(const nd_classified_row *r, double out[ND_FOLDS])
+{
+    out[ND_FOLD_COMP] = has_or_zero(r, ND_MEAS_COMP);
+    out[ND_FOLD_DP] = has_or_zero(r, ND_MEAS_DP_WAIT) + has_or_zero(r, ND_MEAS_OP_WAIT);
+    out[ND_FOLD_MP] = has_or_zero(r, ND_MEAS_MP_WAIT) + has_or_zero(r, ND_MEAS_SP_WAIT);
+    out[ND_FOLD_EP] = has_or_zero(r, ND_MEAS_EP_WAIT);
+    out[ND_FOLD_CP] = has_or_zero(r, ND_MEAS_CP_WAIT);
+    out[ND_FOLD_PP] = has_or_zero(r, ND_MEAS_PP_WAIT);
+    out[ND_FOLD_IDLE] = nd_classified_idle_ms(r);
+    out[ND_FOLD_TOTAL] = r->time_ms;
+}
+
+static int price_row(const nd_compare_inputs *in, const nd_classified *round, nd_compare_row *cr,
+                     nd_error *err)
+{
+    const nd_classified_row *r = cr->row;
+    const nd_run *run = in->run;
+    nd_classified_strategy(r, &run->strategy, &cr->strategy);
+    nd_strategy *s = &cr->strategy;
+    nd_classified_label(round, r, cr->label, sizeof cr->label);
+    cr->devices = s->dp * s->tp * s->pp * s->cp;
+    int64_t gbs = cr->gbs = s->dp * s->mb * s->mbs;
+    if (r->devices && r->devices != cr->devices)
+        return nd_error_set(err, ND_EINPUT,
+                            "%s:%d: column 'devices' says %lld but DP*MP*PP*CP = %lld", round->path,
+                            r->line, (long long)r->devices, (long long)cr->devices);
+    if (r->gbs && r->gbs != gbs)
+        return nd_error_set(err, ND_EINPUT, "%s:%d: column 'gbs' says %lld but DP*MB*MBS = %lld",
+                            round->path, r->line, (long long)r->gbs, (long long)gbs);
+    nd_train train = run->train;
+    if (r->seq_len) train.seq_len = r->seq_len;
+    cr->seq_len = train.seq_len;
+    int rc = nd_strategy_check(s, &run->model, cr->devices, gbs, train.seq_len, err);
+    if (rc) return nd_error_prefix(err, "%s:%d: this row's strategy cannot be priced", round->path, r->line);
+    nd_context ctx;
+    nd_context_init(&ctx, &run->model, &train, in->device, cr->devices, in->budget_mib, in->ratios);
+    cr->est.stage_memory = NULL, cr->est.stage_time = NULL;
+    if ((rc = nd_estimate_strategy(&ctx, s, NULL, NULL, &cr->est, err))) return rc;
+    nd_fold_measured(r, cr->measured);
+    nd_fold_estimate(cr->est.parts_ms, cr->estimated);
+    cr->rank_ms = isnan(r->step_trainer_ms) ? r->time_ms : r->step_trainer_ms;
+    return ND_OK;
+}
+
+static int by_rank(const void *a, const void *b)
+{
+    const nd_compare_row *p = a, *q = b;
+    if (p->rank_cost != q->rank_cost) return p->rank_cost < q->rank_cost ? -1 : 1;
+    return p->row->line - q->row->line;
+}
+
+/* Strategies of one cluster and batch rank by step time; a round mixing cluster sizes or
+ * batches ranks by device-time per sequence (ms x devices / sequences), which is what a
+ * faster strategy saves when it is scaled to the planned cluster. */
+static void rank_costs(nd_compare *c)
+{
+    for (size_t i = 1; i < c->count; i++)
+        if (c->rows[i].devices != c->rows[0].devices || c->rows[i].gbs != c->rows[0].gbs)
+            c->normalized = true;
+    for (size_t i = 0; i < c->count; i++) {
+        nd_compare_row *r = &c->rows[i];
+        double scale = c->normalized ? (double)r->devices / (double)r->gbs : 1.0;
+        r->rank_cost = r->rank_ms * scale;
+        r->est_cost = r->est.step_ms * scale;
+    }
+}
+
+/* A part is measured when the round has any of the columns it folds. */
+static void measured_folds(const nd_classified *round, bool out[ND_FOLDS])
+{
+    const bool *col = round->column;
+    out[ND_FOLD_COMP] = col[ND_MEAS_COMP];
+    out[ND_FOLD_DP] = col[ND_MEAS_DP_WAIT] || col[ND_MEAS_OP_WAIT];
+    out[ND_FOLD_MP] = col[ND_MEAS_MP_WAIT] || col[ND_MEAS_SP_WAIT];
+    out[ND_FOLD_EP] = col[ND_MEAS_EP_WAIT];
+    out[ND_FOLD_CP] = col[ND_MEAS_CP_WAIT];
+    out[ND_FOLD_PP] = col[ND_MEAS_PP_WAIT];
+    out[ND_FOLD_IDLE] = col[ND_MEAS_IDLE] || col[ND_MEAS_COMP];
+    out[ND_FOLD_TOTAL] = true;
+}
+
+static void fold_metrics(nd_compare *c, double *x, double *y)
+{
+    for (int f = 0; f < ND_FOLDS; f++) {
+        for (size_t i = 0; i < c->count; i++) {
+            x[i] = c->rows[i].estimated[f];
+            y[i] = c->rows[i].measured[f];
+        }
+        nd_compare_metrics *m = &c->fold[f];
+        m->pearson = nd_metric_pearson(x, y, c->count);
+        m->spearman = nd_metric_spearman(x, y, c->count);
+        /* Parts below 0.5 % of their step are noise to divide by. */
+        double floor_ms = 0;
+        for (size_t i = 0; i < c->count; i++) floor_ms = fmax(floor_ms, 0.005 * c->rows[i].measured[ND_FOLD_TOTAL]);
+        if (f == ND_FOLD_TOTAL) floor_ms = 0;
+        nd_metric_relative_errors(x, y, c->count, f == ND_FOLD_TOTAL ? 0 : floor_ms, &m->errors);
+    }
+}
+
+static void memory_metrics(nd_compare *c, double *x, double *y, double budget_mib)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->count; i++) {
+        const nd_compare_row *r = &c->rows[i];
+        if (isnan(r->row->peak_mib)) continue;
+        x[n] = r->est.peak_mib, y[n] = r->row->peak_mib, n++;
+        if (r->est.fits && r->row->peak_mib > budget_mib) c->fits_but_measured_over++;
+    }
+    c->memory_rows = n;
+    c->memory.pearson = nd_metric_pearson(x, y, n);
+    c->memory.spearman = nd_metric_spearman(x, y, n);
+    nd_metric_relative_errors(x, y, n, 0, &c->memory.errors);
+}
+
+int nd_compare_round(const nd_compare_inputs *in, const nd_classified *round, nd_compare *out,
+                     nd_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->rows = calloc(round->count, sizeof *out->rows);
+    if (!out->rows) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    out->count = round->count;
+    out->corrected = in->ratios != NULL;
+    for (size_t i = 0; i < round->count; i++) {
+        out->rows[i].row = &round->rows[i];
+        int rc = price_row(in, round, &out->rows[i], err);
+        if (rc) {
+            nd_compare_free(out);
+            return rc;
+        }
+        out->trainer_steps += !isnan(round->rows[i].step_trainer_ms);
+    }
+    rank_costs(out);
+    measured_folds(round, out->fold_measured);
+    qsort(out->rows, out->count, sizeof *out->rows, by_rank);
+    double *x = malloc(2 * out->count * sizeof *x);
+    if (!x) {
+        nd_compare_free(out);
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
+    double *y = x + out->count;
+    fold_metrics(out, x, y);
+    for (size_t i = 0; i < out->count; i++) x[i] = out->rows[i].est_cost, y[i] = out->rows[i].rank_cost;
+    out->top_k = nd_metric_top_k(x, y, out->count);
+    out->regret = nd_metric_regret(x, y, out->count, &out->pick, &out->fastest);
+    memory_metrics(out, x, y, in->budget_mib);
+    free(x);
+    return ND_OK;
+}
+
+void nd_compare_free(nd_compare *c)
+{
+    free(c->rows);
+    c->rows = NULL;
+    c->count = 0;
+}

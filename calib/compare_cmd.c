@@ -1,0 +1,70 @@
+/*
+ * compare_cmd.c — nd-compare: load the round, estimate each row, print the
+ * comparison, write <stem>_estimates.csv and <stem>_report.json, draw plots.
+ */
+#include "nd/commands.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/classified.h"
+#include "nd/compare.h"
+#include "nd/compare_out.h"
+#include "nd/io.h"
+#include "nd/plot.h"
+#include "nd/report.h"
+
+static int write_outputs(const nd_compare_request *req, const nd_session *ses, const nd_compare *c,
+                         const nd_classified *round, FILE *out, nd_error *err)
+{
+    const char *dir = req->out_dir ? req->out_dir : ".";
+    int rc = req->out_dir ? nd_make_dir(dir, err) : ND_OK;
+    char *stem = nd_path_stem(req->real_csv);
+    if (!stem) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    char path[1024];
+    cJSON *doc = nd_compare_report_json(c, req->real_csv, ses->run.model.name, ses->device->name);
+    if (!doc) rc = rc ? rc : nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc) {
+        snprintf(path, sizeof path, "%s/%s_estimates.csv", dir, stem);
+        rc = nd_compare_write_estimates(path, c, round, err);
+    }
+    if (!rc) {
+        snprintf(path, sizeof path, "%s/%s_report.json", dir, stem);
+        rc = nd_json_write_file(path, doc, err);
+    }
+    if (!rc && req->json && nd_json_print(out, doc)) rc = nd_error_set(err, ND_EIO, "cannot write stdout");
+    if (!rc && req->out_dir && !req->no_plots) {
+        nd_plot_options opt;
+        nd_plot_options_init(&opt);
+        if (req->plot_format) rc = nd_plot_format_from_name(req->plot_format, &opt.format, err);
+        if (!rc) rc = nd_compare_plots(dir, stem, c, &opt, err);
+    }
+    cJSON_Delete(doc);
+    free(stem);
+    return rc;
+}
+
+int nd_compare_command(const nd_compare_request *req, FILE *out, FILE *diag, nd_error *err)
+{
+    if (!req->real_csv) return nd_error_set(err, ND_EUSAGE, "--real_csv ROUND.csv is required");
+    if (req->plot_format) {
+        nd_plot_format f;
+        if (nd_plot_format_from_name(req->plot_format, &f, err)) return ND_EUSAGE;
+    }
+    nd_session ses;
+    int rc = nd_session_open(&ses, &req->common, false, diag, err);
+    nd_classified round = {0};
+    nd_compare cmp = {0};
+    if (!rc) rc = nd_classified_load(req->real_csv, &round, err);
+    if (!rc) {
+        nd_compare_inputs in = {&ses.run, ses.device, ses.budget_mib,
+                                ses.has_ratios ? &ses.ratios.ratios : NULL};
+        rc = nd_compare_round(&in, &round, &cmp, err);
+    }
+    if (!rc && !req->json) nd_compare_print(out, &cmp, req->real_csv);
+    if (!rc) rc = write_outputs(req, &ses, &cmp, &round, out, err);
+    nd_compare_free(&cmp);
+    nd_classified_free(&round);
+    nd_session_close(&ses);
+    return rc;
+}

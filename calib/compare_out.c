@@ -1,0 +1,232 @@
+/*
+ * compare_out.c — what nd-compare prints and writes: the per-strategy table,
+ * the metrics, <stem>_estimates.csv, <stem>_report.json and the plots.
+ */
+#include "nd/compare_out.h"
+
+#include <csv.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/io.h"
+#include "nd/plot.h"
+#include "nd/report.h"
+#include "nd/version.h"
+
+static double pct(double part, double whole)
+{
+    return whole != 0 ? 100.0 * part / whole : 0.0;
+}
+
+static void print_row(FILE *fp, const nd_compare *c, const nd_compare_row *r)
+{
+    double m = r->measured[ND_FOLD_TOTAL], e = r->est.step_ms;
+    fprintf(fp, "%s: measured %.6g ms, estimated %.6g ms (%+.1f %%)\n", r->label, m, e, pct(e - m, m));
+    bool parts = false;
+    for (int f = 0; f < ND_FOLD_TOTAL; f++) parts |= c->fold_measured[f];
+    if (parts)
+        fprintf(fp, "  %-9s %10s %7s %10s %9s %8s\n", "part", "measured", "share", "estimated", "share", "diff");
+    for (int f = 0; f < ND_FOLD_TOTAL; f++) {
+        if (!c->fold_measured[f]) continue;
+        double sm = pct(r->measured[f], m), se = pct(r->estimated[f], e);
+        fprintf(fp, "  %-9s %10.1f %6.1f%% %10.1f %8.1f%% %+7.1f%%\n", nd_fold_name((nd_fold)f),
+                r->measured[f], sm, r->estimated[f], se, sm - se);
+    }
+    if (!isnan(r->row->peak_mib))
+        fprintf(fp, "  peak memory: measured %.0f MiB, estimated %.0f MiB (%+.1f %%)%s\n", r->row->peak_mib,
+                r->est.peak_mib, pct(r->est.peak_mib - r->row->peak_mib, r->row->peak_mib),
+                r->est.fits ? "" : ", estimated NOT to fit");
+}
+
+static void print_metric(FILE *fp, const char *name, const nd_compare_metrics *m)
+{
+    fprintf(fp, "  %-9s", name);
+    if (isnan(m->pearson)) fprintf(fp, " %8s", "-");
+    else fprintf(fp, " %+8.3f", m->pearson);
+    if (isnan(m->spearman)) fprintf(fp, " %8s", "-");
+    else fprintf(fp, " %+8.3f", m->spearman);
+    if (m->errors.n == 0) fprintf(fp, " %8s %8s %8s %4s\n", "-", "-", "-", "0");
+    else fprintf(fp, " %7.1f%% %+7.1f%% %7.1f%% %4zu\n", 100 * m->errors.mape, 100 * m->errors.bias,
+                 100 * m->errors.max_abs, m->errors.n);
+}
+
+void nd_compare_print(FILE *fp, const nd_compare *c, const char *csv_path)
+{
+    fprintf(fp, "Comparison of %zu strategies from %s, estimates %s\n\n", c->count, csv_path,
+            c->corrected ? "corrected by the ratios file" : "uncorrected (no -c)");
+    for (size_t i = 0; i < c->count; i++) {
+        print_row(fp, c, &c->rows[i]);
+        fputc('\n', fp);
+    }
+    fprintf(fp, "Accuracy per part (relative errors over rows where the part is >= 0.5 %% of the step)\n");
+    fprintf(fp, "  %-9s %8s %8s %8s %8s %8s %4s\n", "part", "pearson", "spearman", "MAPE", "bias", "max err", "n");
+    for (int f = 0; f < ND_FOLDS; f++)
+        if (c->fold_measured[f]) print_metric(fp, nd_fold_name((nd_fold)f), &c->fold[f]);
+    if (c->memory_rows) print_metric(fp, "peak mem", &c->memory);
+    const nd_compare_row *pick = &c->rows[c->pick], *fast = &c->rows[c->fastest];
+    fprintf(fp, "\nTop-k agreement: %zu of %zu (ND's: leading rows the estimate also ranks first)\n",
+            c->top_k, c->count);
+    if (c->normalized)
+        fprintf(fp, "Rows differ in devices or global batch: ranking compares ms x devices / sequences.\n");
+    fprintf(fp, "The estimate ranks %s first: it measures %.1f ms; the fastest, %s, %.1f ms: "
+            "following the estimate costs %.1f %%.\n", pick->label, pick->rank_ms, fast->label,
+            fast->rank_ms, 100 * c->regret);
+    if (c->trainer_steps)
+        fprintf(fp, "Ranking uses the trainer's own step on %zu of %zu strategies.\n", c->trainer_steps, c->count);
+    if (c->fits_but_measured_over)
+        fprintf(fp, "Warning: %zu strategies the estimate calls fitting measured above the budget.\n",
+                c->fits_but_measured_over);
+}
+
+/* ---- <stem>_estimates.csv ------------------------------------------------ */
+
+static void put_field(FILE *fp, const char *text, bool first)
+{
+    if (!first) fputc(',', fp);
+    csv_fwrite(fp, text, strlen(text));
+}
+
+static void put_number(FILE *fp, double v)
+{
+    char buf[ND_DOUBLE_TEXT_MAX];
+    fputc(',', fp);
+    if (isnan(v)) return;
+    fputs(nd_format_double(v, buf), fp);
+}
+
+static int64_t dim_value(const nd_strategy *s, unsigned bit)
+{
+    switch (bit) {
+    case ND_DIM_DP: return s->dp;
+    case ND_DIM_EP: return s->ep;
+    case ND_DIM_MP: return s->tp;
+    case ND_DIM_CP: return s->cp;
+    case ND_DIM_PP: return s->pp;
+    case ND_DIM_VPP: return s->vpp;
+    case ND_DIM_MB: return s->mb;
+    case ND_DIM_MBS: return s->mbs;
+    case ND_DIM_SP: return s->sp;
+    case ND_DIM_OP: return s->op;
+    case ND_DIM_ETP: return s->etp;
+    default: return s->zero;
+    }
+}
+
+static const unsigned all_dims[] = {ND_DIM_DP, ND_DIM_EP, ND_DIM_MP, ND_DIM_CP, ND_DIM_PP, ND_DIM_VPP,
+                                    ND_DIM_MB, ND_DIM_MBS, ND_DIM_SP, ND_DIM_OP, ND_DIM_ETP, ND_DIM_ZERO};
+
+int nd_compare_write_estimates(const char *path, const nd_compare *c, const nd_classified *round,
+                               nd_error *err)
+{
+    nd_outfile out;
+    int rc = nd_outfile_open(&out, path, err);
+    if (rc) return rc;
+    FILE *fp = out.fp;
+    bool first = true;
+    for (size_t d = 0; d < sizeof all_dims / sizeof all_dims[0]; d++)
+        if (round->dims & all_dims[d]) put_field(fp, nd_dim_name(all_dims[d]), first), first = false;
+    if (round->has_recompute) put_field(fp, "recompute", first), first = false;
+    fprintf(fp, "%stime,memory_mb,score", first ? "" : ",");
+    for (int p = 0; p < ND_PARTS; p++) fprintf(fp, ",%s", nd_part_name((nd_part)p));
+    fputs(",raw_ms,measured_peak_mib,label\n", fp);
+    for (size_t i = 0; i < c->count; i++) {
+        const nd_compare_row *r = &c->rows[i];
+        char buf[ND_DOUBLE_TEXT_MAX];
+        first = true;
+        for (size_t d = 0; d < sizeof all_dims / sizeof all_dims[0]; d++) {
+            if (!(round->dims & all_dims[d])) continue;
+            if (!first) fputc(',', fp);
+            fprintf(fp, "%lld", (long long)dim_value(&r->strategy, all_dims[d]));
+            first = false;
+        }
+        if (round->has_recompute) put_field(fp, nd_recompute_name(r->strategy.recompute), first), first = false;
+        if (!first) fputc(',', fp);
+        fputs(nd_format_double(r->row->time_ms, buf), fp);
+        put_number(fp, r->est.peak_mib);
+        put_number(fp, r->est.step_ms);
+        for (int p = 0; p < ND_PARTS; p++) put_number(fp, r->est.parts_ms[p]);
+        put_number(fp, r->est.raw_step_ms);
+        put_number(fp, r->row->peak_mib);
+        put_field(fp, r->label, false);
+        fputc('\n', fp);
+    }
+    return nd_outfile_commit(&out, err);
+}
+
+/* ---- <stem>_report.json -------------------------------------------------- */
+
+static cJSON *metrics_json(const nd_compare_metrics *m)
+{
+    cJSON *o = cJSON_CreateObject();
+    nd_json_add_number(o, "pearson", m->pearson);
+    nd_json_add_number(o, "spearman", m->spearman);
+    nd_json_add_number(o, "mape", m->errors.mape);
+    nd_json_add_number(o, "bias", m->errors.bias);
+    nd_json_add_number(o, "max_error", m->errors.max_abs);
+    nd_json_add_number(o, "rows", (double)m->errors.n);
+    return o;
+}
+
+static cJSON *row_json(const nd_compare_row *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "label", r->label);
+    nd_json_add_number(o, "line", r->row->line);
+    cJSON_AddItemToObject(o, "strategy", nd_report_strategy_json(&r->strategy));
+    nd_json_add_number(o, "devices", (double)r->devices);
+    nd_json_add_number(o, "seq_len", (double)r->seq_len);
+    cJSON *m = cJSON_AddObjectToObject(o, "measured_ms"), *e = cJSON_AddObjectToObject(o, "estimated_ms");
+    for (int f = 0; f < ND_FOLDS; f++) {
+        nd_json_add_number(m, nd_fold_name((nd_fold)f), r->measured[f]);
+        nd_json_add_number(e, nd_fold_name((nd_fold)f), r->estimated[f]);
+    }
+    nd_json_add_number(o, "rank_ms", r->rank_ms);
+    nd_json_add_number(o, "step_trainer_ms", r->row->step_trainer_ms);
+    cJSON *parts = cJSON_AddObjectToObject(o, "parts_ms");
+    for (int p = 0; p < ND_PARTS; p++) nd_json_add_number(parts, nd_part_name((nd_part)p), r->est.parts_ms[p]);
+    nd_json_add_number(o, "raw_step_ms", r->est.raw_step_ms);
+    nd_json_add_number(o, "measured_peak_mib", r->row->peak_mib);
+    nd_json_add_number(o, "estimated_peak_mib", r->est.peak_mib);
+    cJSON_AddBoolToObject(o, "fits", r->est.fits);
+    return o;
+}
+
+cJSON *nd_compare_report_json(const nd_compare *c, const char *csv_path, const char *model,
+                              const char *device)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "nd_version", ND_VERSION);
+    cJSON_AddStringToObject(doc, "cost_model", ND_COST_MODEL_VERSION);
+    cJSON_AddStringToObject(doc, "csv", csv_path);
+    cJSON_AddStringToObject(doc, "model", model);
+    cJSON_AddStringToObject(doc, "device", device);
+    cJSON_AddBoolToObject(doc, "corrected", c->corrected);
+    cJSON *rows = cJSON_AddArrayToObject(doc, "rows");
+    for (size_t i = 0; i < c->count; i++) cJSON_AddItemToArray(rows, row_json(&c->rows[i]));
+    cJSON *metrics = cJSON_AddObjectToObject(doc, "metrics");
+    for (int f = 0; f < ND_FOLDS; f++)
+        if (c->fold_measured[f])
+            cJSON_AddItemToObject(metrics, nd_fold_name((nd_fold)f), metrics_json(&c->fold[f]));
+    cJSON_AddBoolToObject(doc, "ranked_per_sequence_and_device", c->normalized);
+    cJSON_AddItemToObject(doc, "memory", metrics_json(&c->memory));
+    nd_json_add_number(doc, "top_k", (double)c->top_k);
+    nd_json_add_number(doc, "regret", c->regret);
+    cJSON_AddStringToObject(doc, "pick", c->rows[c->pick].label);
+    cJSON_AddStringToObject(doc, "fastest", c->rows[c->fastest].label);
+    nd_json_add_number(doc, "trainer_steps", (double)c->trainer_steps);
+    nd_json_add_number(doc, "fits_but_measured_over_budget", (double)c->fits_but_measured_over);
+    return doc;
+}
+
+int nd_json_write_file(const char *path, const cJSON *doc, nd_error *err)
+{
+    nd_outfile out;
+    int rc = nd_outfile_open(&out, path, err);
+    if (rc) return rc;
+    if (nd_json_print(out.fp, doc)) {
+        nd_outfile_discard(&out);
+        return nd_error_set(err, ND_EIO, "%s: cannot write", path);
+    }
+    return nd_outfile_commit(&out, err);
+}

@@ -1,0 +1,156 @@
+/* nd-classify: profiler traces of one run -> one classified CSV row (docs/classify.md).
+ * Parses flags and calls the library; prints and picks the exit status. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nd/classify.h"
+#include "nd/text.h"
+
+static const char usage[] =
+    "usage: nd-classify TRACE_OR_DIR... [--dims DP=8,MP=4,PP=2,MB=16] [--csv ROUND.csv]\n"
+    "                   [--perf-parts FILE] [--detail FILE] [--skip-steps N] [--json]\n"
+    "                   [--view auto|host|device] [--stat mean|median] [--nd-columns]\n";
+
+static const char help[] =
+    "Classifies the profiled steps of one run into ND's parts (compute, waits per parallel\n"
+    "dimension, idle) and writes one row of the classified CSV that nd-compare and nd-fit read.\n"
+    "\n"
+    "Inputs: torch.profiler Chrome traces (.json, .json.gz), torch_npu trace_view.json,\n"
+    "Ascend ASCEND_PROFILER_OUTPUT directories or step_trace_time.csv files.\n"
+    "\n"
+    "  --dims SPEC        parallel degrees, e.g. DP=8,MP=4,PP=2,MB=16 (TP = MP; SP refused);\n"
+    "                     required with --csv, --perf-parts and Ascend inputs\n"
+    "  --csv FILE         append the row to a round file (created if absent; the header\n"
+    "                     must match); written atomically\n"
+    "  --nd-columns       write exactly ND's columns (no idle, unclassified, optimizer)\n"
+    "  --perf-parts FILE  the row in ND estimate columns\n"
+    "  --detail FILE      one row per rank-step with per-source columns\n"
+    "  --skip-steps N     drop each rank's first N steps (warm-up)\n"
+    "  --view V           auto (device when a trace has kernels), host or device\n"
+    "  --stat S           what the rows hold: mean (ND, default) or median\n"
+    "  --json             print the report as JSON\n"
+    "  -h, --help         this help;  -V, --version  the version\n"
+    "\n"
+    "Exit status: 0 done, 1 failed while running, 2 bad usage or bad input.\n";
+
+typedef struct args {
+    const char *csv, *perf_parts, *detail;
+    bool json, nd_columns;
+} args;
+
+static int fail(int code, const char *msg)
+{
+    fprintf(stderr, "nd-classify: %s\n", msg);
+    if (code == ND_EUSAGE) fprintf(stderr, "Try 'nd-classify --help'\n");
+    return nd_exit_status(code);
+}
+
+static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, nd_error *err)
+{
+    static const struct option longs[] = {
+        {"dims", required_argument, 0, 'd'},       {"csv", required_argument, 0, 'c'},
+        {"perf-parts", required_argument, 0, 'p'}, {"detail", required_argument, 0, 'D'},
+        {"skip-steps", required_argument, 0, 's'}, {"json", no_argument, 0, 'j'},
+        {"view", required_argument, 0, 'v'},       {"stat", required_argument, 0, 'S'},
+        {"nd-columns", no_argument, 0, 'n'},       {"help", no_argument, 0, 'h'},
+        {"version", no_argument, 0, 'V'},          {0, 0, 0, 0}};
+    int c;
+    int64_t n;
+    while ((c = getopt_long(argc, argv, "hV", longs, NULL)) != -1) {
+        switch (c) {
+        case 'd':
+            if (nd_classify_dims_parse(optarg, &o->dims, err)) return err->code;
+            o->has_dims = true;
+            break;
+        case 'c':
+            a->csv = optarg;
+            break;
+        case 'p':
+            a->perf_parts = optarg;
+            break;
+        case 'D':
+            a->detail = optarg;
+            break;
+        case 's':
+            if (nd_parse_int64(optarg, 0, 1000000, &n))
+                return nd_error_set(err, ND_EUSAGE, "--skip-steps: '%s' is not a whole number >= 0",
+                                    optarg);
+            o->skip_steps = (int)n;
+            break;
+        case 'j':
+            a->json = true;
+            break;
+        case 'n':
+            a->nd_columns = true;
+            break;
+        case 'v':
+            if (!strcmp(optarg, "auto"))
+                o->view = ND_VIEW_AUTO;
+            else if (!strcmp(optarg, "host"))
+                o->view = ND_VIEW_HOST;
+            else if (!strcmp(optarg, "device"))
+                o->view = ND_VIEW_DEVICE;
+            else
+                return nd_error_set(err, ND_EUSAGE, "--view: '%s' is not auto, host or device",
+                                    optarg);
+            break;
+        case 'S':
+            if (!strcmp(optarg, "mean"))
+                o->stat = ND_STAT_MEAN;
+            else if (!strcmp(optarg, "median"))
+                o->stat = ND_STAT_MEDIAN;
+            else
+                return nd_error_set(err, ND_EUSAGE, "--stat: '%s' is not mean or median", optarg);
+            break;
+        case 'h':
+            fputs(usage, stdout), fputs("\n", stdout), fputs(help, stdout);
+            return 1;
+        case 'V':
+            printf("nd-classify %s\n", ND_VERSION);
+            return 1;
+        default:
+            return nd_error_set(err, ND_EUSAGE, "bad option (see the usage above)");
+        }
+    }
+    if (optind >= argc) return nd_error_set(err, ND_EUSAGE, "no trace or directory given");
+    if ((a->csv || a->perf_parts) && !o->has_dims)
+        return nd_error_set(err, ND_EUSAGE, "--dims is required to write an ND CSV");
+    return ND_OK;
+}
+
+static int write_outputs(const nd_classify_run *run, const args *a, nd_error *err)
+{
+    int rc = ND_OK;
+    if (a->csv) rc = nd_classify_csv_write(run, a->csv, a->nd_columns, err);
+    if (!rc && a->perf_parts) rc = nd_classify_perf_parts_write(run, a->perf_parts, err);
+    if (!rc && a->detail) rc = nd_classify_detail_write(run, a->detail, err);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    nd_classify_options o;
+    nd_classify_options_init(&o);
+    args a = {0};
+    nd_error err = {0};
+    int rc = parse_flags(argc, argv, &o, &a, &err);
+    if (rc == 1) return fflush(stdout) == 0 ? 0 : 1;
+    if (rc) return fail(rc, err.message);
+    nd_classify_run *run = nd_classify_run_alloc(&o);
+    if (!run) return fail(ND_ENOMEM, "out of memory");
+    for (int i = optind; i < argc && !rc; i++)
+        rc = nd_classify_run_add(run, argv[i], &err);
+    if (!rc) rc = nd_classify_run_finish(run, &err);
+    if (!rc) rc = write_outputs(run, &a, &err);
+    if (!rc) {
+        if (a.json)
+            nd_classify_json_print(run, stdout);
+        else
+            nd_classify_report_print(run, stdout);
+    }
+    nd_classify_run_free(run);
+    if (rc) return fail(rc, err.message);
+    if (fflush(stdout) != 0 || ferror(stdout)) return fail(ND_EIO, "cannot write the report");
+    return 0;
+}

@@ -1,0 +1,184 @@
+/*
+ * classify.h — turn the profiler output of one run into one classified CSV row.
+ *
+ * A run is a set of inputs (torch.profiler Chrome traces, plain or gzip, torch_npu
+ * trace_view.json, Ascend ASCEND_PROFILER_OUTPUT directories or step_trace_time.csv
+ * files). Every profiled step of every rank becomes one sample (a rank-step) holding
+ * the step time split into compute, the seven waits of ND's CSV, unclassified
+ * communication and idle, all in milliseconds. The row written to the round file is
+ * the mean (ND's number) or the median over the samples. docs/classify.md has the
+ * rules; reference/nd-calibration.md §3 is the behaviour reproduced.
+ *
+ * Ownership: an nd_classify_run owns its samples, sites and notes; free it with
+ * nd_classify_run_free. Errors: ND_EINPUT (bad usage or bad input, exit 2) with a
+ * one-line message naming the file and the line or byte offset; ND_EIO, ND_ENOMEM.
+ */
+#ifndef ND_CLASSIFY_H
+#define ND_CLASSIFY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "nd/error.h"
+
+/* What one rank-step holds, in milliseconds. The first nine are ND's CSV columns in
+ * ND's order (after the dimensions); IDLE, UNCLASSIFIED and OPTIMIZER are nd's added
+ * columns: time = comp + the seven waits + unclassified + idle, and OPTIMIZER is the
+ * optimizer-phase part of comp. The COMP_* split comp by phase (sums to comp). */
+typedef enum {
+    ND_CQ_TIME = 0,
+    ND_CQ_COMP,
+    ND_CQ_DP_WAIT,
+    ND_CQ_MP_WAIT,
+    ND_CQ_EP_WAIT,
+    ND_CQ_CP_WAIT,
+    ND_CQ_PP_WAIT,
+    ND_CQ_OP_WAIT,
+    ND_CQ_SP_WAIT,
+    ND_CQ_IDLE,
+    ND_CQ_UNCLASSIFIED,
+    ND_CQ_OPTIMIZER,
+    ND_CQ_COMP_FW,
+    ND_CQ_COMP_BW,
+    ND_CQ_COMP_REC,
+    ND_CQ_COMP_OPT,
+    ND_CQ_COMP_OTHER,
+    ND_CQ_COMP_UNSPLIT,
+    ND_CQ_COUNT
+} nd_classify_quantity;
+
+#define ND_CQ_ND_COLUMNS 9   /* TIME .. SP_WAIT: the columns ND itself reads */
+#define ND_CQ_CSV_COLUMNS 12 /* ... plus IDLE, UNCLASSIFIED, OPTIMIZER */
+
+/* "time", "comp", "dp_wait", ..., "comp_unsplit": the CSV and detail column names. */
+const char *nd_classify_quantity_name(nd_classify_quantity q);
+
+/* Which measurement a number comes from. */
+typedef enum {
+    ND_VIEW_AUTO = 0, /* request only: device when a trace has device kernels, else host */
+    ND_VIEW_HOST,     /* host call stacks: blocking time on the CPU thread (ND's Chrome path) */
+    ND_VIEW_DEVICE,   /* device kernels: communication not overlapped by compute kernels */
+    ND_VIEW_ASCEND,   /* Ascend step_trace_time.csv, apportioned by communication.json */
+    ND_VIEW_MIXED     /* summary only: samples disagree */
+} nd_classify_view;
+
+const char *nd_classify_view_name(nd_classify_view v); /* "auto", "host", ... */
+
+typedef enum { ND_STAT_MEAN = 0, ND_STAT_MEDIAN = 1 } nd_classify_stat;
+
+/* The --dims of a run, in the order given (the CSV header keeps it). */
+#define ND_CLASSIFY_DIMS_MAX 10
+typedef struct nd_classify_dims {
+    int count;
+    char name[ND_CLASSIFY_DIMS_MAX][4]; /* upper case; TP is stored as MP */
+    int64_t value[ND_CLASSIFY_DIMS_MAX];
+} nd_classify_dims;
+
+/* Parses "DP=8,MP=4,PP=2,MB=16": names DP EP MP CP PP VPP MB MBS OP (any case, TP
+ * means MP), whole values >= 1, spaces trimmed, empty items skipped. SP is refused (ND
+ * reads any non-empty SP text as true). ND_EUSAGE naming the bad item. */
+int nd_classify_dims_parse(const char *text, nd_classify_dims *dims, nd_error *err);
+
+/* The value of a dimension, or 1 when --dims does not state it. */
+int64_t nd_classify_dims_get(const nd_classify_dims *dims, const char *name);
+
+typedef struct nd_classify_options {
+    nd_classify_dims dims;
+    bool has_dims;
+    nd_classify_view view; /* ND_VIEW_AUTO, ND_VIEW_HOST or ND_VIEW_DEVICE (Chrome traces) */
+    int skip_steps;        /* drop each rank's first N steps (warm-up) */
+    nd_classify_stat stat; /* what the CSV and perf-parts rows hold */
+} nd_classify_options;
+
+void nd_classify_options_init(nd_classify_options *opts); /* no dims, auto, skip 0, mean */
+
+/* Communication of one kind (a "site") in one rank-step. */
+typedef struct nd_classify_site {
+    nd_classify_quantity column; /* ND_CQ_DP_WAIT .. ND_CQ_SP_WAIT or ND_CQ_UNCLASSIFIED */
+    char *label;                 /* owned: "fsdp grad reduce-scatter", "all-reduce pg 0 (DP)" */
+    double ms;                   /* time charged to the column */
+    double calls;                /* collective calls */
+    double waits;                /* Work.wait() calls (host view) */
+    double wait_ms;              /* device wait time (Ascend), apportioned */
+    double bytes;                /* payload */
+} nd_classify_site;
+
+/* One profiled step of one rank. */
+typedef struct nd_classify_sample {
+    int rank;       /* from the trace (distributedInfo, file name, Device_id); -1 unknown */
+    char *input;    /* owned: the file the step came from */
+    char *step;     /* owned: "ProfilerStep#4", "step1" */
+    int step_order; /* 0 for the rank's first step in time, 1 for the next... */
+    double q[ND_CQ_COUNT];
+    unsigned char view[ND_CQ_COUNT]; /* nd_classify_view each number comes from */
+    nd_classify_site *sites;         /* owned */
+    size_t n_sites;
+} nd_classify_sample;
+
+/* Statistics of one quantity over the kept rank-steps. */
+typedef struct nd_classify_stats {
+    double mean, median, min, max;
+} nd_classify_stats;
+
+typedef struct nd_classify_summary {
+    size_t n_samples; /* rank-steps kept */
+    size_t n_dropped; /* rank-steps dropped by skip_steps */
+    size_t n_ranks;   /* distinct (input, rank) pairs kept */
+    nd_classify_stats q[ND_CQ_COUNT];
+    nd_classify_view view[ND_CQ_COUNT]; /* ND_VIEW_MIXED when samples disagree */
+    int slowest_rank;                   /* highest mean step time */
+    const char *slowest_input;          /* borrowed from the samples */
+    double slowest_mean_ms;
+    nd_classify_site *sites; /* owned: per (column, label), sum over kept samples */
+    size_t n_sites;
+} nd_classify_summary;
+
+typedef struct nd_classify_run {
+    nd_classify_options opts;
+    nd_classify_sample *samples; /* every rank-step read, in input order */
+    size_t n_samples, cap_samples;
+    char **notes; /* owned: things the user should know (fallbacks, skipped items) */
+    size_t n_notes;
+    bool finished;
+    nd_classify_summary summary; /* valid after nd_classify_run_finish */
+} nd_classify_run;
+
+/* A new empty run with a copy of opts; NULL when out of memory. */
+nd_classify_run *nd_classify_run_alloc(const nd_classify_options *opts);
+void nd_classify_run_free(nd_classify_run *run);
+
+/* Reads one input: a Chrome trace (.json, .json.gz, trace_view.json), a directory
+ * holding step_trace_time.csv (in it, in its ASCEND_PROFILER_OUTPUT/, or in the
+ * ASCEND_PROFILER_OUTPUT/ of a subdirectory), or a step_trace_time.csv. Traces are
+ * streamed: memory does not grow with the size of the file (docs/classify.md,
+ * "Memory"). Ascend inputs need dims (ND_EUSAGE). */
+int nd_classify_run_add(nd_classify_run *run, const char *path, nd_error *err);
+
+/* Drops the warm-up steps and computes the summary. ND_EINPUT when no step is left. */
+int nd_classify_run_finish(nd_classify_run *run, nd_error *err);
+
+/* The round-file header for dims: the dimension names, ND's nine columns and, unless
+ * nd_columns, "idle,unclassified,optimizer". A new string the caller frees. */
+char *nd_classify_csv_header(const nd_classify_dims *dims, bool nd_columns);
+
+/* Appends the run's row to the round file at path, or creates it. An existing file
+ * must have exactly this run's header (after dropping a UTF-8 BOM and CR), else
+ * ND_EINPUT naming both. Written atomically: copy + row to a temporary file, rename. */
+int nd_classify_csv_write(const nd_classify_run *run, const char *path, bool nd_columns,
+                          nd_error *err);
+
+/* ND's --perf-parts file: the row in ND estimate columns (reference §3.5). */
+int nd_classify_perf_parts_write(const nd_classify_run *run, const char *path, nd_error *err);
+
+/* ND's --detail file: one row per rank-step with per-site columns (§3.6); warm-up
+ * steps dropped by skip_steps are included and flagged in a "warmup" column. */
+int nd_classify_detail_write(const nd_classify_run *run, const char *path, nd_error *err);
+
+/* The text report (ND's three blocks, then statistics, views and notes). */
+void nd_classify_report_print(const nd_classify_run *run, FILE *out);
+
+/* The same as one JSON document. */
+void nd_classify_json_print(const nd_classify_run *run, FILE *out);
+
+#endif

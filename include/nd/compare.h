@@ -1,0 +1,99 @@
+/*
+ * compare.h — estimate every row of a profiling round and set the estimate
+ * beside what was measured, part by part (ND's folding of the twelve parts
+ * onto the measured columns), with accuracy and ranking metrics.
+ */
+#ifndef ND_COMPARE_H
+#define ND_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "nd/classified.h"
+#include "nd/device.h"
+#include "nd/estimate.h"
+#include "nd/metrics.h"
+#include "nd/run.h"
+
+/* The measured columns and the estimated parts, folded onto one vocabulary
+ * (reference/nd-calibration.md §0.3, plus idle and the total):
+ *   comp    comp                   FW_COMPUTE + BW_COMPUTE + RECOMPUTE + OPTIMIZER
+ *   dp_wait dp_wait + op_wait      DP_COMM + DP_REDUCE
+ *   mp_wait mp_wait + sp_wait      MP_COMM
+ *   ep_wait, cp_wait               EP_COMM, CP_COMM
+ *   pp_wait pp_wait                PP_COMM + BUBBLE
+ *   idle    ND's IDLE              OVERHEAD
+ *   total   time                   the step */
+typedef enum {
+    ND_FOLD_COMP = 0,
+    ND_FOLD_DP,
+    ND_FOLD_MP,
+    ND_FOLD_EP,
+    ND_FOLD_CP,
+    ND_FOLD_PP,
+    ND_FOLD_IDLE,
+    ND_FOLD_TOTAL,
+    ND_FOLDS
+} nd_fold;
+
+const char *nd_fold_name(nd_fold f);
+
+/* Folds twelve estimated parts (ms). */
+void nd_fold_estimate(const double parts_ms[ND_PARTS], double out[ND_FOLDS]);
+
+/* Folds a measured row (absent columns count 0). */
+void nd_fold_measured(const nd_classified_row *r, double out[ND_FOLDS]);
+
+typedef struct nd_compare_row {
+    const nd_classified_row *row;
+    char label[96];
+    nd_strategy strategy;
+    int64_t devices, seq_len;
+    nd_estimate est;          /* corrected when ratios were given */
+    double measured[ND_FOLDS];
+    double estimated[ND_FOLDS];
+    double rank_ms;           /* step_trainer when the row has it, else time */
+    double rank_cost;         /* what ranking compares: rank_ms, or per sequence and device */
+    double est_cost;          /* the estimate on the same scale */
+    int64_t gbs;
+} nd_compare_row;
+
+typedef struct nd_compare_metrics {
+    double pearson, spearman;
+    nd_error_stats errors;
+} nd_compare_metrics;
+
+typedef struct nd_compare {
+    nd_compare_row *rows;     /* in measured order (rank_ms ascending, ties in file order) */
+    size_t count;
+    nd_compare_metrics fold[ND_FOLDS];
+    size_t top_k;             /* ND's top-k agreement */
+    double regret;            /* following the estimate, on rank_ms */
+    size_t pick, fastest;     /* indices into rows */
+    size_t trainer_steps;     /* rows ranked by step_trainer */
+    bool corrected;
+    bool normalized;          /* rows differ in devices or batch: ranked by ms x devices / gbs */
+    bool fold_measured[ND_FOLDS]; /* the round has a column for this part */
+    nd_compare_metrics memory; /* estimated vs measured peak_mib, rows that have it */
+    size_t memory_rows;
+    size_t fits_but_measured_over; /* rows called fits whose measured peak exceeds the budget */
+} nd_compare;
+
+/* Inputs of a comparison: the run (model, training, base strategy), the device, the budget,
+ * the ratios (NULL = raw) and the cluster size and batch used when a row cannot imply them. */
+typedef struct nd_compare_inputs {
+    const nd_run *run;
+    const nd_device *device;
+    double budget_mib;
+    const nd_ratios *ratios;
+} nd_compare_inputs;
+
+/* Prices every row: the run's strategy overridden by the row's degrees, its device count
+ * DP*MP*PP*CP, its global batch DP*MB*MBS and its seq_len. A row that cannot be priced
+ * (an impossible strategy, a stated `devices` or `gbs` that contradicts its degrees) is an
+ * error naming its line. */
+int nd_compare_round(const nd_compare_inputs *in, const nd_classified *round, nd_compare *out,
+                     nd_error *err);
+
+void nd_compare_free(nd_compare *c);
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * compare_out.h — nd-compare's outputs: the printed table and metrics,
+ * <stem>_estimates.csv (ND's columns, then nd's) and <stem>_report.json
+ * (schema in docs/calibration.md), plus the JSON file helper.
+ */
+#ifndef ND_COMPARE_OUT_H
+#define ND_COMPARE_OUT_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include "nd/compare.h"
+
+void nd_compare_print(FILE *fp, const nd_compare *c, const char *csv_path);
+
+/* ND's estimates CSV: dimensions, recompute, time, memory_mb, score (the estimate in ms,
+ * corrected with -c), the ten parts; then OPTIMIZER, OVERHEAD, raw_ms, measured_peak_mib and
+ * label. Rows in measured order. Written atomically. */
+int nd_compare_write_estimates(const char *path, const nd_compare *c, const nd_classified *round,
+                               nd_error *err);
+
+/* The report document; the caller frees it. */
+cJSON *nd_compare_report_json(const nd_compare *c, const char *csv_path, const char *model,
+                              const char *device);
+
+/* Draws DIR/<stem>_parity, DIR/<stem>_parts and DIR/<stem>_parts_no_idle (plot.h). */
+struct nd_plot_options;
+int nd_compare_plots(const char *dir, const char *stem, const nd_compare *c,
+                     const struct nd_plot_options *opt, nd_error *err);
+
+/* Writes a JSON document atomically. */
+int nd_json_write_file(const char *path, const cJSON *doc, nd_error *err);
+
+#endif
