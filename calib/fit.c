@@ -1,0 +1,193 @@
+/*
+ * fit.c — fitting ratios: the parts and total modes, and the bookkeeping every
+ * mode shares (held parts, intervals, leave-one-out metrics). ND's ratio of
+ * sums lives in fit_sums.c.
+ */
+#include "nd/fit.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/fit_internal.h"
+#include "nd/lsq.h"
+#include "nd/metrics.h"
+
+const char *nd_fit_mode_name(nd_fit_mode m)
+{
+    static const char *names[] = {"auto", "parts", "total", "sums"};
+    return m <= ND_FIT_SUMS ? names[m] : "?";
+}
+
+double nd_fit_regressor(const nd_fit_row *r, nd_ratio_key k)
+{
+    double x = 0;
+    for (int p = 0; p < ND_PARTS; p++)
+        if (nd_ratio_key_of_part((nd_part)p) == k) x += r->est[p];
+    return x;
+}
+
+double nd_fit_corrected(const nd_fit_row *r, const double ratio[ND_RATIO_KEYS], nd_fit_mode mode)
+{
+    double t = 0;
+    for (int p = 0; p < ND_PARTS; p++) {
+        if (mode == ND_FIT_SUMS && p == ND_PART_OVERHEAD) continue; /* ND compares with busy */
+        t += r->est[p] * ratio[nd_ratio_key_of_part((nd_part)p)];
+    }
+    return t;
+}
+
+double nd_fit_weight(const nd_fit_options *o, const nd_fit_row *r)
+{
+    return o->weights == ND_WEIGHTS_ABSOLUTE ? 1.0 : 1.0 / (r->time_ms * r->time_ms);
+}
+
+void nd_fit_hold(nd_fit_result *res, nd_ratio_key k, const char *why)
+{
+    res->ratio[k] = 1.0;
+    res->lo[k] = res->hi[k] = NAN;
+    res->status[k] = ND_RATIO_HELD;
+    snprintf(res->why[k], sizeof res->why[k], "%s", why);
+}
+
+/* 95 % interval from a standard error with dof degrees of freedom (Student's t). */
+void nd_fit_interval(nd_fit_result *res, nd_ratio_key k, double se, int dof)
+{
+    if (dof < 1 || !isfinite(se)) {
+        res->lo[k] = res->hi[k] = NAN;
+        return;
+    }
+    double t = gsl_cdf_tdist_Pinv(0.975, (double)dof);
+    res->lo[k] = res->ratio[k] - t * se;
+    res->hi[k] = res->ratio[k] + t * se;
+}
+
+/* Leave-one-out summary of predictions against targets; ranking on rank_ms. */
+void nd_fit_loo_metrics(const double *pred, const double *target, const nd_fit_row *rows, size_t n,
+                        nd_fit_loo *out)
+{
+    memset(out, 0, sizeof *out);
+    double *x = calloc(3 * n + 1, sizeof *x);
+    if (!x) {
+        out->mape = out->max_abs = out->spearman = out->regret = NAN;
+        return;
+    }
+    double *y = x + n, *rank = y + n;
+    size_t m = 0;
+    /* Errors compare the prediction with its target; ranking compares it, on the ranking
+     * scale, with what ranking measures. */
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(pred[i]) || !isfinite(target[i])) continue;
+        x[m] = pred[i], y[m] = target[i], rank[m] = rows ? rows[i].rank_ms : target[i];
+        if (rows) x[m] *= rows[i].rank_scale, y[m] *= rows[i].rank_scale;
+        m++;
+    }
+    nd_error_stats e;
+    nd_metric_relative_errors(x, y, m, 0, &e);
+    out->mape = e.mape, out->max_abs = e.max_abs, out->n = m;
+    out->spearman = nd_metric_spearman(x, y, m);
+    out->regret = m ? nd_metric_regret(x, rank, m, NULL, NULL) : NAN;
+    free(x);
+}
+
+/* ---- shared by the modes ------------------------------------------------- */
+
+int nd_fit_result_alloc(nd_fit_result *res, size_t n)
+{
+    memset(res, 0, sizeof *res);
+    res->n = n;
+    res->corrected_ms = calloc(n * (3 + 2 * ND_RATIO_KEYS), sizeof(double));
+    if (!res->corrected_ms) return -1;
+    res->left_out_ms = res->corrected_ms + n;
+    res->target_ms = res->left_out_ms + n;
+    res->group_target = res->target_ms + n;
+    res->group_left_out = res->group_target + n * ND_RATIO_KEYS;
+    for (size_t i = 0; i < n * ND_RATIO_KEYS; i++) res->group_target[i] = res->group_left_out[i] = NAN;
+    for (int k = 0; k < ND_RATIO_KEYS; k++) {
+        res->ratio[k] = 1.0;
+        res->lo[k] = res->hi[k] = NAN;
+        res->source[k] = -1;
+    }
+    nd_fit_hold(res, ND_RATIO_FORWARD, "never fitted: calibrates offload only (add it by hand)");
+    return 0;
+}
+
+void nd_fit_result_free(nd_fit_result *res)
+{
+    free(res->corrected_ms);
+    res->corrected_ms = NULL;
+}
+
+/* In-sample and leave-one-out summaries once ratios and predictions are set. */
+static void summarise(const nd_fit_row *rows, size_t n, nd_fit_result *res)
+{
+    double *x = malloc(2 * n * sizeof *x);
+    if (x) {
+        double *y = x + n;
+        for (size_t i = 0; i < n; i++) x[i] = res->corrected_ms[i] * rows[i].rank_scale, y[i] = rows[i].rank_ms;
+        res->spearman = nd_metric_spearman(x, y, n);
+        res->regret = nd_metric_regret(x, y, n, &res->pick, &res->fastest);
+        free(x);
+    }
+    nd_fit_loo_metrics(res->left_out_ms, res->target_ms, rows, n, &res->loo_total);
+    for (int k = 0; k < ND_RATIO_KEYS; k++) {
+        double *p = malloc(2 * n * sizeof *p);
+        if (!p) continue;
+        double *t = p + n;
+        bool any = false;
+        for (size_t i = 0; i < n; i++) {
+            p[i] = res->group_left_out[i * ND_RATIO_KEYS + k];
+            t[i] = res->group_target[i * ND_RATIO_KEYS + k];
+            any |= isfinite(t[i]);
+        }
+        if (any) nd_fit_loo_metrics(p, t, rows, n, &res->loo_key[k]);
+        else res->loo_key[k].mape = res->loo_key[k].max_abs = res->loo_key[k].spearman =
+                 res->loo_key[k].regret = NAN;
+        free(p);
+    }
+}
+
+static int check_rows(const nd_fit_row *rows, size_t n, nd_error *err)
+{
+    if (n == 0) return nd_error_set(err, ND_EINPUT, "the round has no rows to fit");
+    for (size_t i = 0; i < n; i++) {
+        if (!(rows[i].time_ms > 0) || !isfinite(rows[i].time_ms))
+            return nd_error_set(err, ND_EINPUT, "%s: the measured step is not a positive number", rows[i].label);
+        for (int p = 0; p < ND_PARTS; p++)
+            if (!isfinite(rows[i].est[p]))
+                return nd_error_set(err, ND_EINPUT, "%s: the estimate of %s is not finite", rows[i].label,
+                                    nd_part_name((nd_part)p));
+    }
+    return ND_OK;
+}
+
+int nd_fit_run(const nd_fit_row *rows, size_t n, const nd_fit_options *opt, nd_fit_result *res,
+               nd_error *err)
+{
+    int rc = check_rows(rows, n, err);
+    if (rc) return rc;
+    if (nd_fit_result_alloc(res, n)) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    nd_fit_options o = *opt;
+    if (o.mode == ND_FIT_AUTO) o.mode = o.column[ND_MEAS_COMP] ? ND_FIT_PARTS : ND_FIT_TOTAL;
+    res->mode = o.mode;
+    switch (o.mode) {
+    case ND_FIT_PARTS: rc = nd_fit_parts(rows, n, &o, res, err); break;
+    case ND_FIT_TOTAL: rc = nd_fit_total(rows, n, &o, res, err); break;
+    default: rc = nd_fit_sums(rows, n, &o, res, err); break;
+    }
+    if (!rc)
+        for (int k = 0; k < ND_RATIO_KEYS; k++)
+            if (!isfinite(res->ratio[k]) || res->ratio[k] <= 0) {
+                rc = nd_error_set(err, ND_EINPUT, "ratio %s came out %g: not a usable correction",
+                                  nd_ratio_key_name((nd_ratio_key)k), res->ratio[k]);
+                break;
+            }
+    if (rc) {
+        nd_fit_result_free(res);
+        return rc;
+    }
+    summarise(rows, n, res);
+    return ND_OK;
+}

@@ -1,0 +1,194 @@
+/*
+ * fit_out.c — printing a fit and writing the ratios and report documents.
+ */
+#include "nd/fit_out.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/report.h"
+#include "nd/version.h"
+
+static const char *status_name(nd_ratio_status s)
+{
+    static const char *names[] = {"fitted", "held", "shared", "fallback"};
+    return s <= ND_RATIO_FALLBACK ? names[s] : "?";
+}
+
+static void print_ratio(FILE *fp, const nd_fit_result *res, nd_ratio_key k)
+{
+    fprintf(fp, "  %-10s %10.4f", nd_ratio_key_name(k), res->ratio[k]);
+    switch (res->status[k]) {
+    case ND_RATIO_FITTED:
+        if (isfinite(res->lo[k])) fprintf(fp, "   95 %% [%.4f, %.4f]", res->lo[k], res->hi[k]);
+        else fprintf(fp, "   %-22s", "(no interval)");
+        fprintf(fp, "  fitted on %s\n", res->target[k]);
+        break;
+    case ND_RATIO_HELD: fprintf(fp, "   held at 1: %s\n", res->why[k]); break;
+    case ND_RATIO_SHARED:
+        fprintf(fp, "   one ratio with %s (the round cannot tell them apart)\n",
+                nd_ratio_key_name((nd_ratio_key)res->source[k]));
+        break;
+    case ND_RATIO_FALLBACK:
+        fprintf(fp, "   fallback: %s's ratio\n", nd_ratio_key_name((nd_ratio_key)res->source[k]));
+        break;
+    }
+}
+
+typedef struct keyed_row {
+    double corrected;
+    size_t i;
+} keyed_row;
+
+static int by_corrected(const void *a, const void *b)
+{
+    const keyed_row *p = a, *q = b;
+    if (p->corrected != q->corrected) return p->corrected < q->corrected ? -1 : 1;
+    return p->i < q->i ? -1 : p->i > q->i;
+}
+
+static void print_loo(FILE *fp, const char *name, const nd_fit_loo *l)
+{
+    if (l->n == 0) {
+        fprintf(fp, "  %-10s no leave-one-out estimate\n", name);
+        return;
+    }
+    fprintf(fp, "  %-10s MAPE %6.1f %%   max %6.1f %%   Spearman %+.2f   regret %5.1f %%   (%zu rows)\n",
+            name, 100 * l->mape, 100 * l->max_abs, l->spearman, 100 * l->regret, l->n);
+}
+
+void nd_fit_print(FILE *fp, const nd_fit_result *res, const nd_fit_row *rows, size_t n,
+                  bool per_sequence, const char *ratios_path)
+{
+    const char *unit = per_sequence ? "ms x devices / sequence" : "ms";
+    fprintf(fp, "Ratios (measured / estimated), %s mode", nd_fit_mode_name(res->mode));
+    if (res->mode == ND_FIT_TOTAL) fprintf(fp, ", ridge toward 1 of strength %g", res->lambda);
+    fprintf(fp, ", %zu strategies:\n", n);
+    for (int k = 0; k < ND_RATIO_KEYS; k++)
+        if (k != ND_RATIO_FORWARD) print_ratio(fp, res, (nd_ratio_key)k);
+    keyed_row *order = malloc(n * sizeof *order);
+    if (order) {
+        for (size_t i = 0; i < n; i++) order[i] = (keyed_row){res->corrected_ms[i], i};
+        qsort(order, n, sizeof *order, by_corrected);
+        fprintf(fp, "  %-22s %9s %9s %9s %7s %9s\n", "strategy", "corrected", "left out",
+                res->mode == ND_FIT_SUMS ? "busy" : "measured", "error", per_sequence ? "cost" : "step");
+        for (size_t j = 0; j < n; j++) {
+            size_t i = order[j].i;
+            fprintf(fp, "  %-22.22s %9.1f", rows[i].label, res->corrected_ms[i]);
+            if (isfinite(res->left_out_ms[i]))
+                fprintf(fp, " %9.1f %9.1f %+6.1f%% %9.1f\n", res->left_out_ms[i], res->target_ms[i],
+                        100 * (res->left_out_ms[i] / res->target_ms[i] - 1), rows[i].rank_ms);
+            else
+                fprintf(fp, " %9s %9.1f %7s %9.1f\n", "-", res->target_ms[i], "-", rows[i].rank_ms);
+        }
+        free(order);
+    }
+    fprintf(fp, "Leave-one-out (each strategy predicted by ratios fitted on the others):\n");
+    print_loo(fp, "total", &res->loo_total);
+    for (int k = 0; k < ND_RATIO_KEYS; k++)
+        if (res->loo_key[k].n && res->status[k] == ND_RATIO_FITTED)
+            print_loo(fp, nd_ratio_key_name((nd_ratio_key)k), &res->loo_key[k]);
+    fprintf(fp, "Corrected, nd ranks %s first: it measures %.1f %s; the fastest, %s, %.1f %s: "
+            "following the corrected estimate costs %.1f%%.\n", rows[res->pick].label,
+            rows[res->pick].rank_ms, unit, rows[res->fastest].label, rows[res->fastest].rank_ms, unit,
+            100 * res->regret);
+    if (n >= 3 && isfinite(res->spearman))
+        fprintf(fp, "Rank correlation of the corrected estimate with the measured step: %+.2f.\n",
+                res->spearman);
+    if (ratios_path) fprintf(fp, "Ratios written to %s; nd-search -c reads them.\n", ratios_path);
+}
+
+static cJSON *loo_json(const nd_fit_loo *l)
+{
+    cJSON *o = cJSON_CreateObject();
+    nd_json_add_number(o, "mape", l->n ? l->mape : NAN);
+    nd_json_add_number(o, "max_error", l->n ? l->max_abs : NAN);
+    nd_json_add_number(o, "spearman", l->n ? l->spearman : NAN);
+    nd_json_add_number(o, "regret", l->n ? l->regret : NAN);
+    nd_json_add_number(o, "rows", (double)l->n);
+    return o;
+}
+
+static cJSON *ratio_details(const nd_fit_result *res)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (int k = 0; k < ND_RATIO_KEYS; k++) {
+        if (k == ND_RATIO_FORWARD) continue;
+        cJSON *r = cJSON_AddObjectToObject(o, nd_ratio_key_name((nd_ratio_key)k));
+        nd_json_add_number(r, "value", res->ratio[k]);
+        cJSON_AddStringToObject(r, "status", status_name(res->status[k]));
+        if (res->status[k] == ND_RATIO_FITTED) {
+            cJSON_AddStringToObject(r, "fitted_on", res->target[k]);
+            cJSON *ci = cJSON_AddArrayToObject(r, "ci95");
+            cJSON_AddItemToArray(ci, isfinite(res->lo[k]) ? cJSON_CreateNumber(res->lo[k]) : cJSON_CreateNull());
+            cJSON_AddItemToArray(ci, isfinite(res->hi[k]) ? cJSON_CreateNumber(res->hi[k]) : cJSON_CreateNull());
+        }
+        if (res->status[k] == ND_RATIO_HELD) cJSON_AddStringToObject(r, "why", res->why[k]);
+        if (res->source[k] >= 0)
+            cJSON_AddStringToObject(r, "source", nd_ratio_key_name((nd_ratio_key)res->source[k]));
+    }
+    return o;
+}
+
+static cJSON *stamp(const nd_fit_result *res, size_t n, const nd_fit_context *ctx)
+{
+    cJSON *nd = cJSON_CreateObject();
+    nd_json_add_number(nd, "format", 1);
+    cJSON_AddStringToObject(nd, "cost_model", ND_COST_MODEL_VERSION);
+    cJSON_AddStringToObject(nd, "units", "ms");
+    cJSON_AddStringToObject(nd, "nd_version", ND_VERSION);
+    cJSON_AddStringToObject(nd, "device", ctx->device);
+    cJSON_AddStringToObject(nd, "model", ctx->model);
+    nd_json_add_number(nd, "seq_len", (double)ctx->seq_len);
+    cJSON_AddStringToObject(nd, "mode", nd_fit_mode_name(res->mode));
+    cJSON_AddStringToObject(nd, "weights", ctx->weights == ND_WEIGHTS_ABSOLUTE ? "absolute" : "relative");
+    cJSON_AddBoolToObject(nd, "robust", ctx->robust);
+    cJSON_AddBoolToObject(nd, "allow_fallback", ctx->allow_fallback);
+    if (res->mode == ND_FIT_TOTAL) nd_json_add_number(nd, "ridge_lambda", res->lambda);
+    nd_json_add_number(nd, "rows", (double)n);
+    cJSON_AddItemToObject(nd, "ratios", ratio_details(res));
+    cJSON *loo = cJSON_AddObjectToObject(nd, "leave_one_out");
+    cJSON_AddItemToObject(loo, "total", loo_json(&res->loo_total));
+    for (int k = 0; k < ND_RATIO_KEYS; k++)
+        if (res->loo_key[k].n && res->status[k] == ND_RATIO_FITTED)
+            cJSON_AddItemToObject(loo, nd_ratio_key_name((nd_ratio_key)k), loo_json(&res->loo_key[k]));
+    cJSON *in = cJSON_AddObjectToObject(nd, "in_sample");
+    nd_json_add_number(in, "spearman", res->spearman);
+    nd_json_add_number(in, "regret", res->regret);
+    return nd;
+}
+
+cJSON *nd_fit_ratios_json(const nd_fit_result *res, const nd_fit_row *rows, size_t n,
+                          const nd_fit_context *ctx)
+{
+    cJSON *doc = cJSON_CreateObject();
+    for (int k = 0; k < ND_RATIO_KEYS; k++)
+        if (k != ND_RATIO_FORWARD) nd_json_add_number(doc, nd_ratio_key_name((nd_ratio_key)k), res->ratio[k]);
+    cJSON *fitted = cJSON_AddObjectToObject(doc, "_fitted_on");
+    cJSON_AddStringToObject(fitted, "csv", ctx->csv);
+    cJSON *labels = cJSON_AddArrayToObject(fitted, "strategies");
+    for (size_t i = 0; i < n; i++) cJSON_AddItemToArray(labels, cJSON_CreateString(rows[i].label));
+    cJSON_AddItemToObject(doc, "_nd", stamp(res, n, ctx));
+    return doc;
+}
+
+cJSON *nd_fit_report_json(const nd_fit_result *res, const nd_fit_row *rows, size_t n,
+                          const nd_fit_context *ctx)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "csv", ctx->csv);
+    cJSON_AddItemToObject(doc, "fit", stamp(res, n, ctx));
+    cJSON *arr = cJSON_AddArrayToObject(doc, "rows");
+    for (size_t i = 0; i < n; i++) {
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "label", rows[i].label);
+        nd_json_add_number(r, "measured_ms", res->target_ms[i]);
+        nd_json_add_number(r, "corrected_ms", res->corrected_ms[i]);
+        nd_json_add_number(r, "left_out_ms", res->left_out_ms[i]);
+        nd_json_add_number(r, "left_out_error", res->left_out_ms[i] / res->target_ms[i] - 1);
+        nd_json_add_number(r, "rank_ms", rows[i].rank_ms);
+        cJSON_AddItemToArray(arr, r);
+    }
+    return doc;
+}

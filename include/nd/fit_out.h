@@ -1,0 +1,36 @@
+/*
+ * fit_out.h — nd-fit's report (ND's lines, reference/nd-calibration.md §5.5, plus
+ * intervals and leave-one-out metrics) and the ratios file it writes.
+ */
+#ifndef ND_FIT_OUT_H
+#define ND_FIT_OUT_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include "nd/fit.h"
+
+/* What the ratios file records about the fit besides the ratios. */
+typedef struct nd_fit_context {
+    const char *csv;       /* the --real_csv argument as given */
+    const char *device;
+    const char *model;
+    int64_t seq_len;
+    nd_fit_weights weights;
+    bool robust, allow_fallback;
+} nd_fit_context;
+
+/* per_sequence: ranking costs are ms x devices / sequences (a round of mixed clusters). */
+void nd_fit_print(FILE *fp, const nd_fit_result *res, const nd_fit_row *rows, size_t n,
+                  bool per_sequence, const char *ratios_path);
+
+/* The ratios document: ND's keys in ND's order then OPTIMIZER and OVERHEAD, `_fitted_on`
+ * (csv, strategies) and `_nd` (docs/calibration.md §Ratios file). The caller frees it. */
+cJSON *nd_fit_ratios_json(const nd_fit_result *res, const nd_fit_row *rows, size_t n,
+                          const nd_fit_context *ctx);
+
+/* The report document (--report-json): ratios with status and intervals, per-row corrected
+ * and left-out estimates, leave-one-out metrics. The caller frees it. */
+cJSON *nd_fit_report_json(const nd_fit_result *res, const nd_fit_row *rows, size_t n,
+                          const nd_fit_context *ctx);
+
+#endif
