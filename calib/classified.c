@@ -404,17 +404,17 @@ void nd_classified_label(const nd_classified *c, const nd_classified_row *r, cha
                   : bit == ND_DIM_CP ? d->cp : bit == ND_DIM_PP ? d->pp : bit == ND_DIM_VPP ? d->vpp
                   : bit == ND_DIM_MB ? d->mb : bit == ND_DIM_MBS ? d->mbs : bit == ND_DIM_SP ? d->sp
                   : bit == ND_DIM_OP ? d->op : bit == ND_DIM_ETP ? d->etp : d->zero;
-        if (v == 1 && bit != ND_DIM_DP && bit != ND_DIM_ZERO) continue;
+        if (v == 1 && bit != ND_DIM_DP) continue;
         if (bit == ND_DIM_SP) {
-            used += (size_t)snprintf(buf + used, size - used, "%sSP", used ? " " : "");
+            if (v) used += (size_t)snprintf(buf + used, size - used, "%sSP", used ? " " : "");
             continue;
         }
         if (bit == ND_DIM_ZERO && v == 0) continue;
         used += (size_t)snprintf(buf + used, size - used, "%s%s %lld", used ? " " : "",
                                  nd_dim_name(bit), (long long)v);
     }
-    if (r->has_recompute && used < size)
-        snprintf(buf + used, size - used, " %s", nd_recompute_name(r->recompute));
+    if (r->has_recompute && r->recompute != ND_RECOMPUTE_OFF && used < size)
+        snprintf(buf + used, size - used, " recompute=%s", nd_recompute_name(r->recompute));
 }
 
 void nd_classified_strategy(const nd_classified_row *r, const nd_strategy *base, nd_strategy *out)

@@ -66,7 +66,7 @@ void nd_fit_interval(nd_fit_result *res, nd_ratio_key k, double se, int dof)
 
 /* Leave-one-out summary of predictions against targets; ranking on rank_ms. */
 void nd_fit_loo_metrics(const double *pred, const double *target, const nd_fit_row *rows, size_t n,
-                        nd_fit_loo *out)
+                        bool rank_steps, nd_fit_loo *out)
 {
     memset(out, 0, sizeof *out);
     double *x = calloc(3 * n + 1, sizeof *x);
@@ -80,15 +80,18 @@ void nd_fit_loo_metrics(const double *pred, const double *target, const nd_fit_r
      * scale, with what ranking measures. */
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(pred[i]) || !isfinite(target[i])) continue;
-        x[m] = pred[i], y[m] = target[i], rank[m] = rows ? rows[i].rank_ms : target[i];
-        if (rows) x[m] *= rows[i].rank_scale, y[m] *= rows[i].rank_scale;
+        x[m] = pred[i], y[m] = target[i], rank[m] = target[i];
+        if (rank_steps) x[m] *= rows[i].rank_scale, y[m] *= rows[i].rank_scale, rank[m] = rows[i].rank_ms;
         m++;
     }
     nd_error_stats e;
     nd_metric_relative_errors(x, y, m, 0, &e);
     out->mape = e.mape, out->max_abs = e.max_abs, out->n = m;
     out->spearman = nd_metric_spearman(x, y, m);
-    out->regret = m ? nd_metric_regret(x, rank, m, NULL, NULL) : NAN;
+    out->regret = NAN;
+    bool positive = m > 0;
+    for (size_t i = 0; i < m; i++) positive &= rank[i] > 0;
+    if (positive) out->regret = nd_metric_regret(x, rank, m, NULL, NULL);
     free(x);
 }
 
@@ -131,7 +134,7 @@ static void summarise(const nd_fit_row *rows, size_t n, nd_fit_result *res)
         res->regret = nd_metric_regret(x, y, n, &res->pick, &res->fastest);
         free(x);
     }
-    nd_fit_loo_metrics(res->left_out_ms, res->target_ms, rows, n, &res->loo_total);
+    nd_fit_loo_metrics(res->left_out_ms, res->target_ms, rows, n, true, &res->loo_total);
     for (int k = 0; k < ND_RATIO_KEYS; k++) {
         double *p = malloc(2 * n * sizeof *p);
         if (!p) continue;
@@ -142,7 +145,7 @@ static void summarise(const nd_fit_row *rows, size_t n, nd_fit_result *res)
             t[i] = res->group_target[i * ND_RATIO_KEYS + k];
             any |= isfinite(t[i]);
         }
-        if (any) nd_fit_loo_metrics(p, t, rows, n, &res->loo_key[k]);
+        if (any) nd_fit_loo_metrics(p, t, rows, n, false, &res->loo_key[k]);
         else res->loo_key[k].mape = res->loo_key[k].max_abs = res->loo_key[k].spearman =
                  res->loo_key[k].regret = NAN;
         free(p);

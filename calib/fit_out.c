@@ -54,8 +54,11 @@ static void print_loo(FILE *fp, const char *name, const nd_fit_loo *l)
         fprintf(fp, "  %-10s no leave-one-out estimate\n", name);
         return;
     }
-    fprintf(fp, "  %-10s MAPE %6.1f %%   max %6.1f %%   Spearman %+.2f   regret %5.1f %%   (%zu rows)\n",
-            name, 100 * l->mape, 100 * l->max_abs, l->spearman, 100 * l->regret, l->n);
+    fprintf(fp, "  %-10s MAPE %6.1f %%   max %6.1f %%   Spearman %+.2f   regret ", name, 100 * l->mape,
+            100 * l->max_abs, l->spearman);
+    if (isnan(l->regret)) fprintf(fp, "    -  ");
+    else fprintf(fp, "%5.1f %%", 100 * l->regret);
+    fprintf(fp, "   (%zu rows)\n", l->n);
 }
 
 void nd_fit_print(FILE *fp, const nd_fit_result *res, const nd_fit_row *rows, size_t n,
@@ -71,11 +74,11 @@ void nd_fit_print(FILE *fp, const nd_fit_result *res, const nd_fit_row *rows, si
     if (order) {
         for (size_t i = 0; i < n; i++) order[i] = (keyed_row){res->corrected_ms[i], i};
         qsort(order, n, sizeof *order, by_corrected);
-        fprintf(fp, "  %-22s %9s %9s %9s %7s %9s\n", "strategy", "corrected", "left out",
+        fprintf(fp, "  %-34s %9s %9s %9s %7s %9s\n", "strategy", "corrected", "left out",
                 res->mode == ND_FIT_SUMS ? "busy" : "measured", "error", per_sequence ? "cost" : "step");
         for (size_t j = 0; j < n; j++) {
             size_t i = order[j].i;
-            fprintf(fp, "  %-22.22s %9.1f", rows[i].label, res->corrected_ms[i]);
+            fprintf(fp, "  %-34.34s %9.1f", rows[i].label, res->corrected_ms[i]);
             if (isfinite(res->left_out_ms[i]))
                 fprintf(fp, " %9.1f %9.1f %+6.1f%% %9.1f\n", res->left_out_ms[i], res->target_ms[i],
                         100 * (res->left_out_ms[i] / res->target_ms[i] - 1), rows[i].rank_ms);

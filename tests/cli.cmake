@@ -45,3 +45,33 @@ nd_cli_test(cli_estimate_negative_ratio 2 "ratio 'MP_COMM' must be a positive fi
             -y ${LLAMA} -c ${BAD}/ratios_negative.json)
 nd_cli_test(cli_estimate_bad_budget 2 "-M: memory_budget: '58 parsecs'" ${EST} -y ${LLAMA} -M "58 parsecs")
 nd_cli_test(cli_estimate_bad_override 2 "--seq_len: seq_len: 'long'" ${EST} -y ${LLAMA} --seq long)
+
+# nd-compare and nd-fit
+set(CMP $<TARGET_FILE:nd-compare>)
+set(FIT $<TARGET_FILE:nd-fit>)
+set(ROUND ${SAMPLES}/rounds/llama3-8b-h100.csv)
+nd_cli_test(cli_compare_version 0 "^nd-compare [0-9]" ${CMP} --version)
+nd_cli_test(cli_fit_version 0 "^nd-fit [0-9]" ${FIT} --version)
+nd_cli_test(cli_compare_round 0 "Top-k agreement" ${CMP} -y ${LLAMA} --real_csv ${ROUND}
+            -o ${CMAKE_CURRENT_BINARY_DIR}/cli_compare)
+nd_cli_test(cli_compare_no_csv 2 "--real_csv ROUND.csv is required" ${CMP} -y ${LLAMA})
+nd_cli_test(cli_compare_bad_cell 2 "round_bad_cell.csv:3: column 'comp': 'abc' is not a number"
+            ${CMP} -y ${LLAMA} --real_csv ${BAD}/round_bad_cell.csv)
+nd_cli_test(cli_compare_unknown_column 2 "round_unknown_column.csv:1: column 'latency' is not one nd reads"
+            ${CMP} -y ${LLAMA} --real_csv ${BAD}/round_unknown_column.csv)
+nd_cli_test(cli_compare_bad_row 2 "round_bad_strategy.csv:2: this row's strategy cannot be priced"
+            ${CMP} -y ${LLAMA} --real_csv ${BAD}/round_bad_strategy.csv)
+nd_cli_test(cli_compare_bad_format 2 "png, svg or pdf|not a plot format|format" ${CMP} -y ${LLAMA}
+            --real_csv ${ROUND} --format bmp)
+nd_cli_test(cli_fit_parts 0 "fitted on comp" ${FIT} -y ${LLAMA} --real_csv ${ROUND} --robust
+            --write_ratios ${CMAKE_CURRENT_BINARY_DIR}/cli_fit_ratios.json)
+nd_cli_test(cli_fit_bad_mode 2 "--mode fast: expected parts, total, sums or auto" ${FIT} -y ${LLAMA}
+            --real_csv ${ROUND} --mode fast)
+nd_cli_test(cli_fit_ratios_flag 2 "-c does not apply" ${FIT} -y ${LLAMA} --real_csv ${ROUND}
+            -c ${SAMPLES}/ratios/llama3-8b-h100.json)
+nd_cli_test(cli_estimate_with_ratios 0 "corrected by the ratios file" ${EST} -y ${LLAMA}
+            -c ${SAMPLES}/ratios/llama3-8b-h100.json)
+# A failed fit leaves an existing ratios file byte for byte as it was.
+add_test(NAME cli_fit_failure_keeps_ratios
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/fit_keeps_ratios.sh ${FIT} ${LLAMA} ${BAD}/round_two_rows.csv)
+set_tests_properties(cli_fit_failure_keeps_ratios PROPERTIES ENVIRONMENT "${ND_TEST_ENV}")

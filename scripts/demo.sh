@@ -1,0 +1,45 @@
+#!/bin/sh
+# demo.sh BUILD_DIR — the whole nd workflow on the bundled samples, into demo-out/:
+#   classify traces -> compare a round -> fit ratios -> compare corrected -> plan with -c,
+# plus the real Megatron-LM round measured on V100s. Plots are PNG files beside their data.
+set -eu
+cd "$(dirname "$0")/.."
+build=${1:-build}
+bin="$build"
+out=demo-out
+rm -rf "$out"
+mkdir -p "$out"
+run() { echo; echo "\$ $*"; "$@"; }
+
+echo "== 1. Price one strategy: Llama-3-8B on 64 H100 (samples/runs/llama3-8b.yaml)"
+run "$bin/search/nd-estimate" -y samples/runs/llama3-8b.yaml
+"$bin/search/nd-estimate" -y samples/runs/llama3-8b.yaml --json > "$out/estimate.json"
+
+echo; echo "== 2. Classify profiler output into classified-CSV rows"
+run "$bin/calib/nd-classify" samples/traces/rank2.pt.trace.json --dims DP=2 --csv "$out/classified.csv"
+run "$bin/calib/nd-classify" samples/traces/ascend_worked --dims DP=8 --csv "$out/classified_ascend.csv"
+
+echo; echo "== 3. Compare a profiling round with the raw estimates (plots in $out/compare-raw/)"
+run "$bin/calib/nd-compare" -y samples/runs/llama3-8b.yaml --real_csv samples/rounds/llama3-8b-h100.csv \
+    -o "$out/compare-raw"
+
+echo; echo "== 4. Fit per-part ratios (robust to the round's outlier), checked by leave-one-out"
+run "$bin/calib/nd-fit" -y samples/runs/llama3-8b.yaml --real_csv samples/rounds/llama3-8b-h100.csv \
+    --robust --write_ratios "$out/ratios.json" --report-json "$out/fit_report.json"
+
+echo; echo "== 5. Compare again with the fitted ratios (plots in $out/compare-corrected/)"
+run "$bin/calib/nd-compare" -y samples/runs/llama3-8b.yaml --real_csv samples/rounds/llama3-8b-h100.csv \
+    -c "$out/ratios.json" -o "$out/compare-corrected"
+
+echo; echo "== 6. Price the planned strategy with the ratios"
+run "$bin/search/nd-estimate" -y samples/runs/llama3-8b.yaml -c "$out/ratios.json"
+
+echo; echo "== 7. A real round: Megatron-LM GPT on 1-32 V100s (only step times: total mode)"
+run "$bin/calib/nd-compare" -y samples/runs/dlperf-gpt-h1536-l16.yaml \
+    --real_csv samples/rounds/dlperf-gpt-h1536-l16.csv -o "$out/dlperf"
+run "$bin/calib/nd-fit" -y samples/runs/dlperf-gpt-h1536-l16.yaml \
+    --real_csv samples/rounds/dlperf-gpt-h1536-l16.csv --write_ratios "$out/dlperf/ratios.json"
+
+echo
+echo "Done. Outputs in $out/:"
+find "$out" -type f | sort | sed 's/^/  /'
