@@ -153,3 +153,23 @@ int nd_cli_common_resolve(const nd_cli_common *c, bool need_cluster, nd_run *run
     *budget_mib = budget;
     return ND_OK;
 }
+
+int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FILE *diag,
+                    nd_error *err)
+{
+    memset(s, 0, sizeof *s);
+    int rc = nd_cli_common_resolve(c, need_cluster, &s->run, &s->table, &s->device, &s->budget_mib, err);
+    if (rc || !c->ratios_path) return rc;
+    if ((rc = nd_ratios_load(c->ratios_path, &s->ratios, err))) return rc;
+    s->has_ratios = true;
+    char notes[1024];
+    nd_ratios_mismatch(&s->ratios, s->device->name, s->run.model.name, s->run.train.seq_len, notes,
+                       sizeof notes);
+    if (notes[0] && diag) fprintf(diag, "note: %s", notes);
+    return ND_OK;
+}
+
+void nd_session_close(nd_session *s)
+{
+    nd_device_table_free(&s->table);
+}

@@ -12,47 +12,30 @@
 #include "nd/ratios.h"
 #include "nd/report.h"
 
-/* Loads -c (if given) into rf and prints any mismatch with the run as notes. */
-static int load_ratios(const nd_cli_common *c, const nd_run *run, const nd_device *device,
-                       nd_ratios_file *rf, FILE *diag, nd_error *err)
-{
-    if (!c->ratios_path) return ND_OK;
-    int rc = nd_ratios_load(c->ratios_path, rf, err);
-    if (rc) return rc;
-    char notes[1024];
-    nd_ratios_mismatch(rf, device->name, run->model.name, run->train.seq_len, notes, sizeof notes);
-    if (notes[0]) fprintf(diag, "note: %s", notes);
-    return ND_OK;
-}
-
 int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, nd_error *err)
 {
-    nd_run run;
-    nd_device_table table;
-    const nd_device *device;
-    double budget;
-    nd_ratios_file rf;
-    int rc = nd_cli_common_resolve(&req->common, false, &run, &table, &device, &budget, err);
+    nd_session ses;
+    int rc = nd_session_open(&ses, &req->common, false, diag, err);
     if (rc) goto done;
-    if ((rc = load_ratios(&req->common, &run, device, &rf, diag, err))) goto done;
-    nd_strategy s = run.strategy;
+    const nd_run *run = &ses.run;
+    nd_strategy s = run->strategy;
     if (req->strategy && (rc = nd_strategy_parse(&s, req->strategy, err))) {
         err->code = rc = ND_EUSAGE;
         nd_error_prefix(err, "--strategy");
         goto done;
     }
-    if (!req->strategy && !run.has_strategy) {
+    if (!req->strategy && !run->has_strategy) {
         rc = nd_error_set(err, ND_EUSAGE, "no strategy: give --strategy \"DP=8 MP=4 PP=2 ...\" "
                           "or a strategy: section in the run file");
         goto done;
     }
-    int64_t devices = run.devices;
-    int64_t gbs = run.train.global_batch;
-    if ((rc = nd_strategy_check(&s, &run.model, devices, gbs, run.train.seq_len, err))) goto done;
+    if ((rc = nd_strategy_check(&s, &run->model, run->devices, run->train.global_batch,
+                                run->train.seq_len, err)))
+        goto done;
 
     nd_context ctx;
-    nd_context_init(&ctx, &run.model, &run.train, device, s.dp * s.tp * s.pp * s.cp, budget,
-                    req->common.ratios_path ? &rf.ratios : NULL);
+    nd_context_init(&ctx, &run->model, &run->train, ses.device, s.dp * s.tp * s.pp * s.cp,
+                    ses.budget_mib, ses.has_ratios ? &ses.ratios.ratios : NULL);
     nd_estimate est;
     est.stage_memory = calloc((size_t)s.pp, sizeof *est.stage_memory);
     est.stage_time = calloc((size_t)s.pp, sizeof *est.stage_time);
@@ -75,6 +58,6 @@ int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, n
     free(est.stage_memory);
     free(est.stage_time);
 done:
-    nd_device_table_free(&table);
+    nd_session_close(&ses);
     return rc;
 }
