@@ -25,6 +25,7 @@ const struct option nd_cli_common_options[] = {
     {"dropout", required_argument, 0, ND_OPT_DROPOUT},
     {"swap_os", no_argument, 0, ND_OPT_SWAP_OS},
     {"set", required_argument, 0, ND_OPT_SET},
+    {"verbose", optional_argument, 0, 'v'},
 };
 const int nd_cli_common_option_count = (int)(sizeof nd_cli_common_options / sizeof nd_cli_common_options[0]);
 
@@ -62,7 +63,15 @@ int nd_cli_common_add_set(nd_cli_common *c, const char *key, const char *value, 
     snprintf(c->set_storage[i], sizeof c->set_storage[i], "%s", key);
     c->set_keys[i] = c->set_storage[i];
     c->set_values[i] = value;
+    c->set_flags[i] = "--set";
     return 1;
+}
+
+static int add_flag(nd_cli_common *c, const char *key, const char *value, const char *flag, nd_error *err)
+{
+    int rc = nd_cli_common_add_set(c, key, value, err);
+    if (rc > 0) c->set_flags[c->set_count - 1] = flag;
+    return rc;
 }
 
 int nd_cli_common_option(nd_cli_common *c, int opt, const char *arg, nd_error *err)
@@ -86,14 +95,14 @@ int nd_cli_common_option(nd_cli_common *c, int opt, const char *arg, nd_error *e
         return 1;
     case ND_OPT_DEVICE_FILE: c->device_file = arg; return 1;
     case ND_OPT_MEM: c->reserve = arg; return 1;
-    case ND_OPT_SEQ: return nd_cli_common_add_set(c, "seq_len", arg, err);
-    case ND_OPT_PRECISION: return nd_cli_common_add_set(c, "precision", arg, err);
-    case ND_OPT_GRAD_PRECISION: return nd_cli_common_add_set(c, "grad_precision", arg, err);
-    case ND_OPT_SCHEDULE: return nd_cli_common_add_set(c, "schedule", arg, err);
-    case ND_OPT_OPTIMIZER: return nd_cli_common_add_set(c, "optimizer", arg, err);
-    case ND_OPT_FLASH: return nd_cli_common_add_set(c, "flash_attention", arg, err);
-    case ND_OPT_DROPOUT: return nd_cli_common_add_set(c, "dropout", arg, err);
-    case ND_OPT_SWAP_OS: return nd_cli_common_add_set(c, "swap_optimizer", "true", err);
+    case ND_OPT_SEQ: return add_flag(c, "seq_len", arg, "--seq", err);
+    case ND_OPT_PRECISION: return add_flag(c, "precision", arg, "--precision", err);
+    case ND_OPT_GRAD_PRECISION: return add_flag(c, "grad_precision", arg, "--grad-precision", err);
+    case ND_OPT_SCHEDULE: return add_flag(c, "schedule", arg, "--schedule", err);
+    case ND_OPT_OPTIMIZER: return add_flag(c, "optimizer", arg, "--optimizer", err);
+    case ND_OPT_FLASH: return add_flag(c, "flash_attention", arg, "--flash-attention", err);
+    case ND_OPT_DROPOUT: return add_flag(c, "dropout", arg, "--dropout", err);
+    case ND_OPT_SWAP_OS: return add_flag(c, "swap_optimizer", "true", "-swap_os", err);
     case ND_OPT_SET: {
         const char *eq = strchr(arg, '=');
         if (!eq || eq == arg || eq - arg >= 255)
@@ -118,9 +127,13 @@ int nd_cli_common_resolve(const nd_cli_common *c, bool need_cluster, nd_run *run
     table->items = NULL, table->count = 0;
     if (!c->run_path) return nd_error_set(err, ND_EUSAGE, "-y RUN is required (a run YAML or a config.json)");
     if ((rc = nd_run_load(run, c->run_path, err))) return rc;
-    for (int i = 0; i < c->set_count; i++)
-        if ((rc = nd_run_set(run, c->set_keys[i], c->set_values[i], err)))
-            return nd_error_prefix(err, "--%s", c->set_keys[i][0] ? c->set_keys[i] : "set");
+    /* --precision first: it resets the gradient and master sizes other flags refine. */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < c->set_count; i++) {
+            if ((pass == 0) != !strcmp(c->set_keys[i], "precision")) continue;
+            if ((rc = nd_run_set(run, c->set_keys[i], c->set_values[i], err)))
+                return nd_error_prefix(err, "%s", c->set_flags[i] ? c->set_flags[i] : "--set");
+        }
     if (c->devices && (rc = nd_run_set(run, "devices", c->devices, err))) return nd_error_prefix(err, "-d");
     if (c->gbs && (rc = nd_run_set(run, "global_batch", c->gbs, err))) return nd_error_prefix(err, "-b");
     if (c->budget && (rc = nd_run_set(run, "memory_budget", c->budget, err))) return nd_error_prefix(err, "-M");

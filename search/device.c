@@ -282,7 +282,8 @@ static int load_one(nd_device_table *t, nd_yaml *y, const char *name, yaml_node_
     } else if (existing) {
         d = *existing;
     }
-    nd_text_copy(d.name, name, sizeof d.name);
+    /* An override keeps the device's own name even when the file used an alias. */
+    nd_text_copy(d.name, existing ? existing->name : name, sizeof d.name);
     bool seen[N_DFIELDS] = {0};
     for (size_t i = 0; i < nd_yaml_size(map); i++) {
         yaml_node_t *k = nd_yaml_key_at(y, map, i), *v = nd_yaml_value_at(y, map, i);

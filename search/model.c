@@ -47,15 +47,15 @@ static int64_t mlp_params(const nd_model *m, int64_t width, bool bias)
 nd_layer_kind nd_model_layer_kind(const nd_model *m, int64_t i)
 {
     if (m->experts == 0 || i < m->first_k_dense) return ND_LAYER_DENSE;
-    int64_t freq = m->moe_layer_freq > 0 ? m->moe_layer_freq : 1;
-    return (i - m->first_k_dense) % freq == freq - 1 || freq == 1 ? ND_LAYER_MOE : ND_LAYER_DENSE;
+    if (m->moe_sparse_step > 1 && (i + 1) % m->moe_sparse_step) return ND_LAYER_DENSE;
+    if (m->moe_layer_freq > 1 && i % m->moe_layer_freq) return ND_LAYER_DENSE;
+    return ND_LAYER_MOE;
 }
 
 int64_t nd_model_count_kind(const nd_model *m, int64_t first, int64_t count, nd_layer_kind kind)
 {
     if (m->experts == 0) return kind == ND_LAYER_DENSE ? count : 0;
-    int64_t freq = m->moe_layer_freq > 0 ? m->moe_layer_freq : 1;
-    if (freq == 1) {
+    if (m->moe_layer_freq <= 1 && m->moe_sparse_step <= 1) {
         /* dense layers are exactly [0, first_k_dense) */
         int64_t lo = first, hi = first + count;
         int64_t dense_hi = m->first_k_dense < hi ? m->first_k_dense : hi;
@@ -159,7 +159,8 @@ int nd_model_validate(nd_model *m, const char *source, nd_error *err)
         m->kv_heads = m->heads; /* MLA expands the latent to every head */
         m->head_dim = m->qk_nope_head_dim + m->qk_rope_head_dim;
     }
-    bool all_moe = m->experts > 0 && m->first_k_dense == 0 && m->moe_layer_freq <= 1;
+    bool all_moe = m->experts > 0 && m->first_k_dense == 0 && m->moe_layer_freq <= 1 &&
+                   m->moe_sparse_step <= 1;
     if (!all_moe && (rc = need_positive(source, "intermediate_size", m->ffn, err))) return rc;
     if (m->experts > 0) {
         if ((rc = need_positive(source, "num_experts_per_tok", m->experts_per_token, err))) return rc;

@@ -19,7 +19,7 @@
 #include "nd/io.h"
 #include "nd/text.h"
 
-typedef enum { F_INT, F_BOOL, F_DOUBLE, F_TEXT, F_ENUM_ACT, F_ENUM_NORM, F_IGNORE } field_type;
+typedef enum { F_INT, F_BOOL, F_DOUBLE, F_TEXT, F_ENUM_ACT, F_ENUM_NORM, F_ATTN_BIAS, F_IGNORE } field_type;
 
 typedef struct field {
     const char *key;
@@ -47,7 +47,7 @@ static const field fields[] = {
     INT("moe_intermediate_size", moe_ffn), INT("moe_ffn_hidden_size", moe_ffn),
     INT("shared_expert_intermediate_size", shared_ffn),
     INT("first_k_dense_replace", first_k_dense),
-    INT("moe_layer_freq", moe_layer_freq), INT("decoder_sparse_step", moe_layer_freq),
+    INT("moe_layer_freq", moe_layer_freq), INT("decoder_sparse_step", moe_sparse_step),
     {"capacity_factor", F_DOUBLE, offsetof(nd_model, capacity_factor)},
     INT("q_lora_rank", q_lora_rank), INT("kv_lora_rank", kv_lora_rank),
     INT("qk_nope_head_dim", qk_nope_head_dim), INT("qk_rope_head_dim", qk_rope_head_dim),
@@ -55,7 +55,7 @@ static const field fields[] = {
     INT("num_nextn_predict_layers", mtp_layers), INT("mtp_num_hidden_layers", mtp_layers),
     INT("mtp_depth", mtp_layers), INT("mtp_num_layers", mtp_layers),
     BOOL("tie_word_embeddings", tied_embeddings), BOOL("tie_embeddings", tied_embeddings),
-    BOOL("attention_bias", qkv_bias), BOOL("qkv_bias", qkv_bias), BOOL("o_bias", o_bias),
+    {"attention_bias", F_ATTN_BIAS, 0}, BOOL("qkv_bias", qkv_bias), BOOL("o_bias", o_bias),
     BOOL("mlp_bias", mlp_bias), BOOL("qk_norm", qk_norm), BOOL("use_qk_norm", qk_norm),
     BOOL("use_parallel_residual", parallel_residual),
     BOOL("router_bias", router_bias), BOOL("shared_expert_gate", shared_expert_gate),
@@ -155,6 +155,15 @@ int nd_model_set_field(nd_model *m, const char *key, const char *value, const ch
             return nd_error_set(err, ND_EINPUT, "%s: model key 'norm': '%s' is not rmsnorm or layernorm",
                                 where, value ? value : "null");
         return ND_OK;
+    case F_ATTN_BIAS: {
+        /* Transformers' attention_bias biases q, k, v and o alike (Llama, Qwen3, Mistral). */
+        bool v = false;
+        if (value && nd_parse_bool(value, &v))
+            return nd_error_set(err, ND_EINPUT, "%s: model key '%s': '%s' is not true or false",
+                                where, key, value);
+        m->qkv_bias = m->o_bias = v;
+        return ND_OK;
+    }
     case F_IGNORE: return ND_OK;
     }
     return ND_OK;
@@ -207,6 +216,9 @@ void nd_model_finish_type(nd_model *m)
     /* GPT-2/3 learn a position table as long as their context; the others are rotary. */
     bool learned = !strcmp(m->type, "gpt2") || !strcmp(m->type, "gpt");
     if (learned && m->max_positions == 0) m->max_positions = m->context_length ? m->context_length : 1024;
+    if (learned && m->ffn == 0) m->ffn = 4 * m->hidden; /* GPT-2's n_inner: null = 4h */
+    /* Mixtral's experts are intermediate_size wide; it has no dense MLP. */
+    if (!strcmp(m->type, "mixtral") && m->moe_ffn == 0) m->moe_ffn = m->ffn;
 }
 
 /* Text of a JSON scalar for nd_model_set_field; NULL for null. */
@@ -227,6 +239,12 @@ static int json_scalar_text(const cJSON *item, char *buf, size_t size, const cha
 
 int nd_model_parse_hf_json(nd_model *m, const char *text, size_t len, const char *path,
                            nd_error *err)
+{
+    return nd_model_read_hf_json(m, text, len, path, true, err);
+}
+
+int nd_model_read_hf_json(nd_model *m, const char *text, size_t len, const char *path, bool validate,
+                          nd_error *err)
 {
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1) /* + its NUL: cJSON requires it */;
@@ -255,7 +273,6 @@ int nd_model_parse_hf_json(nd_model *m, const char *text, size_t len, const char
     cJSON_ArrayForEach(item, config) {
         const char *key = item->string;
         if (!find_field(key)) continue; /* config.json holds much nd does not price */
-        if (!strcmp(key, "mlp_only_layers")) continue;
         char buf[64];
         const char *value;
         if (json_scalar_text(item, buf, sizeof buf, &value)) {
@@ -276,12 +293,10 @@ int nd_model_parse_hf_json(nd_model *m, const char *text, size_t len, const char
         const char *base = strrchr(path, '/');
         nd_text_copy(m->name, base ? base + 1 : path, sizeof m->name);
     }
-    if (!strcmp(m->type, "gpt2") && m->ffn == 0) m->ffn = 4 * m->hidden;
-    nd_model_finish_type(m);
-    if (!strcmp(m->type, "mixtral")) m->moe_ffn = m->ffn; /* experts have intermediate_size */
-    if (!strcmp(m->type, "deepseek_v2") || !strcmp(m->type, "deepseek_v3"))
-        if (m->experts && m->moe_layer_freq <= 0) m->moe_layer_freq = 1;
-    rc = nd_model_validate(m, path, err);
+    if (validate) {
+        nd_model_finish_type(m);
+        rc = nd_model_validate(m, path, err);
+    }
 done:
     cJSON_Delete(root);
     return rc;
@@ -289,12 +304,17 @@ done:
 
 int nd_model_load_hf_json(nd_model *m, const char *path, nd_error *err)
 {
+    return nd_model_read_hf_file(m, path, true, err);
+}
+
+int nd_model_read_hf_file(nd_model *m, const char *path, bool validate, nd_error *err)
+{
     char *text;
     size_t len;
     int rc = nd_read_file(path, 16u << 20, &text, &len, err);
     if (rc) return rc;
     memset(m, 0, sizeof *m);
-    rc = nd_model_parse_hf_json(m, text, len, path, err);
+    rc = nd_model_read_hf_json(m, text, len, path, validate, err);
     free(text);
     return rc;
 }

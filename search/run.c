@@ -158,9 +158,16 @@ static int set_selective(nd_train *t, const char *word, const char *where, nd_er
                         "%s: selective_modules: '%s' is not core_attn, activation or norm", where, word);
 }
 
+/* `precision` sets the gradient and master-weight sizes too, so it is applied before the
+ * keys that refine them, wherever it stands in the file. */
 static int load_train(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
 {
     int rc = nd_yaml_expect_mapping(y, map, "train", err);
+    yaml_node_t *precision = nd_yaml_get(y, map, "precision");
+    const char *pv = nd_yaml_text(precision);
+    if (!rc && precision && (!pv || nd_train_set_precision(&run->train, pv)))
+        return nd_error_set(err, ND_EINPUT, "%s:%d: key 'precision': '%s' is not bf16, fp16 or fp32",
+                            y->path, nd_yaml_line(precision), pv ? pv : "?");
     for (size_t i = 0; !rc && i < nd_yaml_size(map); i++) {
         yaml_node_t *kn = nd_yaml_key_at(y, map, i), *vn = nd_yaml_value_at(y, map, i);
         const char *key = nd_yaml_text(kn);
@@ -179,6 +186,7 @@ static int load_train(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
         const char *value = nd_yaml_text(vn), *hint = "";
         if (!key || !value)
             return nd_error_set(err, ND_EINPUT, "%s: train entries must be `key: value`", where);
+        if (!strcmp(key, "precision")) continue;
         int r = set_train(&run->train, key, value, &hint);
         if (r == -2)
             return nd_error_set(err, ND_EINPUT, "%s: unknown train key '%s' (known: %s)", where,
@@ -204,7 +212,7 @@ static int load_model_section(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_erro
             free(dir);
         }
         if (!path) return nd_error_set(err, ND_ENOMEM, "out of memory");
-        rc = nd_model_load_hf_json(&run->model, path, err);
+        rc = nd_model_read_hf_file(&run->model, path, false, err); /* validated after overrides */
         free(path);
         if (rc) return nd_error_prefix(err, "%s:%d: model.config_json", y->path,
                                        nd_yaml_line(nd_yaml_get(y, map, "config_json")));
@@ -219,6 +227,7 @@ static int load_model_section(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_erro
         snprintf(where, sizeof where, "%s:%d", y->path, nd_yaml_line(kn));
         if (!key) return nd_error_set(err, ND_EINPUT, "%s: model keys must be text", where);
         if (!strcmp(key, "config_json") || !strcmp(key, "model_type")) continue;
+        if (nd_model_key_ignored(key) && !nd_model_key_known(key)) continue; /* as in config.json */
         if (!value) return nd_error_set(err, ND_EINPUT, "%s: model key '%s' must be a single value", where, key);
         if ((rc = nd_model_set_field(&run->model, key, value, where, err))) return rc;
     }
@@ -289,6 +298,8 @@ static void sync_strategy_defaults(nd_run *run, bool strategy_recompute, bool st
     if (!strategy_schedule) run->strategy.schedule = run->train.schedule;
 }
 
+static bool has_key_nocase(nd_yaml *y, yaml_node_t *map, const char *key);
+
 static int load_yaml(nd_run *run, nd_yaml *y, nd_error *err)
 {
     yaml_node_t *root = nd_yaml_root(y);
@@ -314,9 +325,16 @@ static int load_yaml(nd_run *run, nd_yaml *y, nd_error *err)
     if (cluster && (rc = load_cluster(run, y, cluster, err))) return rc;
     yaml_node_t *strategy = nd_yaml_get(y, root, "strategy");
     if (strategy && (rc = load_strategy(run, y, strategy, err))) return rc;
-    sync_strategy_defaults(run, strategy && nd_yaml_get(y, strategy, "recompute"),
-                           strategy && nd_yaml_get(y, strategy, "schedule"));
+    sync_strategy_defaults(run, has_key_nocase(y, strategy, "recompute"),
+                           has_key_nocase(y, strategy, "schedule"));
     return ND_OK;
+}
+
+static bool has_key_nocase(nd_yaml *y, yaml_node_t *map, const char *key)
+{
+    for (size_t i = 0; map && map->type == YAML_MAPPING_NODE && i < nd_yaml_size(map); i++)
+        if (nd_text_equal_nocase(nd_yaml_text(nd_yaml_key_at(y, map, i)), key)) return true;
+    return false;
 }
 
 static bool looks_like_json(const char *text)
@@ -369,6 +387,18 @@ int nd_run_set(nd_run *run, const char *key, const char *value, nd_error *err)
         if (nd_parse_memory_mib(value, &mib) || mib <= 0)
             return nd_error_set(err, ND_EUSAGE, "memory_budget: '%s' is not a size such as 58GB", value);
         run->memory_budget_mib = mib;
+        return ND_OK;
+    }
+    if (!strcmp(key, "selective_modules")) {
+        /* A comma-separated list on the command line: core_attn,activation,norm. */
+        char list[256];
+        nd_text_copy(list, value, sizeof list);
+        run->train.selective_modules = 0;
+        for (char *save = NULL, *w = strtok_r(list, ", ", &save); w; w = strtok_r(NULL, ", ", &save))
+            if (set_selective(&run->train, w, "selective_modules", err)) {
+                err->code = ND_EUSAGE;
+                return ND_EUSAGE;
+            }
         return ND_OK;
     }
     bool recompute = !strcmp(key, "recompute"), schedule = !strcmp(key, "schedule");

@@ -283,7 +283,7 @@ void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s,
         working = fmax(working, costs->embedding.working_bytes[0]);
     }
     if (w->last) {
-        act += costs->head.activation_bytes[0];
+        act += w->inflight * costs->head.activation_bytes[0];
         working = fmax(working, costs->head.working_bytes[0]);
     }
     double T = (double)s->mbs * (double)tr->seq_len / (double)s->cp;

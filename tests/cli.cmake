@@ -44,7 +44,7 @@ nd_cli_test(cli_estimate_nd_ratios 2 "looks like ND's ratios" ${EST} -y ${LLAMA}
 nd_cli_test(cli_estimate_negative_ratio 2 "ratio 'MP_COMM' must be a positive finite number" ${EST}
             -y ${LLAMA} -c ${BAD}/ratios_negative.json)
 nd_cli_test(cli_estimate_bad_budget 2 "-M: memory_budget: '58 parsecs'" ${EST} -y ${LLAMA} -M "58 parsecs")
-nd_cli_test(cli_estimate_bad_override 2 "--seq_len: seq_len: 'long'" ${EST} -y ${LLAMA} --seq long)
+nd_cli_test(cli_estimate_bad_override 2 "--seq: seq_len: 'long' is not a whole number" ${EST} -y ${LLAMA} --seq long)
 
 # nd-compare and nd-fit
 set(CMP $<TARGET_FILE:nd-compare>)

@@ -31,6 +31,7 @@ typedef struct nd_cli_common {
     int set_count;
     const char *set_keys[ND_CLI_MAX_SETS];
     const char *set_values[ND_CLI_MAX_SETS];
+    const char *set_flags[ND_CLI_MAX_SETS]; /* the flag as typed, for messages */
     char set_storage[ND_CLI_MAX_SETS][256];
 } nd_cli_common;
 

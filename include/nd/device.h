@@ -62,13 +62,14 @@ int nd_device_table_builtin(nd_device_table *table, nd_error *err);
 int nd_device_table_load(nd_device_table *table, const char *path, nd_error *err);
 
 /* Finds a device by name (case-insensitive; also accepts ND's aliases ascend910b,
- * ascend910c, ascend910_93 and the names without the -SXM/-80GB suffix). NULL if none. */
+ * ascend910c, ascend910_93 and suffixed names such as A100-SXM4-80GB or H100-SXM). NULL if none. */
 const nd_device *nd_device_table_find(const nd_device_table *table, const char *name);
 
 /* Writes "A2, A3, ..." into buf. */
 void nd_device_table_names(const nd_device_table *table, char *buf, size_t size);
 
-/* Checks every field is positive and finite (fractions in (0, 1]). */
+/* Checks every field is finite and positive (latencies, host times, reserve and allocator
+ * overhead may be 0; fractions lie in (0, 1]). */
 int nd_device_validate(const nd_device *d, const char *source, nd_error *err);
 
 void nd_device_table_free(nd_device_table *table);

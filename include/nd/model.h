@@ -54,7 +54,8 @@ typedef struct nd_model {
     int64_t moe_ffn;            /* width of one routed expert */
     int64_t shared_ffn;         /* width of one shared expert (= moe_ffn unless stated) */
     int64_t first_k_dense;      /* leading layers with a dense MLP */
-    int64_t moe_layer_freq;     /* every n-th layer after first_k_dense is MoE (1 = all) */
+    int64_t moe_layer_freq;     /* DeepSeek: layer i >= first_k_dense is MoE when i % freq == 0 */
+    int64_t moe_sparse_step;    /* Qwen-MoE: layer i is MoE when (i + 1) % step == 0 */
     double capacity_factor;     /* tokens per expert over the balanced share; 0 = dropless */
     bool router_bias;           /* a per-expert score bias (DeepSeek-V3's correction bias) */
     bool shared_expert_gate;    /* a sigmoid gate on the shared expert (Qwen2-MoE) */
