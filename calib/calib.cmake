@@ -13,6 +13,9 @@ add_library(nd_calib STATIC
   ${CMAKE_CURRENT_LIST_DIR}/fit_sums.c
   ${CMAKE_CURRENT_LIST_DIR}/fit_out.c
   ${CMAKE_CURRENT_LIST_DIR}/fit_cmd.c
+  ${CMAKE_CURRENT_LIST_DIR}/search_plots.c
+  ${CMAKE_CURRENT_LIST_DIR}/search_potentials.c
+  ${CMAKE_CURRENT_LIST_DIR}/search_cmd.c
 )
 target_link_libraries(nd_calib PUBLIC nd_core nd_plot PkgConfig::CJSON GSL::gsl csv::csv)
 

@@ -60,15 +60,23 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     nd_stage_memory memory;
     double flops_per_mb = 0;
     est->stages = s->pp;
+    nd_stage_work w, prev;
+    double prev_flops = 0;
     for (int64_t i = 0; i < s->pp; i++) {
-        nd_stage_work w;
         nd_stage_work_init(ctx, s, plan, i, &w);
-        nd_stage_time_compute(ctx, s, costs, &w, &times[i]);
+        /* Middle stages of one composition cost the same per micro-batch: price once. */
+        if (i > 0 && nd_stage_same_work(&w, &prev)) {
+            times[i] = times[i - 1];
+        } else {
+            nd_stage_time_compute(ctx, s, costs, &w, &times[i]);
+            nd_stage_sync_compute(ctx, s, &w, &times[i]);
+            prev_flops = nd_stage_model_flops(ctx, costs, &w);
+        }
         nd_stage_memory_compute(ctx, s, costs, &w, &memory);
-        nd_stage_sync_compute(ctx, s, &w, &times[i]);
+        prev = w;
         totals[i] = times[i].total_ms;
         ends[i] = times[i].dp_comm_ms + times[i].dp_reduce_ms + times[i].optimizer_ms;
-        flops_per_mb += nd_stage_model_flops(ctx, costs, &w);
+        flops_per_mb += prev_flops;
         if (memory.total_mib > est->peak_mib || i == 0) {
             est->peak_mib = memory.total_mib;
             est->peak_stage = (int)i;

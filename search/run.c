@@ -283,6 +283,49 @@ static int load_strategy(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *er
     return rc;
 }
 
+/* `recompute_plan: {copy_cost_ms_per_gib: x, stages: [{dense: [off, sel, full], moe: [...],
+ * offloaded: [dense, moe]}, ...]}` */
+static int read_triple(nd_yaml *y, yaml_node_t *list, int64_t *out, size_t n, const char *what, nd_error *err)
+{
+    if (!list || list->type != YAML_SEQUENCE_NODE || nd_yaml_size(list) != n)
+        return nd_error_set(err, ND_EINPUT, "%s:%d: '%s' must be a list of %zu whole numbers", y->path,
+                            nd_yaml_line(list), what, n);
+    for (size_t i = 0; i < n; i++) {
+        const char *v = nd_yaml_text(nd_yaml_item(y, list, i));
+        if (!v || nd_parse_int64(v, 0, 1 << 20, &out[i]))
+            return nd_error_set(err, ND_EINPUT, "%s:%d: '%s': '%s' is not a whole number", y->path,
+                                nd_yaml_line(list), what, v ? v : "?");
+    }
+    return ND_OK;
+}
+
+static int load_plan(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
+{
+    int rc = nd_yaml_expect_mapping(y, map, "recompute_plan", err);
+    if (rc) return rc;
+    const char *cost = nd_yaml_text(nd_yaml_get(y, map, "copy_cost_ms_per_gib"));
+    if (cost && (nd_parse_double(cost, &run->plan.copy_cost_ms_per_gib) || run->plan.copy_cost_ms_per_gib < 0))
+        return nd_error_set(err, ND_EINPUT, "%s: recompute_plan.copy_cost_ms_per_gib: '%s' is not a number >= 0",
+                            y->path, cost);
+    yaml_node_t *stages = nd_yaml_get(y, map, "stages");
+    if (!stages || stages->type != YAML_SEQUENCE_NODE || nd_yaml_size(stages) == 0 ||
+        nd_yaml_size(stages) > ND_RUN_MAX_STAGES)
+        return nd_error_set(err, ND_EINPUT, "%s:%d: recompute_plan.stages must be a list of 1 to %d stages",
+                            y->path, nd_yaml_line(map), ND_RUN_MAX_STAGES);
+    run->plan.stages = (int64_t)nd_yaml_size(stages);
+    for (size_t i = 0; i < nd_yaml_size(stages) && !rc; i++) {
+        yaml_node_t *st = nd_yaml_item(y, stages, i);
+        if ((rc = nd_yaml_expect_mapping(y, st, "recompute_plan stage", err))) break;
+        yaml_node_t *dense = nd_yaml_get(y, st, "dense"), *moe = nd_yaml_get(y, st, "moe");
+        yaml_node_t *off = nd_yaml_get(y, st, "offloaded");
+        if (dense) rc = read_triple(y, dense, run->plan.layers[i][ND_LAYER_DENSE], 3, "dense", err);
+        if (!rc && moe) rc = read_triple(y, moe, run->plan.layers[i][ND_LAYER_MOE], 3, "moe", err);
+        if (!rc && off) rc = read_triple(y, off, run->plan.offloaded[i], 2, "offloaded", err);
+    }
+    run->has_plan = !rc;
+    return rc;
+}
+
 static void run_init(nd_run *run, const char *path)
 {
     memset(run, 0, sizeof *run);
@@ -313,10 +356,10 @@ static int load_yaml(nd_run *run, nd_yaml *y, nd_error *err)
         yaml_node_t *kn = nd_yaml_key_at(y, root, i);
         const char *key = nd_yaml_text(kn);
         if (!key || (strcmp(key, "model") && strcmp(key, "train") && strcmp(key, "cluster") &&
-                     strcmp(key, "strategy")))
+                     strcmp(key, "strategy") && strcmp(key, "recompute_plan") && strcmp(key, "hyperparallel")))
             return nd_error_set(err, ND_EINPUT,
-                                "%s:%d: unknown section '%s' (known: model, train, cluster, strategy)",
-                                y->path, nd_yaml_line(kn), key ? key : "?");
+                                "%s:%d: unknown section '%s' (known: model, train, cluster, strategy, "
+                                "recompute_plan, hyperparallel)", y->path, nd_yaml_line(kn), key ? key : "?");
     }
     if ((rc = load_model_section(run, y, model, err))) return rc;
     yaml_node_t *train = nd_yaml_get(y, root, "train");
@@ -325,6 +368,9 @@ static int load_yaml(nd_run *run, nd_yaml *y, nd_error *err)
     if (cluster && (rc = load_cluster(run, y, cluster, err))) return rc;
     yaml_node_t *strategy = nd_yaml_get(y, root, "strategy");
     if (strategy && (rc = load_strategy(run, y, strategy, err))) return rc;
+    yaml_node_t *plan = nd_yaml_get(y, root, "recompute_plan");
+    if (plan && (rc = load_plan(run, y, plan, err))) return rc;
+    /* hyperparallel: HyperParallel's train.yaml keys, written for the trainer; nd reads none. */
     sync_strategy_defaults(run, has_key_nocase(y, strategy, "recompute"),
                            has_key_nocase(y, strategy, "schedule"));
     return ND_OK;

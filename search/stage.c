@@ -80,6 +80,8 @@ void nd_stage_work_init(const nd_context *ctx, const nd_strategy *s, const nd_re
     if (w->last && m->mtp_layers) kinds[nd_model_layer_kind(m, m->layers)] += m->mtp_layers;
     if (plan && stage < plan->stages) {
         memcpy(w->n, plan->layers[stage], sizeof w->n);
+        if (plan->offloaded) memcpy(w->offloaded, plan->offloaded[stage], sizeof w->offloaded);
+        w->copy_cost_ms_per_gib = plan->copy_cost_ms_per_gib;
     } else {
         for (int k = 0; k < ND_LAYER_KINDS; k++) w->n[k][s->recompute] = kinds[k];
     }
@@ -135,6 +137,12 @@ void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s,
         t->tp_ms += ends[i]->tp_ms[0];
         kernels += ends[i]->kernels[0];
     }
+    /* Offloaded activations go to the host after the forward and come back before the
+     * backward: hidden behind compute by construction (the knapsack checks the window), but
+     * each GiB may still cost the step (the copy engines share HBM and the host link). */
+    for (int k = 0; k < ND_LAYER_KINDS; k++)
+        t->overhead_ms += 2.0 * (double)w->offloaded[k] * costs->layer[k].activation_bytes[ND_RECOMPUTE_OFF] /
+                          (1024.0 * 1024.0 * 1024.0) * w->copy_cost_ms_per_gib;
     /* Without fused accumulation every micro-batch's weight gradients are written, then
      * read and added into the gradient buffer (PyTorch autograd's accumulation). */
     if (!ctx->train->grad_accumulation_fusion && s->mb > 1) {
@@ -143,7 +151,7 @@ void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s,
         t->backward_ms += nd_memory_ms(ctx->device, params * (tr->param_bytes + 2.0 * tr->grad_bytes));
         kernels += 1;
     }
-    t->overhead_ms = kernels * ctx->device->kernel_launch_us / 1e3 + ctx->device->microbatch_host_ms;
+    t->overhead_ms += kernels * ctx->device->kernel_launch_us / 1e3 + ctx->device->microbatch_host_ms;
     t->total_ms = t->forward_ms + t->backward_ms + t->recompute_ms + t->tp_ms + t->ep_ms +
                   t->cp_ms + t->overhead_ms;
 }
@@ -259,10 +267,15 @@ void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s,
         mem->optimizer_mib = (ne / (zero >= 1 ? op : 1) + e / (zero >= 1 ? op_e : 1)) *
                              (tr->master_bytes + tr->optimizer_states * tr->state_bytes) / MIB;
 
-    double act = 0, working = 0, buffers = 0, layer_params_max = 0;
+    double act = 0, working = 0, buffers = 0, layer_params_max = 0, in_transit = 0;
     for (int k = 0; k < ND_LAYER_KINDS; k++) {
         const nd_layer_cost *c = &costs->layer[k];
         int64_t kind_total = 0;
+        /* Offloaded layers keep nothing on the device but the one being copied. */
+        if (w->offloaded[k]) {
+            act -= (double)w->offloaded[k] * c->activation_bytes[ND_RECOMPUTE_OFF];
+            in_transit = fmax(in_transit, c->activation_bytes[ND_RECOMPUTE_OFF]);
+        }
         for (int r = 0; r < ND_RECOMPUTE_MODES; r++) {
             int64_t n = w->n[k][r];
             kind_total += n;
@@ -277,7 +290,7 @@ void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s,
             layer_params_max = fmax(layer_params_max, lne + le);
         }
     }
-    act *= w->inflight;
+    act = act * w->inflight + in_transit;
     if (w->first) {
         act += w->inflight * costs->embedding.activation_bytes[0];
         working = fmax(working, costs->embedding.working_bytes[0]);
@@ -362,3 +375,10 @@ double nd_stage_inflight(const nd_strategy *s, int64_t stage)
     }
 }
 
+
+bool nd_stage_same_work(const nd_stage_work *a, const nd_stage_work *b)
+{
+    return !a->first && !a->last && !b->first && !b->last && a->params_ne == b->params_ne &&
+           a->params_e == b->params_e && a->layers == b->layers && !memcmp(a->n, b->n, sizeof a->n) &&
+           !memcmp(a->offloaded, b->offloaded, sizeof a->offloaded);
+}

@@ -76,10 +76,13 @@ typedef struct nd_estimate {
     nd_stage_time *stage_time;     /* optional: PP entries, filled when non-NULL */
 } nd_estimate;
 
-/* A per-stage recompute plan (from the knapsack): layers of each kind in each mode. */
+/* A per-stage recompute plan (from the knapsack): layers of each kind in each mode, and
+ * optionally how many of the mode-off layers keep their activations in host memory. */
 typedef struct nd_recompute_plan {
     int64_t stages;
     int64_t (*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES]; /* [stages] */
+    int64_t (*offloaded)[ND_LAYER_KINDS];                  /* [stages], or NULL */
+    double copy_cost_ms_per_gib; /* step time each GiB copied to or from the host costs */
 } nd_recompute_plan;
 
 typedef struct nd_layer_cache nd_layer_cache;

@@ -47,6 +47,16 @@ typedef struct nd_train {
                                       (Megatron); false: an extra pass per micro-batch */
 } nd_train;
 
+/* A per-layer recompute plan stated in a run file (`recompute_plan:`, as nd-search -ar
+ * writes it into best.yaml): per stage, layers of each kind in each mode. */
+#define ND_RUN_MAX_STAGES 512
+typedef struct nd_run_plan {
+    int64_t stages;
+    int64_t layers[ND_RUN_MAX_STAGES][2][3];
+    int64_t offloaded[ND_RUN_MAX_STAGES][2];
+    double copy_cost_ms_per_gib;
+} nd_run_plan;
+
 typedef struct nd_run {
     nd_model model;
     nd_train train;
@@ -56,6 +66,8 @@ typedef struct nd_run {
     double memory_budget_mib; /* cluster.memory_budget, 0 = the device's capacity */
     nd_strategy strategy;     /* strategy: section merged over the neutral strategy */
     bool has_strategy;        /* a strategy: section was given */
+    bool has_plan;            /* a recompute_plan: section was given */
+    nd_run_plan plan;
     char source[512];         /* the file it came from */
 } nd_run;
 

@@ -17,11 +17,17 @@ typedef struct nd_stage_work {
     double inflight;  /* micro-batches of activations held at the peak */
     double params_ne; /* non-expert parameters per device (TP-sharded, before ZeRO) */
     double params_e;  /* expert parameters per device (EP x ETP-sharded, before ZeRO) */
+    int64_t offloaded[ND_LAYER_KINDS]; /* mode-off layers whose activations live on the host */
+    double copy_cost_ms_per_gib;
 } nd_stage_work;
 
 /* Layers, modes and parameters of stage `stage`. plan NULL: every layer in s->recompute. */
 void nd_stage_work_init(const nd_context *ctx, const nd_strategy *s, const nd_recompute_plan *plan,
                         int64_t stage, nd_stage_work *w);
+
+/* Two middle stages with the same layers, modes and parameters: their time and
+ * synchronisation are equal (only the micro-batches in flight differ). */
+bool nd_stage_same_work(const nd_stage_work *a, const nd_stage_work *b);
 
 /* Per-micro-batch compute, exposed TP/EP/CP communication and overhead (fills the
  * per-micro-batch fields of t). */

@@ -1,0 +1,152 @@
+/*
+ * search_cmd.c — nd-search: build the space from the run, the search config and
+ * the flags; search; print and write the ranking, best.yaml, plots, potentials.
+ */
+#include "nd/commands.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/io.h"
+#include "nd/plot.h"
+#include "nd/search.h"
+#include "nd/search_config.h"
+#include "nd/search_out.h"
+#include "nd/text.h"
+
+/* Values the search config states that the command line did not. */
+static void config_defaults(const nd_search_config_file *f, nd_cli_common *c, char *buf, size_t size)
+{
+    if (!c->device && f->device[0]) c->device = f->device;
+    if (!c->gbs && f->global_batch) {
+        snprintf(buf, size, "%lld", (long long)f->global_batch);
+        c->gbs = buf;
+    }
+    if (!c->budget && f->memory_mib > 0) {
+        snprintf(buf + 32, size - 32, "%.17gMB", f->memory_mib);
+        c->budget = buf + 32;
+    }
+}
+
+static int build_space(const nd_search_request *req, const nd_session *ses, nd_search_space *sp, nd_error *err)
+{
+    nd_search_space_init(sp, &ses->run.train);
+    if (req->dims_given) {
+        sp->vary = 0;
+        for (int i = 0; i < req->n_dims; i++) {
+            int d = nd_sdim_from_name(req->dims[i]);
+            if (d < 0)
+                return nd_error_set(err, ND_EUSAGE, "-l %s: not a dimension (DP EP MP CP PP VPP MB MBS SP OP)",
+                                    req->dims[i]);
+            sp->vary |= 1u << d;
+        }
+        /* ND's rule: the micro-batch count follows whenever DP, PP or MBS varies. */
+        if (sp->vary & ((1u << ND_SDIM_DP) | (1u << ND_SDIM_PP) | (1u << ND_SDIM_MBS))) sp->vary |= 1u << ND_SDIM_MB;
+    }
+    if (req->n_modes) {
+        sp->n_modes = 0;
+        for (int i = 0; i < req->n_modes; i++) {
+            if (nd_text_equal_nocase(req->modes[i], "auto")) {
+                sp->n_modes = 3;
+                for (int m = 0; m < 3; m++) sp->modes[m] = (nd_recompute)m;
+                break;
+            }
+            nd_recompute m;
+            if (nd_recompute_parse(req->modes[i], &m))
+                return nd_error_set(err, ND_EUSAGE, "--recompute %s: not off, selective, full or auto", req->modes[i]);
+            bool dup = false;
+            for (int j = 0; j < sp->n_modes; j++) dup |= sp->modes[j] == m;
+            if (!dup) sp->modes[sp->n_modes++] = m;
+        }
+    }
+    sp->per_layer = req->per_layer;
+    sp->offload = req->offload;
+    if (req->offload && !req->per_layer) return nd_error_set(err, ND_EUSAGE, "-ao needs -ar (offload is planned per layer)");
+    if (req->per_layer && (req->n_modes > 1))
+        return nd_error_set(err, ND_EUSAGE, "-ar chooses the mode per layer: give no --recompute list with it");
+    sp->host_gbps = req->host_gibps > 0 ? req->host_gibps * 1.073741824 : 0;
+    if (req->host_overlap >= 0) sp->host_overlap = req->host_overlap;
+    if (req->host_cost >= 0) sp->host_cost_ms_per_gib = req->host_cost;
+    return ND_OK;
+}
+
+static int write_files(const nd_search_request *req, const nd_search_config *cfg, const nd_session *ses,
+                       const nd_search_result *res, nd_error *err)
+{
+    int rc = ND_OK;
+    if (req->ranking_csv) rc = nd_search_write_ranking(req->ranking_csv, cfg, res, err);
+    if (rc || !req->out_dir) return rc;
+    if ((rc = nd_make_dir(req->out_dir, err))) return rc;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/ranking.csv", req->out_dir);
+    if ((rc = nd_search_write_ranking(path, cfg, res, err))) return rc;
+    snprintf(path, sizeof path, "%s/summary.json", req->out_dir);
+    if ((rc = nd_search_write_summary(path, cfg, res, err))) return rc;
+    snprintf(path, sizeof path, "%s/best.yaml", req->out_dir);
+    if ((rc = nd_search_write_best(path, cfg, &ses->run, &res->items[0], err))) return rc;
+    nd_plot_options opt;
+    nd_plot_options_init(&opt);
+    if (req->plot_format && (rc = nd_plot_format_from_name(req->plot_format, &opt.format, err))) return rc;
+    size_t top = req->top > 0 ? (size_t)req->top : 10;
+    if (!req->no_plots && (rc = nd_search_plots(req->out_dir, cfg, res, top, &opt, err))) return rc;
+    if (req->potentials) rc = nd_search_potentials(req->out_dir, cfg, res, top, &opt, !req->no_plots, err);
+    return rc;
+}
+
+int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_error *err)
+{
+    nd_search_config_file file;
+    nd_cli_common common = req->common;
+    char buf[128];
+    int rc = ND_OK;
+    if (req->search_config) {
+        if ((rc = nd_search_config_load(req->search_config, &file, err))) return rc;
+        config_defaults(&file, &common, buf, sizeof buf);
+    }
+    if (req->potentials && !req->per_layer && !(req->search_config && file.per_layer))
+        return nd_error_set(err, ND_EUSAGE, "-rp needs -ar: potentials start from a per-layer plan");
+    if (req->potentials && !req->out_dir) return nd_error_set(err, ND_EUSAGE, "-rp needs -o DIR");
+    nd_session ses;
+    if ((rc = nd_session_open(&ses, &common, false, diag, err))) goto done;
+    if (req->search_config && !ses.run.devices && file.num_nodes) {
+        int64_t cards = file.cards_per_node ? file.cards_per_node : ses.device->devices_per_node;
+        ses.run.devices = file.num_nodes * cards;
+    }
+    if (ses.run.devices <= 0) {
+        rc = nd_error_set(err, ND_EUSAGE, "no device count: give -d N (or cluster.devices in the run file)");
+        goto done;
+    }
+    if (ses.run.train.global_batch <= 0) {
+        rc = nd_error_set(err, ND_EUSAGE, "no global batch: give -b GBS (or train.global_batch in the run file)");
+        goto done;
+    }
+    nd_search_space space;
+    if ((rc = build_space(req, &ses, &space, err))) goto done;
+    nd_strategy base = ses.run.strategy;
+    if (req->search_config) nd_search_config_apply(&file, &space, &base);
+    if (req->per_layer) space.per_layer = true;
+    nd_context ctx;
+    nd_context_init(&ctx, &ses.run.model, &ses.run.train, ses.device, ses.run.devices, ses.budget_mib,
+                    ses.has_ratios ? &ses.ratios.ratios : NULL);
+    nd_search_config cfg = {&ctx, base, ses.run.train.global_batch, space,
+                            (req->ranking_csv || req->out_dir) ? 0 : (req->top > 0 ? (size_t)req->top : 10),
+                            req->threads > 0 ? req->threads : 1, req->quiet ? NULL : diag};
+    nd_search_result res;
+    if ((rc = nd_search_run(&cfg, &res, err))) goto done;
+    nd_search_print_summary(diag, &cfg, &res);
+    if (res.count == 0) {
+        char s[256];
+        nd_strategy_format(&res.stats.min_peak, s, sizeof s);
+        rc = nd_error_set(err, ND_EINPUT, "nothing fits the %.0f MiB budget: the least any strategy needs is "
+                          "%.0f MiB (%s); raise -M, add devices, or allow recompute (--recompute full, -ar)",
+                          ctx.budget_mib, res.stats.min_peak_mib, s);
+    } else {
+        nd_search_print_table(out, &cfg, &res, req->top > 0 ? (size_t)req->top : 10);
+        rc = write_files(req, &cfg, &ses, &res, err);
+    }
+    nd_search_result_free(&res);
+done:
+    nd_session_close(&ses);
+    return rc;
+}

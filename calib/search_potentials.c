@@ -1,0 +1,235 @@
+/*
+ * search_potentials.c — recompute potentials (-rp, reference/nd-calibration.md §7):
+ * for each top configuration, start from its per-layer plan and fully recompute one
+ * more layer at a time, always the layer whose conversion slows the step least,
+ * recording step time and peak memory after each step.
+ */
+#include "nd/search_out.h"
+
+#include <csv.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/io.h"
+#include "nd/plot.h"
+#include "nd/stage.h"
+
+typedef struct plan_buf {
+    int64_t (*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES];
+    int64_t (*off)[ND_LAYER_KINDS];
+    nd_recompute_plan plan;
+} plan_buf;
+
+static int plan_alloc(plan_buf *b, int64_t pp)
+{
+    b->layers = calloc((size_t)pp, sizeof *b->layers);
+    b->off = calloc((size_t)pp, sizeof *b->off);
+    b->plan = (nd_recompute_plan){pp, b->layers, b->off, 0};
+    return b->layers && b->off ? 0 : -1;
+}
+
+static void plan_free(plan_buf *b)
+{
+    free(b->layers), free(b->off);
+}
+
+static void plan_copy(plan_buf *to, const plan_buf *from, int64_t pp)
+{
+    memcpy(to->layers, from->layers, (size_t)pp * sizeof *to->layers);
+    memcpy(to->off, from->off, (size_t)pp * sizeof *to->off);
+    to->plan.copy_cost_ms_per_gib = from->plan.copy_cost_ms_per_gib;
+    to->plan.offloaded = from->plan.offloaded ? to->off : NULL;
+}
+
+/* Global index of the layer that becomes the `pos`-th (0-based) of kind k on stage st. */
+static int64_t layer_index(const nd_context *ctx, const nd_strategy *s, int64_t st, int k, int64_t pos)
+{
+    nd_stage_work w;
+    nd_stage_work_init(ctx, s, NULL, st, &w);
+    for (int64_t i = w.first_layer, seen = 0; i < w.first_layer + w.layers; i++)
+        if ((int)nd_model_layer_kind(ctx->model, i) == k && seen++ == pos) return i;
+    return -1;
+}
+
+typedef struct row_writer {
+    FILE *fp;
+    const nd_search_config *cfg;
+    size_t top;
+} row_writer;
+
+static void put_text(FILE *fp, const char *text)
+{
+    fputc(',', fp);
+    csv_fwrite(fp, text, strlen(text));
+}
+
+static void write_row(row_writer *wr, const nd_ranked *r, int step, int64_t changed, const plan_buf *b,
+                      const nd_estimate *est, const nd_stage_memory *mem, const double *savings)
+{
+    FILE *fp = wr->fp;
+    const nd_strategy *s = &r->s;
+    char buf[ND_DOUBLE_TEXT_MAX], json[4096];
+    fprintf(fp, "%zu,%d,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%d,%lld,", wr->top, step, (long long)s->dp,
+            (long long)s->ep, (long long)s->tp, (long long)s->cp, (long long)s->pp, (long long)s->vpp,
+            (long long)s->mb, (long long)s->mbs, s->sp ? 1 : 0, (long long)s->op);
+    if (changed >= 0) fprintf(fp, "%lld", (long long)changed);
+    int64_t full = 0, by_mode[ND_RECOMPUTE_MODES] = {0};
+    for (int64_t i = 0; i < s->pp; i++)
+        for (int k = 0; k < ND_LAYER_KINDS; k++)
+            for (int m = 0; m < ND_RECOMPUTE_MODES; m++) by_mode[m] += b->layers[i][k][m];
+    full = by_mode[ND_RECOMPUTE_FULL];
+    nd_recompute main = ND_RECOMPUTE_FULL;
+    for (int m = 0; m < ND_RECOMPUTE_MODES; m++)
+        if (by_mode[m] > by_mode[main]) main = (nd_recompute)m;
+    fprintf(fp, ",%lld,%s", (long long)full, nd_format_double(est->peak_mib, buf));
+    fprintf(fp, ",%s,%s", nd_format_double(est->step_ms, buf), nd_recompute_name(main));
+    /* recompute_layers: the layers running another mode than the main one; layer_recompute:
+     * per stage and kind, the counts of each mode. */
+    size_t used = (size_t)snprintf(json, sizeof json, "{");
+    bool first = true;
+    for (int64_t st = 0; st < s->pp && used < sizeof json - 64; st++)
+        for (int k = 0; k < ND_LAYER_KINDS; k++) {
+            const int64_t *n = b->layers[st][k];
+            for (int m = 0; m < ND_RECOMPUTE_MODES; m++) {
+                if (m == (int)main || !n[m]) continue;
+                int64_t pos = m == ND_RECOMPUTE_FULL ? 0 : m == ND_RECOMPUTE_SELECTIVE ? n[2] : n[2] + n[1];
+                int64_t a = layer_index(wr->cfg->ctx, s, st, k, pos), z = layer_index(wr->cfg->ctx, s, st, k, pos + n[m] - 1);
+                used += (size_t)snprintf(json + used, sizeof json - used, "%s\"%lld-%lld\": \"%s\"", first ? "" : ", ",
+                                         (long long)a, (long long)z, nd_recompute_name((nd_recompute)m));
+                first = false;
+            }
+        }
+    snprintf(json + used, sizeof json - used, "}");
+    put_text(fp, json);
+    used = (size_t)snprintf(json, sizeof json, "[");
+    for (int64_t st = 0; st < s->pp && used < sizeof json - 128; st++)
+        for (int k = 0; k < ND_LAYER_KINDS; k++) {
+            const int64_t *n = b->layers[st][k];
+            if (!n[0] && !n[1] && !n[2]) continue;
+            used += (size_t)snprintf(json + used, sizeof json - used,
+                                     "%s{\"stage\": %lld, \"kind\": \"%s\", \"off\": %lld, \"selective\": %lld, "
+                                     "\"full\": %lld, \"offloaded\": %lld}", used > 1 ? ", " : "", (long long)st,
+                                     k ? "moe" : "dense", (long long)n[0], (long long)n[1], (long long)n[2],
+                                     (long long)(b->plan.offloaded ? b->off[st][k] : 0));
+        }
+    snprintf(json + used, sizeof json - used, "]");
+    put_text(fp, json);
+    used = (size_t)snprintf(json, sizeof json, "[");
+    for (int64_t st = 0; st < s->pp && used < sizeof json - 32; st++)
+        used += (size_t)snprintf(json + used, sizeof json - used, "%s%s", st ? ", " : "",
+                                 nd_format_double(floor(mem[st].total_mib), buf));
+    snprintf(json + used, sizeof json - used, "]");
+    put_text(fp, json);
+    used = (size_t)snprintf(json, sizeof json, "[");
+    for (int64_t st = 0; st < s->pp && used < sizeof json - 32; st++)
+        used += (size_t)snprintf(json + used, sizeof json - used, "%s%s", st ? ", " : "",
+                                 nd_format_double(savings[st], buf));
+    snprintf(json + used, sizeof json - used, "]");
+    put_text(fp, json);
+    bool offload = false;
+    for (int64_t st = 0; st < s->pp && b->plan.offloaded; st++) offload |= b->off[st][0] || b->off[st][1];
+    fprintf(fp, ",%s\n", offload ? "offload" : "per_layer");
+}
+
+/* One more layer fully recomputed, the cheapest in step time. Returns 0, or -1 when none is left. */
+static int convert_one(const nd_search_config *cfg, const nd_strategy *s, plan_buf *cur, plan_buf *trial,
+                       int64_t *changed, nd_estimate *best_est)
+{
+    double best = INFINITY, best_peak = INFINITY;
+    int64_t bst = -1;
+    int bk = 0, bm = 0;
+    for (int64_t st = 0; st < s->pp; st++)
+        for (int k = 0; k < ND_LAYER_KINDS; k++)
+            for (int m = ND_RECOMPUTE_SELECTIVE; m >= ND_RECOMPUTE_OFF; m--) {
+                int64_t movable = cur->layers[st][k][m] - (m == ND_RECOMPUTE_OFF && cur->plan.offloaded ? cur->off[st][k] : 0);
+                if (movable <= 0) continue;
+                plan_copy(trial, cur, s->pp);
+                trial->layers[st][k][m]--, trial->layers[st][k][ND_RECOMPUTE_FULL]++;
+                nd_estimate e = {0};
+                if (nd_estimate_strategy(cfg->ctx, s, NULL, &trial->plan, &e, NULL)) continue;
+                if (e.step_ms < best || (e.step_ms == best && e.peak_mib < best_peak)) {
+                    best = e.step_ms, best_peak = e.peak_mib, bst = st, bk = k, bm = m;
+                }
+            }
+    if (bst < 0) return -1;
+    *changed = layer_index(cfg->ctx, s, bst, bk, cur->layers[bst][bk][ND_RECOMPUTE_FULL]);
+    cur->layers[bst][bk][bm]--, cur->layers[bst][bk][ND_RECOMPUTE_FULL]++;
+    (void)best_est;
+    return 0;
+}
+
+static int one_configuration(row_writer *wr, const nd_ranked *r, nd_plot_recompute_series *series, double *steps,
+                             double *peaks, size_t cap, nd_error *err)
+{
+    const nd_search_config *cfg = wr->cfg;
+    const nd_strategy *s = &r->s;
+    int64_t pp = s->pp;
+    plan_buf cur, trial;
+    nd_stage_memory *mem = calloc((size_t)pp, sizeof *mem);
+    nd_stage_time *tm = calloc((size_t)pp, sizeof *tm), *full_tm = calloc((size_t)pp, sizeof *full_tm);
+    double *savings = calloc((size_t)pp, sizeof *savings);
+    int rc = !plan_alloc(&cur, pp) && !plan_alloc(&trial, pp) && mem && tm && full_tm && savings
+                 ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc && nd_search_plan(cfg, r, &cur.plan)) rc = nd_error_set(err, ND_ERUNTIME, "no per-layer plan to start from");
+    nd_strategy full = *s;
+    full.recompute = ND_RECOMPUTE_FULL;
+    nd_estimate fe = {0};
+    fe.stage_time = full_tm;
+    if (!rc) nd_estimate_strategy(cfg->ctx, &full, NULL, NULL, &fe, NULL);
+    size_t n = 0;
+    int64_t changed = -1;
+    for (int step = 0; !rc && n < cap; step++) {
+        nd_estimate e = {0};
+        e.stage_memory = mem, e.stage_time = tm;
+        if (nd_estimate_strategy(cfg->ctx, s, NULL, &cur.plan, &e, NULL)) break;
+        for (int64_t st = 0; st < pp; st++) savings[st] = (full_tm[st].total_ms - tm[st].total_ms) * (double)s->mb;
+        write_row(wr, r, step, changed, &cur, &e, mem, savings);
+        steps[n] = e.step_ms, peaks[n] = e.peak_mib, n++;
+        if (convert_one(cfg, s, &cur, &trial, &changed, NULL)) break;
+    }
+    series->n_steps = n;
+    plan_free(&cur), plan_free(&trial);
+    free(mem), free(tm), free(full_tm), free(savings);
+    return rc;
+}
+
+int nd_search_potentials(const char *dir, const nd_search_config *cfg, const nd_search_result *res,
+                         size_t top, const nd_plot_options *opt, bool plots, nd_error *err)
+{
+    size_t n = top && top < res->count ? top : res->count;
+    if (n > 20) n = 20;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/recompute_potentials.csv", dir);
+    nd_outfile out;
+    int rc = nd_outfile_open(&out, path, err);
+    if (rc) return rc;
+    fputs("TOP,step,DP,EP,MP,CP,PP,VPP,MB,MBS,SP,OP,changed_layer,full_layers,memory_mb,score,"
+          "recompute_mode,recompute_layers,layer_recompute,stage_memory_mb,stage_savings,plan_scope\n", out.fp);
+    size_t cap = (size_t)cfg->ctx->model->layers + (size_t)cfg->ctx->model->mtp_layers + 2;
+    nd_plot_recompute_series *series = calloc(n ? n : 1, sizeof *series);
+    char (*labels)[96] = calloc(n ? n : 1, sizeof *labels);
+    double *values = calloc((n ? n : 1) * cap * 2, sizeof *values);
+    if (!series || !labels || !values) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    size_t drawn = 0;
+    for (size_t i = 0; !rc && i < n; i++) {
+        if (!res->items[i].per_layer) continue;
+        row_writer wr = {out.fp, cfg, i + 1};
+        nd_plot_recompute_series *se = &series[drawn];
+        double *steps = &values[drawn * cap * 2], *peaks = steps + cap;
+        char lab[80];
+        nd_strategy_label(&res->items[i].s, lab, sizeof lab);
+        snprintf(labels[drawn], sizeof labels[drawn], "TOP %zu: %s", i + 1, lab);
+        *se = (nd_plot_recompute_series){labels[drawn], 0, steps, peaks};
+        rc = one_configuration(&wr, &res->items[i], se, steps, peaks, cap, err);
+        if (!rc && se->n_steps) drawn++;
+    }
+    rc = rc ? (nd_outfile_discard(&out), rc) : nd_outfile_commit(&out, err);
+    if (!rc && plots && drawn) {
+        nd_plot_recompute p = {drawn, series, cfg->ctx->budget_mib};
+        snprintf(path, sizeof path, "%s/recompute_potentials", dir);
+        rc = nd_plot_recompute_write(path, &p, opt, err);
+    }
+    free(series), free(labels), free(values);
+    return rc;
+}

@@ -1,0 +1,43 @@
+/*
+ * search_config.h — ND's search config (-s search.yaml, reference/nd-costmodel.md
+ * §7.1): which values each dimension may take (scalar = fixed, list = candidates,
+ * "auto" = searched), the cluster, the batch and memory constraints, the recompute
+ * choice. Command-line flags override it as in ND (-A, -b, -M, -d, -ar, --recompute).
+ */
+#ifndef ND_SEARCH_CONFIG_H
+#define ND_SEARCH_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "nd/error.h"
+#include "nd/search.h"
+
+#define ND_SEARCH_CONFIG_MAX_LIST 64
+
+typedef struct nd_search_config_file {
+    /* per dimension: fixed value, candidate list, or searched */
+    bool fixed[ND_SDIMS];
+    int64_t fixed_value[ND_SDIMS];
+    int64_t list[ND_SDIMS][ND_SEARCH_CONFIG_MAX_LIST];
+    size_t n_list[ND_SDIMS];
+    bool declared[ND_SDIMS];
+    char device[32];
+    int64_t num_nodes;        /* cluster.num_nodes, 0 when not stated */
+    int64_t cards_per_node;   /* cluster.cards_per_node, 0 = the device's node size */
+    int64_t global_batch;     /* constraint.global_batch_size */
+    double memory_mib;        /* min of memory_limit_gb and device_memory_gb, 0 when not stated */
+    int n_modes;
+    nd_recompute modes[ND_RECOMPUTE_MODES];
+    bool per_layer;           /* recompute: per_layer */
+    nd_schedule schedule;
+    bool has_schedule;
+} nd_search_config_file;
+
+/* Reads a search config. Unknown keys are errors naming file, line and key; keys nd does not
+ * use (estimator:, stage_partition, model:) are accepted and ignored, as listed in docs/search.md. */
+int nd_search_config_load(const char *path, nd_search_config_file *out, nd_error *err);
+
+/* Applies the file to a search space and base strategy (before command-line overrides). */
+void nd_search_config_apply(const nd_search_config_file *f, nd_search_space *space, nd_strategy *base);
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * search_internal.h — pieces of the search shared by its files (search/search*.c).
+ */
+#ifndef ND_SEARCH_INTERNAL_H
+#define ND_SEARCH_INTERNAL_H
+
+#include "nd/layer_cache.h"
+#include "nd/search.h"
+
+#define ND_SEARCH_MAX_VALUES 256
+
+/* Values one dimension takes: the candidates, filtered by -l and the search config. */
+typedef struct nd_values {
+    int64_t v[ND_SEARCH_MAX_VALUES];
+    int n;
+} nd_values;
+
+/* Divisors of n in ascending order, at most `limit`, kept when the dimension may take them. */
+void nd_search_divisors(const nd_search_config *cfg, nd_sdim d, int64_t n, int64_t limit, nd_values *out);
+
+/* The reason a fully specified candidate is invalid, or -1 when it is valid; fills the
+ * derived settings of s (ETP, ZeRO level, schedule, uneven first/last stages). */
+int nd_search_check(const nd_search_config *cfg, nd_strategy *s);
+
+/* Prices s (with the knapsack when -ar). Returns 1 if it fits (r filled), 0 if it does not,
+ * and fills *peak_mib with the peak that decided. */
+int nd_search_price(const nd_search_config *cfg, nd_layer_cache *cache, nd_strategy *s, nd_ranked *r,
+                    double *peak_mib);
+
+/* The explanation when no candidate is valid. */
+int nd_search_explain_none(const nd_search_config *cfg, const nd_search_stats *st, nd_error *err);
+
+#endif

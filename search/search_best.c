@@ -1,0 +1,250 @@
+/*
+ * search_best.c — best.yaml: the winning strategy as a run file nd-estimate reads
+ * back (model, training, cluster, strategy, per-layer plan), and HyperParallel's
+ * train.yaml keys for the trainer (reference/nd-costmodel.md §6.3).
+ */
+#include "nd/search_out.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nd/io.h"
+#include "nd/stage.h"
+
+static void key_int(FILE *fp, const char *indent, const char *key, int64_t v)
+{
+    fprintf(fp, "%s%s: %lld\n", indent, key, (long long)v);
+}
+
+static void key_bool(FILE *fp, const char *indent, const char *key, bool v)
+{
+    fprintf(fp, "%s%s: %s\n", indent, key, v ? "true" : "false");
+}
+
+static void key_double(FILE *fp, const char *indent, const char *key, double v)
+{
+    char buf[ND_DOUBLE_TEXT_MAX];
+    fprintf(fp, "%s%s: %s\n", indent, key, nd_format_double(v, buf));
+}
+
+/* Quoted so YAML reads names like "yes" or "1e3" as text. */
+static void key_text(FILE *fp, const char *indent, const char *key, const char *v)
+{
+    fprintf(fp, "%s%s: \"", indent, key);
+    for (const char *p = v; *p; p++) {
+        if (*p == '"' || *p == '\\') fputc('\\', fp);
+        fputc(*p, fp);
+    }
+    fputs("\"\n", fp);
+}
+
+static void write_model(FILE *fp, const nd_model *m)
+{
+    const char *in = "  ";
+    fputs("model:\n", fp);
+    key_text(fp, in, "model_type", m->type);
+    key_text(fp, in, "name", m->name);
+    key_int(fp, in, "hidden_size", m->hidden);
+    key_int(fp, in, "num_hidden_layers", m->layers);
+    key_int(fp, in, "num_attention_heads", m->heads);
+    key_int(fp, in, "num_key_value_heads", m->kv_heads);
+    if (m->attention == ND_ATTN_MHA) key_int(fp, in, "head_dim", m->head_dim);
+    key_int(fp, in, "intermediate_size", m->ffn);
+    key_int(fp, in, "vocab_size", m->vocab);
+    key_int(fp, in, "position_embeddings", m->max_positions);
+    key_int(fp, in, "max_position_embeddings", m->context_length);
+    key_text(fp, in, "norm", m->norm == ND_NORM_LAYER ? "layernorm" : "rmsnorm");
+    key_text(fp, in, "hidden_act", m->mlp == ND_MLP_PLAIN ? "gelu" : "silu");
+    key_bool(fp, in, "tie_word_embeddings", m->tied_embeddings);
+    key_bool(fp, in, "qkv_bias", m->qkv_bias);
+    key_bool(fp, in, "o_bias", m->o_bias);
+    key_bool(fp, in, "mlp_bias", m->mlp_bias);
+    key_bool(fp, in, "qk_norm", m->qk_norm);
+    key_bool(fp, in, "use_parallel_residual", m->parallel_residual);
+    key_int(fp, in, "num_experts", m->experts);
+    key_int(fp, in, "num_experts_per_tok", m->experts_per_token);
+    key_int(fp, in, "n_shared_experts", m->shared_experts);
+    key_int(fp, in, "moe_intermediate_size", m->moe_ffn);
+    key_int(fp, in, "shared_expert_intermediate_size", m->shared_ffn);
+    key_int(fp, in, "first_k_dense_replace", m->first_k_dense);
+    key_int(fp, in, "moe_layer_freq", m->moe_layer_freq);
+    key_int(fp, in, "decoder_sparse_step", m->moe_sparse_step);
+    key_double(fp, in, "capacity_factor", m->capacity_factor);
+    key_bool(fp, in, "router_bias", m->router_bias);
+    key_bool(fp, in, "shared_expert_gate", m->shared_expert_gate);
+    if (m->attention == ND_ATTN_MLA) {
+        key_int(fp, in, "q_lora_rank", m->q_lora_rank);
+        key_int(fp, in, "kv_lora_rank", m->kv_lora_rank);
+        key_int(fp, in, "qk_nope_head_dim", m->qk_nope_head_dim);
+        key_int(fp, in, "qk_rope_head_dim", m->qk_rope_head_dim);
+        key_int(fp, in, "v_head_dim", m->v_head_dim);
+    }
+    key_int(fp, in, "num_nextn_predict_layers", m->mtp_layers);
+}
+
+static const char *bytes_name(int bytes)
+{
+    return bytes == 4 ? "fp32" : "bf16";
+}
+
+static void write_train(FILE *fp, const nd_train *t)
+{
+    const char *in = "  ";
+    static const char *optimizers[] = {"adamw", "sgd", "muon"};
+    fputs("train:\n", fp);
+    key_int(fp, in, "seq_len", t->seq_len);
+    key_text(fp, in, "precision", t->precision);
+    key_text(fp, in, "grad_precision", t->grad_bytes == 4 ? "fp32" : t->precision);
+    key_bool(fp, in, "master_weights", t->master_bytes > 0);
+    key_text(fp, in, "optimizer", optimizers[t->optimizer]);
+    key_text(fp, in, "optimizer_state_precision", bytes_name(t->state_bytes));
+    key_bool(fp, in, "grad_clip", t->grad_clip);
+    fputs("  selective_modules: [", fp);
+    const char *sep = "";
+    if (t->selective_modules & ND_SELECTIVE_CORE_ATTN) fprintf(fp, "%score_attn", sep), sep = ", ";
+    if (t->selective_modules & ND_SELECTIVE_ACTIVATION) fprintf(fp, "%sactivation", sep), sep = ", ";
+    if (t->selective_modules & ND_SELECTIVE_NORM) fprintf(fp, "%snorm", sep);
+    fputs("]\n", fp);
+    key_bool(fp, in, "flash_attention", t->flash_attention);
+    key_double(fp, in, "dropout", t->dropout);
+    key_bool(fp, in, "overlap_grad_reduce", t->overlap_grad_reduce);
+    key_bool(fp, in, "overlap_param_gather", t->overlap_param_gather);
+    key_bool(fp, in, "tp_comm_overlap", t->tp_comm_overlap);
+    key_bool(fp, in, "ep_comm_overlap", t->ep_comm_overlap);
+    key_bool(fp, in, "swap_optimizer", t->swap_optimizer);
+    key_bool(fp, in, "grad_accumulation_fusion", t->grad_accumulation_fusion);
+}
+
+static void write_strategy(FILE *fp, const nd_strategy *s)
+{
+    const char *in = "  ";
+    fputs("strategy:\n", fp);
+    key_int(fp, in, "DP", s->dp);
+    key_int(fp, in, "MP", s->tp);
+    key_int(fp, in, "PP", s->pp);
+    key_int(fp, in, "CP", s->cp);
+    key_int(fp, in, "EP", s->ep);
+    key_int(fp, in, "ETP", s->etp);
+    key_int(fp, in, "OP", s->op);
+    key_int(fp, in, "ZERO", s->zero < 0 ? 0 : s->zero);
+    key_int(fp, in, "VPP", s->vpp);
+    key_int(fp, in, "MB", s->mb);
+    key_int(fp, in, "MBS", s->mbs);
+    key_int(fp, in, "SP", s->sp);
+    if (s->first_stage_layers) key_int(fp, in, "FIRST", s->first_stage_layers);
+    if (s->last_stage_layers) key_int(fp, in, "LAST", s->last_stage_layers);
+    key_text(fp, in, "recompute", nd_recompute_name(s->recompute));
+    key_text(fp, in, "schedule", nd_schedule_name(s->schedule));
+}
+
+/* Layer ranges per mode as the trainer's activation_checkpoint.layers map: within a stage
+ * each kind's layers run full first, then selective, then without recompute. */
+static void write_layer_modes(FILE *fp, const nd_context *ctx, const nd_strategy *s,
+                              const nd_recompute_plan *plan, nd_recompute main)
+{
+    fputs("    layers:\n", fp);
+    for (int64_t st = 0; st < s->pp; st++) {
+        nd_stage_work w;
+        nd_stage_work_init(ctx, s, NULL, st, &w);
+        int64_t used[ND_LAYER_KINDS] = {0};
+        for (int64_t i = w.first_layer; i < w.first_layer + w.layers; i++) {
+            nd_layer_kind k = nd_model_layer_kind(ctx->model, i);
+            int64_t pos = used[k]++;
+            const int64_t *n = plan->layers[st][k];
+            nd_recompute mode = pos < n[ND_RECOMPUTE_FULL] ? ND_RECOMPUTE_FULL
+                                : pos < n[ND_RECOMPUTE_FULL] + n[ND_RECOMPUTE_SELECTIVE] ? ND_RECOMPUTE_SELECTIVE
+                                                                                        : ND_RECOMPUTE_OFF;
+            if (mode != main) fprintf(fp, "      \"%lld\": %s\n", (long long)i, nd_recompute_name(mode));
+        }
+    }
+}
+
+static void write_hyperparallel(FILE *fp, const nd_context *ctx, const nd_ranked *best,
+                                const nd_recompute_plan *plan)
+{
+    const nd_strategy *s = &best->s;
+    fputs("hyperparallel:\n  accelerator:\n", fp);
+    key_int(fp, "    ", "tp_size", s->tp);
+    key_int(fp, "    ", "pp_size", s->pp);
+    key_int(fp, "    ", "cp_size", s->cp);
+    key_int(fp, "    ", "ep_size", s->ep);
+    key_int(fp, "    ", "dp_replicate", s->dp * s->cp / s->op);
+    fputs("  fsdp_config:\n", fp);
+    key_int(fp, "    ", "dp_shard_size", s->op);
+    fputs("  training:\n", fp);
+    key_int(fp, "    ", "global_batch_size", s->dp * s->mb * s->mbs);
+    key_int(fp, "    ", "micro_batch_size", s->mbs);
+    key_int(fp, "    ", "micro_batch_num", s->mb);
+    key_int(fp, "  ", "pp_interleave_num", s->vpp);
+    fputs("  activation_checkpoint:\n", fp);
+    key_text(fp, "    ", "mode", nd_recompute_name(s->recompute));
+    if (plan) write_layer_modes(fp, ctx, s, plan, s->recompute);
+}
+
+static void write_plan(FILE *fp, const nd_recompute_plan *plan)
+{
+    fputs("recompute_plan:\n", fp);
+    key_double(fp, "  ", "copy_cost_ms_per_gib", plan->copy_cost_ms_per_gib);
+    fputs("  stages:  # layers [off, selective, full] per kind; offloaded [dense, moe] run off\n", fp);
+    for (int64_t i = 0; i < plan->stages; i++) {
+        int64_t(*n)[ND_RECOMPUTE_MODES] = plan->layers[i];
+        fprintf(fp, "    - {dense: [%lld, %lld, %lld], moe: [%lld, %lld, %lld], offloaded: [%lld, %lld]}\n",
+                (long long)n[0][0], (long long)n[0][1], (long long)n[0][2], (long long)n[1][0],
+                (long long)n[1][1], (long long)n[1][2],
+                (long long)(plan->offloaded ? plan->offloaded[i][0] : 0),
+                (long long)(plan->offloaded ? plan->offloaded[i][1] : 0));
+    }
+}
+
+static void write_cluster(FILE *fp, const nd_search_config *cfg, const nd_run *run)
+{
+    fputs("cluster:\n", fp);
+    key_text(fp, "  ", "device", cfg->ctx->device->name);
+    if (run->device_file[0]) {
+        char cwd[1024], path[2048];
+        if (run->device_file[0] != '/' && getcwd(cwd, sizeof cwd))
+            snprintf(path, sizeof path, "%s/%s", cwd, run->device_file);
+        else
+            snprintf(path, sizeof path, "%s", run->device_file);
+        key_text(fp, "  ", "device_file", path);
+    }
+    key_int(fp, "  ", "devices", cfg->ctx->devices);
+    char buf[ND_DOUBLE_TEXT_MAX + 4];
+    snprintf(buf, sizeof buf, "%sMB", nd_format_double(cfg->ctx->budget_mib, (char[ND_DOUBLE_TEXT_MAX]){0}));
+    fprintf(fp, "  memory_budget: %s\n", buf);
+}
+
+int nd_search_write_best(const char *path, const nd_search_config *cfg, const nd_run *run,
+                         const nd_ranked *best, nd_error *err)
+{
+    nd_outfile out;
+    int rc = nd_outfile_open(&out, path, err);
+    if (rc) return rc;
+    FILE *fp = out.fp;
+    fprintf(fp, "# nd-search's best strategy for %s on %lld x %s, global batch %lld: %.2f ms per step,\n"
+            "# peak %.0f MiB. `nd-estimate -y %s` prices it again; the hyperparallel: section holds\n"
+            "# HyperParallel's train.yaml keys for the trainer.\n", cfg->ctx->model->name,
+            (long long)cfg->ctx->devices, cfg->ctx->device->name, (long long)cfg->global_batch, best->step_ms,
+            best->peak_mib, path);
+    write_model(fp, cfg->ctx->model);
+    write_train(fp, cfg->ctx->train);
+    key_int(fp, "  ", "global_batch", cfg->global_batch);
+    write_cluster(fp, cfg, run);
+    write_strategy(fp, &best->s);
+    int64_t (*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES] = NULL;
+    int64_t (*offloaded)[ND_LAYER_KINDS] = NULL;
+    nd_recompute_plan plan = {0};
+    bool has_plan = false;
+    if (best->per_layer) {
+        layers = calloc((size_t)best->s.pp, sizeof *layers);
+        offloaded = calloc((size_t)best->s.pp, sizeof *offloaded);
+        plan.layers = layers, plan.offloaded = offloaded;
+        has_plan = layers && offloaded && !nd_search_plan(cfg, best, &plan);
+        if (has_plan) write_plan(fp, &plan);
+    }
+    write_hyperparallel(fp, cfg->ctx, best, has_plan ? &plan : NULL);
+    free(layers);
+    free(offloaded);
+    return nd_outfile_commit(&out, err);
+}

@@ -1,0 +1,208 @@
+/*
+ * search_config.c — reading ND's search config (-s).
+ */
+#include "nd/search_config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nd/text.h"
+#include "nd/yaml_doc.h"
+
+/* parallelism: keys and the dimension each restricts. */
+static const struct { const char *key; nd_sdim dim; } dims[] = {
+    {"dp", ND_SDIM_DP}, {"tp", ND_SDIM_MP}, {"pp", ND_SDIM_PP}, {"cp", ND_SDIM_CP}, {"ep", ND_SDIM_EP},
+    {"fsdp", ND_SDIM_OP}, {"micro_batch_num", ND_SDIM_MB}, {"micro_batch_size", ND_SDIM_MBS},
+    {"vpp", ND_SDIM_VPP}, {"pp_interleave_num", ND_SDIM_VPP}, {"sp", ND_SDIM_SP},
+};
+
+static int where_error(nd_yaml *y, yaml_node_t *n, nd_error *err, const char *fmt, ...) ND_PRINTF(4, 5);
+
+/* One message naming the file and line of node n. */
+static int where_error(nd_yaml *y, yaml_node_t *n, nd_error *err, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return nd_error_set(err, ND_EINPUT, "%s:%d: %s", y->path, nd_yaml_line(n), msg);
+}
+
+static int read_dim(nd_yaml *y, yaml_node_t *v, nd_sdim d, nd_search_config_file *f, nd_error *err)
+{
+    f->declared[d] = true;
+    const char *t = nd_yaml_text(v);
+    int64_t x;
+    if (t && !strcmp(t, "auto")) return ND_OK;
+    if (t) {
+        if (d == ND_SDIM_SP) {
+            bool b;
+            if (nd_parse_bool(t, &b)) return where_error(y, v, err, "sp: '%s' is not true or false", t);
+            x = b;
+        } else if (nd_parse_int64(t, 1, 1 << 24, &x)) {
+            return where_error(y, v, err, "'%s' is not a whole number >= 1, a list or auto", t);
+        }
+        f->fixed[d] = true, f->fixed_value[d] = x;
+        return ND_OK;
+    }
+    if (v->type != YAML_SEQUENCE_NODE || nd_yaml_size(v) == 0 || nd_yaml_size(v) > ND_SEARCH_CONFIG_MAX_LIST)
+        return where_error(y, v, err, "%s", "a dimension is a number, a list of 1 to 64 numbers, or auto");
+    for (size_t i = 0; i < nd_yaml_size(v); i++) {
+        const char *item = nd_yaml_text(nd_yaml_item(y, v, i));
+        if (!item || nd_parse_int64(item, d == ND_SDIM_SP ? 0 : 1, 1 << 24, &x))
+            return where_error(y, v, err, "list item '%s' is not a whole number >= 1", item ? item : "?");
+        f->list[d][f->n_list[d]++] = x;
+    }
+    return ND_OK;
+}
+
+static int read_parallelism(nd_yaml *y, yaml_node_t *map, nd_search_config_file *f, nd_error *err)
+{
+    int rc = nd_yaml_expect_mapping(y, map, "parallelism", err);
+    for (size_t i = 0; !rc && i < nd_yaml_size(map); i++) {
+        yaml_node_t *k = nd_yaml_key_at(y, map, i), *v = nd_yaml_value_at(y, map, i);
+        const char *key = nd_yaml_text(k);
+        bool known = false;
+        for (size_t j = 0; key && j < sizeof dims / sizeof dims[0] && !known; j++)
+            if (!strcmp(key, dims[j].key)) known = true, rc = read_dim(y, v, dims[j].dim, f, err);
+        if (!known && key && (!strcmp(key, "etp") || !strcmp(key, "dp_replicate"))) continue;
+        if (!known)
+            rc = where_error(y, k, err, "unknown parallelism key '%s' (known: dp, tp, pp, cp, ep, etp, fsdp, "
+                             "micro_batch_num, micro_batch_size, vpp, sp)", key ? key : "?");
+    }
+    return rc;
+}
+
+static int read_number(nd_yaml *y, yaml_node_t *map, const char *key, double *out, nd_error *err)
+{
+    yaml_node_t *v = nd_yaml_get(y, map, key);
+    if (!v) return ND_OK;
+    const char *t = nd_yaml_text(v);
+    if (!t || nd_parse_double(t, out) || *out < 0)
+        return where_error(y, v, err, "'%s' is not a number >= 0", t ? t : "?");
+    return ND_OK;
+}
+
+static int read_cluster(nd_yaml *y, yaml_node_t *map, nd_search_config_file *f, nd_error *err)
+{
+    int rc = nd_yaml_expect_mapping(y, map, "cluster", err);
+    double nodes = 0, cards = 0, mem_gb = 0;
+    if (!rc) rc = read_number(y, map, "num_nodes", &nodes, err);
+    if (!rc) rc = read_number(y, map, "cards_per_node", &cards, err);
+    if (!rc) rc = read_number(y, map, "device_memory_gb", &mem_gb, err);
+    const char *type = nd_yaml_text(nd_yaml_get(y, map, "device_type"));
+    if (type) nd_text_copy(f->device, type, sizeof f->device);
+    f->num_nodes = (int64_t)nodes, f->cards_per_node = (int64_t)cards;
+    if (mem_gb > 0) f->memory_mib = mem_gb * 1024;
+    return rc;
+}
+
+static int read_recompute(nd_yaml *y, yaml_node_t *v, nd_search_config_file *f, nd_error *err)
+{
+    const char *t = nd_yaml_text(v);
+    if (!t) return where_error(y, v, err, "%s", "recompute must be off, selective, full, auto or per_layer");
+    if (!strcmp(t, "per_layer")) {
+        f->per_layer = true;
+        return ND_OK;
+    }
+    if (!strcmp(t, "auto")) {
+        f->n_modes = 3;
+        for (int m = 0; m < 3; m++) f->modes[m] = (nd_recompute)m;
+        return ND_OK;
+    }
+    nd_recompute m;
+    if (nd_recompute_parse(t, &m))
+        return where_error(y, v, err, "recompute: '%s' is not off, selective, full, auto or per_layer", t);
+    f->n_modes = 1, f->modes[0] = m;
+    return ND_OK;
+}
+
+static const char *known_sections[] = {"train_yaml", "model", "cluster", "parallelism", "constraint",
+                                       "recompute", "recompute_modes", "pp_config", "estimator"};
+
+int nd_search_config_load(const char *path, nd_search_config_file *f, nd_error *err)
+{
+    memset(f, 0, sizeof *f);
+    nd_yaml y;
+    int rc = nd_yaml_load(&y, path, err);
+    if (rc) return rc;
+    yaml_node_t *root = nd_yaml_root(&y);
+    rc = nd_yaml_expect_mapping(&y, root, "the search config", err);
+    for (size_t i = 0; !rc && i < nd_yaml_size(root); i++) {
+        const char *key = nd_yaml_text(nd_yaml_key_at(&y, root, i));
+        bool known = false;
+        for (size_t j = 0; key && j < sizeof known_sections / sizeof known_sections[0]; j++) known |= !strcmp(key, known_sections[j]);
+        if (!known)
+            rc = where_error(&y, nd_yaml_key_at(&y, root, i), err, "unknown section '%s' (known: train_yaml, model, "
+                             "cluster, parallelism, constraint, recompute, recompute_modes, pp_config, estimator)",
+                             key ? key : "?");
+    }
+    yaml_node_t *n;
+    if (!rc && (n = nd_yaml_get(&y, root, "parallelism"))) rc = read_parallelism(&y, n, f, err);
+    if (!rc && (n = nd_yaml_get(&y, root, "cluster"))) rc = read_cluster(&y, n, f, err);
+    if (!rc && (n = nd_yaml_get(&y, root, "constraint"))) {
+        double gbs = 0, limit = 0;
+        rc = read_number(&y, n, "global_batch_size", &gbs, err);
+        if (!rc) rc = read_number(&y, n, "memory_limit_gb", &limit, err);
+        f->global_batch = (int64_t)gbs;
+        if (limit > 0 && (f->memory_mib == 0 || limit * 1024 < f->memory_mib)) f->memory_mib = limit * 1024;
+    }
+    if (!rc && (n = nd_yaml_get(&y, root, "recompute"))) rc = read_recompute(&y, n, f, err);
+    if (!rc && (n = nd_yaml_get(&y, root, "recompute_modes")) && n->type == YAML_SEQUENCE_NODE) {
+        f->n_modes = 0;
+        for (size_t i = 0; !rc && i < nd_yaml_size(n) && f->n_modes < 3; i++) {
+            const char *t = nd_yaml_text(nd_yaml_item(&y, n, i));
+            if (!t || nd_recompute_parse(t, &f->modes[f->n_modes]))
+                rc = where_error(&y, n, err, "recompute_modes: '%s' is not off, selective or full", t ? t : "?");
+            else f->n_modes++;
+        }
+    }
+    if (!rc && (n = nd_yaml_get(&y, root, "pp_config"))) {
+        yaml_node_t *v;
+        if ((v = nd_yaml_get(&y, n, "pp_degree"))) rc = read_dim(&y, v, ND_SDIM_PP, f, err);
+        if (!rc && (v = nd_yaml_get(&y, n, "pp_interleave_num"))) rc = read_dim(&y, v, ND_SDIM_VPP, f, err);
+        if (!rc && (v = nd_yaml_get(&y, n, "micro_batch_num"))) rc = read_dim(&y, v, ND_SDIM_MB, f, err);
+        const char *sched = nd_yaml_text(nd_yaml_get(&y, n, "pipeline_schedule"));
+        if (!rc && sched) {
+            if (nd_schedule_parse(sched, &f->schedule))
+                rc = where_error(&y, n, err, "pipeline_schedule: '%s' is not 1f1b, interleaved, zb-h1 or gpipe", sched);
+            else f->has_schedule = true;
+        }
+    }
+    nd_yaml_free(&y);
+    return rc;
+}
+
+void nd_search_config_apply(const nd_search_config_file *f, nd_search_space *space, nd_strategy *base)
+{
+    for (int d = 0; d < ND_SDIMS; d++) {
+        if (f->fixed[d]) {
+            space->vary &= ~(1u << d);
+            int64_t v = f->fixed_value[d];
+            switch ((nd_sdim)d) {
+            case ND_SDIM_DP: base->dp = v; break;
+            case ND_SDIM_EP: base->ep = v; break;
+            case ND_SDIM_MP: base->tp = v; break;
+            case ND_SDIM_CP: base->cp = v; break;
+            case ND_SDIM_PP: base->pp = v; break;
+            case ND_SDIM_VPP: base->vpp = v; break;
+            case ND_SDIM_MB: base->mb = v; break;
+            case ND_SDIM_MBS: base->mbs = v; break;
+            case ND_SDIM_SP: base->sp = v; break;
+            default: base->op = v; break;
+            }
+        } else if (f->n_list[d]) {
+            space->vary |= 1u << d;
+            space->allowed[d] = f->list[d];
+            space->n_allowed[d] = f->n_list[d];
+        }
+    }
+    if (f->n_modes) {
+        space->n_modes = f->n_modes;
+        memcpy(space->modes, f->modes, sizeof f->modes);
+    }
+    if (f->per_layer) space->per_layer = true;
+    if (f->has_schedule) base->schedule = f->schedule;
+}

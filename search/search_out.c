@@ -1,0 +1,166 @@
+/*
+ * search_out.c — nd-search's printed summary and table, and the ranking CSV and
+ * summary JSON.
+ */
+#include "nd/search_out.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "nd/io.h"
+#include "nd/report.h"
+#include "nd/version.h"
+
+static int64_t dim_value(const nd_strategy *s, nd_sdim d)
+{
+    switch (d) {
+    case ND_SDIM_DP: return s->dp;
+    case ND_SDIM_EP: return s->ep;
+    case ND_SDIM_MP: return s->tp;
+    case ND_SDIM_CP: return s->cp;
+    case ND_SDIM_PP: return s->pp;
+    case ND_SDIM_VPP: return s->vpp;
+    case ND_SDIM_MB: return s->mb;
+    case ND_SDIM_MBS: return s->mbs;
+    case ND_SDIM_SP: return s->sp;
+    default: return s->op;
+    }
+}
+
+static bool show_recompute(const nd_search_config *cfg)
+{
+    return cfg->space.n_modes > 1 || cfg->space.per_layer;
+}
+
+static const char *recompute_label(const nd_ranked *r, char *buf, size_t size)
+{
+    if (!r->per_layer) return nd_recompute_name(r->s.recompute);
+    snprintf(buf, size, "per-layer %lld/%lld/%lld%s", (long long)r->layers_by_mode[0],
+             (long long)r->layers_by_mode[1], (long long)r->layers_by_mode[2], r->offloaded_layers ? "+ao" : "");
+    return buf;
+}
+
+void nd_search_print_summary(FILE *fp, const nd_search_config *cfg, const nd_search_result *res)
+{
+    const nd_search_stats *st = &res->stats;
+    uint64_t refused = 0;
+    for (int r = 0; r < ND_REFUSE_REASONS; r++) refused += st->refused[r];
+    fprintf(fp, "%llu strategies enumerated for %lld x %s, global batch %lld: %llu refused, %llu fit the "
+            "%.0f MiB budget, %llu do not (%llu of them known from a memory bound without pricing); "
+            "%llu priced in %.2f s\n",
+            (unsigned long long)st->enumerated, (long long)cfg->ctx->devices, cfg->ctx->device->name,
+            (long long)cfg->global_batch, (unsigned long long)refused, (unsigned long long)st->fitting,
+            cfg->ctx->budget_mib, (unsigned long long)st->dropped_memory, (unsigned long long)st->bounded,
+            (unsigned long long)st->priced, st->seconds);
+    for (int r = 0; r < ND_REFUSE_REASONS; r++)
+        if (st->refused[r])
+            fprintf(fp, "  refused: %-40s %llu\n", nd_refusal_name((nd_refusal)r), (unsigned long long)st->refused[r]);
+    if (st->fitting == 0 && isfinite(st->min_peak_mib)) {
+        char buf[256];
+        nd_strategy_format(&st->min_peak, buf, sizeof buf);
+        fprintf(fp, "Nothing fits: the smallest peak any strategy needs is %.0f MiB (%s), over the "
+                "budget of %.0f MiB.\n", st->min_peak_mib, buf, cfg->ctx->budget_mib);
+    }
+}
+
+void nd_search_print_table(FILE *fp, const nd_search_config *cfg, const nd_search_result *res, size_t top)
+{
+    size_t n = top && top < res->count ? top : res->count;
+    if (!n) return;
+    fprintf(fp, "Top %zu of %llu fitting strategies%s (step in ms; parts in ms and %% of the step):\n", n,
+            (unsigned long long)res->stats.fitting, cfg->ctx->ratios ? ", corrected by the ratios file" : "");
+    fprintf(fp, "%5s", "TOP");
+    for (int d = 0; d < ND_SDIMS; d++) fprintf(fp, " %5s", nd_sdim_name((nd_sdim)d));
+    if (show_recompute(cfg)) fprintf(fp, " %-22s", "recompute");
+    fprintf(fp, " %10s %11s %11s %6s\n", "peak MiB", "step ms", "tokens/s/d", "MFU");
+    for (size_t i = 0; i < n; i++) {
+        const nd_ranked *r = &res->items[i];
+        char buf[64];
+        fprintf(fp, "%5zu", i + 1);
+        for (int d = 0; d < ND_SDIMS; d++) fprintf(fp, " %5lld", (long long)dim_value(&r->s, (nd_sdim)d));
+        if (show_recompute(cfg)) fprintf(fp, " %-22s", recompute_label(r, buf, sizeof buf));
+        fprintf(fp, " %10.0f %11.2f %11.1f %5.1f%%\n", r->peak_mib, r->step_ms, r->tokens_per_s_per_device,
+                100 * r->mfu);
+        fputs("       ", fp);
+        for (int p = 0; p < ND_PARTS; p++)
+            if (r->parts_ms[p] > 0.005 * r->step_ms)
+                fprintf(fp, " %s %.1f (%.0f%%)", nd_part_short((nd_part)p), r->parts_ms[p],
+                        100 * r->parts_ms[p] / r->step_ms);
+        fputc('\n', fp);
+    }
+}
+
+static void put_double(FILE *fp, double v)
+{
+    char buf[ND_DOUBLE_TEXT_MAX];
+    fputc(',', fp);
+    fputs(nd_format_double(v, buf), fp);
+}
+
+int nd_search_write_ranking(const char *path, const nd_search_config *cfg, const nd_search_result *res,
+                            nd_error *err)
+{
+    nd_outfile out;
+    int rc = nd_outfile_open(&out, path, err);
+    if (rc) return rc;
+    FILE *fp = out.fp;
+    fputs("rank", fp);
+    for (int d = 0; d < ND_SDIMS; d++) fprintf(fp, ",%s", nd_sdim_name((nd_sdim)d));
+    if (show_recompute(cfg)) fputs(",recompute", fp);
+    fputs(",memory_mb,score", fp);
+    for (int p = 0; p < ND_PARTS; p++) fprintf(fp, ",%s", nd_part_name((nd_part)p));
+    fputs(",step_ms,tokens_per_s\n", fp);
+    for (size_t i = 0; i < res->count; i++) {
+        const nd_ranked *r = &res->items[i];
+        char buf[64];
+        fprintf(fp, "%zu", i + 1);
+        for (int d = 0; d < ND_SDIMS; d++) fprintf(fp, ",%lld", (long long)dim_value(&r->s, (nd_sdim)d));
+        if (show_recompute(cfg)) fprintf(fp, ",%s", recompute_label(r, buf, sizeof buf));
+        put_double(fp, r->peak_mib);
+        put_double(fp, r->step_ms);
+        for (int p = 0; p < ND_PARTS; p++) put_double(fp, r->parts_ms[p]);
+        put_double(fp, r->step_ms);
+        put_double(fp, r->tokens_per_s_per_device);
+        fputc('\n', fp);
+    }
+    return nd_outfile_commit(&out, err);
+}
+
+int nd_search_write_summary(const char *path, const nd_search_config *cfg, const nd_search_result *res,
+                            nd_error *err)
+{
+    const nd_search_stats *st = &res->stats;
+    cJSON *doc = cJSON_CreateObject();
+    if (!doc) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    cJSON_AddStringToObject(doc, "nd_version", ND_VERSION);
+    cJSON_AddStringToObject(doc, "model", cfg->ctx->model->name);
+    cJSON_AddStringToObject(doc, "device", cfg->ctx->device->name);
+    nd_json_add_number(doc, "devices", (double)cfg->ctx->devices);
+    nd_json_add_number(doc, "global_batch", (double)cfg->global_batch);
+    nd_json_add_number(doc, "budget_mib", cfg->ctx->budget_mib);
+    nd_json_add_number(doc, "enumerated", (double)st->enumerated);
+    cJSON *refused = cJSON_AddObjectToObject(doc, "refused");
+    for (int r = 0; r < ND_REFUSE_REASONS; r++)
+        if (st->refused[r]) nd_json_add_number(refused, nd_refusal_name((nd_refusal)r), (double)st->refused[r]);
+    nd_json_add_number(doc, "priced", (double)st->priced);
+    nd_json_add_number(doc, "dropped_for_memory", (double)st->dropped_memory);
+    nd_json_add_number(doc, "dropped_by_bound", (double)st->bounded);
+    nd_json_add_number(doc, "fitting", (double)st->fitting);
+    nd_json_add_number(doc, "min_peak_mib", st->min_peak_mib);
+    if (res->count) {
+        cJSON_AddItemToObject(doc, "best", nd_report_strategy_json(&res->items[0].s));
+        nd_json_add_number(doc, "best_step_ms", res->items[0].step_ms);
+    }
+    nd_outfile out;
+    int rc = nd_outfile_open(&out, path, err);
+    if (!rc) {
+        if (nd_json_print(out.fp, doc)) {
+            nd_outfile_discard(&out);
+            rc = nd_error_set(err, ND_EIO, "%s: cannot write", path);
+        } else {
+            rc = nd_outfile_commit(&out, err);
+        }
+    }
+    cJSON_Delete(doc);
+    return rc;
+}

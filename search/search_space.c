@@ -1,0 +1,128 @@
+/*
+ * search_space.c — the values each dimension takes and the rules a candidate
+ * must satisfy (the same rules as nd_strategy_check, without building messages,
+ * because the search checks millions of candidates).
+ */
+#include "nd/search_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static bool allowed(const nd_search_config *cfg, nd_sdim d, int64_t v)
+{
+    const nd_search_space *sp = &cfg->space;
+    if (!(sp->vary & (1u << d))) {
+        const nd_strategy *b = &cfg->base;
+        int64_t fixed = d == ND_SDIM_DP ? b->dp : d == ND_SDIM_EP ? b->ep : d == ND_SDIM_MP ? b->tp
+                      : d == ND_SDIM_CP ? b->cp : d == ND_SDIM_PP ? b->pp : d == ND_SDIM_VPP ? b->vpp
+                      : d == ND_SDIM_MB ? b->mb : d == ND_SDIM_MBS ? b->mbs : d == ND_SDIM_SP ? b->sp
+                      : b->op;
+        return v == fixed;
+    }
+    if (!sp->allowed[d]) return true;
+    for (size_t i = 0; i < sp->n_allowed[d]; i++)
+        if (sp->allowed[d][i] == v) return true;
+    return false;
+}
+
+void nd_search_divisors(const nd_search_config *cfg, nd_sdim d, int64_t n, int64_t limit, nd_values *out)
+{
+    out->n = 0;
+    for (int64_t k = 1; k <= n && k <= limit && out->n < ND_SEARCH_MAX_VALUES; k++)
+        if (n % k == 0 && allowed(cfg, d, k)) out->v[out->n++] = k;
+}
+
+/* Uneven pipelines for layer counts PP does not divide (DeepSeek-V3's 61): middle stages of
+ * equal size, the remainder split over the first and last stage, which also carry the
+ * embedding and the head, so they get no more than a middle stage. */
+static bool uneven_split(int64_t layers, int64_t pp, int64_t *first, int64_t *last)
+{
+    if (pp == 2) {
+        *first = (layers + 1) / 2, *last = layers / 2;
+        return *last >= 1;
+    }
+    for (int64_t per = layers / pp; per <= layers / pp + 1; per++) {
+        int64_t rest = layers - (pp - 2) * per;
+        if (per < 1 || rest < 2 || rest > 2 * per) continue;
+        *first = (rest + 1) / 2, *last = rest / 2;
+        return true;
+    }
+    return false;
+}
+
+int nd_search_check(const nd_search_config *cfg, nd_strategy *s)
+{
+    const nd_model *m = cfg->ctx->model;
+    if (m->heads % s->tp || (m->attention == ND_ATTN_MHA && m->kv_heads % s->tp)) return ND_REFUSE_HEADS;
+    if (s->etp == 0) s->etp = s->tp;
+    if (!m->experts) s->etp = s->tp;
+    if ((m->ffn && m->ffn % s->tp) || (m->experts && m->moe_ffn % s->etp) ||
+        (m->experts && m->shared_experts && (m->shared_experts * m->shared_ffn) % s->tp))
+        return ND_REFUSE_WIDTH;
+    s->first_stage_layers = s->last_stage_layers = 0;
+    if (m->layers % (s->pp * s->vpp)) {
+        if (s->vpp > 1 || s->pp < 2 ||
+            !uneven_split(m->layers, s->pp, &s->first_stage_layers, &s->last_stage_layers))
+            return ND_REFUSE_LAYERS;
+    }
+    if (m->experts && (m->experts % s->ep || (s->tp * s->cp * s->dp) % (s->ep * s->etp)))
+        return ND_REFUSE_EXPERTS;
+    if (s->cp > 1 && cfg->ctx->train->seq_len % (2 * s->cp)) return ND_REFUSE_SEQUENCE;
+    if ((s->dp * s->cp) % s->op) return ND_REFUSE_SHARDING;
+    if (s->vpp > 1) {
+        if (s->pp < 2 || s->mb % s->pp || s->schedule == ND_SCHEDULE_ZB_H1) return ND_REFUSE_SCHEDULE;
+        s->schedule = ND_SCHEDULE_INTERLEAVED;
+    } else if (s->schedule == ND_SCHEDULE_INTERLEAVED) {
+        s->schedule = ND_SCHEDULE_1F1B;
+    }
+    s->zero = s->op > 1 ? (cfg->base.zero > 0 ? cfg->base.zero : 1) : 0;
+    if (s->tp == 1) s->sp = false;
+    return -1;
+}
+
+static int64_t smallest_factor(int64_t n)
+{
+    for (int64_t p = 2; p * p <= n; p++)
+        if (n % p == 0) return p;
+    return n;
+}
+
+int nd_search_explain_none(const nd_search_config *cfg, const nd_search_stats *st, nd_error *err)
+{
+    const nd_model *m = cfg->ctx->model;
+    int64_t n = cfg->ctx->devices, gbs = cfg->global_batch;
+    /* The data-parallel degrees some valid MP x PP x CP leaves. */
+    char dps[512] = "", factors[128] = "";
+    size_t used = 0;
+    for (int64_t dp = 1; dp <= n && used < sizeof dps - 16; dp++) {
+        if (n % dp) continue;
+        bool ok = false;
+        int64_t rest = n / dp;
+        for (int64_t tp = 1; tp <= rest && !ok; tp++) {
+            if (rest % tp || m->heads % tp || (m->attention == ND_ATTN_MHA && m->kv_heads % tp)) continue;
+            for (int64_t pp = 1; pp <= rest / tp && !ok; pp++) {
+                if ((rest / tp) % pp || pp > m->layers) continue;
+                int64_t cp = rest / tp / pp;
+                ok = cp == 1 || cfg->ctx->train->seq_len % (2 * cp) == 0;
+            }
+        }
+        if (ok) used += (size_t)snprintf(dps + used, sizeof dps - used, "%s%lld", used ? ", " : "", (long long)dp);
+    }
+    used = 0;
+    for (int64_t r = n; r > 1 && used < sizeof factors - 16;) {
+        int64_t p = smallest_factor(r);
+        used += (size_t)snprintf(factors + used, sizeof factors - used, "%s%lld", used ? " x " : "", (long long)p);
+        r /= p;
+    }
+    if (!dps[0])
+        return nd_error_set(err, ND_EINPUT,
+                            "no strategy uses exactly %lld devices (= %s): no MP, PP and CP can take "
+                            "those factors (%lld heads, %lld layers, sequence %lld); choose a device "
+                            "count with smaller factors", (long long)n, factors[0] ? factors : "1",
+                            (long long)m->heads, (long long)m->layers, (long long)cfg->ctx->train->seq_len);
+    (void)st;
+    return nd_error_set(err, ND_EINPUT,
+                        "no strategy reaches a global batch of %lld on %lld devices: the data-parallel "
+                        "degrees this model allows are %s, and the global batch must be a multiple "
+                        "of DP (DP x MB x MBS)", (long long)gbs, (long long)n, dps);
+}
