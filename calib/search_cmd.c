@@ -134,7 +134,6 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
                             req->threads > 0 ? req->threads : 1, req->quiet ? NULL : diag};
     nd_search_result res;
     if ((rc = nd_search_run(&cfg, &res, err))) goto done;
-    nd_search_print_summary(diag, &cfg, &res);
     if (res.count == 0) {
         char s[256];
         nd_strategy_format(&res.stats.min_peak, s, sizeof s);
@@ -142,6 +141,7 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
                           "%.0f MiB (%s); raise -M, add devices, or allow recompute (--recompute full, -ar)",
                           ctx.budget_mib, res.stats.min_peak_mib, s);
     } else {
+        nd_search_print_summary(diag, &cfg, &res);
         nd_search_print_table(out, &cfg, &res, req->top > 0 ? (size_t)req->top : 10);
         rc = write_files(req, &cfg, &ses, &res, err);
     }

@@ -37,7 +37,9 @@ double nd_collective_ms(const nd_device *d, nd_collective c, nd_group g, double 
      * Latency: a step per member inside the node, and a tree's log2(nodes) across them
      * (NCCL switches to trees where latency dominates). */
     double ring = nodes > 1 ? fmin(intra, k * inter) : intra;
-    double half = (n - 1) / n * bytes / ring + (k - 1) * a_intra + ceil(log2(nodes)) * a_inter;
+    double tree_depth = 0;
+    for (double span = 1; span < nodes; span *= 2) tree_depth++; /* ceil(log2(nodes)) */
+    double half = (n - 1) / n * bytes / ring + (k - 1) * a_intra + tree_depth * a_inter;
     switch (c) {
     case ND_COLL_ALL_REDUCE: return 2 * half;
     case ND_COLL_REDUCE_SCATTER:

@@ -63,9 +63,19 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     nd_stage_work w, prev;
     double prev_flops = 0;
     for (int64_t i = 0; i < s->pp; i++) {
-        nd_stage_work_init(ctx, s, plan, i, &w);
-        /* Middle stages of one composition cost the same per micro-batch: price once. */
-        if (i > 0 && nd_stage_same_work(&w, &prev)) {
+        nd_stage_work_next(ctx, s, plan, i, i ? &prev : NULL, &w);
+        /* Middle stages of one composition cost the same per micro-batch: price once. Their
+         * memory only falls with the micro-batches in flight, so unless every stage is wanted
+         * a later one of the same composition cannot be the peak. */
+        bool same = i > 0 && nd_stage_same_work(&w, &prev);
+        if (same && !mem_out && w.inflight <= prev.inflight) {
+            times[i] = times[i - 1];
+            totals[i] = totals[i - 1], ends[i] = ends[i - 1];
+            flops_per_mb += prev_flops;
+            prev = w;
+            continue;
+        }
+        if (same) {
             times[i] = times[i - 1];
         } else {
             nd_stage_time_compute(ctx, s, costs, &w, &times[i]);

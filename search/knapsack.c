@@ -62,10 +62,11 @@ static int best_single(const nd_knapsack_kind *k, const bool allowed[ND_RECOMPUT
 }
 
 /* Every count of kind a with the allowed modes, and the best counts of kind b for the rest. */
-static void solve_level(const nd_knapsack_kind *a, const nd_knapsack_kind *b, const bool allowed[ND_RECOMPUTE_MODES],
-                        double inflight, double cap_bytes, choice *best_a, choice *best_b, double *best_time,
-                        double *best_mem, int64_t *best_full)
+static void solve_level(const nd_knapsack_kind *a, const nd_knapsack_kind *b, const bool allowed_a[ND_RECOMPUTE_MODES],
+                        const bool allowed_b[ND_RECOMPUTE_MODES], double inflight, double cap_bytes,
+                        choice *best_a, choice *best_b, double *best_time, double *best_mem, int64_t *best_full)
 {
+    const bool *allowed = allowed_a;
     double cap = cap_bytes / inflight; /* bytes per micro-batch in flight */
     for (int64_t f = 0; f <= a->layers; f++) {
         if (f && !allowed[FULL]) break;
@@ -77,7 +78,7 @@ static void solve_level(const nd_knapsack_kind *a, const nd_knapsack_kind *b, co
                            (double)f * a->act_bytes[FULL];
             if (mem_a > cap * (1 + 1e-12) + 1e-9) continue;
             choice cb;
-            if (best_single(b, allowed, cap - mem_a, &cb)) continue;
+            if (best_single(b, allowed_b, cap - mem_a, &cb)) continue;
             double time = (double)o * a->time_ms[OFF] + (double)s * a->time_ms[SEL] +
                           (double)f * a->time_ms[FULL] + cb.time;
             double mem = mem_a + cb.mem;
@@ -112,16 +113,14 @@ int nd_knapsack_stage(const nd_knapsack_kind kinds[ND_LAYER_KINDS], double infli
             if (kinds[k].working_bytes[r] > floor_working) levels[n_levels++] = kinds[k].working_bytes[r];
     for (int l = 0; l < n_levels; l++) {
         double level = levels[l];
-        bool allowed[ND_RECOMPUTE_MODES];
-        for (int r = 0; r < ND_RECOMPUTE_MODES; r++) {
-            allowed[r] = true;
-            for (int k = 0; k < ND_LAYER_KINDS; k++)
-                if (kinds[k].layers && kinds[k].working_bytes[r] > level) allowed[r] = false;
-        }
+        /* Each kind may use the modes whose working set stays within the level. */
+        bool allowed[ND_LAYER_KINDS][ND_RECOMPUTE_MODES];
+        for (int k = 0; k < ND_LAYER_KINDS; k++)
+            for (int r = 0; r < ND_RECOMPUTE_MODES; r++) allowed[k][r] = kinds[k].working_bytes[r] <= level;
         double cap = budget_bytes - level;
         if (cap < 0) continue;
-        solve_level(&kinds[ia], &kinds[ib], allowed, inflight, cap, &best_a, &best_b, &best_time,
-                    &best_mem, &best_full);
+        solve_level(&kinds[ia], &kinds[ib], allowed[ia], allowed[ib], inflight, cap, &best_a, &best_b,
+                    &best_time, &best_mem, &best_full);
     }
     if (!isfinite(best_time)) return -1;
     memset(counts, 0, sizeof(int64_t) * ND_LAYER_KINDS * ND_RECOMPUTE_MODES);

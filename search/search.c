@@ -215,7 +215,10 @@ static int outer(worker *w, const outer_item *it)
     nd_values ep, vpp;
     if (m->experts) nd_search_divisors(cfg, ND_SDIM_EP, m->experts, m->experts, &ep);
     else ep.n = 1, ep.v[0] = 1;
-    nd_search_divisors(cfg, ND_SDIM_VPP, cfg->space.max_vpp, it->pp > 1 ? cfg->space.max_vpp : 1, &vpp);
+    /* VPP ranges over 1 .. min(max_vpp, layers per stage), as ND's does. */
+    int64_t vpp_max = it->pp > 1 ? cfg->space.max_vpp : 1;
+    if (vpp_max > m->layers / it->pp) vpp_max = m->layers / it->pp > 0 ? m->layers / it->pp : 1;
+    nd_search_range(cfg, ND_SDIM_VPP, 1, vpp_max, &vpp);
     for (int e = 0; e < ep.n; e++)
         for (int v = 0; v < vpp.n; v++)
             for (int sp = 0; sp <= (it->tp > 1 ? 1 : 0); sp++) {

@@ -223,10 +223,10 @@ int nd_search_write_best(const char *path, const nd_search_config *cfg, const nd
     if (rc) return rc;
     FILE *fp = out.fp;
     fprintf(fp, "# nd-search's best strategy for %s on %lld x %s, global batch %lld: %.2f ms per step,\n"
-            "# peak %.0f MiB. `nd-estimate -y %s` prices it again; the hyperparallel: section holds\n"
+            "# peak %.0f MiB. `nd-estimate -y best.yaml` prices it again; the hyperparallel: section holds\n"
             "# HyperParallel's train.yaml keys for the trainer.\n", cfg->ctx->model->name,
             (long long)cfg->ctx->devices, cfg->ctx->device->name, (long long)cfg->global_batch, best->step_ms,
-            best->peak_mib, path);
+            best->peak_mib);
     write_model(fp, cfg->ctx->model);
     write_train(fp, cfg->ctx->train);
     key_int(fp, "  ", "global_batch", cfg->global_batch);

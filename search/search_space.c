@@ -27,9 +27,27 @@ static bool allowed(const nd_search_config *cfg, nd_sdim d, int64_t v)
 
 void nd_search_divisors(const nd_search_config *cfg, nd_sdim d, int64_t n, int64_t limit, nd_values *out)
 {
+    /* Divisors come in pairs (k, n/k) with k <= sqrt(n): collect both halves in order. */
+    int64_t small[ND_SEARCH_MAX_VALUES], large[ND_SEARCH_MAX_VALUES];
+    int ns = 0, nl = 0;
+    for (int64_t k = 1; k * k <= n && ns < ND_SEARCH_MAX_VALUES && nl < ND_SEARCH_MAX_VALUES; k++) {
+        if (n % k) continue;
+        small[ns++] = k;
+        if (k != n / k) large[nl++] = n / k;
+    }
     out->n = 0;
-    for (int64_t k = 1; k <= n && k <= limit && out->n < ND_SEARCH_MAX_VALUES; k++)
-        if (n % k == 0 && allowed(cfg, d, k)) out->v[out->n++] = k;
+    for (int i = 0; i < ns + nl && out->n < ND_SEARCH_MAX_VALUES; i++) {
+        int64_t k = i < ns ? small[i] : large[nl - 1 - (i - ns)];
+        if (k > limit) break;
+        if (allowed(cfg, d, k)) out->v[out->n++] = k;
+    }
+}
+
+void nd_search_range(const nd_search_config *cfg, nd_sdim d, int64_t lo, int64_t hi, nd_values *out)
+{
+    out->n = 0;
+    for (int64_t k = lo; k <= hi && out->n < ND_SEARCH_MAX_VALUES; k++)
+        if (allowed(cfg, d, k)) out->v[out->n++] = k;
 }
 
 /* Uneven pipelines for layer counts PP does not divide (DeepSeek-V3's 61): middle stages of

@@ -70,6 +70,12 @@ static void count_layers(const nd_context *ctx, const nd_strategy *s, int64_t st
 void nd_stage_work_init(const nd_context *ctx, const nd_strategy *s, const nd_recompute_plan *plan,
                         int64_t stage, nd_stage_work *w)
 {
+    nd_stage_work_next(ctx, s, plan, stage, NULL, w);
+}
+
+void nd_stage_work_next(const nd_context *ctx, const nd_strategy *s, const nd_recompute_plan *plan,
+                        int64_t stage, const nd_stage_work *prev, nd_stage_work *w)
+{
     const nd_model *m = ctx->model;
     memset(w, 0, sizeof *w);
     w->stage = stage;
@@ -89,10 +95,11 @@ void nd_stage_work_init(const nd_context *ctx, const nd_strategy *s, const nd_re
 
     double tp = (double)s->tp, h = (double)m->hidden, v = (double)m->vocab;
     for (int k = 0; k < ND_LAYER_KINDS; k++) {
-        double ne, e;
-        layer_params(ctx, s, (nd_layer_kind)k, &ne, &e);
-        w->params_ne += (double)kinds[k] * ne;
-        w->params_e += (double)kinds[k] * e;
+        /* A layer's parameters depend on the strategy, not the stage: the previous stage's do. */
+        if (prev) w->layer_ne[k] = prev->layer_ne[k], w->layer_e[k] = prev->layer_e[k];
+        else layer_params(ctx, s, (nd_layer_kind)k, &w->layer_ne[k], &w->layer_e[k]);
+        w->params_ne += (double)kinds[k] * w->layer_ne[k];
+        w->params_e += (double)kinds[k] * w->layer_e[k];
     }
     double norm = m->norm == ND_NORM_LAYER ? 2 * h : h;
     if (w->first) w->params_ne += v * h / tp + (double)m->max_positions * h;
@@ -285,9 +292,7 @@ void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s,
         }
         if (kind_total) {
             buffers = fmax(buffers, c->buffer_bytes);
-            double lne, le;
-            layer_params(ctx, s, (nd_layer_kind)k, &lne, &le);
-            layer_params_max = fmax(layer_params_max, lne + le);
+            layer_params_max = fmax(layer_params_max, w->layer_ne[k] + w->layer_e[k]);
         }
     }
     act = act * w->inflight + in_transit;

@@ -75,3 +75,22 @@ nd_cli_test(cli_estimate_with_ratios 0 "corrected by the ratios file" ${EST} -y 
 add_test(NAME cli_fit_failure_keeps_ratios
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/fit_keeps_ratios.sh ${FIT} ${LLAMA} ${BAD}/round_two_rows.csv)
 set_tests_properties(cli_fit_failure_keeps_ratios PROPERTIES ENVIRONMENT "${ND_TEST_ENV}")
+
+# nd-search
+set(SEARCH $<TARGET_FILE:nd-search>)
+nd_cli_test(cli_search_version 0 "^nd-search [0-9]" ${SEARCH} --version)
+nd_cli_test(cli_search_help 0 "-ar" ${SEARCH} --help)
+nd_cli_test(cli_search_top 0 "Top 3 of [0-9]+ fitting" ${SEARCH} -y ${LLAMA} -d 64 -b 512 -t 3 --no-progress)
+nd_cli_test(cli_search_nd_dims 0 "Top 2 of" ${SEARCH} -y ${LLAMA} -d 64 -b 512 -t 2 -l DP MP PP --no-progress)
+nd_cli_test(cli_search_no_batch 2 "no strategy reaches a global batch of 2520 on 5128 devices" ${SEARCH}
+            -y ${SAMPLES}/runs/mt-nlg-530b.yaml --no-progress)
+nd_cli_test(cli_search_nothing_fits 2 "nothing fits the 1024 MiB budget: the least any strategy needs is"
+            ${SEARCH} -y ${LLAMA} -d 8 -b 64 -M 1GB --no-progress)
+nd_cli_test(cli_search_bad_dim 2 "-l XP: not a dimension" ${SEARCH} -y ${LLAMA} -d 8 -b 64 -l XP)
+nd_cli_test(cli_search_ao_needs_ar 2 "-ao needs -ar" ${SEARCH} -y ${LLAMA} -d 8 -b 64 -ao)
+nd_cli_test(cli_search_rp_needs_ar 2 "-rp needs -ar" ${SEARCH} -y ${LLAMA} -d 8 -b 64 -rp -o ${CMAKE_CURRENT_BINARY_DIR}/x)
+nd_cli_test(cli_search_bad_threads 2 "-j '0'" ${SEARCH} -y ${LLAMA} -d 8 -b 64 -j 0)
+nd_cli_test(cli_search_no_gbs 2 "no global batch" ${SEARCH} -y ${SAMPLES}/models/llama3-8b.json -A H100 -d 8)
+add_test(NAME cli_search_same_output_any_threads
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/search_same_output.sh ${SEARCH} ${LLAMA})
+set_tests_properties(cli_search_same_output_any_threads PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 300)

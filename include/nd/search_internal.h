@@ -18,6 +18,9 @@ typedef struct nd_values {
 /* Divisors of n in ascending order, at most `limit`, kept when the dimension may take them. */
 void nd_search_divisors(const nd_search_config *cfg, nd_sdim d, int64_t n, int64_t limit, nd_values *out);
 
+/* The values lo .. hi the dimension may take. */
+void nd_search_range(const nd_search_config *cfg, nd_sdim d, int64_t lo, int64_t hi, nd_values *out);
+
 /* The reason a fully specified candidate is invalid, or -1 when it is valid; fills the
  * derived settings of s (ETP, ZeRO level, schedule, uneven first/last stages). */
 int nd_search_check(const nd_search_config *cfg, nd_strategy *s);

@@ -17,6 +17,7 @@ typedef struct nd_stage_work {
     double inflight;  /* micro-batches of activations held at the peak */
     double params_ne; /* non-expert parameters per device (TP-sharded, before ZeRO) */
     double params_e;  /* expert parameters per device (EP x ETP-sharded, before ZeRO) */
+    double layer_ne[ND_LAYER_KINDS], layer_e[ND_LAYER_KINDS]; /* one layer's parameters per device */
     int64_t offloaded[ND_LAYER_KINDS]; /* mode-off layers whose activations live on the host */
     double copy_cost_ms_per_gib;
 } nd_stage_work;
@@ -24,6 +25,11 @@ typedef struct nd_stage_work {
 /* Layers, modes and parameters of stage `stage`. plan NULL: every layer in s->recompute. */
 void nd_stage_work_init(const nd_context *ctx, const nd_strategy *s, const nd_recompute_plan *plan,
                         int64_t stage, nd_stage_work *w);
+
+/* The same for the stage after `prev` (of the same strategy and plan), reusing what does not
+ * depend on the stage. prev may be NULL. */
+void nd_stage_work_next(const nd_context *ctx, const nd_strategy *s, const nd_recompute_plan *plan,
+                        int64_t stage, const nd_stage_work *prev, nd_stage_work *w);
 
 /* Two middle stages with the same layers, modes and parameters: their time and
  * synchronisation are equal (only the micro-batches in flight differ). */
