@@ -129,7 +129,9 @@ int nd_compare_write_estimates(const char *path, const nd_compare *c, const nd_c
     if (round->has_recompute) put_field(fp, "recompute", first), first = false;
     fprintf(fp, "%stime,memory_mb,score", first ? "" : ",");
     for (int p = 0; p < ND_PARTS; p++) fprintf(fp, ",%s", nd_part_name((nd_part)p));
-    fputs(",raw_ms,measured_peak_mib,label\n", fp);
+    fputs(",raw_ms,measured_peak_mib,label", fp);
+    for (int f = 0; f < ND_FOLD_TOTAL; f++) fprintf(fp, ",measured_%s", nd_fold_name((nd_fold)f));
+    fputc('\n', fp);
     for (size_t i = 0; i < c->count; i++) {
         const nd_compare_row *r = &c->rows[i];
         char buf[ND_DOUBLE_TEXT_MAX];
@@ -149,6 +151,7 @@ int nd_compare_write_estimates(const char *path, const nd_compare *c, const nd_c
         put_number(fp, r->est.raw_step_ms);
         put_number(fp, r->row->peak_mib);
         put_field(fp, r->label, false);
+        for (int f = 0; f < ND_FOLD_TOTAL; f++) put_number(fp, c->fold_measured[f] ? r->measured[f] : NAN);
         fputc('\n', fp);
     }
     return nd_outfile_commit(&out, err);

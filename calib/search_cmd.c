@@ -85,6 +85,8 @@ static int write_files(const nd_search_request *req, const nd_search_config *cfg
     if ((rc = nd_search_write_summary(path, cfg, res, err))) return rc;
     snprintf(path, sizeof path, "%s/best.yaml", req->out_dir);
     if ((rc = nd_search_write_best(path, cfg, &ses->run, &res->items[0], err))) return rc;
+    snprintf(path, sizeof path, "%s/memory.csv", req->out_dir);
+    if ((rc = nd_search_write_memory(path, cfg, &res->items[0], err))) return rc;
     nd_plot_options opt;
     nd_plot_options_init(&opt);
     if (req->plot_format && (rc = nd_plot_format_from_name(req->plot_format, &opt.format, err))) return rc;

@@ -11,6 +11,7 @@
 
 #include "nd/io.h"
 #include "nd/plot.h"
+#include "nd/report.h"
 #include "nd/stage.h"
 
 /* Per-stage memory and timing of a ranked strategy (with its plan under -ar). */
@@ -90,4 +91,22 @@ int nd_search_plots(const char *dir, const nd_search_config *cfg, const nd_searc
     if (!res->count) return ND_OK;
     int rc = ranking_plot(dir, cfg, res, top, opt, err);
     return rc ? rc : memory_plot(dir, cfg, &res->items[0], opt, err);
+}
+
+int nd_search_write_memory(const char *path, const nd_search_config *cfg, const nd_ranked *best, nd_error *err)
+{
+    int64_t pp = best->s.pp;
+    nd_stage_memory *mem = calloc((size_t)pp, sizeof *mem);
+    nd_stage_time *tm = calloc((size_t)pp, sizeof *tm);
+    int64_t (*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES] = calloc((size_t)pp, sizeof *layers);
+    int64_t (*off)[ND_LAYER_KINDS] = calloc((size_t)pp, sizeof *off);
+    int rc = mem && tm && layers && off ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
+    nd_recompute_plan plan = {0, layers, off, 0};
+    nd_estimate est;
+    bool has_plan;
+    if (!rc && price_again(cfg, best, &est, mem, tm, &plan, &has_plan))
+        rc = nd_error_set(err, ND_ERUNTIME, "cannot price the best strategy again");
+    if (!rc) rc = nd_report_memory_csv(path, &est, cfg->ctx->budget_mib, err);
+    free(mem), free(tm), free(layers), free(off);
+    return rc;
 }

@@ -90,6 +90,7 @@ int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, n
         } else {
             nd_report_estimate_text(out, &ctx, &s, &est);
         }
+        if (!rc && req->memory_csv) rc = nd_report_memory_csv(req->memory_csv, &est, ctx.budget_mib, err);
     }
 free_est:
     free(est.stage_memory);

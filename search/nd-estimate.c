@@ -18,6 +18,7 @@ static const char usage[] =
     "                           zb-h1|gpipe; keys not given come from the run file's strategy:\n"
     "      --json               print a JSON document (docs/nd-estimate.md) instead of the table\n"
     "      --recompute MODE     off, selective or full\n"
+    "      --memory-csv FILE    memory per stage as CSV (nd-plot memory draws it)\n"
     "\n";
 
 static const char trailer[] =
@@ -27,7 +28,7 @@ static const char trailer[] =
     "\n"
     "Exit status: 0 priced, 1 failed while running, 2 bad usage or input.\n";
 
-enum { OPT_JSON = ND_OPT_COMMON_LAST + 1, OPT_VERSION, OPT_RECOMPUTE };
+enum { OPT_JSON = ND_OPT_COMMON_LAST + 1, OPT_VERSION, OPT_RECOMPUTE, OPT_MEMORY_CSV };
 
 int main(int argc, char **argv)
 {
@@ -37,6 +38,7 @@ int main(int argc, char **argv)
     options[n++] = (struct option){"strategy", required_argument, 0, 's'};
     options[n++] = (struct option){"json", no_argument, 0, OPT_JSON};
     options[n++] = (struct option){"recompute", required_argument, 0, OPT_RECOMPUTE};
+    options[n++] = (struct option){"memory-csv", required_argument, 0, OPT_MEMORY_CSV};
     options[n++] = (struct option){"help", no_argument, 0, 'h'};
     options[n++] = (struct option){"version", no_argument, 0, OPT_VERSION};
     options[n] = (struct option){0, 0, 0, 0};
@@ -57,6 +59,7 @@ int main(int argc, char **argv)
         switch (opt) {
         case 's': req.strategy = optarg; break;
         case OPT_JSON: req.json = true; break;
+        case OPT_MEMORY_CSV: req.memory_csv = optarg; break;
         case OPT_RECOMPUTE:
             if (nd_cli_common_add_set(&req.common, "recompute", optarg, &err) < 0) {
                 fprintf(stderr, "nd-estimate: %s\n", err.message);

@@ -173,3 +173,24 @@ void nd_report_estimate_text(FILE *fp, const nd_context *ctx, const nd_strategy 
     fprintf(fp, "\n\ntokens/s per device: %.1f   MFU: %.1f %%\n", est->tokens_per_s_per_device,
             100.0 * est->mfu);
 }
+
+int nd_report_memory_csv(const char *path, const nd_estimate *est, double budget_mib, nd_error *err)
+{
+    nd_outfile out;
+    int rc = nd_outfile_open(&out, path, err);
+    if (rc) return rc;
+    fputs("stage,first_layer,layers,inflight,params_mib,grads_mib,optimizer_mib,activations_mib,"
+          "working_mib,buffers_mib,reserve_mib,total_mib,budget_mib\n", out.fp);
+    for (int64_t i = 0; i < est->stages; i++) {
+        const nd_stage_memory *m = &est->stage_memory[i];
+        double v[] = {m->inflight, m->params_mib, m->grads_mib, m->optimizer_mib, m->activations_mib,
+                      m->working_mib, m->buffers_mib, m->reserve_mib, m->total_mib, budget_mib};
+        fprintf(out.fp, "%lld,%lld,%lld", (long long)i, (long long)m->first_layer, (long long)m->layers);
+        for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+            char buf[ND_DOUBLE_TEXT_MAX];
+            fprintf(out.fp, ",%s", nd_format_double(v[k], buf));
+        }
+        fputc('\n', out.fp);
+    }
+    return nd_outfile_commit(&out, err);
+}

@@ -16,6 +16,7 @@ typedef struct nd_estimate_request {
     nd_cli_common common;
     const char *strategy; /* --strategy "DP=8 MP=4 ..." (over the run file's strategy:) */
     bool json;            /* --json */
+    const char *memory_csv; /* --memory-csv FILE: memory per stage (nd-plot memory draws it) */
 } nd_estimate_request;
 
 /* The run file's recompute_plan as a plan for strategy s; ND_EINPUT when it does not match

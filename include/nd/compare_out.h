@@ -13,8 +13,10 @@
 void nd_compare_print(FILE *fp, const nd_compare *c, const char *csv_path);
 
 /* ND's estimates CSV: dimensions, recompute, time, memory_mb, score (the estimate in ms,
- * corrected with -c), the ten parts; then OPTIMIZER, OVERHEAD, raw_ms, measured_peak_mib and
- * label. Rows in measured order. Written atomically. */
+ * corrected with -c), the ten parts; then OPTIMIZER, OVERHEAD, raw_ms, measured_peak_mib,
+ * label, and the measured parts folded as the comparison folds them (measured_comp,
+ * measured_dp_wait, ..., measured_idle; blank when the round does not measure them).
+ * Rows in measured order. Written atomically. */
 int nd_compare_write_estimates(const char *path, const nd_compare *c, const nd_classified *round,
                                nd_error *err);
 

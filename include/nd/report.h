@@ -17,6 +17,11 @@ void nd_report_estimate_text(FILE *fp, const nd_context *ctx, const nd_strategy 
 /* The same as a JSON object the caller frees with cJSON_Delete (NULL when out of memory). */
 cJSON *nd_report_estimate_json(const nd_context *ctx, const nd_strategy *s, const nd_estimate *est);
 
+/* Memory per stage as CSV: stage, first_layer, layers, inflight, params_mib, grads_mib,
+ * optimizer_mib, activations_mib, working_mib, buffers_mib, reserve_mib, total_mib, budget_mib.
+ * Written atomically. nd-plot memory draws it. */
+int nd_report_memory_csv(const char *path, const nd_estimate *est, double budget_mib, nd_error *err);
+
 /* Adds a number printed as the shortest text that reads back exactly (null if not finite). */
 cJSON *nd_json_add_number(cJSON *obj, const char *key, double value);
 

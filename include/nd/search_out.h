@@ -32,6 +32,9 @@ int nd_search_write_best(const char *path, const nd_search_config *cfg, const nd
 int nd_search_write_summary(const char *path, const nd_search_config *cfg, const nd_search_result *res,
                             nd_error *err);
 
+/* The winner's memory per stage as CSV (nd_report_memory_csv). */
+int nd_search_write_memory(const char *path, const nd_search_config *cfg, const nd_ranked *best, nd_error *err);
+
 /* DIR/ranking (top strategies' parts and peak memory against the budget) and DIR/memory
  * (the winner's memory per stage). */
 struct nd_plot_options;
