@@ -7,7 +7,7 @@ target_compile_definitions(test_classify PRIVATE ND_TEST_SOURCE_DIR="${PROJECT_S
 set(ND_CLASSIFY_EXPECT ${CMAKE_CURRENT_SOURCE_DIR}/cli/classify_expect.sh)
 set(ND_CLASSIFY_BAD ${CMAKE_CURRENT_SOURCE_DIR}/bad/classify)
 set(ND_CLASSIFY_DATA ${CMAKE_CURRENT_SOURCE_DIR}/data/classify)
-set(ND_CLASSIFY_TRACES ${PROJECT_SOURCE_DIR}/../shared/traces)
+set(ND_CLASSIFY_TRACES ${PROJECT_SOURCE_DIR}/tests/data/shared/traces)
 set(ND_CLASSIFY_OUT ${CMAKE_CURRENT_BINARY_DIR}/classify_out)
 file(MAKE_DIRECTORY ${ND_CLASSIFY_OUT})
 

@@ -94,3 +94,7 @@ nd_cli_test(cli_search_no_gbs 2 "no global batch" ${SEARCH} -y ${SAMPLES}/models
 add_test(NAME cli_search_same_output_any_threads
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/search_same_output.sh ${SEARCH} ${LLAMA})
 set_tests_properties(cli_search_same_output_any_threads PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 300)
+add_test(NAME cli_classified_rows_load_in_compare
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/classify_then_compare.sh $<TARGET_FILE:nd-classify>
+                 ${CMP} ${LLAMA} ${CMAKE_CURRENT_SOURCE_DIR}/data/shared/traces)
+set_tests_properties(cli_classified_rows_load_in_compare PROPERTIES ENVIRONMENT "${ND_TEST_ENV}")
