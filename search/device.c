@@ -37,6 +37,9 @@
  *          Large-scale DNN Training", ASPLOS 2024 (arXiv:2401.08156): the PyTorch caching
  *          allocator reserves 20-30 % more than training allocates once recompute, ZeRO or
  *          offload vary tensor sizes; nd charges 20 % of the dynamic memory.
+ *  [HOST]  PyTorch eager mode issues an operator in roughly 10 us of CPU time (Python module
+ *          call, dispatcher, launch; e.g. the PyTorch performance tuning guide's advice to use
+ *          CUDA graphs for small batches): assumed 10 us on NVIDIA, 25 us with torch_npu.
  *  [NCCL]  nccl-tests bus bandwidth on DGX A100 / H100: ~80 % of NVLink per direction
  *          intra-node, ~90 % of the NIC line rate inter-node.
  */
@@ -56,6 +59,7 @@ static const nd_device builtin[] = {
         .gemm_efficiency = 0.80, /* assumed, as the GPUs' [MAMF] */
         .gemm_half_dim = 128, .attention_efficiency = 0.75,
         .kernel_launch_us = 8, /* assumed: torch_npu eager dispatch is heavier than CUDA's */
+        .host_dispatch_us = 25,
         .microbatch_host_ms = 0.5, .step_host_ms = 10,
         .hbm_gib = 64, .hbm_gbps = 1600, .hbm_efficiency = 0.85, /* [910B] */
         .runtime_reserve_mib = 3072, .allocator_overhead = 0.20, /* HCCL buffers, workspaces */
@@ -68,7 +72,7 @@ static const nd_device builtin[] = {
         .name = "A3", .description = "Ascend 910C, one die (Atlas 900 A3 SuperPoD)",
         .peak_tflops = 376, /* [910C] per die */
         .gemm_efficiency = 0.80, .gemm_half_dim = 128, .attention_efficiency = 0.75,
-        .kernel_launch_us = 8, .microbatch_host_ms = 0.5, .step_host_ms = 10,
+        .kernel_launch_us = 8, .host_dispatch_us = 25, .microbatch_host_ms = 0.5, .step_host_ms = 10,
         .hbm_gib = 64, .hbm_gbps = 1600, .hbm_efficiency = 0.85, /* [910C] per die */
         .runtime_reserve_mib = 3072, .allocator_overhead = 0.20,
         .devices_per_node = 16, /* [ND]: 8 NPUs, 16 dies per server */
@@ -80,7 +84,7 @@ static const nd_device builtin[] = {
         .name = "A100", .description = "NVIDIA A100-SXM4-80GB (DGX A100)",
         .peak_tflops = 312, .gemm_efficiency = 0.87, /* [A100], [MAMF] */
         .gemm_half_dim = 96, .attention_efficiency = 0.75, /* [FA2] */
-        .kernel_launch_us = 3, .microbatch_host_ms = 0.2, .step_host_ms = 5,
+        .kernel_launch_us = 3, .host_dispatch_us = 10, .microbatch_host_ms = 0.2, .step_host_ms = 5,
         .hbm_gib = 80, .hbm_gbps = 2039, .hbm_efficiency = 0.85,
         .runtime_reserve_mib = 1536, .allocator_overhead = 0.20,
         .devices_per_node = 8, .intra_gbps = 300, .intra_efficiency = 0.80,
@@ -92,7 +96,7 @@ static const nd_device builtin[] = {
         .name = "H100", .description = "NVIDIA H100-SXM5-80GB (DGX H100)",
         .peak_tflops = 989, .gemm_efficiency = 0.80, /* [H100], [MAMF] */
         .gemm_half_dim = 128, .attention_efficiency = 0.75,
-        .kernel_launch_us = 3, .microbatch_host_ms = 0.2, .step_host_ms = 5,
+        .kernel_launch_us = 3, .host_dispatch_us = 10, .microbatch_host_ms = 0.2, .step_host_ms = 5,
         .hbm_gib = 80, .hbm_gbps = 3350, .hbm_efficiency = 0.85,
         .runtime_reserve_mib = 1536, .allocator_overhead = 0.20,
         .devices_per_node = 8, .intra_gbps = 450, .intra_efficiency = 0.80,
@@ -104,7 +108,7 @@ static const nd_device builtin[] = {
         .name = "H200", .description = "NVIDIA H200-SXM-141GB (HGX H200)",
         .peak_tflops = 989, .gemm_efficiency = 0.80, /* [H200]; efficiency as H100 */
         .gemm_half_dim = 128, .attention_efficiency = 0.75,
-        .kernel_launch_us = 3, .microbatch_host_ms = 0.2, .step_host_ms = 5,
+        .kernel_launch_us = 3, .host_dispatch_us = 10, .microbatch_host_ms = 0.2, .step_host_ms = 5,
         .hbm_gib = 141, .hbm_gbps = 4800, .hbm_efficiency = 0.85,
         .runtime_reserve_mib = 1536, .allocator_overhead = 0.20,
         .devices_per_node = 8, .intra_gbps = 450, .intra_efficiency = 0.80,
@@ -116,7 +120,7 @@ static const nd_device builtin[] = {
         .name = "B200", .description = "NVIDIA B200-180GB (DGX B200)",
         .peak_tflops = 2250, .gemm_efficiency = 0.78, /* [B200]; efficiency assumed */
         .gemm_half_dim = 160, .attention_efficiency = 0.75,
-        .kernel_launch_us = 3, .microbatch_host_ms = 0.2, .step_host_ms = 5,
+        .kernel_launch_us = 3, .host_dispatch_us = 10, .microbatch_host_ms = 0.2, .step_host_ms = 5,
         .hbm_gib = 180, .hbm_gbps = 8000, .hbm_efficiency = 0.85,
         .runtime_reserve_mib = 2048, .allocator_overhead = 0.20,
         .devices_per_node = 8, .intra_gbps = 900, .intra_efficiency = 0.80,
@@ -139,7 +143,7 @@ typedef struct {
 static const dfield dfields[] = {
     {"description", D_TEXT, offsetof(nd_device, description), 0},
     DD(peak_tflops), DF(gemm_efficiency), DD(gemm_half_dim), DF(attention_efficiency),
-    DD(kernel_launch_us), DD(microbatch_host_ms), DD(step_host_ms),
+    DD(kernel_launch_us), DD(host_dispatch_us), DD(microbatch_host_ms), DD(step_host_ms),
     DD(hbm_gib), DD(hbm_gbps), DF(hbm_efficiency), DD(runtime_reserve_mib),
     DD(allocator_overhead),
     {"devices_per_node", D_INT, offsetof(nd_device, devices_per_node), 0},
@@ -202,6 +206,7 @@ int nd_device_validate(const nd_device *d, const char *source, nd_error *err)
                                     : *(const double *)((const char *)d + f->offset);
         bool zero_ok = !strcmp(f->key, "allocator_overhead") || !strcmp(f->key, "step_host_ms") ||
                        !strcmp(f->key, "microbatch_host_ms") || !strcmp(f->key, "kernel_launch_us") ||
+                       !strcmp(f->key, "host_dispatch_us") ||
                        !strcmp(f->key, "runtime_reserve_mib") || strstr(f->key, "latency");
         if (!isfinite(v) || v < 0 || (v == 0 && !zero_ok) || (f->fraction && v > 1) ||
             v > 1e9)

@@ -158,9 +158,14 @@ void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s,
         t->backward_ms += nd_memory_ms(ctx->device, params * (tr->param_bytes + 2.0 * tr->grad_bytes));
         kernels += 1;
     }
-    t->overhead_ms += kernels * ctx->device->kernel_launch_us / 1e3 + ctx->device->microbatch_host_ms;
-    t->total_ms = t->forward_ms + t->backward_ms + t->recompute_ms + t->tp_ms + t->ep_ms +
-                  t->cp_ms + t->overhead_ms;
+    /* Each kernel leaves a gap on the device; and when a micro-batch's kernels are shorter
+     * than the host needs to issue them, the device waits for the host (small models, small
+     * micro-batches): what the host time exceeds the device's busy time is exposed. */
+    double busy = t->forward_ms + t->backward_ms + t->recompute_ms + t->tp_ms + t->ep_ms + t->cp_ms;
+    double host = kernels * ctx->device->host_dispatch_us / 1e3;
+    t->overhead_ms += kernels * ctx->device->kernel_launch_us / 1e3 + fmax(0.0, host - busy) +
+                      ctx->device->microbatch_host_ms;
+    t->total_ms = busy + t->overhead_ms;
 }
 
 /* Communication that may hide behind `window` ms; never less than one bucket of it. */

@@ -26,6 +26,8 @@ typedef struct nd_device {
     double gemm_half_dim;      /* GEMM dimension at which efficiency along it halves */
     double attention_efficiency; /* fused (flash) attention relative to a GEMM of its shape */
     double kernel_launch_us;   /* fixed cost per kernel on the device timeline, µs */
+    double host_dispatch_us;   /* host (framework) time to issue one kernel, µs: when a
+                                  micro-batch's kernels are too short, the host sets the pace */
     double microbatch_host_ms; /* host work per micro-batch not hidden by the device, ms */
     double step_host_ms;       /* host work per optimizer step (loss sync, logging), ms */
 
