@@ -49,11 +49,11 @@ static const char trailer[] =
 enum { OPT_RECOMPUTE = ND_OPT_COMMON_LAST + 1, OPT_AR, OPT_AO, OPT_GIBPS, OPT_OVERLAP, OPT_COST,
        OPT_TFLOPS, OPT_RANKING, OPT_FORMAT, OPT_NO_PLOTS, OPT_RP, OPT_VERSION, OPT_NO_PROGRESS };
 
-static int add_words(const char **list, int *n, int cap, const char *arg)
+/* Splits arg in place: it is an argv string (writable, C11 5.1.2.2.1p2) and the words
+ * must live as long as req, which a copy would outlive only as a leak. */
+static int add_words(const char **list, int *n, int cap, char *arg)
 {
-    char *copy = strdup(arg);
-    if (!copy) return -1;
-    for (char *save = NULL, *w = strtok_r(copy, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
+    for (char *save = NULL, *w = strtok_r(arg, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
         if (*n >= cap) return -1;
         list[(*n)++] = w;
     }

@@ -302,7 +302,8 @@ static int gather(worker *ws, int threads, const nd_search_config *cfg, nd_searc
     out->items = malloc((total ? total : 1) * sizeof *out->items);
     if (!out->items) return nd_error_set(err, ND_ENOMEM, "out of memory");
     for (int t = 0; t < threads; t++) {
-        memcpy(out->items + out->count, ws[t].kept, ws[t].count * sizeof *out->items);
+        if (ws[t].count) /* kept is NULL for a worker that kept nothing */
+            memcpy(out->items + out->count, ws[t].kept, ws[t].count * sizeof *out->items);
         out->count += ws[t].count;
         merge_stats(&out->stats, &ws[t].st);
     }

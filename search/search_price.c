@@ -67,6 +67,11 @@ static int plan_stage(const nd_search_config *cfg, const nd_layer_cache_entry *c
     for (int k = 0; k < ND_LAYER_KINDS; k++) layers[k] = w->n[k][0] + w->n[k][1] + w->n[k][2];
     int64_t n = layers[0] + layers[1];
     double host = (cfg->space.host_gbps > 0 ? cfg->space.host_gbps : d->host_gbps) * 1e9 / 1e3; /* B/ms */
+    /* The copies hide in the forward; a ratios file calibrates its length (FORWARD, else COMPUTE). */
+    double fwd_scale = 1.0;
+    if (ctx->ratios)
+        fwd_scale = ctx->ratios->stated[ND_RATIO_FORWARD] ? ctx->ratios->value[ND_RATIO_FORWARD]
+                                                          : ctx->ratios->value[ND_RATIO_COMPUTE];
     double best = INFINITY;
     int64_t kmax = cfg->space.offload && s->vpp <= 1 ? n : 0;
     for (int64_t k = 0; k <= kmax; k++) {
@@ -79,7 +84,7 @@ static int plan_stage(const nd_search_config *cfg, const nd_layer_cache_entry *c
             double bytes = c->layer[i].activation_bytes[ND_RECOMPUTE_OFF];
             in_transit = fmax(in_transit, bytes);
             copy_ms = fmax(copy_ms, bytes / host);
-            fwd_ms = fmax(fwd_ms, c->layer[i].forward_ms);
+            fwd_ms = fmax(fwd_ms, c->layer[i].forward_ms * fwd_scale);
             off_time += (double)off[i] * (c->layer[i].tp_ms[0] + c->layer[i].ep_ms[0] + c->layer[i].cp_ms[0] +
                                           2.0 * bytes / (1024.0 * MIB) * cfg->space.host_cost_ms_per_gib);
         }
