@@ -151,6 +151,9 @@ int nd_cli_common_resolve(const nd_cli_common *c, bool need_cluster, nd_run *run
         nd_device_table_names(table, names, sizeof names);
         return nd_error_set(err, ND_EUSAGE, "-A %s: unknown device (known: %s)", run->device, names);
     }
+    if (run->train.fp8 && (*device)->fp8_tflops <= 0)
+        return nd_error_set(err, ND_EUSAGE, "fp8: device %s has no FP8 tensor cores (fp8_tflops is 0)",
+                            (*device)->name);
     if (need_cluster && run->devices <= 0)
         return nd_error_set(err, ND_EUSAGE, "no device count: give -d N or cluster.devices in the run file");
     double budget = run->memory_budget_mib > 0 ? run->memory_budget_mib : (*device)->hbm_gib * 1024.0;

@@ -83,6 +83,7 @@ static const nd_device builtin[] = {
     {
         .name = "A100", .description = "NVIDIA A100-SXM4-80GB (DGX A100)",
         .peak_tflops = 312, .gemm_efficiency = 0.87, /* [A100], [MAMF] */
+        .fp8_tflops = 0, /* Ampere has no FP8 tensor cores */
         .gemm_half_dim = 96, .attention_efficiency = 0.75, /* [FA2] */
         .kernel_launch_us = 3, .host_dispatch_us = 10, .microbatch_host_ms = 0.2, .step_host_ms = 5,
         .hbm_gib = 80, .hbm_gbps = 2039, .hbm_efficiency = 0.85,
@@ -95,6 +96,7 @@ static const nd_device builtin[] = {
     {
         .name = "H100", .description = "NVIDIA H100-SXM5-80GB (DGX H100)",
         .peak_tflops = 989, .gemm_efficiency = 0.80, /* [H100], [MAMF] */
+        .fp8_tflops = 1979, /* [H100] dense FP8 */
         .gemm_half_dim = 128, .attention_efficiency = 0.75,
         .kernel_launch_us = 3, .host_dispatch_us = 10, .microbatch_host_ms = 0.2, .step_host_ms = 5,
         .hbm_gib = 80, .hbm_gbps = 3350, .hbm_efficiency = 0.85,
@@ -107,6 +109,7 @@ static const nd_device builtin[] = {
     {
         .name = "H200", .description = "NVIDIA H200-SXM-141GB (HGX H200)",
         .peak_tflops = 989, .gemm_efficiency = 0.80, /* [H200]; efficiency as H100 */
+        .fp8_tflops = 1979,
         .gemm_half_dim = 128, .attention_efficiency = 0.75,
         .kernel_launch_us = 3, .host_dispatch_us = 10, .microbatch_host_ms = 0.2, .step_host_ms = 5,
         .hbm_gib = 141, .hbm_gbps = 4800, .hbm_efficiency = 0.85,
@@ -119,6 +122,7 @@ static const nd_device builtin[] = {
     {
         .name = "B200", .description = "NVIDIA B200-180GB (DGX B200)",
         .peak_tflops = 2250, .gemm_efficiency = 0.78, /* [B200]; efficiency assumed */
+        .fp8_tflops = 4500, /* [B200] dense FP8 (72 PFLOP/s sparse per 8 GPUs) */
         .gemm_half_dim = 160, .attention_efficiency = 0.75,
         .kernel_launch_us = 3, .host_dispatch_us = 10, .microbatch_host_ms = 0.2, .step_host_ms = 5,
         .hbm_gib = 180, .hbm_gbps = 8000, .hbm_efficiency = 0.85,
@@ -142,7 +146,7 @@ typedef struct {
 #define DF(f) {#f, D_DOUBLE, offsetof(nd_device, f), 1}
 static const dfield dfields[] = {
     {"description", D_TEXT, offsetof(nd_device, description), 0},
-    DD(peak_tflops), DF(gemm_efficiency), DD(gemm_half_dim), DF(attention_efficiency),
+    DD(peak_tflops), DD(fp8_tflops), DF(gemm_efficiency), DD(gemm_half_dim), DF(attention_efficiency),
     DD(kernel_launch_us), DD(host_dispatch_us), DD(microbatch_host_ms), DD(step_host_ms),
     DD(hbm_gib), DD(hbm_gbps), DF(hbm_efficiency), DD(runtime_reserve_mib),
     DD(allocator_overhead),
@@ -204,7 +208,7 @@ int nd_device_validate(const nd_device *d, const char *source, nd_error *err)
         if (f->type == D_TEXT) continue;
         double v = f->type == D_INT ? (double)*(const int *)((const char *)d + f->offset)
                                     : *(const double *)((const char *)d + f->offset);
-        bool zero_ok = !strcmp(f->key, "allocator_overhead") || !strcmp(f->key, "step_host_ms") ||
+        bool zero_ok = !strcmp(f->key, "allocator_overhead") || !strcmp(f->key, "fp8_tflops") || !strcmp(f->key, "step_host_ms") ||
                        !strcmp(f->key, "microbatch_host_ms") || !strcmp(f->key, "kernel_launch_us") ||
                        !strcmp(f->key, "host_dispatch_us") ||
                        !strcmp(f->key, "runtime_reserve_mib") || strstr(f->key, "latency");

@@ -37,6 +37,7 @@ typedef struct kept {
 /* Derived sizes of one micro-batch on one device. */
 typedef struct dims {
     const nd_device *d;
+    nd_device gemm_device; /* d with the peak GEMMs run at (FP8 when the run uses it) */
     const nd_train *t;
     const nd_model *m;
     nd_layer_shape sh;
@@ -51,9 +52,10 @@ static void gemm(acc *a, const dims *x, double M, double N, double K, double cou
 {
     if (count <= 0 || M <= 0 || N <= 0 || K <= 0) return;
     int e = (int)x->e;
-    a->fwd += count * nd_gemm_ms(x->d, M, N, K, e);
-    a->dgrad += count * nd_gemm_ms(x->d, M, K, N, e); /* dX = dY W^T */
-    a->wgrad += count * nd_gemm_ms(x->d, K, N, M, e); /* dW = X^T dY */
+    const nd_device *g = &x->gemm_device;
+    a->fwd += count * nd_gemm_ms(g, M, N, K, e);
+    a->dgrad += count * nd_gemm_ms(g, M, K, N, e); /* dX = dY W^T */
+    a->wgrad += count * nd_gemm_ms(g, K, N, M, e); /* dW = X^T dY */
     a->flops += count * 2.0 * M * N * K;
     a->kernels_fwd += 1, a->kernels_bwd += 2; /* grouped GEMMs: one launch per kind */
 }
@@ -70,6 +72,10 @@ static void dims_init(dims *x, const nd_layer_inputs *in, const nd_layer_shape *
     memset(x, 0, sizeof *x);
     x->d = in->device, x->t = in->train, x->m = in->model, x->sh = *sh;
     x->e = in->train->param_bytes;
+    /* FP8 training (Transformer Engine, DeepSeek-V3) runs the linear layers' GEMMs at the FP8
+     * peak; attention, norms and the rest stay in 16-bit. */
+    x->gemm_device = *in->device;
+    if (in->train->fp8 && in->device->fp8_tflops > 0) x->gemm_device.peak_tflops = in->device->fp8_tflops;
     x->s = (double)in->seq_len;
     x->s_q = x->s / (double)sh->cp;
     x->T = (double)sh->mbs * x->s_q;

@@ -125,6 +125,9 @@ static int set_train(nd_train *t, const char *key, const char *v, const char **h
     } else if (!strcmp(key, "ep_comm_overlap")) {
         *hint = "true or false";
         if (nd_parse_bool(v, &t->ep_comm_overlap)) return -1;
+    } else if (!strcmp(key, "fp8")) {
+        *hint = "true or false";
+        if (nd_parse_bool(v, &t->fp8)) return -1;
     } else if (!strcmp(key, "grad_accumulation_fusion")) {
         *hint = "true or false";
         if (nd_parse_bool(v, &t->grad_accumulation_fusion)) return -1;
@@ -141,7 +144,7 @@ static const char *train_keys =
     "seq_len, global_batch, precision, grad_precision, master_weights, optimizer, "
     "optimizer_state_precision, grad_clip, recompute, selective_modules, schedule, "
     "flash_attention, dropout, overlap_grad_reduce, overlap_param_gather, tp_comm_overlap, "
-    "ep_comm_overlap, swap_optimizer, grad_accumulation_fusion";
+    "ep_comm_overlap, swap_optimizer, grad_accumulation_fusion, fp8";
 
 static int set_selective(nd_train *t, const char *word, const char *where, nd_error *err)
 {

@@ -114,6 +114,7 @@ static void write_train(FILE *fp, const nd_train *t)
     key_bool(fp, in, "ep_comm_overlap", t->ep_comm_overlap);
     key_bool(fp, in, "swap_optimizer", t->swap_optimizer);
     key_bool(fp, in, "grad_accumulation_fusion", t->grad_accumulation_fusion);
+    key_bool(fp, in, "fp8", t->fp8);
 }
 
 static void write_strategy(FILE *fp, const nd_strategy *s)

@@ -98,3 +98,11 @@ add_test(NAME cli_classified_rows_load_in_compare
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/classify_then_compare.sh $<TARGET_FILE:nd-classify>
                  ${CMP} ${LLAMA} ${CMAKE_CURRENT_SOURCE_DIR}/data/shared/traces)
 set_tests_properties(cli_classified_rows_load_in_compare PROPERTIES ENVIRONMENT "${ND_TEST_ENV}")
+nd_cli_test(cli_search_config 0 "Top 3 of [0-9]+ fitting" ${SEARCH} -y ${LLAMA} -s ${SAMPLES}/search/dense_llm_search.yaml
+            -t 3 --no-progress)
+nd_cli_test(cli_search_config_unknown_key 2 "search_unknown_key.yaml:3: unknown parallelism key 'pq'" ${SEARCH}
+            -y ${LLAMA} -s ${BAD}/search_unknown_key.yaml)
+nd_cli_test(cli_search_config_bad_list 2 "search_bad_list.yaml:2: list item 'two'" ${SEARCH}
+            -y ${LLAMA} -s ${BAD}/search_bad_list.yaml)
+nd_cli_test(cli_estimate_fp8_without_fp8 2 "fp8: device A100 has no FP8 tensor cores" ${EST} -y ${LLAMA} -A A100
+            --set fp8=true)

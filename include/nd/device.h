@@ -22,6 +22,7 @@ typedef struct nd_device {
 
     /* compute */
     double peak_tflops;        /* dense BF16/FP16 tensor peak, TFLOP/s */
+    double fp8_tflops;         /* dense FP8 tensor peak, TFLOP/s (0: no FP8 tensor cores) */
     double gemm_efficiency;    /* fraction of peak large GEMMs reach */
     double gemm_half_dim;      /* GEMM dimension at which efficiency along it halves */
     double attention_efficiency; /* fused (flash) attention relative to a GEMM of its shape */

@@ -43,6 +43,7 @@ typedef struct nd_train {
     bool tp_comm_overlap;      /* TP collectives behind the GEMMs (userbuffers) */
     bool ep_comm_overlap;      /* EP all-to-all behind other micro-batches' compute */
     bool swap_optimizer;       /* optimizer states live in host memory (ND's -swap_os) */
+    bool fp8;                  /* linear-layer GEMMs in FP8 (Transformer Engine), the rest 16-bit */
     bool grad_accumulation_fusion; /* weight-gradient GEMMs add into the fp32 gradient buffer
                                       (Megatron); false: an extra pass per micro-batch */
 } nd_train;
