@@ -111,7 +111,7 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
     if (req->potentials && !req->out_dir) return nd_error_set(err, ND_EUSAGE, "-rp needs -o DIR");
     nd_session ses;
     if ((rc = nd_session_open(&ses, &common, false, diag, err))) goto done;
-    if (req->search_config && !ses.run.devices && file.num_nodes) {
+    if (req->search_config && !req->common.devices && file.num_nodes) { /* the config over the run file */
         int64_t cards = file.cards_per_node ? file.cards_per_node : ses.device->devices_per_node;
         ses.run.devices = file.num_nodes * cards;
     }

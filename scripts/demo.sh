@@ -31,8 +31,14 @@ echo; echo "== 5. Compare again with the fitted ratios (plots in $out/compare-co
 run "$bin/calib/nd-compare" -y samples/runs/llama3-8b.yaml --real_csv samples/rounds/llama3-8b-h100.csv \
     -c "$out/ratios.json" -o "$out/compare-corrected"
 
-echo; echo "== 6. Price the planned strategy with the ratios"
-run "$bin/search/nd-estimate" -y samples/runs/llama3-8b.yaml -c "$out/ratios.json"
+echo; echo "== 6. Plan: search every strategy for 64 H100 with the fitted ratios, recompute chosen per"
+echo "   layer, ranking, best.yaml, memory and recompute-potential plots in $out/search/"
+run "$bin/search/nd-search" -y samples/runs/llama3-8b.yaml -d 64 -b 512 -c "$out/ratios.json" -ar -rp \
+    -t 5 -j 2 -o "$out/search"
+run "$bin/search/nd-estimate" -y "$out/search/best.yaml" -c "$out/ratios.json"
+
+echo; echo "== 6b. A large MoE: DeepSeek-V3 on 4,096 Ascend A3 dies, global batch 8,192, per-layer recompute"
+run "$bin/search/nd-search" -y samples/runs/deepseek-v3.yaml -ar -t 3 -j 2 -o "$out/search-deepseek"
 
 echo; echo "== 7. A real round: Megatron-LM GPT on 1-32 V100s (only step times: total mode)"
 run "$bin/calib/nd-compare" -y samples/runs/dlperf-gpt-h1536-l16.yaml \
