@@ -34,6 +34,17 @@ static void put_stack_functions(FILE *fp)
 }
 
 /* The bar plots' shared settings after the title and axis labels. */
+/* Tick labels rotated 30 degrees hang left of their bar by about cos(30) x their length:
+ * a left margin that wide keeps the first one inside the image. */
+static void put_label_margin(FILE *fp, const char *const *labels, size_t n)
+{
+    size_t longest = 0;
+    for (size_t i = 0; i < n; i++)
+        if (labels[i] && strlen(labels[i]) > longest) longest = strlen(labels[i]);
+    double chars = 0.87 * (double)longest + 2;
+    fprintf(fp, "set lmargin %d\n", chars < 10 ? 10 : chars > 45 ? 45 : (int)chars);
+}
+
 static void put_bar_settings(FILE *fp, const char *key_title, size_t n_rows)
 {
     /* invert: the legend lists the parts top down as the stacks show them;
@@ -179,6 +190,7 @@ int nd_plot_parts_write(const char *out_base, const nd_plot_parts *plot, const n
           fp);
     put_bar_settings(fp, "part", plot->n_strategies);
     fputs("set xtics rotate by 30 right nomirror\nset ytics nomirror\nset xzeroaxis\n", fp);
+    put_label_margin(fp, plot->labels, plot->n_strategies);
     put_plot_start(fp);
     /* Measured bars carry the legend; estimated bars reuse its colours. */
     stack m = {2, n, keep, plot->part_names, "($0-0.2)", "($0-0.38)", "($0-0.02)", true};
@@ -246,6 +258,7 @@ int nd_plot_ranking_write(const char *out_base, const nd_plot_ranking *plot,
     fputs("set y2range [0:*]\nset xtics rotate by 30 right nomirror\nset ytics nomirror\n"
           "set y2tics\n",
           fp);
+    put_label_margin(fp, plot->labels, plot->n_strategies);
     put_plot_start(fp);
     stack s = {2, plot->n_parts, NULL, plot->part_names, "0", "($0-0.35)", "($0+0.35)", true};
     put_stack(fp, &s);

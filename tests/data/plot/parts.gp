@@ -24,6 +24,7 @@ set offsets 0, 0, graph 0.06, 0
 set xtics rotate by 30 right nomirror
 set ytics nomirror
 set xzeroaxis
+set lmargin 10
 plot $DATA using 0:(NaN):xtic(1) notitle, \
      $DATA using ($0-0.2):(below(2,1)):($0-0.38):($0-0.02):(below(2,0)):(below(2,1)) with boxxyerror fc rgb '#4e79a7' title 'FW', \
      $DATA using ($0-0.2):(below(2,2)):($0-0.38):($0-0.02):(below(2,1)):(below(2,2)) with boxxyerror fc rgb '#e15759' title 'IDLE', \

@@ -26,6 +26,7 @@ set y2range [0:*]
 set xtics rotate by 30 right nomirror
 set ytics nomirror
 set y2tics
+set lmargin 10
 plot $DATA using 0:(NaN):xtic(1) notitle, \
      $DATA using 0:(below(2,1)):($0-0.35):($0+0.35):(below(2,0)):(below(2,1)) with boxxyerror fc rgb '#4e79a7' title 'FW', \
      $DATA using 0:(below(2,2)):($0-0.35):($0+0.35):(below(2,1)):(below(2,2)) with boxxyerror fc rgb '#f28e2b' title 'BW', \
