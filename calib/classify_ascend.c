@@ -87,14 +87,23 @@ typedef struct table {
     char **cells; /* row-major, NULL for an empty cell */
     size_t n_cells, cap, cols, rows;
     size_t row_fields;
-    bool ragged, oom;
-    size_t ragged_row;
+    bool ragged, oom, too_wide;
+    size_t ragged_row, ragged_fields;
 } table;
+
+/* step_trace_time.csv holds a dozen columns and a row per step and rank; the whole table
+ * is kept (a cell is an allocation), so its size and width are bounded. */
+#define MAX_CSV_BYTES ((size_t)64 << 20)
+#define MAX_CSV_COLUMNS 256
 
 static void cell_cb(void *field, size_t len, void *data)
 {
     table *t = data;
-    if (t->oom) return;
+    if (t->oom || t->too_wide) return;
+    if (t->row_fields == MAX_CSV_COLUMNS) {
+        t->too_wide = true;
+        return;
+    }
     if (t->n_cells == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 256;
         char **c = realloc(t->cells, cap * sizeof *c);
@@ -122,10 +131,11 @@ static void row_cb(int c, void *data)
 {
     (void)c;
     table *t = data;
+    if (t->too_wide) return; /* the message names the row that was too wide */
     if (t->rows == 0)
         t->cols = t->row_fields;
     else if (t->row_fields != t->cols && !t->ragged)
-        t->ragged = true, t->ragged_row = t->rows;
+        t->ragged = true, t->ragged_row = t->rows, t->ragged_fields = t->row_fields;
     t->rows++;
     t->row_fields = 0;
 }
@@ -142,7 +152,7 @@ static int table_read(const char *path, table *t, nd_error *err)
     memset(t, 0, sizeof *t);
     char *data;
     size_t len;
-    int rc = nd_read_file(path, (size_t)1 << 30, &data, &len, err);
+    int rc = nd_read_file(path, MAX_CSV_BYTES, &data, &len, err);
     if (rc) return rc;
     size_t skip = len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3) ? 3 : 0;
     struct csv_parser p;
@@ -153,13 +163,16 @@ static int table_read(const char *path, table *t, nd_error *err)
     free(data);
     if (t->oom)
         rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    else if (t->too_wide)
+        rc = nd_error_set(err, ND_EINPUT, "%s:%zu: more than %d columns", path, t->rows + 1,
+                          MAX_CSV_COLUMNS);
     else if (bad)
         rc = nd_error_set(err, ND_EINPUT, "%s: byte %zu: not a valid CSV file", path, used);
     else if (t->rows == 0)
         rc = nd_error_set(err, ND_EINPUT, "%s: empty file; expected a header", path);
     else if (t->ragged)
         rc = nd_error_set(err, ND_EINPUT, "%s:%zu: %zu fields where the header has %zu", path,
-                          t->ragged_row + 1, t->n_cells / t->rows, t->cols);
+                          t->ragged_row + 1, t->ragged_fields, t->cols);
     if (rc) table_free(t);
     return rc;
 }
@@ -169,9 +182,10 @@ static const char *cell(const table *t, size_t row, int col)
     return col < 0 ? NULL : t->cells[row * t->cols + (size_t)col];
 }
 
-static int column_of(const table *t, const char *name)
+/* The first column at or after `from` named name (spaces trimmed), or -1. */
+static int column_from(const table *t, const char *name, size_t from)
 {
-    for (size_t c = 0; c < t->cols; c++) {
+    for (size_t c = from; c < t->cols; c++) {
         const char *h = t->cells[c];
         if (!h) continue;
         while (isspace((unsigned char)*h))
@@ -182,6 +196,11 @@ static int column_of(const table *t, const char *name)
         if (n == strlen(name) && !strncmp(h, name, n)) return (int)c;
     }
     return -1;
+}
+
+static int column_of(const table *t, const char *name)
+{
+    return column_from(t, name, 0);
 }
 
 /* ---- rows ---------------------------------------------------------------------- */
@@ -196,6 +215,8 @@ static int header_check(const char *path, const table *t, int col[C_REQ], nd_err
     char missing[512] = "";
     for (int i = 0; i < C_REQ; i++) {
         col[i] = column_of(t, required[i]);
+        if (col[i] >= 0 && column_from(t, required[i], (size_t)col[i] + 1) >= 0)
+            return nd_error_set(err, ND_EINPUT, "%s:1: column '%s' appears twice", path, required[i]);
         if (col[i] >= 0) continue;
         if (missing[0]) strncat(missing, ", ", sizeof missing - strlen(missing) - 1);
         strncat(missing, required[i], sizeof missing - strlen(missing) - 1);
@@ -230,7 +251,7 @@ static int read_row(const char *path, const table *t, size_t row, const int col[
     snprintf(r->step, sizeof r->step, "step%s", step ? step : "");
     if (step && *step) {
         double s;
-        if (nd_parse_double(step, &s) != 0 || s < 0 || s != (double)(long)s)
+        if (nd_parse_double(step, &s) != 0 || s < 0 || s > 1e15 || s != (double)(long)s)
             return nd_error_set(err, ND_EINPUT, "%s:%zu: column 'Step': '%s' is not a step number",
                                 path, row + 1, step);
         r->step_num = (long)s;
@@ -240,13 +261,17 @@ static int read_row(const char *path, const table *t, size_t row, const int col[
     return ND_OK;
 }
 
+/* Ranks index a per-rank table (ascend_read's orders), so a rank is bounded: a job of a
+ * million devices is beyond any cluster, and a Device_id of 2^31 must not size a table. */
+#define MAX_RANK ((1 << 20) - 1)
+
 static int rank_of(const char *path, const table *t, size_t row, int col, int *rank, nd_error *err)
 {
     const char *v = cell(t, row, col);
     int64_t r;
-    if (v && nd_parse_int64(v, 0, INT32_MAX, &r) == 0) return *rank = (int)r, ND_OK;
-    return nd_error_set(err, ND_EINPUT, "%s:%zu: column '%s': '%s' is not a rank number", path,
-                        row + 1, t->cells[col] ? t->cells[col] : "?", v ? v : "");
+    if (v && nd_parse_int64(v, 0, MAX_RANK, &r) == 0) return *rank = (int)r, ND_OK;
+    return nd_error_set(err, ND_EINPUT, "%s:%zu: column '%s': '%s' is not a rank number in [0, %d]",
+                        path, row + 1, t->cells[col] ? t->cells[col] : "?", v ? v : "", MAX_RANK);
 }
 
 int ascend_read(nd_classify_run *run, const char *csv_path, nd_error *err)

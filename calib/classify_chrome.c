@@ -19,6 +19,9 @@
 #include "nd/text.h"
 
 #define MAX_INPUTS 32
+/* Containers nested deeper are refused: yajl keeps a byte per level, so a file of '['
+ * would otherwise grow the parser's memory with its size. torch nests 4 levels. */
+#define MAX_DEPTH 256
 #define NAME_CACHE 4096
 #define NAME_CACHE_LEN 160
 
@@ -195,7 +198,12 @@ static enum key key_of(const parse *p, const unsigned char *s, size_t n)
 #undef IS
 }
 
-/* Microseconds as text ("12.5", "1704161511420306.491", "1e3") to integer ns. */
+/* Times are at most 4e15 µs in magnitude (a Unix time in the year 2096), so a start
+ * plus a duration never overflows the int64 nanoseconds they are kept in. */
+#define MAX_TIME_US 4000000000000000LL
+
+/* Microseconds as text ("12.5", "1704161511420306.491", "1e3") to integer ns. 0, -1 when
+ * not a number, -2 when beyond MAX_TIME_US. */
 static int us_to_ns(const char *s, size_t n, nd_ns *out)
 {
     size_t i = 0;
@@ -217,11 +225,13 @@ static int us_to_ns(const char *s, size_t n, nd_ns *out)
         if (n >= sizeof buf) return -1;
         memcpy(buf, s, n);
         buf[n] = '\0';
-        if (nd_parse_double(buf, &d) != 0 || d * 1000.0 > 9.2e18 || d * 1000.0 < -9.2e18) return -1;
+        if (nd_parse_double(buf, &d) != 0) return -1;
+        if (d > (double)MAX_TIME_US || d < -(double)MAX_TIME_US) return -2;
         *out = (nd_ns)(d * 1000.0 + (d < 0 ? -0.5 : 0.5));
         return 0;
     }
     if (i != n || digits == 0) return -1;
+    if (v > MAX_TIME_US || (v == MAX_TIME_US && frac)) return -2;
     *out = (neg ? -1 : 1) * (v * 1000 + frac);
     return 0;
 }
@@ -326,6 +336,9 @@ static int event_group(parse *p, const event *e, bool comm_kernel, int32_t *grou
                     .start = e->rank_start,
                     .stride = e->rank_stride};
     int i = group_table_intern(&p->t->groups, &g);
+    if (i == -2)
+        return fail(p, "event #%llu: more than %d distinct process groups (and collectives)",
+                    p->n_events, GROUP_TABLE_MAX);
     if (i < 0) return nd_error_set(p->err, ND_ENOMEM, "out of memory"), 0;
     *group = i;
     return 1;
@@ -398,7 +411,11 @@ static int time_field(parse *p, const char *field, int kind, const unsigned char
     if (kind != 'n' && kind != 's')
         return fail(p, "event #%llu: '%s' is a %s, expected a number", p->n_events + 1, field,
                     kind_word(kind));
-    if (us_to_ns((const char *)s, n, out) != 0)
+    int rc = us_to_ns((const char *)s, n, out);
+    if (rc == -2)
+        return fail(p, "event #%llu: '%s' is out of range: \"%.*s\" (at most 4e15 microseconds)",
+                    p->n_events + 1, field, (int)(n > 40 ? 40 : n), (const char *)s);
+    if (rc != 0)
         return fail(p, "event #%llu: '%s' is not a number: \"%.*s\"", p->n_events + 1, field,
                     (int)(n > 40 ? 40 : n), (const char *)s);
     *has = true;
@@ -573,6 +590,7 @@ static int open_skipped(parse *p)
 static int on_start_map(void *c)
 {
     parse *p = c;
+    if (p->depth >= MAX_DEPTH) return fail(p, "nested deeper than %d levels", MAX_DEPTH);
     if (p->skip_depth) return p->depth++, 1;
     int d = p->depth, ed = p->events_depth;
     if (d + 1 < 8) p->key[d + 1] = K_NONE;
@@ -596,6 +614,7 @@ static int on_start_map(void *c)
 static int on_start_array(void *c)
 {
     parse *p = c;
+    if (p->depth >= MAX_DEPTH) return fail(p, "nested deeper than %d levels", MAX_DEPTH);
     if (p->skip_depth) return p->depth++, 1;
     int d = p->depth, ed = p->events_depth;
     if (d == 0) return p->top = 'a', p->events_depth = 1, p->saw_events = true, p->depth = 1, 1;
@@ -702,11 +721,14 @@ static int stream(parse *p, gzFile f, unsigned char *buf, size_t size)
     int n;
     unsigned long long total = 0;
     while ((n = gzread(f, buf, (unsigned)size)) > 0) {
+        /* yajl refuses a UTF-8 BOM; offsets in messages still count it */
+        size_t skip = total == 0 && n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3) ? 3 : 0;
         total += (unsigned)n;
-        yajl_status st = yajl_parse(p->h, buf, (size_t)n);
+        p->base += skip;
+        yajl_status st = yajl_parse(p->h, buf + skip, (size_t)n - skip);
         if (st == yajl_status_client_canceled) return p->err->code;
-        if (st != yajl_status_ok) return parse_error(p, buf, (size_t)n);
-        p->base += (unsigned)n;
+        if (st != yajl_status_ok) return parse_error(p, buf + skip, (size_t)n - skip);
+        p->base += (unsigned)n - skip;
     }
     if (n < 0) {
         int code;

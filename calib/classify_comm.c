@@ -3,6 +3,9 @@
 #include "classify_ascend.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yajl/yajl_tree.h>
@@ -24,12 +27,17 @@ static bool num_at(yajl_val v, const char *a, const char *b, double *out)
     return false;
 }
 
+/* The digits of a step key ("step12" -> 12); 0 without digits, -1 (matches no step) when
+ * they do not fit a long. */
 static long step_digits(const char *key)
 {
     long v = 0;
     bool any = false;
-    for (const char *p = key; *p; p++)
-        if (isdigit((unsigned char)*p)) v = v * 10 + (*p - '0'), any = true;
+    for (const char *p = key; *p; p++) {
+        if (!isdigit((unsigned char)*p)) continue;
+        if (v > (LONG_MAX - 9) / 10) return -1;
+        v = v * 10 + (*p - '0'), any = true;
+    }
     return any ? v : 0;
 }
 
@@ -139,6 +147,31 @@ static int cluster(nd_classify_run *run, const char *path, yajl_val root, ascend
     return ND_OK;
 }
 
+/* yajl_tree_free recurses once per level, so a file of a million '[' would overflow the
+ * stack. The deepest layout (cluster: group, step, operator, rank, entry, link, size
+ * distribution) has 8 levels. The byte past MAX_JSON_DEPTH levels, or 0 when within. */
+#define MAX_JSON_DEPTH 64
+#define MAX_JSON_BYTES ((size_t)256 << 20)
+
+static size_t too_deep(const char *text)
+{
+    int depth = 0;
+    bool in_string = false;
+    for (const char *p = text; *p; p++) {
+        if (in_string) {
+            if (*p == '\\' && p[1]) p++;
+            else if (*p == '"') in_string = false;
+        } else if (*p == '"') {
+            in_string = true;
+        } else if (*p == '[' || *p == '{') {
+            if (++depth > MAX_JSON_DEPTH) return (size_t)(p - text) + 1;
+        } else if (*p == ']' || *p == '}') {
+            depth--;
+        }
+    }
+    return 0;
+}
+
 int ascend_comm_load(nd_classify_run *run, const char *csv_path, ascend_comm *c, nd_error *err)
 {
     memset(c, 0, sizeof *c);
@@ -150,7 +183,8 @@ int ascend_comm_load(nd_classify_run *run, const char *csv_path, ascend_comm *c,
     free(dir), free(stem);
     if (!path) return nd_error_set(err, ND_ENOMEM, "out of memory");
     char *text;
-    int rc = nd_read_file(path, (size_t)1 << 30, &text, NULL, NULL);
+    struct stat st;
+    int rc = stat(path, &st) != 0 && errno == ENOENT ? ND_EINPUT : ND_OK;
     if (rc) { /* absent: ND attributes no collective, only the Bubble term */
         run_note(run,
                  "%s: no %s beside it: exposed communication is not attributed (it stays "
@@ -159,11 +193,18 @@ int ascend_comm_load(nd_classify_run *run, const char *csv_path, ascend_comm *c,
         free(path);
         return ND_OK;
     }
+    /* yajl's tree takes many times the text: bounded well below the machine */
+    if ((rc = nd_read_file(path, MAX_JSON_BYTES, &text, NULL, err))) return free(path), rc;
     char msg[256] = "";
-    yajl_val root = yajl_tree_parse(text, msg, sizeof msg);
+    size_t deep = too_deep(text);
+    const char *json = strncmp(text, "\xEF\xBB\xBF", 3) ? text : text + 3; /* yajl refuses a BOM */
+    yajl_val root = deep ? NULL : yajl_tree_parse(json, msg, sizeof msg);
     free(text);
     c->present = true;
-    if (!root) {
+    if (deep) {
+        rc = nd_error_set(err, ND_EINPUT, "%s: byte %zu: nested deeper than %d levels", path, deep,
+                          MAX_JSON_DEPTH);
+    } else if (!root) {
         msg[strcspn(msg, "\n")] = '\0';
         rc = nd_error_set(err, ND_EINPUT, "%s: not valid JSON (%s)", path,
                           msg[0] ? msg : "parse error");

@@ -7,10 +7,15 @@
  * window [ts, ts + dur) of the host's ProfilerStep collects the device time inside
  * it: the device numbers answer "what did the device do during this step's wall
  * time", the question the step time asks. Memory: the running kernels only. */
-#include "classify_internal.h"
+#include "classify_trace.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* Kernels running at one instant: a device runs at most ~128 (CUDA's concurrent-kernel
+ * limit); more is a broken trace (durations far too long), and each kernel fed scans
+ * the running set. */
+#define MAX_RUNNING 1024
 
 typedef struct running {
     nd_ns end;
@@ -113,6 +118,11 @@ int device_sweep_feed(device_sweep *d, trace_ctx *t, const trace_rec *r, nd_erro
     if (!d->started) d->pos = r->ts, d->started = true;
     if (r->ts > d->pos && advance(d, t, r->ts))
         return nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (d->n >= MAX_RUNNING)
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: byte %llu: more than %d device kernels overlap in time (no "
+                            "device runs that many at once)",
+                            t->path, (unsigned long long)t->offset, MAX_RUNNING);
     if (d->n == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 16;
         running *run = realloc(d->run, cap * sizeof *run);

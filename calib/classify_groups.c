@@ -8,6 +8,7 @@
 #include "classify_internal.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,9 +44,10 @@ static int dim_item(nd_classify_dims *d, const char *item, nd_error *err)
                             "OP; TP means MP)",
                             name);
     int64_t v;
-    if (nd_parse_int64(eq + 1, 1, INT32_MAX, &v) != 0)
-        return nd_error_set(err, ND_EUSAGE, "--dims: %s: '%s' is not a whole number >= 1", name,
-                            eq + 1);
+    /* Bounded so the products of three degrees (a group's stride) fit an int64. */
+    if (nd_parse_int64(eq + 1, 1, (int64_t)1 << 20, &v) != 0)
+        return nd_error_set(err, ND_EUSAGE, "--dims: %s: '%s' is not a whole number in [1, 1048576]",
+                            name, eq + 1);
     for (int i = 0; i < d->count; i++)
         if (!strcmp(d->name[i], name))
             return nd_error_set(err, ND_EUSAGE, "--dims: %s is given twice", name);
@@ -98,6 +100,7 @@ int group_table_intern(group_table *t, const comm_group *g)
             same_text(h->pg_desc, g->pg_desc) && same_text(h->ranks, g->ranks))
             return (int)i;
     }
+    if (t->n >= GROUP_TABLE_MAX) return -2;
     if (t->n == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 8;
         comm_group *items = realloc(t->items, cap * sizeof *items);
@@ -182,7 +185,7 @@ static long parse_ranks(const char *s, int64_t *ranks, long max)
     while (*p && *p != ']') {
         char *end;
         long long v = strtoll(p, &end, 10);
-        if (end == p || v < 0 || n == max) return -1;
+        if (end == p || v < 0 || v > INT32_MAX || n == max) return -1; /* ranks are ints */
         ranks[n++] = v;
         p = end;
         while (*p && (isspace((unsigned char)*p) || *p == ','))
@@ -204,8 +207,8 @@ static const candidate *by_ranks(const int64_t *r, long n, const candidate *c, s
     for (size_t i = 0; i < nc; i++) {
         if (c[i].size != n || (r[0] / c[i].stride) % c[i].size != 0) continue;
         bool ok = true;
-        for (long k = 0; k < n && ok; k++)
-            ok = r[k] == r[0] + k * c[i].stride;
+        for (long k = 0; k < n && ok; k++) /* r[k] == r[0] + k * stride, without overflow */
+            ok = (r[k] - r[0]) % c[i].stride == 0 && (r[k] - r[0]) / c[i].stride == k;
         if (!ok) continue;
         if (!hit) hit = &c[i];
         /* Same ranks for two dimensions (EP = DP, CP = 1): the collective decides. */
@@ -273,7 +276,8 @@ static long group_ranks(const comm_group *g, const pg_config *cfg, size_t n_cfg,
         if (n > 0 && !*size) *size = n;
         if (n > 0) return n;
     }
-    if (g->stride > 0 && *size > 0 && *size <= max) {
+    if (g->stride > 0 && g->stride <= INT32_MAX && g->start >= 0 && g->start <= INT32_MAX &&
+        *size > 0 && *size <= max) {
         for (long k = 0; k < *size; k++)
             r[k] = g->start + k * g->stride;
         return (long)*size;

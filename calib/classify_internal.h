@@ -51,7 +51,12 @@ typedef struct group_table {
     size_t n, cap;
 } group_table;
 
-/* Index of g in t, adding a copy if new; -1 when out of memory. */
+/* Groups a trace may name (groups x collective kinds; real jobs have tens): the table
+ * is searched linearly per communication event. */
+#define GROUP_TABLE_MAX 1024
+
+/* Index of g in t, adding a copy if new; -1 when out of memory, -2 when the table already
+ * holds GROUP_TABLE_MAX groups. */
 int group_table_intern(group_table *t, const comm_group *g);
 void group_table_free(group_table *t);
 

@@ -65,7 +65,7 @@ static void sites_block(const nd_classify_run *run, FILE *f)
     double n = (double)m->n_samples;
     nd_classify_site *s = malloc((m->n_sites + 1) * sizeof *s);
     if (!s) return;
-    memcpy(s, m->sites, m->n_sites * sizeof *s);
+    if (m->n_sites) memcpy(s, m->sites, m->n_sites * sizeof *s); /* sites: NULL when none */
     qsort(s, m->n_sites, sizeof *s, cmp_ms_desc);
     fprintf(f, "Communication by source, per step: ms, calls, of which waiting, MiB\n");
     for (size_t i = 0; i < m->n_sites; i++) {

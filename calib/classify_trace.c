@@ -13,6 +13,11 @@
 /* Records held in all reorder windows of a trace together: about 10 MiB. When more
  * are held, the fullest stream releases its oldest record early. */
 #define HELD_BUDGET (1u << 18)
+/* Host threads (pid, tid pairs) and ProfilerStep events in one trace: torch writes a
+ * few threads and a few steps; the bounds keep the per-event searches (tracks) and the
+ * step order (an insertion) from growing with a hostile file. */
+#define MAX_TRACKS 4096
+#define MAX_STEPS 65536
 
 trace_step *trace_step_at(trace_ctx *t, int32_t index)
 {
@@ -98,6 +103,9 @@ static int track_of(trace_ctx *t, uint64_t key, uint32_t *index, nd_error *err)
 {
     for (size_t i = t->n_tracks; i-- > 0;) /* few threads; the busy one is usually last used */
         if (t->tracks[i].key == key) return *index = (uint32_t)i, ND_OK;
+    if (t->n_tracks >= MAX_TRACKS)
+        return nd_error_set(err, ND_EINPUT, "%s: byte %llu: events on more than %d threads (pid, tid)",
+                            t->path, (unsigned long long)t->offset, MAX_TRACKS);
     if (t->n_tracks == t->cap_tracks) {
         size_t cap = t->cap_tracks ? t->cap_tracks * 2 : 8;
         host_stream *n = realloc(t->tracks, cap * sizeof *n);
@@ -153,6 +161,9 @@ int trace_event(trace_ctx *t, uint64_t key, bool device, trace_rec *r, const cha
     } else {
         uint32_t track = 0;
         if ((rc = track_of(t, key, &track, err))) return rc;
+        if ((r->feat & F_STEP) && t->n_steps >= MAX_STEPS)
+            return nd_error_set(err, ND_EINPUT, "%s: byte %llu: more than %d ProfilerStep events",
+                                t->path, (unsigned long long)t->offset, MAX_STEPS);
         if ((r->feat & F_STEP) && (rc = trace_step_add(t, name, r->ts, r->dur, track, &r->group)))
             return nd_error_set(err, ND_ENOMEM, "out of memory");
         host_stream *s = &t->tracks[track];

@@ -115,6 +115,30 @@ static int need_positive(const char *source, const char *field, int64_t v, nd_er
 /* Sizes beyond this are typos, and would overflow the products the cost model forms. */
 #define ND_MODEL_DIM_MAX ((int64_t)1 << 24)
 
+/* Each field within ND_MODEL_DIM_MAX is not enough: layers x experts x hidden x width can
+ * reach 2^96. nd_model_count_params forms int64 products, so a model is refused when a
+ * bound of every one of them (in double) exceeds 2^52 parameters, 4.5e15: over a
+ * thousand times the largest published model (DeepSeek-V3's bound is 6e13). Every term
+ * of the count is at most the term here with W, the widest matrix side. */
+#define ND_MODEL_PARAMS_MAX 4503599627370496.0
+
+static double params_bound(const nd_model *m)
+{
+    double h = (double)m->hidden, a = (double)m->heads;
+    const double sides[] = {h, (double)m->ffn, (double)m->moe_ffn, (double)m->shared_ffn,
+                            a * (double)m->head_dim, (double)m->kv_heads * (double)m->head_dim,
+                            (double)m->q_lora_rank, (double)m->kv_lora_rank + (double)m->qk_rope_head_dim,
+                            a * ((double)m->qk_nope_head_dim + (double)m->qk_rope_head_dim),
+                            a * (double)m->v_head_dim};
+    double w = 1;
+    for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++)
+        if (sides[i] > w) w = sides[i];
+    double experts = (double)m->experts + (double)m->shared_experts;
+    double layer = w * w * (24 + 8 * experts);
+    return ((double)m->layers + (double)m->mtp_layers + 1) * layer +
+           ((double)m->vocab * 2 + (double)m->max_positions) * h;
+}
+
 int nd_model_validate(nd_model *m, const char *source, nd_error *err)
 {
     int rc;
@@ -180,6 +204,11 @@ int nd_model_validate(nd_model *m, const char *source, nd_error *err)
         return nd_error_set(err, ND_EINPUT,
                             "%s: expert fields given but num_experts is 0 (a dense model)", source);
     }
+    if (params_bound(m) > ND_MODEL_PARAMS_MAX)
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: the model's sizes (hidden_size %lld, %lld layers, %lld experts, "
+                            "...) make over 4.5e15 parameters; a typo?", source,
+                            (long long)m->hidden, (long long)m->layers, (long long)m->experts);
     if (!m->name[0]) snprintf(m->name, sizeof m->name, "%s", "model");
     if (!m->type[0]) snprintf(m->type, sizeof m->type, "%s", "custom");
     return ND_OK;

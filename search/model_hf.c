@@ -247,7 +247,8 @@ int nd_model_read_hf_json(nd_model *m, const char *text, size_t len, const char 
                           nd_error *err)
 {
     const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1) /* + its NUL: cJSON requires it */;
+    size_t bom = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0; /* cJSON refuses a BOM */
+    cJSON *root = cJSON_ParseWithLengthOpts(text + bom, len - bom + 1, &end, 1) /* + its NUL: cJSON requires it */;
     if (!root) {
         size_t off = end && end >= text ? (size_t)(end - text) : 0;
         int line = 1;

@@ -47,8 +47,14 @@ static int read_stamp(const cJSON *nd, const char *path, nd_ratios_file *out, nd
         nd_text_copy(out->device, v->valuestring, sizeof out->device);
     if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, "model")))
         nd_text_copy(out->model, v->valuestring, sizeof out->model);
-    if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(nd, "seq_len")))
-        out->seq_len = (int64_t)v->valuedouble;
+    if ((v = cJSON_GetObjectItemCaseSensitive(nd, "seq_len"))) {
+        /* checked before the cast: a double beyond int64 has no defined conversion */
+        double d = cJSON_IsNumber(v) ? v->valuedouble : 0;
+        if (!(d >= 1 && d <= (1 << 24) && d == floor(d)))
+            return nd_error_set(err, ND_EINPUT, "%s: '_nd.seq_len' is not a whole number of tokens "
+                                "in [1, 16777216]", path);
+        out->seq_len = (int64_t)d;
+    }
     return ND_OK;
 }
 
@@ -69,6 +75,8 @@ static int read_ratios(const cJSON *root, const char *text, const char *path, nd
                                          nd_ratio_key_name((nd_ratio_key)i));
             return nd_error_set(err, ND_EINPUT, "%s: unknown ratio key '%s' (known: %s)", path, key, names);
         }
+        if (out->ratios.stated[k]) /* cJSON keeps both; which one would apply is not obvious */
+            return nd_error_set(err, ND_EINPUT, "%s: ratio '%s' is stated twice", path, key);
         if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble) || item->valuedouble <= 0)
             return nd_error_set(err, ND_EINPUT, "%s: ratio '%s' must be a positive finite number", path, key);
         out->ratios.value[k] = item->valuedouble;
@@ -86,7 +94,8 @@ int nd_ratios_load(const char *path, nd_ratios_file *out, nd_error *err)
     int rc = nd_read_file(path, 4u << 20, &text, &len, err);
     if (rc) return rc;
     const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1) /* + its NUL: cJSON requires it */;
+    size_t bom = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0; /* cJSON refuses a BOM */
+    cJSON *root = cJSON_ParseWithLengthOpts(text + bom, len - bom + 1, &end, 1) /* + its NUL: cJSON requires it */;
     if (!root) {
         rc = nd_error_set(err, ND_EINPUT, "%s:%d: not valid JSON", path, json_line(text, end ? end : text));
         goto done;

@@ -47,6 +47,45 @@ static int check_depth(const char *text, size_t len, const char *path, nd_error 
     return rc;
 }
 
+typedef struct key_ref {
+    const char *text;
+    int line;
+} key_ref;
+
+static int cmp_key_ref(const void *a, const void *b)
+{
+    const key_ref *x = a, *y = b;
+    int c = strcmp(x->text, y->text);
+    return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* YAML requires a mapping's keys to be unique, but libyaml does not check, and nd would
+ * read the first of two equal keys where it looks one up and the last where it walks
+ * the mapping. Sorted per mapping, so a mapping of a million keys costs n log n. */
+static int check_unique_keys(nd_yaml *y, nd_error *err)
+{
+    for (yaml_node_t *n = y->doc.nodes.start; n < y->doc.nodes.top; n++) {
+        size_t count = nd_yaml_size(n);
+        if (n->type != YAML_MAPPING_NODE || count < 2) continue;
+        key_ref *keys = malloc(count * sizeof *keys);
+        if (!keys) return nd_error_set(err, ND_ENOMEM, "out of memory");
+        size_t k = 0;
+        for (size_t i = 0; i < count; i++) {
+            yaml_node_t *kn = nd_yaml_key_at(y, n, i);
+            if (nd_yaml_text(kn)) keys[k++] = (key_ref){nd_yaml_text(kn), nd_yaml_line(kn)};
+        }
+        qsort(keys, k, sizeof *keys, cmp_key_ref);
+        int rc = ND_OK;
+        for (size_t i = 1; i < k && !rc; i++)
+            if (!strcmp(keys[i].text, keys[i - 1].text))
+                rc = nd_error_set(err, ND_EINPUT, "%s:%d: key '%s' repeats the one on line %d", y->path,
+                                  keys[i].line, keys[i].text, keys[i - 1].line);
+        free(keys);
+        if (rc) return rc;
+    }
+    return ND_OK;
+}
+
 int nd_yaml_parse(nd_yaml *y, const char *text, size_t len, const char *path, nd_error *err)
 {
     memset(y, 0, sizeof *y);
@@ -67,7 +106,8 @@ int nd_yaml_parse(nd_yaml *y, const char *text, size_t len, const char *path, nd
         nd_yaml_free(y);
         return nd_error_set(err, ND_EINPUT, "%s: the file is empty", path);
     }
-    return ND_OK;
+    if ((rc = check_unique_keys(y, err))) nd_yaml_free(y);
+    return rc;
 }
 
 int nd_yaml_load(nd_yaml *y, const char *path, nd_error *err)

@@ -13,6 +13,8 @@
 #include "nd/search.h"
 
 #define ND_SEARCH_CONFIG_MAX_LIST 64
+/* cluster.num_nodes x cards_per_node at most: the devices -d and run files may state. */
+#define ND_SEARCH_CONFIG_MAX_DEVICES ((int64_t)1 << 24)
 
 typedef struct nd_search_config_file {
     /* per dimension: fixed value, candidate list, or searched */
