@@ -29,9 +29,25 @@ static void config_defaults(const nd_search_config_file *f, nd_cli_common *c, ch
     }
 }
 
-static int build_space(const nd_search_request *req, const nd_session *ses, nd_search_space *sp, nd_error *err)
+/* Whether the command line set `key` (--schedule, or --set key=...). */
+static bool cli_sets(const nd_cli_common *c, const char *key)
+{
+    for (int i = 0; i < c->set_count; i++)
+        if (nd_text_equal_nocase(c->set_keys[i], key)) return true;
+    return false;
+}
+
+/* The space: the run's defaults, then the search config, then the command line over both. */
+static int build_space(const nd_search_request *req, const nd_session *ses, const nd_search_config_file *file,
+                       nd_search_space *sp, nd_strategy *base, nd_error *err)
 {
     nd_search_space_init(sp, &ses->run.train);
+    *base = ses->run.strategy;
+    if (file) {
+        nd_schedule run_schedule = base->schedule;
+        nd_search_config_apply(file, sp, base);
+        if (cli_sets(&req->common, "schedule")) base->schedule = run_schedule;
+    }
     if (req->dims_given) {
         sp->vary = 0;
         for (int i = 0; i < req->n_dims; i++) {
@@ -60,11 +76,13 @@ static int build_space(const nd_search_request *req, const nd_session *ses, nd_s
             if (!dup) sp->modes[sp->n_modes++] = m;
         }
     }
-    sp->per_layer = req->per_layer;
-    sp->offload = req->offload;
-    if (req->offload && !req->per_layer) return nd_error_set(err, ND_EUSAGE, "-ao needs -ar (offload is planned per layer)");
-    if (req->per_layer && (req->n_modes > 1))
+    if (req->per_layer && req->n_modes > 1)
         return nd_error_set(err, ND_EUSAGE, "-ar chooses the mode per layer: give no --recompute list with it");
+    sp->per_layer |= req->per_layer;
+    sp->offload = req->offload;
+    if (req->offload && !sp->per_layer) return nd_error_set(err, ND_EUSAGE, "-ao needs -ar (offload is planned per layer)");
+    /* The knapsack picks each layer's mode: one pass per candidate, whatever modes were listed. */
+    if (sp->per_layer) sp->n_modes = 1, sp->modes[0] = ND_RECOMPUTE_FULL;
     sp->host_gbps = req->host_gibps > 0 ? req->host_gibps * 1.073741824 : 0;
     if (req->host_overlap >= 0) sp->host_overlap = req->host_overlap;
     if (req->host_cost >= 0) sp->host_cost_ms_per_gib = req->host_cost;
@@ -113,6 +131,13 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
     if ((rc = nd_session_open(&ses, &common, false, diag, err))) goto done;
     if (req->search_config && !req->common.devices && file.num_nodes) { /* the config over the run file */
         int64_t cards = file.cards_per_node ? file.cards_per_node : ses.device->devices_per_node;
+        if (file.num_nodes * cards > ND_SEARCH_CONFIG_MAX_DEVICES) { /* both are bounded: no overflow */
+            rc = nd_error_set(err, ND_EINPUT, "%s: cluster.num_nodes %lld x %lld cards per node is more "
+                              "than the %lld devices nd searches", req->search_config,
+                              (long long)file.num_nodes, (long long)cards,
+                              (long long)ND_SEARCH_CONFIG_MAX_DEVICES);
+            goto done;
+        }
         ses.run.devices = file.num_nodes * cards;
     }
     if (ses.run.devices <= 0) {
@@ -124,10 +149,8 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
         goto done;
     }
     nd_search_space space;
-    if ((rc = build_space(req, &ses, &space, err))) goto done;
-    nd_strategy base = ses.run.strategy;
-    if (req->search_config) nd_search_config_apply(&file, &space, &base);
-    if (req->per_layer) space.per_layer = true;
+    nd_strategy base;
+    if ((rc = build_space(req, &ses, req->search_config ? &file : NULL, &space, &base, err))) goto done;
     nd_context ctx;
     nd_context_init(&ctx, &ses.run.model, &ses.run.train, ses.device, ses.run.devices, ses.budget_mib,
                     ses.has_ratios ? &ses.ratios.ratios : NULL);

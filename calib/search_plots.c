@@ -30,7 +30,7 @@ static int ranking_plot(const char *dir, const nd_search_config *cfg, const nd_s
     size_t n = top && top < res->count ? top : res->count;
     if (n > 20) n = 20;
     const char **labels = calloc(n, sizeof *labels);
-    char (*text)[96] = calloc(n, sizeof *text);
+    char (*text)[112] = calloc(n, sizeof *text);
     double *parts = calloc(n * ND_PARTS + n, sizeof *parts), *peak = parts + n * ND_PARTS;
     const char *names[ND_PARTS];
     int rc = labels && text && parts ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");

@@ -42,16 +42,6 @@ static void plan_copy(plan_buf *to, const plan_buf *from, int64_t pp)
     to->plan.offloaded = from->plan.offloaded ? to->off : NULL;
 }
 
-/* Global index of the layer that becomes the `pos`-th (0-based) of kind k on stage st. */
-static int64_t layer_index(const nd_context *ctx, const nd_strategy *s, int64_t st, int k, int64_t pos)
-{
-    nd_stage_work w;
-    nd_stage_work_init(ctx, s, NULL, st, &w);
-    for (int64_t i = w.first_layer, seen = 0; i < w.first_layer + w.layers; i++)
-        if ((int)nd_model_layer_kind(ctx->model, i) == k && seen++ == pos) return i;
-    return -1;
-}
-
 typedef struct row_writer {
     FILE *fp;
     const nd_search_config *cfg;
@@ -62,6 +52,40 @@ static void put_text(FILE *fp, const char *text)
 {
     fputc(',', fp);
     csv_fwrite(fp, text, strlen(text));
+}
+
+/* Runs of consecutive layers in one mode other than the main one, as "a-z": "mode". */
+typedef struct range_writer {
+    char *json;
+    size_t size, used;
+    int64_t start, last;
+    nd_recompute mode, main; /* the run's mode; main: the strategy's, not listed */
+} range_writer;
+
+static void range_flush(range_writer *rw)
+{
+    if (rw->start >= 0 && rw->used < rw->size - 64)
+        rw->used += (size_t)snprintf(rw->json + rw->used, rw->size - rw->used, "%s\"%lld-%lld\": \"%s\"",
+                                     rw->used > 1 ? ", " : "", (long long)rw->start, (long long)rw->last,
+                                     nd_recompute_name(rw->mode));
+    rw->start = -1;
+}
+
+static void range_add(void *arg, int64_t layer, nd_recompute mode)
+{
+    range_writer *rw = arg;
+    if (rw->start >= 0 && (mode != rw->mode || layer != rw->last + 1)) range_flush(rw);
+    if (mode != rw->main && rw->start < 0) rw->start = layer, rw->mode = mode;
+    rw->last = layer;
+}
+
+static size_t layer_ranges(const nd_context *ctx, const nd_strategy *s, const nd_recompute_plan *plan,
+                           nd_recompute main, char *json, size_t size, size_t used)
+{
+    range_writer rw = {json, size, used, -1, -1, main, main};
+    nd_plan_each_layer(ctx, s, plan, range_add, &rw);
+    range_flush(&rw);
+    return rw.used;
 }
 
 static void write_row(row_writer *wr, const nd_ranked *r, int step, int64_t changed, const plan_buf *b,
@@ -84,22 +108,11 @@ static void write_row(row_writer *wr, const nd_ranked *r, int step, int64_t chan
         if (by_mode[m] > by_mode[main]) main = (nd_recompute)m;
     fprintf(fp, ",%lld,%s", (long long)full, nd_format_double(est->peak_mib, buf));
     fprintf(fp, ",%s,%s", nd_format_double(est->step_ms, buf), nd_recompute_name(main));
-    /* recompute_layers: the layers running another mode than the main one; layer_recompute:
-     * per stage and kind, the counts of each mode. */
+    /* recompute_layers: ranges of consecutive layers running another mode than the main one,
+     * in the plan's layer order (nd_plan_layer_mode); layer_recompute: per stage and kind, the
+     * counts of each mode. */
     size_t used = (size_t)snprintf(json, sizeof json, "{");
-    bool first = true;
-    for (int64_t st = 0; st < s->pp && used < sizeof json - 64; st++)
-        for (int k = 0; k < ND_LAYER_KINDS; k++) {
-            const int64_t *n = b->layers[st][k];
-            for (int m = 0; m < ND_RECOMPUTE_MODES; m++) {
-                if (m == (int)main || !n[m]) continue;
-                int64_t pos = m == ND_RECOMPUTE_FULL ? 0 : m == ND_RECOMPUTE_SELECTIVE ? n[2] : n[2] + n[1];
-                int64_t a = layer_index(wr->cfg->ctx, s, st, k, pos), z = layer_index(wr->cfg->ctx, s, st, k, pos + n[m] - 1);
-                used += (size_t)snprintf(json + used, sizeof json - used, "%s\"%lld-%lld\": \"%s\"", first ? "" : ", ",
-                                         (long long)a, (long long)z, nd_recompute_name((nd_recompute)m));
-                first = false;
-            }
-        }
+    used = layer_ranges(wr->cfg->ctx, s, &b->plan, main, json, sizeof json, used);
     snprintf(json + used, sizeof json - used, "}");
     put_text(fp, json);
     used = (size_t)snprintf(json, sizeof json, "[");
@@ -153,7 +166,13 @@ static int convert_one(const nd_search_config *cfg, const nd_strategy *s, plan_b
                 }
             }
     if (bst < 0) return -1;
-    *changed = layer_index(cfg->ctx, s, bst, bk, cur->layers[bst][bk][ND_RECOMPUTE_FULL]);
+    /* In the plan's layer order [offloaded | selective | full | off] the converted layer is the
+     * last selective one, or the first kept without recompute. */
+    const int64_t *n = cur->layers[bst][bk];
+    int64_t host = cur->plan.offloaded ? cur->off[bst][bk] : 0;
+    int64_t pos = bm == ND_RECOMPUTE_SELECTIVE ? host + n[ND_RECOMPUTE_SELECTIVE] - 1
+                                               : host + n[ND_RECOMPUTE_SELECTIVE] + n[ND_RECOMPUTE_FULL];
+    *changed = nd_plan_layer_index(cfg->ctx, s, bst, (nd_layer_kind)bk, pos);
     cur->layers[bst][bk][bm]--, cur->layers[bst][bk][ND_RECOMPUTE_FULL]++;
     (void)best_est;
     return 0;
@@ -208,7 +227,7 @@ int nd_search_potentials(const char *dir, const nd_search_config *cfg, const nd_
           "recompute_mode,recompute_layers,layer_recompute,stage_memory_mb,stage_savings,plan_scope\n", out.fp);
     size_t cap = (size_t)cfg->ctx->model->layers + (size_t)cfg->ctx->model->mtp_layers + 2;
     nd_plot_recompute_series *series = calloc(n ? n : 1, sizeof *series);
-    char (*labels)[96] = calloc(n ? n : 1, sizeof *labels);
+    char (*labels)[112] = calloc(n ? n : 1, sizeof *labels);
     double *values = calloc((n ? n : 1) * cap * 2, sizeof *values);
     if (!series || !labels || !values) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     size_t drawn = 0;

@@ -11,6 +11,7 @@ add_library(nd_core STATIC
   ${CMAKE_CURRENT_LIST_DIR}/layer.c
   ${CMAKE_CURRENT_LIST_DIR}/layer_cache.c
   ${CMAKE_CURRENT_LIST_DIR}/stage.c
+  ${CMAKE_CURRENT_LIST_DIR}/stage_layers.c
   ${CMAKE_CURRENT_LIST_DIR}/estimate.c
   ${CMAKE_CURRENT_LIST_DIR}/knapsack.c
   ${CMAKE_CURRENT_LIST_DIR}/search.c

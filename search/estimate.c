@@ -72,6 +72,7 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
             times[i] = times[i - 1];
             totals[i] = totals[i - 1], ends[i] = ends[i - 1];
             flops_per_mb += prev_flops;
+            if (time_out) time_out[i] = times[i];
             prev = w;
             continue;
         }

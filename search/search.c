@@ -23,7 +23,8 @@ static const char *sdim_names[ND_SDIMS] = {"DP", "EP", "MP", "CP", "PP", "VPP", 
 static const char *refusal_names[ND_REFUSE_REASONS] = {
     "heads do not divide over MP", "widths do not divide over MP/ETP", "layers do not split over PP x VPP",
     "experts do not divide over EP", "sequence does not split over CP", "OP does not divide DP x CP",
-    "interleaving needs MB a multiple of PP", "global batch does not divide over DP", "outside the search config",
+    "interleaving needs 1F1B, PP >= 2 and MB a multiple of PP", "global batch does not divide over DP",
+    "outside the fixed degrees or the search config lists",
 };
 
 const char *nd_sdim_name(nd_sdim d)
@@ -61,17 +62,32 @@ static int cmp_i64(int64_t a, int64_t b)
     return a < b ? -1 : a > b;
 }
 
-int nd_ranked_compare(const nd_ranked *a, const nd_ranked *b)
+/* Orders strategies by their degrees and recompute mode. */
+static int strategy_compare(const nd_strategy *x, const nd_strategy *y)
 {
-    if (a->step_ms != b->step_ms) return a->step_ms < b->step_ms ? -1 : 1;
-    const nd_strategy *x = &a->s, *y = &b->s;
     int c;
     if ((c = cmp_i64(x->dp, y->dp)) || (c = cmp_i64(x->tp, y->tp)) || (c = cmp_i64(x->pp, y->pp)) ||
         (c = cmp_i64(x->cp, y->cp)) || (c = cmp_i64(x->ep, y->ep)) || (c = cmp_i64(x->op, y->op)) ||
-        (c = cmp_i64(x->vpp, y->vpp)) || (c = cmp_i64(x->mbs, y->mbs)) || (c = cmp_i64(x->sp, y->sp)) ||
-        (c = cmp_i64(x->recompute, y->recompute)) || (c = cmp_i64(a->per_layer, b->per_layer)))
+        (c = cmp_i64(x->vpp, y->vpp)) || (c = cmp_i64(x->mbs, y->mbs)) || (c = cmp_i64(x->sp, y->sp)))
         return c;
-    return cmp_i64(a->peak_mib < b->peak_mib ? 0 : 1, 0);
+    return cmp_i64(x->recompute, y->recompute);
+}
+
+/* Whether (peak_a, a) needs less memory than (peak_b, b), ties broken by the degrees,
+ * so the strategy quoted as needing the least does not depend on -j. */
+static bool less_memory(double peak_a, const nd_strategy *a, double peak_b, const nd_strategy *b)
+{
+    if (peak_a != peak_b) return peak_a < peak_b;
+    return isfinite(peak_a) && strategy_compare(a, b) < 0;
+}
+
+int nd_ranked_compare(const nd_ranked *a, const nd_ranked *b)
+{
+    if (a->step_ms != b->step_ms) return a->step_ms < b->step_ms ? -1 : 1;
+    int c;
+    if ((c = strategy_compare(&a->s, &b->s)) || (c = cmp_i64(a->per_layer, b->per_layer))) return c;
+    if (a->peak_mib != b->peak_mib) return a->peak_mib < b->peak_mib ? -1 : 1;
+    return cmp_i64(a->offloaded_layers, b->offloaded_layers);
 }
 
 static int ranked_qsort(const void *a, const void *b)
@@ -124,7 +140,7 @@ static int keep(worker *w, const nd_ranked *r)
 
 static void note_peak(worker *w, double peak, const nd_strategy *s)
 {
-    if (peak < w->st.min_peak_mib) {
+    if (less_memory(peak, s, w->st.min_peak_mib, &w->st.min_peak)) {
         w->st.min_peak_mib = peak;
         w->st.min_peak = *s;
     }
@@ -169,7 +185,7 @@ static int inner(worker *w, nd_strategy base)
             nd_strategy s = base;
             s.mbs = mbs.v[i], s.mb = mb, s.op = op.v[j];
             w->st.enumerated++;
-            if (!(cfg->space.vary & (1u << ND_SDIM_MB)) && mb != cfg->base.mb) {
+            if (!nd_search_allowed(cfg, ND_SDIM_MB, mb)) {
                 w->st.refused[ND_REFUSE_LIST]++;
                 continue;
             }
@@ -206,7 +222,11 @@ static int outer(worker *w, const outer_item *it)
     const nd_search_config *cfg = w->cfg;
     const nd_model *m = cfg->ctx->model;
     int64_t dp = cfg->ctx->devices / (it->tp * it->pp * it->cp);
-    if (!((cfg->space.vary >> ND_SDIM_DP) & 1) && dp != cfg->base.dp) return 0;
+    if (!nd_search_allowed(cfg, ND_SDIM_DP, dp)) {
+        w->st.enumerated++;
+        w->st.refused[ND_REFUSE_LIST]++;
+        return 0;
+    }
     if (cfg->global_batch % dp) {
         w->st.enumerated++;
         w->st.refused[ND_REFUSE_BATCH]++;
@@ -222,7 +242,8 @@ static int outer(worker *w, const outer_item *it)
     for (int e = 0; e < ep.n; e++)
         for (int v = 0; v < vpp.n; v++)
             for (int sp = 0; sp <= (it->tp > 1 ? 1 : 0); sp++) {
-                if (!((cfg->space.vary >> ND_SDIM_SP) & 1) && sp != cfg->base.sp) continue;
+                /* Without MP, SP means nothing: the run's SP then does not restrict. */
+                if (it->tp > 1 && !nd_search_allowed(cfg, ND_SDIM_SP, sp)) continue;
                 for (int mode = 0; mode < cfg->space.n_modes; mode++) {
                     nd_strategy s = cfg->base;
                     s.tp = it->tp, s.pp = it->pp, s.cp = it->cp, s.dp = dp, s.ep = ep.v[e];
@@ -261,7 +282,7 @@ static outer_item *layouts(const nd_search_config *cfg, size_t *n)
     nd_values tp, pp, cp;
     nd_search_divisors(cfg, ND_SDIM_MP, N, m->heads, &tp);
     for (int a = 0; a < tp.n; a++) {
-        nd_search_divisors(cfg, ND_SDIM_PP, N / tp.v[a], m->layers, &pp);
+        nd_search_divisors(cfg, ND_SDIM_PP, N / tp.v[a], m->layers < ND_MAX_STAGES ? m->layers : ND_MAX_STAGES, &pp);
         for (int b = 0; b < pp.n; b++) {
             nd_search_divisors(cfg, ND_SDIM_CP, N / tp.v[a] / pp.v[b], cfg->ctx->train->seq_len / 2, &cp);
             for (int c = 0; c < cp.n; c++) {
@@ -289,7 +310,7 @@ static void merge_stats(nd_search_stats *into, const nd_search_stats *from)
     into->dropped_memory += from->dropped_memory;
     into->bounded += from->bounded;
     into->fitting += from->fitting;
-    if (from->min_peak_mib < into->min_peak_mib) {
+    if (less_memory(from->min_peak_mib, &from->min_peak, into->min_peak_mib, &into->min_peak)) {
         into->min_peak_mib = from->min_peak_mib;
         into->min_peak = from->min_peak;
     }

@@ -11,6 +11,7 @@
 
 #include "nd/io.h"
 #include "nd/stage.h"
+#include "nd/text.h"
 
 static void key_int(FILE *fp, const char *indent, const char *key, int64_t v)
 {
@@ -95,7 +96,8 @@ static void write_train(FILE *fp, const nd_train *t)
     fputs("train:\n", fp);
     key_int(fp, in, "seq_len", t->seq_len);
     key_text(fp, in, "precision", t->precision);
-    key_text(fp, in, "grad_precision", t->grad_bytes == 4 ? "fp32" : t->precision);
+    /* 16-bit gradients take the precision's 16-bit type (bf16 when training in fp32). */
+    key_text(fp, in, "grad_precision", t->grad_bytes == 4 ? "fp32" : nd_text_equal_nocase(t->precision, "fp16") ? "fp16" : "bf16");
     key_bool(fp, in, "master_weights", t->master_bytes > 0);
     key_text(fp, in, "optimizer", optimizers[t->optimizer]);
     key_text(fp, in, "optimizer_state_precision", bytes_name(t->state_bytes));
@@ -139,26 +141,29 @@ static void write_strategy(FILE *fp, const nd_strategy *s)
     key_text(fp, in, "schedule", nd_schedule_name(s->schedule));
 }
 
-/* Layer ranges per mode as the trainer's activation_checkpoint.layers map: within a stage
- * each kind's layers run full first, then selective, then without recompute. */
+typedef struct layer_map {
+    FILE *fp;
+    nd_recompute main;
+    bool any;
+} layer_map;
+
+static void map_layer(void *arg, int64_t layer, nd_recompute mode)
+{
+    layer_map *lm = arg;
+    if (mode == lm->main) return;
+    fprintf(lm->fp, "%s      \"%lld\": %s\n", lm->any ? "" : "    layers:\n", (long long)layer,
+            nd_recompute_name(mode));
+    lm->any = true;
+}
+
+/* The layers whose mode differs from the main one, as the trainer's activation_checkpoint
+ * .layers map, in the plan's layer order (nd_plan_layer_mode); MTP layers follow the body. */
 static void write_layer_modes(FILE *fp, const nd_context *ctx, const nd_strategy *s,
                               const nd_recompute_plan *plan, nd_recompute main)
 {
-    fputs("    layers:\n", fp);
-    for (int64_t st = 0; st < s->pp; st++) {
-        nd_stage_work w;
-        nd_stage_work_init(ctx, s, NULL, st, &w);
-        int64_t used[ND_LAYER_KINDS] = {0};
-        for (int64_t i = w.first_layer; i < w.first_layer + w.layers; i++) {
-            nd_layer_kind k = nd_model_layer_kind(ctx->model, i);
-            int64_t pos = used[k]++;
-            const int64_t *n = plan->layers[st][k];
-            nd_recompute mode = pos < n[ND_RECOMPUTE_FULL] ? ND_RECOMPUTE_FULL
-                                : pos < n[ND_RECOMPUTE_FULL] + n[ND_RECOMPUTE_SELECTIVE] ? ND_RECOMPUTE_SELECTIVE
-                                                                                        : ND_RECOMPUTE_OFF;
-            if (mode != main) fprintf(fp, "      \"%lld\": %s\n", (long long)i, nd_recompute_name(mode));
-        }
-    }
+    layer_map lm = {fp, main, false};
+    nd_plan_each_layer(ctx, s, plan, map_layer, &lm);
+    if (!lm.any) fputs("    layers: {}\n", fp);
 }
 
 static void write_hyperparallel(FILE *fp, const nd_context *ctx, const nd_ranked *best,

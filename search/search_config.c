@@ -81,20 +81,60 @@ static int read_number(nd_yaml *y, yaml_node_t *map, const char *key, double *ou
     if (!v) return ND_OK;
     const char *t = nd_yaml_text(v);
     if (!t || nd_parse_double(t, out) || *out < 0)
-        return where_error(y, v, err, "'%s' is not a number >= 0", t ? t : "?");
+        return where_error(y, v, err, "%s: '%s' is not a number >= 0", key, t ? t : "?");
+    return ND_OK;
+}
+
+/* Every key of a section must be one nd reads or one of ND's it knowingly ignores. */
+static int check_keys(nd_yaml *y, yaml_node_t *map, const char *section, const char *const known[], size_t n,
+                      const char *listed, nd_error *err)
+{
+    int rc = nd_yaml_expect_mapping(y, map, section, err);
+    for (size_t i = 0; !rc && i < nd_yaml_size(map); i++) {
+        yaml_node_t *k = nd_yaml_key_at(y, map, i);
+        const char *key = nd_yaml_text(k);
+        bool ok = false;
+        for (size_t j = 0; key && j < n && !ok; j++) ok = !strcmp(key, known[j]);
+        if (!ok) rc = where_error(y, k, err, "unknown %s key '%s' (known: %s)", section, key ? key : "?", listed);
+    }
+    return rc;
+}
+
+static const char *const cluster_keys[] = {"num_nodes", "cards_per_node", "device_memory_gb", "device_type"};
+static const char *const constraint_keys[] = {"global_batch_size", "memory_limit_gb"};
+/* stage_partition_mode .. layer_recompute_layers are ND's and ignored (docs/search.md). */
+static const char *const pp_keys[] = {"pp_degree", "pp_interleave_num", "micro_batch_num", "pipeline_schedule",
+                                      "stage_partition_mode", "stage_partition", "layer_offset_range",
+                                      "layer_recompute_layers"};
+#define KEYS(a) a, sizeof a / sizeof a[0]
+
+/* A count that sizes the search (10^12 nodes would never finish): a whole number in
+ * [1, max], or absent (left 0). */
+static int read_count(nd_yaml *y, yaml_node_t *map, const char *key, int64_t max, int64_t *out,
+                      nd_error *err)
+{
+    yaml_node_t *v = nd_yaml_get(y, map, key);
+    if (!v) return ND_OK;
+    const char *t = nd_yaml_text(v);
+    if (!t || nd_parse_int64(t, 1, max, out))
+        return where_error(y, v, err, "%s: '%s' is not a whole number in [1, %lld]", key, t ? t : "?",
+                           (long long)max);
     return ND_OK;
 }
 
 static int read_cluster(nd_yaml *y, yaml_node_t *map, nd_search_config_file *f, nd_error *err)
 {
-    int rc = nd_yaml_expect_mapping(y, map, "cluster", err);
-    double nodes = 0, cards = 0, mem_gb = 0;
-    if (!rc) rc = read_number(y, map, "num_nodes", &nodes, err);
-    if (!rc) rc = read_number(y, map, "cards_per_node", &cards, err);
+    int rc = check_keys(y, map, "cluster", KEYS(cluster_keys),
+                        "num_nodes, cards_per_node, device_memory_gb, device_type", err);
+    double mem_gb = 0;
+    if (!rc) rc = read_count(y, map, "num_nodes", ND_SEARCH_CONFIG_MAX_DEVICES, &f->num_nodes, err);
+    if (!rc) rc = read_count(y, map, "cards_per_node", 1 << 20, &f->cards_per_node, err);
+    if (!rc && f->num_nodes * (f->cards_per_node ? f->cards_per_node : 1) > ND_SEARCH_CONFIG_MAX_DEVICES)
+        rc = where_error(y, map, err, "num_nodes x cards_per_node = %lld devices; nd searches at most %lld",
+                         (long long)(f->num_nodes * f->cards_per_node), (long long)ND_SEARCH_CONFIG_MAX_DEVICES);
     if (!rc) rc = read_number(y, map, "device_memory_gb", &mem_gb, err);
     const char *type = nd_yaml_text(nd_yaml_get(y, map, "device_type"));
     if (type) nd_text_copy(f->device, type, sizeof f->device);
-    f->num_nodes = (int64_t)nodes, f->cards_per_node = (int64_t)cards;
     if (mem_gb > 0) f->memory_mib = mem_gb * 1024;
     return rc;
 }
@@ -143,14 +183,16 @@ int nd_search_config_load(const char *path, nd_search_config_file *f, nd_error *
     if (!rc && (n = nd_yaml_get(&y, root, "parallelism"))) rc = read_parallelism(&y, n, f, err);
     if (!rc && (n = nd_yaml_get(&y, root, "cluster"))) rc = read_cluster(&y, n, f, err);
     if (!rc && (n = nd_yaml_get(&y, root, "constraint"))) {
-        double gbs = 0, limit = 0;
-        rc = read_number(&y, n, "global_batch_size", &gbs, err);
+        double limit = 0;
+        rc = check_keys(&y, n, "constraint", KEYS(constraint_keys), "global_batch_size, memory_limit_gb", err);
+        if (!rc) rc = read_count(&y, n, "global_batch_size", (int64_t)1 << 30, &f->global_batch, err);
         if (!rc) rc = read_number(&y, n, "memory_limit_gb", &limit, err);
-        f->global_batch = (int64_t)gbs;
         if (limit > 0 && (f->memory_mib == 0 || limit * 1024 < f->memory_mib)) f->memory_mib = limit * 1024;
     }
     if (!rc && (n = nd_yaml_get(&y, root, "recompute"))) rc = read_recompute(&y, n, f, err);
-    if (!rc && (n = nd_yaml_get(&y, root, "recompute_modes")) && n->type == YAML_SEQUENCE_NODE) {
+    if (!rc && (n = nd_yaml_get(&y, root, "recompute_modes"))) {
+        if (n->type != YAML_SEQUENCE_NODE)
+            rc = where_error(&y, n, err, "%s", "recompute_modes must be a list such as [selective, full]");
         f->n_modes = 0;
         for (size_t i = 0; !rc && i < nd_yaml_size(n) && f->n_modes < 3; i++) {
             const char *t = nd_yaml_text(nd_yaml_item(&y, n, i));
@@ -161,7 +203,10 @@ int nd_search_config_load(const char *path, nd_search_config_file *f, nd_error *
     }
     if (!rc && (n = nd_yaml_get(&y, root, "pp_config"))) {
         yaml_node_t *v;
-        if ((v = nd_yaml_get(&y, n, "pp_degree"))) rc = read_dim(&y, v, ND_SDIM_PP, f, err);
+        rc = check_keys(&y, n, "pp_config", KEYS(pp_keys), "pp_degree, pp_interleave_num, micro_batch_num, "
+                        "pipeline_schedule; ND's stage_partition_mode, stage_partition, layer_offset_range and "
+                        "layer_recompute_layers are accepted and ignored", err);
+        if (!rc && (v = nd_yaml_get(&y, n, "pp_degree"))) rc = read_dim(&y, v, ND_SDIM_PP, f, err);
         if (!rc && (v = nd_yaml_get(&y, n, "pp_interleave_num"))) rc = read_dim(&y, v, ND_SDIM_VPP, f, err);
         if (!rc && (v = nd_yaml_get(&y, n, "micro_batch_num"))) rc = read_dim(&y, v, ND_SDIM_MB, f, err);
         const char *sched = nd_yaml_text(nd_yaml_get(&y, n, "pipeline_schedule"));

@@ -54,7 +54,7 @@ void nd_search_print_summary(FILE *fp, const nd_search_config *cfg, const nd_sea
             (unsigned long long)st->priced, st->seconds);
     for (int r = 0; r < ND_REFUSE_REASONS; r++)
         if (st->refused[r])
-            fprintf(fp, "  refused: %-40s %llu\n", nd_refusal_name((nd_refusal)r), (unsigned long long)st->refused[r]);
+            fprintf(fp, "  refused: %-56s %llu\n", nd_refusal_name((nd_refusal)r), (unsigned long long)st->refused[r]);
     if (st->fitting == 0 && isfinite(st->min_peak_mib)) {
         char buf[256];
         nd_strategy_format(&st->min_peak, buf, sizeof buf);

@@ -18,16 +18,28 @@ typedef struct plan_storage {
     int64_t offloaded[ND_MAX_STAGES][ND_LAYER_KINDS];
 } plan_storage;
 
+static double ratio(const nd_context *ctx, nd_part p)
+{
+    return ctx->ratios ? ctx->ratios->value[nd_ratio_key_of_part(p)] : 1.0;
+}
+
+/* The step time a layer's recompute mode decides (its recompute, the communication it
+ * repeats, its kernel launches), corrected as the estimate's parts are (-c). */
+static double mode_time_ms(const nd_context *ctx, const nd_layer_cost *l, nd_recompute r)
+{
+    return l->recompute_ms[r] * ratio(ctx, ND_PART_RECOMPUTE) + l->tp_ms[r] * ratio(ctx, ND_PART_MP_COMM) +
+           l->ep_ms[r] * ratio(ctx, ND_PART_EP_COMM) + l->cp_ms[r] * ratio(ctx, ND_PART_CP_COMM) +
+           l->kernels[r] * ctx->device->kernel_launch_us / 1e3 * ratio(ctx, ND_PART_OVERHEAD);
+}
+
 static void knapsack_kinds(const nd_context *ctx, const nd_layer_cache_entry *c, const int64_t layers[ND_LAYER_KINDS],
                            nd_knapsack_kind kinds[ND_LAYER_KINDS])
 {
-    double launch_ms = ctx->device->kernel_launch_us / 1e3;
     for (int k = 0; k < ND_LAYER_KINDS; k++) {
         const nd_layer_cost *l = &c->layer[k];
         kinds[k].layers = layers[k];
         for (int r = 0; r < ND_RECOMPUTE_MODES; r++) {
-            kinds[k].time_ms[r] = l->recompute_ms[r] + l->tp_ms[r] + l->ep_ms[r] + l->cp_ms[r] +
-                                  l->kernels[r] * launch_ms;
+            kinds[k].time_ms[r] = mode_time_ms(ctx, l, (nd_recompute)r);
             kinds[k].act_bytes[r] = l->activation_bytes[r];
             kinds[k].working_bytes[r] = l->working_bytes[r];
         }
@@ -85,7 +97,8 @@ static int plan_stage(const nd_search_config *cfg, const nd_layer_cache_entry *c
             in_transit = fmax(in_transit, bytes);
             copy_ms = fmax(copy_ms, bytes / host);
             fwd_ms = fmax(fwd_ms, c->layer[i].forward_ms * fwd_scale);
-            off_time += (double)off[i] * (c->layer[i].tp_ms[0] + c->layer[i].ep_ms[0] + c->layer[i].cp_ms[0] +
+            /* An offloaded layer runs as one kept without recompute, plus its copies' cost. */
+            off_time += (double)off[i] * (mode_time_ms(ctx, &c->layer[i], ND_RECOMPUTE_OFF) +
                                           2.0 * bytes / (1024.0 * MIB) * cfg->space.host_cost_ms_per_gib);
         }
         if (!copies_hide(copy_ms, fwd_ms, cfg->space.host_overlap, k, n)) break;

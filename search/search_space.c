@@ -6,9 +6,10 @@
 #include "nd/search_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-static bool allowed(const nd_search_config *cfg, nd_sdim d, int64_t v)
+bool nd_search_allowed(const nd_search_config *cfg, nd_sdim d, int64_t v)
 {
     const nd_search_space *sp = &cfg->space;
     if (!(sp->vary & (1u << d))) {
@@ -39,7 +40,7 @@ void nd_search_divisors(const nd_search_config *cfg, nd_sdim d, int64_t n, int64
     for (int i = 0; i < ns + nl && out->n < ND_SEARCH_MAX_VALUES; i++) {
         int64_t k = i < ns ? small[i] : large[nl - 1 - (i - ns)];
         if (k > limit) break;
-        if (allowed(cfg, d, k)) out->v[out->n++] = k;
+        if (nd_search_allowed(cfg, d, k)) out->v[out->n++] = k;
     }
 }
 
@@ -47,7 +48,7 @@ void nd_search_range(const nd_search_config *cfg, nd_sdim d, int64_t lo, int64_t
 {
     out->n = 0;
     for (int64_t k = lo; k <= hi && out->n < ND_SEARCH_MAX_VALUES; k++)
-        if (allowed(cfg, d, k)) out->v[out->n++] = k;
+        if (nd_search_allowed(cfg, d, k)) out->v[out->n++] = k;
 }
 
 /* Uneven pipelines for layer counts PP does not divide (DeepSeek-V3's 61): middle stages of
@@ -77,8 +78,12 @@ int nd_search_check(const nd_search_config *cfg, nd_strategy *s)
     if ((m->ffn && m->ffn % s->tp) || (m->experts && m->moe_ffn % s->etp) ||
         (m->experts && m->shared_experts && (m->shared_experts * m->shared_ffn) % s->tp))
         return ND_REFUSE_WIDTH;
-    s->first_stage_layers = s->last_stage_layers = 0;
-    if (m->layers % (s->pp * s->vpp)) {
+    const nd_strategy *b = &cfg->base;
+    /* The run's own FIRST/LAST stand for its PP; other layouts get the automatic split. */
+    bool run_split = s->pp == b->pp && s->vpp == 1 && (b->first_stage_layers || b->last_stage_layers);
+    s->first_stage_layers = run_split ? b->first_stage_layers : 0;
+    s->last_stage_layers = run_split ? b->last_stage_layers : 0;
+    if (!run_split && m->layers % (s->pp * s->vpp)) {
         if (s->vpp > 1 || s->pp < 2 ||
             !uneven_split(m->layers, s->pp, &s->first_stage_layers, &s->last_stage_layers))
             return ND_REFUSE_LAYERS;
@@ -88,7 +93,10 @@ int nd_search_check(const nd_search_config *cfg, nd_strategy *s)
     if (s->cp > 1 && cfg->ctx->train->seq_len % (2 * s->cp)) return ND_REFUSE_SEQUENCE;
     if ((s->dp * s->cp) % s->op) return ND_REFUSE_SHARDING;
     if (s->vpp > 1) {
-        if (s->pp < 2 || s->mb % s->pp || s->schedule == ND_SCHEDULE_ZB_H1) return ND_REFUSE_SCHEDULE;
+        /* Interleaving is a form of 1F1B; ZB-H1 and GPipe have none here. */
+        if (s->pp < 2 || s->mb % s->pp || s->schedule == ND_SCHEDULE_ZB_H1 ||
+            s->schedule == ND_SCHEDULE_GPIPE)
+            return ND_REFUSE_SCHEDULE;
         s->schedule = ND_SCHEDULE_INTERLEAVED;
     } else if (s->schedule == ND_SCHEDULE_INTERLEAVED) {
         s->schedule = ND_SCHEDULE_1F1B;
@@ -103,6 +111,45 @@ static int64_t smallest_factor(int64_t n)
     for (int64_t p = 2; p * p <= n; p++)
         if (n % p == 0) return p;
     return n;
+}
+
+/* Whether some data-parallel degree in the list dps divides the global batch. */
+static bool batch_reachable(const nd_search_config *cfg, const char *dps)
+{
+    for (const char *p = dps; *p;) {
+        char *end;
+        long long dp = strtoll(p, &end, 10);
+        if (end == p) break;
+        if (dp > 0 && cfg->global_batch % dp == 0) return true;
+        p = end + strspn(end, ", ");
+    }
+    return false;
+}
+
+/* The batch is reachable, so the limits (-l, the search config) or the rules refused all. */
+static int explain_refusals(const nd_search_config *cfg, const nd_search_stats *st, nd_error *err)
+{
+    if (st->enumerated == 0)
+        return nd_error_set(err, ND_EINPUT,
+                            "no MP x PP x CP layout of the %lld devices is within the search's limits "
+                            "(the run's fixed degrees, or the search config's mp/pp/cp lists)",
+                            (long long)cfg->ctx->devices);
+    char reasons[512] = "";
+    size_t used = 0;
+    bool taken[ND_REFUSE_REASONS] = {false};
+    for (int k = 0; k < 3; k++) {
+        int top = -1;
+        for (int r = 0; r < ND_REFUSE_REASONS; r++)
+            if (!taken[r] && st->refused[r] && (top < 0 || st->refused[r] > st->refused[top])) top = r;
+        if (top < 0) break;
+        taken[top] = true;
+        used += (size_t)snprintf(reasons + used, sizeof reasons - used, "%s%s (%llu)", used ? "; " : "",
+                                 nd_refusal_name((nd_refusal)top), (unsigned long long)st->refused[top]);
+    }
+    return nd_error_set(err, ND_EINPUT,
+                        "no valid strategy within the search's limits: all %llu candidates were "
+                        "refused, most often because %s",
+                        (unsigned long long)st->enumerated, reasons);
 }
 
 int nd_search_explain_none(const nd_search_config *cfg, const nd_search_stats *st, nd_error *err)
@@ -138,7 +185,7 @@ int nd_search_explain_none(const nd_search_config *cfg, const nd_search_stats *s
                             "those factors (%lld heads, %lld layers, sequence %lld); choose a device "
                             "count with smaller factors", (long long)n, factors[0] ? factors : "1",
                             (long long)m->heads, (long long)m->layers, (long long)cfg->ctx->train->seq_len);
-    (void)st;
+    if (batch_reachable(cfg, dps)) return explain_refusals(cfg, st, err);
     return nd_error_set(err, ND_EINPUT,
                         "no strategy reaches a global batch of %lld on %lld devices: the data-parallel "
                         "degrees this model allows are %s, and the global batch must be a multiple "

@@ -102,6 +102,14 @@ nd_cli_test(cli_search_config 0 "Top 3 of [0-9]+ fitting" ${SEARCH} -y ${LLAMA} 
             -t 3 --no-progress)
 nd_cli_test(cli_search_config_unknown_key 2 "search_unknown_key.yaml:3: unknown parallelism key 'pq'" ${SEARCH}
             -y ${LLAMA} -s ${BAD}/search_unknown_key.yaml)
+nd_cli_test(cli_search_config_cluster_key 2 "search_cluster_unknown_key.yaml:3: unknown cluster key 'gpus_per_node'"
+            ${SEARCH} -y ${LLAMA} -s ${BAD}/search_cluster_unknown_key.yaml)
+nd_cli_test(cli_search_limits_not_batch 2 "no MP x PP x CP layout of the 64 devices is within the search's limits"
+            ${SEARCH} -y ${LLAMA} -d 64 -b 512 -s ${CMAKE_CURRENT_SOURCE_DIR}/data/search/tp3.yaml)
+add_test(NAME cli_search_config_precedence
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/search_config_precedence.sh ${SEARCH} ${LLAMA}
+                 ${CMAKE_CURRENT_SOURCE_DIR}/data/search)
+set_tests_properties(cli_search_config_precedence PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 300)
 nd_cli_test(cli_search_config_bad_list 2 "search_bad_list.yaml:2: list item 'two'" ${SEARCH}
             -y ${LLAMA} -s ${BAD}/search_bad_list.yaml)
 nd_cli_test(cli_estimate_fp8_without_fp8 2 "fp8: device A100 has no FP8 tensor cores" ${EST} -y ${LLAMA} -A A100

@@ -15,6 +15,10 @@ typedef struct nd_values {
     int n;
 } nd_values;
 
+/* Whether dimension d may take v: the run's value when d does not vary (-l), else any
+ * value in the search config's list (or any value when it has none). */
+bool nd_search_allowed(const nd_search_config *cfg, nd_sdim d, int64_t v);
+
 /* Divisors of n in ascending order, at most `limit`, kept when the dimension may take them. */
 void nd_search_divisors(const nd_search_config *cfg, nd_sdim d, int64_t n, int64_t limit, nd_values *out);
 

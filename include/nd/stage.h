@@ -31,6 +31,31 @@ void nd_stage_work_init(const nd_context *ctx, const nd_strategy *s, const nd_re
 void nd_stage_work_next(const nd_context *ctx, const nd_strategy *s, const nd_recompute_plan *plan,
                         int64_t stage, const nd_stage_work *prev, nd_stage_work *w);
 
+/* Layers the stage runs: its body layers, and on the last stage the MTP layers. */
+int64_t nd_stage_layer_count(const nd_context *ctx, const nd_stage_work *w);
+
+/* The model index of the stage's j-th layer (0 <= j < nd_stage_layer_count), chunk by chunk
+ * with interleaving; MTP layers are numbered after the body (layers, layers + 1, ...). */
+int64_t nd_stage_layer_at(const nd_context *ctx, const nd_strategy *s, const nd_stage_work *w, int64_t j);
+
+/* The mode a per-layer plan gives the pos-th layer of `kind` on `stage`. Within a stage and
+ * kind the plan's counts are laid out in this order: the offloaded layers (the stage's first,
+ * running without recompute; *offloaded set), then selective, then full, then the other layers
+ * without recompute. So converting one layer to full recompute, from selective or from off,
+ * changes that one layer. */
+nd_recompute nd_plan_layer_mode(const nd_recompute_plan *plan, int64_t stage, nd_layer_kind kind, int64_t pos,
+                                bool *offloaded);
+
+/* Calls fn for every layer the strategy runs, stage by stage in each stage's order, with
+ * the mode the plan gives it. */
+typedef void (*nd_plan_layer_fn)(void *arg, int64_t layer, nd_recompute mode);
+void nd_plan_each_layer(const nd_context *ctx, const nd_strategy *s, const nd_recompute_plan *plan,
+                        nd_plan_layer_fn fn, void *arg);
+
+/* The model index of the pos-th layer of `kind` on `stage`, or -1. */
+int64_t nd_plan_layer_index(const nd_context *ctx, const nd_strategy *s, int64_t stage, nd_layer_kind kind,
+                            int64_t pos);
+
 /* Two middle stages with the same layers, modes and parameters: their time and
  * synchronisation are equal (only the micro-batches in flight differ). */
 bool nd_stage_same_work(const nd_stage_work *a, const nd_stage_work *b);
