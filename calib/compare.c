@@ -125,11 +125,10 @@ static void fold_metrics(nd_compare *c, double *x, double *y)
         nd_compare_metrics *m = &c->fold[f];
         m->pearson = nd_metric_pearson(x, y, c->count);
         m->spearman = nd_metric_spearman(x, y, c->count);
-        /* Parts below 0.5 % of their step are noise to divide by. */
-        double floor_ms = 0;
-        for (size_t i = 0; i < c->count; i++) floor_ms = fmax(floor_ms, 0.005 * c->rows[i].measured[ND_FOLD_TOTAL]);
-        if (f == ND_FOLD_TOTAL) floor_ms = 0;
-        nd_metric_relative_errors(x, y, c->count, f == ND_FOLD_TOTAL ? 0 : floor_ms, &m->errors);
+        /* A part below 0.5 % of its own row's step is noise to divide by: left out. */
+        for (size_t i = 0; i < c->count && f != ND_FOLD_TOTAL; i++)
+            if (y[i] < 0.005 * c->rows[i].measured[ND_FOLD_TOTAL]) y[i] = NAN;
+        nd_metric_relative_errors(x, y, c->count, 0, &m->errors);
     }
 }
 

@@ -175,6 +175,11 @@ int nd_fit_run(const nd_fit_row *rows, size_t n, const nd_fit_options *opt, nd_f
     nd_fit_options o = *opt;
     if (o.mode == ND_FIT_AUTO) o.mode = o.column[ND_MEAS_COMP] ? ND_FIT_PARTS : ND_FIT_TOTAL;
     res->mode = o.mode;
+    if (o.mode == ND_FIT_SUMS && n < 2 && !o.allow_fallback) {
+        nd_fit_result_free(res);
+        return nd_error_set(err, ND_EINPUT, "1 row cannot check a ratio (no leave-one-out): profile at "
+                            "least 2 strategies (or --allow-fallback to fit it unchecked, as ND does)");
+    }
     switch (o.mode) {
     case ND_FIT_PARTS: rc = nd_fit_parts(rows, n, &o, res, err); break;
     case ND_FIT_TOTAL: rc = nd_fit_total(rows, n, &o, res, err); break;

@@ -19,9 +19,11 @@ typedef struct group {
     bool idle; /* the target is ND's IDLE */
 } group;
 
+/* COMPUTE first: every other group's --allow-fallback takes its ratio. comp's target does
+ * not need OPTIMIZER's fit (a measured optimizer is subtracted; an unmeasured one stays 1). */
 static const group groups[] = {
-    {"optimizer", {ND_MEAS_OPTIMIZER}, 1, {ND_RATIO_OPTIMIZER}, 1, false},
     {"comp", {ND_MEAS_COMP}, 1, {ND_RATIO_COMPUTE}, 1, false},
+    {"optimizer", {ND_MEAS_OPTIMIZER}, 1, {ND_RATIO_OPTIMIZER}, 1, false},
     {"dp_wait + op_wait", {ND_MEAS_DP_WAIT, ND_MEAS_OP_WAIT}, 2, {ND_RATIO_DP_COMM, ND_RATIO_DP_REDUCE}, 2, false},
     {"mp_wait + sp_wait", {ND_MEAS_MP_WAIT, ND_MEAS_SP_WAIT}, 2, {ND_RATIO_MP_COMM}, 1, false},
     {"ep_wait", {ND_MEAS_EP_WAIT}, 1, {ND_RATIO_EP_COMM}, 1, false},
@@ -59,6 +61,7 @@ static double offset(const group *g, const nd_fit_row *r, const nd_fit_options *
 typedef struct work {
     size_t n, p;
     double *X, *y, *w, *h, *pred;
+    double *w0; /* the rows' weights before the robust fit reweights w */
     nd_ratio_key key[2];
 } work;
 
@@ -66,20 +69,20 @@ typedef struct work {
 static double refit_without(const work *wk, size_t skip, bool robust, nd_error *err)
 {
     size_t n = wk->n - 1, p = wk->p;
-    double *X = malloc((n * p + 2 * n) * sizeof *X);
+    double *X = malloc((n * p + 3 * n) * sizeof *X);
     if (!X) return NAN;
-    double *y = X + n * p, *w = y + n;
+    double *y = X + n * p, *w = y + n, *w0 = w + n;
     for (size_t i = 0, j = 0; i < wk->n; i++) {
         if (i == skip) continue;
         memcpy(&X[j * p], &wk->X[i * p], p * sizeof *X);
-        y[j] = wk->y[i], w[j] = wk->w[i], j++;
+        y[j] = wk->y[i], w[j] = w0[j] = wk->w0[i], j++;
     }
     nd_lsq_problem q = {n, p, X, y, w, 0, NULL};
     nd_lsq_solution s;
     double pred = NAN;
     if (!robust || n > p) {
         if (robust && nd_lsq_robust_weights(&q, w, err)) goto done;
-        for (size_t i = 0; i < n; i++) w[i] = fmax(w[i], 1e-12);
+        for (size_t i = 0; i < n; i++) w[i] = fmax(w[i], 1e-12 * w0[i]); /* as the full fit floors */
         if (!nd_lsq_solve(&q, &s, NULL, err)) {
             pred = 0;
             for (size_t k = 0; k < p; k++) pred += s.r[k] * wk->X[skip * p + k];
@@ -141,13 +144,13 @@ static int build_group(const nd_fit_row *rows, size_t n, const group *g, const n
         for (int k = 0; k < g->nkeys; k++)
             if (res->status[g->keys[k]] == ND_RATIO_HELD) offsets[i] += nd_fit_regressor(&rows[i], g->keys[k]);
         wk->y[i] = target(g, &rows[i], o) - offsets[i];
-        wk->w[i] = nd_fit_weight(o, &rows[i]);
+        wk->w[i] = wk->w0[i] = nd_fit_weight(o, &rows[i]);
         for (size_t k = 0; k < wk->p; k++) wk->X[i * wk->p + k] = nd_fit_regressor(&rows[i], wk->key[k]);
     }
     if (wk->p == 2) {
         nd_lsq_problem q = {n, 2, wk->X, wk->y, wk->w, 0, NULL};
         nd_lsq_solution s;
-        bool separable = n >= 2 && !nd_lsq_solve(&q, &s, NULL, err) && s.rcond > 1e-8 && s.free[0] && s.free[1];
+        bool separable = n >= 3 && !nd_lsq_solve(&q, &s, NULL, err) && s.rcond > 1e-8 && s.free[0] && s.free[1];
         if (!separable) {
             for (size_t i = 0; i < n; i++) wk->X[i] = wk->X[2 * i] + wk->X[2 * i + 1];
             res->status[wk->key[1]] = ND_RATIO_SHARED;
@@ -155,8 +158,14 @@ static int build_group(const nd_fit_row *rows, size_t n, const group *g, const n
             wk->p = 1;
         }
     }
-    if (wk->p && n < wk->p)
-        return nd_error_set(err, ND_EINPUT, "fitting %s: %zu rows for %zu ratios", g->name, n, wk->p);
+    /* One more row than ratios, so that leave-one-out and an interval check the fit;
+     * --allow-fallback accepts an exact but unchecked fit, as ND does. */
+    size_t need = wk->p + (o->allow_fallback ? 0 : 1);
+    if (wk->p && n < need)
+        return nd_error_set(err, ND_EINPUT,
+                            "fitting %s: %zu row%s cannot fit and check %zu ratio%s: profile at least %zu "
+                            "strategies (or --allow-fallback to fit them unchecked)", g->name, n,
+                            n == 1 ? "" : "s", wk->p, wk->p > 1 ? "s" : "", wk->p + 1);
     return ND_OK;
 }
 
@@ -164,10 +173,11 @@ int nd_fit_parts(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_f
                  nd_error *err)
 {
     work wk = {0};
-    double *buf = malloc(n * (ND_LSQ_MAX_P + 5) * sizeof *buf);
+    double *buf = malloc(n * (ND_LSQ_MAX_P + 6) * sizeof *buf);
     if (!buf) return nd_error_set(err, ND_ENOMEM, "out of memory");
     wk.X = buf, wk.y = buf + n * ND_LSQ_MAX_P, wk.w = wk.y + n, wk.h = wk.w + n, wk.pred = wk.h + n;
-    double *offsets = wk.pred + n;
+    wk.w0 = wk.pred + n;
+    double *offsets = wk.w0 + n;
     double *delta = calloc(n, sizeof *delta);
     int rc = delta ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
     for (size_t gi = 0; !rc && gi < sizeof groups / sizeof groups[0]; gi++) {

@@ -140,6 +140,62 @@ static void least_squares_by_hand(void **state)
     nd_fit_result_free(&res);
 }
 
+/* Guards of the parts mode. One row cannot check a ratio: an error, unless --allow-fallback.
+ * An optimizer the round measures at 0 while nd prices 5 ms fits to 0: an error, or with
+ * --allow-fallback COMPUTE's ratio, which is the hand value 0.9265 / 0.86 above. */
+static void parts_mode_guards(void **state)
+{
+    (void)state;
+    nd_fit_row rows[3] = {compute_row(100, 110, 200), compute_row(200, 190, 400), compute_row(300, 345, 500)};
+    nd_fit_options o = {.mode = ND_FIT_PARTS};
+    o.column[ND_MEAS_COMP] = true;
+    nd_fit_result res;
+    nd_error err = {0};
+    assert_int_equal(nd_fit_run(rows, 1, &o, &res, &err), ND_EINPUT);
+    assert_non_null(strstr(err.message, "1 row cannot fit and check 1 ratio"));
+    o.allow_fallback = true;
+    assert_int_equal(nd_fit_run(rows, 1, &o, &res, &err), 0);
+    near(res.ratio[ND_RATIO_COMPUTE], 1.1, 1e-12);
+    nd_fit_result_free(&res);
+
+    for (int i = 0; i < 3; i++) rows[i].est[ND_PART_OPTIMIZER] = 5;
+    o.column[ND_MEAS_OPTIMIZER] = true, o.allow_fallback = false;
+    assert_int_equal(nd_fit_run(rows, 3, &o, &res, &err), ND_EINPUT);
+    assert_non_null(strstr(err.message, "OPTIMIZER fits to 0"));
+    o.allow_fallback = true;
+    assert_int_equal(nd_fit_run(rows, 3, &o, &res, &err), 0);
+    near(res.ratio[ND_RATIO_COMPUTE], 0.9265 / 0.86, 1e-12);
+    near(res.ratio[ND_RATIO_OPTIMIZER], 0.9265 / 0.86, 1e-12);
+    assert_int_equal(res.status[ND_RATIO_OPTIMIZER], ND_RATIO_FALLBACK);
+    nd_fit_result_free(&res);
+}
+
+/* --robust leave-one-out is a robust fit of the other rows: checked against fitting those
+ * rows alone (an independent call) and predicting the left-out row. Row 3 is an outlier. */
+static void robust_leave_one_out_refits(void **state)
+{
+    (void)state;
+    enum { N = 6 };
+    const double x[N] = {100, 150, 200, 250, 300, 350}, y[N] = {111, 164, 219, 410, 331, 384};
+    nd_fit_row rows[N], rest[N - 1];
+    for (int i = 0; i < N; i++) rows[i] = compute_row(x[i], y[i], 2 * x[i]);
+    nd_fit_options o = {.mode = ND_FIT_PARTS, .robust = true};
+    o.column[ND_MEAS_COMP] = true;
+    nd_fit_result res, part;
+    nd_error err = {0};
+    assert_int_equal(nd_fit_run(rows, N, &o, &res, &err), 0);
+    for (int i = 0; i < N; i++) {
+        for (int j = 0, k = 0; j < N; j++)
+            if (j != i) rest[k++] = rows[j];
+        assert_int_equal(nd_fit_run(rest, N - 1, &o, &part, &err), 0);
+        near(res.group_left_out[i * ND_RATIO_KEYS + ND_RATIO_COMPUTE], part.ratio[ND_RATIO_COMPUTE] * x[i], 1e-9);
+        nd_fit_result_free(&part);
+    }
+    /* The outlier barely moves the robust ratio: the other rows sit at 1.10 (within 1 %). */
+    near(res.ratio[ND_RATIO_COMPUTE], 1.10, 0.011);
+    nd_fit_result_free(&res);
+}
+
 /* Total mode: steps generated from known ratios (COMPUTE 1.2, DP_REDUCE 1.5, MP_COMM 0.8,
  * PP_COMM 1.3) with 0.5 % noise; the fit recovers each within its 95 % interval. */
 static void total_mode_recovers_known_ratios(void **state)
@@ -215,6 +271,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(nd_worked_example),
         cmocka_unit_test(least_squares_by_hand),
+        cmocka_unit_test(parts_mode_guards),
+        cmocka_unit_test(robust_leave_one_out_refits),
         cmocka_unit_test(total_mode_recovers_known_ratios),
         cmocka_unit_test(spearman_with_ties),
     };
