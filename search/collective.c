@@ -7,6 +7,15 @@ static double bytes_per_ms(double gbps, double efficiency)
     return gbps * efficiency * 1e9 / 1e3;
 }
 
+/* The fast-fabric bandwidth k members of a node reach together, per device: all of it on a
+ * switched fabric; on a mesh only the links to the k - 1 peers (HCCS: an 8-NPU group uses 7
+ * links, a pair one). */
+static double intra_gbps(const nd_device *d, double k)
+{
+    if (d->intra_link_gbps <= 0) return d->intra_gbps;
+    return fmin(d->intra_gbps, fmax(k - 1, 1) * d->intra_link_gbps);
+}
+
 int64_t nd_group_members_per_node(const nd_device *d, nd_group g)
 {
     int64_t node = d->devices_per_node;
@@ -26,7 +35,7 @@ double nd_collective_ms(const nd_device *d, nd_collective c, nd_group g, double 
     double n = (double)g.size;
     double k = (double)nd_group_members_per_node(d, g);
     double nodes = n / k;
-    double intra = bytes_per_ms(d->intra_gbps, d->intra_efficiency);
+    double intra = bytes_per_ms(intra_gbps(d, k), d->intra_efficiency);
     double inter = bytes_per_ms(d->inter_gbps, d->inter_efficiency);
     double a_intra = d->intra_latency_us / 1e3, a_inter = d->inter_latency_us / 1e3;
 
@@ -50,10 +59,12 @@ double nd_collective_ms(const nd_device *d, nd_collective c, nd_group g, double 
         double t_intra = (k - 1) / n * bytes / intra, t_inter = (n - k) / n * bytes / inter;
         return (t_intra > t_inter ? t_intra : t_inter) + (k - 1) * a_intra + (nodes - 1) * a_inter;
     }
-    case ND_COLL_P2P:
+    case ND_COLL_P2P: {
         /* Every hop of a ring or pipeline runs at once; the slowest (a node crossing
-         * whenever the group spans nodes) sets the pace. */
-        return nodes > 1 ? bytes / inter + a_inter : bytes / intra + a_intra;
+         * whenever the group spans nodes) sets the pace. A hop is one peer's link. */
+        double hop = bytes_per_ms(intra_gbps(d, 2), d->intra_efficiency);
+        return nodes > 1 ? bytes / inter + a_inter : bytes / hop + a_intra;
+    }
     }
     return 0.0;
 }

@@ -65,6 +65,7 @@ static const nd_device builtin[] = {
         .runtime_reserve_mib = 3072, .allocator_overhead = 0.20, /* HCCL buffers, workspaces */
         .devices_per_node = 8, .intra_gbps = 196, .intra_efficiency = 0.70,
         .intra_latency_us = 3,
+        .intra_link_gbps = 28, /* [910B] HCCS full mesh: 28 GB/s to each peer */
         .inter_gbps = 25, .inter_efficiency = 0.85, .inter_latency_us = 8, /* [910B] RoCE */
         .host_gbps = 17.2, /* [ND] 16 GiB/s placeholder */
     },
@@ -135,24 +136,31 @@ static const nd_device builtin[] = {
 };
 
 typedef enum { D_DOUBLE, D_INT, D_TEXT } dfield_type;
+enum {
+    F_FRACTION = 1, /* the value lies in (0, 1] */
+    F_ZERO_OK = 2,  /* 0 is allowed (no such cost, or no such unit) */
+    F_OPTIONAL = 4, /* a new device may leave it out (0) */
+};
 typedef struct {
     const char *key;
     dfield_type type;
     size_t offset;
-    int fraction; /* value must lie in (0, 1] */
+    int flags;
 } dfield;
 
 #define DD(f) {#f, D_DOUBLE, offsetof(nd_device, f), 0}
-#define DF(f) {#f, D_DOUBLE, offsetof(nd_device, f), 1}
+#define DF(f) {#f, D_DOUBLE, offsetof(nd_device, f), F_FRACTION}
+#define DZ(f) {#f, D_DOUBLE, offsetof(nd_device, f), F_ZERO_OK}
 static const dfield dfields[] = {
     {"description", D_TEXT, offsetof(nd_device, description), 0},
-    DD(peak_tflops), DD(fp8_tflops), DF(gemm_efficiency), DD(gemm_half_dim), DF(attention_efficiency),
-    DD(kernel_launch_us), DD(host_dispatch_us), DD(microbatch_host_ms), DD(step_host_ms),
-    DD(hbm_gib), DD(hbm_gbps), DF(hbm_efficiency), DD(runtime_reserve_mib),
-    DD(allocator_overhead),
+    DD(peak_tflops), DZ(fp8_tflops), DF(gemm_efficiency), DD(gemm_half_dim), DF(attention_efficiency),
+    DZ(kernel_launch_us), DZ(host_dispatch_us), DZ(microbatch_host_ms), DZ(step_host_ms),
+    DD(hbm_gib), DD(hbm_gbps), DF(hbm_efficiency), DZ(runtime_reserve_mib),
+    DZ(allocator_overhead),
     {"devices_per_node", D_INT, offsetof(nd_device, devices_per_node), 0},
-    DD(intra_gbps), DF(intra_efficiency), DD(intra_latency_us),
-    DD(inter_gbps), DF(inter_efficiency), DD(inter_latency_us), DD(host_gbps),
+    DD(intra_gbps), DF(intra_efficiency), DZ(intra_latency_us),
+    {"intra_link_gbps", D_DOUBLE, offsetof(nd_device, intra_link_gbps), F_ZERO_OK | F_OPTIONAL},
+    DD(inter_gbps), DF(inter_efficiency), DZ(inter_latency_us), DD(host_gbps),
 };
 #define N_DFIELDS (sizeof dfields / sizeof dfields[0])
 
@@ -208,15 +216,11 @@ int nd_device_validate(const nd_device *d, const char *source, nd_error *err)
         if (f->type == D_TEXT) continue;
         double v = f->type == D_INT ? (double)*(const int *)((const char *)d + f->offset)
                                     : *(const double *)((const char *)d + f->offset);
-        bool zero_ok = !strcmp(f->key, "allocator_overhead") || !strcmp(f->key, "fp8_tflops") || !strcmp(f->key, "step_host_ms") ||
-                       !strcmp(f->key, "microbatch_host_ms") || !strcmp(f->key, "kernel_launch_us") ||
-                       !strcmp(f->key, "host_dispatch_us") ||
-                       !strcmp(f->key, "runtime_reserve_mib") || strstr(f->key, "latency");
-        if (!isfinite(v) || v < 0 || (v == 0 && !zero_ok) || (f->fraction && v > 1) ||
-            v > 1e9)
+        bool zero_ok = f->flags & F_ZERO_OK, fraction = f->flags & F_FRACTION;
+        if (!isfinite(v) || v < 0 || (v == 0 && !zero_ok) || (fraction && v > 1) || v > 1e9)
             return nd_error_set(err, ND_EINPUT, "%s: device %s: field '%s' = %g is out of range%s",
                                 source, d->name, f->key, v,
-                                f->fraction ? " (a fraction in (0, 1])" : " (must be positive)");
+                                fraction ? " (a fraction in (0, 1])" : zero_ok ? " (must be >= 0)" : " (must be positive)");
     }
     return ND_OK;
 }
@@ -239,7 +243,8 @@ static int set_device_field(nd_device *d, const char *key, const char *value, co
                                 where, key, value);
         if (f->type == D_INT) {
             if (v != floor(v) || v < 1 || v > 1 << 20)
-                return nd_error_set(err, ND_EINPUT, "%s: device field '%s': '%s' is not a whole number >= 1",
+                return nd_error_set(err, ND_EINPUT,
+                                    "%s: device field '%s': '%s' is not a whole number in [1, 1048576]",
                                     where, key, value);
             *(int *)p = (int)v;
         } else {
@@ -306,7 +311,7 @@ static int load_one(nd_device_table *t, nd_yaml *y, const char *name, yaml_node_
     }
     if (!base && !existing)
         for (size_t i = 0; i < N_DFIELDS; i++)
-            if (!seen[i] && dfields[i].type != D_TEXT)
+            if (!seen[i] && dfields[i].type != D_TEXT && !(dfields[i].flags & F_OPTIONAL))
                 return nd_error_set(err, ND_EINPUT,
                                     "%s:%d: new device %s: field '%s' is missing (state every field, "
                                     "or `base: A100` to start from a known device)",
@@ -317,6 +322,9 @@ static int load_one(nd_device_table *t, nd_yaml *y, const char *name, yaml_node_
         *existing = d;
         return ND_OK;
     }
+    if (t->count >= ND_DEVICE_TABLE_MAX)
+        return nd_error_set(err, ND_EINPUT, "%s: device %s: more than %d devices", where, name,
+                            ND_DEVICE_TABLE_MAX);
     return add_device(t, &d, err);
 }
 

@@ -89,6 +89,25 @@ static void one_rank_costs_nothing(void **state)
     near(nd_collective_ms(a100, ND_COLL_ALL_REDUCE, (nd_group){8, 1}, 0), 0);
 }
 
+/* The A2's HCCS is a full mesh of 28 GB/s links (196 GB/s over 7 peers) at 70 %: a group of
+ * k NPUs of a server uses the k - 1 links to its peers, min(196, (k - 1) x 28) GB/s.
+ *   2 NPUs, 1 GB all-reduce: 2 x (1/2 x 1e9 / (28 x 0.7 x 1e6) + 1 x 0.003) = 51.0264082 ms
+ *   4 NPUs: 2 x (3/4 x 1e9 / (84 x 0.7 x 1e6) + 3 x 0.003) = 25.5282041 ms
+ *   8 NPUs: 2 x (7/8 x 1e9 / (196 x 0.7 x 1e6) + 7 x 0.003) = 12.7971020 ms
+ *   a pipeline hop between two NPUs: 1e9 / 19.6e6 + 0.003 = 51.0234082 ms
+ * On a switched fabric (A100's NVSwitch) a pair gets the whole 240e6 bytes/ms. */
+static void mesh_fabric_uses_the_links_to_its_peers(void **state)
+{
+    (void)state;
+    const nd_device *a2 = nd_device_table_find(&table, "A2");
+    near(nd_collective_ms(a2, ND_COLL_ALL_REDUCE, (nd_group){2, 1}, 1e9), 51.0264082);
+    near(nd_collective_ms(a2, ND_COLL_ALL_REDUCE, (nd_group){4, 1}, 1e9), 25.5282041);
+    near(nd_collective_ms(a2, ND_COLL_ALL_REDUCE, (nd_group){8, 1}, 1e9), 12.7971020);
+    near(nd_collective_ms(a2, ND_COLL_P2P, (nd_group){2, 1}, 1e9), 51.0234082);
+    /* A100: 2 x (1/2 x 1e9 / 240e6 + 0.002) = 4.1706667 ms */
+    near(nd_collective_ms(a100, ND_COLL_ALL_REDUCE, (nd_group){2, 1}, 1e9), 4.1706667);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -98,6 +117,7 @@ int main(void)
         cmocka_unit_test(all_to_all),
         cmocka_unit_test(point_to_point),
         cmocka_unit_test(one_rank_costs_nothing),
+        cmocka_unit_test(mesh_fabric_uses_the_links_to_its_peers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

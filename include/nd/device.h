@@ -44,6 +44,10 @@ typedef struct nd_device {
     double intra_gbps;         /* per device, per direction */
     double intra_efficiency;
     double intra_latency_us;   /* per collective step */
+    double intra_link_gbps;    /* 0: a switched fabric (NVSwitch, UB), every peer at intra_gbps.
+                                  > 0: a mesh (HCCS, DGX-1's NVLink) of direct links of this
+                                  bandwidth, so k devices of a node reach min(intra_gbps,
+                                  (k - 1) x intra_link_gbps) */
     double inter_gbps;         /* per device, per direction (its NIC share) */
     double inter_efficiency;
     double inter_latency_us;
@@ -55,6 +59,9 @@ typedef struct nd_device_table {
     nd_device *items;
     int count;
 } nd_device_table;
+
+/* Devices a table holds at most (built-in and from files): finding one is a linear search. */
+#define ND_DEVICE_TABLE_MAX 1024
 
 /* Fills table with the built-in devices. The caller frees with nd_device_table_free. */
 int nd_device_table_builtin(nd_device_table *table, nd_error *err);
