@@ -62,6 +62,7 @@ typedef struct parser {
     nd_error *err;
     int rc;
     int line, record_line;
+    int last_end_line; /* the line that ended the last complete record (0: none yet) */
     bool in_record;
     char **cells;
     size_t ncells, cap;
@@ -201,10 +202,10 @@ static void read_cell(parser *p, nd_classified_row *r, const column *c, char *ce
             else r->dims |= ND_DIM_SP;
             return;
         }
-        if (nd_parse_int64(v, c->bit == ND_DIM_ZERO ? 0 : 1, (int64_t)1 << 20, &i))
-            fail(p, "column '%s': '%s' is not a whole number >= 1", c->name, v);
-        else if (c->bit == ND_DIM_ZERO && i > 3)
+        if (c->bit == ND_DIM_ZERO && nd_parse_int64(v, 0, 3, &i))
             fail(p, "column 'ZERO': '%s' is not 0, 1, 2 or 3", v);
+        else if (c->bit != ND_DIM_ZERO && nd_parse_int64(v, 1, (int64_t)1 << 20, &i))
+            fail(p, "column '%s': '%s' is not a whole number in [1, 1048576]", c->name, v);
         else set_dim(r, c->bit, i);
         return;
     case COL_RECOMPUTE:
@@ -220,7 +221,7 @@ static void read_cell(parser *p, nd_classified_row *r, const column *c, char *ce
     case COL_SEQ:
         if (blank) return;
         if (nd_parse_int64(v, 1, (int64_t)1 << 30, &i)) {
-            fail(p, "column '%s': '%s' is not a whole number >= 1", c->name, v);
+            fail(p, "column '%s': '%s' is not a whole number in [1, 1073741824]", c->name, v);
             return;
         }
         if (c->kind == COL_DEVICES) r->devices = i;
@@ -299,6 +300,7 @@ static void end_record(int c, void *data)
     for (size_t i = 0; i < p->ncells; i++) free(p->cells[i]);
     p->ncells = 0;
     p->in_record = false;
+    p->last_end_line = p->line;
 }
 
 static void end_field(void *field, size_t len, void *data)
@@ -332,6 +334,20 @@ static void end_field(void *field, size_t len, void *data)
     p->cells[p->ncells++] = copy;
 }
 
+/* The first line at or after `line` (1-based) holding more than spaces. */
+static int first_content_line(const char *text, size_t len, int line)
+{
+    int at = 1;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\n') {
+            at++;
+            continue;
+        }
+        if (at >= line && text[i] != ' ' && text[i] != '\r' && text[i] != '\t') return at;
+    }
+    return line;
+}
+
 static int feed(parser *p, struct csv_parser *csv, const char *text, size_t len)
 {
     size_t pos = 0;
@@ -347,8 +363,12 @@ static int feed(parser *p, struct csv_parser *csv, const char *text, size_t len)
         p->line++;
     }
     if (p->rc) return p->rc;
-    if (csv_fini(csv, end_field, end_record, p) != 0)
-        return fail(p, "malformed CSV at the end of the file (%s)", csv_strerror(csv_error(csv)));
+    if (csv_fini(csv, end_field, end_record, p) != 0) {
+        /* The open record began on the first non-blank line after the last complete one. */
+        p->record_line = first_content_line(text, len, p->last_end_line + 1);
+        return fail(p, "a quoted field is never closed: the record starting here runs to the end of the file "
+                    "(%s)", csv_strerror(csv_error(csv)));
+    }
     return p->rc;
 }
 

@@ -67,7 +67,7 @@ int nd_cli_common_add_set(nd_cli_common *c, const char *key, const char *value, 
     return 1;
 }
 
-static int add_flag(nd_cli_common *c, const char *key, const char *value, const char *flag, nd_error *err)
+int nd_cli_common_add_flag(nd_cli_common *c, const char *key, const char *value, const char *flag, nd_error *err)
 {
     int rc = nd_cli_common_add_set(c, key, value, err);
     if (rc > 0) c->set_flags[c->set_count - 1] = flag;
@@ -95,14 +95,14 @@ int nd_cli_common_option(nd_cli_common *c, int opt, const char *arg, nd_error *e
         return 1;
     case ND_OPT_DEVICE_FILE: c->device_file = arg; return 1;
     case ND_OPT_MEM: c->reserve = arg; return 1;
-    case ND_OPT_SEQ: return add_flag(c, "seq_len", arg, "--seq", err);
-    case ND_OPT_PRECISION: return add_flag(c, "precision", arg, "--precision", err);
-    case ND_OPT_GRAD_PRECISION: return add_flag(c, "grad_precision", arg, "--grad-precision", err);
-    case ND_OPT_SCHEDULE: return add_flag(c, "schedule", arg, "--schedule", err);
-    case ND_OPT_OPTIMIZER: return add_flag(c, "optimizer", arg, "--optimizer", err);
-    case ND_OPT_FLASH: return add_flag(c, "flash_attention", arg, "--flash-attention", err);
-    case ND_OPT_DROPOUT: return add_flag(c, "dropout", arg, "--dropout", err);
-    case ND_OPT_SWAP_OS: return add_flag(c, "swap_optimizer", "true", "-swap_os", err);
+    case ND_OPT_SEQ: return nd_cli_common_add_flag(c, "seq_len", arg, "--seq", err);
+    case ND_OPT_PRECISION: return nd_cli_common_add_flag(c, "precision", arg, "--precision", err);
+    case ND_OPT_GRAD_PRECISION: return nd_cli_common_add_flag(c, "grad_precision", arg, "--grad-precision", err);
+    case ND_OPT_SCHEDULE: return nd_cli_common_add_flag(c, "schedule", arg, "--schedule", err);
+    case ND_OPT_OPTIMIZER: return nd_cli_common_add_flag(c, "optimizer", arg, "--optimizer", err);
+    case ND_OPT_FLASH: return nd_cli_common_add_flag(c, "flash_attention", arg, "--flash-attention", err);
+    case ND_OPT_DROPOUT: return nd_cli_common_add_flag(c, "dropout", arg, "--dropout", err);
+    case ND_OPT_SWAP_OS: return nd_cli_common_add_flag(c, "swap_optimizer", "true", "-swap_os", err);
     case ND_OPT_SET: {
         const char *eq = strchr(arg, '=');
         if (!eq || eq == arg || eq - arg >= 255)
@@ -181,7 +181,12 @@ int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FI
     char notes[1024];
     nd_ratios_mismatch(&s->ratios, s->device->name, s->run.model.name, s->run.train.seq_len, notes,
                        sizeof notes);
-    if (notes[0] && diag) fprintf(diag, "note: %s", notes);
+    /* Every line of the notes gets its prefix. */
+    for (char *line = notes, *end; diag && *line; line = end) {
+        end = strchr(line, '\n');
+        end = end ? end + 1 : line + strlen(line);
+        fprintf(diag, "note: %.*s", (int)(end - line), line);
+    }
     return ND_OK;
 }
 

@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nd/text.h"
+
 char *nd_strdup(const char *s)
 {
     if (!s) return NULL;
@@ -214,9 +216,17 @@ const char *nd_format_double(double x, char buf[ND_DOUBLE_TEXT_MAX])
         snprintf(buf, ND_DOUBLE_TEXT_MAX, "%.0f", x);
         return buf;
     }
-    for (int prec = 1; prec <= 17; prec++) {
-        snprintf(buf, ND_DOUBLE_TEXT_MAX, "%.*g", prec, x);
-        if (strtod(buf, NULL) == x) return buf;
+    /* The shortest precision that reads back: more digits are never farther from x, so
+     * reading back is monotone in the precision and a bisection finds it in 5 tries. */
+    char text[320]; /* what %g may write for any precision; at most 24 bytes here */
+    int lo = 1, hi = 17;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        snprintf(text, sizeof text, "%.*g", mid, x);
+        if (strtod(text, NULL) == x) hi = mid;
+        else lo = mid + 1;
     }
+    snprintf(text, sizeof text, "%.*g", lo, x);
+    nd_text_copy(buf, text, ND_DOUBLE_TEXT_MAX);
     return buf;
 }

@@ -48,16 +48,22 @@ typedef struct dims {
     double h;
 } dims;
 
-static void gemm(acc *a, const dims *x, double M, double N, double K, double count)
+/* `count` GEMMs of M x N x K, forward and both backward GEMMs, at device g's peak. */
+static void gemm_at(acc *a, const dims *x, const nd_device *g, double M, double N, double K, double count)
 {
     if (count <= 0 || M <= 0 || N <= 0 || K <= 0) return;
     int e = (int)x->e;
-    const nd_device *g = &x->gemm_device;
     a->fwd += count * nd_gemm_ms(g, M, N, K, e);
     a->dgrad += count * nd_gemm_ms(g, M, K, N, e); /* dX = dY W^T */
     a->wgrad += count * nd_gemm_ms(g, K, N, M, e); /* dW = X^T dY */
     a->flops += count * 2.0 * M * N * K;
     a->kernels_fwd += 1, a->kernels_bwd += 2; /* grouped GEMMs: one launch per kind */
+}
+
+/* A linear layer's GEMMs: at the FP8 peak when the run trains in FP8. */
+static void gemm(acc *a, const dims *x, double M, double N, double K, double count)
+{
+    gemm_at(a, x, &x->gemm_device, M, N, K, count);
 }
 
 static void elementwise(acc *a, const dims *x, double fwd_bytes, double bwd_bytes, double kernels)
@@ -125,8 +131,8 @@ static void attention_core(acc *a, kept *k, const dims *x, double heads, double 
      * as memory-bound kernels on b x heads x s_q x s elements. */
     double rows = b * heads * x->s_q, S = rows * x->s;
     acc tmp = {0};
-    gemm(&tmp, x, rows, x->s, dqk, 1);
-    gemm(&tmp, x, rows, dv, x->s, 1);
+    gemm_at(&tmp, x, x->d, rows, x->s, dqk, 1); /* 16-bit even under FP8 */
+    gemm_at(&tmp, x, x->d, rows, dv, x->s, 1);
     elementwise(&tmp, x, 2 * x->e * S, 3 * x->e * S, 1);
     k->core_attn += x->e * S; /* softmax output */
     k->score_grads += 2 * x->e * S; /* backward: gradients of the probabilities and scores */

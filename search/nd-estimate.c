@@ -61,7 +61,7 @@ int main(int argc, char **argv)
         case OPT_JSON: req.json = true; break;
         case OPT_MEMORY_CSV: req.memory_csv = optarg; break;
         case OPT_RECOMPUTE:
-            if (nd_cli_common_add_set(&req.common, "recompute", optarg, &err) < 0) {
+            if (nd_cli_common_add_flag(&req.common, "recompute", optarg, "--recompute", &err) < 0) {
                 fprintf(stderr, "nd-estimate: %s\n", err.message);
                 return 2;
             }

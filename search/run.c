@@ -157,8 +157,8 @@ static int set_selective(nd_train *t, const char *word, const char *where, nd_er
             t->selective_modules |= mods[i].bit;
             return ND_OK;
         }
-    return nd_error_set(err, ND_EINPUT,
-                        "%s: selective_modules: '%s' is not core_attn, activation or norm", where, word);
+    return nd_error_set(err, ND_EINPUT, "%s%sselective_modules: '%s' is not core_attn, activation or norm",
+                        where ? where : "", where ? ": " : "", word);
 }
 
 /* `precision` sets the gradient and master-weight sizes too, so it is applied before the
@@ -388,6 +388,7 @@ static bool has_key_nocase(nd_yaml *y, yaml_node_t *map, const char *key)
 
 static bool looks_like_json(const char *text)
 {
+    if (!strncmp(text, "\xEF\xBB\xBF", 3)) text += 3; /* a UTF-8 BOM */
     while (*text == ' ' || *text == '\n' || *text == '\r' || *text == '\t') text++;
     return *text == '{';
 }
@@ -444,7 +445,7 @@ int nd_run_set(nd_run *run, const char *key, const char *value, nd_error *err)
         nd_text_copy(list, value, sizeof list);
         run->train.selective_modules = 0;
         for (char *save = NULL, *w = strtok_r(list, ", ", &save); w; w = strtok_r(NULL, ", ", &save))
-            if (set_selective(&run->train, w, "selective_modules", err)) {
+            if (set_selective(&run->train, w, NULL, err)) {
                 err->code = ND_EUSAGE;
                 return ND_EUSAGE;
             }

@@ -114,7 +114,9 @@ static void bad_input_names_line_and_column(void **state)
     expect_error("inf.csv", "DP,time\n8,inf\n", "column 'time': 'inf' is not a number");
     expect_error("empty.csv", "", "is empty");
     expect_error("header.csv", "DP,time\n", "a header but no rows");
-    expect_error("quote.csv", "DP,time\n8,\"100\n", "malformed CSV");
+    expect_error("quote.csv", "DP,time\n8,\"100\n", "quote.csv:2: a quoted field is never closed");
+    /* The open quote is on line 4, after a complete record and a blank line. */
+    expect_error("quote4.csv", "DP,time\n8,100\n\n8,\"100\n8,200\n", "quote4.csv:4: a quoted field is never closed");
     expect_error("sp.csv", "DP,SP,time\n8,maybe,100\n", "column 'SP': 'maybe'");
     /* Multi-line quoted cells keep later line numbers right. */
     expect_error("lines.csv", "DP,recompute,time\n8,\"off\",100\n\n8,off,x\n", "lines.csv:4: column 'time': 'x'");

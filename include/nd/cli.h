@@ -62,6 +62,9 @@ int nd_cli_common_option(nd_cli_common *c, int opt, const char *arg, nd_error *e
  * or ND_EUSAGE when there are too many. value must outlive c. */
 int nd_cli_common_add_set(nd_cli_common *c, const char *key, const char *value, nd_error *err);
 
+/* The same, for a dedicated flag (--seq, --recompute...): errors name `flag`. */
+int nd_cli_common_add_flag(nd_cli_common *c, const char *key, const char *value, const char *flag, nd_error *err);
+
 /* Loads -y, applies the overrides (CLI wins over the file), loads device files and
  * resolves the device and device count. devices/gbs may stay 0 when neither the flags
  * nor the file state them and `need_cluster` is false. Errors name the flag or file. */
