@@ -1,0 +1,88 @@
+#!/bin/sh
+# seeds.sh OUT_DIR — builds one seed corpus per fuzz target in OUT_DIR/<target>/ from
+# samples/, tests/data/, tests/bad/ (bad inputs are good seeds: they reach the error
+# paths) and ../shared/traces/ when present. The large real traces are cut down to one
+# profiler step (python3, when installed) so the fuzzer's inputs stay small.
+set -eu
+out=$1
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+shared=${ND_SHARED_DIR:-$root/../shared}
+rm -rf "$out"
+for t in classified run hf_config ratios search_config devices chrome ascend_steps ascend_comm csv_table; do
+  mkdir -p "$out/$t"
+done
+
+# put TARGET FILE... : copies each existing file, named by its path so names never clash.
+put() {
+  t=$1
+  shift
+  for f in "$@"; do
+    [ -f "$f" ] || continue
+    name=$(printf '%s' "${f#"$root"/}" | tr '/' '_')
+    cp "$f" "$out/$t/$name"
+  done
+}
+
+put classified "$root"/samples/rounds/*.csv "$root"/tests/bad/round_*.csv "$root"/tests/bad/round/*
+put csv_table "$root"/samples/rounds/*.csv "$root"/tests/bad/round/* "$root"/tests/data/plot/*.csv \
+    "$root"/samples/*/*.csv
+put hf_config "$root"/samples/models/*.json "$root"/tests/bad/config_*.json "$root"/tests/bad/config/*
+put run "$root"/samples/models/*.json "$root"/tests/bad/run_*.yaml "$root"/tests/bad/config_*.json \
+    "$root"/tests/bad/run/* "$root"/tests/bad/config/*
+# The sample runs name ../models/X.json; the run target keeps the models beside its input.
+for f in "$root"/samples/runs/*.yaml; do
+  sed 's#config_json: *\.\./models/#config_json: #' "$f" >"$out/run/samples_runs_$(basename "$f")"
+done
+put ratios "$root"/samples/ratios/*.json "$root"/tests/bad/ratios_*.json "$root"/tests/bad/ratios/*
+put search_config "$root"/samples/search/*.yaml "$root"/tests/bad/search_*.yaml "$root"/tests/bad/search/*
+put devices "$root"/samples/devices/*.yaml "$root"/tests/bad/devices_*.yaml "$root"/tests/bad/devices/*
+put chrome "$root"/samples/traces/*.json "$root"/tests/data/classify/*.json \
+    "$root"/tests/bad/classify/*.json "$root"/tests/bad/trace/*
+put ascend_steps "$root"/tests/data/classify/ascend_worked/ASCEND_PROFILER_OUTPUT/step_trace_time.csv \
+    "$root"/tests/bad/classify/*/step_trace_time.csv "$root"/tests/bad/classify/*/*/step_trace_time.csv \
+    "$shared"/traces/ascend_mstt/cluster_step_trace_time.csv "$root"/tests/bad/ascend/*/step_trace_time.csv
+put ascend_comm "$root"/tests/data/classify/ascend_worked/ASCEND_PROFILER_OUTPUT/communication.json \
+    "$root"/tests/bad/classify/*/*/communication.json "$shared"/traces/ascend_mstt/cluster_communication.json \
+    "$root"/tests/bad/ascend/*/communication.json
+
+# Real Chrome traces, one profiler step each.
+if command -v python3 >/dev/null 2>&1 && [ -d "$shared/traces" ]; then
+  for f in "$shared"/traces/pytorch_hta/*.json.gz "$shared"/traces/ascend_mstt/trace_view*.json; do
+    [ -f "$f" ] || continue
+    python3 - "$f" "$out/chrome/shared_$(basename "$f" .gz)" <<'PY'
+import gzip, json, sys
+src, dst = sys.argv[1], sys.argv[2]
+raw = (gzip.open if src.endswith(".gz") else open)(src, "rt", encoding="utf-8", errors="replace").read()
+doc = json.loads(raw)
+events = doc if isinstance(doc, list) else doc.get("traceEvents", [])
+def num(v):
+    try: return float(v)
+    except (TypeError, ValueError): return None
+steps = [e for e in events if e.get("ph") == "X" and str(e.get("name", "")).startswith("ProfilerStep#")]
+keep = [e for e in events if e.get("ph") == "M"]
+if steps:
+    s = steps[0]; t0 = num(s.get("ts")); t1 = t0 + (num(s.get("dur")) or 0)
+    inside = [e for e in events if e.get("ph") == "X" and num(e.get("ts")) is not None
+              and t0 <= num(e["ts"]) <= t1]
+    # spread 400 events over the step, its communication first
+    comm = [e for e in inside if any(w in str(e.get("name", "")).lower() for w in ("nccl", "c10d", "hcom", "wait"))]
+    rest = [e for e in inside if e not in comm]
+    step = max(1, len(rest) // 300)
+    keep += [s] + comm[:100] + rest[::step][:300]
+else:
+    keep += events[:400]
+keep.sort(key=lambda e: num(e.get("ts")) or 0)
+if isinstance(doc, list):
+    out = keep
+else:
+    out = {k: v for k, v in doc.items() if k != "traceEvents"}
+    out["traceEvents"] = keep
+with open(dst, "w") as f:
+    json.dump(out, f, separators=(",", ":"))
+PY
+  done
+fi
+for t in "$out"/*; do
+  printf '%s: %s seeds\n' "$(basename "$t")" "$(ls "$t" | wc -l)"
+done
