@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "nd/commands.h"
-#include "nd/version.h"
 
 static const char usage[] =
     "usage: nd-compare -y RUN -A DEVICE --real_csv ROUND.csv [-c ratios.json] [-o DIR] [--json]\n"
@@ -29,62 +28,40 @@ static const char trailer[] =
     "\n"
     "Exit status: 0 compared, 1 failed while running (I/O, gnuplot), 2 bad usage or input.\n";
 
-enum { OPT_REAL = ND_OPT_COMMON_LAST + 1, OPT_JSON, OPT_VERSION, OPT_FORMAT, OPT_NO_PLOTS };
+enum { OPT_REAL = ND_OPT_COMMON_LAST + 1, OPT_JSON, OPT_FORMAT, OPT_NO_PLOTS };
+
+static const struct option options[] = {
+    {"real_csv", required_argument, 0, OPT_REAL},
+    {"output-dir", required_argument, 0, 'o'},
+    {"json", no_argument, 0, OPT_JSON},
+    {"format", required_argument, 0, OPT_FORMAT},
+    {"no-plots", no_argument, 0, OPT_NO_PLOTS},
+    {0, 0, 0, 0},
+};
+
+static int handle(int opt, const char *arg, void *request, nd_error *err)
+{
+    nd_compare_request *req = request;
+    (void)err;
+    switch (opt) {
+    case OPT_REAL: req->real_csv = arg; return 0;
+    case 'o': req->out_dir = arg; return 0;
+    case OPT_JSON: req->json = true; return 0;
+    case OPT_FORMAT: req->plot_format = arg; return 0;
+    case OPT_NO_PLOTS: req->no_plots = true; return 0;
+    default: return 1;
+    }
+}
 
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
-    struct option options[64];
-    int n = 0;
-    for (int i = 0; i < nd_cli_common_option_count; i++) options[n++] = nd_cli_common_options[i];
-    options[n++] = (struct option){"real_csv", required_argument, 0, OPT_REAL};
-    options[n++] = (struct option){"output-dir", required_argument, 0, 'o'};
-    options[n++] = (struct option){"json", no_argument, 0, OPT_JSON};
-    options[n++] = (struct option){"format", required_argument, 0, OPT_FORMAT};
-    options[n++] = (struct option){"no-plots", no_argument, 0, OPT_NO_PLOTS};
-    options[n++] = (struct option){"help", no_argument, 0, 'h'};
-    options[n++] = (struct option){"version", no_argument, 0, OPT_VERSION};
-    options[n] = (struct option){0, 0, 0, 0};
-
+    static const nd_cli_program program = {"nd-compare", usage, trailer, options, "o:", handle};
     nd_compare_request req;
     memset(&req, 0, sizeof req);
     nd_cli_common_init(&req.common);
+    int status = nd_cli_parse(&program, argc, argv, &req.common, &req);
+    if (status >= 0) return status;
     nd_error err = {0};
-    int opt;
-    opterr = 0;
-    while ((opt = getopt_long_only(argc, argv, ND_CLI_COMMON_SHORT "o:h", options, NULL)) != -1) {
-        int rc = nd_cli_common_option(&req.common, opt, optarg, &err);
-        if (rc < 0) {
-            fprintf(stderr, "nd-compare: %s\nTry 'nd-compare --help'.\n", err.message);
-            return 2;
-        }
-        if (rc) continue;
-        switch (opt) {
-        case OPT_REAL: req.real_csv = optarg; break;
-        case 'o': req.out_dir = optarg; break;
-        case OPT_JSON: req.json = true; break;
-        case OPT_FORMAT: req.plot_format = optarg; break;
-        case OPT_NO_PLOTS: req.no_plots = true; break;
-        case 'h': fputs(usage, stdout); fputs(nd_cli_common_help, stdout); fputs(trailer, stdout); return 0;
-        case OPT_VERSION: printf("nd-compare %s\n", ND_VERSION); return 0;
-        default:
-            fprintf(stderr, "nd-compare: unknown or incomplete option '%s'\nTry 'nd-compare --help'.\n",
-                    argv[optind - 1]);
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        fprintf(stderr, "nd-compare: unexpected argument '%s'\nTry 'nd-compare --help'.\n", argv[optind]);
-        return 2;
-    }
-    int rc = nd_compare_command(&req, stdout, stderr, &err);
-    if (rc) {
-        fprintf(stderr, "nd-compare: %s\n", err.message);
-        return nd_exit_status(rc);
-    }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "nd-compare: cannot write the output\n");
-        return 1;
-    }
-    return 0;
+    return nd_main_finish("nd-compare", nd_compare_command(&req, stdout, stderr, &err), &err);
 }

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "nd/commands.h"
-#include "nd/version.h"
 
 static const char usage[] =
     "usage: nd-fit -y RUN -A DEVICE --real_csv ROUND.csv --write_ratios ratios.json\n"
@@ -36,65 +35,44 @@ static const char trailer[] =
     "including a round that cannot support the fit (too few rows, parts it cannot separate).\n";
 
 enum { OPT_REAL = ND_OPT_COMMON_LAST + 1, OPT_WRITE, OPT_REPORT, OPT_MODE, OPT_WEIGHTS, OPT_ROBUST,
-       OPT_FALLBACK, OPT_VERSION };
+       OPT_FALLBACK };
+
+static const struct option options[] = {
+    {"real_csv", required_argument, 0, OPT_REAL},
+    {"write_ratios", required_argument, 0, OPT_WRITE},
+    {"report-json", required_argument, 0, OPT_REPORT},
+    {"mode", required_argument, 0, OPT_MODE},
+    {"weights", required_argument, 0, OPT_WEIGHTS},
+    {"robust", no_argument, 0, OPT_ROBUST},
+    {"allow-fallback", no_argument, 0, OPT_FALLBACK},
+    {0, 0, 0, 0},
+};
+
+static int handle(int opt, const char *arg, void *request, nd_error *err)
+{
+    nd_fit_request *req = request;
+    (void)err;
+    switch (opt) {
+    case OPT_REAL: req->real_csv = arg; return 0;
+    case OPT_WRITE: req->write_ratios = arg; return 0;
+    case OPT_REPORT: req->report_json = arg; return 0;
+    case OPT_MODE: req->mode = arg; return 0;
+    case OPT_WEIGHTS: req->weights = arg; return 0;
+    case OPT_ROBUST: req->robust = true; return 0;
+    case OPT_FALLBACK: req->allow_fallback = true; return 0;
+    default: return 1;
+    }
+}
 
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
-    struct option options[64];
-    int n = 0;
-    for (int i = 0; i < nd_cli_common_option_count; i++) options[n++] = nd_cli_common_options[i];
-    options[n++] = (struct option){"real_csv", required_argument, 0, OPT_REAL};
-    options[n++] = (struct option){"write_ratios", required_argument, 0, OPT_WRITE};
-    options[n++] = (struct option){"report-json", required_argument, 0, OPT_REPORT};
-    options[n++] = (struct option){"mode", required_argument, 0, OPT_MODE};
-    options[n++] = (struct option){"weights", required_argument, 0, OPT_WEIGHTS};
-    options[n++] = (struct option){"robust", no_argument, 0, OPT_ROBUST};
-    options[n++] = (struct option){"allow-fallback", no_argument, 0, OPT_FALLBACK};
-    options[n++] = (struct option){"help", no_argument, 0, 'h'};
-    options[n++] = (struct option){"version", no_argument, 0, OPT_VERSION};
-    options[n] = (struct option){0, 0, 0, 0};
-
+    static const nd_cli_program program = {"nd-fit", usage, trailer, options, "", handle};
     nd_fit_request req;
     memset(&req, 0, sizeof req);
     nd_cli_common_init(&req.common);
+    int status = nd_cli_parse(&program, argc, argv, &req.common, &req);
+    if (status >= 0) return status;
     nd_error err = {0};
-    int opt;
-    opterr = 0;
-    while ((opt = getopt_long_only(argc, argv, ND_CLI_COMMON_SHORT "h", options, NULL)) != -1) {
-        int rc = nd_cli_common_option(&req.common, opt, optarg, &err);
-        if (rc < 0) {
-            fprintf(stderr, "nd-fit: %s\nTry 'nd-fit --help'.\n", err.message);
-            return 2;
-        }
-        if (rc) continue;
-        switch (opt) {
-        case OPT_REAL: req.real_csv = optarg; break;
-        case OPT_WRITE: req.write_ratios = optarg; break;
-        case OPT_REPORT: req.report_json = optarg; break;
-        case OPT_MODE: req.mode = optarg; break;
-        case OPT_WEIGHTS: req.weights = optarg; break;
-        case OPT_ROBUST: req.robust = true; break;
-        case OPT_FALLBACK: req.allow_fallback = true; break;
-        case 'h': fputs(usage, stdout); fputs(nd_cli_common_help, stdout); fputs(trailer, stdout); return 0;
-        case OPT_VERSION: printf("nd-fit %s\n", ND_VERSION); return 0;
-        default:
-            fprintf(stderr, "nd-fit: unknown or incomplete option '%s'\nTry 'nd-fit --help'.\n", argv[optind - 1]);
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        fprintf(stderr, "nd-fit: unexpected argument '%s'\nTry 'nd-fit --help'.\n", argv[optind]);
-        return 2;
-    }
-    int rc = nd_fit_command(&req, stdout, stderr, &err);
-    if (rc) {
-        fprintf(stderr, "nd-fit: %s\n", err.message);
-        return nd_exit_status(rc);
-    }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "nd-fit: cannot write the output\n");
-        return 1;
-    }
-    return 0;
+    return nd_main_finish("nd-fit", nd_fit_command(&req, stdout, stderr, &err), &err);
 }

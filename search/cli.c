@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "nd/text.h"
+#include "nd/version.h"
 
 const struct option nd_cli_common_options[] = {
     {"yaml_config", required_argument, 0, 'y'},
@@ -49,6 +50,53 @@ const char nd_cli_common_help[] =
     "      -swap_os             optimizer states live in host memory\n"
     "      --set KEY=VALUE      any train key of the run file (docs/run-file.md)\n"
     "  -v, --verbose            more detail on stderr\n";
+
+static int usage_error(const nd_cli_program *p, const char *message)
+{
+    fprintf(stderr, "%s: %s\nTry '%s --help'.\n", p->name, message, p->name);
+    return 2;
+}
+
+int nd_cli_parse(const nd_cli_program *p, int argc, char **argv, nd_cli_common *common, void *request)
+{
+    struct option options[96];
+    int n = 0;
+    for (int i = 0; i < nd_cli_common_option_count; i++) options[n++] = nd_cli_common_options[i];
+    for (const struct option *o = p->options; o->name && n < 93; o++) options[n++] = *o;
+    options[n++] = (struct option){"help", no_argument, 0, ND_OPT_HELP};
+    options[n++] = (struct option){"version", no_argument, 0, ND_OPT_VERSION};
+    options[n] = (struct option){0, 0, 0, 0};
+    char shorts[64];
+    snprintf(shorts, sizeof shorts, "%s%sh", ND_CLI_COMMON_SHORT, p->short_options);
+    nd_error err = {0};
+    int opt;
+    opterr = 0;
+    while ((opt = getopt_long_only(argc, argv, shorts, options, NULL)) != -1) {
+        int shared = nd_cli_common_option(common, opt, optarg, &err);
+        if (shared < 0) return usage_error(p, err.message);
+        if (shared) continue;
+        int own = p->handle(opt, optarg, request, &err);
+        if (own < 0) return usage_error(p, err.message);
+        if (own == 0) continue;
+        if (opt == 'h' || opt == ND_OPT_HELP) {
+            fputs(p->usage, stdout), fputs(nd_cli_common_help, stdout), fputs(p->trailer, stdout);
+            return 0;
+        }
+        if (opt == ND_OPT_VERSION) {
+            printf("%s %s\n", p->name, ND_VERSION);
+            return 0;
+        }
+        char msg[300];
+        snprintf(msg, sizeof msg, "unknown or incomplete option '%s'", argv[optind - 1]);
+        return usage_error(p, msg);
+    }
+    if (optind < argc) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "unexpected argument '%.200s'", argv[optind]);
+        return usage_error(p, msg);
+    }
+    return -1;
+}
 
 void nd_cli_common_init(nd_cli_common *c)
 {

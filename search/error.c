@@ -104,3 +104,16 @@ int nd_exit_status(int code)
     default: return 1;
     }
 }
+
+int nd_main_finish(const char *program, int code, const nd_error *err)
+{
+    if (code) {
+        fprintf(stderr, "%s: %s\n", program, err->message);
+        return nd_exit_status(code);
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: cannot write the output\n", program);
+        return 1;
+    }
+    return 0;
+}

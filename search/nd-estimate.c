@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "nd/commands.h"
-#include "nd/version.h"
 
 static const char usage[] =
     "usage: nd-estimate -y RUN -A DEVICE [-d N] [-b GBS] [-M BUDGET] --strategy \"DP=8 MP=4 ...\"\n"
@@ -28,64 +27,36 @@ static const char trailer[] =
     "\n"
     "Exit status: 0 priced, 1 failed while running, 2 bad usage or input.\n";
 
-enum { OPT_JSON = ND_OPT_COMMON_LAST + 1, OPT_VERSION, OPT_RECOMPUTE, OPT_MEMORY_CSV };
+enum { OPT_JSON = ND_OPT_COMMON_LAST + 1, OPT_RECOMPUTE, OPT_MEMORY_CSV };
+
+static const struct option options[] = {
+    {"strategy", required_argument, 0, 's'},
+    {"json", no_argument, 0, OPT_JSON},
+    {"recompute", required_argument, 0, OPT_RECOMPUTE},
+    {"memory-csv", required_argument, 0, OPT_MEMORY_CSV},
+    {0, 0, 0, 0},
+};
+
+static int handle(int opt, const char *arg, void *request, nd_error *err)
+{
+    nd_estimate_request *req = request;
+    switch (opt) {
+    case 's': req->strategy = arg; return 0;
+    case OPT_JSON: req->json = true; return 0;
+    case OPT_MEMORY_CSV: req->memory_csv = arg; return 0;
+    case OPT_RECOMPUTE: return nd_cli_common_add_flag(&req->common, "recompute", arg, "--recompute", err) < 0 ? ND_EUSAGE : 0;
+    default: return 1;
+    }
+}
 
 int main(int argc, char **argv)
 {
-    struct option options[64];
-    int n = 0;
-    for (int i = 0; i < nd_cli_common_option_count; i++) options[n++] = nd_cli_common_options[i];
-    options[n++] = (struct option){"strategy", required_argument, 0, 's'};
-    options[n++] = (struct option){"json", no_argument, 0, OPT_JSON};
-    options[n++] = (struct option){"recompute", required_argument, 0, OPT_RECOMPUTE};
-    options[n++] = (struct option){"memory-csv", required_argument, 0, OPT_MEMORY_CSV};
-    options[n++] = (struct option){"help", no_argument, 0, 'h'};
-    options[n++] = (struct option){"version", no_argument, 0, OPT_VERSION};
-    options[n] = (struct option){0, 0, 0, 0};
-
+    static const nd_cli_program program = {"nd-estimate", usage, trailer, options, "s:", handle};
     nd_estimate_request req;
     memset(&req, 0, sizeof req);
     nd_cli_common_init(&req.common);
+    int status = nd_cli_parse(&program, argc, argv, &req.common, &req);
+    if (status >= 0) return status;
     nd_error err = {0};
-    int opt;
-    opterr = 0;
-    while ((opt = getopt_long_only(argc, argv, ND_CLI_COMMON_SHORT "s:h", options, NULL)) != -1) {
-        int rc = nd_cli_common_option(&req.common, opt, optarg, &err);
-        if (rc < 0) {
-            fprintf(stderr, "nd-estimate: %s\nTry 'nd-estimate --help'.\n", err.message);
-            return 2;
-        }
-        if (rc) continue;
-        switch (opt) {
-        case 's': req.strategy = optarg; break;
-        case OPT_JSON: req.json = true; break;
-        case OPT_MEMORY_CSV: req.memory_csv = optarg; break;
-        case OPT_RECOMPUTE:
-            if (nd_cli_common_add_flag(&req.common, "recompute", optarg, "--recompute", &err) < 0) {
-                fprintf(stderr, "nd-estimate: %s\n", err.message);
-                return 2;
-            }
-            break;
-        case 'h': fputs(usage, stdout); fputs(nd_cli_common_help, stdout); fputs(trailer, stdout); return 0;
-        case OPT_VERSION: printf("nd-estimate %s\n", ND_VERSION); return 0;
-        default:
-            fprintf(stderr, "nd-estimate: unknown or incomplete option '%s'\nTry 'nd-estimate --help'.\n",
-                    argv[optind - 1]);
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        fprintf(stderr, "nd-estimate: unexpected argument '%s'\nTry 'nd-estimate --help'.\n", argv[optind]);
-        return 2;
-    }
-    int rc = nd_estimate_command(&req, stdout, stderr, &err);
-    if (rc) {
-        fprintf(stderr, "nd-estimate: %s\n", err.message);
-        return nd_exit_status(rc);
-    }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "nd-estimate: cannot write the output\n");
-        return 1;
-    }
-    return 0;
+    return nd_main_finish("nd-estimate", nd_estimate_command(&req, stdout, stderr, &err), &err);
 }

@@ -153,15 +153,7 @@ int main(int argc, char **argv)
     }
     (void)last;
     int rc = nd_search_command(&req, stdout, stderr, &err);
-    if (rc) {
-        fprintf(stderr, "nd-search: %s\n", err.message);
-        return nd_exit_status(rc);
-    }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "nd-search: cannot write the output\n");
-        return 1;
-    }
-    return 0;
+    return nd_main_finish("nd-search", rc, &err);
 too_many:
     fprintf(stderr, "nd-search: too many values for -l or --recompute\n");
     return 2;

@@ -39,7 +39,7 @@ typedef struct nd_cli_common {
 enum {
     ND_OPT_DEVICE_FILE = 300, ND_OPT_MEM, ND_OPT_SEQ, ND_OPT_PRECISION, ND_OPT_RECOMPUTE,
     ND_OPT_SCHEDULE, ND_OPT_SET, ND_OPT_OPTIMIZER, ND_OPT_FLASH, ND_OPT_DROPOUT,
-    ND_OPT_GRAD_PRECISION, ND_OPT_SWAP_OS, ND_OPT_COMMON_LAST
+    ND_OPT_GRAD_PRECISION, ND_OPT_SWAP_OS, ND_OPT_HELP, ND_OPT_VERSION, ND_OPT_COMMON_LAST
 };
 
 /* The shared long options, for concatenation into a main's table (not terminated). */
@@ -48,6 +48,23 @@ extern const int nd_cli_common_option_count;
 
 /* Short options string of the shared options: "y:A:d:b:M:c:v". */
 #define ND_CLI_COMMON_SHORT "y:A:d:b:M:c:v::"
+
+/* A binary's own flags beside the shared ones. handle returns 0 when it took opt,
+ * 1 when opt is not one of its own, or ND_EUSAGE with err filled. */
+typedef int (*nd_cli_handler)(int opt, const char *arg, void *request, nd_error *err);
+typedef struct nd_cli_program {
+    const char *name;              /* "nd-fit": message prefix and --version */
+    const char *usage, *trailer;   /* --help: usage, the shared options' help, trailer */
+    const struct option *options;  /* its own long options, ending with a zero entry */
+    const char *short_options;     /* its own short options ("o:"), beside the shared ones */
+    nd_cli_handler handle;
+} nd_cli_program;
+
+/* Parses argv: the shared options into *common, the program's through its handler, plus
+ * -h/--help and --version. Returns -1 when the command should run, else the exit status to
+ * return at once (0 after --help or --version; 2 after a usage error, reported on stderr
+ * with a pointer to --help). */
+int nd_cli_parse(const nd_cli_program *p, int argc, char **argv, nd_cli_common *common, void *request);
 
 /* Help text of the shared options. */
 extern const char nd_cli_common_help[];

@@ -47,4 +47,8 @@ void nd_error_clear(nd_error *err);
 /* The exit status a binary returns for a library code: 0, 1 or 2. */
 int nd_exit_status(int code);
 
+/* The end of every binary's main: reports a failed command ("<program>: <message>") or an
+ * unwritable stdout, and returns the exit status. */
+int nd_main_finish(const char *program, int code, const nd_error *err);
+
 #endif
