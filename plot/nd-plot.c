@@ -129,13 +129,5 @@ int main(int argc, char **argv)
     req.kind = argv[optind], req.input = argv[optind + 1];
     nd_error err = {0};
     int rc = nd_plot_command(&req, stdout, &err);
-    if (rc) {
-        fprintf(stderr, "nd-plot: %s\n", err.message);
-        return nd_exit_status(rc);
-    }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "nd-plot: cannot write the output\n");
-        return 1;
-    }
-    return 0;
+    return nd_main_finish("nd-plot", rc, &err);
 }
