@@ -8,6 +8,7 @@ add_library(nd_calib STATIC
   ${CMAKE_CURRENT_LIST_DIR}/compare_cmd.c
   ${CMAKE_CURRENT_LIST_DIR}/lsq.c
   ${CMAKE_CURRENT_LIST_DIR}/fit.c
+  ${CMAKE_CURRENT_LIST_DIR}/fit_common.c
   ${CMAKE_CURRENT_LIST_DIR}/fit_parts.c
   ${CMAKE_CURRENT_LIST_DIR}/fit_total.c
   ${CMAKE_CURRENT_LIST_DIR}/fit_sums.c

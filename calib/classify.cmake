@@ -6,11 +6,13 @@ add_library(nd_classify STATIC
   ${CMAKE_CURRENT_LIST_DIR}/classify_host.c
   ${CMAKE_CURRENT_LIST_DIR}/classify_device.c
   ${CMAKE_CURRENT_LIST_DIR}/classify_trace.c
+  ${CMAKE_CURRENT_LIST_DIR}/classify_steps.c
   ${CMAKE_CURRENT_LIST_DIR}/classify_chrome.c
   ${CMAKE_CURRENT_LIST_DIR}/classify_samples.c
   ${CMAKE_CURRENT_LIST_DIR}/classify_ascend.c
   ${CMAKE_CURRENT_LIST_DIR}/classify_comm.c
   ${CMAKE_CURRENT_LIST_DIR}/classify_run.c
+  ${CMAKE_CURRENT_LIST_DIR}/classify_collect.c
   ${CMAKE_CURRENT_LIST_DIR}/classify_output.c
   ${CMAKE_CURRENT_LIST_DIR}/classify_report.c)
 target_include_directories(nd_classify PRIVATE ${CMAKE_CURRENT_LIST_DIR})

@@ -7,7 +7,7 @@
  * window [ts, ts + dur) of the host's ProfilerStep collects the device time inside
  * it: the device numbers answer "what did the device do during this step's wall
  * time", the question the step time asks. Memory: the running kernels only. */
-#include "classify_trace.h"
+#include "classify_steps.h"
 
 #include <stdlib.h>
 #include <string.h>

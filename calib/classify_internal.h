@@ -221,10 +221,13 @@ int chrome_trace_read(nd_classify_run *run, const char *path, nd_error *err);
 int ascend_find(const char *path, char **csv_out, nd_error *err);
 int ascend_read(nd_classify_run *run, const char *csv_path, nd_error *err);
 
-/* ---- run (classify_run.c) ----------------------------------------------------- */
+/* ---- the run's store (classify_collect.c) ------------------------------------------ */
 
+/* Frees what a summary holds and clears it. */
+void run_summary_free(nd_classify_summary *m);
 /* Appends a sample (taking ownership of its strings and sites). */
 int run_sample_add(nd_classify_run *run, nd_classify_sample *s, nd_error *err);
+/* A note for the user, kept once however often it is made. */
 int run_note(nd_classify_run *run, const char *fmt, ...) ND_PRINTF(2, 3);
 /* Fills idle and comp from the parts (time - comp - waits - unclassified). */
 void sample_complete(nd_classify_sample *s);

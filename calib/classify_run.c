@@ -10,96 +10,6 @@
 #include <sys/stat.h>
 #include "nd/io.h"
 
-const char *nd_classify_quantity_name(nd_classify_quantity q)
-{
-    static const char *names[ND_CQ_COUNT] = {
-        "time",    "comp",    "dp_wait",  "mp_wait",  "ep_wait",      "cp_wait",
-        "pp_wait", "op_wait", "sp_wait",  "idle",     "unclassified", "optimizer",
-        "comp_fw", "comp_bw", "comp_rec", "comp_opt", "comp_other",   "comp_unsplit"};
-    return (unsigned)q < ND_CQ_COUNT ? names[q] : "?";
-}
-
-const char *nd_classify_view_name(nd_classify_view v)
-{
-    static const char *names[] = {"auto", "host", "device", "ascend", "mixed"};
-    return (unsigned)v <= ND_VIEW_MIXED ? names[v] : "?";
-}
-
-void nd_classify_options_init(nd_classify_options *opts)
-{
-    memset(opts, 0, sizeof *opts);
-    opts->view = ND_VIEW_AUTO;
-    opts->stat = ND_STAT_MEAN;
-}
-
-nd_classify_run *nd_classify_run_alloc(const nd_classify_options *opts)
-{
-    nd_classify_run *run = calloc(1, sizeof *run);
-    if (run) run->opts = *opts;
-    return run;
-}
-
-static void sample_free(nd_classify_sample *s)
-{
-    free(s->input), free(s->step);
-    for (size_t i = 0; i < s->n_sites; i++)
-        free(s->sites[i].label);
-    free(s->sites);
-}
-
-static void summary_free(nd_classify_summary *m)
-{
-    for (size_t i = 0; i < m->n_sites; i++)
-        free(m->sites[i].label);
-    free(m->sites);
-    memset(m, 0, sizeof *m);
-}
-
-void nd_classify_run_free(nd_classify_run *run)
-{
-    if (!run) return;
-    for (size_t i = 0; i < run->n_samples; i++)
-        sample_free(&run->samples[i]);
-    free(run->samples);
-    for (size_t i = 0; i < run->n_notes; i++)
-        free(run->notes[i]);
-    free(run->notes);
-    summary_free(&run->summary);
-    free(run);
-}
-
-int run_sample_add(nd_classify_run *run, nd_classify_sample *s, nd_error *err)
-{
-    if (run->n_samples == run->cap_samples) {
-        size_t cap = run->cap_samples ? run->cap_samples * 2 : 64;
-        nd_classify_sample *n = realloc(run->samples, cap * sizeof *n);
-        if (!n) {
-            sample_free(s);
-            return nd_error_set(err, ND_ENOMEM, "out of memory");
-        }
-        run->samples = n, run->cap_samples = cap;
-    }
-    run->samples[run->n_samples++] = *s;
-    return ND_OK;
-}
-
-int run_note(nd_classify_run *run, const char *fmt, ...)
-{
-    char msg[ND_ERROR_MESSAGE_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    for (size_t i = 0; i < run->n_notes; i++)
-        if (!strcmp(run->notes[i], msg)) return ND_OK; /* once is enough */
-    char **n = realloc(run->notes, (run->n_notes + 1) * sizeof *n);
-    if (!n) return ND_ENOMEM;
-    run->notes = n;
-    if (!(run->notes[run->n_notes] = nd_strdup(msg))) return ND_ENOMEM;
-    run->n_notes++;
-    return ND_OK;
-}
-
 int nd_classify_run_add(nd_classify_run *run, const char *path, nd_error *err)
 {
     struct stat st;
@@ -210,7 +120,7 @@ static int sites_of(const nd_classify_run *run, const bool *keep, nd_classify_su
 
 int nd_classify_run_finish(nd_classify_run *run, nd_error *err)
 {
-    summary_free(&run->summary);
+    run_summary_free(&run->summary);
     nd_classify_summary *m = &run->summary;
     if (run->n_samples == 0)
         return nd_error_set(err, ND_EINPUT, "no profiled steps found in the given traces");

@@ -1,7 +1,7 @@
 /* From the steps of one Chrome trace to rank-step samples: the view is chosen
  * (host, or device when the trace has kernels), process groups are placed, and every
  * number is tagged with the view it comes from. */
-#include "classify_trace.h"
+#include "classify_steps.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -19,27 +19,6 @@
 #define MAX_TRACKS 4096
 #define MAX_STEPS 65536
 
-trace_step *trace_step_at(trace_ctx *t, int32_t index)
-{
-    return index >= 0 && (size_t)index < t->n_steps ? &t->steps[index] : NULL;
-}
-
-size_t trace_step_count(const trace_ctx *t)
-{
-    return t->n_steps;
-}
-
-const int32_t *trace_steps_by_time(const trace_ctx *t, size_t *n)
-{
-    *n = t->n_steps;
-    return t->by_time;
-}
-
-size_t trace_group_count(const trace_ctx *t)
-{
-    return t->groups.n;
-}
-
 int trace_step_add(trace_ctx *t, const char *name, nd_ns ts, nd_ns dur, uint32_t track,
                    int32_t *index_out)
 {
@@ -65,36 +44,6 @@ int trace_step_add(trace_ctx *t, const char *name, nd_ns ts, nd_ns dur, uint32_t
     *index_out = (int32_t)t->n_steps++;
     if (t->dev && ts < device_sweep_position(t->dev)) t->device_late = true;
     return ND_OK;
-}
-
-step_site *trace_step_site(trace_step *s, int column, const char *label, int32_t group)
-{
-    for (size_t i = 0; i < s->n_sites; i++) {
-        step_site *x = &s->sites[i];
-        if (x->column == column && x->group == group &&
-            (x->label == label || (x->label && label && !strcmp(x->label, label))))
-            return x;
-    }
-    if (s->n_sites == s->cap_sites) {
-        size_t cap = s->cap_sites ? s->cap_sites * 2 : 8;
-        step_site *n = realloc(s->sites, cap * sizeof *n);
-        if (!n) return NULL;
-        s->sites = n, s->cap_sites = cap;
-    }
-    step_site *x = &s->sites[s->n_sites++];
-    memset(x, 0, sizeof *x);
-    x->column = column, x->label = label, x->group = group;
-    return x;
-}
-
-int trace_note(trace_ctx *t, const char *fmt, ...)
-{
-    char msg[ND_ERROR_MESSAGE_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return run_note(t->run, "%s: %s", t->path, msg);
 }
 
 /* ---- streams ------------------------------------------------------------------- */
@@ -225,16 +174,3 @@ void trace_ctx_free(trace_ctx *t)
     memset(t, 0, sizeof *t);
 }
 
-/* ND: the integer after "rank" in the file name (nd also skips one '-' or '_'). */
-int trace_rank_from_name(const char *path)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    int rank = -1;
-    for (const char *p = base; (p = strstr(p, "rank")) != NULL; p += 4) {
-        const char *d = p + 4;
-        if (*d == '-' || *d == '_') d++;
-        if (isdigit((unsigned char)*d)) rank = atoi(d);
-    }
-    return rank;
-}

@@ -1,126 +1,21 @@
 /*
- * fit.c — fitting ratios: the parts and total modes, and the bookkeeping every
- * mode shares (held parts, intervals, leave-one-out metrics). ND's ratio of
- * sums lives in fit_sums.c.
+ * fit.c — fitting ratios: checks the round, runs the mode (fit_parts.c, fit_total.c,
+ * fit_sums.c) and summarises the result. What the modes share is in fit_common.c.
  */
 #include "nd/fit.h"
 
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nd/fit_internal.h"
-#include "nd/lsq.h"
 #include "nd/metrics.h"
 
 const char *nd_fit_mode_name(nd_fit_mode m)
 {
     static const char *names[] = {"auto", "parts", "total", "sums"};
     return m <= ND_FIT_SUMS ? names[m] : "?";
-}
-
-double nd_fit_regressor(const nd_fit_row *r, nd_ratio_key k)
-{
-    double x = 0;
-    for (int p = 0; p < ND_PARTS; p++)
-        if (nd_ratio_key_of_part((nd_part)p) == k) x += r->est[p];
-    return x;
-}
-
-double nd_fit_corrected(const nd_fit_row *r, const double ratio[ND_RATIO_KEYS], nd_fit_mode mode)
-{
-    double t = 0;
-    for (int p = 0; p < ND_PARTS; p++) {
-        if (mode == ND_FIT_SUMS && p == ND_PART_OVERHEAD) continue; /* ND compares with busy */
-        t += r->est[p] * ratio[nd_ratio_key_of_part((nd_part)p)];
-    }
-    return t;
-}
-
-double nd_fit_weight(const nd_fit_options *o, const nd_fit_row *r)
-{
-    return o->weights == ND_WEIGHTS_ABSOLUTE ? 1.0 : 1.0 / (r->time_ms * r->time_ms);
-}
-
-void nd_fit_hold(nd_fit_result *res, nd_ratio_key k, const char *why)
-{
-    res->ratio[k] = 1.0;
-    res->lo[k] = res->hi[k] = NAN;
-    res->status[k] = ND_RATIO_HELD;
-    snprintf(res->why[k], sizeof res->why[k], "%s", why);
-}
-
-/* 95 % interval from a standard error with dof degrees of freedom (Student's t). */
-void nd_fit_interval(nd_fit_result *res, nd_ratio_key k, double se, int dof)
-{
-    if (dof < 1 || !isfinite(se)) {
-        res->lo[k] = res->hi[k] = NAN;
-        return;
-    }
-    double t = gsl_cdf_tdist_Pinv(0.975, (double)dof);
-    res->lo[k] = res->ratio[k] - t * se;
-    res->hi[k] = res->ratio[k] + t * se;
-}
-
-/* Leave-one-out summary of predictions against targets; ranking on rank_ms. */
-void nd_fit_loo_metrics(const double *pred, const double *target, const nd_fit_row *rows, size_t n,
-                        bool rank_steps, nd_fit_loo *out)
-{
-    memset(out, 0, sizeof *out);
-    double *x = calloc(3 * n + 1, sizeof *x);
-    if (!x) {
-        out->mape = out->max_abs = out->spearman = out->regret = NAN;
-        return;
-    }
-    double *y = x + n, *rank = y + n;
-    size_t m = 0;
-    /* Errors compare the prediction with its target; ranking compares it, on the ranking
-     * scale, with what ranking measures. */
-    for (size_t i = 0; i < n; i++) {
-        if (!isfinite(pred[i]) || !isfinite(target[i])) continue;
-        x[m] = pred[i], y[m] = target[i], rank[m] = target[i];
-        if (rank_steps) x[m] *= rows[i].rank_scale, y[m] *= rows[i].rank_scale, rank[m] = rows[i].rank_ms;
-        m++;
-    }
-    nd_error_stats e;
-    nd_metric_relative_errors(x, y, m, 0, &e);
-    out->mape = e.mape, out->max_abs = e.max_abs, out->n = m;
-    out->spearman = nd_metric_spearman(x, y, m);
-    out->regret = NAN;
-    bool positive = m > 0;
-    for (size_t i = 0; i < m; i++) positive &= rank[i] > 0;
-    if (positive) out->regret = nd_metric_regret(x, rank, m, NULL, NULL);
-    free(x);
-}
-
-/* ---- shared by the modes ------------------------------------------------- */
-
-int nd_fit_result_alloc(nd_fit_result *res, size_t n)
-{
-    memset(res, 0, sizeof *res);
-    res->n = n;
-    res->corrected_ms = calloc(n * (3 + 2 * ND_RATIO_KEYS), sizeof(double));
-    if (!res->corrected_ms) return -1;
-    res->left_out_ms = res->corrected_ms + n;
-    res->target_ms = res->left_out_ms + n;
-    res->group_target = res->target_ms + n;
-    res->group_left_out = res->group_target + n * ND_RATIO_KEYS;
-    for (size_t i = 0; i < n * ND_RATIO_KEYS; i++) res->group_target[i] = res->group_left_out[i] = NAN;
-    for (int k = 0; k < ND_RATIO_KEYS; k++) {
-        res->ratio[k] = 1.0;
-        res->lo[k] = res->hi[k] = NAN;
-        res->source[k] = -1;
-    }
-    nd_fit_hold(res, ND_RATIO_FORWARD, "never fitted: calibrates offload only (add it by hand)");
-    return 0;
-}
-
-void nd_fit_result_free(nd_fit_result *res)
-{
-    free(res->corrected_ms);
-    res->corrected_ms = NULL;
 }
 
 /* In-sample and leave-one-out summaries once ratios and predictions are set. */

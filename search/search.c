@@ -20,12 +20,6 @@
 #include "nd/text.h"
 
 static const char *sdim_names[ND_SDIMS] = {"DP", "EP", "MP", "CP", "PP", "VPP", "MB", "MBS", "SP", "OP"};
-static const char *refusal_names[ND_REFUSE_REASONS] = {
-    "heads do not divide over MP", "widths do not divide over MP/ETP", "layers do not split over PP x VPP",
-    "experts do not divide over EP", "sequence does not split over CP", "OP does not divide DP x CP",
-    "interleaving needs 1F1B, PP >= 2 and MB a multiple of PP", "global batch does not divide over DP",
-    "outside the fixed degrees or the search config lists",
-};
 
 const char *nd_sdim_name(nd_sdim d)
 {
@@ -38,11 +32,6 @@ int nd_sdim_from_name(const char *name)
     for (int d = 0; d < ND_SDIMS; d++)
         if (nd_text_equal_nocase(name, sdim_names[d])) return d;
     return -1;
-}
-
-const char *nd_refusal_name(nd_refusal r)
-{
-    return r < ND_REFUSE_REASONS ? refusal_names[r] : "?";
 }
 
 void nd_search_space_init(nd_search_space *sp, const nd_train *train)

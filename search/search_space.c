@@ -9,6 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char *refusal_names[ND_REFUSE_REASONS] = {
+    "heads do not divide over MP", "widths do not divide over MP/ETP", "layers do not split over PP x VPP",
+    "experts do not divide over EP", "sequence does not split over CP", "OP does not divide DP x CP",
+    "interleaving needs 1F1B, PP >= 2 and MB a multiple of PP", "global batch does not divide over DP",
+    "outside the fixed degrees or the search config lists",
+};
+
+const char *nd_refusal_name(nd_refusal r)
+{
+    return r < ND_REFUSE_REASONS ? refusal_names[r] : "?";
+}
+
 bool nd_search_allowed(const nd_search_config *cfg, nd_sdim d, int64_t v)
 {
     const nd_search_space *sp = &cfg->space;

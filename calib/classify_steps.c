@@ -1,0 +1,74 @@
+/* The state of one Chrome trace: looking up its steps and their sites, and noting what
+ * a reader should know. */
+#include "classify_steps.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+trace_step *trace_step_at(trace_ctx *t, int32_t index)
+{
+    return index >= 0 && (size_t)index < t->n_steps ? &t->steps[index] : NULL;
+}
+
+size_t trace_step_count(const trace_ctx *t)
+{
+    return t->n_steps;
+}
+
+const int32_t *trace_steps_by_time(const trace_ctx *t, size_t *n)
+{
+    *n = t->n_steps;
+    return t->by_time;
+}
+
+size_t trace_group_count(const trace_ctx *t)
+{
+    return t->groups.n;
+}
+
+step_site *trace_step_site(trace_step *s, int column, const char *label, int32_t group)
+{
+    for (size_t i = 0; i < s->n_sites; i++) {
+        step_site *x = &s->sites[i];
+        if (x->column == column && x->group == group &&
+            (x->label == label || (x->label && label && !strcmp(x->label, label))))
+            return x;
+    }
+    if (s->n_sites == s->cap_sites) {
+        size_t cap = s->cap_sites ? s->cap_sites * 2 : 8;
+        step_site *n = realloc(s->sites, cap * sizeof *n);
+        if (!n) return NULL;
+        s->sites = n, s->cap_sites = cap;
+    }
+    step_site *x = &s->sites[s->n_sites++];
+    memset(x, 0, sizeof *x);
+    x->column = column, x->label = label, x->group = group;
+    return x;
+}
+
+int trace_note(trace_ctx *t, const char *fmt, ...)
+{
+    char msg[ND_ERROR_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return run_note(t->run, "%s: %s", t->path, msg);
+}
+
+/* ND: the integer after "rank" in the file name (nd also skips one '-' or '_'). */
+int trace_rank_from_name(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    int rank = -1;
+    for (const char *p = base; (p = strstr(p, "rank")) != NULL; p += 4) {
+        const char *d = p + 4;
+        if (*d == '-' || *d == '_') d++;
+        if (isdigit((unsigned char)*d)) rank = atoi(d);
+    }
+    return rank;
+}

@@ -1,0 +1,37 @@
+/* classify_steps.h — the state of one Chrome trace being classified: its steps, their
+ * sites, the groups, its notes. The router (classify_trace.c) fills it; the device and
+ * host sweeps and the sampler read it (internal). */
+#ifndef ND_CLASSIFY_STEPS_H
+#define ND_CLASSIFY_STEPS_H
+
+#include "classify_internal.h"
+
+typedef struct host_stream host_stream; /* classify_trace.h */
+
+struct trace_ctx {
+    nd_classify_run *run;
+    const char *path;
+    unsigned long long offset; /* byte the parser has reached (for messages) */
+    trace_step *steps;         /* in arrival order; host tracks keep indices */
+    int32_t *by_time;          /* step indices sorted by start */
+    size_t n_steps, cap_steps;
+    group_table groups;
+    pg_config *cfg; /* distributedInfo.pg_config */
+    size_t n_cfg, cap_cfg;
+    int64_t world_size; /* 0 unknown */
+    int rank;           /* distributedInfo.rank, -1 unknown */
+    host_stream *tracks;
+    size_t n_tracks, cap_tracks;
+    reorder_buf dev_buf;
+    device_sweep *dev;
+    size_t held;      /* records held in all windows */
+    bool has_kernels; /* device kernels seen */
+    bool device_late; /* a step arrived after the device sweep passed its start */
+};
+
+/* The samples of the trace's steps, into t->run (classify_samples.c). */
+int trace_samples(trace_ctx *t, nd_error *err);
+/* ND: the integer after "rank" in the file name (nd also skips one '-' or '_'); -1 if none. */
+int trace_rank_from_name(const char *path);
+
+#endif
