@@ -42,7 +42,7 @@ typedef struct args {
 static int fail(int code, const char *msg)
 {
     fprintf(stderr, "nd-classify: %s\n", msg);
-    if (code == ND_EUSAGE) fprintf(stderr, "Try 'nd-classify --help'\n");
+    if (code == ND_EUSAGE) fprintf(stderr, "Try 'nd-classify --help'.\n");
     return nd_exit_status(code);
 }
 
