@@ -3,7 +3,8 @@
  * every exercised ratio is fitted jointly on `time`. A ridge toward 1 (the
  * uncorrected model) keeps the fit stable when the round barely separates two
  * parts; its strength is the one with the smallest exact leave-one-out error,
- * 0 included, so a round that identifies every ratio gets plain least squares.
+ * 0 included, so a round that identifies every ratio gets plain least squares, among
+ * the strengths that keep every ratio positive.
  */
 #include <math.h>
 #include <stdio.h>
@@ -106,11 +107,25 @@ static int choose_lambda(problem *pb, const nd_fit_options *o, nd_fit_result *re
                             "the round's step times cannot separate %s: profile strategies that "
                             "vary them, measure the parts (a classified round), or pass "
                             "--allow-fallback to shrink the fit toward the uncorrected model", keys);
+    /* A fit that pins a ratio at 0 says the part costs nothing, which the estimate contradicts:
+     * such strengths are passed over (kept only under --allow-fallback), so a stronger pull
+     * toward 1 is taken when the round cannot carry every ratio on its own. */
     double best_score = INFINITY;
+    nd_ratio_key pinned = ND_RATIO_KEYS;
     for (size_t g = plain_ok ? 0 : 1; g < sizeof grid / sizeof grid[0]; g++) {
         double score = loo_score(pb, grid[g], &s, err);
+        size_t k = 0;
+        while (k < pb->p && s.r[k] > 0) k++;
+        if (k < pb->p && !o->allow_fallback && isfinite(score)) {
+            pinned = pb->key[k];
+            continue;
+        }
         if (score < best_score * (1 - 1e-9)) best_score = score, *best = s, res->lambda = grid[g];
     }
+    if (!isfinite(best_score) && pinned != ND_RATIO_KEYS)
+        return nd_error_set(err, ND_EINPUT, "%s fits to 0 on the step times at every ridge strength: the round "
+                            "contradicts that part's estimate (--allow-fallback holds it at COMPUTE's ratio)",
+                            nd_ratio_key_name(pinned));
     if (!isfinite(best_score))
         return nd_error_set(err, ND_EINPUT, "no leave-one-out estimate of %s exists on this round", keys);
     return ND_OK;

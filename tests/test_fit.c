@@ -245,6 +245,33 @@ static void total_mode_recovers_known_ratios(void **state)
     assert_non_null(strstr(err.message, "4 rows cannot fit and check 4 ratios"));
 }
 
+/* Total mode when the step times pin a ratio at 0 without a ridge: compute and MP
+ * communication nearly proportional (MP ~ 0.1 x compute) and steps of 1.12 x compute - 0.2 x MP.
+ * Plain non-negative least squares gives MP_COMM 0, a part that costs nothing, which the
+ * estimate contradicts; the fit passes over such ridge strengths and takes a stronger pull
+ * toward 1, where every ratio stays positive. */
+static void total_mode_keeps_ratios_positive(void **state)
+{
+    (void)state;
+    const double c[] = {100, 200, 300, 400, 500}, m[] = {10, 22, 29, 41, 50};
+    nd_fit_row rows[5];
+    for (int i = 0; i < 5; i++) {
+        memset(&rows[i], 0, sizeof rows[i]);
+        snprintf(rows[i].label, sizeof rows[i].label, "row %d", i);
+        rows[i].est[ND_PART_FW_COMPUTE] = c[i] / 3, rows[i].est[ND_PART_BW_COMPUTE] = 2 * c[i] / 3;
+        rows[i].est[ND_PART_MP_COMM] = m[i];
+        rows[i].time_ms = rows[i].rank_ms = 1.12 * c[i] - 0.2 * m[i];
+        rows[i].rank_scale = 1;
+    }
+    nd_fit_options o = {.mode = ND_FIT_TOTAL};
+    nd_fit_result res;
+    nd_error err = {0};
+    if (nd_fit_run(rows, 5, &o, &res, &err)) fail_msg("%s", err.message);
+    assert_true(res.lambda > 0);
+    assert_true(res.ratio[ND_RATIO_MP_COMM] > 0 && res.ratio[ND_RATIO_COMPUTE] > 0);
+    nd_fit_result_free(&res);
+}
+
 /* Spearman with ties: x = (1, 2, 2, 3) has ranks (1, 2.5, 2.5, 4); y = (10, 20, 30, 40) ranks
  * (1, 2, 3, 4). Pearson of the ranks: mean 2.5 each; sum dx dy = (-1.5)(-1.5) + 0 + 0 + 1.5 x 1.5
  * = 4.5; sum dx^2 = 4.5; sum dy^2 = 5: rho = 4.5 / sqrt(22.5) = 0.9486833. */
@@ -274,6 +301,7 @@ int main(void)
         cmocka_unit_test(parts_mode_guards),
         cmocka_unit_test(robust_leave_one_out_refits),
         cmocka_unit_test(total_mode_recovers_known_ratios),
+        cmocka_unit_test(total_mode_keeps_ratios_positive),
         cmocka_unit_test(spearman_with_ties),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
