@@ -10,18 +10,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-packages="clang-14 libclang-rt-14-dev"
-missing=""
-for p in $packages; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  echo "ci-hardening: installing$missing" >&2
-  sudo_cmd=""
-  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y --no-install-recommends $missing
-fi
+./scripts/install-packages.sh clang-14 libclang-rt-14-dev
 
 asan=${ND_ASAN_BUILD_DIR:-build-asan}
 cmake -S . -B "$asan" -G Ninja -DND_WERROR=ON -DND_SANITIZE=ON

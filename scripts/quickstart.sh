@@ -12,19 +12,8 @@ case "$what" in
   *) echo "usage: $0 demo|test" >&2; exit 2 ;;
 esac
 
-packages="cmake ninja-build pkg-config gcc libc6-dev libcsv-dev libgsl-dev libyaml-dev
-          libcjson-dev libyajl-dev zlib1g-dev gnuplot-nox libcmocka-dev"
-missing=""
-for p in $packages; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  echo "quickstart: installing$missing" >&2
-  sudo_cmd=""
-  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y --no-install-recommends $missing
-fi
+./scripts/install-packages.sh cmake ninja-build pkg-config gcc libc6-dev libcsv-dev libgsl-dev \
+    libyaml-dev libcjson-dev libyajl-dev zlib1g-dev gnuplot-nox libcmocka-dev
 
 build=${ND_BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DND_WERROR=ON
