@@ -25,7 +25,7 @@ nd_recompute nd_plan_layer_mode(const nd_recompute_plan *plan, int64_t stage, nd
 {
     const int64_t *n = plan->layers[stage][kind];
     int64_t off_host = plan->offloaded ? plan->offloaded[stage][kind] : 0;
-    *offloaded = pos < off_host;
+    if (offloaded) *offloaded = pos < off_host;
     if (pos < off_host) return ND_RECOMPUTE_OFF;
     pos -= off_host;
     if (pos < n[ND_RECOMPUTE_SELECTIVE]) return ND_RECOMPUTE_SELECTIVE;
@@ -56,8 +56,7 @@ void nd_plan_each_layer(const nd_context *ctx, const nd_strategy *s, const nd_re
         for (int64_t j = 0; j < count; j++) {
             int64_t i = nd_stage_layer_at(ctx, s, &w, j);
             nd_layer_kind k = nd_model_layer_kind(ctx->model, i);
-            bool host;
-            fn(arg, i, nd_plan_layer_mode(plan, st, k, seen[k]++, &host));
+            fn(arg, i, nd_plan_layer_mode(plan, st, k, seen[k]++, NULL));
         }
     }
 }

@@ -40,7 +40,7 @@ int64_t nd_stage_layer_at(const nd_context *ctx, const nd_strategy *s, const nd_
 
 /* The mode a per-layer plan gives the pos-th layer of `kind` on `stage`. Within a stage and
  * kind the plan's counts are laid out in this order: the offloaded layers (the stage's first,
- * running without recompute; *offloaded set), then selective, then full, then the other layers
+ * running without recompute; *offloaded set unless NULL), then selective, then full, then the other layers
  * without recompute. So converting one layer to full recompute, from selective or from off,
  * changes that one layer. */
 nd_recompute nd_plan_layer_mode(const nd_recompute_plan *plan, int64_t stage, nd_layer_kind kind, int64_t pos,
