@@ -1,5 +1,4 @@
 /* nd-search — rank every parallel strategy that fits, by estimated step time. */
-#include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +70,6 @@ static int parse_number(const char *flag, const char *arg, double lo, double *ou
 
 int main(int argc, char **argv)
 {
-    gsl_set_error_handler_off();
     struct option options[80];
     int n = 0;
     for (int i = 0; i < nd_cli_common_option_count; i++) options[n++] = nd_cli_common_options[i];

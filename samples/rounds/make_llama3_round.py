@@ -5,11 +5,11 @@ Each strategy is priced by nd-estimate (raw, --json); its measured parts are the
 parts times a per-part factor that stands for what a real cluster does differently from the
 model (listed in README.md), times 3 % noise from a fixed seed; one row gets a straggling
 tensor-parallel link. Run from the repository root after building:
-    python3 samples/rounds/make_llama3_round.py build/search/nd-estimate
+    python3 samples/rounds/make_llama3_round.py build/bin/nd-estimate
 """
 import json, random, subprocess, sys
 
-estimate = sys.argv[1] if len(sys.argv) > 1 else "build/search/nd-estimate"
+estimate = sys.argv[1] if len(sys.argv) > 1 else "build/bin/nd-estimate"
 run = "samples/runs/llama3-8b.yaml"
 strategies = [
     "DP=8 MB=8 OP=8 ZERO=3 recompute=full",
