@@ -12,6 +12,7 @@
 #include "nd/compare_out.h"
 #include "nd/io.h"
 #include "nd/plot.h"
+#include "nd/json.h"
 #include "nd/report.h"
 
 static int write_outputs(const nd_compare_request *req, const nd_session *ses, const nd_compare *c,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "nd/io.h"
+#include "nd/json.h"
 #include "nd/plot.h"
 #include "nd/report.h"
 #include "nd/version.h"
@@ -220,16 +221,4 @@ cJSON *nd_compare_report_json(const nd_compare *c, const char *csv_path, const c
     nd_json_add_number(doc, "trainer_steps", (double)c->trainer_steps);
     nd_json_add_number(doc, "fits_but_measured_over_budget", (double)c->fits_but_measured_over);
     return doc;
-}
-
-int nd_json_write_file(const char *path, const cJSON *doc, nd_error *err)
-{
-    nd_outfile out;
-    int rc = nd_outfile_open(&out, path, err);
-    if (rc) return rc;
-    if (nd_json_print(out.fp, doc)) {
-        nd_outfile_discard(&out);
-        return nd_error_set(err, ND_EIO, "%s: cannot write", path);
-    }
-    return nd_outfile_commit(&out, err);
 }

@@ -13,6 +13,7 @@
 #include "nd/compare_out.h"
 #include "nd/fit.h"
 #include "nd/fit_out.h"
+#include "nd/json.h"
 #include "nd/text.h"
 
 static int parse_options(const nd_fit_request *req, const nd_classified *round, nd_fit_options *o,

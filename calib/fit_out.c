@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nd/json.h"
 #include "nd/report.h"
 #include "nd/version.h"
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "nd/io.h"
+#include "nd/json.h"
 #include "nd/report.h"
 #include "nd/version.h"
 
@@ -151,16 +152,7 @@ int nd_search_write_summary(const char *path, const nd_search_config *cfg, const
         cJSON_AddItemToObject(doc, "best", nd_report_strategy_json(&res->items[0].s));
         nd_json_add_number(doc, "best_step_ms", res->items[0].step_ms);
     }
-    nd_outfile out;
-    int rc = nd_outfile_open(&out, path, err);
-    if (!rc) {
-        if (nd_json_print(out.fp, doc)) {
-            nd_outfile_discard(&out);
-            rc = nd_error_set(err, ND_EIO, "%s: cannot write", path);
-        } else {
-            rc = nd_outfile_commit(&out, err);
-        }
-    }
+    int rc = nd_json_write_file(path, doc, err);
     cJSON_Delete(doc);
     return rc;
 }

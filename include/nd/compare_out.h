@@ -1,7 +1,7 @@
 /*
  * compare_out.h — nd-compare's outputs: the printed table and metrics,
  * <stem>_estimates.csv (ND's columns, then nd's) and <stem>_report.json
- * (schema in docs/calibration.md), plus the JSON file helper.
+ * (schema in docs/calibration.md).
  */
 #ifndef ND_COMPARE_OUT_H
 #define ND_COMPARE_OUT_H
@@ -28,8 +28,5 @@ cJSON *nd_compare_report_json(const nd_compare *c, const char *csv_path, const c
 struct nd_plot_options;
 int nd_compare_plots(const char *dir, const char *stem, const nd_compare *c,
                      const struct nd_plot_options *opt, nd_error *err);
-
-/* Writes a JSON document atomically. */
-int nd_json_write_file(const char *path, const cJSON *doc, nd_error *err);
 
 #endif

@@ -22,12 +22,6 @@ cJSON *nd_report_estimate_json(const nd_context *ctx, const nd_strategy *s, cons
  * Written atomically. nd-plot memory draws it. */
 int nd_report_memory_csv(const char *path, const nd_estimate *est, double budget_mib, nd_error *err);
 
-/* Adds a number printed as the shortest text that reads back exactly (null if not finite). */
-cJSON *nd_json_add_number(cJSON *obj, const char *key, double value);
-
-/* Prints a JSON document (2-space indentation, numbers as added) and a newline. */
-int nd_json_print(FILE *fp, const cJSON *doc);
-
 /* The strategy as a JSON object of its degrees. */
 cJSON *nd_report_strategy_json(const nd_strategy *s);
 

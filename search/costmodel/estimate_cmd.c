@@ -10,6 +10,7 @@
 #include "nd/estimate.h"
 #include "nd/layer_cache.h"
 #include "nd/ratios.h"
+#include "nd/json.h"
 #include "nd/report.h"
 #include "nd/stage.h"
 

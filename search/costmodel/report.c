@@ -8,28 +8,8 @@
 #include <string.h>
 
 #include "nd/io.h"
+#include "nd/json.h"
 #include "nd/version.h"
-
-cJSON *nd_json_add_number(cJSON *obj, const char *key, double value)
-{
-    char buf[ND_DOUBLE_TEXT_MAX];
-    if (!isfinite(value)) return cJSON_AddNullToObject(obj, key);
-    return cJSON_AddRawToObject(obj, key, nd_format_double(value, buf));
-}
-
-/* cJSON prints with tabs; nd's files use two spaces, like ND's. */
-int nd_json_print(FILE *fp, const cJSON *doc)
-{
-    char *text = cJSON_Print(doc);
-    if (!text) return -1;
-    for (const char *p = text; *p; p++) {
-        if (*p == '\t') fputs(p > text && p[-1] == ':' ? " " : "  ", fp);
-        else fputc(*p, fp);
-    }
-    fputc('\n', fp);
-    free(text);
-    return ferror(fp) ? -1 : 0;
-}
 
 cJSON *nd_report_strategy_json(const nd_strategy *s)
 {

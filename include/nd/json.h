@@ -1,0 +1,24 @@
+/*
+ * json.h — how nd writes JSON documents (cJSON underneath): numbers as the
+ * shortest text that reads back exactly, two-space indentation like ND's files,
+ * and files written atomically through nd_outfile.
+ */
+#ifndef ND_JSON_H
+#define ND_JSON_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include "nd/error.h"
+
+/* Adds a number printed as the shortest text that reads back exactly (null if not finite).
+ * Returns the item, or NULL when out of memory. */
+cJSON *nd_json_add_number(cJSON *obj, const char *key, double value);
+
+/* Prints a JSON document (2-space indentation, numbers as added) and a newline.
+ * Returns 0, or -1 when printing or writing failed. */
+int nd_json_print(FILE *fp, const cJSON *doc);
+
+/* Writes a JSON document to path atomically (nd_outfile). ND_EIO naming path. */
+int nd_json_write_file(const char *path, const cJSON *doc, nd_error *err);
+
+#endif
