@@ -21,37 +21,15 @@
 #define MAX_ROWS 100000
 #define MAX_FILE_BYTES (64u << 20)
 
-static const char *measured_names[ND_MEAS_COUNT] = {
-    "comp", "dp_wait", "mp_wait", "ep_wait", "cp_wait", "pp_wait",
-    "op_wait", "sp_wait", "idle", "unclassified", "optimizer",
-};
-
-const char *nd_measured_name(nd_measured m)
-{
-    return m < ND_MEAS_COUNT ? measured_names[m] : "?";
-}
-
-static const struct { const char *name; unsigned bit; } dim_names[] = {
-    {"DP", ND_DIM_DP}, {"EP", ND_DIM_EP}, {"MP", ND_DIM_MP}, {"TP", ND_DIM_MP},
-    {"CP", ND_DIM_CP}, {"PP", ND_DIM_PP}, {"VPP", ND_DIM_VPP}, {"MB", ND_DIM_MB},
-    {"MBS", ND_DIM_MBS}, {"SP", ND_DIM_SP}, {"OP", ND_DIM_OP}, {"ETP", ND_DIM_ETP},
-    {"ZERO", ND_DIM_ZERO},
-};
-#define N_DIM_NAMES (sizeof dim_names / sizeof dim_names[0])
-
-const char *nd_dim_name(unsigned bit)
-{
-    for (size_t i = 0; i < N_DIM_NAMES; i++)
-        if (dim_names[i].bit == bit) return dim_names[i].name;
-    return "?";
-}
+/* The column names (formats.h). */
+static const nd_classified_format *const col = &nd_classified_csv;
 
 typedef enum { COL_DIM, COL_TIME, COL_MEAS, COL_RECOMPUTE, COL_STEP_TRAINER, COL_DEVICES, COL_GBS,
                COL_SEQ, COL_PEAK } col_kind;
 
 typedef struct column {
     col_kind kind;
-    unsigned bit; /* COL_DIM */
+    nd_dim dim;   /* COL_DIM */
     int meas;     /* COL_MEAS */
     char name[32];
 } column;
@@ -71,11 +49,6 @@ typedef struct parser {
     bool header_done;
     size_t rows_cap;
 } parser;
-
-static const char accepted[] =
-    "DP EP MP (or TP) CP PP VPP MB MBS SP OP ETP ZERO, time, comp, dp_wait mp_wait ep_wait "
-    "cp_wait pp_wait op_wait sp_wait, idle, unclassified, optimizer, recompute, step_trainer, "
-    "devices, gbs, seq_len, peak_mib";
 
 static int fail(parser *p, const char *fmt, ...) ND_PRINTF(2, 3);
 
@@ -106,32 +79,32 @@ static int header_column(parser *p, const char *raw, column *c)
     char *n = trim(name);
     memset(c, 0, sizeof *c);
     nd_text_copy(c->name, n, sizeof c->name);
-    for (size_t i = 0; i < N_DIM_NAMES; i++)
-        if (nd_text_equal_nocase(n, dim_names[i].name)) {
-            c->kind = COL_DIM, c->bit = dim_names[i].bit;
-            return 0;
-        }
+    int d = nd_dim_from_name(n);
+    if (d >= 0) {
+        c->kind = COL_DIM, c->dim = (nd_dim)d;
+        return 0;
+    }
     for (int m = 0; m < ND_MEAS_COUNT; m++)
-        if (nd_text_equal_nocase(n, measured_names[m])) {
+        if (nd_text_equal_nocase(n, col->measured[m])) {
             c->kind = COL_MEAS, c->meas = m;
             return 0;
         }
-    static const struct { const char *name; col_kind kind; } others[] = {
-        {"time", COL_TIME}, {"recompute", COL_RECOMPUTE}, {"step_trainer", COL_STEP_TRAINER},
-        {"devices", COL_DEVICES}, {"gbs", COL_GBS}, {"seq_len", COL_SEQ}, {"peak_mib", COL_PEAK},
+    const struct { const char *name; col_kind kind; } others[] = {
+        {col->time, COL_TIME}, {col->recompute, COL_RECOMPUTE}, {col->step_trainer, COL_STEP_TRAINER},
+        {col->devices, COL_DEVICES}, {col->gbs, COL_GBS}, {col->seq_len, COL_SEQ}, {col->peak_mib, COL_PEAK},
     };
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
         if (nd_text_equal_nocase(n, others[i].name)) {
             c->kind = others[i].kind;
             return 0;
         }
-    return fail(p, "column '%s' is not one nd reads (accepted: %s)", n, accepted);
+    return fail(p, "column '%s' is not one nd reads (accepted: %s)", n, col->accepted);
 }
 
 static bool same_column(const column *a, const column *b)
 {
     if (a->kind != b->kind) return false;
-    if (a->kind == COL_DIM) return a->bit == b->bit;
+    if (a->kind == COL_DIM) return a->dim == b->dim;
     if (a->kind == COL_MEAS) return a->meas == b->meas;
     return true;
 }
@@ -152,7 +125,7 @@ static void read_header(parser *p)
         has_time |= c->kind == COL_TIME;
         nd_classified *o = p->out;
         if (c->kind == COL_DIM) {
-            o->dims |= c->bit;
+            o->dims |= ND_DIM_BIT(c->dim);
             o->dim_order[o->dim_count++] = (int)i;
         }
         if (c->kind == COL_MEAS) o->column[c->meas] = true;
@@ -163,29 +136,9 @@ static void read_header(parser *p)
         o->has_gbs |= c->kind == COL_GBS;
         o->has_seq_len |= c->kind == COL_SEQ;
     }
-    if (!p->rc && !has_time) fail(p, "no 'time' column: the measured step (ms) is required");
+    if (!p->rc && !has_time) fail(p, "no '%s' column: the measured step (ms) is required", col->time);
     p->ncols = (int)p->ncells;
     p->header_done = true;
-}
-
-static int set_dim(nd_classified_row *r, unsigned bit, int64_t v)
-{
-    switch (bit) {
-    case ND_DIM_DP: r->degrees.dp = v; break;
-    case ND_DIM_EP: r->degrees.ep = v; break;
-    case ND_DIM_MP: r->degrees.tp = v; break;
-    case ND_DIM_CP: r->degrees.cp = v; break;
-    case ND_DIM_PP: r->degrees.pp = v; break;
-    case ND_DIM_VPP: r->degrees.vpp = v; break;
-    case ND_DIM_MB: r->degrees.mb = v; break;
-    case ND_DIM_MBS: r->degrees.mbs = v; break;
-    case ND_DIM_OP: r->degrees.op = v; break;
-    case ND_DIM_ETP: r->degrees.etp = v; break;
-    case ND_DIM_ZERO: r->degrees.zero = (int)v; break;
-    default: return -1;
-    }
-    r->dims |= bit;
-    return 0;
 }
 
 static void read_cell(parser *p, nd_classified_row *r, const column *c, char *cell)
@@ -197,23 +150,27 @@ static void read_cell(parser *p, nd_classified_row *r, const column *c, char *ce
     switch (c->kind) {
     case COL_DIM:
         if (blank) return;
-        if (c->bit == ND_DIM_SP) {
-            if (nd_parse_bool(v, &r->degrees.sp)) fail(p, "column 'SP': '%s' is not 0/1 or true/false", v);
-            else r->dims |= ND_DIM_SP;
+        if (c->dim == ND_DIM_SP) {
+            if (nd_parse_bool(v, &r->degrees.sp)) fail(p, "column '%s': '%s' is not 0/1 or true/false", nd_dim_name(c->dim), v);
+            else r->dims |= ND_DIM_BIT(ND_DIM_SP);
             return;
         }
-        if (c->bit == ND_DIM_ZERO && nd_parse_int64(v, 0, 3, &i))
-            fail(p, "column 'ZERO': '%s' is not 0, 1, 2 or 3", v);
-        else if (c->bit != ND_DIM_ZERO && nd_parse_int64(v, 1, (int64_t)1 << 20, &i))
+        if (c->dim == ND_DIM_ZERO && nd_parse_int64(v, 0, 3, &i))
+            fail(p, "column '%s': '%s' is not 0, 1, 2 or 3", nd_dim_name(c->dim), v);
+        else if (c->dim != ND_DIM_ZERO && nd_parse_int64(v, 1, (int64_t)1 << 20, &i))
             fail(p, "column '%s': '%s' is not a whole number in [1, 1048576]", c->name, v);
-        else set_dim(r, c->bit, i);
+        else {
+            nd_strategy_set_dim(&r->degrees, c->dim, i);
+            r->dims |= ND_DIM_BIT(c->dim);
+        }
         return;
     case COL_RECOMPUTE:
         if (blank) return;
         if (nd_text_equal_nocase(v, "auto") || strchr(v, ' ') || strchr(v, '|'))
-            fail(p, "column 'recompute': '%s': the row ran one mode (off, selective or full), not several", v);
+            fail(p, "column '%s': '%s': the row ran one mode (off, selective or full), not several",
+                 col->recompute, v);
         else if (nd_recompute_parse(v, &r->recompute))
-            fail(p, "column 'recompute': '%s' is not a recompute mode (off, selective, full)", v);
+            fail(p, "column '%s': '%s' is not a recompute mode (off, selective, full)", col->recompute, v);
         else r->has_recompute = true;
         return;
     case COL_DEVICES:
@@ -232,7 +189,7 @@ static void read_cell(parser *p, nd_classified_row *r, const column *c, char *ce
     }
     /* Numbers in milliseconds or MiB. */
     if (blank) {
-        if (c->kind == COL_TIME) fail(p, "column 'time': the measured step is blank");
+        if (c->kind == COL_TIME) fail(p, "column '%s': the measured step is blank", col->time);
         return;
     }
     if (nd_parse_double(v, &d)) {
@@ -245,15 +202,15 @@ static void read_cell(parser *p, nd_classified_row *r, const column *c, char *ce
         return;
     }
     if (c->kind == COL_TIME) {
-        if (d <= 0) fail(p, "column 'time': '%s' is not a positive time", v);
+        if (d <= 0) fail(p, "column '%s': '%s' is not a positive time", col->time, v);
         r->time_ms = d;
     } else if (c->kind == COL_MEAS) {
         r->measured[c->meas] = d, r->has[c->meas] = true;
     } else if (c->kind == COL_STEP_TRAINER) {
-        if (d <= 0) fail(p, "column 'step_trainer': '%s' is not a positive time", v);
+        if (d <= 0) fail(p, "column '%s': '%s' is not a positive time", col->step_trainer, v);
         r->step_trainer_ms = d;
     } else if (c->kind == COL_PEAK) {
-        if (d <= 0) fail(p, "column 'peak_mib': '%s' is not a positive size", v);
+        if (d <= 0) fail(p, "column '%s': '%s' is not a positive size", col->peak_mib, v);
         r->peak_mib = d;
     }
 }
@@ -412,47 +369,30 @@ void nd_classified_label(const nd_classified *c, const nd_classified_row *r, cha
 {
     size_t used = 0;
     buf[0] = '\0';
-    static const unsigned order[] = {ND_DIM_DP, ND_DIM_EP, ND_DIM_MP, ND_DIM_CP, ND_DIM_PP,
-                                     ND_DIM_VPP, ND_DIM_MB, ND_DIM_MBS, ND_DIM_SP, ND_DIM_OP,
-                                     ND_DIM_ETP, ND_DIM_ZERO};
     (void)c;
-    for (size_t i = 0; i < sizeof order / sizeof order[0] && used < size; i++) {
-        unsigned bit = order[i];
-        if (!(r->dims & bit)) continue;
-        const nd_strategy *d = &r->degrees;
-        int64_t v = bit == ND_DIM_DP ? d->dp : bit == ND_DIM_EP ? d->ep : bit == ND_DIM_MP ? d->tp
-                  : bit == ND_DIM_CP ? d->cp : bit == ND_DIM_PP ? d->pp : bit == ND_DIM_VPP ? d->vpp
-                  : bit == ND_DIM_MB ? d->mb : bit == ND_DIM_MBS ? d->mbs : bit == ND_DIM_SP ? d->sp
-                  : bit == ND_DIM_OP ? d->op : bit == ND_DIM_ETP ? d->etp : d->zero;
-        if (v == 1 && bit != ND_DIM_DP) continue;
-        if (bit == ND_DIM_SP) {
-            if (v) used += (size_t)snprintf(buf + used, size - used, "%sSP", used ? " " : "");
+    /* Every stated dimension in ND's order: DP always, the others when not 1, SP by name
+     * when on, ZERO when not 0. */
+    for (int d = 0; d < ND_DIMS && used < size; d++) {
+        if (!(r->dims & ND_DIM_BIT(d))) continue;
+        int64_t v = nd_strategy_dim(&r->degrees, (nd_dim)d);
+        if (v == 1 && d != ND_DIM_DP) continue;
+        if (d == ND_DIM_SP) {
+            if (v) used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "", nd_dim_name(ND_DIM_SP));
             continue;
         }
-        if (bit == ND_DIM_ZERO && v == 0) continue;
-        used += (size_t)snprintf(buf + used, size - used, "%s%s %lld", used ? " " : "",
-                                 nd_dim_name(bit), (long long)v);
+        if (d == ND_DIM_ZERO && v == 0) continue;
+        used += (size_t)snprintf(buf + used, size - used, "%s%s %lld", used ? " " : "", nd_dim_name((nd_dim)d),
+                                 (long long)v);
     }
     if (r->has_recompute && r->recompute != ND_RECOMPUTE_OFF && used < size)
-        snprintf(buf + used, size - used, " recompute=%s", nd_recompute_name(r->recompute));
+        snprintf(buf + used, size - used, " %s=%s", col->recompute, nd_recompute_name(r->recompute));
 }
 
 void nd_classified_strategy(const nd_classified_row *r, const nd_strategy *base, nd_strategy *out)
 {
     *out = *base;
-    const nd_strategy *d = &r->degrees;
-    if (r->dims & ND_DIM_DP) out->dp = d->dp;
-    if (r->dims & ND_DIM_EP) out->ep = d->ep;
-    if (r->dims & ND_DIM_MP) out->tp = d->tp;
-    if (r->dims & ND_DIM_CP) out->cp = d->cp;
-    if (r->dims & ND_DIM_PP) out->pp = d->pp;
-    if (r->dims & ND_DIM_VPP) out->vpp = d->vpp;
-    if (r->dims & ND_DIM_MB) out->mb = d->mb;
-    if (r->dims & ND_DIM_MBS) out->mbs = d->mbs;
-    if (r->dims & ND_DIM_SP) out->sp = d->sp;
-    if (r->dims & ND_DIM_OP) out->op = d->op;
-    if (r->dims & ND_DIM_ETP) out->etp = d->etp;
-    if (r->dims & ND_DIM_ZERO) out->zero = d->zero;
+    for (int d = 0; d < ND_DIMS; d++)
+        if (r->dims & ND_DIM_BIT(d)) nd_strategy_set_dim(out, (nd_dim)d, nd_strategy_dim(&r->degrees, (nd_dim)d));
     if (r->has_recompute) out->recompute = r->recompute;
 }
 

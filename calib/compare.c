@@ -7,26 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *fold_names[ND_FOLDS] = {"comp", "dp_wait", "mp_wait", "ep_wait",
-                                           "cp_wait", "pp_wait", "idle", "total"};
-
-const char *nd_fold_name(nd_fold f)
-{
-    return f < ND_FOLDS ? fold_names[f] : "?";
-}
-
 void nd_fold_estimate(const double p[ND_PARTS], double out[ND_FOLDS])
 {
-    out[ND_FOLD_COMP] = p[ND_PART_FW_COMPUTE] + p[ND_PART_BW_COMPUTE] + p[ND_PART_RECOMPUTE] +
-                        p[ND_PART_OPTIMIZER];
-    out[ND_FOLD_DP] = p[ND_PART_DP_COMM] + p[ND_PART_DP_REDUCE];
-    out[ND_FOLD_MP] = p[ND_PART_MP_COMM];
-    out[ND_FOLD_EP] = p[ND_PART_EP_COMM];
-    out[ND_FOLD_CP] = p[ND_PART_CP_COMM];
-    out[ND_FOLD_PP] = p[ND_PART_PP_COMM] + p[ND_PART_BUBBLE];
-    out[ND_FOLD_IDLE] = p[ND_PART_OVERHEAD];
-    out[ND_FOLD_TOTAL] = 0;
-    for (int i = 0; i < ND_PARTS; i++) out[ND_FOLD_TOTAL] += p[i];
+    for (int f = 0; f < ND_FOLDS; f++) {
+        unsigned parts = nd_fold_parts((nd_fold)f);
+        out[f] = 0;
+        for (int i = 0; i < ND_PARTS; i++)
+            if (parts & 1u << i) out[f] += p[i];
+    }
 }
 
 static double has_or_zero(const nd_classified_row *r, nd_measured m)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nd/formats.h"
 #include "nd/io.h"
 #include "nd/json.h"
 #include "nd/plot.h"
@@ -96,51 +97,31 @@ static void put_number(FILE *fp, double v)
     fputs(nd_format_double(v, buf), fp);
 }
 
-static int64_t dim_value(const nd_strategy *s, unsigned bit)
-{
-    switch (bit) {
-    case ND_DIM_DP: return s->dp;
-    case ND_DIM_EP: return s->ep;
-    case ND_DIM_MP: return s->tp;
-    case ND_DIM_CP: return s->cp;
-    case ND_DIM_PP: return s->pp;
-    case ND_DIM_VPP: return s->vpp;
-    case ND_DIM_MB: return s->mb;
-    case ND_DIM_MBS: return s->mbs;
-    case ND_DIM_SP: return s->sp;
-    case ND_DIM_OP: return s->op;
-    case ND_DIM_ETP: return s->etp;
-    default: return s->zero;
-    }
-}
-
-static const unsigned all_dims[] = {ND_DIM_DP, ND_DIM_EP, ND_DIM_MP, ND_DIM_CP, ND_DIM_PP, ND_DIM_VPP,
-                                    ND_DIM_MB, ND_DIM_MBS, ND_DIM_SP, ND_DIM_OP, ND_DIM_ETP, ND_DIM_ZERO};
-
 int nd_compare_write_estimates(const char *path, const nd_compare *c, const nd_classified *round,
                                nd_error *err)
 {
+    const nd_estimates_format *col = &nd_estimates_csv;
     nd_outfile out;
     int rc = nd_outfile_open(&out, path, err);
     if (rc) return rc;
     FILE *fp = out.fp;
     bool first = true;
-    for (size_t d = 0; d < sizeof all_dims / sizeof all_dims[0]; d++)
-        if (round->dims & all_dims[d]) put_field(fp, nd_dim_name(all_dims[d]), first), first = false;
-    if (round->has_recompute) put_field(fp, "recompute", first), first = false;
-    fprintf(fp, "%stime,memory_mb,score", first ? "" : ",");
+    for (int d = 0; d < ND_DIMS; d++)
+        if (round->dims & ND_DIM_BIT(d)) put_field(fp, nd_dim_name((nd_dim)d), first), first = false;
+    if (round->has_recompute) put_field(fp, col->recompute, first), first = false;
+    fprintf(fp, "%s%s,%s,%s", first ? "" : ",", col->time, col->memory_mb, col->score);
     for (int p = 0; p < ND_PARTS; p++) fprintf(fp, ",%s", nd_part_name((nd_part)p));
-    fputs(",raw_ms,measured_peak_mib,label", fp);
-    for (int f = 0; f < ND_FOLD_TOTAL; f++) fprintf(fp, ",measured_%s", nd_fold_name((nd_fold)f));
+    fprintf(fp, ",%s,%s,%s", col->raw_ms, col->measured_peak_mib, col->label);
+    for (int f = 0; f < ND_FOLD_TOTAL; f++) fprintf(fp, ",%s%s", col->measured_prefix, nd_fold_name((nd_fold)f));
     fputc('\n', fp);
     for (size_t i = 0; i < c->count; i++) {
         const nd_compare_row *r = &c->rows[i];
         char buf[ND_DOUBLE_TEXT_MAX];
         first = true;
-        for (size_t d = 0; d < sizeof all_dims / sizeof all_dims[0]; d++) {
-            if (!(round->dims & all_dims[d])) continue;
+        for (int d = 0; d < ND_DIMS; d++) {
+            if (!(round->dims & ND_DIM_BIT(d))) continue;
             if (!first) fputc(',', fp);
-            fprintf(fp, "%lld", (long long)dim_value(&r->strategy, all_dims[d]));
+            fprintf(fp, "%lld", (long long)nd_strategy_dim(&r->strategy, (nd_dim)d));
             first = false;
         }
         if (round->has_recompute) put_field(fp, nd_recompute_name(r->strategy.recompute), first), first = false;
@@ -160,39 +141,42 @@ int nd_compare_write_estimates(const char *path, const nd_compare *c, const nd_c
 
 /* ---- <stem>_report.json -------------------------------------------------- */
 
+/* The keys of the report JSON (formats.h). */
+static const nd_report_format *const key = &nd_report_json;
+
 static cJSON *metrics_json(const nd_compare_metrics *m)
 {
     cJSON *o = cJSON_CreateObject();
-    nd_json_add_number(o, "pearson", m->pearson);
-    nd_json_add_number(o, "spearman", m->spearman);
-    nd_json_add_number(o, "mape", m->errors.mape);
-    nd_json_add_number(o, "bias", m->errors.bias);
-    nd_json_add_number(o, "max_error", m->errors.max_abs);
-    nd_json_add_number(o, "rows", (double)m->errors.n);
+    nd_json_add_number(o, key->pearson, m->pearson);
+    nd_json_add_number(o, key->spearman, m->spearman);
+    nd_json_add_number(o, key->mape, m->errors.mape);
+    nd_json_add_number(o, key->bias, m->errors.bias);
+    nd_json_add_number(o, key->max_error, m->errors.max_abs);
+    nd_json_add_number(o, key->rows, (double)m->errors.n);
     return o;
 }
 
 static cJSON *row_json(const nd_compare_row *r)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "label", r->label);
-    nd_json_add_number(o, "line", r->row->line);
-    cJSON_AddItemToObject(o, "strategy", nd_report_strategy_json(&r->strategy));
-    nd_json_add_number(o, "devices", (double)r->devices);
-    nd_json_add_number(o, "seq_len", (double)r->seq_len);
-    cJSON *m = cJSON_AddObjectToObject(o, "measured_ms"), *e = cJSON_AddObjectToObject(o, "estimated_ms");
+    cJSON_AddStringToObject(o, key->label, r->label);
+    nd_json_add_number(o, key->line, r->row->line);
+    cJSON_AddItemToObject(o, key->strategy, nd_report_strategy_json(&r->strategy));
+    nd_json_add_number(o, key->devices, (double)r->devices);
+    nd_json_add_number(o, key->seq_len, (double)r->seq_len);
+    cJSON *m = cJSON_AddObjectToObject(o, key->measured_ms), *e = cJSON_AddObjectToObject(o, key->estimated_ms);
     for (int f = 0; f < ND_FOLDS; f++) {
         nd_json_add_number(m, nd_fold_name((nd_fold)f), r->measured[f]);
         nd_json_add_number(e, nd_fold_name((nd_fold)f), r->estimated[f]);
     }
-    nd_json_add_number(o, "rank_ms", r->rank_ms);
-    nd_json_add_number(o, "step_trainer_ms", r->row->step_trainer_ms);
-    cJSON *parts = cJSON_AddObjectToObject(o, "parts_ms");
+    nd_json_add_number(o, key->rank_ms, r->rank_ms);
+    nd_json_add_number(o, key->step_trainer_ms, r->row->step_trainer_ms);
+    cJSON *parts = cJSON_AddObjectToObject(o, key->parts_ms);
     for (int p = 0; p < ND_PARTS; p++) nd_json_add_number(parts, nd_part_name((nd_part)p), r->est.parts_ms[p]);
-    nd_json_add_number(o, "raw_step_ms", r->est.raw_step_ms);
-    nd_json_add_number(o, "measured_peak_mib", r->row->peak_mib);
-    nd_json_add_number(o, "estimated_peak_mib", r->est.peak_mib);
-    cJSON_AddBoolToObject(o, "fits", r->est.fits);
+    nd_json_add_number(o, key->raw_step_ms, r->est.raw_step_ms);
+    nd_json_add_number(o, key->measured_peak_mib, r->row->peak_mib);
+    nd_json_add_number(o, key->estimated_peak_mib, r->est.peak_mib);
+    cJSON_AddBoolToObject(o, key->fits, r->est.fits);
     return o;
 }
 
@@ -200,25 +184,25 @@ cJSON *nd_compare_report_json(const nd_compare *c, const char *csv_path, const c
                               const char *device)
 {
     cJSON *doc = cJSON_CreateObject();
-    cJSON_AddStringToObject(doc, "nd_version", ND_VERSION);
-    cJSON_AddStringToObject(doc, "cost_model", ND_COST_MODEL_VERSION);
-    cJSON_AddStringToObject(doc, "csv", csv_path);
-    cJSON_AddStringToObject(doc, "model", model);
-    cJSON_AddStringToObject(doc, "device", device);
-    cJSON_AddBoolToObject(doc, "corrected", c->corrected);
-    cJSON *rows = cJSON_AddArrayToObject(doc, "rows");
+    cJSON_AddStringToObject(doc, key->nd_version, ND_VERSION);
+    cJSON_AddStringToObject(doc, key->cost_model, ND_COST_MODEL_VERSION);
+    cJSON_AddStringToObject(doc, key->csv, csv_path);
+    cJSON_AddStringToObject(doc, key->model, model);
+    cJSON_AddStringToObject(doc, key->device, device);
+    cJSON_AddBoolToObject(doc, key->corrected, c->corrected);
+    cJSON *rows = cJSON_AddArrayToObject(doc, key->rows);
     for (size_t i = 0; i < c->count; i++) cJSON_AddItemToArray(rows, row_json(&c->rows[i]));
-    cJSON *metrics = cJSON_AddObjectToObject(doc, "metrics");
+    cJSON *metrics = cJSON_AddObjectToObject(doc, key->metrics);
     for (int f = 0; f < ND_FOLDS; f++)
         if (c->fold_measured[f])
             cJSON_AddItemToObject(metrics, nd_fold_name((nd_fold)f), metrics_json(&c->fold[f]));
-    cJSON_AddBoolToObject(doc, "ranked_per_sequence_and_device", c->normalized);
-    cJSON_AddItemToObject(doc, "memory", metrics_json(&c->memory));
-    nd_json_add_number(doc, "top_k", (double)c->top_k);
-    nd_json_add_number(doc, "regret", c->regret);
-    cJSON_AddStringToObject(doc, "pick", c->rows[c->pick].label);
-    cJSON_AddStringToObject(doc, "fastest", c->rows[c->fastest].label);
-    nd_json_add_number(doc, "trainer_steps", (double)c->trainer_steps);
-    nd_json_add_number(doc, "fits_but_measured_over_budget", (double)c->fits_but_measured_over);
+    cJSON_AddBoolToObject(doc, key->ranked_per_sequence_and_device, c->normalized);
+    cJSON_AddItemToObject(doc, key->memory, metrics_json(&c->memory));
+    nd_json_add_number(doc, key->top_k, (double)c->top_k);
+    nd_json_add_number(doc, key->regret, c->regret);
+    cJSON_AddStringToObject(doc, key->pick, c->rows[c->pick].label);
+    cJSON_AddStringToObject(doc, key->fastest, c->rows[c->fastest].label);
+    nd_json_add_number(doc, key->trainer_steps, (double)c->trainer_steps);
+    nd_json_add_number(doc, key->fits_but_measured_over_budget, (double)c->fits_but_measured_over);
     return doc;
 }

@@ -78,7 +78,7 @@ static int parts(const char *base, const nd_compare *c, const plot_buffers *b, b
             m[i * k + f] = b->measured[f * n + i];
             e[i * k + f] = b->corrected[f * n + i];
         }
-    nd_plot_parts p = {n, b->labels, k, names, m, e, no_idle ? "idle" : NULL};
+    nd_plot_parts p = {n, b->labels, k, names, m, e, no_idle ? nd_fold_name(ND_FOLD_IDLE) : NULL};
     int rc = nd_plot_parts_write(base, &p, opt, err);
     free(m);
     return rc;

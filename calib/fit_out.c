@@ -7,9 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nd/formats.h"
 #include "nd/json.h"
 #include "nd/report.h"
 #include "nd/version.h"
+
+/* The ratios file's keys (formats.h). */
+static const nd_ratios_format *const keys = &nd_ratios_json;
 
 static const char *status_name(nd_ratio_status s)
 {
@@ -89,7 +93,7 @@ void nd_fit_print(FILE *fp, const nd_fit_result *res, const nd_fit_row *rows, si
         free(order);
     }
     fprintf(fp, "Leave-one-out (each strategy predicted by ratios fitted on the others):\n");
-    print_loo(fp, "total", &res->loo_total);
+    print_loo(fp, keys->total, &res->loo_total);
     for (int k = 0; k < ND_RATIO_KEYS; k++)
         if (res->loo_key[k].n && res->status[k] == ND_RATIO_FITTED)
             print_loo(fp, nd_ratio_key_name((nd_ratio_key)k), &res->loo_key[k]);
@@ -106,11 +110,11 @@ void nd_fit_print(FILE *fp, const nd_fit_result *res, const nd_fit_row *rows, si
 static cJSON *loo_json(const nd_fit_loo *l)
 {
     cJSON *o = cJSON_CreateObject();
-    nd_json_add_number(o, "mape", l->n ? l->mape : NAN);
-    nd_json_add_number(o, "max_error", l->n ? l->max_abs : NAN);
-    nd_json_add_number(o, "spearman", l->n ? l->spearman : NAN);
-    nd_json_add_number(o, "regret", l->n ? l->regret : NAN);
-    nd_json_add_number(o, "rows", (double)l->n);
+    nd_json_add_number(o, keys->mape, l->n ? l->mape : NAN);
+    nd_json_add_number(o, keys->max_error, l->n ? l->max_abs : NAN);
+    nd_json_add_number(o, keys->spearman, l->n ? l->spearman : NAN);
+    nd_json_add_number(o, keys->regret, l->n ? l->regret : NAN);
+    nd_json_add_number(o, keys->rows, (double)l->n);
     return o;
 }
 
@@ -120,17 +124,17 @@ static cJSON *ratio_details(const nd_fit_result *res)
     for (int k = 0; k < ND_RATIO_KEYS; k++) {
         if (k == ND_RATIO_FORWARD) continue;
         cJSON *r = cJSON_AddObjectToObject(o, nd_ratio_key_name((nd_ratio_key)k));
-        nd_json_add_number(r, "value", res->ratio[k]);
-        cJSON_AddStringToObject(r, "status", status_name(res->status[k]));
+        nd_json_add_number(r, keys->value, res->ratio[k]);
+        cJSON_AddStringToObject(r, keys->status, status_name(res->status[k]));
         if (res->status[k] == ND_RATIO_FITTED) {
-            cJSON_AddStringToObject(r, "fitted_on", res->target[k]);
-            cJSON *ci = cJSON_AddArrayToObject(r, "ci95");
+            cJSON_AddStringToObject(r, keys->ratio_fitted_on, res->target[k]);
+            cJSON *ci = cJSON_AddArrayToObject(r, keys->ci95);
             cJSON_AddItemToArray(ci, isfinite(res->lo[k]) ? cJSON_CreateNumber(res->lo[k]) : cJSON_CreateNull());
             cJSON_AddItemToArray(ci, isfinite(res->hi[k]) ? cJSON_CreateNumber(res->hi[k]) : cJSON_CreateNull());
         }
-        if (res->status[k] == ND_RATIO_HELD) cJSON_AddStringToObject(r, "why", res->why[k]);
+        if (res->status[k] == ND_RATIO_HELD) cJSON_AddStringToObject(r, keys->why, res->why[k]);
         if (res->source[k] >= 0)
-            cJSON_AddStringToObject(r, "source", nd_ratio_key_name((nd_ratio_key)res->source[k]));
+            cJSON_AddStringToObject(r, keys->source, nd_ratio_key_name((nd_ratio_key)res->source[k]));
     }
     return o;
 }
@@ -138,28 +142,28 @@ static cJSON *ratio_details(const nd_fit_result *res)
 static cJSON *stamp(const nd_fit_result *res, size_t n, const nd_fit_context *ctx)
 {
     cJSON *nd = cJSON_CreateObject();
-    nd_json_add_number(nd, "format", 1);
-    cJSON_AddStringToObject(nd, "cost_model", ND_COST_MODEL_VERSION);
-    cJSON_AddStringToObject(nd, "units", "ms");
-    cJSON_AddStringToObject(nd, "nd_version", ND_VERSION);
-    cJSON_AddStringToObject(nd, "device", ctx->device);
-    cJSON_AddStringToObject(nd, "model", ctx->model);
-    nd_json_add_number(nd, "seq_len", (double)ctx->seq_len);
-    cJSON_AddStringToObject(nd, "mode", nd_fit_mode_name(res->mode));
-    cJSON_AddStringToObject(nd, "weights", ctx->weights == ND_WEIGHTS_ABSOLUTE ? "absolute" : "relative");
-    cJSON_AddBoolToObject(nd, "robust", ctx->robust);
-    cJSON_AddBoolToObject(nd, "allow_fallback", ctx->allow_fallback);
-    if (res->mode == ND_FIT_TOTAL) nd_json_add_number(nd, "ridge_lambda", res->lambda);
-    nd_json_add_number(nd, "rows", (double)n);
-    cJSON_AddItemToObject(nd, "ratios", ratio_details(res));
-    cJSON *loo = cJSON_AddObjectToObject(nd, "leave_one_out");
-    cJSON_AddItemToObject(loo, "total", loo_json(&res->loo_total));
+    nd_json_add_number(nd, keys->format, ND_RATIOS_FORMAT);
+    cJSON_AddStringToObject(nd, keys->cost_model, ND_COST_MODEL_VERSION);
+    cJSON_AddStringToObject(nd, keys->units, keys->units_ms);
+    cJSON_AddStringToObject(nd, keys->nd_version, ND_VERSION);
+    cJSON_AddStringToObject(nd, keys->device, ctx->device);
+    cJSON_AddStringToObject(nd, keys->model, ctx->model);
+    nd_json_add_number(nd, keys->seq_len, (double)ctx->seq_len);
+    cJSON_AddStringToObject(nd, keys->mode, nd_fit_mode_name(res->mode));
+    cJSON_AddStringToObject(nd, keys->weights, ctx->weights == ND_WEIGHTS_ABSOLUTE ? "absolute" : "relative");
+    cJSON_AddBoolToObject(nd, keys->robust, ctx->robust);
+    cJSON_AddBoolToObject(nd, keys->allow_fallback, ctx->allow_fallback);
+    if (res->mode == ND_FIT_TOTAL) nd_json_add_number(nd, keys->ridge_lambda, res->lambda);
+    nd_json_add_number(nd, keys->rows, (double)n);
+    cJSON_AddItemToObject(nd, keys->ratios, ratio_details(res));
+    cJSON *loo = cJSON_AddObjectToObject(nd, keys->leave_one_out);
+    cJSON_AddItemToObject(loo, keys->total, loo_json(&res->loo_total));
     for (int k = 0; k < ND_RATIO_KEYS; k++)
         if (res->loo_key[k].n && res->status[k] == ND_RATIO_FITTED)
             cJSON_AddItemToObject(loo, nd_ratio_key_name((nd_ratio_key)k), loo_json(&res->loo_key[k]));
-    cJSON *in = cJSON_AddObjectToObject(nd, "in_sample");
-    nd_json_add_number(in, "spearman", res->spearman);
-    nd_json_add_number(in, "regret", res->regret);
+    cJSON *in = cJSON_AddObjectToObject(nd, keys->in_sample);
+    nd_json_add_number(in, keys->spearman, res->spearman);
+    nd_json_add_number(in, keys->regret, res->regret);
     return nd;
 }
 
@@ -169,29 +173,30 @@ cJSON *nd_fit_ratios_json(const nd_fit_result *res, const nd_fit_row *rows, size
     cJSON *doc = cJSON_CreateObject();
     for (int k = 0; k < ND_RATIO_KEYS; k++)
         if (k != ND_RATIO_FORWARD) nd_json_add_number(doc, nd_ratio_key_name((nd_ratio_key)k), res->ratio[k]);
-    cJSON *fitted = cJSON_AddObjectToObject(doc, "_fitted_on");
-    cJSON_AddStringToObject(fitted, "csv", ctx->csv);
-    cJSON *labels = cJSON_AddArrayToObject(fitted, "strategies");
+    cJSON *fitted = cJSON_AddObjectToObject(doc, keys->fitted_on);
+    cJSON_AddStringToObject(fitted, keys->fitted_csv, ctx->csv);
+    cJSON *labels = cJSON_AddArrayToObject(fitted, keys->fitted_strategies);
     for (size_t i = 0; i < n; i++) cJSON_AddItemToArray(labels, cJSON_CreateString(rows[i].label));
-    cJSON_AddItemToObject(doc, "_nd", stamp(res, n, ctx));
+    cJSON_AddItemToObject(doc, keys->stamp, stamp(res, n, ctx));
     return doc;
 }
 
 cJSON *nd_fit_report_json(const nd_fit_result *res, const nd_fit_row *rows, size_t n,
                           const nd_fit_context *ctx)
 {
+    const nd_report_format *report = &nd_report_json;
     cJSON *doc = cJSON_CreateObject();
-    cJSON_AddStringToObject(doc, "csv", ctx->csv);
-    cJSON_AddItemToObject(doc, "fit", stamp(res, n, ctx));
-    cJSON *arr = cJSON_AddArrayToObject(doc, "rows");
+    cJSON_AddStringToObject(doc, report->csv, ctx->csv);
+    cJSON_AddItemToObject(doc, report->fit, stamp(res, n, ctx));
+    cJSON *arr = cJSON_AddArrayToObject(doc, report->rows);
     for (size_t i = 0; i < n; i++) {
         cJSON *r = cJSON_CreateObject();
-        cJSON_AddStringToObject(r, "label", rows[i].label);
-        nd_json_add_number(r, "measured_ms", res->target_ms[i]);
-        nd_json_add_number(r, "corrected_ms", res->corrected_ms[i]);
-        nd_json_add_number(r, "left_out_ms", res->left_out_ms[i]);
-        nd_json_add_number(r, "left_out_error", res->left_out_ms[i] / res->target_ms[i] - 1);
-        nd_json_add_number(r, "rank_ms", rows[i].rank_ms);
+        cJSON_AddStringToObject(r, report->label, rows[i].label);
+        nd_json_add_number(r, report->measured_ms, res->target_ms[i]);
+        nd_json_add_number(r, report->corrected_ms, res->corrected_ms[i]);
+        nd_json_add_number(r, report->left_out_ms, res->left_out_ms[i]);
+        nd_json_add_number(r, report->left_out_error, res->left_out_ms[i] / res->target_ms[i] - 1);
+        nd_json_add_number(r, report->rank_ms, rows[i].rank_ms);
         cJSON_AddItemToArray(arr, r);
     }
     return doc;

@@ -11,7 +11,6 @@
 #include "nd/lsq.h"
 
 typedef struct group {
-    const char *name;
     nd_measured cols[2];
     int ncols;
     nd_ratio_key keys[2];
@@ -22,15 +21,25 @@ typedef struct group {
 /* COMPUTE first: every other group's --allow-fallback takes its ratio. comp's target does
  * not need OPTIMIZER's fit (a measured optimizer is subtracted; an unmeasured one stays 1). */
 static const group groups[] = {
-    {"comp", {ND_MEAS_COMP}, 1, {ND_RATIO_COMPUTE}, 1, false},
-    {"optimizer", {ND_MEAS_OPTIMIZER}, 1, {ND_RATIO_OPTIMIZER}, 1, false},
-    {"dp_wait + op_wait", {ND_MEAS_DP_WAIT, ND_MEAS_OP_WAIT}, 2, {ND_RATIO_DP_COMM, ND_RATIO_DP_REDUCE}, 2, false},
-    {"mp_wait + sp_wait", {ND_MEAS_MP_WAIT, ND_MEAS_SP_WAIT}, 2, {ND_RATIO_MP_COMM}, 1, false},
-    {"ep_wait", {ND_MEAS_EP_WAIT}, 1, {ND_RATIO_EP_COMM}, 1, false},
-    {"cp_wait", {ND_MEAS_CP_WAIT}, 1, {ND_RATIO_CP_COMM}, 1, false},
-    {"pp_wait", {ND_MEAS_PP_WAIT}, 1, {ND_RATIO_PP_COMM, ND_RATIO_BUBBLE}, 2, false},
-    {"idle", {ND_MEAS_IDLE}, 1, {ND_RATIO_OVERHEAD}, 1, true},
+    {{ND_MEAS_COMP}, 1, {ND_RATIO_COMPUTE}, 1, false},
+    {{ND_MEAS_OPTIMIZER}, 1, {ND_RATIO_OPTIMIZER}, 1, false},
+    {{ND_MEAS_DP_WAIT, ND_MEAS_OP_WAIT}, 2, {ND_RATIO_DP_COMM, ND_RATIO_DP_REDUCE}, 2, false},
+    {{ND_MEAS_MP_WAIT, ND_MEAS_SP_WAIT}, 2, {ND_RATIO_MP_COMM}, 1, false},
+    {{ND_MEAS_EP_WAIT}, 1, {ND_RATIO_EP_COMM}, 1, false},
+    {{ND_MEAS_CP_WAIT}, 1, {ND_RATIO_CP_COMM}, 1, false},
+    {{ND_MEAS_PP_WAIT}, 1, {ND_RATIO_PP_COMM, ND_RATIO_BUBBLE}, 2, false},
+    {{ND_MEAS_IDLE}, 1, {ND_RATIO_OVERHEAD}, 1, true},
 };
+
+#define GROUP_NAME_MAX 40
+
+/* "comp", "dp_wait + op_wait": the measured columns a group fits on, as messages and the
+ * ratios file's fitted_on name them. */
+static void group_name(const group *g, char name[GROUP_NAME_MAX])
+{
+    snprintf(name, GROUP_NAME_MAX, "%s%s%s", nd_classified_csv.measured[g->cols[0]], g->ncols > 1 ? " + " : "",
+             g->ncols > 1 ? nd_classified_csv.measured[g->cols[1]] : "");
+}
 
 static bool measured(const group *g, const nd_fit_options *o)
 {
@@ -96,6 +105,8 @@ done:
 static int solve_group(const nd_fit_row *rows, const group *g, const nd_fit_options *o, work *wk,
                        nd_fit_result *res, nd_error *err)
 {
+    char name[GROUP_NAME_MAX];
+    group_name(g, name);
     nd_lsq_problem q = {wk->n, wk->p, wk->X, wk->y, wk->w, 0, NULL};
     if (o->robust && wk->n > wk->p) {
         int rc = nd_lsq_robust_weights(&q, wk->w, err);
@@ -104,19 +115,19 @@ static int solve_group(const nd_fit_row *rows, const group *g, const nd_fit_opti
     }
     nd_lsq_solution s;
     int rc = nd_lsq_solve(&q, &s, wk->h, err);
-    if (rc) return nd_error_prefix(err, "fitting %s", g->name);
+    if (rc) return nd_error_prefix(err, "fitting %s", name);
     for (size_t k = 0; k < wk->p; k++) {
         nd_ratio_key key = wk->key[k];
         res->ratio[key] = s.r[k];
         res->status[key] = ND_RATIO_FITTED;
-        snprintf(res->target[key], sizeof res->target[key], "%s", g->name);
+        snprintf(res->target[key], sizeof res->target[key], "%s", name);
         nd_fit_interval(res, key, s.se[k], s.dof);
         if (s.r[k] > 0) continue;
         if (!o->allow_fallback)
             return nd_error_set(err, ND_EINPUT,
                                 "%s fits to 0 on %s: the round measures none of what nd prices "
                                 "there (check the classification, or --allow-fallback to take "
-                                "COMPUTE's ratio)", nd_ratio_key_name(key), g->name);
+                                "COMPUTE's ratio)", nd_ratio_key_name(key), name);
         res->ratio[key] = res->ratio[ND_RATIO_COMPUTE];
         res->status[key] = ND_RATIO_FALLBACK;
         res->source[key] = ND_RATIO_COMPUTE;
@@ -161,10 +172,12 @@ static int build_group(const nd_fit_row *rows, size_t n, const group *g, const n
     /* One more row than ratios, so that leave-one-out and an interval check the fit;
      * --allow-fallback accepts an exact but unchecked fit, as ND does. */
     size_t need = wk->p + (o->allow_fallback ? 0 : 1);
+    char name[GROUP_NAME_MAX];
+    group_name(g, name);
     if (wk->p && n < need)
         return nd_error_set(err, ND_EINPUT,
                             "fitting %s: %zu row%s cannot fit and check %zu ratio%s: profile at least %zu "
-                            "strategies (or --allow-fallback to fit them unchecked)", g->name, n,
+                            "strategies (or --allow-fallback to fit them unchecked)", name, n,
                             n == 1 ? "" : "s", wk->p, wk->p > 1 ? "s" : "", wk->p + 1);
     return ND_OK;
 }
@@ -183,8 +196,9 @@ int nd_fit_parts(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_f
     for (size_t gi = 0; !rc && gi < sizeof groups / sizeof groups[0]; gi++) {
         const group *g = &groups[gi];
         if (!measured(g, o)) {
-            char why[96];
-            snprintf(why, sizeof why, "the round does not measure %s", g->name);
+            char why[96], name[GROUP_NAME_MAX];
+            group_name(g, name);
+            snprintf(why, sizeof why, "the round does not measure %s", name);
             for (int k = 0; k < g->nkeys; k++) nd_fit_hold(res, g->keys[k], why);
             continue;
         }

@@ -160,7 +160,7 @@ int nd_fit_total(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_f
             nd_ratio_key key = pb.key[k];
             res->ratio[key] = s.r[k];
             res->status[key] = ND_RATIO_FITTED;
-            snprintf(res->target[key], sizeof res->target[key], "time");
+            snprintf(res->target[key], sizeof res->target[key], "%s", nd_classified_csv.time);
             nd_fit_interval(res, key, s.se[k], s.dof);
             if (s.r[k] <= 0 && !o->allow_fallback)
                 rc = nd_error_set(err, ND_EINPUT, "%s fits to 0 on the step times: the round "

@@ -35,10 +35,7 @@ static const kind_info kinds[] = {
      "recompute_potentials", true, true, false},
 };
 
-const char *const nd_plot_cmd_part_names[ND_PLOT_CMD_PARTS] = {
-    "FW_COMPUTE", "BW_COMPUTE", "RECOMPUTE", "DP_COMM", "DP_REDUCE", "MP_COMM",
-    "EP_COMM",    "CP_COMM",    "PP_COMM",   "BUBBLE",  "OPTIMIZER", "OVERHEAD",
-};
+
 
 /* ---- the flags ------------------------------------------------------------ */
 
@@ -198,40 +195,36 @@ int nd_plot_cmd_need_rows(const nd_plot_cmd_input *in, nd_error *err)
                         in->t->path, in->t->header_line + 1);
 }
 
-/* One degree cell appended to buf as " KEY V" (DP: always; others: when not 1). */
-static int put_degree(const nd_csv_table *t, size_t row, size_t col, const char *key, char *buf,
-                      nd_error *err)
+/* Row `row`'s cell of dimension d into *v: -1 when the table has no such column or the
+ * cell is blank; SP as 0 or 1. */
+static int read_degree(const nd_csv_table *t, size_t row, nd_dim d, int64_t *v, nd_error *err)
 {
-    const char *c = nd_csv_table_cell(t, row, col);
-    int64_t v;
+    int col = nd_csv_table_find(t, nd_dim_name(d));
+    const char *c = col >= 0 ? nd_csv_table_cell(t, row, (size_t)col) : NULL;
+    bool on = false;
+    *v = -1;
     if (!c) return ND_OK;
-    if (nd_parse_int64(c, 1, (int64_t)1 << 30, &v))
+    if (d == ND_DIM_SP) {
+        if (nd_parse_bool(c, &on))
+            return nd_error_set(err, ND_EINPUT, "%s:%d: column '%s': '%s' is not 0/1 or true/false",
+                                t->path, t->lines[row], nd_dim_name(d), c);
+        *v = on;
+    } else if (nd_parse_int64(c, 1, (int64_t)1 << 30, v)) {
         return nd_error_set(err, ND_EINPUT, "%s:%d: column '%s': '%s' is not a whole number >= 1",
                             t->path, t->lines[row], t->header[col], c);
-    size_t used = strlen(buf);
-    if (v != 1 || strcmp(key, "DP") == 0)
-        snprintf(buf + used, ND_PLOT_CMD_LABEL_MAX - used, "%s%s %lld", used ? " " : "", key,
-                 (long long)v);
+    }
     return ND_OK;
 }
 
 int nd_plot_cmd_degrees(const nd_csv_table *t, size_t row, char buf[ND_PLOT_CMD_LABEL_MAX],
                         nd_error *err)
 {
-    /* nd_strategy_label's order, so a redrawn plot reads like nd-search's. */
-    static const char *const keys[] = {"DP", "EP", "MP", "CP", "PP", "VPP", "MB", "MBS", "OP"};
-    buf[0] = '\0';
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        int col = nd_csv_table_find(t, keys[i]);
-        if (col >= 0 && put_degree(t, row, (size_t)col, keys[i], buf, err)) return err->code;
-    }
-    int col = nd_csv_table_find(t, "SP");
-    const char *c = col >= 0 ? nd_csv_table_cell(t, row, (size_t)col) : NULL;
-    bool sp = false;
-    if (c && nd_parse_bool(c, &sp))
-        return nd_error_set(err, ND_EINPUT, "%s:%d: column 'SP': '%s' is not 0/1 or true/false",
-                            t->path, t->lines[row], c);
-    size_t used = strlen(buf);
-    if (sp) snprintf(buf + used, ND_PLOT_CMD_LABEL_MAX - used, "%sSP", used ? " " : "");
+    /* The degree columns the table has, labelled as nd_strategy_label labels a strategy,
+     * so a redrawn plot reads like nd-search's. The flag SP is checked last. */
+    int64_t degree[ND_DIMS_SEARCHED];
+    for (int d = 0; d < ND_DIMS_SEARCHED; d++)
+        if (d != ND_DIM_SP && read_degree(t, row, (nd_dim)d, &degree[d], err)) return err->code;
+    if (read_degree(t, row, ND_DIM_SP, &degree[ND_DIM_SP], err)) return err->code;
+    nd_dim_label(degree, buf, ND_PLOT_CMD_LABEL_MAX);
     return ND_OK;
 }

@@ -5,12 +5,8 @@
  * The file holds the twelve estimated parts and the measured parts already
  * folded onto the profiler's vocabulary (measured_comp, ...). The estimated
  * parts are folded the same way here, so each panel and each bar compares
- * like with like — the folding nd-compare itself uses (compare.h):
- *   comp = FW_COMPUTE + BW_COMPUTE + RECOMPUTE + OPTIMIZER
- *   dp_wait = DP_COMM + DP_REDUCE      mp_wait = MP_COMM
- *   ep_wait = EP_COMM                  cp_wait = CP_COMM
- *   pp_wait = PP_COMM + BUBBLE         idle = OVERHEAD
- * The step is `time` (measured) against `score` (estimated).
+ * like with like — the folding nd-compare itself uses (nd_fold_parts,
+ * formats.h). The step is `time` (measured) against `score` (estimated).
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,22 +15,7 @@
 
 #include "plot_cmd_internal.h"
 
-#define FOLDS 7
-
-/* Fold f is the sum of the parts whose bit (1 << part index) is set. */
-static const struct {
-    const char *name;
-    const char *measured_column;
-    unsigned parts;
-} folds[FOLDS] = {
-    {"comp", "measured_comp", 1u << 0 | 1u << 1 | 1u << 2 | 1u << 10},
-    {"dp_wait", "measured_dp_wait", 1u << 3 | 1u << 4},
-    {"mp_wait", "measured_mp_wait", 1u << 5},
-    {"ep_wait", "measured_ep_wait", 1u << 6},
-    {"cp_wait", "measured_cp_wait", 1u << 7},
-    {"pp_wait", "measured_pp_wait", 1u << 8 | 1u << 9},
-    {"idle", "measured_idle", 1u << 11},
-};
+#define FOLDS ND_FOLD_TOTAL /* the parts' folds; the step is drawn from time and score */
 
 /* The estimates file read into columns: value[f * n + i] is fold f of row i. */
 typedef struct estimates {
@@ -69,12 +50,12 @@ static int estimates_alloc(estimates *e, size_t n, nd_error *err)
     return ND_OK;
 }
 
-static void fold_parts(estimates *e, size_t i, const double parts[ND_PLOT_CMD_PARTS])
+static void fold_parts(estimates *e, size_t i, const double parts[ND_PARTS])
 {
     for (size_t f = 0; f < FOLDS; f++) {
         double sum = 0;
-        for (size_t p = 0; p < ND_PLOT_CMD_PARTS; p++)
-            if (folds[f].parts & 1u << p) sum += parts[p];
+        for (size_t p = 0; p < ND_PARTS; p++)
+            if (nd_fold_parts((nd_fold)f) & 1u << p) sum += parts[p];
         e->est[f * e->n + i] = sum;
     }
 }
@@ -84,7 +65,9 @@ static void fold_parts(estimates *e, size_t i, const double parts[ND_PLOT_CMD_PA
 static int read_measured(const nd_csv_table *t, estimates *e, size_t i, nd_error *err)
 {
     for (size_t f = 0; f < FOLDS; f++) {
-        int col = nd_csv_table_find(t, folds[f].measured_column);
+        char name[64];
+        snprintf(name, sizeof name, "%s%s", nd_estimates_csv.measured_prefix, nd_fold_name((nd_fold)f));
+        int col = nd_csv_table_find(t, name);
         double *m = &e->meas[f * e->n + i];
         *m = NAN;
         if (col >= 0 && nd_csv_table_number(t, i, (size_t)col, m, err)) return err->code;
@@ -97,11 +80,11 @@ static int read_row(const nd_plot_cmd_input *in, estimates *e, size_t i, const s
                     nd_error *err)
 {
     const nd_csv_table *t = in->t;
-    double parts[ND_PLOT_CMD_PARTS];
+    double parts[ND_PARTS];
     int rc;
     if ((rc = nd_csv_table_number_required(t, i, cols[0], &e->time[i], err)) ||
         (rc = nd_csv_table_number_required(t, i, cols[1], &e->score[i], err)) ||
-        (rc = nd_plot_cmd_numbers(t, i, cols + 3, ND_PLOT_CMD_PARTS, parts, err)))
+        (rc = nd_plot_cmd_numbers(t, i, cols + 3, ND_PARTS, parts, err)))
         return rc;
     fold_parts(e, i, parts);
     e->labels[i] = nd_csv_table_cell(t, i, cols[2]);
@@ -110,7 +93,7 @@ static int read_row(const nd_plot_cmd_input *in, estimates *e, size_t i, const s
         e->labels[i] = e->label_text[i];
     }
     /* raw_ms: the estimate before the ratios; the same as score without them. */
-    int raw = nd_csv_table_find(t, "raw_ms");
+    int raw = nd_csv_table_find(t, nd_estimates_csv.raw_ms);
     e->raw[i] = e->score[i];
     if (raw >= 0 && (rc = nd_csv_table_number(t, i, (size_t)raw, &e->raw[i], err))) return rc;
     e->corrected |= isfinite(e->raw[i]) && e->raw[i] != e->score[i];
@@ -119,11 +102,12 @@ static int read_row(const nd_plot_cmd_input *in, estimates *e, size_t i, const s
 
 static int estimates_read(const nd_plot_cmd_input *in, estimates *e, nd_error *err)
 {
-    const char *names[3 + ND_PLOT_CMD_PARTS] = {"time", "score", "label"};
-    size_t cols[3 + ND_PLOT_CMD_PARTS];
-    memcpy(names + 3, nd_plot_cmd_part_names, sizeof nd_plot_cmd_part_names);
+    const char *names[3 + ND_PARTS] = {nd_estimates_csv.time, nd_estimates_csv.score,
+                                       nd_estimates_csv.label};
+    size_t cols[3 + ND_PARTS];
+    memcpy(names + 3, nd_part_names, sizeof nd_part_names);
     int rc = nd_plot_cmd_need_rows(in, err);
-    if (!rc) rc = nd_plot_cmd_columns(in, names, 3 + ND_PLOT_CMD_PARTS, cols, err);
+    if (!rc) rc = nd_plot_cmd_columns(in, names, 3 + ND_PARTS, cols, err);
     if (!rc) rc = estimates_alloc(e, in->t->n_rows, err);
     for (size_t i = 0; !rc && i < in->t->n_rows; i++)
         rc = read_row(in, e, i, cols, err);
@@ -156,7 +140,7 @@ static int draw_parity(const char *base, const nd_plot_cmd_input *in, const esti
     for (size_t f = 0; f < FOLDS; f++) {
         if (!e->has_measured[f] || !fold_drawable(e, f)) continue;
         const double *est = &e->est[f * n];
-        panels[k++] = (nd_plot_parity_panel){folds[f].name, &e->meas[f * n],
+        panels[k++] = (nd_plot_parity_panel){nd_fold_name((nd_fold)f), &e->meas[f * n],
                                              e->corrected ? none : est, e->corrected ? est : NULL};
     }
     nd_plot_parity p = {
@@ -189,14 +173,14 @@ static int draw_parts(const char *base, const nd_plot_cmd_input *in, const estim
     double *est = m + n * FOLDS;
     const char *names[FOLDS];
     for (size_t f = 0; f < FOLDS; f++) {
-        names[f] = folds[f].name;
+        names[f] = nd_fold_name((nd_fold)f);
         for (size_t i = 0; i < n; i++) {
             double v = e->meas[f * n + i];
             m[i * FOLDS + f] = isfinite(v) ? v : 0;
             est[i * FOLDS + f] = e->est[f * n + i];
         }
     }
-    nd_plot_parts p = {n, e->labels, FOLDS, names, m, est, in->no_idle ? "idle" : NULL};
+    nd_plot_parts p = {n, e->labels, FOLDS, names, m, est, in->no_idle ? nd_fold_name(ND_FOLD_IDLE) : NULL};
     return nd_plot_parts_write(base, &p, &in->opt, err);
 }
 

@@ -13,6 +13,7 @@
 
 #include "nd/csv_table.h"
 #include "nd/error.h"
+#include "nd/formats.h"
 #include "nd/plot.h"
 
 /* A kind's input: the table and the checked flags. */
@@ -50,8 +51,5 @@ int nd_plot_cmd_degrees(const nd_csv_table *t, size_t row, char buf[ND_PLOT_CMD_
 /* ND_EINPUT "FILE:LINE: no rows under the header" when the table has none. */
 int nd_plot_cmd_need_rows(const nd_plot_cmd_input *in, nd_error *err);
 
-/* The twelve estimated parts, in nd's order, as the CSV headers name them. */
-#define ND_PLOT_CMD_PARTS 12
-extern const char *const nd_plot_cmd_part_names[ND_PLOT_CMD_PARTS];
 
 #endif

@@ -29,9 +29,9 @@ static int ranking_alloc(ranking_buf *b, size_t n, nd_error *err)
 {
     b->labels = calloc(n, sizeof *b->labels);
     b->text = calloc(n, sizeof *b->text);
-    b->parts = calloc(n * (ND_PLOT_CMD_PARTS + 1), sizeof *b->parts);
+    b->parts = calloc(n * (ND_PARTS + 1), sizeof *b->parts);
     if (!b->labels || !b->text || !b->parts) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    b->peak = b->parts + n * ND_PLOT_CMD_PARTS;
+    b->peak = b->parts + n * ND_PARTS;
     return ND_OK;
 }
 
@@ -41,26 +41,26 @@ static int ranking_row(const nd_csv_table *t, size_t i, const size_t *cols, rank
     const char *rank = nd_csv_table_cell(t, i, cols[0]);
     int64_t r;
     if (!rank || nd_parse_int64(rank, 1, INT64_MAX, &r))
-        return nd_error_set(err, ND_EINPUT, "%s:%d: column 'rank': '%s' is not a whole number >= 1",
-                            t->path, t->lines[i], rank ? rank : "");
+        return nd_error_set(err, ND_EINPUT, "%s:%d: column '%s': '%s' is not a whole number >= 1",
+                            t->path, t->lines[i], nd_ranking_csv.rank, rank ? rank : "");
     char deg[ND_PLOT_CMD_LABEL_MAX];
     int rc = nd_plot_cmd_degrees(t, i, deg, err);
     if (rc) return rc;
     snprintf(b->text[i], sizeof b->text[i], "%lld: %s", (long long)r, deg);
     b->labels[i] = b->text[i];
     if ((rc = nd_csv_table_number(t, i, cols[1], &b->peak[i], err))) return rc;
-    return nd_plot_cmd_numbers(t, i, cols + 2, ND_PLOT_CMD_PARTS, &b->parts[i * ND_PLOT_CMD_PARTS],
+    return nd_plot_cmd_numbers(t, i, cols + 2, ND_PARTS, &b->parts[i * ND_PARTS],
                                err);
 }
 
 /* The first -t rows in file order (nd-search writes them best first). */
 int nd_plot_cmd_ranking(const char *base, const nd_plot_cmd_input *in, nd_error *err)
 {
-    const char *names[2 + ND_PLOT_CMD_PARTS] = {"rank", "memory_mb"};
-    size_t cols[2 + ND_PLOT_CMD_PARTS];
-    memcpy(names + 2, nd_plot_cmd_part_names, sizeof nd_plot_cmd_part_names);
+    const char *names[2 + ND_PARTS] = {nd_ranking_csv.rank, nd_ranking_csv.memory_mb};
+    size_t cols[2 + ND_PARTS];
+    memcpy(names + 2, nd_part_names, sizeof nd_part_names);
     int rc = nd_plot_cmd_need_rows(in, err);
-    if (!rc) rc = nd_plot_cmd_columns(in, names, 2 + ND_PLOT_CMD_PARTS, cols, err);
+    if (!rc) rc = nd_plot_cmd_columns(in, names, 2 + ND_PARTS, cols, err);
     if (rc) return rc;
     size_t top = in->top ? in->top : RANKING_TOP_DEFAULT;
     size_t n = top < in->t->n_rows ? top : in->t->n_rows;
@@ -69,7 +69,7 @@ int nd_plot_cmd_ranking(const char *base, const nd_plot_cmd_input *in, nd_error 
     for (size_t i = 0; !rc && i < n; i++)
         rc = ranking_row(in->t, i, cols, &b, err);
     if (!rc) {
-        nd_plot_ranking p = {n,       b.labels, ND_PLOT_CMD_PARTS, nd_plot_cmd_part_names,
+        nd_plot_ranking p = {n,       b.labels, ND_PARTS, nd_part_names,
                              b.parts, b.peak,   in->budget_mib};
         rc = nd_plot_ranking_write(base, &p, &in->opt, err);
     }
@@ -79,12 +79,12 @@ int nd_plot_cmd_ranking(const char *base, const nd_plot_cmd_input *in, nd_error 
 
 /* ---- memory per stage --------------------------------------------------------- */
 
-#define COMPONENTS 7
+#define COMPONENTS ND_MEMORY_COMPONENTS
 
 /* The budget in the file (budget_mib, the same in every row), unless --budget. */
 static int memory_budget(const nd_plot_cmd_input *in, double *budget, nd_error *err)
 {
-    int col = nd_csv_table_find(in->t, "budget_mib");
+    int col = nd_csv_table_find(in->t, nd_memory_csv.budget_mib);
     *budget = in->budget_mib;
     if (isfinite(*budget) || col < 0) return ND_OK;
     return nd_csv_table_number(in->t, 0, (size_t)col, budget, err);
@@ -93,16 +93,12 @@ static int memory_budget(const nd_plot_cmd_input *in, double *budget, nd_error *
 int nd_plot_cmd_memory(const char *base, const nd_plot_cmd_input *in, nd_error *err)
 {
     /* The columns nd_report_memory_csv writes, named as nd-search's memory plot names them. */
-    static const char *const columns[COMPONENTS] = {
-        "params_mib",  "grads_mib",   "optimizer_mib", "activations_mib",
-        "working_mib", "buffers_mib", "reserve_mib"};
-    static const char *const names[COMPONENTS] = {
-        "parameters", "gradients", "optimizer", "activations", "working", "buffers", "reserve"};
+    const nd_memory_format *f = &nd_memory_csv;
     size_t cols[COMPONENTS], n = in->t->n_rows;
     int rc = nd_plot_cmd_need_rows(in, err);
-    if (!rc) rc = nd_plot_cmd_columns(in, columns, COMPONENTS, cols, err);
+    if (!rc) rc = nd_plot_cmd_columns(in, f->component, COMPONENTS, cols, err);
     if (rc) return rc;
-    int stage = nd_csv_table_find(in->t, "stage");
+    int stage = nd_csv_table_find(in->t, f->stage);
     const char **labels = calloc(n, sizeof *labels);
     double *v = calloc(n * COMPONENTS, sizeof *v), budget;
     rc = labels && v ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
@@ -113,7 +109,7 @@ int nd_plot_cmd_memory(const char *base, const nd_plot_cmd_input *in, nd_error *
     }
     if (!rc) rc = memory_budget(in, &budget, err);
     if (!rc) {
-        nd_plot_stage_memory p = {n, stage >= 0 ? labels : NULL, COMPONENTS, names, v, budget};
+        nd_plot_stage_memory p = {n, stage >= 0 ? labels : NULL, COMPONENTS, f->title, v, budget};
         rc = nd_plot_stage_memory_write(base, &p, &in->opt, err);
     }
     free(labels), free(v);
@@ -147,15 +143,15 @@ static int start_series(const nd_csv_table *t, size_t i, int64_t top, potentials
     for (size_t s = 0; s < p->n_series; s++)
         if (p->tops[s] == top)
             return nd_error_set(err, ND_EINPUT,
-                                "%s:%d: TOP %lld appears again after other configurations: the "
+                                "%s:%d: %s %lld appears again after other configurations: the "
                                 "rows of one configuration must be together",
-                                t->path, t->lines[i], (long long)top);
+                                t->path, t->lines[i], nd_potentials_csv.top, (long long)top);
     char deg[ND_PLOT_CMD_LABEL_MAX];
     int rc = nd_plot_cmd_degrees(t, i, deg, err);
     if (rc) return rc;
     size_t s = p->n_series++;
     p->tops[s] = top;
-    snprintf(p->labels[s], sizeof p->labels[s], "TOP %lld: %s", (long long)top, deg);
+    snprintf(p->labels[s], sizeof p->labels[s], "%s %lld: %s", nd_potentials_csv.top, (long long)top, deg);
     p->series[s] = (nd_plot_recompute_series){p->labels[s], 0, &p->step_ms[i], &p->peak_mib[i]};
     return ND_OK;
 }
@@ -176,9 +172,10 @@ static int potentials_read(const nd_csv_table *t, const size_t *cols, size_t lim
         nd_plot_recompute_series *s = &p->series[p->n_series - 1];
         if (step != (int64_t)s->n_steps)
             return nd_error_set(err, ND_EINPUT,
-                                "%s:%d: column 'step': %lld, expected %zu (TOP %lld's steps "
+                                "%s:%d: column '%s': %lld, expected %zu (%s %lld's steps "
                                 "count 0, 1, 2, ... in order)",
-                                t->path, t->lines[i], (long long)step, s->n_steps, (long long)top);
+                                t->path, t->lines[i], nd_potentials_csv.step, (long long)step, s->n_steps,
+                                nd_potentials_csv.top, (long long)top);
         if ((rc = nd_csv_table_number(t, i, cols[2], &p->step_ms[i], err)) ||
             (rc = nd_csv_table_number(t, i, cols[3], &p->peak_mib[i], err)))
             return rc;
@@ -189,7 +186,8 @@ static int potentials_read(const nd_csv_table *t, const size_t *cols, size_t lim
 
 int nd_plot_cmd_potentials(const char *base, const nd_plot_cmd_input *in, nd_error *err)
 {
-    static const char *const names[] = {"TOP", "step", "score", "memory_mb"};
+    const nd_potentials_format *f = &nd_potentials_csv;
+    const char *const names[] = {f->top, f->step, f->score, f->memory_mb};
     size_t cols[4], n = in->t->n_rows;
     int rc = nd_plot_cmd_need_rows(in, err);
     if (!rc) rc = nd_plot_cmd_columns(in, names, 4, cols, err);

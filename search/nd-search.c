@@ -139,7 +139,7 @@ int main(int argc, char **argv)
     }
     /* ND's -l and --recompute take several words: the operands getopt left belong to them. */
     for (int i = optind; i < argc; i++) {
-        bool dim = nd_sdim_from_name(argv[i]) >= 0, mode = false;
+        bool dim = nd_search_dim_from_name(argv[i]) >= 0, mode = false;
         nd_recompute m;
         mode = !nd_recompute_parse(argv[i], &m) || nd_text_equal_nocase(argv[i], "auto");
         if (dim && req.dims_given && req.n_dims < 16) req.dims[req.n_dims++] = argv[i];

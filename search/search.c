@@ -19,25 +19,16 @@
 
 #include "nd/text.h"
 
-static const char *sdim_names[ND_SDIMS] = {"DP", "EP", "MP", "CP", "PP", "VPP", "MB", "MBS", "SP", "OP"};
-
-const char *nd_sdim_name(nd_sdim d)
+int nd_search_dim_from_name(const char *name)
 {
-    return d < ND_SDIMS ? sdim_names[d] : "?";
-}
-
-int nd_sdim_from_name(const char *name)
-{
-    if (nd_text_equal_nocase(name, "TP")) return ND_SDIM_MP;
-    for (int d = 0; d < ND_SDIMS; d++)
-        if (nd_text_equal_nocase(name, sdim_names[d])) return d;
-    return -1;
+    int d = nd_dim_from_name(name);
+    return d < ND_DIMS_SEARCHED ? d : -1;
 }
 
 void nd_search_space_init(nd_search_space *sp, const nd_train *train)
 {
     memset(sp, 0, sizeof *sp);
-    sp->vary = (1u << ND_SDIMS) - 1;
+    sp->vary = ND_DIM_BIT(ND_DIMS_SEARCHED) - 1;
     sp->modes[0] = train->recompute;
     sp->n_modes = 1;
     sp->host_overlap = 0.8;
@@ -165,8 +156,8 @@ static int inner(worker *w, nd_strategy base)
     const nd_search_config *cfg = w->cfg;
     nd_values mbs, op;
     int64_t dp = base.dp, gbs = cfg->global_batch;
-    nd_search_divisors(cfg, ND_SDIM_MBS, gbs / dp, gbs / dp, &mbs);
-    nd_search_divisors(cfg, ND_SDIM_OP, dp * base.cp, dp * base.cp, &op);
+    nd_search_divisors(cfg, ND_DIM_MBS, gbs / dp, gbs / dp, &mbs);
+    nd_search_divisors(cfg, ND_DIM_OP, dp * base.cp, dp * base.cp, &op);
     bool over = false; /* a smaller MBS already failed at full sharding */
     for (int i = 0; i < mbs.n; i++) {
         int64_t mb = gbs / (dp * mbs.v[i]);
@@ -174,7 +165,7 @@ static int inner(worker *w, nd_strategy base)
             nd_strategy s = base;
             s.mbs = mbs.v[i], s.mb = mb, s.op = op.v[j];
             w->st.enumerated++;
-            if (!nd_search_allowed(cfg, ND_SDIM_MB, mb)) {
+            if (!nd_search_allowed(cfg, ND_DIM_MB, mb)) {
                 w->st.refused[ND_REFUSE_LIST]++;
                 continue;
             }
@@ -211,7 +202,7 @@ static int outer(worker *w, const outer_item *it)
     const nd_search_config *cfg = w->cfg;
     const nd_model *m = cfg->ctx->model;
     int64_t dp = cfg->ctx->devices / (it->tp * it->pp * it->cp);
-    if (!nd_search_allowed(cfg, ND_SDIM_DP, dp)) {
+    if (!nd_search_allowed(cfg, ND_DIM_DP, dp)) {
         w->st.enumerated++;
         w->st.refused[ND_REFUSE_LIST]++;
         return 0;
@@ -222,17 +213,17 @@ static int outer(worker *w, const outer_item *it)
         return 0;
     }
     nd_values ep, vpp;
-    if (m->experts) nd_search_divisors(cfg, ND_SDIM_EP, m->experts, m->experts, &ep);
+    if (m->experts) nd_search_divisors(cfg, ND_DIM_EP, m->experts, m->experts, &ep);
     else ep.n = 1, ep.v[0] = 1;
     /* VPP ranges over 1 .. min(max_vpp, layers per stage), as ND's does. */
     int64_t vpp_max = it->pp > 1 ? cfg->space.max_vpp : 1;
     if (vpp_max > m->layers / it->pp) vpp_max = m->layers / it->pp > 0 ? m->layers / it->pp : 1;
-    nd_search_range(cfg, ND_SDIM_VPP, 1, vpp_max, &vpp);
+    nd_search_range(cfg, ND_DIM_VPP, 1, vpp_max, &vpp);
     for (int e = 0; e < ep.n; e++)
         for (int v = 0; v < vpp.n; v++)
             for (int sp = 0; sp <= (it->tp > 1 ? 1 : 0); sp++) {
                 /* Without MP, SP means nothing: the run's SP then does not restrict. */
-                if (it->tp > 1 && !nd_search_allowed(cfg, ND_SDIM_SP, sp)) continue;
+                if (it->tp > 1 && !nd_search_allowed(cfg, ND_DIM_SP, sp)) continue;
                 for (int mode = 0; mode < cfg->space.n_modes; mode++) {
                     nd_strategy s = cfg->base;
                     s.tp = it->tp, s.pp = it->pp, s.cp = it->cp, s.dp = dp, s.ep = ep.v[e];
@@ -269,11 +260,11 @@ static outer_item *layouts(const nd_search_config *cfg, size_t *n)
     outer_item *items = malloc(cap * sizeof *items);
     if (!items) return NULL;
     nd_values tp, pp, cp;
-    nd_search_divisors(cfg, ND_SDIM_MP, N, m->heads, &tp);
+    nd_search_divisors(cfg, ND_DIM_MP, N, m->heads, &tp);
     for (int a = 0; a < tp.n; a++) {
-        nd_search_divisors(cfg, ND_SDIM_PP, N / tp.v[a], m->layers < ND_MAX_STAGES ? m->layers : ND_MAX_STAGES, &pp);
+        nd_search_divisors(cfg, ND_DIM_PP, N / tp.v[a], m->layers < ND_MAX_STAGES ? m->layers : ND_MAX_STAGES, &pp);
         for (int b = 0; b < pp.n; b++) {
-            nd_search_divisors(cfg, ND_SDIM_CP, N / tp.v[a] / pp.v[b], cfg->ctx->train->seq_len / 2, &cp);
+            nd_search_divisors(cfg, ND_DIM_CP, N / tp.v[a] / pp.v[b], cfg->ctx->train->seq_len / 2, &cp);
             for (int c = 0; c < cp.n; c++) {
                 if (count == cap) {
                     outer_item *more = realloc(items, 2 * cap * sizeof *items);

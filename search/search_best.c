@@ -123,22 +123,14 @@ static void write_strategy(FILE *fp, const nd_strategy *s)
 {
     const char *in = "  ";
     fputs("strategy:\n", fp);
-    key_int(fp, in, "DP", s->dp);
-    key_int(fp, in, "MP", s->tp);
-    key_int(fp, in, "PP", s->pp);
-    key_int(fp, in, "CP", s->cp);
-    key_int(fp, in, "EP", s->ep);
-    key_int(fp, in, "ETP", s->etp);
-    key_int(fp, in, "OP", s->op);
-    key_int(fp, in, "ZERO", s->zero < 0 ? 0 : s->zero);
-    key_int(fp, in, "VPP", s->vpp);
-    key_int(fp, in, "MB", s->mb);
-    key_int(fp, in, "MBS", s->mbs);
-    key_int(fp, in, "SP", s->sp);
-    if (s->first_stage_layers) key_int(fp, in, "FIRST", s->first_stage_layers);
-    if (s->last_stage_layers) key_int(fp, in, "LAST", s->last_stage_layers);
-    key_text(fp, in, "recompute", nd_recompute_name(s->recompute));
-    key_text(fp, in, "schedule", nd_schedule_name(s->schedule));
+    for (int i = 0; i < ND_DIMS; i++) {
+        nd_dim d = nd_dim_strategy_order[i];
+        key_int(fp, in, nd_dim_name(d), nd_strategy_dim_resolved(s, d)); /* ranked: ETP already resolved */
+    }
+    if (s->first_stage_layers) key_int(fp, in, nd_strategy_keys.first, s->first_stage_layers);
+    if (s->last_stage_layers) key_int(fp, in, nd_strategy_keys.last, s->last_stage_layers);
+    key_text(fp, in, nd_strategy_keys.recompute, nd_recompute_name(s->recompute));
+    key_text(fp, in, nd_strategy_keys.schedule, nd_schedule_name(s->schedule));
 }
 
 typedef struct layer_map {
@@ -195,8 +187,9 @@ static void write_plan(FILE *fp, const nd_recompute_plan *plan)
     fputs("  stages:  # layers [off, selective, full] per kind; offloaded [dense, moe] run off\n", fp);
     for (int64_t i = 0; i < plan->stages; i++) {
         int64_t(*n)[ND_RECOMPUTE_MODES] = plan->layers[i];
-        fprintf(fp, "    - {dense: [%lld, %lld, %lld], moe: [%lld, %lld, %lld], offloaded: [%lld, %lld]}\n",
-                (long long)n[0][0], (long long)n[0][1], (long long)n[0][2], (long long)n[1][0],
+        fprintf(fp, "    - {%s: [%lld, %lld, %lld], %s: [%lld, %lld, %lld], offloaded: [%lld, %lld]}\n",
+                nd_layer_kind_name(ND_LAYER_DENSE), (long long)n[0][0], (long long)n[0][1], (long long)n[0][2],
+                nd_layer_kind_name(ND_LAYER_MOE), (long long)n[1][0],
                 (long long)n[1][1], (long long)n[1][2],
                 (long long)(plan->offloaded ? plan->offloaded[i][0] : 0),
                 (long long)(plan->offloaded ? plan->offloaded[i][1] : 0));

@@ -51,14 +51,17 @@ static int build_space(const nd_search_request *req, const nd_session *ses, cons
     if (req->dims_given) {
         sp->vary = 0;
         for (int i = 0; i < req->n_dims; i++) {
-            int d = nd_sdim_from_name(req->dims[i]);
-            if (d < 0)
-                return nd_error_set(err, ND_EUSAGE, "-l %s: not a dimension (DP EP MP CP PP VPP MB MBS SP OP)",
-                                    req->dims[i]);
-            sp->vary |= 1u << d;
+            int d = nd_search_dim_from_name(req->dims[i]);
+            if (d < 0) {
+                char names[64];
+                nd_dim_names(ND_DIM_BIT(ND_DIMS_SEARCHED) - 1, names, sizeof names);
+                return nd_error_set(err, ND_EUSAGE, "-l %s: not a dimension (%s)", req->dims[i], names);
+            }
+            sp->vary |= ND_DIM_BIT(d);
         }
         /* ND's rule: the micro-batch count follows whenever DP, PP or MBS varies. */
-        if (sp->vary & ((1u << ND_SDIM_DP) | (1u << ND_SDIM_PP) | (1u << ND_SDIM_MBS))) sp->vary |= 1u << ND_SDIM_MB;
+        if (sp->vary & (ND_DIM_BIT(ND_DIM_DP) | ND_DIM_BIT(ND_DIM_PP) | ND_DIM_BIT(ND_DIM_MBS)))
+            sp->vary |= ND_DIM_BIT(ND_DIM_MB);
     }
     if (req->n_modes) {
         sp->n_modes = 0;

@@ -11,10 +11,10 @@
 #include "nd/yaml_doc.h"
 
 /* parallelism: keys and the dimension each restricts. */
-static const struct { const char *key; nd_sdim dim; } dims[] = {
-    {"dp", ND_SDIM_DP}, {"tp", ND_SDIM_MP}, {"pp", ND_SDIM_PP}, {"cp", ND_SDIM_CP}, {"ep", ND_SDIM_EP},
-    {"fsdp", ND_SDIM_OP}, {"micro_batch_num", ND_SDIM_MB}, {"micro_batch_size", ND_SDIM_MBS},
-    {"vpp", ND_SDIM_VPP}, {"pp_interleave_num", ND_SDIM_VPP}, {"sp", ND_SDIM_SP},
+static const struct { const char *key; nd_dim dim; } dims[] = {
+    {"dp", ND_DIM_DP}, {"tp", ND_DIM_MP}, {"pp", ND_DIM_PP}, {"cp", ND_DIM_CP}, {"ep", ND_DIM_EP},
+    {"fsdp", ND_DIM_OP}, {"micro_batch_num", ND_DIM_MB}, {"micro_batch_size", ND_DIM_MBS},
+    {"vpp", ND_DIM_VPP}, {"pp_interleave_num", ND_DIM_VPP}, {"sp", ND_DIM_SP},
 };
 
 static int where_error(nd_yaml *y, yaml_node_t *n, nd_error *err, const char *fmt, ...) ND_PRINTF(4, 5);
@@ -30,14 +30,14 @@ static int where_error(nd_yaml *y, yaml_node_t *n, nd_error *err, const char *fm
     return nd_error_set(err, ND_EINPUT, "%s:%d: %s", y->path, nd_yaml_line(n), msg);
 }
 
-static int read_dim(nd_yaml *y, yaml_node_t *v, nd_sdim d, nd_search_config_file *f, nd_error *err)
+static int read_dim(nd_yaml *y, yaml_node_t *v, nd_dim d, nd_search_config_file *f, nd_error *err)
 {
     f->declared[d] = true;
     const char *t = nd_yaml_text(v);
     int64_t x;
     if (t && !strcmp(t, "auto")) return ND_OK;
     if (t) {
-        if (d == ND_SDIM_SP) {
+        if (d == ND_DIM_SP) {
             bool b;
             if (nd_parse_bool(t, &b)) return where_error(y, v, err, "sp: '%s' is not true or false", t);
             x = b;
@@ -51,7 +51,7 @@ static int read_dim(nd_yaml *y, yaml_node_t *v, nd_sdim d, nd_search_config_file
         return where_error(y, v, err, "%s", "a dimension is a number, a list of 1 to 64 numbers, or auto");
     for (size_t i = 0; i < nd_yaml_size(v); i++) {
         const char *item = nd_yaml_text(nd_yaml_item(y, v, i));
-        if (!item || nd_parse_int64(item, d == ND_SDIM_SP ? 0 : 1, 1 << 24, &x))
+        if (!item || nd_parse_int64(item, d == ND_DIM_SP ? 0 : 1, 1 << 24, &x))
             return where_error(y, v, err, "list item '%s' is not a whole number >= 1", item ? item : "?");
         f->list[d][f->n_list[d]++] = x;
     }
@@ -206,9 +206,9 @@ int nd_search_config_load(const char *path, nd_search_config_file *f, nd_error *
         rc = check_keys(&y, n, "pp_config", KEYS(pp_keys), "pp_degree, pp_interleave_num, micro_batch_num, "
                         "pipeline_schedule; ND's stage_partition_mode, stage_partition, layer_offset_range and "
                         "layer_recompute_layers are accepted and ignored", err);
-        if (!rc && (v = nd_yaml_get(&y, n, "pp_degree"))) rc = read_dim(&y, v, ND_SDIM_PP, f, err);
-        if (!rc && (v = nd_yaml_get(&y, n, "pp_interleave_num"))) rc = read_dim(&y, v, ND_SDIM_VPP, f, err);
-        if (!rc && (v = nd_yaml_get(&y, n, "micro_batch_num"))) rc = read_dim(&y, v, ND_SDIM_MB, f, err);
+        if (!rc && (v = nd_yaml_get(&y, n, "pp_degree"))) rc = read_dim(&y, v, ND_DIM_PP, f, err);
+        if (!rc && (v = nd_yaml_get(&y, n, "pp_interleave_num"))) rc = read_dim(&y, v, ND_DIM_VPP, f, err);
+        if (!rc && (v = nd_yaml_get(&y, n, "micro_batch_num"))) rc = read_dim(&y, v, ND_DIM_MB, f, err);
         const char *sched = nd_yaml_text(nd_yaml_get(&y, n, "pipeline_schedule"));
         if (!rc && sched) {
             if (nd_schedule_parse(sched, &f->schedule))
@@ -222,24 +222,12 @@ int nd_search_config_load(const char *path, nd_search_config_file *f, nd_error *
 
 void nd_search_config_apply(const nd_search_config_file *f, nd_search_space *space, nd_strategy *base)
 {
-    for (int d = 0; d < ND_SDIMS; d++) {
+    for (int d = 0; d < ND_DIMS_SEARCHED; d++) {
         if (f->fixed[d]) {
-            space->vary &= ~(1u << d);
-            int64_t v = f->fixed_value[d];
-            switch ((nd_sdim)d) {
-            case ND_SDIM_DP: base->dp = v; break;
-            case ND_SDIM_EP: base->ep = v; break;
-            case ND_SDIM_MP: base->tp = v; break;
-            case ND_SDIM_CP: base->cp = v; break;
-            case ND_SDIM_PP: base->pp = v; break;
-            case ND_SDIM_VPP: base->vpp = v; break;
-            case ND_SDIM_MB: base->mb = v; break;
-            case ND_SDIM_MBS: base->mbs = v; break;
-            case ND_SDIM_SP: base->sp = v; break;
-            default: base->op = v; break;
-            }
+            space->vary &= ~ND_DIM_BIT(d);
+            nd_strategy_set_dim(base, (nd_dim)d, f->fixed_value[d]);
         } else if (f->n_list[d]) {
-            space->vary |= 1u << d;
+            space->vary |= ND_DIM_BIT(d);
             space->allowed[d] = f->list[d];
             space->n_allowed[d] = f->n_list[d];
         }

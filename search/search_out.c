@@ -7,26 +7,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "nd/formats.h"
 #include "nd/io.h"
 #include "nd/json.h"
 #include "nd/report.h"
 #include "nd/version.h"
-
-static int64_t dim_value(const nd_strategy *s, nd_sdim d)
-{
-    switch (d) {
-    case ND_SDIM_DP: return s->dp;
-    case ND_SDIM_EP: return s->ep;
-    case ND_SDIM_MP: return s->tp;
-    case ND_SDIM_CP: return s->cp;
-    case ND_SDIM_PP: return s->pp;
-    case ND_SDIM_VPP: return s->vpp;
-    case ND_SDIM_MB: return s->mb;
-    case ND_SDIM_MBS: return s->mbs;
-    case ND_SDIM_SP: return s->sp;
-    default: return s->op;
-    }
-}
 
 static bool show_recompute(const nd_search_config *cfg)
 {
@@ -71,14 +56,14 @@ void nd_search_print_table(FILE *fp, const nd_search_config *cfg, const nd_searc
     fprintf(fp, "Top %zu of %llu fitting strategies%s (step in ms; parts in ms and %% of the step):\n", n,
             (unsigned long long)res->stats.fitting, cfg->ctx->ratios ? ", corrected by the ratios file" : "");
     fprintf(fp, "%5s", "TOP");
-    for (int d = 0; d < ND_SDIMS; d++) fprintf(fp, " %5s", nd_sdim_name((nd_sdim)d));
+    for (int d = 0; d < ND_DIMS_SEARCHED; d++) fprintf(fp, " %5s", nd_dim_name((nd_dim)d));
     if (show_recompute(cfg)) fprintf(fp, " %-22s", "recompute");
     fprintf(fp, " %10s %11s %11s %6s\n", "peak MiB", "step ms", "tokens/s/d", "MFU");
     for (size_t i = 0; i < n; i++) {
         const nd_ranked *r = &res->items[i];
         char buf[64];
         fprintf(fp, "%5zu", i + 1);
-        for (int d = 0; d < ND_SDIMS; d++) fprintf(fp, " %5lld", (long long)dim_value(&r->s, (nd_sdim)d));
+        for (int d = 0; d < ND_DIMS_SEARCHED; d++) fprintf(fp, " %5lld", (long long)nd_strategy_dim(&r->s, (nd_dim)d));
         if (show_recompute(cfg)) fprintf(fp, " %-22s", recompute_label(r, buf, sizeof buf));
         fprintf(fp, " %10.0f %11.2f %11.1f %5.1f%%\n", r->peak_mib, r->step_ms, r->tokens_per_s_per_device,
                 100 * r->mfu);
@@ -105,17 +90,18 @@ int nd_search_write_ranking(const char *path, const nd_search_config *cfg, const
     int rc = nd_outfile_open(&out, path, err);
     if (rc) return rc;
     FILE *fp = out.fp;
-    fputs("rank", fp);
-    for (int d = 0; d < ND_SDIMS; d++) fprintf(fp, ",%s", nd_sdim_name((nd_sdim)d));
-    if (show_recompute(cfg)) fputs(",recompute", fp);
-    fputs(",memory_mb,score", fp);
+    const nd_ranking_format *col = &nd_ranking_csv;
+    fputs(col->rank, fp);
+    for (int d = 0; d < ND_DIMS_SEARCHED; d++) fprintf(fp, ",%s", nd_dim_name((nd_dim)d));
+    if (show_recompute(cfg)) fprintf(fp, ",%s", col->recompute);
+    fprintf(fp, ",%s,%s", col->memory_mb, col->score);
     for (int p = 0; p < ND_PARTS; p++) fprintf(fp, ",%s", nd_part_name((nd_part)p));
-    fputs(",step_ms,tokens_per_s\n", fp);
+    fprintf(fp, ",%s,%s\n", col->step_ms, col->tokens_per_s);
     for (size_t i = 0; i < res->count; i++) {
         const nd_ranked *r = &res->items[i];
         char buf[64];
         fprintf(fp, "%zu", i + 1);
-        for (int d = 0; d < ND_SDIMS; d++) fprintf(fp, ",%lld", (long long)dim_value(&r->s, (nd_sdim)d));
+        for (int d = 0; d < ND_DIMS_SEARCHED; d++) fprintf(fp, ",%lld", (long long)nd_strategy_dim(&r->s, (nd_dim)d));
         if (show_recompute(cfg)) fprintf(fp, ",%s", recompute_label(r, buf, sizeof buf));
         put_double(fp, r->peak_mib);
         put_double(fp, r->step_ms);
@@ -133,24 +119,25 @@ int nd_search_write_summary(const char *path, const nd_search_config *cfg, const
     const nd_search_stats *st = &res->stats;
     cJSON *doc = cJSON_CreateObject();
     if (!doc) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    cJSON_AddStringToObject(doc, "nd_version", ND_VERSION);
-    cJSON_AddStringToObject(doc, "model", cfg->ctx->model->name);
-    cJSON_AddStringToObject(doc, "device", cfg->ctx->device->name);
-    nd_json_add_number(doc, "devices", (double)cfg->ctx->devices);
-    nd_json_add_number(doc, "global_batch", (double)cfg->global_batch);
-    nd_json_add_number(doc, "budget_mib", cfg->ctx->budget_mib);
-    nd_json_add_number(doc, "enumerated", (double)st->enumerated);
-    cJSON *refused = cJSON_AddObjectToObject(doc, "refused");
+    const nd_report_format *key = &nd_report_json;
+    cJSON_AddStringToObject(doc, key->nd_version, ND_VERSION);
+    cJSON_AddStringToObject(doc, key->model, cfg->ctx->model->name);
+    cJSON_AddStringToObject(doc, key->device, cfg->ctx->device->name);
+    nd_json_add_number(doc, key->devices, (double)cfg->ctx->devices);
+    nd_json_add_number(doc, key->global_batch, (double)cfg->global_batch);
+    nd_json_add_number(doc, key->budget_mib, cfg->ctx->budget_mib);
+    nd_json_add_number(doc, key->enumerated, (double)st->enumerated);
+    cJSON *refused = cJSON_AddObjectToObject(doc, key->refused);
     for (int r = 0; r < ND_REFUSE_REASONS; r++)
         if (st->refused[r]) nd_json_add_number(refused, nd_refusal_name((nd_refusal)r), (double)st->refused[r]);
-    nd_json_add_number(doc, "priced", (double)st->priced);
-    nd_json_add_number(doc, "dropped_for_memory", (double)st->dropped_memory);
-    nd_json_add_number(doc, "dropped_by_bound", (double)st->bounded);
-    nd_json_add_number(doc, "fitting", (double)st->fitting);
-    nd_json_add_number(doc, "min_peak_mib", st->min_peak_mib);
+    nd_json_add_number(doc, key->priced, (double)st->priced);
+    nd_json_add_number(doc, key->dropped_for_memory, (double)st->dropped_memory);
+    nd_json_add_number(doc, key->dropped_by_bound, (double)st->bounded);
+    nd_json_add_number(doc, key->fitting, (double)st->fitting);
+    nd_json_add_number(doc, key->min_peak_mib, st->min_peak_mib);
     if (res->count) {
-        cJSON_AddItemToObject(doc, "best", nd_report_strategy_json(&res->items[0].s));
-        nd_json_add_number(doc, "best_step_ms", res->items[0].step_ms);
+        cJSON_AddItemToObject(doc, key->best, nd_report_strategy_json(&res->items[0].s));
+        nd_json_add_number(doc, key->best_step_ms, res->items[0].step_ms);
     }
     int rc = nd_json_write_file(path, doc, err);
     cJSON_Delete(doc);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nd/formats.h"
 #include "nd/io.h"
 #include "nd/plot.h"
 #include "nd/report.h"
@@ -32,9 +33,7 @@ static int ranking_plot(const char *dir, const nd_search_config *cfg, const nd_s
     const char **labels = calloc(n, sizeof *labels);
     char (*text)[112] = calloc(n, sizeof *text);
     double *parts = calloc(n * ND_PARTS + n, sizeof *parts), *peak = parts + n * ND_PARTS;
-    const char *names[ND_PARTS];
     int rc = labels && text && parts ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
-    for (int p = 0; p < ND_PARTS; p++) names[p] = nd_part_name((nd_part)p);
     for (size_t i = 0; !rc && i < n; i++) {
         char lab[80];
         nd_strategy_label(&res->items[i].s, lab, sizeof lab);
@@ -44,7 +43,7 @@ static int ranking_plot(const char *dir, const nd_search_config *cfg, const nd_s
         peak[i] = res->items[i].peak_mib;
     }
     if (!rc) {
-        nd_plot_ranking p = {n, labels, ND_PARTS, names, parts, peak, cfg->ctx->budget_mib};
+        nd_plot_ranking p = {n, labels, ND_PARTS, nd_part_names, parts, peak, cfg->ctx->budget_mib};
         char base[1024];
         snprintf(base, sizeof base, "%s/ranking", dir);
         rc = nd_plot_ranking_write(base, &p, opt, err);
@@ -61,22 +60,22 @@ static int memory_plot(const char *dir, const nd_search_config *cfg, const nd_ra
     nd_stage_time *tm = calloc((size_t)pp, sizeof *tm);
     int64_t (*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES] = calloc((size_t)pp, sizeof *layers);
     int64_t (*off)[ND_LAYER_KINDS] = calloc((size_t)pp, sizeof *off);
-    double *comp = calloc((size_t)pp * 7, sizeof *comp);
+    double *comp = calloc((size_t)pp * ND_MEMORY_COMPONENTS, sizeof *comp);
     int rc = mem && tm && layers && off && comp ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
     nd_recompute_plan plan = {0, layers, off, 0};
     nd_estimate est;
     bool has_plan;
     if (!rc && price_again(cfg, best, &est, mem, tm, &plan, &has_plan))
         rc = nd_error_set(err, ND_ERUNTIME, "cannot price the best strategy again");
-    static const char *names[] = {"parameters", "gradients", "optimizer", "activations", "working",
-                                  "buffers", "reserve"};
     for (int64_t i = 0; !rc && i < pp; i++) {
-        double v[] = {mem[i].params_mib, mem[i].grads_mib, mem[i].optimizer_mib, mem[i].activations_mib,
-                      mem[i].working_mib, mem[i].buffers_mib, mem[i].reserve_mib};
-        memcpy(&comp[i * 7], v, sizeof v);
+        double v[ND_MEMORY_COMPONENTS] = {mem[i].params_mib,      mem[i].grads_mib,   mem[i].optimizer_mib,
+                                          mem[i].activations_mib, mem[i].working_mib, mem[i].buffers_mib,
+                                          mem[i].reserve_mib};
+        memcpy(&comp[i * ND_MEMORY_COMPONENTS], v, sizeof v);
     }
     if (!rc) {
-        nd_plot_stage_memory p = {(size_t)pp, NULL, 7, names, comp, cfg->ctx->budget_mib};
+        nd_plot_stage_memory p = {(size_t)pp, NULL, ND_MEMORY_COMPONENTS, nd_memory_csv.title, comp,
+                                  cfg->ctx->budget_mib};
         char base[1024];
         snprintf(base, sizeof base, "%s/memory", dir);
         rc = nd_plot_stage_memory_write(base, &p, opt, err);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nd/formats.h"
 #include "nd/io.h"
 #include "nd/plot.h"
 #include "nd/stage.h"
@@ -40,6 +41,21 @@ static void plan_copy(plan_buf *to, const plan_buf *from, int64_t pp)
     memcpy(to->off, from->off, (size_t)pp * sizeof *to->off);
     to->plan.copy_cost_ms_per_gib = from->plan.copy_cost_ms_per_gib;
     to->plan.offloaded = from->plan.offloaded ? to->off : NULL;
+}
+
+/* The column names (formats.h). */
+static const nd_potentials_format *const col = &nd_potentials_csv;
+
+static void write_header(FILE *fp)
+{
+    fprintf(fp, "%s,%s", col->top, col->step);
+    for (int d = 0; d < ND_DIMS_SEARCHED; d++) fprintf(fp, ",%s", nd_dim_name((nd_dim)d));
+    const char *rest[] = {col->changed_layer,    col->full_layers,      col->memory_mb,
+                          col->score,            col->recompute_mode,   col->recompute_layers,
+                          col->layer_recompute,  col->stage_memory_mb,  col->stage_savings,
+                          col->plan_scope};
+    for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++) fprintf(fp, ",%s", rest[i]);
+    fputc('\n', fp);
 }
 
 typedef struct row_writer {
@@ -94,9 +110,8 @@ static void write_row(row_writer *wr, const nd_ranked *r, int step, int64_t chan
     FILE *fp = wr->fp;
     const nd_strategy *s = &r->s;
     char buf[ND_DOUBLE_TEXT_MAX], json[4096];
-    fprintf(fp, "%zu,%d,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%d,%lld,", wr->top, step, (long long)s->dp,
-            (long long)s->ep, (long long)s->tp, (long long)s->cp, (long long)s->pp, (long long)s->vpp,
-            (long long)s->mb, (long long)s->mbs, s->sp ? 1 : 0, (long long)s->op);
+    fprintf(fp, "%zu,%d,", wr->top, step);
+    for (int d = 0; d < ND_DIMS_SEARCHED; d++) fprintf(fp, "%lld,", (long long)nd_strategy_dim(s, (nd_dim)d));
     if (changed >= 0) fprintf(fp, "%lld", (long long)changed);
     int64_t full = 0, by_mode[ND_RECOMPUTE_MODES] = {0};
     for (int64_t i = 0; i < s->pp; i++)
@@ -121,9 +136,12 @@ static void write_row(row_writer *wr, const nd_ranked *r, int step, int64_t chan
             const int64_t *n = b->layers[st][k];
             if (!n[0] && !n[1] && !n[2]) continue;
             used += (size_t)snprintf(json + used, sizeof json - used,
-                                     "%s{\"stage\": %lld, \"kind\": \"%s\", \"off\": %lld, \"selective\": %lld, "
-                                     "\"full\": %lld, \"offloaded\": %lld}", used > 1 ? ", " : "", (long long)st,
-                                     k ? "moe" : "dense", (long long)n[0], (long long)n[1], (long long)n[2],
+                                     "%s{\"%s\": %lld, \"%s\": \"%s\", \"%s\": %lld, \"%s\": %lld, "
+                                     "\"%s\": %lld, \"%s\": %lld}", used > 1 ? ", " : "", col->cell_stage,
+                                     (long long)st, col->cell_kind, nd_layer_kind_name((nd_layer_kind)k),
+                                     nd_recompute_name(ND_RECOMPUTE_OFF), (long long)n[0],
+                                     nd_recompute_name(ND_RECOMPUTE_SELECTIVE), (long long)n[1],
+                                     nd_recompute_name(ND_RECOMPUTE_FULL), (long long)n[2], col->cell_offloaded,
                                      (long long)(b->plan.offloaded ? b->off[st][k] : 0));
         }
     snprintf(json + used, sizeof json - used, "]");
@@ -142,7 +160,7 @@ static void write_row(row_writer *wr, const nd_ranked *r, int step, int64_t chan
     put_text(fp, json);
     bool offload = false;
     for (int64_t st = 0; st < s->pp && b->plan.offloaded; st++) offload |= b->off[st][0] || b->off[st][1];
-    fprintf(fp, ",%s\n", offload ? "offload" : "per_layer");
+    fprintf(fp, ",%s\n", offload ? col->scope_offload : col->scope_per_layer);
 }
 
 /* One more layer fully recomputed, the cheapest in step time. Returns 0, or -1 when none is left. */
@@ -223,8 +241,7 @@ int nd_search_potentials(const char *dir, const nd_search_config *cfg, const nd_
     nd_outfile out;
     int rc = nd_outfile_open(&out, path, err);
     if (rc) return rc;
-    fputs("TOP,step,DP,EP,MP,CP,PP,VPP,MB,MBS,SP,OP,changed_layer,full_layers,memory_mb,score,"
-          "recompute_mode,recompute_layers,layer_recompute,stage_memory_mb,stage_savings,plan_scope\n", out.fp);
+    write_header(out.fp);
     size_t cap = (size_t)cfg->ctx->model->layers + (size_t)cfg->ctx->model->mtp_layers + 2;
     nd_plot_recompute_series *series = calloc(n ? n : 1, sizeof *series);
     char (*labels)[112] = calloc(n ? n : 1, sizeof *labels);
@@ -238,7 +255,7 @@ int nd_search_potentials(const char *dir, const nd_search_config *cfg, const nd_
         double *steps = &values[drawn * cap * 2], *peaks = steps + cap;
         char lab[80];
         nd_strategy_label(&res->items[i].s, lab, sizeof lab);
-        snprintf(labels[drawn], sizeof labels[drawn], "TOP %zu: %s", i + 1, lab);
+        snprintf(labels[drawn], sizeof labels[drawn], "%s %zu: %s", col->top, i + 1, lab);
         *se = (nd_plot_recompute_series){labels[drawn], 0, steps, peaks};
         rc = one_configuration(&wr, &res->items[i], se, steps, peaks, cap, err);
         if (!rc && se->n_steps) drawn++;

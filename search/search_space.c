@@ -21,16 +21,11 @@ const char *nd_refusal_name(nd_refusal r)
     return r < ND_REFUSE_REASONS ? refusal_names[r] : "?";
 }
 
-bool nd_search_allowed(const nd_search_config *cfg, nd_sdim d, int64_t v)
+bool nd_search_allowed(const nd_search_config *cfg, nd_dim d, int64_t v)
 {
     const nd_search_space *sp = &cfg->space;
-    if (!(sp->vary & (1u << d))) {
-        const nd_strategy *b = &cfg->base;
-        int64_t fixed = d == ND_SDIM_DP ? b->dp : d == ND_SDIM_EP ? b->ep : d == ND_SDIM_MP ? b->tp
-                      : d == ND_SDIM_CP ? b->cp : d == ND_SDIM_PP ? b->pp : d == ND_SDIM_VPP ? b->vpp
-                      : d == ND_SDIM_MB ? b->mb : d == ND_SDIM_MBS ? b->mbs : d == ND_SDIM_SP ? b->sp
-                      : b->op;
-        return v == fixed;
+    if (!(sp->vary & ND_DIM_BIT(d))) {
+        return v == nd_strategy_dim(&cfg->base, d);
     }
     if (!sp->allowed[d]) return true;
     for (size_t i = 0; i < sp->n_allowed[d]; i++)
@@ -38,7 +33,7 @@ bool nd_search_allowed(const nd_search_config *cfg, nd_sdim d, int64_t v)
     return false;
 }
 
-void nd_search_divisors(const nd_search_config *cfg, nd_sdim d, int64_t n, int64_t limit, nd_values *out)
+void nd_search_divisors(const nd_search_config *cfg, nd_dim d, int64_t n, int64_t limit, nd_values *out)
 {
     /* Divisors come in pairs (k, n/k) with k <= sqrt(n): collect both halves in order. */
     int64_t small[ND_SEARCH_MAX_VALUES], large[ND_SEARCH_MAX_VALUES];
@@ -56,7 +51,7 @@ void nd_search_divisors(const nd_search_config *cfg, nd_sdim d, int64_t n, int64
     }
 }
 
-void nd_search_range(const nd_search_config *cfg, nd_sdim d, int64_t lo, int64_t hi, nd_values *out)
+void nd_search_range(const nd_search_config *cfg, nd_dim d, int64_t lo, int64_t hi, nd_values *out)
 {
     out->n = 0;
     for (int64_t k = lo; k <= hi && out->n < ND_SEARCH_MAX_VALUES; k++)

@@ -69,7 +69,7 @@ static void nd_additions(void **state)
     int rc = nd_classified_load(p, &c, &err);
     if (rc) fail_msg("%s", err.message);
     assert_int_equal(c.count, 2);
-    assert_true(c.dims & ND_DIM_MP);
+    assert_true(c.dims & ND_DIM_BIT(ND_DIM_MP));
     assert_int_equal(c.rows[0].degrees.tp, 4);
     assert_true(c.rows[0].has_recompute);
     assert_int_equal(c.rows[0].recompute, ND_RECOMPUTE_SELECTIVE);
@@ -78,7 +78,7 @@ static void nd_additions(void **state)
     assert_true(c.rows[0].peak_mib == 60000);
     assert_true(isnan(c.rows[0].step_trainer_ms));
     /* Blank cells: the MP of row 2 is not stated, its dp_wait absent. */
-    assert_false(c.rows[1].dims & ND_DIM_MP);
+    assert_false(c.rows[1].dims & ND_DIM_BIT(ND_DIM_MP));
     assert_false(c.rows[1].has[ND_MEAS_DP_WAIT]);
     assert_true(c.rows[1].step_trainer_ms == 110);
     /* ND's IDLE includes unclassified communication. */

@@ -136,10 +136,10 @@ static void dims_parsing(void **state)
     nd_error err = {0};
     assert_int_equal(nd_classify_dims_parse(" dp=04 , TP=4,,PP=2,MB=16", &d, &err), 0);
     assert_int_equal(d.count, 4);
-    assert_string_equal(d.name[0], "DP");
+    assert_int_equal(d.dim[0], ND_DIM_DP);
     assert_int_equal(d.value[0], 4);      /* "04" normalised, as ND's parser does */
-    assert_string_equal(d.name[1], "MP"); /* TP is written as MP */
-    assert_int_equal(nd_classify_dims_get(&d, "CP"), 1);
+    assert_int_equal(d.dim[1], ND_DIM_MP); /* TP is written as MP */
+    assert_int_equal(nd_classify_dims_get(&d, ND_DIM_CP), 1);
     assert_int_equal(nd_classify_dims_parse("DP=8,SP=1", &d, &err), ND_EUSAGE);
     assert_non_null(strstr(err.message, "SP is refused"));
     assert_int_equal(nd_classify_dims_parse("XX=8", &d, &err), ND_EUSAGE);

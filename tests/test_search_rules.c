@@ -61,7 +61,7 @@ static void fixture_init(fixture *f, int64_t layers, int64_t devices, int64_t gb
     nd_search_space_init(&f->cfg.space, &f->t);
 }
 
-static unsigned bit(nd_sdim d)
+static unsigned bit(nd_dim d)
 {
     return 1u << d;
 }
@@ -77,7 +77,7 @@ static void fixed_sp_keeps_layouts_without_mp(void **state)
     fixture f;
     fixture_init(&f, 2, 2, 2);
     f.cfg.base.sp = true;
-    f.cfg.space.vary = bit(ND_SDIM_DP) | bit(ND_SDIM_MP) | bit(ND_SDIM_PP) | bit(ND_SDIM_MB);
+    f.cfg.space.vary = bit(ND_DIM_DP) | bit(ND_DIM_MP) | bit(ND_DIM_PP) | bit(ND_DIM_MB);
     nd_search_result res;
     nd_error err = {0};
     assert_int_equal(nd_search_run(&f.cfg, &res, &err), 0);
@@ -100,7 +100,7 @@ static void lists_restrict_dp_and_mb(void **state)
     fixture f;
     fixture_init(&f, 4, 4, 4);
     const int64_t two[] = {2}, one[] = {1};
-    f.cfg.space.allowed[ND_SDIM_DP] = two, f.cfg.space.n_allowed[ND_SDIM_DP] = 1;
+    f.cfg.space.allowed[ND_DIM_DP] = two, f.cfg.space.n_allowed[ND_DIM_DP] = 1;
     nd_search_result res;
     nd_error err = {0};
     assert_int_equal(nd_search_run(&f.cfg, &res, &err), 0);
@@ -109,8 +109,8 @@ static void lists_restrict_dp_and_mb(void **state)
     assert_true(res.stats.refused[ND_REFUSE_LIST] > 0);
     nd_search_result_free(&res);
 
-    f.cfg.space.allowed[ND_SDIM_DP] = NULL, f.cfg.space.n_allowed[ND_SDIM_DP] = 0;
-    f.cfg.space.allowed[ND_SDIM_MB] = one, f.cfg.space.n_allowed[ND_SDIM_MB] = 1;
+    f.cfg.space.allowed[ND_DIM_DP] = NULL, f.cfg.space.n_allowed[ND_DIM_DP] = 0;
+    f.cfg.space.allowed[ND_DIM_MB] = one, f.cfg.space.n_allowed[ND_DIM_MB] = 1;
     assert_int_equal(nd_search_run(&f.cfg, &res, &err), 0);
     assert_true(res.count > 0);
     for (size_t i = 0; i < res.count; i++) assert_int_equal(res.items[i].s.mb, 1);
@@ -118,8 +118,8 @@ static void lists_restrict_dp_and_mb(void **state)
 
     /* MP in {3} divides no device count here: the message blames the limits, not the batch. */
     const int64_t three[] = {3};
-    f.cfg.space.allowed[ND_SDIM_MB] = NULL, f.cfg.space.n_allowed[ND_SDIM_MB] = 0;
-    f.cfg.space.allowed[ND_SDIM_MP] = three, f.cfg.space.n_allowed[ND_SDIM_MP] = 1;
+    f.cfg.space.allowed[ND_DIM_MB] = NULL, f.cfg.space.n_allowed[ND_DIM_MB] = 0;
+    f.cfg.space.allowed[ND_DIM_MP] = three, f.cfg.space.n_allowed[ND_DIM_MP] = 1;
     assert_int_equal(nd_search_run(&f.cfg, &res, &err), ND_EINPUT);
     assert_non_null(strstr(err.message, "within the search's limits"));
     assert_null(strstr(err.message, "global batch"));

@@ -6,15 +6,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "nd/formats.h"
 #include "nd/io.h"
+
+/* The classified CSV's columns are the quantities from time to optimizer, in order. */
+_Static_assert(ND_CQ_CSV_COLUMNS == 1 + ND_MEAS_COUNT && ND_CQ_ND_COLUMNS == 1 + ND_MEAS_ND,
+               "time, then the classified CSV's measured columns");
+_Static_assert(ND_CQ_OPTIMIZER - ND_CQ_COMP == ND_MEAS_OPTIMIZER && ND_CQ_IDLE - ND_CQ_COMP == ND_MEAS_IDLE,
+               "the quantities in nd_measured's order");
 
 const char *nd_classify_quantity_name(nd_classify_quantity q)
 {
-    static const char *names[ND_CQ_COUNT] = {
-        "time",    "comp",    "dp_wait",  "mp_wait",  "ep_wait",      "cp_wait",
-        "pp_wait", "op_wait", "sp_wait",  "idle",     "unclassified", "optimizer",
-        "comp_fw", "comp_bw", "comp_rec", "comp_opt", "comp_other",   "comp_unsplit"};
-    return (unsigned)q < ND_CQ_COUNT ? names[q] : "?";
+    /* comp split by phase: columns of the --detail file only */
+    static const char *phases[ND_CQ_COUNT - ND_CQ_CSV_COLUMNS] = {
+        "comp_fw", "comp_bw", "comp_rec", "comp_opt", "comp_other", "comp_unsplit"};
+    if (q == ND_CQ_TIME) return nd_classified_csv.time;
+    if (q >= ND_CQ_COMP && q < ND_CQ_CSV_COLUMNS) return nd_classified_csv.measured[q - ND_CQ_COMP];
+    return (unsigned)q < ND_CQ_COUNT ? phases[q - ND_CQ_CSV_COLUMNS] : "?";
 }
 
 const char *nd_classify_view_name(nd_classify_view v)

@@ -12,11 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "nd/formats.h"
 #include "nd/io.h"
 #include "nd/text.h"
 
-static const char *const dim_names[] = {"DP", "EP", "MP", "CP", "PP", "VPP", "MB", "MBS", "OP"};
-#define N_DIM_NAMES (sizeof dim_names / sizeof dim_names[0])
+/* The dimensions --dims takes: the searched ones but SP (see below). */
+#define DIMS_ACCEPTED ((ND_DIM_BIT(ND_DIMS_SEARCHED) - 1) & ~ND_DIM_BIT(ND_DIM_SP))
 
 static int dim_item(nd_classify_dims *d, const char *item, nd_error *err)
 {
@@ -30,30 +31,29 @@ static int dim_item(nd_classify_dims *d, const char *item, nd_error *err)
             return nd_error_set(err, ND_EUSAGE, "--dims: unknown dimension in '%s'", item);
         name[k++] = (char)toupper((unsigned char)*p);
     }
-    if (!strcmp(name, "TP")) strcpy(name, "MP");
-    if (!strcmp(name, "SP"))
+    int dim = nd_dim_from_name(name);
+    if (dim >= 0) nd_text_copy(name, nd_dim_name((nd_dim)dim), sizeof name); /* TP is stored as MP */
+    if (dim == ND_DIM_SP)
         return nd_error_set(err, ND_EUSAGE,
-                            "--dims: SP is refused: ND reads any non-empty SP cell as true, "
-                            "so a written SP column could not say false; leave it out");
-    bool known = false;
-    for (size_t i = 0; i < N_DIM_NAMES; i++)
-        known |= !strcmp(name, dim_names[i]);
-    if (!known)
-        return nd_error_set(err, ND_EUSAGE,
-                            "--dims: unknown dimension '%s' (accepted: DP EP MP CP PP VPP MB MBS "
-                            "OP; TP means MP)",
-                            name);
+                            "--dims: %s is refused: ND reads any non-empty %s cell as true, "
+                            "so a written %s column could not say false; leave it out",
+                            name, name, name);
+    if (dim < 0 || !(DIMS_ACCEPTED & ND_DIM_BIT(dim))) {
+        char accepted[64];
+        nd_dim_names(DIMS_ACCEPTED, accepted, sizeof accepted);
+        return nd_error_set(err, ND_EUSAGE, "--dims: unknown dimension '%s' (accepted: %s; %s means %s)",
+                            name, accepted, nd_dims[ND_DIM_MP].synonym, nd_dims[ND_DIM_MP].name);
+    }
     int64_t v;
     /* Bounded so the products of three degrees (a group's stride) fit an int64. */
     if (nd_parse_int64(eq + 1, 1, (int64_t)1 << 20, &v) != 0)
         return nd_error_set(err, ND_EUSAGE, "--dims: %s: '%s' is not a whole number in [1, 1048576]",
                             name, eq + 1);
     for (int i = 0; i < d->count; i++)
-        if (!strcmp(d->name[i], name))
-            return nd_error_set(err, ND_EUSAGE, "--dims: %s is given twice", name);
+        if ((int)d->dim[i] == dim) return nd_error_set(err, ND_EUSAGE, "--dims: %s is given twice", name);
     if (d->count == ND_CLASSIFY_DIMS_MAX)
         return nd_error_set(err, ND_EUSAGE, "--dims: too many dimensions");
-    strcpy(d->name[d->count], name);
+    d->dim[d->count] = (nd_dim)dim;
     d->value[d->count++] = v;
     return ND_OK;
 }
@@ -77,10 +77,10 @@ int nd_classify_dims_parse(const char *text, nd_classify_dims *dims, nd_error *e
     return rc;
 }
 
-int64_t nd_classify_dims_get(const nd_classify_dims *dims, const char *name)
+int64_t nd_classify_dims_get(const nd_classify_dims *dims, nd_dim dim)
 {
     for (int i = 0; i < dims->count; i++)
-        if (!strcmp(dims->name[i], name)) return dims->value[i];
+        if (dims->dim[i] == dim) return dims->value[i];
     return 1;
 }
 
@@ -131,7 +131,7 @@ nd_classify_quantity coll_default_column(coll_kind k, const nd_classify_dims *di
                                          bool is_p2p_section, const char **label_out)
 {
     bool mp_or_cp =
-        dims && (nd_classify_dims_get(dims, "MP") > 1 || nd_classify_dims_get(dims, "CP") > 1);
+        dims && (nd_classify_dims_get(dims, ND_DIM_MP) > 1 || nd_classify_dims_get(dims, ND_DIM_CP) > 1);
     if (is_p2p_section || k == COLL_P2P) return *label_out = "pipeline p2p", ND_CQ_PP_WAIT;
     switch (k) {
     case COLL_ALL_TO_ALL:
@@ -152,20 +152,29 @@ nd_classify_quantity coll_default_column(coll_kind k, const nd_classify_dims *di
     }
 }
 
+/* A dimension a group may be: its wait column, its group size and the stride between its
+ * ranks. DP x CP (both > 1) is a group of its own, named by no word. */
 typedef struct candidate {
     nd_classify_quantity column;
-    const char *dim;
+    int dim; /* nd_dim; -1 for DP x CP */
     int64_t size, stride;
 } candidate;
 
+/* "MP", ..., or "DPxCP": how a site label names the candidate. */
+static void candidate_name(const candidate *c, char *buf, size_t size)
+{
+    if (c->dim >= 0) snprintf(buf, size, "%s", nd_dim_name((nd_dim)c->dim));
+    else snprintf(buf, size, "%sx%s", nd_dim_name(ND_DIM_DP), nd_dim_name(ND_DIM_CP));
+}
+
 static size_t candidates(const nd_classify_dims *d, candidate out[6])
 {
-    int64_t t = nd_classify_dims_get(d, "MP"), c = nd_classify_dims_get(d, "CP");
-    int64_t dp = nd_classify_dims_get(d, "DP"), p = nd_classify_dims_get(d, "PP");
-    int64_t e = nd_classify_dims_get(d, "EP");
-    candidate all[6] = {{ND_CQ_MP_WAIT, "MP", t, 1},          {ND_CQ_CP_WAIT, "CP", c, t},
-                        {ND_CQ_DP_WAIT, "DP", dp, t * c},     {ND_CQ_DP_WAIT, "DPxCP", dp * c, t},
-                        {ND_CQ_PP_WAIT, "PP", p, t * c * dp}, {ND_CQ_EP_WAIT, "EP", e, t}};
+    int64_t t = nd_classify_dims_get(d, ND_DIM_MP), c = nd_classify_dims_get(d, ND_DIM_CP);
+    int64_t dp = nd_classify_dims_get(d, ND_DIM_DP), p = nd_classify_dims_get(d, ND_DIM_PP);
+    int64_t e = nd_classify_dims_get(d, ND_DIM_EP);
+    candidate all[6] = {{ND_CQ_MP_WAIT, ND_DIM_MP, t, 1},          {ND_CQ_CP_WAIT, ND_DIM_CP, c, t},
+                        {ND_CQ_DP_WAIT, ND_DIM_DP, dp, t * c},     {ND_CQ_DP_WAIT, -1, dp * c, t},
+                        {ND_CQ_PP_WAIT, ND_DIM_PP, p, t * c * dp}, {ND_CQ_EP_WAIT, ND_DIM_EP, e, t}};
     size_t n = 0;
     for (size_t i = 0; i < 6; i++) {
         if (all[i].size <= 1) continue;
@@ -218,16 +227,18 @@ static const candidate *by_ranks(const int64_t *r, long n, const candidate *c, s
     return hit;
 }
 
-static const char *dim_of_word(const char *w)
+/* The dimension a word of a process group's name means, or -1. */
+static int dim_of_word(const char *w)
 {
-    static const char *const map[][2] = {
-        {"tp", "MP"},      {"tensor", "MP"},   {"mp", "MP"},   {"model", "MP"},    {"cp", "CP"},
-        {"context", "CP"}, {"pp", "PP"},       {"pipe", "PP"}, {"pipeline", "PP"}, {"ep", "EP"},
-        {"expert", "EP"},  {"moe", "EP"},      {"dp", "DP"},   {"data", "DP"},     {"fsdp", "DP"},
-        {"ddp", "DP"},     {"replicate", "DP"}};
+    static const struct { const char *word; nd_dim dim; } map[] = {
+        {"tp", ND_DIM_MP},      {"tensor", ND_DIM_MP}, {"mp", ND_DIM_MP},   {"model", ND_DIM_MP},
+        {"cp", ND_DIM_CP},      {"context", ND_DIM_CP}, {"pp", ND_DIM_PP},  {"pipe", ND_DIM_PP},
+        {"pipeline", ND_DIM_PP}, {"ep", ND_DIM_EP},    {"expert", ND_DIM_EP}, {"moe", ND_DIM_EP},
+        {"dp", ND_DIM_DP},      {"data", ND_DIM_DP},   {"fsdp", ND_DIM_DP}, {"ddp", ND_DIM_DP},
+        {"replicate", ND_DIM_DP}};
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (!strcmp(w, map[i][0])) return map[i][1];
-    return NULL;
+        if (!strcmp(w, map[i].word)) return map[i].dim;
+    return -1;
 }
 
 static const candidate *by_name(const char *name, const candidate *c, size_t nc)
@@ -240,9 +251,9 @@ static const candidate *by_name(const char *name, const candidate *c, size_t nc)
             continue;
         }
         word[k] = '\0';
-        const char *dim = k ? dim_of_word(word) : NULL;
-        for (size_t i = 0; dim && i < nc; i++)
-            if (!strcmp(c[i].dim, dim)) return &c[i];
+        int dim = k ? dim_of_word(word) : -1;
+        for (size_t i = 0; dim >= 0 && i < nc; i++)
+            if (c[i].dim == dim) return &c[i];
         k = 0;
         if (!*p) return NULL;
     }
@@ -308,7 +319,9 @@ nd_classify_quantity group_map(const comm_group *g, const pg_config *cfg, size_t
     if (!hit && g->pg_name) hit = by_name(g->pg_name, c, nc), *how = "name";
     if (!hit && size > 1) hit = by_size(size, c, nc), *how = "size";
     if (hit) {
-        snprintf(label, label_size, "%s pg %s (%s)", coll_label(g->kind), pg ? pg : "?", hit->dim);
+        char dim[16];
+        candidate_name(hit, dim, sizeof dim);
+        snprintf(label, label_size, "%s pg %s (%s)", coll_label(g->kind), pg ? pg : "?", dim);
         return hit->column;
     }
     const char *nd_label;

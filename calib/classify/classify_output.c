@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "nd/formats.h"
 #include "nd/io.h"
 
 static const nd_classify_quantity nd_columns[ND_CQ_CSV_COLUMNS] = {
@@ -51,7 +52,7 @@ char *nd_classify_csv_header(const nd_classify_dims *dims, bool nd_only)
     if (!h) return NULL;
     h[0] = '\0';
     for (int i = 0; i < dims->count; i++) {
-        strcat(h, dims->name[i]);
+        strcat(h, nd_dim_name(dims->dim[i]));
         strcat(h, ",");
     }
     int n = nd_only ? ND_CQ_ND_COLUMNS : ND_CQ_CSV_COLUMNS;
@@ -125,6 +126,16 @@ int nd_classify_csv_write(const nd_classify_run *run, const char *path, bool nd_
     return rc;
 }
 
+const char *perf_part_name(int i)
+{
+    /* ND's ten parts, TOTAL, nd's OPTIMIZER part, then what ND's debug.csv adds */
+    static const char *const extra[] = {"TOTAL", NULL, "OTHER_COMPUTE", "UNSPLIT_COMPUTE",
+                                        "UNCLASSIFIED_COMM", "IDLE"};
+    if (i < ND_ND_PARTS) return nd_part_name((nd_part)i);
+    if (i == ND_ND_PARTS + 1) return nd_part_name(ND_PART_OPTIMIZER);
+    return i < PERF_PARTS ? extra[i - ND_ND_PARTS] : "?";
+}
+
 int nd_classify_perf_parts_write(const nd_classify_run *run, const char *path, nd_error *err)
 {
     double v[PERF_PARTS];
@@ -134,9 +145,9 @@ int nd_classify_perf_parts_write(const nd_classify_run *run, const char *path, n
     if (rc) return rc;
     const nd_classify_dims *d = &run->opts.dims;
     for (int i = 0; i < d->count; i++)
-        fprintf(out.fp, "%s,", d->name[i]);
+        fprintf(out.fp, "%s,", nd_dim_name(d->dim[i]));
     for (int i = 0; i < PERF_PARTS; i++)
-        fprintf(out.fp, "%s%c", perf_part_names[i], i + 1 < PERF_PARTS ? ',' : '\n');
+        fprintf(out.fp, "%s%c", perf_part_name(i), i + 1 < PERF_PARTS ? ',' : '\n');
     for (int i = 0; i < d->count; i++)
         fprintf(out.fp, "%lld,", (long long)d->value[i]);
     for (int i = 0; i < PERF_PARTS; i++) {
@@ -145,11 +156,6 @@ int nd_classify_perf_parts_write(const nd_classify_run *run, const char *path, n
     }
     return nd_outfile_commit(&out, err);
 }
-
-const char *const perf_part_names[PERF_PARTS] = {
-    "FW_COMPUTE",    "BW_COMPUTE",      "RECOMPUTE",         "DP_COMM", "DP_REDUCE", "MP_COMM",
-    "EP_COMM",       "CP_COMM",         "PP_COMM",           "BUBBLE",  "TOTAL",     "OPTIMIZER",
-    "OTHER_COMPUTE", "UNSPLIT_COMPUTE", "UNCLASSIFIED_COMM", "IDLE"};
 
 /* ND §3.5 with today's DP_REDUCE: op_wait -> DP_COMM, dp_wait -> DP_REDUCE (as the
  * ratio fit pairs them). All but TOTAL add up to TOTAL for the mean. */

@@ -7,7 +7,7 @@
 
 #define PERF_PARTS 16
 /* ND's estimate columns (reference §3.5) with DP_REDUCE, then nd's extras. */
-extern const char *const perf_part_names[PERF_PARTS];
+const char *perf_part_name(int i);
 void perf_parts(const nd_classify_run *run, double v[PERF_PARTS]);
 
 /* The number the row holds for q: mean or median, per --stat. */

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "nd/formats.h"
 #include "nd/io.h"
 
 static double mean_of(const nd_classify_run *run, nd_classify_quantity q)
@@ -26,19 +27,19 @@ static void nd_parts_block(const nd_classify_run *run, FILE *f)
     double t = mean_of(run, ND_CQ_TIME);
     char note[128];
     fprintf(f, "ND real parts, mean of %zu rank-steps, ms per step\n", m->n_samples);
-    part_line(f, "comp", mean_of(run, ND_CQ_COMP), t, NULL);
+    part_line(f, nd_fold_name(ND_FOLD_COMP), mean_of(run, ND_CQ_COMP), t, NULL);
     snprintf(note, sizeof note, "dp %.1f + op %.1f", mean_of(run, ND_CQ_DP_WAIT),
              mean_of(run, ND_CQ_OP_WAIT));
-    part_line(f, "dp_wait", mean_of(run, ND_CQ_DP_WAIT) + mean_of(run, ND_CQ_OP_WAIT), t, note);
+    part_line(f, nd_fold_name(ND_FOLD_DP), mean_of(run, ND_CQ_DP_WAIT) + mean_of(run, ND_CQ_OP_WAIT), t, note);
     snprintf(note, sizeof note, "mp %.1f + sp %.1f", mean_of(run, ND_CQ_MP_WAIT),
              mean_of(run, ND_CQ_SP_WAIT));
-    part_line(f, "mp_wait", mean_of(run, ND_CQ_MP_WAIT) + mean_of(run, ND_CQ_SP_WAIT), t, note);
-    part_line(f, "ep_wait", mean_of(run, ND_CQ_EP_WAIT), t, NULL);
-    part_line(f, "cp_wait", mean_of(run, ND_CQ_CP_WAIT), t, NULL);
-    part_line(f, "pp_wait", mean_of(run, ND_CQ_PP_WAIT), t, "bubble included");
+    part_line(f, nd_fold_name(ND_FOLD_MP), mean_of(run, ND_CQ_MP_WAIT) + mean_of(run, ND_CQ_SP_WAIT), t, note);
+    part_line(f, nd_fold_name(ND_FOLD_EP), mean_of(run, ND_CQ_EP_WAIT), t, NULL);
+    part_line(f, nd_fold_name(ND_FOLD_CP), mean_of(run, ND_CQ_CP_WAIT), t, NULL);
+    part_line(f, nd_fold_name(ND_FOLD_PP), mean_of(run, ND_CQ_PP_WAIT), t, "bubble included");
     snprintf(note, sizeof note, "unclassified comm %.1f", mean_of(run, ND_CQ_UNCLASSIFIED));
-    part_line(f, "idle", mean_of(run, ND_CQ_IDLE) + mean_of(run, ND_CQ_UNCLASSIFIED), t, note);
-    part_line(f, "time", t, t, NULL);
+    part_line(f, nd_fold_name(ND_FOLD_IDLE), mean_of(run, ND_CQ_IDLE) + mean_of(run, ND_CQ_UNCLASSIFIED), t, note);
+    part_line(f, nd_classified_csv.time, t, t, NULL);
 }
 
 static void estimate_block(const nd_classify_run *run, FILE *f)
@@ -49,7 +50,7 @@ static void estimate_block(const nd_classify_run *run, FILE *f)
     perf_parts(&copy, v);
     fprintf(f, "ND estimate columns (debug.csv), ms per step\n");
     for (int i = 0; i < PERF_PARTS; i++)
-        part_line(f, perf_part_names[i], v[i], t, NULL);
+        part_line(f, perf_part_name(i), v[i], t, NULL);
 }
 
 static int cmp_ms_desc(const void *a, const void *b)

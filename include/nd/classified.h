@@ -16,36 +16,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "nd/error.h"
+#include "nd/formats.h"
 #include "nd/strategy.h"
 
-/* Measured columns, ms per step. */
-typedef enum {
-    ND_MEAS_COMP = 0,
-    ND_MEAS_DP_WAIT,
-    ND_MEAS_MP_WAIT,
-    ND_MEAS_EP_WAIT,
-    ND_MEAS_CP_WAIT,
-    ND_MEAS_PP_WAIT,
-    ND_MEAS_OP_WAIT,
-    ND_MEAS_SP_WAIT,
-    ND_MEAS_IDLE,
-    ND_MEAS_UNCLASSIFIED,
-    ND_MEAS_OPTIMIZER, /* part of comp: the optimizer step's compute */
-    ND_MEAS_COUNT
-} nd_measured;
-
-const char *nd_measured_name(nd_measured m);
-
-/* Strategy dimensions a row may state (bit per dimension). */
-typedef enum {
-    ND_DIM_DP = 1 << 0, ND_DIM_EP = 1 << 1, ND_DIM_MP = 1 << 2, ND_DIM_CP = 1 << 3,
-    ND_DIM_PP = 1 << 4, ND_DIM_VPP = 1 << 5, ND_DIM_MB = 1 << 6, ND_DIM_MBS = 1 << 7,
-    ND_DIM_SP = 1 << 8, ND_DIM_OP = 1 << 9, ND_DIM_ETP = 1 << 10, ND_DIM_ZERO = 1 << 11,
-} nd_dim_bit;
+/* The columns (nd_dims, time, nd_measured, ...) are formats.h's nd_classified_csv. */
 
 typedef struct nd_classified_row {
     int line;                 /* 1-based line of the row in the file */
-    unsigned dims;            /* ND_DIM_* bits the row states */
+    unsigned dims;            /* ND_DIM_BIT of each dimension the row states */
     nd_strategy degrees;      /* the stated degrees (others left at 1) */
     bool has_recompute;
     nd_recompute recompute;
@@ -61,7 +39,7 @@ typedef struct nd_classified {
     char path[512];
     nd_classified_row *rows;
     size_t count;
-    unsigned dims;                     /* dimension columns in the header */
+    unsigned dims;                     /* ND_DIM_BIT of each dimension column in the header */
     int dim_order[16];                 /* header order of dimension columns (index into names) */
     int dim_count;
     bool column[ND_MEAS_COUNT];        /* measured columns in the header */
@@ -75,9 +53,6 @@ typedef struct nd_classified {
 int nd_classified_load(const char *path, nd_classified *out, nd_error *err);
 
 void nd_classified_free(nd_classified *c);
-
-/* The name of dimension bit `bit` as ND writes it: "DP", "MP", ... */
-const char *nd_dim_name(unsigned bit);
 
 /* Row label in ND's style: "DP 8 MP 4" (stated dimensions, values other than 1, DP always). */
 void nd_classified_label(const nd_classified *c, const nd_classified_row *r, char *buf, size_t size);

@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "nd/error.h"
+#include "nd/formats.h"
 
 /* What one rank-step holds, in milliseconds. The first nine are ND's CSV columns in
  * ND's order (after the dimensions); IDLE, UNCLASSIFIED and OPTIMIZER are nd's added
@@ -71,7 +72,7 @@ typedef enum { ND_STAT_MEAN = 0, ND_STAT_MEDIAN = 1 } nd_classify_stat;
 #define ND_CLASSIFY_DIMS_MAX 10
 typedef struct nd_classify_dims {
     int count;
-    char name[ND_CLASSIFY_DIMS_MAX][4]; /* upper case; TP is stored as MP */
+    nd_dim dim[ND_CLASSIFY_DIMS_MAX]; /* TP is stored as MP */
     int64_t value[ND_CLASSIFY_DIMS_MAX];
 } nd_classify_dims;
 
@@ -81,7 +82,7 @@ typedef struct nd_classify_dims {
 int nd_classify_dims_parse(const char *text, nd_classify_dims *dims, nd_error *err);
 
 /* The value of a dimension, or 1 when --dims does not state it. */
-int64_t nd_classify_dims_get(const nd_classify_dims *dims, const char *name);
+int64_t nd_classify_dims_get(const nd_classify_dims *dims, nd_dim dim);
 
 typedef struct nd_classify_options {
     nd_classify_dims dims;

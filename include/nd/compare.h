@@ -14,28 +14,8 @@
 #include "nd/metrics.h"
 #include "nd/run.h"
 
-/* The measured columns and the estimated parts, folded onto one vocabulary
- * (reference/nd-calibration.md §0.3, plus idle and the total):
- *   comp    comp                   FW_COMPUTE + BW_COMPUTE + RECOMPUTE + OPTIMIZER
- *   dp_wait dp_wait + op_wait      DP_COMM + DP_REDUCE
- *   mp_wait mp_wait + sp_wait      MP_COMM
- *   ep_wait, cp_wait               EP_COMM, CP_COMM
- *   pp_wait pp_wait                PP_COMM + BUBBLE
- *   idle    ND's IDLE              OVERHEAD
- *   total   time                   the step */
-typedef enum {
-    ND_FOLD_COMP = 0,
-    ND_FOLD_DP,
-    ND_FOLD_MP,
-    ND_FOLD_EP,
-    ND_FOLD_CP,
-    ND_FOLD_PP,
-    ND_FOLD_IDLE,
-    ND_FOLD_TOTAL,
-    ND_FOLDS
-} nd_fold;
-
-const char *nd_fold_name(nd_fold f);
+/* ND's folding (nd_fold, formats.h): the estimated parts and the measured columns onto one
+ * vocabulary. */
 
 /* Folds twelve estimated parts (ms). */
 void nd_fold_estimate(const double parts_ms[ND_PARTS], double out[ND_FOLDS]);

@@ -97,6 +97,9 @@ int nd_model_validate(nd_model *m, const char *source, nd_error *err);
 /* Counts parameters. The model must be valid. */
 void nd_model_count_params(const nd_model *m, nd_param_count *out);
 
+/* "dense" or "moe": a layer kind as run files, best.yaml and the potentials CSV name it. */
+const char *nd_layer_kind_name(nd_layer_kind k);
+
 /* Kind of decoder layer i (0-based, i < layers). */
 nd_layer_kind nd_model_layer_kind(const nd_model *m, int64_t i);
 

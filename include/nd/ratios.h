@@ -1,11 +1,10 @@
 /*
  * ratios.h — the ratios file nd-fit writes and -c reads (JSON).
  *
- * ND's keys (COMPUTE, DP_COMM, DP_REDUCE, MP_COMM, EP_COMM, CP_COMM, PP_COMM,
- * BUBBLE, optional FORWARD) plus nd's OPTIMIZER and OVERHEAD, ND's `_fitted_on`,
- * and nd's `_nd` stamp: format, cost-model version, units, and what the fit saw
- * (device, model, sequence length, mode, rows, leave-one-out metrics).
- * docs/calibration.md §Ratios file.
+ * ND's ratio keys plus nd's OPTIMIZER and OVERHEAD, ND's `_fitted_on`, and nd's
+ * `_nd` stamp: format, cost-model version, units, and what the fit saw (device,
+ * model, sequence length, mode, rows, leave-one-out metrics). The key names are
+ * formats.h's (nd_ratio_key, nd_ratios_json). docs/calibration.md §Ratios file.
  */
 #ifndef ND_RATIOS_H
 #define ND_RATIOS_H
@@ -14,8 +13,6 @@
 #include <stdint.h>
 #include "nd/error.h"
 #include "nd/parts.h"
-
-#define ND_RATIOS_FORMAT 1
 
 typedef struct nd_ratios_file {
     nd_ratios ratios;

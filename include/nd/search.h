@@ -19,14 +19,10 @@
 #include <stdio.h>
 #include "nd/estimate.h"
 
-/* Search dimensions, in ND's column order. */
-typedef enum {
-    ND_SDIM_DP = 0, ND_SDIM_EP, ND_SDIM_MP, ND_SDIM_CP, ND_SDIM_PP, ND_SDIM_VPP,
-    ND_SDIM_MB, ND_SDIM_MBS, ND_SDIM_SP, ND_SDIM_OP, ND_SDIMS
-} nd_sdim;
+/* The search varies the first ND_DIMS_SEARCHED dimensions of formats.h's nd_dim (DP .. OP). */
 
-const char *nd_sdim_name(nd_sdim d);
-int nd_sdim_from_name(const char *name); /* -1 if unknown; TP = MP */
+/* The searched dimension a name means (any case; TP = MP), or -1 (also for ETP and ZERO). */
+int nd_search_dim_from_name(const char *name);
 
 /* Why a candidate is refused (docs/search.md lists each rule with its reason). */
 typedef enum {
@@ -45,9 +41,9 @@ typedef enum {
 const char *nd_refusal_name(nd_refusal r);
 
 typedef struct nd_search_space {
-    unsigned vary;                     /* bit per nd_sdim that varies (-l) */
-    const int64_t *allowed[ND_SDIMS];  /* search-config lists, NULL = any value */
-    size_t n_allowed[ND_SDIMS];
+    unsigned vary;                     /* ND_DIM_BIT of each dimension that varies (-l) */
+    const int64_t *allowed[ND_DIMS_SEARCHED]; /* search-config lists, NULL = any value */
+    size_t n_allowed[ND_DIMS_SEARCHED];
     nd_recompute modes[ND_RECOMPUTE_MODES]; /* recompute modes to try (--recompute) */
     int n_modes;
     bool per_layer;                    /* -ar: a mode per layer by the knapsack */

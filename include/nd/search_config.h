@@ -18,11 +18,11 @@
 
 typedef struct nd_search_config_file {
     /* per dimension: fixed value, candidate list, or searched */
-    bool fixed[ND_SDIMS];
-    int64_t fixed_value[ND_SDIMS];
-    int64_t list[ND_SDIMS][ND_SEARCH_CONFIG_MAX_LIST];
-    size_t n_list[ND_SDIMS];
-    bool declared[ND_SDIMS];
+    bool fixed[ND_DIMS_SEARCHED];
+    int64_t fixed_value[ND_DIMS_SEARCHED];
+    int64_t list[ND_DIMS_SEARCHED][ND_SEARCH_CONFIG_MAX_LIST];
+    size_t n_list[ND_DIMS_SEARCHED];
+    bool declared[ND_DIMS_SEARCHED];
     char device[32];
     int64_t num_nodes;        /* cluster.num_nodes, 0 when not stated */
     int64_t cards_per_node;   /* cluster.cards_per_node, 0 = the device's node size */

@@ -17,13 +17,13 @@ typedef struct nd_values {
 
 /* Whether dimension d may take v: the run's value when d does not vary (-l), else any
  * value in the search config's list (or any value when it has none). */
-bool nd_search_allowed(const nd_search_config *cfg, nd_sdim d, int64_t v);
+bool nd_search_allowed(const nd_search_config *cfg, nd_dim d, int64_t v);
 
 /* Divisors of n in ascending order, at most `limit`, kept when the dimension may take them. */
-void nd_search_divisors(const nd_search_config *cfg, nd_sdim d, int64_t n, int64_t limit, nd_values *out);
+void nd_search_divisors(const nd_search_config *cfg, nd_dim d, int64_t n, int64_t limit, nd_values *out);
 
 /* The values lo .. hi the dimension may take. */
-void nd_search_range(const nd_search_config *cfg, nd_sdim d, int64_t lo, int64_t hi, nd_values *out);
+void nd_search_range(const nd_search_config *cfg, nd_dim d, int64_t lo, int64_t hi, nd_values *out);
 
 /* The reason a fully specified candidate is invalid, or -1 when it is valid; fills the
  * derived settings of s (ETP, ZeRO level, schedule, uneven first/last stages). */

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "nd/error.h"
+#include "nd/formats.h"
 #include "nd/model.h"
 
 typedef enum {
@@ -50,6 +51,17 @@ typedef struct nd_strategy {
     int64_t first_stage_layers; /* 0 = even split; else layers on the first stage */
     int64_t last_stage_layers;  /* 0 = even split; else layers on the last stage */
 } nd_strategy;
+
+/* The field of s that dimension d names (formats.h's nd_dim table): the value as stored,
+ * SP as 0 or 1, ETP 0 when it follows MP, ZERO -1 when it follows OP. */
+int64_t nd_strategy_dim(const nd_strategy *s, nd_dim d);
+
+/* The value a written strategy states for d: as nd_strategy_dim, but ETP that follows MP
+ * as MP's degree and ZERO that follows OP as 0 (before nd_strategy_check resolves them). */
+int64_t nd_strategy_dim_resolved(const nd_strategy *s, nd_dim d);
+
+/* Sets the field of s that dimension d names (SP: v != 0). */
+void nd_strategy_set_dim(nd_strategy *s, nd_dim d, int64_t v);
 
 /* The neutral strategy: every degree 1, no sharding, no recompute, 1F1B. */
 void nd_strategy_init(nd_strategy *s);

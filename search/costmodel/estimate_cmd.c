@@ -33,7 +33,7 @@ int nd_plan_from_run(const nd_run *run, const nd_strategy *s, nd_recompute_plan 
                 return nd_error_set(err, ND_EINPUT,
                                     "%s: recompute_plan stage %lld: %lld %s layers planned, the stage has %lld "
                                     "(offloaded layers must run without recompute)", run->source, (long long)i,
-                                    (long long)got, k ? "moe" : "dense", (long long)want);
+                                    (long long)got, nd_layer_kind_name((nd_layer_kind)k), (long long)want);
         }
     }
     plan->stages = p->stages;

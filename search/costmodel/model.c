@@ -44,6 +44,11 @@ static int64_t mlp_params(const nd_model *m, int64_t width, bool bias)
     return 2 * h * width + (bias ? width + h : 0);
 }
 
+const char *nd_layer_kind_name(nd_layer_kind k)
+{
+    return k == ND_LAYER_MOE ? "moe" : k == ND_LAYER_DENSE ? "dense" : "?";
+}
+
 nd_layer_kind nd_model_layer_kind(const nd_model *m, int64_t i)
 {
     if (m->experts == 0 || i < m->first_k_dense) return ND_LAYER_DENSE;

@@ -1,46 +1,7 @@
+/*
+ * parts.c — which ratio scales which part, and applying a ratios set.
+ */
 #include "nd/parts.h"
-
-#include <string.h>
-
-static const char *part_names[ND_PARTS] = {
-    "FW_COMPUTE", "BW_COMPUTE", "RECOMPUTE", "DP_COMM", "DP_REDUCE", "MP_COMM",
-    "EP_COMM",    "CP_COMM",    "PP_COMM",   "BUBBLE",  "OPTIMIZER", "OVERHEAD",
-};
-static const char *part_shorts[ND_PARTS] = {"FW", "BW", "Rec", "DP", "AR", "MP",
-                                            "EP", "CP", "P2P", "BBL", "OPT", "OVH"};
-static const char *ratio_names[ND_RATIO_KEYS] = {
-    "COMPUTE", "DP_COMM", "DP_REDUCE", "MP_COMM", "EP_COMM", "CP_COMM",
-    "PP_COMM", "BUBBLE",  "OPTIMIZER", "OVERHEAD", "FORWARD",
-};
-
-const char *nd_part_name(nd_part p)
-{
-    return p < ND_PARTS ? part_names[p] : "?";
-}
-
-const char *nd_part_short(nd_part p)
-{
-    return p < ND_PARTS ? part_shorts[p] : "?";
-}
-
-int nd_part_from_name(const char *name)
-{
-    for (int i = 0; i < ND_PARTS; i++)
-        if (!strcmp(part_names[i], name)) return i;
-    return -1;
-}
-
-const char *nd_ratio_key_name(nd_ratio_key k)
-{
-    return k < ND_RATIO_KEYS ? ratio_names[k] : "?";
-}
-
-int nd_ratio_key_from_name(const char *name)
-{
-    for (int i = 0; i < ND_RATIO_KEYS; i++)
-        if (!strcmp(ratio_names[i], name)) return i;
-    return -1;
-}
 
 nd_ratio_key nd_ratio_key_of_part(nd_part p)
 {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nd/formats.h"
 #include "nd/io.h"
 #include "nd/text.h"
 #include "nd/version.h"
@@ -20,39 +21,44 @@ static int json_line(const char *text, const char *at)
     return line;
 }
 
+/* The ratios file's keys (formats.h). */
+static const nd_ratios_format *const keys = &nd_ratios_json;
+
 static int read_stamp(const cJSON *nd, const char *path, nd_ratios_file *out, nd_error *err)
 {
+    const char *stamp = keys->stamp;
     if (!cJSON_IsObject(nd))
-        return nd_error_set(err, ND_EINPUT, "%s: key '_nd' must be an object", path);
-    const cJSON *format = cJSON_GetObjectItemCaseSensitive(nd, "format");
+        return nd_error_set(err, ND_EINPUT, "%s: key '%s' must be an object", path, stamp);
+    const cJSON *format = cJSON_GetObjectItemCaseSensitive(nd, keys->format);
     if (!cJSON_IsNumber(format) || format->valuedouble != ND_RATIOS_FORMAT)
-        return nd_error_set(err, ND_EINPUT, "%s: '_nd.format' must be %d (this nd reads format %d)",
-                            path, ND_RATIOS_FORMAT, ND_RATIOS_FORMAT);
-    const cJSON *cm = cJSON_GetObjectItemCaseSensitive(nd, "cost_model");
+        return nd_error_set(err, ND_EINPUT, "%s: '%s.%s' must be %d (this nd reads format %d)",
+                            path, stamp, keys->format, ND_RATIOS_FORMAT, ND_RATIOS_FORMAT);
+    const cJSON *cm = cJSON_GetObjectItemCaseSensitive(nd, keys->cost_model);
     if (!cJSON_IsString(cm))
-        return nd_error_set(err, ND_EINPUT, "%s: '_nd.cost_model' is missing", path);
+        return nd_error_set(err, ND_EINPUT, "%s: '%s.%s' is missing", path, stamp, keys->cost_model);
     if (strcmp(cm->valuestring, ND_COST_MODEL_VERSION))
         return nd_error_set(err, ND_EINPUT,
                             "%s: fitted for cost model '%s', but this nd prices with '%s': its "
                             "ratios correct different estimates; refit with nd-fit",
                             path, cm->valuestring, ND_COST_MODEL_VERSION);
-    const cJSON *units = cJSON_GetObjectItemCaseSensitive(nd, "units");
-    if (cJSON_IsString(units) && strcmp(units->valuestring, "ms"))
-        return nd_error_set(err, ND_EINPUT, "%s: '_nd.units' is '%s'; nd's ratios are dimensionless "
-                            "corrections of millisecond estimates ('ms')", path, units->valuestring);
+    const cJSON *units = cJSON_GetObjectItemCaseSensitive(nd, keys->units);
+    if (cJSON_IsString(units) && strcmp(units->valuestring, keys->units_ms))
+        return nd_error_set(err, ND_EINPUT, "%s: '%s.%s' is '%s'; nd's ratios are dimensionless "
+                            "corrections of millisecond estimates ('%s')", path, stamp, keys->units,
+                            units->valuestring, keys->units_ms);
     out->stamped = true;
     nd_text_copy(out->cost_model, cm->valuestring, sizeof out->cost_model);
     const cJSON *v;
-    if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, "device")))
+    if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, keys->device)))
         nd_text_copy(out->device, v->valuestring, sizeof out->device);
-    if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, "model")))
+    if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, keys->model)))
         nd_text_copy(out->model, v->valuestring, sizeof out->model);
-    if ((v = cJSON_GetObjectItemCaseSensitive(nd, "seq_len"))) {
+    if ((v = cJSON_GetObjectItemCaseSensitive(nd, keys->seq_len))) {
         /* checked before the cast: a double beyond int64 has no defined conversion */
         double d = cJSON_IsNumber(v) ? v->valuedouble : 0;
         if (!(d >= 1 && d <= (1 << 24) && d == floor(d)))
-            return nd_error_set(err, ND_EINPUT, "%s: '_nd.seq_len' is not a whole number of tokens "
-                                "in [1, 16777216]", path);
+            return nd_error_set(err, ND_EINPUT, "%s: '%s.%s' is not a whole number of tokens "
+                                "in [1, 16777216]", path, stamp, keys->seq_len);
         out->seq_len = (int64_t)d;
     }
     return ND_OK;
@@ -105,7 +111,7 @@ int nd_ratios_load(const char *path, nd_ratios_file *out, nd_error *err)
         goto done;
     }
     if ((rc = read_ratios(root, text, path, out, err))) goto done;
-    const cJSON *nd = cJSON_GetObjectItemCaseSensitive(root, "_nd");
+    const cJSON *nd = cJSON_GetObjectItemCaseSensitive(root, keys->stamp);
     if (nd) {
         rc = read_stamp(nd, path, out, err);
         goto done;

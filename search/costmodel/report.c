@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nd/formats.h"
 #include "nd/io.h"
 #include "nd/json.h"
 #include "nd/version.h"
@@ -15,48 +16,49 @@ cJSON *nd_report_strategy_json(const nd_strategy *s)
 {
     cJSON *o = cJSON_CreateObject();
     if (!o) return NULL;
-    const struct { const char *k; int64_t v; } d[] = {
-        {"DP", s->dp}, {"MP", s->tp}, {"PP", s->pp}, {"CP", s->cp}, {"EP", s->ep},
-        {"ETP", s->etp ? s->etp : s->tp}, {"OP", s->op}, {"ZERO", s->zero < 0 ? 0 : s->zero},
-        {"VPP", s->vpp}, {"MB", s->mb}, {"MBS", s->mbs}, {"SP", s->sp},
-    };
-    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) nd_json_add_number(o, d[i].k, (double)d[i].v);
-    if (s->first_stage_layers) nd_json_add_number(o, "FIRST", (double)s->first_stage_layers);
-    if (s->last_stage_layers) nd_json_add_number(o, "LAST", (double)s->last_stage_layers);
-    cJSON_AddStringToObject(o, "recompute", nd_recompute_name(s->recompute));
-    cJSON_AddStringToObject(o, "schedule", nd_schedule_name(s->schedule));
+    for (int i = 0; i < ND_DIMS; i++) {
+        nd_dim d = nd_dim_strategy_order[i];
+        nd_json_add_number(o, nd_dim_name(d), (double)nd_strategy_dim_resolved(s, d));
+    }
+    if (s->first_stage_layers) nd_json_add_number(o, nd_strategy_keys.first, (double)s->first_stage_layers);
+    if (s->last_stage_layers) nd_json_add_number(o, nd_strategy_keys.last, (double)s->last_stage_layers);
+    cJSON_AddStringToObject(o, nd_strategy_keys.recompute, nd_recompute_name(s->recompute));
+    cJSON_AddStringToObject(o, nd_strategy_keys.schedule, nd_schedule_name(s->schedule));
     return o;
 }
+
+/* The keys of the report JSON (formats.h). */
+static const nd_report_format *const key = &nd_report_json;
 
 static cJSON *stage_json(const nd_stage_memory *m, const nd_stage_time *t, int64_t i)
 {
     cJSON *o = cJSON_CreateObject();
-    nd_json_add_number(o, "stage", (double)i);
-    nd_json_add_number(o, "first_layer", (double)m->first_layer);
-    nd_json_add_number(o, "layers", (double)m->layers);
-    nd_json_add_number(o, "inflight_microbatches", m->inflight);
-    cJSON *mem = cJSON_AddObjectToObject(o, "memory_mib");
-    nd_json_add_number(mem, "params", m->params_mib);
-    nd_json_add_number(mem, "grads", m->grads_mib);
-    nd_json_add_number(mem, "optimizer", m->optimizer_mib);
-    nd_json_add_number(mem, "activations", m->activations_mib);
-    nd_json_add_number(mem, "working", m->working_mib);
-    nd_json_add_number(mem, "buffers", m->buffers_mib);
-    nd_json_add_number(mem, "reserve", m->reserve_mib);
-    nd_json_add_number(mem, "total", m->total_mib);
-    cJSON *mb = cJSON_AddObjectToObject(o, "microbatch_ms");
-    nd_json_add_number(mb, "forward", t->forward_ms);
-    nd_json_add_number(mb, "backward", t->backward_ms);
-    nd_json_add_number(mb, "recompute", t->recompute_ms);
-    nd_json_add_number(mb, "mp_comm", t->tp_ms);
-    nd_json_add_number(mb, "ep_comm", t->ep_ms);
-    nd_json_add_number(mb, "cp_comm", t->cp_ms);
-    nd_json_add_number(mb, "overhead", t->overhead_ms);
-    nd_json_add_number(mb, "total", t->total_ms);
-    cJSON *step = cJSON_AddObjectToObject(o, "step_ms");
-    nd_json_add_number(step, "dp_comm", t->dp_comm_ms);
-    nd_json_add_number(step, "dp_reduce", t->dp_reduce_ms);
-    nd_json_add_number(step, "optimizer", t->optimizer_ms);
+    nd_json_add_number(o, key->stage, (double)i);
+    nd_json_add_number(o, key->first_layer, (double)m->first_layer);
+    nd_json_add_number(o, key->layers, (double)m->layers);
+    nd_json_add_number(o, key->inflight_microbatches, m->inflight);
+    cJSON *mem = cJSON_AddObjectToObject(o, key->memory_mib);
+    nd_json_add_number(mem, key->params, m->params_mib);
+    nd_json_add_number(mem, key->grads, m->grads_mib);
+    nd_json_add_number(mem, key->optimizer, m->optimizer_mib);
+    nd_json_add_number(mem, key->activations, m->activations_mib);
+    nd_json_add_number(mem, key->working, m->working_mib);
+    nd_json_add_number(mem, key->buffers, m->buffers_mib);
+    nd_json_add_number(mem, key->reserve, m->reserve_mib);
+    nd_json_add_number(mem, key->total, m->total_mib);
+    cJSON *mb = cJSON_AddObjectToObject(o, key->microbatch_ms);
+    nd_json_add_number(mb, key->forward, t->forward_ms);
+    nd_json_add_number(mb, key->backward, t->backward_ms);
+    nd_json_add_number(mb, key->recompute, t->recompute_ms);
+    nd_json_add_number(mb, key->mp_comm, t->tp_ms);
+    nd_json_add_number(mb, key->ep_comm, t->ep_ms);
+    nd_json_add_number(mb, key->cp_comm, t->cp_ms);
+    nd_json_add_number(mb, key->overhead, t->overhead_ms);
+    nd_json_add_number(mb, key->total, t->total_ms);
+    cJSON *step = cJSON_AddObjectToObject(o, key->step_ms);
+    nd_json_add_number(step, key->dp_comm, t->dp_comm_ms);
+    nd_json_add_number(step, key->dp_reduce, t->dp_reduce_ms);
+    nd_json_add_number(step, key->optimizer, t->optimizer_ms);
     return o;
 }
 
@@ -64,35 +66,35 @@ cJSON *nd_report_estimate_json(const nd_context *ctx, const nd_strategy *s, cons
 {
     cJSON *doc = cJSON_CreateObject();
     if (!doc) return NULL;
-    cJSON_AddStringToObject(doc, "nd_version", ND_VERSION);
-    cJSON_AddStringToObject(doc, "cost_model", ND_COST_MODEL_VERSION);
-    cJSON_AddStringToObject(doc, "model", ctx->model->name);
-    nd_json_add_number(doc, "params_total", (double)ctx->params.total);
-    nd_json_add_number(doc, "params_with_mtp", (double)ctx->params.total_with_mtp);
-    nd_json_add_number(doc, "params_active_per_token", (double)ctx->params.active_per_token);
-    cJSON_AddStringToObject(doc, "device", ctx->device->name);
-    nd_json_add_number(doc, "devices", (double)(s->dp * s->tp * s->pp * s->cp));
-    nd_json_add_number(doc, "seq_len", (double)ctx->train->seq_len);
-    nd_json_add_number(doc, "global_batch", (double)(s->dp * s->mb * s->mbs));
-    cJSON_AddItemToObject(doc, "strategy", nd_report_strategy_json(s));
-    nd_json_add_number(doc, "step_ms", est->step_ms);
-    nd_json_add_number(doc, "raw_step_ms", est->raw_step_ms);
-    cJSON *parts = cJSON_AddObjectToObject(doc, "parts_ms");
-    cJSON *raw = cJSON_AddObjectToObject(doc, "raw_parts_ms");
+    cJSON_AddStringToObject(doc, key->nd_version, ND_VERSION);
+    cJSON_AddStringToObject(doc, key->cost_model, ND_COST_MODEL_VERSION);
+    cJSON_AddStringToObject(doc, key->model, ctx->model->name);
+    nd_json_add_number(doc, key->params_total, (double)ctx->params.total);
+    nd_json_add_number(doc, key->params_with_mtp, (double)ctx->params.total_with_mtp);
+    nd_json_add_number(doc, key->params_active_per_token, (double)ctx->params.active_per_token);
+    cJSON_AddStringToObject(doc, key->device, ctx->device->name);
+    nd_json_add_number(doc, key->devices, (double)(s->dp * s->tp * s->pp * s->cp));
+    nd_json_add_number(doc, key->seq_len, (double)ctx->train->seq_len);
+    nd_json_add_number(doc, key->global_batch, (double)(s->dp * s->mb * s->mbs));
+    cJSON_AddItemToObject(doc, key->strategy, nd_report_strategy_json(s));
+    nd_json_add_number(doc, key->step_ms, est->step_ms);
+    nd_json_add_number(doc, key->raw_step_ms, est->raw_step_ms);
+    cJSON *parts = cJSON_AddObjectToObject(doc, key->parts_ms);
+    cJSON *raw = cJSON_AddObjectToObject(doc, key->raw_parts_ms);
     for (int p = 0; p < ND_PARTS; p++) {
         nd_json_add_number(parts, nd_part_name((nd_part)p), est->parts_ms[p]);
         nd_json_add_number(raw, nd_part_name((nd_part)p), est->raw_parts_ms[p]);
     }
-    cJSON_AddBoolToObject(doc, "corrected", ctx->ratios != NULL);
-    nd_json_add_number(doc, "peak_mib", est->peak_mib);
-    nd_json_add_number(doc, "peak_stage", est->peak_stage);
-    nd_json_add_number(doc, "budget_mib", ctx->budget_mib);
-    cJSON_AddBoolToObject(doc, "fits", est->fits);
-    nd_json_add_number(doc, "straggler_stage", est->straggler_stage);
-    nd_json_add_number(doc, "tokens_per_s_per_device", est->tokens_per_s_per_device);
-    nd_json_add_number(doc, "mfu", est->mfu);
-    nd_json_add_number(doc, "model_flops_per_step", est->model_flops_per_step);
-    cJSON *stages = cJSON_AddArrayToObject(doc, "stages");
+    cJSON_AddBoolToObject(doc, key->corrected, ctx->ratios != NULL);
+    nd_json_add_number(doc, key->peak_mib, est->peak_mib);
+    nd_json_add_number(doc, key->peak_stage, est->peak_stage);
+    nd_json_add_number(doc, key->budget_mib, ctx->budget_mib);
+    cJSON_AddBoolToObject(doc, key->fits, est->fits);
+    nd_json_add_number(doc, key->straggler_stage, est->straggler_stage);
+    nd_json_add_number(doc, key->tokens_per_s_per_device, est->tokens_per_s_per_device);
+    nd_json_add_number(doc, key->mfu, est->mfu);
+    nd_json_add_number(doc, key->model_flops_per_step, est->model_flops_per_step);
+    cJSON *stages = cJSON_AddArrayToObject(doc, key->stages);
     for (int64_t i = 0; est->stage_memory && est->stage_time && i < est->stages; i++)
         cJSON_AddItemToArray(stages, stage_json(&est->stage_memory[i], &est->stage_time[i], i));
     return doc;
@@ -156,11 +158,13 @@ void nd_report_estimate_text(FILE *fp, const nd_context *ctx, const nd_strategy 
 
 int nd_report_memory_csv(const char *path, const nd_estimate *est, double budget_mib, nd_error *err)
 {
+    const nd_memory_format *f = &nd_memory_csv;
     nd_outfile out;
     int rc = nd_outfile_open(&out, path, err);
     if (rc) return rc;
-    fputs("stage,first_layer,layers,inflight,params_mib,grads_mib,optimizer_mib,activations_mib,"
-          "working_mib,buffers_mib,reserve_mib,total_mib,budget_mib\n", out.fp);
+    fprintf(out.fp, "%s,%s,%s,%s", f->stage, f->first_layer, f->layers, f->inflight);
+    for (int c = 0; c < ND_MEMORY_COMPONENTS; c++) fprintf(out.fp, ",%s", f->component[c]);
+    fprintf(out.fp, ",%s,%s\n", f->total_mib, f->budget_mib);
     for (int64_t i = 0; i < est->stages; i++) {
         const nd_stage_memory *m = &est->stage_memory[i];
         double v[] = {m->inflight, m->params_mib, m->grads_mib, m->optimizer_mib, m->activations_mib,

@@ -62,37 +62,78 @@ int nd_schedule_parse(const char *text, nd_schedule *out)
     return -1;
 }
 
-typedef struct {
-    const char *key;
-    size_t offset;
-} degree_key;
+int64_t nd_strategy_dim(const nd_strategy *s, nd_dim d)
+{
+    switch (d) {
+    case ND_DIM_DP: return s->dp;
+    case ND_DIM_EP: return s->ep;
+    case ND_DIM_MP: return s->tp;
+    case ND_DIM_CP: return s->cp;
+    case ND_DIM_PP: return s->pp;
+    case ND_DIM_VPP: return s->vpp;
+    case ND_DIM_MB: return s->mb;
+    case ND_DIM_MBS: return s->mbs;
+    case ND_DIM_SP: return s->sp;
+    case ND_DIM_OP: return s->op;
+    case ND_DIM_ETP: return s->etp;
+    case ND_DIM_ZERO: return s->zero;
+    default: return 0;
+    }
+}
 
-static const degree_key degree_keys[] = {
-    {"DP", offsetof(nd_strategy, dp)},   {"MP", offsetof(nd_strategy, tp)},
-    {"TP", offsetof(nd_strategy, tp)},   {"PP", offsetof(nd_strategy, pp)},
-    {"CP", offsetof(nd_strategy, cp)},   {"EP", offsetof(nd_strategy, ep)},
-    {"ETP", offsetof(nd_strategy, etp)}, {"OP", offsetof(nd_strategy, op)},
-    {"VPP", offsetof(nd_strategy, vpp)}, {"MB", offsetof(nd_strategy, mb)},
-    {"MBS", offsetof(nd_strategy, mbs)}, {"FIRST", offsetof(nd_strategy, first_stage_layers)},
-    {"LAST", offsetof(nd_strategy, last_stage_layers)},
-};
+void nd_strategy_set_dim(nd_strategy *s, nd_dim d, int64_t v)
+{
+    switch (d) {
+    case ND_DIM_DP: s->dp = v; break;
+    case ND_DIM_EP: s->ep = v; break;
+    case ND_DIM_MP: s->tp = v; break;
+    case ND_DIM_CP: s->cp = v; break;
+    case ND_DIM_PP: s->pp = v; break;
+    case ND_DIM_VPP: s->vpp = v; break;
+    case ND_DIM_MB: s->mb = v; break;
+    case ND_DIM_MBS: s->mbs = v; break;
+    case ND_DIM_SP: s->sp = v != 0; break;
+    case ND_DIM_OP: s->op = v; break;
+    case ND_DIM_ETP: s->etp = v; break;
+    case ND_DIM_ZERO: s->zero = (int)v; break;
+    default: break;
+    }
+}
+
+int64_t nd_strategy_dim_resolved(const nd_strategy *s, nd_dim d)
+{
+    int64_t v = nd_strategy_dim(s, d);
+    if (d == ND_DIM_ETP && v == 0) return s->tp;
+    if (d == ND_DIM_ZERO && v < 0) return 0;
+    return v;
+}
+
+static int parse_whole(const char *key, const char *value, int64_t min, int64_t *v, nd_error *err)
+{
+    if (!nd_parse_int64(value, min, DEGREE_MAX, v)) return ND_OK;
+    return nd_error_set(err, ND_EINPUT, "strategy %s=%s: not a whole number in [%d, %lld]", key, value,
+                        (int)min, (long long)DEGREE_MAX);
+}
+
+/* "DP MP/TP PP ... SP FIRST LAST recompute schedule": every key nd_strategy_set takes. */
+static void known_keys(char *buf, size_t size)
+{
+    size_t used = 0;
+    for (int i = 0; i < ND_DIMS && used < size; i++) {
+        const nd_dim_info *d = &nd_dims[nd_dim_strategy_order[i]];
+        used += (size_t)snprintf(buf + used, size - used, "%s%s%s ", d->name, d->synonym ? "/" : "",
+                                 d->synonym ? d->synonym : "");
+    }
+    if (used < size)
+        snprintf(buf + used, size - used, "%s %s %s %s", nd_strategy_keys.first, nd_strategy_keys.last,
+                 nd_strategy_keys.recompute, nd_strategy_keys.schedule);
+}
 
 int nd_strategy_set(nd_strategy *s, const char *key, const char *value, nd_error *err)
 {
-    for (size_t i = 0; i < sizeof degree_keys / sizeof degree_keys[0]; i++) {
-        if (!nd_text_equal_nocase(key, degree_keys[i].key)) continue;
-        int64_t v;
-        bool may_be_zero = !strcmp(degree_keys[i].key, "ETP") ||
-                           !strcmp(degree_keys[i].key, "FIRST") || !strcmp(degree_keys[i].key, "LAST");
-        if (nd_parse_int64(value, may_be_zero ? 0 : 1, DEGREE_MAX, &v))
-            return nd_error_set(err, ND_EINPUT, "strategy %s=%s: not a whole number in [%d, %lld]",
-                                degree_keys[i].key, value, may_be_zero ? 0 : 1,
-                                (long long)DEGREE_MAX);
-        memcpy((char *)s + degree_keys[i].offset, &v, sizeof v);
-        return ND_OK;
-    }
-    if (nd_text_equal_nocase(key, "ZERO")) {
-        int64_t v;
+    int d = nd_dim_from_name(key), rc;
+    int64_t v;
+    if (d == ND_DIM_ZERO) {
         if (nd_parse_int64(value, 0, 3, &v))
             return nd_error_set(err, ND_EINPUT,
                                 "strategy ZERO=%s: must be 0 (no sharding), 1 (optimizer states), "
@@ -100,26 +141,43 @@ int nd_strategy_set(nd_strategy *s, const char *key, const char *value, nd_error
         s->zero = (int)v;
         return ND_OK;
     }
-    if (nd_text_equal_nocase(key, "SP")) {
+    if (d == ND_DIM_SP) {
         if (nd_parse_bool(value, &s->sp))
             return nd_error_set(err, ND_EINPUT, "strategy SP=%s: must be 1/0 (true/false)", value);
         return ND_OK;
     }
-    if (nd_text_equal_nocase(key, "recompute")) {
+    if (d >= 0) {
+        /* ETP 0 means "as MP" */
+        if ((rc = parse_whole(nd_dim_spelling((nd_dim)d, key), value, d == ND_DIM_ETP ? 0 : 1, &v, err)))
+            return rc;
+        nd_strategy_set_dim(s, (nd_dim)d, v);
+        return ND_OK;
+    }
+    /* Uneven first and last pipeline stages; 0 = the even split. */
+    int64_t *stage = nd_text_equal_nocase(key, nd_strategy_keys.first) ? &s->first_stage_layers
+                   : nd_text_equal_nocase(key, nd_strategy_keys.last)  ? &s->last_stage_layers
+                                                                        : NULL;
+    if (stage) {
+        const char *name = stage == &s->first_stage_layers ? nd_strategy_keys.first : nd_strategy_keys.last;
+        if ((rc = parse_whole(name, value, 0, &v, err))) return rc;
+        *stage = v;
+        return ND_OK;
+    }
+    if (nd_text_equal_nocase(key, nd_strategy_keys.recompute)) {
         if (nd_recompute_parse(value, &s->recompute))
             return nd_error_set(err, ND_EINPUT, "strategy recompute=%s: must be off, selective or full",
                                 value);
         return ND_OK;
     }
-    if (nd_text_equal_nocase(key, "schedule")) {
+    if (nd_text_equal_nocase(key, nd_strategy_keys.schedule)) {
         if (nd_schedule_parse(value, &s->schedule))
             return nd_error_set(err, ND_EINPUT,
                                 "strategy schedule=%s: must be 1f1b, interleaved, zb-h1 or gpipe", value);
         return ND_OK;
     }
-    return nd_error_set(err, ND_EINPUT,
-                        "strategy key '%s' is unknown (known: DP MP/TP PP CP EP ETP OP ZERO VPP MB "
-                        "MBS SP FIRST LAST recompute schedule)", key);
+    char known[160];
+    known_keys(known, sizeof known);
+    return nd_error_set(err, ND_EINPUT, "strategy key '%s' is unknown (known: %s)", key, known);
 }
 
 int nd_strategy_parse(nd_strategy *s, const char *text, nd_error *err)
@@ -309,28 +367,25 @@ void nd_strategy_stage_layers(const nd_strategy *s, int64_t layers, int64_t stag
 
 void nd_strategy_format(const nd_strategy *s, char *buf, size_t size)
 {
-    int n = snprintf(buf, size,
-                     "DP=%lld MP=%lld PP=%lld CP=%lld EP=%lld ETP=%lld OP=%lld ZERO=%d VPP=%lld "
-                     "MB=%lld MBS=%lld SP=%d recompute=%s schedule=%s",
-                     (long long)s->dp, (long long)s->tp, (long long)s->pp, (long long)s->cp,
-                     (long long)s->ep, (long long)(s->etp ? s->etp : s->tp), (long long)s->op,
-                     s->zero < 0 ? 0 : s->zero, (long long)s->vpp, (long long)s->mb,
-                     (long long)s->mbs, s->sp ? 1 : 0, nd_recompute_name(s->recompute),
-                     nd_schedule_name(s->schedule));
-    if (n > 0 && (size_t)n < size && (s->first_stage_layers || s->last_stage_layers))
-        snprintf(buf + n, size - (size_t)n, " FIRST=%lld LAST=%lld",
-                 (long long)s->first_stage_layers, (long long)s->last_stage_layers);
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < ND_DIMS && used < size; i++) {
+        nd_dim d = nd_dim_strategy_order[i];
+        used += (size_t)snprintf(buf + used, size - used, "%s=%lld ", nd_dim_name(d),
+                                 (long long)nd_strategy_dim_resolved(s, d));
+    }
+    if (used < size)
+        used += (size_t)snprintf(buf + used, size - used, "%s=%s %s=%s", nd_strategy_keys.recompute,
+                                 nd_recompute_name(s->recompute), nd_strategy_keys.schedule,
+                                 nd_schedule_name(s->schedule));
+    if (used < size && (s->first_stage_layers || s->last_stage_layers))
+        snprintf(buf + used, size - used, " %s=%lld %s=%lld", nd_strategy_keys.first,
+                 (long long)s->first_stage_layers, nd_strategy_keys.last, (long long)s->last_stage_layers);
 }
 
 void nd_strategy_label(const nd_strategy *s, char *buf, size_t size)
 {
-    const struct { const char *k; int64_t v; } items[] = {
-        {"EP", s->ep}, {"MP", s->tp}, {"CP", s->cp}, {"PP", s->pp}, {"VPP", s->vpp},
-        {"MB", s->mb}, {"MBS", s->mbs}, {"OP", s->op},
-    };
-    int n = snprintf(buf, size, "DP %lld", (long long)s->dp);
-    for (size_t i = 0; i < sizeof items / sizeof items[0] && n > 0 && (size_t)n < size; i++)
-        if (items[i].v != 1)
-            n += snprintf(buf + n, size - (size_t)n, " %s %lld", items[i].k, (long long)items[i].v);
-    if (s->sp && n > 0 && (size_t)n < size) snprintf(buf + n, size - (size_t)n, " SP");
+    int64_t degree[ND_DIMS_SEARCHED];
+    for (int d = 0; d < ND_DIMS_SEARCHED; d++) degree[d] = nd_strategy_dim(s, (nd_dim)d);
+    nd_dim_label(degree, buf, size);
 }
