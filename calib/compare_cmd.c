@@ -2,14 +2,14 @@
  * compare_cmd.c — nd-compare: load the round, estimate each row, print the
  * comparison, write <stem>_estimates.csv and <stem>_report.json, draw plots.
  */
-#include "nd/commands.h"
+#include "compare_cmd.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "nd/classified.h"
 #include "nd/compare.h"
-#include "nd/compare_out.h"
+#include "compare_out.h"
 #include "nd/io.h"
 #include "nd/plot.h"
 #include "nd/json.h"

@@ -2,7 +2,7 @@
  * compare_out.c — what nd-compare prints and writes: the per-strategy table,
  * the metrics, <stem>_estimates.csv, <stem>_report.json and the plots.
  */
-#include "nd/compare_out.h"
+#include "compare_out.h"
 
 #include <csv.h>
 #include <math.h>

@@ -3,7 +3,7 @@
  * the step and each part that any row has) and the measured parts stacked
  * beside the estimated ones, with and without idle.
  */
-#include "nd/compare_out.h"
+#include "compare_out.h"
 
 #include <math.h>
 #include <stdlib.h>

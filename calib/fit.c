@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/fit_internal.h"
+#include "fit_internal.h"
 #include "nd/metrics.h"
 
 const char *nd_fit_mode_name(nd_fit_mode m)

@@ -2,7 +2,7 @@
  * fit_cmd.c — nd-fit: estimate each row of the round (raw), fit the ratios,
  * print the report and write the ratios file only when the fit succeeded.
  */
-#include "nd/commands.h"
+#include "fit_cmd.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -10,9 +10,9 @@
 
 #include "nd/classified.h"
 #include "nd/compare.h"
-#include "nd/compare_out.h"
+#include "compare_out.h"
 #include "nd/fit.h"
-#include "nd/fit_out.h"
+#include "fit_out.h"
 #include "nd/json.h"
 #include "nd/text.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/fit_internal.h"
+#include "fit_internal.h"
 #include "nd/metrics.h"
 
 double nd_fit_regressor(const nd_fit_row *r, nd_ratio_key k)

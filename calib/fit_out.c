@@ -1,7 +1,7 @@
 /*
  * fit_out.c — printing a fit and writing the ratios and report documents.
  */
-#include "nd/fit_out.h"
+#include "fit_out.h"
 
 #include <math.h>
 #include <stdlib.h>

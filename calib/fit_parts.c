@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/fit_internal.h"
-#include "nd/lsq.h"
+#include "fit_internal.h"
+#include "lsq.h"
 
 typedef struct group {
     nd_measured cols[2];

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/fit_internal.h"
+#include "fit_internal.h"
 
 /* ND's pairing of a key with measured columns (DP_COMM with op_wait, DP_REDUCE with dp_wait,
  * PP_COMM with pp_wait and its estimate including the bubble). */

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/fit_internal.h"
-#include "nd/lsq.h"
+#include "fit_internal.h"
+#include "lsq.h"
 
 static const nd_ratio_key candidates[] = {
     ND_RATIO_COMPUTE, ND_RATIO_DP_COMM, ND_RATIO_DP_REDUCE, ND_RATIO_MP_COMM, ND_RATIO_EP_COMM,

@@ -1,4 +1,4 @@
-#include "nd/lsq.h"
+#include "lsq.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nd/commands.h"
+#include "compare_cmd.h"
 
 static const char usage[] =
     "usage: nd-compare -y RUN -A DEVICE --real_csv ROUND.csv [-c ratios.json] [-o DIR] [--json]\n"

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nd/commands.h"
+#include "fit_cmd.h"
 
 static const char usage[] =
     "usage: nd-fit -y RUN -A DEVICE --real_csv ROUND.csv --write_ratios ratios.json\n"

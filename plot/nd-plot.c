@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nd/plot_cmd.h"
+#include "plot_cmd.h"
 #include "nd/version.h"
 
 static const char usage[] =

@@ -2,7 +2,7 @@
  * plot_cmd.c — nd-plot: check the request, load the CSV, hand it to a kind,
  * say what was written. Also the helpers the kinds share.
  */
-#include "nd/plot_cmd.h"
+#include "plot_cmd.h"
 
 #include <math.h>
 #include <stdint.h>

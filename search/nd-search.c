@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/commands.h"
+#include "search_cmd.h"
 #include "nd/search.h"
 #include "nd/text.h"
 #include "nd/version.h"

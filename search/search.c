@@ -7,7 +7,7 @@
  * never rises as OP grows, so when the most sharded OP does not fit at some MBS,
  * no larger MBS fits either: the rest of that sub-space is counted, not priced.
  */
-#include "nd/search_internal.h"
+#include "search_internal.h"
 
 #include <math.h>
 #include <pthread.h>

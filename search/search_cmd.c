@@ -2,7 +2,7 @@
  * search_cmd.c — nd-search: build the space from the run, the search config and
  * the flags; search; print and write the ranking, best.yaml, plots, potentials.
  */
-#include "nd/commands.h"
+#include "search_cmd.h"
 
 #include <math.h>
 #include <stdlib.h>

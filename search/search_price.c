@@ -2,7 +2,7 @@
  * search_price.c — pricing one candidate for the search, with the per-layer
  * recompute knapsack (-ar) and activation offload (-ao) when asked.
  */
-#include "nd/search_internal.h"
+#include "search_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

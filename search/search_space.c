@@ -3,7 +3,7 @@
  * must satisfy (the same rules as nd_strategy_check, without building messages,
  * because the search checks millions of candidates).
  */
-#include "nd/search_internal.h"
+#include "search_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "nd/commands.h"
+#include "nd/estimate.h"
 #include "nd/knapsack.h"
 #include "nd/model_fields.h"
 #include "nd/search.h"

@@ -97,4 +97,8 @@ void nd_layer_cache_free(nd_layer_cache *cache);
 int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_cache *cache,
                          const nd_recompute_plan *plan, nd_estimate *est, nd_error *err);
 
+/* The run file's recompute_plan as a plan for strategy s; ND_EINPUT when it does not match
+ * s's stages and layers. plan points into run. */
+int nd_plan_from_run(const nd_run *run, const nd_strategy *s, nd_recompute_plan *plan, nd_error *err);
+
 #endif

@@ -134,3 +134,32 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     }
     return ND_OK;
 }
+
+int nd_plan_from_run(const nd_run *run, const nd_strategy *s, nd_recompute_plan *plan, nd_error *err)
+{
+    const nd_run_plan *p = &run->plan;
+    if (p->stages != s->pp)
+        return nd_error_set(err, ND_EINPUT, "%s: recompute_plan has %lld stages but PP=%lld", run->source,
+                            (long long)p->stages, (long long)s->pp);
+    nd_context ctx;
+    nd_device dummy = {0};
+    nd_context_init(&ctx, &run->model, &run->train, &dummy, 1, 1, NULL);
+    for (int64_t i = 0; i < s->pp; i++) {
+        nd_stage_work w;
+        nd_stage_work_init(&ctx, s, NULL, i, &w);
+        for (int k = 0; k < ND_LAYER_KINDS; k++) {
+            int64_t want = w.n[k][0] + w.n[k][1] + w.n[k][2];
+            int64_t got = p->layers[i][k][0] + p->layers[i][k][1] + p->layers[i][k][2];
+            if (want != got || p->offloaded[i][k] > p->layers[i][k][ND_RECOMPUTE_OFF])
+                return nd_error_set(err, ND_EINPUT,
+                                    "%s: recompute_plan stage %lld: %lld %s layers planned, the stage has %lld "
+                                    "(offloaded layers must run without recompute)", run->source, (long long)i,
+                                    (long long)got, nd_layer_kind_name((nd_layer_kind)k), (long long)want);
+        }
+    }
+    plan->stages = p->stages;
+    plan->layers = (int64_t(*)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES])p->layers;
+    plan->offloaded = (int64_t(*)[ND_LAYER_KINDS])p->offloaded;
+    plan->copy_cost_ms_per_gib = p->copy_cost_ms_per_gib;
+    return ND_OK;
+}

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "nd/collective.h"
-#include "nd/kernels.h"
+#include "kernels.h"
 
 /* Work of one pass, split the way the schedule and the parts need it. */
 typedef struct acc {

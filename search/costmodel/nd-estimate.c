@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nd/commands.h"
+#include "estimate_cmd.h"
 
 static const char usage[] =
     "usage: nd-estimate -y RUN -A DEVICE [-d N] [-b GBS] [-M BUDGET] --strategy \"DP=8 MP=4 ...\"\n"

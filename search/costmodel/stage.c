@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "nd/collective.h"
-#include "nd/kernels.h"
+#include "kernels.h"
 
 #define MIB (1024.0 * 1024.0)
 

@@ -1,0 +1,26 @@
+/*
+ * compare_cmd.h — what nd-compare does once its flags are parsed.
+ * Internal to the program: its main fills a request and calls one function; everything
+ * it prints goes to `out` (results) and `diag` (notes, warnings).
+ */
+#ifndef ND_COMPARE_CMD_H
+#define ND_COMPARE_CMD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "nd/cli.h"
+#include "nd/error.h"
+
+typedef struct nd_compare_request {
+    nd_cli_common common;
+    const char *real_csv;    /* --real_csv ROUND.csv */
+    const char *out_dir;     /* -o DIR: estimates CSV, report JSON and plots (default ".", no plots) */
+    bool json;               /* --json: the report JSON on stdout instead of the table */
+    const char *plot_format; /* --format png|svg|pdf */
+    bool no_plots;           /* --no-plots */
+} nd_compare_request;
+
+/* nd-compare: estimate every row of a round and compare. */
+int nd_compare_command(const nd_compare_request *req, FILE *out, FILE *diag, nd_error *err);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * search_cmd.h — what nd-search does once its flags are parsed.
+ * Internal to the program: its main fills a request and calls one function; everything
+ * it prints goes to `out` (results) and `diag` (notes, warnings).
+ */
+#ifndef ND_SEARCH_CMD_H
+#define ND_SEARCH_CMD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "nd/cli.h"
+#include "nd/error.h"
+
+typedef struct nd_search_request {
+    nd_cli_common common;
+    const char *dims[16];     /* -l: the dimensions that vary */
+    int n_dims;
+    bool dims_given;
+    const char *modes[4];     /* --recompute: modes, or auto */
+    int n_modes;
+    bool per_layer;           /* -ar */
+    bool offload;             /* -ao */
+    double host_gibps;        /* --host_link_gibps (0 = the device's) */
+    double host_overlap;      /* --host_link_overlap (< 0 = 0.8) */
+    double host_cost;         /* --host_link_cost, ms per GiB (< 0 = 0) */
+    const char *search_config;/* -s */
+    long top;                 /* -t (0 = 10 printed) */
+    const char *ranking_csv;  /* --ranking_csv */
+    const char *out_dir;      /* -o */
+    int threads;              /* -j */
+    const char *plot_format;  /* --format */
+    bool no_plots;            /* --no-plots */
+    bool potentials;          /* -rp */
+    bool quiet;               /* --no-progress */
+} nd_search_request;
+
+/* nd-search: rank every fitting strategy. */
+int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_error *err);
+
+#endif
