@@ -88,13 +88,6 @@ int nd_error_prefix(nd_error *err, const char *fmt, ...)
     return err->code;
 }
 
-void nd_error_clear(nd_error *err)
-{
-    if (!err) return;
-    err->code = ND_OK;
-    err->message[0] = '\0';
-}
-
 int nd_exit_status(int code)
 {
     switch (code) {

@@ -22,7 +22,8 @@ static double has_or_zero(const nd_classified_row *r, nd_measured m)
     return r->has[m] ? r->measured[m] : 0.0;
 }
 
-void nd_fold_measured(const nd_classified_row *r, double out[ND_FOLDS])
+/* Folds a measured row (absent columns count 0). */
+static void nd_fold_measured(const nd_classified_row *r, double out[ND_FOLDS])
 {
     out[ND_FOLD_COMP] = has_or_zero(r, ND_MEAS_COMP);
     out[ND_FOLD_DP] = has_or_zero(r, ND_MEAS_DP_WAIT) + has_or_zero(r, ND_MEAS_OP_WAIT);

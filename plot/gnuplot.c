@@ -138,8 +138,11 @@ static int gnuplot_status(int status, int write_errno, int log_fd, const char *w
                         WIFEXITED(status) ? WEXITSTATUS(status) : -1, line);
 }
 
-int nd_plot_run_gnuplot(const char *script, size_t len, const char *log_dir, const char *what,
-                        nd_error *err)
+/* Runs gnuplot on script (which sets its own output), as `gnuplot -d` with
+ * stderr captured to a temporary file in log_dir. ND_ERUNTIME with gnuplot's
+ * first error line, or the not-found message. what names the plot. */
+static int nd_plot_run_gnuplot(const char *script, size_t len, const char *log_dir, const char *what,
+                               nd_error *err)
 {
     char *log_path = nd_path_join(log_dir, ".nd-gnuplot-log.XXXXXX");
     if (!log_path) return nd_error_set(err, ND_ENOMEM, "out of memory");

@@ -13,7 +13,8 @@
 #include "nd/text.h"
 #include "plot_cmd_internal.h"
 
-const char nd_plot_kinds[] = "parity, parts, ranking, memory, potentials";
+/* The kinds nd-plot knows, for the message refusing another. */
+static const char kind_names[] = "parity, parts, ranking, memory, potentials";
 
 typedef int (*kind_fn)(const char *base, const nd_plot_cmd_input *in, nd_error *err);
 
@@ -145,7 +146,7 @@ int nd_plot_command(const nd_plot_request *req, FILE *out, nd_error *err)
     const kind_info *k = find_kind(req->kind);
     if (!k)
         return nd_error_set(err, ND_EUSAGE, "unknown plot kind '%s' (known: %s)",
-                            req->kind ? req->kind : "", nd_plot_kinds);
+                            req->kind ? req->kind : "", kind_names);
     if (!req->input) return nd_error_set(err, ND_EUSAGE, "no input CSV file given");
     nd_plot_cmd_input in;
     memset(&in, 0, sizeof in);

@@ -41,9 +41,6 @@ typedef struct nd_plot_request {
     bool script_only;     /* --script-only: write .gp and .dat, run no gnuplot */
 } nd_plot_request;
 
-/* The kinds nd-plot knows, for help texts: "parity, parts, ranking, memory, potentials". */
-extern const char nd_plot_kinds[];
-
 /* Reads req->input, draws the plot and prints the files written to out.
  * Errors: ND_EUSAGE (unknown kind, a bad or inapplicable flag value),
  * ND_EINPUT (the CSV: "FILE:LINE: column 'X': ..."), ND_EIO, ND_ERUNTIME

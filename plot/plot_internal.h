@@ -39,10 +39,6 @@ void nd_plot_put_label(FILE *fp, const char *s);
 /* A column name in a header comment: whitespace and control characters become
  * '_' so the names stay one word each. */
 void nd_plot_put_word(FILE *fp, const char *s);
-/* Text that reads back to exactly x: nd_format_double's shortest digits, but
- * whole numbers below 10^16 written out ("100", not "1e+02"); "nan" for any
- * non-finite value, which gnuplot reads as not-a-number. */
-const char *nd_plot_format_number(double x, char buf[ND_DOUBLE_TEXT_MAX]);
 void nd_plot_put_number(FILE *fp, double x);
 
 /* Colour i of the fixed palette as "#rrggbb"; cycles after 16. */
@@ -82,11 +78,5 @@ typedef struct nd_plot_job {
  * opt->script_only), all or nothing. opt may be NULL (defaults). */
 int nd_plot_emit(const char *out_base, const nd_plot_options *opt, const nd_plot_job *job,
                  nd_error *err);
-
-/* Runs gnuplot on script (which sets its own output), as `gnuplot -d` with
- * stderr captured to a temporary file in log_dir. ND_ERUNTIME with gnuplot's
- * first error line, or the not-found message. what names the plot. */
-int nd_plot_run_gnuplot(const char *script, size_t len, const char *log_dir, const char *what,
-                        nd_error *err);
 
 #endif

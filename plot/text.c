@@ -74,7 +74,10 @@ void nd_plot_put_word(FILE *fp, const char *s)
         fputc(*p <= 0x20 || *p == 0x7f ? '_' : *p, fp);
 }
 
-const char *nd_plot_format_number(double x, char buf[ND_DOUBLE_TEXT_MAX])
+/* Text that reads back to exactly x: nd_format_double's shortest digits, but
+ * whole numbers below 10^16 written out ("100", not "1e+02"); "nan" for any
+ * non-finite value, which gnuplot reads as not-a-number. */
+static const char *nd_plot_format_number(double x, char buf[ND_DOUBLE_TEXT_MAX])
 {
     if (!isfinite(x)) return strcpy(buf, "nan");
     nd_format_double(x, buf);

@@ -57,7 +57,7 @@ static char *find_nested(const char *dir)
     return hit;
 }
 
-int ascend_find(const char *path, char **csv_out, nd_error *err)
+int nd_classify_ascend_find(const char *path, char **csv_out, nd_error *err)
 {
     *csv_out = NULL;
     struct stat st;
@@ -261,7 +261,7 @@ static int read_row(const char *path, const table *t, size_t row, const int col[
     return ND_OK;
 }
 
-/* Ranks index a per-rank table (ascend_read's orders), so a rank is bounded: a job of a
+/* Ranks index a per-rank table (nd_classify_ascend_read's orders), so a rank is bounded: a job of a
  * million devices is beyond any cluster, and a Device_id of 2^31 must not size a table. */
 #define MAX_RANK ((1 << 20) - 1)
 
@@ -274,7 +274,7 @@ static int rank_of(const char *path, const table *t, size_t row, int col, int *r
                         path, row + 1, t->cells[col] ? t->cells[col] : "?", v ? v : "", MAX_RANK);
 }
 
-int ascend_read(nd_classify_run *run, const char *csv_path, nd_error *err)
+int nd_classify_ascend_read(nd_classify_run *run, const char *csv_path, nd_error *err)
 {
     table t;
     int rc = table_read(csv_path, &t, err), col[C_REQ];
@@ -284,7 +284,7 @@ int ascend_read(nd_classify_run *run, const char *csv_path, nd_error *err)
         c_index = column_of(&t, "Index");
     if (c_type < 0) c_type = column_of(&t, "Type(rank|stage)");
     ascend_comm comm;
-    rc = ascend_comm_load(run, csv_path, &comm, err);
+    rc = nd_classify_ascend_comm_load(run, csv_path, &comm, err);
     int *orders = NULL; /* rows seen per rank (index rank + 1), for warm-up dropping */
     size_t n_orders = 0;
     for (size_t row = 1; row < t.rows && !rc; row++) {
@@ -310,10 +310,10 @@ int ascend_read(nd_classify_run *run, const char *csv_path, nd_error *err)
             orders = o, n_orders = n;
         }
         r.order = orders[rank + 1]++;
-        rc = ascend_sample(run, csv_path, &comm, &r, err);
+        rc = nd_classify_ascend_sample(run, csv_path, &comm, &r, err);
     }
     free(orders);
-    ascend_comm_free(&comm);
+    nd_classify_ascend_comm_free(&comm);
     table_free(&t);
     return rc;
 }

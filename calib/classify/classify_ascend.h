@@ -29,10 +29,10 @@ typedef struct ascend_comm {
 } ascend_comm;
 
 /* Loads communication.json (or cluster_communication.json) beside csv_path, if any. */
-int ascend_comm_load(nd_classify_run *run, const char *csv_path, ascend_comm *comm, nd_error *err);
-void ascend_comm_free(ascend_comm *comm);
+int nd_classify_ascend_comm_load(nd_classify_run *run, const char *csv_path, ascend_comm *comm, nd_error *err);
+void nd_classify_ascend_comm_free(ascend_comm *comm);
 /* Apportions the row's exposed time over its operators and adds the sample. */
-int ascend_sample(nd_classify_run *run, const char *path, const ascend_comm *comm,
+int nd_classify_ascend_sample(nd_classify_run *run, const char *path, const ascend_comm *comm,
                   const ascend_row *row, nd_error *err);
 
 #endif

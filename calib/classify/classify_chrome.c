@@ -133,13 +133,13 @@ static uint64_t fnv(const unsigned char *s, size_t n)
 
 static uint32_t features_cached(parse *p, const unsigned char *s, size_t n)
 {
-    if (n >= NAME_CACHE_LEN) return name_features((const char *)s, n);
+    if (n >= NAME_CACHE_LEN) return nd_classify_name_features((const char *)s, n);
     uint64_t h = fnv(s, n);
     name_slot *slot = &p->cache[h & (NAME_CACHE - 1)];
     if (slot->hash == h && slot->len == n && memcmp(slot->text, s, n) == 0) return slot->feat;
     slot->hash = h, slot->len = (uint16_t)n;
     memcpy(slot->text, s, n);
-    slot->feat = name_features((const char *)s, n);
+    slot->feat = nd_classify_name_features((const char *)s, n);
     return slot->feat;
 }
 
@@ -328,14 +328,14 @@ static int event_group(parse *p, const event *e, bool comm_kernel, int32_t *grou
 {
     *group = -1;
     if (!comm_kernel && !has_group_info(e)) return 1;
-    comm_group g = {.kind = e->coll[0] ? coll_from_text(e->coll, strlen(e->coll)) : F_COLL(e->feat),
+    comm_group g = {.kind = e->coll[0] ? nd_classify_coll_from_text(e->coll, strlen(e->coll)) : F_COLL(e->feat),
                     .pg_name = e->pg_name[0] ? (char *)e->pg_name : NULL,
                     .pg_desc = e->pg_desc[0] ? (char *)e->pg_desc : NULL,
                     .ranks = e->ranks_len && !e->ranks_cut ? (char *)e->ranks : NULL,
                     .size = e->group_size,
                     .start = e->rank_start,
                     .stride = e->rank_stride};
-    int i = group_table_intern(&p->t->groups, &g);
+    int i = nd_classify_group_table_intern(&p->t->groups, &g);
     if (i == -2)
         return fail(p, "event #%llu: more than %d distinct process groups (and collectives)",
                     p->n_events, GROUP_TABLE_MAX);
@@ -370,7 +370,7 @@ static int event_end(parse *p)
     if (device && (e->feat & F_STEP)) return 1; /* a device-side step marker: not a step */
     p->t->offset = at(p);
     uint64_t key = e->pid * 1000003u ^ e->tid;
-    if (trace_event(p->t, key, device, &r, e->step_name, p->err)) return 0;
+    if (nd_classify_trace_event(p->t, key, device, &r, e->step_name, p->err)) return 0;
     return 1;
 }
 
@@ -743,13 +743,13 @@ static int stream(parse *p, gzFile f, unsigned char *buf, size_t size)
     return finish(p);
 }
 
-int chrome_trace_read(nd_classify_run *run, const char *path, nd_error *err)
+int nd_classify_chrome_read(nd_classify_run *run, const char *path, nd_error *err)
 {
     enum { CHUNK = 1 << 18 };
     trace_ctx t;
     parse *p = calloc(1, sizeof *p);
     unsigned char *buf = malloc(CHUNK);
-    if (!p || !buf || trace_ctx_init(&t, run, path) != ND_OK) {
+    if (!p || !buf || nd_classify_trace_ctx_init(&t, run, path) != ND_OK) {
         free(p), free(buf);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
@@ -767,13 +767,13 @@ int chrome_trace_read(nd_classify_run *run, const char *path, nd_error *err)
         yajl_config(p->h, yajl_dont_validate_strings, 1);
         gzbuffer(f, 1 << 17);
         rc = stream(p, f, buf, CHUNK);
-        if (!rc) rc = trace_drain(&t, err);
-        if (!rc) rc = trace_samples(&t, err);
+        if (!rc) rc = nd_classify_trace_drain(&t, err);
+        if (!rc) rc = nd_classify_trace_samples(&t, err);
     }
     if (f) gzclose(f);
     if (p->h) yajl_free(p->h);
     free(p->cfg.name), free(p->cfg.desc), free(p->cfg.ranks);
     free(p->cache), free(p), free(buf);
-    trace_ctx_free(&t);
+    nd_classify_trace_ctx_free(&t);
     return rc;
 }

@@ -53,7 +53,7 @@ static void sample_free(nd_classify_sample *s)
     free(s->sites);
 }
 
-void run_summary_free(nd_classify_summary *m)
+void nd_classify_summary_free(nd_classify_summary *m)
 {
     for (size_t i = 0; i < m->n_sites; i++)
         free(m->sites[i].label);
@@ -70,11 +70,11 @@ void nd_classify_run_free(nd_classify_run *run)
     for (size_t i = 0; i < run->n_notes; i++)
         free(run->notes[i]);
     free(run->notes);
-    run_summary_free(&run->summary);
+    nd_classify_summary_free(&run->summary);
     free(run);
 }
 
-int run_sample_add(nd_classify_run *run, nd_classify_sample *s, nd_error *err)
+int nd_classify_run_sample_add(nd_classify_run *run, nd_classify_sample *s, nd_error *err)
 {
     if (run->n_samples == run->cap_samples) {
         size_t cap = run->cap_samples ? run->cap_samples * 2 : 64;
@@ -89,7 +89,7 @@ int run_sample_add(nd_classify_run *run, nd_classify_sample *s, nd_error *err)
     return ND_OK;
 }
 
-int run_note(nd_classify_run *run, const char *fmt, ...)
+int nd_classify_run_note(nd_classify_run *run, const char *fmt, ...)
 {
     char msg[ND_ERROR_MESSAGE_MAX];
     va_list ap;

@@ -56,7 +56,7 @@ static int op_add(ascend_comm *c, const char *path, const char *where, const cha
     size_t n = 0;
     while (isalpha((unsigned char)letters[n]))
         n++;
-    op.kind = n ? coll_from_text(letters, n) : COLL_UNKNOWN;
+    op.kind = n ? nd_classify_coll_from_text(letters, n) : COLL_UNKNOWN;
     if (!YAJL_IS_OBJECT(v)) return op_error(err, path, where, "is not an object");
     if (!num_at(v, "Communication Time Info", "Elapse Time(ms)", &op.elapse_ms))
         return op_error(err, path, where,
@@ -85,7 +85,7 @@ static int op_add(ascend_comm *c, const char *path, const char *where, const cha
 static bool skipped(nd_classify_run *run, const char *path, const char *name)
 {
     if (!strncmp(name, "hcom_", 5)) return false;
-    run_note(run, "%s: skipped entries that are not hcom_ operators, such as '%s'", path, name);
+    nd_classify_run_note(run, "%s: skipped entries that are not hcom_ operators, such as '%s'", path, name);
     return true;
 }
 
@@ -172,7 +172,7 @@ static size_t too_deep(const char *text)
     return 0;
 }
 
-int ascend_comm_load(nd_classify_run *run, const char *csv_path, ascend_comm *c, nd_error *err)
+int nd_classify_ascend_comm_load(nd_classify_run *run, const char *csv_path, ascend_comm *c, nd_error *err)
 {
     memset(c, 0, sizeof *c);
     char *dir = nd_path_dir(csv_path), *stem = nd_path_stem(csv_path);
@@ -186,7 +186,7 @@ int ascend_comm_load(nd_classify_run *run, const char *csv_path, ascend_comm *c,
     struct stat st;
     int rc = stat(path, &st) != 0 && errno == ENOENT ? ND_EINPUT : ND_OK;
     if (rc) { /* absent: ND attributes no collective, only the Bubble term */
-        run_note(run,
+        nd_classify_run_note(run,
                  "%s: no %s beside it: exposed communication is not attributed (it stays "
                  "in idle); only Bubble goes to pp_wait",
                  csv_path, is_cluster ? "cluster_communication.json" : "communication.json");
@@ -216,11 +216,11 @@ int ascend_comm_load(nd_classify_run *run, const char *csv_path, ascend_comm *c,
     }
     yajl_tree_free(root);
     free(path);
-    if (rc) ascend_comm_free(c);
+    if (rc) nd_classify_ascend_comm_free(c);
     return rc;
 }
 
-void ascend_comm_free(ascend_comm *c)
+void nd_classify_ascend_comm_free(ascend_comm *c)
 {
     free(c->ops);
     memset(c, 0, sizeof *c);
@@ -250,7 +250,7 @@ static int site_add(nd_classify_sample *s, int column, const char *label, const 
     return 0;
 }
 
-int ascend_sample(nd_classify_run *run, const char *path, const ascend_comm *c, const ascend_row *r,
+int nd_classify_ascend_sample(nd_classify_run *run, const char *path, const ascend_comm *c, const ascend_row *r,
                   nd_error *err)
 {
     nd_classify_sample s = {.rank = r->rank, .step_order = r->order};
@@ -271,17 +271,17 @@ int ascend_sample(nd_classify_run *run, const char *path, const ascend_comm *c, 
         const ascend_op *op = &c->ops[i];
         if (op->step_num != step || (op->rank >= 0 && op->rank != r->rank)) continue;
         const char *label;
-        nd_classify_quantity col = coll_default_column(op->kind, dims, op->p2p, &label);
+        nd_classify_quantity col = nd_classify_coll_default_column(op->kind, dims, op->p2p, &label);
         char text[96];
         if (col == ND_CQ_UNCLASSIFIED && op->kind != COLL_ALL_GATHER &&
             op->kind != COLL_REDUCE_SCATTER)
-            label = coll_label(op->kind);
+            label = nd_classify_coll_label(op->kind);
         snprintf(text, sizeof text, "%s", label);
         bad = site_add(&s, (int)col, text, op, scale) != 0;
     }
     if (!bad && r->bubble_ms > 0)
         bad = site_add(&s, ND_CQ_PP_WAIT, "bubble (receive)", NULL, r->bubble_ms);
-    sample_complete(&s);
+    nd_classify_sample_complete(&s);
     if (bad) {
         free(s.input), free(s.step);
         for (size_t i = 0; i < s.n_sites; i++)
@@ -289,5 +289,5 @@ int ascend_sample(nd_classify_run *run, const char *path, const ascend_comm *c, 
         free(s.sites);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
-    return run_sample_add(run, &s, err);
+    return nd_classify_run_sample_add(run, &s, err);
 }

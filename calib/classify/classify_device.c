@@ -30,19 +30,19 @@ struct device_sweep {
     size_t cursor; /* first step (by time) that may still get device time */
 };
 
-device_sweep *device_sweep_alloc(void)
+device_sweep *nd_classify_device_sweep_alloc(void)
 {
     return calloc(1, sizeof(device_sweep));
 }
 
-void device_sweep_free(device_sweep *d)
+void nd_classify_device_sweep_free(device_sweep *d)
 {
     if (!d) return;
     free(d->run);
     free(d);
 }
 
-nd_ns device_sweep_position(const device_sweep *d)
+nd_ns nd_classify_device_sweep_position(const device_sweep *d)
 {
     return d->started ? d->pos : INT64_MIN;
 }
@@ -72,14 +72,14 @@ static int charge(device_sweep *d, trace_ctx *t, nd_ns a, nd_ns b)
         else
             n_comm++;
     }
-    const int32_t *order = trace_steps_by_time(t, &n_steps);
+    const int32_t *order = nd_classify_trace_steps_by_time(t, &n_steps);
     while (d->cursor < n_steps) {
-        const trace_step *s = trace_step_at(t, order[d->cursor]);
+        const trace_step *s = nd_classify_trace_step_at(t, order[d->cursor]);
         if (s->ts + s->dur > a) break;
         d->cursor++;
     }
     for (size_t k = d->cursor; k < n_steps; k++) {
-        trace_step *s = trace_step_at(t, order[k]);
+        trace_step *s = nd_classify_trace_step_at(t, order[k]);
         if (s->ts >= b) break;
         nd_ns lo = a > s->ts ? a : s->ts, hi = b < s->ts + s->dur ? b : s->ts + s->dur;
         if (hi <= lo) continue;
@@ -112,7 +112,7 @@ static int advance(device_sweep *d, trace_ctx *t, nd_ns to)
     }
 }
 
-int device_sweep_feed(device_sweep *d, trace_ctx *t, const trace_rec *r, nd_error *err)
+int nd_classify_device_sweep_feed(device_sweep *d, trace_ctx *t, const trace_rec *r, nd_error *err)
 {
     if (r->dur <= 0) return ND_OK;
     if (!d->started) d->pos = r->ts, d->started = true;
@@ -135,7 +135,7 @@ int device_sweep_feed(device_sweep *d, trace_ctx *t, const trace_rec *r, nd_erro
     return ND_OK;
 }
 
-int device_sweep_finish(device_sweep *d, trace_ctx *t, nd_error *err)
+int nd_classify_device_sweep_finish(device_sweep *d, trace_ctx *t, nd_error *err)
 {
     if (d->started && advance(d, t, INT64_MAX))
         return nd_error_set(err, ND_ENOMEM, "out of memory");

@@ -91,7 +91,7 @@ static bool same_text(const char *a, const char *b)
     return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
-int group_table_intern(group_table *t, const comm_group *g)
+int nd_classify_group_table_intern(group_table *t, const comm_group *g)
 {
     for (size_t i = 0; i < t->n; i++) {
         const comm_group *h = &t->items[i];
@@ -119,7 +119,7 @@ int group_table_intern(group_table *t, const comm_group *g)
     return (int)t->n++;
 }
 
-void group_table_free(group_table *t)
+void nd_classify_group_table_free(group_table *t)
 {
     for (size_t i = 0; i < t->n; i++)
         free(t->items[i].pg_name), free(t->items[i].pg_desc), free(t->items[i].ranks);
@@ -127,7 +127,7 @@ void group_table_free(group_table *t)
     memset(t, 0, sizeof *t);
 }
 
-nd_classify_quantity coll_default_column(coll_kind k, const nd_classify_dims *dims,
+nd_classify_quantity nd_classify_coll_default_column(coll_kind k, const nd_classify_dims *dims,
                                          bool is_p2p_section, const char **label_out)
 {
     bool mp_or_cp =
@@ -147,7 +147,7 @@ nd_classify_quantity coll_default_column(coll_kind k, const nd_classify_dims *di
         *label_out = "all-reduce";
         return ND_CQ_DP_WAIT;
     default:
-        *label_out = coll_label(k);
+        *label_out = nd_classify_coll_label(k);
         return ND_CQ_UNCLASSIFIED;
     }
 }
@@ -302,7 +302,7 @@ static long group_ranks(const comm_group *g, const pg_config *cfg, size_t n_cfg,
     return 0;
 }
 
-nd_classify_quantity group_map(const comm_group *g, const pg_config *cfg, size_t n_cfg,
+nd_classify_quantity nd_classify_group_map(const comm_group *g, const pg_config *cfg, size_t n_cfg,
                                int64_t world_size, const nd_classify_dims *dims, char *label,
                                size_t label_size, const char **how)
 {
@@ -321,11 +321,11 @@ nd_classify_quantity group_map(const comm_group *g, const pg_config *cfg, size_t
     if (hit) {
         char dim[16];
         candidate_name(hit, dim, sizeof dim);
-        snprintf(label, label_size, "%s pg %s (%s)", coll_label(g->kind), pg ? pg : "?", dim);
+        snprintf(label, label_size, "%s pg %s (%s)", nd_classify_coll_label(g->kind), pg ? pg : "?", dim);
         return hit->column;
     }
     const char *nd_label;
-    nd_classify_quantity col = coll_default_column(g->kind, dims, false, &nd_label);
+    nd_classify_quantity col = nd_classify_coll_default_column(g->kind, dims, false, &nd_label);
     *how = "collective type";
     snprintf(label, label_size, "%s (by type)", nd_label);
     return col;

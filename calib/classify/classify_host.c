@@ -39,14 +39,14 @@ struct host_track {
     nd_ns step_start, step_end;
 };
 
-host_track *host_track_alloc(void)
+host_track *nd_classify_host_track_alloc(void)
 {
     host_track *h = calloc(1, sizeof *h);
     if (h) h->step = -1;
     return h;
 }
 
-void host_track_free(host_track *h)
+void nd_classify_host_track_free(host_track *h)
 {
     if (!h) return;
     free(h->frames);
@@ -136,17 +136,17 @@ static int bucket_of(uint32_t phases)
 
 static int frame_close(host_track *h, trace_ctx *t, const frame *f, nd_error *err)
 {
-    trace_step *s = trace_step_at(t, h->step);
+    trace_step *s = nd_classify_trace_step_at(t, h->step);
     nd_ns len = f->cend > f->start ? f->cend - f->start : 0;
     if (f->is_compute) s->phase_ns[bucket_of(f->phases)] += (double)(len - f->comm_inside);
     if (f->root != (int)(f - h->frames)) return ND_OK;
     step_site *site;
     if (f->column >= 0)
-        site = trace_step_site(s, f->column, f->label, -1);
+        site = nd_classify_trace_step_site(s, f->column, f->label, -1);
     else if (f->group >= 0)
-        site = trace_step_site(s, -1, NULL, f->group);
+        site = nd_classify_trace_step_site(s, -1, NULL, f->group);
     else
-        site = trace_step_site(s, ND_CQ_UNCLASSIFIED, nd_classify_quantity_name(ND_CQ_UNCLASSIFIED), -1);
+        site = nd_classify_trace_step_site(s, ND_CQ_UNCLASSIFIED, nd_classify_quantity_name(ND_CQ_UNCLASSIFIED), -1);
     if (!site) return nd_error_set(err, ND_ENOMEM, "out of memory");
     site->ns += (double)len;
     site->bytes += f->bytes;
@@ -175,7 +175,7 @@ static int step_close(host_track *h, trace_ctx *t, nd_error *err)
         int rc = frame_close(h, t, &h->frames[h->depth], err);
         if (rc) return rc;
     }
-    trace_step_at(t, h->step)->host_done = true;
+    nd_classify_trace_step_at(t, h->step)->host_done = true;
     h->step = -1;
     return ND_OK;
 }
@@ -211,12 +211,12 @@ static void root_open(host_track *h, frame *f, const trace_rec *r)
     }
 }
 
-int host_track_feed(host_track *h, trace_ctx *t, uint32_t track, const trace_rec *r, nd_error *err)
+int nd_classify_host_track_feed(host_track *h, trace_ctx *t, uint32_t track, const trace_rec *r, nd_error *err)
 {
     int rc;
     if (r->feat & F_STEP) {
         if ((rc = step_close(h, t, err))) return rc;
-        trace_step *s = trace_step_at(t, r->group);
+        trace_step *s = nd_classify_trace_step_at(t, r->group);
         if (!s || s->track != track) return ND_OK;
         h->step = r->group, h->step_start = r->ts, h->step_end = r->ts + r->dur;
         return ND_OK;
@@ -245,7 +245,7 @@ int host_track_feed(host_track *h, trace_ctx *t, uint32_t track, const trace_rec
     return ND_OK;
 }
 
-int host_track_finish(host_track *h, trace_ctx *t, nd_error *err)
+int nd_classify_host_track_finish(host_track *h, trace_ctx *t, nd_error *err)
 {
     return step_close(h, t, err);
 }

@@ -30,10 +30,10 @@ typedef enum {
 } coll_kind;
 
 /* "all-reduce", "all-gather", ... (ND's hyphenated label words). */
-const char *coll_label(coll_kind k);
+const char *nd_classify_coll_label(coll_kind k);
 /* Reads the collective a name means: "allreduce", "_allgather_base", "AllReduce",
  * "reduce_scatter_tensor", "alltoallv", "SendRecv", "hcom_allGather__1@2" prefix part... */
-coll_kind coll_from_text(const char *s, size_t len);
+coll_kind nd_classify_coll_from_text(const char *s, size_t len);
 
 /* What is known of the process group of a communication. */
 typedef struct comm_group {
@@ -57,8 +57,8 @@ typedef struct group_table {
 
 /* Index of g in t, adding a copy if new; -1 when out of memory, -2 when the table already
  * holds GROUP_TABLE_MAX groups. */
-int group_table_intern(group_table *t, const comm_group *g);
-void group_table_free(group_table *t);
+int nd_classify_group_table_intern(group_table *t, const comm_group *g);
+void nd_classify_group_table_free(group_table *t);
 
 /* distributedInfo.pg_config: ranks and size per process group name. */
 typedef struct pg_config {
@@ -68,13 +68,13 @@ typedef struct pg_config {
 
 /* The wait column of a group under dims; label_out gets e.g. "all-reduce pg 0 (DP)".
  * how_out says how it was decided ("ranks", "name", "size", "collective type"). */
-nd_classify_quantity group_map(const comm_group *g, const pg_config *cfg, size_t n_cfg,
+nd_classify_quantity nd_classify_group_map(const comm_group *g, const pg_config *cfg, size_t n_cfg,
                                int64_t world_size, const nd_classify_dims *dims, char *label_out,
                                size_t label_size, const char **how_out);
 
 /* ND's Ascend typing of a collective (reference §3.4), also the last resort for
  * groups nd cannot place. */
-nd_classify_quantity coll_default_column(coll_kind k, const nd_classify_dims *dims,
+nd_classify_quantity nd_classify_coll_default_column(coll_kind k, const nd_classify_dims *dims,
                                          bool is_p2p_section, const char **label_out);
 
 /* ---- one trace event, compact ------------------------------------------------ */
@@ -102,7 +102,7 @@ enum {
 #define F_COLL(f) ((coll_kind)(((f) >> F_COLL_SHIFT) & 0xfu))
 
 /* The features of an event name (cached by the caller). */
-uint32_t name_features(const char *name, size_t len);
+uint32_t nd_classify_name_features(const char *name, size_t len);
 
 typedef enum {
     CAT_OTHER = 0,
@@ -116,7 +116,7 @@ typedef enum {
 typedef struct trace_rec {
     nd_ns ts, dur;
     int64_t bytes; /* c10d op: bytes of its largest input tensor */
-    uint32_t feat; /* name_features */
+    uint32_t feat; /* nd_classify_name_features */
     int32_t group; /* group_table index, or -1; for F_STEP: the step index */
     uint8_t cat;   /* event_cat */
 } trace_rec;
@@ -152,39 +152,35 @@ typedef struct step_site {
 
 typedef struct trace_ctx trace_ctx;
 
-/* Steps: registry in classify_trace.c */
-int trace_step_add(trace_ctx *t, const char *name, nd_ns ts, nd_ns dur, uint32_t track,
-                   int32_t *index_out);
-trace_step *trace_step_at(trace_ctx *t, int32_t index);
-size_t trace_step_count(const trace_ctx *t);
+/* Steps (classify_steps.c; classify_trace.c registers them): the step at index, NULL when
+ * there is none. */
+trace_step *nd_classify_trace_step_at(trace_ctx *t, int32_t index);
 /* Step indices sorted by start time (for the device sweep). */
-const int32_t *trace_steps_by_time(const trace_ctx *t, size_t *n);
-/* The group table of the trace (kernels and roots point into it). */
-size_t trace_group_count(const trace_ctx *t);
+const int32_t *nd_classify_trace_steps_by_time(const trace_ctx *t, size_t *n);
 /* The host site (column,label) or (group) of a step, created if new; NULL if no memory. */
-step_site *trace_step_site(trace_step *s, int column, const char *label, int32_t group);
-int trace_note(trace_ctx *t, const char *fmt, ...) ND_PRINTF(2, 3);
+step_site *nd_classify_trace_step_site(trace_step *s, int column, const char *label, int32_t group);
+int nd_classify_trace_note(trace_ctx *t, const char *fmt, ...) ND_PRINTF(2, 3);
 
 /* ---- host view (classify_host.c) ---------------------------------------------- */
 
 typedef struct host_track host_track;
-host_track *host_track_alloc(void);
-void host_track_free(host_track *h);
+host_track *nd_classify_host_track_alloc(void);
+void nd_classify_host_track_free(host_track *h);
 /* Feeds one event of this thread, in (start, longer first) order. */
-int host_track_feed(host_track *h, trace_ctx *t, uint32_t track, const trace_rec *r, nd_error *err);
+int nd_classify_host_track_feed(host_track *h, trace_ctx *t, uint32_t track, const trace_rec *r, nd_error *err);
 /* Closes the open step (end of the trace). */
-int host_track_finish(host_track *h, trace_ctx *t, nd_error *err);
+int nd_classify_host_track_finish(host_track *h, trace_ctx *t, nd_error *err);
 
 /* ---- device view (classify_device.c) ------------------------------------------ */
 
 typedef struct device_sweep device_sweep;
-device_sweep *device_sweep_alloc(void);
-void device_sweep_free(device_sweep *d);
+device_sweep *nd_classify_device_sweep_alloc(void);
+void nd_classify_device_sweep_free(device_sweep *d);
 /* Feeds one kernel in start order (group >= 0 and is_comm for communication). */
-int device_sweep_feed(device_sweep *d, trace_ctx *t, const trace_rec *r, nd_error *err);
-int device_sweep_finish(device_sweep *d, trace_ctx *t, nd_error *err);
+int nd_classify_device_sweep_feed(device_sweep *d, trace_ctx *t, const trace_rec *r, nd_error *err);
+int nd_classify_device_sweep_finish(device_sweep *d, trace_ctx *t, nd_error *err);
 /* The time the sweep has reached (steps starting earlier arrive too late). */
-nd_ns device_sweep_position(const device_sweep *d);
+nd_ns nd_classify_device_sweep_position(const device_sweep *d);
 
 /* ---- reorder window (classify_order.c) ---------------------------------------- */
 
@@ -202,34 +198,34 @@ typedef struct reorder_buf {
 
 /* Inserts r; if the window is full, *out gets the oldest and 1 is returned, else 0.
  * -1 when out of memory. */
-int reorder_push(reorder_buf *b, const trace_rec *r, trace_rec *out);
+int nd_classify_reorder_push(reorder_buf *b, const trace_rec *r, trace_rec *out);
 /* Pops the oldest held record into *out; 0 when empty. */
-int reorder_pop(reorder_buf *b, trace_rec *out);
+int nd_classify_reorder_pop(reorder_buf *b, trace_rec *out);
 /* True if r sorts before the last released record (the window was too small). */
-bool reorder_late(const reorder_buf *b, const trace_rec *r);
-void reorder_free(reorder_buf *b);
+bool nd_classify_reorder_late(const reorder_buf *b, const trace_rec *r);
+void nd_classify_reorder_free(reorder_buf *b);
 
 /* ---- Chrome trace (classify_chrome.c, classify_trace.c) ------------------------ */
 
 /* Streams a Chrome trace into the run's samples. */
-int chrome_trace_read(nd_classify_run *run, const char *path, nd_error *err);
+int nd_classify_chrome_read(nd_classify_run *run, const char *path, nd_error *err);
 
 /* ---- Ascend (classify_ascend.c) ----------------------------------------------- */
 
 /* If path is (or holds) a step_trace_time.csv, sets *csv_out (caller frees) and
  * returns 1; 0 if not Ascend; negative on error. */
-int ascend_find(const char *path, char **csv_out, nd_error *err);
-int ascend_read(nd_classify_run *run, const char *csv_path, nd_error *err);
+int nd_classify_ascend_find(const char *path, char **csv_out, nd_error *err);
+int nd_classify_ascend_read(nd_classify_run *run, const char *csv_path, nd_error *err);
 
 /* ---- the run's store (classify_collect.c) ------------------------------------------ */
 
 /* Frees what a summary holds and clears it. */
-void run_summary_free(nd_classify_summary *m);
+void nd_classify_summary_free(nd_classify_summary *m);
 /* Appends a sample (taking ownership of its strings and sites). */
-int run_sample_add(nd_classify_run *run, nd_classify_sample *s, nd_error *err);
+int nd_classify_run_sample_add(nd_classify_run *run, nd_classify_sample *s, nd_error *err);
 /* A note for the user, kept once however often it is made. */
-int run_note(nd_classify_run *run, const char *fmt, ...) ND_PRINTF(2, 3);
+int nd_classify_run_note(nd_classify_run *run, const char *fmt, ...) ND_PRINTF(2, 3);
 /* Fills idle and comp from the parts (time - comp - waits - unclassified). */
-void sample_complete(nd_classify_sample *s);
+void nd_classify_sample_complete(nd_classify_sample *s);
 
 #endif

@@ -111,7 +111,7 @@ static coll_kind coll_after(const char *s, size_t len, size_t from)
     size_t e = from;
     while (e < len && s[e] != '_' && s[e] != '(' && s[e] != '@' && s[e] != ' ')
         e++;
-    return coll_from_text(s + from, e - from);
+    return nd_classify_coll_from_text(s + from, e - from);
 }
 
 static uint32_t comm_features(const char *s, size_t len)
@@ -121,15 +121,15 @@ static uint32_t comm_features(const char *s, size_t len)
     const char *w;
     size_t wl;
     if (starts(s, len, "<built-in method wait of ")) f |= F_WAIT_ROOT;
-    if (c10d_python(s, len, &w, &wl)) f |= F_C10D_PY, k = coll_from_text(w, wl);
+    if (c10d_python(s, len, &w, &wl)) f |= F_C10D_PY, k = nd_classify_coll_from_text(w, wl);
     if (starts(s, len, "c10d::") || starts(s, len, "_c10d_functional::") ||
         starts(s, len, "c10d_functional::")) {
         const char *c = strstr(s, "::");
-        f |= F_C10D_OP, k = coll_from_text(c + 2, len - (size_t)(c + 2 - s));
+        f |= F_C10D_OP, k = nd_classify_coll_from_text(c + 2, len - (size_t)(c + 2 - s));
     }
     if (len == 18 && memcmp(s, "record_param_comms", 18) == 0) f |= F_RPC;
     if (starts(s, len, "nccl:") || starts(s, len, "gloo:"))
-        f |= F_COMM_ANNOT, k = coll_from_text(s + 5, len - 5);
+        f |= F_COMM_ANNOT, k = nd_classify_coll_from_text(s + 5, len - 5);
     if (starts(s, len, "ncclKernel_")) f |= F_NCCL_KERNEL, k = coll_after(s, len, 11);
     if (starts(s, len, "ncclDevKernel_")) f |= F_NCCL_KERNEL, k = coll_after(s, len, 14);
     if (starts(s, len, "hcom_") || starts(s, len, "hcom")) {
@@ -139,7 +139,7 @@ static uint32_t comm_features(const char *s, size_t len)
     return f | ((uint32_t)k << F_COLL_SHIFT);
 }
 
-uint32_t name_features(const char *s, size_t len)
+uint32_t nd_classify_name_features(const char *s, size_t len)
 {
     uint32_t f = phases_of(s, len) | comm_features(s, len);
     if (starts(s, len, "ProfilerStep#")) f |= F_STEP;
@@ -148,7 +148,7 @@ uint32_t name_features(const char *s, size_t len)
     return f;
 }
 
-const char *coll_label(coll_kind k)
+const char *nd_classify_coll_label(coll_kind k)
 {
     static const char *labels[COLL_COUNT] = {"unknown",        "all-reduce", "all-gather",
                                              "reduce-scatter", "all-to-all", "broadcast",
@@ -156,7 +156,7 @@ const char *coll_label(coll_kind k)
     return (unsigned)k < COLL_COUNT ? labels[k] : "unknown";
 }
 
-coll_kind coll_from_text(const char *s, size_t len)
+coll_kind nd_classify_coll_from_text(const char *s, size_t len)
 {
     char n[64];
     size_t k = 0;

@@ -25,7 +25,7 @@ static int grow(reorder_buf *b)
     return 0;
 }
 
-int reorder_pop(reorder_buf *b, trace_rec *out)
+int nd_classify_reorder_pop(reorder_buf *b, trace_rec *out)
 {
     if (!b->len) return 0;
     *out = b->ring[b->head];
@@ -35,7 +35,7 @@ int reorder_pop(reorder_buf *b, trace_rec *out)
     return 1;
 }
 
-int reorder_push(reorder_buf *b, const trace_rec *r, trace_rec *out)
+int nd_classify_reorder_push(reorder_buf *b, const trace_rec *r, trace_rec *out)
 {
     if (b->len == b->cap && grow(b) != 0) return -1;
     size_t mask = b->cap - 1, i = b->len;
@@ -46,18 +46,18 @@ int reorder_push(reorder_buf *b, const trace_rec *r, trace_rec *out)
     }
     b->ring[(b->head + i) & mask] = *r;
     b->len++;
-    if (b->len > REORDER_WINDOW) return reorder_pop(b, out);
+    if (b->len > REORDER_WINDOW) return nd_classify_reorder_pop(b, out);
     return 0;
 }
 
-bool reorder_late(const reorder_buf *b, const trace_rec *r)
+bool nd_classify_reorder_late(const reorder_buf *b, const trace_rec *r)
 {
     if (!b->released_any) return false;
     trace_rec last = {.ts = b->released_ts, .dur = b->released_dur};
     return before(r, &last);
 }
 
-void reorder_free(reorder_buf *b)
+void nd_classify_reorder_free(reorder_buf *b)
 {
     free(b->ring);
     memset(b, 0, sizeof *b);

@@ -14,13 +14,15 @@ static const nd_classify_quantity nd_columns[ND_CQ_CSV_COLUMNS] = {
     ND_CQ_EP_WAIT, ND_CQ_CP_WAIT, ND_CQ_PP_WAIT,      ND_CQ_OP_WAIT,
     ND_CQ_SP_WAIT, ND_CQ_IDLE,    ND_CQ_UNCLASSIFIED, ND_CQ_OPTIMIZER};
 
-double classify_value(const nd_classify_run *run, nd_classify_quantity q)
+/* The number the row holds for q: mean or median, per --stat. */
+static double classify_value(const nd_classify_run *run, nd_classify_quantity q)
 {
     const nd_classify_stats *s = &run->summary.q[q];
     return run->opts.stat == ND_STAT_MEDIAN ? s->median : s->mean;
 }
 
-void classify_print_ms(FILE *f, double v, int decimals)
+/* Fixed decimals, never "-0.000". */
+static void classify_print_ms(FILE *f, double v, int decimals)
 {
     char buf[64];
     snprintf(buf, sizeof buf, "%.*f", decimals, v);
@@ -31,7 +33,7 @@ void classify_print_ms(FILE *f, double v, int decimals)
 }
 
 /* Writes s as one CSV field (quoted when it holds a comma, quote or newline). */
-void classify_csv_field(FILE *f, const char *s)
+static void classify_csv_field(FILE *f, const char *s)
 {
     if (!strpbrk(s, ",\"\r\n")) {
         fputs(s, f);
@@ -126,7 +128,7 @@ int nd_classify_csv_write(const nd_classify_run *run, const char *path, bool nd_
     return rc;
 }
 
-const char *perf_part_name(int i)
+const char *nd_classify_perf_part_name(int i)
 {
     /* ND's ten parts, TOTAL, nd's OPTIMIZER part, then what ND's debug.csv adds */
     static const char *const extra[] = {"TOTAL", NULL, "OTHER_COMPUTE", "UNSPLIT_COMPUTE",
@@ -139,7 +141,7 @@ const char *perf_part_name(int i)
 int nd_classify_perf_parts_write(const nd_classify_run *run, const char *path, nd_error *err)
 {
     double v[PERF_PARTS];
-    perf_parts(run, v);
+    nd_classify_perf_parts(run, v);
     nd_outfile out;
     int rc = nd_outfile_open(&out, path, err);
     if (rc) return rc;
@@ -147,7 +149,7 @@ int nd_classify_perf_parts_write(const nd_classify_run *run, const char *path, n
     for (int i = 0; i < d->count; i++)
         fprintf(out.fp, "%s,", nd_dim_name(d->dim[i]));
     for (int i = 0; i < PERF_PARTS; i++)
-        fprintf(out.fp, "%s%c", perf_part_name(i), i + 1 < PERF_PARTS ? ',' : '\n');
+        fprintf(out.fp, "%s%c", nd_classify_perf_part_name(i), i + 1 < PERF_PARTS ? ',' : '\n');
     for (int i = 0; i < d->count; i++)
         fprintf(out.fp, "%lld,", (long long)d->value[i]);
     for (int i = 0; i < PERF_PARTS; i++) {
@@ -159,7 +161,7 @@ int nd_classify_perf_parts_write(const nd_classify_run *run, const char *path, n
 
 /* ND §3.5 with today's DP_REDUCE: op_wait -> DP_COMM, dp_wait -> DP_REDUCE (as the
  * ratio fit pairs them). All but TOTAL add up to TOTAL for the mean. */
-void perf_parts(const nd_classify_run *run, double v[PERF_PARTS])
+void nd_classify_perf_parts(const nd_classify_run *run, double v[PERF_PARTS])
 {
 #define V(q) classify_value(run, q)
     double vals[PERF_PARTS] = {V(ND_CQ_COMP_FW),      V(ND_CQ_COMP_BW),

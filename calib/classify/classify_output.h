@@ -7,13 +7,7 @@
 
 #define PERF_PARTS 16
 /* ND's estimate columns (reference §3.5) with DP_REDUCE, then nd's extras. */
-const char *perf_part_name(int i);
-void perf_parts(const nd_classify_run *run, double v[PERF_PARTS]);
-
-/* The number the row holds for q: mean or median, per --stat. */
-double classify_value(const nd_classify_run *run, nd_classify_quantity q);
-/* Fixed decimals, never "-0.000". */
-void classify_print_ms(FILE *f, double v, int decimals);
-void classify_csv_field(FILE *f, const char *s);
+const char *nd_classify_perf_part_name(int i);
+void nd_classify_perf_parts(const nd_classify_run *run, double v[PERF_PARTS]);
 
 #endif

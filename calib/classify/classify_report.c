@@ -47,10 +47,10 @@ static void estimate_block(const nd_classify_run *run, FILE *f)
     double v[PERF_PARTS], t = mean_of(run, ND_CQ_TIME);
     nd_classify_run copy = *run;
     copy.opts.stat = ND_STAT_MEAN; /* ND's blocks are means whatever --stat says */
-    perf_parts(&copy, v);
+    nd_classify_perf_parts(&copy, v);
     fprintf(f, "ND estimate columns (debug.csv), ms per step\n");
     for (int i = 0; i < PERF_PARTS; i++)
-        part_line(f, perf_part_name(i), v[i], t, NULL);
+        part_line(f, nd_classify_perf_part_name(i), v[i], t, NULL);
 }
 
 static int cmp_ms_desc(const void *a, const void *b)

@@ -16,19 +16,19 @@ int nd_classify_run_add(nd_classify_run *run, const char *path, nd_error *err)
     if (stat(path, &st) != 0)
         return nd_error_set(err, ND_EINPUT, "%s: cannot open: %s", path, strerror(errno));
     char *csv = NULL;
-    int found = ascend_find(path, &csv, err);
+    int found = nd_classify_ascend_find(path, &csv, err);
     if (found < 0) return found;
     if (found == 0 && S_ISDIR(st.st_mode))
         return nd_error_set(err, ND_EINPUT,
                             "%s: a directory without step_trace_time.csv (looked in it, in "
                             "ASCEND_PROFILER_OUTPUT/ and in */ASCEND_PROFILER_OUTPUT/)",
                             path);
-    if (found == 0) return chrome_trace_read(run, path, err);
+    if (found == 0) return nd_classify_chrome_read(run, path, err);
     int rc = ND_OK;
     if (!run->opts.has_dims)
         rc =
             nd_error_set(err, ND_EUSAGE, "--dims is required to classify an Ascend run (%s)", path);
-    if (!rc) rc = ascend_read(run, csv, err);
+    if (!rc) rc = nd_classify_ascend_read(run, csv, err);
     free(csv);
     return rc;
 }
@@ -120,7 +120,7 @@ static int sites_of(const nd_classify_run *run, const bool *keep, nd_classify_su
 
 int nd_classify_run_finish(nd_classify_run *run, nd_error *err)
 {
-    run_summary_free(&run->summary);
+    nd_classify_summary_free(&run->summary);
     nd_classify_summary *m = &run->summary;
     if (run->n_samples == 0)
         return nd_error_set(err, ND_EINPUT, "no profiled steps found in the given traces");

@@ -13,7 +13,7 @@ typedef struct placed {
     const char *how;
 } placed;
 
-void sample_complete(nd_classify_sample *s)
+void nd_classify_sample_complete(nd_classify_sample *s)
 {
     double *q = s->q;
     q[ND_CQ_COMP] = q[ND_CQ_COMP_FW] + q[ND_CQ_COMP_BW] + q[ND_CQ_COMP_REC] + q[ND_CQ_COMP_OPT] +
@@ -101,7 +101,7 @@ static int choose_view(trace_ctx *t, bool *device, nd_error *err)
                                              "their steps; use --view host"
                                            : "the trace has no device kernels; use --view host");
     if (want == ND_VIEW_AUTO && t->has_kernels && !ok)
-        trace_note(t, "ProfilerStep events come after the kernels of their steps: host view used");
+        nd_classify_trace_note(t, "ProfilerStep events come after the kernels of their steps: host view used");
     *device = want == ND_VIEW_DEVICE || (want == ND_VIEW_AUTO && ok);
     return ND_OK;
 }
@@ -113,7 +113,7 @@ static placed *place_groups(trace_ctx *t)
     if (!pl) return NULL;
     for (size_t g = 0; g < t->groups.n; g++)
         pl[g].column =
-            group_map(&t->groups.items[g], t->cfg, t->n_cfg, t->world_size,
+            nd_classify_group_map(&t->groups.items[g], t->cfg, t->n_cfg, t->world_size,
                       o->has_dims ? &o->dims : NULL, pl[g].label, sizeof pl[g].label, &pl[g].how);
     return pl;
 }
@@ -123,10 +123,10 @@ static void note_fallbacks(trace_ctx *t, const placed *pl, const bool *used)
     for (size_t g = 0; g < t->groups.n; g++) {
         if (!used[g] || strcmp(pl[g].how, "collective type")) continue;
         const comm_group *x = &t->groups.items[g];
-        trace_note(t,
+        nd_classify_trace_note(t,
                    "%s on process group %s%s: not placed by ranks, name or size%s; charged "
                    "to %s by its collective type, as ND's Ascend path does",
-                   coll_label(x->kind),
+                   nd_classify_coll_label(x->kind),
                    x->pg_desc   ? x->pg_desc
                    : x->pg_name ? x->pg_name
                                 : "?",
@@ -136,7 +136,7 @@ static void note_fallbacks(trace_ctx *t, const placed *pl, const bool *used)
     }
 }
 
-int trace_samples(trace_ctx *t, nd_error *err)
+int nd_classify_trace_samples(trace_ctx *t, nd_error *err)
 {
     bool device = false;
     int rc = choose_view(t, &device, err);
@@ -144,9 +144,9 @@ int trace_samples(trace_ctx *t, nd_error *err)
     placed *pl = place_groups(t);
     bool *used = calloc(t->groups.n + 1, sizeof *used);
     if (!pl || !used) return free(pl), free(used), nd_error_set(err, ND_ENOMEM, "out of memory");
-    int rank = t->rank >= 0 ? t->rank : trace_rank_from_name(t->path);
+    int rank = t->rank >= 0 ? t->rank : nd_classify_trace_rank_from_name(t->path);
     size_t n;
-    const int32_t *order = trace_steps_by_time(t, &n);
+    const int32_t *order = nd_classify_trace_steps_by_time(t, &n);
     for (size_t k = 0; k < n && !rc; k++) {
         const trace_step *st = &t->steps[order[k]];
         nd_classify_sample s = {.rank = rank, .step_order = (int)k};
@@ -162,7 +162,7 @@ int trace_samples(trace_ctx *t, nd_error *err)
         }
         int bad =
             !s.input || !s.step || (device ? device_parts(&s, st, pl) : host_parts(&s, st, pl));
-        sample_complete(&s);
+        nd_classify_sample_complete(&s);
         if (bad) {
             rc = nd_error_set(err, ND_ENOMEM, "out of memory");
             free(s.input), free(s.step);
@@ -170,10 +170,10 @@ int trace_samples(trace_ctx *t, nd_error *err)
                 free(s.sites[i].label);
             free(s.sites);
         } else {
-            rc = run_sample_add(t->run, &s, err);
+            rc = nd_classify_run_sample_add(t->run, &s, err);
         }
     }
-    if (!rc && n == 0) trace_note(t, "no ProfilerStep# events: nothing to classify in this trace");
+    if (!rc && n == 0) nd_classify_trace_note(t, "no ProfilerStep# events: nothing to classify in this trace");
     if (!rc) note_fallbacks(t, pl, used);
     free(pl), free(used);
     return rc;

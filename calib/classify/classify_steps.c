@@ -8,28 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-trace_step *trace_step_at(trace_ctx *t, int32_t index)
+trace_step *nd_classify_trace_step_at(trace_ctx *t, int32_t index)
 {
     return index >= 0 && (size_t)index < t->n_steps ? &t->steps[index] : NULL;
 }
 
-size_t trace_step_count(const trace_ctx *t)
-{
-    return t->n_steps;
-}
-
-const int32_t *trace_steps_by_time(const trace_ctx *t, size_t *n)
+const int32_t *nd_classify_trace_steps_by_time(const trace_ctx *t, size_t *n)
 {
     *n = t->n_steps;
     return t->by_time;
 }
 
-size_t trace_group_count(const trace_ctx *t)
-{
-    return t->groups.n;
-}
-
-step_site *trace_step_site(trace_step *s, int column, const char *label, int32_t group)
+step_site *nd_classify_trace_step_site(trace_step *s, int column, const char *label, int32_t group)
 {
     for (size_t i = 0; i < s->n_sites; i++) {
         step_site *x = &s->sites[i];
@@ -49,18 +39,18 @@ step_site *trace_step_site(trace_step *s, int column, const char *label, int32_t
     return x;
 }
 
-int trace_note(trace_ctx *t, const char *fmt, ...)
+int nd_classify_trace_note(trace_ctx *t, const char *fmt, ...)
 {
     char msg[ND_ERROR_MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return run_note(t->run, "%s: %s", t->path, msg);
+    return nd_classify_run_note(t->run, "%s: %s", t->path, msg);
 }
 
 /* ND: the integer after "rank" in the file name (nd also skips one '-' or '_'). */
-int trace_rank_from_name(const char *path)
+int nd_classify_trace_rank_from_name(const char *path)
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;

@@ -30,8 +30,8 @@ struct trace_ctx {
 };
 
 /* The samples of the trace's steps, into t->run (classify_samples.c). */
-int trace_samples(trace_ctx *t, nd_error *err);
+int nd_classify_trace_samples(trace_ctx *t, nd_error *err);
 /* ND: the integer after "rank" in the file name (nd also skips one '-' or '_'); -1 if none. */
-int trace_rank_from_name(const char *path);
+int nd_classify_trace_rank_from_name(const char *path);
 
 #endif

@@ -19,8 +19,10 @@
 #define MAX_TRACKS 4096
 #define MAX_STEPS 65536
 
-int trace_step_add(trace_ctx *t, const char *name, nd_ns ts, nd_ns dur, uint32_t track,
-                   int32_t *index_out)
+/* Registers a ProfilerStep window recorded on host thread `track`; *index_out gets its
+ * index. The by_time order is kept by insertion. */
+static int trace_step_add(trace_ctx *t, const char *name, nd_ns ts, nd_ns dur, uint32_t track,
+                          int32_t *index_out)
 {
     if (t->n_steps == t->cap_steps) {
         size_t cap = t->cap_steps ? t->cap_steps * 2 : 16;
@@ -42,7 +44,7 @@ int trace_step_add(trace_ctx *t, const char *name, nd_ns ts, nd_ns dur, uint32_t
     }
     t->by_time[i] = (int32_t)t->n_steps;
     *index_out = (int32_t)t->n_steps++;
-    if (t->dev && ts < device_sweep_position(t->dev)) t->device_late = true;
+    if (t->dev && ts < nd_classify_device_sweep_position(t->dev)) t->device_late = true;
     return ND_OK;
 }
 
@@ -64,7 +66,7 @@ static int track_of(trace_ctx *t, uint64_t key, uint32_t *index, nd_error *err)
     host_stream *s = &t->tracks[t->n_tracks];
     memset(s, 0, sizeof *s);
     s->key = key;
-    s->host = host_track_alloc();
+    s->host = nd_classify_host_track_alloc();
     if (!s->host) return nd_error_set(err, ND_ENOMEM, "out of memory");
     *index = (uint32_t)t->n_tracks++;
     return ND_OK;
@@ -87,25 +89,25 @@ static int release_one(trace_ctx *t, nd_error *err)
     for (size_t i = 0; i < t->n_tracks; i++)
         if (t->tracks[i].buf.len > best->len) best = &t->tracks[i].buf, best_i = i;
     trace_rec r;
-    if (!reorder_pop(best, &r)) return ND_OK;
+    if (!nd_classify_reorder_pop(best, &r)) return ND_OK;
     t->held--;
-    if (best_i == SIZE_MAX) return device_sweep_feed(t->dev, t, &r, err);
-    return host_track_feed(t->tracks[best_i].host, t, (uint32_t)best_i, &r, err);
+    if (best_i == SIZE_MAX) return nd_classify_device_sweep_feed(t->dev, t, &r, err);
+    return nd_classify_host_track_feed(t->tracks[best_i].host, t, (uint32_t)best_i, &r, err);
 }
 
-int trace_event(trace_ctx *t, uint64_t key, bool device, trace_rec *r, const char *name,
+int nd_classify_trace_event(trace_ctx *t, uint64_t key, bool device, trace_rec *r, const char *name,
                 nd_error *err)
 {
     int rc;
     trace_rec out;
     if (device) {
         t->has_kernels = true;
-        if (reorder_late(&t->dev_buf, r)) return late_error(t, "device", err);
-        if ((rc = reorder_push(&t->dev_buf, r, &out)) < 0)
+        if (nd_classify_reorder_late(&t->dev_buf, r)) return late_error(t, "device", err);
+        if ((rc = nd_classify_reorder_push(&t->dev_buf, r, &out)) < 0)
             return nd_error_set(err, ND_ENOMEM, "out of memory");
         if (rc == 0)
             t->held++;
-        else if ((rc = device_sweep_feed(t->dev, t, &out, err)))
+        else if ((rc = nd_classify_device_sweep_feed(t->dev, t, &out, err)))
             return rc;
     } else {
         uint32_t track = 0;
@@ -116,12 +118,12 @@ int trace_event(trace_ctx *t, uint64_t key, bool device, trace_rec *r, const cha
         if ((r->feat & F_STEP) && (rc = trace_step_add(t, name, r->ts, r->dur, track, &r->group)))
             return nd_error_set(err, ND_ENOMEM, "out of memory");
         host_stream *s = &t->tracks[track];
-        if (reorder_late(&s->buf, r)) return late_error(t, "host thread", err);
-        if ((rc = reorder_push(&s->buf, r, &out)) < 0)
+        if (nd_classify_reorder_late(&s->buf, r)) return late_error(t, "host thread", err);
+        if ((rc = nd_classify_reorder_push(&s->buf, r, &out)) < 0)
             return nd_error_set(err, ND_ENOMEM, "out of memory");
         if (rc == 0)
             t->held++;
-        else if ((rc = host_track_feed(s->host, t, track, &out, err)))
+        else if ((rc = nd_classify_host_track_feed(s->host, t, track, &out, err)))
             return rc;
     }
     while (t->held > HELD_BUDGET)
@@ -129,45 +131,45 @@ int trace_event(trace_ctx *t, uint64_t key, bool device, trace_rec *r, const cha
     return ND_OK;
 }
 
-int trace_drain(trace_ctx *t, nd_error *err)
+int nd_classify_trace_drain(trace_ctx *t, nd_error *err)
 {
     trace_rec r;
     int rc;
     for (size_t i = 0; i < t->n_tracks; i++) {
-        while (reorder_pop(&t->tracks[i].buf, &r))
-            if ((rc = host_track_feed(t->tracks[i].host, t, (uint32_t)i, &r, err))) return rc;
-        if ((rc = host_track_finish(t->tracks[i].host, t, err))) return rc;
+        while (nd_classify_reorder_pop(&t->tracks[i].buf, &r))
+            if ((rc = nd_classify_host_track_feed(t->tracks[i].host, t, (uint32_t)i, &r, err))) return rc;
+        if ((rc = nd_classify_host_track_finish(t->tracks[i].host, t, err))) return rc;
     }
-    while (reorder_pop(&t->dev_buf, &r))
-        if ((rc = device_sweep_feed(t->dev, t, &r, err))) return rc;
+    while (nd_classify_reorder_pop(&t->dev_buf, &r))
+        if ((rc = nd_classify_device_sweep_feed(t->dev, t, &r, err))) return rc;
     t->held = 0;
-    return device_sweep_finish(t->dev, t, err);
+    return nd_classify_device_sweep_finish(t->dev, t, err);
 }
 
-int trace_ctx_init(trace_ctx *t, nd_classify_run *run, const char *path)
+int nd_classify_trace_ctx_init(trace_ctx *t, nd_classify_run *run, const char *path)
 {
     memset(t, 0, sizeof *t);
     t->run = run;
     t->path = path;
     t->rank = -1;
-    t->dev = device_sweep_alloc();
+    t->dev = nd_classify_device_sweep_alloc();
     return t->dev ? ND_OK : ND_ENOMEM;
 }
 
-void trace_ctx_free(trace_ctx *t)
+void nd_classify_trace_ctx_free(trace_ctx *t)
 {
     for (size_t i = 0; i < t->n_steps; i++)
         free(t->steps[i].sites), free(t->steps[i].dev_group_ns);
     free(t->steps);
     free(t->by_time);
     for (size_t i = 0; i < t->n_tracks; i++) {
-        host_track_free(t->tracks[i].host);
-        reorder_free(&t->tracks[i].buf);
+        nd_classify_host_track_free(t->tracks[i].host);
+        nd_classify_reorder_free(&t->tracks[i].buf);
     }
     free(t->tracks);
-    reorder_free(&t->dev_buf);
-    device_sweep_free(t->dev);
-    group_table_free(&t->groups);
+    nd_classify_reorder_free(&t->dev_buf);
+    nd_classify_device_sweep_free(t->dev);
+    nd_classify_group_table_free(&t->groups);
     for (size_t i = 0; i < t->n_cfg; i++)
         free(t->cfg[i].name), free(t->cfg[i].desc), free(t->cfg[i].ranks);
     free(t->cfg);

@@ -10,12 +10,12 @@ struct host_stream {
     host_track *host;
 };
 
-int trace_ctx_init(trace_ctx *t, nd_classify_run *run, const char *path);
-void trace_ctx_free(trace_ctx *t);
+int nd_classify_trace_ctx_init(trace_ctx *t, nd_classify_run *run, const char *path);
+void nd_classify_trace_ctx_free(trace_ctx *t);
 /* Routes one complete event; for a ProfilerStep (host), registers the step. */
-int trace_event(trace_ctx *t, uint64_t key, bool device, trace_rec *r, const char *name,
+int nd_classify_trace_event(trace_ctx *t, uint64_t key, bool device, trace_rec *r, const char *name,
                 nd_error *err);
 /* End of the file: releases every held record and closes the open steps. */
-int trace_drain(trace_ctx *t, nd_error *err);
+int nd_classify_trace_drain(trace_ctx *t, nd_error *err);
 
 #endif

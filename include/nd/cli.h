@@ -75,19 +75,10 @@ void nd_cli_common_init(nd_cli_common *c);
  * negative ND_EUSAGE code with err filled. */
 int nd_cli_common_option(nd_cli_common *c, int opt, const char *arg, nd_error *err);
 
-/* Records an override of run setting key (applied by nd_cli_common_resolve). Returns 1,
- * or ND_EUSAGE when there are too many. value must outlive c. */
-int nd_cli_common_add_set(nd_cli_common *c, const char *key, const char *value, nd_error *err);
-
-/* The same, for a dedicated flag (--seq, --recompute...): errors name `flag`. */
+/* Records an override of run setting key from a dedicated flag (--seq, --recompute...),
+ * applied over the run file when the session opens; errors name `flag`. Returns 1, or
+ * ND_EUSAGE when there are too many. value must outlive c. */
 int nd_cli_common_add_flag(nd_cli_common *c, const char *key, const char *value, const char *flag, nd_error *err);
-
-/* Loads -y, applies the overrides (CLI wins over the file), loads device files and
- * resolves the device and device count. devices/gbs may stay 0 when neither the flags
- * nor the file state them and `need_cluster` is false. Errors name the flag or file. */
-int nd_cli_common_resolve(const nd_cli_common *c, bool need_cluster, nd_run *run,
-                          nd_device_table *table, const nd_device **device,
-                          double *budget_mib, nd_error *err);
 
 /* What every pricing command starts from: the run with the flags applied, the device
  * table and the chosen device, the memory budget, and the ratios file if -c was given. */
@@ -100,8 +91,11 @@ typedef struct nd_session {
     bool has_ratios;
 } nd_session;
 
-/* Resolves the shared flags (nd_cli_common_resolve) and loads -c, printing to diag a note
- * for each way the ratios were fitted for another device, model or sequence length. */
+/* Loads -y, applies the overrides (the command line wins over the file), loads device files,
+ * resolves the device, the device count and the budget, and loads -c, printing to diag a note
+ * for each way the ratios were fitted for another device, model or sequence length. The
+ * device count and batch may stay 0 when neither the flags nor the file state them and
+ * need_cluster is false. Errors name the flag or file. */
 int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FILE *diag,
                     nd_error *err);
 

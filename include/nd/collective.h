@@ -27,9 +27,6 @@ typedef struct nd_group {
     int64_t stride; /* distance between consecutive members in the global rank order */
 } nd_group;
 
-/* Members of g that share a node (k >= 1). */
-int64_t nd_group_members_per_node(const nd_device *d, nd_group g);
-
 /* True when every member of g sits in one node. */
 int nd_group_is_intra_node(const nd_device *d, nd_group g);
 

@@ -20,9 +20,6 @@
 /* Folds twelve estimated parts (ms). */
 void nd_fold_estimate(const double parts_ms[ND_PARTS], double out[ND_FOLDS]);
 
-/* Folds a measured row (absent columns count 0). */
-void nd_fold_measured(const nd_classified_row *r, double out[ND_FOLDS]);
-
 typedef struct nd_compare_row {
     const nd_classified_row *row;
     char label[96];

@@ -42,8 +42,6 @@ int nd_error_set(nd_error *err, int code, const char *fmt, ...) ND_PRINTF(3, 4);
 /* Puts "<context>: " in front of the message already in err; returns err->code. */
 int nd_error_prefix(nd_error *err, const char *fmt, ...) ND_PRINTF(2, 3);
 
-void nd_error_clear(nd_error *err);
-
 /* The exit status a binary returns for a library code: 0, 1 or 2. */
 int nd_exit_status(int code);
 

@@ -29,10 +29,6 @@ bool nd_model_key_known(const char *key);
 /* The key is a config.json key nd knowingly ignores (rope_theta, eps, token ids, ...). */
 bool nd_model_key_ignored(const char *key);
 
-/* Reads config.json keys into m; with validate false, derived defaults are left for the
- * caller to fill (after its overrides) with nd_model_finish_type and nd_model_validate. */
-int nd_model_read_hf_json(nd_model *m, const char *text, size_t len, const char *path, bool validate,
-                          nd_error *err);
 int nd_model_read_hf_file(nd_model *m, const char *path, bool validate, nd_error *err);
 
 #endif

@@ -103,7 +103,9 @@ void nd_cli_common_init(nd_cli_common *c)
     memset(c, 0, sizeof *c);
 }
 
-int nd_cli_common_add_set(nd_cli_common *c, const char *key, const char *value, nd_error *err)
+/* Records an override of run setting key (applied by nd_cli_common_resolve). Returns 1,
+ * or ND_EUSAGE when there are too many. value must outlive c. */
+static int nd_cli_common_add_set(nd_cli_common *c, const char *key, const char *value, nd_error *err)
 {
     if (c->set_count >= ND_CLI_MAX_SETS)
         return nd_error_set(err, ND_EUSAGE, "too many overrides (at most %d)", ND_CLI_MAX_SETS);
@@ -166,9 +168,12 @@ int nd_cli_common_option(nd_cli_common *c, int opt, const char *arg, nd_error *e
     }
 }
 
-int nd_cli_common_resolve(const nd_cli_common *c, bool need_cluster, nd_run *run,
-                          nd_device_table *table, const nd_device **device, double *budget_mib,
-                          nd_error *err)
+/* Loads -y, applies the overrides (CLI wins over the file), loads device files and
+ * resolves the device and device count. devices/gbs may stay 0 when neither the flags
+ * nor the file state them and `need_cluster` is false. Errors name the flag or file. */
+static int nd_cli_common_resolve(const nd_cli_common *c, bool need_cluster, nd_run *run,
+                                 nd_device_table *table, const nd_device **device, double *budget_mib,
+                                 nd_error *err)
 {
     int rc;
     *device = NULL;

@@ -16,7 +16,8 @@ static double intra_gbps(const nd_device *d, double k)
     return fmin(d->intra_gbps, fmax(k - 1, 1) * d->intra_link_gbps);
 }
 
-int64_t nd_group_members_per_node(const nd_device *d, nd_group g)
+/* Members of g that share a node (k >= 1). */
+static int64_t nd_group_members_per_node(const nd_device *d, nd_group g)
 {
     int64_t node = d->devices_per_node;
     if (g.stride >= node) return 1;

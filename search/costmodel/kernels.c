@@ -5,7 +5,9 @@ static double saturate(double x, double half)
     return x / (x + half);
 }
 
-double nd_gemm_efficiency(const nd_device *d, double m, double n, double k)
+/* Efficiency of an M x N x K GEMM as a fraction of peak:
+ * gemm_efficiency x M/(M+d) x N/(N+d) x K/(K+d), d = the device's gemm_half_dim. */
+static double nd_gemm_efficiency(const nd_device *d, double m, double n, double k)
 {
     double h = d->gemm_half_dim;
     return d->gemm_efficiency * saturate(m, h) * saturate(n, h) * saturate(k, h);

@@ -8,10 +8,6 @@
 
 #include "nd/device.h"
 
-/* Efficiency of an M x N x K GEMM as a fraction of peak:
- * gemm_efficiency x M/(M+d) x N/(N+d) x K/(K+d), d = the device's gemm_half_dim. */
-double nd_gemm_efficiency(const nd_device *d, double m, double n, double k);
-
 /* Time of C[M,N] = A[M,K] B[K,N] with elements of elem_bytes: the larger of the FLOP time
  * (2MNK at peak x efficiency) and the time to move A, B and C through HBM. */
 double nd_gemm_ms(const nd_device *d, double m, double n, double k, int elem_bytes);

@@ -237,14 +237,10 @@ static int json_scalar_text(const cJSON *item, char *buf, size_t size, const cha
     return -1;
 }
 
-int nd_model_parse_hf_json(nd_model *m, const char *text, size_t len, const char *path,
-                           nd_error *err)
-{
-    return nd_model_read_hf_json(m, text, len, path, true, err);
-}
-
-int nd_model_read_hf_json(nd_model *m, const char *text, size_t len, const char *path, bool validate,
-                          nd_error *err)
+/* Reads config.json keys into m; with validate false, derived defaults are left for the
+ * caller to fill (after its overrides) with nd_model_finish_type and nd_model_validate. */
+static int nd_model_read_hf_json(nd_model *m, const char *text, size_t len, const char *path, bool validate,
+                                 nd_error *err)
 {
     const char *end = NULL;
     size_t bom = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0; /* cJSON refuses a BOM */
@@ -301,6 +297,12 @@ int nd_model_read_hf_json(nd_model *m, const char *text, size_t len, const char 
 done:
     cJSON_Delete(root);
     return rc;
+}
+
+int nd_model_parse_hf_json(nd_model *m, const char *text, size_t len, const char *path,
+                           nd_error *err)
+{
+    return nd_model_read_hf_json(m, text, len, path, true, err);
 }
 
 int nd_model_load_hf_json(nd_model *m, const char *path, nd_error *err)
