@@ -56,7 +56,7 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
-    static const nd_cli_program program = {"nd-compare", usage, trailer, options, "o:", handle};
+    static const nd_cli_program program = {"nd-compare", usage, trailer, options, "o:", handle, NULL};
     nd_compare_request req;
     memset(&req, 0, sizeof req);
     nd_cli_common_init(&req.common);

@@ -67,7 +67,7 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
-    static const nd_cli_program program = {"nd-fit", usage, trailer, options, "", handle};
+    static const nd_cli_program program = {"nd-fit", usage, trailer, options, "", handle, NULL};
     nd_fit_request req;
     memset(&req, 0, sizeof req);
     nd_cli_common_init(&req.common);

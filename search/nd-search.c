@@ -1,4 +1,5 @@
 /* nd-search — rank every parallel strategy that fits, by estimated step time. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,7 +7,6 @@
 #include "search_cmd.h"
 #include "nd/search.h"
 #include "nd/text.h"
-#include "nd/version.h"
 
 static const char usage[] =
     "usage: nd-search -y RUN -A DEVICE -d N -b GBS [-M BUDGET] [-l DIMS...] [-t K] [-c ratios.json]\n"
@@ -46,113 +46,97 @@ static const char trailer[] =
     "(no strategy reaches the batch, nothing fits the budget: the message says what would).\n";
 
 enum { OPT_RECOMPUTE = ND_OPT_COMMON_LAST + 1, OPT_AR, OPT_AO, OPT_GIBPS, OPT_OVERLAP, OPT_COST,
-       OPT_TFLOPS, OPT_RANKING, OPT_FORMAT, OPT_NO_PLOTS, OPT_RP, OPT_VERSION, OPT_NO_PROGRESS };
+       OPT_TFLOPS, OPT_RANKING, OPT_FORMAT, OPT_NO_PLOTS, OPT_RP, OPT_NO_PROGRESS };
+
+static const struct option options[] = {
+    {"dimensions", required_argument, 0, 'l'}, {"search-config", required_argument, 0, 's'},
+    {"recompute", required_argument, 0, OPT_RECOMPUTE}, {"ar", no_argument, 0, OPT_AR},
+    {"ao", no_argument, 0, OPT_AO}, {"host_link_gibps", required_argument, 0, OPT_GIBPS},
+    {"host_link_overlap", required_argument, 0, OPT_OVERLAP}, {"host_link_cost", required_argument, 0, OPT_COST},
+    {"sustained_tflops", required_argument, 0, OPT_TFLOPS}, {"top_config_number", required_argument, 0, 't'},
+    {"ranking_csv", required_argument, 0, OPT_RANKING}, {"output-dir", required_argument, 0, 'o'},
+    {"rp", no_argument, 0, OPT_RP}, {"threads", required_argument, 0, 'j'},
+    {"format", required_argument, 0, OPT_FORMAT}, {"no-plots", no_argument, 0, OPT_NO_PLOTS},
+    {"no-progress", no_argument, 0, OPT_NO_PROGRESS}, {0, 0, 0, 0},
+};
 
 /* Splits arg in place: it is an argv string (writable, C11 5.1.2.2.1p2) and the words
  * must live as long as req, which a copy would outlive only as a leak. */
-static int add_words(const char **list, int *n, int cap, char *arg)
+static int add_words(const char **list, int *n, int cap, const char *arg, nd_error *err)
 {
-    for (char *save = NULL, *w = strtok_r(arg, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
-        if (*n >= cap) return -1;
+    char *words = (char *)arg; /* argv's own storage, see above */
+    for (char *save = NULL, *w = strtok_r(words, ", ", &save); w; w = strtok_r(NULL, ", ", &save)) {
+        if (*n >= cap) return nd_error_set(err, ND_EUSAGE, "too many values for -l or --recompute");
         list[(*n)++] = w;
     }
-    return 0;
+    return ND_OK;
 }
 
-static int parse_number(const char *flag, const char *arg, double lo, double *out)
+static int parse_number(const char *flag, const char *arg, double lo, double hi, double *out, nd_error *err)
 {
-    if (nd_parse_double(arg, out) || *out < lo) {
-        fprintf(stderr, "nd-search: %s '%s': not a number >= %g\nTry 'nd-search --help'.\n", flag, arg, lo);
-        return -1;
+    if (nd_parse_double(arg, out) || *out < lo)
+        return nd_error_set(err, ND_EUSAGE, "%s '%s': not a number >= %g", flag, arg, lo);
+    if (*out > hi) return nd_error_set(err, ND_EUSAGE, "%s '%s': more than %g", flag, arg, hi);
+    return ND_OK;
+}
+
+static int handle(int opt, const char *arg, void *request, nd_error *err)
+{
+    nd_search_request *req = request;
+    double x;
+    int rc;
+    switch (opt) {
+    case 'l':
+        req->dims_given = true;
+        return add_words(req->dims, &req->n_dims, 16, arg, err);
+    case OPT_RECOMPUTE: return add_words(req->modes, &req->n_modes, 4, arg, err);
+    case 's': req->search_config = arg; return 0;
+    case OPT_AR: req->per_layer = true; return 0;
+    case OPT_AO: req->offload = true; return 0;
+    case OPT_GIBPS: return parse_number("--host_link_gibps", arg, 1e-6, HUGE_VAL, &req->host_gibps, err);
+    case OPT_OVERLAP: return parse_number("--host_link_overlap", arg, 0, HUGE_VAL, &req->host_overlap, err);
+    case OPT_COST: return parse_number("--host_link_cost", arg, 0, HUGE_VAL, &req->host_cost, err);
+    case OPT_TFLOPS: return parse_number("--sustained_tflops", arg, 0, HUGE_VAL, &x, err);
+    case 't':
+        if ((rc = parse_number("-t", arg, 1, HUGE_VAL, &x, err))) return rc;
+        req->top = (long)x;
+        return 0;
+    case OPT_RANKING: req->ranking_csv = arg; return 0;
+    case 'o': req->out_dir = arg; return 0;
+    case 'j':
+        if ((rc = parse_number("-j", arg, 1, 256, &x, err))) return rc;
+        req->threads = (int)x;
+        return 0;
+    case OPT_FORMAT: req->plot_format = arg; return 0;
+    case OPT_NO_PLOTS: req->no_plots = true; return 0;
+    case OPT_NO_PROGRESS: req->quiet = true; return 0;
+    case OPT_RP: req->potentials = true; return 0;
+    default: return 1;
     }
+}
+
+/* ND's -l and --recompute take several words: the operands getopt left belong to them. */
+static int operand(const char *arg, void *request)
+{
+    nd_search_request *req = request;
+    nd_recompute m;
+    bool dim = nd_search_dim_from_name(arg) >= 0;
+    bool mode = !nd_recompute_parse(arg, &m) || nd_text_equal_nocase(arg, "auto");
+    if (dim && req->dims_given && req->n_dims < 16) req->dims[req->n_dims++] = arg;
+    else if (mode && req->n_modes && req->n_modes < 4) req->modes[req->n_modes++] = arg;
+    else return 1;
     return 0;
 }
 
 int main(int argc, char **argv)
 {
-    struct option options[80];
-    int n = 0;
-    for (int i = 0; i < nd_cli_common_option_count; i++) options[n++] = nd_cli_common_options[i];
-    const struct option mine[] = {
-        {"dimensions", required_argument, 0, 'l'}, {"search-config", required_argument, 0, 's'},
-        {"recompute", required_argument, 0, OPT_RECOMPUTE}, {"ar", no_argument, 0, OPT_AR},
-        {"ao", no_argument, 0, OPT_AO}, {"host_link_gibps", required_argument, 0, OPT_GIBPS},
-        {"host_link_overlap", required_argument, 0, OPT_OVERLAP}, {"host_link_cost", required_argument, 0, OPT_COST},
-        {"sustained_tflops", required_argument, 0, OPT_TFLOPS}, {"top_config_number", required_argument, 0, 't'},
-        {"ranking_csv", required_argument, 0, OPT_RANKING}, {"output-dir", required_argument, 0, 'o'},
-        {"rp", no_argument, 0, OPT_RP}, {"threads", required_argument, 0, 'j'},
-        {"format", required_argument, 0, OPT_FORMAT}, {"no-plots", no_argument, 0, OPT_NO_PLOTS},
-        {"no-progress", no_argument, 0, OPT_NO_PROGRESS}, {"help", no_argument, 0, 'h'},
-        {"version", no_argument, 0, OPT_VERSION},
-    };
-    for (size_t i = 0; i < sizeof mine / sizeof mine[0]; i++) options[n++] = mine[i];
-    options[n] = (struct option){0, 0, 0, 0};
-
+    static const nd_cli_program program = {"nd-search", usage, trailer, options, "l:s:t:o:j:", handle, operand};
     nd_search_request req;
     memset(&req, 0, sizeof req);
     nd_cli_common_init(&req.common);
     req.host_overlap = req.host_cost = -1;
+    int status = nd_cli_parse(&program, argc, argv, &req.common, &req);
+    if (status >= 0) return status;
     nd_error err = {0};
-    int opt, last = 0;
-    double x;
-    opterr = 0;
-    while ((opt = getopt_long_only(argc, argv, ND_CLI_COMMON_SHORT "l:s:t:o:j:h", options, NULL)) != -1) {
-        int rc = nd_cli_common_option(&req.common, opt, optarg, &err);
-        if (rc < 0) {
-            fprintf(stderr, "nd-search: %s\nTry 'nd-search --help'.\n", err.message);
-            return 2;
-        }
-        if (rc) continue;
-        last = opt;
-        switch (opt) {
-        case 'l':
-            req.dims_given = true;
-            if (add_words(req.dims, &req.n_dims, 16, optarg)) goto too_many;
-            break;
-        case OPT_RECOMPUTE:
-            if (add_words(req.modes, &req.n_modes, 4, optarg)) goto too_many;
-            break;
-        case 's': req.search_config = optarg; break;
-        case OPT_AR: req.per_layer = true; break;
-        case OPT_AO: req.offload = true; break;
-        case OPT_GIBPS: if (parse_number("--host_link_gibps", optarg, 1e-6, &req.host_gibps)) return 2; break;
-        case OPT_OVERLAP: if (parse_number("--host_link_overlap", optarg, 0, &req.host_overlap)) return 2; break;
-        case OPT_COST: if (parse_number("--host_link_cost", optarg, 0, &req.host_cost)) return 2; break;
-        case OPT_TFLOPS: if (parse_number("--sustained_tflops", optarg, 0, &x)) return 2; break;
-        case 't': if (parse_number("-t", optarg, 1, &x)) return 2; req.top = (long)x; break;
-        case OPT_RANKING: req.ranking_csv = optarg; break;
-        case 'o': req.out_dir = optarg; break;
-        case 'j':
-            if (parse_number("-j", optarg, 1, &x) || x > 256) return 2;
-            req.threads = (int)x;
-            break;
-        case OPT_FORMAT: req.plot_format = optarg; break;
-        case OPT_NO_PLOTS: req.no_plots = true; break;
-        case OPT_NO_PROGRESS: req.quiet = true; break;
-        case OPT_RP: req.potentials = true; break;
-        case 'h': fputs(usage, stdout); fputs(nd_cli_common_help, stdout); fputs(trailer, stdout); return 0;
-        case OPT_VERSION: printf("nd-search %s\n", ND_VERSION); return 0;
-        default:
-            fprintf(stderr, "nd-search: unknown or incomplete option '%s'\nTry 'nd-search --help'.\n", argv[optind - 1]);
-            return 2;
-        }
-    }
-    /* ND's -l and --recompute take several words: the operands getopt left belong to them. */
-    for (int i = optind; i < argc; i++) {
-        bool dim = nd_search_dim_from_name(argv[i]) >= 0, mode = false;
-        nd_recompute m;
-        mode = !nd_recompute_parse(argv[i], &m) || nd_text_equal_nocase(argv[i], "auto");
-        if (dim && req.dims_given && req.n_dims < 16) req.dims[req.n_dims++] = argv[i];
-        else if (mode && req.n_modes && req.n_modes < 4) req.modes[req.n_modes++] = argv[i];
-        else {
-            fprintf(stderr, "nd-search: unexpected argument '%s'\nTry 'nd-search --help'.\n", argv[i]);
-            return 2;
-        }
-    }
-    (void)last;
-    int rc = nd_search_command(&req, stdout, stderr, &err);
-    return nd_main_finish("nd-search", rc, &err);
-too_many:
-    fprintf(stderr, "nd-search: too many values for -l or --recompute\n");
-    return 2;
+    return nd_main_finish("nd-search", nd_search_command(&req, stdout, stderr, &err), &err);
 }

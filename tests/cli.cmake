@@ -90,6 +90,7 @@ nd_cli_test(cli_search_bad_dim 2 "-l XP: not a dimension" ${SEARCH} -y ${LLAMA} 
 nd_cli_test(cli_search_ao_needs_ar 2 "-ao needs -ar" ${SEARCH} -y ${LLAMA} -d 8 -b 64 -ao)
 nd_cli_test(cli_search_rp_needs_ar 2 "-rp needs -ar" ${SEARCH} -y ${LLAMA} -d 8 -b 64 -rp -o ${CMAKE_CURRENT_BINARY_DIR}/x)
 nd_cli_test(cli_search_bad_threads 2 "-j '0'" ${SEARCH} -y ${LLAMA} -d 8 -b 64 -j 0)
+nd_cli_test(cli_search_too_many_threads 2 "-j '300': more than 256" ${SEARCH} -y ${LLAMA} -d 8 -b 64 -j 300)
 nd_cli_test(cli_search_no_gbs 2 "no global batch" ${SEARCH} -y ${SAMPLES}/models/llama3-8b.json -A H100 -d 8)
 add_test(NAME cli_search_same_output_any_threads
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/search_same_output.sh ${SEARCH} ${LLAMA})

@@ -52,18 +52,22 @@ extern const int nd_cli_common_option_count;
 /* A binary's own flags beside the shared ones. handle returns 0 when it took opt,
  * 1 when opt is not one of its own, or ND_EUSAGE with err filled. */
 typedef int (*nd_cli_handler)(int opt, const char *arg, void *request, nd_error *err);
+/* The words left after the options, one at a time (ND's `-l DP MP PP` gives its list as
+ * separate words): returns 0 when it took arg, 1 when arg is not the program's. */
+typedef int (*nd_cli_operand_handler)(const char *arg, void *request);
 typedef struct nd_cli_program {
     const char *name;              /* "nd-fit": message prefix and --version */
     const char *usage, *trailer;   /* --help: usage, the shared options' help, trailer */
     const struct option *options;  /* its own long options, ending with a zero entry */
     const char *short_options;     /* its own short options ("o:"), beside the shared ones */
     nd_cli_handler handle;
+    nd_cli_operand_handler operand; /* NULL: the program takes no operands */
 } nd_cli_program;
 
 /* Parses argv: the shared options into *common, the program's through its handler, plus
- * -h/--help and --version. Returns -1 when the command should run, else the exit status to
- * return at once (0 after --help or --version; 2 after a usage error, reported on stderr
- * with a pointer to --help). */
+ * -h/--help and --version, then any operands through p->operand. Returns -1 when the
+ * command should run, else the exit status to return at once (0 after --help or
+ * --version; 2 after a usage error, reported on stderr with a pointer to --help). */
 int nd_cli_parse(const nd_cli_program *p, int argc, char **argv, nd_cli_common *common, void *request);
 
 /* Help text of the shared options. */

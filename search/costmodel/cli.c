@@ -90,9 +90,10 @@ int nd_cli_parse(const nd_cli_program *p, int argc, char **argv, nd_cli_common *
         snprintf(msg, sizeof msg, "unknown or incomplete option '%s'", argv[optind - 1]);
         return usage_error(p, msg);
     }
-    if (optind < argc) {
+    for (int i = optind; i < argc; i++) {
+        if (p->operand && p->operand(argv[i], request) == 0) continue;
         char msg[300];
-        snprintf(msg, sizeof msg, "unexpected argument '%.200s'", argv[optind]);
+        snprintf(msg, sizeof msg, "unexpected argument '%.200s'", argv[i]);
         return usage_error(p, msg);
     }
     return -1;
