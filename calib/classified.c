@@ -151,8 +151,10 @@ static void read_cell(parser *p, nd_classified_row *r, const column *c, char *ce
     case COL_DIM:
         if (blank) return;
         if (c->dim == ND_DIM_SP) {
-            if (nd_parse_bool(v, &r->degrees.sp)) fail(p, "column '%s': '%s' is not 0/1 or true/false", nd_dim_name(c->dim), v);
-            else r->dims |= ND_DIM_BIT(ND_DIM_SP);
+            if (nd_parse_bool(v, &r->degrees.sp))
+                fail(p, "column '%s': '%s' is not 0/1 or true/false", nd_dim_name(c->dim), v);
+            else
+                r->dims |= ND_DIM_BIT(ND_DIM_SP);
             return;
         }
         if (c->dim == ND_DIM_ZERO && nd_parse_int64(v, 0, 3, &i))
@@ -377,7 +379,8 @@ void nd_classified_label(const nd_classified *c, const nd_classified_row *r, cha
         int64_t v = nd_strategy_dim(&r->degrees, (nd_dim)d);
         if (v == 1 && d != ND_DIM_DP) continue;
         if (d == ND_DIM_SP) {
-            if (v) used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "", nd_dim_name(ND_DIM_SP));
+            if (v)
+                used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "", nd_dim_name(ND_DIM_SP));
             continue;
         }
         if (d == ND_DIM_ZERO && v == 0) continue;
@@ -392,7 +395,8 @@ void nd_classified_strategy(const nd_classified_row *r, const nd_strategy *base,
 {
     *out = *base;
     for (int d = 0; d < ND_DIMS; d++)
-        if (r->dims & ND_DIM_BIT(d)) nd_strategy_set_dim(out, (nd_dim)d, nd_strategy_dim(&r->degrees, (nd_dim)d));
+        if (r->dims & ND_DIM_BIT(d))
+            nd_strategy_set_dim(out, (nd_dim)d, nd_strategy_dim(&r->degrees, (nd_dim)d));
     if (r->has_recompute) out->recompute = r->recompute;
 }
 

@@ -112,7 +112,8 @@ int nd_compare_write_estimates(const char *path, const nd_compare *c, const nd_c
     fprintf(fp, "%s%s,%s,%s", first ? "" : ",", col->time, col->memory_mb, col->score);
     for (int p = 0; p < ND_PARTS; p++) fprintf(fp, ",%s", nd_part_name((nd_part)p));
     fprintf(fp, ",%s,%s,%s", col->raw_ms, col->measured_peak_mib, col->label);
-    for (int f = 0; f < ND_FOLD_TOTAL; f++) fprintf(fp, ",%s%s", col->measured_prefix, nd_fold_name((nd_fold)f));
+    for (int f = 0; f < ND_FOLD_TOTAL; f++)
+        fprintf(fp, ",%s%s", col->measured_prefix, nd_fold_name((nd_fold)f));
     fputc('\n', fp);
     for (size_t i = 0; i < c->count; i++) {
         const nd_compare_row *r = &c->rows[i];
@@ -164,7 +165,8 @@ static cJSON *row_json(const nd_compare_row *r)
     cJSON_AddItemToObject(o, key->strategy, nd_report_strategy_json(&r->strategy));
     nd_json_add_number(o, key->devices, (double)r->devices);
     nd_json_add_number(o, key->seq_len, (double)r->seq_len);
-    cJSON *m = cJSON_AddObjectToObject(o, key->measured_ms), *e = cJSON_AddObjectToObject(o, key->estimated_ms);
+    cJSON *m = cJSON_AddObjectToObject(o, key->measured_ms);
+    cJSON *e = cJSON_AddObjectToObject(o, key->estimated_ms);
     for (int f = 0; f < ND_FOLDS; f++) {
         nd_json_add_number(m, nd_fold_name((nd_fold)f), r->measured[f]);
         nd_json_add_number(e, nd_fold_name((nd_fold)f), r->estimated[f]);

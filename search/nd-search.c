@@ -130,7 +130,8 @@ static int operand(const char *arg, void *request)
 
 int main(int argc, char **argv)
 {
-    static const nd_cli_program program = {"nd-search", usage, trailer, options, "l:s:t:o:j:", handle, operand};
+    static const nd_cli_program program = {"nd-search", usage,        trailer, options,
+                                           "l:s:t:o:j:", handle, operand};
     nd_search_request req;
     memset(&req, 0, sizeof req);
     nd_cli_common_init(&req.common);

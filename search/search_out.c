@@ -63,7 +63,8 @@ void nd_search_print_table(FILE *fp, const nd_search_config *cfg, const nd_searc
         const nd_ranked *r = &res->items[i];
         char buf[64];
         fprintf(fp, "%5zu", i + 1);
-        for (int d = 0; d < ND_DIMS_SEARCHED; d++) fprintf(fp, " %5lld", (long long)nd_strategy_dim(&r->s, (nd_dim)d));
+        for (int d = 0; d < ND_DIMS_SEARCHED; d++)
+            fprintf(fp, " %5lld", (long long)nd_strategy_dim(&r->s, (nd_dim)d));
         if (show_recompute(cfg)) fprintf(fp, " %-22s", recompute_label(r, buf, sizeof buf));
         fprintf(fp, " %10.0f %11.2f %11.1f %5.1f%%\n", r->peak_mib, r->step_ms, r->tokens_per_s_per_device,
                 100 * r->mfu);
@@ -101,7 +102,8 @@ int nd_search_write_ranking(const char *path, const nd_search_config *cfg, const
         const nd_ranked *r = &res->items[i];
         char buf[64];
         fprintf(fp, "%zu", i + 1);
-        for (int d = 0; d < ND_DIMS_SEARCHED; d++) fprintf(fp, ",%lld", (long long)nd_strategy_dim(&r->s, (nd_dim)d));
+        for (int d = 0; d < ND_DIMS_SEARCHED; d++)
+            fprintf(fp, ",%lld", (long long)nd_strategy_dim(&r->s, (nd_dim)d));
         if (show_recompute(cfg)) fprintf(fp, ",%s", recompute_label(r, buf, sizeof buf));
         put_double(fp, r->peak_mib);
         put_double(fp, r->step_ms);

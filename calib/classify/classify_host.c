@@ -146,7 +146,8 @@ static int frame_close(host_track *h, trace_ctx *t, const frame *f, nd_error *er
     else if (f->group >= 0)
         site = nd_classify_trace_step_site(s, -1, NULL, f->group);
     else
-        site = nd_classify_trace_step_site(s, ND_CQ_UNCLASSIFIED, nd_classify_quantity_name(ND_CQ_UNCLASSIFIED), -1);
+        site = nd_classify_trace_step_site(s, ND_CQ_UNCLASSIFIED,
+                                           nd_classify_quantity_name(ND_CQ_UNCLASSIFIED), -1);
     if (!site) return nd_error_set(err, ND_ENOMEM, "out of memory");
     site->ns += (double)len;
     site->bytes += f->bytes;

@@ -38,7 +38,8 @@ static void nd_parts_block(const nd_classify_run *run, FILE *f)
     part_line(f, nd_fold_name(ND_FOLD_CP), mean_of(run, ND_CQ_CP_WAIT), t, NULL);
     part_line(f, nd_fold_name(ND_FOLD_PP), mean_of(run, ND_CQ_PP_WAIT), t, "bubble included");
     snprintf(note, sizeof note, "unclassified comm %.1f", mean_of(run, ND_CQ_UNCLASSIFIED));
-    part_line(f, nd_fold_name(ND_FOLD_IDLE), mean_of(run, ND_CQ_IDLE) + mean_of(run, ND_CQ_UNCLASSIFIED), t, note);
+    part_line(f, nd_fold_name(ND_FOLD_IDLE), mean_of(run, ND_CQ_IDLE) + mean_of(run, ND_CQ_UNCLASSIFIED), t,
+              note);
     part_line(f, nd_classified_csv.time, t, t, NULL);
 }
 

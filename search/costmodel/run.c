@@ -319,7 +319,8 @@ static int load_plan(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
     for (size_t i = 0; i < nd_yaml_size(stages) && !rc; i++) {
         yaml_node_t *st = nd_yaml_item(y, stages, i);
         if ((rc = nd_yaml_expect_mapping(y, st, "recompute_plan stage", err))) break;
-        const char *dense_key = nd_layer_kind_name(ND_LAYER_DENSE), *moe_key = nd_layer_kind_name(ND_LAYER_MOE);
+        const char *dense_key = nd_layer_kind_name(ND_LAYER_DENSE);
+        const char *moe_key = nd_layer_kind_name(ND_LAYER_MOE);
         yaml_node_t *dense = nd_yaml_get(y, st, dense_key), *moe = nd_yaml_get(y, st, moe_key);
         yaml_node_t *off = nd_yaml_get(y, st, "offloaded");
         if (dense) rc = read_triple(y, dense, run->plan.layers[i][ND_LAYER_DENSE], 3, dense_key, err);
