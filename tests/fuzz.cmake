@@ -2,6 +2,8 @@
 # (-DND_FUZZ=ON, clang only; CC=clang-14). Every nd library is then built with
 # coverage instrumentation and ASan+UBSan; each target adds libFuzzer's main.
 #   cmake --build build-fuzz --target fuzz         # each target for ND_FUZZ_SECONDS
+# ND_FUZZ_TARGETS below is the one list of targets: the `fuzz` target runs every one of
+# them, and CI (scripts/ci-hardening.sh) runs that target rather than naming them again.
 # The targets and their seeds: tests/fuzz/README.md.
 if(NOT ND_FUZZ)
   return()
