@@ -18,10 +18,15 @@
 static int write_outputs(const nd_compare_request *req, const nd_session *ses, const nd_compare *c,
                          const nd_classified *round, FILE *out, nd_error *err)
 {
-    const char *dir = req->out_dir ? req->out_dir : ".";
-    int rc = req->out_dir ? nd_make_dir(dir, err) : ND_OK;
+    /* Without -o, beside the round, as ND writes them: a nightly job's outputs stay with
+     * its input whatever directory it runs in. */
+    char *dir = req->out_dir ? nd_strdup(req->out_dir) : nd_path_dir(req->real_csv);
     char *stem = nd_path_stem(req->real_csv);
-    if (!stem) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!dir || !stem) {
+        free(dir), free(stem);
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
+    int rc = req->out_dir ? nd_make_dir(dir, err) : ND_OK;
     char path[1024];
     cJSON *doc = nd_compare_report_json(c, req->real_csv, ses->run.model.name, ses->device->name);
     if (!doc) rc = rc ? rc : nd_error_set(err, ND_ENOMEM, "out of memory");
@@ -41,7 +46,7 @@ static int write_outputs(const nd_compare_request *req, const nd_session *ses, c
         if (!rc) rc = nd_compare_plots(dir, stem, c, &opt, err);
     }
     cJSON_Delete(doc);
-    free(stem);
+    free(stem), free(dir);
     return rc;
 }
 

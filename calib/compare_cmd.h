@@ -14,7 +14,8 @@
 typedef struct nd_compare_request {
     nd_cli_common common;
     const char *real_csv;    /* --real_csv ROUND.csv */
-    const char *out_dir;     /* -o DIR: estimates CSV, report JSON and plots (default ".", no plots) */
+    const char *out_dir;     /* -o DIR: estimates CSV, report JSON and plots (default: beside
+                                real_csv, no plots) */
     bool json;               /* --json: the report JSON on stdout instead of the table */
     const char *plot_format; /* --format png|svg|pdf */
     bool no_plots;           /* --no-plots */

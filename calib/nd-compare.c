@@ -11,7 +11,7 @@ static const char usage[] =
     "Estimates every strategy of a profiling round (ND's classified CSV) and prints, per strategy\n"
     "and per part, measured beside estimated; then per part Pearson r, Spearman rho, MAPE, bias and\n"
     "max error, ND's top-k agreement, and the regret of following the estimate. Writes\n"
-    "<stem>_estimates.csv and <stem>_report.json (into DIR, default the current directory) and,\n"
+    "<stem>_estimates.csv and <stem>_report.json (into DIR, default beside ROUND.csv) and,\n"
     "with -o, the parity and parts plots.\n"
     "\n"
     "  --real_csv FILE          the round: ND's classified CSV (docs/calibration.md)\n"

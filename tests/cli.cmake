@@ -55,6 +55,11 @@ nd_cli_test(cli_fit_version 0 "^nd-fit [0-9]" ${FIT} --version)
 nd_cli_test(cli_compare_round 0 "Top-k agreement" ${CMP} -y ${LLAMA} --real_csv ${ROUND}
             -o ${CMAKE_CURRENT_BINARY_DIR}/cli_compare)
 nd_cli_test(cli_compare_no_csv 2 "--real_csv ROUND.csv is required" ${CMP} -y ${LLAMA})
+# Without -o the outputs go beside the round, not into the working directory.
+add_test(NAME cli_compare_writes_beside_round
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/compare_beside_input.sh ${CMP} ${LLAMA} ${ROUND})
+set_tests_properties(cli_compare_writes_beside_round PROPERTIES ENVIRONMENT "${ND_TEST_ENV}"
+                     PASS_REGULAR_EXPRESSION "^ok")
 nd_cli_test(cli_compare_bad_cell 2 "round_bad_cell.csv:3: column 'comp': 'abc' is not a number"
             ${CMP} -y ${LLAMA} --real_csv ${BAD}/round_bad_cell.csv)
 nd_cli_test(cli_compare_unknown_column 2 "round_unknown_column.csv:1: column 'latency' is not one nd reads"
