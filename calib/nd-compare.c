@@ -21,11 +21,7 @@ static const char usage[] =
     "      --no-plots           write no plots even with -o\n"
     "\n";
 
-static const char trailer[] =
-    "\n"
-    "  -h, --help               this text\n"
-    "      --version            version\n"
-    "\n"
+static const char exit_status[] =
     "Exit status: 0 compared, 1 failed while running (I/O, gnuplot), 2 bad usage or input.\n";
 
 enum { OPT_REAL = ND_OPT_COMMON_LAST + 1, OPT_JSON, OPT_FORMAT, OPT_NO_PLOTS };
@@ -56,7 +52,7 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
-    static const nd_cli_program program = {"nd-compare", usage, trailer, options, "o:", handle, NULL};
+    static const nd_cli_program program = {"nd-compare", usage, exit_status, options, "o:", handle, NULL};
     nd_compare_request req;
     memset(&req, 0, sizeof req);
     nd_cli_common_init(&req.common);

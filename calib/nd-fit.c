@@ -26,11 +26,7 @@ static const char usage[] =
     "  --report-json FILE       the fit report as JSON (docs/calibration.md)\n"
     "\n";
 
-static const char trailer[] =
-    "\n"
-    "  -h, --help               this text\n"
-    "      --version            version\n"
-    "\n"
+static const char exit_status[] =
     "Exit status: 0 fitted and written, 1 failed while running (I/O), 2 bad usage or input,\n"
     "including a round that cannot support the fit (too few rows, parts it cannot separate).\n";
 
@@ -67,7 +63,7 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
-    static const nd_cli_program program = {"nd-fit", usage, trailer, options, "", handle, NULL};
+    static const nd_cli_program program = {"nd-fit", usage, exit_status, options, "", handle, NULL};
     nd_fit_request req;
     memset(&req, 0, sizeof req);
     nd_cli_common_init(&req.common);

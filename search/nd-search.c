@@ -37,11 +37,7 @@ static const char usage[] =
     "      --no-progress        no progress on stderr\n"
     "\n";
 
-static const char trailer[] =
-    "\n"
-    "  -h, --help               this text\n"
-    "      --version            version\n"
-    "\n"
+static const char exit_status[] =
     "Exit status: 0 ranked, 1 failed while running, 2 bad usage or input, or an impossible request\n"
     "(no strategy reaches the batch, nothing fits the budget: the message says what would).\n";
 
@@ -130,8 +126,8 @@ static int operand(const char *arg, void *request)
 
 int main(int argc, char **argv)
 {
-    static const nd_cli_program program = {"nd-search", usage,        trailer, options,
-                                           "l:s:t:o:j:", handle, operand};
+    static const nd_cli_program program = {"nd-search", usage, exit_status, options, "l:s:t:o:j:",
+                                           handle, operand};
     nd_search_request req;
     memset(&req, 0, sizeof req);
     nd_cli_common_init(&req.common);

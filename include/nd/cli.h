@@ -57,7 +57,8 @@ typedef int (*nd_cli_handler)(int opt, const char *arg, void *request, nd_error 
 typedef int (*nd_cli_operand_handler)(const char *arg, void *request);
 typedef struct nd_cli_program {
     const char *name;              /* "nd-fit": message prefix and --version */
-    const char *usage, *trailer;   /* --help: usage, the shared options' help, trailer */
+    const char *usage;             /* --help: usage and own options, then the shared options' */
+    const char *exit_status;       /* help, -h and --version, and this: what each status means */
     const struct option *options;  /* its own long options, ending with a zero entry */
     const char *short_options;     /* its own short options ("o:"), beside the shared ones */
     nd_cli_handler handle;

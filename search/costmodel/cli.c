@@ -79,7 +79,12 @@ int nd_cli_parse(const nd_cli_program *p, int argc, char **argv, nd_cli_common *
         if (own < 0) return usage_error(p, err.message);
         if (own == 0) continue;
         if (opt == 'h' || opt == ND_OPT_HELP) {
-            fputs(p->usage, stdout), fputs(nd_cli_common_help, stdout), fputs(p->trailer, stdout);
+            fputs(p->usage, stdout), fputs(nd_cli_common_help, stdout);
+            fputs("\n"
+                  "  -h, --help               this text\n"
+                  "      --version            version\n"
+                  "\n", stdout);
+            fputs(p->exit_status, stdout);
             return 0;
         }
         if (opt == ND_OPT_VERSION) {

@@ -20,11 +20,7 @@ static const char usage[] =
     "      --memory-csv FILE    memory per stage as CSV (nd-plot memory draws it)\n"
     "\n";
 
-static const char trailer[] =
-    "\n"
-    "  -h, --help               this text\n"
-    "      --version            version\n"
-    "\n"
+static const char exit_status[] =
     "Exit status: 0 priced, 1 failed while running, 2 bad usage or input.\n";
 
 enum { OPT_JSON = ND_OPT_COMMON_LAST + 1, OPT_RECOMPUTE, OPT_MEMORY_CSV };
@@ -51,7 +47,7 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
 
 int main(int argc, char **argv)
 {
-    static const nd_cli_program program = {"nd-estimate", usage, trailer, options, "s:", handle, NULL};
+    static const nd_cli_program program = {"nd-estimate", usage, exit_status, options, "s:", handle, NULL};
     nd_estimate_request req;
     memset(&req, 0, sizeof req);
     nd_cli_common_init(&req.common);
