@@ -4,7 +4,6 @@
  */
 #include "nd/search_out.h"
 
-#include <csv.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,14 +14,37 @@
 #include "nd/report.h"
 #include "nd/stage.h"
 
-/* Per-stage memory and timing of a ranked strategy (with its plan under -ar). */
-static int price_again(const nd_search_config *cfg, const nd_ranked *r, nd_estimate *est,
-                       nd_stage_memory *mem, nd_stage_time *tm, nd_recompute_plan *plan, bool *has_plan)
+/* A ranked strategy priced again with its per-stage memory and times (and its per-layer
+ * plan under -ar), for the memory CSV and plot. */
+typedef struct priced_stages {
+    nd_stage_memory *mem;
+    nd_stage_time *tm;
+    int64_t (*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES];
+    int64_t (*off)[ND_LAYER_KINDS];
+    nd_recompute_plan plan;
+    nd_estimate est;
+} priced_stages;
+
+static void priced_stages_free(priced_stages *p)
 {
-    *has_plan = r->per_layer && !nd_search_plan(cfg, r, plan);
-    memset(est, 0, sizeof *est);
-    est->stage_memory = mem, est->stage_time = tm;
-    return nd_estimate_strategy(cfg->ctx, &r->s, NULL, *has_plan ? plan : NULL, est, NULL);
+    free(p->mem), free(p->tm), free(p->layers), free(p->off);
+}
+
+static int price_stages(const nd_search_config *cfg, const nd_ranked *r, priced_stages *p, nd_error *err)
+{
+    int64_t pp = r->s.pp;
+    memset(p, 0, sizeof *p);
+    p->mem = calloc((size_t)pp, sizeof *p->mem);
+    p->tm = calloc((size_t)pp, sizeof *p->tm);
+    p->layers = calloc((size_t)pp, sizeof *p->layers);
+    p->off = calloc((size_t)pp, sizeof *p->off);
+    if (!p->mem || !p->tm || !p->layers || !p->off) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    p->plan = (nd_recompute_plan){0, p->layers, p->off, 0};
+    bool has_plan = r->per_layer && !nd_search_plan(cfg, r, &p->plan);
+    p->est.stage_memory = p->mem, p->est.stage_time = p->tm;
+    if (nd_estimate_strategy(cfg->ctx, &r->s, NULL, has_plan ? &p->plan : NULL, &p->est, NULL))
+        return nd_error_set(err, ND_ERUNTIME, "cannot price the best strategy again");
+    return ND_OK;
 }
 
 static int ranking_plot(const char *dir, const nd_search_config *cfg, const nd_search_result *res,
@@ -56,21 +78,14 @@ static int memory_plot(const char *dir, const nd_search_config *cfg, const nd_ra
                        const nd_plot_options *opt, nd_error *err)
 {
     int64_t pp = best->s.pp;
-    nd_stage_memory *mem = calloc((size_t)pp, sizeof *mem);
-    nd_stage_time *tm = calloc((size_t)pp, sizeof *tm);
-    int64_t (*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES] = calloc((size_t)pp, sizeof *layers);
-    int64_t (*off)[ND_LAYER_KINDS] = calloc((size_t)pp, sizeof *off);
-    double *comp = calloc((size_t)pp * ND_MEMORY_COMPONENTS, sizeof *comp);
-    int rc = mem && tm && layers && off && comp ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
-    nd_recompute_plan plan = {0, layers, off, 0};
-    nd_estimate est;
-    bool has_plan;
-    if (!rc && price_again(cfg, best, &est, mem, tm, &plan, &has_plan))
-        rc = nd_error_set(err, ND_ERUNTIME, "cannot price the best strategy again");
+    priced_stages ps;
+    int rc = price_stages(cfg, best, &ps, err);
+    double *comp = rc ? NULL : calloc((size_t)pp * ND_MEMORY_COMPONENTS, sizeof *comp);
+    if (!rc && !comp) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     for (int64_t i = 0; !rc && i < pp; i++) {
-        double v[ND_MEMORY_COMPONENTS] = {mem[i].params_mib,      mem[i].grads_mib,   mem[i].optimizer_mib,
-                                          mem[i].activations_mib, mem[i].working_mib, mem[i].buffers_mib,
-                                          mem[i].reserve_mib};
+        const nd_stage_memory *m = &ps.mem[i];
+        double v[ND_MEMORY_COMPONENTS] = {m->params_mib,  m->grads_mib,   m->optimizer_mib, m->activations_mib,
+                                          m->working_mib, m->buffers_mib, m->reserve_mib};
         memcpy(&comp[i * ND_MEMORY_COMPONENTS], v, sizeof v);
     }
     if (!rc) {
@@ -80,7 +95,8 @@ static int memory_plot(const char *dir, const nd_search_config *cfg, const nd_ra
         snprintf(base, sizeof base, "%s/memory", dir);
         rc = nd_plot_stage_memory_write(base, &p, opt, err);
     }
-    free(mem), free(tm), free(layers), free(off), free(comp);
+    priced_stages_free(&ps);
+    free(comp);
     return rc;
 }
 
@@ -94,18 +110,9 @@ int nd_search_plots(const char *dir, const nd_search_config *cfg, const nd_searc
 
 int nd_search_write_memory(const char *path, const nd_search_config *cfg, const nd_ranked *best, nd_error *err)
 {
-    int64_t pp = best->s.pp;
-    nd_stage_memory *mem = calloc((size_t)pp, sizeof *mem);
-    nd_stage_time *tm = calloc((size_t)pp, sizeof *tm);
-    int64_t (*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES] = calloc((size_t)pp, sizeof *layers);
-    int64_t (*off)[ND_LAYER_KINDS] = calloc((size_t)pp, sizeof *off);
-    int rc = mem && tm && layers && off ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
-    nd_recompute_plan plan = {0, layers, off, 0};
-    nd_estimate est;
-    bool has_plan;
-    if (!rc && price_again(cfg, best, &est, mem, tm, &plan, &has_plan))
-        rc = nd_error_set(err, ND_ERUNTIME, "cannot price the best strategy again");
-    if (!rc) rc = nd_report_memory_csv(path, &est, cfg->ctx->budget_mib, err);
-    free(mem), free(tm), free(layers), free(off);
+    priced_stages ps;
+    int rc = price_stages(cfg, best, &ps, err);
+    if (!rc) rc = nd_report_memory_csv(path, &ps.est, cfg->ctx->budget_mib, err);
+    priced_stages_free(&ps);
     return rc;
 }
