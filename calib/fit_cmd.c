@@ -31,8 +31,8 @@ static int parse_options(const nd_fit_request *req, const nd_classified *round, 
         else return nd_error_set(err, ND_EUSAGE, "--mode %s: expected parts, total, sums or auto", req->mode);
     }
     if (o->mode == ND_FIT_PARTS && !round->column[ND_MEAS_COMP])
-        return nd_error_set(err, ND_EINPUT, "--mode parts: %s has no 'comp' column (only the step is "
-                            "measured: use --mode total)", round->path);
+        return nd_error_set(err, ND_EINPUT, "--mode parts: %s has no '%s' column (only the step is "
+                            "measured: use --mode total)", round->path, nd_classified_csv.measured[ND_MEAS_COMP]);
     if (req->weights) {
         if (!strcmp(req->weights, "relative")) o->weights = ND_WEIGHTS_RELATIVE;
         else if (!strcmp(req->weights, "absolute")) o->weights = ND_WEIGHTS_ABSOLUTE;

@@ -1,6 +1,6 @@
 /*
- * search_plots.c — nd-search's plots (ranking, memory per stage) and the
- * recompute potentials of -rp (reference/nd-calibration.md §7).
+ * search_plots.c — nd-search's plots (ranking, memory per stage) and its memory CSV,
+ * both from the winner priced again stage by stage.
  */
 #include "nd/search_out.h"
 
