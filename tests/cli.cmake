@@ -19,7 +19,7 @@ nd_cli_test(cli_estimate_bare_config 0 "fits" ${EST} -y ${SAMPLES}/models/llama3
 nd_cli_test(cli_estimate_bad_flag 2 "unknown or incomplete option" ${EST} --frobnicate)
 nd_cli_test(cli_estimate_missing_run 2 "nope.yaml: cannot open" ${EST} -y nope.yaml -A A3)
 nd_cli_test(cli_estimate_no_run 2 "-y RUN is required" ${EST} -A A3)
-nd_cli_test(cli_estimate_unknown_device 2 "-A Z9: unknown device \\(known: A2, A3" ${EST} -y ${LLAMA} -A Z9)
+nd_cli_test(cli_estimate_unknown_device 2 "-A Z9: unknown device \\(known: V100, A100, A100-40GB, H100" ${EST} -y ${LLAMA} -A Z9)
 nd_cli_test(cli_estimate_bad_strategy 2 "--strategy: strategy key 'XP' is unknown" ${EST} -y ${LLAMA}
             --strategy "XP=2")
 nd_cli_test(cli_estimate_impossible 2 "MP=3: the 32 attention heads" ${EST} -y ${LLAMA} -d 48

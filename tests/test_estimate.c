@@ -128,8 +128,9 @@ static void memory_of_static_state(void **state)
 
 /* Without sharding and without overlap, DP_REDUCE is one ring all-reduce of the stage's fp32
  * gradients over the DP group: 8 ranks 4 apart (MP = 4 innermost), 2 per 8-GPU node, 4 nodes.
- * The ring crosses nodes on the NIC share of its 2 members per node: 2 x 50 GB/s x 0.9 =
- * 90e6 bytes/ms (below NVLink's 360e6); time 2 x (7/8 x bytes / 90e6 + 1 x 2 us + log2(4) x 5 us).
+ * The ring crosses nodes on the NIC share of its 2 members per node: 2 x inter_gbps x
+ * inter_efficiency (below NVLink's intra_gbps x intra_efficiency), and each of its 2 x 7 steps
+ * waits for a node crossing: inter_base_us + 2 x (7 x inter_latency_us + 7/8 x bytes / ring).
  * Stage 1 (last) holds 1,003,884,544 parameters (16 layers, final norm 4,096, head
  * 128,256 x 4096 / 4): 4,015,538,176 bytes of gradients. */
 static void data_parallel_all_reduce(void **state)
@@ -142,7 +143,9 @@ static void data_parallel_all_reduce(void **state)
     price("DP=8 MP=4 PP=2 MB=64 SP=1", NULL, &est, mem, tm);
     run.train.overlap_grad_reduce = true;
     double bytes = 1003884544.0 * 4;
-    double want = 2 * (7.0 / 8 * bytes / 90e6 + 0.002 + 2 * 0.005);
+    double ring = 2 * h100->inter_gbps * h100->inter_efficiency * 1e6; /* bytes per ms */
+    assert_true(ring < h100->intra_gbps * h100->intra_efficiency * 1e6);
+    double want = h100->inter_base_us / 1e3 + 2 * (7 * h100->inter_latency_us / 1e3 + 7.0 / 8 * bytes / ring);
     assert_true(fabs(tm[1].dp_reduce_ms - want) < 1e-6);
     assert_true(est.parts_ms[ND_PART_DP_COMM] == 0);
 }

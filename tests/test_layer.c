@@ -21,6 +21,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "nd/collective.h"
 #include "nd/device.h"
 #include "nd/layer.h"
 #include "nd/model_fields.h"
@@ -115,7 +116,7 @@ static void flops_of_a_gpt_layer(void **state)
 static void recompute_repeats_the_forward(void **state)
 {
     (void)state;
-    nd_layer_cost c = price(4, true);
+    nd_layer_cost c = price(4, false);
     assert_close(c.recompute_ms[ND_RECOMPUTE_FULL], c.forward_ms);
     assert_true(c.recompute_ms[ND_RECOMPUTE_SELECTIVE] > 0);
     assert_true(c.recompute_ms[ND_RECOMPUTE_SELECTIVE] < c.forward_ms);
@@ -127,6 +128,26 @@ static void recompute_repeats_the_forward(void **state)
     assert_true(c.weight_grad_ms > 0 && c.weight_grad_ms < c.backward_ms);
 }
 
+/* Under sequence parallelism the forward runs an all-gather and a reduce-scatter where
+ * plain TP runs one all-reduce (the same ring time: an all-reduce is both halves), and the
+ * backward gathers the QKV and FC1 inputs once more for their weight gradients, hidden only
+ * behind those linears' input-gradient GEMMs (Megatron-LM's async all-gather): so SP's TP
+ * time is plain TP's plus what the two re-gathers leave exposed, at most two all-gathers. */
+static void sequence_parallel_regathers_for_weight_gradients(void **state)
+{
+    (void)state;
+    nd_layer_cost plain = price(4, false), sp = price(4, true);
+    const nd_device *d = nd_device_table_find(&table, "A100");
+    double gather = nd_collective_ms(d, ND_COLL_ALL_GATHER, (nd_group){4, 1}, 2 * s * b * h);
+    double extra = sp.tp_ms[ND_RECOMPUTE_OFF] - plain.tp_ms[ND_RECOMPUTE_OFF];
+    assert_true(extra > 0);
+    assert_true(extra <= 2 * gather + 1e-12);
+    /* The forward's share is the same collective time either way (ring AG + RS = AR). */
+    assert_close(sp.comm_fwd_ms, plain.comm_fwd_ms);
+    /* and it launches twice the collectives: AG + RS per block, and the re-gathers */
+    assert_true(sp.kernels[ND_RECOMPUTE_OFF] == plain.kernels[ND_RECOMPUTE_OFF] + 2 + 2 + 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -135,6 +156,7 @@ int main(void)
         cmocka_unit_test(activations_sequence_parallel),
         cmocka_unit_test(flops_of_a_gpt_layer),
         cmocka_unit_test(recompute_repeats_the_forward),
+        cmocka_unit_test(sequence_parallel_regathers_for_weight_gradients),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

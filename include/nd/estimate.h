@@ -55,6 +55,7 @@ typedef struct nd_stage_time {
     double forward_ms, backward_ms, recompute_ms;
     double weight_grad_ms;   /* the weight-gradient share of backward_ms (ZB-H1) */
     double tp_ms, ep_ms, cp_ms, overhead_ms;
+    double kernels;          /* kernel launches of one micro-batch */
     double total_ms;         /* everything one micro-batch costs the stage */
     double dp_comm_ms, dp_reduce_ms, optimizer_ms; /* per step, exposed */
 } nd_stage_time;

@@ -31,6 +31,12 @@ typedef struct nd_layer_cost {
     double ep_ms[ND_RECOMPUTE_MODES];        /* exposed expert all-to-alls */
     double cp_ms[ND_RECOMPUTE_MODES];        /* exposed context-parallel ring traffic */
     double kernels[ND_RECOMPUTE_MODES];      /* kernel launches, fwd + bwd (+ replay) */
+    double host_ops[ND_RECOMPUTE_MODES];     /* operators the host issues, fwd + bwd (+ replay):
+                                                kernel-launching ones and the framework's glue */
+    double host_syncs[ND_RECOMPUTE_MODES];   /* device-to-host synchronisations (dropless MoE) */
+    double host_ops_fwd;   /* the forward pass's share of host_ops (every mode) */
+    double comm_fwd_ms;    /* the forward pass's share of the exposed TP, EP and CP time */
+    double kernels_fwd;    /* the forward pass's kernels */
     double activation_bytes[ND_RECOMPUTE_MODES]; /* kept from forward to backward */
     double working_bytes[ND_RECOMPUTE_MODES];    /* transient during this layer's backward */
     double buffer_bytes;   /* communication buffers alive during the layer (EP dispatch) */

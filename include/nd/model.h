@@ -100,6 +100,10 @@ void nd_model_count_params(const nd_model *m, nd_param_count *out);
 /* "dense" or "moe": a layer kind as run files, best.yaml and the potentials CSV name it. */
 const char *nd_layer_kind_name(nd_layer_kind k);
 
+/* Parameter tensors of one decoder layer as Megatron lays them out (fused QKV, fused
+ * gate and up): its norms' weights (and biases), its linears' weights (and biases). */
+double nd_model_layer_tensors(const nd_model *m);
+
 /* Kind of decoder layer i (0-based, i < layers). */
 nd_layer_kind nd_model_layer_kind(const nd_model *m, int64_t i);
 

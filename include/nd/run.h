@@ -22,6 +22,30 @@ enum {
     ND_SELECTIVE_NORM = 4,       /* the norms' outputs */
 };
 
+/* The training framework, for what it does beyond the arithmetic: the host operators it issues
+ * per layer, the vocabulary padding, whether pipeline sends synchronise the host.
+ * docs/cost-model.md §Host and fixed costs. */
+typedef enum {
+    ND_FRAMEWORK_MEGATRON = 0,    /* Megatron-core with Transformer Engine (2023-), NeMo */
+    ND_FRAMEWORK_MEGATRON_LEGACY, /* Megatron-LM before Megatron-core (2019-2022): Python
+                                     layers, apex fused kernels, TorchScript fusions */
+    ND_FRAMEWORK_MEGATRON_DEEPSPEED, /* Megatron-DeepSpeed: the legacy layers under DeepSpeed's
+                                        engine and activation checkpointing */
+    ND_FRAMEWORK_TORCHTITAN,      /* torchtitan: FSDP2, DTensor TP, torch.distributed pipelining */
+    ND_FRAMEWORK_FSDP,            /* PyTorch FSDP (llm-foundry, Hugging Face Accelerate) */
+    ND_FRAMEWORK_MINDSPEED,       /* MindSpeed / MindFormers on Ascend */
+    ND_FRAMEWORKS
+} nd_framework;
+
+/* FP8 scaling recipes (Transformer Engine names): per-tensor scales from an amax history
+ * (delayed), per-tensor scales from this tensor's amax (current: one more read), per-block
+ * scales (blockwise, DeepSeek-V3 / MXFP8). */
+typedef enum { ND_FP8_DELAYED = 0, ND_FP8_CURRENT, ND_FP8_BLOCKWISE } nd_fp8_recipe;
+
+/* Context-parallel attention: a ring passing K/V blocks (Ring Attention, Megatron's
+ * "p2p"), or all-to-alls that swap sequence for heads (DeepSpeed-Ulysses, "a2a"). */
+typedef enum { ND_CP_RING = 0, ND_CP_A2A } nd_cp_comm;
+
 typedef struct nd_train {
     int64_t seq_len;        /* tokens per sequence */
     int64_t global_batch;   /* sequences per optimizer step; 0 = not stated */
@@ -46,7 +70,51 @@ typedef struct nd_train {
     bool fp8;                  /* linear-layer GEMMs in FP8 (Transformer Engine), the rest 16-bit */
     bool grad_accumulation_fusion; /* weight-gradient GEMMs add into the fp32 gradient buffer
                                       (Megatron); false: an extra pass per micro-batch */
+    nd_framework framework;
+    bool tf32;                 /* fp32 runs: matmuls on TF32 tensor cores (PyTorch's default
+                                  since 1.12 is false: plain FP32) */
+    nd_fp8_recipe fp8_recipe;
+    nd_cp_comm cp_comm;
+    bool cuda_graphs;          /* the step is captured in CUDA graphs: no per-operator host dispatch */
+    bool moe_grouped_gemm;     /* experts run as one grouped GEMM (false: a GEMM per local expert) */
+    bool fused_cross_entropy;  /* the loss reads the 16-bit logits once and writes their
+                                  gradient in place (Megatron's cross_entropy_loss_fusion, Liger,
+                                  TE); false: the framework's fp32 cross entropy */
+    int64_t vocab_divisible_by;/* the vocabulary is padded to a multiple of this x TP
+                                  (0: the framework's: Megatron 128, others 1) */
 } nd_train;
+
+/* The vocabulary the run trains at tensor-parallel degree tp: the model's, padded as the
+ * framework pads it (Megatron: to a multiple of 128 x TP). */
+int64_t nd_train_padded_vocab(const nd_train *t, int64_t vocab, int64_t tp);
+
+/* "megatron", "megatron-legacy", "megatron-deepspeed", "torchtitan", "fsdp", "mindspeed". */
+const char *nd_framework_name(nd_framework f);
+
+/* What a framework does on the host around the kernels, per decoder layer: dispatcher calls
+ * that launch no kernel (views, splits, transposes, empty buffers, RNG-state saves and
+ * restores, autograd Function applies, TorchScript calls), counted from each framework's
+ * layer code (docs/cost-model.md §Host). */
+typedef struct nd_framework_profile {
+    double glue_ops_fwd;   /* per layer forward */
+    double glue_ops_bwd;   /* per layer backward */
+    double checkpoint_ops; /* per recomputed layer: the checkpoint's own bookkeeping */
+    bool p2p_sync;         /* pipeline sends end with a device synchronisation (Megatron's
+                              batch_p2p_sync, DeepSpeed's blocking sends) */
+    bool pass_syncs;       /* each micro-batch's forward and backward are bracketed by device
+                              synchronisations (legacy Megatron's timers call
+                              torch.cuda.synchronize), so host and device overlap only within
+                              a pass */
+    double collective_host_us; /* host time of one torch.distributed collective call */
+    double microbatch_ops; /* host operators per micro-batch outside the layers: the batch's
+                              load and broadcast, the loss function and its averaging, the
+                              engine's forward and backward wrappers */
+    double ce_fwd_bytes, ce_bwd_bytes; /* unfused cross entropy: HBM bytes per logit, forward
+                              and backward (fp32 upcast, max, shift, exp, sum, normalise) */
+    double ce_fwd_kernels, ce_bwd_kernels;
+} nd_framework_profile;
+
+const nd_framework_profile *nd_framework_profile_of(nd_framework f);
 
 /* A per-layer recompute plan stated in a run file (`recompute_plan:`, as nd-search -ar
  * writes it into best.yaml): per stage, layers of each kind in each mode. */

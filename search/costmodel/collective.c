@@ -38,33 +38,36 @@ double nd_collective_ms(const nd_device *d, nd_collective c, nd_group g, double 
     double nodes = n / k;
     double intra = bytes_per_ms(intra_gbps(d, k), d->intra_efficiency);
     double inter = bytes_per_ms(d->inter_gbps, d->inter_efficiency);
-    double a_intra = d->intra_latency_us / 1e3, a_inter = d->inter_latency_us / 1e3;
+    bool spans = nodes > 1;
+    /* A collective pays a fixed set-up (launch, protocol handshake) and a latency per ring
+     * step, the slowest link's: a node crossing when the group spans nodes. Fitted to
+     * nccl-tests tables per device (docs/devices.md). */
+    double base = (spans ? d->inter_base_us : d->intra_base_us) / 1e3;
+    double step = (spans ? d->inter_latency_us : d->intra_latency_us) / 1e3;
 
-    /* Ring reduce-scatter (or all-gather): (n-1)/n of the tensor passes every link of the
-     * ring, so the slowest link sets the time. Inside a node that is the fast fabric; a
-     * ring spanning nodes crosses each node boundary on the NIC bandwidth the group's k
-     * members of a node own (k x the per-device share), as NCCL runs one ring per NIC.
-     * Latency: a step per member inside the node, and a tree's log2(nodes) across them
-     * (NCCL switches to trees where latency dominates). */
-    double ring = nodes > 1 ? fmin(intra, k * inter) : intra;
-    double tree_depth = 0;
-    for (double span = 1; span < nodes; span *= 2) tree_depth++; /* ceil(log2(nodes)) */
-    double half = (n - 1) / n * bytes / ring + (k - 1) * a_intra + tree_depth * a_inter;
+    /* Ring reduce-scatter (or all-gather): n - 1 steps, (n-1)/n of the tensor passes every
+     * link of the ring, so the slowest link sets the time. Inside a node that is the fast
+     * fabric; a ring spanning nodes crosses each node boundary on the NIC bandwidth the
+     * group's k members of a node own (k x the per-device share), as NCCL runs one ring per
+     * NIC (Thakur et al. 2005 for the ring costs). An all-reduce is both halves. */
+    double ring = spans ? fmin(intra, k * inter) : intra;
+    double half = (n - 1) * step + (n - 1) / n * bytes / ring;
     switch (c) {
-    case ND_COLL_ALL_REDUCE: return 2 * half;
+    case ND_COLL_ALL_REDUCE: return base + 2 * half;
     case ND_COLL_REDUCE_SCATTER:
-    case ND_COLL_ALL_GATHER: return half;
+    case ND_COLL_ALL_GATHER: return base + half;
     case ND_COLL_ALL_TO_ALL: {
         /* Each rank keeps 1/n and sends the rest: to the k-1 node peers over the fast
          * links and to the n-k others over its NIC, both at once. */
         double t_intra = (k - 1) / n * bytes / intra, t_inter = (n - k) / n * bytes / inter;
-        return (t_intra > t_inter ? t_intra : t_inter) + (k - 1) * a_intra + (nodes - 1) * a_inter;
+        double a_intra = d->intra_latency_us / 1e3, a_inter = d->inter_latency_us / 1e3;
+        return base + (t_intra > t_inter ? t_intra : t_inter) + (k - 1) * a_intra + (nodes - 1) * a_inter;
     }
     case ND_COLL_P2P: {
         /* Every hop of a ring or pipeline runs at once; the slowest (a node crossing
          * whenever the group spans nodes) sets the pace. A hop is one peer's link. */
         double hop = bytes_per_ms(intra_gbps(d, 2), d->intra_efficiency);
-        return nodes > 1 ? bytes / inter + a_inter : bytes / hop + a_intra;
+        return base + step + bytes / (spans ? inter : hop);
     }
     }
     return 0.0;

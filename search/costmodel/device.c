@@ -1,139 +1,16 @@
 /*
- * device.c — the built-in devices and device files.
- *
- * Every figure is a public one (datasheet or paper, named beside it) or, where
- * no public measurement exists, a stated assumption that calibration corrects
- * (marked "assumed"). docs/devices.md repeats the table with the sources.
- *
- * Sources:
- *  [A100]  NVIDIA A100 Tensor Core GPU datasheet (2021): 312 TFLOP/s BF16 dense,
- *          80 GB HBM2e at 2,039 GB/s, NVLink 3 600 GB/s (300 per direction);
- *          DGX A100 user guide: 8 GPUs, 8 x 200 Gb/s HDR InfiniBand (25 GB/s per GPU),
- *          PCIe Gen4 x16.
- *  [H100]  NVIDIA H100 Tensor Core GPU datasheet (2023), SXM5: 989 TFLOP/s BF16 dense,
- *          80 GB HBM3 at 3.35 TB/s, NVLink 4 900 GB/s (450 per direction); DGX H100:
- *          8 x 400 Gb/s NDR (50 GB/s per GPU), PCIe Gen5 x16.
- *  [H200]  NVIDIA H200 datasheet (2024): 989 TFLOP/s BF16 dense, 141 GB HBM3e at 4.8 TB/s,
- *          NVLink 900 GB/s; HGX H200 with 400 Gb/s NDR per GPU.
- *  [B200]  NVIDIA DGX B200 datasheet (2024): 72 PFLOP/s FP8 training (sparse) for 8 GPUs,
- *          i.e. 2.25 PFLOP/s BF16 dense per GPU; 1,440 GB HBM3e (180 GB per GPU) at
- *          64 TB/s (8 TB/s per GPU); NVLink 5 1.8 TB/s (900 GB/s per direction);
- *          8 x 400 Gb/s ConnectX-7.
- *  [910B]  Huawei Atlas 800T A2 / Ascend 910B2 public specifications: 376 TFLOP/s FP16,
- *          64 GB HBM2e at 1.6 TB/s; 8 NPUs per server fully meshed by HCCS (7 links of
- *          28 GB/s per direction); 8 x 200 GE RoCE per server (25 GB/s per NPU).
- *  [910C]  Zuo et al., "Serving Large Language Models on Huawei CloudMatrix384",
- *          arXiv:2506.12708 (2025), §3: Ascend 910C = two dies, 752 TFLOP/s BF16 and
- *          128 GB HBM at 3.2 TB/s per package (per die: 376, 64 GB, 1.6 TB/s), UB plane
- *          196 GB/s per die per direction, RDMA plane 200 Gb/s per die.
- *  [ND]    HyperParallel ND hardware table (reference/nd-costmodel.md §5): node sizes,
- *          host links (A3 6.92 GiB/s measured on the slowest die).
- *  [MAMF]  S. Bekman, "Machine Learning Engineering Open Book", Maximum Achievable Matmul
- *          FLOPS: A100 SXM ~87 %, H100 SXM ~80 % of peak for the best BF16 GEMM shape.
- *  [FA2]   T. Dao, "FlashAttention-2", arXiv:2307.08691 (2023): forward+backward reaches
- *          ~65 % of A100 peak at head dim 128, i.e. ~0.75 of a GEMM's efficiency;
- *          FlashAttention-3 (arXiv:2407.08608) reports a similar ratio on H100.
- *  [FRAG]  Guo et al., "GMLake: Efficient and Transparent GPU Memory Defragmentation for
- *          Large-scale DNN Training", ASPLOS 2024 (arXiv:2401.08156): the PyTorch caching
- *          allocator reserves 20-30 % more than training allocates once recompute, ZeRO or
- *          offload vary tensor sizes; nd charges 20 % of the dynamic memory.
- *  [HOST]  PyTorch eager mode issues an operator in roughly 10 us of CPU time (Python module
- *          call, dispatcher, launch; e.g. the PyTorch performance tuning guide's advice to use
- *          CUDA graphs for small batches): assumed 10 us on NVIDIA, 25 us with torch_npu.
- *  [NCCL]  nccl-tests bus bandwidth on DGX A100 / H100: ~80 % of NVLink per direction
- *          intra-node, ~90 % of the NIC line rate inter-node.
+ * device.c — device files: reading, checking and adding devices to a table. The built-in
+ * devices and the sources of their figures are in device_builtin.c (and docs/devices.md).
  */
 #include "nd/device.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nd/text.h"
 #include "nd/yaml_doc.h"
-
-static const nd_device builtin[] = {
-    {
-        .name = "A2", .description = "Ascend 910B (Atlas 800T A2)",
-        .peak_tflops = 376, /* [910B] */
-        .gemm_efficiency = 0.80, /* assumed, as the GPUs' [MAMF] */
-        .gemm_half_dim = 128, .attention_efficiency = 0.75,
-        .kernel_launch_us = 8, /* assumed: torch_npu eager dispatch is heavier than CUDA's */
-        .host_dispatch_us = 25,
-        .microbatch_host_ms = 0.5, .step_host_ms = 10,
-        .hbm_gib = 64, .hbm_gbps = 1600, .hbm_efficiency = 0.85, /* [910B] */
-        .runtime_reserve_mib = 3072, .allocator_overhead = 0.20, /* HCCL buffers, workspaces */
-        .devices_per_node = 8, .intra_gbps = 196, .intra_efficiency = 0.70,
-        .intra_latency_us = 3,
-        .intra_link_gbps = 28, /* [910B] HCCS full mesh: 28 GB/s to each peer */
-        .inter_gbps = 25, .inter_efficiency = 0.85, .inter_latency_us = 8, /* [910B] RoCE */
-        .host_gbps = 17.2, /* [ND] 16 GiB/s placeholder */
-    },
-    {
-        .name = "A3", .description = "Ascend 910C, one die (Atlas 900 A3 SuperPoD)",
-        .peak_tflops = 376, /* [910C] per die */
-        .gemm_efficiency = 0.80, .gemm_half_dim = 128, .attention_efficiency = 0.75,
-        .kernel_launch_us = 8, .host_dispatch_us = 25, .microbatch_host_ms = 0.5, .step_host_ms = 10,
-        .hbm_gib = 64, .hbm_gbps = 1600, .hbm_efficiency = 0.85, /* [910C] per die */
-        .runtime_reserve_mib = 3072, .allocator_overhead = 0.20,
-        .devices_per_node = 16, /* [ND]: 8 NPUs, 16 dies per server */
-        .intra_gbps = 196, .intra_efficiency = 0.70, .intra_latency_us = 3, /* [910C] UB */
-        .inter_gbps = 25, .inter_efficiency = 0.85, .inter_latency_us = 8,  /* [910C] RDMA */
-        .host_gbps = 7.43, /* [ND] 6.92 GiB/s measured */
-    },
-    {
-        .name = "A100", .description = "NVIDIA A100-SXM4-80GB (DGX A100)",
-        .peak_tflops = 312, .gemm_efficiency = 0.87, /* [A100], [MAMF] */
-        .fp8_tflops = 0, /* Ampere has no FP8 tensor cores */
-        .gemm_half_dim = 96, .attention_efficiency = 0.75, /* [FA2] */
-        .kernel_launch_us = 3, .host_dispatch_us = 10, .microbatch_host_ms = 0.2, .step_host_ms = 5,
-        .hbm_gib = 80, .hbm_gbps = 2039, .hbm_efficiency = 0.85,
-        .runtime_reserve_mib = 1536, .allocator_overhead = 0.20,
-        .devices_per_node = 8, .intra_gbps = 300, .intra_efficiency = 0.80,
-        .intra_latency_us = 2, /* [A100], [NCCL] */
-        .inter_gbps = 25, .inter_efficiency = 0.90, .inter_latency_us = 5,
-        .host_gbps = 25, /* PCIe Gen4 x16, achievable */
-    },
-    {
-        .name = "H100", .description = "NVIDIA H100-SXM5-80GB (DGX H100)",
-        .peak_tflops = 989, .gemm_efficiency = 0.80, /* [H100], [MAMF] */
-        .fp8_tflops = 1979, /* [H100] dense FP8 */
-        .gemm_half_dim = 128, .attention_efficiency = 0.75,
-        .kernel_launch_us = 3, .host_dispatch_us = 10, .microbatch_host_ms = 0.2, .step_host_ms = 5,
-        .hbm_gib = 80, .hbm_gbps = 3350, .hbm_efficiency = 0.85,
-        .runtime_reserve_mib = 1536, .allocator_overhead = 0.20,
-        .devices_per_node = 8, .intra_gbps = 450, .intra_efficiency = 0.80,
-        .intra_latency_us = 2,
-        .inter_gbps = 50, .inter_efficiency = 0.90, .inter_latency_us = 5,
-        .host_gbps = 50, /* PCIe Gen5 x16, achievable */
-    },
-    {
-        .name = "H200", .description = "NVIDIA H200-SXM-141GB (HGX H200)",
-        .peak_tflops = 989, .gemm_efficiency = 0.80, /* [H200]; efficiency as H100 */
-        .fp8_tflops = 1979,
-        .gemm_half_dim = 128, .attention_efficiency = 0.75,
-        .kernel_launch_us = 3, .host_dispatch_us = 10, .microbatch_host_ms = 0.2, .step_host_ms = 5,
-        .hbm_gib = 141, .hbm_gbps = 4800, .hbm_efficiency = 0.85,
-        .runtime_reserve_mib = 1536, .allocator_overhead = 0.20,
-        .devices_per_node = 8, .intra_gbps = 450, .intra_efficiency = 0.80,
-        .intra_latency_us = 2,
-        .inter_gbps = 50, .inter_efficiency = 0.90, .inter_latency_us = 5,
-        .host_gbps = 50,
-    },
-    {
-        .name = "B200", .description = "NVIDIA B200-180GB (DGX B200)",
-        .peak_tflops = 2250, .gemm_efficiency = 0.78, /* [B200]; efficiency assumed */
-        .fp8_tflops = 4500, /* [B200] dense FP8 (72 PFLOP/s sparse per 8 GPUs) */
-        .gemm_half_dim = 160, .attention_efficiency = 0.75,
-        .kernel_launch_us = 3, .host_dispatch_us = 10, .microbatch_host_ms = 0.2, .step_host_ms = 5,
-        .hbm_gib = 180, .hbm_gbps = 8000, .hbm_efficiency = 0.85,
-        .runtime_reserve_mib = 2048, .allocator_overhead = 0.20,
-        .devices_per_node = 8, .intra_gbps = 900, .intra_efficiency = 0.80,
-        .intra_latency_us = 2,
-        .inter_gbps = 50, .inter_efficiency = 0.90, .inter_latency_us = 5,
-        .host_gbps = 50,
-    },
-};
 
 typedef enum { D_DOUBLE, D_INT, D_TEXT } dfield_type;
 enum {
@@ -151,30 +28,23 @@ typedef struct {
 #define DD(f) {#f, D_DOUBLE, offsetof(nd_device, f), 0}
 #define DF(f) {#f, D_DOUBLE, offsetof(nd_device, f), F_FRACTION}
 #define DZ(f) {#f, D_DOUBLE, offsetof(nd_device, f), F_ZERO_OK}
+#define DO(f) {#f, D_DOUBLE, offsetof(nd_device, f), F_ZERO_OK | F_OPTIONAL}
+#define DFO(f) {#f, D_DOUBLE, offsetof(nd_device, f), F_FRACTION | F_ZERO_OK | F_OPTIONAL}
 static const dfield dfields[] = {
     {"description", D_TEXT, offsetof(nd_device, description), 0},
-    DD(peak_tflops), DZ(fp8_tflops), DF(gemm_efficiency), DD(gemm_half_dim), DF(attention_efficiency),
-    DZ(kernel_launch_us), DZ(host_dispatch_us), DZ(microbatch_host_ms), DZ(step_host_ms),
+    DD(peak_tflops), DO(fp8_tflops), DO(tf32_tflops), DD(fp32_tflops),
+    DF(gemm_efficiency), DZ(gemm_half_dim), DO(gemm_fixed_us), DFO(fp8_gemm_efficiency), DO(fp8_gemm_half_dim),
+    DFO(grouped_gemm_efficiency), DFO(grouped_wgrad_efficiency),
+    DF(attention_fwd_efficiency), DF(attention_bwd_efficiency), DZ(attention_half_seq),
+    DZ(kernel_launch_us), DZ(host_dispatch_us), DO(host_sync_us), DZ(microbatch_host_ms),
+    DZ(step_host_ms),
     DD(hbm_gib), DD(hbm_gbps), DF(hbm_efficiency), DZ(runtime_reserve_mib),
     DZ(allocator_overhead),
     {"devices_per_node", D_INT, offsetof(nd_device, devices_per_node), 0},
-    DD(intra_gbps), DF(intra_efficiency), DZ(intra_latency_us),
-    {"intra_link_gbps", D_DOUBLE, offsetof(nd_device, intra_link_gbps), F_ZERO_OK | F_OPTIONAL},
-    DD(inter_gbps), DF(inter_efficiency), DZ(inter_latency_us), DD(host_gbps),
+    DD(intra_gbps), DF(intra_efficiency), DZ(intra_latency_us), DO(intra_base_us), DO(intra_link_gbps),
+    DD(inter_gbps), DF(inter_efficiency), DZ(inter_latency_us), DO(inter_base_us), DD(host_gbps),
 };
 #define N_DFIELDS (sizeof dfields / sizeof dfields[0])
-
-int nd_device_table_builtin(nd_device_table *table, nd_error *err)
-{
-    table->count = (int)(sizeof builtin / sizeof builtin[0]);
-    table->items = malloc(sizeof builtin);
-    if (!table->items) {
-        table->count = 0;
-        return nd_error_set(err, ND_ENOMEM, "out of memory");
-    }
-    memcpy(table->items, builtin, sizeof builtin);
-    return ND_OK;
-}
 
 void nd_device_table_free(nd_device_table *table)
 {
@@ -183,21 +53,12 @@ void nd_device_table_free(nd_device_table *table)
     table->count = 0;
 }
 
-static const struct { const char *alias, *name; } aliases[] = {
-    {"ascend", "A2"}, {"ascend910", "A2"}, {"ascend910b", "A2"}, {"910b", "A2"},
-    {"ascend910c", "A3"}, {"ascend910_93", "A3"}, {"910c", "A3"},
-    {"A100-80GB", "A100"}, {"A100-SXM", "A100"}, {"A100-SXM4-80GB", "A100"},
-    {"H100-SXM", "H100"}, {"H100-SXM5", "H100"}, {"H200-SXM", "H200"},
-};
-
 const nd_device *nd_device_table_find(const nd_device_table *table, const char *name)
 {
     for (int i = 0; i < table->count; i++)
         if (nd_text_equal_nocase(table->items[i].name, name)) return &table->items[i];
-    for (size_t a = 0; a < sizeof aliases / sizeof aliases[0]; a++)
-        if (nd_text_equal_nocase(aliases[a].alias, name))
-            return nd_device_table_find(table, aliases[a].name);
-    return NULL;
+    const char *canonical = nd_device_alias(name);
+    return canonical ? nd_device_table_find(table, canonical) : NULL;
 }
 
 void nd_device_table_names(const nd_device_table *table, char *buf, size_t size)

@@ -23,6 +23,9 @@ typedef struct acc {
     double fwd, dgrad, wgrad; /* ms */
     double flops;             /* forward FLOPs */
     double kernels_fwd, kernels_bwd;
+    double ops_fwd, ops_bwd;  /* host operators (each kernel-launching call counts one) */
+    double col_dgrad;         /* input-gradient GEMMs of the column-parallel linears (QKV, FC1):
+                                 what SP's weight-gradient re-gather overlaps */
 } acc;
 
 /* Activation bytes a layer keeps, by what selective recompute may drop. */
@@ -37,7 +40,8 @@ typedef struct kept {
 /* Derived sizes of one micro-batch on one device. */
 typedef struct dims {
     const nd_device *d;
-    nd_device gemm_device; /* d with the peak GEMMs run at (FP8 when the run uses it) */
+    nd_gemm_precision linear; /* the linear layers' GEMMs (FP8 when the run uses it) */
+    nd_gemm_precision other;  /* attention's batched GEMMs, router, head: never FP8 */
     const nd_train *t;
     const nd_model *m;
     nd_layer_shape sh;
@@ -48,22 +52,18 @@ typedef struct dims {
     double h;
 } dims;
 
-/* `count` GEMMs of M x N x K, forward and both backward GEMMs, at device g's peak. */
-static void gemm_at(acc *a, const dims *x, const nd_device *g, double M, double N, double K, double count)
+/* A GEMM of M x N x K in precision p, forward and both backward GEMMs: one kernel forward,
+ * two backward, one host operator each way (the autograd node launches both). */
+static void gemm_at(acc *a, const dims *x, nd_gemm_precision p, double M, double N, double K)
 {
-    if (count <= 0 || M <= 0 || N <= 0 || K <= 0) return;
-    int e = (int)x->e;
-    a->fwd += count * nd_gemm_ms(g, M, N, K, e);
-    a->dgrad += count * nd_gemm_ms(g, M, K, N, e); /* dX = dY W^T */
-    a->wgrad += count * nd_gemm_ms(g, K, N, M, e); /* dW = X^T dY */
-    a->flops += count * 2.0 * M * N * K;
-    a->kernels_fwd += 1, a->kernels_bwd += 2; /* grouped GEMMs: one launch per kind */
-}
-
-/* A linear layer's GEMMs: at the FP8 peak when the run trains in FP8. */
-static void gemm(acc *a, const dims *x, double M, double N, double K, double count)
-{
-    gemm_at(a, x, &x->gemm_device, M, N, K, count);
+    if (M <= 0 || N <= 0 || K <= 0) return;
+    double e = x->e;
+    a->fwd += nd_gemm_ms(x->d, p, M, N, K, e);
+    a->dgrad += nd_gemm_ms(x->d, p, M, K, N, e); /* dX = dY W^T */
+    a->wgrad += nd_gemm_ms(x->d, p, K, N, M, e); /* dW = X^T dY */
+    a->flops += 2.0 * M * N * K;
+    a->kernels_fwd += 1, a->kernels_bwd += 2;
+    a->ops_fwd += 1, a->ops_bwd += 1;
 }
 
 static void elementwise(acc *a, const dims *x, double fwd_bytes, double bwd_bytes, double kernels)
@@ -71,6 +71,26 @@ static void elementwise(acc *a, const dims *x, double fwd_bytes, double bwd_byte
     a->fwd += nd_memory_ms(x->d, fwd_bytes);
     a->dgrad += nd_memory_ms(x->d, bwd_bytes);
     a->kernels_fwd += kernels, a->kernels_bwd += kernels;
+    a->ops_fwd += kernels, a->ops_bwd += kernels;
+}
+
+/* FP8 linear layers cast (and transpose, for the weight gradient) their input forward and
+ * their output gradient backward: a 16-bit read and two 1-byte writes each, plus one more
+ * read of the tensor for its amax under current scaling (Transformer Engine's
+ * cast_transpose; Micikevicius et al. 2022, "FP8 Formats for Deep Learning"). Weights are
+ * cast once per step (Megatron passes is_first_microbatch), not per micro-batch. */
+static void fp8_casts(acc *a, const dims *x, double M, double N, double K)
+{
+    if (x->linear != ND_GEMM_FP8) return;
+    double per_element = x->e + 2 + (x->t->fp8_recipe == ND_FP8_CURRENT ? x->e : 0);
+    elementwise(a, x, per_element * M * K, per_element * M * N, 1);
+}
+
+/* A linear layer's GEMM: in FP8 when the run trains in FP8, with its casts. */
+static void gemm(acc *a, const dims *x, double M, double N, double K)
+{
+    gemm_at(a, x, x->linear, M, N, K);
+    fp8_casts(a, x, M, N, K);
 }
 
 static void dims_init(dims *x, const nd_layer_inputs *in, const nd_layer_shape *sh)
@@ -78,10 +98,11 @@ static void dims_init(dims *x, const nd_layer_inputs *in, const nd_layer_shape *
     memset(x, 0, sizeof *x);
     x->d = in->device, x->t = in->train, x->m = in->model, x->sh = *sh;
     x->e = in->train->param_bytes;
-    /* FP8 training (Transformer Engine, DeepSeek-V3) runs the linear layers' GEMMs at the FP8
-     * peak; attention, norms and the rest stay in 16-bit. */
-    x->gemm_device = *in->device;
-    if (in->train->fp8 && in->device->fp8_tflops > 0) x->gemm_device.peak_tflops = in->device->fp8_tflops;
+    /* fp32 runs multiply in TF32 when the run allows it, else in plain FP32; FP8 training
+     * (Transformer Engine, DeepSeek-V3) runs the linear layers' GEMMs at the FP8 peak while
+     * attention, norms and the rest stay in 16-bit. */
+    x->other = in->train->param_bytes >= 4 ? (in->train->tf32 ? ND_GEMM_TF32 : ND_GEMM_FP32) : ND_GEMM_16BIT;
+    x->linear = in->train->fp8 && in->device->fp8_tflops > 0 ? ND_GEMM_FP8 : x->other;
     x->s = (double)in->seq_len;
     x->s_q = x->s / (double)sh->cp;
     x->T = (double)sh->mbs * x->s_q;
@@ -111,38 +132,48 @@ static void residual(acc *a, kept *k, const dims *x)
     }
 }
 
-/* The attention core: scores, softmax, dropout, weighted values. */
+/* The attention core: scores, softmax, dropout, weighted values. `core` receives the same
+ * work (selective recompute repeats it; context parallelism overlaps its blocks). */
 static void attention_core(acc *a, kept *k, const dims *x, double heads, double dqk, double dv,
                            acc *core)
 {
     double b = (double)x->sh.mbs;
+    acc tmp = {0};
     if (x->t->flash_attention) {
         /* Causal masking halves the work; the backward recomputes the scores: five
-         * matmuls against the forward's two (Dao 2023, FlashAttention-2 §3). */
+         * matmuls against the forward's two (Dao 2023, FlashAttention-2 §3). Forward and
+         * backward kernels reach different fractions of peak (docs/devices.md). A ring of CP
+         * ranks runs one kernel per K/V block. */
         double flops = 2.0 * b * x->s_q * x->s * heads * (dqk + dv) * 0.5;
-        double fwd = nd_attention_ms(x->d, flops, x->s_q, x->s);
-        a->fwd += fwd, a->dgrad += 2.5 * fwd, a->flops += flops;
-        a->kernels_fwd += 1, a->kernels_bwd += 2;
-        core->fwd += fwd, core->kernels_fwd += 1, core->flops += flops;
+        double blocks = x->t->cp_comm == ND_CP_RING ? (double)x->sh.cp : 1.0;
+        /* Causal attention runs like full attention over half the keys (the diagonal
+         * blocks' imbalance), so its efficiency is that of s / 2. */
+        tmp.fwd = nd_attention_ms(x->d, flops, x->s / 2, false);
+        tmp.dgrad = nd_attention_ms(x->d, 2.5 * flops, x->s / 2, true);
+        tmp.flops = flops;
+        tmp.kernels_fwd = blocks, tmp.kernels_bwd = 3 * blocks; /* FA2: dO.O, dQdKdV, dQ cast */
+        tmp.ops_fwd = blocks, tmp.ops_bwd = blocks;
         k->core_attn += 4.0 * x->T * heads; /* fp32 log-sum-exp per query and head */
-        return;
+    } else {
+        /* Unfused: two batched GEMMs over the full (masked) score matrix, softmax and
+         * dropout as memory-bound kernels on b x heads x s_q x s elements. */
+        double rows = b * heads * x->s_q, S = rows * x->s;
+        gemm_at(&tmp, x, x->other, rows, x->s, dqk); /* 16-bit even under FP8 */
+        gemm_at(&tmp, x, x->other, rows, dv, x->s);
+        elementwise(&tmp, x, 2 * x->e * S, 3 * x->e * S, 1);
+        k->core_attn += x->e * S;       /* softmax output */
+        k->score_grads += 2 * x->e * S; /* backward: gradients of the probabilities and scores */
+        if (x->t->dropout > 0) {
+            elementwise(&tmp, x, 2 * x->e * S + S, 2 * x->e * S + S, 1);
+            k->core_attn += S + x->e * S; /* mask and dropout output */
+        }
+        tmp.dgrad += tmp.wgrad, tmp.wgrad = 0; /* no weights: both GEMMs are input gradients */
     }
-    /* Unfused: two batched GEMMs over the full (masked) score matrix, softmax and dropout
-     * as memory-bound kernels on b x heads x s_q x s elements. */
-    double rows = b * heads * x->s_q, S = rows * x->s;
-    acc tmp = {0};
-    gemm_at(&tmp, x, x->d, rows, x->s, dqk, 1); /* 16-bit even under FP8 */
-    gemm_at(&tmp, x, x->d, rows, dv, x->s, 1);
-    elementwise(&tmp, x, 2 * x->e * S, 3 * x->e * S, 1);
-    k->core_attn += x->e * S; /* softmax output */
-    k->score_grads += 2 * x->e * S; /* backward: gradients of the probabilities and scores */
-    if (x->t->dropout > 0) {
-        elementwise(&tmp, x, 2 * x->e * S + S, 2 * x->e * S + S, 1);
-        k->core_attn += S + x->e * S; /* mask and dropout output */
-    }
-    a->fwd += tmp.fwd, a->dgrad += tmp.dgrad + tmp.wgrad, a->flops += tmp.flops;
+    a->fwd += tmp.fwd, a->dgrad += tmp.dgrad, a->flops += tmp.flops;
     a->kernels_fwd += tmp.kernels_fwd, a->kernels_bwd += tmp.kernels_bwd;
-    core->fwd += tmp.fwd, core->kernels_fwd += tmp.kernels_fwd, core->flops += tmp.flops;
+    a->ops_fwd += tmp.ops_fwd, a->ops_bwd += tmp.ops_bwd;
+    core->fwd += tmp.fwd, core->dgrad += tmp.dgrad, core->flops += tmp.flops;
+    core->kernels_fwd += tmp.kernels_fwd, core->ops_fwd += tmp.ops_fwd;
 }
 
 static void attention_mha(acc *a, kept *k, const dims *x, acc *core)
@@ -150,7 +181,8 @@ static void attention_mha(acc *a, kept *k, const dims *x, acc *core)
     const nd_model *m = x->m;
     double t = (double)x->sh.tp, heads = (double)m->heads / t, kvh = (double)m->kv_heads / t;
     double dh = (double)m->head_dim, T = x->T;
-    gemm(a, x, T, (heads + 2 * kvh) * dh, x->h, 1);
+    gemm(a, x, T, (heads + 2 * kvh) * dh, x->h);
+    a->col_dgrad += nd_gemm_ms(x->d, x->linear, T, x->h, (heads + 2 * kvh) * dh, x->e);
     if (m->max_positions == 0) elementwise(a, x, 2 * x->e * T * (heads + kvh) * dh,
                                            2 * x->e * T * (heads + kvh) * dh, 1); /* rotary */
     if (m->qk_norm) {
@@ -160,7 +192,7 @@ static void attention_mha(acc *a, kept *k, const dims *x, acc *core)
     k->always += x->e * T * (heads + 2 * kvh) * dh; /* Q, K, V */
     attention_core(a, k, x, heads, dh, dh, core);
     k->always += x->e * T * heads * dh; /* context: the output projection's input */
-    gemm(a, x, T, x->h, heads * dh, 1);
+    gemm(a, x, T, x->h, heads * dh);
 }
 
 static void attention_mla(acc *a, kept *k, const dims *x, acc *core)
@@ -172,42 +204,70 @@ static void attention_mla(acc *a, kept *k, const dims *x, acc *core)
     double rope = (double)m->qk_rope_head_dim;
     /* The down-projections are small and replicated on every TP rank (Megatron-core MLA). */
     if (cq > 0) {
-        gemm(a, x, T, cq, x->h, 1);
+        gemm(a, x, T, cq, x->h);
         elementwise(a, x, 2 * e * T * cq, 3 * e * T * cq, 1);
         k->always += 2 * e * T * cq; /* latent query, normed */
-        gemm(a, x, T, heads * dqk, cq, 1);
+        gemm(a, x, T, heads * dqk, cq);
     } else {
-        gemm(a, x, T, heads * dqk, x->h, 1);
+        gemm(a, x, T, heads * dqk, x->h);
     }
-    gemm(a, x, T, ckv + rope, x->h, 1);
+    gemm(a, x, T, ckv + rope, x->h);
     elementwise(a, x, 2 * e * T * ckv, 3 * e * T * ckv, 1);
     k->always += e * T * (ckv + rope) + e * T * ckv; /* latent KV, normed */
-    gemm(a, x, T, heads * ((double)m->qk_nope_head_dim + dv), ckv, 1);
+    gemm(a, x, T, heads * ((double)m->qk_nope_head_dim + dv), ckv);
     elementwise(a, x, 2 * e * T * (heads + 1) * rope, 2 * e * T * (heads + 1) * rope, 1);
     k->always += e * T * heads * (2 * dqk + dv); /* Q, K, V per head */
     attention_core(a, k, x, heads, dqk, dv, core);
     k->always += e * T * heads * dv;
-    gemm(a, x, T, x->h, heads * dv, 1);
+    gemm(a, x, T, x->h, heads * dv);
 }
 
-/* A dense MLP of `width` over `tokens`, TP-split by `split`. */
+/* `groups` GEMMs sharing M tokens (the local experts: M / groups tokens each) of N x K: one
+ * grouped kernel (moe_grouped_gemm) or one GEMM per expert. groups 1: a plain linear. */
+static void gemm_groups(acc *a, const dims *x, double groups, double M, double N, double K)
+{
+    if (groups <= 1) {
+        gemm(a, x, M, N, K);
+        return;
+    }
+    if (M <= 0 || N <= 0 || K <= 0) return;
+    double m = M / groups, e = x->e;
+    nd_gemm_precision p = x->linear;
+    if (x->t->moe_grouped_gemm) {
+        a->fwd += nd_grouped_gemm_ms(x->d, p, groups, m, N, K, e, false);
+        a->dgrad += nd_grouped_gemm_ms(x->d, p, groups, m, K, N, e, false);
+        a->wgrad += nd_grouped_gemm_ms(x->d, p, groups, K, N, m, e, true);
+        a->kernels_fwd += 1, a->kernels_bwd += 2, a->ops_fwd += 1, a->ops_bwd += 1;
+    } else {
+        a->fwd += groups * nd_gemm_ms(x->d, p, m, N, K, e);
+        a->dgrad += groups * nd_gemm_ms(x->d, p, m, K, N, e);
+        a->wgrad += groups * nd_gemm_ms(x->d, p, K, N, m, e);
+        a->kernels_fwd += groups, a->kernels_bwd += 2 * groups;
+        a->ops_fwd += groups, a->ops_bwd += groups;
+    }
+    a->flops += 2.0 * M * N * K;
+    fp8_casts(a, x, M, N, K);
+}
+
+/* A dense MLP of `width` over `tokens`, TP-split by `split`, as `groups` experts. */
 static void mlp(acc *a, kept *k, const dims *x, double tokens, double width, double split,
-                double count, acc *act)
+                double groups, acc *act)
 {
     double w = width / split, e = x->e;
+    double up = x->m->mlp == ND_MLP_GATED ? 2 * w : w; /* gate and up, or up alone */
+    gemm_groups(a, x, groups, tokens, up, x->h);
+    if (groups <= 1) a->col_dgrad += nd_gemm_ms(x->d, x->linear, tokens, x->h, up, e);
     if (x->m->mlp == ND_MLP_GATED) {
-        gemm(a, x, tokens / count, 2 * w, x->h, count);
         elementwise(a, x, 3 * e * tokens * w, 5 * e * tokens * w, 1);
         if (act) elementwise(act, x, 3 * e * tokens * w, 0, 1);
         k->always += 2 * e * tokens * w; /* gate and up outputs */
     } else {
-        gemm(a, x, tokens / count, w, x->h, count);
         elementwise(a, x, 2 * e * tokens * w, 3 * e * tokens * w, 1);
         if (act) elementwise(act, x, 2 * e * tokens * w, 0, 1);
         k->always += e * tokens * w; /* activation input */
     }
     k->activation += e * tokens * w; /* activation output: the down projection's input */
-    gemm(a, x, tokens / count, x->h, w, count);
+    gemm_groups(a, x, groups, tokens, x->h, w);
 }
 
 /* Tokens one device's experts process per micro-batch (balanced routing):
@@ -223,16 +283,18 @@ static void moe(acc *a, kept *k, const dims *x, acc *act, double *dispatch_bytes
 {
     const nd_model *m = x->m;
     double e = x->e, E = (double)m->experts, Tr = x->Tn;
-    gemm(a, x, Tr, E, x->h, 1); /* router */
-    elementwise(a, x, 3 * 4 * Tr * E, 3 * 4 * Tr * E, 3);
+    gemm_at(a, x, x->other, Tr, E, x->h); /* router */
+    /* Router softmax or sigmoid, top-k, the load-balancing loss: small fp32 kernels. */
+    elementwise(a, x, 3 * 4 * Tr * E, 3 * 4 * Tr * E, 6);
     k->always += 4 * Tr * E;
     double M = expert_tokens(x), local = E / (double)x->sh.ep;
-    elementwise(a, x, 4 * e * M * x->h, 4 * e * M * x->h, 2); /* permute and unpermute */
+    /* Token permutation before the experts and its inverse after: sort, gather, scatter. */
+    elementwise(a, x, 4 * e * M * x->h, 4 * e * M * x->h, 6);
     k->always += 2 * e * M * x->h; /* expert inputs and outputs (for the combine weights) */
     mlp(a, k, x, M, (double)m->moe_ffn, (double)x->sh.etp, local, act);
     if (m->shared_experts) {
         mlp(a, k, x, x->T, (double)(m->shared_experts * m->shared_ffn), (double)x->sh.tp, 1, act);
-        if (m->shared_expert_gate) gemm(a, x, x->T, 1, x->h, 1);
+        if (m->shared_expert_gate) gemm_at(a, x, x->other, x->T, 1, x->h);
     }
     *dispatch_bytes = 2 * e * M * x->h;
 }
@@ -244,6 +306,136 @@ static double exposed(double comm_ms, bool overlap, double window_ms)
     return comm_ms > window_ms ? comm_ms - window_ms : 0.0;
 }
 
+/* Exposed communication of one layer pass, and the collectives it launches. */
+typedef struct comm {
+    double fwd_ms, bwd_ms;
+    double kernels_fwd, kernels_bwd;
+} comm;
+
+/* TP/SP: one all-reduce of T x h per block and pass (Shoeybi et al. 2019), or under SP an
+ * all-gather before and a reduce-scatter after (Korthikanti et al. 2022 §4.2.2), the same
+ * bytes. Under SP the backward gathers the column-parallel linears' inputs again for their
+ * weight gradients, behind their input-gradient GEMMs (Megatron-LM's
+ * LinearWithGradAccumulationAndAsyncCommunication; Transformer Engine likewise). A MoE
+ * block needs them only when its experts or shared experts are tensor-split. */
+static comm tp_comm(const dims *x, nd_layer_kind kind, const acc *att, const acc *ffn, const acc *core)
+{
+    comm c = {0, 0, 0, 0};
+    const nd_layer_shape *sh = &x->sh;
+    const nd_device *d = x->d;
+    bool overlap = x->t->tp_comm_overlap;
+    double bytes = x->e * x->T * x->h;
+    nd_group tp = {sh->tp, 1}, etp = {sh->etp, 1};
+    double att_comm = nd_collective_ms(d, ND_COLL_ALL_REDUCE, tp, bytes);
+    bool ffn_split = kind == ND_LAYER_DENSE || sh->etp > 1 || (x->m->shared_experts && sh->tp > 1);
+    double ffn_comm = !ffn_split ? 0.0
+                      : kind == ND_LAYER_MOE && sh->etp > 1 ? nd_collective_ms(d, ND_COLL_ALL_REDUCE, etp, bytes)
+                      : att_comm;
+    c.fwd_ms = exposed(att_comm, overlap, att->fwd - core->fwd) + exposed(ffn_comm, overlap, ffn->fwd);
+    c.bwd_ms = exposed(att_comm, overlap, att->dgrad + att->wgrad) +
+               exposed(ffn_comm, overlap, ffn->dgrad + ffn->wgrad);
+    double blocks = (sh->tp > 1 ? 1 : 0) + (ffn_comm > 0 ? 1 : 0);
+    double per_block = sh->sp ? 2 : 1; /* all-gather + reduce-scatter, or one all-reduce */
+    c.kernels_fwd = c.kernels_bwd = blocks * per_block;
+    if (sh->sp && sh->tp > 1) {
+        double regather = nd_collective_ms(d, ND_COLL_ALL_GATHER, tp, bytes);
+        c.bwd_ms += exposed(regather, true, att->col_dgrad);
+        if (ffn_comm > 0) c.bwd_ms += exposed(regather, true, ffn->col_dgrad);
+        c.kernels_bwd += blocks;
+    }
+    return c;
+}
+
+/* EP: the dispatch and combine all-to-alls forward, and again backward. */
+static comm ep_comm(const dims *x, const acc *att, double dispatch_bytes)
+{
+    comm c = {0, 0, 0, 0};
+    nd_group ep = {x->sh.ep, x->sh.etp};
+    double a2a = 2 * nd_collective_ms(x->d, ND_COLL_ALL_TO_ALL, ep, dispatch_bytes / 2);
+    c.fwd_ms = exposed(a2a, x->t->ep_comm_overlap, att->fwd);
+    c.bwd_ms = exposed(a2a, x->t->ep_comm_overlap, att->dgrad + att->wgrad);
+    c.kernels_fwd = c.kernels_bwd = 2;
+    return c;
+}
+
+/* CP. Ring (Liu et al. 2023, Ring Attention; Megatron's p2p): CP-1 steps, each passing one
+ * K/V block to the next rank while the current block's attention runs; backward also
+ * returns the K/V gradients. What a step's transfer takes beyond its block's attention is
+ * exposed. All-to-all (Jacobs et al. 2023, DeepSpeed-Ulysses): Q, K, V (one fused exchange)
+ * are swapped from sequence to head sharding before attention and the output back after,
+ * and the same backward, with nothing to hide behind. */
+static comm cp_comm(const dims *x, const acc *core)
+{
+    comm c = {0, 0, 0, 0};
+    const nd_model *m = x->m;
+    const nd_layer_shape *sh = &x->sh;
+    double kv_width = m->attention == ND_ATTN_MLA
+                          ? (double)m->heads * (double)(m->qk_nope_head_dim + m->qk_rope_head_dim + m->v_head_dim)
+                          : 2.0 * (double)(m->kv_heads * m->head_dim);
+    double q_width = m->attention == ND_ATTN_MLA
+                         ? (double)m->heads * (double)(m->qk_nope_head_dim + m->qk_rope_head_dim)
+                         : (double)(m->heads * m->head_dim);
+    double o_width = m->attention == ND_ATTN_MLA ? (double)(m->heads * m->v_head_dim) : q_width;
+    nd_group cp = {sh->cp, sh->tp};
+    double tp = (double)sh->tp, steps = (double)(sh->cp - 1), n = (double)sh->cp;
+    if (x->t->cp_comm == ND_CP_A2A) {
+        double qkv = nd_collective_ms(x->d, ND_COLL_ALL_TO_ALL, cp, x->e * x->T * (q_width + kv_width) / tp);
+        double out = nd_collective_ms(x->d, ND_COLL_ALL_TO_ALL, cp, x->e * x->T * o_width / tp);
+        c.fwd_ms = c.bwd_ms = qkv + out;
+        c.kernels_fwd = c.kernels_bwd = 2;
+        return c;
+    }
+    double block = x->e * x->T * kv_width / tp;
+    c.fwd_ms = steps * exposed(nd_collective_ms(x->d, ND_COLL_P2P, cp, block), true, core->fwd / n);
+    c.bwd_ms = steps * exposed(nd_collective_ms(x->d, ND_COLL_P2P, cp, 2 * block), true, core->dgrad / n);
+    c.kernels_fwd = c.kernels_bwd = 2 * steps; /* a send and a receive per step */
+    return c;
+}
+
+/* Time, launches and host work of each recompute mode: what the layer runs once (forward,
+ * backward, their communication), plus what each mode repeats in backward. */
+static void layer_modes(const dims *x, nd_layer_kind kind, const acc *all, const acc *replay_sel,
+                        const comm *tp, const comm *ep, const comm *cp, nd_layer_cost *out)
+{
+    const nd_framework_profile *fw = nd_framework_profile_of(x->t->framework);
+    double comm_k_fwd = tp->kernels_fwd + ep->kernels_fwd + cp->kernels_fwd;
+    double comm_k_bwd = tp->kernels_bwd + ep->kernels_bwd + cp->kernels_bwd;
+    /* Dropless MoE reads the tokens each expert got on the host, to size the grouped GEMM and
+     * the all-to-all splits: one synchronisation per forward (Megatron's token dispatcher). */
+    double syncs_fwd = kind == ND_LAYER_MOE && x->m->capacity_factor <= 0 ? 1 : 0;
+    double k_once = all->kernels_fwd + all->kernels_bwd + comm_k_fwd + comm_k_bwd;
+    /* A collective call costs the host more than an operator (collective_host_us). */
+    double per_call = x->d->host_dispatch_us > 0 ? fw->collective_host_us / x->d->host_dispatch_us : 0;
+    double ops_fwd = all->ops_fwd + per_call * comm_k_fwd + fw->glue_ops_fwd;
+    double ops_once = ops_fwd + all->ops_bwd + per_call * comm_k_bwd + fw->glue_ops_bwd;
+    out->host_ops_fwd = ops_fwd;
+    out->comm_fwd_ms = tp->fwd_ms + ep->fwd_ms + cp->fwd_ms;
+    out->kernels_fwd = all->kernels_fwd + comm_k_fwd;
+    out->recompute_ms[ND_RECOMPUTE_OFF] = 0;
+    out->recompute_ms[ND_RECOMPUTE_SELECTIVE] = replay_sel->fwd;
+    out->recompute_ms[ND_RECOMPUTE_FULL] = all->fwd;
+    for (int r = 0; r < ND_RECOMPUTE_MODES; r++) {
+        bool full = r == ND_RECOMPUTE_FULL;
+        out->tp_ms[r] = tp->fwd_ms + tp->bwd_ms + (full ? tp->fwd_ms : 0);
+        out->ep_ms[r] = ep->fwd_ms + ep->bwd_ms + (full ? ep->fwd_ms : 0);
+        out->cp_ms[r] = cp->fwd_ms + cp->bwd_ms + (full ? cp->fwd_ms : 0);
+        out->host_syncs[r] = syncs_fwd * (full ? 2 : 1);
+    }
+    out->kernels[ND_RECOMPUTE_OFF] = k_once;
+    out->kernels[ND_RECOMPUTE_SELECTIVE] = k_once + replay_sel->kernels_fwd;
+    out->kernels[ND_RECOMPUTE_FULL] = k_once + all->kernels_fwd + comm_k_fwd;
+    out->host_ops[ND_RECOMPUTE_OFF] = ops_once;
+    out->host_ops[ND_RECOMPUTE_SELECTIVE] = ops_once + replay_sel->ops_fwd + fw->checkpoint_ops;
+    out->host_ops[ND_RECOMPUTE_FULL] = ops_once + ops_fwd + fw->checkpoint_ops;
+}
+
+static void acc_add(acc *a, const acc *b)
+{
+    a->fwd += b->fwd, a->dgrad += b->dgrad, a->wgrad += b->wgrad, a->flops += b->flops;
+    a->kernels_fwd += b->kernels_fwd, a->kernels_bwd += b->kernels_bwd;
+    a->ops_fwd += b->ops_fwd, a->ops_bwd += b->ops_bwd, a->col_dgrad += b->col_dgrad;
+}
+
 void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const nd_layer_shape *sh,
                            nd_layer_cost *out)
 {
@@ -252,7 +444,6 @@ void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const 
     dims_init(&x, in, sh);
     const nd_model *m = in->model;
     const nd_train *t = in->train;
-    const nd_device *d = in->device;
     acc att = {0}, ffn = {0}, core = {0}, act = {0}, norms = {0};
     kept k = {0};
 
@@ -268,82 +459,32 @@ void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const 
     residual(&ffn, &k, &x);
 
     acc all = att;
-    all.fwd += ffn.fwd, all.dgrad += ffn.dgrad, all.wgrad += ffn.wgrad, all.flops += ffn.flops;
-    all.kernels_fwd += ffn.kernels_fwd, all.kernels_bwd += ffn.kernels_bwd;
+    acc_add(&all, &ffn);
     out->forward_ms = all.fwd;
     out->backward_ms = all.dgrad + all.wgrad;
     out->weight_grad_ms = all.wgrad;
     out->model_flops = all.flops;
 
-    /* TP/SP: one all-reduce (or all-gather + reduce-scatter) of T x h per block and pass
-     * (Shoeybi et al. 2019; Korthikanti et al. 2022 §4.2.2). A MoE block needs one only when
-     * its experts or shared experts are tensor-split. */
-    double bytes = x.e * x.T * x.h;
-    nd_group tp = {sh->tp, 1}, etp = {sh->etp, 1};
-    double att_comm = nd_collective_ms(d, ND_COLL_ALL_REDUCE, tp, bytes);
-    double ffn_comm = kind == ND_LAYER_DENSE ? att_comm
-                      : sh->etp > 1 ? nd_collective_ms(d, ND_COLL_ALL_REDUCE, etp, bytes)
-                      : (m->shared_experts && sh->tp > 1) ? att_comm : 0.0;
-    double tp_fwd = exposed(att_comm, t->tp_comm_overlap, att.fwd - core.fwd) +
-                    exposed(ffn_comm, t->tp_comm_overlap, ffn.fwd);
-    double tp_bwd = exposed(att_comm, t->tp_comm_overlap, att.dgrad + att.wgrad) +
-                    exposed(ffn_comm, t->tp_comm_overlap, ffn.dgrad + ffn.wgrad);
-
-    /* EP: dispatch and combine all-to-alls forward, and again backward. */
-    double ep_fwd = 0, ep_bwd = 0;
-    if (kind == ND_LAYER_MOE && sh->ep > 1) {
-        nd_group ep = {sh->ep, sh->etp};
-        double a2a = 2 * nd_collective_ms(d, ND_COLL_ALL_TO_ALL, ep, dispatch / 2);
-        ep_fwd = exposed(a2a, t->ep_comm_overlap, att.fwd);
-        ep_bwd = exposed(a2a, t->ep_comm_overlap, att.dgrad + att.wgrad);
-        out->buffer_bytes = 2 * dispatch;
-    }
-
-    /* CP ring attention: CP-1 steps, each passing one K/V block to the next rank while the
-     * current block's attention runs (Liu et al. 2023, Ring Attention); backward also
-     * returns the K/V gradients. */
-    double cp_fwd = 0, cp_bwd = 0;
-    if (sh->cp > 1) {
-        double kv_width = m->attention == ND_ATTN_MLA
-                              ? (double)m->heads * (double)(m->qk_nope_head_dim +
-                                                            m->qk_rope_head_dim + m->v_head_dim)
-                              : 2.0 * (double)(m->kv_heads * m->head_dim);
-        double block = x.e * x.T * kv_width / (double)sh->tp;
-        nd_group cp = {sh->cp, sh->tp};
-        double steps = (double)(sh->cp - 1), c = (double)sh->cp;
-        cp_fwd = steps * exposed(nd_collective_ms(d, ND_COLL_P2P, cp, block), true, core.fwd / c);
-        cp_bwd = steps * exposed(nd_collective_ms(d, ND_COLL_P2P, cp, 2 * block), true,
-                                 2.5 * core.fwd / c);
-    }
+    comm none = {0, 0, 0, 0};
+    comm tp = sh->tp > 1 || (kind == ND_LAYER_MOE && sh->etp > 1) ? tp_comm(&x, kind, &att, &ffn, &core) : none;
+    comm ep = kind == ND_LAYER_MOE && sh->ep > 1 ? ep_comm(&x, &att, dispatch) : none;
+    comm cp = sh->cp > 1 ? cp_comm(&x, &core) : none;
+    if (kind == ND_LAYER_MOE && sh->ep > 1) out->buffer_bytes = 2 * dispatch;
 
     /* Recompute modes: what each repeats in backward, and what each keeps. */
     unsigned sel = t->selective_modules;
     acc replay_sel = {0};
-    if (sel & ND_SELECTIVE_CORE_ATTN) replay_sel.fwd += core.fwd, replay_sel.kernels_fwd += core.kernels_fwd;
-    if (sel & ND_SELECTIVE_ACTIVATION) replay_sel.fwd += act.fwd, replay_sel.kernels_fwd += act.kernels_fwd;
-    if (sel & ND_SELECTIVE_NORM) replay_sel.fwd += norms.fwd, replay_sel.kernels_fwd += norms.kernels_fwd;
+    if (sel & ND_SELECTIVE_CORE_ATTN) acc_add(&replay_sel, &core);
+    if (sel & ND_SELECTIVE_ACTIVATION) acc_add(&replay_sel, &act);
+    if (sel & ND_SELECTIVE_NORM) acc_add(&replay_sel, &norms);
+    layer_modes(&x, kind, &all, &replay_sel, &tp, &ep, &cp, out);
+
     double dropped = ((sel & ND_SELECTIVE_CORE_ATTN) ? k.core_attn : 0) +
                      ((sel & ND_SELECTIVE_ACTIVATION) ? k.activation : 0) +
                      ((sel & ND_SELECTIVE_NORM) ? k.norm : 0);
     double kept_off = k.always + k.core_attn + k.activation + k.norm;
     double layer_input = x.e * x.Tn * x.h;
     double grads = 2 * x.e * x.T * x.h + k.score_grads; /* gradients in and out of the layer */
-
-    double tp_once = tp_fwd + tp_bwd, ep_once = ep_fwd + ep_bwd, cp_once = cp_fwd + cp_bwd;
-    double k_once = all.kernels_fwd + all.kernels_bwd;
-    out->recompute_ms[ND_RECOMPUTE_OFF] = 0;
-    out->recompute_ms[ND_RECOMPUTE_SELECTIVE] = replay_sel.fwd;
-    out->recompute_ms[ND_RECOMPUTE_FULL] = all.fwd;
-    for (int r = 0; r < ND_RECOMPUTE_MODES; r++) {
-        out->tp_ms[r] = tp_once + (r == ND_RECOMPUTE_FULL ? tp_fwd : 0);
-        out->ep_ms[r] = ep_once + (r == ND_RECOMPUTE_FULL ? ep_fwd : 0);
-        out->cp_ms[r] = cp_once + (r == ND_RECOMPUTE_FULL ? cp_fwd : 0);
-    }
-    double tp_kernels = (sh->tp > 1 ? 2 : 0) + (sh->ep > 1 && kind == ND_LAYER_MOE ? 2 : 0) +
-                        (sh->cp > 1 ? 2.0 * (double)(sh->cp - 1) : 0);
-    out->kernels[ND_RECOMPUTE_OFF] = k_once + 2 * tp_kernels;
-    out->kernels[ND_RECOMPUTE_SELECTIVE] = out->kernels[0] + replay_sel.kernels_fwd;
-    out->kernels[ND_RECOMPUTE_FULL] = out->kernels[0] + all.kernels_fwd + tp_kernels;
     out->activation_bytes[ND_RECOMPUTE_OFF] = kept_off;
     out->activation_bytes[ND_RECOMPUTE_SELECTIVE] = kept_off - dropped;
     out->activation_bytes[ND_RECOMPUTE_FULL] = layer_input;
@@ -351,6 +492,10 @@ void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const 
     out->working_bytes[ND_RECOMPUTE_SELECTIVE] = grads + dropped;
     out->working_bytes[ND_RECOMPUTE_FULL] = grads + kept_off;
 }
+
+/* Host operators of the embedding or the head beyond their kernels: the module calls, the
+ * loss function's Python, the pipeline's input handling (a few per pass). */
+#define ENDS_GLUE_OPS 10
 
 void nd_layer_cost_embedding(const nd_layer_inputs *in, const nd_layer_shape *sh, nd_layer_cost *out)
 {
@@ -360,9 +505,13 @@ void nd_layer_cost_embedding(const nd_layer_inputs *in, const nd_layer_shape *sh
     acc a = {0};
     kept k = {0};
     double bytes = x.e * x.T * x.h;
+    double v = (double)nd_train_padded_vocab(in->train, in->model->vocab, sh->tp) / (double)sh->tp;
     /* Vocabulary-parallel lookup: each TP rank fills the rows of its vocabulary shard; a
-     * reduction (reduce-scatter under SP) completes the output. */
-    elementwise(&a, &x, 2 * bytes, 2 * bytes, 1);
+     * reduction (reduce-scatter under SP) completes the output. Backward scatters the
+     * gradient into the whole (fp32) table gradient: sort, segment sums, a pass over the
+     * table (PyTorch's embedding_dense_backward). */
+    elementwise(&a, &x, 2 * bytes, 2 * bytes + v * x.h * in->train->grad_bytes, 1);
+    a.kernels_bwd += 4, a.ops_bwd += 1;
     if (in->model->max_positions > 0) elementwise(&a, &x, 3 * bytes, 2 * bytes, 1);
     if (in->train->dropout > 0) {
         double nb = x.e * x.Tn * x.h;
@@ -370,16 +519,21 @@ void nd_layer_cost_embedding(const nd_layer_inputs *in, const nd_layer_shape *sh
         k.always += x.Tn * x.h;
     }
     nd_group tp = {sh->tp, 1};
-    double comm = sh->sp ? nd_collective_ms(in->device, ND_COLL_REDUCE_SCATTER, tp, bytes)
+    double comm_ms = sh->sp ? nd_collective_ms(in->device, ND_COLL_REDUCE_SCATTER, tp, bytes)
                          : nd_collective_ms(in->device, ND_COLL_ALL_REDUCE, tp, bytes);
+    double comm_kernels = sh->tp > 1 ? 2 : 0;
     out->forward_ms = a.fwd;
     out->backward_ms = a.dgrad;
     for (int r = 0; r < ND_RECOMPUTE_MODES; r++) {
-        out->tp_ms[r] = comm + (sh->sp ? comm : 0);
-        out->kernels[r] = a.kernels_fwd + a.kernels_bwd + (sh->tp > 1 ? 2 : 0);
+        out->tp_ms[r] = comm_ms + (sh->sp ? comm_ms : 0);
+        out->kernels[r] = a.kernels_fwd + a.kernels_bwd + comm_kernels;
+        out->host_ops[r] = a.ops_fwd + a.ops_bwd + comm_kernels + ENDS_GLUE_OPS;
         out->activation_bytes[r] = k.always;
         out->working_bytes[r] = bytes;
     }
+    out->host_ops_fwd = a.ops_fwd + comm_kernels / 2 + ENDS_GLUE_OPS / 2;
+    out->comm_fwd_ms = comm_ms;
+    out->kernels_fwd = a.kernels_fwd + comm_kernels / 2;
 }
 
 void nd_layer_cost_head(const nd_layer_inputs *in, const nd_layer_shape *sh, nd_layer_cost *out)
@@ -390,7 +544,8 @@ void nd_layer_cost_head(const nd_layer_inputs *in, const nd_layer_shape *sh, nd_
     const nd_model *m = in->model;
     acc a = {0};
     kept k = {0};
-    double v = (double)m->vocab / (double)sh->tp, T = x.T, e = x.e;
+    double v = (double)nd_train_padded_vocab(in->train, m->vocab, sh->tp) / (double)sh->tp;
+    double T = x.T, e = x.e;
     double heads = 1.0 + (double)m->mtp_layers; /* the main head, then one per MTP module */
     for (int64_t i = 0; i < m->mtp_layers; i++) {
         /* MTP module (DeepSeek-V3 §2.2): normed embedding and hidden state, concatenated and
@@ -398,16 +553,23 @@ void nd_layer_cost_head(const nd_layer_inputs *in, const nd_layer_shape *sh, nd_
         norm(&a, &k, &x, NULL);
         norm(&a, &k, &x, NULL);
         elementwise(&a, &x, 2 * e * T * x.h, 2 * e * T * x.h, 1); /* shared embedding lookup */
-        gemm(&a, &x, T, x.h / (double)sh->tp, 2 * x.h, 1);
+        gemm(&a, &x, T, x.h / (double)sh->tp, 2 * x.h);
         k.always += 2 * e * T * x.h;
     }
     double logits = 0;
     for (int i = 0; i < (int)heads; i++) {
         norm(&a, &k, &x, NULL);
-        gemm(&a, &x, T, v, x.h, 1);
-        /* Vocabulary-parallel cross entropy in fp32: cast, max, exp-sum, loss; backward
-         * writes the logits' gradient (Megatron's vocab_parallel_cross_entropy). */
-        elementwise(&a, &x, (e + 16) * T * v, (e + 8) * T * v, 4);
+        gemm_at(&a, &x, x.other, T, v, x.h);
+        /* Cross entropy: fused, one read of the 16-bit logits and the gradient written in
+         * place; else the framework's fp32 loss, pass by pass (nd_framework_profile). */
+        const nd_framework_profile *fw = nd_framework_profile_of(in->train->framework);
+        if (in->train->fused_cross_entropy) {
+            elementwise(&a, &x, e * T * v, 2 * e * T * v, 1);
+        } else {
+            elementwise(&a, &x, fw->ce_fwd_bytes * T * v, fw->ce_bwd_bytes * T * v, 1);
+            a.kernels_fwd += fw->ce_fwd_kernels - 1, a.ops_fwd += fw->ce_fwd_kernels - 1;
+            a.kernels_bwd += fw->ce_bwd_kernels - 1, a.ops_bwd += fw->ce_bwd_kernels - 1;
+        }
         /* One head's logits at a time: the 16-bit output, the fp32 softmax (turned into the
          * gradient in place) and the gradient cast back for the projection's backward. */
         logits = (2 * e + 4) * T * v;
@@ -416,14 +578,19 @@ void nd_layer_cost_head(const nd_layer_inputs *in, const nd_layer_shape *sh, nd_
     double gather = sh->sp ? nd_collective_ms(in->device, ND_COLL_ALL_GATHER, tp, e * T * x.h) : 0;
     double stats = 3 * nd_collective_ms(in->device, ND_COLL_ALL_REDUCE, tp, 4 * T);
     double proj = m->mtp_layers ? nd_collective_ms(in->device, ND_COLL_ALL_GATHER, tp, e * T * x.h) : 0;
+    double comm_kernels = sh->tp > 1 ? (sh->sp ? 5 : 3) * heads + 2 * (double)m->mtp_layers : 0;
     out->forward_ms = a.fwd;
     out->backward_ms = a.dgrad + a.wgrad;
     out->weight_grad_ms = a.wgrad;
     out->model_flops = a.flops;
     for (int r = 0; r < ND_RECOMPUTE_MODES; r++) {
         out->tp_ms[r] = heads * (2 * gather + stats) + 2 * (double)m->mtp_layers * proj;
-        out->kernels[r] = a.kernels_fwd + a.kernels_bwd + (sh->tp > 1 ? 4 * heads : 0);
+        out->kernels[r] = a.kernels_fwd + a.kernels_bwd + comm_kernels;
+        out->host_ops[r] = a.ops_fwd + a.ops_bwd + comm_kernels + ENDS_GLUE_OPS * heads;
         out->activation_bytes[r] = k.always + k.norm;
         out->working_bytes[r] = logits;
     }
+    out->host_ops_fwd = a.ops_fwd + comm_kernels / 2 + ENDS_GLUE_OPS * heads / 2;
+    out->comm_fwd_ms = out->tp_ms[0] / 2;
+    out->kernels_fwd = a.kernels_fwd + comm_kernels / 2;
 }

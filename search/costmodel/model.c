@@ -218,3 +218,11 @@ int nd_model_validate(nd_model *m, const char *source, nd_error *err)
     if (!m->type[0]) snprintf(m->type, sizeof m->type, "%s", "custom");
     return ND_OK;
 }
+
+double nd_model_layer_tensors(const nd_model *m)
+{
+    double norms = m->norm == ND_NORM_LAYER ? 4 : 2;
+    double linears = (m->attention == ND_ATTN_MLA ? 5 : 2) + 2;
+    double biases = (m->qkv_bias ? 1 : 0) + (m->o_bias ? 1 : 0) + (m->mlp_bias ? 2 : 0);
+    return norms + linears + biases + (m->qk_norm ? 2 : 0);
+}

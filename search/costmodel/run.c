@@ -31,6 +31,68 @@ void nd_train_init(nd_train *t)
     t->overlap_grad_reduce = true;
     t->overlap_param_gather = true;
     t->grad_accumulation_fusion = true;
+    t->framework = ND_FRAMEWORK_MEGATRON;
+    t->fp8_recipe = ND_FP8_DELAYED;
+    t->cp_comm = ND_CP_RING;
+    t->moe_grouped_gemm = true;
+    t->fused_cross_entropy = false;
+}
+
+static const char *const framework_names[ND_FRAMEWORKS] = {
+    "megatron", "megatron-legacy", "megatron-deepspeed", "torchtitan", "fsdp", "mindspeed",
+};
+
+/* Counted from each framework's decoder layer and loss (see docs/cost-model.md §Host for the
+ * lists). Megatron's vocab-parallel cross entropy on fp32 logits: cast (2 read, 4 written),
+ * max (4), shift (8), exp (8), sum (4), normalise (8) = 38 bytes per logit forward; the
+ * gradient (8), its scaling (8) and the cast back (4 read... 2 written) ~20 backward. PyTorch's
+ * cross_entropy on upcast logits: cast 6, log_softmax 8, nll 4 forward; 14 backward.
+ * A torch.distributed collective costs the host 20-30 us per call (S. Bekman's all_reduce
+ * benchmark notes): 25. */
+static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
+    /* glue fwd, bwd, checkpoint; p2p sync, pass syncs; collective us; micro-batch ops;
+     * cross entropy bytes per logit fwd, bwd and kernels fwd, bwd */
+    [ND_FRAMEWORK_MEGATRON] = {35, 55, 15, true, false, 25, 80, 38, 20, 10, 4},
+    [ND_FRAMEWORK_MEGATRON_LEGACY] = {75, 110, 25, true, true, 25, 120, 38, 20, 10, 4},
+    [ND_FRAMEWORK_MEGATRON_DEEPSPEED] = {75, 110, 35, true, true, 25, 200, 38, 20, 10, 4},
+    [ND_FRAMEWORK_TORCHTITAN] = {45, 70, 15, false, false, 25, 60, 18, 14, 4, 3},
+    [ND_FRAMEWORK_FSDP] = {50, 75, 15, false, false, 25, 80, 18, 14, 4, 3},
+    [ND_FRAMEWORK_MINDSPEED] = {35, 55, 15, true, false, 25, 80, 38, 20, 10, 4},
+};
+
+const nd_framework_profile *nd_framework_profile_of(nd_framework f)
+{
+    return &profiles[f >= 0 && f < ND_FRAMEWORKS ? f : 0];
+}
+
+const char *nd_framework_name(nd_framework f)
+{
+    return f >= 0 && f < ND_FRAMEWORKS ? framework_names[f] : "?";
+}
+
+/* The index of v in names (case-insensitive, '_' and '-' alike), or -1. */
+static int word_index(const char *v, const char *const *names, int count)
+{
+    for (int i = 0; i < count; i++) {
+        const char *a = v, *b = names[i];
+        while (*a && *b) {
+            char x = *a == '_' ? '-' : (char)(*a >= 'A' && *a <= 'Z' ? *a + 32 : *a);
+            char y = *b == '_' ? '-' : *b;
+            if (x != y) break;
+            a++, b++;
+        }
+        if (!*a && !*b) return i;
+    }
+    return -1;
+}
+
+int64_t nd_train_padded_vocab(const nd_train *t, int64_t vocab, int64_t tp)
+{
+    int64_t by = t->vocab_divisible_by;
+    if (by <= 0)
+        by = t->framework == ND_FRAMEWORK_TORCHTITAN || t->framework == ND_FRAMEWORK_FSDP ? 1 : 128;
+    int64_t multiple = by * (tp > 0 ? tp : 1);
+    return (vocab + multiple - 1) / multiple * multiple;
 }
 
 int nd_train_set_precision(nd_train *t, const char *precision)
@@ -134,6 +196,39 @@ static int set_train(nd_train *t, const char *key, const char *v, const char **h
     } else if (!strcmp(key, "swap_optimizer")) {
         *hint = "true or false";
         if (nd_parse_bool(v, &t->swap_optimizer)) return -1;
+    } else if (!strcmp(key, "framework")) {
+        *hint = "megatron, megatron-legacy, megatron-deepspeed, torchtitan, fsdp or mindspeed";
+        int f = word_index(v, framework_names, ND_FRAMEWORKS);
+        if (f < 0) return -1;
+        t->framework = (nd_framework)f;
+    } else if (!strcmp(key, "tf32")) {
+        *hint = "true or false";
+        if (nd_parse_bool(v, &t->tf32)) return -1;
+    } else if (!strcmp(key, "fp8_recipe")) {
+        static const char *const recipes[] = {"delayed", "current", "blockwise"};
+        *hint = "delayed, current or blockwise";
+        int r = word_index(v, recipes, 3);
+        if (r < 0) return -1;
+        t->fp8_recipe = (nd_fp8_recipe)r;
+    } else if (!strcmp(key, "cp_comm")) {
+        static const char *const forms[] = {"ring", "a2a"};
+        *hint = "ring or a2a";
+        int r = word_index(v, forms, 2);
+        if (r < 0) return -1;
+        t->cp_comm = (nd_cp_comm)r;
+    } else if (!strcmp(key, "cuda_graphs")) {
+        *hint = "true or false";
+        if (nd_parse_bool(v, &t->cuda_graphs)) return -1;
+    } else if (!strcmp(key, "moe_grouped_gemm")) {
+        *hint = "true or false";
+        if (nd_parse_bool(v, &t->moe_grouped_gemm)) return -1;
+    } else if (!strcmp(key, "fused_cross_entropy")) {
+        *hint = "true or false";
+        if (nd_parse_bool(v, &t->fused_cross_entropy)) return -1;
+    } else if (!strcmp(key, "vocab_divisible_by")) {
+        *hint = "a whole number in [1, 65536]";
+        if (nd_parse_int64(v, 1, 65536, &i)) return -1;
+        t->vocab_divisible_by = i;
     } else {
         return -2;
     }
@@ -144,7 +239,8 @@ static const char *train_keys =
     "seq_len, global_batch, precision, grad_precision, master_weights, optimizer, "
     "optimizer_state_precision, grad_clip, recompute, selective_modules, schedule, "
     "flash_attention, dropout, overlap_grad_reduce, overlap_param_gather, tp_comm_overlap, "
-    "ep_comm_overlap, swap_optimizer, grad_accumulation_fusion, fp8";
+    "ep_comm_overlap, swap_optimizer, grad_accumulation_fusion, fp8, fp8_recipe, framework, tf32, "
+    "cp_comm, cuda_graphs, moe_grouped_gemm, fused_cross_entropy, vocab_divisible_by";
 
 static int set_selective(nd_train *t, const char *word, const char *where, nd_error *err)
 {

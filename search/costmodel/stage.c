@@ -119,7 +119,8 @@ void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s,
                            nd_stage_time *t)
 {
     memset(t, 0, sizeof *t);
-    double kernels = 0;
+    double kernels = 0, host_ops = 0, syncs = 0;
+    double fwd_device = 0, fwd_host_ops = 0, fwd_kernels = 0; /* the forward pass's share */
     for (int k = 0; k < ND_LAYER_KINDS; k++) {
         const nd_layer_cost *c = &costs->layer[k];
         for (int r = 0; r < ND_RECOMPUTE_MODES; r++) {
@@ -133,6 +134,11 @@ void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s,
             t->ep_ms += n * c->ep_ms[r];
             t->cp_ms += n * c->cp_ms[r];
             kernels += n * c->kernels[r];
+            host_ops += n * c->host_ops[r];
+            syncs += n * c->host_syncs[r];
+            fwd_device += n * (c->forward_ms + c->comm_fwd_ms);
+            fwd_host_ops += n * c->host_ops_fwd;
+            fwd_kernels += n * c->kernels_fwd;
         }
     }
     const nd_layer_cost *ends[2] = {w->first ? &costs->embedding : NULL, w->last ? &costs->head : NULL};
@@ -143,6 +149,10 @@ void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s,
         t->weight_grad_ms += ends[i]->weight_grad_ms;
         t->tp_ms += ends[i]->tp_ms[0];
         kernels += ends[i]->kernels[0];
+        host_ops += ends[i]->host_ops[0];
+        fwd_device += ends[i]->forward_ms + ends[i]->comm_fwd_ms;
+        fwd_host_ops += ends[i]->host_ops_fwd;
+        fwd_kernels += ends[i]->kernels_fwd;
     }
     /* Offloaded activations go to the host after the forward and come back before the
      * backward: hidden behind compute by construction (the knapsack checks the window), but
@@ -154,17 +164,42 @@ void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s,
      * read and added into the gradient buffer (PyTorch autograd's accumulation). */
     if (!ctx->train->grad_accumulation_fusion && s->mb > 1) {
         const nd_train *tr = ctx->train;
-        double params = w->params_ne + w->params_e;
-        t->backward_ms += nd_memory_ms(ctx->device, params * (tr->param_bytes + 2.0 * tr->grad_bytes));
-        kernels += 1;
+        double params = w->params_ne + w->params_e, later = (double)(s->mb - 1) / (double)s->mb;
+        t->backward_ms += later * nd_memory_ms(ctx->device, params * (tr->param_bytes + 2.0 * tr->grad_bytes));
+        /* one AccumulateGrad kernel (and autograd node) per parameter tensor */
+        double tensors = later * (double)(w->layers + (w->last ? ctx->model->mtp_layers : 0)) *
+                         nd_model_layer_tensors(ctx->model);
+        kernels += tensors, host_ops += tensors;
     }
-    /* Each kernel leaves a gap on the device; and when a micro-batch's kernels are shorter
-     * than the host needs to issue them, the device waits for the host (small models, small
-     * micro-batches): what the host time exceeds the device's busy time is exposed. */
+    /* Each kernel leaves a gap on the device; and when a micro-batch's operators take the host
+     * longer to issue than the device to run, the device waits for the host (small models,
+     * small micro-batches, TP=8): what the host time exceeds the device's busy time is
+     * exposed. A synchronisation (dropless MoE's token counts, a pipeline send that ends with
+     * cudaDeviceSynchronize) drains the queue: its round trip is exposed, and the device idles
+     * again while the host issues the next operator. CUDA graphs replay the captured kernels
+     * without the host. */
+    const nd_device *d = ctx->device;
+    const nd_framework_profile *fw = nd_framework_profile_of(ctx->train->framework);
+    bool graphs = ctx->train->cuda_graphs;
+    if (graphs) host_ops = fwd_host_ops = syncs = 0;
+    if (s->pp > 1 && fw->p2p_sync && !graphs) syncs += 2; /* a send and a receive, each synchronised */
+    double launch = d->kernel_launch_us / 1e3, op = d->host_dispatch_us / 1e3;
     double busy = t->forward_ms + t->backward_ms + t->recompute_ms + t->tp_ms + t->ep_ms + t->cp_ms;
-    double host = kernels * ctx->device->host_dispatch_us / 1e3;
-    t->overhead_ms += kernels * ctx->device->kernel_launch_us / 1e3 + fmax(0.0, host - busy) +
-                      ctx->device->microbatch_host_ms;
+    double host_wait;
+    if (fw->pass_syncs && !graphs) {
+        /* Synchronised passes: the host can run ahead only within the forward, then within
+         * the backward; and each of the four synchronisations drains the queue. */
+        double fwd_busy = fwd_device + fwd_kernels * launch;
+        double bwd_busy = busy - fwd_device + (kernels - fwd_kernels) * launch;
+        host_wait = fmax(0.0, fwd_host_ops * op - fwd_busy) +
+                    fmax(0.0, (host_ops - fwd_host_ops) * op - bwd_busy);
+        syncs += 4;
+    } else {
+        host_wait = fmax(0.0, host_ops * op - (busy + kernels * launch));
+    }
+    t->overhead_ms += kernels * launch + host_wait + syncs * (d->host_sync_us / 1e3 + op) +
+                      d->microbatch_host_ms + (graphs ? 0 : fw->microbatch_ops * op);
+    t->kernels = kernels;
     t->total_ms = busy + t->overhead_ms;
 }
 

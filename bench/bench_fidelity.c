@@ -1,0 +1,139 @@
+/*
+ * bench_fidelity — how close nd's UNCALIBRATED estimate is to real measured training runs,
+ * printed, never asserted: per model, the step time's MAPE, signed bias (mean of
+ * estimate / measured - 1) and Spearman rank correlation; the peak memory's MAPE and bias
+ * where the round measured it (peak_mib), and how many runs that really ran nd calls
+ * "does not fit". Then the same per source and overall.
+ *
+ * The rounds are real public measurements bundled in samples/ (docs/benchmarks.md):
+ *   DLPerf: Megatron-LM GPT on 1-32 V100 (OneFlow's DLPerf benchmark);
+ *   vTrain: Megatron-DeepSpeed GPT on one 8 x A100 node (Bang et al., MICRO 2024).
+ * A round is a run file plus a classified CSV: the same inputs nd-compare takes.
+ *
+ * Usage: bench_fidelity [SOURCE_DIR] [RUN.yaml ROUND.csv SOURCE]...
+ *   (default: the bundled rounds of the source tree it was built from; explicit triples are
+ *   paths as given)
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nd/classified.h"
+#include "nd/cli.h"
+#include "nd/compare.h"
+#include "nd/metrics.h"
+
+typedef struct tally {
+    char source[32];
+    double abs_err, signed_err, mem_abs, mem_signed;
+    size_t rows, mem_rows, refused;
+} tally;
+
+static const char *const bundled[][3] = {
+    {"samples/runs/dlperf-gpt-h1536-l16.yaml", "samples/rounds/dlperf-gpt-h1536-l16.csv", "DLPerf V100"},
+    {"samples/runs/dlperf-gpt-h2304-l24.yaml", "samples/rounds/dlperf-gpt-h2304-l24.csv", "DLPerf V100"},
+    {"samples/runs/vtrain-gpt-h1024-l12.yaml", "samples/rounds/vtrain-gpt-h1024-l12.csv", "vTrain A100"},
+    {"samples/runs/vtrain-gpt-h1024-l16.yaml", "samples/rounds/vtrain-gpt-h1024-l16.csv", "vTrain A100"},
+    {"samples/runs/vtrain-gpt-h1024-l20.yaml", "samples/rounds/vtrain-gpt-h1024-l20.csv", "vTrain A100"},
+    {"samples/runs/vtrain-gpt-h1024-l24.yaml", "samples/rounds/vtrain-gpt-h1024-l24.csv", "vTrain A100"},
+};
+
+static tally *tally_for(tally *t, size_t *n, const char *source)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (!strcmp(t[i].source, source)) return &t[i];
+    memset(&t[*n], 0, sizeof t[*n]);
+    snprintf(t[*n].source, sizeof t[*n].source, "%s", source);
+    return &t[(*n)++];
+}
+
+static void add_rows(tally *t, const nd_compare *c, double budget_mib)
+{
+    for (size_t i = 0; i < c->count; i++) {
+        const nd_compare_row *r = &c->rows[i];
+        double e = r->estimated[ND_FOLD_TOTAL] / r->measured[ND_FOLD_TOTAL] - 1;
+        t->abs_err += fabs(e), t->signed_err += e, t->rows++;
+        if (!isnan(r->row->peak_mib) && r->row->peak_mib > 0) {
+            double m = r->est.peak_mib / r->row->peak_mib - 1;
+            t->mem_abs += fabs(m), t->mem_signed += m, t->mem_rows++;
+            /* The run really ran: nd must not call it "does not fit". */
+            if (r->est.peak_mib > budget_mib) t->refused++;
+        }
+    }
+}
+
+static void print_tally(const char *name, const tally *t, double spearman)
+{
+    printf("%-26s %5zu %8.1f%% %+8.1f%% ", name, t->rows, 100 * t->abs_err / (double)t->rows,
+           100 * t->signed_err / (double)t->rows);
+    if (isnan(spearman)) printf("%9s", "");
+    else printf("%+9.3f", spearman);
+    if (t->mem_rows)
+        printf(" %8.1f%% %+8.1f%% %4zu/%zu\n", 100 * t->mem_abs / (double)t->mem_rows,
+               100 * t->mem_signed / (double)t->mem_rows, t->refused, t->mem_rows);
+    else
+        printf(" %9s %9s %6s\n", "-", "-", "-");
+}
+
+static int one_round(const char *dir, const char *run_file, const char *csv, const char *source,
+                     tally *sources, size_t *n_sources, tally *all)
+{
+    char run_path[4096], csv_path[4096];
+    snprintf(run_path, sizeof run_path, "%s%s%s", dir ? dir : "", dir ? "/" : "", run_file);
+    snprintf(csv_path, sizeof csv_path, "%s%s%s", dir ? dir : "", dir ? "/" : "", csv);
+    nd_cli_common common;
+    nd_cli_common_init(&common);
+    common.run_path = run_path;
+    nd_session s;
+    nd_error err = {0};
+    nd_classified round;
+    if (nd_session_open(&s, &common, false, stderr, &err)) {
+        fprintf(stderr, "bench_fidelity: %s\n", err.message);
+        return 1;
+    }
+    if (nd_classified_load(csv_path, &round, &err)) {
+        fprintf(stderr, "bench_fidelity: %s\n", err.message);
+        nd_session_close(&s);
+        return 1;
+    }
+    nd_compare_inputs in = {&s.run, s.device, s.budget_mib, NULL};
+    nd_compare c;
+    int rc = nd_compare_round(&in, &round, &c, &err);
+    if (rc) {
+        fprintf(stderr, "bench_fidelity: %s\n", err.message);
+    } else {
+        tally model = {{0}, 0, 0, 0, 0, 0, 0, 0};
+        add_rows(&model, &c, s.budget_mib);
+        add_rows(tally_for(sources, n_sources, source), &c, s.budget_mib);
+        add_rows(all, &c, s.budget_mib);
+        print_tally(s.run.model.name, &model, c.fold[ND_FOLD_TOTAL].spearman);
+        nd_compare_free(&c);
+    }
+    nd_classified_free(&round);
+    nd_session_close(&s);
+    return rc ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : ND_SOURCE_DIR;
+    tally sources[16], all = {"all", 0, 0, 0, 0, 0, 0, 0};
+    size_t n_sources = 0;
+    int failed = 0;
+    printf("Uncalibrated fidelity: nd's estimate against measured runs (no ratios)\n\n");
+    printf("%-26s %5s %9s %9s %9s %9s %9s %6s\n", "model", "runs", "step MAPE", "bias",
+           "Spearman", "mem MAPE", "mem bias", "refused");
+    if (argc > 2) {
+        for (int i = 2; i + 2 < argc; i += 3)
+            failed |= one_round(NULL, argv[i], argv[i + 1], argv[i + 2], sources, &n_sources, &all);
+    } else {
+        for (size_t i = 0; i < sizeof bundled / sizeof bundled[0]; i++)
+            failed |= one_round(dir, bundled[i][0], bundled[i][1], bundled[i][2], sources, &n_sources,
+                                &all);
+    }
+    printf("\n");
+    for (size_t i = 0; i < n_sources; i++) print_tally(sources[i].source, &sources[i], NAN);
+    print_tally("all", &all, NAN);
+    printf("\n(refused: runs that really ran which nd calls \"does not fit\", of those with a measured peak)\n");
+    return failed;
+}

@@ -1,0 +1,288 @@
+/*
+ * device_builtin.c — the built-in devices.
+ *
+ * Every figure is a datasheet figure or a kernel-level measurement (GEMM sweeps, flash-
+ * attention benchmarks, nccl-tests and hccl-test tables, bandwidth and launch
+ * microbenchmarks), named beside it by a source key; docs/devices.md lists the sources
+ * in full and says, per device, which figures are measured and which are still
+ * assumptions. No constant here was set from an end-to-end training step time: those are
+ * what nd is checked against (bench_fidelity).
+ */
+#include "nd/device.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/text.h"
+
+/* Sources (keys used below; docs/devices.md gives them in full):
+ *  [DS]      vendor datasheets: peaks (dense), HBM, NVLink, NICs (V100, A100, H100, H800, H200,
+ *            DGX B200, DGX B300, GB200/GB300 NVL72; Huawei Atlas 800T A2, CloudMatrix384 paper
+ *            arXiv:2506.12708 for the 910C die).
+ *  [GEMM]    measured GEMM tables in samples/devices/gemm/ — OpenXLA's measured matmul tables
+ *            (sm_90, sm_100), Azure AI-benchmarking-guide cuBLASLt sweeps, DeepGEMM's H800 table,
+ *            S. Bekman's MAMF finder results — fitted with scripts/fit-gemm-table.py to
+ *            t = launch + gemm_fixed + max(2mnk / (peak e sat(m) sat(n) sat(k)), bytes / bw).
+ *  [FA2]     Dao 2023, FlashAttention-2 (arXiv:2307.08691) §4.1: A100 up to 73 % fwd, 63 % bwd.
+ *  [FA3]     Shah et al. 2024, FlashAttention-3 (arXiv:2407.08608) Figs 5-6: H100 hd128 BF16,
+ *            fwd 63-66 %, bwd 55-57 % at 4k-16k (non-causal); causal hd64 43-48 %.
+ *  [FA4]     FlashAttention-4 (B200): up to 1613 TFLOP/s fwd, 1.1-1.3x cuDNN 9.13.
+ *  [STREAM]  Azure AI-benchmarking-guide BabelStream: A100 0.79-0.83, H100 0.87-0.89, H200
+ *            0.84-0.86 of datasheet HBM bandwidth.
+ *  [LAUNCH]  kernel launch >= 2.6 us (persistent_kernel README); 2.5 us graph-replay gap (B200).
+ *  [EAGER]   PyTorch eager op: 8 us host submit per op on an A100 host (Torch-FL PR #27);
+ *            4.5 us CPU-only on an i9 (dev-discuss "micro-optimizations"); torch_npu 12.1 us on a
+ *            910B2 host (triton-ascend #1675).
+ *  [NCCL-A100] nccl-tests all-reduce on 2..8 A100 of one node (shared/data/vtrain-a100-h1024,
+ *            from vTrain): fitted below 64 MiB to base 44 us, 1.5 us per ring step, 0.69 of
+ *            300 GB/s; 0.77 at 1 GiB.
+ *  [NCCL-V100] the same on DGX-1 V100 (vTrain trace/v100): 8 GPUs 134.5 GB/s busbw (0.90 of
+ *            150), 66 us at 1 MiB; 2 GPUs one 25 GB/s link.
+ *  [NCCL-H]  nccl-tests on 8x H100/H200 (Azure; S. Bekman): ring all-gather/reduce-scatter 0.80-
+ *            0.82 of 450 GB/s, NVLS all-reduce 1.06; 26-42 us small-message floor; B200 8 GPUs
+ *            0.93 of 900 GB/s; 4 x B200 nodes 377 GB/s, 98 us at 32 KiB.
+ *  [NIC]     NCCL maintainers: 46-48 GB/s per NDR 400 Gb/s NIC (0.92-0.96 of line rate).
+ *  [MARKIDIS] Markidis et al. 2018, "NVIDIA Tensor Core Programmability, Performance &
+ *            Precision" (arXiv:1803.04014): V100 cuBLAS mixed-precision GEMM up to 83 TFLOP/s.
+ *  [CTX]     CUDA context 0.3-0.4 GiB with lazy loading (PyTorch PR #86509), cuBLAS workspace.
+ *  Assumed (no public kernel-level measurement found, docs/devices.md says so per device):
+ *  V100, B300, GB300 GEMM curves; Blackwell and V100 HBM efficiency (0.80, 0.85); HDR/XDR/
+ *  RoCE NIC efficiency (0.92); autograd per-node host cost (as a forward op); Ascend
+ *  almost entirely (Huawei's own modelling placeholders: 0.7 compute, 0.7 communication). */
+
+/* The host and kernel figures of an NVIDIA device driven by PyTorch eager [LAUNCH], [EAGER]:
+ * every kernel costs 3 us of device time beyond its work, every operator `host_us` of host
+ * time; a device-to-host synchronisation about 40 us (the 17 us synchronised op of [EAGER]
+ * plus the copy and the host's wake-up). */
+#define NV_STACK(host_us) \
+    .kernel_launch_us = 3, .host_dispatch_us = (host_us), .host_sync_us = 40, \
+    .microbatch_host_ms = 0.2, .step_host_ms = 5
+
+/* NVIDIA links: inside an NVSwitch node a collective's set-up and ring steps [NCCL-H]; across
+ * nodes a NIC per GPU at 0.92 of line rate [NIC] and a few us per ring step. */
+#define NV_INTER(nic_gbps) \
+    .inter_gbps = (nic_gbps), .inter_efficiency = 0.92, .inter_latency_us = 2, .inter_base_us = 25
+
+static const nd_device builtin[] = {
+    {
+        .name = "V100", .description = "NVIDIA V100-SXM2-16GB (DGX-1, NVLink hybrid cube mesh)",
+        .peak_tflops = 125, .fp32_tflops = 15.7, /* [DS]: FP16 tensor, no BF16, no TF32 */
+        /* [MARKIDIS]: cuBLAS tensor-core GEMMs up to 83 TFLOP/s (0.66, CUDA 9); the curve's
+         * shape assumed as the A100's */
+        .gemm_efficiency = 0.72, .gemm_half_dim = 96, .gemm_fixed_us = 5,
+        /* assumed: no flash attention on Volta; memory-efficient attention ~40 % of peak */
+        .attention_fwd_efficiency = 0.40, .attention_bwd_efficiency = 0.30, .attention_half_seq = 512,
+        NV_STACK(12), /* assumed: 2017-20 hosts and PyTorch 1.x, 1.5x the A100 host's 8 us */
+        .hbm_gib = 16, .hbm_gbps = 900, .hbm_efficiency = 0.85, /* [DS]; efficiency assumed */
+        .runtime_reserve_mib = 1024, .allocator_overhead = 0.20,
+        /* [NCCL-V100]: 6 NVLink 2 links of 25 GB/s; a group of k reaches (k-1) links */
+        .devices_per_node = 8, .intra_gbps = 150, .intra_efficiency = 0.90, .intra_latency_us = 3.3,
+        .intra_base_us = 20, .intra_link_gbps = 25,
+        .inter_gbps = 6.25, .inter_efficiency = 0.92, .inter_latency_us = 3, .inter_base_us = 25,
+        .host_gbps = 12, /* [DS] DGX-1: 4 x EDR 100 Gb/s per 8 GPUs; PCIe Gen3 x16 */
+    },
+    {
+        .name = "A100", .description = "NVIDIA A100-SXM4-80GB (DGX A100)",
+        .peak_tflops = 312, .tf32_tflops = 156, .fp32_tflops = 19.5, /* [DS] */
+        .gemm_efficiency = 0.94, .gemm_half_dim = 96, .gemm_fixed_us = 7, /* [GEMM] a100.csv */
+        .grouped_gemm_efficiency = 0.80, .grouped_wgrad_efficiency = 0.60, /* assumed */
+        .attention_fwd_efficiency = 0.76, .attention_bwd_efficiency = 0.66, /* [FA2] */
+        .attention_half_seq = 512,
+        NV_STACK(10),
+        .hbm_gib = 80, .hbm_gbps = 2039, .hbm_efficiency = 0.83, /* [DS], [STREAM] */
+        .runtime_reserve_mib = 1536, .allocator_overhead = 0.20,
+        .devices_per_node = 8, .intra_gbps = 300, .intra_efficiency = 0.69, .intra_latency_us = 1.5,
+        .intra_base_us = 44, /* [NCCL-A100] */
+        NV_INTER(25), /* 1 x HDR 200 Gb/s per GPU */
+        .host_gbps = 25,
+    },
+    {
+        .name = "A100-40GB", .description = "NVIDIA A100-SXM4-40GB (DGX A100 320GB)",
+        .peak_tflops = 312, .tf32_tflops = 156, .fp32_tflops = 19.5,
+        .gemm_efficiency = 0.94, .gemm_half_dim = 96, .gemm_fixed_us = 7,
+        .grouped_gemm_efficiency = 0.80, .grouped_wgrad_efficiency = 0.60,
+        .attention_fwd_efficiency = 0.76, .attention_bwd_efficiency = 0.66, .attention_half_seq = 512,
+        NV_STACK(10),
+        .hbm_gib = 40, .hbm_gbps = 1555, .hbm_efficiency = 0.83,
+        .runtime_reserve_mib = 1536, .allocator_overhead = 0.20,
+        .devices_per_node = 8, .intra_gbps = 300, .intra_efficiency = 0.69, .intra_latency_us = 1.5,
+        .intra_base_us = 44,
+        NV_INTER(25),
+        .host_gbps = 25,
+    },
+    {
+        .name = "H100", .description = "NVIDIA H100-SXM5-80GB (DGX H100)",
+        .peak_tflops = 989, .fp8_tflops = 1979, .tf32_tflops = 494.5, .fp32_tflops = 67, /* [DS] */
+        .gemm_efficiency = 0.82, .gemm_half_dim = 16, .gemm_fixed_us = 3,  /* [GEMM] h100.csv */
+        .fp8_gemm_efficiency = 0.72, .fp8_gemm_half_dim = 0,               /* [GEMM] h100.csv */
+        .grouped_gemm_efficiency = 0.90, .grouped_wgrad_efficiency = 0.70, /* DeepGEMM ~ dense */
+        .attention_fwd_efficiency = 0.64, .attention_bwd_efficiency = 0.55, /* [FA3] */
+        .attention_half_seq = 1024,
+        NV_STACK(10),
+        .hbm_gib = 80, .hbm_gbps = 3350, .hbm_efficiency = 0.89, /* [DS], [STREAM] */
+        .runtime_reserve_mib = 1536, .allocator_overhead = 0.20,
+        .devices_per_node = 8, .intra_gbps = 450, .intra_efficiency = 0.81, .intra_latency_us = 1.5,
+        .intra_base_us = 20, /* [NCCL-H] */
+        NV_INTER(50), /* 1 x NDR 400 Gb/s per GPU */
+        .host_gbps = 50,
+    },
+    {
+        .name = "H800", .description = "NVIDIA H800-SXM5-80GB (NVLink 200 GB/s per direction)",
+        .peak_tflops = 989, .fp8_tflops = 1979, .tf32_tflops = 494.5, .fp32_tflops = 67,
+        .gemm_efficiency = 0.82, .gemm_half_dim = 16, .gemm_fixed_us = 3,
+        .fp8_gemm_efficiency = 0.60, .fp8_gemm_half_dim = 112, /* [GEMM] h800.csv (DeepGEMM) */
+        .grouped_gemm_efficiency = 0.90, .grouped_wgrad_efficiency = 0.70,
+        .attention_fwd_efficiency = 0.64, .attention_bwd_efficiency = 0.55, .attention_half_seq = 1024,
+        NV_STACK(10),
+        .hbm_gib = 80, .hbm_gbps = 3350, .hbm_efficiency = 0.89,
+        .runtime_reserve_mib = 1536, .allocator_overhead = 0.20,
+        /* DeepEP intranode EP8: 153-158 GB/s of ~160 */
+        .devices_per_node = 8, .intra_gbps = 200, .intra_efficiency = 0.78, .intra_latency_us = 1.5,
+        .intra_base_us = 20,
+        NV_INTER(50),
+        .host_gbps = 50,
+    },
+    {
+        .name = "H200", .description = "NVIDIA H200-SXM-141GB (HGX H200)",
+        .peak_tflops = 989, .fp8_tflops = 1979, .tf32_tflops = 494.5, .fp32_tflops = 67,
+        .gemm_efficiency = 0.82, .gemm_half_dim = 16, .gemm_fixed_us = 3,
+        .fp8_gemm_efficiency = 0.75, .fp8_gemm_half_dim = 0, /* [GEMM] h200.csv */
+        .grouped_gemm_efficiency = 0.90, .grouped_wgrad_efficiency = 0.70,
+        .attention_fwd_efficiency = 0.64, .attention_bwd_efficiency = 0.55, .attention_half_seq = 1024,
+        NV_STACK(10),
+        .hbm_gib = 139.8, .hbm_gbps = 4800, .hbm_efficiency = 0.86, /* 143155 MiB visible */
+        .runtime_reserve_mib = 1536, .allocator_overhead = 0.20,
+        .devices_per_node = 8, .intra_gbps = 450, .intra_efficiency = 0.81, .intra_latency_us = 1.5,
+        .intra_base_us = 20,
+        NV_INTER(50),
+        .host_gbps = 50,
+    },
+    {
+        .name = "B200", .description = "NVIDIA B200-180GB (DGX B200)",
+        .peak_tflops = 2250, .fp8_tflops = 4500, .tf32_tflops = 1125, .fp32_tflops = 80, /* [DS] */
+        .gemm_efficiency = 0.85, .gemm_half_dim = 176, .gemm_fixed_us = 2.5,  /* [GEMM] b200.csv */
+        .fp8_gemm_efficiency = 0.82, .fp8_gemm_half_dim = 144,                /* [GEMM] b200.csv */
+        /* torchao B200 MXFP8: the weight-gradient grouped GEMM takes 1.31x the forward's */
+        .grouped_gemm_efficiency = 0.75, .grouped_wgrad_efficiency = 0.57,
+        .attention_fwd_efficiency = 0.62, .attention_bwd_efficiency = 0.48, /* [FA4] / cuDNN */
+        .attention_half_seq = 1024,
+        NV_STACK(10),
+        .hbm_gib = 179, .hbm_gbps = 8000, .hbm_efficiency = 0.80, /* 183359 MiB; efficiency assumed */
+        .runtime_reserve_mib = 2048, .allocator_overhead = 0.20,
+        .devices_per_node = 8, .intra_gbps = 900, .intra_efficiency = 0.80, .intra_latency_us = 1.5,
+        .intra_base_us = 20, /* [NCCL-H] */
+        NV_INTER(50),
+        .host_gbps = 50,
+    },
+    {
+        .name = "B300", .description = "NVIDIA B300-288GB (HGX B300, Blackwell Ultra)",
+        .peak_tflops = 2250, .fp8_tflops = 4500, .tf32_tflops = 1125, .fp32_tflops = 80, /* [DS] */
+        /* assumed: B200's curves (MAMF: B300 78.6 % vs B200 77.6 % at best shapes) */
+        .gemm_efficiency = 0.85, .gemm_half_dim = 176, .gemm_fixed_us = 2.5,
+        .fp8_gemm_efficiency = 0.82, .fp8_gemm_half_dim = 144,
+        .grouped_gemm_efficiency = 0.75, .grouped_wgrad_efficiency = 0.57,
+        .attention_fwd_efficiency = 0.62, .attention_bwd_efficiency = 0.48, .attention_half_seq = 1024,
+        NV_STACK(10),
+        .hbm_gib = 268, .hbm_gbps = 8000, .hbm_efficiency = 0.80, /* visible memory assumed */
+        .runtime_reserve_mib = 2048, .allocator_overhead = 0.20,
+        .devices_per_node = 8, .intra_gbps = 900, .intra_efficiency = 0.80, .intra_latency_us = 1.5,
+        .intra_base_us = 20,
+        NV_INTER(100), /* 1 x ConnectX-8 800 Gb/s per GPU */
+        .host_gbps = 50,
+    },
+    {
+        .name = "GB200", .description = "NVIDIA GB200 NVL72 (72 B200 in one NVLink domain)",
+        .peak_tflops = 2500, .fp8_tflops = 5000, .tf32_tflops = 1250, .fp32_tflops = 80, /* [DS] */
+        /* MAMF: 1822 BF16 (72.9 %), 3616 FP8 (72.3 %); B200's shape dependence */
+        .gemm_efficiency = 0.78, .gemm_half_dim = 176, .gemm_fixed_us = 2.5,
+        .fp8_gemm_efficiency = 0.77, .fp8_gemm_half_dim = 144,
+        .grouped_gemm_efficiency = 0.75, .grouped_wgrad_efficiency = 0.57,
+        .attention_fwd_efficiency = 0.58, .attention_bwd_efficiency = 0.45, .attention_half_seq = 1024,
+        NV_STACK(10),
+        .hbm_gib = 184.6, .hbm_gbps = 8000, .hbm_efficiency = 0.80,
+        .runtime_reserve_mib = 2048, .allocator_overhead = 0.20,
+        /* 72-GPU NVLink domain: ring 680 GB/s of 900 (NVIDIA GTC25), 15 us on 4 GPUs (Azure);
+         * NVLS/tree keep the small-message latency from growing with the ring */
+        .devices_per_node = 72, .intra_gbps = 900, .intra_efficiency = 0.76, .intra_latency_us = 0.5,
+        .intra_base_us = 15,
+        NV_INTER(50),
+        .host_gbps = 190, /* NVLink-C2C to Grace: 193-201 GB/s measured (nvbandwidth) */
+    },
+    {
+        .name = "GB300", .description = "NVIDIA GB300 NVL72 (72 B300 in one NVLink domain)",
+        .peak_tflops = 2500, .fp8_tflops = 5000, .tf32_tflops = 1250, .fp32_tflops = 80, /* [DS] */
+        /* assumed: GB200's curves */
+        .gemm_efficiency = 0.78, .gemm_half_dim = 176, .gemm_fixed_us = 2.5,
+        .fp8_gemm_efficiency = 0.77, .fp8_gemm_half_dim = 144,
+        .grouped_gemm_efficiency = 0.75, .grouped_wgrad_efficiency = 0.57,
+        .attention_fwd_efficiency = 0.62, .attention_bwd_efficiency = 0.48, .attention_half_seq = 1024,
+        NV_STACK(10),
+        .hbm_gib = 268, .hbm_gbps = 8000, .hbm_efficiency = 0.80,
+        .runtime_reserve_mib = 2048, .allocator_overhead = 0.20,
+        .devices_per_node = 72, .intra_gbps = 900, .intra_efficiency = 0.76, .intra_latency_us = 0.5,
+        .intra_base_us = 15,
+        NV_INTER(100),
+        .host_gbps = 190,
+    },
+    {
+        .name = "A2", .description = "Ascend 910B (Atlas 800T A2)",
+        .peak_tflops = 376, .fp32_tflops = 94, /* [DS] (bin-dependent: 313 or 376 FP16) */
+        /* assumed: Huawei's own modelling tool uses 0.7 of peak, uncalibrated */
+        .gemm_efficiency = 0.75, .gemm_half_dim = 128, .gemm_fixed_us = 5,
+        .attention_fwd_efficiency = 0.55, .attention_bwd_efficiency = 0.45, .attention_half_seq = 1024,
+        .kernel_launch_us = 4, .host_dispatch_us = 12.1, .host_sync_us = 80, /* [EAGER] torch_npu */
+        .microbatch_host_ms = 0.5, .step_host_ms = 10,
+        .hbm_gib = 64, .hbm_gbps = 1600, .hbm_efficiency = 0.80,
+        .runtime_reserve_mib = 3072, .allocator_overhead = 0.20,
+        /* HCCS full mesh: 7 links of 28 GB/s; 0.7 is Huawei's placeholder */
+        .devices_per_node = 8, .intra_gbps = 196, .intra_efficiency = 0.70, .intra_latency_us = 2,
+        .intra_base_us = 30, .intra_link_gbps = 28,
+        .inter_gbps = 25, .inter_efficiency = 0.90, .inter_latency_us = 3, .inter_base_us = 30,
+        .host_gbps = 17.2,
+    },
+    {
+        .name = "A3", .description = "Ascend 910C, one die (Atlas 900 A3 SuperPoD)",
+        .peak_tflops = 376, .fp32_tflops = 94, /* [DS] per die */
+        .gemm_efficiency = 0.75, .gemm_half_dim = 128, .gemm_fixed_us = 5,
+        .attention_fwd_efficiency = 0.55, .attention_bwd_efficiency = 0.45, .attention_half_seq = 1024,
+        .kernel_launch_us = 4, .host_dispatch_us = 12.1, .host_sync_us = 80,
+        .microbatch_host_ms = 0.5, .step_host_ms = 10,
+        .hbm_gib = 64, .hbm_gbps = 1600, .hbm_efficiency = 0.80,
+        .runtime_reserve_mib = 3072, .allocator_overhead = 0.20,
+        /* UB plane 196 GB/s per die; < 1 us extra across nodes [CM384] */
+        .devices_per_node = 16, .intra_gbps = 196, .intra_efficiency = 0.70, .intra_latency_us = 2,
+        .intra_base_us = 30,
+        .inter_gbps = 25, .inter_efficiency = 0.90, .inter_latency_us = 3, .inter_base_us = 30,
+        .host_gbps = 7.43,
+    },
+};
+
+int nd_device_table_builtin(nd_device_table *table, nd_error *err)
+{
+    table->count = (int)(sizeof builtin / sizeof builtin[0]);
+    table->items = malloc(sizeof builtin);
+    if (!table->items) {
+        table->count = 0;
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
+    memcpy(table->items, builtin, sizeof builtin);
+    return ND_OK;
+}
+
+static const struct { const char *alias, *name; } aliases[] = {
+    {"ascend", "A2"}, {"ascend910", "A2"}, {"ascend910b", "A2"}, {"910b", "A2"},
+    {"ascend910c", "A3"}, {"ascend910_93", "A3"}, {"910c", "A3"},
+    {"V100-SXM2", "V100"}, {"V100-SXM2-16GB", "V100"},
+    {"A100-80GB", "A100"}, {"A100-SXM", "A100"}, {"A100-SXM4-80GB", "A100"},
+    {"A100-SXM4-40GB", "A100-40GB"},
+    {"H100-SXM", "H100"}, {"H100-SXM5", "H100"}, {"H100-SXM5-80GB", "H100"}, {"H800-SXM", "H800"},
+    {"H200-SXM", "H200"}, {"B200-SXM", "B200"}, {"B300-SXM", "B300"},
+    {"GB200-NVL72", "GB200"}, {"GB300-NVL72", "GB300"},
+};
+
+const char *nd_device_alias(const char *name)
+{
+    for (size_t a = 0; a < sizeof aliases / sizeof aliases[0]; a++)
+        if (nd_text_equal_nocase(aliases[a].alias, name)) return aliases[a].name;
+    return NULL;
+}
