@@ -1,4 +1,4 @@
-#include "nd/kernels.h"
+#include "kernels.h"
 
 static double saturate(double x, double half)
 {
