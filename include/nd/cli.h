@@ -1,8 +1,8 @@
 /*
  * cli.h — the command-line options every pricing binary shares (ND's names:
  * -y -A -d -b -M -mem -c, plus --device-file and run overrides), and turning
- * them into a loaded run, a device and a context. Mains parse their own flags
- * and hand the shared ones to nd_cli_common_option.
+ * them into a loaded run, a device and a context. A main describes its own flags
+ * (nd_cli_program) and nd_cli_parse reads both.
  */
 #ifndef ND_CLI_H
 #define ND_CLI_H
@@ -42,13 +42,6 @@ enum {
     ND_OPT_GRAD_PRECISION, ND_OPT_SWAP_OS, ND_OPT_HELP, ND_OPT_VERSION, ND_OPT_COMMON_LAST
 };
 
-/* The shared long options, for concatenation into a main's table (not terminated). */
-extern const struct option nd_cli_common_options[];
-extern const int nd_cli_common_option_count;
-
-/* Short options string of the shared options: "y:A:d:b:M:c:v". */
-#define ND_CLI_COMMON_SHORT "y:A:d:b:M:c:v::"
-
 /* A binary's own flags beside the shared ones. handle returns 0 when it took opt,
  * 1 when opt is not one of its own, or ND_EUSAGE with err filled. */
 typedef int (*nd_cli_handler)(int opt, const char *arg, void *request, nd_error *err);
@@ -71,14 +64,7 @@ typedef struct nd_cli_program {
  * --version; 2 after a usage error, reported on stderr with a pointer to --help). */
 int nd_cli_parse(const nd_cli_program *p, int argc, char **argv, nd_cli_common *common, void *request);
 
-/* Help text of the shared options. */
-extern const char nd_cli_common_help[];
-
 void nd_cli_common_init(nd_cli_common *c);
-
-/* Consumes opt if it is a shared option: returns 1 (consumed), 0 (not shared), or a
- * negative ND_EUSAGE code with err filled. */
-int nd_cli_common_option(nd_cli_common *c, int opt, const char *arg, nd_error *err);
 
 /* Records an override of run setting key from a dedicated flag (--seq, --recompute...),
  * applied over the run file when the session opens; errors name `flag`. Returns 1, or

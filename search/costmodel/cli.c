@@ -6,7 +6,8 @@
 #include "nd/text.h"
 #include "nd/version.h"
 
-const struct option nd_cli_common_options[] = {
+/* The shared long options, concatenated with a program's own by nd_cli_parse. */
+static const struct option nd_cli_common_options[] = {
     {"yaml_config", required_argument, 0, 'y'},
     {"device_type", required_argument, 0, 'A'},
     {"devices", required_argument, 0, 'd'},
@@ -28,9 +29,13 @@ const struct option nd_cli_common_options[] = {
     {"set", required_argument, 0, ND_OPT_SET},
     {"verbose", optional_argument, 0, 'v'},
 };
-const int nd_cli_common_option_count = (int)(sizeof nd_cli_common_options / sizeof nd_cli_common_options[0]);
+static const int nd_cli_common_option_count = (int)(sizeof nd_cli_common_options / sizeof nd_cli_common_options[0]);
 
-const char nd_cli_common_help[] =
+/* Short options of the shared options. */
+#define ND_CLI_COMMON_SHORT "y:A:d:b:M:c:v::"
+
+/* Help text of the shared options. */
+static const char nd_cli_common_help[] =
     "Run and cluster (flags override the run file):\n"
     "  -y, --yaml_config FILE   run description (YAML) or a Hugging Face config.json\n"
     "  -A, --device_type NAME   device: A2, A3, A100, H100, H200, B200, or one from --device-file\n"
@@ -50,6 +55,10 @@ const char nd_cli_common_help[] =
     "      -swap_os             optimizer states live in host memory\n"
     "      --set KEY=VALUE      any train key of the run file (docs/run-file.md)\n"
     "  -v, --verbose            more detail on stderr\n";
+
+/* Consumes opt if it is a shared option: returns 1 (consumed), 0 (not shared), or a
+ * negative ND_EUSAGE code with err filled. */
+static int nd_cli_common_option(nd_cli_common *c, int opt, const char *arg, nd_error *err);
 
 static int usage_error(const nd_cli_program *p, const char *message)
 {
@@ -130,7 +139,7 @@ int nd_cli_common_add_flag(nd_cli_common *c, const char *key, const char *value,
     return rc;
 }
 
-int nd_cli_common_option(nd_cli_common *c, int opt, const char *arg, nd_error *err)
+static int nd_cli_common_option(nd_cli_common *c, int opt, const char *arg, nd_error *err)
 {
     switch (opt) {
     case 'y': c->run_path = arg; return 1;
