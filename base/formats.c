@@ -177,8 +177,9 @@ const nd_ranking_format nd_ranking_csv = {
 const nd_memory_format nd_memory_csv = {
     .stage = "stage", .first_layer = "first_layer", .layers = "layers", .inflight = "inflight",
     .component = {"params_mib", "grads_mib", "optimizer_mib", "activations_mib", "working_mib",
-                  "buffers_mib", "reserve_mib"},
-    .title = {"parameters", "gradients", "optimizer", "activations", "working", "buffers", "reserve"},
+                  "buffers_mib", "allocator_mib", "context_mib"},
+    .title = {"parameters", "gradients", "optimizer", "activations", "working", "buffers",
+              "allocator cache", "runtime context"},
     .total_mib = "total_mib", .budget_mib = "budget_mib",
 };
 
@@ -206,7 +207,8 @@ const nd_report_format nd_report_json = {
     .first_layer = "first_layer", .layers = "layers",
     .inflight_microbatches = "inflight_microbatches", .memory_mib = "memory_mib",
     .params = "params", .grads = "grads", .optimizer = "optimizer", .activations = "activations",
-    .working = "working", .buffers = "buffers", .reserve = "reserve", .total = "total",
+    .working = "working", .buffers = "buffers", .allocator = "allocator", .context = "context",
+    .allocated = "allocated", .reserved = "reserved", .total = "total",
     .microbatch_ms = "microbatch_ms", .forward = "forward", .backward = "backward",
     .mp_comm = "mp_comm", .ep_comm = "ep_comm", .cp_comm = "cp_comm", .overhead = "overhead",
     .dp_comm = "dp_comm", .dp_reduce = "dp_reduce",

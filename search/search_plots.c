@@ -84,9 +84,7 @@ static int memory_plot(const char *dir, const nd_search_config *cfg, const nd_ra
     if (!rc && !comp) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     for (int64_t i = 0; !rc && i < pp; i++) {
         const nd_stage_memory *m = &ps.mem[i];
-        double v[ND_MEMORY_COMPONENTS] = {m->params_mib,  m->grads_mib,   m->optimizer_mib, m->activations_mib,
-                                          m->working_mib, m->buffers_mib, m->reserve_mib};
-        memcpy(&comp[i * ND_MEMORY_COMPONENTS], v, sizeof v);
+        nd_stage_memory_components(m, &comp[i * ND_MEMORY_COMPONENTS]);
     }
     if (!rc) {
         nd_plot_stage_memory p = {(size_t)pp, NULL, ND_MEMORY_COMPONENTS, nd_memory_csv.title, comp,

@@ -69,11 +69,12 @@ static int plan_stage(const nd_search_config *cfg, const nd_layer_cache_entry *c
 {
     const nd_context *ctx = cfg->ctx;
     const nd_device *d = ctx->device;
-    double f = d->allocator_overhead;
     double ends_act = (w->first ? c->embedding.activation_bytes[0] : 0) + (w->last ? c->head.activation_bytes[0] : 0);
     double floor_working = fmax(w->first ? c->embedding.working_bytes[0] : 0, w->last ? c->head.working_bytes[0] : 0);
-    double room_mib = (ctx->budget_mib - mem->params_mib - mem->grads_mib - mem->optimizer_mib -
-                       d->runtime_reserve_mib) / (1 + f) - mem->buffers_mib;
+    /* What the layers' activations and working set may take: the budget less the static state,
+     * the runtime and what the allocator caches beside them (priced for the starting plan). */
+    double room_mib = ctx->budget_mib - mem->params_mib - mem->grads_mib - mem->optimizer_mib -
+                      mem->context_mib - mem->allocator_mib - mem->buffers_mib;
     double budget = room_mib * MIB - w->inflight * ends_act;
     int64_t layers[ND_LAYER_KINDS];
     for (int k = 0; k < ND_LAYER_KINDS; k++) layers[k] = w->n[k][0] + w->n[k][1] + w->n[k][2];

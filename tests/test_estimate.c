@@ -120,9 +120,12 @@ static void memory_of_static_state(void **state)
     /* 1F1B: stage 0 holds 2 micro-batches of activations, stage 1 one. */
     assert_true(mem[0].inflight == 2 && mem[1].inflight == 1);
     /* Total is the sum of its components. */
-    double sum = mem[0].params_mib + mem[0].grads_mib + mem[0].optimizer_mib + mem[0].activations_mib +
-                 mem[0].working_mib + mem[0].buffers_mib + mem[0].reserve_mib;
+    double part[ND_MEMORY_COMPONENTS], sum = 0;
+    nd_stage_memory_components(&mem[0], part);
+    for (int c = 0; c < ND_MEMORY_COMPONENTS; c++) sum += part[c];
     assert_true(fabs(sum - mem[0].total_mib) < 1e-6);
+    assert_true(fabs(mem[0].reserved_mib - mem[0].allocated_mib - mem[0].allocator_mib) < 1e-6);
+    assert_true(fabs(mem[0].total_mib - mem[0].reserved_mib - mem[0].context_mib) < 1e-6);
     assert_true(est.peak_mib >= mem[0].total_mib && est.peak_mib >= mem[1].total_mib);
 }
 

@@ -52,8 +52,9 @@ typedef struct nd_device {
     double hbm_gib;            /* capacity, GiB */
     double hbm_gbps;           /* bandwidth, GB/s */
     double hbm_efficiency;     /* fraction of hbm_gbps large memory-bound kernels reach */
-    double runtime_reserve_mib;/* context, communication library buffers, workspaces */
-    double allocator_overhead; /* caching allocator fragmentation, fraction of activations */
+    double runtime_reserve_mib;/* the runtime's own memory: CUDA/CANN context, library workspaces */
+    double comm_buffer_mib;    /* buffers of one communicator (NCCL channels x peers x
+                                  NCCL_BUFFSIZE; HCCL 2 x HCCL_BUFFSIZE) */
 
     /* interconnect */
     int devices_per_node;      /* devices sharing the fast (intra-node) fabric */

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include "nd/device.h"
 #include "nd/error.h"
+#include "nd/formats.h"
 #include "nd/model.h"
 #include "nd/parts.h"
 #include "nd/run.h"
@@ -36,19 +37,32 @@ typedef struct nd_context {
 void nd_context_init(nd_context *ctx, const nd_model *m, const nd_train *t, const nd_device *d,
                      int64_t devices, double budget_mib, const nd_ratios *ratios);
 
-/* Memory of one pipeline stage, per device, MiB. */
+/* Memory of one pipeline stage, per device, MiB. The components add up to total_mib:
+ * params + grads + optimizer + activations + working + buffers is the peak of what tensors
+ * hold (allocated_mib, torch.cuda.max_memory_allocated); allocator_mib is what the caching
+ * allocator holds beyond it at its peak (reserved_mib = allocated + allocator,
+ * torch.cuda.max_memory_reserved); context_mib is the runtime's own (CUDA/CANN context,
+ * library workspaces, communication buffers), which nvidia-smi also shows.
+ * docs/cost-model.md §Memory. */
 typedef struct nd_stage_memory {
     int64_t first_layer, layers;  /* body layers on the stage (all its chunks) */
     double params_mib;       /* weights held on the device */
     double grads_mib;        /* gradient buffers */
     double optimizer_mib;    /* optimizer states and master weights */
     double activations_mib;  /* activations kept for backward, all micro-batches in flight */
-    double working_mib;      /* transient peak: recomputed layer, logits, gathered shards */
-    double buffers_mib;      /* communication buffers (pipeline, expert dispatch) */
-    double reserve_mib;      /* runtime reserve and allocator overhead */
-    double total_mib;
+    double working_mib;      /* the largest transient: a layer's backward, the logits and loss, or
+                                the optimizer step's temporaries */
+    double buffers_mib;      /* communication buffers in tensors (pipeline, expert dispatch, FSDP) */
+    double allocator_mib;    /* cached by the allocator beyond the allocated peak */
+    double context_mib;      /* runtime context and communication-library buffers */
+    double allocated_mib;    /* peak of tensors: params .. buffers */
+    double reserved_mib;     /* peak of the caching allocator: allocated + allocator */
+    double total_mib;        /* reserved + context: what the device must hold */
     double inflight;         /* micro-batches of activations held at the peak */
 } nd_stage_memory;
+
+/* The components of m in the memory CSV's order (formats.h: params .. context). */
+void nd_stage_memory_components(const nd_stage_memory *m, double out[ND_MEMORY_COMPONENTS]);
 
 /* Per-stage timing, per micro-batch unless noted, ms. */
 typedef struct nd_stage_time {
@@ -65,7 +79,9 @@ typedef struct nd_estimate {
     double raw_parts_ms[ND_PARTS]; /* uncorrected */
     double step_ms;                /* sum of parts_ms */
     double raw_step_ms;
-    double peak_mib;
+    double peak_mib;               /* the largest stage total (reserved + context) */
+    double peak_allocated_mib;     /* the largest stage's allocated and reserved peaks */
+    double peak_reserved_mib;
     int peak_stage;
     bool fits;
     int straggler_stage;       /* the pipeline's slowest stage */

@@ -251,11 +251,11 @@ extern const nd_ranking_format nd_ranking_csv;
 
 /* ---- the memory CSV (memory per pipeline stage) -------------------------------- */
 
-#define ND_MEMORY_COMPONENTS 7 /* params .. reserve: what a stage's total adds up */
+#define ND_MEMORY_COMPONENTS 8 /* params .. context: what a stage's total adds up */
 
 typedef struct nd_memory_format {
     const char *stage, *first_layer, *layers, *inflight;
-    const char *component[ND_MEMORY_COMPONENTS]; /* "params_mib", ..., "reserve_mib" */
+    const char *component[ND_MEMORY_COMPONENTS]; /* "params_mib", ..., "context_mib" */
     const char *title[ND_MEMORY_COMPONENTS];     /* each one's legend in the memory plots */
     const char *total_mib, *budget_mib;
 } nd_memory_format;
@@ -293,7 +293,8 @@ typedef struct nd_report_format {
     const char *params_active_per_token, *straggler_stage, *tokens_per_s_per_device, *mfu;
     const char *model_flops_per_step, *stages, *stage, *first_layer, *layers;
     const char *inflight_microbatches, *memory_mib, *params, *grads, *optimizer, *activations;
-    const char *working, *buffers, *reserve, *total, *microbatch_ms, *forward, *backward;
+    const char *working, *buffers, *allocator, *context, *allocated, *reserved, *total, *microbatch_ms,
+        *forward, *backward;
     const char *mp_comm, *ep_comm, *cp_comm, *overhead, *dp_comm, *dp_reduce;
     /* a comparison (<stem>_report.json) */
     const char *csv, *rows, *label, *line, *measured_ms, *estimated_ms, *rank_ms;

@@ -38,6 +38,7 @@ typedef struct nd_layer_cost {
     double comm_fwd_ms;    /* the forward pass's share of the exposed TP, EP and CP time */
     double kernels_fwd;    /* the forward pass's kernels */
     double activation_bytes[ND_RECOMPUTE_MODES]; /* kept from forward to backward */
+    double activation_tensors[ND_RECOMPUTE_MODES]; /* how many tensors hold them */
     double working_bytes[ND_RECOMPUTE_MODES];    /* transient during this layer's backward */
     double buffer_bytes;   /* communication buffers alive during the layer (EP dispatch) */
     double model_flops;    /* FLOPs of one forward pass (MFU counts 3x) */

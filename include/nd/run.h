@@ -77,6 +77,15 @@ typedef struct nd_train {
     nd_cp_comm cp_comm;
     bool cuda_graphs;          /* the step is captured in CUDA graphs: no per-operator host dispatch */
     bool moe_grouped_gemm;     /* experts run as one grouped GEMM (false: a GEMM per local expert) */
+    int expandable_segments;   /* PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: freed pages
+                                  serve any request, so the allocator caches little beyond the
+                                  allocated peak. -1: the framework's default */
+    bool compile;              /* torch.compile: elementwise chains fused, fewer host operators */
+    int64_t selective_every;   /* torchtitan's per-layer selective AC: every N-th layer fully
+                                  recomputed, the others not (0: the framework's per-op or
+                                  per-module selective recompute) */
+    bool fp32_grad_copy;       /* the optimizer copies the gradients to fp32 at the step
+                                  (Megatron's fp16 optimizer before main_grad buffers, 2020-21) */
     bool fused_cross_entropy;  /* the loss reads the 16-bit logits once and writes their
                                   gradient in place (Megatron's cross_entropy_loss_fusion, Liger,
                                   TE); false: the framework's fp32 cross entropy */
@@ -87,6 +96,10 @@ typedef struct nd_train {
 /* The vocabulary the run trains at tensor-parallel degree tp: the model's, padded as the
  * framework pads it (Megatron: to a multiple of 128 x TP). */
 int64_t nd_train_padded_vocab(const nd_train *t, int64_t vocab, int64_t tp);
+
+/* Whether the caching allocator runs with expandable segments (the run's choice, else the
+ * framework's). */
+bool nd_train_expandable_segments(const nd_train *t);
 
 /* "megatron", "megatron-legacy", "megatron-deepspeed", "torchtitan", "fsdp", "mindspeed". */
 const char *nd_framework_name(nd_framework f);
@@ -112,6 +125,16 @@ typedef struct nd_framework_profile {
     double ce_fwd_bytes, ce_bwd_bytes; /* unfused cross entropy: HBM bytes per logit, forward
                               and backward (fp32 upcast, max, shift, exp, sum, normalise) */
     double ce_fwd_kernels, ce_bwd_kernels;
+    double optimizer_temp_bytes; /* the optimizer step's temporaries, bytes per local parameter
+                              (torch's foreach AdamW 4; fused optimizers 0) */
+    double ce_working_bytes;  /* the unfused loss's peak working set per logit (16-bit logits):
+                              Megatron's fp32 logits in place 2 + 2 + 4 = 8; torch's upcast and
+                              log_softmax 2 + 4 + 4 + 4 = 14 */
+    bool eager_elementwise;   /* norms, rotary embeddings and gated activations run as PyTorch
+                              eager ops, several kernels each (no fused kernels) unless compiled */
+    bool op_selective;        /* `selective` recompute is torchtitan's per-op policy: every other
+                              matmul output kept, the non-matmul ops recomputed */
+    bool expandable_segments; /* the framework's launcher sets expandable_segments:True */
 } nd_framework_profile;
 
 const nd_framework_profile *nd_framework_profile_of(nd_framework f);

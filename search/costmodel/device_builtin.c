@@ -74,7 +74,7 @@ static const nd_device builtin[] = {
         .attention_fwd_efficiency = 0.40, .attention_bwd_efficiency = 0.30, .attention_half_seq = 512,
         NV_STACK(12), /* assumed: 2017-20 hosts and PyTorch 1.x, 1.5x the A100 host's 8 us */
         .hbm_gib = 16, .hbm_gbps = 900, .hbm_efficiency = 0.85, /* [DS]; efficiency assumed */
-        .runtime_reserve_mib = 1024, .allocator_overhead = 0.20,
+        .runtime_reserve_mib = 1100, .comm_buffer_mib = 200,
         /* [NCCL-V100]: 6 NVLink 2 links of 25 GB/s; a group of k reaches (k-1) links */
         .devices_per_node = 8, .intra_gbps = 150, .intra_efficiency = 0.90, .intra_latency_us = 3.3,
         .intra_base_us = 20, .intra_link_gbps = 25,
@@ -90,7 +90,7 @@ static const nd_device builtin[] = {
         .attention_half_seq = 512,
         NV_STACK(10),
         .hbm_gib = 80, .hbm_gbps = 2039, .hbm_efficiency = 0.83, /* [DS], [STREAM] */
-        .runtime_reserve_mib = 1536, .allocator_overhead = 0.20,
+        .runtime_reserve_mib = 600, .comm_buffer_mib = 200,
         .devices_per_node = 8, .intra_gbps = 300, .intra_efficiency = 0.69, .intra_latency_us = 1.5,
         .intra_base_us = 44, /* [NCCL-A100] */
         NV_INTER(25), /* 1 x HDR 200 Gb/s per GPU */
@@ -104,7 +104,7 @@ static const nd_device builtin[] = {
         .attention_fwd_efficiency = 0.76, .attention_bwd_efficiency = 0.66, .attention_half_seq = 512,
         NV_STACK(10),
         .hbm_gib = 40, .hbm_gbps = 1555, .hbm_efficiency = 0.83,
-        .runtime_reserve_mib = 1536, .allocator_overhead = 0.20,
+        .runtime_reserve_mib = 600, .comm_buffer_mib = 200,
         .devices_per_node = 8, .intra_gbps = 300, .intra_efficiency = 0.69, .intra_latency_us = 1.5,
         .intra_base_us = 44,
         NV_INTER(25),
@@ -120,7 +120,7 @@ static const nd_device builtin[] = {
         .attention_half_seq = 1024,
         NV_STACK(10),
         .hbm_gib = 80, .hbm_gbps = 3350, .hbm_efficiency = 0.89, /* [DS], [STREAM] */
-        .runtime_reserve_mib = 1536, .allocator_overhead = 0.20,
+        .runtime_reserve_mib = 600, .comm_buffer_mib = 200,
         .devices_per_node = 8, .intra_gbps = 450, .intra_efficiency = 0.81, .intra_latency_us = 1.5,
         .intra_base_us = 20, /* [NCCL-H] */
         NV_INTER(50), /* 1 x NDR 400 Gb/s per GPU */
@@ -135,7 +135,7 @@ static const nd_device builtin[] = {
         .attention_fwd_efficiency = 0.64, .attention_bwd_efficiency = 0.55, .attention_half_seq = 1024,
         NV_STACK(10),
         .hbm_gib = 80, .hbm_gbps = 3350, .hbm_efficiency = 0.89,
-        .runtime_reserve_mib = 1536, .allocator_overhead = 0.20,
+        .runtime_reserve_mib = 600, .comm_buffer_mib = 200,
         /* DeepEP intranode EP8: 153-158 GB/s of ~160 */
         .devices_per_node = 8, .intra_gbps = 200, .intra_efficiency = 0.78, .intra_latency_us = 1.5,
         .intra_base_us = 20,
@@ -151,7 +151,7 @@ static const nd_device builtin[] = {
         .attention_fwd_efficiency = 0.64, .attention_bwd_efficiency = 0.55, .attention_half_seq = 1024,
         NV_STACK(10),
         .hbm_gib = 139.8, .hbm_gbps = 4800, .hbm_efficiency = 0.86, /* 143155 MiB visible */
-        .runtime_reserve_mib = 1536, .allocator_overhead = 0.20,
+        .runtime_reserve_mib = 600, .comm_buffer_mib = 200,
         .devices_per_node = 8, .intra_gbps = 450, .intra_efficiency = 0.81, .intra_latency_us = 1.5,
         .intra_base_us = 20,
         NV_INTER(50),
@@ -168,7 +168,7 @@ static const nd_device builtin[] = {
         .attention_half_seq = 1024,
         NV_STACK(10),
         .hbm_gib = 179, .hbm_gbps = 8000, .hbm_efficiency = 0.80, /* 183359 MiB; efficiency assumed */
-        .runtime_reserve_mib = 2048, .allocator_overhead = 0.20,
+        .runtime_reserve_mib = 700, .comm_buffer_mib = 200,
         .devices_per_node = 8, .intra_gbps = 900, .intra_efficiency = 0.80, .intra_latency_us = 1.5,
         .intra_base_us = 20, /* [NCCL-H] */
         NV_INTER(50),
@@ -184,7 +184,7 @@ static const nd_device builtin[] = {
         .attention_fwd_efficiency = 0.62, .attention_bwd_efficiency = 0.48, .attention_half_seq = 1024,
         NV_STACK(10),
         .hbm_gib = 268, .hbm_gbps = 8000, .hbm_efficiency = 0.80, /* visible memory assumed */
-        .runtime_reserve_mib = 2048, .allocator_overhead = 0.20,
+        .runtime_reserve_mib = 700, .comm_buffer_mib = 200,
         .devices_per_node = 8, .intra_gbps = 900, .intra_efficiency = 0.80, .intra_latency_us = 1.5,
         .intra_base_us = 20,
         NV_INTER(100), /* 1 x ConnectX-8 800 Gb/s per GPU */
@@ -200,7 +200,7 @@ static const nd_device builtin[] = {
         .attention_fwd_efficiency = 0.58, .attention_bwd_efficiency = 0.45, .attention_half_seq = 1024,
         NV_STACK(10),
         .hbm_gib = 184.6, .hbm_gbps = 8000, .hbm_efficiency = 0.80,
-        .runtime_reserve_mib = 2048, .allocator_overhead = 0.20,
+        .runtime_reserve_mib = 700, .comm_buffer_mib = 200,
         /* 72-GPU NVLink domain: ring 680 GB/s of 900 (NVIDIA GTC25), 15 us on 4 GPUs (Azure);
          * NVLS/tree keep the small-message latency from growing with the ring */
         .devices_per_node = 72, .intra_gbps = 900, .intra_efficiency = 0.76, .intra_latency_us = 0.5,
@@ -218,7 +218,7 @@ static const nd_device builtin[] = {
         .attention_fwd_efficiency = 0.62, .attention_bwd_efficiency = 0.48, .attention_half_seq = 1024,
         NV_STACK(10),
         .hbm_gib = 268, .hbm_gbps = 8000, .hbm_efficiency = 0.80,
-        .runtime_reserve_mib = 2048, .allocator_overhead = 0.20,
+        .runtime_reserve_mib = 700, .comm_buffer_mib = 200,
         .devices_per_node = 72, .intra_gbps = 900, .intra_efficiency = 0.76, .intra_latency_us = 0.5,
         .intra_base_us = 15,
         NV_INTER(100),
@@ -233,7 +233,7 @@ static const nd_device builtin[] = {
         .kernel_launch_us = 4, .host_dispatch_us = 12.1, .host_sync_us = 80, /* [EAGER] torch_npu */
         .microbatch_host_ms = 0.5, .step_host_ms = 10,
         .hbm_gib = 64, .hbm_gbps = 1600, .hbm_efficiency = 0.80,
-        .runtime_reserve_mib = 3072, .allocator_overhead = 0.20,
+        .runtime_reserve_mib = 1000, .comm_buffer_mib = 400,
         /* HCCS full mesh: 7 links of 28 GB/s; 0.7 is Huawei's placeholder */
         .devices_per_node = 8, .intra_gbps = 196, .intra_efficiency = 0.70, .intra_latency_us = 2,
         .intra_base_us = 30, .intra_link_gbps = 28,
@@ -248,7 +248,7 @@ static const nd_device builtin[] = {
         .kernel_launch_us = 4, .host_dispatch_us = 12.1, .host_sync_us = 80,
         .microbatch_host_ms = 0.5, .step_host_ms = 10,
         .hbm_gib = 64, .hbm_gbps = 1600, .hbm_efficiency = 0.80,
-        .runtime_reserve_mib = 3072, .allocator_overhead = 0.20,
+        .runtime_reserve_mib = 1000, .comm_buffer_mib = 400,
         /* UB plane 196 GB/s per die; < 1 us extra across nodes [CM384] */
         .devices_per_node = 16, .intra_gbps = 196, .intra_efficiency = 0.70, .intra_latency_us = 2,
         .intra_base_us = 30,

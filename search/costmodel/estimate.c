@@ -30,6 +30,14 @@ void nd_context_init(nd_context *ctx, const nd_model *m, const nd_train *t, cons
     nd_model_count_params(m, &ctx->params);
 }
 
+void nd_stage_memory_components(const nd_stage_memory *m, double out[ND_MEMORY_COMPONENTS])
+{
+    const double v[ND_MEMORY_COMPONENTS] = {m->params_mib,  m->grads_mib,   m->optimizer_mib,
+                                            m->activations_mib, m->working_mib, m->buffers_mib,
+                                            m->allocator_mib, m->context_mib};
+    memcpy(out, v, sizeof v);
+}
+
 static int argmax_last(const double *v, int64_t n)
 {
     int best = 0;
@@ -90,6 +98,8 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
         flops_per_mb += prev_flops;
         if (memory.total_mib > est->peak_mib || i == 0) {
             est->peak_mib = memory.total_mib;
+            est->peak_allocated_mib = memory.allocated_mib;
+            est->peak_reserved_mib = memory.reserved_mib;
             est->peak_stage = (int)i;
         }
         if (mem_out) mem_out[i] = memory;

@@ -13,6 +13,7 @@
  */
 #include "nd/layer.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "nd/collective.h"
@@ -26,6 +27,8 @@ typedef struct acc {
     double ops_fwd, ops_bwd;  /* host operators (each kernel-launching call counts one) */
     double col_dgrad;         /* input-gradient GEMMs of the column-parallel linears (QKV, FC1):
                                  what SP's weight-gradient re-gather overlaps */
+    double gemm_fwd;          /* the forward GEMMs' share of fwd */
+    double mm_out_bytes;      /* the forward GEMMs' outputs */
 } acc;
 
 /* Activation bytes a layer keeps, by what selective recompute may drop. */
@@ -42,6 +45,7 @@ typedef struct dims {
     const nd_device *d;
     nd_gemm_precision linear; /* the linear layers' GEMMs (FP8 when the run uses it) */
     nd_gemm_precision other;  /* attention's batched GEMMs, router, head: never FP8 */
+    bool eager;               /* norms, rotary and gated activations as eager PyTorch ops */
     const nd_train *t;
     const nd_model *m;
     nd_layer_shape sh;
@@ -64,6 +68,8 @@ static void gemm_at(acc *a, const dims *x, nd_gemm_precision p, double M, double
     a->flops += 2.0 * M * N * K;
     a->kernels_fwd += 1, a->kernels_bwd += 2;
     a->ops_fwd += 1, a->ops_bwd += 1;
+    a->gemm_fwd += nd_gemm_ms(x->d, p, M, N, K, e);
+    a->mm_out_bytes += e * M * N;
 }
 
 static void elementwise(acc *a, const dims *x, double fwd_bytes, double bwd_bytes, double kernels)
@@ -103,6 +109,7 @@ static void dims_init(dims *x, const nd_layer_inputs *in, const nd_layer_shape *
      * attention, norms and the rest stay in 16-bit. */
     x->other = in->train->param_bytes >= 4 ? (in->train->tf32 ? ND_GEMM_TF32 : ND_GEMM_FP32) : ND_GEMM_16BIT;
     x->linear = in->train->fp8 && in->device->fp8_tflops > 0 ? ND_GEMM_FP8 : x->other;
+    x->eager = nd_framework_profile_of(in->train->framework)->eager_elementwise && !in->train->compile;
     x->s = (double)in->seq_len;
     x->s_q = x->s / (double)sh->cp;
     x->T = (double)sh->mbs * x->s_q;
@@ -115,8 +122,16 @@ static void dims_init(dims *x, const nd_layer_inputs *in, const nd_layer_shape *
 static void norm(acc *a, kept *k, const dims *x, acc *norm_acc)
 {
     double bytes = x->e * x->Tn * x->h;
-    elementwise(a, x, 2 * bytes, 3 * bytes, 1);
-    if (norm_acc) elementwise(norm_acc, x, 2 * bytes, 0, 1);
+    if (x->eager) {
+        /* Eager RMSNorm (torchtitan, Hugging Face): upcast, square, mean, rsqrt, scale, cast
+         * back, weight: about 36 bytes per 16-bit element forward in seven kernels, and their
+         * gradients backward (18 and 27 element sizes). */
+        elementwise(a, x, 18 * bytes, 27 * bytes, 7);
+        if (norm_acc) elementwise(norm_acc, x, 18 * bytes, 0, 7);
+    } else {
+        elementwise(a, x, 2 * bytes, 3 * bytes, 1);
+        if (norm_acc) elementwise(norm_acc, x, 2 * bytes, 0, 1);
+    }
     k->always += bytes;
     k->norm += bytes;
 }
@@ -183,8 +198,11 @@ static void attention_mha(acc *a, kept *k, const dims *x, acc *core)
     double dh = (double)m->head_dim, T = x->T;
     gemm(a, x, T, (heads + 2 * kvh) * dh, x->h);
     a->col_dgrad += nd_gemm_ms(x->d, x->linear, T, x->h, (heads + 2 * kvh) * dh, x->e);
-    if (m->max_positions == 0) elementwise(a, x, 2 * x->e * T * (heads + kvh) * dh,
-                                           2 * x->e * T * (heads + kvh) * dh, 1); /* rotary */
+    if (m->max_positions == 0) { /* rotary, fused; eager: upcast, complex multiply, cast back */
+        double rot = x->e * T * (heads + kvh) * dh;
+        if (x->eager) elementwise(a, x, 14 * rot, 14 * rot, 6);
+        else elementwise(a, x, 2 * rot, 2 * rot, 1);
+    }
     if (m->qk_norm) {
         elementwise(a, x, 2 * x->e * T * (heads + kvh) * dh, 3 * x->e * T * (heads + kvh) * dh, 2);
         k->always += x->e * T * (heads + kvh) * dh;
@@ -234,11 +252,13 @@ static void gemm_groups(acc *a, const dims *x, double groups, double M, double N
     double m = M / groups, e = x->e;
     nd_gemm_precision p = x->linear;
     if (x->t->moe_grouped_gemm) {
+        a->gemm_fwd += nd_grouped_gemm_ms(x->d, p, groups, m, N, K, e, false);
         a->fwd += nd_grouped_gemm_ms(x->d, p, groups, m, N, K, e, false);
         a->dgrad += nd_grouped_gemm_ms(x->d, p, groups, m, K, N, e, false);
         a->wgrad += nd_grouped_gemm_ms(x->d, p, groups, K, N, m, e, true);
         a->kernels_fwd += 1, a->kernels_bwd += 2, a->ops_fwd += 1, a->ops_bwd += 1;
     } else {
+        a->gemm_fwd += groups * nd_gemm_ms(x->d, p, m, N, K, e);
         a->fwd += groups * nd_gemm_ms(x->d, p, m, N, K, e);
         a->dgrad += groups * nd_gemm_ms(x->d, p, m, K, N, e);
         a->wgrad += groups * nd_gemm_ms(x->d, p, K, N, m, e);
@@ -246,6 +266,7 @@ static void gemm_groups(acc *a, const dims *x, double groups, double M, double N
         a->ops_fwd += groups, a->ops_bwd += groups;
     }
     a->flops += 2.0 * M * N * K;
+    a->mm_out_bytes += e * M * N;
     fp8_casts(a, x, M, N, K);
 }
 
@@ -258,8 +279,10 @@ static void mlp(acc *a, kept *k, const dims *x, double tokens, double width, dou
     gemm_groups(a, x, groups, tokens, up, x->h);
     if (groups <= 1) a->col_dgrad += nd_gemm_ms(x->d, x->linear, tokens, x->h, up, e);
     if (x->m->mlp == ND_MLP_GATED) {
-        elementwise(a, x, 3 * e * tokens * w, 5 * e * tokens * w, 1);
-        if (act) elementwise(act, x, 3 * e * tokens * w, 0, 1);
+        double kernels = x->eager ? 2 : 1; /* eager: silu, then the product */
+        double fwd = (x->eager ? 5 : 3) * e * tokens * w, bwd = (x->eager ? 8 : 5) * e * tokens * w;
+        elementwise(a, x, fwd, bwd, kernels);
+        if (act) elementwise(act, x, fwd, 0, kernels);
         k->always += 2 * e * tokens * w; /* gate and up outputs */
     } else {
         elementwise(a, x, 2 * e * tokens * w, 3 * e * tokens * w, 1);
@@ -434,6 +457,7 @@ static void acc_add(acc *a, const acc *b)
     a->fwd += b->fwd, a->dgrad += b->dgrad, a->wgrad += b->wgrad, a->flops += b->flops;
     a->kernels_fwd += b->kernels_fwd, a->kernels_bwd += b->kernels_bwd;
     a->ops_fwd += b->ops_fwd, a->ops_bwd += b->ops_bwd, a->col_dgrad += b->col_dgrad;
+    a->gemm_fwd += b->gemm_fwd, a->mm_out_bytes += b->mm_out_bytes;
 }
 
 void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const nd_layer_shape *sh,
@@ -471,23 +495,42 @@ void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const 
     comm cp = sh->cp > 1 ? cp_comm(&x, &core) : none;
     if (kind == ND_LAYER_MOE && sh->ep > 1) out->buffer_bytes = 2 * dispatch;
 
-    /* Recompute modes: what each repeats in backward, and what each keeps. */
+    /* Recompute modes: what each repeats in backward, and what each keeps. Selective is
+     * Megatron's per-module recompute (selective_modules), or torchtitan's per-op policy:
+     * the attention's output and every other matmul output saved, every other op replayed. */
     unsigned sel = t->selective_modules;
-    acc replay_sel = {0};
-    if (sel & ND_SELECTIVE_CORE_ATTN) acc_add(&replay_sel, &core);
-    if (sel & ND_SELECTIVE_ACTIVATION) acc_add(&replay_sel, &act);
-    if (sel & ND_SELECTIVE_NORM) acc_add(&replay_sel, &norms);
-    layer_modes(&x, kind, &all, &replay_sel, &tp, &ep, &cp, out);
-
-    double dropped = ((sel & ND_SELECTIVE_CORE_ATTN) ? k.core_attn : 0) +
-                     ((sel & ND_SELECTIVE_ACTIVATION) ? k.activation : 0) +
-                     ((sel & ND_SELECTIVE_NORM) ? k.norm : 0);
     double kept_off = k.always + k.core_attn + k.activation + k.norm;
     double layer_input = x.e * x.Tn * x.h;
+    acc replay_sel = {0};
+    double dropped;
+    if (nd_framework_profile_of(t->framework)->op_selective) {
+        double attn_out = x.e * x.T * (double)(m->heads * (m->attention == ND_ATTN_MLA ? m->v_head_dim
+                                                                                      : m->head_dim)) /
+                          (double)sh->tp;
+        replay_sel.fwd = all.fwd - core.fwd - 0.5 * all.gemm_fwd;
+        replay_sel.kernels_fwd = all.kernels_fwd - core.kernels_fwd;
+        replay_sel.ops_fwd = all.ops_fwd - core.ops_fwd;
+        double saved = layer_input + 0.5 * all.mm_out_bytes + attn_out + k.core_attn;
+        dropped = fmax(0.0, kept_off - saved);
+    } else {
+        if (sel & ND_SELECTIVE_CORE_ATTN) acc_add(&replay_sel, &core);
+        if (sel & ND_SELECTIVE_ACTIVATION) acc_add(&replay_sel, &act);
+        if (sel & ND_SELECTIVE_NORM) acc_add(&replay_sel, &norms);
+        dropped = ((sel & ND_SELECTIVE_CORE_ATTN) ? k.core_attn : 0) +
+                  ((sel & ND_SELECTIVE_ACTIVATION) ? k.activation : 0) +
+                  ((sel & ND_SELECTIVE_NORM) ? k.norm : 0);
+    }
+    layer_modes(&x, kind, &all, &replay_sel, &tp, &ep, &cp, out);
+
     double grads = 2 * x.e * x.T * x.h + k.score_grads; /* gradients in and out of the layer */
     out->activation_bytes[ND_RECOMPUTE_OFF] = kept_off;
     out->activation_bytes[ND_RECOMPUTE_SELECTIVE] = kept_off - dropped;
     out->activation_bytes[ND_RECOMPUTE_FULL] = layer_input;
+    /* Megatron's layer saves about sixteen tensors for its backward, twelve once selective
+     * recompute drops the attention core's, one (its input) under full recompute. */
+    out->activation_tensors[ND_RECOMPUTE_OFF] = 16;
+    out->activation_tensors[ND_RECOMPUTE_SELECTIVE] = 12;
+    out->activation_tensors[ND_RECOMPUTE_FULL] = 1;
     out->working_bytes[ND_RECOMPUTE_OFF] = grads;
     out->working_bytes[ND_RECOMPUTE_SELECTIVE] = grads + dropped;
     out->working_bytes[ND_RECOMPUTE_FULL] = grads + kept_off;
@@ -547,6 +590,7 @@ void nd_layer_cost_head(const nd_layer_inputs *in, const nd_layer_shape *sh, nd_
     double v = (double)nd_train_padded_vocab(in->train, m->vocab, sh->tp) / (double)sh->tp;
     double T = x.T, e = x.e;
     double heads = 1.0 + (double)m->mtp_layers; /* the main head, then one per MTP module */
+    const nd_framework_profile *fw = nd_framework_profile_of(in->train->framework);
     for (int64_t i = 0; i < m->mtp_layers; i++) {
         /* MTP module (DeepSeek-V3 §2.2): normed embedding and hidden state, concatenated and
          * projected 2h -> h; its decoder layer is priced as a layer of the last stage. */
@@ -562,7 +606,6 @@ void nd_layer_cost_head(const nd_layer_inputs *in, const nd_layer_shape *sh, nd_
         gemm_at(&a, &x, x.other, T, v, x.h);
         /* Cross entropy: fused, one read of the 16-bit logits and the gradient written in
          * place; else the framework's fp32 loss, pass by pass (nd_framework_profile). */
-        const nd_framework_profile *fw = nd_framework_profile_of(in->train->framework);
         if (in->train->fused_cross_entropy) {
             elementwise(&a, &x, e * T * v, 2 * e * T * v, 1);
         } else {
@@ -570,9 +613,11 @@ void nd_layer_cost_head(const nd_layer_inputs *in, const nd_layer_shape *sh, nd_
             a.kernels_fwd += fw->ce_fwd_kernels - 1, a.ops_fwd += fw->ce_fwd_kernels - 1;
             a.kernels_bwd += fw->ce_bwd_kernels - 1, a.ops_bwd += fw->ce_bwd_kernels - 1;
         }
-        /* One head's logits at a time: the 16-bit output, the fp32 softmax (turned into the
-         * gradient in place) and the gradient cast back for the projection's backward. */
-        logits = (2 * e + 4) * T * v;
+        /* One head's logits at a time: the 16-bit output and the loss's working set (Megatron:
+         * the fp32 softmax turned into the gradient in place, and the gradient cast back;
+         * torch: the fp32 upcast, log_softmax and its gradient); fused: the logits and their
+         * gradient written in place. */
+        logits = (in->train->fused_cross_entropy ? 2 * e : fw->ce_working_bytes * e / 2) * T * v;
     }
     nd_group tp = {sh->tp, 1};
     double gather = sh->sp ? nd_collective_ms(in->device, ND_COLL_ALL_GATHER, tp, e * T * x.h) : 0;

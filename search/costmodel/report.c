@@ -44,7 +44,10 @@ static cJSON *stage_json(const nd_stage_memory *m, const nd_stage_time *t, int64
     nd_json_add_number(mem, key->activations, m->activations_mib);
     nd_json_add_number(mem, key->working, m->working_mib);
     nd_json_add_number(mem, key->buffers, m->buffers_mib);
-    nd_json_add_number(mem, key->reserve, m->reserve_mib);
+    nd_json_add_number(mem, key->allocator, m->allocator_mib);
+    nd_json_add_number(mem, key->context, m->context_mib);
+    nd_json_add_number(mem, key->allocated, m->allocated_mib);
+    nd_json_add_number(mem, key->reserved, m->reserved_mib);
     nd_json_add_number(mem, key->total, m->total_mib);
     cJSON *mb = cJSON_AddObjectToObject(o, key->microbatch_ms);
     nd_json_add_number(mb, key->forward, t->forward_ms);
@@ -131,17 +134,19 @@ void nd_report_estimate_text(FILE *fp, const nd_context *ctx, const nd_strategy 
     fputs(", active per token ", fp);
     print_count(fp, ctx->params.active_per_token);
     fputs("\n\nMemory per device, MiB\n", fp);
-    fprintf(fp, "  %5s %6s %9s %9s %9s %11s %9s %9s %9s %9s %8s\n", "stage", "layers", "params",
-            "grads", "optimizer", "activations", "working", "buffers", "reserve", "total", "in-flight");
+    fprintf(fp, "  %5s %6s %9s %9s %9s %11s %9s %9s %9s %9s %9s %9s %9s %8s\n", "stage", "layers",
+            "params", "grads", "optimizer", "activations", "working", "buffers", "allocated",
+            "allocator", "reserved", "context", "total", "in-flight");
     for (int64_t i = 0; est->stage_memory && i < est->stages; i++) {
         const nd_stage_memory *m = &est->stage_memory[i];
-        fprintf(fp, "  %5lld %6lld %9.0f %9.0f %9.0f %11.0f %9.0f %9.0f %9.0f %9.0f %8.2f\n",
+        fprintf(fp, "  %5lld %6lld %9.0f %9.0f %9.0f %11.0f %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f %8.2f\n",
                 (long long)i, (long long)m->layers, m->params_mib, m->grads_mib, m->optimizer_mib,
-                m->activations_mib, m->working_mib, m->buffers_mib, m->reserve_mib, m->total_mib,
-                m->inflight);
+                m->activations_mib, m->working_mib, m->buffers_mib, m->allocated_mib,
+                m->allocator_mib, m->reserved_mib, m->context_mib, m->total_mib, m->inflight);
     }
-    fprintf(fp, "  peak %.0f MiB on stage %d, budget %.0f MiB: %s\n\n", est->peak_mib,
-            est->peak_stage, ctx->budget_mib, est->fits ? "fits" : "DOES NOT FIT");
+    fprintf(fp, "  peak %.0f MiB on stage %d (allocated %.0f, reserved %.0f, context %.0f), budget %.0f MiB: %s\n\n",
+            est->peak_mib, est->peak_stage, est->peak_allocated_mib, est->peak_reserved_mib,
+            est->peak_mib - est->peak_reserved_mib, ctx->budget_mib, est->fits ? "fits" : "DOES NOT FIT");
     fprintf(fp, "Step time%s, ms (pipeline straggler: stage %d)\n",
             ctx->ratios ? ", corrected by the ratios file" : "", est->straggler_stage);
     for (int p = 0; p < ND_PARTS; p++) {
@@ -167,8 +172,10 @@ int nd_report_memory_csv(const char *path, const nd_estimate *est, double budget
     fprintf(out.fp, ",%s,%s\n", f->total_mib, f->budget_mib);
     for (int64_t i = 0; i < est->stages; i++) {
         const nd_stage_memory *m = &est->stage_memory[i];
-        double v[] = {m->inflight, m->params_mib, m->grads_mib, m->optimizer_mib, m->activations_mib,
-                      m->working_mib, m->buffers_mib, m->reserve_mib, m->total_mib, budget_mib};
+        double v[ND_MEMORY_COMPONENTS + 3];
+        v[0] = m->inflight;
+        nd_stage_memory_components(m, v + 1);
+        v[ND_MEMORY_COMPONENTS + 1] = m->total_mib, v[ND_MEMORY_COMPONENTS + 2] = budget_mib;
         fprintf(out.fp, "%lld,%lld,%lld", (long long)i, (long long)m->first_layer, (long long)m->layers);
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
             char buf[ND_DOUBLE_TEXT_MAX];

@@ -36,6 +36,13 @@ void nd_train_init(nd_train *t)
     t->cp_comm = ND_CP_RING;
     t->moe_grouped_gemm = true;
     t->fused_cross_entropy = false;
+    t->expandable_segments = -1;
+}
+
+bool nd_train_expandable_segments(const nd_train *t)
+{
+    if (t->expandable_segments >= 0) return t->expandable_segments;
+    return nd_framework_profile_of(t->framework)->expandable_segments;
 }
 
 static const char *const framework_names[ND_FRAMEWORKS] = {
@@ -52,12 +59,13 @@ static const char *const framework_names[ND_FRAMEWORKS] = {
 static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
     /* glue fwd, bwd, checkpoint; p2p sync, pass syncs; collective us; micro-batch ops;
      * cross entropy bytes per logit fwd, bwd and kernels fwd, bwd */
-    [ND_FRAMEWORK_MEGATRON] = {35, 55, 15, true, false, 25, 80, 38, 20, 10, 4},
-    [ND_FRAMEWORK_MEGATRON_LEGACY] = {75, 110, 25, true, true, 25, 120, 38, 20, 10, 4},
-    [ND_FRAMEWORK_MEGATRON_DEEPSPEED] = {75, 110, 35, true, true, 25, 200, 38, 20, 10, 4},
-    [ND_FRAMEWORK_TORCHTITAN] = {45, 70, 15, false, false, 25, 60, 18, 14, 4, 3},
-    [ND_FRAMEWORK_FSDP] = {50, 75, 15, false, false, 25, 80, 18, 14, 4, 3},
-    [ND_FRAMEWORK_MINDSPEED] = {35, 55, 15, true, false, 25, 80, 38, 20, 10, 4},
+    [ND_FRAMEWORK_MEGATRON] = {35, 55, 15, true, false, 25, 80, 38, 20, 10, 4, 0, 8, false, false, false},
+    [ND_FRAMEWORK_MEGATRON_LEGACY] = {75, 110, 25, true, true, 25, 120, 38, 20, 10, 4, 0, 8, false, false, false},
+    [ND_FRAMEWORK_MEGATRON_DEEPSPEED] = {75, 110, 35, true, true, 25, 200, 38, 20, 10, 4, 0, 8, false, false,
+                                         false},
+    [ND_FRAMEWORK_TORCHTITAN] = {45, 70, 15, false, false, 25, 60, 18, 14, 4, 3, 0, 14, true, true, true},
+    [ND_FRAMEWORK_FSDP] = {50, 75, 15, false, false, 25, 80, 18, 14, 4, 3, 4, 14, true, false, false},
+    [ND_FRAMEWORK_MINDSPEED] = {35, 55, 15, true, false, 25, 80, 38, 20, 10, 4, 0, 8, false, false, false},
 };
 
 const nd_framework_profile *nd_framework_profile_of(nd_framework f)
@@ -222,6 +230,20 @@ static int set_train(nd_train *t, const char *key, const char *v, const char **h
     } else if (!strcmp(key, "moe_grouped_gemm")) {
         *hint = "true or false";
         if (nd_parse_bool(v, &t->moe_grouped_gemm)) return -1;
+    } else if (!strcmp(key, "expandable_segments")) {
+        *hint = "true or false";
+        if (nd_parse_bool(v, &b)) return -1;
+        t->expandable_segments = b;
+    } else if (!strcmp(key, "compile")) {
+        *hint = "true or false";
+        if (nd_parse_bool(v, &t->compile)) return -1;
+    } else if (!strcmp(key, "selective_every")) {
+        *hint = "a whole number of layers in [1, 65536]";
+        if (nd_parse_int64(v, 1, 65536, &i)) return -1;
+        t->selective_every = i;
+    } else if (!strcmp(key, "fp32_grad_copy")) {
+        *hint = "true or false";
+        if (nd_parse_bool(v, &t->fp32_grad_copy)) return -1;
     } else if (!strcmp(key, "fused_cross_entropy")) {
         *hint = "true or false";
         if (nd_parse_bool(v, &t->fused_cross_entropy)) return -1;
@@ -240,7 +262,8 @@ static const char *train_keys =
     "optimizer_state_precision, grad_clip, recompute, selective_modules, schedule, "
     "flash_attention, dropout, overlap_grad_reduce, overlap_param_gather, tp_comm_overlap, "
     "ep_comm_overlap, swap_optimizer, grad_accumulation_fusion, fp8, fp8_recipe, framework, tf32, "
-    "cp_comm, cuda_graphs, moe_grouped_gemm, fused_cross_entropy, vocab_divisible_by";
+    "cp_comm, cuda_graphs, moe_grouped_gemm, fused_cross_entropy, vocab_divisible_by, "
+    "expandable_segments, fp32_grad_copy, compile, selective_every";
 
 static int set_selective(nd_train *t, const char *word, const char *where, nd_error *err)
 {

@@ -90,6 +90,14 @@ void nd_stage_work_next(const nd_context *ctx, const nd_strategy *s, const nd_re
         w->copy_cost_ms_per_gib = plan->copy_cost_ms_per_gib;
     } else {
         for (int k = 0; k < ND_LAYER_KINDS; k++) w->n[k][s->recompute] = kinds[k];
+        /* torchtitan's per-layer selective AC: every N-th layer checkpointed whole. */
+        int64_t every = ctx->train->selective_every;
+        if (s->recompute == ND_RECOMPUTE_SELECTIVE && every > 0)
+            for (int k = 0; k < ND_LAYER_KINDS; k++) {
+                int64_t full = kinds[k] / every;
+                w->n[k][ND_RECOMPUTE_SELECTIVE] = 0;
+                w->n[k][ND_RECOMPUTE_FULL] = full, w->n[k][ND_RECOMPUTE_OFF] = kinds[k] - full;
+            }
     }
     w->inflight = nd_stage_inflight(s, stage);
 
@@ -296,6 +304,90 @@ void nd_stage_sync_compute(const nd_context *ctx, const nd_strategy *s, const nd
         t->optimizer_ms += 2 * local * (states + tr->master_bytes) / (d->host_gbps * 1e9) * 1e3;
 }
 
+/* The optimizer step's temporaries, bytes: fp32 copies of the gradients where the optimizer
+ * makes them (Megatron's fp16 optimizer before its contiguous main_grad buffers, 2020-21:
+ * `fp32_grad_copy`) and the framework optimizer's own intermediates (torch's foreach AdamW
+ * materialises a list the size of the shard; fused optimizers none). */
+static double step_transient_bytes(const nd_context *ctx, double local_params)
+{
+    const nd_train *tr = ctx->train;
+    double bytes = local_params * nd_framework_profile_of(tr->framework)->optimizer_temp_bytes;
+    if (tr->fp32_grad_copy) bytes += local_params * 4.0;
+    return bytes;
+}
+
+/* Communicators the strategy opens on a device: one per parallel group wider than one rank
+ * (TP, CP, DP x CP, PP neighbours, EP, ETP, the embedding pair). Each holds the library's
+ * buffers (comm_buffer_mib: NCCL channels x peers x NCCL_BUFFSIZE; HCCL 2 x HCCL_BUFFSIZE). */
+static double communicators(const nd_context *ctx, const nd_strategy *s)
+{
+    double n = 0;
+    n += s->tp > 1, n += s->cp > 1, n += s->dp * s->cp > 1, n += s->pp > 1;
+    n += s->ep > 1, n += s->etp > 1 && s->etp != s->tp;
+    n += s->pp > 1 && (ctx->model->tied_embeddings || ctx->model->mtp_layers);
+    return n;
+}
+
+/* The dynamic memory of a stage, bytes: activations in flight, the largest transient of a
+ * layer's backward and of the embedding or head, communication buffers in tensors. */
+typedef struct dynamic_bytes {
+    double act, layer_working, ends_working, buffers, tensors;
+} dynamic_bytes;
+
+static dynamic_bytes stage_dynamic(const nd_context *ctx, const nd_strategy *s,
+                                   const nd_layer_cache_entry *costs, const nd_stage_work *w, int zero)
+{
+    const nd_train *tr = ctx->train;
+    dynamic_bytes m = {0, 0, 0, 0, 0};
+    double layer_params_max = 0, in_transit = 0;
+    for (int k = 0; k < ND_LAYER_KINDS; k++) {
+        const nd_layer_cost *c = &costs->layer[k];
+        int64_t kind_total = 0;
+        /* Offloaded layers keep nothing on the device but the one being copied. */
+        if (w->offloaded[k]) {
+            m.act -= (double)w->offloaded[k] * c->activation_bytes[ND_RECOMPUTE_OFF];
+            in_transit = fmax(in_transit, c->activation_bytes[ND_RECOMPUTE_OFF]);
+        }
+        for (int r = 0; r < ND_RECOMPUTE_MODES; r++) {
+            int64_t n = w->n[k][r];
+            kind_total += n;
+            if (!n) continue;
+            m.act += (double)n * c->activation_bytes[r];
+            m.tensors += (double)n * c->activation_tensors[r];
+            m.layer_working = fmax(m.layer_working, c->working_bytes[r]);
+        }
+        if (kind_total) {
+            m.buffers = fmax(m.buffers, c->buffer_bytes);
+            layer_params_max = fmax(layer_params_max, w->layer_ne[k] + w->layer_e[k]);
+        }
+    }
+    m.act = m.act * w->inflight + in_transit;
+    m.tensors *= w->inflight;
+    if (w->first) {
+        m.act += w->inflight * costs->embedding.activation_bytes[0];
+        m.ends_working = fmax(m.ends_working, costs->embedding.working_bytes[0]);
+    }
+    if (w->last) {
+        m.act += w->inflight * costs->head.activation_bytes[0];
+        m.ends_working = fmax(m.ends_working, costs->head.working_bytes[0]);
+    }
+    double T = (double)s->mbs * (double)tr->seq_len / (double)s->cp;
+    if (s->pp > 1) /* send and receive buffers of activations and their gradients */
+        m.buffers += 4.0 * tr->param_bytes * T * (double)ctx->model->hidden / (s->sp ? (double)s->tp : 1);
+    if (zero == 3) /* FSDP: the gathered layer and the prefetched next one, and one layer's gradients */
+        m.buffers += layer_params_max * (2.0 * tr->param_bytes + tr->grad_bytes);
+    return m;
+}
+
+/* Memory per device at the stage's peak: what tensors hold, what the caching allocator holds
+ * beyond it, and the runtime's own. The allocator (PyTorch's CUDACachingAllocator, and
+ * torch_npu's) keeps freed blocks cached for later requests of their size or smaller: the
+ * transients of one step (a layer's backward, the logits) reuse each other's blocks, the
+ * head's being the larger and the first. The optimizer step's temporaries come last, as
+ * tensors the size of parameters: where one is larger than the activation blocks the
+ * backward left cached, it cannot split them and takes new segments, so the reserved peak
+ * holds both. With expandable segments freed pages serve any request. Large blocks are rounded
+ * to 2 MiB: half of that per live activation tensor. docs/cost-model.md §Memory. */
 void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s,
                              const nd_layer_cache_entry *costs, const nd_stage_work *w,
                              nd_stage_memory *mem)
@@ -310,52 +402,36 @@ void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s,
     double ne = w->params_ne, e = w->params_e;
     mem->params_mib = (ne / (zero >= 3 ? op : 1) + e / (zero >= 3 ? op_e : 1)) * tr->param_bytes / MIB;
     mem->grads_mib = (ne / (zero >= 2 ? op : 1) + e / (zero >= 2 ? op_e : 1)) * tr->grad_bytes / MIB;
+    double local = ne / (zero >= 1 ? op : 1) + e / (zero >= 1 ? op_e : 1);
     if (!tr->swap_optimizer)
-        mem->optimizer_mib = (ne / (zero >= 1 ? op : 1) + e / (zero >= 1 ? op_e : 1)) *
-                             (tr->master_bytes + tr->optimizer_states * tr->state_bytes) / MIB;
+        mem->optimizer_mib = local * (tr->master_bytes + tr->optimizer_states * tr->state_bytes) / MIB;
 
-    double act = 0, working = 0, buffers = 0, layer_params_max = 0, in_transit = 0;
-    for (int k = 0; k < ND_LAYER_KINDS; k++) {
-        const nd_layer_cost *c = &costs->layer[k];
-        int64_t kind_total = 0;
-        /* Offloaded layers keep nothing on the device but the one being copied. */
-        if (w->offloaded[k]) {
-            act -= (double)w->offloaded[k] * c->activation_bytes[ND_RECOMPUTE_OFF];
-            in_transit = fmax(in_transit, c->activation_bytes[ND_RECOMPUTE_OFF]);
-        }
-        for (int r = 0; r < ND_RECOMPUTE_MODES; r++) {
-            int64_t n = w->n[k][r];
-            kind_total += n;
-            if (!n) continue;
-            act += (double)n * c->activation_bytes[r];
-            working = fmax(working, c->working_bytes[r]);
-        }
-        if (kind_total) {
-            buffers = fmax(buffers, c->buffer_bytes);
-            layer_params_max = fmax(layer_params_max, w->layer_ne[k] + w->layer_e[k]);
-        }
+    dynamic_bytes m = stage_dynamic(ctx, s, costs, w, zero);
+    double transient = step_transient_bytes(ctx, local);
+    double working = fmax(m.layer_working, m.ends_working);
+    double dynamic = m.act + working + m.buffers;
+    mem->activations_mib = m.act / MIB;
+    mem->buffers_mib = m.buffers / MIB;
+    mem->working_mib = fmax(working, transient - m.act - m.buffers) / MIB;
+    double rounding = m.tensors * 1.0 * MIB;
+    double cached = 0;
+    if (!nd_train_expandable_segments(tr)) {
+        /* a parameter-sized temporary against the activation blocks the backward leaves */
+        double block = m.tensors > 0 ? m.act / m.tensors : 0;
+        double weight = 0; /* the largest fp32 parameter-sized temporary: about a layer's params
+                              over its four big matrices, x 4 bytes */
+        for (int k = 0; k < ND_LAYER_KINDS; k++) weight = fmax(weight, w->layer_ne[k] + w->layer_e[k]);
+        if (transient > 0 && weight > block) cached = fmin(transient, dynamic);
+        cached += rounding;
+    } else {
+        cached = 2.0 * MIB * (m.tensors > 0 ? 1 : 0); /* one partly used page */
     }
-    act = act * w->inflight + in_transit;
-    if (w->first) {
-        act += w->inflight * costs->embedding.activation_bytes[0];
-        working = fmax(working, costs->embedding.working_bytes[0]);
-    }
-    if (w->last) {
-        act += w->inflight * costs->head.activation_bytes[0];
-        working = fmax(working, costs->head.working_bytes[0]);
-    }
-    double T = (double)s->mbs * (double)tr->seq_len / (double)s->cp;
-    if (s->pp > 1) /* send and receive buffers of activations and their gradients */
-        buffers += 4.0 * tr->param_bytes * T * (double)ctx->model->hidden / (s->sp ? (double)s->tp : 1);
-    if (zero == 3) /* FSDP: the gathered layer and the prefetched next one, and one layer's gradients */
-        buffers += layer_params_max * (2.0 * tr->param_bytes + tr->grad_bytes);
-    mem->activations_mib = act / MIB;
-    mem->working_mib = working / MIB;
-    mem->buffers_mib = buffers / MIB;
-    mem->reserve_mib = d->runtime_reserve_mib +
-                       d->allocator_overhead * (mem->activations_mib + mem->working_mib + mem->buffers_mib);
-    mem->total_mib = mem->params_mib + mem->grads_mib + mem->optimizer_mib + mem->activations_mib +
-                     mem->working_mib + mem->buffers_mib + mem->reserve_mib;
+    mem->allocator_mib = cached / MIB;
+    mem->allocated_mib = mem->params_mib + mem->grads_mib + mem->optimizer_mib + mem->activations_mib +
+                         mem->working_mib + mem->buffers_mib;
+    mem->reserved_mib = mem->allocated_mib + mem->allocator_mib;
+    mem->context_mib = d->runtime_reserve_mib + communicators(ctx, s) * d->comm_buffer_mib;
+    mem->total_mib = mem->reserved_mib + mem->context_mib;
 }
 
 double nd_stage_model_flops(const nd_context *ctx, const nd_layer_cache_entry *costs,

@@ -5,9 +5,9 @@ set terminal pngcairo size 1000,700 noenhanced font 'Sans,10'
 set output 'memory.png'
 $DATA << EOD
 # nd stage memory data: one row per pipeline stage, memory components in MiB; nan = not available (drawn as 0).
-# stage parameters gradients optimizer activations working buffers reserve
-"0" 1000 2000 500 3000 400 100 1024
-"1" 1000 2000 500 1500 400 100 1024
+# stage parameters gradients optimizer activations working buffers allocator_cache runtime_context
+"0" 1000 2000 500 3000 400 100 224 800
+"1" 1000 2000 500 1500 400 100 224 800
 EOD
 # v(c): column c, or 0 when it is not a number (a value not available counts as 0)
 v(c) = valid(c) ? column(c) : 0
@@ -30,6 +30,7 @@ plot $DATA using 0:(NaN):xtic(1) notitle, \
      $DATA using 0:(below(2,4)):($0-0.35):($0+0.35):(below(2,3)):(below(2,4)) with boxxyerror fc rgb '#76b7b2' title 'activations', \
      $DATA using 0:(below(2,5)):($0-0.35):($0+0.35):(below(2,4)):(below(2,5)) with boxxyerror fc rgb '#59a14f' title 'working', \
      $DATA using 0:(below(2,6)):($0-0.35):($0+0.35):(below(2,5)):(below(2,6)) with boxxyerror fc rgb '#edc948' title 'buffers', \
-     $DATA using 0:(below(2,7)):($0-0.35):($0+0.35):(below(2,6)):(below(2,7)) with boxxyerror fc rgb '#b07aa1' title 'reserve', \
+     $DATA using 0:(below(2,7)):($0-0.35):($0+0.35):(below(2,6)):(below(2,7)) with boxxyerror fc rgb '#b07aa1' title 'allocator cache', \
+     $DATA using 0:(below(2,8)):($0-0.35):($0+0.35):(below(2,7)):(below(2,8)) with boxxyerror fc rgb '#ff9da7' title 'runtime context', \
      16384 with lines dt 2 lw 2 lc rgb '#c00000' title 'memory budget, 16384 MiB'
 unset output
