@@ -221,6 +221,39 @@ static void budget_decides_the_fit(void **state)
     assert_true(ctx.budget_mib == 80 * 1024.0);
 }
 
+/* Llama-3-8B under torchtitan: FSDP over 8 GPUs (ZeRO-3), local batch 2 at 8k tokens, the
+ * per-op selective AC. Each layer keeps its input (T h 2 bytes), every other matmul output
+ * (half of T x 2 x (4096 + 1024 + 1024 + 4096 + 2 x 14336 + 4096) = T x 43008 bytes), the
+ * attention output (T x 4096 x 2) and flash attention's fp32 log-sum-exp (T x 32 x 4): with
+ * T = 16384 tokens, 16384 x 59520 bytes = 930 MiB a layer, 29760 MiB for 32, plus the final
+ * norm's input and output on the last stage (2 x T x 4096 x 2 = 256 MiB). The weights, sharded
+ * 8 ways, hold 8,030,261,248 / 8 x 2 bytes; torchtitan's launcher sets expandable segments, so
+ * the allocator caches only a partly used 2 MiB page beyond the allocated peak. */
+static void torchtitan_per_op_selective_memory(void **state)
+{
+    (void)state;
+    nd_train saved = run.train;
+    run.train.framework = ND_FRAMEWORK_TORCHTITAN;
+    run.train.seq_len = 8192;
+    nd_strategy s;
+    nd_strategy_init(&s);
+    nd_error err = {0};
+    assert_int_equal(nd_strategy_parse(&s, "DP=8 MB=1 MBS=2 OP=8 ZERO=3 recompute=selective", &err), 0);
+    if (nd_strategy_check(&s, &run.model, 8, 16, 8192, &err)) fail_msg("%s", err.message);
+    nd_context ctx;
+    nd_context_init(&ctx, &run.model, &run.train, h100, 8, 0, NULL);
+    nd_stage_memory mem[1];
+    nd_estimate est = {0};
+    est.stage_memory = mem;
+    assert_int_equal(nd_estimate_strategy(&ctx, &s, NULL, NULL, &est, &err), 0);
+    run.train = saved;
+    double mib = 1024.0 * 1024.0;
+    assert_true(fabs(mem[0].activations_mib - (32 * 16384.0 * 59520 + 2 * 16384.0 * 4096 * 2) / mib) < 1e-6);
+    assert_true(fabs(mem[0].params_mib - 8030261248.0 / 8 * 2 / mib) < 1e-6);
+    assert_true(fabs(mem[0].allocator_mib - 2) < 1e-9);
+    assert_true(fabs(est.peak_allocated_mib - mem[0].allocated_mib) < 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -231,6 +264,7 @@ int main(void)
         cmocka_unit_test(model_flops_follow_the_layer_formula),
         cmocka_unit_test(cache_gives_identical_results),
         cmocka_unit_test(budget_decides_the_fit),
+        cmocka_unit_test(torchtitan_per_op_selective_memory),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

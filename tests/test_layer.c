@@ -148,6 +148,77 @@ static void sequence_parallel_regathers_for_weight_gradients(void **state)
     assert_true(sp.kernels[ND_RECOMPUTE_OFF] == plain.kernels[ND_RECOMPUTE_OFF] + 2 + 2 + 2);
 }
 
+/* FP8 with current scaling reads each linear's input once more for its amax (and its
+ * output gradient backward): against delayed scaling the forward grows by exactly
+ * e x T x (K_qkv + K_proj + K_fc1 + K_fc2) bytes through HBM, T = 4096 tokens, e = 2 bytes:
+ * K = h, h/t, h and 4h/t at t = 2. */
+static void fp8_current_scaling_reads_again(void **state)
+{
+    (void)state;
+    const nd_device *d = nd_device_table_find(&table, "H100");
+    nd_train t8 = train;
+    t8.fp8 = true;
+    nd_layer_inputs in = {&gpt, &t8, d, 2048};
+    nd_layer_shape shape = {2, 1, 1, 2, 2, false};
+    nd_layer_cost delayed, current;
+    t8.fp8_recipe = ND_FP8_DELAYED;
+    nd_layer_cost_decoder(&in, ND_LAYER_DENSE, &shape, &delayed);
+    t8.fp8_recipe = ND_FP8_CURRENT;
+    nd_layer_cost_decoder(&in, ND_LAYER_DENSE, &shape, &current);
+    double T = 4096, bytes = 2 * T * (h + h / 2 + h + 4 * h / 2);
+    double want = bytes / (d->hbm_gbps * d->hbm_efficiency * 1e9) * 1e3;
+    assert_close(current.forward_ms - delayed.forward_ms, want);
+    /* and FP8 adds one cast kernel per linear each way (4 forward, 4 backward) */
+    nd_train t16 = train;
+    nd_layer_inputs in16 = {&gpt, &t16, d, 2048};
+    nd_layer_cost bf;
+    nd_layer_cost_decoder(&in16, ND_LAYER_DENSE, &shape, &bf);
+    assert_true(delayed.kernels[ND_RECOMPUTE_OFF] == bf.kernels[ND_RECOMPUTE_OFF] + 8);
+}
+
+/* Ulysses context parallelism swaps Q, K, V (one fused all-to-all) to head sharding and the
+ * output back, forward and again backward, with nothing to hide behind: per pass
+ * a2a(e T (q + kv widths) / t) + a2a(e T o / t) on the CP group (stride t). Ring CP keeps
+ * some behind the attention blocks. */
+static void context_parallel_all_to_all(void **state)
+{
+    (void)state;
+    const nd_device *d = nd_device_table_find(&table, "A100");
+    nd_train tc = train;
+    tc.flash_attention = true;
+    tc.cp_comm = ND_CP_A2A;
+    nd_layer_inputs in = {&gpt, &tc, d, 2048};
+    nd_layer_shape shape = {2, 4, 1, 2, 2, false};
+    nd_layer_cost c;
+    nd_layer_cost_decoder(&in, ND_LAYER_DENSE, &shape, &c);
+    double T = 2 * 2048 / 4.0; /* MBS x s / CP */
+    nd_group cp = {4, 2};
+    double pass = nd_collective_ms(d, ND_COLL_ALL_TO_ALL, cp, 2 * T * (h + 2 * h) / 2) +
+                  nd_collective_ms(d, ND_COLL_ALL_TO_ALL, cp, 2 * T * h / 2);
+    assert_close(c.cp_ms[ND_RECOMPUTE_OFF], 2 * pass);
+    assert_close(c.cp_ms[ND_RECOMPUTE_FULL], 3 * pass); /* full recompute replays the forward */
+}
+
+/* Dropless MoE reads each expert's token count on the host once per forward (Megatron's
+ * token dispatcher); full recompute runs the forward twice. Dropping (a capacity factor)
+ * needs none. */
+static void dropless_moe_synchronises_the_host(void **state)
+{
+    (void)state;
+    nd_model moe = gpt;
+    moe.experts = 8, moe.experts_per_token = 2, moe.moe_ffn = 4096;
+    nd_error err = {0};
+    assert_int_equal(nd_model_validate(&moe, "test", &err), 0);
+    nd_layer_inputs in = {&moe, &train, nd_device_table_find(&table, "A100"), 2048};
+    nd_layer_shape shape = {1, 1, 2, 1, 2, false};
+    nd_layer_cost c;
+    nd_layer_cost_decoder(&in, ND_LAYER_MOE, &shape, &c);
+    assert_true(c.host_syncs[ND_RECOMPUTE_OFF] == 1 && c.host_syncs[ND_RECOMPUTE_FULL] == 2);
+    moe.capacity_factor = 1.25;
+    nd_layer_cost_decoder(&in, ND_LAYER_MOE, &shape, &c);
+    assert_true(c.host_syncs[ND_RECOMPUTE_OFF] == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -157,6 +228,9 @@ int main(void)
         cmocka_unit_test(flops_of_a_gpt_layer),
         cmocka_unit_test(recompute_repeats_the_forward),
         cmocka_unit_test(sequence_parallel_regathers_for_weight_gradients),
+        cmocka_unit_test(fp8_current_scaling_reads_again),
+        cmocka_unit_test(context_parallel_all_to_all),
+        cmocka_unit_test(dropless_moe_synchronises_the_host),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
