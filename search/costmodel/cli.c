@@ -38,7 +38,8 @@ static const int nd_cli_common_option_count = (int)(sizeof nd_cli_common_options
 static const char nd_cli_common_help[] =
     "Run and cluster (flags override the run file):\n"
     "  -y, --yaml_config FILE   run description (YAML) or a Hugging Face config.json\n"
-    "  -A, --device_type NAME   device: A2, A3, A100, H100, H200, B200, or one from --device-file\n"
+    "  -A, --device_type NAME   device: V100, A100, A100-40GB, H100, H800, H200, B200, B300,\n"
+    "                           GB200, GB300 (NVL72), A2, A3, or one from --device-file\n"
     "      --device-file FILE   YAML file adding or overriding devices\n"
     "  -d, --devices N          devices in the cluster\n"
     "  -b, --global_batch_size N  sequences per optimizer step\n"
@@ -210,9 +211,11 @@ static int nd_cli_common_resolve(const nd_cli_common *c, bool need_cluster, nd_r
     if ((rc = nd_device_table_builtin(table, err))) return rc;
     if (run->device_file[0] && (rc = nd_device_table_load(table, run->device_file, err))) return rc;
     if (c->device_file && (rc = nd_device_table_load(table, c->device_file, err))) return rc;
-    if (!run->device[0])
-        return nd_error_set(err, ND_EUSAGE, "no device: give -A (A2, A3, A100, H100, H200, B200) "
-                            "or cluster.device in the run file");
+    if (!run->device[0]) {
+        char names[512];
+        nd_device_table_names(table, names, sizeof names);
+        return nd_error_set(err, ND_EUSAGE, "no device: give -A (%s) or cluster.device in the run file", names);
+    }
     *device = nd_device_table_find(table, run->device);
     if (!*device) {
         char names[512];
