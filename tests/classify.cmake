@@ -63,9 +63,19 @@ nd_classify_sh(classify_cli_worked_chrome 0
 nd_classify_sh(classify_cli_worked_ascend 0
   "^DP,time,comp,dp_wait,mp_wait,ep_wait,cp_wait,pp_wait,op_wait,sp_wait 8,1000.000,200.000,0.000,0.000,40.000,0.000,0.000,40.000,0.000$"
   "rm -f $OUT/ascend.csv && $ND ${ND_CLASSIFY_DATA}/ascend_worked --dims DP=8 --nd-columns --csv $OUT/ascend.csv >/dev/null && tr '\\n' ' ' < $OUT/ascend.csv | sed 's/ $//'")
-nd_classify_sh(classify_cli_header_mismatch 2
-  "round.csv:1: the round file's header 'DP,time.*' differs from this run's header 'DP,MP,time"
-  "rm -f $OUT/round.csv && $ND ${ND_CLASSIFY_DATA}/rank2.pt.trace.json --dims DP=2 --csv $OUT/round.csv >/dev/null && $ND ${ND_CLASSIFY_DATA}/rank2.pt.trace.json --dims DP=2,MP=2 --csv $OUT/round.csv")
+# Another round's file, or a CSV that is no round at all, is refused and left as it was.
+nd_classify_sh(classify_cli_not_a_round 2
+  "not_round.csv:1: not a round file: its header has no 'time' column"
+  "printf 'a,b\\n1,2\\n' > $OUT/not_round.csv && $ND ${ND_CLASSIFY_DATA}/rank2.pt.trace.json --dims DP=2 --csv $OUT/not_round.csv")
+nd_classify_sh(classify_cli_unterminated_quote 2
+  "quote.csv:3: a quoted field is never closed"
+  "printf 'DP,time\\n2,1.0\\n\\0422,1.0\\n' > $OUT/quote.csv && $ND ${ND_CLASSIFY_DATA}/rank2.pt.trace.json --dims DP=2 --csv $OUT/quote.csv")
+# Concurrent appends to one round keep every row (flock).
+add_test(NAME classify_cli_concurrent_append
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/classify_concurrent_append.sh
+                 $<TARGET_FILE:nd-classify> ${ND_CLASSIFY_DATA}/rank2.pt.trace.json)
+set_tests_properties(classify_cli_concurrent_append PROPERTIES ENVIRONMENT "${ND_TEST_ENV}"
+                     PASS_REGULAR_EXPRESSION "^ok")
 
 # The real traces: the DDP job's waits are in dp_wait (device view).
 nd_classify_sh(classify_cli_ddp 0 "^DP,time.* 2,[0-9.]+,[0-9.]+,[1-9][0-9]*\\.[0-9]{3},0\\.000,"

@@ -107,6 +107,60 @@ static void outfile_commit_and_discard(void **state)
     free(path);
 }
 
+/* A FIFO is refused at once (a reader would otherwise wait for a writer forever); a
+ * directory too; a regular file opens. */
+static void only_regular_files_are_read(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/nd_test_base_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *fifo = nd_path_join(dir, "fifo"), *file = nd_path_join(dir, "file");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    nd_error err = {0};
+    char *text = NULL;
+    assert_int_equal(nd_read_file(fifo, 1 << 20, &text, NULL, &err), ND_EINPUT);
+    assert_non_null(strstr(err.message, "fifo: is a FIFO, not a regular file"));
+    assert_int_equal(nd_open_regular(dir, &err), ND_EINPUT);
+    assert_non_null(strstr(err.message, "is a directory, not a regular file"));
+    assert_int_equal(nd_write_file_atomic(file, "x", 1, &err), 0);
+    FILE *f = nd_fopen_regular(file, &err);
+    assert_non_null(f);
+    assert_int_equal(fgetc(f), 'x');
+    fclose(f);
+    unlink(fifo), unlink(file), rmdir(dir);
+    free(fifo), free(file);
+}
+
+/* The path lock creates an absent file and removes it again when nothing was written;
+ * a file replaced by rename while locked is still the one the next lock takes. */
+static void path_lock_follows_replacements(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/nd_test_base_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *path = nd_path_join(dir, "round.csv");
+    nd_error err = {0};
+    nd_path_lock lock;
+    assert_int_equal(nd_path_lock_take(&lock, path, &err), 0);
+    assert_true(lock.created);
+    nd_path_lock_release(&lock, path, true);
+    struct stat st;
+    assert_int_not_equal(stat(path, &st), 0); /* the empty file it made is gone */
+
+    assert_int_equal(nd_path_lock_take(&lock, path, &err), 0);
+    assert_int_equal(nd_write_file_atomic(path, "a\n", 2, &err), 0); /* replaced under the lock */
+    nd_path_lock_release(&lock, path, true);
+    assert_int_equal(stat(path, &st), 0); /* not the created file any more: kept */
+    assert_int_equal(nd_path_lock_take(&lock, path, &err), 0);
+    assert_false(lock.created);
+    char c = 0;
+    assert_int_equal(read(lock.fd, &c, 1), 1); /* the lock holds the new file */
+    assert_int_equal(c, 'a');
+    nd_path_lock_release(&lock, path, true);
+    unlink(path), rmdir(dir);
+    free(path);
+}
+
 static void path_helpers(void **state)
 {
     (void)state;
@@ -140,6 +194,8 @@ int main(void)
         cmocka_unit_test(shortest_doubles_round_trip),
         cmocka_unit_test(outfile_commit_and_discard),
         cmocka_unit_test(path_helpers),
+        cmocka_unit_test(only_regular_files_are_read),
+        cmocka_unit_test(path_lock_follows_replacements),
         cmocka_unit_test(exit_status_mapping),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

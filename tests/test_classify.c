@@ -246,8 +246,10 @@ static void warmup_and_statistics(void **state)
     free(path);
 }
 
-/* The round file: created with the header, appended to, refused on another header;
- * a BOM and CRLF line ends in an existing file are accepted. */
+/* The round file: created with the header, appended to; columns matched by name (the
+ * order of --dims does not matter, a new dimension is added beside the others and the
+ * earlier rows get a blank there); a BOM and CRLF line ends in an existing file are kept;
+ * a file whose last record is malformed is refused and left byte for byte as it was. */
 static void round_file(void **state)
 {
     (void)state;
@@ -262,22 +264,46 @@ static void round_file(void **state)
     assert_int_equal(nd_read_file(round, 1 << 20, &data, NULL, &err), 0);
     const char *row =
         "2,1,1.000,0.340,0.086,0.010,0.020,0.008,0.010,0.050,0.004,0.463,0.009,0.050\n";
-    char expect[512];
+    char expect[1024];
     snprintf(expect, sizeof expect,
              "DP,MP,time,comp,dp_wait,mp_wait,ep_wait,cp_wait,pp_wait,op_wait,sp_wait,idle,"
              "unclassified,optimizer\n%s%s",
              row, row);
     assert_string_equal(data, expect);
     free(data);
-    assert_int_equal(nd_classify_csv_write(run, round, true, &err), ND_EINPUT);
-    assert_non_null(strstr(err.message, "differs from this run's header"));
+    /* ND's columns only, dims in another order plus PP: matched by name, PP added */
+    nd_classify_run *other = classify(trace, "PP=1,TP=1,DP=2", ND_VIEW_AUTO, 0, &err);
+    assert_int_equal(nd_classify_csv_write(other, round, true, &err), 0);
+    assert_int_equal(nd_read_file(round, 1 << 20, &data, NULL, &err), 0);
+    assert_string_equal(data,
+        "DP,MP,PP,time,comp,dp_wait,mp_wait,ep_wait,cp_wait,pp_wait,op_wait,sp_wait,idle,"
+        "unclassified,optimizer\n"
+        "2,1,,1.000,0.340,0.086,0.010,0.020,0.008,0.010,0.050,0.004,0.463,0.009,0.050\n"
+        "2,1,,1.000,0.340,0.086,0.010,0.020,0.008,0.010,0.050,0.004,0.463,0.009,0.050\n"
+        "2,1,1,1.000,0.340,0.086,0.010,0.020,0.008,0.010,0.050,0.004,,,\n");
+    free(data);
+    nd_classify_run_free(other);
     unlink(round);
     char *crlf = temp_file(".csv", "\xEF\xBB\xBF"
                                    "DP,MP,time,comp,dp_wait,mp_wait,ep_wait,cp_wait,"
                                    "pp_wait,op_wait,sp_wait\r\n");
     assert_int_equal(nd_classify_csv_write(run, crlf, true, &err), 0);
+    assert_int_equal(nd_read_file(crlf, 1 << 20, &data, NULL, &err), 0);
+    assert_string_equal(data, "\xEF\xBB\xBF"
+                              "DP,MP,time,comp,dp_wait,mp_wait,ep_wait,cp_wait,pp_wait,op_wait,"
+                              "sp_wait\r\n2,1,1.000,0.340,0.086,0.010,0.020,0.008,0.010,0.050,0.004\r\n");
+    free(data);
     unlink(crlf);
-    free(crlf), free(round), free(trace);
+    /* an unterminated quote on the last line: refused, the file untouched */
+    const char *broken = "DP,MP,time\n2,1,1.0\n\"2,1,1.0\n";
+    char *bad = temp_file(".csv", broken);
+    assert_int_equal(nd_classify_csv_write(run, bad, false, &err), ND_EINPUT);
+    assert_non_null(strstr(err.message, ":3: a quoted field is never closed"));
+    assert_int_equal(nd_read_file(bad, 1 << 20, &data, NULL, &err), 0);
+    assert_string_equal(data, broken);
+    free(data);
+    unlink(bad);
+    free(bad), free(crlf), free(round), free(trace);
     nd_classify_run_free(run);
 }
 

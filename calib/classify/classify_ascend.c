@@ -7,13 +7,13 @@
  * (Type/Index columns, rank rows only; its cluster_communication.json too). */
 #include "classify_internal.h"
 
-#include <csv.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "classify_ascend.h"
+#include "classify_csv.h"
 #include "nd/io.h"
 #include "nd/text.h"
 
@@ -81,126 +81,18 @@ int nd_classify_ascend_find(const char *path, char **csv_out, nd_error *err)
     return *csv_out != NULL;
 }
 
-/* ---- the CSV table ------------------------------------------------------------- */
-
-typedef struct table {
-    char **cells; /* row-major, NULL for an empty cell */
-    size_t n_cells, cap, cols, rows;
-    size_t row_fields;
-    bool ragged, oom, too_wide;
-    size_t ragged_row, ragged_fields;
-} table;
-
 /* step_trace_time.csv holds a dozen columns and a row per step and rank; the whole table
  * is kept (a cell is an allocation), so its size and width are bounded. */
 #define MAX_CSV_BYTES ((size_t)64 << 20)
 #define MAX_CSV_COLUMNS 256
 
-static void cell_cb(void *field, size_t len, void *data)
-{
-    table *t = data;
-    if (t->oom || t->too_wide) return;
-    if (t->row_fields == MAX_CSV_COLUMNS) {
-        t->too_wide = true;
-        return;
-    }
-    if (t->n_cells == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 256;
-        char **c = realloc(t->cells, cap * sizeof *c);
-        if (!c) {
-            t->oom = true;
-            return;
-        }
-        t->cells = c, t->cap = cap;
-    }
-    char *v = NULL;
-    if (field) {
-        v = malloc(len + 1);
-        if (!v) {
-            t->oom = true;
-            return;
-        }
-        memcpy(v, field, len);
-        v[len] = '\0';
-    }
-    t->cells[t->n_cells++] = v;
-    t->row_fields++;
-}
-
-static void row_cb(int c, void *data)
-{
-    (void)c;
-    table *t = data;
-    if (t->too_wide) return; /* the message names the row that was too wide */
-    if (t->rows == 0)
-        t->cols = t->row_fields;
-    else if (t->row_fields != t->cols && !t->ragged)
-        t->ragged = true, t->ragged_row = t->rows, t->ragged_fields = t->row_fields;
-    t->rows++;
-    t->row_fields = 0;
-}
-
-static void table_free(table *t)
-{
-    for (size_t i = 0; i < t->n_cells; i++)
-        free(t->cells[i]);
-    free(t->cells);
-}
-
-static int table_read(const char *path, table *t, nd_error *err)
-{
-    memset(t, 0, sizeof *t);
-    char *data;
-    size_t len;
-    int rc = nd_read_file(path, MAX_CSV_BYTES, &data, &len, err);
-    if (rc) return rc;
-    size_t skip = len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3) ? 3 : 0;
-    struct csv_parser p;
-    csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_EMPTY_IS_NULL);
-    size_t used = csv_parse(&p, data + skip, len - skip, cell_cb, row_cb, t);
-    bool bad = used != len - skip || csv_fini(&p, cell_cb, row_cb, t) != 0;
-    csv_free(&p);
-    free(data);
-    if (t->oom)
-        rc = nd_error_set(err, ND_ENOMEM, "out of memory");
-    else if (t->too_wide)
-        rc = nd_error_set(err, ND_EINPUT, "%s:%zu: more than %d columns", path, t->rows + 1,
-                          MAX_CSV_COLUMNS);
-    else if (bad)
-        rc = nd_error_set(err, ND_EINPUT, "%s: byte %zu: not a valid CSV file", path, used);
-    else if (t->rows == 0)
-        rc = nd_error_set(err, ND_EINPUT, "%s: empty file; expected a header", path);
-    else if (t->ragged)
-        rc = nd_error_set(err, ND_EINPUT, "%s:%zu: %zu fields where the header has %zu", path,
-                          t->ragged_row + 1, t->ragged_fields, t->cols);
-    if (rc) table_free(t);
-    return rc;
-}
-
-static const char *cell(const table *t, size_t row, int col)
-{
-    return col < 0 ? NULL : t->cells[row * t->cols + (size_t)col];
-}
-
-/* The first column at or after `from` named name (spaces trimmed), or -1. */
-static int column_from(const table *t, const char *name, size_t from)
-{
-    for (size_t c = from; c < t->cols; c++) {
-        const char *h = t->cells[c];
-        if (!h) continue;
-        while (isspace((unsigned char)*h))
-            h++;
-        size_t n = strlen(h);
-        while (n && isspace((unsigned char)h[n - 1]))
-            n--;
-        if (n == strlen(name) && !strncmp(h, name, n)) return (int)c;
-    }
-    return -1;
-}
+typedef csv_table table;
+#define cell nd_classify_csv_cell
+#define table_free nd_classify_csv_free
 
 static int column_of(const table *t, const char *name)
 {
-    return column_from(t, name, 0);
+    return nd_classify_csv_column(t, name, 0);
 }
 
 /* ---- rows ---------------------------------------------------------------------- */
@@ -215,7 +107,7 @@ static int header_check(const char *path, const table *t, int col[C_REQ], nd_err
     char missing[512] = "";
     for (int i = 0; i < C_REQ; i++) {
         col[i] = column_of(t, required[i]);
-        if (col[i] >= 0 && column_from(t, required[i], (size_t)col[i] + 1) >= 0)
+        if (col[i] >= 0 && nd_classify_csv_column(t, required[i], (size_t)col[i] + 1) >= 0)
             return nd_error_set(err, ND_EINPUT, "%s:1: column '%s' appears twice", path, required[i]);
         if (col[i] >= 0) continue;
         if (missing[0]) strncat(missing, ", ", sizeof missing - strlen(missing) - 1);
@@ -234,7 +126,7 @@ static int number(const char *path, const table *t, size_t row, int col, double 
 {
     const char *v = cell(t, row, col);
     if (v && nd_parse_double(v, out) == 0) return ND_OK;
-    return nd_error_set(err, ND_EINPUT, "%s:%zu: column '%s': '%s' is not a number", path, row + 1,
+    return nd_error_set(err, ND_EINPUT, "%s:%zu: column '%s': '%s' is not a number", path, t->row_line[row],
                         t->cells[col] ? t->cells[col] : "?", v ? v : "");
 }
 
@@ -253,7 +145,7 @@ static int read_row(const char *path, const table *t, size_t row, const int col[
         double s;
         if (nd_parse_double(step, &s) != 0 || s < 0 || s > 1e15 || s != (double)(long)s)
             return nd_error_set(err, ND_EINPUT, "%s:%zu: column 'Step': '%s' is not a step number",
-                                path, row + 1, step);
+                                path, t->row_line[row], step);
         r->step_num = (long)s;
     }
     r->time_ms = v[C_STAGE] / 1000, r->comp_ms = v[C_COMPUTING] / 1000;
@@ -271,13 +163,13 @@ static int rank_of(const char *path, const table *t, size_t row, int col, int *r
     int64_t r;
     if (v && nd_parse_int64(v, 0, MAX_RANK, &r) == 0) return *rank = (int)r, ND_OK;
     return nd_error_set(err, ND_EINPUT, "%s:%zu: column '%s': '%s' is not a rank number in [0, %d]",
-                        path, row + 1, t->cells[col] ? t->cells[col] : "?", v ? v : "", MAX_RANK);
+                        path, t->row_line[row], t->cells[col] ? t->cells[col] : "?", v ? v : "", MAX_RANK);
 }
 
 int nd_classify_ascend_read(nd_classify_run *run, const char *csv_path, nd_error *err)
 {
     table t;
-    int rc = table_read(csv_path, &t, err), col[C_REQ];
+    int rc = nd_classify_csv_read(csv_path, MAX_CSV_BYTES, MAX_CSV_COLUMNS, &t, err), col[C_REQ];
     if (rc) return rc;
     if ((rc = header_check(csv_path, &t, col, err))) return table_free(&t), rc;
     int c_dev = column_of(&t, "Device_id"), c_type = column_of(&t, "Type"),

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <yajl/yajl_parse.h>
 #include <zlib.h>
+#include <unistd.h>
+#include "nd/io.h"
 #include "nd/text.h"
 
 #define MAX_INPUTS 32
@@ -730,12 +732,16 @@ static int stream(parse *p, gzFile f, unsigned char *buf, size_t size)
         if (st != yajl_status_ok) return parse_error(p, buf + skip, (size_t)n - skip);
         p->base += (unsigned)n - skip;
     }
-    if (n < 0) {
-        int code;
-        const char *msg = gzerror(f, &code);
+    int code = Z_OK;
+    const char *msg = gzerror(f, &code);
+    if (!strncmp(msg, "<fd:", 4) && strstr(msg, ": ")) msg = strstr(msg, ": ") + 2; /* gzdopen's name */
+    if (n < 0 || code != Z_OK) {
+        bool cut = code == Z_BUF_ERROR || code == Z_DATA_ERROR;
         return nd_error_set(p->err, ND_EINPUT, "%s: byte %llu: cannot read: %s%s", p->t->path,
                             p->base, code == Z_ERRNO ? strerror(errno) : msg,
-                            code == Z_BUF_ERROR ? " (truncated gzip file?)" : "");
+                            cut ? " (a truncated or corrupt gzip file; nd does not read it as a "
+                                  "shorter run)"
+                                : "");
     }
     if (total == 0)
         return nd_error_set(p->err, ND_EINPUT, "%s: empty file; expected a Chrome trace",
@@ -756,21 +762,30 @@ int nd_classify_chrome_read(nd_classify_run *run, const char *path, nd_error *er
     p->t = &t, p->err = err;
     p->cache = calloc(NAME_CACHE, sizeof *p->cache);
     p->h = p->cache ? yajl_alloc(&callbacks, NULL, p) : NULL;
-    gzFile f = p->h ? gzopen(path, "rb") : NULL;
+    int fd = p->h ? nd_open_regular(path, err) : ND_ENOMEM;
+    gzFile f = fd >= 0 ? gzdopen(fd, "rb") : NULL;
     int rc;
     if (!p->h)
         rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    else if (fd < 0)
+        rc = fd;
     else if (!f)
-        rc = nd_error_set(err, ND_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+        rc = (close(fd), nd_error_set(err, ND_ENOMEM, "out of memory"));
     else {
         /* Profiler names are not always valid UTF-8; nd never prints them back. */
         yajl_config(p->h, yajl_dont_validate_strings, 1);
         gzbuffer(f, 1 << 17);
         rc = stream(p, f, buf, CHUNK);
+        /* gzclose reports a gzip stream cut short (no trailer) that gzread let through. */
+        int closed = gzclose(f);
+        if (!rc && closed != Z_OK)
+            rc = nd_error_set(err, ND_EINPUT,
+                              "%s: the gzip file ends early (its trailer is missing or wrong): "
+                              "a truncated trace is not read as a shorter run",
+                              path);
         if (!rc) rc = nd_classify_trace_drain(&t, err);
         if (!rc) rc = nd_classify_trace_samples(&t, err);
     }
-    if (f) gzclose(f);
     if (p->h) yajl_free(p->h);
     free(p->cfg.name), free(p->cfg.desc), free(p->cfg.ranks);
     free(p->cache), free(p), free(buf);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "nd/formats.h"
 #include "nd/io.h"
+#include "classify_round.h"
 
 static const nd_classify_quantity nd_columns[ND_CQ_CSV_COLUMNS] = {
     ND_CQ_TIME,    ND_CQ_COMP,    ND_CQ_DP_WAIT,      ND_CQ_MP_WAIT,
@@ -21,14 +22,37 @@ static double classify_value(const nd_classify_run *run, nd_classify_quantity q)
     return run->opts.stat == ND_STAT_MEDIAN ? s->median : s->mean;
 }
 
-/* Fixed decimals, never "-0.000". */
+/* Milliseconds as text: 3 decimals (ND's), more below 0.1 ms so that 3 significant
+ * digits remain (0.000412 ms is not 0.000), without trailing zeros past the third
+ * decimal (0.086, not 0.0860); never "-0.000"; from 1e15 on the shortest text that reads
+ * back (no 300-digit numbers). Non-finite values are never written (callers check). */
+void nd_classify_format_ms(double v, char buf[ND_CLASSIFY_MS_TEXT])
+{
+    double a = fabs(v);
+    int decimals = 3;
+    if (a >= 1e15) {
+        nd_format_double(v, buf);
+        return;
+    }
+    if (a > 0 && a < 0.1) decimals = 2 - (int)floor(log10(a));
+    if (decimals > 15) decimals = 15;
+    snprintf(buf, ND_CLASSIFY_MS_TEXT, "%.*f", decimals, v);
+    size_t n = strlen(buf);
+    for (int d = decimals; d > 3 && buf[n - 1] == '0'; d--)
+        buf[--n] = '\0';
+    /* "-0.000" says nothing a reader can use. */
+    if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)) memmove(buf, buf + 1, strlen(buf));
+}
+
 static void classify_print_ms(FILE *f, double v, int decimals)
 {
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    /* "-0.000" says nothing a reader can use. */
-    if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
-        memmove(buf, buf + 1, strlen(buf));
+    char buf[ND_CLASSIFY_MS_TEXT];
+    if (decimals == 3) {
+        nd_classify_format_ms(v, buf);
+    } else {
+        snprintf(buf, sizeof buf, "%.*f", decimals, fabs(v) < 1e15 ? v : 0);
+        if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)) memmove(buf, buf + 1, strlen(buf));
+    }
     fputs(buf, f);
 }
 
@@ -65,67 +89,41 @@ char *nd_classify_csv_header(const nd_classify_dims *dims, bool nd_only)
     return h;
 }
 
-static void row_write(FILE *f, const nd_classify_run *run, bool nd_only)
+/* The row the run adds to a round file: its dimensions, then the measured columns. A
+ * value nd-compare would refuse (a step that is not positive, a negative part, anything
+ * not finite) is refused here instead: nd never writes what nd refuses. */
+int nd_classify_round_row_of(const nd_classify_run *run, bool nd_only, round_row *row, nd_error *err)
 {
+    memset(row, 0, sizeof *row);
     const nd_classify_dims *d = &run->opts.dims;
-    for (int i = 0; i < d->count; i++)
-        fprintf(f, "%lld,", (long long)d->value[i]);
-    int n = nd_only ? ND_CQ_ND_COLUMNS : ND_CQ_CSV_COLUMNS;
-    for (int i = 0; i < n; i++) {
-        classify_print_ms(f, classify_value(run, nd_columns[i]), 3);
-        fputc(i + 1 < n ? ',' : '\n', f);
+    char text[ND_CLASSIFY_MS_TEXT];
+    int rc = ND_OK;
+    for (int i = 0; i < d->count && !rc; i++) {
+        snprintf(text, sizeof text, "%lld", (long long)d->value[i]);
+        rc = nd_classify_round_row_add(row, nd_dim_name(d->dim[i]), text, err);
     }
-}
-
-/* The first line of an existing round file, without BOM and line end. */
-static char *first_line(const char *data, size_t len, bool *crlf)
-{
-    size_t skip = len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3) ? 3 : 0;
-    size_t end = skip;
-    while (end < len && data[end] != '\n')
-        end++;
-    *crlf = end > skip && data[end - 1] == '\r';
-    size_t n = end - skip - (*crlf ? 1 : 0);
-    char *line = malloc(n + 1);
-    if (line) memcpy(line, data + skip, n), line[n] = '\0';
-    return line;
+    int n = nd_only ? ND_CQ_ND_COLUMNS : ND_CQ_CSV_COLUMNS;
+    for (int i = 0; i < n && !rc; i++) {
+        double v = classify_value(run, nd_columns[i]);
+        const char *name = nd_classify_quantity_name(nd_columns[i]);
+        bool bad = !isfinite(v) || (nd_columns[i] == ND_CQ_TIME ? v <= 0
+                                    : nd_columns[i] != ND_CQ_IDLE && v < -1e-9);
+        if (bad)
+            return nd_error_set(err, ND_EINPUT,
+                                "the row's '%s' would be %g ms, which nd-compare refuses: not written",
+                                name, v);
+        nd_classify_format_ms(v, text);
+        rc = nd_classify_round_row_add(row, name, text, err);
+    }
+    return rc;
 }
 
 int nd_classify_csv_write(const nd_classify_run *run, const char *path, bool nd_only, nd_error *err)
 {
     if (!run->finished) return nd_error_set(err, ND_EINPUT, "internal: run not finished");
-    char *header = nd_classify_csv_header(&run->opts.dims, nd_only);
-    if (!header) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    char *old = NULL, *line = NULL;
-    size_t old_len = 0;
-    bool crlf = false;
-    FILE *probe = fopen(path, "rb");
-    int rc = ND_OK;
-    if (probe) {
-        fclose(probe);
-        rc = nd_read_file(path, (size_t)1 << 30, &old, &old_len, err);
-        if (!rc && old_len && !(line = first_line(old, old_len, &crlf)))
-            rc = nd_error_set(err, ND_ENOMEM, "out of memory");
-        if (!rc && line && strcmp(line, header))
-            rc = nd_error_set(err, ND_EINPUT,
-                              "%s:1: the round file's header '%s' differs from this run's "
-                              "header '%s'; use the same --dims (and --nd-columns) or another "
-                              "file",
-                              path, line, header);
-    }
-    nd_outfile out;
-    if (!rc && !(rc = nd_outfile_open(&out, path, err))) {
-        if (old_len) {
-            fwrite(old, 1, old_len, out.fp);
-            if (old[old_len - 1] != '\n') fputs(crlf ? "\r\n" : "\n", out.fp);
-        } else {
-            fprintf(out.fp, "%s\n", header);
-        }
-        row_write(out.fp, run, nd_only);
-        rc = nd_outfile_commit(&out, err);
-    }
-    free(header), free(old), free(line);
-    return rc;
+    round_row row;
+    int rc = nd_classify_round_row_of(run, nd_only, &row, err);
+    return rc ? rc : nd_classify_round_append(path, &row, 1, err);
 }
 
 const char *nd_classify_perf_part_name(int i)

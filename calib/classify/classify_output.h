@@ -4,10 +4,18 @@
 
 #include <stdio.h>
 #include "nd/classify.h"
+#include "classify_round.h"
 
 #define PERF_PARTS 16
 /* ND's estimate columns (reference §3.5) with DP_REDUCE, then nd's extras. */
 const char *nd_classify_perf_part_name(int i);
 void nd_classify_perf_parts(const nd_classify_run *run, double v[PERF_PARTS]);
+
+/* Milliseconds as written in every nd-classify file (see classify_output.c). */
+#define ND_CLASSIFY_MS_TEXT 64
+void nd_classify_format_ms(double v, char buf[ND_CLASSIFY_MS_TEXT]);
+
+/* The round-file row of a finished run; ND_EINPUT when a value is one nd-compare refuses. */
+int nd_classify_round_row_of(const nd_classify_run *run, bool nd_only, round_row *row, nd_error *err);
 
 #endif

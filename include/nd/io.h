@@ -10,8 +10,9 @@
 #ifndef ND_IO_H
 #define ND_IO_H
 
-#include <stdio.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "nd/error.h"
 
 /* An output file being written: fp is open on a temporary file next to path. */
@@ -37,9 +38,42 @@ void nd_outfile_discard(nd_outfile *out);
 int nd_write_file_atomic(const char *path, const void *data, size_t len, nd_error *err);
 
 /* Reads a whole file into a NUL-terminated buffer the caller frees. Refuses
- * files larger than max_bytes with ND_EINPUT. Missing or unreadable: ND_EINPUT
- * (the user named it). */
+ * files larger than max_bytes with ND_EINPUT. Missing, unreadable or not a regular
+ * file (a FIFO would block): ND_EINPUT (the user named it). */
 int nd_read_file(const char *path, size_t max_bytes, char **data, size_t *len, nd_error *err);
+
+/* Opens path for reading only when it is a regular file (after symlinks): a FIFO, a
+ * device, a socket or a directory is refused with ND_EINPUT ("... is a FIFO, not a
+ * regular file") and never blocks, since the open is non-blocking until the type is
+ * known. Returns the descriptor (the caller closes it), or a negative ND_E code. */
+int nd_open_regular(const char *path, nd_error *err);
+
+/* The same as a stdio stream opened "rb" (the caller fcloses it); NULL with err set. */
+FILE *nd_fopen_regular(const char *path, nd_error *err);
+
+/* An exclusive lock on the file at path, for a read-modify-replace cycle that
+ * several processes may run at once (appending a row to a round file). The file is
+ * opened (created empty when absent), locked with flock(), and checked to still be
+ * the file the path names: a writer that replaced it by rename meanwhile makes the
+ * lock retry on the new file. Hold it while reading the old content through fd and
+ * renaming the new one over path; then nd_path_unlock. */
+typedef struct nd_path_lock {
+    int fd;       /* open read-only on the locked file; -1 when not held */
+    bool created; /* the file did not exist: this lock created it empty */
+} nd_path_lock;
+
+/* ND_EINPUT when path is not a regular file, ND_EIO when it cannot be opened or
+ * locked. */
+int nd_path_lock_take(nd_path_lock *lock, const char *path, nd_error *err);
+
+/* Releases the lock. With remove_created, a file this lock created (and nothing has
+ * replaced) is removed again: a failed run leaves no empty file behind. */
+void nd_path_lock_release(nd_path_lock *lock, const char *path, bool remove_created);
+
+/* Reads what remains of an open descriptor (named path in messages) into a
+ * NUL-terminated buffer the caller frees; the same limits and errors as nd_read_file.
+ * The descriptor stays open. */
+int nd_read_fd(int fd, const char *path, size_t max_bytes, char **data, size_t *len, nd_error *err);
 
 /* Creates a directory (one level) if it does not exist. ND_EIO on failure. */
 int nd_make_dir(const char *path, nd_error *err);

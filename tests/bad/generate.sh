@@ -48,3 +48,10 @@ awk -v s="$step" 'BEGIN { printf "{\"traceEvents\":[%s", s
 awk 'BEGIN { printf "{\"traceEvents\":["
   for (i = 0; i < 70000; i++) printf "%s{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#%d\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":1}", (i ? ",\n" : ""), i, i * 10
   print "]}" }' >trace_many_steps.json
+
+# nd-classify (issue 17): FIFOs instead of files must be refused at once, never waited on.
+rm -f trace_fifo.json && mkfifo trace_fifo.json
+mkdir -p ascend_fifo_comm
+printf 'Device_id,Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble\n0,1,2,1,1,2,7,10,0\n' \
+  >ascend_fifo_comm/step_trace_time.csv
+rm -f ascend_fifo_comm/communication.json && mkfifo ascend_fifo_comm/communication.json
