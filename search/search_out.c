@@ -58,7 +58,7 @@ void nd_search_print_table(FILE *fp, const nd_search_config *cfg, const nd_searc
     fprintf(fp, "%5s", "TOP");
     for (int d = 0; d < ND_DIMS_SEARCHED; d++) fprintf(fp, " %5s", nd_dim_name((nd_dim)d));
     if (show_recompute(cfg)) fprintf(fp, " %-22s", "recompute");
-    fprintf(fp, " %10s %11s %11s %6s\n", "peak MiB", "step ms", "tokens/s/d", "MFU");
+    fprintf(fp, " %10s %9s %11s %11s %6s\n", "peak MiB", "headroom", "step ms", "tokens/s/d", "MFU");
     for (size_t i = 0; i < n; i++) {
         const nd_ranked *r = &res->items[i];
         char buf[64];
@@ -66,8 +66,9 @@ void nd_search_print_table(FILE *fp, const nd_search_config *cfg, const nd_searc
         for (int d = 0; d < ND_DIMS_SEARCHED; d++)
             fprintf(fp, " %5lld", (long long)nd_strategy_dim(&r->s, (nd_dim)d));
         if (show_recompute(cfg)) fprintf(fp, " %-22s", recompute_label(r, buf, sizeof buf));
-        fprintf(fp, " %10.0f %11.2f %11.1f %5.1f%%\n", r->peak_mib, r->step_ms, r->tokens_per_s_per_device,
-                100 * r->mfu);
+        /* headroom: what the budget leaves above the peak (reserved + runtime context) */
+        fprintf(fp, " %10.0f %9.0f %11.2f %11.1f %5.1f%%\n", r->peak_mib, cfg->ctx->budget_mib - r->peak_mib,
+                r->step_ms, r->tokens_per_s_per_device, 100 * r->mfu);
         fputs("       ", fp);
         for (int p = 0; p < ND_PARTS; p++)
             if (r->parts_ms[p] > 0.005 * r->step_ms)

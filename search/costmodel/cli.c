@@ -18,6 +18,7 @@ static const struct option nd_cli_common_options[] = {
     {"device-file", required_argument, 0, ND_OPT_DEVICE_FILE},
     {"mem", required_argument, 0, ND_OPT_MEM},
     {"mem_for_ppb", required_argument, 0, ND_OPT_MEM},
+    {"mem-margin", required_argument, 0, ND_OPT_MEM},
     {"seq", required_argument, 0, ND_OPT_SEQ},
     {"precision", required_argument, 0, ND_OPT_PRECISION},
     {"grad-precision", required_argument, 0, ND_OPT_GRAD_PRECISION},
@@ -44,7 +45,9 @@ static const char nd_cli_common_help[] =
     "  -d, --devices N          devices in the cluster\n"
     "  -b, --global_batch_size N  sequences per optimizer step\n"
     "  -M, --max_mem SIZE       memory budget per device (58GB, 60000MB; default: the device's HBM)\n"
-    "  -mem, --mem_for_ppb SIZE memory kept free below the budget (default 0)\n"
+    "  -mem, --mem-margin SIZE  memory kept free below the budget (default 0); a strategy fits\n"
+    "                           when its reserved peak plus the runtime context stays under\n"
+    "                           the budget less this margin (--mem_for_ppb: ND's spelling)\n"
     "  -c, --cache_file FILE    ratios file from nd-fit: each part x its ratio\n"
     "      --seq N              sequence length (tokens)\n"
     "      --precision P        bf16, fp16 or fp32\n"
