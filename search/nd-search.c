@@ -19,10 +19,9 @@ static const char usage[] =
     "  -l, --dimensions D...    dimensions that vary: DP EP MP (TP) CP PP VPP MB MBS SP OP (default all;\n"
     "                           the others keep the run file's value). Names may follow -l as ND's do\n"
     "                           (-l DP MP PP) or be joined by commas\n"
-    "  -s, --search-config F    ND's search config: scalar = fixed, list = candidates, auto (docs/search.md)\n"
     "      --recompute M...     recompute modes to try: off selective full, or auto (all three)\n"
-    "  -ar                      choose a recompute mode per layer (exact knapsack per stage)\n"
-    "  -ao                      with -ar: a stage's first layers may offload activations to the host\n"
+    "  -ar, --auto_recompute    choose a recompute mode per layer (exact knapsack per stage)\n"
+    "  -ao, --auto_offload      with -ar: a stage's first layers may offload activations to the host\n"
     "      --host_link_gibps G  offload link bandwidth, GiB/s (default: the device's host link)\n"
     "      --host_link_overlap F  share of the forward the copies may hide in (default 0.8)\n"
     "      --host_link_cost C   step time each GiB moved costs, ms (default 0)\n"
@@ -30,8 +29,7 @@ static const char usage[] =
     "  -t, --top_config_number K  strategies printed (default 10)\n"
     "      --ranking_csv FILE   every fitting strategy, ranked (ND's columns, then nd's)\n"
     "  -o, --output-dir DIR     ranking.csv, best.yaml, summary.json, ranking and memory plots\n"
-    "  -rp                      with -ar and -o: recompute potentials CSV and plot\n"
-    "  -j, --threads N          pricing threads (default 1)\n"
+    "  -rp, --recompute_potentials  with -ar and -o: recompute potentials CSV and plot\n"
     "      --format F           plot format: png (default), svg or pdf\n"
     "      --no-plots           no plots with -o\n"
     "      --no-progress        no progress on stderr\n"
@@ -45,13 +43,14 @@ enum { OPT_RECOMPUTE = ND_OPT_COMMON_LAST + 1, OPT_AR, OPT_AO, OPT_GIBPS, OPT_OV
        OPT_TFLOPS, OPT_RANKING, OPT_FORMAT, OPT_NO_PLOTS, OPT_RP, OPT_NO_PROGRESS };
 
 static const struct option options[] = {
-    {"dimensions", required_argument, 0, 'l'}, {"search-config", required_argument, 0, 's'},
+    {"dimensions", required_argument, 0, 'l'},
     {"recompute", required_argument, 0, OPT_RECOMPUTE}, {"ar", no_argument, 0, OPT_AR},
     {"ao", no_argument, 0, OPT_AO}, {"host_link_gibps", required_argument, 0, OPT_GIBPS},
     {"host_link_overlap", required_argument, 0, OPT_OVERLAP}, {"host_link_cost", required_argument, 0, OPT_COST},
     {"sustained_tflops", required_argument, 0, OPT_TFLOPS}, {"top_config_number", required_argument, 0, 't'},
     {"ranking_csv", required_argument, 0, OPT_RANKING}, {"output-dir", required_argument, 0, 'o'},
-    {"rp", no_argument, 0, OPT_RP}, {"threads", required_argument, 0, 'j'},
+    {"rp", no_argument, 0, OPT_RP}, {"recompute_potentials", no_argument, 0, OPT_RP},
+    {"auto_recompute", no_argument, 0, OPT_AR}, {"auto_offload", no_argument, 0, OPT_AO},
     {"format", required_argument, 0, OPT_FORMAT}, {"no-plots", no_argument, 0, OPT_NO_PLOTS},
     {"no-progress", no_argument, 0, OPT_NO_PROGRESS}, {0, 0, 0, 0},
 };
@@ -86,9 +85,10 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
         req->dims_given = true;
         return add_words(req->dims, &req->n_dims, 16, arg, err);
     case OPT_RECOMPUTE: return add_words(req->modes, &req->n_modes, 4, arg, err);
-    case 's': req->search_config = arg; return 0;
     case OPT_AR: req->per_layer = true; return 0;
+    case OPT_AR | ND_CLI_NO: req->per_layer = false; return 0;
     case OPT_AO: req->offload = true; return 0;
+    case OPT_AO | ND_CLI_NO: req->offload = false; return 0;
     case OPT_GIBPS: return parse_number("--host_link_gibps", arg, 1e-6, HUGE_VAL, &req->host_gibps, err);
     case OPT_OVERLAP: return parse_number("--host_link_overlap", arg, 0, HUGE_VAL, &req->host_overlap, err);
     case OPT_COST: return parse_number("--host_link_cost", arg, 0, HUGE_VAL, &req->host_cost, err);
@@ -99,14 +99,11 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
         return 0;
     case OPT_RANKING: req->ranking_csv = arg; return 0;
     case 'o': req->out_dir = arg; return 0;
-    case 'j':
-        if ((rc = parse_number("-j", arg, 1, 256, &x, err))) return rc;
-        req->threads = (int)x;
-        return 0;
     case OPT_FORMAT: req->plot_format = arg; return 0;
     case OPT_NO_PLOTS: req->no_plots = true; return 0;
     case OPT_NO_PROGRESS: req->quiet = true; return 0;
     case OPT_RP: req->potentials = true; return 0;
+    case OPT_RP | ND_CLI_NO: req->potentials = false; return 0;
     default: return 1;
     }
 }
@@ -126,7 +123,7 @@ static int operand(const char *arg, void *request)
 
 int main(int argc, char **argv)
 {
-    static const nd_cli_program program = {"nd-search", usage, exit_status, options, "l:s:t:o:j:",
+    static const nd_cli_program program = {"nd-search", usage, exit_status, options, "l:t:o:",
                                            handle, operand};
     nd_search_request req;
     memset(&req, 0, sizeof req);

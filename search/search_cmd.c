@@ -15,20 +15,6 @@
 #include "nd/search_out.h"
 #include "nd/text.h"
 
-/* Values the search config states that the command line did not. */
-static void config_defaults(const nd_search_config_file *f, nd_cli_common *c, char *buf, size_t size)
-{
-    if (!c->device && f->device[0]) c->device = f->device;
-    if (!c->gbs && f->global_batch) {
-        snprintf(buf, size, "%lld", (long long)f->global_batch);
-        c->gbs = buf;
-    }
-    if (!c->budget && f->memory_mib > 0) {
-        snprintf(buf + 32, size - 32, "%.17gMB", f->memory_mib);
-        c->budget = buf + 32;
-    }
-}
-
 /* Whether the command line set `key` (--schedule, or --set key=...). */
 static bool cli_sets(const nd_cli_common *c, const char *key)
 {
@@ -119,29 +105,17 @@ static int write_files(const nd_search_request *req, const nd_search_config *cfg
 
 int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_error *err)
 {
-    nd_search_config_file file;
-    nd_cli_common common = req->common;
-    char buf[128];
     int rc = ND_OK;
-    if (req->search_config) {
-        if ((rc = nd_search_config_load(req->search_config, &file, err))) return rc;
-        config_defaults(&file, &common, buf, sizeof buf);
-    }
-    if (req->potentials && !req->per_layer && !(req->search_config && file.per_layer))
-        return nd_error_set(err, ND_EUSAGE, "-rp needs -ar: potentials start from a per-layer plan");
-    if (req->potentials && !req->out_dir) return nd_error_set(err, ND_EUSAGE, "-rp needs -o DIR");
     nd_session ses;
-    if ((rc = nd_session_open(&ses, &common, false, diag, err))) goto done;
-    if (req->search_config && !req->common.devices && file.num_nodes) { /* the config over the run file */
-        int64_t cards = file.cards_per_node ? file.cards_per_node : ses.device->devices_per_node;
-        if (file.num_nodes * cards > ND_SEARCH_CONFIG_MAX_DEVICES) { /* both are bounded: no overflow */
-            rc = nd_error_set(err, ND_EINPUT, "%s: cluster.num_nodes %lld x %lld cards per node is more "
-                              "than the %lld devices nd searches", req->search_config,
-                              (long long)file.num_nodes, (long long)cards,
-                              (long long)ND_SEARCH_CONFIG_MAX_DEVICES);
-            goto done;
-        }
-        ses.run.devices = file.num_nodes * cards;
+    if ((rc = nd_session_open(&ses, &req->common, false, diag, err))) goto done;
+    const nd_search_config_file *file = ses.search;
+    if (req->potentials && !req->per_layer && !(file && file->per_layer)) {
+        rc = nd_error_set(err, ND_EUSAGE, "-rp needs -ar: potentials start from a per-layer plan");
+        goto done;
+    }
+    if (req->potentials && !req->out_dir) {
+        rc = nd_error_set(err, ND_EUSAGE, "-rp needs -o DIR");
+        goto done;
     }
     if (ses.run.devices <= 0) {
         rc = nd_error_set(err, ND_EUSAGE, "no device count: give -d N (or cluster.devices in the run file)");
@@ -153,13 +127,13 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
     }
     nd_search_space space;
     nd_strategy base;
-    if ((rc = build_space(req, &ses, req->search_config ? &file : NULL, &space, &base, err))) goto done;
+    if ((rc = build_space(req, &ses, file, &space, &base, err))) goto done;
     nd_context ctx;
     nd_context_init(&ctx, &ses.run.model, &ses.run.train, ses.device, ses.run.devices, ses.budget_mib,
                     ses.has_ratios ? &ses.ratios.ratios : NULL);
     nd_search_config cfg = {&ctx, base, ses.run.train.global_batch, space,
                             (req->ranking_csv || req->out_dir) ? 0 : (req->top > 0 ? (size_t)req->top : 10),
-                            req->threads > 0 ? req->threads : 1, req->quiet ? NULL : diag};
+                            req->common.jobs > 0 ? req->common.jobs : 1, req->quiet ? NULL : diag};
     nd_search_result res;
     if ((rc = nd_search_run(&cfg, &res, err))) goto done;
     if (res.count == 0) {

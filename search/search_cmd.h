@@ -23,11 +23,9 @@ typedef struct nd_search_request {
     double host_gibps;        /* --host_link_gibps (0 = the device's) */
     double host_overlap;      /* --host_link_overlap (< 0 = 0.8) */
     double host_cost;         /* --host_link_cost, ms per GiB (< 0 = 0) */
-    const char *search_config;/* -s */
     long top;                 /* -t (0 = 10 printed) */
     const char *ranking_csv;  /* --ranking_csv */
     const char *out_dir;      /* -o */
-    int threads;              /* -j */
     const char *plot_format;  /* --format */
     bool no_plots;            /* --no-plots */
     bool potentials;          /* -rp */

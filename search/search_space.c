@@ -5,6 +5,8 @@
  */
 #include "search_internal.h"
 
+#include "nd/search_config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,4 +199,24 @@ int nd_search_explain_none(const nd_search_config *cfg, const nd_search_stats *s
                         "no strategy reaches a global batch of %lld on %lld devices: the data-parallel "
                         "degrees this model allows are %s, and the global batch must be a multiple "
                         "of DP (DP x MB x MBS)", (long long)gbs, (long long)n, dps);
+}
+
+void nd_search_config_apply(const nd_search_config_file *f, nd_search_space *space, nd_strategy *base)
+{
+    for (int d = 0; d < ND_DIMS_SEARCHED; d++) {
+        if (f->fixed[d]) {
+            space->vary &= ~ND_DIM_BIT(d);
+            nd_strategy_set_dim(base, (nd_dim)d, f->fixed_value[d]);
+        } else if (f->n_list[d]) {
+            space->vary |= ND_DIM_BIT(d);
+            space->allowed[d] = f->list[d];
+            space->n_allowed[d] = f->n_list[d];
+        }
+    }
+    if (f->n_modes) {
+        space->n_modes = f->n_modes;
+        memcpy(space->modes, f->modes, sizeof f->modes);
+    }
+    if (f->per_layer) space->per_layer = true;
+    if (f->has_schedule) base->schedule = f->schedule;
 }

@@ -94,8 +94,8 @@ nd_cli_test(cli_search_nothing_fits 2 "nothing fits the 1024 MiB budget: the lea
 nd_cli_test(cli_search_bad_dim 2 "-l XP: not a dimension" ${SEARCH} -y ${LLAMA} -d 8 -b 64 -l XP)
 nd_cli_test(cli_search_ao_needs_ar 2 "-ao needs -ar" ${SEARCH} -y ${LLAMA} -d 8 -b 64 -ao)
 nd_cli_test(cli_search_rp_needs_ar 2 "-rp needs -ar" ${SEARCH} -y ${LLAMA} -d 8 -b 64 -rp -o ${CMAKE_CURRENT_BINARY_DIR}/x)
-nd_cli_test(cli_search_bad_threads 2 "-j '0'" ${SEARCH} -y ${LLAMA} -d 8 -b 64 -j 0)
-nd_cli_test(cli_search_too_many_threads 2 "-j '300': more than 256" ${SEARCH} -y ${LLAMA} -d 8 -b 64 -j 300)
+nd_cli_test(cli_search_bad_threads 2 "-j: '0' is not a whole number of threads from 1 to 256" ${SEARCH} -y ${LLAMA} -d 8 -b 64 -j 0)
+nd_cli_test(cli_search_too_many_threads 2 "-j: '300' is not a whole number of threads from 1 to 256" ${SEARCH} -y ${LLAMA} -d 8 -b 64 -j 300)
 nd_cli_test(cli_search_no_gbs 2 "no global batch" ${SEARCH} -y ${SAMPLES}/models/llama3-8b.json -A H100 -d 8)
 add_test(NAME cli_search_same_output_any_threads
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/search_same_output.sh ${SEARCH} ${LLAMA})
@@ -120,3 +120,17 @@ nd_cli_test(cli_search_config_bad_list 2 "search_bad_list.yaml:2: list item 'two
             -y ${LLAMA} -s ${BAD}/search_bad_list.yaml)
 nd_cli_test(cli_estimate_fp8_without_fp8 2 "fp8: device A100 has no FP8 tensor cores" ${EST} -y ${LLAMA} -A A100
             --set fp8=true)
+
+# ND's spellings (docs/nd-compat.md): '_' and '-' alike, one dash or two, --no-X forms,
+# `-v N` as one option, ND_JOBS, ND's flags of another binary named in a note. The numbers
+# must be those of the plain spelling: the same strategy, the same step.
+nd_cli_test(cli_spelling_dashes 0 "on 64 x H100" ${EST} --yaml-config ${LLAMA} --device-type H100
+            -max-mem 80GB --mem-for-ppb 1GB)
+nd_cli_test(cli_spelling_verbosity_word 0 "step +[0-9.]+ +100.0 %" ${EST} -y ${LLAMA} -v 2)
+nd_cli_test(cli_spelling_verbosity_range 2 "-v: '7' is not a level from 0 to 6" ${EST} -y ${LLAMA} -v 7)
+nd_cli_test(cli_spelling_no_switch 0 "Top 1 of 9 fitting" ${SEARCH} -y ${LLAMA} -d 64 -b 512 -t 1
+            -l DP MP PP -ar --no-auto_recompute --no-progress)
+nd_cli_test(cli_spelling_foreign_note 0 "step +[0-9.]+ +100.0 %" ${EST} -y ${LLAMA} -l DP MP -t 3
+            --real_csv none.csv)
+add_test(NAME cli_spelling_nd_jobs COMMAND ${EXPECT} 2 "ND_JOBS: 'many' is not a whole number"
+         ${CMAKE_COMMAND} -E env ND_JOBS=many ${EST} -y ${LLAMA})

@@ -14,8 +14,8 @@ lib_of() {
   case "$1" in
     error|io|text|json|yaml_doc|formats|version) echo base ;;
     model|model_fields|device|strategy|run|parts|collective|layer|layer_cache|stage|estimate|\
-    ratios|report|cli) echo core ;;
-    search|search_config|search_out|knapsack) echo search ;;
+    ratios|report|cli|search_config) echo core ;;
+    search|search_out|knapsack) echo search ;;
     classified|compare|metrics|fit) echo calib ;;
     classify) echo classify ;;
     plot|csv_table) echo plot ;;

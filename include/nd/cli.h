@@ -1,8 +1,15 @@
 /*
- * cli.h — the command-line options every pricing binary shares (ND's names:
- * -y -A -d -b -M -mem -c, plus --device-file and run overrides), and turning
- * them into a loaded run, a device and a context. A main describes its own flags
- * (nd_cli_program) and nd_cli_parse reads both.
+ * cli.h — the command line every pricing binary shares, and turning it into a loaded
+ * run, a device and a budget.
+ *
+ * The shared options are ND's (run_nd's -y -f -m -d -b -A -M -mem -c -s -v -j -V
+ * --strict -swap_os -mppb --train-yaml --accelerate-yaml) plus nd's run overrides
+ * (--seq, --set, ...). nd_cli_parse reads ND's spellings as ND users type them:
+ * '_' and '-' alike in every long option (--yaml_config = --yaml-config), one dash or
+ * two, --no-X for every switch, ND's multi-word -l DP MP and --recompute off full,
+ * `-v 2`. An ND flag that belongs to another nd binary's job is accepted everywhere
+ * and named in a note, so that an ND command line runs unchanged. docs/nd-compat.md
+ * lists every ND flag with its status.
  */
 #ifndef ND_CLI_H
 #define ND_CLI_H
@@ -18,8 +25,27 @@
 
 #define ND_CLI_MAX_SETS 64
 
+/* ND's verbosity scale (-v N, 0..6; ND's default 2). */
+enum {
+    ND_VERBOSITY_QUIET = 0,   /* errors only: no table, no notes */
+    ND_VERBOSITY_RESULTS = 1, /* results on stdout, no notes or progress on stderr */
+    ND_VERBOSITY_DEFAULT = 2, /* + notes, summaries, progress; debug.csv and debug_mem.csv with -o */
+    ND_VERBOSITY_INFO = 3,    /* + the search's bounds and counts per refusal reason */
+    ND_VERBOSITY_DETAIL = 4,  /* + every dropped candidate and its excess memory */
+    ND_VERBOSITY_TRACE = 5,   /* + every priced candidate */
+    ND_VERBOSITY_DEBUG = 6,   /* + every candidate's parts per stage */
+    ND_VERBOSITY_MAX = 6
+};
+
+#define ND_CLI_MAX_NOTES 16
+
 typedef struct nd_cli_common {
     const char *run_path;      /* -y */
+    const char *framework;     /* -f: the format of -y (NULL: recognised from the file) */
+    const char *model_name;    /* -m: the model's name (ND: the model hooks to use) */
+    const char *train_yaml;    /* --train-yaml (ND's hyperparallel2) */
+    const char *accelerate_yaml; /* --accelerate-yaml (ND's hyperparallel2) */
+    const char *search_config; /* -s: ND's search config, in every binary */
     const char *device;        /* -A */
     const char *device_file;   /* --device-file */
     const char *ratios_path;   /* -c */
@@ -27,7 +53,15 @@ typedef struct nd_cli_common {
     const char *gbs;           /* -b */
     const char *budget;        /* -M */
     const char *reserve;       /* -mem */
-    int verbosity;             /* -v */
+    int verbosity;             /* -v N (ND_VERBOSITY_*; default 2) */
+    int jobs;                  /* -j, --jobs, else $ND_JOBS; 0 = not stated */
+    bool strict;               /* --strict: refuse what would be priced from a default */
+    bool verify;               /* -V: the census of the model against its checkpoint */
+    bool mppb;                 /* -mppb: stage layers and recompute from the framework config */
+    int n_notes;               /* ND flags this binary does not use, as typed, for a note */
+    const char *notes[ND_CLI_MAX_NOTES];
+    const char *note_owner[ND_CLI_MAX_NOTES];
+    char words[8192];          /* the command line's words as nd_cli_parse spelled them */
     int set_count;
     const char *set_keys[ND_CLI_MAX_SETS];
     const char *set_values[ND_CLI_MAX_SETS];
@@ -39,11 +73,19 @@ typedef struct nd_cli_common {
 enum {
     ND_OPT_DEVICE_FILE = 300, ND_OPT_MEM, ND_OPT_SEQ, ND_OPT_PRECISION, ND_OPT_RECOMPUTE,
     ND_OPT_SCHEDULE, ND_OPT_SET, ND_OPT_OPTIMIZER, ND_OPT_FLASH, ND_OPT_DROPOUT,
-    ND_OPT_GRAD_PRECISION, ND_OPT_SWAP_OS, ND_OPT_HELP, ND_OPT_VERSION, ND_OPT_COMMON_LAST
+    ND_OPT_GRAD_PRECISION, ND_OPT_SWAP_OS, ND_OPT_HELP, ND_OPT_VERSION, ND_OPT_TRAIN_YAML,
+    ND_OPT_ACCELERATE_YAML, ND_OPT_STRICT, ND_OPT_MPPB, ND_OPT_VERBOSITY, ND_OPT_FOREIGN,
+    ND_OPT_COMMON_LAST = ND_OPT_FOREIGN + 64
 };
 
+/* Added to a switch's code for its --no-X form: a handler sees `opt & ND_CLI_NO` and sets
+ * the switch off. Every option without an argument has one. */
+#define ND_CLI_NO 0x10000
+
 /* A binary's own flags beside the shared ones. handle returns 0 when it took opt,
- * 1 when opt is not one of its own, or ND_EUSAGE with err filled. */
+ * 1 when opt is not one of its own, or ND_EUSAGE with err filled. A switch's --no-X
+ * form arrives as its code | ND_CLI_NO. A program's option of the same name as a shared
+ * one wins. */
 typedef int (*nd_cli_handler)(int opt, const char *arg, void *request, nd_error *err);
 /* The words left after the options, one at a time (ND's `-l DP MP PP` gives its list as
  * separate words): returns 0 when it took arg, 1 when arg is not the program's. */
@@ -59,12 +101,18 @@ typedef struct nd_cli_program {
 } nd_cli_program;
 
 /* Parses argv: the shared options into *common, the program's through its handler, plus
- * -h/--help and --version, then any operands through p->operand. Returns -1 when the
- * command should run, else the exit status to return at once (0 after --help or
- * --version; 2 after a usage error, reported on stderr with a pointer to --help). */
+ * -h/--help and --version, then any operands through p->operand. ND's flags the program
+ * does not use are recorded in common->notes and named on stderr (unless -v 0 or 1).
+ * Returns -1 when the command should run, else the exit status to return at once (0 after
+ * --help or --version; 2 after a usage error, reported on stderr with a pointer to
+ * --help). argv is not modified. */
 int nd_cli_parse(const nd_cli_program *p, int argc, char **argv, nd_cli_common *common, void *request);
 
+/* Empty options at ND's default verbosity (2); -j from $ND_JOBS happens in nd_cli_parse. */
 void nd_cli_common_init(nd_cli_common *c);
+
+/* Whether messages at `level` are printed: the verbosity is at least level. */
+bool nd_cli_says(const nd_cli_common *c, int level);
 
 /* Records an override of run setting key from a dedicated flag (--seq, --recompute...),
  * applied over the run file when the session opens; errors name `flag`. Returns 1, or
@@ -73,8 +121,10 @@ int nd_cli_common_add_flag(nd_cli_common *c, const char *key, const char *value,
 
 /* What every pricing command starts from: the run with the flags applied, the device
  * table and the chosen device, the memory budget, and the ratios file if -c was given. */
+struct nd_search_config_file;
 typedef struct nd_session {
     nd_run run;
+    struct nd_search_config_file *search; /* -s, read; NULL without (owned) */
     nd_device_table table;
     const nd_device *device;
     double budget_mib;
@@ -82,7 +132,8 @@ typedef struct nd_session {
     bool has_ratios;
 } nd_session;
 
-/* Loads -y, applies the overrides (the command line wins over the file), loads device files,
+/* Loads -y, reads -s (its device, batch, memory and nodes where the flags state none), applies
+ * the overrides (the command line wins over the files), loads device files,
  * resolves the device, the device count and the budget, and loads -c, printing to diag a note
  * for each way the ratios were fitted for another device, model or sequence length. The
  * device count and batch may stay 0 when neither the flags nor the file state them and

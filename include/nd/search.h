@@ -107,6 +107,11 @@ void nd_search_result_free(nd_search_result *r);
 /* Orders two ranked strategies: step time, then the degrees (the total order of the ranking). */
 int nd_ranked_compare(const nd_ranked *a, const nd_ranked *b);
 
+struct nd_search_config_file;
+/* Applies a search config (search_config.h) to a search space and base strategy (before
+ * command-line overrides): fixed values, candidate lists, recompute modes, schedule. */
+void nd_search_config_apply(const struct nd_search_config_file *f, nd_search_space *space, nd_strategy *base);
+
 /* The per-layer recompute plan of a ranked strategy (-ar), recomputed deterministically:
  * plan->layers must hold s.pp stages. Returns 0, or -1 when it has none. */
 int nd_search_plan(const nd_search_config *cfg, const nd_ranked *r, nd_recompute_plan *plan);

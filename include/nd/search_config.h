@@ -10,7 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "nd/error.h"
-#include "nd/search.h"
+#include "nd/formats.h"
+#include "nd/strategy.h"
 
 #define ND_SEARCH_CONFIG_MAX_LIST 64
 /* cluster.num_nodes x cards_per_node at most: the devices -d and run files may state. */
@@ -39,7 +40,5 @@ typedef struct nd_search_config_file {
  * use (estimator:, stage_partition, model:) are accepted and ignored, as listed in docs/search.md. */
 int nd_search_config_load(const char *path, nd_search_config_file *out, nd_error *err);
 
-/* Applies the file to a search space and base strategy (before command-line overrides). */
-void nd_search_config_apply(const nd_search_config_file *f, nd_search_space *space, nd_strategy *base);
 
 #endif

@@ -12,6 +12,7 @@
 #include "nd/ratios.h"
 #include "nd/json.h"
 #include "nd/report.h"
+#include "nd/search_config.h"
 #include "nd/stage.h"
 
 int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, nd_error *err)
@@ -21,12 +22,15 @@ int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, n
     if (rc) goto done;
     const nd_run *run = &ses.run;
     nd_strategy s = run->strategy;
+    bool fixed = false; /* the search config's fixed degrees: a strategy to price */
+    for (int d = 0; ses.search && d < ND_DIMS_SEARCHED; d++)
+        if (ses.search->fixed[d]) nd_strategy_set_dim(&s, (nd_dim)d, ses.search->fixed_value[d]), fixed = true;
     if (req->strategy && (rc = nd_strategy_parse(&s, req->strategy, err))) {
         err->code = rc = ND_EUSAGE;
         nd_error_prefix(err, "--strategy");
         goto done;
     }
-    if (!req->strategy && !run->has_strategy) {
+    if (!req->strategy && !run->has_strategy && !fixed) {
         rc = nd_error_set(err, ND_EUSAGE, "no strategy: give --strategy \"DP=8 MP=4 PP=2 ...\" "
                           "or a strategy: section in the run file");
         goto done;

@@ -12,7 +12,7 @@ static const char usage[] =
     "into twelve parts (ND's ten, then OPTIMIZER and OVERHEAD) in milliseconds.\n"
     "\n"
     "Strategy:\n"
-    "  -s, --strategy TEXT      KEY=VALUE items: DP MP (or TP) PP CP EP ETP OP ZERO VPP MB MBS SP\n"
+    "      --strategy TEXT      KEY=VALUE items: DP MP (or TP) PP CP EP ETP OP ZERO VPP MB MBS SP\n"
     "                           FIRST LAST recompute=off|selective|full schedule=1f1b|interleaved|\n"
     "                           zb-h1|gpipe; keys not given come from the run file's strategy:\n"
     "      --json               print a JSON document (docs/nd-estimate.md) instead of the table\n"
@@ -23,10 +23,10 @@ static const char usage[] =
 static const char exit_status[] =
     "Exit status: 0 priced, 1 failed while running, 2 bad usage or input.\n";
 
-enum { OPT_JSON = ND_OPT_COMMON_LAST + 1, OPT_RECOMPUTE, OPT_MEMORY_CSV };
+enum { OPT_JSON = ND_OPT_COMMON_LAST + 1, OPT_RECOMPUTE, OPT_MEMORY_CSV, OPT_STRATEGY };
 
 static const struct option options[] = {
-    {"strategy", required_argument, 0, 's'},
+    {"strategy", required_argument, 0, OPT_STRATEGY},
     {"json", no_argument, 0, OPT_JSON},
     {"recompute", required_argument, 0, OPT_RECOMPUTE},
     {"memory-csv", required_argument, 0, OPT_MEMORY_CSV},
@@ -37,8 +37,9 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
 {
     nd_estimate_request *req = request;
     switch (opt) {
-    case 's': req->strategy = arg; return 0;
+    case OPT_STRATEGY: req->strategy = arg; return 0;
     case OPT_JSON: req->json = true; return 0;
+    case OPT_JSON | ND_CLI_NO: req->json = false; return 0;
     case OPT_MEMORY_CSV: req->memory_csv = arg; return 0;
     case OPT_RECOMPUTE: return nd_cli_common_add_flag(&req->common, "recompute", arg, "--recompute", err) < 0 ? ND_EUSAGE : 0;
     default: return 1;
@@ -47,7 +48,7 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
 
 int main(int argc, char **argv)
 {
-    static const nd_cli_program program = {"nd-estimate", usage, exit_status, options, "s:", handle, NULL};
+    static const nd_cli_program program = {"nd-estimate", usage, exit_status, options, "", handle, NULL};
     nd_estimate_request req;
     memset(&req, 0, sizeof req);
     nd_cli_common_init(&req.common);

@@ -1,5 +1,7 @@
 /*
- * search_config.c — reading ND's search config (-s).
+ * search_config.c — reading ND's search config (-s). Every pricing binary reads it (its
+ * model, cluster and constraints); nd-search applies its candidate lists
+ * (nd_search_config_apply, search/search_space.c).
  */
 #include "nd/search_config.h"
 
@@ -218,24 +220,4 @@ int nd_search_config_load(const char *path, nd_search_config_file *f, nd_error *
     }
     nd_yaml_free(&y);
     return rc;
-}
-
-void nd_search_config_apply(const nd_search_config_file *f, nd_search_space *space, nd_strategy *base)
-{
-    for (int d = 0; d < ND_DIMS_SEARCHED; d++) {
-        if (f->fixed[d]) {
-            space->vary &= ~ND_DIM_BIT(d);
-            nd_strategy_set_dim(base, (nd_dim)d, f->fixed_value[d]);
-        } else if (f->n_list[d]) {
-            space->vary |= ND_DIM_BIT(d);
-            space->allowed[d] = f->list[d];
-            space->n_allowed[d] = f->n_list[d];
-        }
-    }
-    if (f->n_modes) {
-        space->n_modes = f->n_modes;
-        memcpy(space->modes, f->modes, sizeof f->modes);
-    }
-    if (f->per_layer) space->per_layer = true;
-    if (f->has_schedule) base->schedule = f->schedule;
 }
