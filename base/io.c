@@ -1,14 +1,18 @@
+/* io.c — paths, reading inputs (regular files only, never blocking), locks on round files,
+ * and the shortest text of a double. Outputs and the run they belong to: outputs.c. */
 #include "nd/io.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io_internal.h"
 #include "nd/text.h"
 
 char *nd_strdup(const char *s)
@@ -56,96 +60,19 @@ char *nd_path_dir(const char *path)
     return d;
 }
 
-int nd_outfile_open(nd_outfile *out, const char *path, nd_error *err)
+char *nd_path_printf(const char *fmt, ...)
 {
-    memset(out, 0, sizeof *out);
-    char *dir = nd_path_dir(path);
-    char *stem = nd_strdup(strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
-    if (!dir || !stem) {
-        free(dir), free(stem);
-        return nd_error_set(err, ND_ENOMEM, "out of memory");
-    }
-    size_t n = strlen(dir) + strlen(stem) + 16;
-    char *tmp = malloc(n);
-    if (!tmp) {
-        free(dir), free(stem);
-        return nd_error_set(err, ND_ENOMEM, "out of memory");
-    }
-    snprintf(tmp, n, "%s/.%s.XXXXXX", dir, stem);
-    free(dir), free(stem);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return nd_error_set(err, ND_EIO, "%s: cannot write: %s", path, strerror(e));
-    }
-    out->fp = fdopen(fd, "w");
-    if (!out->fp) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return nd_error_set(err, ND_EIO, "%s: cannot write: %s", path, strerror(e));
-    }
-    out->tmp_path = tmp;
-    out->path = nd_strdup(path);
-    if (!out->path) {
-        nd_outfile_discard(out);
-        return nd_error_set(err, ND_ENOMEM, "out of memory");
-    }
-    return ND_OK;
-}
-
-static void outfile_release(nd_outfile *out)
-{
-    free(out->path);
-    free(out->tmp_path);
-    memset(out, 0, sizeof *out);
-}
-
-void nd_outfile_discard(nd_outfile *out)
-{
-    if (out->fp) fclose(out->fp);
-    if (out->tmp_path) unlink(out->tmp_path);
-    outfile_release(out);
-}
-
-int nd_outfile_commit(nd_outfile *out, nd_error *err)
-{
-    if (!out->fp) return nd_error_set(err, ND_EIO, "internal: output file not open");
-    int failed = ferror(out->fp) || fflush(out->fp) != 0;
-    int e = errno;
-    if (!failed && fsync(fileno(out->fp)) != 0 && errno != EINVAL) failed = 1, e = errno;
-    /* mkstemp creates 0600; outputs are ordinary files a team shares. */
-    if (!failed) {
-        mode_t mask = umask(0);
-        umask(mask);
-        fchmod(fileno(out->fp), 0666 & ~mask);
-    }
-    if (fclose(out->fp) != 0 && !failed) failed = 1, e = errno;
-    out->fp = NULL;
-    if (!failed && rename(out->tmp_path, out->path) != 0) failed = 1, e = errno;
-    if (failed) {
-        unlink(out->tmp_path);
-        nd_error_set(err, ND_EIO, "%s: cannot write: %s (any earlier file is unchanged)",
-                     out->path, strerror(e));
-        outfile_release(out);
-        return ND_EIO;
-    }
-    outfile_release(out);
-    return ND_OK;
-}
-
-int nd_write_file_atomic(const char *path, const void *data, size_t len, nd_error *err)
-{
-    nd_outfile out;
-    int rc = nd_outfile_open(&out, path, err);
-    if (rc) return rc;
-    if (len && fwrite(data, 1, len, out.fp) != len) {
-        nd_outfile_discard(&out);
-        return nd_error_set(err, ND_EIO, "%s: cannot write", path);
-    }
-    return nd_outfile_commit(&out, err);
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) return NULL;
+    char *s = malloc((size_t)n + 1);
+    if (!s) return NULL;
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
 }
 
 static const char *file_kind(mode_t mode)
@@ -176,6 +103,10 @@ int nd_open_regular(const char *path, nd_error *err)
     }
     int flags = fcntl(fd, F_GETFL);
     if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    if (nd_run_note_input(&st)) { /* no output of this run may replace it */
+        close(fd);
+        return nd_error_set(err, ND_ENOMEM, "%s: out of memory", path);
+    }
     return fd;
 }
 
@@ -239,6 +170,12 @@ int nd_path_lock_take(nd_path_lock *lock, const char *path, nd_error *err)
 void nd_path_lock_release(nd_path_lock *lock, const char *path, bool remove_created)
 {
     if (lock->fd < 0) return;
+    /* Inside a run the replacement is only staged: the run holds the lock until it has
+     * renamed its outputs (or removed them, and the file if this lock created it). */
+    if (!remove_created && nd_run_hold_lock(lock->fd, path, lock->created)) {
+        lock->fd = -1, lock->created = false;
+        return;
+    }
     struct stat st;
     /* Still the empty file this lock created: nothing was written, so it goes again. */
     if (remove_created && lock->created && same_file(lock->fd, path) &&
@@ -252,19 +189,22 @@ int nd_read_fd(int fd, const char *path, size_t max_bytes, char **data, size_t *
 {
     *data = NULL;
     if (len) *len = 0;
-    size_t cap = 65536, n = 0;
+    size_t cap = max_bytes < 65536 ? max_bytes : 65536, n = 0;
     char *buf = malloc(cap + 1);
-    if (!buf) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!buf) return nd_error_set(err, ND_ENOMEM, "%s: out of memory reading the file", path);
     for (;;) {
         if (n == cap) {
+            /* A file of exactly max_bytes is allowed: one byte more tells (buf has room). */
+            if (cap >= max_bytes && read(fd, buf + n, 1) == 0) break;
             if (cap >= max_bytes) {
                 free(buf);
                 return nd_error_set(err, ND_EINPUT, "%s: larger than the %zu bytes allowed",
                                     path, max_bytes);
             }
-            cap = cap * 2 > max_bytes ? max_bytes : cap * 2;
+            cap = cap > max_bytes / 2 ? max_bytes : cap * 2;
             char *nb = realloc(buf, cap + 1);
-            if (!nb) return free(buf), nd_error_set(err, ND_ENOMEM, "out of memory");
+            if (!nb)
+                return free(buf), nd_error_set(err, ND_ENOMEM, "%s: out of memory reading the file", path);
             buf = nb;
         }
         ssize_t got = read(fd, buf + n, cap - n);

@@ -27,17 +27,13 @@ static int write_outputs(const nd_compare_request *req, const nd_session *ses, c
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
     int rc = req->out_dir ? nd_make_dir(dir, err) : ND_OK;
-    char path[1024];
+    char *estimates = nd_path_printf("%s/%s_estimates.csv", dir, stem);
+    char *report = nd_path_printf("%s/%s_report.json", dir, stem);
     cJSON *doc = nd_compare_report_json(c, req->real_csv, ses->run.model.name, ses->device->name);
-    if (!doc) rc = rc ? rc : nd_error_set(err, ND_ENOMEM, "out of memory");
-    if (!rc) {
-        snprintf(path, sizeof path, "%s/%s_estimates.csv", dir, stem);
-        rc = nd_compare_write_estimates(path, c, round, err);
-    }
-    if (!rc) {
-        snprintf(path, sizeof path, "%s/%s_report.json", dir, stem);
-        rc = nd_json_write_file(path, doc, err);
-    }
+    if (!doc || !estimates || !report) rc = rc ? rc : nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc) rc = nd_compare_write_estimates(estimates, c, round, err);
+    if (!rc) rc = nd_json_write_file(report, doc, err);
+    free(estimates), free(report);
     if (!rc && req->json && nd_json_print(out, doc)) rc = nd_error_set(err, ND_EIO, "cannot write stdout");
     if (!rc && req->out_dir && !req->no_plots) {
         nd_plot_options opt;

@@ -89,20 +89,16 @@ int nd_compare_plots(const char *dir, const char *stem, const nd_compare *c, con
 {
     plot_buffers b;
     if (buffers_alloc(&b, c)) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    char name[512];
-    int rc;
-    snprintf(name, sizeof name, "%s/%s_parity", dir, stem);
-    rc = parity(name, c, &b, opt, err);
+    char *parity_name = nd_path_printf("%s/%s_parity", dir, stem);
+    char *parts_name = nd_path_printf("%s/%s_parts", dir, stem);
+    char *no_idle_name = nd_path_printf("%s/%s_parts_no_idle", dir, stem);
+    int rc = parity_name && parts_name && no_idle_name ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc) rc = parity(parity_name, c, &b, opt, err);
     bool parts_measured = false;
     for (int f = 0; f < ND_FOLD_TOTAL; f++) parts_measured |= c->fold_measured[f];
-    if (!rc && parts_measured) {
-        snprintf(name, sizeof name, "%s/%s_parts", dir, stem);
-        rc = parts(name, c, &b, false, opt, err);
-    }
-    if (!rc && parts_measured) {
-        snprintf(name, sizeof name, "%s/%s_parts_no_idle", dir, stem);
-        rc = parts(name, c, &b, true, opt, err);
-    }
+    if (!rc && parts_measured) rc = parts(parts_name, c, &b, false, opt, err);
+    if (!rc && parts_measured) rc = parts(no_idle_name, c, &b, true, opt, err);
+    free(parity_name), free(parts_name), free(no_idle_name);
     free(b.labels);
     free(b.measured);
     return rc;

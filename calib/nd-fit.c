@@ -70,5 +70,6 @@ int main(int argc, char **argv)
     int status = nd_cli_parse(&program, argc, argv, &req.common, &req);
     if (status >= 0) return status;
     nd_error err = {0};
+    nd_main_start();
     return nd_main_finish("nd-fit", nd_fit_command(&req, stdout, stderr, &err), &err);
 }

@@ -32,30 +32,6 @@ static char *concat3(const char *a, const char *b, const char *c)
     return s;
 }
 
-/* s in single quotes for sh, each ' written as '\'' — the only safe quoting
- * for arbitrary bytes in a path. */
-static char *shell_quote(const char *s)
-{
-    size_t n = 3;
-    for (const char *p = s; *p; p++)
-        n += *p == '\'' ? 4 : 1;
-    char *q = malloc(n);
-    if (!q) return NULL;
-    char *w = q;
-    *w++ = '\'';
-    for (const char *p = s; *p; p++) {
-        if (*p == '\'') {
-            memcpy(w, "'\\''", 4);
-            w += 4;
-        } else {
-            *w++ = *p;
-        }
-    }
-    *w++ = '\'';
-    *w = '\0';
-    return q;
-}
-
 /* Whether the len bytes at s contain word (memmem is not POSIX). */
 static int contains(const char *s, size_t len, const char *word)
 {
@@ -140,7 +116,9 @@ static int gnuplot_status(int status, int write_errno, int log_fd, const char *w
 
 /* Runs gnuplot on script (which sets its own output), as `gnuplot -d` with
  * stderr captured to a temporary file in log_dir. ND_ERUNTIME with gnuplot's
- * first error line, or the not-found message. what names the plot. */
+ * first error line, or the not-found message. what names the plot. The log is
+ * unlinked as soon as it is created and handed to gnuplot by descriptor, so no
+ * signal or crash can leave it behind. */
 static int nd_plot_run_gnuplot(const char *script, size_t len, const char *log_dir, const char *what,
                                nd_error *err)
 {
@@ -153,9 +131,11 @@ static int nd_plot_run_gnuplot(const char *script, size_t len, const char *log_d
         free(log_path);
         return rc;
     }
-    char *quoted = shell_quote(log_path);
-    char *cmd = quoted ? concat3("exec gnuplot -d 2>", quoted, " >/dev/null") : NULL;
-    free(quoted);
+    unlink(log_path);
+    free(log_path);
+    char redirect[48];
+    snprintf(redirect, sizeof redirect, "exec gnuplot -d 2>&%d >/dev/null", log_fd);
+    char *cmd = nd_strdup(redirect);
     int rc = ND_OK;
     if (!cmd) {
         rc = nd_error_set(err, ND_ENOMEM, "out of memory");
@@ -185,8 +165,6 @@ static int nd_plot_run_gnuplot(const char *script, size_t len, const char *log_d
     }
     free(cmd);
     close(log_fd);
-    unlink(log_path);
-    free(log_path);
     return rc;
 }
 

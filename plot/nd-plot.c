@@ -128,6 +128,7 @@ int main(int argc, char **argv)
     }
     req.kind = argv[optind], req.input = argv[optind + 1];
     nd_error err = {0};
+    nd_main_start();
     int rc = nd_plot_command(&req, stdout, &err);
     return nd_main_finish("nd-plot", rc, &err);
 }

@@ -112,12 +112,10 @@ static char *default_base(const kind_info *k, const nd_plot_request *req)
         static const char suffix[] = "_estimates";
         size_t n = strlen(stem), s = sizeof suffix - 1;
         if (n > s && strcmp(stem + n - s, suffix) == 0) stem[n - s] = '\0';
-        char name[1024];
         if (k->out_name)
-            snprintf(name, sizeof name, "%s", k->out_name);
+            base = nd_path_join(dir, k->out_name);
         else
-            snprintf(name, sizeof name, "%s_%s%s", stem, k->name, req->no_idle ? "_no_idle" : "");
-        base = nd_path_join(dir, name);
+            base = nd_path_printf("%s/%s_%s%s", dir, stem, k->name, req->no_idle ? "_no_idle" : "");
     }
     free(dir), free(stem);
     return base;

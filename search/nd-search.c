@@ -132,5 +132,6 @@ int main(int argc, char **argv)
     int status = nd_cli_parse(&program, argc, argv, &req.common, &req);
     if (status >= 0) return status;
     nd_error err = {0};
+    nd_main_start();
     return nd_main_finish("nd-search", nd_search_command(&req, stdout, stderr, &err), &err);
 }

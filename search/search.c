@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "nd/io.h"
 #include "nd/text.h"
 
 int nd_search_dim_from_name(const char *name)
@@ -334,8 +335,11 @@ int nd_search_run(const nd_search_config *cfg, nd_search_result *out, nd_error *
         if (!ws[t].cache) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     }
     int started = 0;
+    sigset_t old_mask; /* workers leave the run's signals to this thread (io.h) */
+    nd_signals_block(&old_mask);
     for (int t = 1; !rc && t < threads; t++, started++)
         if (pthread_create(&ids[t], NULL, work, &ws[t])) break;
+    nd_signals_restore(&old_mask);
     if (!rc) work(&ws[0]);
     for (int t = 1; t <= started; t++) pthread_join(ids[t], NULL);
     if (cfg->progress && elapsed_s(&t0) >= 1.0 && isatty(fileno(cfg->progress))) fputc('\n', cfg->progress);

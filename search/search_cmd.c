@@ -85,15 +85,17 @@ static int write_files(const nd_search_request *req, const nd_search_config *cfg
     if (req->ranking_csv) rc = nd_search_write_ranking(req->ranking_csv, cfg, res, err);
     if (rc || !req->out_dir) return rc;
     if ((rc = nd_make_dir(req->out_dir, err))) return rc;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/ranking.csv", req->out_dir);
-    if ((rc = nd_search_write_ranking(path, cfg, res, err))) return rc;
-    snprintf(path, sizeof path, "%s/summary.json", req->out_dir);
-    if ((rc = nd_search_write_summary(path, cfg, res, err))) return rc;
-    snprintf(path, sizeof path, "%s/best.yaml", req->out_dir);
-    if ((rc = nd_search_write_best(path, cfg, &ses->run, &res->items[0], err))) return rc;
-    snprintf(path, sizeof path, "%s/memory.csv", req->out_dir);
-    if ((rc = nd_search_write_memory(path, cfg, &res->items[0], err))) return rc;
+    char *ranking = nd_path_join(req->out_dir, "ranking.csv");
+    char *summary = nd_path_join(req->out_dir, "summary.json");
+    char *best = nd_path_join(req->out_dir, "best.yaml");
+    char *memory = nd_path_join(req->out_dir, "memory.csv");
+    if (!ranking || !summary || !best || !memory) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc) rc = nd_search_write_ranking(ranking, cfg, res, err);
+    if (!rc) rc = nd_search_write_summary(summary, cfg, res, err);
+    if (!rc) rc = nd_search_write_best(best, cfg, &ses->run, &res->items[0], err);
+    if (!rc) rc = nd_search_write_memory(memory, cfg, &res->items[0], err);
+    free(ranking), free(summary), free(best), free(memory);
+    if (rc) return rc;
     nd_plot_options opt;
     nd_plot_options_init(&opt);
     if (req->plot_format && (rc = nd_plot_format_from_name(req->plot_format, &opt.format, err))) return rc;
@@ -106,6 +108,8 @@ static int write_files(const nd_search_request *req, const nd_search_config *cfg
 int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_error *err)
 {
     int rc = ND_OK;
+    nd_plot_format format; /* a bad --format is known before the search, not after it */
+    if (req->plot_format && (rc = nd_plot_format_from_name(req->plot_format, &format, err))) return rc;
     nd_session ses;
     if ((rc = nd_session_open(&ses, &req->common, false, diag, err))) goto done;
     const nd_search_config_file *file = ses.search;

@@ -66,9 +66,9 @@ static int ranking_plot(const char *dir, const nd_search_config *cfg, const nd_s
     }
     if (!rc) {
         nd_plot_ranking p = {n, labels, ND_PARTS, nd_part_names, parts, peak, cfg->ctx->budget_mib};
-        char base[1024];
-        snprintf(base, sizeof base, "%s/ranking", dir);
-        rc = nd_plot_ranking_write(base, &p, opt, err);
+        char *base = nd_path_join(dir, "ranking");
+        rc = base ? nd_plot_ranking_write(base, &p, opt, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
+        free(base);
     }
     free(labels), free(text), free(parts);
     return rc;
@@ -89,9 +89,9 @@ static int memory_plot(const char *dir, const nd_search_config *cfg, const nd_ra
     if (!rc) {
         nd_plot_stage_memory p = {(size_t)pp, NULL, ND_MEMORY_COMPONENTS, nd_memory_csv.title, comp,
                                   cfg->ctx->budget_mib};
-        char base[1024];
-        snprintf(base, sizeof base, "%s/memory", dir);
-        rc = nd_plot_stage_memory_write(base, &p, opt, err);
+        char *base = nd_path_join(dir, "memory");
+        rc = base ? nd_plot_stage_memory_write(base, &p, opt, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
+        free(base);
     }
     priced_stages_free(&ps);
     free(comp);

@@ -236,10 +236,11 @@ int nd_search_potentials(const char *dir, const nd_search_config *cfg, const nd_
 {
     size_t n = top && top < res->count ? top : res->count;
     if (n > 20) n = 20;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/recompute_potentials.csv", dir);
+    char *path = nd_path_join(dir, "recompute_potentials.csv");
+    if (!path) return nd_error_set(err, ND_ENOMEM, "out of memory");
     nd_outfile out;
     int rc = nd_outfile_open(&out, path, err);
+    free(path);
     if (rc) return rc;
     write_header(out.fp);
     size_t cap = (size_t)cfg->ctx->model->layers + (size_t)cfg->ctx->model->mtp_layers + 2;
@@ -263,8 +264,9 @@ int nd_search_potentials(const char *dir, const nd_search_config *cfg, const nd_
     rc = rc ? (nd_outfile_discard(&out), rc) : nd_outfile_commit(&out, err);
     if (!rc && plots && drawn) {
         nd_plot_recompute p = {drawn, series, cfg->ctx->budget_mib};
-        snprintf(path, sizeof path, "%s/recompute_potentials", dir);
-        rc = nd_plot_recompute_write(path, &p, opt, err);
+        char *base = nd_path_join(dir, "recompute_potentials");
+        rc = base ? nd_plot_recompute_write(base, &p, opt, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
+        free(base);
     }
     free(series), free(labels), free(values);
     return rc;

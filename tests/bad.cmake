@@ -17,6 +17,7 @@ set(ND_BAD_READERS_devices estimate-devices search-devices compare-devices fit-d
 set(ND_BAD_READERS_search search-config)
 set(ND_BAD_READERS_trace classify-trace)
 set(ND_BAD_READERS_ascend classify-ascend)
+set(ND_BAD_READERS_plot plot-parity plot-memory)
 
 set(ND_BAD_ENV
   "ASAN_OPTIONS=abort_on_error=1:detect_leaks=1"
@@ -28,7 +29,8 @@ set(ND_BAD_ENV
   "ND_SEARCH=$<TARGET_FILE:nd-search>"
   "ND_COMPARE=$<TARGET_FILE:nd-compare>"
   "ND_FIT=$<TARGET_FILE:nd-fit>"
-  "ND_CLASSIFY=$<TARGET_FILE:nd-classify>")
+  "ND_CLASSIFY=$<TARGET_FILE:nd-classify>"
+  "ND_PLOT=$<TARGET_FILE:nd-plot>")
 
 # Read as text, not file(STRINGS): a CMake list splits at ';' and groups elements by
 # unbalanced '[' and ']', which regexes hold, so those are swapped out until a line is

@@ -134,3 +134,16 @@ nd_cli_test(cli_spelling_foreign_note 0 "step +[0-9.]+ +100.0 %" ${EST} -y ${LLA
             --real_csv none.csv)
 add_test(NAME cli_spelling_nd_jobs COMMAND ${EXPECT} 2 "ND_JOBS: 'many' is not a whole number"
          ${CMAKE_COMMAND} -E env ND_JOBS=many ${EST} -y ${LLAMA})
+
+# Issue 17: outputs never replace inputs, a run's outputs commit together, long paths, and
+# signals that remove the run's temporaries.
+add_test(NAME cli_outputs_commit_together
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/outputs_commit_together.sh
+                 $<TARGET_FILE_DIR:nd-search> ${SAMPLES})
+set_tests_properties(cli_outputs_commit_together PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 300
+                     PASS_REGULAR_EXPRESSION ", 0 failed")
+add_test(NAME cli_signals_remove_temporaries
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/signals_remove_temporaries.sh
+                 $<TARGET_FILE_DIR:nd-search> ${SAMPLES})
+set_tests_properties(cli_signals_remove_temporaries PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 300
+                     PASS_REGULAR_EXPRESSION ", 0 failed")

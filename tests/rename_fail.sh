@@ -1,8 +1,8 @@
 #!/bin/sh
 # rename_fail.sh SHIM — every output nd writes goes through a temporary file and a rename
 # (include/nd/io.h). With rename() made to fail (the LD_PRELOAD shim rename_fail.c), each
-# binary must exit 1 with a last line naming the file, leave the earlier file byte for
-# byte, and leave no temporary file behind. Covers ratios and fit reports (nd-fit), round CSV
+# binary must exit 1 with a last line naming the file, leave the earlier file and every other
+# earlier output of the run byte for byte, and leave no temporary file behind. Covers ratios and fit reports (nd-fit), round CSV
 # appends, perf-parts and detail files (nd-classify), estimates and reports (nd-compare),
 # memory CSVs (nd-estimate), ranking CSVs and best.yaml (nd-search) and plots (nd-compare -o, when
 # gnuplot is installed).
@@ -19,15 +19,20 @@ trap 'rm -rf "$work"' EXIT
 export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}verify_asan_link_order=0"
 passed=0 failed=0
 
+# The files of a directory with their checksums, temporaries included.
+snapshot() { (cd "$1" && ls -A | LC_ALL=C sort | while read -r f; do
+  if [ -f "$f" ]; then cksum "$f"; else echo "$f"; fi; done); }
+
 # case NAME FILE -- COMMAND... : FILE exists beforehand (with a made-up old content unless
-# it already exists); COMMAND runs with renames onto FILE failing. Other outputs of the
-# same command are written (each file is atomic on its own).
+# it already exists); COMMAND runs with renames onto FILE failing. Every file of FILE's
+# directory must be as it was before: a run's outputs are committed together, so the
+# outputs renamed before FILE are put back and new ones removed.
 case_() {
   name=$1 file=$2
   shift 3
   dir=$(dirname "$file") target=$(basename "$file")
   [ -f "$file" ] || printf 'old content of %s\n' "$target" >"$file"
-  cp "$file" "$work/before"
+  snapshot "$dir" >"$work/before"
   ND_RENAME_FAIL=$target LD_PRELOAD=$shim "$@" >"$work/out" 2>"$work/err"
   status=$?
   why=""
@@ -36,9 +41,9 @@ case_() {
   tail -n 1 "$work/err" | grep -q "$target: cannot write: .*any earlier file is unchanged" ||
     why="$why; the last line of stderr does not name $target: $(tail -c 300 "$work/err")"
   [ "$(grep -c 'cannot write' "$work/err")" -eq 1 ] || why="$why; more than one error line"
-  cmp -s "$file" "$work/before" || why="$why; $target changed"
-  leftover=$(ls -A "$dir" | grep "^\.$target\." || true)
-  [ -z "$leftover" ] || why="$why; temporary files left: $leftover"
+  snapshot "$dir" >"$work/after"
+  cmp -s "$work/before" "$work/after" ||
+    why="$why; the directory changed: $(diff "$work/before" "$work/after" | tr '\n' ' ')"
   if [ -z "$why" ]; then
     passed=$((passed + 1))
     echo "ok: $name"
@@ -52,7 +57,8 @@ d=$work/fit && mkdir -p "$d"
 printf '{"COMPUTE": 1.25}\n' >"$d/ratios.json"
 case_ "nd-fit --write_ratios" "$d/ratios.json" -- \
   "$ND_FIT" -y "$llama" --real_csv "$round" --robust --write_ratios "$d/ratios.json"
-case_ "nd-fit --report-json" "$d/report.json" -- \
+"$ND_FIT" -y "$llama" --real_csv "$round" --robust --write_ratios "$d/new.json" >/dev/null 2>&1
+case_ "nd-fit --report-json (ratios kept)" "$d/report.json" -- \
   "$ND_FIT" -y "$llama" --real_csv "$round" --robust --write_ratios "$d/new.json" --report-json "$d/report.json"
 
 d=$work/classify && mkdir -p "$d"
@@ -64,6 +70,7 @@ case_ "nd-classify --detail" "$d/detail.csv" -- "$ND_CLASSIFY" "$trace" --dims D
 
 d=$work/compare && mkdir -p "$d"
 stem=$(basename "$round" .csv)
+"$ND_COMPARE" -y "$llama" --real_csv "$round" -o "$d" --no-plots >/dev/null 2>&1
 case_ "nd-compare estimates" "$d/${stem}_estimates.csv" -- \
   "$ND_COMPARE" -y "$llama" --real_csv "$round" -o "$d" --no-plots
 case_ "nd-compare report" "$d/${stem}_report.json" -- \
@@ -88,8 +95,14 @@ case_ "nd-search --ranking_csv" "$d/ranking.csv" -- \
   "$ND_SEARCH" -y "$llama" -d 8 -b 64 -t 1 --no-progress --ranking_csv "$d/ranking.csv"
 
 d=$work/search-o && mkdir -p "$d"
-case_ "nd-search -o best.yaml" "$d/best.yaml" -- \
+case_ "nd-search -o best.yaml (first run)" "$d/best.yaml" -- \
   "$ND_SEARCH" -y "$llama" -d 8 -b 64 -t 1 --no-progress --no-plots -o "$d"
+rm "$d/best.yaml"
+"$ND_SEARCH" -y "$llama" -d 4 -b 32 -t 1 --no-progress --no-plots -o "$d" >/dev/null 2>&1
+for f in ranking.csv summary.json best.yaml memory.csv; do
+  case_ "nd-search -o $f (earlier run kept)" "$d/$f" -- \
+    "$ND_SEARCH" -y "$llama" -d 8 -b 64 -t 1 --no-progress --no-plots -o "$d"
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

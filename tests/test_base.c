@@ -1,5 +1,6 @@
 /* Tests of nd_base: strict number parsing, memory sizes, shortest double text,
- * atomic outputs. Expected values are written out by hand. */
+ * atomic outputs, inputs that are regular files, a run's outputs committed together. Expected
+ * values are written out by hand. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -161,6 +164,230 @@ static void path_lock_follows_replacements(void **state)
     free(path);
 }
 
+/* ---- inputs and the run's outputs (base/io.c, base/outputs.c) -------------------------- */
+
+/* A scratch directory with helpers to write and read small files. */
+static char *scratch(void)
+{
+    char tmpl[] = "/tmp/nd_test_run_XXXXXX";
+    assert_non_null(mkdtemp(tmpl));
+    return nd_strdup(tmpl);
+}
+
+static void put(const char *dir, const char *name, const char *text)
+{
+    char *p = nd_path_join(dir, name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    free(p);
+}
+
+/* The content of dir/name ("" when missing), in a static buffer. */
+static const char *get(const char *dir, const char *name)
+{
+    static char text[256];
+    char *p = nd_path_join(dir, name);
+    FILE *f = fopen(p, "r");
+    free(p);
+    text[0] = '\0';
+    if (!f) return text;
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* How many entries dir holds (hidden ones included). */
+static int entries(const char *dir)
+{
+    char *cmd = nd_path_printf("ls -A '%s' | wc -l", dir);
+    FILE *p = popen(cmd, "r");
+    int n = -1;
+    assert_int_equal(fscanf(p, "%d", &n), 1);
+    pclose(p);
+    free(cmd);
+    return n;
+}
+
+static void rm_tree(char *dir)
+{
+    char *cmd = nd_path_printf("rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd), free(dir);
+}
+
+static void write_text(const char *dir, const char *name, const char *text, int expect)
+{
+    char *p = nd_path_join(dir, name);
+    nd_error err = {0};
+    assert_int_equal(nd_write_file_atomic(p, text, strlen(text), &err), expect);
+    free(p);
+}
+
+/* A FIFO would block a plain fopen() forever (no writer ever comes): refused at once. */
+static void inputs_are_regular_files(void **state)
+{
+    (void)state;
+    char *dir = scratch();
+    char *fifo = nd_path_join(dir, "pipe.yaml");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    char *text = NULL;
+    nd_error err = {0};
+    assert_int_equal(nd_read_file(fifo, 1 << 20, &text, NULL, &err), ND_EINPUT);
+    assert_non_null(strstr(err.message, "pipe.yaml: is a FIFO, not a regular file"));
+    assert_int_equal(nd_read_file(dir, 1 << 20, &text, NULL, &err), ND_EINPUT);
+    assert_non_null(strstr(err.message, "is a directory, not a regular file"));
+    assert_int_equal(nd_read_file("/dev/zero", 1 << 20, &text, NULL, &err), ND_EINPUT);
+    assert_non_null(strstr(err.message, "is a character device"));
+    /* exactly max_bytes is allowed, one more byte is not */
+    put(dir, "ten", "0123456789");
+    char *ten = nd_path_join(dir, "ten");
+    size_t len = 0;
+    assert_int_equal(nd_read_file(ten, 10, &text, &len, &err), ND_OK);
+    assert_int_equal(len, 10);
+    free(text);
+    assert_int_equal(nd_read_file(ten, 9, &text, &len, &err), ND_EINPUT);
+    assert_non_null(strstr(err.message, "larger than the 9 bytes allowed"));
+    free(ten), free(fifo);
+    rm_tree(dir);
+}
+
+/* Inside a run, no output may replace a file the run read, by any name. */
+static void outputs_never_replace_inputs(void **state)
+{
+    (void)state;
+    char *dir = scratch();
+    put(dir, "round.csv", "measured\n");
+    char *round = nd_path_join(dir, "round.csv"), *hard = nd_path_join(dir, "hard.csv");
+    char *soft = nd_path_join(dir, "soft.csv");
+    assert_int_equal(link(round, hard), 0);
+    assert_int_equal(symlink("round.csv", soft), 0);
+    nd_outputs_begin();
+    char *text = NULL;
+    nd_error err = {0};
+    assert_int_equal(nd_read_file(round, 1 << 20, &text, NULL, &err), ND_OK);
+    free(text);
+    write_text(dir, "round.csv", "fitted\n", ND_EINPUT);
+    write_text(dir, "hard.csv", "fitted\n", ND_EINPUT);
+    write_text(dir, "soft.csv", "fitted\n", ND_EINPUT);
+    write_text(dir, "./round.csv", "fitted\n", ND_EINPUT);
+    nd_outfile out;
+    assert_int_equal(nd_outfile_open(&out, round, &err), ND_EINPUT);
+    assert_non_null(strstr(err.message, "round.csv: is also an input of this run"));
+    write_text(dir, "ratios.json", "{}\n", ND_OK);
+    assert_int_equal(nd_outputs_commit(&err), ND_OK);
+    assert_string_equal(get(dir, "round.csv"), "measured\n");
+    assert_string_equal(get(dir, "ratios.json"), "{}\n");
+    /* outside a run nothing is remembered: the library replaces what it is told to */
+    write_text(dir, "round.csv", "fitted\n", ND_OK);
+    assert_string_equal(get(dir, "round.csv"), "fitted\n");
+    free(round), free(hard), free(soft);
+    rm_tree(dir);
+}
+
+/* Two outputs of one run with one name: refused (the second would silently win). */
+static void outputs_named_twice_are_refused(void **state)
+{
+    (void)state;
+    char *dir = scratch();
+    nd_outputs_begin();
+    write_text(dir, "x.json", "ratios\n", ND_OK);
+    nd_error err = {0};
+    char *again = nd_path_printf("%s/./x.json", dir);
+    assert_int_equal(nd_write_file_atomic(again, "report\n", 7, &err), ND_EINPUT);
+    assert_non_null(strstr(err.message, "is named twice as an output of this run"));
+    assert_int_equal(nd_outputs_commit(&err), ND_OK);
+    assert_string_equal(get(dir, "x.json"), "ratios\n");
+    free(again);
+    rm_tree(dir);
+}
+
+/* A failed run replaces nothing: staged outputs are removed, earlier files stay. */
+static void aborted_run_replaces_nothing(void **state)
+{
+    (void)state;
+    char *dir = scratch();
+    put(dir, "a.csv", "old a\n");
+    nd_outputs_begin();
+    write_text(dir, "a.csv", "new a\n", ND_OK);
+    write_text(dir, "b.csv", "new b\n", ND_OK);
+    assert_string_equal(get(dir, "a.csv"), "old a\n"); /* staged, not yet renamed */
+    nd_outputs_abort();
+    assert_string_equal(get(dir, "a.csv"), "old a\n");
+    assert_string_equal(get(dir, "b.csv"), "");
+    assert_int_equal(entries(dir), 1);
+    rm_tree(dir);
+}
+
+/* A rename that fails half-way through the commit puts back the outputs already renamed:
+ * here the third destination becomes a directory after it was staged, so rename() fails
+ * (EISDIR) after a.csv and b.csv were replaced. */
+static void failed_commit_puts_back_every_output(void **state)
+{
+    (void)state;
+    char *dir = scratch();
+    put(dir, "a.csv", "old a\n");
+    nd_outputs_begin();
+    write_text(dir, "a.csv", "new a\n", ND_OK);
+    write_text(dir, "b.csv", "new b\n", ND_OK);
+    write_text(dir, "c.csv", "new c\n", ND_OK);
+    char *c = nd_path_join(dir, "c.csv");
+    assert_int_equal(mkdir(c, 0700), 0);
+    nd_error err = {0};
+    assert_int_equal(nd_outputs_commit(&err), ND_EIO);
+    assert_non_null(strstr(err.message, "c.csv: cannot write:"));
+    assert_string_equal(get(dir, "a.csv"), "old a\n");
+    assert_string_equal(get(dir, "b.csv"), ""); /* it did not exist before */
+    assert_int_equal(entries(dir), 2);          /* a.csv and the directory c.csv */
+    rmdir(c);
+    free(c);
+    rm_tree(dir);
+}
+
+/* Inside a run, a round's lock is held until the staged append is renamed: released at
+ * once, a second writer could read the old file and lose this row (issue 17, case 3). */
+static void run_holds_round_locks_until_commit(void **state)
+{
+    (void)state;
+    char *dir = scratch();
+    put(dir, "round.csv", "time\n1\n");
+    char *path = nd_path_join(dir, "round.csv");
+    nd_outputs_begin();
+    nd_error err = {0};
+    nd_path_lock lock;
+    assert_int_equal(nd_path_lock_take(&lock, path, &err), ND_OK);
+    write_text(dir, "round.csv", "time\n1\n2\n", ND_OK);
+    nd_path_lock_release(&lock, path, false);
+    int other = open(path, O_RDONLY);
+    assert_true(other >= 0);
+    assert_int_not_equal(flock(other, LOCK_EX | LOCK_NB), 0); /* still held by the run */
+    assert_int_equal(nd_outputs_commit(&err), ND_OK);
+    assert_string_equal(get(dir, "round.csv"), "time\n1\n2\n");
+    assert_int_equal(flock(other, LOCK_EX | LOCK_NB), 0); /* released with the commit */
+    close(other);
+    free(path);
+    rm_tree(dir);
+}
+
+/* A legal 250-byte file name has a legal temporary (NAME_MAX is 255 on Linux). */
+static void long_output_names_work(void **state)
+{
+    (void)state;
+    char *dir = scratch();
+    char name[251];
+    memset(name, 'n', 250);
+    name[250] = '\0';
+    nd_outputs_begin();
+    write_text(dir, name, "long\n", ND_OK);
+    nd_error err = {0};
+    assert_int_equal(nd_outputs_commit(&err), ND_OK);
+    assert_string_equal(get(dir, name), "long\n");
+    assert_int_equal(entries(dir), 1);
+    rm_tree(dir);
+}
+
 static void path_helpers(void **state)
 {
     (void)state;
@@ -197,6 +424,13 @@ int main(void)
         cmocka_unit_test(only_regular_files_are_read),
         cmocka_unit_test(path_lock_follows_replacements),
         cmocka_unit_test(exit_status_mapping),
+        cmocka_unit_test(inputs_are_regular_files),
+        cmocka_unit_test(outputs_never_replace_inputs),
+        cmocka_unit_test(outputs_named_twice_are_refused),
+        cmocka_unit_test(aborted_run_replaces_nothing),
+        cmocka_unit_test(failed_commit_puts_back_every_output),
+        cmocka_unit_test(long_output_names_work),
+        cmocka_unit_test(run_holds_round_locks_until_commit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

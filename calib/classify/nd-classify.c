@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "nd/classify.h"
+#include "nd/io.h"
 #include "nd/text.h"
 
 static const char usage[] =
@@ -41,6 +42,7 @@ typedef struct args {
 
 static int fail(int code, const char *msg)
 {
+    nd_outputs_abort();
     fprintf(stderr, "nd-classify: %s\n", msg);
     if (code == ND_EUSAGE) fprintf(stderr, "Try 'nd-classify --help'.\n");
     return nd_exit_status(code);
@@ -137,6 +139,7 @@ int main(int argc, char **argv)
     int rc = parse_flags(argc, argv, &o, &a, &err);
     if (rc == 1) return fflush(stdout) == 0 ? 0 : 1;
     if (rc) return fail(rc, err.message);
+    nd_main_start();
     nd_classify_run *run = nd_classify_run_alloc(&o);
     if (!run) return fail(ND_ENOMEM, "out of memory");
     for (int i = optind; i < argc && !rc; i++)
@@ -151,6 +154,5 @@ int main(int argc, char **argv)
     }
     nd_classify_run_free(run);
     if (rc) return fail(rc, err.message);
-    if (fflush(stdout) != 0 || ferror(stdout)) return fail(ND_EIO, "cannot write the report");
-    return 0;
+    return nd_main_finish("nd-classify", ND_OK, &err);
 }

@@ -55,3 +55,8 @@ mkdir -p ascend_fifo_comm
 printf 'Device_id,Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble\n0,1,2,1,1,2,7,10,0\n' \
   >ascend_fifo_comm/step_trace_time.csv
 rm -f ascend_fifo_comm/communication.json && mkfifo ascend_fifo_comm/communication.json
+# FIFOs (named pipes) where a file is expected: no writer ever comes, so a plain open()
+# would wait forever. Every reader refuses them at once (issue 17, case 6).
+rm -f fifo fifo.csv
+mkfifo fifo fifo.csv
+printf 'model:\n  config_json: fifo\ntrain:\n  seq_len: 4096\n' >run_config_json_fifo.yaml

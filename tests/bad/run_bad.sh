@@ -3,7 +3,7 @@
 # FILE, through tests/cli/expect.sh: the exit status must be STATUS and stderr (stdout
 # when STATUS is 0) must match the extended regex REGEX, on one line. tests/bad/MANIFEST
 # lists the cases; tests/bad.cmake makes one CTest test per (file, reader).
-# Environment: ND_ESTIMATE, ND_SEARCH, ND_COMPARE, ND_FIT, ND_CLASSIFY (the binaries),
+# Environment: ND_ESTIMATE, ND_SEARCH, ND_COMPARE, ND_FIT, ND_CLASSIFY, ND_PLOT (the binaries),
 # ND_SOURCE_DIR, ND_BAD_OUT (a scratch directory), ND_BAD_GEN (generate.sh's output, for
 # the gen:NAME inputs).
 set -u
@@ -39,6 +39,8 @@ case "$reader" in
   search-config)    set -- "$ND_SEARCH" -y "$llama" -s "$file" -t 1 --no-progress ;;
   classify-trace)   set -- "$ND_CLASSIFY" "$file" --dims DP=2 ;;
   classify-ascend)  set -- "$ND_CLASSIFY" "$file" --dims DP=8 ;;
+  plot-parity)      set -- "$ND_PLOT" parity "$file" -o "$out/parity" --script-only ;;
+  plot-memory)      set -- "$ND_PLOT" memory "$file" -o "$out/memory" --script-only ;;
   *) echo "run_bad.sh: unknown reader '$reader'"; exit 1 ;;
 esac
 exec sh "$expect" "$status" "$regex" "$@"
