@@ -15,7 +15,10 @@ double nd_gemm_peak_tflops(const nd_device *d, nd_gemm_precision p)
     }
 }
 
-double nd_gemm_efficiency(const nd_device *d, nd_gemm_precision p, double m, double n, double k)
+/* Efficiency of an M x N x K GEMM as a fraction of the peak of its precision:
+ * e x M/(M+h) x N/(N+h) x K/(K+h) with e, h the device's curve for p
+ * (gemm_efficiency and gemm_half_dim, or their FP8 pair). */
+static double gemm_efficiency(const nd_device *d, nd_gemm_precision p, double m, double n, double k)
 {
     double e = d->gemm_efficiency, h = d->gemm_half_dim;
     if (p == ND_GEMM_FP8 && d->fp8_tflops > 0 && d->fp8_gemm_efficiency > 0)
@@ -46,7 +49,7 @@ double nd_gemm_ms(const nd_device *d, nd_gemm_precision p, double m, double n, d
                   double elem_bytes)
 {
     if (m <= 0 || n <= 0 || k <= 0) return 0.0;
-    double compute_ms = gemm_flop_ms(d, p, m, n, k, nd_gemm_efficiency(d, p, m, n, k));
+    double compute_ms = gemm_flop_ms(d, p, m, n, k, gemm_efficiency(d, p, m, n, k));
     double memory_ms = nd_memory_ms(d, gemm_bytes(p, elem_bytes, m, n, k));
     return d->gemm_fixed_us / 1e3 + (compute_ms > memory_ms ? compute_ms : memory_ms);
 }
@@ -57,7 +60,7 @@ double nd_grouped_gemm_ms(const nd_device *d, nd_gemm_precision p, double groups
     if (groups <= 0 || m <= 0 || n <= 0 || k <= 0) return 0.0;
     double factor = weight_grad ? d->grouped_wgrad_efficiency : d->grouped_gemm_efficiency;
     if (factor <= 0) factor = 1.0;
-    double compute_ms = groups * gemm_flop_ms(d, p, m, n, k, nd_gemm_efficiency(d, p, m, n, k) * factor);
+    double compute_ms = groups * gemm_flop_ms(d, p, m, n, k, gemm_efficiency(d, p, m, n, k) * factor);
     double memory_ms = nd_memory_ms(d, groups * gemm_bytes(p, elem_bytes, m, n, k));
     return d->gemm_fixed_us / 1e3 + (compute_ms > memory_ms ? compute_ms : memory_ms);
 }

@@ -18,11 +18,6 @@ typedef enum { ND_GEMM_16BIT = 0, ND_GEMM_FP8, ND_GEMM_TF32, ND_GEMM_FP32 } nd_g
  * FP8 to 16-bit). */
 double nd_gemm_peak_tflops(const nd_device *d, nd_gemm_precision p);
 
-/* Efficiency of an M x N x K GEMM as a fraction of the peak of its precision:
- * e x M/(M+h) x N/(N+h) x K/(K+h) with e, h the device's curve for p
- * (gemm_efficiency and gemm_half_dim, or their FP8 pair). */
-double nd_gemm_efficiency(const nd_device *d, nd_gemm_precision p, double m, double n, double k);
-
 /* Time of C[M,N] = A[M,K] B[K,N] with elements of elem_bytes: the device's fixed GEMM time
  * (gemm_fixed_us) plus the larger of the FLOP time (2MNK at the peak x efficiency) and the
  * time to move A, B and C through HBM (FP8 inputs are one byte). The curve and the fixed

@@ -90,6 +90,8 @@ cJSON *nd_report_estimate_json(const nd_context *ctx, const nd_strategy *s, cons
     }
     cJSON_AddBoolToObject(doc, key->corrected, ctx->ratios != NULL);
     nd_json_add_number(doc, key->peak_mib, est->peak_mib);
+    nd_json_add_number(doc, key->peak_allocated_mib, est->peak_allocated_mib);
+    nd_json_add_number(doc, key->peak_reserved_mib, est->peak_reserved_mib);
     nd_json_add_number(doc, key->peak_stage, est->peak_stage);
     nd_json_add_number(doc, key->budget_mib, ctx->budget_mib);
     cJSON_AddBoolToObject(doc, key->fits, est->fits);
@@ -124,7 +126,7 @@ void nd_report_estimate_text(FILE *fp, const nd_context *ctx, const nd_strategy 
     fprintf(fp, "%s on %lld x %s, global batch %lld x %lld tokens\n", ctx->model->name,
             (long long)devices, ctx->device->name, (long long)(s->dp * s->mb * s->mbs),
             (long long)ctx->train->seq_len);
-    fprintf(fp, "strategy: %s\nparameters: ", strat);
+    fprintf(fp, "strategy: %s\nframework: %s\nparameters: ", strat, nd_framework_name(ctx->train->framework));
     print_count(fp, ctx->params.total);
     if (ctx->model->mtp_layers) {
         fputs(" (with MTP ", fp);
