@@ -98,7 +98,9 @@ static int header_column(parser *p, const char *raw, column *c)
             c->kind = others[i].kind;
             return 0;
         }
-    return fail(p, "column '%s' is not one nd reads (accepted: %s)", n, col->accepted);
+    char hint_buf[ND_TEXT_HINT_MAX];
+    return fail(p, "column '%s' is not one nd reads (%saccepted: %s)", n,
+                nd_text_hint(n, col->accepted, hint_buf), col->accepted);
 }
 
 static bool same_column(const column *a, const column *b)

@@ -53,6 +53,10 @@ int nd_compare_command(const nd_compare_request *req, FILE *out, FILE *diag, nd_
         nd_plot_format f;
         if (nd_plot_format_from_name(req->plot_format, &f, err)) return ND_EUSAGE;
     }
+    /* Plots are drawn into -o's directory only: a plot flag without it would do nothing. */
+    if (!req->out_dir && (req->plot_format || req->no_plots) && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
+        fprintf(diag, "nd-compare: note: %s is not used: plots are drawn only with -o DIR\n",
+                req->plot_format ? "--format" : "--no-plots");
     nd_session ses;
     int rc = nd_session_open(&ses, &req->common, false, diag, err);
     nd_classified round = {0};

@@ -82,8 +82,6 @@ static int write_outputs(const nd_fit_request *req, const nd_session *ses, const
 int nd_fit_command(const nd_fit_request *req, FILE *out, FILE *diag, nd_error *err)
 {
     if (!req->real_csv) return nd_error_set(err, ND_EUSAGE, "--real_csv ROUND.csv is required");
-    if (req->common.ratios_path)
-        return nd_error_set(err, ND_EUSAGE, "-c does not apply: nd-fit fits the raw estimates");
     nd_session ses;
     nd_classified round = {0};
     nd_compare cmp = {0};

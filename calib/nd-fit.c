@@ -63,7 +63,13 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
-    static const nd_cli_program program = {"nd-fit", usage, exit_status, options, "", handle, NULL};
+    static const nd_cli_unused unused[] = {
+        {'c', true, "nd-fit fits the raw estimates (a ratios file would correct them first)"},
+        {'d', false, "each row's device count follows from its degrees, DP x MP x PP x CP"},
+        {'b', false, "each row's global batch follows from its degrees, DP x MB x MBS"},
+        {0, false, NULL},
+    };
+    static const nd_cli_program program = {"nd-fit", usage, exit_status, options, "", handle, NULL, unused};
     nd_fit_request req;
     memset(&req, 0, sizeof req);
     nd_cli_common_init(&req.common);

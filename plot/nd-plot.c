@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nd/flags.h"
 #include "plot_cmd.h"
 #include "nd/version.h"
 
@@ -102,10 +103,12 @@ static int take_option(int opt, const char *arg, const char *typed, nd_plot_requ
     case OPT_VERSION:
         printf("nd-plot %s\n", ND_VERSION);
         return 1;
-    default:
-        fprintf(stderr, "nd-plot: unknown or incomplete option '%s'\nTry 'nd-plot --help'.\n",
-                typed);
+    default: {
+        char msg[400];
+        nd_flag_refused_message(options, "o:t:h", typed, msg, sizeof msg);
+        fprintf(stderr, "nd-plot: %s\nTry 'nd-plot --help'.\n", msg);
         return 2;
+    }
     }
 }
 

@@ -142,9 +142,11 @@ static void say_written(FILE *out, const char *base, const nd_plot_options *opt)
 int nd_plot_command(const nd_plot_request *req, FILE *out, nd_error *err)
 {
     const kind_info *k = find_kind(req->kind);
+    char hint_buf[ND_TEXT_HINT_MAX];
     if (!k)
-        return nd_error_set(err, ND_EUSAGE, "unknown plot kind '%s' (known: %s)",
-                            req->kind ? req->kind : "", kind_names);
+        return nd_error_set(err, ND_EUSAGE, "unknown plot kind '%s' (%sknown: %s)",
+                            req->kind ? req->kind : "", nd_text_hint(req->kind, kind_names, hint_buf),
+                            kind_names);
     if (!req->input) return nd_error_set(err, ND_EUSAGE, "no input CSV file given");
     nd_plot_cmd_input in;
     memset(&in, 0, sizeof in);

@@ -124,7 +124,7 @@ static int operand(const char *arg, void *request)
 int main(int argc, char **argv)
 {
     static const nd_cli_program program = {"nd-search", usage, exit_status, options, "l:t:o:",
-                                           handle, operand};
+                                           handle, operand, NULL};
     nd_search_request req;
     memset(&req, 0, sizeof req);
     nd_cli_common_init(&req.common);

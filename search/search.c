@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "nd/io.h"
+#include "nd/progress.h"
 #include "nd/text.h"
 
 int nd_search_dim_from_name(const char *name)
@@ -93,9 +93,8 @@ typedef struct worker {
     size_t count, cap;
     nd_search_stats st;
     int oom;
-    bool reporter;           /* prints progress */
-    struct timespec start;
-    int last_decile;
+    nd_progress *progress;   /* shared: drawn by whichever thread holds `drawing` */
+    atomic_flag *drawing;
 } worker;
 
 static int keep(worker *w, const nd_ranked *r)
@@ -134,21 +133,13 @@ static double elapsed_s(const struct timespec *t0)
     return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+/* Any thread may draw, one at a time: a thread stuck on a large layout does not hold the
+ * line back, and a thread finding another drawing simply goes on. */
 static void progress(worker *w)
 {
-    FILE *fp = w->cfg->progress;
-    if (!w->reporter || !fp) return;
-    double t = elapsed_s(&w->start);
-    if (t < 1.0) return;
-    size_t done = atomic_load(w->done);
-    int pct = (int)(100.0 * (double)done / (double)w->n_items);
-    if (isatty(fileno(fp))) {
-        fprintf(fp, "\r\033[Ksearching: %3d %% of %zu MP x PP x CP layouts, %.1f s", pct, w->n_items, t);
-        fflush(fp);
-    } else if (pct / 10 > w->last_decile) {
-        w->last_decile = pct / 10;
-        fprintf(fp, "searching: %d %% of %zu MP x PP x CP layouts, %.1f s\n", pct, w->n_items, t);
-    }
+    if (atomic_flag_test_and_set(w->drawing)) return;
+    nd_progress_update(w->progress, (double)atomic_load(w->done));
+    atomic_flag_clear(w->drawing);
 }
 
 /* Candidates for one (MP, PP, CP, EP, VPP, SP, mode) prefix: MBS ascending, OP descending. */
@@ -327,10 +318,13 @@ int nd_search_run(const nd_search_config *cfg, nd_search_result *out, nd_error *
     worker *ws = calloc((size_t)threads, sizeof *ws);
     pthread_t *ids = calloc((size_t)threads, sizeof *ids);
     atomic_size_t next = 0, done = 0;
+    atomic_flag drawing = ATOMIC_FLAG_INIT;
+    nd_progress bar;
+    nd_progress_begin(&bar, cfg->progress, "nd-search: pricing", "MP x PP x CP layouts", (double)n_items);
     int rc = (!ws || !ids) ? nd_error_set(err, ND_ENOMEM, "out of memory") : ND_OK;
     for (int t = 0; !rc && t < threads; t++) {
         ws[t] = (worker){.cfg = cfg, .items = items, .n_items = n_items, .next = &next, .done = &done,
-                         .cache = nd_layer_cache_alloc(), .reporter = t == 0, .start = t0, .last_decile = 0};
+                         .cache = nd_layer_cache_alloc(), .progress = &bar, .drawing = &drawing};
         ws[t].st.min_peak_mib = INFINITY;
         if (!ws[t].cache) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     }
@@ -342,7 +336,7 @@ int nd_search_run(const nd_search_config *cfg, nd_search_result *out, nd_error *
     nd_signals_restore(&old_mask);
     if (!rc) work(&ws[0]);
     for (int t = 1; t <= started; t++) pthread_join(ids[t], NULL);
-    if (cfg->progress && elapsed_s(&t0) >= 1.0 && isatty(fileno(cfg->progress))) fputc('\n', cfg->progress);
+    nd_progress_end(&bar);
     for (int t = 0; !rc && t < threads; t++)
         if (ws[t].oom) rc = nd_error_set(err, ND_ENOMEM, "out of memory keeping the ranking (use -t)");
     if (!rc) rc = gather(ws, threads, cfg, out, err);

@@ -121,6 +121,10 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
         rc = nd_error_set(err, ND_EUSAGE, "-rp needs -o DIR");
         goto done;
     }
+    /* Plots are drawn into -o's directory only: a plot flag without it would do nothing. */
+    if (!req->out_dir && (req->plot_format || req->no_plots) && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
+        fprintf(diag, "nd-search: note: %s is not used: plots are drawn only with -o DIR\n",
+                req->plot_format ? "--format" : "--no-plots");
     if (ses.run.devices <= 0) {
         rc = nd_error_set(err, ND_EUSAGE, "no device count: give -d N (or cluster.devices in the run file)");
         goto done;
@@ -137,7 +141,8 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
                     ses.has_ratios ? &ses.ratios.ratios : NULL);
     nd_search_config cfg = {&ctx, base, ses.run.train.global_batch, space,
                             (req->ranking_csv || req->out_dir) ? 0 : (req->top > 0 ? (size_t)req->top : 10),
-                            req->common.jobs > 0 ? req->common.jobs : 1, req->quiet ? NULL : diag};
+                            req->common.jobs > 0 ? req->common.jobs : 1,
+                            req->quiet || !nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT) ? NULL : diag};
     nd_search_result res;
     if ((rc = nd_search_run(&cfg, &res, err))) goto done;
     if (res.count == 0) {

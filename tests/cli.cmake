@@ -16,7 +16,7 @@ nd_cli_test(cli_estimate_table 0 "step +[0-9.]+ +100.0 %" ${EST} -y ${LLAMA})
 nd_cli_test(cli_estimate_json 0 "\"params_total\": 8030261248" ${EST} -y ${LLAMA} --json)
 nd_cli_test(cli_estimate_bare_config 0 "fits" ${EST} -y ${SAMPLES}/models/llama3-8b.json -A H100
             --seq 4096 --strategy "DP=8 MB=4 OP=8 ZERO=3 recompute=full")
-nd_cli_test(cli_estimate_bad_flag 2 "unknown or incomplete option" ${EST} --frobnicate)
+nd_cli_test(cli_estimate_bad_flag 2 "unknown option '--frobnicate'" ${EST} --frobnicate)
 nd_cli_test(cli_estimate_missing_run 2 "nope.yaml: cannot open" ${EST} -y nope.yaml -A A3)
 nd_cli_test(cli_estimate_no_run 2 "-y RUN is required" ${EST} -A A3)
 nd_cli_test(cli_estimate_unknown_device 2 "-A Z9: unknown device \\(known: V100, A100, A100-40GB, H100" ${EST} -y ${LLAMA} -A Z9)

@@ -106,7 +106,7 @@ nd_plot_cli_sh(cli_plot_default_name none "^ok$"
 nd_plot_cli(cli_plot_unknown_kind 2 "unknown plot kind 'histogram' [(]known: parity, parts"
             ${NDP} histogram ${NDP_DATA}/memory.csv)
 nd_plot_cli(cli_plot_no_args 2 "expected KIND and INPUT[.]csv" ${NDP} memory)
-nd_plot_cli(cli_plot_bad_flag 2 "unknown or incomplete option '--frobnicate'" ${NDP} --frobnicate)
+nd_plot_cli(cli_plot_bad_flag 2 "unknown option '--frobnicate'" ${NDP} --frobnicate)
 nd_plot_cli(cli_plot_missing_file 2 "nope[.]csv: cannot open" ${NDP} memory ${NDP_DATA}/nope.csv)
 nd_plot_cli(cli_plot_missing_column 2
             "missing_column[.]csv:1: no column 'OVERHEAD' [(]the ranking plot reads nd-search's"

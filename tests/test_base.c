@@ -17,6 +17,7 @@
 
 #include "nd/error.h"
 #include "nd/io.h"
+#include "nd/progress.h"
 #include "nd/text.h"
 
 static void parse_double_is_strict(void **state)
@@ -412,10 +413,72 @@ static void exit_status_mapping(void **state)
     assert_int_equal(nd_exit_status(ND_ERUNTIME), 1);
 }
 
+/* "Did you mean": each expected pair is a typo a user makes, worked out by hand as the
+ * optimal-string-alignment distance after folding case and '-'/'_': "reall_csv" -> "real_csv"
+ * deletes one letter (1); "tmie" -> "time" swaps two neighbours (1); "budg" is the first four
+ * letters of "budget" (a prefix); "frobnicate" is 8+ edits from every name (none). */
+static void nearest_names(void **state)
+{
+    (void)state;
+    static const char *const flags[] = {"real_csv", "write_ratios", "format", "budget", "time"};
+    assert_string_equal(nd_text_nearest("--reall_csv", flags, 5), "real_csv");
+    assert_string_equal(nd_text_nearest("--Real-CSV", flags, 5), "real_csv");
+    assert_string_equal(nd_text_nearest("tmie", flags, 5), "time");
+    assert_string_equal(nd_text_nearest("budg", flags, 5), "budget");
+    assert_string_equal(nd_text_nearest("formt", flags, 5), "format");
+    assert_null(nd_text_nearest("frobnicate", flags, 5));
+    assert_null(nd_text_nearest("", flags, 5));
+    /* Short words allow one edit only: "xy" is two from "time"'s every prefix. */
+    assert_null(nd_text_nearest("xy", flags, 5));
+    char near[32];
+    assert_true(nd_text_nearest_in_list("H10", "V100, A100, H100, H200", near, sizeof near));
+    assert_string_equal(near, "H100"); /* one insertion; A100/V100/H200 need two */
+    assert_true(nd_text_nearest_in_list("MPP", "DP MP/TP PP CP", near, sizeof near));
+    assert_string_equal(near, "MP"); /* MP and PP are both one deletion away: the first wins */
+    assert_false(nd_text_nearest_in_list("sequence_parallel", "seq_len, global_batch", near, sizeof near));
+    char hint[ND_TEXT_HINT_MAX];
+    assert_string_equal(nd_text_hint("seq_lenn", "seq_len, global_batch", hint), "did you mean 'seq_len'? ");
+    assert_string_equal(nd_text_hint("zzz", "seq_len, global_batch", hint), "");
+}
+
+/* Progress: with the threshold at 0 ms and stderr a file, a line per 10 % crossed, the time
+ * left on each but the last, and a closing line; silent with out NULL. */
+static void progress_lines(void **state)
+{
+    (void)state;
+    setenv("ND_PROGRESS_AFTER_MS", "0", 1);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    assert_non_null(fp);
+    nd_progress p;
+    nd_progress_begin(&p, fp, "nd-test: pricing", "layouts", 20);
+    for (int done = 1; done <= 20; done++) nd_progress_update(&p, done);
+    nd_progress_end(&p);
+    fclose(fp);
+    /* 1/20 is 5 % (decile 0), 2/20 is 10 % (decile 1) ... 19/20 decile 9: ten lines; 20/20 is
+     * left to the closing line, which says the step is done: eleven lines. */
+    size_t lines = 0;
+    for (size_t i = 0; i < len; i++) lines += buf[i] == '\n';
+    assert_int_equal(lines, 11);
+    assert_non_null(strstr(buf, "nd-test: pricing 5 % (1 of 20 layouts), "));
+    assert_non_null(strstr(buf, "left\n"));
+    assert_null(strstr(buf, "100 %"));
+    assert_non_null(strstr(buf, "nd-test: pricing done in "));
+    free(buf);
+    nd_progress q;
+    nd_progress_begin(&q, NULL, "silent", "", 10);
+    nd_progress_update(&q, 5);
+    nd_progress_end(&q); /* nothing to write to: must not crash */
+    unsetenv("ND_PROGRESS_AFTER_MS");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(parse_double_is_strict),
+        cmocka_unit_test(nearest_names),
+        cmocka_unit_test(progress_lines),
         cmocka_unit_test(parse_int_bounds),
         cmocka_unit_test(memory_sizes_in_mib),
         cmocka_unit_test(shortest_doubles_round_trip),

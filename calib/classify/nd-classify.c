@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "nd/classify.h"
+#include "nd/flags.h"
 #include "nd/io.h"
 #include "nd/text.h"
 
@@ -59,6 +60,7 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
         {"version", no_argument, 0, 'V'},          {0, 0, 0, 0}};
     int c;
     int64_t n;
+    opterr = 0; /* the refused flag is reported once, below, with a suggestion */
     while ((c = getopt_long(argc, argv, "hV", longs, NULL)) != -1) {
         switch (c) {
         case 'd':
@@ -111,8 +113,11 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
         case 'V':
             printf("nd-classify %s\n", ND_VERSION);
             return 1;
-        default:
-            return nd_error_set(err, ND_EUSAGE, "bad option (see the usage above)");
+        default: {
+            char msg[400];
+            nd_flag_refused_message(longs, "hV", argv[optind - 1], msg, sizeof msg);
+            return nd_error_set(err, ND_EUSAGE, "%s", msg);
+        }
         }
     }
     if (optind >= argc) return nd_error_set(err, ND_EUSAGE, "no trace or directory given");

@@ -90,6 +90,14 @@ typedef int (*nd_cli_handler)(int opt, const char *arg, void *request, nd_error 
 /* The words left after the options, one at a time (ND's `-l DP MP PP` gives its list as
  * separate words): returns 0 when it took arg, 1 when arg is not the program's. */
 typedef int (*nd_cli_operand_handler)(const char *arg, void *request);
+/* A shared option a program has no use for: giving it is refused (refuse) or noted on stderr,
+ * never silently ignored, and the program's --help leaves it out. */
+typedef struct nd_cli_unused {
+    int opt;         /* the shared option's code ('c', 'd', ND_OPT_SEQ...); 0 ends a list */
+    bool refuse;     /* true: a usage error; false: a note, and the run goes on */
+    const char *why; /* "nd-fit fits the raw estimates" */
+} nd_cli_unused;
+
 typedef struct nd_cli_program {
     const char *name;              /* "nd-fit": message prefix and --version */
     const char *usage;             /* --help: usage and own options, then the shared options' */
@@ -98,6 +106,7 @@ typedef struct nd_cli_program {
     const char *short_options;     /* its own short options ("o:"), beside the shared ones */
     nd_cli_handler handle;
     nd_cli_operand_handler operand; /* NULL: the program takes no operands */
+    const nd_cli_unused *unused;    /* shared options it does not use, ending with {0}; NULL: none */
 } nd_cli_program;
 
 /* Parses argv: the shared options into *common, the program's through its handler, plus

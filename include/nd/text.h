@@ -33,4 +33,21 @@ bool nd_text_equal_nocase(const char *a, const char *b);
 /* Copies at most size-1 bytes and always terminates; returns strlen(src). */
 size_t nd_text_copy(char *dst, const char *src, size_t size);
 
+/* "Did you mean": the name among names[0..n-1] nearest to word, a user's typo of it, or NULL
+ * when none is near. Case, '-' against '_' and a flag's leading dashes do not count; a name
+ * is near when its edit distance (insert, delete, substitute, swap two neighbours) is at most
+ * 1 for words of up to 4 letters, 2 up to 8, 3 beyond, or when word is its first 3 or more
+ * letters. Ties go to the earlier name. The result points into names. */
+const char *nd_text_nearest(const char *word, const char *const *names, size_t n);
+
+/* The same over a printed list of names, "a, b, c" (commas, spaces, '|', '/' and parentheses
+ * separate them), the form every "(known: ...)" message shows. Copies the nearest into out
+ * (size bytes) and returns true, or returns false when none is near. */
+bool nd_text_nearest_in_list(const char *word, const char *list, char *out, size_t size);
+
+/* For a message that lists the known names, "(did you mean 'x'? known: a, b, x)": the text
+ * "did you mean 'x'? " when list holds a name near word, else "". Returns buf. */
+#define ND_TEXT_HINT_MAX 96
+const char *nd_text_hint(const char *word, const char *list, char buf[ND_TEXT_HINT_MAX]);
+
 #endif

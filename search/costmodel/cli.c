@@ -11,6 +11,7 @@
 
 #include "cli_internal.h"
 
+#include "nd/flags.h"
 #include "nd/text.h"
 #include "nd/version.h"
 
@@ -51,6 +52,7 @@ static const struct option nd_cli_common_options[] = {
     {"set", required_argument, 0, ND_OPT_SET},
     {"verbosity", required_argument, 0, ND_OPT_VERBOSITY},
     {"verbose", optional_argument, 0, 'v'},
+    {"quiet", no_argument, 0, 'q'},
 };
 static const int nd_cli_common_option_count = (int)(sizeof nd_cli_common_options / sizeof nd_cli_common_options[0]);
 
@@ -92,46 +94,60 @@ static const struct nd_cli_foreign {
 static const nd_cli_multiword multiwords[] = {{'l', "dimensions"}, {0, "recompute"}};
 
 /* Short options of the shared options. */
-#define ND_CLI_COMMON_SHORT "y:f:m:A:d:b:M:c:s:j:Vv::"
+#define ND_CLI_COMMON_SHORT "y:f:m:A:d:b:M:c:s:j:Vv::q"
 
-/* Help text of the shared options. */
-static const char nd_cli_common_help[] =
-    "Run and cluster (flags override the run file):\n"
-    "  -y, --yaml_config FILE   run description: nd's run YAML, a Hugging Face config.json, or a\n"
-    "                           framework's config (-f; recognised from the file when omitted)\n"
-    "  -f, --framework F        the format of -y: nd, mindformers, mindspeed (megatron), hyper_v2,\n"
-    "                           hyperparallel2, torchtitan (docs/nd-compat.md)\n"
-    "  -m, --model NAME         the model's name in outputs (ND: the model hooks to use)\n"
-    "      --train-yaml FILE    hyperparallel2: the training yaml beside -y's model yaml\n"
-    "      --accelerate-yaml F  hyperparallel2: the accelerate yaml (parallel degrees)\n"
-    "  -s, --search-config F    ND's search config: its model, cluster and constraints (nd-search:\n"
-    "                           also its candidate lists; docs/search.md)\n"
-    "  -A, --device_type NAME   device: V100, A100, A100-40GB, H100, H800, H200, B200, B300,\n"
-    "                           GB200, GB300 (NVL72), A2, A3, or one from --device-file\n"
-    "      --device-file FILE   YAML file adding or overriding devices\n"
-    "  -d, --devices N          devices in the cluster\n"
-    "  -b, --global_batch_size N  sequences per optimizer step\n"
-    "  -M, --max_mem SIZE       memory budget per device (58GB, 60000MB; default: the device's HBM)\n"
-    "  -mem, --mem-margin SIZE  memory kept free below the budget (default 0); a strategy fits\n"
-    "                           when its reserved peak plus the runtime context stays under\n"
-    "                           the budget less this margin (--mem_for_ppb: ND's spelling)\n"
-    "  -c, --cache_file FILE    ratios file from nd-fit: each part x its ratio\n"
-    "      --seq N              sequence length (tokens)\n"
-    "      --precision P        bf16, fp16 or fp32\n"
-    "      --grad-precision P   gradient precision: fp32, bf16 or fp16\n"
-    "      --schedule S         pipeline schedule: 1f1b, interleaved, zb-h1, gpipe\n"
-    "      --optimizer O        adamw, sgd or muon\n"
-    "      --flash-attention B  true or false\n"
-    "      --dropout P          dropout probability\n"
-    "  -swap_os, --swap_opt_state  optimizer states live in host memory\n"
-    "  -mppb, --manual_pipeline_balance  the framework config's per-stage layers and recompute\n"
-    "      --set KEY=VALUE      any train key of the run file (docs/run-file.md)\n"
-    "  -V, --verify             the model's census against the checkpoint's tensors, then exit\n"
-    "      --strict             refuse a setting nd would take from a default\n"
-    "  -j, --jobs N             threads (default $ND_JOBS, else 1)\n"
-    "  -v, --verbosity N        0 errors only, 1 results, 2 notes (default), 3-6 more detail\n"
-    "\n"
-    "Long options take '_' or '-' alike, one dash or two; every switch has a --no-X form.\n";
+/* The shared options' help, an entry per option so that a program's --help leaves out those
+ * it does not use (nd_cli_program.unused); opt 0 is text every program prints. */
+static const struct {
+    int opt;
+    const char *text;
+} common_help[] = {
+    {0, "Run and cluster (flags override the run file):\n"},
+    {'y', "  -y, --yaml_config FILE   run description: nd's run YAML, a Hugging Face config.json, or a\n"
+          "                           framework's config (-f; recognised from the file when omitted)\n"},
+    {'f', "  -f, --framework F        the format of -y: nd, mindformers, mindspeed (megatron), hyper_v2,\n"
+          "                           hyperparallel2, torchtitan (docs/nd-compat.md)\n"},
+    {'m', "  -m, --model NAME         the model's name in outputs (ND: the model hooks to use)\n"},
+    {ND_OPT_TRAIN_YAML, "      --train-yaml FILE    hyperparallel2: the training yaml beside -y's model yaml\n"},
+    {ND_OPT_ACCELERATE_YAML, "      --accelerate-yaml F  hyperparallel2: the accelerate yaml (parallel degrees)\n"},
+    {'s', "  -s, --search-config F    ND's search config: its model, cluster and constraints (nd-search:\n"
+          "                           also its candidate lists; docs/search.md)\n"},
+    {'A', "  -A, --device_type NAME   device: V100, A100, A100-40GB, H100, H800, H200, B200, B300,\n"
+          "                           GB200, GB300 (NVL72), A2, A3, or one from --device-file\n"},
+    {ND_OPT_DEVICE_FILE, "      --device-file FILE   YAML file adding or overriding devices\n"},
+    {'d', "  -d, --devices N          devices in the cluster\n"},
+    {'b', "  -b, --global_batch_size N  sequences per optimizer step\n"},
+    {'M', "  -M, --max_mem SIZE       memory budget per device (58GB, 60000MB; default: the device's HBM)\n"},
+    {ND_OPT_MEM, "  -mem, --mem-margin SIZE  memory kept free below the budget (default 0); a strategy fits\n"
+                 "                           when its reserved peak plus the runtime context stays under\n"
+                 "                           the budget less this margin (--mem_for_ppb: ND's spelling)\n"},
+    {'c', "  -c, --cache_file FILE    ratios file from nd-fit: each part x its ratio\n"},
+    {ND_OPT_SEQ, "      --seq N              sequence length (tokens)\n"},
+    {ND_OPT_PRECISION, "      --precision P        bf16, fp16 or fp32\n"},
+    {ND_OPT_GRAD_PRECISION, "      --grad-precision P   gradient precision: fp32, bf16 or fp16\n"},
+    {ND_OPT_SCHEDULE, "      --schedule S         pipeline schedule: 1f1b, interleaved, zb-h1, gpipe\n"},
+    {ND_OPT_OPTIMIZER, "      --optimizer O        adamw, sgd or muon\n"},
+    {ND_OPT_FLASH, "      --flash-attention B  true or false\n"},
+    {ND_OPT_DROPOUT, "      --dropout P          dropout probability\n"},
+    {ND_OPT_SWAP_OS, "  -swap_os, --swap_opt_state  optimizer states live in host memory\n"},
+    {ND_OPT_MPPB, "  -mppb, --manual_pipeline_balance  the framework config's per-stage layers and recompute\n"},
+    {ND_OPT_SET, "      --set KEY=VALUE      any train key of the run file (docs/run-file.md)\n"},
+    {'V', "  -V, --verify             the model's census against the checkpoint's tensors, then exit\n"},
+    {ND_OPT_STRICT, "      --strict             refuse a setting nd would take from a default\n"},
+    {'j', "  -j, --jobs N             threads (default $ND_JOBS, else 1)\n"},
+    {'v', "  -v, --verbosity N        0 errors only, 1 results, 2 notes (default), 3-6 more detail\n"},
+    {'q', "  -q, --quiet              no notes or progress on stderr (-v 1; errors still print)\n"},
+    {0, "\n"
+        "Long options take '_' or '-' alike, one dash or two; every switch has a --no-X form.\n"},
+};
+
+/* The entry of p->unused for shared option opt, or NULL when the program uses it. */
+static const nd_cli_unused *unused_entry(const nd_cli_program *p, int opt)
+{
+    for (const nd_cli_unused *u = p->unused; u && u->opt; u++)
+        if (u->opt == opt) return u;
+    return NULL;
+}
 
 /* Consumes opt if it is a shared option: returns 1 (consumed), 0 (not shared), or a
  * negative ND_EUSAGE code with err filled. */
@@ -243,7 +259,9 @@ static int read_jobs(const char *what, const char *text, nd_cli_common *c, nd_er
 
 static void print_help(const nd_cli_program *p)
 {
-    fputs(p->usage, stdout), fputs(nd_cli_common_help, stdout);
+    fputs(p->usage, stdout);
+    for (size_t i = 0; i < sizeof common_help / sizeof common_help[0]; i++)
+        if (!common_help[i].opt || !unused_entry(p, common_help[i].opt)) fputs(common_help[i].text, stdout);
     fputs("\n"
           "  -h, --help               this text\n"
           "      --version            version\n"
@@ -260,7 +278,15 @@ static int take_option(const nd_cli_program *p, nd_cli_common *common, void *req
     int own = p->handle(opt, optarg, request, &err);
     if (own < 0) return usage_error(p, err.message);
     if (own == 0) return -1;
+    const nd_cli_unused *unused = unused_entry(p, opt & ~ND_CLI_NO);
+    if (unused && unused->refuse) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "%.100s does not apply: %s", typed, unused->why);
+        return usage_error(p, msg);
+    }
     int shared = nd_cli_common_option(common, opt, optarg, &err);
+    if (unused && shared > 0 && nd_cli_says(common, ND_VERBOSITY_DEFAULT))
+        fprintf(stderr, "%s: note: %s is not used: %s\n", p->name, typed, unused->why);
     if (shared < 0) return usage_error(p, err.message);
     if (shared) return -1;
     int base = opt & ~ND_CLI_NO;
@@ -278,8 +304,8 @@ static int take_option(const nd_cli_program *p, nd_cli_common *common, void *req
     }
     if (opt == 'h' || opt == ND_OPT_HELP) return print_help(p), 0;
     if (opt == ND_OPT_VERSION) return printf("%s %s\n", p->name, ND_VERSION), 0;
-    char msg[300];
-    snprintf(msg, sizeof msg, "unknown or incomplete option '%.200s'", typed);
+    char msg[400];
+    nd_flag_refused_message(NULL, "", typed, msg, sizeof msg);
     return usage_error(p, msg);
 }
 
@@ -300,8 +326,8 @@ int nd_cli_parse(const nd_cli_program *p, int argc, char **argv, nd_cli_common *
         int at = optind - 1 < words.argc ? optind - 1 : words.argc - 1;
         const char *typed = argv[words.origin[at > 0 ? at : 1]];
         if (opt == '?' || opt == ':') {
-            char msg[300];
-            snprintf(msg, sizeof msg, "unknown or incomplete option '%.200s'", typed);
+            char msg[400];
+            nd_flag_refused_message(t.items, t.shorts, typed, msg, sizeof msg);
             status = usage_error(p, msg);
             break;
         }
@@ -375,6 +401,7 @@ static int common_switch(nd_cli_common *c, int base, bool on, nd_error *err)
     case ND_OPT_MPPB: c->mppb = on; return 1;
     case ND_OPT_STRICT: c->strict = on; return 1;
     case 'V': c->verify = on; return 1;
+    case 'q': c->verbosity = on ? ND_VERBOSITY_RESULTS : ND_VERBOSITY_DEFAULT; return 1;
     default: return 0;
     }
 }

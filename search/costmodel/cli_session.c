@@ -93,7 +93,9 @@ static int nd_cli_common_resolve(const nd_cli_common *c, bool need_cluster, nd_r
     if (!*device) {
         char names[512];
         nd_device_table_names(table, names, sizeof names);
-        return nd_error_set(err, ND_EUSAGE, "-A %s: unknown device (known: %s)", run->device, names);
+        char hint_buf[ND_TEXT_HINT_MAX];
+        return nd_error_set(err, ND_EUSAGE, "-A %s: unknown device (%sknown: %s)", run->device,
+                            nd_text_hint(run->device, names, hint_buf), names);
     }
     if (run->train.fp8 && (*device)->fp8_tflops <= 0)
         return nd_error_set(err, ND_EUSAGE, "fp8: device %s has no FP8 tensor cores (fp8_tflops is 0)",

@@ -117,8 +117,28 @@ static int set_device_field(nd_device *d, const char *key, const char *value, co
     for (size_t i = 0; i < N_DFIELDS && used < sizeof names; i++)
         used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
                                  dfields[i].key);
-    return nd_error_set(err, ND_EINPUT, "%s: unknown device field '%s' (known: base, %s)", where,
-                        key, names);
+    char hint_buf[ND_TEXT_HINT_MAX];
+    return nd_error_set(err, ND_EINPUT, "%s: unknown device field '%s' (%sknown: base, %s)", where,
+                        key, nd_text_hint(key, names, hint_buf), names);
+}
+
+/* A new device without a base states every field: the missing ones are listed together. */
+static int need_every_field(nd_yaml *y, yaml_node_t *map, const char *name, const bool *seen, nd_error *err)
+{
+    char missing[768] = "";
+    size_t count = 0, used = 0;
+    for (size_t i = 0; i < N_DFIELDS; i++) {
+        if (seen[i] || dfields[i].type == D_TEXT || (dfields[i].flags & F_OPTIONAL)) continue;
+        if (used < sizeof missing)
+            used += (size_t)snprintf(missing + used, sizeof missing - used, "%s%s", count ? ", " : "",
+                                     dfields[i].key);
+        count++;
+    }
+    if (!count) return ND_OK;
+    return nd_error_set(err, ND_EINPUT,
+                        "%s:%d: new device %s: %zu field%s missing: %s (state every field, or "
+                        "`base: A100` to start from a known device)",
+                        y->path, nd_yaml_line(map), name, count, count > 1 ? "s" : "", missing);
 }
 
 static int add_device(nd_device_table *t, const nd_device *d, nd_error *err)
@@ -169,13 +189,7 @@ static int load_one(nd_device_table *t, nd_yaml *y, const char *name, yaml_node_
         if (!strcmp(key, "base") || !strcmp(key, "name")) continue;
         if ((rc = set_device_field(&d, key, value, where, seen, err))) return rc;
     }
-    if (!base && !existing)
-        for (size_t i = 0; i < N_DFIELDS; i++)
-            if (!seen[i] && dfields[i].type != D_TEXT && !(dfields[i].flags & F_OPTIONAL))
-                return nd_error_set(err, ND_EINPUT,
-                                    "%s:%d: new device %s: field '%s' is missing (state every field, "
-                                    "or `base: A100` to start from a known device)",
-                                    y->path, nd_yaml_line(map), name, dfields[i].key);
+    if (!base && !existing && (rc = need_every_field(y, map, name, seen, err))) return rc;
     snprintf(where, sizeof where, "%s:%d", y->path, nd_yaml_line(map));
     if ((rc = nd_device_validate(&d, where, err))) return rc;
     if (existing) {

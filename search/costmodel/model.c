@@ -110,11 +110,32 @@ void nd_model_count_params(const nd_model *m, nd_param_count *out)
     out->active_per_token = active + out->embedding + out->head;
 }
 
-static int need_positive(const char *source, const char *field, int64_t v, nd_error *err)
+typedef struct required_field {
+    const char *name;
+    int64_t value;
+    bool needed;
+} required_field;
+
+/* Every needed field at once: those left at 0 (not stated) are listed together as missing, so
+ * a file short of several fields is fixed in one go; a negative one is named with its value. */
+static int need_fields(const char *source, const required_field *f, size_t n, nd_error *err)
 {
-    if (v > 0) return ND_OK;
-    return nd_error_set(err, ND_EINPUT, "%s: model field '%s' must be a positive whole number, not %lld",
-                        source, field, (long long)v);
+    char missing[256] = "";
+    size_t count = 0, used = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!f[i].needed || f[i].value > 0) continue;
+        if (f[i].value < 0)
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: model field '%s' must be a positive whole number, not %lld", source,
+                                f[i].name, (long long)f[i].value);
+        if (used < sizeof missing)
+            used += (size_t)snprintf(missing + used, sizeof missing - used, "%s%s", count ? ", " : "",
+                                     f[i].name);
+        count++;
+    }
+    if (!count) return ND_OK;
+    return nd_error_set(err, ND_EINPUT, "%s: model field%s %s %s missing or 0 (each must be a positive "
+                        "whole number)", source, count > 1 ? "s" : "", missing, count > 1 ? "are" : "is");
 }
 
 /* Sizes beyond this are typos, and would overflow the products the cost model forms. */
@@ -147,10 +168,18 @@ static double params_bound(const nd_model *m)
 int nd_model_validate(nd_model *m, const char *source, nd_error *err)
 {
     int rc;
-    if ((rc = need_positive(source, "hidden_size", m->hidden, err))) return rc;
-    if ((rc = need_positive(source, "num_hidden_layers", m->layers, err))) return rc;
-    if ((rc = need_positive(source, "num_attention_heads", m->heads, err))) return rc;
-    if ((rc = need_positive(source, "vocab_size", m->vocab, err))) return rc;
+    bool all_moe = m->experts > 0 && m->first_k_dense == 0 && m->moe_layer_freq <= 1 &&
+                   m->moe_sparse_step <= 1;
+    const required_field required[] = {
+        {"hidden_size", m->hidden, true},
+        {"num_hidden_layers", m->layers, true},
+        {"num_attention_heads", m->heads, true},
+        {"vocab_size", m->vocab, true},
+        {"intermediate_size", m->ffn, !all_moe},
+        {"num_experts_per_tok", m->experts_per_token, m->experts > 0},
+        {"moe_intermediate_size", m->moe_ffn, m->experts > 0},
+    };
+    if ((rc = need_fields(source, required, sizeof required / sizeof required[0], err))) return rc;
     if (m->kv_heads == 0) m->kv_heads = m->heads;
     if (m->attention == ND_ATTN_MHA && m->head_dim == 0) {
         if (m->hidden % m->heads)
@@ -188,12 +217,7 @@ int nd_model_validate(nd_model *m, const char *source, nd_error *err)
         m->kv_heads = m->heads; /* MLA expands the latent to every head */
         m->head_dim = m->qk_nope_head_dim + m->qk_rope_head_dim;
     }
-    bool all_moe = m->experts > 0 && m->first_k_dense == 0 && m->moe_layer_freq <= 1 &&
-                   m->moe_sparse_step <= 1;
-    if (!all_moe && (rc = need_positive(source, "intermediate_size", m->ffn, err))) return rc;
     if (m->experts > 0) {
-        if ((rc = need_positive(source, "num_experts_per_tok", m->experts_per_token, err))) return rc;
-        if ((rc = need_positive(source, "moe_intermediate_size", m->moe_ffn, err))) return rc;
         if (m->experts_per_token > m->experts)
             return nd_error_set(err, ND_EINPUT, "%s: num_experts_per_tok %lld exceeds num_experts %lld",
                                 source, (long long)m->experts_per_token, (long long)m->experts);

@@ -104,7 +104,16 @@ int nd_model_set_field(nd_model *m, const char *key, const char *value, const ch
                        nd_error *err)
 {
     const field *f = find_field(key);
-    if (!f) return nd_error_set(err, ND_EINPUT, "%s: unknown model key '%s'", where, key);
+    if (!f) {
+        const char *names[sizeof fields / sizeof fields[0]];
+        for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) names[i] = fields[i].key;
+        const char *near = nd_text_nearest(key, names, sizeof fields / sizeof fields[0]);
+        if (near)
+            return nd_error_set(err, ND_EINPUT, "%s: unknown model key '%s' (did you mean '%s'? "
+                                "docs/run-file.md lists them)", where, key, near);
+        return nd_error_set(err, ND_EINPUT, "%s: unknown model key '%s' (docs/run-file.md lists them)",
+                            where, key);
+    }
     char *base = (char *)m;
     switch (f->type) {
     case F_INT: {

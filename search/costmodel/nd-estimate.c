@@ -48,7 +48,7 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
 
 int main(int argc, char **argv)
 {
-    static const nd_cli_program program = {"nd-estimate", usage, exit_status, options, "", handle, NULL};
+    static const nd_cli_program program = {"nd-estimate", usage, exit_status, options, "", handle, NULL, NULL};
     nd_estimate_request req;
     memset(&req, 0, sizeof req);
     nd_cli_common_init(&req.common);

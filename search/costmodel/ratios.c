@@ -79,7 +79,9 @@ static int read_ratios(const cJSON *root, const char *text, const char *path, nd
             for (int i = 0; i < ND_RATIO_KEYS; i++)
                 used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
                                          nd_ratio_key_name((nd_ratio_key)i));
-            return nd_error_set(err, ND_EINPUT, "%s: unknown ratio key '%s' (known: %s)", path, key, names);
+            char hint_buf[ND_TEXT_HINT_MAX];
+            return nd_error_set(err, ND_EINPUT, "%s: unknown ratio key '%s' (%sknown: %s)", path, key,
+                                nd_text_hint(key, names, hint_buf), names);
         }
         if (out->ratios.stated[k]) /* cJSON keeps both; which one would apply is not obvious */
             return nd_error_set(err, ND_EINPUT, "%s: ratio '%s' is stated twice", path, key);

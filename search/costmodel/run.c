@@ -310,9 +310,10 @@ static int load_train(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
             return nd_error_set(err, ND_EINPUT, "%s: train entries must be `key: value`", where);
         if (!strcmp(key, "precision")) continue;
         int r = set_train(&run->train, key, value, &hint);
+        char hint_buf[ND_TEXT_HINT_MAX];
         if (r == -2)
-            return nd_error_set(err, ND_EINPUT, "%s: unknown train key '%s' (known: %s)", where,
-                                key, train_keys);
+            return nd_error_set(err, ND_EINPUT, "%s: unknown train key '%s' (%sknown: %s)", where,
+                                key, nd_text_hint(key, train_keys, hint_buf), train_keys);
         if (r == -1)
             return nd_error_set(err, ND_EINPUT, "%s: key '%s': '%s' is not %s", where, key, value, hint);
     }
@@ -377,10 +378,11 @@ static int load_cluster(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err
             }
             continue;
         }
+        static const char cluster_keys[] = "device, device_file, devices, memory_budget";
+        char hint_buf[ND_TEXT_HINT_MAX];
         if (strcmp(key, "device") && strcmp(key, "devices") && strcmp(key, "memory_budget"))
-            return nd_error_set(err, ND_EINPUT,
-                                "%s: unknown cluster key '%s' (known: device, device_file, "
-                                "devices, memory_budget)", where, key);
+            return nd_error_set(err, ND_EINPUT, "%s: unknown cluster key '%s' (%sknown: %s)", where,
+                                key, nd_text_hint(key, cluster_keys, hint_buf), cluster_keys);
         if ((rc = nd_run_set(run, key, value, err))) {
             err->code = ND_EINPUT;
             return nd_error_prefix(err, "%s", where);
@@ -480,10 +482,13 @@ static int load_yaml(nd_run *run, nd_yaml *y, nd_error *err)
         yaml_node_t *kn = nd_yaml_key_at(y, root, i);
         const char *key = nd_yaml_text(kn);
         if (!key || (strcmp(key, "model") && strcmp(key, "train") && strcmp(key, "cluster") &&
-                     strcmp(key, "strategy") && strcmp(key, "recompute_plan") && strcmp(key, "hyperparallel")))
-            return nd_error_set(err, ND_EINPUT,
-                                "%s:%d: unknown section '%s' (known: model, train, cluster, strategy, "
-                                "recompute_plan, hyperparallel)", y->path, nd_yaml_line(kn), key ? key : "?");
+                     strcmp(key, "strategy") && strcmp(key, "recompute_plan") && strcmp(key, "hyperparallel"))) {
+            static const char sections[] = "model, train, cluster, strategy, recompute_plan, hyperparallel";
+            char hint_buf[ND_TEXT_HINT_MAX];
+            return nd_error_set(err, ND_EINPUT, "%s:%d: unknown section '%s' (%sknown: %s)", y->path,
+                                nd_yaml_line(kn), key ? key : "?", nd_text_hint(key, sections, hint_buf),
+                                sections);
+        }
     }
     if ((rc = load_model_section(run, y, model, err))) return rc;
     yaml_node_t *train = nd_yaml_get(y, root, "train");
@@ -574,9 +579,10 @@ int nd_run_set(nd_run *run, const char *key, const char *value, nd_error *err)
     }
     bool recompute = !strcmp(key, "recompute"), schedule = !strcmp(key, "schedule");
     int r = set_train(&run->train, key, value, &hint);
+    char hint_buf[ND_TEXT_HINT_MAX];
     if (r == -2)
-        return nd_error_set(err, ND_EUSAGE, "unknown setting '%s' (known: device, devices, "
-                            "memory_budget, %s)", key, train_keys);
+        return nd_error_set(err, ND_EUSAGE, "unknown setting '%s' (%sknown: device, devices, "
+                            "memory_budget, %s)", key, nd_text_hint(key, train_keys, hint_buf), train_keys);
     if (r == -1) return nd_error_set(err, ND_EUSAGE, "%s: '%s' is not %s", key, value, hint);
     if (recompute) run->strategy.recompute = run->train.recompute;
     if (schedule) run->strategy.schedule = run->train.schedule;

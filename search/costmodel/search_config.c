@@ -70,9 +70,11 @@ static int read_parallelism(nd_yaml *y, yaml_node_t *map, nd_search_config_file 
         for (size_t j = 0; key && j < sizeof dims / sizeof dims[0] && !known; j++)
             if (!strcmp(key, dims[j].key)) known = true, rc = read_dim(y, v, dims[j].dim, f, err);
         if (!known && key && (!strcmp(key, "etp") || !strcmp(key, "dp_replicate"))) continue;
+        static const char listed[] = "dp, tp, pp, cp, ep, etp, fsdp, micro_batch_num, micro_batch_size, vpp, sp";
+        char hint_buf[ND_TEXT_HINT_MAX];
         if (!known)
-            rc = where_error(y, k, err, "unknown parallelism key '%s' (known: dp, tp, pp, cp, ep, etp, fsdp, "
-                             "micro_batch_num, micro_batch_size, vpp, sp)", key ? key : "?");
+            rc = where_error(y, k, err, "unknown parallelism key '%s' (%sknown: %s)", key ? key : "?",
+                             nd_text_hint(key, listed, hint_buf), listed);
     }
     return rc;
 }
@@ -97,7 +99,10 @@ static int check_keys(nd_yaml *y, yaml_node_t *map, const char *section, const c
         const char *key = nd_yaml_text(k);
         bool ok = false;
         for (size_t j = 0; key && j < n && !ok; j++) ok = !strcmp(key, known[j]);
-        if (!ok) rc = where_error(y, k, err, "unknown %s key '%s' (known: %s)", section, key ? key : "?", listed);
+        char hint_buf[ND_TEXT_HINT_MAX];
+        if (!ok)
+            rc = where_error(y, k, err, "unknown %s key '%s' (%sknown: %s)", section, key ? key : "?",
+                             nd_text_hint(key, listed, hint_buf), listed);
     }
     return rc;
 }
@@ -176,10 +181,12 @@ int nd_search_config_load(const char *path, nd_search_config_file *f, nd_error *
         const char *key = nd_yaml_text(nd_yaml_key_at(&y, root, i));
         bool known = false;
         for (size_t j = 0; key && j < sizeof known_sections / sizeof known_sections[0]; j++) known |= !strcmp(key, known_sections[j]);
+        static const char listed[] = "train_yaml, model, cluster, parallelism, constraint, recompute, "
+                                     "recompute_modes, pp_config, estimator";
+        char hint_buf[ND_TEXT_HINT_MAX];
         if (!known)
-            rc = where_error(&y, nd_yaml_key_at(&y, root, i), err, "unknown section '%s' (known: train_yaml, model, "
-                             "cluster, parallelism, constraint, recompute, recompute_modes, pp_config, estimator)",
-                             key ? key : "?");
+            rc = where_error(&y, nd_yaml_key_at(&y, root, i), err, "unknown section '%s' (%sknown: %s)",
+                             key ? key : "?", nd_text_hint(key, listed, hint_buf), listed);
     }
     yaml_node_t *n;
     if (!rc && (n = nd_yaml_get(&y, root, "parallelism"))) rc = read_parallelism(&y, n, f, err);

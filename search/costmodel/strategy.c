@@ -177,7 +177,9 @@ int nd_strategy_set(nd_strategy *s, const char *key, const char *value, nd_error
     }
     char known[160];
     known_keys(known, sizeof known);
-    return nd_error_set(err, ND_EINPUT, "strategy key '%s' is unknown (known: %s)", key, known);
+    char hint_buf[ND_TEXT_HINT_MAX];
+    return nd_error_set(err, ND_EINPUT, "strategy key '%s' is unknown (%sknown: %s)", key,
+                        nd_text_hint(key, known, hint_buf), known);
 }
 
 int nd_strategy_parse(nd_strategy *s, const char *text, nd_error *err)
