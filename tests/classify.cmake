@@ -63,6 +63,13 @@ nd_classify_sh(classify_cli_worked_chrome 0
 nd_classify_sh(classify_cli_worked_ascend 0
   "^DP,time,comp,dp_wait,mp_wait,ep_wait,cp_wait,pp_wait,op_wait,sp_wait 8,1000.000,200.000,0.000,0.000,40.000,0.000,0.000,40.000,0.000$"
   "rm -f $OUT/ascend.csv && $ND ${ND_CLASSIFY_DATA}/ascend_worked --dims DP=8 --nd-columns --csv $OUT/ascend.csv >/dev/null && tr '\\n' ' ' < $OUT/ascend.csv | sed 's/ $//'")
+# Printed with enough digits (issue 17, item 12): Stage 9e14 us is 900000000000.000 ms
+# (not a 63-digit number), Computing 0.4 us is 0.0004 ms and Communication(Not
+# Overlapped) 0.0123 us is 0.0000123 ms (not 0.000); idle = 9e11 - 0.0004 - 0.0000123 ms,
+# 899999999999.9995877, is 900000000000.000 at 3 decimals. By hand from the file.
+nd_classify_sh(classify_cli_digits 0
+  "^DP,time,comp,dp_wait,mp_wait,ep_wait,cp_wait,pp_wait,op_wait,sp_wait,idle,unclassified,optimizer 1,900000000000.000,0.0004,0.000,0.000,0.000,0.000,0.000,0.000,0.000,900000000000.000,0.0000123,0.000$"
+  "rm -f $OUT/digits.csv && $ND ${ND_CLASSIFY_DATA}/ascend_small_values --dims DP=1 --csv $OUT/digits.csv >/dev/null && tr '\\n' ' ' < $OUT/digits.csv | sed 's/ $//'")
 # Another round's file, or a CSV that is no round at all, is refused and left as it was.
 nd_classify_sh(classify_cli_not_a_round 2
   "not_round.csv:1: not a round file: its header has no 'time' column"

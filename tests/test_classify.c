@@ -122,8 +122,8 @@ static void nd_worked_ascend(void **state)
     assert_string_equal(s->step, "step1");
     /* A note says "Total Op Info" was skipped. */
     bool noted = false;
-    for (size_t i = 0; i < run->n_notes; i++)
-        noted |= strstr(run->notes[i], "Total Op Info") != NULL;
+    for (size_t i = 0; i < run->notes.n; i++)
+        noted |= strstr(run->notes.items[i], "Total Op Info") != NULL;
     assert_true(noted);
     nd_classify_run_free(run);
     free(path);

@@ -122,12 +122,24 @@ static int header_check(const char *path, const table *t, int col[C_REQ], nd_err
     return ND_OK;
 }
 
+/* Times in µs: finite, not negative, at most 1e15 µs (31 years): a negative Computing or
+ * a Stage of 1e300 is a broken file, not a row to write. */
+#define MAX_TIME_US 1e15
+
 static int number(const char *path, const table *t, size_t row, int col, double *out, nd_error *err)
 {
     const char *v = cell(t, row, col);
-    if (v && nd_parse_double(v, out) == 0) return ND_OK;
-    return nd_error_set(err, ND_EINPUT, "%s:%zu: column '%s': '%s' is not a number", path, t->row_line[row],
-                        t->cells[col] ? t->cells[col] : "?", v ? v : "");
+    const char *name = t->cells[col] ? t->cells[col] : "?";
+    if (!v || nd_parse_double(v, out) != 0)
+        return nd_error_set(err, ND_EINPUT, "%s:%zu: column '%s': '%s' is not a number", path,
+                            t->row_line[row], name, v ? v : "");
+    if (*out < 0)
+        return nd_error_set(err, ND_EINPUT, "%s:%zu: column '%s': '%s' is negative", path,
+                            t->row_line[row], name, v);
+    if (*out > MAX_TIME_US)
+        return nd_error_set(err, ND_EINPUT, "%s:%zu: column '%s': '%s' is more than 1e15 us", path,
+                            t->row_line[row], name, v);
+    return ND_OK;
 }
 
 static int read_row(const char *path, const table *t, size_t row, const int col[C_REQ],
@@ -166,6 +178,77 @@ static int rank_of(const char *path, const table *t, size_t row, int col, int *r
                         path, t->row_line[row], t->cells[col] ? t->cells[col] : "?", v ? v : "", MAX_RANK);
 }
 
+/* "2-7" or "0, 3, 5-6": the ranks marked in seen (index rank + 1), within size bytes. */
+static void rank_list(const bool *seen, size_t n, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used + 16 < size; i++) {
+        if (!seen[i]) continue;
+        size_t j = i;
+        while (j + 1 < n && seen[j + 1])
+            j++;
+        if (j == i) used += (size_t)snprintf(buf + used, size - used, "%s%ld", used ? ", " : "", (long)i - 1);
+        else used += (size_t)snprintf(buf + used, size - used, "%s%ld-%ld", used ? ", " : "", (long)i - 1, (long)j - 1);
+        i = j;
+    }
+}
+
+/* Per rank (index rank + 1): rows seen (for warm-up dropping) and whether a row had
+ * exposed communication that communication.json does not account for. */
+typedef struct rank_book {
+    int *orders;
+    bool *unmatched;
+    size_t n;
+    double unmatched_ms;
+    size_t unmatched_rows, zero_rows;
+} rank_book;
+
+static int book_grow(rank_book *b, int rank)
+{
+    if ((size_t)(rank + 1) < b->n) return 0;
+    size_t n = (size_t)(rank + 1) * 2 + 8;
+    int *o = realloc(b->orders, n * sizeof *o);
+    if (o) b->orders = o;
+    bool *u = o ? realloc(b->unmatched, n * sizeof *u) : NULL;
+    if (!u) return -1;
+    b->unmatched = u;
+    memset(o + b->n, 0, (n - b->n) * sizeof *o);
+    memset(u + b->n, 0, (n - b->n) * sizeof *u);
+    b->n = n;
+    return 0;
+}
+
+static void warn_unmatched(nd_classify_run *run, const ascend_comm *comm, const char *csv_path,
+                           const rank_book *b)
+{
+    if (!b->unmatched_rows) return;
+    char ranks[256];
+    rank_list(b->unmatched, b->n, ranks, sizeof ranks);
+    const char *who = b->unmatched[0] ? "some steps" : "rank(s) ";
+    if (comm->present)
+        nd_classify_run_warn(run,
+                 "%s holds no operators for %s%s: their exposed communication (%.4g ms per "
+                 "rank-step over %zu rank-steps) is charged to unclassified, not placed in a "
+                 "dimension",
+                 comm->path, who, b->unmatched[0] ? "" : ranks,
+                 b->unmatched_ms / (double)b->unmatched_rows, b->unmatched_rows);
+    else
+        nd_classify_run_warn(run,
+                 "%s: no communication.json beside it: the exposed communication (%.4g ms per rank-step "
+                 "over %zu rank-steps) is charged to unclassified, not placed in a dimension",
+                 csv_path, b->unmatched_ms / (double)b->unmatched_rows, b->unmatched_rows);
+}
+
+static int rank_of_row(const char *path, const table *t, size_t row, int c_type, int c_index,
+                       int c_dev, int *rank, nd_error *err)
+{
+    *rank = -1;
+    if (c_type >= 0 && c_index >= 0) return rank_of(path, t, row, c_index, rank, err);
+    if (c_dev >= 0) return rank_of(path, t, row, c_dev, rank, err);
+    return ND_OK;
+}
+
 int nd_classify_ascend_read(nd_classify_run *run, const char *csv_path, nd_error *err)
 {
     table t;
@@ -177,34 +260,29 @@ int nd_classify_ascend_read(nd_classify_run *run, const char *csv_path, nd_error
     if (c_type < 0) c_type = column_of(&t, "Type(rank|stage)");
     ascend_comm comm;
     rc = nd_classify_ascend_comm_load(run, csv_path, &comm, err);
-    int *orders = NULL; /* rows seen per rank (index rank + 1), for warm-up dropping */
-    size_t n_orders = 0;
+    rank_book b = {0};
     for (size_t row = 1; row < t.rows && !rc; row++) {
         const char *type = cell(&t, row, c_type);
         if (c_type >= 0 && (!type || strcmp(type, "rank"))) continue; /* stage rows: maxima */
-        int rank = -1;
-        if (c_type >= 0 && c_index >= 0)
-            rc = rank_of(csv_path, &t, row, c_index, &rank, err);
-        else if (c_dev >= 0)
-            rc = rank_of(csv_path, &t, row, c_dev, &rank, err);
         ascend_row r = {0};
+        rc = rank_of_row(csv_path, &t, row, c_type, c_index, c_dev, &r.rank, err);
         if (!rc) rc = read_row(csv_path, &t, row, col, &r, err);
+        if (!rc && book_grow(&b, r.rank)) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
         if (rc) break;
-        r.rank = rank;
-        if ((size_t)(rank + 1) >= n_orders) {
-            size_t n = (size_t)(rank + 1) * 2 + 8;
-            int *o = realloc(orders, n * sizeof *o);
-            if (!o) {
-                rc = nd_error_set(err, ND_ENOMEM, "out of memory");
-                break;
-            }
-            memset(o + n_orders, 0, (n - n_orders) * sizeof *o);
-            orders = o, n_orders = n;
+        r.order = b.orders[r.rank + 1]++;
+        if (r.time_ms <= 0) { /* a step of no length: no row nd-compare would refuse */
+            b.zero_rows++;
+            continue;
         }
-        r.order = orders[rank + 1]++;
-        rc = nd_classify_ascend_sample(run, csv_path, &comm, &r, err);
+        bool unmatched = false;
+        rc = nd_classify_ascend_sample(run, csv_path, &comm, &r, &unmatched, err);
+        if (unmatched) b.unmatched[r.rank + 1] = true, b.unmatched_ms += r.exposed_ms, b.unmatched_rows++;
     }
-    free(orders);
+    if (!rc) warn_unmatched(run, &comm, csv_path, &b);
+    if (!rc && b.zero_rows)
+        nd_classify_run_warn(run, "%s: %zu row(s) with a Stage of 0 skipped (a step of no length)",
+                             csv_path, b.zero_rows);
+    free(b.orders), free(b.unmatched);
     nd_classify_ascend_comm_free(&comm);
     table_free(&t);
     return rc;

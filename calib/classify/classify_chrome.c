@@ -8,16 +8,13 @@
  * Numbers come raw (yajl_number) so 64-bit ids never overflow, and timestamps are
  * read to exact integer nanoseconds. */
 #include "classify_trace.h"
+#include "classify_json.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yajl/yajl_parse.h>
-#include <zlib.h>
-#include <unistd.h>
-#include "nd/io.h"
 #include "nd/text.h"
 
 #define MAX_INPUTS 32
@@ -91,8 +88,7 @@ typedef struct event {
 typedef struct parse {
     trace_ctx *t;
     nd_error *err;
-    yajl_handle h;
-    unsigned long long base; /* bytes before the current chunk */
+    json_feed feed; /* the parser, the file's name and the byte reached */
     int depth, top;          /* top: 0 nothing yet, 'o' object, 'a' array */
     int events_depth;        /* depth inside the events array, 0 when not in it */
     int info_depth;          /* depth inside distributedInfo, 0 when not in it */
@@ -109,7 +105,7 @@ typedef struct parse {
 
 static unsigned long long at(const parse *p)
 {
-    return p->base + yajl_get_bytes_consumed(p->h);
+    return nd_classify_json_at(&p->feed);
 }
 
 /* Records the error and returns 0, which makes yajl stop. */
@@ -314,7 +310,7 @@ static int64_t payload_bytes(const event *e)
     double best = 0;
     for (int i = 0; i < e->n_inputs; i++) {
         double b = e->elems[i] * (i < e->n_types ? e->type_bytes[i] : 4);
-        if (b > best) best = b;
+        if (b > best && b <= 1e18) best = b; /* a shape of 1e300 elements is no tensor */
     }
     return (int64_t)best;
 }
@@ -534,6 +530,7 @@ static bool in_dims(const parse *p)
 
 static int scalar(parse *p, int kind, const unsigned char *s, size_t n)
 {
+    p->feed.calls++;
     if (p->skip_depth) return 1;
     int d = p->depth, ed = p->events_depth;
     if (d == 0)
@@ -579,6 +576,7 @@ static int on_string(void *c, const unsigned char *s, size_t n)
 static int on_key(void *c, const unsigned char *s, size_t n)
 {
     parse *p = c;
+    p->feed.calls++;
     if (!p->skip_depth && p->depth < 8) p->key[p->depth] = key_of(p, s, n);
     return 1;
 }
@@ -592,6 +590,7 @@ static int open_skipped(parse *p)
 static int on_start_map(void *c)
 {
     parse *p = c;
+    p->feed.calls++;
     if (p->depth >= MAX_DEPTH) return fail(p, "nested deeper than %d levels", MAX_DEPTH);
     if (p->skip_depth) return p->depth++, 1;
     int d = p->depth, ed = p->events_depth;
@@ -616,6 +615,7 @@ static int on_start_map(void *c)
 static int on_start_array(void *c)
 {
     parse *p = c;
+    p->feed.calls++;
     if (p->depth >= MAX_DEPTH) return fail(p, "nested deeper than %d levels", MAX_DEPTH);
     if (p->skip_depth) return p->depth++, 1;
     int d = p->depth, ed = p->events_depth;
@@ -645,6 +645,7 @@ static int on_start_array(void *c)
 
 static int close_container(parse *p, bool is_map)
 {
+    p->feed.calls++;
     if (p->skip_depth) {
         if (p->depth-- == p->skip_depth) p->skip_depth = 0;
         return 1;
@@ -685,22 +686,11 @@ static const yajl_callbacks callbacks = {on_null,    on_bool,        NULL,      
                                          on_number,  on_string,      on_start_map, on_key,
                                          on_end_map, on_start_array, on_end_array};
 
-static int parse_error(parse *p, const unsigned char *chunk, size_t n)
-{
-    unsigned char *msg = yajl_get_error(p->h, 0, chunk, n);
-    char text[256];
-    nd_text_copy(text, msg ? (const char *)msg : "parse error", sizeof text);
-    text[strcspn(text, "\n")] = '\0';
-    if (msg) yajl_free_error(p->h, msg);
-    return nd_error_set(p->err, ND_EINPUT, "%s: byte %llu: not valid JSON (%s)", p->t->path, at(p),
-                        text);
-}
-
 /* The end of the input: complete, or cut short (accepted only between the events of a
  * bare array, which the Trace Event Format allows to stay open). */
 static int finish(parse *p)
 {
-    yajl_status st = yajl_complete_parse(p->h);
+    yajl_status st = yajl_complete_parse(p->feed.h);
     if (st == yajl_status_client_canceled) return p->err->code;
     if (p->top == 0)
         return nd_error_set(p->err, ND_EINPUT,
@@ -711,84 +701,42 @@ static int finish(parse *p)
         return nd_error_set(p->err, ND_EINPUT,
                             "%s: byte %llu: the trace ends inside an unfinished JSON value "
                             "(truncated file?)",
-                            p->t->path, p->base);
+                            p->t->path, p->feed.base);
     if (!p->saw_events)
         return nd_error_set(p->err, ND_EINPUT, "%s: no \"traceEvents\" array: not a Chrome trace",
                             p->t->path);
     return ND_OK;
 }
 
-static int stream(parse *p, gzFile f, unsigned char *buf, size_t size)
-{
-    int n;
-    unsigned long long total = 0;
-    while ((n = gzread(f, buf, (unsigned)size)) > 0) {
-        /* yajl refuses a UTF-8 BOM; offsets in messages still count it */
-        size_t skip = total == 0 && n >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3) ? 3 : 0;
-        total += (unsigned)n;
-        p->base += skip;
-        yajl_status st = yajl_parse(p->h, buf + skip, (size_t)n - skip);
-        if (st == yajl_status_client_canceled) return p->err->code;
-        if (st != yajl_status_ok) return parse_error(p, buf + skip, (size_t)n - skip);
-        p->base += (unsigned)n - skip;
-    }
-    int code = Z_OK;
-    const char *msg = gzerror(f, &code);
-    if (!strncmp(msg, "<fd:", 4) && strstr(msg, ": ")) msg = strstr(msg, ": ") + 2; /* gzdopen's name */
-    if (n < 0 || code != Z_OK) {
-        bool cut = code == Z_BUF_ERROR || code == Z_DATA_ERROR;
-        return nd_error_set(p->err, ND_EINPUT, "%s: byte %llu: cannot read: %s%s", p->t->path,
-                            p->base, code == Z_ERRNO ? strerror(errno) : msg,
-                            cut ? " (a truncated or corrupt gzip file; nd does not read it as a "
-                                  "shorter run)"
-                                : "");
-    }
-    if (total == 0)
-        return nd_error_set(p->err, ND_EINPUT, "%s: empty file; expected a Chrome trace",
-                            p->t->path);
-    return finish(p);
-}
-
 int nd_classify_chrome_read(nd_classify_run *run, const char *path, nd_error *err)
 {
-    enum { CHUNK = 1 << 18 };
     trace_ctx t;
     parse *p = calloc(1, sizeof *p);
-    unsigned char *buf = malloc(CHUNK);
-    if (!p || !buf || nd_classify_trace_ctx_init(&t, run, path) != ND_OK) {
-        free(p), free(buf);
+    if (!p || nd_classify_trace_ctx_init(&t, run, path) != ND_OK) {
+        free(p);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
     p->t = &t, p->err = err;
     p->cache = calloc(NAME_CACHE, sizeof *p->cache);
-    p->h = p->cache ? yajl_alloc(&callbacks, NULL, p) : NULL;
-    int fd = p->h ? nd_open_regular(path, err) : ND_ENOMEM;
-    gzFile f = fd >= 0 ? gzdopen(fd, "rb") : NULL;
+    p->feed = (json_feed){.path = path, .err = err};
+    p->feed.h = p->cache ? yajl_alloc(&callbacks, NULL, p) : NULL;
     int rc;
-    if (!p->h)
+    unsigned long long total = 0;
+    if (!p->feed.h) {
         rc = nd_error_set(err, ND_ENOMEM, "out of memory");
-    else if (fd < 0)
-        rc = fd;
-    else if (!f)
-        rc = (close(fd), nd_error_set(err, ND_ENOMEM, "out of memory"));
-    else {
+    } else {
         /* Profiler names are not always valid UTF-8; nd never prints them back. */
-        yajl_config(p->h, yajl_dont_validate_strings, 1);
-        gzbuffer(f, 1 << 17);
-        rc = stream(p, f, buf, CHUNK);
-        /* gzclose reports a gzip stream cut short (no trailer) that gzread let through. */
-        int closed = gzclose(f);
-        if (!rc && closed != Z_OK)
-            rc = nd_error_set(err, ND_EINPUT,
-                              "%s: the gzip file ends early (its trailer is missing or wrong): "
-                              "a truncated trace is not read as a shorter run",
-                              path);
+        yajl_config(p->feed.h, yajl_dont_validate_strings, 1);
+        rc = nd_classify_json_stream(&p->feed, &total);
+        if (!rc && total == 0)
+            rc = nd_error_set(err, ND_EINPUT, "%s: empty file; expected a Chrome trace", path);
+        if (!rc) rc = finish(p);
         if (!rc) rc = nd_classify_trace_drain(&t, err);
         if (!rc) rc = nd_classify_trace_samples(&t, err);
     }
-    if (p->h) yajl_free(p->h);
+    if (p->feed.h) yajl_free(p->feed.h);
     free(p->cfg.name), free(p->cfg.desc), free(p->cfg.ranks);
-    free(p->cache), free(p), free(buf);
+    free(p->cache), free(p);
     nd_classify_trace_ctx_free(&t);
     return rc;
 }

@@ -45,6 +45,15 @@ nd_classify_run *nd_classify_run_alloc(const nd_classify_options *opts)
     return run;
 }
 
+static void messages_free(nd_classify_messages *m)
+{
+    for (size_t i = 0; i < m->n; i++)
+        free(m->items[i]);
+    free(m->items);
+    free(m->slots);
+    memset(m, 0, sizeof *m);
+}
+
 static void sample_free(nd_classify_sample *s)
 {
     free(s->input), free(s->step);
@@ -67,9 +76,11 @@ void nd_classify_run_free(nd_classify_run *run)
     for (size_t i = 0; i < run->n_samples; i++)
         sample_free(&run->samples[i]);
     free(run->samples);
-    for (size_t i = 0; i < run->n_notes; i++)
-        free(run->notes[i]);
-    free(run->notes);
+    for (size_t i = 0; i < run->n_inputs; i++)
+        free(run->inputs[i]);
+    free(run->inputs);
+    messages_free(&run->notes);
+    messages_free(&run->warnings);
     nd_classify_summary_free(&run->summary);
     free(run);
 }
@@ -89,6 +100,45 @@ int nd_classify_run_sample_add(nd_classify_run *run, nd_classify_sample *s, nd_e
     return ND_OK;
 }
 
+static uint64_t text_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static int messages_grow(nd_classify_messages *m)
+{
+    size_t n = m->n_slots ? m->n_slots * 2 : 64;
+    uint32_t *slots = calloc(n, sizeof *slots);
+    if (!slots) return ND_ENOMEM;
+    for (size_t i = 0; i < m->n; i++) {
+        size_t k = text_hash(m->items[i]) & (n - 1);
+        while (slots[k])
+            k = (k + 1) & (n - 1);
+        slots[k] = (uint32_t)i + 1;
+    }
+    free(m->slots);
+    m->slots = slots, m->n_slots = n;
+    return ND_OK;
+}
+
+/* Adds msg unless it is there already. */
+static int messages_add(nd_classify_messages *m, const char *msg)
+{
+    if ((m->n + 1) * 2 > m->n_slots && messages_grow(m)) return ND_ENOMEM;
+    size_t k = text_hash(msg) & (m->n_slots - 1);
+    for (; m->slots[k]; k = (k + 1) & (m->n_slots - 1))
+        if (!strcmp(m->items[m->slots[k] - 1], msg)) return ND_OK; /* once is enough */
+    char **items = realloc(m->items, (m->n + 1) * sizeof *items);
+    if (!items) return ND_ENOMEM;
+    m->items = items;
+    if (!(m->items[m->n] = nd_strdup(msg))) return ND_ENOMEM;
+    m->slots[k] = (uint32_t)++m->n;
+    return ND_OK;
+}
+
 int nd_classify_run_note(nd_classify_run *run, const char *fmt, ...)
 {
     char msg[ND_ERROR_MESSAGE_MAX];
@@ -96,12 +146,15 @@ int nd_classify_run_note(nd_classify_run *run, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    for (size_t i = 0; i < run->n_notes; i++)
-        if (!strcmp(run->notes[i], msg)) return ND_OK; /* once is enough */
-    char **n = realloc(run->notes, (run->n_notes + 1) * sizeof *n);
-    if (!n) return ND_ENOMEM;
-    run->notes = n;
-    if (!(run->notes[run->n_notes] = nd_strdup(msg))) return ND_ENOMEM;
-    run->n_notes++;
-    return ND_OK;
+    return messages_add(&run->notes, msg);
+}
+
+int nd_classify_run_warn(nd_classify_run *run, const char *fmt, ...)
+{
+    char msg[ND_ERROR_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return messages_add(&run->warnings, msg);
 }

@@ -225,6 +225,9 @@ void nd_classify_summary_free(nd_classify_summary *m);
 int nd_classify_run_sample_add(nd_classify_run *run, nd_classify_sample *s, nd_error *err);
 /* A note for the user, kept once however often it is made. */
 int nd_classify_run_note(nd_classify_run *run, const char *fmt, ...) ND_PRINTF(2, 3);
+/* A warning: something that may make the row wrong (a rank without data, a profiler
+ * summary that disagrees); printed before the numbers. Kept once. */
+int nd_classify_run_warn(nd_classify_run *run, const char *fmt, ...) ND_PRINTF(2, 3);
 /* Fills idle and comp from the parts (time - comp - waits - unclassified). */
 void nd_classify_sample_complete(nd_classify_sample *s);
 

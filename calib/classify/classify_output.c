@@ -50,7 +50,8 @@ static void classify_print_ms(FILE *f, double v, int decimals)
     if (decimals == 3) {
         nd_classify_format_ms(v, buf);
     } else {
-        snprintf(buf, sizeof buf, "%.*f", decimals, fabs(v) < 1e15 ? v : 0);
+        if (fabs(v) >= 1e15) nd_format_double(v, buf);
+        else snprintf(buf, sizeof buf, "%.*f", decimals, v);
         if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)) memmove(buf, buf + 1, strlen(buf));
     }
     fputs(buf, f);

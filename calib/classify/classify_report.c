@@ -101,13 +101,16 @@ static void stats_block(const nd_classify_run *run, FILE *f)
 
 void nd_classify_report_print(const nd_classify_run *run, FILE *f)
 {
+    if (run->warnings.n) fprintf(f, "Warnings\n");
+    for (size_t i = 0; i < run->warnings.n; i++)
+        fprintf(f, "  ! %s\n", run->warnings.items[i]);
     nd_parts_block(run, f);
     estimate_block(run, f);
     sites_block(run, f);
     stats_block(run, f);
-    if (run->n_notes) fprintf(f, "Notes\n");
-    for (size_t i = 0; i < run->n_notes; i++)
-        fprintf(f, "  - %s\n", run->notes[i]);
+    if (run->notes.n) fprintf(f, "Notes\n");
+    for (size_t i = 0; i < run->notes.n; i++)
+        fprintf(f, "  - %s\n", run->notes.items[i]);
 }
 
 /* ---- JSON ---------------------------------------------------------------------- */
@@ -184,10 +187,15 @@ void nd_classify_json_print(const nd_classify_run *run, FILE *f)
     fputs(", \"mean_time_ms\": ", f), json_number(f, m->slowest_mean_ms);
     fputs("},\n", f);
     json_sites(run, f);
-    fputs("  \"notes\": [", f);
-    for (size_t i = 0; i < run->n_notes; i++) {
+    fputs("  \"warnings\": [", f);
+    for (size_t i = 0; i < run->warnings.n; i++) {
         fputs(i ? ", " : "", f);
-        json_string(f, run->notes[i]);
+        json_string(f, run->warnings.items[i]);
+    }
+    fputs("],\n  \"notes\": [", f);
+    for (size_t i = 0; i < run->notes.n; i++) {
+        fputs(i ? ", " : "", f);
+        json_string(f, run->notes.items[i]);
     }
     fputs("]\n}\n", f);
 }

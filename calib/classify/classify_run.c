@@ -10,8 +10,19 @@
 #include <sys/stat.h>
 #include "nd/io.h"
 
+static int input_add(nd_classify_run *run, const char *path)
+{
+    char **n = realloc(run->inputs, (run->n_inputs + 1) * sizeof *n);
+    if (!n) return ND_ENOMEM;
+    run->inputs = n;
+    if (!(run->inputs[run->n_inputs] = nd_strdup(path))) return ND_ENOMEM;
+    run->n_inputs++;
+    return ND_OK;
+}
+
 int nd_classify_run_add(nd_classify_run *run, const char *path, nd_error *err)
 {
+    if (input_add(run, path)) return nd_error_set(err, ND_ENOMEM, "out of memory");
     struct stat st;
     if (stat(path, &st) != 0)
         return nd_error_set(err, ND_EINPUT, "%s: cannot open: %s", path, strerror(errno));
@@ -39,11 +50,6 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static bool same_rank(const nd_classify_sample *a, const nd_classify_sample *b)
-{
-    return a->rank == b->rank && !strcmp(a->input, b->input);
-}
-
 static void stats_of(const nd_classify_run *run, const bool *keep, nd_classify_summary *m,
                      double *tmp)
 {
@@ -67,28 +73,47 @@ static void stats_of(const nd_classify_run *run, const bool *keep, nd_classify_s
     }
 }
 
-/* The rank with the highest mean step time; also counts the ranks. */
-static void slowest_of(const nd_classify_run *run, const bool *keep, nd_classify_summary *m)
+typedef struct rank_key {
+    const char *input;
+    int rank;
+    size_t first; /* the sample index it is for */
+} rank_key;
+
+static int cmp_rank_key(const void *a, const void *b)
 {
+    const rank_key *x = a, *y = b;
+    int c = strcmp(x->input, y->input);
+    if (c) return c;
+    if (x->rank != y->rank) return x->rank < y->rank ? -1 : 1;
+    return (x->first > y->first) - (x->first < y->first);
+}
+
+/* The rank (input, rank) with the highest mean step time, the earliest in input order on
+ * a tie; also counts the ranks. Sorted, not compared pairwise: a cluster's run has
+ * hundreds of thousands of rank-steps. */
+static int slowest_of(const nd_classify_run *run, const bool *keep, nd_classify_summary *m)
+{
+    rank_key *k = malloc((run->n_samples + 1) * sizeof *k);
+    if (!k) return ND_ENOMEM;
+    size_t n = 0;
+    for (size_t i = 0; i < run->n_samples; i++)
+        if (keep[i]) k[n++] = (rank_key){run->samples[i].input, run->samples[i].rank, i};
+    qsort(k, n, sizeof *k, cmp_rank_key);
     m->slowest_mean_ms = -1;
-    for (size_t i = 0; i < run->n_samples; i++) {
-        if (!keep[i]) continue;
-        bool seen = false;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = keep[j] && same_rank(&run->samples[j], &run->samples[i]);
-        if (seen) continue;
-        m->n_ranks++;
+    size_t best_first = SIZE_MAX;
+    for (size_t a = 0, b; a < n; a = b) {
         double sum = 0;
-        size_t n = 0;
-        for (size_t j = i; j < run->n_samples; j++)
-            if (keep[j] && same_rank(&run->samples[j], &run->samples[i]))
-                sum += run->samples[j].q[ND_CQ_TIME], n++;
-        if (sum / (double)n > m->slowest_mean_ms) {
-            m->slowest_mean_ms = sum / (double)n;
-            m->slowest_rank = run->samples[i].rank;
-            m->slowest_input = run->samples[i].input;
+        for (b = a; b < n && k[b].rank == k[a].rank && !strcmp(k[b].input, k[a].input); b++)
+            sum += run->samples[k[b].first].q[ND_CQ_TIME];
+        m->n_ranks++;
+        double mean = sum / (double)(b - a);
+        if (mean > m->slowest_mean_ms || (mean == m->slowest_mean_ms && k[a].first < best_first)) {
+            m->slowest_mean_ms = mean, best_first = k[a].first;
+            m->slowest_rank = k[a].rank, m->slowest_input = k[a].input;
         }
     }
+    free(k);
+    return ND_OK;
 }
 
 static int sites_of(const nd_classify_run *run, const bool *keep, nd_classify_summary *m)
@@ -122,8 +147,16 @@ int nd_classify_run_finish(nd_classify_run *run, nd_error *err)
 {
     nd_classify_summary_free(&run->summary);
     nd_classify_summary *m = &run->summary;
-    if (run->n_samples == 0)
-        return nd_error_set(err, ND_EINPUT, "no profiled steps found in the given traces");
+    if (run->n_samples == 0) {
+        char names[512] = "";
+        for (size_t i = 0; i < run->n_inputs && strlen(names) + 8 < sizeof names; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                     run->inputs[i]);
+        return nd_error_set(err, ND_EINPUT,
+                            "no profiled steps found in %s (no ProfilerStep# event of any length, "
+                            "no step_trace_time.csv row)",
+                            run->n_inputs ? names : "the given inputs");
+    }
     bool *keep = calloc(run->n_samples, sizeof *keep);
     double *tmp = malloc(run->n_samples * sizeof *tmp);
     if (!keep || !tmp) return free(keep), free(tmp), nd_error_set(err, ND_ENOMEM, "out of memory");
@@ -142,8 +175,8 @@ int nd_classify_run_finish(nd_classify_run *run, nd_error *err)
                           run->opts.skip_steps, most);
     if (!rc) {
         stats_of(run, keep, m, tmp);
-        slowest_of(run, keep, m);
-        if (sites_of(run, keep, m)) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+        if (slowest_of(run, keep, m) || sites_of(run, keep, m))
+            rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     }
     free(keep), free(tmp);
     run->finished = rc == ND_OK;

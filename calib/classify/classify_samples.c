@@ -147,8 +147,13 @@ int nd_classify_trace_samples(trace_ctx *t, nd_error *err)
     int rank = t->rank >= 0 ? t->rank : nd_classify_trace_rank_from_name(t->path);
     size_t n;
     const int32_t *order = nd_classify_trace_steps_by_time(t, &n);
+    size_t empty = 0;
     for (size_t k = 0; k < n && !rc; k++) {
         const trace_step *st = &t->steps[order[k]];
+        if (st->dur <= 0) { /* a step of no length: no row nd-compare would refuse */
+            empty++;
+            continue;
+        }
         nd_classify_sample s = {.rank = rank, .step_order = (int)k};
         s.input = nd_strdup(t->path), s.step = nd_strdup(st->name);
         s.q[ND_CQ_TIME] = (double)st->dur / 1e6;
@@ -174,6 +179,8 @@ int nd_classify_trace_samples(trace_ctx *t, nd_error *err)
         }
     }
     if (!rc && n == 0) nd_classify_trace_note(t, "no ProfilerStep# events: nothing to classify in this trace");
+    if (!rc && empty)
+        nd_classify_run_warn(t->run, "%s: %zu ProfilerStep event(s) of zero length skipped", t->path, empty);
     if (!rc) note_fallbacks(t, pl, used);
     free(pl), free(used);
     return rc;

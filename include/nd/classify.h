@@ -135,12 +135,23 @@ typedef struct nd_classify_summary {
     size_t n_sites;
 } nd_classify_summary;
 
+/* Messages for the user, each kept once however often it is made (indexed by a hash,
+ * so many distinct ones stay cheap). */
+typedef struct nd_classify_messages {
+    char **items; /* owned */
+    size_t n;
+    uint32_t *slots; /* open addressing: index + 1, 0 empty */
+    size_t n_slots;
+} nd_classify_messages;
+
 typedef struct nd_classify_run {
     nd_classify_options opts;
     nd_classify_sample *samples; /* every rank-step read, in input order */
     size_t n_samples, cap_samples;
-    char **notes; /* owned: things the user should know (fallbacks, skipped items) */
-    size_t n_notes;
+    char **inputs; /* owned: every input added, in order (for messages) */
+    size_t n_inputs;
+    nd_classify_messages warnings; /* what may make the row wrong: printed first */
+    nd_classify_messages notes;    /* what the user should know (fallbacks, skipped items) */
     bool finished;
     nd_classify_summary summary; /* valid after nd_classify_run_finish */
 } nd_classify_run;

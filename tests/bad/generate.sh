@@ -23,7 +23,7 @@ cp round_million_columns.csv ascend_million_columns/step_trace_time.csv
 mkdir -p ascend_deep_comm
 printf 'Device_id,Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble\n0,1,2,1,1,2,7,10,0\n' \
   >ascend_deep_comm/step_trace_time.csv
-{ printf '{"step1": '; deep 1000000 '['; } >ascend_deep_comm/communication.json
+{ printf '{"step1": {"collective": {"hcom_allReduce__1_0_1@1": {"x": '; deep 1000000 '['; } >ascend_deep_comm/communication.json
 
 # Past the size limits: a run file over 16 MiB, a ratios file over 4 MiB.
 awk 'BEGIN { for (i = 0; i < 360000; i++) print "# padding padding padding padding padding padding" }' \
@@ -60,3 +60,22 @@ rm -f ascend_fifo_comm/communication.json && mkfifo ascend_fifo_comm/communicati
 rm -f fifo fifo.csv
 mkfifo fifo fifo.csv
 printf 'model:\n  config_json: fifo\ntrain:\n  seq_len: 4096\n' >run_config_json_fifo.yaml
+
+# Costs that were quadratic (issue 17, item 7) and tokens that were buffered whole (item 8).
+mkdir -p ascend_many_notes ascend_many_ranks
+printf 'Device_id,Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble\n0,1,2,1,1,2,7,10,0\n' \
+  >ascend_many_notes/step_trace_time.csv
+awk 'BEGIN { printf "{\"step1\": {\"collective\": {"
+  for (i = 0; i < 250000; i++) printf "\"note %d\": {}, ", i
+  print "\"hcom_allReduce__1_0_1@1\": {\"Communication Time Info\": {\"Elapse Time(ms)\": 1}}}}}" }' \
+  >ascend_many_notes/communication.json
+awk 'BEGIN { print "Device_id,Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble"
+  for (i = 0; i < 200000; i++) printf "%d,1,2,1,1,2,7,10,0\n", i }' >ascend_many_ranks/step_trace_time.csv
+printf '{"step1": {"collective": {"hcom_allReduce__1_0_1@1": {"Communication Time Info": {"Elapse Time(ms)": 1}}}}}\n' \
+  >ascend_many_ranks/communication.json
+awk 'BEGIN { printf "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1,\"args\":{\"x\":1"
+  for (i = 0; i < 300000; i++) printf "0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+  print "}}]}" }' >trace_huge_number.json
+awk 'BEGIN { printf "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1,\"args\":{\"x\":\""
+  for (i = 0; i < 300000; i++) printf "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+  print "\"}}]}" }' >trace_huge_string.json
