@@ -39,7 +39,7 @@ nd_cli_test(cli_estimate_bad_device_file 2 "devices_bad_field.yaml:[0-9]+: devic
             ${EST} -y ${LLAMA} --device-file ${BAD}/devices_bad_field.yaml -A X1)
 nd_cli_test(cli_estimate_device_file 0 "on 64 x V100" ${EST} -y ${LLAMA}
             --device-file ${SAMPLES}/devices/v100.yaml -A V100)
-nd_cli_test(cli_estimate_nd_ratios 2 "looks like ND's ratios" ${EST} -y ${LLAMA}
+nd_cli_test(cli_estimate_nd_ratios 2 "no '_nd' stamp.*refit the round: nd-fit -y RUN --real_csv real_all.csv --mode sums" ${EST} -y ${LLAMA}
             -c ${BAD}/ratios_nd_units.json)
 nd_cli_test(cli_estimate_negative_ratio 2 "ratio 'MP_COMM' must be a positive finite number" ${EST}
             -y ${LLAMA} -c ${BAD}/ratios_negative.json)

@@ -246,6 +246,36 @@ static int json_scalar_text(const cJSON *item, char *buf, size_t size, const cha
     return -1;
 }
 
+/* What nd would otherwise drop silently: a vision tower beside the language model (it
+ * would run on the same pipeline and take its memory and time), and linear-attention
+ * layers (Qwen3-Next's gated DeltaNet), which keep no score matrix but a recurrent
+ * state nd does not price. Sliding-window layers are priced as full attention (an upper
+ * bound, docs/run-file.md). */
+static int refuse_unpriced(const cJSON *root, const cJSON *config, const char *path, nd_error *err)
+{
+    static const char *const towers[] = {"vision_config", "audio_config", "visual", "vision_tower"};
+    for (size_t i = 0; i < sizeof towers / sizeof towers[0]; i++) {
+        const cJSON *tower = cJSON_GetObjectItemCaseSensitive(root, towers[i]);
+        if (!cJSON_IsObject(tower)) continue;
+        const cJSON *depth = cJSON_GetObjectItemCaseSensitive(tower, "depth");
+        if (!cJSON_IsNumber(depth)) depth = cJSON_GetObjectItemCaseSensitive(tower, "num_hidden_layers");
+        char layers[48] = "";
+        if (cJSON_IsNumber(depth)) snprintf(layers, sizeof layers, ", %.0f layers", depth->valuedouble);
+        return nd_error_set(err, ND_EINPUT, "%s: '%s' describes a tower beside the language model%s, which "
+                            "nd does not price: give -y the language model's own config (its text_config) "
+                            "to price that part alone", path, towers[i], layers);
+    }
+    const cJSON *types = cJSON_GetObjectItemCaseSensitive(config, "layer_types"), *t;
+    int linear = 0;
+    if (cJSON_IsArray(types))
+        cJSON_ArrayForEach(t, types) linear += cJSON_IsString(t) && strstr(t->valuestring, "linear") != NULL;
+    if (linear)
+        return nd_error_set(err, ND_EINPUT, "%s: 'layer_types' makes %d of %d layers linear attention, "
+                            "which nd does not price (it prices softmax attention only)", path, linear,
+                            cJSON_GetArraySize(types));
+    return ND_OK;
+}
+
 /* Reads config.json keys into m; with validate false, derived defaults are left for the
  * caller to fill (after its overrides) with nd_model_finish_type and nd_model_validate. */
 static int nd_model_read_hf_json(nd_model *m, const char *text, size_t len, const char *path, bool validate,
@@ -288,6 +318,7 @@ static int nd_model_read_hf_json(nd_model *m, const char *text, size_t len, cons
         }
         if ((rc = nd_model_set_field(m, key, value, path, err))) goto done;
     }
+    if ((rc = refuse_unpriced(root, config, path, err))) goto done;
     const cJSON *only = cJSON_GetObjectItemCaseSensitive(config, "mlp_only_layers");
     if (cJSON_IsArray(only) && cJSON_GetArraySize(only) > 0) {
         rc = nd_error_set(err, ND_EINPUT,

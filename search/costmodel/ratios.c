@@ -64,6 +64,23 @@ static int read_stamp(const cJSON *nd, const char *path, nd_ratios_file *out, nd
     return ND_OK;
 }
 
+/* No stamp: ND's own file, or one written by hand. ND's ratios turn its abstract units into
+ * ms (COMPUTE ~ 7e-11); nd's correct estimates already in ms, and a hand-written file
+ * states nothing of what it corrects. Neither is applied: the message says how to refit. */
+static int refuse_unstamped(const cJSON *root, const char *path, const nd_ratios_file *r, nd_error *err)
+{
+    const cJSON *fitted = cJSON_GetObjectItemCaseSensitive(root, "_fitted_on");
+    const cJSON *csv = cJSON_GetObjectItemCaseSensitive(fitted, "csv");
+    char value[64] = "";
+    if (r->ratios.stated[ND_RATIO_COMPUTE])
+        snprintf(value, sizeof value, " (COMPUTE = %g)", r->ratios.value[ND_RATIO_COMPUTE]);
+    return nd_error_set(err, ND_EINPUT,
+                        "%s: no '%s' stamp, so not nd's: ND's ratios%s are ms per ND unit, nd's correct "
+                        "ms estimates; refit the round: nd-fit -y RUN --real_csv %s --mode sums "
+                        "--write_ratios %s (ND's ratio of sums)", path, keys->stamp, value,
+                        cJSON_IsString(csv) ? csv->valuestring : "ROUND.csv", path);
+}
+
 static int read_ratios(const cJSON *root, const char *text, const char *path, nd_ratios_file *out,
                        nd_error *err)
 {
@@ -118,19 +135,7 @@ int nd_ratios_load(const char *path, nd_ratios_file *out, nd_error *err)
         rc = read_stamp(nd, path, out, err);
         goto done;
     }
-    /* No stamp: ND's own file, or one written by hand. ND's ratios convert its abstract
-     * units to ms (COMPUTE ~ 7e-11); applied to nd's ms they would price every step at 0. */
-    for (int k = 0; k < ND_RATIO_KEYS; k++) {
-        double v = out->ratios.value[k];
-        if (out->ratios.stated[k] && (v < 1e-3 || v > 1e3)) {
-            rc = nd_error_set(err, ND_EINPUT,
-                              "%s: %s = %g looks like ND's ratios (milliseconds per ND unit); nd "
-                              "estimates in ms already and its ratios are corrections near 1: "
-                              "refit this round with nd-fit", path,
-                              nd_ratio_key_name((nd_ratio_key)k), v);
-            goto done;
-        }
-    }
+    rc = refuse_unstamped(root, path, out, err);
 done:
     cJSON_Delete(root);
     free(text);
