@@ -12,7 +12,7 @@ cd "$src" || exit 1
 # The library each public header belongs to.
 lib_of() {
   case "$1" in
-    error|io|text|json|yaml_doc|formats|version|flags|progress) echo base ;;
+    error|io|text|json|yaml_doc|yaml_edit|toml|formats|version|flags|progress) echo base ;;
     model|model_fields|device|strategy|run|parts|collective|layer|layer_cache|stage|estimate|\
     ratios|report|cli|search_config) echo core ;;
     search|search_out|knapsack) echo search ;;
