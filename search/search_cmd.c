@@ -65,13 +65,17 @@ static int build_space(const nd_search_request *req, const nd_session *ses, cons
             if (!dup) sp->modes[sp->n_modes++] = m;
         }
     }
-    if (req->per_layer && req->n_modes > 1)
-        return nd_error_set(err, ND_EUSAGE, "-ar chooses the mode per layer: give no --recompute list with it");
     sp->per_layer |= req->per_layer;
     sp->offload = req->offload;
     if (req->offload && !sp->per_layer) return nd_error_set(err, ND_EUSAGE, "-ao needs -ar (offload is planned per layer)");
-    /* The knapsack picks each layer's mode: one pass per candidate, whatever modes were listed. */
-    if (sp->per_layer) sp->n_modes = 1, sp->modes[0] = ND_RECOMPUTE_FULL;
+    /* The knapsack picks each layer's mode among the listed ones (-ar --recompute MODES, a
+     * search config's recompute_modes, ND's meaning): one pass per candidate. */
+    if (sp->per_layer) {
+        sp->layer_modes = 0;
+        for (int m = 0; m < sp->n_modes && (req->n_modes || (file && file->n_modes)); m++)
+            sp->layer_modes |= 1u << sp->modes[m];
+        sp->n_modes = 1, sp->modes[0] = ND_RECOMPUTE_FULL;
+    }
     sp->host_gbps = req->host_gibps > 0 ? req->host_gibps * 1.073741824 : 0;
     if (req->host_overlap >= 0) sp->host_overlap = req->host_overlap;
     if (req->host_cost >= 0) sp->host_cost_ms_per_gib = req->host_cost;

@@ -32,16 +32,22 @@ static double mode_time_ms(const nd_context *ctx, const nd_layer_cost *l, nd_rec
            l->kernels[r] * ctx->device->kernel_launch_us / 1e3 * ratio(ctx, ND_PART_OVERHEAD);
 }
 
-static void knapsack_kinds(const nd_context *ctx, const nd_layer_cache_entry *c, const int64_t layers[ND_LAYER_KINDS],
-                           nd_knapsack_kind kinds[ND_LAYER_KINDS])
+/* A mode a layer may not take (-ar --recompute MODES) costs more time and memory than any
+ * plan has: finite, so that zero layers of it add nothing. */
+#define BARRED 1e30
+
+static void knapsack_kinds(const nd_search_config *cfg, const nd_layer_cache_entry *c,
+                           const int64_t layers[ND_LAYER_KINDS], nd_knapsack_kind kinds[ND_LAYER_KINDS])
 {
+    unsigned allowed = cfg->space.layer_modes ? cfg->space.layer_modes : (1u << ND_RECOMPUTE_MODES) - 1;
     for (int k = 0; k < ND_LAYER_KINDS; k++) {
         const nd_layer_cost *l = &c->layer[k];
         kinds[k].layers = layers[k];
         for (int r = 0; r < ND_RECOMPUTE_MODES; r++) {
-            kinds[k].time_ms[r] = mode_time_ms(ctx, l, (nd_recompute)r);
-            kinds[k].act_bytes[r] = l->activation_bytes[r];
-            kinds[k].working_bytes[r] = l->working_bytes[r];
+            bool barred = !(allowed & (1u << r));
+            kinds[k].time_ms[r] = barred ? BARRED : mode_time_ms(cfg->ctx, l, (nd_recompute)r);
+            kinds[k].act_bytes[r] = barred ? BARRED : l->activation_bytes[r];
+            kinds[k].working_bytes[r] = barred ? BARRED : l->working_bytes[r];
         }
     }
 }
@@ -104,10 +110,12 @@ static int plan_stage(const nd_search_config *cfg, const nd_layer_cache_entry *c
         }
         if (!copies_hide(copy_ms, fwd_ms, cfg->space.host_overlap, k, n)) break;
         nd_knapsack_kind kinds[ND_LAYER_KINDS];
-        knapsack_kinds(ctx, c, rest, kinds);
+        knapsack_kinds(cfg, c, rest, kinds);
         int64_t counts[ND_LAYER_KINDS][ND_RECOMPUTE_MODES];
         double t;
-        if (nd_knapsack_stage(kinds, w->inflight, budget - in_transit, floor_working, counts, &t)) continue;
+        if (nd_knapsack_stage(kinds, w->inflight, budget - in_transit, floor_working, counts, &t) ||
+            t >= BARRED)
+            continue;
         if (t + off_time < best * (1 - 1e-12)) {
             best = t + off_time;
             for (int i = 0; i < ND_LAYER_KINDS; i++) {

@@ -147,3 +147,7 @@ add_test(NAME cli_signals_remove_temporaries
                  $<TARGET_FILE_DIR:nd-search> ${SAMPLES})
 set_tests_properties(cli_signals_remove_temporaries PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 300
                      PASS_REGULAR_EXPRESSION ", 0 failed")
+# ND's -ar --recompute MODES: each layer chooses among MODES only. With selective alone the
+# plan of best.yaml runs every one of Llama-3-8B's 32 layers selective ([off, selective, full]).
+add_test(NAME cli_search_ar_modes COMMAND sh -c "rm -rf \"$1\" && \"$0\" -y \"$2\" -d 64 -b 512 -t 1 -ar --recompute selective -M 40GB -o \"$1\" --no-plots --no-progress >/dev/null && grep -q 'dense: \\[0, 32, 0\\]' \"$1/best.yaml\""
+         ${SEARCH} ${CMAKE_CURRENT_BINARY_DIR}/ar_modes ${LLAMA})

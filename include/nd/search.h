@@ -47,6 +47,8 @@ typedef struct nd_search_space {
     nd_recompute modes[ND_RECOMPUTE_MODES]; /* recompute modes to try (--recompute) */
     int n_modes;
     bool per_layer;                    /* -ar: a mode per layer by the knapsack */
+    unsigned layer_modes;              /* -ar: bit 1 << mode of each mode a layer may take
+                                          (-ar --recompute MODES, recompute_modes); 0 = all */
     bool offload;                      /* -ao: a stage's first layers offload activations */
     double host_gbps;                  /* offload link, GB/s (0 = the device's) */
     double host_overlap;               /* share of the forward the copies may hide in (0.8) */
