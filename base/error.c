@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nd/io.h"
@@ -23,9 +24,10 @@ static size_t utf8_length(const unsigned char *s)
 
 /* Messages quote what a file said, and a file may hold line breaks, control bytes or
  * bytes that are not UTF-8 where a value was expected; the promise is one readable line,
- * so those are written as \n, \r, \t or \xHH. Truncates (whole escapes and characters
- * only) to size - 1 bytes. */
-static void copy_one_line(char *dst, size_t size, const char *src)
+ * so those are written as \n, \r, \t or \xHH (C1 controls too: a terminal takes U+009B as
+ * an escape). Writes whole escapes and characters only, at most size - 1 bytes; returns
+ * the bytes written. */
+static size_t escape_line(char *dst, size_t size, const char *src)
 {
     static const char hex[] = "0123456789abcdef";
     size_t k = 0;
@@ -33,6 +35,7 @@ static void copy_one_line(char *dst, size_t size, const char *src)
         unsigned char c = (unsigned char)*src;
         char esc[4];
         size_t n = 0, u = c >= 0x80 ? utf8_length((const unsigned char *)src) : 0;
+        if (u == 2 && c == 0xc2 && (unsigned char)src[1] < 0xa0) u = 0;
         if (u) {
             if (k + u >= size) break;
             memcpy(dst + k, src, u);
@@ -53,17 +56,57 @@ static void copy_one_line(char *dst, size_t size, const char *src)
         k += n;
     }
     dst[k] = '\0';
+    return k;
+}
+
+/* src as one line in dst. A message too long for dst keeps its start (the file) and its
+ * end (the reason), with " [...] " between: a 5,000-byte path must not push the reason
+ * out. */
+static void copy_one_line(char *dst, size_t size, const char *src)
+{
+    size_t cap = 4 * strlen(src) + 1;
+    char *line = malloc(cap);
+    if (!line) { /* keep what fits */
+        escape_line(dst, size, src);
+        return;
+    }
+    size_t n = escape_line(line, cap, src);
+    if (n < size) {
+        memcpy(dst, line, n + 1);
+    } else {
+        static const char gap[] = " [...] ";
+        size_t g = sizeof gap - 1, head = (size - 1) / 4, tail = size - 1 - head - g;
+        size_t from = n - tail;
+        while (head > 0 && ((unsigned char)line[head] & 0xc0) == 0x80) head--;
+        while (from < n && ((unsigned char)line[from] & 0xc0) == 0x80) from++;
+        memcpy(dst, line, head);
+        memcpy(dst + head, gap, g);
+        memcpy(dst + head + g, line + from, n - from + 1);
+    }
+    free(line);
+}
+
+/* vsnprintf into a new string (NULL when out of memory). */
+static char *format_new(const char *fmt, va_list ap)
+{
+    va_list copy;
+    va_copy(copy, ap);
+    int n = vsnprintf(NULL, 0, fmt, copy);
+    va_end(copy);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s) vsnprintf(s, (size_t)n + 1, fmt, ap);
+    return s;
 }
 
 int nd_error_set(nd_error *err, int code, const char *fmt, ...)
 {
     if (err) {
-        char msg[ND_ERROR_MESSAGE_MAX];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(msg, sizeof msg, fmt, ap);
+        char *msg = format_new(fmt, ap);
         va_end(ap);
-        copy_one_line(err->message, sizeof err->message, msg);
+        copy_one_line(err->message, sizeof err->message, msg ? msg : "out of memory");
+        free(msg);
         err->code = code;
     }
     return code;
@@ -72,22 +115,19 @@ int nd_error_set(nd_error *err, int code, const char *fmt, ...)
 int nd_error_prefix(nd_error *err, const char *fmt, ...)
 {
     if (!err) return ND_EINPUT;
-    char raw[ND_ERROR_MESSAGE_MAX], context[ND_ERROR_MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(raw, sizeof raw, fmt, ap);
+    char *context = format_new(fmt, ap);
     va_end(ap);
-    copy_one_line(context, sizeof context, raw);
-    /* Build "<context>: <message>" in place, truncating the old message if needed. */
-    size_t n = strlen(context);
-    if (n > ND_ERROR_MESSAGE_MAX - 3) n = ND_ERROR_MESSAGE_MAX - 3;
-    size_t old = strlen(err->message);
-    if (old > ND_ERROR_MESSAGE_MAX - 3 - n) old = ND_ERROR_MESSAGE_MAX - 3 - n;
-    memmove(err->message + n + 2, err->message, old);
-    err->message[n + 2 + old] = '\0';
-    memcpy(err->message, context, n);
-    err->message[n] = ':';
-    err->message[n + 1] = ' ';
+    size_t a = context ? strlen(context) : 0, b = strlen(err->message);
+    char *both = context ? malloc(a + b + 3) : NULL;
+    if (both) {
+        memcpy(both, context, a);
+        memcpy(both + a, ": ", 2);
+        memcpy(both + a + 2, err->message, b + 1);
+        copy_one_line(err->message, sizeof err->message, both);
+    }
+    free(context), free(both);
     return err->code;
 }
 

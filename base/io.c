@@ -60,6 +60,23 @@ char *nd_path_dir(const char *path)
     return d;
 }
 
+char *nd_path_absolute(const char *path)
+{
+    if (path[0] == '/') return nd_strdup(path);
+    for (size_t size = 256; size <= ((size_t)1 << 20); size *= 2) {
+        char *cwd = malloc(size);
+        if (!cwd) return NULL;
+        if (getcwd(cwd, size)) {
+            char *abs = nd_path_join(cwd, path);
+            free(cwd);
+            return abs;
+        }
+        free(cwd);
+        if (errno != ERANGE) return NULL;
+    }
+    return NULL;
+}
+
 char *nd_path_printf(const char *fmt, ...)
 {
     va_list ap;

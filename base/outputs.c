@@ -335,7 +335,12 @@ static int finish_temporary(FILE *fp)
 {
     int e = 0;
     errno = 0;
-    if (fflush(fp) != 0 || ferror(fp)) e = errno ? errno : EIO;
+    bool failed_before = ferror(fp);
+    if (fflush(fp) != 0) e = errno ? errno : EIO;
+    /* A write that failed inside an earlier fprintf left the flag, not a trustworthy errno:
+     * one more byte written straight to the file tells the reason (ENOSPC, EDQUOT, ...). The
+     * temporary is thrown away anyway. */
+    if (!e && failed_before) e = write(fileno(fp), "\n", 1) < 0 ? errno : EIO;
     if (!e && fsync(fileno(fp)) != 0 && errno != EINVAL) e = errno;
     if (!e) { /* mkstemp creates 0600; outputs are ordinary files a team shares */
         mode_t mask = umask(0);

@@ -1,5 +1,7 @@
 #include "nd/text.h"
 
+#include "nd/error.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -65,6 +67,7 @@ int nd_parse_memory_mib(const char *s, double *mib)
     else if (!strcmp(u, "m") || !strcmp(u, "mb") || !strcmp(u, "mib")) scale = 1.0;
     else if (!strcmp(u, "t") || !strcmp(u, "tb") || !strcmp(u, "tib")) scale = 1024.0 * 1024.0;
     else return -1;
+    if (!(v * scale <= ND_MEMORY_MIB_MAX)) return -1;
     *mib = v * scale;
     return 0;
 }
@@ -99,4 +102,42 @@ size_t nd_text_copy(char *dst, const char *src, size_t size)
         dst[k] = '\0';
     }
     return n;
+}
+
+long nd_text_name_chars(const char *s)
+{
+    long chars = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; chars++) {
+        unsigned c = *p;
+        size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+                 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+        if (n == 0 || c < 0x20 || c == 0x7f) return -1;
+        unsigned cp = n == 1 ? c : c & (0x7f >> n);
+        for (size_t i = 1; i < n; i++) {
+            if ((p[i] & 0xc0) != 0x80) return -1;
+            cp = cp << 6 | (p[i] & 0x3f);
+        }
+        /* overlong forms, surrogates, beyond U+10FFFF, and the C1 controls */
+        if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+            (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f))
+            return -1;
+        p += n;
+    }
+    return chars;
+}
+
+int nd_text_check_encoding(const char *text, size_t len, const char *path, nd_error *err)
+{
+    const unsigned char *t = (const unsigned char *)text;
+    const char *what = NULL;
+    if (len >= 4 && ((t[0] == 0xff && t[1] == 0xfe && !t[2] && !t[3]) ||
+                     (!t[0] && !t[1] && t[2] == 0xfe && t[3] == 0xff)))
+        what = "UTF-32";
+    else if (len >= 2 && ((t[0] == 0xff && t[1] == 0xfe) || (t[0] == 0xfe && t[1] == 0xff)))
+        what = "UTF-16";
+    else if (memchr(text, '\0', len < 64 ? len : 64))
+        what = "UTF-16 without a byte order mark, or binary";
+    if (!what) return ND_OK;
+    return nd_error_set(err, ND_EINPUT, "%s: the file is %s, not UTF-8 text; convert it "
+                        "(iconv -f UTF-16 -t UTF-8 FILE > NEW)", path, what);
 }

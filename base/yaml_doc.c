@@ -86,27 +86,57 @@ static int check_unique_keys(nd_yaml *y, nd_error *err)
     return ND_OK;
 }
 
+/* A scalar whose length runs past its first NUL: the rest would be invisible to readers. */
+static int check_no_nul(nd_yaml *y, nd_error *err)
+{
+    for (yaml_node_t *n = y->doc.nodes.start; n < y->doc.nodes.top; n++)
+        if (n->type == YAML_SCALAR_NODE && strlen((const char *)n->data.scalar.value) != n->data.scalar.length)
+            return nd_error_set(err, ND_EINPUT, "%s:%d: a value holds a NUL character (\\0), which "
+                                "would cut it short", y->path, nd_yaml_line(n));
+    return ND_OK;
+}
+
+/* libyaml loads one document at a time: a second one would be silently ignored. */
+static int check_one_document(yaml_parser_t *p, const char *path, nd_error *err)
+{
+    yaml_document_t next;
+    if (!yaml_parser_load(p, &next)) return parse_error(p, path, err);
+    yaml_node_t *root = yaml_document_get_root_node(&next);
+    int line = root ? (int)next.start_mark.line + 1 : 0;
+    yaml_document_delete(&next);
+    if (root)
+        return nd_error_set(err, ND_EINPUT, "%s:%d: a second YAML document ('---'); nd reads "
+                            "one document per file", path, line);
+    return ND_OK;
+}
+
 int nd_yaml_parse(nd_yaml *y, const char *text, size_t len, const char *path, nd_error *err)
 {
     memset(y, 0, sizeof *y);
-    nd_text_copy(y->path, path, sizeof y->path);
-    int rc = check_depth(text, len, path, err);
+    int rc = nd_text_check_encoding(text, len, path, err);
+    if (!rc) rc = check_depth(text, len, path, err);
     if (rc) return rc;
+    if (!(y->path = nd_strdup(path))) return nd_error_set(err, ND_ENOMEM, "out of memory");
     yaml_parser_t p;
-    if (!yaml_parser_initialize(&p)) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!yaml_parser_initialize(&p)) {
+        nd_yaml_free(y);
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
     yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
     if (!yaml_parser_load(&p, &y->doc)) {
         rc = parse_error(&p, path, err);
         yaml_parser_delete(&p);
+        nd_yaml_free(y);
         return rc;
     }
-    yaml_parser_delete(&p);
     y->loaded = 1;
-    if (!yaml_document_get_root_node(&y->doc)) {
-        nd_yaml_free(y);
-        return nd_error_set(err, ND_EINPUT, "%s: the file is empty", path);
-    }
-    if ((rc = check_unique_keys(y, err))) nd_yaml_free(y);
+    if (!yaml_document_get_root_node(&y->doc))
+        rc = nd_error_set(err, ND_EINPUT, "%s: the file is empty", path);
+    if (!rc) rc = check_one_document(&p, path, err);
+    yaml_parser_delete(&p);
+    if (!rc) rc = check_no_nul(y, err);
+    if (!rc) rc = check_unique_keys(y, err);
+    if (rc) nd_yaml_free(y);
     return rc;
 }
 
@@ -115,7 +145,7 @@ int nd_yaml_load(nd_yaml *y, const char *path, nd_error *err)
     char *text;
     size_t len;
     memset(y, 0, sizeof *y);
-    int rc = nd_read_file(path, 16u << 20, &text, &len, err);
+    int rc = nd_read_file(path, ND_YAML_MAX_BYTES, &text, &len, err);
     if (rc) return rc;
     rc = nd_yaml_parse(y, text, len, path, err);
     free(text);
@@ -126,6 +156,8 @@ void nd_yaml_free(nd_yaml *y)
 {
     if (y->loaded) yaml_document_delete(&y->doc);
     y->loaded = 0;
+    free(y->path);
+    y->path = NULL;
 }
 
 yaml_node_t *nd_yaml_root(nd_yaml *y)

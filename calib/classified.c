@@ -20,6 +20,9 @@
 #define MAX_COLUMNS 64
 #define MAX_ROWS 100000
 #define MAX_FILE_BYTES (64u << 20)
+#define MAX_MS 1e9           /* a measured time, ms */
+#define MAX_MIB 1073741824.0 /* a measured peak, MiB (ND_MEMORY_MIB_MAX) */
+
 
 /* The column names (formats.h). */
 static const nd_classified_format *const col = &nd_classified_csv;
@@ -198,6 +201,13 @@ static void read_cell(parser *p, nd_classified_row *r, const column *c, char *ce
     }
     if (nd_parse_double(v, &d)) {
         fail(p, "column '%s': '%s' is not a number", c->name, v);
+        return;
+    }
+    /* 1e9 ms is 11.6 days for one step; 2^30 MiB a petabyte per device: beyond, a cell is
+     * a broken writer, and 1e308 would make every sum and fit infinite. */
+    double max = c->kind == COL_PEAK ? MAX_MIB : MAX_MS;
+    if (fabs(d) > max) {
+        fail(p, "column '%s': '%s' is more than %g %s", c->name, v, max, c->kind == COL_PEAK ? "MiB" : "ms");
         return;
     }
     bool may_be_negative = c->kind == COL_MEAS && c->meas == ND_MEAS_IDLE;

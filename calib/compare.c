@@ -43,8 +43,12 @@ static int price_row(const nd_compare_inputs *in, const nd_classified *round, nd
     nd_classified_strategy(r, &run->strategy, &cr->strategy);
     nd_strategy *s = &cr->strategy;
     nd_classified_label(round, r, cr->label, sizeof cr->label);
-    cr->devices = s->dp * s->tp * s->pp * s->cp;
-    int64_t gbs = cr->gbs = s->dp * s->mb * s->mbs;
+    cr->devices = nd_strategy_devices(s);
+    if (cr->devices < 0) /* degrees of 2^20 each: the product would overflow */
+        return nd_error_set(err, ND_EINPUT, "%s:%d: DP*MP*PP*CP = %lld*%lld*%lld*%lld is more than %.0f "
+                            "devices", round->path, r->line, (long long)s->dp, (long long)s->tp,
+                            (long long)s->pp, (long long)s->cp, ND_STRATEGY_DEVICES_MAX);
+    int64_t gbs = cr->gbs = s->dp * s->mb * s->mbs; /* three degrees of 2^20: fits int64 */
     if (r->devices && r->devices != cr->devices)
         return nd_error_set(err, ND_EINPUT,
                             "%s:%d: column 'devices' says %lld but DP*MP*PP*CP = %lld", round->path,

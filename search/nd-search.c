@@ -79,7 +79,6 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
 {
     nd_search_request *req = request;
     double x;
-    int rc;
     switch (opt) {
     case 'l':
         req->dims_given = true;
@@ -89,14 +88,18 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
     case OPT_AR | ND_CLI_NO: req->per_layer = false; return 0;
     case OPT_AO: req->offload = true; return 0;
     case OPT_AO | ND_CLI_NO: req->offload = false; return 0;
-    case OPT_GIBPS: return parse_number("--host_link_gibps", arg, 1e-6, HUGE_VAL, &req->host_gibps, err);
-    case OPT_OVERLAP: return parse_number("--host_link_overlap", arg, 0, HUGE_VAL, &req->host_overlap, err);
-    case OPT_COST: return parse_number("--host_link_cost", arg, 0, HUGE_VAL, &req->host_cost, err);
-    case OPT_TFLOPS: return parse_number("--sustained_tflops", arg, 0, HUGE_VAL, &x, err);
-    case 't':
-        if ((rc = parse_number("-t", arg, 1, HUGE_VAL, &x, err))) return rc;
-        req->top = (long)x;
+    /* Ranges where each number enters: a bandwidth a link can have, a share, a cost. */
+    case OPT_GIBPS: return parse_number("--host_link_gibps", arg, 1e-6, 1e9, &req->host_gibps, err);
+    case OPT_OVERLAP: return parse_number("--host_link_overlap", arg, 0, 1, &req->host_overlap, err);
+    case OPT_COST: return parse_number("--host_link_cost", arg, 0, 1e9, &req->host_cost, err);
+    case OPT_TFLOPS: return parse_number("--sustained_tflops", arg, 0, 1e9, &x, err);
+    case 't': {
+        int64_t top; /* whole, and checked before any cast: (long)1e300 is undefined */
+        if (nd_parse_int64(arg, 1, 1000000000, &top))
+            return nd_error_set(err, ND_EUSAGE, "-t '%s': not a whole number in [1, 1000000000]", arg);
+        req->top = (long)top;
         return 0;
+    }
     case OPT_RANKING: req->ranking_csv = arg; return 0;
     case 'o': req->out_dir = arg; return 0;
     case OPT_FORMAT: req->plot_format = arg; return 0;

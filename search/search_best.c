@@ -29,15 +29,27 @@ static void key_double(FILE *fp, const char *indent, const char *key, double v)
     fprintf(fp, "%s%s: %s\n", indent, key, nd_format_double(v, buf));
 }
 
-/* Quoted so YAML reads names like "yes" or "1e3" as text. */
+/* Quoted so YAML reads names like "yes" or "1e3" as text; control characters escaped
+ * (YAML's \xHH), so no name can end the line and inject keys. */
 static void key_text(FILE *fp, const char *indent, const char *key, const char *v)
 {
     fprintf(fp, "%s%s: \"", indent, key);
-    for (const char *p = v; *p; p++) {
+    for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f) {
+            fprintf(fp, "\\x%02x", *p);
+            continue;
+        }
         if (*p == '"' || *p == '\\') fputc('\\', fp);
         fputc(*p, fp);
     }
     fputs("\"\n", fp);
+}
+
+/* A name in a comment: a control character would end the comment. */
+static void comment_text(FILE *fp, const char *v)
+{
+    for (const unsigned char *p = (const unsigned char *)v; *p; p++)
+        fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, fp);
 }
 
 static void write_model(FILE *fp, const nd_model *m)
@@ -200,13 +212,10 @@ static void write_cluster(FILE *fp, const nd_search_config *cfg, const nd_run *r
 {
     fputs("cluster:\n", fp);
     key_text(fp, "  ", "device", cfg->ctx->device->name);
-    if (run->device_file[0]) {
-        char cwd[1024], path[2048];
-        if (run->device_file[0] != '/' && getcwd(cwd, sizeof cwd))
-            snprintf(path, sizeof path, "%s/%s", cwd, run->device_file);
-        else
-            snprintf(path, sizeof path, "%s", run->device_file);
-        key_text(fp, "  ", "device_file", path);
+    if (run->device_file[0]) { /* absolute: best.yaml is read from another directory */
+        char *path = nd_path_absolute(run->device_file);
+        key_text(fp, "  ", "device_file", path ? path : run->device_file);
+        free(path);
     }
     key_int(fp, "  ", "devices", cfg->ctx->devices);
     char buf[ND_DOUBLE_TEXT_MAX + 4];
@@ -221,10 +230,13 @@ int nd_search_write_best(const char *path, const nd_search_config *cfg, const nd
     int rc = nd_outfile_open(&out, path, err);
     if (rc) return rc;
     FILE *fp = out.fp;
-    fprintf(fp, "# nd-search's best strategy for %s on %lld x %s, global batch %lld: %.2f ms per step,\n"
+    fputs("# nd-search's best strategy for ", fp);
+    comment_text(fp, cfg->ctx->model->name);
+    fprintf(fp, " on %lld x ", (long long)cfg->ctx->devices);
+    comment_text(fp, cfg->ctx->device->name);
+    fprintf(fp, ", global batch %lld: %.2f ms per step,\n"
             "# peak %.0f MiB. `nd-estimate -y best.yaml` prices it again; the hyperparallel: section holds\n"
-            "# HyperParallel's train.yaml keys for the trainer.\n", cfg->ctx->model->name,
-            (long long)cfg->ctx->devices, cfg->ctx->device->name, (long long)cfg->global_batch, best->step_ms,
+            "# HyperParallel's train.yaml keys for the trainer.\n", (long long)cfg->global_batch, best->step_ms,
             best->peak_mib);
     write_model(fp, cfg->ctx->model);
     write_train(fp, cfg->ctx->train);

@@ -151,3 +151,21 @@ set_tests_properties(cli_signals_remove_temporaries PROPERTIES ENVIRONMENT "${ND
 # plan of best.yaml runs every one of Llama-3-8B's 32 layers selective ([off, selective, full]).
 add_test(NAME cli_search_ar_modes COMMAND sh -c "rm -rf \"$1\" && \"$0\" -y \"$2\" -d 64 -b 512 -t 1 -ar --recompute selective -M 40GB -o \"$1\" --no-plots --no-progress >/dev/null && grep -q 'dense: \\[0, 32, 0\\]' \"$1/best.yaml\""
          ${SEARCH} ${CMAKE_CURRENT_BINARY_DIR}/ar_modes ${LLAMA})
+
+
+# Issue 17: every number checked where it enters (flags), each field stated once, names
+# that are printable UTF-8 (a 16-character Chinese name is 48 bytes and is accepted).
+nd_cli_test(cli_search_top_huge 2 "-t '1e300': not a whole number in \\[1, 1000000000\\]" ${SEARCH} -y ${LLAMA}
+            -d 8 -b 64 -t 1e300)
+nd_cli_test(cli_search_threads_257 2 "-j: '257' is not a whole number of threads from 1 to 256" ${SEARCH}
+            -y ${LLAMA} -d 8 -b 64 -j 257)
+nd_cli_test(cli_search_overlap_above_one 2 "--host_link_overlap '2': more than 1" ${SEARCH} -y ${LLAMA}
+            -d 8 -b 64 -ar -ao --host_link_overlap 2)
+nd_cli_test(cli_estimate_budget_huge 2 "memory_budget: '1.7e308TB' is not a size up to 1 PiB" ${EST}
+            -y ${LLAMA} -M 1.7e308TB)
+nd_cli_test(cli_estimate_strategy_twice 2 "strategy key 'dp' sets DP a second time" ${EST} -y ${LLAMA}
+            --strategy "DP=8 dp=4")
+nd_cli_test(cli_estimate_strategy_mp_tp 2 "strategy key 'TP' sets MP a second time" ${EST} -y ${LLAMA}
+            --strategy "MP=1 TP=4")
+nd_cli_test(cli_estimate_utf8_device_name 0 "on 64 x 加速器加速器加速器加速器加速器加" ${EST} -y ${LLAMA}
+            --device-file ${BAD}/devices/utf8_name_16.yaml -A 加速器加速器加速器加速器加速器加)

@@ -18,7 +18,7 @@
 #include "nd/error.h"
 
 typedef struct nd_device {
-    char name[32];
+    char name[128]; /* 1 to 31 characters of printable UTF-8 (up to 4 bytes each) */
     char description[96];
 
     /* compute: peaks (dense, TFLOP/s) and how close kernels get to them */
@@ -81,6 +81,8 @@ typedef struct nd_device_table {
 
 /* Devices a table holds at most (built-in and from files): finding one is a linear search. */
 #define ND_DEVICE_TABLE_MAX 1024
+/* A device name: 1 to this many characters of printable UTF-8 (name[] holds 4 bytes each). */
+#define ND_DEVICE_NAME_CHARS 31
 
 /* Fills table with the built-in devices. The caller frees with nd_device_table_free. */
 int nd_device_table_builtin(nd_device_table *table, nd_error *err);

@@ -130,6 +130,10 @@ int nd_make_dir(const char *path, nd_error *err);
 /* Joins dir and name with one '/', into a new string the caller frees. */
 char *nd_path_join(const char *dir, const char *name);
 
+/* path made absolute against the working directory (not resolving symlinks), in a new
+ * string the caller frees; NULL when out of memory or the directory cannot be named. */
+char *nd_path_absolute(const char *path);
+
 /* A new string printf would write (for paths: no fixed-size buffer), or NULL when out of
  * memory. The caller frees it. */
 char *nd_path_printf(const char *fmt, ...) ND_PRINTF(1, 2);

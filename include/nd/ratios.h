@@ -9,6 +9,11 @@
 #ifndef ND_RATIOS_H
 #define ND_RATIOS_H
 
+/* The range a ratio read from a file must lie in: corrections of millisecond estimates are
+ * near 1, and outside this range a step time or an MFU stops meaning anything. */
+#define ND_RATIO_MIN 1e-3
+#define ND_RATIO_MAX 1e3
+
 #include <stdbool.h>
 #include <stdint.h>
 #include "nd/error.h"

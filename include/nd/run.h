@@ -152,8 +152,8 @@ typedef struct nd_run_plan {
 typedef struct nd_run {
     nd_model model;
     nd_train train;
-    char device[32];          /* cluster.device, "" when not stated */
-    char device_file[512];    /* cluster.device_file, "" when not stated */
+    char device[128];         /* cluster.device, "" when not stated */
+    char device_file[4096];   /* cluster.device_file, "" when not stated (PATH_MAX) */
     int64_t devices;          /* cluster.devices, 0 when not stated */
     double memory_budget_mib; /* cluster.memory_budget, 0 = the device's capacity */
     nd_strategy strategy;     /* strategy: section merged over the neutral strategy */

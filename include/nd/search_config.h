@@ -24,7 +24,7 @@ typedef struct nd_search_config_file {
     int64_t list[ND_DIMS_SEARCHED][ND_SEARCH_CONFIG_MAX_LIST];
     size_t n_list[ND_DIMS_SEARCHED];
     bool declared[ND_DIMS_SEARCHED];
-    char device[32];
+    char device[128];
     int64_t num_nodes;        /* cluster.num_nodes, 0 when not stated */
     int64_t cards_per_node;   /* cluster.cards_per_node, 0 = the device's node size */
     int64_t global_batch;     /* constraint.global_batch_size */

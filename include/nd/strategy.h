@@ -71,8 +71,22 @@ void nd_strategy_init(nd_strategy *s);
  * in s. Unknown keys and bad values: ND_EINPUT naming the item. */
 int nd_strategy_parse(nd_strategy *s, const char *text, nd_error *err);
 
+/* The most devices a strategy may span (2^40): far above any cluster, far below where the
+ * product of four degrees of up to 2^20 would overflow. */
+#define ND_STRATEGY_DEVICES_MAX 1099511627776.0
+
+/* DP*MP*PP*CP, or -1 when it is more than ND_STRATEGY_DEVICES_MAX (computed without
+ * overflow). */
+int64_t nd_strategy_devices(const nd_strategy *s);
+
 /* Sets one key ("DP", "recompute", ...) from text. ND_EINPUT if unknown or bad. */
 int nd_strategy_set(nd_strategy *s, const char *key, const char *value, nd_error *err);
+
+/* nd_strategy_set for one item of a list that states each field once: *seen (start at 0)
+ * remembers the fields set, and a second spelling of one (DP and dp, MP and TP) is refused
+ * with ND_EINPUT instead of silently winning. */
+int nd_strategy_set_once(nd_strategy *s, const char *key, const char *value, uint64_t *seen,
+                         nd_error *err);
 
 /* Checks s against the model, the device count and the global batch (sequences),
  * and resolves what follows from the rest (etp 0 -> tp, zero 1 when OP > 1 and

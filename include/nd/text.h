@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct nd_error;
+
 /* A finite double. Returns 0, or -1 if s is not one. */
 int nd_parse_double(const char *s, double *out);
 
@@ -21,7 +23,9 @@ int nd_parse_int64(const char *s, int64_t min, int64_t max, int64_t *out);
 
 /* A memory size in MiB: "58GB", "58 GiB", "60000MB", "512MiB", "1.5TB" or a bare number
  * meaning GiB (ND's convention). GB and GiB both mean 2^30 bytes, as ND and the frameworks
- * report device memory. Returns 0, or -1. */
+ * report device memory. At most ND_MEMORY_MIB_MAX (1 PiB: far above any device, and far
+ * below where sums of sizes lose precision). Returns 0, or -1. */
+#define ND_MEMORY_MIB_MAX 1073741824.0
 int nd_parse_memory_mib(const char *s, double *mib);
 
 /* A yes/no word: true/false, yes/no, on/off, 1/0 (any case). Returns 0, or -1. */
@@ -49,5 +53,15 @@ bool nd_text_nearest_in_list(const char *word, const char *list, char *out, size
  * "did you mean 'x'? " when list holds a name near word, else "". Returns buf. */
 #define ND_TEXT_HINT_MAX 96
 const char *nd_text_hint(const char *word, const char *list, char buf[ND_TEXT_HINT_MAX]);
+
+/* The number of characters of s when it is a name nd may print and write back: well-formed
+ * UTF-8 with no control character (C0, DEL or C1: a newline or an ESC sequence in a device
+ * or model name would reach a terminal or break the YAML nd writes). -1 otherwise. */
+long nd_text_name_chars(const char *s);
+
+/* Refuses (ND_EINPUT, naming path) text nd cannot read as UTF-8: a UTF-16 or UTF-32 byte
+ * order mark, or NUL bytes among the first bytes (UTF-16 without a mark, or a binary
+ * file), with the iconv command that converts it. 0 when the text may be UTF-8. */
+int nd_text_check_encoding(const char *text, size_t len, const char *path, struct nd_error *err);
 
 #endif

@@ -18,10 +18,17 @@
 typedef struct nd_yaml {
     yaml_document_t doc;
     int loaded;
-    char path[512];
+    char *path; /* owned: the file's name, for messages */
 } nd_yaml;
 
-/* Parses path (at most 16 MiB). An empty file is refused. Errors: ND_EINPUT with line and column. */
+/* The largest YAML file nd reads (run files, device files, search configs). */
+#define ND_YAML_MAX_BYTES (16u << 20)
+
+/* Parses path (at most ND_YAML_MAX_BYTES). Refused with ND_EINPUT, naming the line: an
+ * empty file, a second document (`---`: nd reads one), a value holding a NUL character
+ * (C strings would end there: "adamw\0junk" would read as "adamw"), text that is not UTF-8
+ * (nd_text_check_encoding), a key repeated in a mapping. Syntax errors name line and
+ * column. On failure y needs no nd_yaml_free (a second call is harmless). */
 int nd_yaml_load(nd_yaml *y, const char *path, nd_error *err);
 
 /* Parses text already in memory; path names it in messages. */

@@ -69,6 +69,12 @@ void nd_device_table_names(const nd_device_table *table, char *buf, size_t size)
                                  table->items[i].name);
 }
 
+/* Device numbers divide work (bytes over a bandwidth, FLOPs over a rate times an
+ * efficiency): below these a step time is no longer finite, or no longer means anything. */
+#define FRACTION_MIN 1e-3 /* an efficiency of 0.1 % */
+#define POSITIVE_MIN 1e-6 /* 1 kB/s, 1 MFLOP/s, 1 ns */
+#define VALUE_MAX 1e9
+
 int nd_device_validate(const nd_device *d, const char *source, nd_error *err)
 {
     for (size_t i = 0; i < N_DFIELDS; i++) {
@@ -77,10 +83,10 @@ int nd_device_validate(const nd_device *d, const char *source, nd_error *err)
         double v = f->type == D_INT ? (double)*(const int *)((const char *)d + f->offset)
                                     : *(const double *)((const char *)d + f->offset);
         bool zero_ok = f->flags & F_ZERO_OK, fraction = f->flags & F_FRACTION;
-        if (!isfinite(v) || v < 0 || (v == 0 && !zero_ok) || (fraction && v > 1) || v > 1e9)
-            return nd_error_set(err, ND_EINPUT, "%s: device %s: field '%s' = %g is out of range%s",
-                                source, d->name, f->key, v,
-                                fraction ? " (a fraction in (0, 1])" : zero_ok ? " (must be >= 0)" : " (must be positive)");
+        double lo = fraction ? FRACTION_MIN : POSITIVE_MIN, hi = fraction ? 1 : VALUE_MAX;
+        if (!isfinite(v) || (v == 0 ? !zero_ok : v < lo || v > hi))
+            return nd_error_set(err, ND_EINPUT, "%s: device %s: field '%s' = %g is out of range "
+                                "(%s[%g, %g])", source, d->name, f->key, v, zero_ok ? "0 or " : "", lo, hi);
     }
     return ND_OK;
 }
@@ -94,6 +100,9 @@ static int set_device_field(nd_device *d, const char *key, const char *value, co
         seen[i] = true;
         char *p = (char *)d + f->offset;
         if (f->type == D_TEXT) {
+            if (nd_text_name_chars(value) < 0)
+                return nd_error_set(err, ND_EINPUT, "%s: device field '%s' holds a control character "
+                                    "or bytes that are not UTF-8", where, key);
             nd_text_copy(p, value, sizeof d->description);
             return ND_OK;
         }
@@ -158,8 +167,10 @@ static int load_one(nd_device_table *t, nd_yaml *y, const char *name, yaml_node_
     snprintf(where, sizeof where, "%s:%d", y->path, nd_yaml_line(map));
     int rc = nd_yaml_expect_mapping(y, map, name, err);
     if (rc) return rc;
-    if (strlen(name) >= sizeof t->items[0].name || !name[0])
-        return nd_error_set(err, ND_EINPUT, "%s: device name '%s' must be 1 to 31 characters", where, name);
+    long chars = nd_text_name_chars(name);
+    if (chars < 1 || chars > ND_DEVICE_NAME_CHARS)
+        return nd_error_set(err, ND_EINPUT, "%s: device name '%s' must be 1 to %d characters of printable "
+                            "UTF-8", where, name, ND_DEVICE_NAME_CHARS);
     nd_device d;
     memset(&d, 0, sizeof d);
     nd_device *existing = (nd_device *)nd_device_table_find(t, name);
@@ -202,6 +213,42 @@ static int load_one(nd_device_table *t, nd_yaml *y, const char *name, yaml_node_
     return add_device(t, &d, err);
 }
 
+typedef struct name_ref {
+    const char *name;
+    int line;
+} name_ref;
+
+static int compare_names(const void *a, const void *b)
+{
+    const name_ref *x = a, *y = b;
+    for (const char *p = x->name, *q = y->name;; p++, q++) {
+        int c = (*p >= 'A' && *p <= 'Z' ? *p + 32 : *p) - (*q >= 'A' && *q <= 'Z' ? *q + 32 : *q);
+        if (c || !*p) return c ? c : (x->line > y->line) - (x->line < y->line);
+    }
+}
+
+/* Device names are looked up without case (-A h100 finds H100), so X1 and x1 in one file
+ * would silently be one device, the second overriding the first. Sorted: n log n. */
+static int check_names_once(nd_yaml *y, yaml_node_t *devices, nd_error *err)
+{
+    size_t n = nd_yaml_size(devices), k = 0;
+    name_ref *names = malloc((n ? n : 1) * sizeof *names);
+    if (!names) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        yaml_node_t *key = nd_yaml_key_at(y, devices, i);
+        if (nd_yaml_text(key)) names[k++] = (name_ref){nd_yaml_text(key), nd_yaml_line(key)};
+    }
+    qsort(names, k, sizeof *names, compare_names);
+    int rc = ND_OK;
+    for (size_t i = 1; i < k && !rc; i++)
+        if (nd_text_equal_nocase(names[i].name, names[i - 1].name))
+            rc = nd_error_set(err, ND_EINPUT, "%s:%d: device '%s' repeats '%s' of line %d (names are "
+                              "compared without case)", y->path, names[i].line, names[i].name,
+                              names[i - 1].name, names[i - 1].line);
+    free(names);
+    return rc;
+}
+
 int nd_device_table_load(nd_device_table *table, const char *path, nd_error *err)
 {
     nd_yaml y;
@@ -212,6 +259,7 @@ int nd_device_table_load(nd_device_table *table, const char *path, nd_error *err
     yaml_node_t *devices = nd_yaml_get(&y, root, "devices");
     if (devices) {
         if ((rc = nd_yaml_expect_mapping(&y, devices, "devices", err))) goto done;
+        if ((rc = check_names_once(&y, devices, err))) goto done;
         for (size_t i = 0; i < nd_yaml_size(devices) && !rc; i++) {
             const char *name = nd_yaml_text(nd_yaml_key_at(&y, devices, i));
             rc = load_one(table, &y, name ? name : "", nd_yaml_value_at(&y, devices, i), err);

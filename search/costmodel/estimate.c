@@ -131,6 +131,13 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     }
     est->straggler_stage = sx;
     est->fits = est->peak_mib <= ctx->budget_mib;
+    /* Every input is bounded where it enters (docs/limits.md); this is the backstop that
+     * keeps an infinite or NaN result out of every table and file. */
+    bool finite = isfinite(est->step_ms) && isfinite(est->raw_step_ms) && isfinite(est->peak_mib);
+    for (int i = 0; i < ND_PARTS; i++) finite = finite && isfinite(est->parts_ms[i]);
+    if (!finite)
+        return nd_error_set(err, ND_EINPUT, "the estimate is not finite (step %g ms, peak %g MiB): a "
+                            "model, device or ratio number is out of range", est->step_ms, est->peak_mib);
 
     /* Model FLOPs: forward + backward (3x forward) of every micro-batch on every device of a
      * stage; the per-stage sums already divide by TP, CP and EP. */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "nd/io.h"
+#include "nd/json.h"
 #include "nd/text.h"
 
 typedef enum { F_INT, F_BOOL, F_DOUBLE, F_TEXT, F_ENUM_ACT, F_ENUM_NORM, F_ATTN_BIAS, F_IGNORE } field_type;
@@ -141,9 +142,15 @@ int nd_model_set_field(nd_model *m, const char *key, const char *value, const ch
         memcpy(base + f->offset, &v, sizeof v);
         return ND_OK;
     }
-    case F_TEXT:
+    case F_TEXT: {
+        /* names are printed and written back into best.yaml: no line breaks or escapes */
+        long chars = value ? nd_text_name_chars(value) : 0;
+        if (chars < 0 || (value && strlen(value) >= sizeof m->name))
+            return nd_error_set(err, ND_EINPUT, "%s: model key '%s': '%s' is not a name of printable "
+                                "UTF-8 under %zu bytes", where, key, value, sizeof m->name);
         nd_text_copy(base + f->offset, value ? value : "", sizeof m->name);
         return ND_OK;
+    }
     case F_ENUM_ACT: {
         static const char *plain[] = {"gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh",
                                       "relu", "plain", "quick_gelu"};
@@ -281,16 +288,9 @@ static int refuse_unpriced(const cJSON *root, const cJSON *config, const char *p
 static int nd_model_read_hf_json(nd_model *m, const char *text, size_t len, const char *path, bool validate,
                                  nd_error *err)
 {
-    const char *end = NULL;
-    size_t bom = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0; /* cJSON refuses a BOM */
-    cJSON *root = cJSON_ParseWithLengthOpts(text + bom, len - bom + 1, &end, 1) /* + its NUL: cJSON requires it */;
-    if (!root) {
-        size_t off = end && end >= text ? (size_t)(end - text) : 0;
-        int line = 1;
-        for (size_t i = 0; i < off && i < len; i++) line += text[i] == '\n';
-        return nd_error_set(err, ND_EINPUT, "%s:%d: not valid JSON (near byte %zu)", path, line, off);
-    }
-    int rc = ND_OK;
+    cJSON *root = NULL;
+    int rc = nd_json_parse(text, len, path, &root, err);
+    if (rc) return rc;
     const cJSON *config = root;
     const cJSON *text_config = cJSON_GetObjectItemCaseSensitive(root, "text_config");
     if (cJSON_IsObject(text_config)) config = text_config; /* composite (multimodal) configs */

@@ -11,15 +11,9 @@
 
 #include "nd/formats.h"
 #include "nd/io.h"
+#include "nd/json.h"
 #include "nd/text.h"
 #include "nd/version.h"
-
-static int json_line(const char *text, const char *at)
-{
-    int line = 1;
-    for (const char *p = text; p < at && *p; p++) line += *p == '\n';
-    return line;
-}
 
 /* The ratios file's keys (formats.h). */
 static const nd_ratios_format *const keys = &nd_ratios_json;
@@ -29,6 +23,14 @@ static int read_stamp(const cJSON *nd, const char *path, nd_ratios_file *out, nd
     const char *stamp = keys->stamp;
     if (!cJSON_IsObject(nd))
         return nd_error_set(err, ND_EINPUT, "%s: key '%s' must be an object", path, stamp);
+    const cJSON *v;
+    /* printed in warnings: a newline or an ESC sequence must not reach the terminal */
+    const char *names[2] = {keys->device, keys->model};
+    for (int i = 0; i < 2; i++)
+        if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, names[i])) &&
+            nd_text_name_chars(v->valuestring) < 0)
+            return nd_error_set(err, ND_EINPUT, "%s: '%s.%s' holds a control character or bytes "
+                                "that are not UTF-8", path, stamp, names[i]);
     const cJSON *format = cJSON_GetObjectItemCaseSensitive(nd, keys->format);
     if (!cJSON_IsNumber(format) || format->valuedouble != ND_RATIOS_FORMAT)
         return nd_error_set(err, ND_EINPUT, "%s: '%s.%s' must be %d (this nd reads format %d)",
@@ -48,7 +50,6 @@ static int read_stamp(const cJSON *nd, const char *path, nd_ratios_file *out, nd
                             units->valuestring, keys->units_ms);
     out->stamped = true;
     nd_text_copy(out->cost_model, cm->valuestring, sizeof out->cost_model);
-    const cJSON *v;
     if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, keys->device)))
         nd_text_copy(out->device, v->valuestring, sizeof out->device);
     if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, keys->model)))
@@ -118,24 +119,30 @@ int nd_ratios_load(const char *path, nd_ratios_file *out, nd_error *err)
     size_t len;
     int rc = nd_read_file(path, 4u << 20, &text, &len, err);
     if (rc) return rc;
-    const char *end = NULL;
-    size_t bom = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0; /* cJSON refuses a BOM */
-    cJSON *root = cJSON_ParseWithLengthOpts(text + bom, len - bom + 1, &end, 1) /* + its NUL: cJSON requires it */;
-    if (!root) {
-        rc = nd_error_set(err, ND_EINPUT, "%s:%d: not valid JSON", path, json_line(text, end ? end : text));
-        goto done;
-    }
+    cJSON *root = NULL;
+    if ((rc = nd_json_parse(text, len, path, &root, err))) goto done;
     if (!cJSON_IsObject(root)) {
         rc = nd_error_set(err, ND_EINPUT, "%s: a ratios file is a JSON object of KEY: ratio", path);
         goto done;
     }
     if ((rc = read_ratios(root, text, path, out, err))) goto done;
     const cJSON *nd = cJSON_GetObjectItemCaseSensitive(root, keys->stamp);
-    if (nd) {
-        rc = read_stamp(nd, path, out, err);
+    if (!nd) {
+        rc = refuse_unstamped(root, path, out, err);
         goto done;
     }
-    rc = refuse_unstamped(root, path, out, err);
+    /* A fitted ratio corrects an estimate in ms: far from 1 it means a broken fit, and 1e308
+     * or 5e-324 would make the step infinite or the MFU over 100 %. */
+    for (int k = 0; k < ND_RATIO_KEYS; k++) {
+        double v = out->ratios.value[k];
+        if (out->ratios.stated[k] && (v < ND_RATIO_MIN || v > ND_RATIO_MAX)) {
+            rc = nd_error_set(err, ND_EINPUT, "%s: ratio '%s' = %g is outside [%g, %g]: a ratio "
+                              "corrects a millisecond estimate and lies near 1; refit with nd-fit",
+                              path, nd_ratio_key_name((nd_ratio_key)k), v, ND_RATIO_MIN, ND_RATIO_MAX);
+            goto done;
+        }
+    }
+    rc = read_stamp(nd, path, out, err);
 done:
     cJSON_Delete(root);
     free(text);

@@ -280,10 +280,27 @@ static int set_selective(nd_train *t, const char *word, const char *where, nd_er
                         where ? where : "", where ? ": " : "", word);
 }
 
+/* Train keys with several spellings (set_train's synonyms): a file that states one field
+ * twice, under two spellings, is refused rather than letting the later one win. */
+static const char *const train_synonyms[][4] = {
+    {"seq_len", "seq_length", "seq", "max_seq_len"},
+    {"global_batch", "global_batch_size", "gbs", NULL},
+};
+#define N_SYNONYM_GROUPS (sizeof train_synonyms / sizeof train_synonyms[0])
+
+static int synonym_group(const char *key)
+{
+    for (size_t g = 0; g < N_SYNONYM_GROUPS; g++)
+        for (size_t i = 0; i < 4 && train_synonyms[g][i]; i++)
+            if (!strcmp(key, train_synonyms[g][i])) return (int)g;
+    return -1;
+}
+
 /* `precision` sets the gradient and master-weight sizes too, so it is applied before the
  * keys that refine them, wherever it stands in the file. */
 static int load_train(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
 {
+    const char *spelled[N_SYNONYM_GROUPS] = {0};
     int rc = nd_yaml_expect_mapping(y, map, "train", err);
     yaml_node_t *precision = nd_yaml_get(y, map, "precision");
     const char *pv = nd_yaml_text(precision);
@@ -309,6 +326,11 @@ static int load_train(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
         if (!key || !value)
             return nd_error_set(err, ND_EINPUT, "%s: train entries must be `key: value`", where);
         if (!strcmp(key, "precision")) continue;
+        int group = synonym_group(key);
+        if (group >= 0 && spelled[group])
+            return nd_error_set(err, ND_EINPUT, "%s: train key '%s' repeats '%s' (one field, two "
+                                "spellings: state it once)", where, key, spelled[group]);
+        if (group >= 0) spelled[group] = key;
         int r = set_train(&run->train, key, value, &hint);
         char hint_buf[ND_TEXT_HINT_MAX];
         if (r == -2)
@@ -369,13 +391,14 @@ static int load_cluster(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err
         snprintf(where, sizeof where, "%s:%d", y->path, nd_yaml_line(kn));
         if (!key || !value) return nd_error_set(err, ND_EINPUT, "%s: cluster entries must be `key: value`", where);
         if (!strcmp(key, "device_file")) {
-            if (value[0] == '/') {
-                nd_text_copy(run->device_file, value, sizeof run->device_file);
-            } else {
-                char *dir = nd_path_dir(y->path), *p = dir ? nd_path_join(dir, value) : NULL;
-                if (p) nd_text_copy(run->device_file, p, sizeof run->device_file);
-                free(dir), free(p);
-            }
+            char *dir = value[0] == '/' ? NULL : nd_path_dir(y->path);
+            char *p = value[0] == '/' ? nd_strdup(value) : dir ? nd_path_join(dir, value) : NULL;
+            size_t n = p ? nd_text_copy(run->device_file, p, sizeof run->device_file) : 0;
+            free(dir), free(p);
+            if (!p) return nd_error_set(err, ND_ENOMEM, "out of memory");
+            if (n >= sizeof run->device_file)
+                return nd_error_set(err, ND_EINPUT, "%s: cluster.device_file: the path is longer "
+                                    "than %zu bytes", where, sizeof run->device_file - 1);
             continue;
         }
         static const char cluster_keys[] = "device, device_file, devices, memory_budget";
@@ -394,6 +417,7 @@ static int load_cluster(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err
 static int load_strategy(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
 {
     int rc = nd_yaml_expect_mapping(y, map, "strategy", err);
+    uint64_t seen = 0;
     run->has_strategy = true;
     for (size_t i = 0; !rc && i < nd_yaml_size(map); i++) {
         yaml_node_t *kn = nd_yaml_key_at(y, map, i);
@@ -401,7 +425,7 @@ static int load_strategy(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *er
         if (!key || !value)
             return nd_error_set(err, ND_EINPUT, "%s:%d: strategy entries must be `KEY: value`",
                                 y->path, nd_yaml_line(kn));
-        if ((rc = nd_strategy_set(&run->strategy, key, value, err)))
+        if ((rc = nd_strategy_set_once(&run->strategy, key, value, &seen, err)))
             return nd_error_prefix(err, "%s:%d", y->path, nd_yaml_line(kn));
     }
     return rc;
@@ -416,7 +440,7 @@ static int read_triple(nd_yaml *y, yaml_node_t *list, int64_t *out, size_t n, co
                             nd_yaml_line(list), what, n);
     for (size_t i = 0; i < n; i++) {
         const char *v = nd_yaml_text(nd_yaml_item(y, list, i));
-        if (!v || nd_parse_int64(v, 0, 1 << 20, &out[i]))
+        if (!v || nd_parse_int64(v, 0, ND_MODEL_FIELD_MAX, &out[i]))
             return nd_error_set(err, ND_EINPUT, "%s:%d: '%s': '%s' is not a whole number", y->path,
                                 nd_yaml_line(list), what, v ? v : "?");
     }
@@ -428,9 +452,10 @@ static int load_plan(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
     int rc = nd_yaml_expect_mapping(y, map, "recompute_plan", err);
     if (rc) return rc;
     const char *cost = nd_yaml_text(nd_yaml_get(y, map, "copy_cost_ms_per_gib"));
-    if (cost && (nd_parse_double(cost, &run->plan.copy_cost_ms_per_gib) || run->plan.copy_cost_ms_per_gib < 0))
-        return nd_error_set(err, ND_EINPUT, "%s: recompute_plan.copy_cost_ms_per_gib: '%s' is not a number >= 0",
-                            y->path, cost);
+    if (cost && (nd_parse_double(cost, &run->plan.copy_cost_ms_per_gib) || run->plan.copy_cost_ms_per_gib < 0 ||
+                 run->plan.copy_cost_ms_per_gib > 1e9))
+        return nd_error_set(err, ND_EINPUT, "%s: recompute_plan.copy_cost_ms_per_gib: '%s' is not a number in "
+                            "[0, 1e9]", y->path, cost);
     yaml_node_t *stages = nd_yaml_get(y, map, "stages");
     if (!stages || stages->type != YAML_SEQUENCE_NODE || nd_yaml_size(stages) == 0 ||
         nd_yaml_size(stages) > ND_RUN_MAX_STAGES)
@@ -546,8 +571,9 @@ int nd_run_set(nd_run *run, const char *key, const char *value, nd_error *err)
 {
     const char *hint = "";
     if (!strcmp(key, "device")) {
-        if (!value[0] || strlen(value) >= sizeof run->device)
-            return nd_error_set(err, ND_EUSAGE, "device name '%s' is empty or too long", value);
+        if (!value[0] || strlen(value) >= sizeof run->device || nd_text_name_chars(value) < 0)
+            return nd_error_set(err, ND_EUSAGE, "device name '%s' is empty, too long or not "
+                                "printable UTF-8", value);
         nd_text_copy(run->device, value, sizeof run->device);
         return ND_OK;
     }
@@ -561,7 +587,8 @@ int nd_run_set(nd_run *run, const char *key, const char *value, nd_error *err)
     if (!strcmp(key, "memory_budget")) {
         double mib;
         if (nd_parse_memory_mib(value, &mib) || mib <= 0)
-            return nd_error_set(err, ND_EUSAGE, "memory_budget: '%s' is not a size such as 58GB", value);
+            return nd_error_set(err, ND_EUSAGE, "memory_budget: '%s' is not a size up to 1 PiB such as 58GB",
+                                value);
         run->memory_budget_mib = mib;
         return ND_OK;
     }

@@ -86,6 +86,9 @@ static int read_number(nd_yaml *y, yaml_node_t *map, const char *key, double *ou
     const char *t = nd_yaml_text(v);
     if (!t || nd_parse_double(t, out) || *out < 0)
         return where_error(y, v, err, "%s: '%s' is not a number >= 0", key, t ? t : "?");
+    if (*out > ND_MEMORY_MIB_MAX / 1024) /* both keys are GiB of device memory */
+        return where_error(y, v, err, "%s: %s is more than the %g GiB nd accepts", key, t,
+                           ND_MEMORY_MIB_MAX / 1024);
     return ND_OK;
 }
 
@@ -140,7 +143,10 @@ static int read_cluster(nd_yaml *y, yaml_node_t *map, nd_search_config_file *f, 
         rc = where_error(y, map, err, "num_nodes x cards_per_node = %lld devices; nd searches at most %lld",
                          (long long)(f->num_nodes * f->cards_per_node), (long long)ND_SEARCH_CONFIG_MAX_DEVICES);
     if (!rc) rc = read_number(y, map, "device_memory_gb", &mem_gb, err);
-    const char *type = nd_yaml_text(nd_yaml_get(y, map, "device_type"));
+    yaml_node_t *type_node = nd_yaml_get(y, map, "device_type");
+    const char *type = nd_yaml_text(type_node);
+    if (!rc && type && (nd_text_name_chars(type) < 0 || strlen(type) >= sizeof f->device))
+        rc = where_error(y, type_node, err, "device_type: '%s' is not a device name", type);
     if (type) nd_text_copy(f->device, type, sizeof f->device);
     if (mem_gb > 0) f->memory_mib = mem_gb * 1024;
     return rc;

@@ -182,8 +182,33 @@ int nd_strategy_set(nd_strategy *s, const char *key, const char *value, nd_error
                         nd_text_hint(key, known, hint_buf), known);
 }
 
+/* Which field key names: a dimension, or one of the four other strategy keys; -1 if none. */
+static int field_of(const char *key)
+{
+    int d = nd_dim_from_name(key);
+    if (d >= 0) return d;
+    const char *others[] = {nd_strategy_keys.first, nd_strategy_keys.last, nd_strategy_keys.recompute,
+                            nd_strategy_keys.schedule};
+    for (int i = 0; i < 4; i++)
+        if (nd_text_equal_nocase(key, others[i])) return ND_DIMS + i;
+    return -1;
+}
+
+int nd_strategy_set_once(nd_strategy *s, const char *key, const char *value, uint64_t *seen,
+                         nd_error *err)
+{
+    int f = field_of(key);
+    if (f >= 0 && f < 64 && (*seen >> f & 1))
+        return nd_error_set(err, ND_EINPUT, "strategy key '%s' sets %s a second time (one field, "
+                            "several spellings: state it once)", key,
+                            f < ND_DIMS ? nd_dim_name((nd_dim)f) : key);
+    if (f >= 0 && f < 64) *seen |= (uint64_t)1 << f;
+    return nd_strategy_set(s, key, value, err);
+}
+
 int nd_strategy_parse(nd_strategy *s, const char *text, nd_error *err)
 {
+    uint64_t seen = 0;
     const char *p = text;
     for (;;) {
         while (*p && (isspace((unsigned char)*p) || *p == ',')) p++;
@@ -199,15 +224,18 @@ int nd_strategy_parse(nd_strategy *s, const char *text, nd_error *err)
         if (!eq || eq == item || !eq[1])
             return nd_error_set(err, ND_EINPUT, "strategy item '%s' is not KEY=VALUE", item);
         *eq = '\0';
-        int rc = nd_strategy_set(s, item, eq + 1, err);
+        int rc = nd_strategy_set_once(s, item, eq + 1, &seen, err);
         if (rc) return rc;
     }
 }
 
-static int64_t product4(const nd_strategy *s)
+int64_t nd_strategy_devices(const nd_strategy *s)
 {
-    return s->dp * s->tp * s->pp * s->cp;
+    /* four degrees of up to 2^20 multiply to 2^80: the product is bounded in double first */
+    double p = (double)s->dp * (double)s->tp * (double)s->pp * (double)s->cp;
+    return p >= 1 && p <= ND_STRATEGY_DEVICES_MAX ? s->dp * s->tp * s->pp * s->cp : -1;
 }
+
 
 static int check_layers(const nd_strategy *s, const nd_model *m, nd_error *err)
 {
@@ -309,11 +337,15 @@ int nd_strategy_check(nd_strategy *s, const nd_model *m, int64_t devices, int64_
         if (*degrees[i] < 1 || *degrees[i] > DEGREE_MAX)
             return nd_error_set(err, ND_EINPUT, "strategy degrees must be whole numbers in [1, %lld]",
                                 (long long)DEGREE_MAX);
-    if (devices > 0 && product4(s) != devices)
+    if (nd_strategy_devices(s) < 0)
+        return nd_error_set(err, ND_EINPUT, "DP*MP*PP*CP = %lld*%lld*%lld*%lld is more than %.0f devices",
+                            (long long)s->dp, (long long)s->tp, (long long)s->pp, (long long)s->cp,
+                            ND_STRATEGY_DEVICES_MAX);
+    if (devices > 0 && nd_strategy_devices(s) != devices)
         return nd_error_set(err, ND_EINPUT,
                             "DP*MP*PP*CP = %lld*%lld*%lld*%lld = %lld devices, but the cluster has %lld",
                             (long long)s->dp, (long long)s->tp, (long long)s->pp, (long long)s->cp,
-                            (long long)product4(s), (long long)devices);
+                            (long long)nd_strategy_devices(s), (long long)devices);
     if (global_batch > 0 && s->dp * s->mb * s->mbs != global_batch)
         return nd_error_set(err, ND_EINPUT,
                             "DP*MB*MBS = %lld*%lld*%lld = %lld sequences per step, but the global "
