@@ -56,7 +56,7 @@ static nd_classify_quantity place(const ascend_comm *c, const ascend_op *op,
     if (op->group >= 0 && (size_t)op->group < c->groups.n) {
         const char *how;
         nd_classify_quantity col = nd_classify_group_map(&c->groups.items[op->group], NULL, 0, 0,
-                                                         dims, label, size, &how);
+                                                         dims, label, size, &how, NULL);
         if (strcmp(how, "collective type")) return col;
     }
     const char *nd_label;

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include "classify_ascend.h"
 #include "classify_csv.h"
+#include "classify_output.h"
 #include "nd/io.h"
 #include "nd/text.h"
 
@@ -223,21 +224,21 @@ static void warn_unmatched(nd_classify_run *run, const ascend_comm *comm, const 
                            const rank_book *b)
 {
     if (!b->unmatched_rows) return;
-    char ranks[256];
+    char ranks[256], ms[ND_CLASSIFY_MS_TEXT];
     rank_list(b->unmatched, b->n, ranks, sizeof ranks);
+    nd_classify_format_ms(b->unmatched_ms / (double)b->unmatched_rows, ms);
     const char *who = b->unmatched[0] ? "some steps" : "rank(s) ";
     if (comm->present)
         nd_classify_run_warn(run,
-                 "%s holds no operators for %s%s: their exposed communication (%.4g ms per "
+                 "%s holds no operators for %s%s: their exposed communication (%s ms per "
                  "rank-step over %zu rank-steps) is charged to unclassified, not placed in a "
                  "dimension",
-                 comm->path, who, b->unmatched[0] ? "" : ranks,
-                 b->unmatched_ms / (double)b->unmatched_rows, b->unmatched_rows);
+                 comm->path, who, b->unmatched[0] ? "" : ranks, ms, b->unmatched_rows);
     else
         nd_classify_run_warn(run,
-                 "%s: no communication.json beside it: the exposed communication (%.4g ms per rank-step "
+                 "%s: no communication.json beside it: the exposed communication (%s ms per rank-step "
                  "over %zu rank-steps) is charged to unclassified, not placed in a dimension",
-                 csv_path, b->unmatched_ms / (double)b->unmatched_rows, b->unmatched_rows);
+                 csv_path, ms, b->unmatched_rows);
 }
 
 static int rank_of_row(const char *path, const table *t, size_t row, int c_type, int c_index,

@@ -8,7 +8,9 @@
  * Numbers come raw (yajl_number) so 64-bit ids never overflow, and timestamps are
  * read to exact integer nanoseconds. */
 #include "classify_trace.h"
+#include "classify_fields.h"
 #include "classify_json.h"
+#include "classify_shapes.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -53,7 +55,11 @@ enum key {
     K_CFG_NAME,
     K_CFG_DESC,
     K_CFG_SIZE,
-    K_CFG_RANKS /* dinfo */
+    K_CFG_RANKS, /* dinfo */
+    K_EXT,       /* args: "External id" */
+    K_CORR,      /* args: "correlation" */
+    K_NELEMS,    /* args: "In msg nelems", "Out msg nelems" */
+    K_DTYPE      /* args: "dtype" */
 };
 
 typedef struct name_slot {
@@ -83,6 +89,12 @@ typedef struct event {
     size_t ranks_len;
     bool ranks_cut;
     int64_t group_size, rank_start, rank_stride;
+    uint64_t ext_id, corr;
+    double nelems;  /* "In/Out msg nelems": a collective's elements */
+    int dtype_size; /* of "dtype" ("Float", "BFloat16", ...); 0 unknown */
+    op_dims dims;   /* the first inputs' shapes, for GEMM and attention ops */
+    bool is_proc_name; /* ph M "process_name" */
+    int summary_kind;  /* an "Overlap Analysis" row's name: summary_kind, or -1 */
 } event;
 
 typedef struct parse {
@@ -97,8 +109,8 @@ typedef struct parse {
     enum key key[8];
     unsigned long long n_events;
     event ev;
-    uint64_t device_pids[16];
-    int n_device_pids;
+    uint64_t device_pids[16], summary_pids[4];
+    int n_device_pids, n_summary_pids;
     pg_config cfg; /* the pg_config entry being read */
     name_slot *cache;
 } parse;
@@ -176,6 +188,10 @@ static enum key key_of(const parse *p, const unsigned char *s, size_t n)
         if (IS("Group size")) return K_GROUP_SIZE;
         if (IS("Global rank start")) return K_RANK_START;
         if (IS("Global rank stride")) return K_RANK_STRIDE;
+        if (IS("External id")) return K_EXT;
+        if (IS("correlation")) return K_CORR;
+        if (IS("In msg nelems") || IS("Out msg nelems")) return K_NELEMS;
+        if (IS("dtype")) return K_DTYPE;
         if (IS("name")) return K_META_NAME;
         if (IS("labels")) return K_META_LABELS;
         return K_NONE;
@@ -194,54 +210,6 @@ static enum key key_of(const parse *p, const unsigned char *s, size_t n)
     }
     return K_NONE;
 #undef IS
-}
-
-/* Times are at most 4e15 µs in magnitude (a Unix time in the year 2096), so a start
- * plus a duration never overflows the int64 nanoseconds they are kept in. */
-#define MAX_TIME_US 4000000000000000LL
-
-/* Microseconds as text ("12.5", "1704161511420306.491", "1e3") to integer ns. 0, -1 when
- * not a number, -2 when beyond MAX_TIME_US. */
-static int us_to_ns(const char *s, size_t n, nd_ns *out)
-{
-    size_t i = 0;
-    bool neg = n && s[0] == '-';
-    if (neg || (n && s[0] == '+')) i++;
-    int64_t v = 0;
-    size_t digits = 0;
-    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++) {
-        if (v > (INT64_MAX - 9) / 10 / 1000) return -1;
-        v = v * 10 + (s[i] - '0');
-    }
-    int64_t frac = 0, scale = 100;
-    if (i < n && s[i] == '.')
-        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++, scale /= 10)
-            if (scale) frac += (s[i] - '0') * scale;
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) { /* rare: let strtod do it */
-        char buf[64];
-        double d;
-        if (n >= sizeof buf) return -1;
-        memcpy(buf, s, n);
-        buf[n] = '\0';
-        if (nd_parse_double(buf, &d) != 0) return -1;
-        if (d > (double)MAX_TIME_US || d < -(double)MAX_TIME_US) return -2;
-        *out = (nd_ns)(d * 1000.0 + (d < 0 ? -0.5 : 0.5));
-        return 0;
-    }
-    if (i != n || digits == 0) return -1;
-    if (v > MAX_TIME_US || (v == MAX_TIME_US && frac)) return -2;
-    *out = (neg ? -1 : 1) * (v * 1000 + frac);
-    return 0;
-}
-
-static int64_t to_int(const char *s, size_t n)
-{
-    char buf[32];
-    if (n >= sizeof buf) return 0;
-    memcpy(buf, s, n);
-    buf[n] = '\0';
-    int64_t v;
-    return nd_parse_int64(buf, INT64_MIN / 2, INT64_MAX / 2, &v) == 0 ? v : 0;
 }
 
 static void copy_text(char *dst, size_t size, const unsigned char *s, size_t n)
@@ -267,42 +235,16 @@ static void ranks_append(event *e, const char *s, size_t n)
     e->ranks[e->ranks_len + 1] = '\0';
 }
 
-/* ND's dtype sizes (reference §3.2 step 8); anything else counts 4 bytes. */
-static int dtype_bytes(const unsigned char *s, size_t n)
+static bool pid_in(const uint64_t *pids, int n, uint64_t pid)
 {
-    static const struct {
-        const char *name;
-        int bytes;
-    } sizes[] = {{"float", 4},         {"double", 8},     {"c10::BFloat16", 2}, {"c10::Half", 2},
-                 {"long int", 8},      {"int", 4},        {"short int", 2},     {"bool", 1},
-                 {"unsigned char", 1}, {"signed char", 1}};
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-        if (strlen(sizes[i].name) == n && !memcmp(sizes[i].name, s, n)) return sizes[i].bytes;
-    return 4;
-}
-
-static uint8_t cat_of(const unsigned char *s, size_t n)
-{
-#define IS(lit) (n == sizeof(lit) - 1 && memcmp(s, lit, n) == 0)
-#define STARTS(lit) (n >= sizeof(lit) - 1 && memcmp(s, lit, sizeof(lit) - 1) == 0)
-    if (IS("cpu_op")) return CAT_CPU_OP;
-    if (IS("python_function")) return CAT_PYTHON;
-    if (IS("user_annotation")) return CAT_ANNOTATION;
-    if (IS("kernel")) return CAT_KERNEL;
-    if (STARTS("gpu_") || STARTS("cuda") || IS("ac2g") || IS("fwdbwd") || STARTS("async") ||
-        IS("enqueue") || IS("dequeue") || IS("HostToDevice") || IS("Trace") || IS("Runtime") ||
-        IS("Driver") || STARTS("Memcpy") || STARTS("Memset") || IS("overhead"))
-        return CAT_SKIP;
-    return CAT_OTHER;
-#undef IS
-#undef STARTS
+    for (int i = 0; i < n; i++)
+        if (pids[i] == pid) return true;
+    return false;
 }
 
 static bool is_device_pid(const parse *p, uint64_t pid)
 {
-    for (int i = 0; i < p->n_device_pids; i++)
-        if (p->device_pids[i] == pid) return true;
-    return false;
+    return pid_in(p->device_pids, p->n_device_pids, pid);
 }
 
 static int64_t payload_bytes(const event *e)
@@ -342,33 +284,63 @@ static int event_group(parse *p, const event *e, bool comm_kernel, int32_t *grou
     return 1;
 }
 
+/* The group a link carries for a host collective: its own (named) group, else one of its
+ * kind alone, so a kernel it launched still learns what collective it ran. */
+static int link_group(parse *p, const event *e, int32_t own, int32_t *out)
+{
+    *out = own;
+    if (own >= 0 || !(e->feat & (F_C10D_OP | F_RPC | F_COMM_ANNOT))) return 1;
+    coll_kind k = e->coll[0] ? nd_classify_coll_from_text(e->coll, strlen(e->coll)) : F_COLL(e->feat);
+    if (k == COLL_UNKNOWN) return 1;
+    comm_group g = {.kind = k};
+    int i = nd_classify_group_table_intern(&p->t->groups, &g);
+    if (i == -2)
+        return fail(p, "event #%llu: more than %d distinct process groups (and collectives)",
+                    p->n_events, GROUP_TABLE_MAX);
+    if (i < 0) return nd_error_set(p->err, ND_ENOMEM, "out of memory"), 0;
+    *out = i;
+    return 1;
+}
+
+static void meta_end(parse *p, const event *e)
+{
+    if (!e->is_proc_name) return;
+    /* torch_npu: the device is "Ascend Hardware"; "Overlap Analysis" is the profiler's
+     * own compute/communication/free split (labelled NPU too, but no device). */
+    if (strstr(e->meta, "Ascend Hardware") && p->n_device_pids < 16 && !is_device_pid(p, e->pid))
+        p->device_pids[p->n_device_pids++] = e->pid;
+    if (!strcmp(e->meta, "Overlap Analysis") && p->n_summary_pids < 4 &&
+        !pid_in(p->summary_pids, p->n_summary_pids, e->pid))
+        p->summary_pids[p->n_summary_pids++] = e->pid;
+}
+
 static int event_end(parse *p)
 {
     event *e = &p->ev;
     p->n_events++;
-    if (e->ph == 'M') {
-        bool npu = strstr(e->meta, "Ascend Hardware") || !strcmp(e->meta, "NPU");
-        if (e->is_meta_proc && npu && p->n_device_pids < 16 && !is_device_pid(p, e->pid))
-            p->device_pids[p->n_device_pids++] = e->pid;
-        return 1;
-    }
+    if (e->ph == 'M') return meta_end(p, e), 1;
     if (e->ph != 'X' || e->cat == CAT_SKIP) return 1;
     if (!e->has_ts) return fail(p, "event #%llu: complete event ('X') without 'ts'", p->n_events);
     if (!e->has_dur) return fail(p, "event #%llu: complete event ('X') without 'dur'", p->n_events);
     if (e->dur < 0) return 1; /* an unfinished op; ND cannot place it either */
-    bool device = e->cat == CAT_KERNEL || (e->cat == CAT_OTHER && is_device_pid(p, e->pid));
+    bool summary = pid_in(p->summary_pids, p->n_summary_pids, e->pid);
+    bool device = !summary && (e->cat == CAT_KERNEL || e->cat == CAT_MEMORY ||
+                               (e->cat == CAT_OTHER && is_device_pid(p, e->pid)));
     bool comm_kernel = device && (e->feat & (F_NCCL_KERNEL | F_HCOM));
-    trace_rec r = {.ts = e->ts,
-                   .dur = e->dur,
-                   .feat = e->feat,
-                   .group = -1,
-                   .cat = device ? CAT_KERNEL : e->cat};
-    if (e->feat & F_C10D_OP) r.bytes = payload_bytes(e);
-    if (!(e->feat & F_STEP) && !event_group(p, e, comm_kernel, &r.group)) return 0;
+    trace_rec r = {.ts = e->ts, .dur = e->dur, .feat = e->feat, .group = -1};
+    r.cat = summary ? CAT_SUMMARY : device ? (e->cat == CAT_MEMORY ? CAT_MEMORY : CAT_KERNEL) : e->cat;
+    if (e->feat & (F_C10D_OP | F_RPC | F_COMM_ANNOT)) r.bytes = payload_bytes(e);
+    if (comm_kernel && e->nelems > 0 && e->nelems * (e->dtype_size ? e->dtype_size : 4) <= 1e18)
+        r.bytes = (int64_t)(e->nelems * (e->dtype_size ? e->dtype_size : 4));
+    if (device) r.ext = e->ext_id, r.corr = e->corr, r.flags = has_group_info(e) ? REC_OWN_GROUP : 0;
+    if (!summary && !(e->feat & F_STEP) && !event_group(p, e, comm_kernel, &r.group)) return 0;
     if (device && (e->feat & F_STEP)) return 1; /* a device-side step marker: not a step */
+    trace_extra x = {.device = device, .ext = e->ext_id, .corr = e->corr, .dims = &e->dims,
+                     .summary = summary ? e->summary_kind : -1};
+    if (!device && !summary && !link_group(p, e, r.group, &x.link_group)) return 0;
     p->t->offset = at(p);
     uint64_t key = e->pid * 1000003u ^ e->tid;
-    if (nd_classify_trace_event(p->t, key, device, &r, e->step_name, p->err)) return 0;
+    if (nd_classify_trace_event(p->t, key, &r, e->step_name, &x, p->err)) return 0;
     return 1;
 }
 
@@ -376,12 +348,14 @@ static void event_begin(parse *p)
 {
     event *e = &p->ev;
     /* Reset only what is read (the big buffers are guarded by their lengths). */
-    e->ph = 0, e->cat = CAT_OTHER, e->is_meta_proc = false, e->feat = 0;
+    e->ph = 0, e->cat = CAT_OTHER, e->is_meta_proc = e->is_proc_name = false, e->feat = 0;
     e->pid = e->tid = 0, e->has_ts = e->has_dur = false, e->ts = e->dur = 0;
     e->step_name[0] = '\0', e->n_inputs = e->n_types = 0;
     e->coll[0] = e->pg_name[0] = e->pg_desc[0] = e->meta[0] = '\0';
     e->ranks_len = 0, e->ranks_cut = false;
     e->group_size = e->rank_start = e->rank_stride = 0;
+    e->ext_id = e->corr = 0, e->nelems = 0, e->dtype_size = 0, e->summary_kind = -1;
+    e->dims.n = 0, e->dims.dtype = 0;
 }
 
 static const char *kind_word(int kind)
@@ -409,7 +383,7 @@ static int time_field(parse *p, const char *field, int kind, const unsigned char
     if (kind != 'n' && kind != 's')
         return fail(p, "event #%llu: '%s' is a %s, expected a number", p->n_events + 1, field,
                     kind_word(kind));
-    int rc = us_to_ns((const char *)s, n, out);
+    int rc = nd_classify_us_to_ns((const char *)s, n, out);
     if (rc == -2)
         return fail(p, "event #%llu: '%s' is out of range: \"%.*s\" (at most 4e15 microseconds)",
                     p->n_events + 1, field, (int)(n > 40 ? 40 : n), (const char *)s);
@@ -428,14 +402,15 @@ static int event_field(parse *p, int kind, const unsigned char *s, size_t n)
         e->ph = kind == 's' && n == 1 ? (char)s[0] : '?';
         return 1;
     case K_CAT:
-        e->cat = kind == 's' ? cat_of(s, n) : CAT_OTHER;
+        e->cat = kind == 's' ? nd_classify_event_cat(s, n) : CAT_OTHER;
         return 1;
     case K_NAME:
         if (kind != 's') return 1;
         e->feat = features_cached(p, s, n);
         if (e->feat & F_STEP) copy_text(e->step_name, sizeof e->step_name, s, n);
-        e->is_meta_proc = (n == 12 && !memcmp(s, "process_name", 12)) ||
-                          (n == 14 && !memcmp(s, "process_labels", 14));
+        e->is_proc_name = n == 12 && !memcmp(s, "process_name", 12);
+        e->is_meta_proc = e->is_proc_name || (n == 14 && !memcmp(s, "process_labels", 14));
+        e->summary_kind = nd_classify_summary_kind((const char *)s, n);
         return 1;
     case K_PID:
         e->pid = fnv(s, n);
@@ -474,13 +449,25 @@ static int args_field(parse *p, int kind, const unsigned char *s, size_t n)
             copy_text(e->ranks, sizeof e->ranks, s, n), e->ranks_len = n;
         return 1;
     case K_GROUP_SIZE:
-        if (num) e->group_size = to_int((const char *)s, n);
+        if (num) e->group_size = nd_classify_text_int((const char *)s, n);
         return 1;
     case K_RANK_START:
-        if (num) e->rank_start = to_int((const char *)s, n);
+        if (num) e->rank_start = nd_classify_text_int((const char *)s, n);
         return 1;
     case K_RANK_STRIDE:
-        if (num) e->rank_stride = to_int((const char *)s, n);
+        if (num) e->rank_stride = nd_classify_text_int((const char *)s, n);
+        return 1;
+    case K_EXT:
+        if (num) e->ext_id = nd_classify_text_u64((const char *)s, n);
+        return 1;
+    case K_CORR:
+        if (num) e->corr = nd_classify_text_u64((const char *)s, n);
+        return 1;
+    case K_NELEMS:
+        if (num && (double)nd_classify_text_int((const char *)s, n) > e->nelems) e->nelems = (double)nd_classify_text_int((const char *)s, n);
+        return 1;
+    case K_DTYPE:
+        if (str) e->dtype_size = nd_classify_coll_dtype_bytes(s, n);
         return 1;
     case K_META_NAME:
     case K_META_LABELS:
@@ -497,15 +484,15 @@ static int info_field(parse *p, int kind, const unsigned char *s, size_t n)
     trace_ctx *t = p->t;
     if (kind != 'n' && kind != 's') return 1;
     if (d == 0 && p->key[p->depth] == K_RANK && kind == 'n')
-        t->rank = (int)to_int((const char *)s, n);
+        t->rank = (int)nd_classify_text_int((const char *)s, n);
     if (d == 0 && p->key[p->depth] == K_WORLD && kind == 'n')
-        t->world_size = to_int((const char *)s, n);
+        t->world_size = nd_classify_text_int((const char *)s, n);
     if (d == 2) {
         char **dst = p->key[p->depth] == K_CFG_NAME   ? &p->cfg.name
                      : p->key[p->depth] == K_CFG_DESC ? &p->cfg.desc
                                                       : NULL;
         if (dst && !*dst && (*dst = malloc(n + 1))) memcpy(*dst, s, n), (*dst)[n] = '\0';
-        if (p->key[p->depth] == K_CFG_SIZE && kind == 'n') p->cfg.size = to_int((const char *)s, n);
+        if (p->key[p->depth] == K_CFG_SIZE && kind == 'n') p->cfg.size = nd_classify_text_int((const char *)s, n);
     }
     if (d == 3 && kind == 'n' && p->key[p->info_depth + 2] == K_CFG_RANKS) {
         size_t old = p->cfg.ranks ? strlen(p->cfg.ranks) : 0;
@@ -545,12 +532,20 @@ static int scalar(parse *p, int kind, const unsigned char *s, size_t n)
     if (ed && d == ed + 1) return event_field(p, kind, s, n);
     if (ed && d == ed + 2) return args_field(p, kind, s, n);
     if (ed && d == ed + 3 && p->key[ed + 2] == K_IN_TYPE && kind == 's' &&
-        p->ev.n_types < MAX_INPUTS)
-        p->ev.type_bytes[p->ev.n_types++] = dtype_bytes(s, n);
+        p->ev.n_types < MAX_INPUTS) {
+        if (p->ev.n_types == 0) p->ev.dims.dtype = nd_classify_dtype_of((const char *)s, n);
+        p->ev.type_bytes[p->ev.n_types++] = nd_classify_dtype_bytes(s, n);
+    }
     if (ed && d == ed + 3 && p->key[ed + 2] == K_PG_RANKS && kind == 'n')
         ranks_append(&p->ev, (const char *)s, n);
-    if (kind == 'n' && in_dims(p) && d >= ed + 4)
-        p->ev.shape_prod *= (double)to_int((const char *)s, n);
+    if (kind == 'n' && in_dims(p) && d >= ed + 4) {
+        int64_t v = nd_classify_text_int((const char *)s, n);
+        p->ev.shape_prod *= (double)v;
+        op_dims *od = &p->ev.dims;
+        int i = p->ev.n_inputs; /* the input being read */
+        if (d == ed + 4 && i < SHAPE_INPUTS && od->nd[i] >= 0)
+            od->nd[i] < SHAPE_DIMS ? (void)(od->dim[i][od->nd[i]++] = v) : (void)(od->nd[i] = -1);
+    }
     if (p->info_depth && d >= p->info_depth) return info_field(p, kind, s, n);
     return 1;
 }
@@ -632,10 +627,12 @@ static int on_start_array(void *c)
         return p->depth++, 1;
     if (ed && d == ed + 3 && p->key[ed + 2] == K_IN_DIMS) {
         p->ev.shape_prod = 1, p->ev.list_sum = 0, p->ev.nested = false;
+        if (p->ev.n_inputs < SHAPE_INPUTS) p->ev.dims.nd[p->ev.n_inputs] = 0;
         return p->depth++, 1;
     }
     if (ed && d == ed + 4 && p->key[ed + 2] == K_IN_DIMS) {
         p->ev.nested = true, p->ev.shape_prod = 1;
+        if (p->ev.n_inputs < SHAPE_INPUTS) p->ev.dims.nd[p->ev.n_inputs] = -1; /* a list of tensors */
         return p->depth++, 1;
     }
     if (p->info_depth && d == p->info_depth && p->key[d] == K_PG_CONFIG) return p->depth++, 1;
@@ -655,8 +652,10 @@ static int close_container(parse *p, bool is_map)
     if (!is_map && ed && d == ed) p->events_depth = 0;
     if (!is_map && ed && d == ed + 5 && p->key[ed + 2] == K_IN_DIMS)
         p->ev.list_sum += p->ev.shape_prod;
-    if (!is_map && ed && d == ed + 4 && p->key[ed + 2] == K_IN_DIMS && p->ev.n_inputs < MAX_INPUTS)
+    if (!is_map && ed && d == ed + 4 && p->key[ed + 2] == K_IN_DIMS && p->ev.n_inputs < MAX_INPUTS) {
         p->ev.elems[p->ev.n_inputs++] = p->ev.nested ? p->ev.list_sum : p->ev.shape_prod;
+        if (p->ev.dims.n < SHAPE_INPUTS) p->ev.dims.n = p->ev.n_inputs;
+    }
     if (is_map && p->info_depth && d == p->info_depth + 2) {
         trace_ctx *t = p->t;
         if (t->n_cfg == t->cap_cfg) {

@@ -1,6 +1,7 @@
 /* A classification run's store: its options, the rank-step samples the readers add, and
  * the notes they leave for the user. */
 #include "classify_internal.h"
+#include "classify_kernels.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -56,6 +57,7 @@ static void messages_free(nd_classify_messages *m)
 
 static void sample_free(nd_classify_sample *s)
 {
+    nd_classify_kernels_free(s->kernels);
     free(s->input), free(s->step);
     for (size_t i = 0; i < s->n_sites; i++)
         free(s->sites[i].label);
@@ -67,6 +69,7 @@ void nd_classify_summary_free(nd_classify_summary *m)
     for (size_t i = 0; i < m->n_sites; i++)
         free(m->sites[i].label);
     free(m->sites);
+    nd_classify_kernels_clear(&m->kernels);
     memset(m, 0, sizeof *m);
 }
 

@@ -302,9 +302,26 @@ static long group_ranks(const comm_group *g, const pg_config *cfg, size_t n_cfg,
     return 0;
 }
 
+/* The degree --dims gives the dimension a wait column stands for (dp_wait and op_wait:
+ * DP), or 0. */
+static int64_t column_degree(nd_classify_quantity col, const nd_classify_dims *dims)
+{
+    if (!dims) return 0;
+    switch (col) {
+    case ND_CQ_DP_WAIT:
+    case ND_CQ_OP_WAIT: return nd_classify_dims_get(dims, ND_DIM_DP);
+    case ND_CQ_MP_WAIT:
+    case ND_CQ_SP_WAIT: return nd_classify_dims_get(dims, ND_DIM_MP);
+    case ND_CQ_EP_WAIT: return nd_classify_dims_get(dims, ND_DIM_EP);
+    case ND_CQ_CP_WAIT: return nd_classify_dims_get(dims, ND_DIM_CP);
+    case ND_CQ_PP_WAIT: return nd_classify_dims_get(dims, ND_DIM_PP);
+    default: return 0;
+    }
+}
+
 nd_classify_quantity nd_classify_group_map(const comm_group *g, const pg_config *cfg, size_t n_cfg,
                                int64_t world_size, const nd_classify_dims *dims, char *label,
-                               size_t label_size, const char **how)
+                               size_t label_size, const char **how, int64_t *size_out)
 {
     enum { MAX_RANKS = 4096 };
     candidate c[6];
@@ -322,11 +339,13 @@ nd_classify_quantity nd_classify_group_map(const comm_group *g, const pg_config 
         char dim[16];
         candidate_name(hit, dim, sizeof dim);
         snprintf(label, label_size, "%s pg %s (%s)", nd_classify_coll_label(g->kind), pg ? pg : "?", dim);
+        if (size_out) *size_out = size > 1 ? size : hit->size;
         return hit->column;
     }
     const char *nd_label;
     nd_classify_quantity col = nd_classify_coll_default_column(g->kind, dims, false, &nd_label);
     *how = "collective type";
     snprintf(label, label_size, "%s (by type)", nd_label);
+    if (size_out) *size_out = size > 1 ? size : column_degree(col, dims);
     return col;
 }

@@ -67,10 +67,12 @@ typedef struct pg_config {
 } pg_config;
 
 /* The wait column of a group under dims; label_out gets e.g. "all-reduce pg 0 (DP)".
- * how_out says how it was decided ("ranks", "name", "size", "collective type"). */
+ * how_out says how it was decided ("ranks", "name", "size", "collective type");
+ * size_out (may be NULL) gets the group's size: its ranks, else the degree of the
+ * dimension it was placed in, else 0. */
 nd_classify_quantity nd_classify_group_map(const comm_group *g, const pg_config *cfg, size_t n_cfg,
                                int64_t world_size, const nd_classify_dims *dims, char *label_out,
-                               size_t label_size, const char **how_out);
+                               size_t label_size, const char **how_out, int64_t *size_out);
 
 /* ND's Ascend typing of a collective (reference §3.4), also the last resort for
  * groups nd cannot place. */
@@ -96,10 +98,39 @@ enum {
     F_RULE_SHIFT = 12,        /* 4 bits: call-site rule matched first in this frame, 0 none */
     F_FSDP_SHIFT = 16,        /* 4 bits: FSDP kind matched first in this frame, 0 none */
     F_COLL_SHIFT = 20,        /* 4 bits: coll_kind a kernel or hcom name means */
+    F_KCLASS_SHIFT = 24,      /* 4 bits: the kernel class a kernel name means */
+    F_OPK_SHIFT = 28,         /* 4 bits: op_kind, a host op whose FLOPs nd counts */
 };
 #define F_RULE(f) (((f) >> F_RULE_SHIFT) & 0xfu)
 #define F_FSDP(f) (((f) >> F_FSDP_SHIFT) & 0xfu)
 #define F_COLL(f) ((coll_kind)(((f) >> F_COLL_SHIFT) & 0xfu))
+#define F_KCLASS(f) ((nd_classify_kernel_class)(((f) >> F_KCLASS_SHIFT) & 0xfu))
+#define F_OPK(f) ((op_kind)(((f) >> F_OPK_SHIFT) & 0xfu))
+
+/* Host ops whose FLOPs follow from their input shapes (classify_shapes.c). BHSD: the
+ * attention inputs are (batch, heads, seq, head_dim), as torch's SDPA; BSHD: (batch,
+ * seq, heads, head_dim), as flash-attn and torch's _flash_attention_forward. */
+typedef enum {
+    OPK_NONE = 0,
+    OPK_MM,        /* aten::mm (a[M,K], b[K,N]) */
+    OPK_ADDMM,     /* aten::addmm (bias, a[M,K], b[K,N]) */
+    OPK_BMM,       /* aten::bmm (a[B,M,K], b[B,K,N]) */
+    OPK_BADDBMM,   /* aten::baddbmm (bias, a, b) */
+    OPK_LINEAR,    /* aten::linear (x[...,K], w[N,K]) */
+    OPK_MATMUL,    /* aten::matmul (a[...,M,K], b[...,K,N]) */
+    OPK_GROUPED_MM, /* aten::_grouped_mm (a[M,K], b[G,K,N]) */
+    OPK_ATTN_FWD_BHSD,
+    OPK_ATTN_BWD_BHSD, /* inputs (grad_out, q, k, v, ...) */
+    OPK_ATTN_FWD_BSHD,
+    OPK_ATTN_BWD_BSHD,
+    OPK_COUNT
+} op_kind;
+
+/* torch_npu's "Overlap Analysis" rows: the profiler's own split of the device time. */
+typedef enum { SUM_COMPUTING = 0, SUM_COMMUNICATION, SUM_NOT_OVERLAPPED, SUM_FREE, SUM_KINDS } summary_kind;
+/* The summary kind a row name means ("Computing", "Communication",
+ * "Communication(Not Overlapped)", "Free"), or -1. */
+int nd_classify_summary_kind(const char *name, size_t len);
 
 /* The features of an event name (cached by the caller). */
 uint32_t nd_classify_name_features(const char *name, size_t len);
@@ -109,21 +140,40 @@ typedef enum {
     CAT_CPU_OP,
     CAT_PYTHON,
     CAT_ANNOTATION, /* user_annotation */
-    CAT_KERNEL,     /* a device kernel (CUDA "kernel", or any X event on an NPU process) */
-    CAT_SKIP        /* runtime calls, copies, flows: not used by either view */
+    CAT_KERNEL,     /* a device kernel (CUDA "kernel", or an event of "Ascend Hardware") */
+    CAT_MEMORY,     /* a device copy or set (gpu_memcpy, gpu_memset): not compute */
+    CAT_RUNTIME,    /* cuda_runtime, cuda_driver: a launch, with its correlation */
+    CAT_SUMMARY,    /* torch_npu's "Overlap Analysis" rows: the profiler's own split */
+    CAT_SKIP        /* flows, async, instant: not used by either view */
 } event_cat;
+
+enum { REC_OWN_GROUP = 1 }; /* trace_rec.flags: a kernel's own args name its group */
 
 typedef struct trace_rec {
     nd_ns ts, dur;
-    int64_t bytes; /* c10d op: bytes of its largest input tensor */
-    uint32_t feat; /* nd_classify_name_features */
-    int32_t group; /* group_table index, or -1; for F_STEP: the step index */
-    uint8_t cat;   /* event_cat */
+    int64_t bytes;       /* c10d op or kernel: payload bytes */
+    uint64_t ext, corr;  /* device: External id and correlation (0 none), to find the op */
+    uint32_t feat;       /* nd_classify_name_features */
+    int32_t group;       /* group_table index, or -1; for F_STEP: the step index */
+    uint8_t cat;         /* event_cat */
+    uint8_t flags;       /* REC_* */
 } trace_rec;
 
 /* ---- a trace being classified ------------------------------------------------ */
 
 typedef struct host_step host_step; /* classify_host.c */
+
+/* What the device did for one process group in a step: its exposed time (no compute
+ * kernel running), its kernels' time, calls and payload. */
+typedef struct step_group {
+    double exposed_ns, kernel_ns, calls, bytes;
+} step_group;
+
+/* GEMM or attention kernels of one shape in a step. */
+typedef struct step_shape {
+    int32_t shape; /* in the trace's shape table */
+    double calls, ns, flops;
+} step_shape;
 
 /* A ProfilerStep window and what each view measured in it. */
 typedef struct trace_step {
@@ -138,8 +188,16 @@ typedef struct trace_step {
     /* device view */
     bool has_device;
     double dev_comp_ns;
-    double *dev_group_ns; /* exposed ns per group index */
+    step_group *dev_groups; /* per group index */
     size_t n_dev_groups;
+    /* kernel view */
+    double kclass_ns[ND_KC_COUNT];
+    step_shape *shapes;
+    size_t n_shapes, cap_shapes;
+    /* the profiler's own split (torch_npu Overlap Analysis), ns inside the window */
+    bool has_prof;
+    double prof_ns[SUM_KINDS];
+    nd_ns prof_lo, prof_hi; /* the span its rows cover */
 } trace_step;
 
 /* A host site before groups are resolved: an ND rule column and label, or a group. */

@@ -139,9 +139,87 @@ static uint32_t comm_features(const char *s, size_t len)
     return f | ((uint32_t)k << F_COLL_SHIFT);
 }
 
+/* Any of the words, case-insensitively, in the lower-cased name. */
+static bool any_of(const char *low, const char *const *words)
+{
+    for (; *words; words++)
+        if (strstr(low, *words)) return true;
+    return false;
+}
+
+/* The kernel class of a device kernel's name (docs/classify.md, "Kernel view"), tried in
+ * this order: communication, memory, attention (backward first), grouped GEMM, GEMM,
+ * elementwise and normalisation, other. A name longer than 255 bytes is judged on its
+ * first 255. */
+static nd_classify_kernel_class kernel_class_of(const char *s, size_t len, uint32_t comm)
+{
+    static const char *const memory[] = {"memcpy", "memset", NULL};
+    static const char *const attention[] = {"flash", "fmha", "attention", "sdpa", "attn", NULL};
+    static const char *const backward[] = {"bwd", "backward", "grad", "dq_", "dkdv", NULL};
+    static const char *const grouped[] = {"grouped", "group_gemm", "groupgemm", NULL};
+    static const char *const gemm[] = {"gemm", "matmul", "xmma", "cutlass", "cublas", "nvjet",
+                                       "scudnn", "addmm", "bmm", "aclnnmm", NULL};
+    static const char *const elementwise[] = {
+        "elementwise", "vectorized", "unrolled", "reduce", "norm", "softmax", "dropout",
+        "gelu", "silu", "relu", "swiglu", "sigmoid", "tanh", "add", "mul", "div", "sqrt",
+        "cast", "exp", "copy", "fill", "zero", "where", "pow", "neg", "clamp", "multi_tensor",
+        "bn_fw", "bn_bw", "transdata", "transpose", "nchwtonhwc", "nhwctonchw", "catarray",
+        "sum", "mean", "max", "min", NULL};
+    if (comm & (F_NCCL_KERNEL | F_HCOM)) return ND_KC_COMM;
+    char low[256];
+    size_t n = len < sizeof low - 1 ? len : sizeof low - 1;
+    for (size_t i = 0; i < n; i++)
+        low[i] = (char)tolower((unsigned char)s[i]);
+    low[n] = '\0';
+    for (char *fb = low; (fb = strstr(fb, "fbgemm"));) /* fbgemm_gpu: embedding kernels, not GEMMs */
+        memcpy(fb, "fb_gem", 6);
+    if (any_of(low, memory)) return ND_KC_MEMORY;
+    if (any_of(low, attention)) return any_of(low, backward) ? ND_KC_ATTN_BWD : ND_KC_ATTN_FWD;
+    if (any_of(low, grouped) && (strstr(low, "gemm") || strstr(low, "mm") || strstr(low, "matmul")))
+        return ND_KC_GROUPED_GEMM;
+    if (any_of(low, gemm)) return ND_KC_GEMM;
+    if (any_of(low, elementwise)) return ND_KC_ELEMENTWISE;
+    return ND_KC_OTHER;
+}
+
+/* A host op whose FLOPs nd counts from its input shapes. */
+static op_kind op_kind_of(const char *s, size_t len)
+{
+    static const struct {
+        const char *name;
+        op_kind kind;
+    } ops[] = {
+        {"aten::mm", OPK_MM},
+        {"aten::addmm", OPK_ADDMM},
+        {"aten::bmm", OPK_BMM},
+        {"aten::baddbmm", OPK_BADDBMM},
+        {"aten::linear", OPK_LINEAR},
+        {"aten::matmul", OPK_MATMUL},
+        {"aten::_grouped_mm", OPK_GROUPED_MM},
+        {"aten::_scaled_dot_product_flash_attention", OPK_ATTN_FWD_BHSD},
+        {"aten::_scaled_dot_product_efficient_attention", OPK_ATTN_FWD_BHSD},
+        {"aten::_scaled_dot_product_cudnn_attention", OPK_ATTN_FWD_BHSD},
+        {"aten::_scaled_dot_product_flash_attention_backward", OPK_ATTN_BWD_BHSD},
+        {"aten::_scaled_dot_product_efficient_attention_backward", OPK_ATTN_BWD_BHSD},
+        {"aten::_scaled_dot_product_cudnn_attention_backward", OPK_ATTN_BWD_BHSD},
+        {"aten::_flash_attention_forward", OPK_ATTN_FWD_BSHD},
+        {"aten::_efficient_attention_forward", OPK_ATTN_FWD_BSHD},
+        {"aten::_flash_attention_backward", OPK_ATTN_BWD_BSHD},
+        {"aten::_efficient_attention_backward", OPK_ATTN_BWD_BSHD},
+        {"flash_attn::_flash_attn_forward", OPK_ATTN_FWD_BSHD},
+        {"flash_attn::_flash_attn_backward", OPK_ATTN_BWD_BSHD},
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strlen(ops[i].name) == len && !memcmp(ops[i].name, s, len)) return ops[i].kind;
+    return OPK_NONE;
+}
+
 uint32_t nd_classify_name_features(const char *s, size_t len)
 {
-    uint32_t f = phases_of(s, len) | comm_features(s, len);
+    uint32_t comm = comm_features(s, len);
+    uint32_t f = phases_of(s, len) | comm;
+    f |= (uint32_t)kernel_class_of(s, len, comm) << F_KCLASS_SHIFT;
+    f |= (uint32_t)op_kind_of(s, len) << F_OPK_SHIFT;
     if (starts(s, len, "ProfilerStep#")) f |= F_STEP;
     f |= rule_of(s, len) << F_RULE_SHIFT;
     f |= fsdp_kind_of(s, len) << F_FSDP_SHIFT;
@@ -173,4 +251,26 @@ coll_kind nd_classify_coll_from_text(const char *s, size_t len)
     if (strstr(n, "barrier")) return COLL_BARRIER;
     if (strstr(n, "reduce")) return COLL_REDUCE;
     return COLL_UNKNOWN;
+}
+
+const char *nd_classify_kernel_class_name(nd_classify_kernel_class c)
+{
+    static const char *names[ND_KC_COUNT] = {"gemm",          "grouped_gemm",  "attention_fwd",
+                                             "attention_bwd", "elementwise_norm", "memcpy_memset",
+                                             "communication", "other"};
+    return (unsigned)c < ND_KC_COUNT ? names[c] : "?";
+}
+
+const char *nd_classify_coll_name(int coll)
+{
+    return nd_classify_coll_label((coll_kind)coll);
+}
+
+int nd_classify_summary_kind(const char *name, size_t len)
+{
+    static const char *const names[SUM_KINDS] = {"Computing", "Communication",
+                                                 "Communication(Not Overlapped)", "Free"};
+    for (int i = 0; i < SUM_KINDS; i++)
+        if (strlen(names[i]) == len && !memcmp(names[i], name, len)) return i;
+    return -1;
 }

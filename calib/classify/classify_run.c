@@ -1,6 +1,7 @@
 /* A classification run: the inputs read into rank-step samples, the warm-up steps
  * dropped, and the statistics over what is left. */
 #include "classify_internal.h"
+#include "classify_kernels.h"
 
 #include <errno.h>
 #include <math.h>
@@ -175,7 +176,8 @@ int nd_classify_run_finish(nd_classify_run *run, nd_error *err)
                           run->opts.skip_steps, most);
     if (!rc) {
         stats_of(run, keep, m, tmp);
-        if (slowest_of(run, keep, m) || sites_of(run, keep, m))
+        if (slowest_of(run, keep, m) || sites_of(run, keep, m) ||
+            nd_classify_kernels_summarize(run, keep, m))
             rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     }
     free(keep), free(tmp);

@@ -7,11 +7,7 @@
 #include <string.h>
 #include "nd/io.h"
 
-typedef struct placed {
-    nd_classify_quantity column;
-    char label[192];
-    const char *how;
-} placed;
+#include "classify_kernels.h"
 
 void nd_classify_sample_complete(nd_classify_sample *s)
 {
@@ -84,10 +80,12 @@ static int device_parts(nd_classify_sample *s, const trace_step *st, const place
         host += st->phase_ns[b] / 1e6;
     s->q[ND_CQ_COMP_OPT] = host > 0 ? comp * (st->phase_ns[3] / 1e6) / host : 0;
     s->q[ND_CQ_COMP_UNSPLIT] = comp - s->q[ND_CQ_COMP_OPT];
-    for (size_t g = 0; g < st->n_dev_groups; g++)
-        if (st->dev_group_ns[g] > 0 &&
-            site_add(s, (int)pl[g].column, pl[g].label, st->dev_group_ns[g], 0, 0, 0))
+    for (size_t g = 0; g < st->n_dev_groups; g++) {
+        const step_group *x = &st->dev_groups[g];
+        if (x->exposed_ns > 0 &&
+            site_add(s, (int)pl[g].column, pl[g].label, x->exposed_ns, x->calls, 0, x->bytes))
             return -1;
+    }
     return 0;
 }
 
@@ -114,26 +112,35 @@ static placed *place_groups(trace_ctx *t)
     for (size_t g = 0; g < t->groups.n; g++)
         pl[g].column =
             nd_classify_group_map(&t->groups.items[g], t->cfg, t->n_cfg, t->world_size,
-                      o->has_dims ? &o->dims : NULL, pl[g].label, sizeof pl[g].label, &pl[g].how);
+                      o->has_dims ? &o->dims : NULL, pl[g].label, sizeof pl[g].label, &pl[g].how,
+                      &pl[g].size);
     return pl;
 }
 
+/* A group nd could only place by its collective type lacks what says its dimension:
+ * the user is warned, naming it (its row may be wrong under other dims). */
 static void note_fallbacks(trace_ctx *t, const placed *pl, const bool *used)
 {
     for (size_t g = 0; g < t->groups.n; g++) {
         if (!used[g] || strcmp(pl[g].how, "collective type")) continue;
         const comm_group *x = &t->groups.items[g];
-        nd_classify_trace_note(t,
-                   "%s on process group %s%s: not placed by ranks, name or size%s; charged "
-                   "to %s by its collective type, as ND's Ascend path does",
-                   nd_classify_coll_label(x->kind),
-                   x->pg_desc   ? x->pg_desc
-                   : x->pg_name ? x->pg_name
-                                : "?",
-                   x->ranks ? "" : " (no rank list in the trace)",
-                   t->run->opts.has_dims ? " under --dims" : " (no --dims)",
-                   nd_classify_quantity_name(pl[g].column));
+        const char *name = x->pg_desc ? x->pg_desc : x->pg_name;
+        bool anonymous = !name && !x->ranks && x->size <= 1 && x->stride <= 0;
+        const char *why = anonymous ? "the trace names no process group for it"
+                          : !t->run->opts.has_dims ? "no --dims to place its group"
+                          : "its group's ranks, name or size match no dimension of --dims";
+        nd_classify_run_warn(t->run, "%s: %s%s%s%s: %s; charged to %s by its collective type, "
+                             "as ND's Ascend path does",
+                             t->path, nd_classify_coll_label(x->kind), name ? " on process group " : "",
+                             name ? name : "", x->ranks || !name ? "" : " (no rank list in the trace)",
+                             why, nd_classify_quantity_name(pl[g].column));
     }
+    if (t->unlinked_comm)
+        nd_classify_run_warn(t->run,
+                   "%s: %llu communication kernels could not be linked to the op that launched "
+                   "them (no matching correlation or External id): typed by their kernel name "
+                   "(a SendRecv kernel counts as p2p, though NCCL runs all-to-all on it too)",
+                   t->path, t->unlinked_comm);
 }
 
 int nd_classify_trace_samples(trace_ctx *t, nd_error *err)
@@ -160,13 +167,14 @@ int nd_classify_trace_samples(trace_ctx *t, nd_error *err)
         views_set(&s, device);
         if (device) {
             for (size_t g = 0; g < st->n_dev_groups && g < t->groups.n; g++)
-                used[g] |= st->dev_group_ns[g] > 0;
+                used[g] |= st->dev_groups[g].exposed_ns > 0 || st->dev_groups[g].kernel_ns > 0;
         } else {
             for (size_t i = 0; i < st->n_sites; i++)
                 if (st->sites[i].group >= 0) used[st->sites[i].group] = true;
         }
         int bad =
             !s.input || !s.step || (device ? device_parts(&s, st, pl) : host_parts(&s, st, pl));
+        if (!bad && device && !(s.kernels = nd_classify_kernels_of_step(t, st, pl))) bad = 1;
         nd_classify_sample_complete(&s);
         if (bad) {
             rc = nd_error_set(err, ND_ENOMEM, "out of memory");
@@ -174,6 +182,7 @@ int nd_classify_trace_samples(trace_ctx *t, nd_error *err)
             for (size_t i = 0; i < s.n_sites; i++)
                 free(s.sites[i].label);
             free(s.sites);
+            nd_classify_kernels_free(s.kernels);
         } else {
             rc = nd_classify_run_sample_add(t->run, &s, err);
         }

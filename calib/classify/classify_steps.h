@@ -5,6 +5,8 @@
 #define ND_CLASSIFY_STEPS_H
 
 #include "classify_internal.h"
+#include "classify_links.h"
+#include "classify_shapes.h"
 
 typedef struct host_stream host_stream; /* classify_trace.h */
 
@@ -24,9 +26,14 @@ struct trace_ctx {
     size_t n_tracks, cap_tracks;
     reorder_buf dev_buf;
     device_sweep *dev;
+    reorder_buf sum_buf; /* "Overlap Analysis" rows, held until their steps are known */
     size_t held;      /* records held in all windows */
     bool has_kernels; /* device kernels seen */
     bool device_late; /* a step arrived after the device sweep passed its start */
+    link_store *links;  /* host ops that launch kernels (classify_links.h) */
+    shape_table shapes; /* distinct GEMM and attention shapes */
+    /* kernels of a collective that no link or own argument names (typed by name) */
+    unsigned long long unlinked_comm, linked_comm;
 };
 
 /* The samples of the trace's steps, into t->run (classify_samples.c). */

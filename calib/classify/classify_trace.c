@@ -81,6 +81,30 @@ static int late_error(trace_ctx *t, const char *what, nd_error *err)
                         t->path, (unsigned long long)t->offset, what, REORDER_WINDOW);
 }
 
+/* An "Overlap Analysis" row: its time inside each step window it overlaps. */
+static void summary_charge(trace_ctx *t, const trace_rec *r)
+{
+    size_t n;
+    const int32_t *order = nd_classify_trace_steps_by_time(t, &n);
+    size_t lo = 0, hi = n; /* the first step starting after r */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->steps[order[mid]].ts <= r->ts) lo = mid + 1;
+        else hi = mid;
+    }
+    for (size_t k = lo ? lo - 1 : 0; k < n; k++) {
+        trace_step *s = &t->steps[order[k]];
+        if (s->ts >= r->ts + r->dur) break;
+        nd_ns a = r->ts > s->ts ? r->ts : s->ts, b = r->ts + r->dur;
+        if (b > s->ts + s->dur) b = s->ts + s->dur;
+        if (b <= a) continue;
+        if (!s->has_prof || a < s->prof_lo) s->prof_lo = a;
+        if (!s->has_prof || b > s->prof_hi) s->prof_hi = b;
+        s->has_prof = true;
+        s->prof_ns[r->group] += (double)(b - a);
+    }
+}
+
 /* Releases the oldest record of the fullest stream (the memory budget is reached). */
 static int release_one(trace_ctx *t, nd_error *err)
 {
@@ -88,47 +112,89 @@ static int release_one(trace_ctx *t, nd_error *err)
     size_t best_i = SIZE_MAX;
     for (size_t i = 0; i < t->n_tracks; i++)
         if (t->tracks[i].buf.len > best->len) best = &t->tracks[i].buf, best_i = i;
+    if (t->sum_buf.len > best->len) best = &t->sum_buf, best_i = SIZE_MAX - 1;
     trace_rec r;
     if (!nd_classify_reorder_pop(best, &r)) return ND_OK;
     t->held--;
+    if (best_i == SIZE_MAX - 1) return summary_charge(t, &r), ND_OK;
     if (best_i == SIZE_MAX) return nd_classify_device_sweep_feed(t->dev, t, &r, err);
     return nd_classify_host_track_feed(t->tracks[best_i].host, t, (uint32_t)best_i, &r, err);
 }
 
-int nd_classify_trace_event(trace_ctx *t, uint64_t key, bool device, trace_rec *r, const char *name,
-                nd_error *err)
+/* A host op that launches kernels worth knowing: kept for the links. */
+static int host_links(trace_ctx *t, uint64_t key, const trace_rec *r, const trace_extra *x)
 {
-    int rc;
-    trace_rec out;
-    if (device) {
-        t->has_kernels = true;
-        if (nd_classify_reorder_late(&t->dev_buf, r)) return late_error(t, "device", err);
-        if ((rc = nd_classify_reorder_push(&t->dev_buf, r, &out)) < 0)
-            return nd_error_set(err, ND_ENOMEM, "out of memory");
-        if (rc == 0)
-            t->held++;
-        else if ((rc = nd_classify_device_sweep_feed(t->dev, t, &out, err)))
-            return rc;
-    } else {
-        uint32_t track = 0;
-        if ((rc = track_of(t, key, &track, err))) return rc;
-        if ((r->feat & F_STEP) && t->n_steps >= MAX_STEPS)
-            return nd_error_set(err, ND_EINPUT, "%s: byte %llu: more than %d ProfilerStep events",
-                                t->path, (unsigned long long)t->offset, MAX_STEPS);
-        if ((r->feat & F_STEP) && (rc = trace_step_add(t, name, r->ts, r->dur, track, &r->group)))
-            return nd_error_set(err, ND_ENOMEM, "out of memory");
-        host_stream *s = &t->tracks[track];
-        if (nd_classify_reorder_late(&s->buf, r)) return late_error(t, "host thread", err);
-        if ((rc = nd_classify_reorder_push(&s->buf, r, &out)) < 0)
-            return nd_error_set(err, ND_ENOMEM, "out of memory");
-        if (rc == 0)
-            t->held++;
-        else if ((rc = nd_classify_host_track_feed(s->host, t, track, &out, err)))
-            return rc;
+    link_info li = {.group = x->link_group, .shape = -1, .bytes = (double)r->bytes};
+    op_kind k = F_OPK(r->feat);
+    shape_key sk;
+    double flops = 0;
+    if (k != OPK_NONE && x->dims && x->dims->n > 0 && nd_classify_shape_of(k, x->dims, &sk, &flops)) {
+        int i = nd_classify_shape_intern(&t->shapes, &sk);
+        if (i >= 0) li.shape = i, li.flops = flops;
     }
-    while (t->held > HELD_BUDGET)
-        if ((rc = release_one(t, err))) return rc;
-    return ND_OK;
+    if (li.group < 0 && li.shape < 0) return 0;
+    return nd_classify_links_op(t->links, key, x->ext, r->ts, r->dur, &li);
+}
+
+static int device_event(trace_ctx *t, trace_rec *r, nd_error *err)
+{
+    trace_rec out;
+    int rc;
+    t->has_kernels = true;
+    if (nd_classify_reorder_late(&t->dev_buf, r)) return late_error(t, "device", err);
+    if ((rc = nd_classify_reorder_push(&t->dev_buf, r, &out)) < 0)
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (rc == 0) return t->held++, ND_OK;
+    return nd_classify_device_sweep_feed(t->dev, t, &out, err);
+}
+
+static int host_event(trace_ctx *t, uint64_t key, trace_rec *r, const char *name, nd_error *err)
+{
+    trace_rec out;
+    int rc;
+    uint32_t track = 0;
+    if ((rc = track_of(t, key, &track, err))) return rc;
+    if ((r->feat & F_STEP) && t->n_steps >= MAX_STEPS)
+        return nd_error_set(err, ND_EINPUT, "%s: byte %llu: more than %d ProfilerStep events",
+                            t->path, (unsigned long long)t->offset, MAX_STEPS);
+    if ((r->feat & F_STEP) && (rc = trace_step_add(t, name, r->ts, r->dur, track, &r->group)))
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    host_stream *s = &t->tracks[track];
+    if (nd_classify_reorder_late(&s->buf, r)) return late_error(t, "host thread", err);
+    if ((rc = nd_classify_reorder_push(&s->buf, r, &out)) < 0)
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (rc == 0) return t->held++, ND_OK;
+    return nd_classify_host_track_feed(s->host, t, track, &out, err);
+}
+
+int nd_classify_trace_event(trace_ctx *t, uint64_t key, trace_rec *r, const char *name,
+                            const trace_extra *x, nd_error *err)
+{
+    int rc = ND_OK;
+    trace_rec out;
+    if (r->cat == CAT_RUNTIME) { /* a launch: which op around it, for its kernel */
+        if (x->corr && !nd_classify_links_empty(t->links) &&
+            nd_classify_links_launch(t->links, &t->groups, key, r->ts, x->corr))
+            return nd_error_set(err, ND_ENOMEM, "out of memory");
+        return ND_OK;
+    }
+    if (r->cat == CAT_SUMMARY) {
+        if (x->summary < 0) return ND_OK;
+        r->group = x->summary;
+        if ((rc = nd_classify_reorder_push(&t->sum_buf, r, &out)) < 0)
+            return nd_error_set(err, ND_ENOMEM, "out of memory");
+        if (rc == 0) t->held++;
+        else summary_charge(t, &out);
+        rc = ND_OK;
+    } else if (x->device) {
+        rc = device_event(t, r, err);
+    } else {
+        if (host_links(t, key, r, x)) return nd_error_set(err, ND_ENOMEM, "out of memory");
+        rc = host_event(t, key, r, name, err);
+    }
+    while (!rc && t->held > HELD_BUDGET)
+        rc = release_one(t, err);
+    return rc;
 }
 
 int nd_classify_trace_drain(trace_ctx *t, nd_error *err)
@@ -140,6 +206,8 @@ int nd_classify_trace_drain(trace_ctx *t, nd_error *err)
             if ((rc = nd_classify_host_track_feed(t->tracks[i].host, t, (uint32_t)i, &r, err))) return rc;
         if ((rc = nd_classify_host_track_finish(t->tracks[i].host, t, err))) return rc;
     }
+    while (nd_classify_reorder_pop(&t->sum_buf, &r))
+        summary_charge(t, &r);
     while (nd_classify_reorder_pop(&t->dev_buf, &r))
         if ((rc = nd_classify_device_sweep_feed(t->dev, t, &r, err))) return rc;
     t->held = 0;
@@ -153,13 +221,14 @@ int nd_classify_trace_ctx_init(trace_ctx *t, nd_classify_run *run, const char *p
     t->path = path;
     t->rank = -1;
     t->dev = nd_classify_device_sweep_alloc();
-    return t->dev ? ND_OK : ND_ENOMEM;
+    t->links = nd_classify_links_alloc();
+    return t->dev && t->links ? ND_OK : ND_ENOMEM;
 }
 
 void nd_classify_trace_ctx_free(trace_ctx *t)
 {
     for (size_t i = 0; i < t->n_steps; i++)
-        free(t->steps[i].sites), free(t->steps[i].dev_group_ns);
+        free(t->steps[i].sites), free(t->steps[i].dev_groups), free(t->steps[i].shapes);
     free(t->steps);
     free(t->by_time);
     for (size_t i = 0; i < t->n_tracks; i++) {
@@ -168,7 +237,10 @@ void nd_classify_trace_ctx_free(trace_ctx *t)
     }
     free(t->tracks);
     nd_classify_reorder_free(&t->dev_buf);
+    nd_classify_reorder_free(&t->sum_buf);
     nd_classify_device_sweep_free(t->dev);
+    nd_classify_links_free(t->links);
+    nd_classify_shape_table_free(&t->shapes);
     nd_classify_group_table_free(&t->groups);
     for (size_t i = 0; i < t->n_cfg; i++)
         free(t->cfg[i].name), free(t->cfg[i].desc), free(t->cfg[i].ranks);

@@ -94,6 +94,52 @@ typedef struct nd_classify_options {
 
 void nd_classify_options_init(nd_classify_options *opts); /* no dims, auto, skip 0, mean */
 
+/* Kernel classes of the kernel view, by kernel name (docs/classify.md, "Kernel view"). */
+typedef enum {
+    ND_KC_GEMM = 0,
+    ND_KC_GROUPED_GEMM,
+    ND_KC_ATTN_FWD,
+    ND_KC_ATTN_BWD,
+    ND_KC_ELEMENTWISE, /* elementwise, normalisation, reductions, layout changes */
+    ND_KC_MEMORY,      /* memcpy, memset */
+    ND_KC_COMM,        /* collectives and point-to-point */
+    ND_KC_OTHER,
+    ND_KC_COUNT
+} nd_classify_kernel_class;
+
+/* "gemm", "grouped_gemm", "attention_fwd", "attention_bwd", "elementwise_norm",
+ * "memcpy_memset", "communication", "other". */
+const char *nd_classify_kernel_class_name(nd_classify_kernel_class c);
+
+/* The collective types of the kernel view: "all-reduce", "all-gather", ... ("unknown"
+ * first, as index 0). */
+#define ND_CLASSIFY_COLLS 9
+const char *nd_classify_coll_name(int coll);
+
+/* One GEMM or attention shape: the op that launched the kernels and its sizes (0 where
+ * the op has no such size). FLOPs count the full product (attention: every score of
+ * S x Sk, causal or not). */
+typedef struct nd_classify_shape {
+    char *label;  /* owned: "aten::mm bf16 M=8192 N=4096 K=4096" */
+    char op[48];  /* "aten::mm" */
+    char dtype[8]; /* "bf16", "fp16", "fp32", ... or "" */
+    nd_classify_kernel_class cls;
+    int64_t batch, m, n, k, heads, seq_q, seq_kv, head_dim;
+    double calls, ms, flops; /* kernels launched by the op, their time, the op's FLOPs */
+} nd_classify_shape;
+
+/* What the kernels of one rank-step did (device view), ms within the step's window. */
+typedef struct nd_classify_kernels {
+    double class_ms[ND_KC_COUNT];
+    double coll_calls[ND_CLASSIFY_COLLS], coll_bytes[ND_CLASSIFY_COLLS];
+    double coll_ms[ND_CLASSIFY_COLLS];         /* kernel time */
+    double coll_exposed_ms[ND_CLASSIFY_COLLS]; /* no compute kernel running */
+    double coll_bus_bytes[ND_CLASSIFY_COLLS];  /* bytes x the bus factor, group size known */
+    double coll_bus_ms[ND_CLASSIFY_COLLS];     /* kernel time of those calls */
+    nd_classify_shape *shapes; /* owned */
+    size_t n_shapes;
+} nd_classify_kernels;
+
 /* Communication of one kind (a "site") in one rank-step. */
 typedef struct nd_classify_site {
     nd_classify_quantity column; /* ND_CQ_DP_WAIT .. ND_CQ_SP_WAIT or ND_CQ_UNCLASSIFIED */
@@ -115,6 +161,7 @@ typedef struct nd_classify_sample {
     unsigned char view[ND_CQ_COUNT]; /* nd_classify_view each number comes from */
     nd_classify_site *sites;         /* owned */
     size_t n_sites;
+    nd_classify_kernels *kernels;    /* owned; NULL without the device view */
 } nd_classify_sample;
 
 /* Statistics of one quantity over the kept rank-steps. */
@@ -133,6 +180,8 @@ typedef struct nd_classify_summary {
     double slowest_mean_ms;
     nd_classify_site *sites; /* owned: per (column, label), sum over kept samples */
     size_t n_sites;
+    nd_classify_kernels kernels; /* means per rank-step over the kept samples that have it */
+    size_t n_kernel_samples;     /* kept samples with a kernel view */
 } nd_classify_summary;
 
 /* Messages for the user, each kept once however often it is made (indexed by a hash,

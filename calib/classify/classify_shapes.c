@@ -1,0 +1,218 @@
+/* GEMM and attention sizes and FLOPs from recorded input shapes.
+ *
+ * FLOPs (a multiply-add is two):
+ *   mm, addmm      a[M,K] b[K,N]              2 M N K
+ *   bmm, baddbmm   a[B,M,K] b[B,K,N]          2 B M N K
+ *   linear         x[..., K] w[N,K]           2 M N K, M = the product of x's leading dims
+ *   matmul         a[..., M, K] b[(...,) K, N] 2 B M N K, B = the product of a's batch dims
+ *   _grouped_mm    a[M,K] b[G,K,N]            2 M N K (each of the M rows meets one group)
+ *   attention fwd  q, k: B H S D, B H Sk D    4 B H S Sk D   (QK^T and PV)
+ *   attention bwd                              10 B H S Sk D  (2.5 x forward)
+ * The attention counts are FlashAttention's benchmark convention (flash-attention,
+ * benchmarks/benchmark_flash_attention.py: f = 4 batch seqlen^2 nheads headdim, halved
+ * when causal; backward 2.5 f): nd counts the full S x Sk scores, since the trace does
+ * not say whether the mask was causal, so a causal kernel shows twice its real throughput
+ * and half of what nd reports is the figure to compare. */
+#include "classify_shapes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const dtype_names[] = {"", "fp32", "bf16", "fp16", "fp8", "fp64", "int8"};
+
+uint8_t nd_classify_dtype_of(const char *s, size_t n)
+{
+    static const struct {
+        const char *text;
+        uint8_t dtype;
+    } map[] = {{"float", 1},          {"c10::BFloat16", 2},       {"c10::Half", 3},
+               {"c10::Float8_e4m3fn", 4}, {"c10::Float8_e5m2", 4}, {"double", 5},
+               {"signed char", 6},    {"unsigned char", 6}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strlen(map[i].text) == n && !memcmp(map[i].text, s, n)) return map[i].dtype;
+    return 0;
+}
+
+const char *nd_classify_dtype_name(uint8_t dtype)
+{
+    return dtype < sizeof dtype_names / sizeof dtype_names[0] ? dtype_names[dtype] : "";
+}
+
+const char *nd_classify_op_kind_name(op_kind k)
+{
+    static const char *names[OPK_COUNT] = {
+        "",           "aten::mm",        "aten::addmm",      "aten::bmm",
+        "aten::baddbmm", "aten::linear", "aten::matmul",     "aten::_grouped_mm",
+        "attention fwd", "attention bwd", "attention fwd",   "attention bwd"};
+    return (unsigned)k < OPK_COUNT ? names[k] : "";
+}
+
+nd_classify_kernel_class nd_classify_op_kind_class(op_kind k)
+{
+    switch (k) {
+    case OPK_GROUPED_MM: return ND_KC_GROUPED_GEMM;
+    case OPK_ATTN_FWD_BHSD:
+    case OPK_ATTN_FWD_BSHD: return ND_KC_ATTN_FWD;
+    case OPK_ATTN_BWD_BHSD:
+    case OPK_ATTN_BWD_BSHD: return ND_KC_ATTN_BWD;
+    default: return ND_KC_GEMM;
+    }
+}
+
+/* Sizes past 2^31 in one dimension, or a product past 1e18, are no real tensor. */
+static bool sane(int64_t v)
+{
+    return v >= 1 && v <= ((int64_t)1 << 31);
+}
+
+static bool gemm(const op_dims *d, int a, int b, bool batched, shape_key *o)
+{
+    int na = d->nd[a], nb = d->nd[b];
+    if (batched) {
+        if (na != 3 || nb != 3 || d->dim[a][0] != d->dim[b][0]) return false;
+        o->batch = d->dim[a][0], o->m = d->dim[a][1], o->k = d->dim[a][2], o->n = d->dim[b][2];
+        return d->dim[b][1] == o->k;
+    }
+    if (na != 2 || nb != 2) return false;
+    o->batch = 1, o->m = d->dim[a][0], o->k = d->dim[a][1], o->n = d->dim[b][1];
+    return d->dim[b][0] == o->k;
+}
+
+static bool linear(const op_dims *d, shape_key *o)
+{
+    int nx = d->nd[0];
+    if (nx < 1 || d->nd[1] != 2 || d->dim[1][1] != d->dim[0][nx - 1]) return false;
+    o->batch = 1, o->m = 1, o->k = d->dim[0][nx - 1], o->n = d->dim[1][0];
+    for (int i = 0; i < nx - 1; i++)
+        o->m *= d->dim[0][i];
+    return true;
+}
+
+static bool matmul(const op_dims *d, shape_key *o)
+{
+    int na = d->nd[0], nb = d->nd[1];
+    if (na < 2 || nb < 2) return false;
+    o->batch = 1, o->m = d->dim[0][na - 2], o->k = d->dim[0][na - 1], o->n = d->dim[1][nb - 1];
+    for (int i = 0; i < na - 2; i++)
+        o->batch *= d->dim[0][i];
+    return d->dim[1][nb - 2] == o->k;
+}
+
+static bool attention(const op_dims *d, int q, bool bshd, shape_key *o)
+{
+    if (d->n <= q + 1 || d->nd[q] != 4 || d->nd[q + 1] != 4) return false;
+    const int64_t *x = d->dim[q], *y = d->dim[q + 1];
+    int s = bshd ? 1 : 2, h = bshd ? 2 : 1;
+    o->batch = x[0], o->heads = x[h], o->seq_q = x[s], o->head_dim = x[3], o->seq_kv = y[s];
+    return y[0] == x[0] && y[3] == x[3];
+}
+
+bool nd_classify_shape_of(op_kind k, const op_dims *d, shape_key *o, double *flops)
+{
+    memset(o, 0, sizeof *o);
+    o->op = (uint8_t)k, o->dtype = d->dtype;
+    bool ok;
+    switch (k) {
+    case OPK_MM: ok = d->n >= 2 && gemm(d, 0, 1, false, o); break;
+    case OPK_ADDMM: ok = d->n >= 3 && gemm(d, 1, 2, false, o); break;
+    case OPK_BMM: ok = d->n >= 2 && gemm(d, 0, 1, true, o); break;
+    case OPK_BADDBMM: ok = d->n >= 3 && gemm(d, 1, 2, true, o); break;
+    case OPK_LINEAR: ok = d->n >= 2 && linear(d, o); break;
+    case OPK_MATMUL: ok = d->n >= 2 && matmul(d, o); break;
+    case OPK_GROUPED_MM:
+        ok = d->n >= 2 && d->nd[0] == 2 && d->nd[1] == 3 && d->dim[1][1] == d->dim[0][1];
+        if (ok) o->m = d->dim[0][0], o->k = d->dim[0][1], o->n = d->dim[1][2], o->batch = d->dim[1][0];
+        break;
+    case OPK_ATTN_FWD_BHSD: ok = attention(d, 0, false, o); break;
+    case OPK_ATTN_BWD_BHSD: ok = attention(d, 1, false, o); break;
+    case OPK_ATTN_FWD_BSHD: ok = attention(d, 0, true, o); break;
+    case OPK_ATTN_BWD_BSHD: ok = attention(d, 1, true, o); break;
+    default: ok = false;
+    }
+    if (!ok) return false;
+    bool is_attn = k >= OPK_ATTN_FWD_BHSD;
+    const int64_t *v = is_attn ? (int64_t[]){o->batch, o->heads, o->seq_q, o->seq_kv, o->head_dim}
+                               : (int64_t[]){o->batch, o->m, o->n, o->k, 1};
+    double f = 1;
+    for (int i = 0; i < 5; i++) {
+        if (!sane(v[i])) return false;
+        f *= (double)v[i];
+    }
+    if (f > 1e18) return false;
+    bool bwd = k == OPK_ATTN_BWD_BHSD || k == OPK_ATTN_BWD_BSHD;
+    *flops = is_attn ? (bwd ? 10 : 4) * f : 2 * f;
+    if (k == OPK_GROUPED_MM) *flops = 2.0 * (double)o->m * (double)o->n * (double)o->k;
+    return true;
+}
+
+static uint64_t key_hash(const shape_key *k)
+{
+    const int64_t v[] = {k->op, k->dtype, k->batch, k->m, k->n, k->k, k->heads, k->seq_q, k->seq_kv, k->head_dim};
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        h = (h ^ (uint64_t)v[i]) * 1099511628211ull;
+    return h ^ (h >> 31);
+}
+
+static bool same(const shape_key *a, const shape_key *b)
+{
+    return a->op == b->op && a->dtype == b->dtype && a->batch == b->batch && a->m == b->m &&
+           a->n == b->n && a->k == b->k && a->heads == b->heads && a->seq_q == b->seq_q &&
+           a->seq_kv == b->seq_kv && a->head_dim == b->head_dim;
+}
+
+static int grow(shape_table *t)
+{
+    size_t n = t->n_slots ? t->n_slots * 2 : 64;
+    uint32_t *s = calloc(n, sizeof *s);
+    if (!s) return -1;
+    for (size_t i = 0; i < t->n; i++) {
+        size_t k = key_hash(&t->items[i]) & (n - 1);
+        while (s[k])
+            k = (k + 1) & (n - 1);
+        s[k] = (uint32_t)i + 1;
+    }
+    free(t->slots);
+    t->slots = s, t->n_slots = n;
+    return 0;
+}
+
+int nd_classify_shape_intern(shape_table *t, const shape_key *key)
+{
+    if ((t->n + 1) * 2 > t->n_slots && grow(t)) return -1;
+    size_t k = key_hash(key) & (t->n_slots - 1);
+    for (; t->slots[k]; k = (k + 1) & (t->n_slots - 1))
+        if (same(&t->items[t->slots[k] - 1], key)) return (int)t->slots[k] - 1;
+    if (t->n >= SHAPE_TABLE_MAX) return -1;
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 32;
+        shape_key *items = realloc(t->items, cap * sizeof *items);
+        if (!items) return -1;
+        t->items = items, t->cap = cap;
+    }
+    t->items[t->n] = *key;
+    t->slots[k] = (uint32_t)++t->n;
+    return (int)t->n - 1;
+}
+
+void nd_classify_shape_table_free(shape_table *t)
+{
+    free(t->items), free(t->slots);
+    memset(t, 0, sizeof *t);
+}
+
+void nd_classify_shape_label(const shape_key *k, char *buf, size_t size)
+{
+    const char *op = nd_classify_op_kind_name((op_kind)k->op), *dt = nd_classify_dtype_name(k->dtype);
+    if (k->op >= OPK_ATTN_FWD_BHSD)
+        snprintf(buf, size, "%s%s%s B=%lld H=%lld S=%lld Sk=%lld D=%lld", op, *dt ? " " : "", dt,
+                 (long long)k->batch, (long long)k->heads, (long long)k->seq_q,
+                 (long long)k->seq_kv, (long long)k->head_dim);
+    else if (k->batch > 1)
+        snprintf(buf, size, "%s%s%s B=%lld M=%lld N=%lld K=%lld", op, *dt ? " " : "", dt,
+                 (long long)k->batch, (long long)k->m, (long long)k->n, (long long)k->k);
+    else
+        snprintf(buf, size, "%s%s%s M=%lld N=%lld K=%lld", op, *dt ? " " : "", dt,
+                 (long long)k->m, (long long)k->n, (long long)k->k);
+}
