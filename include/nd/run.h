@@ -33,6 +33,7 @@ typedef enum {
                                         engine and activation checkpointing */
     ND_FRAMEWORK_TORCHTITAN,      /* torchtitan: FSDP2, DTensor TP, torch.distributed pipelining */
     ND_FRAMEWORK_FSDP,            /* PyTorch FSDP (llm-foundry, Hugging Face Accelerate) */
+    ND_FRAMEWORK_DEEPSPEED,       /* DeepSpeed's engine and ZeRO on Hugging Face-style models */
     ND_FRAMEWORK_MINDSPEED,       /* MindSpeed / MindFormers on Ascend */
     ND_FRAMEWORKS
 } nd_framework;
@@ -101,7 +102,8 @@ int64_t nd_train_padded_vocab(const nd_train *t, int64_t vocab, int64_t tp);
  * framework's). */
 bool nd_train_expandable_segments(const nd_train *t);
 
-/* "megatron", "megatron-legacy", "megatron-deepspeed", "torchtitan", "fsdp", "mindspeed". */
+/* "megatron", "megatron-legacy", "megatron-deepspeed", "torchtitan", "fsdp", "deepspeed",
+ * "mindspeed". */
 const char *nd_framework_name(nd_framework f);
 
 /* What a framework does on the host around the kernels, per decoder layer: dispatcher calls

@@ -46,7 +46,7 @@ bool nd_train_expandable_segments(const nd_train *t)
 }
 
 static const char *const framework_names[ND_FRAMEWORKS] = {
-    "megatron", "megatron-legacy", "megatron-deepspeed", "torchtitan", "fsdp", "mindspeed",
+    "megatron", "megatron-legacy", "megatron-deepspeed", "torchtitan", "fsdp", "deepspeed", "mindspeed",
 };
 
 /* Counted from each framework's decoder layer and loss (see docs/cost-model.md §Host for the
@@ -65,6 +65,8 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
                                          false},
     [ND_FRAMEWORK_TORCHTITAN] = {45, 70, 15, false, false, 25, 60, 18, 14, 4, 3, 0, 14, true, true, true},
     [ND_FRAMEWORK_FSDP] = {50, 75, 15, false, false, 25, 80, 18, 14, 4, 3, 4, 14, true, false, false},
+    /* DeepSpeed's ZeRO-3 adds its per-module fetch and release hooks to the model's eager ops */
+    [ND_FRAMEWORK_DEEPSPEED] = {80, 115, 15, true, false, 25, 150, 18, 14, 4, 3, 0, 14, true, false, false},
     [ND_FRAMEWORK_MINDSPEED] = {35, 55, 15, true, false, 25, 80, 38, 20, 10, 4, 0, 8, false, false, false},
 };
 
@@ -98,7 +100,8 @@ int64_t nd_train_padded_vocab(const nd_train *t, int64_t vocab, int64_t tp)
 {
     int64_t by = t->vocab_divisible_by;
     if (by <= 0)
-        by = t->framework == ND_FRAMEWORK_TORCHTITAN || t->framework == ND_FRAMEWORK_FSDP ? 1 : 128;
+        by = t->framework == ND_FRAMEWORK_TORCHTITAN || t->framework == ND_FRAMEWORK_FSDP ||
+                     t->framework == ND_FRAMEWORK_DEEPSPEED ? 1 : 128;
     int64_t multiple = by * (tp > 0 ? tp : 1);
     return (vocab + multiple - 1) / multiple * multiple;
 }
@@ -205,7 +208,7 @@ static int set_train(nd_train *t, const char *key, const char *v, const char **h
         *hint = "true or false";
         if (nd_parse_bool(v, &t->swap_optimizer)) return -1;
     } else if (!strcmp(key, "framework")) {
-        *hint = "megatron, megatron-legacy, megatron-deepspeed, torchtitan, fsdp or mindspeed";
+        *hint = "megatron, megatron-legacy, megatron-deepspeed, torchtitan, fsdp, deepspeed or mindspeed";
         int f = word_index(v, framework_names, ND_FRAMEWORKS);
         if (f < 0) return -1;
         t->framework = (nd_framework)f;
