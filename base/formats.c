@@ -174,6 +174,14 @@ const nd_ranking_format nd_ranking_csv = {
     .step_ms = "step_ms", .tokens_per_s = "tokens_per_s",
 };
 
+const nd_kernels_format nd_kernels_csv = {
+    .column = {"section", "name", "class", "calls", "kernel_ms", "step_share", "exposed_ms",
+               "overlapped_ms", "mib", "algbw_gbps", "busbw_gbps", "op", "dtype", "batch", "m",
+               "n", "k", "heads", "seq_q", "seq_kv", "head_dim", "ms_per_call", "gflop_per_call",
+               "tflops"},
+    .section_class = "class", .section_collective = "collective", .section_shape = "shape",
+};
+
 const nd_memory_format nd_memory_csv = {
     .stage = "stage", .first_layer = "first_layer", .layers = "layers", .inflight = "inflight",
     .component = {"params_mib", "grads_mib", "optimizer_mib", "activations_mib", "working_mib",

@@ -127,10 +127,49 @@ nd_classify_cli(classify_cli_mstt_warns_ranks 0
   "cluster_communication.json holds no operators for rank\\(s\\) 2-7: their exposed communication \\(468.978 ms per rank-step over 6 rank-steps\\) is charged to unclassified"
   ${ND_CLASSIFY_TRACES}/ascend_mstt --dims DP=4,MP=2)
 
+# The kernel view of HTA's sampled pair against an independent per-class tally (kernel
+# time clipped to the 4 ProfilerStep windows, classes by the name rules of
+# docs/classify.md re-implemented in a short Python script): ms per step communication
+# 193.813, elementwise_norm 15.473, gemm 34.346, memcpy_memset 4.457 (gpu_memcpy and
+# gpu_memset events), other 70.754 (embedding, sort, permute kernels). Collectives (the
+# same tally, kernels linked to their c10d op): all-to-all 2 calls and 103.026 ms per
+# step, of which 88.596 exposed (the row above) and 14.430 overlapped; all-reduce 2
+# calls, 38.026 ms, 18.769 exposed; all-gather 1 call, 52.762 ms, all exposed.
+nd_classify_sh(classify_cli_hta_kernels 0
+  "class,gemm,gemm,,34.346,.* class,elementwise_norm,elementwise_norm,,15.473,.* class,memcpy_memset,memcpy_memset,,4.457,.* class,communication,communication,,193.813,.* class,other,other,,70.754,.* collective,all-reduce,communication,2,38.026,[0-9.]+,18.769,19.256,.* collective,all-gather,communication,1,52.762,[0-9.]+,52.762,0.000,.* collective,all-to-all,communication,2,103.026,[0-9.]+,88.596,14.430,"
+  "rm -f $OUT/kernels.csv && $ND ${ND_CLASSIFY_TRACES}/pytorch_hta/trace_filter__sampled_rank-0.json.gz ${ND_CLASSIFY_TRACES}/pytorch_hta/trace_filter__sampled_rank-1.json.gz --dims DP=128,EP=8,PP=1 --kernels $OUT/kernels.csv >/dev/null && tr '\\n' ' ' < $OUT/kernels.csv")
+
+# GEMM and attention shapes and a collective's bandwidth (tests/data/classify/
+# kernel_shapes.json, made by hand; kernels linked to their op by External id):
+# aten::mm [4096, 8192] x [8192, 4096] bf16 is 2 x 4096 x 4096 x 8192 = 274.878 GFLOP; its
+# kernels (a 1000 us GEMM and a 20 us split-K reduce) take 1.020 ms: 269.488 TFLOP/s, one
+# call. SDPA q, k [2, 16, 4096, 128]: 4 x 2 x 16 x 4096 x 4096 x 128 = 274.878 GFLOP in
+# 0.500 ms: 549.756 TFLOP/s. The all-reduce of 268435456 bf16 (512 MiB) on ranks
+# [0, 1, 2, 3] runs 2 ms alone: algbw 536870912 B / 2 ms = 268.435 GB/s, busbw x 2(4-1)/4
+# = 402.653 GB/s (NCCL-tests), 2 ms exposed, a fifth of the 10 ms step.
+nd_classify_sh(classify_cli_kernel_shapes 0
+  "collective,all-reduce,communication,1,2.000,0.2,2.000,0.000,512,268.435,402.653,.* shape,aten::mm bf16 M=4096 N=4096 K=8192,gemm,1,1.020,0.102,,,,,,aten::mm,bf16,1,4096,4096,8192,,,,,1.020,274.878,269.488 shape,attention fwd bf16 B=2 H=16 S=4096 Sk=4096 D=128,attention_fwd,1,0.500,0.05,,,,,,attention fwd,bf16,2,,,,16,4096,4096,128,0.500,274.878,549.756"
+  "rm -f $OUT/shapes.csv && $ND ${ND_CLASSIFY_DATA}/kernel_shapes.json --dims DP=4 --kernels $OUT/shapes.csv >/dev/null && tr '\\n' ' ' < $OUT/shapes.csv")
+nd_classify_cli(classify_cli_kernels_need_device 2 "--kernels: no rank-step has a device view"
+  ${ND_CLASSIFY_DATA}/rank2.pt.trace.json --kernels ${ND_CLASSIFY_OUT}/none.csv)
+
+# Cross-checks (tests/data/classify/npu_check, made by hand): the device has a 300 us
+# MatMul at 1100, a 200 us allReduce at 1300 and a 100 us Add at 1600, so nd's compute is
+# 300 + 100 = 400 us and the allReduce is exposed from 1400 to 1500 (100 us). The
+# Overlap Analysis rows say Computing 300 + 200 = 500 us (20 % more) and Free 100 us over
+# their span 1100-1800 (nd: 700 - 400 - 100 = 200 us): a warning. The step_trace_time.csv
+# beside it says Computing 400, Communication(Not Overlapped) 100: a note, within 5 %.
+nd_classify_cli(classify_cli_check_overlap_warns 0
+  "differs from torch_npu's Overlap Analysis by more than 5 % .*compute 0.400 vs 0.500 ms \\(-20.0 %\\), exposed communication 0.100 vs 0.100 ms \\(\\+0.0 %\\), free 0.200 vs 0.100 ms"
+  ${ND_CLASSIFY_DATA}/npu_check/trace_view.json --dims DP=2)
+nd_classify_cli(classify_cli_check_step_trace_agrees 0
+  "cross-check with the step_trace_time.csv beside it, mean of 1 steps \\(nd vs profiler\\): compute 0.400 vs 0.400 ms \\(\\+0.0 %\\), exposed communication 0.100 vs 0.100 ms \\(\\+0.0 %\\). within 5 %"
+  ${ND_CLASSIFY_DATA}/npu_check/trace_view.json --dims DP=2 -v)
+
 # The real traces: the DDP job's waits are in dp_wait (device view).
 nd_classify_sh(classify_cli_ddp 0 "^DP,time.* 2,[0-9.]+,[0-9.]+,[1-9][0-9]*\\.[0-9]{3},0\\.000,"
   "rm -f $OUT/ddp.csv && $ND ${ND_CLASSIFY_TRACES}/pytorch_hta/nccl_parser_config__nccl_data.json.gz --dims DP=2 --csv $OUT/ddp.csv >/dev/null && tr '\\n' ' ' < $OUT/ddp.csv")
-nd_classify_cli(classify_cli_sampled_pair 0 "Statistics over 4 rank-steps of 2 rank"
+nd_classify_cli(classify_cli_sampled_pair 0 "4 rank-steps of 2 ranks"
   ${ND_CLASSIFY_TRACES}/pytorch_hta/trace_filter__sampled_rank-0.json.gz
   ${ND_CLASSIFY_TRACES}/pytorch_hta/trace_filter__sampled_rank-1.json.gz --dims DP=128)
 nd_classify_cli(classify_cli_no_distributed_info 0 "\"rank_steps\": 1,"

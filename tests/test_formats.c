@@ -53,6 +53,19 @@ static void folds_partition_the_parts(void **state)
     assert_string_equal(nd_fold_name(ND_FOLD_DP), "dp_wait");
 }
 
+/* The kernels CSV: its columns in the documented order (docs/classify.md), each name
+ * once. */
+static void kernels_columns(void **state)
+{
+    (void)state;
+    assert_string_equal(nd_kernels_csv.column[ND_KCOL_SECTION], "section");
+    assert_string_equal(nd_kernels_csv.column[ND_KCOL_BUSBW_GBPS], "busbw_gbps");
+    assert_string_equal(nd_kernels_csv.column[ND_KCOL_TFLOPS], "tflops");
+    for (int i = 0; i < ND_KERNELS_COLUMNS; i++)
+        for (int j = 0; j < i; j++)
+            assert_true(strcmp(nd_kernels_csv.column[i], nd_kernels_csv.column[j]) != 0);
+}
+
 /* The message refusing an unknown round column lists every name the table has. */
 static void classified_message_lists_every_column(void **state)
 {
@@ -82,6 +95,7 @@ int main(void)
         cmocka_unit_test(dimensions_by_name),
         cmocka_unit_test(strategy_labels),
         cmocka_unit_test(folds_partition_the_parts),
+        cmocka_unit_test(kernels_columns),
         cmocka_unit_test(classified_message_lists_every_column),
         cmocka_unit_test(ratio_keys_round_trip),
     };

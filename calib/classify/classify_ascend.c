@@ -163,6 +163,7 @@ static int read_row(const char *path, const table *t, size_t row, const int col[
     }
     r->time_ms = v[C_STAGE] / 1000, r->comp_ms = v[C_COMPUTING] / 1000;
     r->exposed_ms = v[C_NOT_OVERLAPPED] / 1000, r->bubble_ms = v[C_BUBBLE] / 1000;
+    r->free_ms = v[C_FREE] / 1000;
     return ND_OK;
 }
 
@@ -250,8 +251,9 @@ static int rank_of_row(const char *path, const table *t, size_t row, int c_type,
     return ND_OK;
 }
 
-int nd_classify_ascend_read(nd_classify_run *run, const char *csv_path, nd_error *err)
+int nd_classify_ascend_rows(const char *csv_path, ascend_row **rows_out, size_t *n_out, nd_error *err)
 {
+    *rows_out = NULL, *n_out = 0;
     table t;
     int rc = nd_classify_csv_read(csv_path, MAX_CSV_BYTES, MAX_CSV_COLUMNS, &t, err), col[C_REQ];
     if (rc) return rc;
@@ -259,25 +261,46 @@ int nd_classify_ascend_read(nd_classify_run *run, const char *csv_path, nd_error
     int c_dev = column_of(&t, "Device_id"), c_type = column_of(&t, "Type"),
         c_index = column_of(&t, "Index");
     if (c_type < 0) c_type = column_of(&t, "Type(rank|stage)");
-    ascend_comm comm;
-    rc = nd_classify_ascend_comm_load(run, csv_path, &comm, err);
-    rank_book b = {0};
+    ascend_row *rows = calloc(t.rows, sizeof *rows);
+    size_t n = 0;
+    if (!rows) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     for (size_t row = 1; row < t.rows && !rc; row++) {
         const char *type = cell(&t, row, c_type);
         if (c_type >= 0 && (!type || strcmp(type, "rank"))) continue; /* stage rows: maxima */
-        ascend_row r = {0};
-        rc = rank_of_row(csv_path, &t, row, c_type, c_index, c_dev, &r.rank, err);
-        if (!rc) rc = read_row(csv_path, &t, row, col, &r, err);
-        if (!rc && book_grow(&b, r.rank)) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
-        if (rc) break;
-        r.order = b.orders[r.rank + 1]++;
-        if (r.time_ms <= 0) { /* a step of no length: no row nd-compare would refuse */
+        ascend_row *r = &rows[n];
+        rc = rank_of_row(csv_path, &t, row, c_type, c_index, c_dev, &r->rank, err);
+        if (!rc) rc = read_row(csv_path, &t, row, col, r, err);
+        if (!rc) n++;
+    }
+    table_free(&t);
+    if (rc) return free(rows), rc;
+    *rows_out = rows, *n_out = n;
+    return ND_OK;
+}
+
+int nd_classify_ascend_read(nd_classify_run *run, const char *csv_path, nd_error *err)
+{
+    ascend_row *rows;
+    size_t n;
+    int rc = nd_classify_ascend_rows(csv_path, &rows, &n, err);
+    if (rc) return rc;
+    ascend_comm comm;
+    rc = nd_classify_ascend_comm_load(run, csv_path, &comm, err);
+    rank_book b = {0};
+    for (size_t i = 0; i < n && !rc; i++) {
+        ascend_row *r = &rows[i];
+        if (book_grow(&b, r->rank)) {
+            rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+            break;
+        }
+        r->order = b.orders[r->rank + 1]++;
+        if (r->time_ms <= 0) { /* a step of no length: no row nd-compare would refuse */
             b.zero_rows++;
             continue;
         }
         bool unmatched = false;
-        rc = nd_classify_ascend_sample(run, csv_path, &comm, &r, &unmatched, err);
-        if (unmatched) b.unmatched[r.rank + 1] = true, b.unmatched_ms += r.exposed_ms, b.unmatched_rows++;
+        rc = nd_classify_ascend_sample(run, csv_path, &comm, r, &unmatched, err);
+        if (unmatched) b.unmatched[r->rank + 1] = true, b.unmatched_ms += r->exposed_ms, b.unmatched_rows++;
     }
     if (!rc) warn_unmatched(run, &comm, csv_path, &b);
     if (!rc && b.zero_rows)
@@ -285,6 +308,6 @@ int nd_classify_ascend_read(nd_classify_run *run, const char *csv_path, nd_error
                              csv_path, b.zero_rows);
     free(b.orders), free(b.unmatched);
     nd_classify_ascend_comm_free(&comm);
-    table_free(&t);
+    free(rows);
     return rc;
 }

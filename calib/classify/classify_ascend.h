@@ -10,8 +10,12 @@ typedef struct ascend_row {
     char step[40]; /* "step1" */
     long step_num; /* the Step number; -1 when blank (matches communication.json's "step") */
     int order;     /* 0 for the rank's first row */
-    double time_ms, comp_ms, exposed_ms, bubble_ms;
+    double time_ms, comp_ms, exposed_ms, bubble_ms, free_ms;
 } ascend_row;
+
+/* The rank rows of a step_trace_time.csv (stage rows skipped), checked; the caller frees
+ * *rows. */
+int nd_classify_ascend_rows(const char *csv_path, ascend_row **rows, size_t *n, nd_error *err);
 
 /* The HCCL operators of communication.json summed per step, rank and kind: the
  * apportioning needs only these sums, so memory follows steps x ranks x kinds, not the

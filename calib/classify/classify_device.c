@@ -162,7 +162,7 @@ static int kernel_view(device_sweep *d, trace_ctx *t, const trace_rec *k, const 
             step_shape *x = step_shape_of(s, li->shape);
             if (!x) return -1;
             x->ns += (double)(hi - lo);
-            if (starts) x->calls += 1, x->flops += li->flops;
+            if (starts && x->last_op != li->op) x->calls += 1, x->flops += li->flops, x->last_op = li->op;
         }
     }
     return 0;
@@ -177,8 +177,10 @@ static void link_kernel(trace_ctx *t, trace_rec *k, link_info *li, bool *found)
              nd_classify_links_find(t->links, k->corr, k->ext, li);
     if (!(k->feat & (F_NCCL_KERNEL | F_HCOM))) return;
     if (!(k->flags & REC_OWN_GROUP)) {
+        coll_kind named = F_COLL(k->feat);
         if (*found && li->group >= 0) k->group = li->group, t->linked_comm++;
-        else t->unlinked_comm++;
+        else if ((k->feat & F_NCCL_KERNEL) && (named == COLL_P2P || named == COLL_UNKNOWN))
+            t->unlinked_comm++; /* SendRecv: the name cannot tell p2p from all-to-all */
     }
     if (*found && k->bytes == 0 && li->bytes > 0 && li->bytes <= 1e18) k->bytes = (int64_t)li->bytes;
 }

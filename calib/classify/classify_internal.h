@@ -171,7 +171,8 @@ typedef struct step_group {
 
 /* GEMM or attention kernels of one shape in a step. */
 typedef struct step_shape {
-    int32_t shape; /* in the trace's shape table */
+    int32_t shape;    /* in the trace's shape table */
+    uint64_t last_op; /* the op counted last: its other kernels add time, not calls */
     double calls, ns, flops;
 } step_shape;
 

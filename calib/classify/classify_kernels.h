@@ -25,6 +25,9 @@ void nd_classify_kernels_clear(nd_classify_kernels *k);
 /* Means per rank-step over the kept samples that have a kernel view, into m. */
 int nd_classify_kernels_summarize(const nd_classify_run *run, const bool *keep, nd_classify_summary *m);
 
+/* The report's kernel section (nothing without a device view). */
+void nd_classify_kernels_report(const nd_classify_run *run, FILE *f);
+
 /* NCCL-tests' bus-bandwidth factor of a collective on n ranks; -1 when it needs n and n
  * is unknown, or the kind has none. */
 double nd_classify_bus_factor(int coll, int64_t n);

@@ -105,6 +105,7 @@ struct link_store {
     link_map by_ext, by_corr;
     link_thread *threads;
     size_t n_threads, cap_threads, held, last;
+    uint64_t next_op;
 };
 
 link_store *nd_classify_links_alloc(void)
@@ -181,9 +182,10 @@ static int thread_add(link_store *l, link_thread *t, const link_op *op)
 int nd_classify_links_op(link_store *l, uint64_t thread, uint64_t ext_id, nd_ns ts, nd_ns dur,
                          const link_info *info)
 {
-    if (map_put(&l->by_ext, ext_id, info)) return -1;
-    link_thread *t = thread_of(l, thread, true);
     link_op op = {ts, ts + dur, *info};
+    op.info.op = ++l->next_op;
+    if (map_put(&l->by_ext, ext_id, &op.info)) return -1;
+    link_thread *t = thread_of(l, thread, true);
     if (!t || thread_add(l, t, &op)) return -1;
     while (l->held > LINK_MAX)
         forget_one(l);
@@ -232,7 +234,8 @@ int nd_classify_links_launch(link_store *l, group_table *groups, uint64_t thread
     if (n == 0) return 0;
     link_info v = {.group = merged_group(groups, in, n), .shape = -1};
     for (size_t i = 0; i < n; i++) {
-        if (v.shape < 0 && in[i]->info.shape >= 0) v.shape = in[i]->info.shape, v.flops = in[i]->info.flops;
+        if (v.shape < 0 && in[i]->info.shape >= 0)
+            v.shape = in[i]->info.shape, v.flops = in[i]->info.flops, v.op = in[i]->info.op;
         if (in[i]->info.bytes > v.bytes) v.bytes = in[i]->info.bytes;
     }
     return map_put(&l->by_corr, corr, &v);

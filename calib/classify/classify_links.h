@@ -15,7 +15,7 @@
 #include "classify_internal.h"
 
 /* Entries each table keeps (External ids, correlations, ops per host thread together). */
-#define LINK_MAX (1u << 17)
+#define LINK_MAX (1u << 16)
 
 /* What a host op tells about the kernels it launches. */
 typedef struct link_info {
@@ -23,6 +23,7 @@ typedef struct link_info {
     int32_t shape; /* a GEMM or attention op: its row in the trace's shape table; -1 */
     double flops;  /* FLOPs of that op; 0 unknown */
     double bytes;  /* a collective's payload; 0 unknown */
+    uint64_t op;   /* which op (the store numbers them): its kernels count it once */
 } link_info;
 
 typedef struct link_store link_store;

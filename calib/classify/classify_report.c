@@ -2,6 +2,7 @@
  * lacks: median and spread over rank-steps, the slowest rank, the view each number
  * comes from, and the notes. --json prints the same as one document. */
 #include "classify_output.h"
+#include "classify_kernels.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -99,15 +100,55 @@ static void stats_block(const nd_classify_run *run, FILE *f)
             m->slowest_input ? m->slowest_input : "?", m->slowest_mean_ms);
 }
 
-void nd_classify_report_print(const nd_classify_run *run, FILE *f)
+static const char *plural(size_t n)
 {
+    return n == 1 ? "" : "s";
+}
+
+/* The one view every number comes from, or "mixed". */
+static const char *run_view(const nd_classify_run *run)
+{
+    return nd_classify_view_name(run->summary.view[ND_CQ_COMP]);
+}
+
+/* The concise summary: what was read, warnings first, then the row's parts that are not
+ * zero, in ms per step and as shares of the step. */
+static void summary_block(const nd_classify_run *run, FILE *f)
+{
+    const nd_classify_summary *m = &run->summary;
+    bool median = run->opts.stat == ND_STAT_MEDIAN;
+    fprintf(f, "%zu rank-step%s of %zu rank%s (%zu warm-up rank-step%s dropped), %s view; the row "
+               "holds the %s\n",
+            m->n_samples, plural(m->n_samples), m->n_ranks, plural(m->n_ranks), m->n_dropped,
+            plural(m->n_dropped), run_view(run), median ? "median" : "mean");
     if (run->warnings.n) fprintf(f, "Warnings\n");
     for (size_t i = 0; i < run->warnings.n; i++)
         fprintf(f, "  ! %s\n", run->warnings.items[i]);
+    double t = median ? m->q[ND_CQ_TIME].median : m->q[ND_CQ_TIME].mean;
+    fprintf(f, "Per step        %12s %8s\n", "ms", "share");
+    for (int q = 0; q < ND_CQ_CSV_COLUMNS; q++) {
+        double v = median ? m->q[q].median : m->q[q].mean;
+        if (q != ND_CQ_TIME && fabs(v) < 5e-4) continue;
+        fprintf(f, "  %-13s %12.3f %6.1f %%%s\n", nd_classify_quantity_name((nd_classify_quantity)q), v,
+                t > 0 ? 100 * v / t : 0, q == ND_CQ_OPTIMIZER ? "  (part of comp)" : "");
+    }
+}
+
+void nd_classify_report_print(const nd_classify_run *run, FILE *f, bool verbose)
+{
+    summary_block(run, f);
+    if (!verbose) {
+        fprintf(f, "Details with -v: ND's blocks, communication by source, statistics, kernels%s",
+                run->notes.n ? ", " : "");
+        if (run->notes.n) fprintf(f, "%zu note%s", run->notes.n, plural(run->notes.n));
+        fputc('\n', f);
+        return;
+    }
     nd_parts_block(run, f);
     estimate_block(run, f);
     sites_block(run, f);
     stats_block(run, f);
+    nd_classify_kernels_report(run, f);
     if (run->notes.n) fprintf(f, "Notes\n");
     for (size_t i = 0; i < run->notes.n; i++)
         fprintf(f, "  - %s\n", run->notes.items[i]);
@@ -161,6 +202,44 @@ static void json_sites(const nd_classify_run *run, FILE *f)
     fputs(m->n_sites ? "\n  ],\n" : "],\n", f);
 }
 
+/* The kernel view: "kernels": {"rank_steps", "class_ms": {...}, "collectives": [...],
+ * "shapes": [...]}, means per rank-step. */
+static void json_kernels(const nd_classify_run *run, FILE *f)
+{
+    const nd_classify_kernels *k = &run->summary.kernels;
+    fprintf(f, "  \"kernels\": {\"rank_steps\": %zu, \"class_ms\": {", run->summary.n_kernel_samples);
+    for (int c = 0; c < ND_KC_COUNT; c++) {
+        fputs(c ? ", " : "", f);
+        json_string(f, nd_classify_kernel_class_name((nd_classify_kernel_class)c));
+        fputs(": ", f), json_number(f, k->class_ms[c]);
+    }
+    fputs("},\n    \"collectives\": [", f);
+    bool first = true;
+    for (int c = 0; c < ND_CLASSIFY_COLLS; c++) {
+        if (k->coll_calls[c] <= 0 && k->coll_ms[c] <= 0) continue;
+        fputs(first ? "\n      {\"type\": " : ",\n      {\"type\": ", f), first = false;
+        json_string(f, nd_classify_coll_name(c));
+        fputs(", \"calls\": ", f), json_number(f, k->coll_calls[c]);
+        fputs(", \"mib\": ", f), json_number(f, k->coll_bytes[c] / 1048576.0);
+        fputs(", \"kernel_ms\": ", f), json_number(f, k->coll_ms[c]);
+        fputs(", \"exposed_ms\": ", f), json_number(f, k->coll_exposed_ms[c]);
+        fputs(", \"busbw_gbps\": ", f);
+        json_number(f, k->coll_bus_ms[c] > 0 ? k->coll_bus_bytes[c] / (k->coll_bus_ms[c] * 1e-3) / 1e9 : NAN);
+        fputc('}', f);
+    }
+    fputs(first ? "],\n    \"shapes\": [" : "\n    ],\n    \"shapes\": [", f);
+    for (size_t i = 0; i < k->n_shapes; i++) {
+        const nd_classify_shape *x = &k->shapes[i];
+        fputs(i ? ",\n      {\"label\": " : "\n      {\"label\": ", f);
+        json_string(f, x->label);
+        fputs(", \"calls\": ", f), json_number(f, x->calls);
+        fputs(", \"ms\": ", f), json_number(f, x->ms);
+        fputs(", \"tflops\": ", f), json_number(f, x->ms > 0 ? x->flops / (x->ms * 1e-3) / 1e12 : NAN);
+        fputc('}', f);
+    }
+    fputs(k->n_shapes ? "\n    ]},\n" : "]},\n", f);
+}
+
 void nd_classify_json_print(const nd_classify_run *run, FILE *f)
 {
     const nd_classify_summary *m = &run->summary;
@@ -187,6 +266,7 @@ void nd_classify_json_print(const nd_classify_run *run, FILE *f)
     fputs(", \"mean_time_ms\": ", f), json_number(f, m->slowest_mean_ms);
     fputs("},\n", f);
     json_sites(run, f);
+    json_kernels(run, f);
     fputs("  \"warnings\": [", f);
     for (size_t i = 0; i < run->warnings.n; i++) {
         fputs(i ? ", " : "", f);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "nd/io.h"
 
+#include "classify_checks.h"
 #include "classify_kernels.h"
 
 void nd_classify_sample_complete(nd_classify_sample *s)
@@ -191,6 +192,7 @@ int nd_classify_trace_samples(trace_ctx *t, nd_error *err)
     if (!rc && empty)
         nd_classify_run_warn(t->run, "%s: %zu ProfilerStep event(s) of zero length skipped", t->path, empty);
     if (!rc) note_fallbacks(t, pl, used);
+    if (!rc) nd_classify_cross_check(t, device);
     free(pl), free(used);
     return rc;
 }

@@ -11,8 +11,9 @@
 
 static const char usage[] =
     "usage: nd-classify TRACE_OR_DIR... [--dims DP=8,MP=4,PP=2,MB=16] [--csv ROUND.csv]\n"
-    "                   [--perf-parts FILE] [--detail FILE] [--skip-steps N] [--json]\n"
-    "                   [--view auto|host|device] [--stat mean|median] [--nd-columns]\n";
+    "                   [--kernels FILE] [--perf-parts FILE] [--detail FILE] [--skip-steps N]\n"
+    "                   [--view auto|host|device] [--stat mean|median] [--nd-columns]\n"
+    "                   [--json] [-v]\n";
 
 static const char help[] =
     "Classifies the profiled steps of one run into ND's parts (compute, waits per parallel\n"
@@ -28,17 +29,22 @@ static const char help[] =
     "  --nd-columns       write exactly ND's columns (no idle, unclassified, optimizer)\n"
     "  --perf-parts FILE  the row in ND estimate columns\n"
     "  --detail FILE      one row per rank-step with per-source columns\n"
+    "  --kernels FILE     the kernel view: time by kernel class, each collective type\n"
+    "                     (calls, MiB, exposed and overlapped ms, bus bandwidth) and each\n"
+    "                     GEMM or attention shape (ms per call, TFLOP/s)\n"
     "  --skip-steps N     drop each rank's first N steps (warm-up)\n"
     "  --view V           auto (device when a trace has kernels), host or device\n"
     "  --stat S           what the rows hold: mean (ND, default) or median\n"
     "  --json             print the report as JSON\n"
+    "  -v, --verbose      the report's details: ND's blocks, communication by source,\n"
+    "                     statistics, the kernel view, the notes\n"
     "  -h, --help         this help;  -V, --version  the version\n"
     "\n"
     "Exit status: 0 done, 1 failed while running, 2 bad usage or bad input.\n";
 
 typedef struct args {
-    const char *csv, *perf_parts, *detail;
-    bool json, nd_columns;
+    const char *csv, *perf_parts, *detail, *kernels;
+    bool json, nd_columns, verbose;
 } args;
 
 static int fail(int code, const char *msg)
@@ -55,13 +61,14 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
         {"dims", required_argument, 0, 'd'},       {"csv", required_argument, 0, 'c'},
         {"perf-parts", required_argument, 0, 'p'}, {"detail", required_argument, 0, 'D'},
         {"skip-steps", required_argument, 0, 's'}, {"json", no_argument, 0, 'j'},
-        {"view", required_argument, 0, 'v'},       {"stat", required_argument, 0, 'S'},
+        {"view", required_argument, 0, 'W'},       {"stat", required_argument, 0, 'S'},
         {"nd-columns", no_argument, 0, 'n'},       {"help", no_argument, 0, 'h'},
-        {"version", no_argument, 0, 'V'},          {0, 0, 0, 0}};
+        {"version", no_argument, 0, 'V'},          {"kernels", required_argument, 0, 'k'},
+        {"verbose", no_argument, 0, 'v'},    {0, 0, 0, 0}};
     int c;
     int64_t n;
     opterr = 0; /* the refused flag is reported once, below, with a suggestion */
-    while ((c = getopt_long(argc, argv, "hV", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hVv", longs, NULL)) != -1) {
         switch (c) {
         case 'd':
             if (nd_classify_dims_parse(optarg, &o->dims, err)) return err->code;
@@ -85,10 +92,16 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
         case 'j':
             a->json = true;
             break;
+        case 'k':
+            a->kernels = optarg;
+            break;
+        case 'v':
+            a->verbose = true;
+            break;
         case 'n':
             a->nd_columns = true;
             break;
-        case 'v':
+        case 'W':
             if (!strcmp(optarg, "auto"))
                 o->view = ND_VIEW_AUTO;
             else if (!strcmp(optarg, "host"))
@@ -132,6 +145,7 @@ static int write_outputs(const nd_classify_run *run, const args *a, nd_error *er
     if (a->csv) rc = nd_classify_csv_write(run, a->csv, a->nd_columns, err);
     if (!rc && a->perf_parts) rc = nd_classify_perf_parts_write(run, a->perf_parts, err);
     if (!rc && a->detail) rc = nd_classify_detail_write(run, a->detail, err);
+    if (!rc && a->kernels) rc = nd_classify_kernels_write(run, a->kernels, err);
     return rc;
 }
 
@@ -155,7 +169,7 @@ int main(int argc, char **argv)
         if (a.json)
             nd_classify_json_print(run, stdout);
         else
-            nd_classify_report_print(run, stdout);
+            nd_classify_report_print(run, stdout, a.verbose);
     }
     nd_classify_run_free(run);
     if (rc) return fail(rc, err.message);

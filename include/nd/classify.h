@@ -236,8 +236,15 @@ int nd_classify_perf_parts_write(const nd_classify_run *run, const char *path, n
  * steps dropped by skip_steps are included and flagged in a "warmup" column. */
 int nd_classify_detail_write(const nd_classify_run *run, const char *path, nd_error *err);
 
-/* The text report (ND's three blocks, then statistics, views and notes). */
-void nd_classify_report_print(const nd_classify_run *run, FILE *out);
+/* The text report: a summary (what was read, warnings, the row's parts in ms per step
+ * and share); with verbose, ND's three blocks, communication by source, statistics, the
+ * kernel view and the notes after it. */
+void nd_classify_report_print(const nd_classify_run *run, FILE *out, bool verbose);
+
+/* The kernel view as the --kernels CSV (nd_kernels_csv's columns): means per rank-step of
+ * kernel time by class, each collective type and each GEMM or attention shape. ND_EINPUT
+ * when no rank-step has a device view. Written atomically. */
+int nd_classify_kernels_write(const nd_classify_run *run, const char *path, nd_error *err);
 
 /* The same as one JSON document. */
 void nd_classify_json_print(const nd_classify_run *run, FILE *out);

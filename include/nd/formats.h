@@ -14,6 +14,8 @@
  *                                --memory-csv (report.c)
  *   recompute potentials CSV     nd-search -rp                   nd-plot potentials
  *                                (search_potentials.c)
+ *   kernels CSV                  nd-classify --kernels           the device fit, scripts
+ *                                (classify_kernels_out.c)
  *   report JSON                  nd-estimate --json (report.c), nd-compare's
  *                                <stem>_report.json, nd-fit --report-json, nd-search's
  *                                summary.json; read by scripts
@@ -275,6 +277,32 @@ typedef struct nd_potentials_format {
 } nd_potentials_format;
 
 extern const nd_potentials_format nd_potentials_csv;
+
+/* ---- the kernels CSV (nd-classify --kernels) ------------------------------------ */
+
+/* What the device's kernels did, per profiled step (means over the run's rank-steps):
+ * one row per kernel class, per collective type and per GEMM or attention shape, told
+ * apart by `section` (section_class, section_collective, section_shape). The columns, in
+ * order: section, name, class, calls, kernel_ms, step_share, exposed_ms, overlapped_ms,
+ * mib, algbw_gbps, busbw_gbps, op, dtype, batch, m, n, k, heads, seq_q, seq_kv, head_dim,
+ * ms_per_call, gflop_per_call, tflops; blank where a row has no such number.
+ * docs/classify.md, "--kernels", defines each. */
+#define ND_KERNELS_COLUMNS 24
+typedef struct nd_kernels_format {
+    const char *column[ND_KERNELS_COLUMNS];
+    const char *section_class, *section_collective, *section_shape;
+} nd_kernels_format;
+
+/* Indices of nd_kernels_csv.column. */
+enum {
+    ND_KCOL_SECTION = 0, ND_KCOL_NAME, ND_KCOL_CLASS, ND_KCOL_CALLS, ND_KCOL_KERNEL_MS,
+    ND_KCOL_STEP_SHARE, ND_KCOL_EXPOSED_MS, ND_KCOL_OVERLAPPED_MS, ND_KCOL_MIB,
+    ND_KCOL_ALGBW_GBPS, ND_KCOL_BUSBW_GBPS, ND_KCOL_OP, ND_KCOL_DTYPE, ND_KCOL_BATCH,
+    ND_KCOL_M, ND_KCOL_N, ND_KCOL_K, ND_KCOL_HEADS, ND_KCOL_SEQ_Q, ND_KCOL_SEQ_KV,
+    ND_KCOL_HEAD_DIM, ND_KCOL_MS_PER_CALL, ND_KCOL_GFLOP_PER_CALL, ND_KCOL_TFLOPS
+};
+
+extern const nd_kernels_format nd_kernels_csv;
 
 /* ---- the report JSON documents ------------------------------------------------- */
 

@@ -21,7 +21,7 @@ void fuzz_classify_path(const char *path, const char *name)
     } else if ((rc = nd_classify_run_finish(run, &err)) == ND_OK) {
         char *header = nd_classify_csv_header(&run->opts.dims, false);
         free(header);
-        nd_classify_report_print(run, fuzz_null_stream());
+        nd_classify_report_print(run, fuzz_null_stream(), true);
         nd_classify_json_print(run, fuzz_null_stream());
     } else if (rc != ND_EINPUT) {
         fuzz_check_refusal(rc, &err, NULL);
