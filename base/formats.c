@@ -85,6 +85,8 @@ static const char *const ratio_names[] = {
     "COMPUTE", "DP_COMM", "DP_REDUCE", "MP_COMM", "EP_COMM", "CP_COMM",
     "PP_COMM", "BUBBLE",  "OPTIMIZER", "OVERHEAD", "FORWARD",
 };
+static const char *const fixed_names[] = {"KERNEL_US", "MICROBATCH_MS", "STEP_MS"};
+static const char *const memory_ratio_names[] = {"MEM_ACTIVATIONS", "MEM_TRANSIENT"};
 static const char *const fold_names[] = {"comp",    "dp_wait", "mp_wait", "ep_wait",
                                          "cp_wait", "pp_wait", "idle",    "total"};
 
@@ -103,6 +105,9 @@ static const unsigned fold_parts[] = {
 
 _Static_assert(sizeof part_shorts / sizeof part_shorts[0] == ND_PARTS, "a short name per part");
 _Static_assert(sizeof ratio_names / sizeof ratio_names[0] == ND_RATIO_KEYS, "a name per ratio key");
+_Static_assert(sizeof fixed_names / sizeof fixed_names[0] == ND_FIXED_COSTS, "a name per fixed cost");
+_Static_assert(sizeof memory_ratio_names / sizeof memory_ratio_names[0] == ND_MEM_RATIOS,
+               "a name per memory ratio");
 _Static_assert(sizeof fold_names / sizeof fold_names[0] == ND_FOLDS, "a name per fold");
 _Static_assert(sizeof fold_parts / sizeof fold_parts[0] == ND_FOLDS, "parts per fold");
 
@@ -128,6 +133,30 @@ int nd_ratio_key_from_name(const char *name)
     return -1;
 }
 
+const char *nd_fixed_cost_name(nd_fixed_cost f)
+{
+    return (unsigned)f < ND_FIXED_COSTS ? fixed_names[f] : "?";
+}
+
+int nd_fixed_cost_from_name(const char *name)
+{
+    for (int i = 0; i < ND_FIXED_COSTS; i++)
+        if (!strcmp(fixed_names[i], name)) return i;
+    return -1;
+}
+
+const char *nd_memory_ratio_name(nd_memory_ratio m)
+{
+    return (unsigned)m < ND_MEM_RATIOS ? memory_ratio_names[m] : "?";
+}
+
+int nd_memory_ratio_from_name(const char *name)
+{
+    for (int i = 0; i < ND_MEM_RATIOS; i++)
+        if (!strcmp(memory_ratio_names[i], name)) return i;
+    return -1;
+}
+
 const char *nd_fold_name(nd_fold f)
 {
     return (unsigned)f < ND_FOLDS ? fold_names[f] : "?";
@@ -150,6 +179,10 @@ const nd_ratios_format nd_ratios_json = {
     .ci95 = "ci95", .why = "why", .source = "source", .leave_one_out = "leave_one_out",
     .total = "total", .in_sample = "in_sample", .mape = "mape", .max_error = "max_error",
     .spearman = "spearman", .regret = "regret",
+    .uncertainty = "uncertainty", .time = "time", .memory = "memory", .terms = "terms",
+    .covariance = "covariance", .residual_sd = "residual_sd", .dof = "dof", .t95 = "t95",
+    .peak = "peak", .max_ci = "max_ci", .hold = "hold", .distinct = "distinct_strategies",
+    .history = "history", .drift = "drift", .previous = "previous",
 };
 
 const nd_classified_format nd_classified_csv = {

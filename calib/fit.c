@@ -70,6 +70,7 @@ int nd_fit_run(const nd_fit_row *rows, size_t n, const nd_fit_options *opt, nd_f
     nd_fit_options o = *opt;
     if (o.mode == ND_FIT_AUTO) o.mode = o.column[ND_MEAS_COMP] ? ND_FIT_PARTS : ND_FIT_TOTAL;
     res->mode = o.mode;
+    res->max_ci = o.max_ci > 0 ? o.max_ci : ND_FIT_MAX_CI;
     if (o.mode == ND_FIT_SUMS && n < 2 && !o.allow_fallback) {
         nd_fit_result_free(res);
         return nd_error_set(err, ND_EINPUT, "1 row cannot check a ratio (no leave-one-out): profile at "
@@ -80,6 +81,7 @@ int nd_fit_run(const nd_fit_row *rows, size_t n, const nd_fit_options *opt, nd_f
     case ND_FIT_TOTAL: rc = nd_fit_total(rows, n, &o, res, err); break;
     default: rc = nd_fit_sums(rows, n, &o, res, err); break;
     }
+    if (!rc && o.mode != ND_FIT_SUMS) rc = nd_fit_memory(rows, n, &o, res, err);
     if (!rc)
         for (int k = 0; k < ND_RATIO_KEYS; k++)
             if (!isfinite(res->ratio[k]) || res->ratio[k] <= 0) {
@@ -91,6 +93,8 @@ int nd_fit_run(const nd_fit_row *rows, size_t n, const nd_fit_options *opt, nd_f
         nd_fit_result_free(res);
         return rc;
     }
+    res->distinct = nd_fit_distinct(rows, n);
+    res->max_ci = o.max_ci > 0 ? o.max_ci : ND_FIT_MAX_CI;
     summarise(rows, n, res);
     return ND_OK;
 }

@@ -64,7 +64,7 @@ static int write_outputs(const nd_fit_request *req, const nd_session *ses, const
                          const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_error *err)
 {
     nd_fit_context ctx = {req->real_csv, ses->device->name, ses->run.model.name,
-                          ses->run.train.seq_len, o->weights, o->robust, o->allow_fallback};
+                          ses->run.train.seq_len, o->weights, o->robust, o->allow_fallback, NULL};
     int rc = ND_OK;
     if (req->write_ratios) {
         cJSON *doc = nd_fit_ratios_json(res, rows, n, &ctx);

@@ -31,6 +31,32 @@ double nd_fit_corrected(const nd_fit_row *r, const double ratio[ND_RATIO_KEYS], 
     return t;
 }
 
+double nd_fit_fixed_regressor(const nd_fit_row *r, nd_fixed_cost f)
+{
+    switch (f) {
+    case ND_FIXED_KERNEL: return r->kernels / 1e3; /* KERNEL_US is µs per kernel */
+    case ND_FIXED_MICROBATCH: return r->slots;
+    default: return 1.0;
+    }
+}
+
+static int by_label(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+size_t nd_fit_distinct(const nd_fit_row *rows, size_t n)
+{
+    const char **labels = malloc(n * sizeof *labels);
+    if (!labels) return n;
+    for (size_t i = 0; i < n; i++) labels[i] = rows[i].label;
+    qsort(labels, n, sizeof *labels, by_label);
+    size_t d = n ? 1 : 0;
+    for (size_t i = 1; i < n; i++) d += strcmp(labels[i - 1], labels[i]) != 0;
+    free(labels);
+    return d;
+}
+
 double nd_fit_weight(const nd_fit_options *o, const nd_fit_row *r)
 {
     return o->weights == ND_WEIGHTS_ABSOLUTE ? 1.0 : 1.0 / (r->time_ms * r->time_ms);
@@ -91,13 +117,21 @@ int nd_fit_result_alloc(nd_fit_result *res, size_t n)
 {
     memset(res, 0, sizeof *res);
     res->n = n;
-    res->corrected_ms = calloc(n * (3 + 2 * ND_RATIO_KEYS), sizeof(double));
+    res->corrected_ms = calloc(n * (5 + 2 * ND_RATIO_KEYS), sizeof(double));
     if (!res->corrected_ms) return -1;
     res->left_out_ms = res->corrected_ms + n;
     res->target_ms = res->left_out_ms + n;
-    res->group_target = res->target_ms + n;
+    res->memory_fitted = res->target_ms + n;
+    res->memory_left_out = res->memory_fitted + n;
+    res->group_target = res->memory_left_out + n;
     res->group_left_out = res->group_target + n * ND_RATIO_KEYS;
     for (size_t i = 0; i < n * ND_RATIO_KEYS; i++) res->group_target[i] = res->group_left_out[i] = NAN;
+    for (size_t i = 0; i < n; i++) res->memory_fitted[i] = res->memory_left_out[i] = NAN;
+    for (int f = 0; f < ND_FIXED_COSTS; f++)
+        res->fixed[f] = (nd_fit_term){0, NAN, NAN, ND_RATIO_HELD, "not fitted", ""};
+    for (int m = 0; m < ND_MEM_RATIOS; m++)
+        res->memory[m] = (nd_fit_term){1, NAN, NAN, ND_RATIO_HELD, "the round measures no peak (peak_mib)", ""};
+    res->loo_memory.mape = res->loo_memory.max_abs = res->loo_memory.spearman = res->loo_memory.regret = NAN;
     for (int k = 0; k < ND_RATIO_KEYS; k++) {
         res->ratio[k] = 1.0;
         res->lo[k] = res->hi[k] = NAN;
@@ -110,5 +144,6 @@ int nd_fit_result_alloc(nd_fit_result *res, size_t n)
 void nd_fit_result_free(nd_fit_result *res)
 {
     free(res->corrected_ms);
-    res->corrected_ms = NULL;
+    res->corrected_ms = res->left_out_ms = res->target_ms = res->memory_fitted = res->memory_left_out = NULL;
+    res->group_target = res->group_left_out = NULL;
 }

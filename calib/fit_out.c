@@ -53,6 +53,19 @@ static int by_corrected(const void *a, const void *b)
     return p->i < q->i ? -1 : p->i > q->i;
 }
 
+/* The fitted quantities beside the ratios: a fixed cost or a memory ratio. */
+static void print_term(FILE *fp, const char *name, const nd_fit_term *t, const char *unit)
+{
+    fprintf(fp, "  %-15s %10.4g", name, t->value);
+    if (t->status == ND_RATIO_HELD) {
+        fprintf(fp, "   held: %s\n", t->why);
+        return;
+    }
+    if (isfinite(t->lo)) fprintf(fp, "   95 %% [%.4g, %.4g]", t->lo, t->hi);
+    else fprintf(fp, "   %-22s", "(no interval)");
+    fprintf(fp, "  %sfitted on %s\n", unit, t->target);
+}
+
 static void print_loo(FILE *fp, const char *name, const nd_fit_loo *l)
 {
     if (l->n == 0) {
@@ -66,15 +79,25 @@ static void print_loo(FILE *fp, const char *name, const nd_fit_loo *l)
     fprintf(fp, "   (%zu rows)\n", l->n);
 }
 
+static const char *const fixed_units[ND_FIXED_COSTS] = {"us per kernel, ", "ms per micro-batch, ",
+                                                        "ms per step, "};
+
 void nd_fit_print(FILE *fp, const nd_fit_result *res, const nd_fit_row *rows, size_t n,
                   bool per_sequence, const char *ratios_path)
 {
     const char *unit = per_sequence ? "ms x devices / sequence" : "ms";
-    fprintf(fp, "Ratios (measured / estimated), %s mode", nd_fit_mode_name(res->mode));
-    if (res->mode == ND_FIT_TOTAL) fprintf(fp, ", ridge toward 1 of strength %g", res->lambda);
-    fprintf(fp, ", %zu strategies:\n", n);
+    fprintf(fp, "Ratios (measured / estimated), %s mode, %zu strategies (%zu distinct), --max-ci %g %%:\n",
+            nd_fit_mode_name(res->mode), n, res->distinct, 100 * res->max_ci);
     for (int k = 0; k < ND_RATIO_KEYS; k++)
         if (k != ND_RATIO_FORWARD) print_ratio(fp, res, (nd_ratio_key)k);
+    if (res->mode != ND_FIT_SUMS) {
+        fprintf(fp, "Fixed costs beyond the estimate (added to OVERHEAD):\n");
+        for (int f = 0; f < ND_FIXED_COSTS; f++)
+            print_term(fp, nd_fixed_cost_name((nd_fixed_cost)f), &res->fixed[f], fixed_units[f]);
+        fprintf(fp, "Memory ratios (measured / estimated peak), %zu strategies with a peak:\n", res->memory_rows);
+        for (int m = 0; m < ND_MEM_RATIOS; m++)
+            print_term(fp, nd_memory_ratio_name((nd_memory_ratio)m), &res->memory[m], "");
+    }
     keyed_row *order = malloc(n * sizeof *order);
     if (order) {
         for (size_t i = 0; i < n; i++) order[i] = (keyed_row){res->corrected_ms[i], i};
@@ -93,29 +116,56 @@ void nd_fit_print(FILE *fp, const nd_fit_result *res, const nd_fit_row *rows, si
         free(order);
     }
     fprintf(fp, "Leave-one-out (each strategy predicted by ratios fitted on the others):\n");
-    print_loo(fp, keys->total, &res->loo_total);
-    for (int k = 0; k < ND_RATIO_KEYS; k++)
-        if (res->loo_key[k].n && res->status[k] == ND_RATIO_FITTED)
-            print_loo(fp, nd_ratio_key_name((nd_ratio_key)k), &res->loo_key[k]);
-    fprintf(fp, "Corrected, nd ranks %s first: it measures %.1f %s; the fastest, %s, %.1f %s: "
-            "following the corrected estimate costs %.1f%%.\n", rows[res->pick].label,
-            rows[res->pick].rank_ms, unit, rows[res->fastest].label, rows[res->fastest].rank_ms, unit,
-            100 * res->regret);
-    if (n >= 3 && isfinite(res->spearman))
+    if (res->distinct < ND_FIT_MIN_DISTINCT) {
+        /* Ranks and errors over one or two strategies say nothing (a Spearman of -1 on three
+         * runs of one strategy is noise). */
+        fprintf(fp, "  not shown: %zu distinct strateg%s (metrics need at least %d)\n", res->distinct,
+                res->distinct == 1 ? "y" : "ies", ND_FIT_MIN_DISTINCT);
+    } else {
+        print_loo(fp, keys->total, &res->loo_total);
+        for (int k = 0; k < ND_RATIO_KEYS; k++)
+            if (res->loo_key[k].n && res->status[k] == ND_RATIO_FITTED)
+                print_loo(fp, nd_ratio_key_name((nd_ratio_key)k), &res->loo_key[k]);
+        if (res->loo_memory.n) print_loo(fp, "peak mem", &res->loo_memory);
+    }
+    if (res->distinct >= ND_FIT_MIN_DISTINCT)
+        fprintf(fp, "Corrected, nd ranks %s first: it measures %.1f %s; the fastest, %s, %.1f %s: "
+                "following the corrected estimate costs %.1f%%.\n", rows[res->pick].label,
+                rows[res->pick].rank_ms, unit, rows[res->fastest].label, rows[res->fastest].rank_ms, unit,
+                100 * res->regret);
+    if (res->distinct >= ND_FIT_MIN_DISTINCT && isfinite(res->spearman))
         fprintf(fp, "Rank correlation of the corrected estimate with the measured step: %+.2f.\n",
                 res->spearman);
     if (ratios_path) fprintf(fp, "Ratios written to %s; nd-search -c reads them.\n", ratios_path);
 }
 
-static cJSON *loo_json(const nd_fit_loo *l)
+/* Metrics as numbers only on ND_FIT_MIN_DISTINCT distinct strategies; null otherwise. */
+static cJSON *loo_json(const nd_fit_loo *l, size_t distinct)
 {
     cJSON *o = cJSON_CreateObject();
-    nd_json_add_number(o, keys->mape, l->n ? l->mape : NAN);
-    nd_json_add_number(o, keys->max_error, l->n ? l->max_abs : NAN);
-    nd_json_add_number(o, keys->spearman, l->n ? l->spearman : NAN);
-    nd_json_add_number(o, keys->regret, l->n ? l->regret : NAN);
+    bool shown = l->n && distinct >= ND_FIT_MIN_DISTINCT;
+    nd_json_add_number(o, keys->mape, shown ? l->mape : NAN);
+    nd_json_add_number(o, keys->max_error, shown ? l->max_abs : NAN);
+    nd_json_add_number(o, keys->spearman, shown ? l->spearman : NAN);
+    nd_json_add_number(o, keys->regret, shown ? l->regret : NAN);
     nd_json_add_number(o, keys->rows, (double)l->n);
     return o;
+}
+
+static cJSON *term_json(const nd_fit_term *t)
+{
+    cJSON *r = cJSON_CreateObject();
+    nd_json_add_number(r, keys->value, t->value);
+    cJSON_AddStringToObject(r, keys->status, status_name(t->status));
+    if (t->status == ND_RATIO_FITTED) {
+        cJSON_AddStringToObject(r, keys->ratio_fitted_on, t->target);
+        cJSON *ci = cJSON_AddArrayToObject(r, keys->ci95);
+        cJSON_AddItemToArray(ci, isfinite(t->lo) ? cJSON_CreateNumber(t->lo) : cJSON_CreateNull());
+        cJSON_AddItemToArray(ci, isfinite(t->hi) ? cJSON_CreateNumber(t->hi) : cJSON_CreateNull());
+    } else {
+        cJSON_AddStringToObject(r, keys->why, t->why);
+    }
+    return r;
 }
 
 static cJSON *ratio_details(const nd_fit_result *res)
@@ -136,6 +186,35 @@ static cJSON *ratio_details(const nd_fit_result *res)
         if (res->source[k] >= 0)
             cJSON_AddStringToObject(r, keys->source, nd_ratio_key_name((nd_ratio_key)res->source[k]));
     }
+    for (int f = 0; res->mode != ND_FIT_SUMS && f < ND_FIXED_COSTS; f++)
+        cJSON_AddItemToObject(o, nd_fixed_cost_name((nd_fixed_cost)f), term_json(&res->fixed[f]));
+    for (int m = 0; res->mode != ND_FIT_SUMS && m < ND_MEM_RATIOS; m++)
+        cJSON_AddItemToObject(o, nd_memory_ratio_name((nd_memory_ratio)m), term_json(&res->memory[m]));
+    return o;
+}
+
+/* The terms of a spread: each an array of the key names it scales. */
+static cJSON *spread_json(const nd_spread *s, bool time)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON *terms = cJSON_AddArrayToObject(o, keys->terms);
+    cJSON *cov = cJSON_AddArrayToObject(o, keys->covariance);
+    for (int t = 0; t < s->terms; t++) {
+        cJSON *names = cJSON_CreateArray();
+        if (s->fixed[t] >= 0)
+            cJSON_AddItemToArray(names, cJSON_CreateString(nd_fixed_cost_name((nd_fixed_cost)s->fixed[t])));
+        for (int k = 0; s->fixed[t] < 0 && k < (time ? ND_RATIO_KEYS : ND_MEM_RATIOS); k++)
+            if (s->scales[t] & 1u << k)
+                cJSON_AddItemToArray(names, cJSON_CreateString(time ? nd_ratio_key_name((nd_ratio_key)k)
+                                                                     : nd_memory_ratio_name((nd_memory_ratio)k)));
+        cJSON_AddItemToArray(terms, names);
+        cJSON *row = cJSON_CreateArray();
+        for (int u = 0; u < s->terms; u++) cJSON_AddItemToArray(row, cJSON_CreateNumber(s->cov[t][u]));
+        cJSON_AddItemToArray(cov, row);
+    }
+    nd_json_add_number(o, keys->residual_sd, s->residual_sd);
+    nd_json_add_number(o, keys->dof, s->dof);
+    nd_json_add_number(o, keys->t95, s->t95);
     return o;
 }
 
@@ -153,17 +232,26 @@ static cJSON *stamp(const nd_fit_result *res, size_t n, const nd_fit_context *ct
     cJSON_AddStringToObject(nd, keys->weights, ctx->weights == ND_WEIGHTS_ABSOLUTE ? "absolute" : "relative");
     cJSON_AddBoolToObject(nd, keys->robust, ctx->robust);
     cJSON_AddBoolToObject(nd, keys->allow_fallback, ctx->allow_fallback);
-    if (res->mode == ND_FIT_TOTAL) nd_json_add_number(nd, keys->ridge_lambda, res->lambda);
+    nd_json_add_number(nd, keys->max_ci, res->max_ci);
+    if (ctx->peak) cJSON_AddStringToObject(nd, keys->peak, ctx->peak);
     nd_json_add_number(nd, keys->rows, (double)n);
+    nd_json_add_number(nd, keys->distinct, (double)res->distinct);
     cJSON_AddItemToObject(nd, keys->ratios, ratio_details(res));
     cJSON *loo = cJSON_AddObjectToObject(nd, keys->leave_one_out);
-    cJSON_AddItemToObject(loo, keys->total, loo_json(&res->loo_total));
+    cJSON_AddItemToObject(loo, keys->total, loo_json(&res->loo_total, res->distinct));
     for (int k = 0; k < ND_RATIO_KEYS; k++)
         if (res->loo_key[k].n && res->status[k] == ND_RATIO_FITTED)
-            cJSON_AddItemToObject(loo, nd_ratio_key_name((nd_ratio_key)k), loo_json(&res->loo_key[k]));
+            cJSON_AddItemToObject(loo, nd_ratio_key_name((nd_ratio_key)k), loo_json(&res->loo_key[k], res->distinct));
+    if (res->loo_memory.n) cJSON_AddItemToObject(loo, keys->memory, loo_json(&res->loo_memory, res->distinct));
     cJSON *in = cJSON_AddObjectToObject(nd, keys->in_sample);
-    nd_json_add_number(in, keys->spearman, res->spearman);
-    nd_json_add_number(in, keys->regret, res->regret);
+    bool shown = res->distinct >= ND_FIT_MIN_DISTINCT;
+    nd_json_add_number(in, keys->spearman, shown ? res->spearman : NAN);
+    nd_json_add_number(in, keys->regret, shown ? res->regret : NAN);
+    if (res->time_spread.terms || res->memory_spread.terms) {
+        cJSON *u = cJSON_AddObjectToObject(nd, keys->uncertainty);
+        if (res->time_spread.terms) cJSON_AddItemToObject(u, keys->time, spread_json(&res->time_spread, true));
+        if (res->memory_spread.terms) cJSON_AddItemToObject(u, keys->memory, spread_json(&res->memory_spread, false));
+    }
     return nd;
 }
 
@@ -173,6 +261,10 @@ cJSON *nd_fit_ratios_json(const nd_fit_result *res, const nd_fit_row *rows, size
     cJSON *doc = cJSON_CreateObject();
     for (int k = 0; k < ND_RATIO_KEYS; k++)
         if (k != ND_RATIO_FORWARD) nd_json_add_number(doc, nd_ratio_key_name((nd_ratio_key)k), res->ratio[k]);
+    for (int f = 0; res->mode != ND_FIT_SUMS && f < ND_FIXED_COSTS; f++)
+        nd_json_add_number(doc, nd_fixed_cost_name((nd_fixed_cost)f), res->fixed[f].value);
+    for (int m = 0; res->mode != ND_FIT_SUMS && m < ND_MEM_RATIOS; m++)
+        nd_json_add_number(doc, nd_memory_ratio_name((nd_memory_ratio)m), res->memory[m].value);
     cJSON *fitted = cJSON_AddObjectToObject(doc, keys->fitted_on);
     cJSON_AddStringToObject(fitted, keys->fitted_csv, ctx->csv);
     cJSON *labels = cJSON_AddArrayToObject(fitted, keys->fitted_strategies);

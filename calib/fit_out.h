@@ -17,6 +17,7 @@ typedef struct nd_fit_context {
     int64_t seq_len;
     nd_fit_weights weights;
     bool robust, allow_fallback;
+    const char *peak;      /* what the round's peak_mib measures (allocated, reserved, device) */
 } nd_fit_context;
 
 /* per_sequence: ranking costs are ms x devices / sequences (a round of mixed clusters). */

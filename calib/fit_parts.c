@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "fit_internal.h"
-#include "lsq.h"
 
 typedef struct group {
     nd_measured cols[2];
@@ -67,132 +66,74 @@ static double offset(const group *g, const nd_fit_row *r, const nd_fit_options *
     return 0;
 }
 
-typedef struct work {
-    size_t n, p;
-    double *X, *y, *w, *h, *pred;
-    double *w0; /* the rows' weights before the robust fit reweights w */
-    nd_ratio_key key[2];
-} work;
-
-/* Prediction for row i from ratios fitted on all other rows (robust weights refitted). */
-static double refit_without(const work *wk, size_t skip, bool robust, nd_error *err)
+/* Fits one group: its ratio keys (two sharing a column are fitted apart when the round
+ * tells them apart, else as one shared ratio), plus the fixed costs on idle. */
+static int fit_group(const nd_fit_row *rows, size_t n, const group *g, const nd_fit_options *o,
+                     nd_fit_result *res, double *buf, nd_error *err)
 {
-    size_t n = wk->n - 1, p = wk->p;
-    double *X = malloc((n * p + 3 * n) * sizeof *X);
-    if (!X) return NAN;
-    double *y = X + n * p, *w = y + n, *w0 = w + n;
-    for (size_t i = 0, j = 0; i < wk->n; i++) {
-        if (i == skip) continue;
-        memcpy(&X[j * p], &wk->X[i * p], p * sizeof *X);
-        y[j] = wk->y[i], w[j] = w0[j] = wk->w0[i], j++;
-    }
-    nd_lsq_problem q = {n, p, X, y, w, 0, NULL};
-    nd_lsq_solution s;
-    double pred = NAN;
-    if (!robust || n > p) {
-        if (robust && nd_lsq_robust_weights(&q, w, err)) goto done;
-        for (size_t i = 0; i < n; i++) w[i] = fmax(w[i], 1e-12 * w0[i]); /* as the full fit floors */
-        if (!nd_lsq_solve(&q, &s, NULL, err)) {
-            pred = 0;
-            for (size_t k = 0; k < p; k++) pred += s.r[k] * wk->X[skip * p + k];
-        }
-    }
-done:
-    free(X);
-    return pred;
-}
-
-static int solve_group(const nd_fit_row *rows, const group *g, const nd_fit_options *o, work *wk,
-                       nd_fit_result *res, nd_error *err)
-{
+    double *y = buf, *scale = y + n, *offsets = scale + n, *pred = offsets + n, *loo = pred + n;
     char name[GROUP_NAME_MAX];
     group_name(g, name);
-    nd_lsq_problem q = {wk->n, wk->p, wk->X, wk->y, wk->w, 0, NULL};
-    if (o->robust && wk->n > wk->p) {
-        int rc = nd_lsq_robust_weights(&q, wk->w, err);
-        if (rc) return rc;
-        for (size_t i = 0; i < wk->n; i++) wk->w[i] = fmax(wk->w[i], 1e-12 * nd_fit_weight(o, &rows[i]));
-    }
-    nd_lsq_solution s;
-    int rc = nd_lsq_solve(&q, &s, wk->h, err);
-    if (rc) return nd_error_prefix(err, "fitting %s", name);
-    for (size_t k = 0; k < wk->p; k++) {
-        nd_ratio_key key = wk->key[k];
-        res->ratio[key] = s.r[k];
-        res->status[key] = ND_RATIO_FITTED;
-        snprintf(res->target[key], sizeof res->target[key], "%s", name);
-        nd_fit_interval(res, key, s.se[k], s.dof);
-        if (s.r[k] > 0) continue;
-        if (!o->allow_fallback)
-            return nd_error_set(err, ND_EINPUT,
-                                "%s fits to 0 on %s: the round measures none of what nd prices "
-                                "there (check the classification, or --allow-fallback to take "
-                                "COMPUTE's ratio)", nd_ratio_key_name(key), name);
-        res->ratio[key] = res->ratio[ND_RATIO_COMPUTE];
-        res->status[key] = ND_RATIO_FALLBACK;
-        res->source[key] = ND_RATIO_COMPUTE;
-    }
-    for (size_t i = 0; i < wk->n; i++) {
-        wk->pred[i] = 0;
-        for (size_t k = 0; k < wk->p; k++) wk->pred[i] += res->ratio[wk->key[k]] * wk->X[i * wk->p + k];
-    }
-    return ND_OK;
-}
-
-/* Builds the regression of one group; merges two parts the round cannot tell apart. */
-static int build_group(const nd_fit_row *rows, size_t n, const group *g, const nd_fit_options *o,
-                       nd_fit_result *res, work *wk, double *offsets, nd_error *err)
-{
-    wk->n = n, wk->p = 0;
+    nd_fit_problem pb = {rows, n, NULL, y, scale, o, name, 0, {{0}}};
+    unsigned keys = 0;
     for (int k = 0; k < g->nkeys; k++) {
         double mx = 0;
         for (size_t i = 0; i < n; i++) mx = fmax(mx, fabs(nd_fit_regressor(&rows[i], g->keys[k])));
-        if (mx > 0) wk->key[wk->p++] = g->keys[k];
+        if (o->hold[g->keys[k]]) nd_fit_hold(res, g->keys[k], "--hold");
+        else if (mx > 0) keys |= 1u << g->keys[k], pb.col[pb.p++] = nd_fit_ratio_col(1u << g->keys[k]);
         else nd_fit_hold(res, g->keys[k], "no row of the round exercises it");
     }
     for (size_t i = 0; i < n; i++) {
         offsets[i] = offset(g, &rows[i], o, res);
         for (int k = 0; k < g->nkeys; k++)
             if (res->status[g->keys[k]] == ND_RATIO_HELD) offsets[i] += nd_fit_regressor(&rows[i], g->keys[k]);
-        wk->y[i] = target(g, &rows[i], o) - offsets[i];
-        wk->w[i] = wk->w0[i] = nd_fit_weight(o, &rows[i]);
-        for (size_t k = 0; k < wk->p; k++) wk->X[i * wk->p + k] = nd_fit_regressor(&rows[i], wk->key[k]);
+        y[i] = target(g, &rows[i], o) - offsets[i];
+        scale[i] = rows[i].time_ms;
     }
-    if (wk->p == 2) {
-        nd_lsq_problem q = {n, 2, wk->X, wk->y, wk->w, 0, NULL};
-        nd_lsq_solution s;
-        bool separable = n >= 3 && !nd_lsq_solve(&q, &s, NULL, err) && s.rcond > 1e-8 && s.free[0] && s.free[1];
-        if (!separable) {
-            for (size_t i = 0; i < n; i++) wk->X[i] = wk->X[2 * i] + wk->X[2 * i + 1];
-            res->status[wk->key[1]] = ND_RATIO_SHARED;
-            res->source[wk->key[1]] = wk->key[0];
-            wk->p = 1;
+    size_t ratio_cols = pb.p;
+    for (int f = 0; g->idle && f < ND_FIXED_COSTS; f++) {
+        if (o->no_fixed || o->hold_fixed[f]) {
+            snprintf(res->fixed[f].why, sizeof res->fixed[f].why, "%s", o->no_fixed ? "--no-fixed" : "--hold");
+            continue;
         }
+        pb.col[pb.p++] = nd_fit_fixed_col((nd_fixed_cost)f);
     }
-    /* One more row than ratios, so that leave-one-out and an interval check the fit;
-     * --allow-fallback accepts an exact but unchecked fit, as ND does. */
-    size_t need = wk->p + (o->allow_fallback ? 0 : 1);
-    char name[GROUP_NAME_MAX];
-    group_name(g, name);
-    if (wk->p && n < need)
-        return nd_error_set(err, ND_EINPUT,
-                            "fitting %s: %zu row%s cannot fit and check %zu ratio%s: profile at least %zu "
-                            "strategies (or --allow-fallback to fit them unchecked)", name, n,
-                            n == 1 ? "" : "s", wk->p, wk->p > 1 ? "s" : "", wk->p + 1);
+    if (pb.p == 0) return ND_OK;
+    nd_fit_problem first = pb;
+    unsigned before = res->unidentified, confounded = res->confounded;
+    int rc = nd_fit_solve(&pb, res, pred, loo, &res->time_spread, err);
+    if (rc == ND_EINPUT && ratio_cols == 2 && (res->unidentified & keys)) {
+        /* The column identifies the sum of the two parts: one ratio for both. */
+        res->unidentified = before, res->confounded = confounded;
+        pb = first;
+        pb.col[0].keys = keys;
+        for (size_t k = 1; k + 1 < pb.p; k++) pb.col[k] = pb.col[k + 1];
+        pb.p--;
+        res->status[g->keys[1]] = ND_RATIO_SHARED;
+        res->source[g->keys[1]] = g->keys[0];
+        rc = nd_fit_solve(&pb, res, pred, loo, &res->time_spread, err);
+    }
+    if (rc) return nd_error_prefix(err, "fitting %s", name);
+    /* The group's leave-one-out is reported under its first fitted key. */
+    int key = -1;
+    for (int k = g->nkeys; k-- > 0;)
+        if (res->status[g->keys[k]] != ND_RATIO_HELD) key = g->keys[k];
+    for (size_t i = 0; i < n; i++) {
+        if (key >= 0) {
+            res->group_target[i * ND_RATIO_KEYS + (size_t)key] = y[i] + offsets[i];
+            res->group_left_out[i * ND_RATIO_KEYS + (size_t)key] = loo[i] + offsets[i];
+        }
+        res->corrected_ms[i] += isfinite(loo[i]) ? loo[i] - pred[i] : NAN; /* the step's delta, for now */
+    }
     return ND_OK;
 }
 
 int nd_fit_parts(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_fit_result *res,
                  nd_error *err)
 {
-    work wk = {0};
-    double *buf = malloc(n * (ND_LSQ_MAX_P + 6) * sizeof *buf);
+    double *buf = malloc(5 * n * sizeof *buf);
     if (!buf) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    wk.X = buf, wk.y = buf + n * ND_LSQ_MAX_P, wk.w = wk.y + n, wk.h = wk.w + n, wk.pred = wk.h + n;
-    wk.w0 = wk.pred + n;
-    double *offsets = wk.w0 + n;
-    double *delta = calloc(n, sizeof *delta);
-    int rc = delta ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
+    int rc = ND_OK;
     for (size_t gi = 0; !rc && gi < sizeof groups / sizeof groups[0]; gi++) {
         const group *g = &groups[gi];
         if (!measured(g, o)) {
@@ -202,29 +143,24 @@ int nd_fit_parts(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_f
             for (int k = 0; k < g->nkeys; k++) nd_fit_hold(res, g->keys[k], why);
             continue;
         }
-        if ((rc = build_group(rows, n, g, o, res, &wk, offsets, err)) || wk.p == 0) continue;
-        if ((rc = solve_group(rows, g, o, &wk, res, err))) break;
-        for (int k = 0; k < g->nkeys; k++) {
-            nd_ratio_key key = g->keys[k];
-            if (res->status[key] != ND_RATIO_SHARED) continue;
-            res->ratio[key] = res->ratio[res->source[key]];
-            res->lo[key] = res->lo[res->source[key]], res->hi[key] = res->hi[res->source[key]];
-        }
-        for (size_t i = 0; i < n; i++) {
-            double pred = wk.pred[i] + offsets[i], y = wk.y[i] + offsets[i], loo;
-            if (o->robust) loo = refit_without(&wk, i, true, err) + offsets[i];
-            else loo = wk.h[i] < 1 - 1e-10 ? y - (y - pred) / (1 - wk.h[i]) : NAN;
-            res->group_target[i * ND_RATIO_KEYS + wk.key[0]] = y;
-            res->group_left_out[i * ND_RATIO_KEYS + wk.key[0]] = loo;
-            delta[i] += loo - pred;
-        }
+        rc = fit_group(rows, n, g, o, res, buf, err);
     }
+    /* corrected_ms held the sum of the groups' leave-one-out deltas. */
     for (size_t i = 0; !rc && i < n; i++) {
-        res->corrected_ms[i] = nd_fit_corrected(&rows[i], res->ratio, ND_FIT_PARTS);
-        res->left_out_ms[i] = res->corrected_ms[i] + delta[i];
+        double delta = res->corrected_ms[i], fixed = 0;
+        for (int f = 0; f < ND_FIXED_COSTS; f++)
+            if (res->fixed[f].status == ND_RATIO_FITTED)
+                fixed += res->fixed[f].value * nd_fit_fixed_regressor(&rows[i], (nd_fixed_cost)f);
+        res->corrected_ms[i] = nd_fit_corrected(&rows[i], res->ratio, ND_FIT_PARTS) + fixed;
+        res->left_out_ms[i] = res->corrected_ms[i] + delta;
         res->target_ms[i] = rows[i].time_ms;
     }
-    free(delta);
+    if (!rc) {
+        double s = 0;
+        for (size_t i = 0; i < n; i++) s += pow(res->corrected_ms[i] / res->target_ms[i] - 1, 2);
+        int dof = (int)n - res->time_spread.terms;
+        res->time_spread.residual_sd = dof > 0 ? sqrt(s / dof) : NAN;
+    }
     free(buf);
     return rc;
 }

@@ -11,6 +11,7 @@
 typedef struct subset_fit {
     double objective, rss, rcond;
     double r[ND_LSQ_MAX_P], se[ND_LSQ_MAX_P];
+    double cov[ND_LSQ_MAX_P][ND_LSQ_MAX_P]; /* (A'A)^-1 of the free columns, unscaled */
 } subset_fit;
 
 static double column_scale(const nd_lsq_problem *q, size_t k)
@@ -75,13 +76,16 @@ static int solve_subset(const nd_lsq_problem *q, const size_t *cols, size_t m, s
             f->rss = rss;
             for (size_t j = 0; j < m; j++) {
                 f->r[cols[j]] = gsl_vector_get(c, j);
-                /* (A^T A)^-1 = V S^-2 V^T; diagonal entries give the variances. */
-                double v = 0;
-                for (size_t t = 0; t < m; t++) {
-                    double vt = gsl_matrix_get(V, j, t) / gsl_vector_get(S, t);
-                    v += vt * vt;
+                /* (A^T A)^-1 = V S^-2 V^T: the covariance up to the residual variance. */
+                for (size_t l = 0; l < m; l++) {
+                    double v = 0;
+                    for (size_t t = 0; t < m; t++) {
+                        double s2 = gsl_vector_get(S, t) * gsl_vector_get(S, t);
+                        v += gsl_matrix_get(V, j, t) * gsl_matrix_get(V, l, t) / s2;
+                    }
+                    f->cov[cols[j]][cols[l]] = v;
                 }
-                f->se[cols[j]] = v; /* scaled by the residual variance by the caller */
+                f->se[cols[j]] = f->cov[cols[j]][cols[j]]; /* scaled by the caller */
             }
             if (h) {
                 gsl_vector *lev = gsl_vector_alloc(rows);
@@ -110,9 +114,16 @@ int nd_lsq_solve(const nd_lsq_problem *q, nd_lsq_solution *out, double *h, nd_er
         if (!isfinite(q->y[i]) || !(q->w[i] > 0) || !isfinite(q->w[i]))
             return nd_error_set(err, ND_EINPUT, "least squares: a non-finite measurement or weight");
     subset_fit best = {.objective = INFINITY}, f;
-    size_t best_mask = 0, cols[ND_LSQ_MAX_P];
-    /* Every subset of free columns; the unconstrained optimum is the full set when feasible. */
-    for (size_t mask = 1; mask < ((size_t)1 << q->p); mask++) {
+    size_t best_mask = 0, cols[ND_LSQ_MAX_P], all = ((size_t)1 << q->p) - 1;
+    /* The unconstrained optimum, when feasible, is the constrained one (the problem is
+     * convex); otherwise every subset of free columns. */
+    for (size_t k = 0; k < q->p; k++) cols[k] = k;
+    if (!solve_subset(q, cols, q->p, &f, NULL)) {
+        bool feasible = true;
+        for (size_t k = 0; k < q->p; k++) feasible &= f.r[k] >= 0;
+        if (feasible) best = f, best_mask = all;
+    }
+    for (size_t mask = 1; !best_mask && mask <= all; mask++) {
         size_t m = 0;
         for (size_t k = 0; k < q->p; k++)
             if (mask & ((size_t)1 << k)) cols[m++] = k;
@@ -131,6 +142,8 @@ int nd_lsq_solve(const nd_lsq_problem *q, nd_lsq_solution *out, double *h, nd_er
     for (size_t k = 0; k < q->p; k++) {
         out->r[k] = out->free[k] ? f.r[k] : 0.0;
         out->se[k] = out->free[k] ? sqrt(f.se[k] * sigma2) : NAN;
+        for (size_t l = 0; l < q->p; l++)
+            out->cov[k][l] = out->free[k] && out->free[l] ? f.cov[k][l] * sigma2 : 0.0;
     }
     out->rss = f.rss;
     out->dof = dof;

@@ -4,8 +4,9 @@
  * Minimises  sum_i w_i (y_i - sum_k X_ik r_k)^2 + lambda sum_k s_k (r_k - prior_k)^2
  * over r >= 0, with s_k = sum_i w_i X_ik^2 / n (so lambda is dimensionless: 1 weighs the
  * prior like the whole data set). lambda = 0 is plain weighted least squares.
- * Non-negativity is exact: every subset of free ratios is solved (the others at 0)
- * and the best feasible one kept; p is at most a dozen, so this is 2^p small SVDs.
+ * Non-negativity is exact: when the unconstrained optimum is not feasible, every subset of
+ * free ratios is solved (the others at 0) and the best feasible one kept; p is at most a
+ * dozen, so this is at most 2^p small SVDs.
  * Leverages come from the SVD of the augmented system (gsl_linalg_SV_leverage), so the
  * leave-one-out residual of row i is e_i / (1 - h_i) exactly (for a fixed active set).
  */
@@ -30,6 +31,7 @@ typedef struct nd_lsq_problem {
 typedef struct nd_lsq_solution {
     double r[ND_LSQ_MAX_P];       /* the fitted coefficients */
     double se[ND_LSQ_MAX_P];      /* standard errors (NaN where not estimable) */
+    double cov[ND_LSQ_MAX_P][ND_LSQ_MAX_P]; /* their covariance, s^2 (A'A)^-1 (0 for held ones) */
     bool free[ND_LSQ_MAX_P];      /* not held at 0 by the non-negativity */
     double rss;                   /* weighted residual sum of squares */
     int dof;                      /* n minus free coefficients (at least 1 when estimable) */

@@ -148,6 +148,25 @@ const char *nd_ratio_key_name(nd_ratio_key k);
 /* The key with this name (case-sensitive), or -1. */
 int nd_ratio_key_from_name(const char *name);
 
+/* Fixed costs a calibration adds to OVERHEAD: what a step costs beyond the estimate per
+ * kernel on the step's critical path (µs), per micro-batch slot (ms) and per step (ms).
+ * Keys of the ratios file beside the ratio keys. */
+typedef enum { ND_FIXED_KERNEL = 0, ND_FIXED_MICROBATCH, ND_FIXED_STEP, ND_FIXED_COSTS } nd_fixed_cost;
+
+/* "KERNEL_US", "MICROBATCH_MS", "STEP_MS"; "?" out of range. */
+const char *nd_fixed_cost_name(nd_fixed_cost f);
+/* The fixed cost with this name (case-sensitive), or -1. */
+int nd_fixed_cost_from_name(const char *name);
+
+/* Memory ratios: MEM_ACTIVATIONS scales the activations kept for backward, MEM_TRANSIENT
+ * the transient tensors, communication buffers and the caching allocator's share. */
+typedef enum { ND_MEM_ACTIVATIONS = 0, ND_MEM_TRANSIENT, ND_MEM_RATIOS } nd_memory_ratio;
+
+/* "MEM_ACTIVATIONS", "MEM_TRANSIENT"; "?" out of range. */
+const char *nd_memory_ratio_name(nd_memory_ratio m);
+/* The memory ratio with this name (case-sensitive), or -1. */
+int nd_memory_ratio_from_name(const char *name);
+
 /* ---- ND's folding of the parts onto the measured columns ----------------------- */
 
 /* The measured columns and the estimated parts, folded onto one vocabulary
@@ -193,6 +212,10 @@ typedef struct nd_ratios_format {
     const char *value, *status, *ratio_fitted_on, *ci95, *why, *source;
     const char *leave_one_out, *total, *in_sample;           /* metrics: */
     const char *mape, *max_error, *spearman, *regret;
+    /* the uncertainty -c carries to decisions: _nd.uncertainty.{time, memory} */
+    const char *uncertainty, *time, *memory, *terms, *covariance, *residual_sd, *dof, *t95;
+    const char *peak, *max_ci, *hold, *distinct;            /* what the fit checked */
+    const char *history, *drift, *previous;                 /* the nightly job's record */
 } nd_ratios_format;
 
 extern const nd_ratios_format nd_ratios_json;

@@ -15,15 +15,49 @@
 /* The ratio key that scales part p. */
 nd_ratio_key nd_ratio_key_of_part(nd_part p);
 
-/* Per-part multipliers (1 = uncorrected). */
+#define ND_SPREAD_MAX_TERMS 16
+
+/* What a fit knows of its own error, for prediction intervals and sampling: the covariance
+ * of the fitted terms (each a ratio, scaling the parts of the keys in `scales`, or a fixed
+ * cost), the relative scatter of a strategy around the fitted estimate, and Student's t. */
+typedef struct nd_spread {
+    int terms;                            /* 0: the file states no uncertainty */
+    unsigned scales[ND_SPREAD_MAX_TERMS]; /* time: bit (1u << nd_ratio_key) of each key scaled;
+                                             memory: bit (1u << nd_memory_ratio) */
+    int fixed[ND_SPREAD_MAX_TERMS];       /* the nd_fixed_cost a term is, or -1 */
+    double cov[ND_SPREAD_MAX_TERMS][ND_SPREAD_MAX_TERMS];
+    double residual_sd; /* sd of measured / fitted - 1 over the round's strategies */
+    double t95;         /* Student's t quantile 0.975 at the fit's degrees of freedom */
+    int dof;
+} nd_spread;
+
+/* Per-part multipliers (1 = uncorrected), fixed costs (0 = none) and memory ratios. */
 typedef struct nd_ratios {
     double value[ND_RATIO_KEYS];
     bool stated[ND_RATIO_KEYS]; /* the file stated this key */
+    double fixed[ND_FIXED_COSTS]; /* KERNEL_US in µs per kernel, the others ms */
+    bool fixed_stated[ND_FIXED_COSTS];
+    double memory[ND_MEM_RATIOS];
+    bool memory_stated[ND_MEM_RATIOS];
+    nd_spread time, mem;
 } nd_ratios;
 
-void nd_ratios_init(nd_ratios *r); /* every ratio 1, none stated */
+void nd_ratios_init(nd_ratios *r); /* every ratio 1, no fixed cost, none stated */
 
-/* parts[p] *= the ratio of p, for every part. */
-void nd_ratios_apply(const nd_ratios *r, double parts_ms[ND_PARTS]);
+/* parts[p] *= the ratio of p, for every part; then OVERHEAD += the fixed costs: KERNEL_US x
+ * kernels_per_step / 1000 + MICROBATCH_MS x microbatch_slots + STEP_MS. */
+void nd_ratios_apply(const nd_ratios *r, double kernels_per_step, double microbatch_slots,
+                     double parts_ms[ND_PARTS]);
+
+/* Half-width of the 95 % prediction interval of a corrected step, ms: t95 x sqrt(x' C x +
+ * (residual_sd x step)^2), x the raw ms each fitted term scales (the count for a fixed
+ * cost). NaN when the ratios state no uncertainty. */
+double nd_ratios_step_halfwidth_ms(const nd_ratios *r, const double raw_parts_ms[ND_PARTS],
+                                   double kernels_per_step, double microbatch_slots, double step_ms);
+
+/* The same for a corrected peak: x = (activations, transient) raw MiB, the transient being
+ * the working tensors, buffers and the allocator's share. */
+double nd_ratios_peak_halfwidth_mib(const nd_ratios *r, double activations_mib, double transient_mib,
+                                    double peak_mib);
 
 #endif

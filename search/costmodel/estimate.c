@@ -46,6 +46,22 @@ static int argmax_last(const double *v, int64_t n)
     return best;
 }
 
+/* The memory ratios of a calibration (docs/calibration.md §Memory): MEM_ACTIVATIONS scales the
+ * activations, MEM_TRANSIENT the transient tensors, buffers and the allocator's share; the
+ * allocated, reserved and total peaks follow. raw_peak keeps the uncorrected largest total. */
+static void correct_memory(const nd_ratios *r, nd_stage_memory *m, double *raw_peak)
+{
+    *raw_peak = fmax(*raw_peak, m->total_mib);
+    double a = r->memory[ND_MEM_ACTIVATIONS], t = r->memory[ND_MEM_TRANSIENT];
+    double tensors = (a - 1) * m->activations_mib + (t - 1) * (m->working_mib + m->buffers_mib);
+    double allocator = (t - 1) * m->allocator_mib;
+    m->activations_mib *= a;
+    m->working_mib *= t, m->buffers_mib *= t, m->allocator_mib *= t;
+    m->allocated_mib += tensors;
+    m->reserved_mib += tensors + allocator;
+    m->total_mib += tensors + allocator;
+}
+
 int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_cache *cache,
                          const nd_recompute_plan *plan, nd_estimate *est, nd_error *err)
 {
@@ -69,7 +85,7 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     double flops_per_mb = 0;
     est->stages = s->pp;
     nd_stage_work w, prev;
-    double prev_flops = 0;
+    double prev_flops = 0, raw_peak = 0;
     for (int64_t i = 0; i < s->pp; i++) {
         nd_stage_work_next(ctx, s, plan, i, i ? &prev : NULL, &w);
         /* Middle stages of one composition cost the same per micro-batch: price once. Their
@@ -92,6 +108,8 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
             prev_flops = nd_stage_model_flops(ctx, costs, &w);
         }
         nd_stage_memory_compute(ctx, s, costs, &w, &memory);
+        if (ctx->ratios) correct_memory(ctx->ratios, &memory, &raw_peak);
+        else raw_peak = fmax(raw_peak, memory.total_mib);
         prev = w;
         totals[i] = times[i].total_ms;
         ends[i] = times[i].dp_comm_ms + times[i].dp_reduce_ms + times[i].optimizer_ms;
@@ -123,13 +141,20 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     p[ND_PART_OPTIMIZER] = y->optimizer_ms;
     p[ND_PART_OVERHEAD] = m * x->overhead_ms + ctx->device->step_host_ms;
 
+    /* The counts a calibration's fixed costs multiply (docs/calibration.md §Fixed costs). */
+    est->microbatch_slots = s->schedule == ND_SCHEDULE_INTERLEAVED && s->vpp > 1
+                                ? m + (double)(s->pp - 1) / (double)s->vpp
+                                : m + (double)(s->pp - 1);
+    est->kernels_per_step = x->kernels * est->microbatch_slots;
     memcpy(est->parts_ms, est->raw_parts_ms, sizeof est->parts_ms);
-    if (ctx->ratios) nd_ratios_apply(ctx->ratios, est->parts_ms);
+    if (ctx->ratios)
+        nd_ratios_apply(ctx->ratios, est->kernels_per_step, est->microbatch_slots, est->parts_ms);
     for (int i = 0; i < ND_PARTS; i++) {
         est->step_ms += est->parts_ms[i];
         est->raw_step_ms += est->raw_parts_ms[i];
     }
     est->straggler_stage = sx;
+    est->raw_peak_mib = raw_peak;
     est->fits = est->peak_mib <= ctx->budget_mib;
     /* Every input is bounded where it enters (docs/limits.md); this is the backstop that
      * keeps an infinite or NaN result out of every table and file. */

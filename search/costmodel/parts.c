@@ -1,7 +1,12 @@
 /*
- * parts.c — which ratio scales which part, and applying a ratios set.
+ * parts.c — which ratio scales which part, applying a ratios set, and the prediction
+ * interval a fit's covariance gives a corrected estimate (docs/calibration.md
+ * §Uncertainty carried to decisions).
  */
 #include "nd/parts.h"
+
+#include <math.h>
+#include <string.h>
 
 nd_ratio_key nd_ratio_key_of_part(nd_part p)
 {
@@ -23,13 +28,64 @@ nd_ratio_key nd_ratio_key_of_part(nd_part p)
 
 void nd_ratios_init(nd_ratios *r)
 {
-    for (int i = 0; i < ND_RATIO_KEYS; i++) {
-        r->value[i] = 1.0;
-        r->stated[i] = false;
-    }
+    memset(r, 0, sizeof *r);
+    for (int i = 0; i < ND_RATIO_KEYS; i++) r->value[i] = 1.0;
+    for (int i = 0; i < ND_MEM_RATIOS; i++) r->memory[i] = 1.0;
 }
 
-void nd_ratios_apply(const nd_ratios *r, double parts_ms[ND_PARTS])
+/* What each fixed cost multiplies, in its unit: kernels (µs -> ms), slots, one step. */
+static void fixed_counts(double kernels_per_step, double microbatch_slots, double out[ND_FIXED_COSTS])
+{
+    out[ND_FIXED_KERNEL] = kernels_per_step / 1e3;
+    out[ND_FIXED_MICROBATCH] = microbatch_slots;
+    out[ND_FIXED_STEP] = 1.0;
+}
+
+void nd_ratios_apply(const nd_ratios *r, double kernels_per_step, double microbatch_slots,
+                     double parts_ms[ND_PARTS])
 {
     for (int p = 0; p < ND_PARTS; p++) parts_ms[p] *= r->value[nd_ratio_key_of_part((nd_part)p)];
+    double count[ND_FIXED_COSTS];
+    fixed_counts(kernels_per_step, microbatch_slots, count);
+    for (int f = 0; f < ND_FIXED_COSTS; f++) parts_ms[ND_PART_OVERHEAD] += r->fixed[f] * count[f];
+}
+
+/* t95 x sqrt(x' C x + (sd x total)^2). */
+static double halfwidth(const nd_spread *s, const double *x, double total)
+{
+    if (s->terms <= 0) return NAN;
+    double v = 0;
+    for (int a = 0; a < s->terms; a++)
+        for (int b = 0; b < s->terms; b++) v += x[a] * s->cov[a][b] * x[b];
+    v += s->residual_sd * total * s->residual_sd * total;
+    return s->t95 * sqrt(fmax(v, 0.0));
+}
+
+double nd_ratios_step_halfwidth_ms(const nd_ratios *r, const double raw_parts_ms[ND_PARTS],
+                                   double kernels_per_step, double microbatch_slots, double step_ms)
+{
+    const nd_spread *s = &r->time;
+    double x[ND_SPREAD_MAX_TERMS] = {0}, count[ND_FIXED_COSTS];
+    fixed_counts(kernels_per_step, microbatch_slots, count);
+    for (int t = 0; t < s->terms && t < ND_SPREAD_MAX_TERMS; t++) {
+        if (s->fixed[t] >= 0) {
+            x[t] = count[s->fixed[t]];
+            continue;
+        }
+        for (int p = 0; p < ND_PARTS; p++)
+            if (s->scales[t] & 1u << nd_ratio_key_of_part((nd_part)p)) x[t] += raw_parts_ms[p];
+    }
+    return halfwidth(s, x, step_ms);
+}
+
+double nd_ratios_peak_halfwidth_mib(const nd_ratios *r, double activations_mib, double transient_mib,
+                                    double peak_mib)
+{
+    const nd_spread *s = &r->mem;
+    double x[ND_SPREAD_MAX_TERMS] = {0};
+    for (int t = 0; t < s->terms && t < ND_SPREAD_MAX_TERMS; t++) {
+        if (s->scales[t] & 1u << ND_MEM_ACTIVATIONS) x[t] += activations_mib;
+        if (s->scales[t] & 1u << ND_MEM_TRANSIENT) x[t] += transient_mib;
+    }
+    return halfwidth(s, x, peak_mib);
 }

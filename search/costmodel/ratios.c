@@ -18,6 +18,70 @@
 /* The ratios file's keys (formats.h). */
 static const nd_ratios_format *const keys = &nd_ratios_json;
 
+/* One term of an uncertainty: an array of the key names it scales (ratio keys of time, or
+ * memory ratios), or a fixed cost's name alone. */
+static int read_term(const cJSON *names, const char *path, bool time, nd_spread *s, int t, nd_error *err)
+{
+    s->fixed[t] = -1;
+    s->scales[t] = 0;
+    const cJSON *name;
+    if (!cJSON_IsArray(names) || cJSON_GetArraySize(names) < 1)
+        return nd_error_set(err, ND_EINPUT, "%s: '%s.%s.%s': each term is an array of key names", path,
+                            keys->stamp, keys->uncertainty, keys->terms);
+    cJSON_ArrayForEach(name, names) {
+        const char *n = cJSON_IsString(name) ? name->valuestring : "";
+        int k = time ? nd_ratio_key_from_name(n) : nd_memory_ratio_from_name(n);
+        int f = time ? nd_fixed_cost_from_name(n) : -1;
+        if (f >= 0 && cJSON_GetArraySize(names) == 1) {
+            s->fixed[t] = f;
+            continue;
+        }
+        if (k < 0)
+            return nd_error_set(err, ND_EINPUT, "%s: '%s.%s': '%s' is not a key this term can scale", path,
+                                keys->stamp, keys->uncertainty, n);
+        s->scales[t] |= 1u << k;
+    }
+    return ND_OK;
+}
+
+/* _nd.uncertainty.time or .memory: terms, their covariance, the residual scatter, t95. */
+static int read_spread(const cJSON *o, const char *path, bool time, nd_spread *s, nd_error *err)
+{
+    memset(s, 0, sizeof *s);
+    if (!o) return ND_OK;
+    const cJSON *terms = cJSON_GetObjectItemCaseSensitive(o, keys->terms);
+    const cJSON *cov = cJSON_GetObjectItemCaseSensitive(o, keys->covariance);
+    const cJSON *sd = cJSON_GetObjectItemCaseSensitive(o, keys->residual_sd);
+    const cJSON *t95 = cJSON_GetObjectItemCaseSensitive(o, keys->t95);
+    const cJSON *dof = cJSON_GetObjectItemCaseSensitive(o, keys->dof);
+    int n = cJSON_IsArray(terms) ? cJSON_GetArraySize(terms) : -1;
+    bool ok = n >= 0 && n <= ND_SPREAD_MAX_TERMS && cJSON_IsArray(cov) && cJSON_GetArraySize(cov) == n &&
+              cJSON_IsNumber(sd) && isfinite(sd->valuedouble) && sd->valuedouble >= 0 && cJSON_IsNumber(t95) &&
+              isfinite(t95->valuedouble) && t95->valuedouble > 0 && cJSON_IsNumber(dof) && dof->valuedouble >= 1 &&
+              dof->valuedouble < 1e9;
+    for (int a = 0; ok && a < n; a++) {
+        const cJSON *row = cJSON_GetArrayItem(cov, a);
+        ok = cJSON_IsArray(row) && cJSON_GetArraySize(row) == n;
+        for (int b = 0; ok && b < n; b++) {
+            const cJSON *v = cJSON_GetArrayItem(row, b);
+            ok = cJSON_IsNumber(v) && isfinite(v->valuedouble);
+            if (ok) s->cov[a][b] = v->valuedouble;
+        }
+        ok = ok && s->cov[a][a] >= 0;
+    }
+    if (!ok)
+        return nd_error_set(err, ND_EINPUT, "%s: '%s.%s.%s' must hold %s (at most %d), a square %s, %s >= 0, "
+                            "%s > 0 and %s >= 1", path, keys->stamp, keys->uncertainty, time ? keys->time : keys->memory,
+                            keys->terms, ND_SPREAD_MAX_TERMS, keys->covariance, keys->residual_sd, keys->t95, keys->dof);
+    for (int t = 0; t < n; t++) {
+        int rc = read_term(cJSON_GetArrayItem(terms, t), path, time, s, t, err);
+        if (rc) return rc;
+    }
+    s->terms = n;
+    s->residual_sd = sd->valuedouble, s->t95 = t95->valuedouble, s->dof = (int)dof->valuedouble;
+    return ND_OK;
+}
+
 static int read_stamp(const cJSON *nd, const char *path, nd_ratios_file *out, nd_error *err)
 {
     const char *stamp = keys->stamp;
@@ -48,6 +112,12 @@ static int read_stamp(const cJSON *nd, const char *path, nd_ratios_file *out, nd
         return nd_error_set(err, ND_EINPUT, "%s: '%s.%s' is '%s'; nd's ratios are dimensionless "
                             "corrections of millisecond estimates ('%s')", path, stamp, keys->units,
                             units->valuestring, keys->units_ms);
+    const cJSON *u = cJSON_GetObjectItemCaseSensitive(nd, keys->uncertainty);
+    if (u) {
+        int rc = read_spread(cJSON_GetObjectItemCaseSensitive(u, keys->time), path, true, &out->ratios.time, err);
+        if (!rc) rc = read_spread(cJSON_GetObjectItemCaseSensitive(u, keys->memory), path, false, &out->ratios.mem, err);
+        if (rc) return rc;
+    }
     out->stamped = true;
     nd_text_copy(out->cost_model, cm->valuestring, sizeof out->cost_model);
     if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, keys->device)))
@@ -82,6 +152,40 @@ static int refuse_unstamped(const cJSON *root, const char *path, const nd_ratios
                         cJSON_IsString(csv) ? csv->valuestring : "ROUND.csv", path);
 }
 
+/* A fixed cost (>= 0, ms or µs) or a memory ratio (> 0): the keys beside the ratio keys. */
+static int read_other_key(const cJSON *item, const char *path, nd_ratios_file *out, nd_error *err)
+{
+    const char *key = item->string;
+    int f = nd_fixed_cost_from_name(key), m = nd_memory_ratio_from_name(key);
+    bool *stated = f >= 0 ? &out->ratios.fixed_stated[f] : &out->ratios.memory_stated[m];
+    double *value = f >= 0 ? &out->ratios.fixed[f] : &out->ratios.memory[m];
+    if (*stated) return nd_error_set(err, ND_EINPUT, "%s: '%s' is stated twice", path, key);
+    double v = cJSON_IsNumber(item) ? item->valuedouble : NAN;
+    if (f >= 0 && !(isfinite(v) && v >= 0 && v < 1e9))
+        return nd_error_set(err, ND_EINPUT, "%s: fixed cost '%s' must be a finite number >= 0", path, key);
+    if (m >= 0 && !(isfinite(v) && v > 0 && v < 1e9))
+        return nd_error_set(err, ND_EINPUT, "%s: memory ratio '%s' must be a positive finite number", path, key);
+    *value = v, *stated = true;
+    return ND_OK;
+}
+
+static int unknown_key(const char *path, const char *key, nd_error *err)
+{
+    char names[512];
+    size_t used = 0;
+    for (int i = 0; i < ND_RATIO_KEYS; i++)
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                                 nd_ratio_key_name((nd_ratio_key)i));
+    for (int i = 0; i < ND_FIXED_COSTS && used < sizeof names; i++)
+        used += (size_t)snprintf(names + used, sizeof names - used, ", %s", nd_fixed_cost_name((nd_fixed_cost)i));
+    for (int i = 0; i < ND_MEM_RATIOS && used < sizeof names; i++)
+        used += (size_t)snprintf(names + used, sizeof names - used, ", %s",
+                                 nd_memory_ratio_name((nd_memory_ratio)i));
+    char hint_buf[ND_TEXT_HINT_MAX];
+    return nd_error_set(err, ND_EINPUT, "%s: unknown ratio key '%s' (%sknown: %s)", path, key,
+                        nd_text_hint(key, names, hint_buf), names);
+}
+
 static int read_ratios(const cJSON *root, const char *text, const char *path, nd_ratios_file *out,
                        nd_error *err)
 {
@@ -91,16 +195,12 @@ static int read_ratios(const cJSON *root, const char *text, const char *path, nd
         const char *key = item->string;
         if (key[0] == '_') continue;
         int k = nd_ratio_key_from_name(key);
-        if (k < 0) {
-            char names[256];
-            size_t used = 0;
-            for (int i = 0; i < ND_RATIO_KEYS; i++)
-                used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                                         nd_ratio_key_name((nd_ratio_key)i));
-            char hint_buf[ND_TEXT_HINT_MAX];
-            return nd_error_set(err, ND_EINPUT, "%s: unknown ratio key '%s' (%sknown: %s)", path, key,
-                                nd_text_hint(key, names, hint_buf), names);
+        if (k < 0 && (nd_fixed_cost_from_name(key) >= 0 || nd_memory_ratio_from_name(key) >= 0)) {
+            int rc = read_other_key(item, path, out, err);
+            if (rc) return rc;
+            continue;
         }
+        if (k < 0) return unknown_key(path, key, err);
         if (out->ratios.stated[k]) /* cJSON keeps both; which one would apply is not obvious */
             return nd_error_set(err, ND_EINPUT, "%s: ratio '%s' is stated twice", path, key);
         if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble) || item->valuedouble <= 0)
