@@ -183,6 +183,8 @@ const nd_ratios_format nd_ratios_json = {
     .covariance = "covariance", .residual_sd = "residual_sd", .dof = "dof", .t95 = "t95",
     .peak = "peak", .max_ci = "max_ci", .hold = "hold", .distinct = "distinct_strategies",
     .history = "history", .drift = "drift", .previous = "previous",
+    .shapes = "shapes", .ridge_rows = "ridge_rows", .spread = "spread", .table = "table", .delta = "delta",
+    .se = "se", .parts = "parts",
 };
 
 const nd_classified_format nd_classified_csv = {

@@ -35,6 +35,36 @@ static void nd_fold_measured(const nd_classified_row *r, double out[ND_FOLDS])
     out[ND_FOLD_TOTAL] = r->time_ms;
 }
 
+const char *nd_peak_kind_name(nd_peak_kind k)
+{
+    static const char *const names[] = {"device", "reserved", "allocated"};
+    return (unsigned)k < ND_PEAK_KINDS ? names[k] : "?";
+}
+
+int nd_peak_kind_from_name(const char *name)
+{
+    for (int k = 0; k < ND_PEAK_KINDS; k++)
+        if (!strcmp(name, nd_peak_kind_name((nd_peak_kind)k))) return k;
+    return -1;
+}
+
+/* The estimate's peak of the kind measured, and with -c the prediction intervals. */
+static void peaks_and_intervals(const nd_compare_inputs *in, nd_compare_row *cr)
+{
+    const nd_estimate *e = &cr->est;
+    const nd_stage_memory *m = &cr->peak_memory;
+    cr->peak_est_mib = in->peak == ND_PEAK_ALLOCATED ? e->peak_allocated_mib
+                       : in->peak == ND_PEAK_RESERVED ? e->peak_reserved_mib : e->peak_mib;
+    cr->step_halfwidth_ms = cr->peak_halfwidth_mib = NAN;
+    if (!in->ratios) return;
+    cr->step_halfwidth_ms = nd_ratios_step_halfwidth_ms(in->ratios, &cr->strategy, e->raw_parts_ms, e->kernels_per_step,
+                                                        e->microbatch_slots, e->step_ms);
+    /* The variance is of the raw MiB the ratios scale. */
+    double transient = m->working_mib + m->buffers_mib + (in->peak == ND_PEAK_ALLOCATED ? 0 : m->allocator_mib);
+    cr->peak_halfwidth_mib = nd_ratios_peak_halfwidth_mib(in->ratios, m->activations_mib / in->ratios->memory[ND_MEM_ACTIVATIONS],
+                                                          transient / in->ratios->memory[ND_MEM_TRANSIENT], cr->peak_est_mib);
+}
+
 static int price_row(const nd_compare_inputs *in, const nd_classified *round, nd_compare_row *cr,
                      nd_error *err)
 {
@@ -63,8 +93,15 @@ static int price_row(const nd_compare_inputs *in, const nd_classified *round, nd
     if (rc) return nd_error_prefix(err, "%s:%d: this row's strategy cannot be priced", round->path, r->line);
     nd_context ctx;
     nd_context_init(&ctx, &run->model, &train, in->device, cr->devices, in->budget_mib, in->ratios);
-    cr->est.stage_memory = NULL, cr->est.stage_time = NULL;
-    if ((rc = nd_estimate_strategy(&ctx, s, NULL, NULL, &cr->est, err))) return rc;
+    nd_stage_memory *stages = calloc((size_t)s->pp, sizeof *stages);
+    if (!stages) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    cr->est.stage_memory = stages, cr->est.stage_time = NULL;
+    rc = nd_estimate_strategy(&ctx, s, NULL, NULL, &cr->est, err);
+    if (!rc) cr->peak_memory = stages[cr->est.peak_stage];
+    cr->est.stage_memory = NULL;
+    free(stages);
+    if (rc) return rc;
+    peaks_and_intervals(in, cr);
     nd_fold_measured(r, cr->measured);
     nd_fold_estimate(cr->est.parts_ms, cr->estimated);
     cr->rank_ms = isnan(r->step_trainer_ms) ? r->time_ms : r->step_trainer_ms;
@@ -131,7 +168,7 @@ static void memory_metrics(nd_compare *c, double *x, double *y, double budget_mi
     for (size_t i = 0; i < c->count; i++) {
         const nd_compare_row *r = &c->rows[i];
         if (isnan(r->row->peak_mib)) continue;
-        x[n] = r->est.peak_mib, y[n] = r->row->peak_mib, n++;
+        x[n] = r->peak_est_mib, y[n] = r->row->peak_mib, n++;
         if (r->est.fits && r->row->peak_mib > budget_mib) c->fits_but_measured_over++;
     }
     c->memory_rows = n;
@@ -148,6 +185,7 @@ int nd_compare_round(const nd_compare_inputs *in, const nd_classified *round, nd
     if (!out->rows) return nd_error_set(err, ND_ENOMEM, "out of memory");
     out->count = round->count;
     out->corrected = in->ratios != NULL;
+    out->peak = in->peak;
     for (size_t i = 0; i < round->count; i++) {
         out->rows[i].row = &round->rows[i];
         int rc = price_row(in, round, &out->rows[i], err);

@@ -63,12 +63,18 @@ int nd_compare_command(const nd_compare_request *req, FILE *out, FILE *diag, nd_
     nd_compare cmp = {0};
     if (!rc) rc = nd_classified_load(req->real_csv, &round, err);
     if (!rc) {
+        int peak = req->peak ? nd_peak_kind_from_name(req->peak) : ND_PEAK_DEVICE;
+        if (peak < 0) {
+            rc = nd_error_set(err, ND_EUSAGE, "--peak %s: expected device, reserved or allocated", req->peak);
+            goto done;
+        }
         nd_compare_inputs in = {&ses.run, ses.device, ses.budget_mib,
-                                ses.has_ratios ? &ses.ratios.ratios : NULL};
+                                ses.has_ratios ? &ses.ratios.ratios : NULL, (nd_peak_kind)peak};
         rc = nd_compare_round(&in, &round, &cmp, err);
     }
     if (!rc && !req->json) nd_compare_print(out, &cmp, req->real_csv);
     if (!rc) rc = write_outputs(req, &ses, &cmp, &round, out, err);
+done:
     nd_compare_free(&cmp);
     nd_classified_free(&round);
     nd_session_close(&ses);

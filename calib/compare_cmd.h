@@ -19,6 +19,7 @@ typedef struct nd_compare_request {
     bool json;               /* --json: the report JSON on stdout instead of the table */
     const char *plot_format; /* --format png|svg|pdf */
     bool no_plots;           /* --no-plots */
+    const char *peak;        /* --peak device|reserved|allocated: what the round's peak_mib measures */
 } nd_compare_request;
 
 /* nd-compare: estimate every row of a round and compare. */

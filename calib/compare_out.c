@@ -37,7 +37,7 @@ static void print_row(FILE *fp, const nd_compare *c, const nd_compare_row *r)
     }
     if (!isnan(r->row->peak_mib))
         fprintf(fp, "  peak memory: measured %.0f MiB, estimated %.0f MiB (%+.1f %%)%s\n", r->row->peak_mib,
-                r->est.peak_mib, pct(r->est.peak_mib - r->row->peak_mib, r->row->peak_mib),
+                r->peak_est_mib, pct(r->peak_est_mib - r->row->peak_mib, r->row->peak_mib),
                 r->est.fits ? "" : ", estimated NOT to fit");
 }
 
@@ -128,7 +128,7 @@ int nd_compare_write_estimates(const char *path, const nd_compare *c, const nd_c
         if (round->has_recompute) put_field(fp, nd_recompute_name(r->strategy.recompute), first), first = false;
         if (!first) fputc(',', fp);
         fputs(nd_format_double(r->row->time_ms, buf), fp);
-        put_number(fp, r->est.peak_mib);
+        put_number(fp, r->peak_est_mib);
         put_number(fp, r->est.step_ms);
         for (int p = 0; p < ND_PARTS; p++) put_number(fp, r->est.parts_ms[p]);
         put_number(fp, r->est.raw_step_ms);
@@ -177,7 +177,7 @@ static cJSON *row_json(const nd_compare_row *r)
     for (int p = 0; p < ND_PARTS; p++) nd_json_add_number(parts, nd_part_name((nd_part)p), r->est.parts_ms[p]);
     nd_json_add_number(o, key->raw_step_ms, r->est.raw_step_ms);
     nd_json_add_number(o, key->measured_peak_mib, r->row->peak_mib);
-    nd_json_add_number(o, key->estimated_peak_mib, r->est.peak_mib);
+    nd_json_add_number(o, key->estimated_peak_mib, r->peak_est_mib);
     cJSON_AddBoolToObject(o, key->fits, r->est.fits);
     return o;
 }

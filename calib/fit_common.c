@@ -57,6 +57,16 @@ size_t nd_fit_distinct(const nd_fit_row *rows, size_t n)
     return d;
 }
 
+double nd_fit_predict(const nd_fit_row *r, const nd_fit_result *res)
+{
+    double t = nd_fit_corrected(r, res->ratio, res->mode);
+    for (int k = 0; k < res->shapes; k++)
+        if (!nd_shape_key_compare(&res->shape[k].key, &r->shape)) t += res->shape[k].delta * r->mb_work;
+    for (int f = 0; res->mode != ND_FIT_SUMS && f < ND_FIXED_COSTS; f++)
+        if (res->fixed[f].status == ND_RATIO_FITTED) t += res->fixed[f].value * nd_fit_fixed_regressor(r, (nd_fixed_cost)f);
+    return t;
+}
+
 double nd_fit_weight(const nd_fit_options *o, const nd_fit_row *r)
 {
     return o->weights == ND_WEIGHTS_ABSOLUTE ? 1.0 : 1.0 / (r->time_ms * r->time_ms);
@@ -146,4 +156,41 @@ void nd_fit_result_free(nd_fit_result *res)
     free(res->corrected_ms);
     res->corrected_ms = res->left_out_ms = res->target_ms = res->memory_fitted = res->memory_left_out = NULL;
     res->group_target = res->group_left_out = NULL;
+}
+
+/* The peak stage's memory as the fit splits it, for the kind of peak the round measures:
+ * static (weights, gradients, optimizer states, and the runtime context when nvidia-smi
+ * measured it), activations, transient (working tensors, buffers, and the allocator's
+ * share unless torch's allocated peak was measured). */
+static void memory_terms(const nd_stage_memory *m, nd_peak_kind kind, nd_fit_row *r)
+{
+    r->mem_static_mib = m->params_mib + m->grads_mib + m->optimizer_mib + (kind == ND_PEAK_DEVICE ? m->context_mib : 0);
+    r->mem_activations_mib = m->activations_mib;
+    r->mem_transient_mib = m->working_mib + m->buffers_mib + (kind == ND_PEAK_ALLOCATED ? 0 : m->allocator_mib);
+}
+
+int nd_fit_rows(const nd_compare *cmp, nd_fit_row **rows, nd_error *err)
+{
+    *rows = calloc(cmp->count, sizeof **rows);
+    if (!*rows) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    for (size_t i = 0; i < cmp->count; i++) {
+        const nd_compare_row *c = &cmp->rows[i];
+        nd_fit_row *r = &(*rows)[i];
+        snprintf(r->label, sizeof r->label, "%s", c->label);
+        memcpy(r->est, c->est.raw_parts_ms, sizeof r->est);
+        for (int m = 0; m < ND_MEAS_COUNT; m++) r->measured[m] = c->row->has[m] ? c->row->measured[m] : 0;
+        r->time_ms = c->row->time_ms;
+        r->rank_ms = c->rank_cost;
+        r->rank_scale = c->rank_cost / c->rank_ms;
+        r->idle_ms = nd_classified_idle_ms(c->row);
+        r->busy_ms = nd_classified_busy_ms(c->row);
+        r->kernels = c->est.kernels_per_step;
+        r->slots = c->est.microbatch_slots;
+        r->peak_mib = c->row->peak_mib;
+        nd_shape_key_of(&c->strategy, &r->shape);
+        for (int p = 0; p < ND_PARTS; p++)
+            if (nd_shape_parts() & 1u << p) r->mb_work += r->est[p];
+        memory_terms(&c->peak_memory, cmp->peak, r);
+    }
+    return ND_OK;
 }

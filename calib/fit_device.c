@@ -19,6 +19,7 @@
 #include <gsl/gsl_multifit_nlinear.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,7 +55,7 @@ _Static_assert(sizeof nd_device_params / sizeof nd_device_params[0] <= ND_DEVICE
 
 void nd_device_fit_options_init(nd_device_fit_options *o)
 {
-    o->prior_weight = 0.01;
+    o->prior_weight = 0.05;
     o->min_effect = 1e-3;
     o->leave_one_model_out = true;
 }
@@ -101,6 +102,25 @@ int nd_device_fit_price(const nd_device *d, const nd_device_fit_row *row, double
     *step_ms = est.raw_step_ms;
     if (parts) nd_fold_estimate(est.raw_parts_ms, parts);
     return ND_OK;
+}
+
+void nd_device_fit_rows(const nd_compare *cmp, const nd_run *run, int model_index, nd_device_fit_row *out)
+{
+    for (size_t i = 0; i < cmp->count; i++) {
+        const nd_compare_row *c = &cmp->rows[i];
+        nd_device_fit_row *r = &out[i];
+        memset(r, 0, sizeof *r);
+        r->model = &run->model;
+        r->train = run->train;
+        r->train.seq_len = c->seq_len;
+        r->strategy = c->strategy;
+        r->devices = c->devices;
+        r->time_ms = c->row->time_ms;
+        for (int f = 0; f < ND_FOLD_TOTAL; f++)
+            if (cmp->fold_measured[f]) r->measured[f] = c->measured[f], r->has_fold[f] = true;
+        r->model_index = model_index;
+        snprintf(r->label, sizeof r->label, "%s", c->label);
+    }
 }
 
 /* ---- the problem -------------------------------------------------------------------- */
@@ -182,13 +202,15 @@ static int jacobian(const gsl_vector *t, void *data, gsl_matrix *J)
 
 /* Largest relative move of any row's step or measured part when the field moves a tenth
  * of its range (a factor 1.5 on a log scale). */
+/* Largest relative move of any row's step when the field moves by a tenth of its value (a
+ * hundredth of its range when it is 0): what "the rows exercise it" means. */
 static int effect_of(const problem *pb, size_t param, const double *base_step, double *effect)
 {
     const nd_device_param_info *info = &nd_device_params[param];
     nd_device d = *pb->base;
     double v = *field(&d, info);
-    double moved = info->log_scale ? v * 1.5 : v + 0.1 * (info->hi - info->lo);
-    if (moved > info->hi) moved = info->log_scale ? v / 1.5 : v - 0.1 * (info->hi - info->lo);
+    double moved = v != 0 ? v * 1.1 : v + 0.01 * (info->hi - info->lo);
+    if (moved > info->hi) moved = v * 0.9;
     *field(&d, info) = moved;
     *effect = 0;
     for (size_t i = 0; i < pb->n; i++) {
@@ -342,6 +364,19 @@ static int leave_one_model_out(problem *pb, nd_device_fit_result *res)
     return rc;
 }
 
+/* Fits the fields; leaves t at the optimum and the intervals in res. */
+static int fit_fields(problem *pb, nd_device_fit_result *res, gsl_vector **t_out)
+{
+    gsl_vector *t = gsl_vector_alloc(pb->p);
+    gsl_matrix *J = t ? gsl_matrix_alloc(data_residuals(pb) + pb->p, pb->p) : NULL;
+    int rc = (!t || !J) ? nd_error_set(pb->err, ND_ENOMEM, "out of memory") : ND_OK;
+    if (!rc) rc = solve(pb, t, J, &res->iterations);
+    if (!rc) rc = uncertainty(pb, t, J, res);
+    gsl_matrix_free(J);
+    *t_out = t;
+    return rc;
+}
+
 int nd_device_fit(const nd_device *base, const nd_device_fit_row *rows, size_t n,
                   const nd_device_fit_options *opt, nd_device_fit_result *res, nd_error *err)
 {
@@ -357,14 +392,10 @@ int nd_device_fit(const nd_device *base, const nd_device_fit_row *rows, size_t n
     }
     problem pb = {.base = base, .rows = rows, .n = n, .prior_weight = opt->prior_weight, .err = err};
     int rc = choose_fields(&pb, opt, res);
-    gsl_vector *t = rc ? NULL : gsl_vector_alloc(pb.p);
-    gsl_matrix *J = NULL;
-    if (!rc && t) J = gsl_matrix_alloc(data_residuals(&pb) + pb.p, pb.p);
-    if (!rc && (!t || !J)) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    gsl_vector *t = NULL;
     for (size_t i = 0; !rc && i < n; i++) rc = nd_device_fit_price(base, &rows[i], &res->base_ms[i], NULL, err);
-    if (!rc) rc = solve(&pb, t, J, &res->iterations);
+    if (!rc) rc = fit_fields(&pb, res, &t);
     if (!rc) rc = predict(&pb, t, res->fitted_ms);
-    if (!rc) rc = uncertainty(&pb, t, J, res);
     if (!rc) {
         device_at(&pb, t, &res->device);
         if (opt->leave_one_model_out && res->models > 1) rc = leave_one_model_out(&pb, res);
@@ -375,7 +406,7 @@ int nd_device_fit(const nd_device *base, const nd_device_fit_row *rows, size_t n
         res->loo_mape = mape(rows, res->loo_ms, n);
         res->lomo_mape = res->models > 1 ? mape(rows, res->lomo_ms, n) : NAN;
     }
-    gsl_vector_free(t), gsl_matrix_free(J);
+    gsl_vector_free(t);
     if (rc) nd_device_fit_result_free(res);
     return rc;
 }

@@ -24,6 +24,7 @@ typedef struct nd_fit_col {
     unsigned keys;   /* ratio keys (bit 1u << key); 0 for the others */
     int fixed;       /* nd_fixed_cost, or -1 */
     int memory;      /* nd_memory_ratio, or -1 */
+    double held_at;  /* its value when held inside a fit (1, 0 for a fixed cost, or a fallback's) */
 } nd_fit_col;
 
 /* What the coefficient multiplies in a row (ms; MiB for memory). */
@@ -41,6 +42,8 @@ typedef struct nd_fit_problem {
     const char *target;       /* what is fitted on: "time", "idle", "peak_mib" */
     size_t p;
     nd_fit_col col[ND_LSQ_MAX_P];
+    size_t n_one;             /* columns held inside this fit at their neutral value (--hold auto) */
+    nd_fit_col one[ND_LSQ_MAX_P];
 } nd_fit_problem;
 
 /* Fits pb's columns under the identifiability rules (fit_solve.c), dropping fixed costs
@@ -61,6 +64,10 @@ int nd_fit_parts(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_f
                  nd_error *err);
 int nd_fit_total(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_fit_result *res,
                  nd_error *err);
+/* Per-shape corrections on the residuals of the ratios' fit (total mode), kept when they
+ * predict left-out strategies better (fit_shapes.c). Updates corrected_ms and left_out_ms. */
+int nd_fit_shapes(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_fit_result *res,
+                  nd_error *err);
 /* The memory ratios on the rows' measured peaks (after the time fit; rows without a peak
  * take no part). */
 int nd_fit_memory(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_fit_result *res,

@@ -19,7 +19,8 @@ int nd_fit_memory(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_
     int rc = (!buf || !use) ? nd_error_set(err, ND_ENOMEM, "out of memory") : ND_OK;
     double *y = buf, *scale = y ? y + n : NULL, *offset = scale ? scale + n : NULL;
     double *pred = offset ? offset + n : NULL, *loo = pred ? pred + n : NULL;
-    nd_fit_problem pb = {rows, n, use, y, scale, o, nd_classified_csv.peak_mib, 0, {{0}}};
+    bool held[ND_MEM_RATIOS] = {0};
+    nd_fit_problem pb = {rows, n, use, y, scale, o, nd_classified_csv.peak_mib, 0, {{0}}, 0, {{0}}};
     for (size_t i = 0; !rc && i < n; i++) {
         use[i] = isfinite(rows[i].peak_mib) && rows[i].peak_mib > 0;
         res->memory_rows += use[i];
@@ -35,11 +36,12 @@ int nd_fit_memory(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_
             continue;
         }
         snprintf(t->why, sizeof t->why, "%s", o->hold_memory[m] ? "--hold" : "no row of the round exercises it");
+        held[m] = true;
     }
     for (size_t i = 0; !rc && pb.p && i < n; i++) {
         offset[i] = rows[i].mem_static_mib;
-        if (res->memory[ND_MEM_ACTIVATIONS].status == ND_RATIO_HELD) offset[i] += rows[i].mem_activations_mib;
-        if (res->memory[ND_MEM_TRANSIENT].status == ND_RATIO_HELD) offset[i] += rows[i].mem_transient_mib;
+        if (held[ND_MEM_ACTIVATIONS]) offset[i] += rows[i].mem_activations_mib;
+        if (held[ND_MEM_TRANSIENT]) offset[i] += rows[i].mem_transient_mib;
         y[i] = use[i] ? rows[i].peak_mib - offset[i] : 0;
         scale[i] = use[i] ? rows[i].peak_mib : 1;
     }

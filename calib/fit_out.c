@@ -79,6 +79,26 @@ static void print_loo(FILE *fp, const char *name, const nd_fit_loo *l)
     fprintf(fp, "   (%zu rows)\n", l->n);
 }
 
+/* The per-shape corrections: how many, their pull, the largest. */
+static void print_shapes(FILE *fp, const nd_fit_result *res)
+{
+    if (res->mode != ND_FIT_TOTAL) return;
+    if (!res->shapes) {
+        fprintf(fp, "Shapes: none corrected (%zu distinct layer shardings; corrections would not predict left-out "
+                "strategies better)\n", res->shape_groups);
+        return;
+    }
+    fprintf(fp, "Shapes: %d layer shardings corrected (pull toward 0 of %g rows), spread %.1f %%:\n", res->shapes,
+            res->shape_ridge_rows, 100 * res->shape_spread);
+    fprintf(fp, "  %4s %4s %4s %4s %5s %3s %9s %8s %5s\n", "MP", "CP", "EP", "ETP", "MBS", "SP", "delta", "se", "rows");
+    for (int k = 0; k < res->shapes; k++) {
+        const nd_shape_ratio *s = &res->shape[k];
+        fprintf(fp, "  %4lld %4lld %4lld %4lld %5lld %3s %+8.1f%% %7.1f%% %5d\n", (long long)s->key.tp,
+                (long long)s->key.cp, (long long)s->key.ep, (long long)s->key.etp, (long long)s->key.mbs,
+                s->key.sp ? "yes" : "no", 100 * s->delta, 100 * s->se, s->rows);
+    }
+}
+
 static const char *const fixed_units[ND_FIXED_COSTS] = {"us per kernel, ", "ms per micro-batch, ",
                                                         "ms per step, "};
 
@@ -97,6 +117,7 @@ void nd_fit_print(FILE *fp, const nd_fit_result *res, const nd_fit_row *rows, si
         fprintf(fp, "Memory ratios (measured / estimated peak), %zu strategies with a peak:\n", res->memory_rows);
         for (int m = 0; m < ND_MEM_RATIOS; m++)
             print_term(fp, nd_memory_ratio_name((nd_memory_ratio)m), &res->memory[m], "");
+        print_shapes(fp, res);
     }
     keyed_row *order = malloc(n * sizeof *order);
     if (order) {
@@ -218,6 +239,32 @@ static cJSON *spread_json(const nd_spread *s, bool time)
     return o;
 }
 
+static cJSON *shapes_json(const nd_fit_result *res)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON *parts = cJSON_AddArrayToObject(o, keys->parts);
+    for (int p = 0; p < ND_PARTS; p++)
+        if (nd_shape_parts() & 1u << p) cJSON_AddItemToArray(parts, cJSON_CreateString(nd_part_name((nd_part)p)));
+    nd_json_add_number(o, keys->ridge_rows, res->shape_ridge_rows);
+    nd_json_add_number(o, keys->spread, res->shape_spread);
+    cJSON *table = cJSON_AddArrayToObject(o, keys->table);
+    for (int k = 0; k < res->shapes; k++) {
+        const nd_shape_ratio *s = &res->shape[k];
+        cJSON *e = cJSON_CreateObject();
+        nd_json_add_number(e, nd_dim_name(ND_DIM_MP), (double)s->key.tp);
+        nd_json_add_number(e, nd_dim_name(ND_DIM_CP), (double)s->key.cp);
+        nd_json_add_number(e, nd_dim_name(ND_DIM_EP), (double)s->key.ep);
+        nd_json_add_number(e, nd_dim_name(ND_DIM_ETP), (double)s->key.etp);
+        nd_json_add_number(e, nd_dim_name(ND_DIM_MBS), (double)s->key.mbs);
+        cJSON_AddBoolToObject(e, nd_dim_name(ND_DIM_SP), s->key.sp);
+        nd_json_add_number(e, keys->delta, s->delta);
+        nd_json_add_number(e, keys->se, s->se);
+        nd_json_add_number(e, keys->rows, s->rows);
+        cJSON_AddItemToArray(table, e);
+    }
+    return o;
+}
+
 static cJSON *stamp(const nd_fit_result *res, size_t n, const nd_fit_context *ctx)
 {
     cJSON *nd = cJSON_CreateObject();
@@ -247,6 +294,7 @@ static cJSON *stamp(const nd_fit_result *res, size_t n, const nd_fit_context *ct
     bool shown = res->distinct >= ND_FIT_MIN_DISTINCT;
     nd_json_add_number(in, keys->spearman, shown ? res->spearman : NAN);
     nd_json_add_number(in, keys->regret, shown ? res->regret : NAN);
+    if (res->shapes) cJSON_AddItemToObject(nd, keys->shapes, shapes_json(res));
     if (res->time_spread.terms || res->memory_spread.terms) {
         cJSON *u = cJSON_AddObjectToObject(nd, keys->uncertainty);
         if (res->time_spread.terms) cJSON_AddItemToObject(u, keys->time, spread_json(&res->time_spread, true));

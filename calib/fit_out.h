@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include "nd/fit.h"
+#include "nd/fit_device.h"
 
 /* What the ratios file records about the fit besides the ratios. */
 typedef struct nd_fit_context {
@@ -33,5 +34,20 @@ cJSON *nd_fit_ratios_json(const nd_fit_result *res, const nd_fit_row *rows, size
  * and left-out estimates, leave-one-out metrics. The caller frees it. */
 cJSON *nd_fit_report_json(const nd_fit_result *res, const nd_fit_row *rows, size_t n,
                           const nd_fit_context *ctx);
+
+/* What the fitted device file records about the fit. */
+typedef struct nd_fit_device_context {
+    const char *name;           /* --device-name, or NULL */
+    const char *const *csv;     /* [rounds] the --real_csv arguments */
+    int rounds;
+    const char *const *models;  /* [rounds] each round's model name */
+    int unused;
+} nd_fit_device_context;
+
+/* Prints the device fit's report to `report`, sets *fitted (the fitted device under its
+ * name) and, when path is non-NULL, writes the device file atomically. */
+int nd_fit_device_write(const char *path, const nd_device *base, const nd_device_fit_result *res,
+                        const nd_device_fit_row *rows, const nd_fit_device_context *ctx, FILE *report,
+                        nd_device *fitted, nd_error *err);
 
 #endif

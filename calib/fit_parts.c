@@ -74,7 +74,7 @@ static int fit_group(const nd_fit_row *rows, size_t n, const group *g, const nd_
     double *y = buf, *scale = y + n, *offsets = scale + n, *pred = offsets + n, *loo = pred + n;
     char name[GROUP_NAME_MAX];
     group_name(g, name);
-    nd_fit_problem pb = {rows, n, NULL, y, scale, o, name, 0, {{0}}};
+    nd_fit_problem pb = {rows, n, NULL, y, scale, o, name, 0, {{0}}, 0, {{0}}};
     unsigned keys = 0;
     for (int k = 0; k < g->nkeys; k++) {
         double mx = 0;
@@ -147,11 +147,8 @@ int nd_fit_parts(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_f
     }
     /* corrected_ms held the sum of the groups' leave-one-out deltas. */
     for (size_t i = 0; !rc && i < n; i++) {
-        double delta = res->corrected_ms[i], fixed = 0;
-        for (int f = 0; f < ND_FIXED_COSTS; f++)
-            if (res->fixed[f].status == ND_RATIO_FITTED)
-                fixed += res->fixed[f].value * nd_fit_fixed_regressor(&rows[i], (nd_fixed_cost)f);
-        res->corrected_ms[i] = nd_fit_corrected(&rows[i], res->ratio, ND_FIT_PARTS) + fixed;
+        double delta = res->corrected_ms[i];
+        res->corrected_ms[i] = nd_fit_predict(&rows[i], res);
         res->left_out_ms[i] = res->corrected_ms[i] + delta;
         res->target_ms[i] = rows[i].time_ms;
     }

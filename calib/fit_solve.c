@@ -47,53 +47,61 @@ typedef struct design {
     size_t m, p;           /* rows used, columns */
     size_t *row;           /* [m] index into the problem's rows */
     double *X, *y, *w, *h; /* m x p, m, m, m */
+    double *scale;         /* m: what a relative error divides by */
 } design;
+
+/* What the columns held at their neutral value inside this fit price in row r. */
+static double held_inside(const nd_fit_problem *pb, const nd_fit_row *r)
+{
+    double x = 0;
+    for (size_t k = 0; k < pb->n_one; k++) x += pb->one[k].held_at * nd_fit_col_regressor(r, &pb->one[k]);
+    return x;
+}
 
 static void build(const nd_fit_problem *pb, const double *w_all, design *d)
 {
     d->p = pb->p;
     for (size_t j = 0; j < d->m; j++) {
         const nd_fit_row *r = &pb->rows[d->row[j]];
-        d->y[j] = pb->y[d->row[j]];
+        d->y[j] = pb->y[d->row[j]] - held_inside(pb, r);
         d->w[j] = w_all[d->row[j]];
+        d->scale[j] = pb->scale[d->row[j]];
         for (size_t k = 0; k < d->p; k++) d->X[j * d->p + k] = nd_fit_col_regressor(r, &pb->col[k]);
     }
 }
 
-typedef struct keyed_row {
-    const double *x;
-    size_t p;
-} keyed_row;
-
-static int by_direction(const void *a, const void *b)
+static int by_text(const void *a, const void *b)
 {
-    const keyed_row *u = a, *v = b;
-    for (size_t k = 0; k < u->p; k++)
-        if (u->x[k] != v->x[k]) return u->x[k] < v->x[k] ? -1 : 1;
-    return 0;
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Rows whose regressors are proportional give one equation for the coefficients: each row
- * is scaled to unit length and rounded to 9 digits, and the distinct ones counted. */
-static size_t distinct_rows(const design *d)
+/* Rows with the same regressors (a strategy measured again) give one equation: each row's
+ * regressors, to 9 significant digits, and the distinct ones counted. (Proportional rows
+ * are no more informative either; the rank test below sees them.) */
+static size_t distinct_rows(const design *d, const double *w_base)
 {
-    double *unit = malloc(d->m * d->p * sizeof *unit);
-    keyed_row *keys = malloc(d->m * sizeof *keys);
+    size_t width = d->p * 24 + 1, m = 0;
+    char *text = malloc(d->m * width);
+    char **rows = malloc(d->m * sizeof *rows);
     size_t count = d->m;
-    if (unit && keys) {
+    if (text && rows) {
         for (size_t j = 0; j < d->m; j++) {
-            double norm = 0;
-            for (size_t k = 0; k < d->p; k++) norm += d->X[j * d->p + k] * d->X[j * d->p + k];
-            norm = sqrt(norm);
+            /* A row that prices none of the columns, or that the robust weights dropped,
+             * carries nothing about them. */
+            bool any = false;
+            for (size_t k = 0; k < d->p; k++) any |= d->X[j * d->p + k] != 0;
+            if (!any || d->w[j] < 1e-6 * w_base[d->row[j]]) continue;
+            rows[m] = text + m * width;
+            size_t used = 0;
             for (size_t k = 0; k < d->p; k++)
-                unit[j * d->p + k] = norm > 0 ? round(d->X[j * d->p + k] / norm * 1e9) : 0;
-            keys[j] = (keyed_row){&unit[j * d->p], d->p};
+                used += (size_t)snprintf(rows[m] + used, width - used, "%.9g,", d->X[j * d->p + k]);
+            m++;
         }
-        qsort(keys, d->m, sizeof *keys, by_direction);
-        count = d->m ? 1 : 0;
-        for (size_t j = 1; j < d->m; j++) count += by_direction(&keys[j - 1], &keys[j]) != 0;
+        qsort(rows, m, sizeof *rows, by_text);
+        count = m ? 1 : 0;
+        for (size_t j = 1; j < m; j++) count += strcmp(rows[j - 1], rows[j]) != 0;
     }
-    free(unit), free(keys);
+    free(text), free(rows);
     return count;
 }
 
@@ -152,46 +160,64 @@ static void hold_col(const nd_fit_col *c, nd_fit_result *res, const char *why)
     snprintf(t->why, sizeof t->why, "%s", why);
 }
 
-/* Drops every fixed cost of `mask` (held at 0, `why`). Returns how many. */
-static size_t drop_fixed(nd_fit_problem *pb, unsigned mask, nd_fit_result *res, const char *why)
-{
-    size_t dropped = 0;
-    for (size_t k = pb->p; k-- > 0;)
-        if (mask & 1u << k && pb->col[k].fixed >= 0) {
-            hold_col(&pb->col[k], res, why);
-            remove_col(pb, k);
-            dropped++;
-        }
-    return dropped;
-}
-
 /* ---- the refusal ------------------------------------------------------------------------ */
 
+typedef enum { FAIL_NONE = 0, FAIL_DISTINCT, FAIL_CONFOUNDED, FAIL_INTERVAL } fail_kind;
+
 typedef struct verdict {
+    fail_kind kind;
     unsigned failed;        /* columns that fail */
     char reason[ND_LSQ_MAX_P][120];
 } verdict;
 
+/* "A, B and C" of the failed columns, skipping the first `skip` of them. */
+static void col_list(const nd_fit_problem *pb, unsigned mask, const char *sep, size_t skip, char *buf, size_t size)
+{
+    size_t used = 0, seen = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < pb->p && used < size; k++) {
+        if (!(mask & 1u << k) || seen++ < skip) continue;
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? sep : "", nd_fit_col_name(&pb->col[k]));
+    }
+}
+
+/* One line that says what the round cannot support and what to do: profile (nd-fit
+ * --suggest names strategies) or hold. */
 static void refusal(const nd_fit_problem *pb, const verdict *v, size_t distinct, nd_fit_result *res,
                     nd_error *err)
 {
-    char text[900], hold[200];
-    size_t used = 0, hused = 0;
-    text[0] = hold[0] = '\0';
-    for (size_t k = 0; k < pb->p; k++) {
-        if (!(v->failed & 1u << k)) continue;
-        used += (size_t)snprintf(text + used, used < sizeof text ? sizeof text - used : 0, "%s%s (%s)",
-                                 used ? "; " : "", nd_fit_col_name(&pb->col[k]), v->reason[k]);
-        hused += (size_t)snprintf(hold + hused, hused < sizeof hold ? sizeof hold - hused : 0, "%s%s",
-                                  hused ? "," : "", nd_fit_col_name(&pb->col[k]));
-        if (pb->col[k].memory < 0)
+    char names[300], hold[300], text[700];
+    size_t used = 0;
+    col_list(pb, v->failed, ", ", 0, names, sizeof names);
+    for (size_t k = 0; k < pb->p; k++)
+        if (v->failed & 1u << k && pb->col[k].memory < 0)
             for (int key = 0; key < ND_RATIO_KEYS; key++)
                 if (pb->col[k].keys & 1u << key) res->unidentified |= 1u << key;
+    const char *s = distinct == 1 ? "y" : "ies";
+    switch (v->kind) {
+    case FAIL_DISTINCT:
+        nd_error_set(err, ND_EINPUT, "%zu distinct strateg%s cannot fit and check %zu coefficient%s on %s (%s): "
+                     "profile at least %zu more (nd-fit --suggest K proposes some)%s", distinct, s, pb->p,
+                     pb->p == 1 ? "" : "s", pb->target, names, pb->p + 1 - distinct,
+                     pb->p > 1 ? ", or --hold some of them" : "");
+        return;
+    case FAIL_CONFOUNDED:
+        col_list(pb, v->failed, ",", 1, hold, sizeof hold);
+        nd_error_set(err, ND_EINPUT, "every one of the %zu distinct strateg%s prices %s in the same proportion, "
+                     "so %s cannot tell them apart: profile strategies that change their mix (nd-fit --suggest K "
+                     "proposes some), or --hold all but one of them (--hold %s)", distinct, s, names, pb->target,
+                     hold);
+        return;
+    default:
+        for (size_t k = 0; k < pb->p; k++)
+            if (v->failed & 1u << k)
+                used += (size_t)snprintf(text + used, used < sizeof text ? sizeof text - used : 0, "%s%s (%s)",
+                                         used ? "; " : "", nd_fit_col_name(&pb->col[k]), v->reason[k]);
+        col_list(pb, v->failed, ",", 0, hold, sizeof hold);
+        nd_error_set(err, ND_EINPUT, "the round (%zu distinct strateg%s, fitted on %s) does not identify %s: "
+                     "profile strategies that separate them (nd-fit --suggest K proposes some), or --hold %s "
+                     "to keep them at 1", distinct, s, pb->target, text, hold);
     }
-    nd_error_set(err, ND_EINPUT,
-                 "the round (%zu distinct strateg%s, fitted on %s) does not identify %s: profile strategies "
-                 "that separate them (nd-fit --suggest K proposes some), or --hold %s to keep them at 1",
-                 distinct, distinct == 1 ? "y" : "ies", pb->target, text, hold);
 }
 
 /* The identifiability rules 2 and 3 on a solved fit. */
@@ -226,6 +252,18 @@ static bool fall_back(nd_fit_problem *pb, const verdict *v, nd_fit_result *res)
         if (!(v->failed & 1u << k) || k == compute) continue;
         if (pb->col[k].memory >= 0) {
             hold_col(&pb->col[k], res, "not identified (--allow-fallback holds it at 1)");
+            pb->one[pb->n_one++] = pb->col[k];
+        } else if (compute == pb->p && res->status[ND_RATIO_COMPUTE] == ND_RATIO_FITTED) {
+            /* COMPUTE was fitted on another column (parts mode): its value, held here. */
+            for (int key = 0; key < ND_RATIO_KEYS; key++)
+                if (pb->col[k].keys & 1u << key) {
+                    res->ratio[key] = res->ratio[ND_RATIO_COMPUTE];
+                    res->lo[key] = res->hi[key] = NAN;
+                    res->status[key] = ND_RATIO_FALLBACK;
+                    res->source[key] = ND_RATIO_COMPUTE;
+                }
+            pb->col[k].held_at = res->ratio[ND_RATIO_COMPUTE];
+            pb->one[pb->n_one++] = pb->col[k];
         } else if (compute < pb->p) {
             for (int key = 0; key < ND_RATIO_KEYS; key++)
                 if (pb->col[k].keys & 1u << key) {
@@ -261,47 +299,208 @@ static int robust_weights(const nd_fit_problem *pb, design *d, double *w_all, nd
 
 /* One fit of the current columns, then the rules. Returns 1 when the columns changed (go
  * again), 0 when the fit stands, or an error. */
-static int attempt(nd_fit_problem *pb, design *d, const double *w_all, nd_lsq_solution *s, double *t95,
-                   nd_fit_result *res, nd_error *err)
+/* The solution's errors on the rows that inform it: rows pricing none of the columns (a
+ * pipeline wait where PP = 1) or dropped by the robust weights fit themselves and add no
+ * degree of freedom; counted, they would shrink the interval of what few rows decide. */
+static void informative_dof(const design *d, const double *w_base, nd_lsq_solution *s)
 {
-    const nd_fit_options *o = pb->o;
-    verdict v = {0};
+    size_t informative = 0, free_cols = 0;
+    for (size_t j = 0; j < d->m; j++) {
+        bool any = false;
+        for (size_t k = 0; k < d->p; k++) any |= d->X[j * d->p + k] != 0;
+        informative += any && d->w[j] >= 1e-6 * w_base[d->row[j]];
+    }
+    for (size_t k = 0; k < d->p; k++) free_cols += s->free[k];
+    int dof = (int)informative - (int)free_cols;
+    if (dof == s->dof) return;
+    double scale = dof > 0 && s->dof > 0 ? (double)s->dof / dof : NAN;
+    for (size_t k = 0; k < d->p; k++) {
+        s->se[k] *= sqrt(scale);
+        for (size_t l = 0; l < d->p; l++) s->cov[k][l] *= scale;
+    }
+    s->dof = dof;
+}
+
+/* The rules on the current columns: solves when the design allows, fills v with what
+ * fails. Returns 0, or an error of the solver. */
+static int evaluate(const nd_fit_problem *pb, design *d, const double *w_all, const double *w_base,
+                    nd_lsq_solution *s, double *t95, verdict *v, size_t *distinct, unsigned *confounded,
+                    nd_error *err)
+{
+    memset(v, 0, sizeof *v);
+    *t95 = NAN;
     build(pb, w_all, d);
-    size_t distinct = distinct_rows(d);
-    unsigned confounded = confounded_columns(d);
-    if (confounded) {
-        if (drop_fixed(pb, confounded, res, "the round cannot tell it from the ratios")) return 1;
-        for (size_t k = 0; k < pb->p; k++)
-            if (confounded & 1u << k)
-                snprintf(v.reason[k], sizeof v.reason[k], "every strategy prices it in proportion to the others "
-                         "listed"), v.failed |= 1u << k;
+    *distinct = distinct_rows(d, w_base);
+    *confounded = 0;
+    if (*distinct < pb->p + (pb->o->allow_fallback ? 0 : 1)) {
+        v->kind = FAIL_DISTINCT;
+        v->failed = (1u << pb->p) - 1;
+        return ND_OK;
+    }
+    *confounded = confounded_columns(d);
+    if (*confounded) {
+        v->kind = FAIL_CONFOUNDED;
+        v->failed = *confounded;
+        return ND_OK;
+    }
+    nd_lsq_problem q = {d->m, d->p, d->X, d->y, d->w, 0, NULL};
+    int rc = nd_lsq_solve(&q, s, d->h, err);
+    if (rc) return rc;
+    informative_dof(d, w_base, s);
+    *t95 = s->dof > 0 ? gsl_cdf_tdist_Pinv(0.975, (double)s->dof) : NAN;
+    check_intervals(pb, s, *t95, v);
+    if (v->failed) v->kind = FAIL_INTERVAL;
+    /* A fixed cost must stand out: its interval above 0. */
+    for (size_t k = 0; k < pb->p; k++)
+        if (pb->col[k].fixed >= 0 && !(s->free[k] && s->r[k] - *t95 * s->se[k] > 0)) {
+            snprintf(v->reason[k], sizeof v->reason[k], "its interval reaches 0");
+            v->failed |= 1u << k;
+            v->kind = FAIL_INTERVAL;
+        }
+    return ND_OK;
+}
+
+/* Mean squared relative leave-one-out error of a solved fit (from its leverages). */
+static double loo_score(const design *d, const nd_lsq_solution *s)
+{
+    double score = 0;
+    for (size_t j = 0; j < d->m; j++) {
+        if (d->h[j] >= 1 - 1e-10) return INFINITY;
+        double fit = 0;
+        for (size_t k = 0; k < d->p; k++) fit += s->r[k] * d->X[j * d->p + k];
+        double e = (d->y[j] - fit) / (1 - d->h[j]) / d->scale[j];
+        score += e * e;
+    }
+    return score / (double)d->m;
+}
+
+/* After a refusal: of the subsets of the columns that the round identifies, the one whose
+ * fit predicts left-out strategies best (ties: the larger). Returns its mask, 0 if none.
+ * At most 2^9 small fits. */
+static unsigned best_identified(const nd_fit_problem *pb, design *d, const double *w_all, const double *w_base,
+                                nd_error *err)
+{
+    unsigned best = 0, all = (1u << pb->p) - 1;
+    double best_score = INFINITY;
+    int best_size = 0;
+    for (unsigned mask = all; mask > 0; mask--) {
+        nd_fit_problem trial = *pb;
+        trial.p = 0;
+        for (size_t k = 0; k < pb->p; k++) {
+            if (mask & 1u << k) trial.col[trial.p++] = pb->col[k];
+            else trial.one[trial.n_one++] = pb->col[k];
+        }
+        nd_lsq_solution s;
+        double t95;
+        verdict v;
+        size_t distinct;
+        unsigned confounded;
+        /* a subset the solver cannot handle is simply not a candidate */
+        if (evaluate(&trial, d, w_all, w_base, &s, &t95, &v, &distinct, &confounded, err)) continue;
+        if (v.failed) continue;
+        double score = loo_score(d, &s);
+        int size = (int)trial.p;
+        if (score < best_score * (1 - 1e-9) || (score <= best_score * (1 + 1e-9) && size > best_size))
+            best_score = score, best = mask, best_size = size;
+    }
+    return best;
+}
+
+/* The columns outside `mask` are held inside the fit, at their neutral value. */
+static void hold_outside(nd_fit_problem *pb, unsigned mask, nd_fit_result *res)
+{
+    for (size_t k = pb->p; k-- > 0;) {
+        if (mask & 1u << k) continue;
+        hold_col(&pb->col[k], res, "not identified by the round (--hold auto)");
+        pb->one[pb->n_one++] = pb->col[k];
+        remove_col(pb, k);
+    }
+}
+
+/* Phase 1: the ratios (or memory ratios) alone, under the rules; --allow-fallback folds
+ * what fails into COMPUTE's. */
+static int fit_ratios(nd_fit_problem *pb, design *d, const double *w_all, const double *w_base, nd_fit_result *res,
+                      nd_error *err)
+{
+    for (;;) {
+        nd_lsq_solution s;
+        double t95;
+        verdict v;
+        size_t distinct;
+        unsigned confounded;
+        if (pb->p == 0) return ND_OK; /* everything held */
+        int rc = evaluate(pb, d, w_all, w_base, &s, &t95, &v, &distinct, &confounded, err);
+        if (rc || !v.failed) return rc;
+        if (pb->o->allow_fallback && fall_back(pb, &v, res)) continue;
         for (size_t k = 0; k < pb->p; k++)
             if (confounded & 1u << k && pb->col[k].memory < 0)
                 for (int key = 0; key < ND_RATIO_KEYS; key++)
                     if (pb->col[k].keys & 1u << key) res->confounded |= 1u << key;
-    } else if (distinct < pb->p + (o->allow_fallback ? 0 : 1)) {
-        if (drop_fixed(pb, 1u << (pb->p - 1), res, "too few distinct strategies to fit it beside the ratios"))
-            return 1;
-        for (size_t k = 0; k < pb->p; k++)
-            snprintf(v.reason[k], sizeof v.reason[k], "%zu distinct strateg%s cannot fit and check %zu "
-                     "coefficient%s", distinct, distinct == 1 ? "y" : "ies", pb->p, pb->p == 1 ? "" : "s"),
-                v.failed |= 1u << k;
-    } else {
-        nd_lsq_problem q = {d->m, d->p, d->X, d->y, d->w, 0, NULL};
-        int rc = nd_lsq_solve(&q, s, d->h, err);
-        if (rc) return rc;
-        *t95 = s->dof > 0 ? gsl_cdf_tdist_Pinv(0.975, (double)s->dof) : NAN;
-        unsigned weak = 0;
-        for (size_t k = 0; k < pb->p; k++)
-            if (pb->col[k].fixed >= 0 && !(s->free[k] && s->r[k] - *t95 * s->se[k] > 0)) weak |= 1u << k;
-        if (drop_fixed(pb, weak, res, "the round shows no such cost beyond the estimate (its interval reaches 0)"))
-            return 1;
-        check_intervals(pb, s, *t95, &v);
+        nd_error quiet = {0};
+        unsigned best = best_identified(pb, d, w_all, w_base, &quiet);
+        if (pb->o->hold_auto) { /* none identified: all held, the estimate as it is */
+            hold_outside(pb, best, res);
+            if (!best) return ND_OK;
+            continue;
+        }
+        refusal(pb, &v, distinct, res, err);
+        if (best) {
+            char keep[300], hold[300];
+            col_list(pb, best, ", ", 0, keep, sizeof keep);
+            col_list(pb, ~best & ((1u << pb->p) - 1), ",", 0, hold, sizeof hold);
+            size_t len = strlen(err->message);
+            snprintf(err->message + len, sizeof err->message - len,
+                     "; it identifies %s with --hold %s (or --hold auto)", keep, hold);
+        }
+        return ND_EINPUT;
     }
-    if (!v.failed) return 0;
-    if (o->allow_fallback && fall_back(pb, &v, res)) return 1;
-    refusal(pb, &v, distinct, res, err);
-    return ND_EINPUT;
+}
+
+static size_t first_bit(unsigned mask)
+{
+    size_t k = 0;
+    while (mask && !(mask & 1u << k)) k++;
+    return k;
+}
+
+/* Phase 2: the fixed costs enter one at a time, forward: of those that stand out (interval
+ * above 0) while every ratio stays identified, the one that lowers the residual most;
+ * until none does. What the estimate prices is kept unless the round shows more. */
+static int add_fixed(nd_fit_problem *pb, const nd_fit_col *pending, size_t n_pending, design *d,
+                     const double *w_all, const double *w_base, nd_fit_result *res, nd_error *err)
+{
+    bool taken[ND_FIXED_COSTS] = {0};
+    char why[ND_FIXED_COSTS][120] = {{0}};
+    for (;;) {
+        size_t best = n_pending;
+        double best_rss = INFINITY;
+        for (size_t f = 0; f < n_pending; f++) {
+            if (taken[f] || pb->p >= ND_LSQ_MAX_P) continue;
+            nd_fit_problem trial = *pb;
+            trial.col[trial.p++] = pending[f];
+            nd_lsq_solution s;
+            double t95;
+            verdict v;
+            size_t distinct;
+            unsigned confounded;
+            int rc = evaluate(&trial, d, w_all, w_base, &s, &t95, &v, &distinct, &confounded, err);
+            if (rc) return rc;
+            if (v.failed & 1u << (trial.p - 1))
+                snprintf(why[f], sizeof why[f], "the round shows no such cost beyond the estimate (%s)",
+                         v.reason[trial.p - 1]);
+            else if (v.failed)
+                snprintf(why[f], sizeof why[f], "fitting it would leave %s unidentified",
+                         nd_fit_col_name(&trial.col[first_bit(v.failed)]));
+            else if (s.rss < best_rss)
+                best_rss = s.rss, best = f;
+        }
+        if (best == n_pending) break;
+        taken[best] = true;
+        pb->col[pb->p++] = pending[best];
+    }
+    for (size_t f = 0; f < n_pending; f++)
+        if (!taken[f]) hold_col(&pending[f], res, why[f][0] ? why[f] : "no room beside the ratios");
+    return ND_OK;
 }
 
 static void record(const nd_fit_problem *pb, const nd_lsq_solution *s, double t95, nd_fit_result *res)
@@ -382,38 +581,50 @@ int nd_fit_solve(nd_fit_problem *pb, nd_fit_result *res, double *pred, double *l
     double *w_all = malloc(2 * n * sizeof *w_all), *w_base = w_all ? w_all + n : NULL;
     d.row = malloc(n * sizeof *d.row);
     d.X = malloc(n * ND_LSQ_MAX_P * sizeof *d.X);
-    d.y = malloc(3 * n * sizeof *d.y);
+    d.y = malloc(4 * n * sizeof *d.y);
     int rc = (!w_all || !d.row || !d.X || !d.y) ? nd_error_set(err, ND_ENOMEM, "out of memory") : ND_OK;
     if (!rc) {
-        d.w = d.y + n, d.h = d.w + n;
+        d.w = d.y + n, d.h = d.w + n, d.scale = d.h + n;
         for (size_t i = 0; i < n; i++) {
             if (pb->use && !pb->use[i]) continue;
             d.row[d.m++] = i;
             w_all[i] = pb->o->weights == ND_WEIGHTS_ABSOLUTE ? 1.0 : 1.0 / (pb->scale[i] * pb->scale[i]);
             w_base[i] = w_all[i];
         }
-        if (pb->o->robust) rc = robust_weights(pb, &d, w_all, err);
     }
+    nd_fit_col pending[ND_FIXED_COSTS];
+    size_t n_pending = 0;
+    for (size_t k = pb->p; k-- > 0;)
+        if (pb->col[k].fixed >= 0) pending[n_pending++] = pb->col[k], remove_col(pb, k);
+    if (!rc && pb->o->robust && pb->p) rc = robust_weights(pb, &d, w_all, err);
+    if (!rc && pb->p) rc = fit_ratios(pb, &d, w_all, w_base, res, err);
+    if (!rc) rc = add_fixed(pb, pending, n_pending, &d, w_all, w_base, res, err);
     nd_lsq_solution s;
     double t95 = NAN;
-    for (int round = 0; !rc; round++) {
-        rc = pb->p == 0 ? nd_error_set(err, ND_EINPUT, "nothing left to fit on %s", pb->target)
-                        : attempt(pb, &d, w_all, &s, &t95, res, err);
-        if (rc != 1) break;
-        rc = ND_OK;
+    if (!rc && pb->p == 0) { /* every fixed cost held: the target is what held parts price */
+        for (size_t i = 0; i < n; i++)
+            pred[i] = left_out[i] = pb->use && !pb->use[i] ? NAN : held_inside(pb, &pb->rows[i]);
+        free(w_all), free(d.row), free(d.X), free(d.y);
+        return ND_OK;
+    }
+    if (!rc) {
+        verdict v;
+        size_t distinct;
+        unsigned confounded;
+        rc = evaluate(pb, &d, w_all, w_base, &s, &t95, &v, &distinct, &confounded, err);
     }
     if (!rc) {
         record(pb, &s, t95, res);
         spread(pb, &s, t95, &d, spread_out);
         for (size_t i = 0; i < n; i++) pred[i] = left_out[i] = NAN;
         for (size_t j = 0; j < d.m; j++) {
-            double fit = 0;
+            double fit = 0, inside = held_inside(pb, &pb->rows[d.row[j]]);
             for (size_t k = 0; k < d.p; k++) fit += s.r[k] * d.X[j * d.p + k];
-            pred[d.row[j]] = fit;
+            pred[d.row[j]] = fit + inside;
             if (pb->o->robust)
-                left_out[d.row[j]] = refit_without(&d, w_base, j, err);
+                left_out[d.row[j]] = refit_without(&d, w_base, j, err) + inside;
             else if (d.h[j] < 1 - 1e-10)
-                left_out[d.row[j]] = d.y[j] - (d.y[j] - fit) / (1 - d.h[j]);
+                left_out[d.row[j]] = d.y[j] - (d.y[j] - fit) / (1 - d.h[j]) + inside;
         }
     }
     free(w_all), free(d.row), free(d.X), free(d.y);
@@ -422,15 +633,15 @@ int nd_fit_solve(nd_fit_problem *pb, nd_fit_result *res, double *pred, double *l
 
 nd_fit_col nd_fit_ratio_col(unsigned keys)
 {
-    return (nd_fit_col){keys, -1, -1};
+    return (nd_fit_col){keys, -1, -1, 1.0};
 }
 
 nd_fit_col nd_fit_fixed_col(nd_fixed_cost f)
 {
-    return (nd_fit_col){0, (int)f, -1};
+    return (nd_fit_col){0, (int)f, -1, 0.0};
 }
 
 nd_fit_col nd_fit_memory_col(nd_memory_ratio m)
 {
-    return (nd_fit_col){0, -1, (int)m};
+    return (nd_fit_col){0, -1, (int)m, 1.0};
 }

@@ -84,20 +84,17 @@ int nd_fit_total(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_f
     double *buf = malloc(5 * n * sizeof *buf);
     if (!buf) return nd_error_set(err, ND_ENOMEM, "out of memory");
     double *offset = buf, *y = buf + n, *scale = y + n, *pred = scale + n, *loo = pred + n;
-    nd_fit_problem pb = {rows, n, NULL, y, scale, o, nd_classified_csv.time, 0, {{0}}};
+    nd_fit_problem pb = {rows, n, NULL, y, scale, o, nd_classified_csv.time, 0, {{0}}, 0, {{0}}};
     columns(rows, n, o, res, &pb, offset);
     for (size_t i = 0; i < n; i++) y[i] = rows[i].time_ms - offset[i], scale[i] = rows[i].time_ms;
     int rc = pb.p ? nd_fit_solve(&pb, res, pred, loo, &res->time_spread, err)
                   : nd_error_set(err, ND_EINPUT, "no part of the estimate is exercised by the round");
     for (size_t i = 0; !rc && i < n; i++) {
-        double fixed = 0;
-        for (int f = 0; f < ND_FIXED_COSTS; f++)
-            if (res->fixed[f].status == ND_RATIO_FITTED)
-                fixed += res->fixed[f].value * nd_fit_fixed_regressor(&rows[i], (nd_fixed_cost)f);
-        res->corrected_ms[i] = nd_fit_corrected(&rows[i], res->ratio, ND_FIT_TOTAL) + fixed;
+        res->corrected_ms[i] = nd_fit_predict(&rows[i], res);
         res->left_out_ms[i] = isfinite(loo[i]) ? res->corrected_ms[i] + (loo[i] - pred[i]) : NAN;
         res->target_ms[i] = rows[i].time_ms;
     }
+    if (!rc) rc = nd_fit_shapes(rows, n, o, res, err);
     if (!rc) res->time_spread.residual_sd = residual_sd(res, n, res->time_spread.dof);
     free(buf);
     return rc;

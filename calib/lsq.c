@@ -118,12 +118,13 @@ int nd_lsq_solve(const nd_lsq_problem *q, nd_lsq_solution *out, double *h, nd_er
     /* The unconstrained optimum, when feasible, is the constrained one (the problem is
      * convex); otherwise every subset of free columns. */
     for (size_t k = 0; k < q->p; k++) cols[k] = k;
+    bool unconstrained = false;
     if (!solve_subset(q, cols, q->p, &f, NULL)) {
-        bool feasible = true;
-        for (size_t k = 0; k < q->p; k++) feasible &= f.r[k] >= 0;
-        if (feasible) best = f, best_mask = all;
+        unconstrained = true;
+        for (size_t k = 0; k < q->p; k++) unconstrained &= f.r[k] >= 0;
+        if (unconstrained) best = f, best_mask = all;
     }
-    for (size_t mask = 1; !best_mask && mask <= all; mask++) {
+    for (size_t mask = 1; !unconstrained && mask <= all; mask++) {
         size_t m = 0;
         for (size_t k = 0; k < q->p; k++)
             if (mask & ((size_t)1 << k)) cols[m++] = k;

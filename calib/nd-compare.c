@@ -19,12 +19,14 @@ static const char usage[] =
     "      --json               print the report JSON instead of the table\n"
     "      --format F           plot format: png (default), svg or pdf\n"
     "      --no-plots           write no plots even with -o\n"
+    "      --peak KIND          what the round's peak_mib measures: device (nvidia-smi: reserved\n"
+    "                           plus the runtime context; default), reserved or allocated (torch)\n"
     "\n";
 
 static const char exit_status[] =
     "Exit status: 0 compared, 1 failed while running (I/O, gnuplot), 2 bad usage or input.\n";
 
-enum { OPT_REAL = ND_OPT_COMMON_LAST + 1, OPT_JSON, OPT_FORMAT, OPT_NO_PLOTS };
+enum { OPT_REAL = ND_OPT_COMMON_LAST + 1, OPT_JSON, OPT_FORMAT, OPT_NO_PLOTS, OPT_PEAK };
 
 static const struct option options[] = {
     {"real_csv", required_argument, 0, OPT_REAL},
@@ -32,6 +34,7 @@ static const struct option options[] = {
     {"json", no_argument, 0, OPT_JSON},
     {"format", required_argument, 0, OPT_FORMAT},
     {"no-plots", no_argument, 0, OPT_NO_PLOTS},
+    {"peak", required_argument, 0, OPT_PEAK},
     {0, 0, 0, 0},
 };
 
@@ -45,6 +48,7 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
     case OPT_JSON: req->json = true; return 0;
     case OPT_FORMAT: req->plot_format = arg; return 0;
     case OPT_NO_PLOTS: req->no_plots = true; return 0;
+    case OPT_PEAK: req->peak = arg; return 0;
     default: return 1;
     }
 }

@@ -6,23 +6,42 @@
 #include "fit_cmd.h"
 
 static const char usage[] =
-    "usage: nd-fit -y RUN -A DEVICE --real_csv ROUND.csv --write_ratios ratios.json\n"
+    "usage: nd-fit -y RUN -A DEVICE --real_csv ROUND.csv [-y RUN2 --real_csv ROUND2.csv ...]\n"
+    "              [--write_ratios ratios.json] [--write_device fitted.yaml [--device-name NAME]]\n"
     "              [--mode parts|total|sums] [--weights relative|absolute] [--robust]\n"
-    "              [--allow-fallback] [--report-json FILE]\n"
+    "              [--allow-fallback] [--max-ci F] [--hold KEY[,KEY]|auto] [--no-fixed]\n"
+    "              [--no-shapes] [--peak device|reserved|allocated] [--report-json FILE]\n"
     "\n"
-    "Fits one ratio per part (measured / estimated) so the estimates match the round, checks\n"
-    "each by exact leave-one-out, and writes the ratios file nd-search -c reads. The file is\n"
-    "written atomically: a failed fit leaves an existing file untouched.\n"
+    "Fits what a profiling round supports, checks it by exact leave-one-out, and writes it for\n"
+    "-c and --device-file: one ratio per part (measured / estimated) and fixed costs per kernel,\n"
+    "per micro-batch and per step, on the step or on the measured parts; memory ratios on the\n"
+    "measured peaks; with --write_device, the device's physical parameters. A ratio the round\n"
+    "does not identify refuses the fit (exit 2) and says what to profile or hold. Files are\n"
+    "written atomically: a failed fit leaves existing files untouched. docs/calibration.md.\n"
     "\n"
-    "  --real_csv FILE          the round: ND's classified CSV (docs/calibration.md)\n"
-    "  --write_ratios FILE      the ratios file to write\n"
+    "  --real_csv FILE          a round: ND's classified CSV; repeatable, each round priced with\n"
+    "                           the -y given last before it (rounds before any -y: the last -y)\n"
+    "  --write_ratios FILE      the ratios file to write (with --write_device: fitted on the\n"
+    "                           fitted device's estimates)\n"
+    "  --write_device FILE      fit the device to every round's steps (nonlinear least squares)\n"
+    "                           and write it as a device file --device-file reads\n"
+    "  --device-name NAME       the fitted device's name (default: the base's + \"-fit\")\n"
     "  --mode M                 parts: each ratio on its measured columns; total: all ratios jointly\n"
     "                           on the step (only `time` measured); sums: ND's ratio of sums.\n"
     "                           Default: parts when the round has a comp column, else total\n"
     "  --weights W              relative (default: every strategy counts by its relative error) or\n"
     "                           absolute (milliseconds: long steps dominate)\n"
     "  --robust                 down-weight outlying strategies (bisquare, GSL)\n"
-    "  --allow-fallback         ND's fallbacks: unfitted ratios take COMPUTE's\n"
+    "  --allow-fallback         ND's fallbacks: ratios the round does not identify take COMPUTE's\n"
+    "  --max-ci F               a written ratio's 95 % interval half-width must stay under F x\n"
+    "                           the ratio (default 0.5); a wider one refuses the fit\n"
+    "  --hold KEY[,KEY]         hold these ratios at 1 (fixed costs at 0) and fit the rest;\n"
+    "                           auto: hold what the round does not identify (the identified set\n"
+    "                           with the best leave-one-out error), and say so\n"
+    "  --no-fixed               fit no fixed cost (per kernel, per micro-batch, per step)\n"
+    "  --no-shapes              fit no per-shape correction (total mode)\n"
+    "  --peak KIND              what the round's peak_mib measures: device (nvidia-smi: reserved\n"
+    "                           plus the runtime context; default), reserved or allocated (torch)\n"
     "  --report-json FILE       the fit report as JSON (docs/calibration.md)\n"
     "\n";
 
@@ -31,7 +50,7 @@ static const char exit_status[] =
     "including a round that cannot support the fit (too few rows, parts it cannot separate).\n";
 
 enum { OPT_REAL = ND_OPT_COMMON_LAST + 1, OPT_WRITE, OPT_REPORT, OPT_MODE, OPT_WEIGHTS, OPT_ROBUST,
-       OPT_FALLBACK };
+       OPT_FALLBACK, OPT_MAX_CI, OPT_HOLD, OPT_NO_FIXED, OPT_PEAK, OPT_WRITE_DEVICE, OPT_DEVICE_NAME, OPT_NO_SHAPES };
 
 static const struct option options[] = {
     {"real_csv", required_argument, 0, OPT_REAL},
@@ -41,21 +60,40 @@ static const struct option options[] = {
     {"weights", required_argument, 0, OPT_WEIGHTS},
     {"robust", no_argument, 0, OPT_ROBUST},
     {"allow-fallback", no_argument, 0, OPT_FALLBACK},
+    {"max-ci", required_argument, 0, OPT_MAX_CI},
+    {"hold", required_argument, 0, OPT_HOLD},
+    {"no-fixed", no_argument, 0, OPT_NO_FIXED},
+    {"no-shapes", no_argument, 0, OPT_NO_SHAPES},
+    {"peak", required_argument, 0, OPT_PEAK},
+    {"write_device", required_argument, 0, OPT_WRITE_DEVICE},
+    {"device-name", required_argument, 0, OPT_DEVICE_NAME},
     {0, 0, 0, 0},
 };
 
 static int handle(int opt, const char *arg, void *request, nd_error *err)
 {
     nd_fit_request *req = request;
-    (void)err;
     switch (opt) {
-    case OPT_REAL: req->real_csv = arg; return 0;
+    case OPT_REAL:
+        if (req->rounds >= ND_FIT_MAX_ROUNDS)
+            return nd_error_set(err, ND_EUSAGE, "--real_csv: at most %d rounds", ND_FIT_MAX_ROUNDS);
+        /* A round is priced with the run (-y) given last before it. */
+        req->round_run[req->rounds] = req->common.run_path;
+        req->real_csv[req->rounds++] = arg;
+        return 0;
+    case OPT_WRITE_DEVICE: req->write_device = arg; return 0;
+    case OPT_DEVICE_NAME: req->device_name = arg; return 0;
     case OPT_WRITE: req->write_ratios = arg; return 0;
     case OPT_REPORT: req->report_json = arg; return 0;
     case OPT_MODE: req->mode = arg; return 0;
     case OPT_WEIGHTS: req->weights = arg; return 0;
     case OPT_ROBUST: req->robust = true; return 0;
     case OPT_FALLBACK: req->allow_fallback = true; return 0;
+    case OPT_MAX_CI: req->max_ci = arg; return 0;
+    case OPT_HOLD: req->hold = arg; return 0;
+    case OPT_NO_FIXED: req->no_fixed = true; return 0;
+    case OPT_NO_SHAPES: req->no_shapes = true; return 0;
+    case OPT_PEAK: req->peak = arg; return 0;
     default: return 1;
     }
 }

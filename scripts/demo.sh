@@ -44,7 +44,7 @@ echo; echo "== 7. A real round: Megatron-LM GPT on 1-32 V100s (only step times: 
 run "$bin/nd-compare" -y samples/runs/dlperf-gpt-h1536-l16.yaml \
     --real_csv samples/rounds/dlperf-gpt-h1536-l16.csv -o "$out/dlperf"
 run "$bin/nd-fit" -y samples/runs/dlperf-gpt-h1536-l16.yaml \
-    --real_csv samples/rounds/dlperf-gpt-h1536-l16.csv --write_ratios "$out/dlperf/ratios.json"
+    --real_csv samples/rounds/dlperf-gpt-h1536-l16.csv --hold auto --write_ratios "$out/dlperf/ratios.json"
 
 echo
 echo "Done. Outputs in $out/:"

@@ -81,6 +81,23 @@ add_test(NAME cli_fit_failure_keeps_ratios
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/fit_keeps_ratios.sh ${FIT} ${LLAMA} ${BAD}/round_two_rows.csv)
 set_tests_properties(cli_fit_failure_keeps_ratios PROPERTIES ENVIRONMENT "${ND_TEST_ENV}")
 
+# nd-fit's identifiability rules on issue 13's two failing cases, --hold auto, the fitted device.
+nd_cli_test(cli_fit_one_strategy 2 "1 distinct strategy cannot fit and check 6 coefficients on time" ${FIT}
+            -y ${LLAMA} --real_csv ${BAD}/round_one_strategy.csv)
+set(DLPERF_RUN ${SAMPLES}/runs/dlperf-gpt-h2304-l24.yaml)
+nd_cli_test(cli_fit_dlperf_h2304_refused 2 "5 distinct strategies cannot fit and check 6 coefficients on time .*it identifies COMPUTE, DP_REDUCE with --hold"
+            ${FIT} -y ${DLPERF_RUN} --real_csv ${SAMPLES}/rounds/dlperf-gpt-h2304-l24.csv)
+add_test(NAME cli_fit_refusal_keeps_ratios
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/fit_keeps_ratios.sh ${FIT} ${DLPERF_RUN} ${SAMPLES}/rounds/dlperf-gpt-h2304-l24.csv)
+set_tests_properties(cli_fit_refusal_keeps_ratios PROPERTIES ENVIRONMENT "${ND_TEST_ENV}")
+nd_cli_test(cli_fit_hold_auto 0 "OVERHEAD +1.0000   held at 1: not identified by the round \\(--hold auto\\)" ${FIT}
+            -y ${SAMPLES}/runs/dlperf-gpt-h1536-l16.yaml --real_csv ${SAMPLES}/rounds/dlperf-gpt-h1536-l16.csv --hold auto)
+nd_cli_test(cli_fit_bad_hold 2 "--hold LATENCY: 'LATENCY' is not a ratio key" ${FIT} -y ${LLAMA} --real_csv ${ROUND}
+            --hold LATENCY)
+add_test(NAME cli_fit_device_roundtrip
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/fit_device_roundtrip.sh $<TARGET_FILE:nd-fit> ${EST} ${SAMPLES})
+set_tests_properties(cli_fit_device_roundtrip PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" PASS_REGULAR_EXPRESSION "^ok")
+
 # nd-search
 set(SEARCH $<TARGET_FILE:nd-search>)
 nd_cli_test(cli_search_version 0 "^nd-search [0-9]" ${SEARCH} --version)

@@ -16,7 +16,7 @@ lib_of() {
     model|model_fields|device|strategy|run|parts|collective|layer|layer_cache|stage|estimate|\
     ratios|report|cli|search_config) echo core ;;
     search|search_out|knapsack) echo search ;;
-    classified|compare|metrics|fit) echo calib ;;
+    classified|compare|metrics|fit|fit_device) echo calib ;;
     classify) echo classify ;;
     plot|csv_table) echo plot ;;
     *) echo unknown ;;

@@ -38,7 +38,7 @@ static void part_floor_is_per_row(void **state)
     assert_int_equal(nd_device_table_builtin(&table, &err), 0);
     nd_classified round;
     assert_int_equal(nd_classified_load(csv, &round, &err), 0);
-    nd_compare_inputs in = {&run, nd_device_table_find(&table, "H100"), 81920, NULL};
+    nd_compare_inputs in = {&run, nd_device_table_find(&table, "H100"), 81920, NULL, ND_PEAK_DEVICE};
     nd_compare c;
     if (nd_compare_round(&in, &round, &c, &err)) fail_msg("%s", err.message);
 

@@ -152,16 +152,16 @@ static void parts_mode_guards(void **state)
     nd_fit_result res;
     nd_error err = {0};
     assert_int_equal(nd_fit_run(rows, 1, &o, &res, &err), ND_EINPUT);
-    assert_non_null(strstr(err.message, "1 row cannot fit and check 1 ratio"));
+    assert_non_null(strstr(err.message, "1 distinct strategy cannot fit and check 1 coefficient on comp"));
     o.allow_fallback = true;
     assert_int_equal(nd_fit_run(rows, 1, &o, &res, &err), 0);
     near(res.ratio[ND_RATIO_COMPUTE], 1.1, 1e-12);
     nd_fit_result_free(&res);
 
-    for (int i = 0; i < 3; i++) rows[i].est[ND_PART_OPTIMIZER] = 5;
+    for (int i = 0; i < 3; i++) rows[i].est[ND_PART_OPTIMIZER] = 5 + i;
     o.column[ND_MEAS_OPTIMIZER] = true, o.allow_fallback = false;
     assert_int_equal(nd_fit_run(rows, 3, &o, &res, &err), ND_EINPUT);
-    assert_non_null(strstr(err.message, "OPTIMIZER fits to 0"));
+    assert_non_null(strstr(err.message, "OPTIMIZER (fits to 0"));
     o.allow_fallback = true;
     assert_int_equal(nd_fit_run(rows, 3, &o, &res, &err), 0);
     near(res.ratio[ND_RATIO_COMPUTE], 0.9265 / 0.86, 1e-12);
@@ -242,15 +242,16 @@ static void total_mode_recovers_known_ratios(void **state)
 
     /* Too few rows for the ratios is a clear error, not a fallback. */
     assert_int_equal(nd_fit_run(rows, 4, &o, &res, &err), ND_EINPUT);
-    assert_non_null(strstr(err.message, "4 rows cannot fit and check 4 ratios"));
+    assert_non_null(strstr(err.message, "4 distinct strategies cannot fit and check 4 coefficients on time"));
 }
 
-/* Total mode when the step times pin a ratio at 0 without a ridge: compute and MP
- * communication nearly proportional (MP ~ 0.1 x compute) and steps of 1.12 x compute - 0.2 x MP.
- * Plain non-negative least squares gives MP_COMM 0, a part that costs nothing, which the
- * estimate contradicts; the fit passes over such ridge strengths and takes a stronger pull
- * toward 1, where every ratio stays positive. */
-static void total_mode_keeps_ratios_positive(void **state)
+/* Total mode when the step times pin a ratio at 0: compute and MP communication nearly
+ * proportional (MP ~ 0.1 x compute) and steps of 1.12 x compute - 0.2 x MP. Non-negative
+ * least squares gives MP_COMM 0, a part that costs nothing, which the estimate contradicts:
+ * the fit is refused, naming MP_COMM and the --hold that the round supports; with it,
+ * COMPUTE alone is the weighted ratio of steps to compute (least squares through the origin,
+ * hand formula below); --allow-fallback gives MP_COMM COMPUTE's coefficient instead. */
+static void total_mode_refuses_a_ratio_fitted_to_0(void **state)
 {
     (void)state;
     const double c[] = {100, 200, 300, 400, 500}, m[] = {10, 22, 29, 41, 50};
@@ -263,11 +264,30 @@ static void total_mode_keeps_ratios_positive(void **state)
         rows[i].time_ms = rows[i].rank_ms = 1.12 * c[i] - 0.2 * m[i];
         rows[i].rank_scale = 1;
     }
-    nd_fit_options o = {.mode = ND_FIT_TOTAL};
+    nd_fit_options o = {.mode = ND_FIT_TOTAL, .no_fixed = true};
     nd_fit_result res;
     nd_error err = {0};
+    assert_int_equal(nd_fit_run(rows, 5, &o, &res, &err), ND_EINPUT);
+    assert_non_null(strstr(err.message, "MP_COMM (fits to 0"));
+    assert_non_null(strstr(err.message, "with --hold MP_COMM"));
+    assert_true(res.unidentified & 1u << ND_RATIO_MP_COMM);
+
+    o.hold[ND_RATIO_MP_COMM] = true;
     if (nd_fit_run(rows, 5, &o, &res, &err)) fail_msg("%s", err.message);
-    assert_true(res.ratio[ND_RATIO_MP_COMM] > 0 && res.ratio[ND_RATIO_COMPUTE] > 0);
+    /* y_i = t_i - m_i (MP held at 1), w_i = 1/t_i^2: r = sum(w c y) / sum(w c^2). */
+    double sxy = 0, sxx = 0;
+    for (int i = 0; i < 5; i++) {
+        double t = rows[i].time_ms, w = 1 / (t * t);
+        sxy += w * c[i] * (t - m[i]), sxx += w * c[i] * c[i];
+    }
+    near(res.ratio[ND_RATIO_COMPUTE], sxy / sxx, 1e-12);
+    assert_int_equal(res.status[ND_RATIO_MP_COMM], ND_RATIO_HELD);
+    nd_fit_result_free(&res);
+
+    o.hold[ND_RATIO_MP_COMM] = false, o.allow_fallback = true;
+    if (nd_fit_run(rows, 5, &o, &res, &err)) fail_msg("%s", err.message);
+    assert_int_equal(res.status[ND_RATIO_MP_COMM], ND_RATIO_FALLBACK);
+    near(res.ratio[ND_RATIO_MP_COMM], res.ratio[ND_RATIO_COMPUTE], 0);
     nd_fit_result_free(&res);
 }
 
@@ -300,7 +320,7 @@ int main(void)
         cmocka_unit_test(parts_mode_guards),
         cmocka_unit_test(robust_leave_one_out_refits),
         cmocka_unit_test(total_mode_recovers_known_ratios),
-        cmocka_unit_test(total_mode_keeps_ratios_positive),
+        cmocka_unit_test(total_mode_refuses_a_ratio_fitted_to_0),
         cmocka_unit_test(spearman_with_ties),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,6 +20,14 @@
 /* Folds twelve estimated parts (ms). */
 void nd_fold_estimate(const double parts_ms[ND_PARTS], double out[ND_FOLDS]);
 
+/* What a round's peak_mib measures (--peak): nvidia-smi's device memory (the reserved peak
+ * plus the runtime context, the default), torch.cuda.max_memory_reserved, or
+ * torch.cuda.max_memory_allocated. The estimate compared with it is the matching peak. */
+typedef enum { ND_PEAK_DEVICE = 0, ND_PEAK_RESERVED, ND_PEAK_ALLOCATED, ND_PEAK_KINDS } nd_peak_kind;
+
+const char *nd_peak_kind_name(nd_peak_kind k); /* "device", "reserved", "allocated" */
+int nd_peak_kind_from_name(const char *name);  /* or -1 */
+
 typedef struct nd_compare_row {
     const nd_classified_row *row;
     char label[96];
@@ -32,6 +40,10 @@ typedef struct nd_compare_row {
     double rank_cost;         /* what ranking compares: rank_ms, or per sequence and device */
     double est_cost;          /* the estimate on the same scale */
     int64_t gbs;
+    nd_stage_memory peak_memory; /* the estimate's peak stage (corrected with -c) */
+    double peak_est_mib;      /* the estimated peak of the kind the round measures */
+    double step_halfwidth_ms; /* 95 % prediction interval of est.step_ms (-c with an uncertainty) */
+    double peak_halfwidth_mib;/* ... of peak_est_mib; NaN without */
 } nd_compare_row;
 
 typedef struct nd_compare_metrics {
@@ -50,6 +62,7 @@ typedef struct nd_compare {
     bool corrected;
     bool normalized;          /* rows differ in devices or batch: ranked by ms x devices / gbs */
     bool fold_measured[ND_FOLDS]; /* the round has a column for this part */
+    nd_peak_kind peak;
     nd_compare_metrics memory; /* estimated vs measured peak_mib, rows that have it */
     size_t memory_rows;
     size_t fits_but_measured_over; /* rows called fits whose measured peak exceeds the budget */
@@ -62,6 +75,7 @@ typedef struct nd_compare_inputs {
     const nd_device *device;
     double budget_mib;
     const nd_ratios *ratios;
+    nd_peak_kind peak;        /* what the round's peak_mib measures */
 } nd_compare_inputs;
 
 /* Prices every row: the run's strategy overridden by the row's degrees, its device count

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "nd/classified.h"
+#include "nd/compare.h"
 #include "nd/error.h"
 #include "nd/parts.h"
 
@@ -46,6 +47,8 @@ typedef struct nd_fit_row {
     double mem_static_mib;          /* raw peak stage: weights, gradients, optimizer states */
     double mem_activations_mib;     /* ... its activations */
     double mem_transient_mib;       /* ... the rest of its peak */
+    nd_shape_key shape;             /* its layer sharding */
+    double mb_work;                 /* the raw ms of the parts a shape correction scales */
 } nd_fit_row;
 
 #define ND_FIT_MAX_CI 0.5 /* the default largest relative half-width of a written ratio */
@@ -58,9 +61,12 @@ typedef struct nd_fit_options {
     bool column[ND_MEAS_COUNT]; /* the round has this column */
     double max_ci;              /* a ratio's 95 % half-width / ratio must stay below (0: the default) */
     bool hold[ND_RATIO_KEYS];   /* --hold: held at 1 */
+    bool hold_auto;             /* --hold auto: hold what the round does not identify (the
+                                   subset it identifies with the best leave-one-out error) */
     bool hold_fixed[ND_FIXED_COSTS];   /* --hold: held at 0 */
     bool hold_memory[ND_MEM_RATIOS];   /* --hold: held at 1 */
     bool no_fixed;              /* fit no fixed cost (ND's ratios alone) */
+    bool no_shapes;             /* fit no per-shape correction */
 } nd_fit_options;
 
 typedef enum {
@@ -114,6 +120,11 @@ typedef struct nd_fit_result {
     double *memory_fitted; /* [n] corrected peak (NaN without a measured peak) */
     double *memory_left_out; /* [n] leave-one-out peak */
     nd_fit_loo loo_memory;
+    int shapes;            /* per-shape corrections (total mode; 0 when none helps) */
+    nd_shape_ratio shape[ND_MAX_SHAPES];
+    double shape_ridge_rows; /* their pull toward 0, in rows' worth of evidence */
+    double shape_spread;   /* sd of the corrections between shapes */
+    size_t shape_groups;   /* distinct shapes among the rows */
 } nd_fit_result;
 
 /* Fits. rows are not kept. The mode AUTO becomes PARTS when the round measures comp,
@@ -126,9 +137,16 @@ int nd_fit_run(const nd_fit_row *rows, size_t n, const nd_fit_options *opt, nd_f
 
 void nd_fit_result_free(nd_fit_result *res);
 
+/* The rows of a comparison (priced raw) as the fit sees them, in its order; the caller
+ * frees *rows. The memory terms follow the kind of peak the comparison measured. */
+int nd_fit_rows(const nd_compare *cmp, nd_fit_row **rows, nd_error *err);
+
 /* Corrected total of one row with the given ratios: each part x its ratio (fixed costs
  * not included). */
 double nd_fit_corrected(const nd_fit_row *r, const double ratio[ND_RATIO_KEYS], nd_fit_mode mode);
+
+/* The corrected step of a row with a fit's ratios and fixed costs. */
+double nd_fit_predict(const nd_fit_row *r, const nd_fit_result *res);
 
 /* The ms a fixed cost adds to a row per unit of its value (kernels / 1000, slots, 1). */
 double nd_fit_fixed_regressor(const nd_fit_row *r, nd_fixed_cost f);

@@ -8,8 +8,8 @@
  * reparametrisation: a field v in [lo, hi] is lo + (hi - lo) s(t) (s the logistic function;
  * on log v for fields spanning decades). Only the fields the rows exercise (whose Jacobian
  * column is not negligible) are fitted; a weak pull toward the base device keeps the
- * directions the rows do not determine where the base put them. docs/calibration.md
- * §The fitted device.
+ * directions the rows barely determine near where the base put them, and each field's
+ * interval says how well the rows determine it. docs/calibration.md §The fitted device.
  */
 #ifndef ND_FIT_DEVICE_H
 #define ND_FIT_DEVICE_H
@@ -50,7 +50,8 @@ typedef struct nd_device_fit_row {
 } nd_device_fit_row;
 
 typedef struct nd_device_fit_options {
-    double prior_weight;     /* residual per unit of transformed distance from the base (0.01) */
+    double prior_weight;     /* residual per unit of transformed distance from the base (0.05:
+                                moving a field by one unit weighs as one step mispriced by 5 %) */
     double min_effect;       /* a field moving no prediction by this fraction is not fitted (1e-3) */
     bool leave_one_model_out;/* refit once per model (when the rows hold several) */
 } nd_device_fit_options;
@@ -63,7 +64,8 @@ typedef struct nd_device_fit_result {
     size_t param[ND_DEVICE_FIT_MAX_PARAMS]; /* index into nd_device_params */
     double base[ND_DEVICE_FIT_MAX_PARAMS], value[ND_DEVICE_FIT_MAX_PARAMS];
     double lo[ND_DEVICE_FIT_MAX_PARAMS], hi[ND_DEVICE_FIT_MAX_PARAMS]; /* 95 % interval */
-    double effect[ND_DEVICE_FIT_MAX_PARAMS]; /* largest relative move of a prediction */
+    double effect[ND_DEVICE_FIT_MAX_PARAMS]; /* largest relative move of a step when the field
+                                                moves 10 % */
     size_t skipped;                  /* fields left at the base: no row exercises them */
     size_t n, models;
     double *base_ms;   /* [n] the base device's estimate */
@@ -73,6 +75,11 @@ typedef struct nd_device_fit_result {
     double base_mape, fitted_mape, loo_mape, lomo_mape; /* of the step, fractions */
     int iterations;
 } nd_device_fit_result;
+
+struct nd_compare;
+/* The rows of a comparison as device-fit rows of model `model_index` (run: the comparison's
+ * run, which must outlive out). out holds cmp->count entries. */
+void nd_device_fit_rows(const struct nd_compare *cmp, const nd_run *run, int model_index, nd_device_fit_row *out);
 
 /* Fits. rows and base are not kept. Errors: ND_EINPUT (no row, no field exercised, a row
  * that cannot be priced), ND_ERUNTIME (the solver failed), ND_ENOMEM. */

@@ -216,6 +216,7 @@ typedef struct nd_ratios_format {
     const char *uncertainty, *time, *memory, *terms, *covariance, *residual_sd, *dof, *t95;
     const char *peak, *max_ci, *hold, *distinct;            /* what the fit checked */
     const char *history, *drift, *previous;                 /* the nightly job's record */
+    const char *shapes, *ridge_rows, *spread, *table, *delta, *se, *parts; /* _nd.shapes */
 } nd_ratios_format;
 
 extern const nd_ratios_format nd_ratios_json;

@@ -148,7 +148,7 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     est->kernels_per_step = x->kernels * est->microbatch_slots;
     memcpy(est->parts_ms, est->raw_parts_ms, sizeof est->parts_ms);
     if (ctx->ratios)
-        nd_ratios_apply(ctx->ratios, est->kernels_per_step, est->microbatch_slots, est->parts_ms);
+        nd_ratios_apply(ctx->ratios, s, est->kernels_per_step, est->microbatch_slots, est->parts_ms);
     for (int i = 0; i < ND_PARTS; i++) {
         est->step_ms += est->parts_ms[i];
         est->raw_step_ms += est->raw_parts_ms[i];

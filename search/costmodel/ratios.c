@@ -82,6 +82,54 @@ static int read_spread(const cJSON *o, const char *path, bool time, nd_spread *s
     return ND_OK;
 }
 
+static int by_shape(const void *a, const void *b)
+{
+    return nd_shape_key_compare(&((const nd_shape_ratio *)a)->key, &((const nd_shape_ratio *)b)->key);
+}
+
+/* _nd.shapes: the per-shape corrections, each keyed by its layer sharding. */
+static int read_shapes(const cJSON *o, const char *path, nd_ratios *r, nd_error *err)
+{
+    const cJSON *table = cJSON_GetObjectItemCaseSensitive(o, keys->table);
+    const cJSON *spread = cJSON_GetObjectItemCaseSensitive(o, keys->spread);
+    int n = cJSON_IsArray(table) ? cJSON_GetArraySize(table) : -1;
+    if (n < 0 || n > ND_MAX_SHAPES || !cJSON_IsNumber(spread) || !(spread->valuedouble >= 0) || !isfinite(spread->valuedouble))
+        return nd_error_set(err, ND_EINPUT, "%s: '%s.%s' must hold a %s of at most %d shapes and a %s >= 0", path,
+                            keys->stamp, keys->shapes, keys->table, ND_MAX_SHAPES, keys->spread);
+    const nd_dim dims[] = {ND_DIM_MP, ND_DIM_CP, ND_DIM_EP, ND_DIM_ETP, ND_DIM_MBS};
+    for (int i = 0; i < n; i++) {
+        const cJSON *e = cJSON_GetArrayItem(table, i);
+        nd_shape_ratio *sh = &r->shape[i];
+        int64_t *field[] = {&sh->key.tp, &sh->key.cp, &sh->key.ep, &sh->key.etp, &sh->key.mbs};
+        bool ok = cJSON_IsObject(e);
+        for (size_t d = 0; ok && d < sizeof dims / sizeof dims[0]; d++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, nd_dim_name(dims[d]));
+            ok = cJSON_IsNumber(v) && v->valuedouble >= 1 && v->valuedouble <= (1 << 20) && v->valuedouble == floor(v->valuedouble);
+            if (ok) *field[d] = (int64_t)v->valuedouble;
+        }
+        const cJSON *sp = ok ? cJSON_GetObjectItemCaseSensitive(e, nd_dim_name(ND_DIM_SP)) : NULL;
+        const cJSON *delta = ok ? cJSON_GetObjectItemCaseSensitive(e, keys->delta) : NULL;
+        const cJSON *se = ok ? cJSON_GetObjectItemCaseSensitive(e, keys->se) : NULL;
+        ok = ok && cJSON_IsBool(sp) && cJSON_IsNumber(delta) && isfinite(delta->valuedouble) && delta->valuedouble > -1 &&
+             delta->valuedouble < 1e3 && cJSON_IsNumber(se) && isfinite(se->valuedouble) && se->valuedouble >= 0;
+        if (!ok)
+            return nd_error_set(err, ND_EINPUT, "%s: '%s.%s.%s' entry %d: MP, CP, EP, ETP, MBS (whole numbers), SP "
+                                "(true/false), %s (> -1) and %s (>= 0)", path, keys->stamp, keys->shapes, keys->table,
+                                i + 1, keys->delta, keys->se);
+        sh->key.sp = cJSON_IsTrue(sp);
+        sh->delta = delta->valuedouble, sh->se = se->valuedouble;
+        const cJSON *rows = cJSON_GetObjectItemCaseSensitive(e, keys->rows);
+        sh->rows = cJSON_IsNumber(rows) && rows->valuedouble >= 0 && rows->valuedouble < 1e9 ? (int)rows->valuedouble : 0;
+    }
+    qsort(r->shape, (size_t)n, sizeof r->shape[0], by_shape);
+    for (int i = 1; i < n; i++)
+        if (!by_shape(&r->shape[i - 1], &r->shape[i]))
+            return nd_error_set(err, ND_EINPUT, "%s: '%s.%s': a shape is stated twice", path, keys->stamp, keys->shapes);
+    r->shapes = n;
+    r->shape_spread = spread->valuedouble;
+    return ND_OK;
+}
+
 static int read_stamp(const cJSON *nd, const char *path, nd_ratios_file *out, nd_error *err)
 {
     const char *stamp = keys->stamp;
@@ -99,6 +147,18 @@ static int read_stamp(const cJSON *nd, const char *path, nd_ratios_file *out, nd
     if (!cJSON_IsNumber(format) || format->valuedouble != ND_RATIOS_FORMAT)
         return nd_error_set(err, ND_EINPUT, "%s: '%s.%s' must be %d (this nd reads format %d)",
                             path, stamp, keys->format, ND_RATIOS_FORMAT, ND_RATIOS_FORMAT);
+    /* The shapes and the uncertainty first: a malformed one is malformed whoever fitted it. */
+    const cJSON *shapes = cJSON_GetObjectItemCaseSensitive(nd, keys->shapes);
+    if (shapes) {
+        int rc = read_shapes(shapes, path, &out->ratios, err);
+        if (rc) return rc;
+    }
+    const cJSON *u = cJSON_GetObjectItemCaseSensitive(nd, keys->uncertainty);
+    if (u) {
+        int rc = read_spread(cJSON_GetObjectItemCaseSensitive(u, keys->time), path, true, &out->ratios.time, err);
+        if (!rc) rc = read_spread(cJSON_GetObjectItemCaseSensitive(u, keys->memory), path, false, &out->ratios.mem, err);
+        if (rc) return rc;
+    }
     const cJSON *cm = cJSON_GetObjectItemCaseSensitive(nd, keys->cost_model);
     if (!cJSON_IsString(cm))
         return nd_error_set(err, ND_EINPUT, "%s: '%s.%s' is missing", path, stamp, keys->cost_model);
@@ -112,12 +172,6 @@ static int read_stamp(const cJSON *nd, const char *path, nd_ratios_file *out, nd
         return nd_error_set(err, ND_EINPUT, "%s: '%s.%s' is '%s'; nd's ratios are dimensionless "
                             "corrections of millisecond estimates ('%s')", path, stamp, keys->units,
                             units->valuestring, keys->units_ms);
-    const cJSON *u = cJSON_GetObjectItemCaseSensitive(nd, keys->uncertainty);
-    if (u) {
-        int rc = read_spread(cJSON_GetObjectItemCaseSensitive(u, keys->time), path, true, &out->ratios.time, err);
-        if (!rc) rc = read_spread(cJSON_GetObjectItemCaseSensitive(u, keys->memory), path, false, &out->ratios.mem, err);
-        if (rc) return rc;
-    }
     out->stamped = true;
     nd_text_copy(out->cost_model, cm->valuestring, sizeof out->cost_model);
     if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, keys->device)))

@@ -13,6 +13,6 @@ ok=1
 cmp -s "$dir/ratios.json" "$dir/before.json" || { echo "FAIL: the ratios file changed"; ok=0; }
 [ -z "$(ls -A "$dir" | grep -v -e '^ratios.json$' -e '^before.json$' -e '^err$')" ] ||
   { echo "FAIL: temporary files left behind: $(ls -A "$dir")"; ok=0; }
-grep -q "cannot fit" "$dir/err" || { echo "FAIL: message: $(cat "$dir/err")"; ok=0; }
+grep -q "cannot fit\|does not identify" "$dir/err" || { echo "FAIL: message: $(cat "$dir/err")"; ok=0; }
 rm -rf "$dir"
 [ "$ok" -eq 1 ]

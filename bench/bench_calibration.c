@@ -1,0 +1,253 @@
+/*
+ * bench_calibration — how well nd's CALIBRATED estimate predicts measured steps it was not
+ * fitted on, printed, never asserted (docs/benchmarks.md). The rounds are the real ones in
+ * samples/ (the same as bench_fidelity's, which prints the uncalibrated figures):
+ *
+ *   vTrain, per model: 10-fold held-out MAPE of the step (rows i with i mod 10 = f held out
+ *     of fold f, in the comparison's measured order), for three calibrations fitted on the other nine tenths:
+ *       ratios   nd-fit --hold auto (ratios and fixed costs on the raw estimate);
+ *       device   nd-fit --write_device (the device's physical parameters, nonlinear);
+ *       both     the device, then nd-fit --hold auto on its estimates — what
+ *                `nd-fit --write_device d.yaml --write_ratios r.json --hold auto` writes.
+ *   vTrain, across models: the device fitted on three models predicting the fourth.
+ *   DLPerf: nd-fit --hold auto's exact leave-one-out MAPE of the step and of the peak.
+ *
+ * Usage: bench_calibration [SOURCE_DIR]   (default: the source tree it was built from)
+ */
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/classified.h"
+#include "nd/cli.h"
+#include "nd/compare.h"
+#include "nd/fit.h"
+#include "nd/fit_device.h"
+
+#define FOLDS 10
+
+typedef struct round_data {
+    nd_session ses;
+    nd_classified round;
+    nd_compare cmp;
+    nd_fit_row *rows;
+} round_data;
+
+static const char *const vtrain[][2] = {
+    {"samples/runs/vtrain-gpt-h1024-l12.yaml", "samples/rounds/vtrain-gpt-h1024-l12.csv"},
+    {"samples/runs/vtrain-gpt-h1024-l16.yaml", "samples/rounds/vtrain-gpt-h1024-l16.csv"},
+    {"samples/runs/vtrain-gpt-h1024-l20.yaml", "samples/rounds/vtrain-gpt-h1024-l20.csv"},
+    {"samples/runs/vtrain-gpt-h1024-l24.yaml", "samples/rounds/vtrain-gpt-h1024-l24.csv"},
+};
+static const char *const dlperf[][2] = {
+    {"samples/runs/dlperf-gpt-h1536-l16.yaml", "samples/rounds/dlperf-gpt-h1536-l16.csv"},
+    {"samples/runs/dlperf-gpt-h2304-l24.yaml", "samples/rounds/dlperf-gpt-h2304-l24.csv"},
+};
+
+static int fail(const nd_error *err)
+{
+    fprintf(stderr, "bench_calibration: %s\n", err->message);
+    return 1;
+}
+
+/* Prices the round's rows on `device` (NULL: the session's) into d->cmp and d->rows. */
+static int price(round_data *d, const nd_device *device, nd_error *err)
+{
+    nd_compare_free(&d->cmp);
+    free(d->rows);
+    d->rows = NULL;
+    nd_compare_inputs in = {&d->ses.run, device ? device : d->ses.device, d->ses.budget_mib, NULL, ND_PEAK_DEVICE};
+    int rc = nd_compare_round(&in, &d->round, &d->cmp, err);
+    return rc ? rc : nd_fit_rows(&d->cmp, &d->rows, err);
+}
+
+static int load(const char *dir, const char *run, const char *csv, round_data *d, nd_error *err)
+{
+    char run_path[4096], csv_path[4096];
+    snprintf(run_path, sizeof run_path, "%s/%s", dir, run);
+    snprintf(csv_path, sizeof csv_path, "%s/%s", dir, csv);
+    memset(d, 0, sizeof *d);
+    nd_cli_common common;
+    nd_cli_common_init(&common);
+    common.run_path = run_path;
+    int rc = nd_session_open(&d->ses, &common, false, stderr, err);
+    if (!rc) rc = nd_classified_load(csv_path, &d->round, err);
+    return rc ? rc : price(d, NULL, err);
+}
+
+static void unload(round_data *d)
+{
+    free(d->rows);
+    nd_compare_free(&d->cmp);
+    nd_classified_free(&d->round);
+    nd_session_close(&d->ses);
+}
+
+static void options(nd_fit_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->mode = ND_FIT_TOTAL;
+    o->hold_auto = true;
+    o->robust = getenv("ROBUST") != NULL;
+}
+
+/* The rows of fold f's training set (held_out false) or its held-out tenth. */
+static size_t select_rows(const nd_fit_row *rows, size_t n, int f, bool held_out, nd_fit_row *out)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (((int)(i % FOLDS) == f) == held_out) out[m++] = rows[i];
+    return m;
+}
+
+/* Sum of |predicted / measured - 1| over fold f's held-out rows, ratios fitted on the rest. */
+static int ratio_fold(const nd_fit_row *rows, size_t n, int f, double *sum, size_t *count, nd_error *err)
+{
+    nd_fit_row *train = calloc(n, sizeof *train), *test = calloc(n, sizeof *test);
+    if (!train || !test) {
+        free(train), free(test);
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
+    size_t nt = select_rows(rows, n, f, false, train), nh = select_rows(rows, n, f, true, test);
+    nd_fit_options o;
+    options(&o);
+    nd_fit_result res;
+    int rc = nd_fit_run(train, nt, &o, &res, err);
+    for (size_t i = 0; !rc && i < nh; i++, (*count)++) *sum += fabs(nd_fit_predict(&test[i], &res) / test[i].time_ms - 1);
+    if (!rc) nd_fit_result_free(&res);
+    free(train), free(test);
+    return rc;
+}
+
+/* The device fitted on the rows of `use` (NULL: all). */
+static int fit_device(const nd_device *base, const nd_device_fit_row *rows, size_t n, const bool *use,
+                      nd_device *out, nd_error *err)
+{
+    nd_device_fit_row *sub = malloc(n * sizeof *sub);
+    if (!sub) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!use || use[i]) sub[m++] = rows[i];
+    nd_device_fit_options o;
+    nd_device_fit_options_init(&o);
+    o.leave_one_model_out = false;
+    nd_device_fit_result res;
+    int rc = nd_device_fit(base, sub, m, &o, &res, err);
+    if (!rc) *out = res.device, nd_device_fit_result_free(&res);
+    free(sub);
+    return rc;
+}
+
+typedef struct fold_sums {
+    double ratios, device, both;
+    size_t n;
+} fold_sums;
+
+/* One model's 10-fold figures for the three calibrations. */
+static int kfold(round_data *d, fold_sums *s, nd_error *err)
+{
+    size_t n = d->cmp.count, count = 0;
+    nd_device_fit_row *drows = malloc(n * sizeof *drows);
+    bool *use = malloc(n * sizeof *use);
+    int rc = (!drows || !use) ? nd_error_set(err, ND_ENOMEM, "out of memory") : ND_OK;
+    if (!rc) nd_device_fit_rows(&d->cmp, &d->ses.run, 0, drows);
+    nd_fit_row *raw = NULL;
+    if (!rc && !(raw = malloc(n * sizeof *raw))) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc) memcpy(raw, d->rows, n * sizeof *raw);
+    for (int f = 0; !rc && f < FOLDS; f++) {
+        size_t c = 0;
+        if ((rc = ratio_fold(raw, n, f, &s->ratios, &c, err))) break;
+        for (size_t i = 0; i < n; i++) use[i] = (int)(i % FOLDS) != f;
+        nd_device fitted;
+        if ((rc = fit_device(d->ses.device, drows, n, use, &fitted, err))) break;
+        if ((rc = price(d, &fitted, err))) break;
+        for (size_t i = 0; i < n; i++)
+            if (!use[i]) s->device += fabs(d->rows[i].time_ms > 0 ? d->cmp.rows[i].est.raw_step_ms / d->rows[i].time_ms - 1 : 0);
+        c = 0;
+        rc = ratio_fold(d->rows, n, f, &s->both, &c, err);
+        count += c;
+    }
+    s->n += count;
+    free(drows), free(use), free(raw);
+    if (!rc) rc = price(d, NULL, err);
+    return rc;
+}
+
+/* The device fitted on every vTrain model but one, predicting that one. */
+static int across_models(round_data *rounds, size_t models, double *mape, nd_error *err)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < models; k++) total += rounds[k].cmp.count;
+    nd_device_fit_row *rows = malloc(total * sizeof *rows);
+    bool *use = malloc(total * sizeof *use);
+    int rc = (!rows || !use) ? nd_error_set(err, ND_ENOMEM, "out of memory") : ND_OK;
+    for (size_t k = 0, at = 0; !rc && k < models; at += rounds[k].cmp.count, k++)
+        nd_device_fit_rows(&rounds[k].cmp, &rounds[k].ses.run, (int)k, rows + at);
+    for (size_t k = 0; !rc && k < models; k++) {
+        for (size_t i = 0; i < total; i++) use[i] = (size_t)rows[i].model_index != k;
+        nd_device fitted;
+        if ((rc = fit_device(rounds[0].ses.device, rows, total, use, &fitted, err))) break;
+        double sum = 0;
+        size_t n = 0;
+        for (size_t i = 0; !rc && i < total; i++) {
+            if (use[i]) continue;
+            double step;
+            if ((rc = nd_device_fit_price(&fitted, &rows[i], &step, NULL, err))) break;
+            sum += fabs(step / rows[i].time_ms - 1), n++;
+        }
+        mape[k] = n ? sum / (double)n : NAN;
+    }
+    free(rows), free(use);
+    return rc;
+}
+
+static int loo(round_data *d, nd_error *err)
+{
+    nd_fit_options o;
+    options(&o);
+    nd_fit_result res;
+    int rc = nd_fit_run(d->rows, d->cmp.count, &o, &res, err);
+    if (rc) return rc;
+    printf("  %-16s %4zu rows   step %5.1f %%   peak %5.1f %%   held:", d->ses.run.model.name, d->cmp.count,
+           100 * res.loo_total.mape, 100 * res.loo_memory.mape);
+    for (int k = 0; k < ND_RATIO_KEYS; k++)
+        if (k != ND_RATIO_FORWARD && res.status[k] == ND_RATIO_HELD && !strstr(res.why[k], "exercises"))
+            printf(" %s", nd_ratio_key_name((nd_ratio_key)k));
+    printf("\n");
+    nd_fit_result_free(&res);
+    return ND_OK;
+}
+
+int main(int argc, char **argv)
+{
+    gsl_set_error_handler_off();
+    const char *dir = argc > 1 ? argv[1] : ND_SOURCE_DIR;
+    nd_error err = {0};
+    enum { VT = sizeof vtrain / sizeof vtrain[0], DL = sizeof dlperf / sizeof dlperf[0] };
+    round_data v[VT], dl[DL];
+    for (size_t k = 0; k < VT; k++)
+        if (load(dir, vtrain[k][0], vtrain[k][1], &v[k], &err)) return fail(&err);
+    printf("Calibrated fidelity: predictions of measured steps the calibration was not fitted on\n\n");
+    printf("vTrain (8 x A100), 10-fold held-out step MAPE per model\n");
+    printf("  %-16s %6s %9s %9s %9s\n", "model", "rows", "ratios", "device", "both");
+    for (size_t k = 0; k < VT; k++) {
+        fold_sums s = {0};
+        if (kfold(&v[k], &s, &err)) return fail(&err);
+        double n = (double)s.n;
+        printf("  %-16s %6zu %8.2f%% %8.2f%% %8.2f%%\n", v[k].ses.run.model.name, s.n, 100 * s.ratios / n,
+               100 * s.device / n, 100 * s.both / n);
+    }
+    double lomo[VT];
+    if (across_models(v, VT, lomo, &err)) return fail(&err);
+    printf("\nvTrain, the device fitted on the other three models predicting this one (step MAPE)\n");
+    for (size_t k = 0; k < VT; k++) printf("  %-16s %8.2f%%\n", v[k].ses.run.model.name, 100 * lomo[k]);
+    printf("\nDLPerf (V100), nd-fit --hold auto, exact leave-one-out MAPE\n");
+    for (size_t k = 0; k < DL; k++) {
+        if (load(dir, dlperf[k][0], dlperf[k][1], &dl[k], &err) || loo(&dl[k], &err)) return fail(&err);
+        unload(&dl[k]);
+    }
+    for (size_t k = 0; k < VT; k++) unload(&v[k]);
+    return 0;
+}

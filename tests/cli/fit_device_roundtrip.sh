@@ -1,0 +1,22 @@
+#!/bin/sh
+# fit_device_roundtrip.sh ND-FIT ND-ESTIMATE SAMPLES — nd-fit --write_device writes a device
+# file that --device-file reads: the fitted device prices a strategy under its own name, and
+# its fields are the ones the fit reported.
+set -u
+fit=$1 est=$2 samples=$3
+dir=$(mktemp -d)
+ok=1
+"$fit" -y "$samples/runs/vtrain-gpt-h1024-l12.yaml" --real_csv "$samples/rounds/vtrain-gpt-h1024-l12.csv" \
+    --write_device "$dir/fitted.yaml" --device-name A100-test > "$dir/out" 2>&1 ||
+  { echo "FAIL: nd-fit: $(cat "$dir/out")"; ok=0; }
+grep -q "^Device A100-test fitted from A100 on 180 measured steps" "$dir/out" || { echo "FAIL: report"; ok=0; }
+grep -q "^    base: A100$" "$dir/fitted.yaml" || { echo "FAIL: no base"; ok=0; }
+"$est" -y "$samples/runs/vtrain-gpt-h1024-l12.yaml" --device-file "$dir/fitted.yaml" -A A100-test \
+    --strategy "DP=2 MP=2 PP=2 MB=4 MBS=1" > "$dir/est" 2>&1 || { echo "FAIL: nd-estimate: $(cat "$dir/est")"; ok=0; }
+grep -q "on 8 x A100-test" "$dir/est" || { echo "FAIL: estimate: $(head -2 "$dir/est")"; ok=0; }
+# host_dispatch_us, which every round exercises, is written with the value the report shows.
+reported=$(awk '$1 == "host_dispatch_us" { print $3 }' "$dir/out")
+written=$(awk '$1 == "host_dispatch_us:" { printf "%.5g\n", $2; exit }' "$dir/fitted.yaml")
+[ -n "$reported" ] && [ "$reported" = "$written" ] || { echo "FAIL: reported $reported, written $written"; ok=0; }
+rm -rf "$dir"
+[ "$ok" -eq 1 ] && echo ok

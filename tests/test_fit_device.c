@@ -1,0 +1,91 @@
+/* The fitted device: steps priced on a known device (the built-in A100 whose host takes
+ * 1.4 x as long to issue an operator) with +-1 % noise are fitted from the unchanged A100;
+ * the fit must find the changed field within its interval and reproduce the steps to the
+ * noise. The strategies are the bundled vTrain round's (vtrain-gpt-h1024-l12.csv). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/classified.h"
+#include "nd/compare.h"
+#include "nd/fit_device.h"
+
+static int find_param(const char *name)
+{
+    for (size_t q = 0; q < nd_device_param_count; q++)
+        if (!strcmp(nd_device_params[q].name, name)) return (int)q;
+    return -1;
+}
+
+static void recovers_a_known_device(void **state)
+{
+    (void)state;
+    gsl_set_error_handler_off();
+    char run_path[1024], csv_path[1024];
+    snprintf(run_path, sizeof run_path, "%s/samples/runs/vtrain-gpt-h1024-l12.yaml", getenv("ND_SOURCE_DIR"));
+    snprintf(csv_path, sizeof csv_path, "%s/samples/rounds/vtrain-gpt-h1024-l12.csv", getenv("ND_SOURCE_DIR"));
+    nd_run run;
+    nd_error err = {0};
+    if (nd_run_load(&run, run_path, &err)) fail_msg("%s", err.message);
+    nd_device_table table;
+    assert_int_equal(nd_device_table_builtin(&table, &err), 0);
+    const nd_device *a100 = nd_device_table_find(&table, "A100");
+    nd_classified round;
+    if (nd_classified_load(csv_path, &round, &err)) fail_msg("%s", err.message);
+    nd_compare_inputs in = {&run, a100, 81920, NULL, ND_PEAK_DEVICE};
+    nd_compare cmp;
+    if (nd_compare_round(&in, &round, &cmp, &err)) fail_msg("%s", err.message);
+
+    nd_device truth = *a100;
+    truth.host_dispatch_us = 1.4 * a100->host_dispatch_us;
+    nd_device_fit_row *rows = calloc(cmp.count, sizeof *rows);
+    assert_non_null(rows);
+    nd_device_fit_rows(&cmp, &run, 0, rows);
+    unsigned seed = 7;
+    for (size_t i = 0; i < cmp.count; i++) {
+        if (nd_device_fit_price(&truth, &rows[i], &rows[i].time_ms, NULL, &err)) fail_msg("%s", err.message);
+        seed = seed * 1103515245u + 12345u;
+        rows[i].time_ms *= 1 + ((double)((seed >> 16) % 2001) / 1000.0 - 1.0) * 0.01;
+    }
+
+    nd_device_fit_options o;
+    nd_device_fit_options_init(&o);
+    nd_device_fit_result res;
+    if (nd_device_fit(a100, rows, cmp.count, &o, &res, &err)) fail_msg("%s", err.message);
+    assert_true(res.fitted_mape < 0.006); /* the noise's mean |e| is 0.5 % */
+    assert_true(res.base_mape > 0.05);
+    int found = 0;
+    for (size_t j = 0; j < res.count; j++) {
+        if (strcmp(nd_device_params[res.param[j]].name, "host_dispatch_us")) continue;
+        found++;
+        double want = truth.host_dispatch_us;
+        if (!(res.lo[j] <= want && want <= res.hi[j]) || fabs(res.value[j] / want - 1) > 0.03)
+            fail_msg("host_dispatch_us: %g [%g, %g], want %g", res.value[j], res.lo[j], res.hi[j], want);
+    }
+    assert_int_equal(found, 1);
+    /* The fitted device holds the fitted values; fields never fitted keep the base's. */
+    assert_true(fabs(res.device.host_dispatch_us / truth.host_dispatch_us - 1) < 0.03);
+    assert_true(res.device.peak_tflops == a100->peak_tflops);
+    assert_true(find_param("kernel_launch_us") >= 0);
+    nd_device_fit_result_free(&res);
+    free(rows);
+    nd_compare_free(&cmp);
+    nd_classified_free(&round);
+    nd_device_table_free(&table);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(recovers_a_known_device),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
