@@ -13,6 +13,7 @@
 #include "nd/model_fields.h"
 #include "nd/text.h"
 #include "nd/yaml_doc.h"
+#include "train_keys.h"
 
 void nd_train_init(nd_train *t)
 {
@@ -45,10 +46,6 @@ bool nd_train_expandable_segments(const nd_train *t)
     return nd_framework_profile_of(t->framework)->expandable_segments;
 }
 
-static const char *const framework_names[ND_FRAMEWORKS] = {
-    "megatron", "megatron-legacy", "megatron-deepspeed", "torchtitan", "fsdp", "deepspeed", "mindspeed",
-};
-
 /* Counted from each framework's decoder layer and loss (see docs/cost-model.md §Host for the
  * lists). Megatron's vocab-parallel cross entropy on fp32 logits: cast (2 read, 4 written),
  * max (4), shift (8), exp (8), sum (4), normalise (8) = 38 bytes per logit forward; the
@@ -73,27 +70,6 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
 const nd_framework_profile *nd_framework_profile_of(nd_framework f)
 {
     return &profiles[f >= 0 && f < ND_FRAMEWORKS ? f : 0];
-}
-
-const char *nd_framework_name(nd_framework f)
-{
-    return f >= 0 && f < ND_FRAMEWORKS ? framework_names[f] : "?";
-}
-
-/* The index of v in names (case-insensitive, '_' and '-' alike), or -1. */
-static int word_index(const char *v, const char *const *names, int count)
-{
-    for (int i = 0; i < count; i++) {
-        const char *a = v, *b = names[i];
-        while (*a && *b) {
-            char x = *a == '_' ? '-' : (char)(*a >= 'A' && *a <= 'Z' ? *a + 32 : *a);
-            char y = *b == '_' ? '-' : *b;
-            if (x != y) break;
-            a++, b++;
-        }
-        if (!*a && !*b) return i;
-    }
-    return -1;
 }
 
 int64_t nd_train_padded_vocab(const nd_train *t, int64_t vocab, int64_t tp)
@@ -124,150 +100,6 @@ int nd_train_set_precision(nd_train *t, const char *precision)
     return 0;
 }
 
-static int bytes_of(const char *v, int *out)
-{
-    if (nd_text_equal_nocase(v, "fp32")) *out = 4;
-    else if (nd_text_equal_nocase(v, "bf16") || nd_text_equal_nocase(v, "fp16")) *out = 2;
-    else return -1;
-    return 0;
-}
-
-/* Sets one train key. Returns 0, -1 bad value (hint filled), -2 unknown key. */
-static int set_train(nd_train *t, const char *key, const char *v, const char **hint)
-{
-    bool b;
-    int64_t i;
-    double d;
-    if (!strcmp(key, "seq_len") || !strcmp(key, "seq_length") || !strcmp(key, "seq") ||
-        !strcmp(key, "max_seq_len")) {
-        *hint = "a whole number of tokens in [1, 16777216]";
-        if (nd_parse_int64(v, 1, 1 << 24, &i)) return -1;
-        t->seq_len = i;
-    } else if (!strcmp(key, "global_batch") || !strcmp(key, "global_batch_size") ||
-               !strcmp(key, "gbs")) {
-        *hint = "a whole number of sequences in [1, 1073741824]";
-        if (nd_parse_int64(v, 1, (int64_t)1 << 30, &i)) return -1;
-        t->global_batch = i;
-    } else if (!strcmp(key, "precision")) {
-        *hint = "bf16, fp16 or fp32";
-        if (nd_train_set_precision(t, v)) return -1;
-    } else if (!strcmp(key, "grad_precision")) {
-        *hint = "fp32, bf16 or fp16";
-        if (bytes_of(v, &t->grad_bytes)) return -1;
-    } else if (!strcmp(key, "master_weights")) {
-        *hint = "true or false";
-        if (nd_parse_bool(v, &b)) return -1;
-        t->master_bytes = b && t->param_bytes < 4 ? 4 : 0;
-    } else if (!strcmp(key, "optimizer")) {
-        *hint = "adamw, adam, sgd or muon";
-        if (nd_text_equal_nocase(v, "adamw") || nd_text_equal_nocase(v, "adam"))
-            t->optimizer = ND_OPTIMIZER_ADAMW, t->optimizer_states = 2;
-        else if (nd_text_equal_nocase(v, "sgd"))
-            t->optimizer = ND_OPTIMIZER_SGD, t->optimizer_states = 1;
-        else if (nd_text_equal_nocase(v, "muon"))
-            t->optimizer = ND_OPTIMIZER_MUON, t->optimizer_states = 1;
-        else return -1;
-    } else if (!strcmp(key, "optimizer_state_precision")) {
-        *hint = "fp32, bf16 or fp16";
-        if (bytes_of(v, &t->state_bytes)) return -1;
-    } else if (!strcmp(key, "grad_clip")) {
-        *hint = "true or false";
-        if (nd_parse_bool(v, &t->grad_clip)) return -1;
-    } else if (!strcmp(key, "recompute")) {
-        *hint = "off, selective or full";
-        if (nd_recompute_parse(v, &t->recompute)) return -1;
-    } else if (!strcmp(key, "schedule")) {
-        *hint = "1f1b, interleaved, zb-h1 or gpipe";
-        if (nd_schedule_parse(v, &t->schedule)) return -1;
-    } else if (!strcmp(key, "flash_attention")) {
-        *hint = "true or false";
-        if (nd_parse_bool(v, &t->flash_attention)) return -1;
-    } else if (!strcmp(key, "dropout")) {
-        *hint = "a probability in [0, 1)";
-        if (nd_parse_double(v, &d) || d < 0 || d >= 1) return -1;
-        t->dropout = d;
-    } else if (!strcmp(key, "overlap_grad_reduce")) {
-        *hint = "true or false";
-        if (nd_parse_bool(v, &t->overlap_grad_reduce)) return -1;
-    } else if (!strcmp(key, "overlap_param_gather")) {
-        *hint = "true or false";
-        if (nd_parse_bool(v, &t->overlap_param_gather)) return -1;
-    } else if (!strcmp(key, "tp_comm_overlap")) {
-        *hint = "true or false";
-        if (nd_parse_bool(v, &t->tp_comm_overlap)) return -1;
-    } else if (!strcmp(key, "ep_comm_overlap")) {
-        *hint = "true or false";
-        if (nd_parse_bool(v, &t->ep_comm_overlap)) return -1;
-    } else if (!strcmp(key, "fp8")) {
-        *hint = "true or false";
-        if (nd_parse_bool(v, &t->fp8)) return -1;
-    } else if (!strcmp(key, "grad_accumulation_fusion")) {
-        *hint = "true or false";
-        if (nd_parse_bool(v, &t->grad_accumulation_fusion)) return -1;
-    } else if (!strcmp(key, "swap_optimizer")) {
-        *hint = "true or false";
-        if (nd_parse_bool(v, &t->swap_optimizer)) return -1;
-    } else if (!strcmp(key, "framework")) {
-        *hint = "megatron, megatron-legacy, megatron-deepspeed, torchtitan, fsdp, deepspeed or mindspeed";
-        int f = word_index(v, framework_names, ND_FRAMEWORKS);
-        if (f < 0) return -1;
-        t->framework = (nd_framework)f;
-    } else if (!strcmp(key, "tf32")) {
-        *hint = "true or false";
-        if (nd_parse_bool(v, &t->tf32)) return -1;
-    } else if (!strcmp(key, "fp8_recipe")) {
-        static const char *const recipes[] = {"delayed", "current", "blockwise"};
-        *hint = "delayed, current or blockwise";
-        int r = word_index(v, recipes, 3);
-        if (r < 0) return -1;
-        t->fp8_recipe = (nd_fp8_recipe)r;
-    } else if (!strcmp(key, "cp_comm")) {
-        static const char *const forms[] = {"ring", "a2a"};
-        *hint = "ring or a2a";
-        int r = word_index(v, forms, 2);
-        if (r < 0) return -1;
-        t->cp_comm = (nd_cp_comm)r;
-    } else if (!strcmp(key, "cuda_graphs")) {
-        *hint = "true or false";
-        if (nd_parse_bool(v, &t->cuda_graphs)) return -1;
-    } else if (!strcmp(key, "moe_grouped_gemm")) {
-        *hint = "true or false";
-        if (nd_parse_bool(v, &t->moe_grouped_gemm)) return -1;
-    } else if (!strcmp(key, "expandable_segments")) {
-        *hint = "true or false";
-        if (nd_parse_bool(v, &b)) return -1;
-        t->expandable_segments = b;
-    } else if (!strcmp(key, "compile")) {
-        *hint = "true or false";
-        if (nd_parse_bool(v, &t->compile)) return -1;
-    } else if (!strcmp(key, "selective_every")) {
-        *hint = "a whole number of layers in [1, 65536]";
-        if (nd_parse_int64(v, 1, 65536, &i)) return -1;
-        t->selective_every = i;
-    } else if (!strcmp(key, "fp32_grad_copy")) {
-        *hint = "true or false";
-        if (nd_parse_bool(v, &t->fp32_grad_copy)) return -1;
-    } else if (!strcmp(key, "fused_cross_entropy")) {
-        *hint = "true or false";
-        if (nd_parse_bool(v, &t->fused_cross_entropy)) return -1;
-    } else if (!strcmp(key, "vocab_divisible_by")) {
-        *hint = "a whole number in [1, 65536]";
-        if (nd_parse_int64(v, 1, 65536, &i)) return -1;
-        t->vocab_divisible_by = i;
-    } else {
-        return -2;
-    }
-    return 0;
-}
-
-static const char *train_keys =
-    "seq_len, global_batch, precision, grad_precision, master_weights, optimizer, "
-    "optimizer_state_precision, grad_clip, recompute, selective_modules, schedule, "
-    "flash_attention, dropout, overlap_grad_reduce, overlap_param_gather, tp_comm_overlap, "
-    "ep_comm_overlap, swap_optimizer, grad_accumulation_fusion, fp8, fp8_recipe, framework, tf32, "
-    "cp_comm, cuda_graphs, moe_grouped_gemm, fused_cross_entropy, vocab_divisible_by, "
-    "expandable_segments, fp32_grad_copy, compile, selective_every";
-
 static int set_selective(nd_train *t, const char *word, const char *where, nd_error *err)
 {
     static const struct { const char *name; unsigned bit; } mods[] = {
@@ -283,27 +115,11 @@ static int set_selective(nd_train *t, const char *word, const char *where, nd_er
                         where ? where : "", where ? ": " : "", word);
 }
 
-/* Train keys with several spellings (set_train's synonyms): a file that states one field
- * twice, under two spellings, is refused rather than letting the later one win. */
-static const char *const train_synonyms[][4] = {
-    {"seq_len", "seq_length", "seq", "max_seq_len"},
-    {"global_batch", "global_batch_size", "gbs", NULL},
-};
-#define N_SYNONYM_GROUPS (sizeof train_synonyms / sizeof train_synonyms[0])
-
-static int synonym_group(const char *key)
-{
-    for (size_t g = 0; g < N_SYNONYM_GROUPS; g++)
-        for (size_t i = 0; i < 4 && train_synonyms[g][i]; i++)
-            if (!strcmp(key, train_synonyms[g][i])) return (int)g;
-    return -1;
-}
-
 /* `precision` sets the gradient and master-weight sizes too, so it is applied before the
  * keys that refine them, wherever it stands in the file. */
 static int load_train(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
 {
-    const char *spelled[N_SYNONYM_GROUPS] = {0};
+    const char *spelled[ND_TRAIN_FIELDS] = {0}; /* per train field, the spelling the file used */
     int rc = nd_yaml_expect_mapping(y, map, "train", err);
     yaml_node_t *precision = nd_yaml_get(y, map, "precision");
     const char *pv = nd_yaml_text(precision);
@@ -329,16 +145,16 @@ static int load_train(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
         if (!key || !value)
             return nd_error_set(err, ND_EINPUT, "%s: train entries must be `key: value`", where);
         if (!strcmp(key, "precision")) continue;
-        int group = synonym_group(key);
-        if (group >= 0 && spelled[group])
+        int field = nd_train_key_index(key);
+        if (field >= 0 && spelled[field])
             return nd_error_set(err, ND_EINPUT, "%s: train key '%s' repeats '%s' (one field, two "
-                                "spellings: state it once)", where, key, spelled[group]);
-        if (group >= 0) spelled[group] = key;
-        int r = set_train(&run->train, key, value, &hint);
-        char hint_buf[ND_TEXT_HINT_MAX];
+                                "spellings: state it once)", where, key, spelled[field]);
+        if (field >= 0) spelled[field] = key;
+        int r = nd_train_set_key(&run->train, key, value, &hint);
+        char hint_buf[ND_TEXT_HINT_MAX], known[ND_TRAIN_KEYS_TEXT_MAX];
         if (r == -2)
-            return nd_error_set(err, ND_EINPUT, "%s: unknown train key '%s' (%sknown: %s)", where,
-                                key, nd_text_hint(key, train_keys, hint_buf), train_keys);
+            return nd_error_set(err, ND_EINPUT, "%s: unknown train key '%s' (%sknown: %s)", where, key,
+                                nd_text_hint(key, nd_train_keys_text(known, sizeof known), hint_buf), known);
         if (r == -1)
             return nd_error_set(err, ND_EINPUT, "%s: key '%s': '%s' is not %s", where, key, value, hint);
     }
@@ -608,11 +424,11 @@ int nd_run_set(nd_run *run, const char *key, const char *value, nd_error *err)
         return ND_OK;
     }
     bool recompute = !strcmp(key, "recompute"), schedule = !strcmp(key, "schedule");
-    int r = set_train(&run->train, key, value, &hint);
-    char hint_buf[ND_TEXT_HINT_MAX];
+    int r = nd_train_set_key(&run->train, key, value, &hint);
+    char hint_buf[ND_TEXT_HINT_MAX], known[ND_TRAIN_KEYS_TEXT_MAX];
     if (r == -2)
-        return nd_error_set(err, ND_EUSAGE, "unknown setting '%s' (%sknown: device, devices, "
-                            "memory_budget, %s)", key, nd_text_hint(key, train_keys, hint_buf), train_keys);
+        return nd_error_set(err, ND_EUSAGE, "unknown setting '%s' (%sknown: device, devices, memory_budget, %s)",
+                            key, nd_text_hint(key, nd_train_keys_text(known, sizeof known), hint_buf), known);
     if (r == -1) return nd_error_set(err, ND_EUSAGE, "%s: '%s' is not %s", key, value, hint);
     if (recompute) run->strategy.recompute = run->train.recompute;
     if (schedule) run->strategy.schedule = run->train.schedule;
