@@ -37,4 +37,24 @@ int nd_search_price(const nd_search_config *cfg, nd_layer_cache *cache, nd_strat
 /* The explanation when no candidate is valid. */
 int nd_search_explain_none(const nd_search_config *cfg, const nd_search_stats *st, nd_error *err);
 
+
+/* A ranked strategy priced again with its per-stage memory and times (and its per-layer
+ * plan under -ar): for the memory CSV and plot, and the winners' memory intervals. The
+ * caller frees with nd_priced_stages_free. */
+typedef struct nd_priced_stages {
+    nd_stage_memory *mem;
+    nd_stage_time *tm;
+    int64_t (*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES];
+    int64_t (*off)[ND_LAYER_KINDS];
+    nd_recompute_plan plan;
+    nd_estimate est;
+} nd_priced_stages;
+
+int nd_search_price_stages(const nd_search_config *cfg, const nd_ranked *r, nd_priced_stages *p, nd_error *err);
+void nd_priced_stages_free(nd_priced_stages *p);
+
+/* Half-width of the 95 % prediction interval of r's peak under the ratios' memory
+ * calibration, MiB: NaN without -c or without memory ratios. */
+double nd_search_peak_halfwidth_mib(const nd_search_config *cfg, const nd_ranked *r);
+
 #endif

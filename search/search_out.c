@@ -12,6 +12,7 @@
 #include "nd/json.h"
 #include "nd/progress.h"
 #include "nd/report.h"
+#include "search_internal.h"
 #include "nd/version.h"
 
 static bool show_recompute(const nd_search_config *cfg)
@@ -60,6 +61,7 @@ void nd_search_print_table(FILE *fp, const nd_search_config *cfg, const nd_searc
     for (int d = 0; d < ND_DIMS_SEARCHED; d++) fprintf(fp, " %5s", nd_dim_name((nd_dim)d));
     if (show_recompute(cfg)) fprintf(fp, " %-22s", "recompute");
     fprintf(fp, " %10s %9s %11s %11s %6s\n", "peak MiB", "headroom", "step ms", "tokens/s/d", "MFU");
+    int tight_rows = 0;
     for (size_t i = 0; i < n; i++) {
         const nd_ranked *r = &res->items[i];
         char buf[64];
@@ -67,8 +69,12 @@ void nd_search_print_table(FILE *fp, const nd_search_config *cfg, const nd_searc
         for (int d = 0; d < ND_DIMS_SEARCHED; d++)
             fprintf(fp, " %5lld", (long long)nd_strategy_dim(&r->s, (nd_dim)d));
         if (show_recompute(cfg)) fprintf(fp, " %-22s", recompute_label(r, buf, sizeof buf));
-        /* headroom: what the budget leaves above the peak (reserved + runtime context) */
-        fprintf(fp, " %10.0f %9.0f %11.2f %11.1f %5.1f%%\n", r->peak_mib, cfg->ctx->budget_mib - r->peak_mib,
+        /* headroom: what the budget leaves above the peak (reserved + runtime context); '!'
+         * when it is within the calibration's own 95 % error of the peak */
+        double headroom = cfg->ctx->budget_mib - r->peak_mib, half = nd_search_peak_halfwidth_mib(cfg, r);
+        bool tight = isfinite(half) && headroom < half;
+        tight_rows += tight;
+        fprintf(fp, " %10.0f %8.0f%c %11.2f %11.1f %5.1f%%\n", r->peak_mib, headroom, tight ? '!' : ' ',
                 r->step_ms, r->tokens_per_s_per_device, 100 * r->mfu);
         fputs("       ", fp);
         for (int p = 0; p < ND_PARTS; p++)
@@ -77,6 +83,9 @@ void nd_search_print_table(FILE *fp, const nd_search_config *cfg, const nd_searc
                         100 * r->parts_ms[p] / r->step_ms);
         fputc('\n', fp);
     }
+    if (tight_rows)
+        fprintf(fp, "! %d of these fit by less than the calibration's 95 %% error of their peak: "
+                "measure before you rely on them\n", tight_rows);
 }
 
 static void put_double(FILE *fp, double v)

@@ -12,40 +12,8 @@
 #include "nd/io.h"
 #include "nd/plot.h"
 #include "nd/report.h"
+#include "search_internal.h"
 #include "nd/stage.h"
-
-/* A ranked strategy priced again with its per-stage memory and times (and its per-layer
- * plan under -ar), for the memory CSV and plot. */
-typedef struct priced_stages {
-    nd_stage_memory *mem;
-    nd_stage_time *tm;
-    int64_t (*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES];
-    int64_t (*off)[ND_LAYER_KINDS];
-    nd_recompute_plan plan;
-    nd_estimate est;
-} priced_stages;
-
-static void priced_stages_free(priced_stages *p)
-{
-    free(p->mem), free(p->tm), free(p->layers), free(p->off);
-}
-
-static int price_stages(const nd_search_config *cfg, const nd_ranked *r, priced_stages *p, nd_error *err)
-{
-    int64_t pp = r->s.pp;
-    memset(p, 0, sizeof *p);
-    p->mem = calloc((size_t)pp, sizeof *p->mem);
-    p->tm = calloc((size_t)pp, sizeof *p->tm);
-    p->layers = calloc((size_t)pp, sizeof *p->layers);
-    p->off = calloc((size_t)pp, sizeof *p->off);
-    if (!p->mem || !p->tm || !p->layers || !p->off) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    p->plan = (nd_recompute_plan){0, p->layers, p->off, 0};
-    bool has_plan = r->per_layer && !nd_search_plan(cfg, r, &p->plan);
-    p->est.stage_memory = p->mem, p->est.stage_time = p->tm;
-    if (nd_estimate_strategy(cfg->ctx, &r->s, NULL, has_plan ? &p->plan : NULL, &p->est, NULL))
-        return nd_error_set(err, ND_ERUNTIME, "cannot price the best strategy again");
-    return ND_OK;
-}
 
 static int ranking_plot(const char *dir, const nd_search_config *cfg, const nd_search_result *res,
                         size_t top, const nd_plot_options *opt, nd_error *err)
@@ -78,8 +46,8 @@ static int memory_plot(const char *dir, const nd_search_config *cfg, const nd_ra
                        const nd_plot_options *opt, nd_error *err)
 {
     int64_t pp = best->s.pp;
-    priced_stages ps;
-    int rc = price_stages(cfg, best, &ps, err);
+    nd_priced_stages ps;
+    int rc = nd_search_price_stages(cfg, best, &ps, err);
     double *comp = rc ? NULL : calloc((size_t)pp * ND_MEMORY_COMPONENTS, sizeof *comp);
     if (!rc && !comp) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     for (int64_t i = 0; !rc && i < pp; i++) {
@@ -93,7 +61,7 @@ static int memory_plot(const char *dir, const nd_search_config *cfg, const nd_ra
         rc = base ? nd_plot_stage_memory_write(base, &p, opt, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
         free(base);
     }
-    priced_stages_free(&ps);
+    nd_priced_stages_free(&ps);
     free(comp);
     return rc;
 }
@@ -108,9 +76,9 @@ int nd_search_plots(const char *dir, const nd_search_config *cfg, const nd_searc
 
 int nd_search_write_memory(const char *path, const nd_search_config *cfg, const nd_ranked *best, nd_error *err)
 {
-    priced_stages ps;
-    int rc = price_stages(cfg, best, &ps, err);
+    nd_priced_stages ps;
+    int rc = nd_search_price_stages(cfg, best, &ps, err);
     if (!rc) rc = nd_report_memory_csv(path, &ps.est, cfg->ctx->budget_mib, err);
-    priced_stages_free(&ps);
+    nd_priced_stages_free(&ps);
     return rc;
 }

@@ -233,3 +233,43 @@ int nd_search_plan(const nd_search_config *cfg, const nd_ranked *r, nd_recompute
     nd_layer_cache_free(cache);
     return rc;
 }
+
+void nd_priced_stages_free(nd_priced_stages *p)
+{
+    free(p->mem), free(p->tm), free(p->layers), free(p->off);
+}
+
+int nd_search_price_stages(const nd_search_config *cfg, const nd_ranked *r, nd_priced_stages *p, nd_error *err)
+{
+    int64_t pp = r->s.pp;
+    memset(p, 0, sizeof *p);
+    p->mem = calloc((size_t)pp, sizeof *p->mem);
+    p->tm = calloc((size_t)pp, sizeof *p->tm);
+    p->layers = calloc((size_t)pp, sizeof *p->layers);
+    p->off = calloc((size_t)pp, sizeof *p->off);
+    if (!p->mem || !p->tm || !p->layers || !p->off) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    p->plan = (nd_recompute_plan){0, p->layers, p->off, 0};
+    bool has_plan = r->per_layer && !nd_search_plan(cfg, r, &p->plan);
+    p->est.stage_memory = p->mem, p->est.stage_time = p->tm;
+    if (nd_estimate_strategy(cfg->ctx, &r->s, NULL, has_plan ? &p->plan : NULL, &p->est, NULL))
+        return nd_error_set(err, ND_ERUNTIME, "cannot price the strategy again");
+    return ND_OK;
+}
+
+double nd_search_peak_halfwidth_mib(const nd_search_config *cfg, const nd_ranked *r)
+{
+    const nd_ratios *ratios = cfg->ctx->ratios;
+    if (!ratios || !(ratios->memory_stated[ND_MEM_ACTIVATIONS] || ratios->memory_stated[ND_MEM_TRANSIENT]))
+        return NAN;
+    nd_priced_stages p;
+    double half = NAN;
+    if (!nd_search_price_stages(cfg, r, &p, NULL)) {
+        /* The variance is of the raw MiB the ratios scale (as nd-compare's intervals). */
+        const nd_stage_memory *m = &p.mem[p.est.peak_stage];
+        double transient = m->working_mib + m->buffers_mib + m->allocator_mib;
+        half = nd_ratios_peak_halfwidth_mib(ratios, m->activations_mib / ratios->memory[ND_MEM_ACTIVATIONS],
+                                            transient / ratios->memory[ND_MEM_TRANSIENT], m->total_mib);
+    }
+    nd_priced_stages_free(&p);
+    return half;
+}

@@ -186,3 +186,9 @@ nd_cli_test(cli_estimate_strategy_mp_tp 2 "strategy key 'TP' sets MP a second ti
             --strategy "MP=1 TP=4")
 nd_cli_test(cli_estimate_utf8_device_name 0 "on 64 x 加速器加速器加速器加速器加速器加" ${EST} -y ${LLAMA}
             --device-file ${BAD}/devices/utf8_name_16.yaml -A 加速器加速器加速器加速器加速器加)
+
+# nd-search marks winners that fit by less than the calibration's memory error (issue 12).
+add_test(NAME cli_search_memory_error_flag
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/search_memory_error_flag.sh $<TARGET_FILE:nd-fit>
+                 ${SEARCH} ${SAMPLES})
+set_tests_properties(cli_search_memory_error_flag PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 120)
