@@ -153,6 +153,24 @@ nd_classify_sh(classify_cli_kernel_shapes 0
 nd_classify_cli(classify_cli_kernels_need_device 2 "--kernels: no rank-step has a device view"
   ${ND_CLASSIFY_DATA}/rank2.pt.trace.json --kernels ${ND_CLASSIFY_OUT}/none.csv)
 
+# A sweep (tests/data/classify/sweep): three runs, one row each, degrees from a
+# strategy.txt (a_dp2: DP=2 TP=1; c_ascend: DP=8 EP=2) or the trace's distributedInfo
+# (b_from_trace: pg_config names mesh_tp of size 2 in a world of 4, so MP=2, DP=2), over
+# --dims MB=4 the first time; a second sweep without --dims appends under the same header
+# with MB blank. Values: a_dp2 is ND's worked trace (the row above); b_from_trace, by hand:
+# a 1000 us step, a GEMM kernel 0-400 us (comp 0.400), an all-reduce on mesh_tp ranks
+# [0, 1] at 500-700 us alone (mp_wait 0.200), idle 0.400; c_ascend is ND's worked Ascend
+# run (time 1000, comp 200, ep_wait 40, op_wait 40, idle 720).
+nd_classify_sh(classify_cli_sweep 0
+  "^MB,DP,MP,EP,time,comp,dp_wait,mp_wait,ep_wait,cp_wait,pp_wait,op_wait,sp_wait,idle,unclassified,optimizer 4,2,1,,1.000,0.340,0.086,0.010,0.020,0.008,0.010,0.050,0.004,0.463,0.009,0.050 4,2,2,,1.000,0.400,0.000,0.200,0.000,0.000,0.000,0.000,0.000,0.400,0.000,0.000 4,8,,2,1000.000,200.000,0.000,0.000,40.000,0.000,0.000,40.000,0.000,720.000,0.000,0.000 ,2,1,,1.000,0.340,0.086,0.010,0.020,0.008,0.010,0.050,0.004,0.463,0.009,0.050 ,2,2,,1.000,0.400,0.000,0.200,0.000,0.000,0.000,0.000,0.000,0.400,0.000,0.000 ,8,,2,1000.000,200.000,0.000,0.000,40.000,0.000,0.000,40.000,0.000,720.000,0.000,0.000$"
+  "rm -f $OUT/sweep.csv && $ND --sweep ${ND_CLASSIFY_DATA}/sweep --dims MB=4 --csv $OUT/sweep.csv >/dev/null && $ND --sweep ${ND_CLASSIFY_DATA}/sweep --csv $OUT/sweep.csv >/dev/null && tr '\\n' ' ' < $OUT/sweep.csv | sed 's/ $//'")
+nd_classify_cli(classify_cli_sweep_report 0 "b_from_trace +MP=2 DP=2 +1.000 +0.400 +0.000 +0.200"
+  --sweep ${ND_CLASSIFY_DATA}/sweep)
+nd_classify_cli(classify_cli_sweep_no_runs 2 "classify/rank2.pt.trace.json: cannot open the directory"
+  --sweep ${ND_CLASSIFY_DATA}/rank2.pt.trace.json)
+nd_classify_cli(classify_cli_sweep_bad_strategy 2 "bad_strategy/run/strategy.txt: --dims: unknown dimension 'XP'"
+  --sweep ${ND_CLASSIFY_BAD}/bad_strategy)
+
 # Cross-checks (tests/data/classify/npu_check, made by hand): the device has a 300 us
 # MatMul at 1100, a 200 us allReduce at 1300 and a 100 us Add at 1600, so nd's compute is
 # 300 + 100 = 400 us and the allReduce is exposed from 1400 to 1500 (100 us). The

@@ -37,12 +37,14 @@ void nd_classify_options_init(nd_classify_options *opts)
     memset(opts, 0, sizeof *opts);
     opts->view = ND_VIEW_AUTO;
     opts->stat = ND_STAT_MEAN;
+    opts->dims_from_trace = true;
 }
 
 nd_classify_run *nd_classify_run_alloc(const nd_classify_options *opts)
 {
     nd_classify_run *run = calloc(1, sizeof *run);
     if (run) run->opts = *opts;
+    if (run && opts->has_dims) snprintf(run->dims_source, sizeof run->dims_source, "--dims");
     return run;
 }
 

@@ -259,6 +259,55 @@ static const candidate *by_name(const char *name, const candidate *c, size_t nc)
     }
 }
 
+/* The first dimension a word of name means ("mesh_tp" -> MP), or -1. */
+static int dim_of_name(const char *name)
+{
+    char word[32];
+    size_t k = 0;
+    for (const char *p = name;; p++) {
+        if (*p && isalnum((unsigned char)*p)) {
+            if (k + 1 < sizeof word) word[k++] = (char)tolower((unsigned char)*p);
+            continue;
+        }
+        word[k] = '\0';
+        int dim = k ? dim_of_word(word) : -1;
+        if (dim >= 0) return dim;
+        k = 0;
+        if (!*p) return -1;
+    }
+}
+
+static int dims_set(nd_classify_dims *d, nd_dim dim, int64_t v)
+{
+    for (int i = 0; i < d->count; i++)
+        if (d->dim[i] == dim) return d->value[i] == v ? 0 : -1; /* two groups disagree */
+    if (d->count == ND_CLASSIFY_DIMS_MAX) return -1;
+    d->dim[d->count] = dim, d->value[d->count++] = v;
+    return 0;
+}
+
+int nd_classify_dims_from_groups(const pg_config *cfg, size_t n, int64_t world, nd_classify_dims *out)
+{
+    memset(out, 0, sizeof *out);
+    int64_t product = 1;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = cfg[i].desc ? cfg[i].desc : cfg[i].name;
+        int dim = name ? dim_of_name(name) : -1;
+        int64_t size = cfg[i].size;
+        if (dim < 0 || size < 1 || size > ((int64_t)1 << 20)) continue;
+        if (dims_set(out, (nd_dim)dim, size)) return -1;
+        if (dim != ND_DIM_DP && dim != ND_DIM_EP) product *= size;
+    }
+    bool has_dp = false;
+    for (int i = 0; i < out->count; i++)
+        has_dp |= out->dim[i] == ND_DIM_DP;
+    /* DP is what the world leaves (EP folds inside it); a world of one default group is DP */
+    if (!has_dp && world > 0 && world % product == 0 && world / product <= ((int64_t)1 << 20) &&
+        dims_set(out, ND_DIM_DP, world / product))
+        return -1;
+    return out->count > 0 ? 1 : 0;
+}
+
 static const candidate *by_size(int64_t size, const candidate *c, size_t nc)
 {
     const candidate *hit = NULL;

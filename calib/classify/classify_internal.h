@@ -74,6 +74,12 @@ nd_classify_quantity nd_classify_group_map(const comm_group *g, const pg_config 
                                int64_t world_size, const nd_classify_dims *dims, char *label_out,
                                size_t label_size, const char **how_out, int64_t *size_out);
 
+/* The degrees distributedInfo states: each pg_config group whose description (or name)
+ * names a dimension ("tp", "mesh_pp", "expert"...) gives that dimension its size; DP is
+ * what the world size leaves. 1 when something was found, 0 when nothing, -1 when two
+ * groups of one dimension disagree. */
+int nd_classify_dims_from_groups(const pg_config *cfg, size_t n, int64_t world, nd_classify_dims *out);
+
 /* ND's Ascend typing of a collective (reference §3.4), also the last resort for
  * groups nd cannot place. */
 nd_classify_quantity nd_classify_coll_default_column(coll_kind k, const nd_classify_dims *dims,

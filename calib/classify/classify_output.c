@@ -119,9 +119,19 @@ int nd_classify_round_row_of(const nd_classify_run *run, bool nd_only, round_row
     return rc;
 }
 
+/* The ND CSV rows need the degrees: --dims, a strategy file or the traces' own. */
+static int need_dims(const nd_classify_run *run, nd_error *err)
+{
+    if (run->opts.has_dims) return ND_OK;
+    return nd_error_set(err, ND_EUSAGE,
+                        "--dims is required to write an ND CSV: the inputs do not state the "
+                        "degrees (no distributedInfo naming its process groups)");
+}
+
 int nd_classify_csv_write(const nd_classify_run *run, const char *path, bool nd_only, nd_error *err)
 {
     if (!run->finished) return nd_error_set(err, ND_EINPUT, "internal: run not finished");
+    if (need_dims(run, err)) return err->code;
     round_row row;
     int rc = nd_classify_round_row_of(run, nd_only, &row, err);
     return rc ? rc : nd_classify_round_append(path, &row, 1, err);
@@ -139,6 +149,7 @@ const char *nd_classify_perf_part_name(int i)
 
 int nd_classify_perf_parts_write(const nd_classify_run *run, const char *path, nd_error *err)
 {
+    if (need_dims(run, err)) return err->code;
     double v[PERF_PARTS];
     nd_classify_perf_parts(run, v);
     nd_outfile out;

@@ -113,6 +113,15 @@ static const char *run_view(const nd_classify_run *run)
 
 /* The concise summary: what was read, warnings first, then the row's parts that are not
  * zero, in ms per step and as shares of the step. */
+void nd_classify_dims_text(const nd_classify_dims *dims, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < dims->count && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%s=%lld", i ? " " : "",
+                                 nd_dim_name(dims->dim[i]), (long long)dims->value[i]);
+}
+
 static void summary_block(const nd_classify_run *run, FILE *f)
 {
     const nd_classify_summary *m = &run->summary;
@@ -121,6 +130,11 @@ static void summary_block(const nd_classify_run *run, FILE *f)
                "holds the %s\n",
             m->n_samples, plural(m->n_samples), m->n_ranks, plural(m->n_ranks), m->n_dropped,
             plural(m->n_dropped), run_view(run), median ? "median" : "mean");
+    if (run->opts.has_dims && strcmp(run->dims_source, "--dims")) {
+        char dims[160];
+        nd_classify_dims_text(&run->opts.dims, dims, sizeof dims);
+        fprintf(f, "Degrees %s, from %s\n", dims, run->dims_source);
+    }
     if (run->warnings.n) fprintf(f, "Warnings\n");
     for (size_t i = 0; i < run->warnings.n; i++)
         fprintf(f, "  ! %s\n", run->warnings.items[i]);
@@ -152,6 +166,39 @@ void nd_classify_report_print(const nd_classify_run *run, FILE *f, bool verbose)
     if (run->notes.n) fprintf(f, "Notes\n");
     for (size_t i = 0; i < run->notes.n; i++)
         fprintf(f, "  - %s\n", run->notes.items[i]);
+}
+
+void nd_classify_sweep_report_print(const nd_classify_sweep *s, FILE *f, bool verbose)
+{
+    fprintf(f, "Sweep of %zu run%s, ms per step (the rows' %s)\n", s->n, plural(s->n),
+            s->n && s->runs[0]->opts.stat == ND_STAT_MEDIAN ? "medians" : "means");
+    size_t warnings = 0;
+    for (size_t i = 0; i < s->n; i++)
+        warnings += s->runs[i]->warnings.n;
+    if (warnings) fprintf(f, "Warnings\n");
+    for (size_t i = 0; i < s->n; i++)
+        for (size_t k = 0; k < s->runs[i]->warnings.n; k++)
+            fprintf(f, "  ! %s\n", s->runs[i]->warnings.items[k]);
+    fprintf(f, "  %-24s %-22s", "run", "degrees");
+    for (int q = 0; q < ND_CQ_CSV_COLUMNS - 1; q++) /* optimizer is part of comp */
+        fprintf(f, " %9.9s", nd_classify_quantity_name((nd_classify_quantity)q));
+    fputc('\n', f);
+    for (size_t i = 0; i < s->n; i++) {
+        const nd_classify_run *run = s->runs[i];
+        const char *base = strrchr(s->dirs[i], '/');
+        char dims[160];
+        nd_classify_dims_text(&run->opts.dims, dims, sizeof dims);
+        fprintf(f, "  %-24s %-22s", base ? base + 1 : s->dirs[i], run->opts.has_dims ? dims : "?");
+        for (int q = 0; q < ND_CQ_CSV_COLUMNS - 1; q++) {
+            const nd_classify_stats *x = &run->summary.q[q];
+            fprintf(f, " %9.3f", run->opts.stat == ND_STAT_MEDIAN ? x->median : x->mean);
+        }
+        fputc('\n', f);
+    }
+    for (size_t i = 0; verbose && i < s->n; i++) {
+        fprintf(f, "\n== %s\n", s->dirs[i]);
+        nd_classify_report_print(s->runs[i], f, true);
+    }
 }
 
 /* ---- JSON ---------------------------------------------------------------------- */

@@ -144,8 +144,47 @@ static void note_fallbacks(trace_ctx *t, const placed *pl, const bool *used)
                    t->path, t->unlinked_comm);
 }
 
+/* The degrees a trace's distributedInfo states fill the dimensions the run does not have
+ * yet (from --dims, a strategy file or an earlier trace); one that disagrees with a
+ * stated degree is a warning, and the stated one is kept. */
+static void dims_from_trace(trace_ctx *t)
+{
+    nd_classify_run *run = t->run;
+    if (!run->opts.dims_from_trace) return;
+    nd_classify_dims d;
+    int found = nd_classify_dims_from_groups(t->cfg, t->n_cfg, t->world_size, &d);
+    if (found < 0)
+        nd_classify_run_warn(run, "%s: distributedInfo: two process groups of one dimension have "
+                             "different sizes; no degrees taken from it", t->path);
+    if (found <= 0) return;
+    nd_classify_dims *have = &run->opts.dims;
+    bool added = false;
+    for (int i = 0; i < d.count; i++) {
+        int k = 0;
+        while (k < have->count && have->dim[k] != d.dim[i])
+            k++;
+        if (k < have->count) {
+            if (have->value[k] != d.value[i])
+                nd_classify_run_warn(run, "%s: distributedInfo says %s=%lld, %s says %lld; the "
+                                     "latter is kept", t->path, nd_dim_name(d.dim[i]),
+                                     (long long)d.value[i],
+                                     run->dims_source[0] ? run->dims_source : "an earlier trace",
+                                     (long long)have->value[k]);
+            continue;
+        }
+        if (have->count == ND_CLASSIFY_DIMS_MAX) break;
+        have->dim[have->count] = d.dim[i], have->value[have->count++] = d.value[i], added = true;
+    }
+    if (!added) return;
+    size_t used = strlen(run->dims_source);
+    snprintf(run->dims_source + used, sizeof run->dims_source - used, "%sdistributedInfo of %s",
+             used ? " and " : "", t->path);
+    run->opts.has_dims = true;
+}
+
 int nd_classify_trace_samples(trace_ctx *t, nd_error *err)
 {
+    dims_from_trace(t);
     bool device = false;
     int rc = choose_view(t, &device, err);
     if (rc) return rc;

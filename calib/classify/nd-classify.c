@@ -11,6 +11,7 @@
 
 static const char usage[] =
     "usage: nd-classify TRACE_OR_DIR... [--dims DP=8,MP=4,PP=2,MB=16] [--csv ROUND.csv]\n"
+    "       nd-classify --sweep DIR [--dims ...] [--csv ROUND.csv]\n"
     "                   [--kernels FILE] [--perf-parts FILE] [--detail FILE] [--skip-steps N]\n"
     "                   [--view auto|host|device] [--stat mean|median] [--nd-columns]\n"
     "                   [--json] [-v]\n";
@@ -23,7 +24,10 @@ static const char help[] =
     "Ascend ASCEND_PROFILER_OUTPUT directories or step_trace_time.csv files.\n"
     "\n"
     "  --dims SPEC        parallel degrees, e.g. DP=8,MP=4,PP=2,MB=16 (TP = MP; SP refused);\n"
-    "                     required with --csv, --perf-parts and Ascend inputs\n"
+    "                     without it, a trace's distributedInfo gives them when it names\n"
+    "                     its process groups; Ascend inputs need them\n"
+    "  --sweep DIR        a directory of runs, one subdirectory per strategy: one row per\n"
+    "                     run; a strategy.txt in a run (--dims syntax) gives its degrees\n"
     "  --csv FILE         append the row to a round file (created if absent; the header\n"
     "                     must match); written atomically\n"
     "  --nd-columns       write exactly ND's columns (no idle, unclassified, optimizer)\n"
@@ -43,7 +47,7 @@ static const char help[] =
     "Exit status: 0 done, 1 failed while running, 2 bad usage or bad input.\n";
 
 typedef struct args {
-    const char *csv, *perf_parts, *detail, *kernels;
+    const char *csv, *perf_parts, *detail, *kernels, *sweep;
     bool json, nd_columns, verbose;
 } args;
 
@@ -64,6 +68,7 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
         {"view", required_argument, 0, 'W'},       {"stat", required_argument, 0, 'S'},
         {"nd-columns", no_argument, 0, 'n'},       {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},          {"kernels", required_argument, 0, 'k'},
+        {"sweep", required_argument, 0, 'w'},
         {"verbose", no_argument, 0, 'v'},    {0, 0, 0, 0}};
     int c;
     int64_t n;
@@ -94,6 +99,9 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
             break;
         case 'k':
             a->kernels = optarg;
+            break;
+        case 'w':
+            a->sweep = optarg;
             break;
         case 'v':
             a->verbose = true;
@@ -133,9 +141,13 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
         }
         }
     }
-    if (optind >= argc) return nd_error_set(err, ND_EUSAGE, "no trace or directory given");
-    if ((a->csv || a->perf_parts) && !o->has_dims)
-        return nd_error_set(err, ND_EUSAGE, "--dims is required to write an ND CSV");
+    if (a->sweep && optind < argc)
+        return nd_error_set(err, ND_EUSAGE, "--sweep DIR takes its runs from DIR: no other input ('%s')",
+                            argv[optind]);
+    if (a->sweep && (a->perf_parts || a->detail || a->kernels))
+        return nd_error_set(err, ND_EUSAGE, "--sweep writes the round file (--csv) and the report; "
+                            "--perf-parts, --detail and --kernels are for one run");
+    if (!a->sweep && optind >= argc) return nd_error_set(err, ND_EUSAGE, "no trace or directory given");
     return ND_OK;
 }
 
@@ -149,6 +161,17 @@ static int write_outputs(const nd_classify_run *run, const args *a, nd_error *er
     return rc;
 }
 
+static int sweep_main(const nd_classify_options *o, const args *a, nd_error *err)
+{
+    nd_classify_sweep s;
+    int rc = nd_classify_sweep_load(a->sweep, o, &s, err);
+    if (rc) return rc;
+    if (a->csv) rc = nd_classify_sweep_csv_write(&s, a->csv, a->nd_columns, err);
+    if (!rc) nd_classify_sweep_report_print(&s, stdout, a->verbose);
+    nd_classify_sweep_free(&s);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     nd_classify_options o;
@@ -159,6 +182,11 @@ int main(int argc, char **argv)
     if (rc == 1) return fflush(stdout) == 0 ? 0 : 1;
     if (rc) return fail(rc, err.message);
     nd_main_start();
+    if (a.sweep) {
+        rc = sweep_main(&o, &a, &err);
+        if (rc) return fail(rc, err.message);
+        return nd_main_finish("nd-classify", ND_OK, &err);
+    }
     nd_classify_run *run = nd_classify_run_alloc(&o);
     if (!run) return fail(ND_ENOMEM, "out of memory");
     for (int i = optind; i < argc && !rc; i++)

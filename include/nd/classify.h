@@ -87,12 +87,15 @@ int64_t nd_classify_dims_get(const nd_classify_dims *dims, nd_dim dim);
 typedef struct nd_classify_options {
     nd_classify_dims dims;
     bool has_dims;
+    bool dims_from_trace;  /* without dims: take them from a trace's distributedInfo */
     nd_classify_view view; /* ND_VIEW_AUTO, ND_VIEW_HOST or ND_VIEW_DEVICE (Chrome traces) */
     int skip_steps;        /* drop each rank's first N steps (warm-up) */
     nd_classify_stat stat; /* what the CSV and perf-parts rows hold */
 } nd_classify_options;
 
-void nd_classify_options_init(nd_classify_options *opts); /* no dims, auto, skip 0, mean */
+/* No dims (taken from the traces' distributedInfo when they state them), auto view,
+ * skip 0, mean. */
+void nd_classify_options_init(nd_classify_options *opts);
 
 /* Kernel classes of the kernel view, by kernel name (docs/classify.md, "Kernel view"). */
 typedef enum {
@@ -197,6 +200,7 @@ typedef struct nd_classify_run {
     nd_classify_options opts;
     nd_classify_sample *samples; /* every rank-step read, in input order */
     size_t n_samples, cap_samples;
+    char dims_source[320]; /* where opts.dims came from: "--dims", "strategy.txt", ... */
     char **inputs; /* owned: every input added, in order (for messages) */
     size_t n_inputs;
     nd_classify_messages warnings; /* what may make the row wrong: printed first */
@@ -248,5 +252,34 @@ int nd_classify_kernels_write(const nd_classify_run *run, const char *path, nd_e
 
 /* The same as one JSON document. */
 void nd_classify_json_print(const nd_classify_run *run, FILE *out);
+
+/* "DP=8 MP=2 PP=4" (the dims in order) into buf. */
+void nd_classify_dims_text(const nd_classify_dims *dims, char *buf, size_t size);
+
+/* ---- sweeps: a directory of runs ----------------------------------------------------- */
+
+/* A sweep directory holds one subdirectory per run (per strategy); a run's inputs are the
+ * Ascend output or the Chrome traces (.json, .json.gz) in it or one level down; its
+ * degrees come from a strategy.txt in it (--dims syntax; its values over --dims), else
+ * --dims, else its traces' distributedInfo. docs/classify.md, "Sweeps". */
+typedef struct nd_classify_sweep {
+    char **dirs;            /* owned: the run directories, in name order */
+    nd_classify_run **runs; /* owned: one finished run each */
+    size_t n;
+} nd_classify_sweep;
+
+/* Reads and finishes every run of dir with opts as each run's defaults. The first run
+ * that fails fails the sweep (its message names it); nothing is kept. */
+int nd_classify_sweep_load(const char *dir, const nd_classify_options *opts, nd_classify_sweep *s,
+                           nd_error *err);
+void nd_classify_sweep_free(nd_classify_sweep *s);
+
+/* One row per run appended to the round file in one locked, atomic append (columns
+ * matched by name, their union written). ND_EUSAGE for a run without degrees. */
+int nd_classify_sweep_csv_write(const nd_classify_sweep *s, const char *path, bool nd_columns,
+                                nd_error *err);
+
+/* A table of the runs' rows, the warnings first; with verbose each run's full report. */
+void nd_classify_sweep_report_print(const nd_classify_sweep *s, FILE *out, bool verbose);
 
 #endif
