@@ -201,12 +201,14 @@ const nd_classified_format nd_classified_csv = {
 const nd_estimates_format nd_estimates_csv = {
     .recompute = "recompute", .time = "time", .memory_mb = "memory_mb", .score = "score",
     .raw_ms = "raw_ms", .measured_peak_mib = "measured_peak_mib", .label = "label",
-    .measured_prefix = "measured_",
+    .measured_prefix = "measured_", .memory_error = "memory_error", .score_lo = "score_lo",
+    .score_hi = "score_hi", .memory_lo = "memory_lo", .memory_hi = "memory_hi",
 };
 
 const nd_ranking_format nd_ranking_csv = {
     .rank = "rank", .recompute = "recompute", .memory_mb = "memory_mb", .score = "score",
-    .step_ms = "step_ms", .tokens_per_s = "tokens_per_s",
+    .step_ms = "step_ms", .tokens_per_s = "tokens_per_s", .step_lo_ms = "step_lo_ms",
+    .step_hi_ms = "step_hi_ms", .p_fastest = "p_fastest", .tied_with_best = "tied_with_best",
 };
 
 const nd_kernels_format nd_kernels_csv = {
@@ -274,4 +276,7 @@ const nd_report_format nd_report_json = {
     .dropped_for_memory = "dropped_for_memory", .dropped_by_bound = "dropped_by_bound",
     .fitting = "fitting", .min_peak_mib = "min_peak_mib", .best = "best",
     .best_step_ms = "best_step_ms",
+    .step_interval_ms = "step_interval_ms", .peak_interval_mib = "peak_interval_mib", .odds = "odds",
+    .draws = "draws", .rank = "rank", .p_fastest = "p_fastest", .p_faster_than_best = "p_faster_than_best",
+    .tied_with_best = "tied_with_best", .memory_error = "memory_error",
 };

@@ -35,34 +35,14 @@ static void nd_fold_measured(const nd_classified_row *r, double out[ND_FOLDS])
     out[ND_FOLD_TOTAL] = r->time_ms;
 }
 
-const char *nd_peak_kind_name(nd_peak_kind k)
-{
-    static const char *const names[] = {"device", "reserved", "allocated"};
-    return (unsigned)k < ND_PEAK_KINDS ? names[k] : "?";
-}
-
-int nd_peak_kind_from_name(const char *name)
-{
-    for (int k = 0; k < ND_PEAK_KINDS; k++)
-        if (!strcmp(name, nd_peak_kind_name((nd_peak_kind)k))) return k;
-    return -1;
-}
-
 /* The estimate's peak of the kind measured, and with -c the prediction intervals. */
 static void peaks_and_intervals(const nd_compare_inputs *in, nd_compare_row *cr)
 {
-    const nd_estimate *e = &cr->est;
-    const nd_stage_memory *m = &cr->peak_memory;
-    cr->peak_est_mib = in->peak == ND_PEAK_ALLOCATED ? e->peak_allocated_mib
-                       : in->peak == ND_PEAK_RESERVED ? e->peak_reserved_mib : e->peak_mib;
+    cr->peak_est_mib = nd_estimate_peak_of(&cr->est, in->peak);
     cr->step_halfwidth_ms = cr->peak_halfwidth_mib = NAN;
     if (!in->ratios) return;
-    cr->step_halfwidth_ms = nd_ratios_step_halfwidth_ms(in->ratios, &cr->strategy, e->raw_parts_ms, e->kernels_per_step,
-                                                        e->microbatch_slots, e->step_ms);
-    /* The variance is of the raw MiB the ratios scale. */
-    double transient = m->working_mib + m->buffers_mib + (in->peak == ND_PEAK_ALLOCATED ? 0 : m->allocator_mib);
-    cr->peak_halfwidth_mib = nd_ratios_peak_halfwidth_mib(in->ratios, m->activations_mib / in->ratios->memory[ND_MEM_ACTIVATIONS],
-                                                          transient / in->ratios->memory[ND_MEM_TRANSIENT], cr->peak_est_mib);
+    cr->step_halfwidth_ms = nd_prediction_step_halfwidth_ms(in->ratios, &cr->strategy, &cr->est);
+    cr->peak_halfwidth_mib = nd_prediction_peak_halfwidth_mib(in->ratios, &cr->peak_memory, in->peak, cr->peak_est_mib);
 }
 
 static int price_row(const nd_compare_inputs *in, const nd_classified *round, nd_compare_row *cr,

@@ -24,7 +24,11 @@ static double pct(double part, double whole)
 static void print_row(FILE *fp, const nd_compare *c, const nd_compare_row *r)
 {
     double m = r->measured[ND_FOLD_TOTAL], e = r->est.step_ms;
-    fprintf(fp, "%s: measured %.6g ms, estimated %.6g ms (%+.1f %%)\n", r->label, m, e, pct(e - m, m));
+    fprintf(fp, "%s: measured %.6g ms, estimated %.6g ms (%+.1f %%)", r->label, m, e, pct(e - m, m));
+    if (isfinite(r->step_halfwidth_ms))
+        fprintf(fp, ", 95 %% interval %.6g to %.6g ms%s", e - r->step_halfwidth_ms, e + r->step_halfwidth_ms,
+                fabs(e - m) > r->step_halfwidth_ms ? " (measured outside)" : "");
+    fputc('\n', fp);
     bool parts = false;
     for (int f = 0; f < ND_FOLD_TOTAL; f++) parts |= c->fold_measured[f];
     if (parts)
@@ -39,6 +43,9 @@ static void print_row(FILE *fp, const nd_compare *c, const nd_compare_row *r)
         fprintf(fp, "  peak memory: measured %.0f MiB, estimated %.0f MiB (%+.1f %%)%s\n", r->row->peak_mib,
                 r->peak_est_mib, pct(r->peak_est_mib - r->row->peak_mib, r->row->peak_mib),
                 r->est.fits ? "" : ", estimated NOT to fit");
+    if (!isnan(r->row->peak_mib) && isfinite(r->peak_halfwidth_mib))
+        fprintf(fp, "  peak memory 95 %% interval: %.0f to %.0f MiB\n", r->peak_est_mib - r->peak_halfwidth_mib,
+                r->peak_est_mib + r->peak_halfwidth_mib);
 }
 
 static void print_metric(FILE *fp, const char *name, const nd_compare_metrics *m)
@@ -114,6 +121,8 @@ int nd_compare_write_estimates(const char *path, const nd_compare *c, const nd_c
     fprintf(fp, ",%s,%s,%s", col->raw_ms, col->measured_peak_mib, col->label);
     for (int f = 0; f < ND_FOLD_TOTAL; f++)
         fprintf(fp, ",%s%s", col->measured_prefix, nd_fold_name((nd_fold)f));
+    fprintf(fp, ",%s", col->memory_error);
+    if (c->corrected) fprintf(fp, ",%s,%s,%s,%s", col->score_lo, col->score_hi, col->memory_lo, col->memory_hi);
     fputc('\n', fp);
     for (size_t i = 0; i < c->count; i++) {
         const nd_compare_row *r = &c->rows[i];
@@ -135,6 +144,13 @@ int nd_compare_write_estimates(const char *path, const nd_compare *c, const nd_c
         put_number(fp, r->row->peak_mib);
         put_field(fp, r->label, false);
         for (int f = 0; f < ND_FOLD_TOTAL; f++) put_number(fp, c->fold_measured[f] ? r->measured[f] : NAN);
+        put_number(fp, r->peak_est_mib / r->row->peak_mib - 1); /* NaN (blank) without a measured peak */
+        if (c->corrected) {
+            put_number(fp, r->est.step_ms - r->step_halfwidth_ms);
+            put_number(fp, r->est.step_ms + r->step_halfwidth_ms);
+            put_number(fp, r->peak_est_mib - r->peak_halfwidth_mib);
+            put_number(fp, r->peak_est_mib + r->peak_halfwidth_mib);
+        }
         fputc('\n', fp);
     }
     return nd_outfile_commit(&out, err);
@@ -178,6 +194,17 @@ static cJSON *row_json(const nd_compare_row *r)
     nd_json_add_number(o, key->raw_step_ms, r->est.raw_step_ms);
     nd_json_add_number(o, key->measured_peak_mib, r->row->peak_mib);
     nd_json_add_number(o, key->estimated_peak_mib, r->peak_est_mib);
+    nd_json_add_number(o, key->memory_error, r->peak_est_mib / r->row->peak_mib - 1);
+    if (isfinite(r->step_halfwidth_ms)) {
+        cJSON *a = cJSON_AddArrayToObject(o, key->step_interval_ms);
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(r->est.step_ms - r->step_halfwidth_ms));
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(r->est.step_ms + r->step_halfwidth_ms));
+    }
+    if (isfinite(r->peak_halfwidth_mib)) {
+        cJSON *a = cJSON_AddArrayToObject(o, key->peak_interval_mib);
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(r->peak_est_mib - r->peak_halfwidth_mib));
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(r->peak_est_mib + r->peak_halfwidth_mib));
+    }
     cJSON_AddBoolToObject(o, key->fits, r->est.fits);
     return o;
 }

@@ -83,10 +83,10 @@ static int build_space(const nd_search_request *req, const nd_session *ses, cons
 }
 
 static int write_files(const nd_search_request *req, const nd_search_config *cfg, const nd_session *ses,
-                       const nd_search_result *res, nd_error *err)
+                       const nd_search_result *res, const nd_search_odds *odds, nd_error *err)
 {
     int rc = ND_OK;
-    if (req->ranking_csv) rc = nd_search_write_ranking(req->ranking_csv, cfg, res, err);
+    if (req->ranking_csv) rc = nd_search_write_ranking(req->ranking_csv, cfg, res, odds, err);
     if (rc || !req->out_dir) return rc;
     if ((rc = nd_make_dir(req->out_dir, err))) return rc;
     char *ranking = nd_path_join(req->out_dir, "ranking.csv");
@@ -94,8 +94,8 @@ static int write_files(const nd_search_request *req, const nd_search_config *cfg
     char *best = nd_path_join(req->out_dir, "best.yaml");
     char *memory = nd_path_join(req->out_dir, "memory.csv");
     if (!ranking || !summary || !best || !memory) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
-    if (!rc) rc = nd_search_write_ranking(ranking, cfg, res, err);
-    if (!rc) rc = nd_search_write_summary(summary, cfg, res, err);
+    if (!rc) rc = nd_search_write_ranking(ranking, cfg, res, odds, err);
+    if (!rc) rc = nd_search_write_summary(summary, cfg, res, odds, err);
     if (!rc) rc = nd_search_write_best(best, cfg, &ses->run, &res->items[0], err);
     if (!rc) rc = nd_search_write_memory(memory, cfg, &res->items[0], err);
     free(ranking), free(summary), free(best), free(memory);
@@ -157,8 +157,13 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
                           ctx.budget_mib, res.stats.min_peak_mib, s);
     } else {
         nd_search_print_summary(diag, &cfg, &res);
-        nd_search_print_table(out, &cfg, &res, req->top > 0 ? (size_t)req->top : 10);
-        rc = write_files(req, &cfg, &ses, &res, err);
+        size_t top = req->top > 0 ? (size_t)req->top : 10;
+        nd_search_print_table(out, &cfg, &res, top);
+        /* With -c, how sure the calibration is of that order. */
+        nd_search_odds odds;
+        rc = nd_search_odds_compute(&cfg, &res, top, &odds, err);
+        if (!rc) nd_search_print_odds(out, &res, &odds);
+        if (!rc) rc = write_files(req, &cfg, &ses, &res, &odds, err);
     }
     nd_search_result_free(&res);
 done:

@@ -96,8 +96,10 @@ static void put_double(FILE *fp, double v)
 }
 
 int nd_search_write_ranking(const char *path, const nd_search_config *cfg, const nd_search_result *res,
-                            nd_error *err)
+                            const nd_search_odds *odds, nd_error *err)
 {
+    const nd_ratios *ratios = cfg->ctx->ratios;
+    bool intervals = ratios && ratios->time.terms > 0, ranked_odds = odds && odds->count;
     nd_outfile out;
     int rc = nd_outfile_open(&out, path, err);
     if (rc) return rc;
@@ -108,7 +110,10 @@ int nd_search_write_ranking(const char *path, const nd_search_config *cfg, const
     if (show_recompute(cfg)) fprintf(fp, ",%s", col->recompute);
     fprintf(fp, ",%s,%s", col->memory_mb, col->score);
     for (int p = 0; p < ND_PARTS; p++) fprintf(fp, ",%s", nd_part_name((nd_part)p));
-    fprintf(fp, ",%s,%s\n", col->step_ms, col->tokens_per_s);
+    fprintf(fp, ",%s,%s", col->step_ms, col->tokens_per_s);
+    if (intervals) fprintf(fp, ",%s,%s", col->step_lo_ms, col->step_hi_ms);
+    if (ranked_odds) fprintf(fp, ",%s,%s", col->p_fastest, col->tied_with_best);
+    fputc('\n', fp);
     /* Shortest round-trip digits cost ~20 us a row: a large search's ranking takes seconds. */
     nd_progress bar;
     nd_progress_begin(&bar, cfg->progress, "nd-search: writing the ranking", "rows", (double)res->count);
@@ -125,6 +130,18 @@ int nd_search_write_ranking(const char *path, const nd_search_config *cfg, const
         for (int p = 0; p < ND_PARTS; p++) put_double(fp, r->parts_ms[p]);
         put_double(fp, r->step_ms);
         put_double(fp, r->tokens_per_s_per_device);
+        if (intervals) {
+            double half = nd_ratios_step_halfwidth_ms(ratios, &r->s, r->raw_parts_ms, r->kernels_per_step,
+                                                      r->microbatch_slots, r->step_ms);
+            put_double(fp, r->step_ms - half);
+            put_double(fp, r->step_ms + half);
+        }
+        if (ranked_odds && i < odds->count) {
+            put_double(fp, odds->p_fastest[i]);
+            fprintf(fp, ",%d", i > 0 && odds->tied[i]);
+        } else if (ranked_odds) {
+            fputs(",,", fp);
+        }
         fputc('\n', fp);
     }
     nd_progress_end(&bar);
@@ -132,7 +149,7 @@ int nd_search_write_ranking(const char *path, const nd_search_config *cfg, const
 }
 
 int nd_search_write_summary(const char *path, const nd_search_config *cfg, const nd_search_result *res,
-                            nd_error *err)
+                            const nd_search_odds *odds, nd_error *err)
 {
     const nd_search_stats *st = &res->stats;
     cJSON *doc = cJSON_CreateObject();
@@ -156,6 +173,23 @@ int nd_search_write_summary(const char *path, const nd_search_config *cfg, const
     if (res->count) {
         cJSON_AddItemToObject(doc, key->best, nd_report_strategy_json(&res->items[0].s));
         nd_json_add_number(doc, key->best_step_ms, res->items[0].step_ms);
+    }
+    if (odds && odds->count) {
+        nd_json_add_number(doc, key->draws, (double)odds->draws);
+        cJSON *list = cJSON_AddArrayToObject(doc, key->odds);
+        for (size_t i = 0; i < odds->count; i++) {
+            const nd_ranked *r = &res->items[i];
+            cJSON *o = cJSON_CreateObject();
+            nd_json_add_number(o, key->rank, (double)(i + 1));
+            nd_json_add_number(o, key->step_ms, r->step_ms);
+            cJSON *a = cJSON_AddArrayToObject(o, key->step_interval_ms);
+            cJSON_AddItemToArray(a, cJSON_CreateNumber(r->step_ms - odds->half[i]));
+            cJSON_AddItemToArray(a, cJSON_CreateNumber(r->step_ms + odds->half[i]));
+            nd_json_add_number(o, key->p_fastest, odds->p_fastest[i]);
+            nd_json_add_number(o, key->p_faster_than_best, odds->p_faster_than_best[i]);
+            cJSON_AddBoolToObject(o, key->tied_with_best, odds->tied[i]);
+            cJSON_AddItemToArray(list, o);
+        }
     }
     int rc = nd_json_write_file(path, doc, err);
     cJSON_Delete(doc);

@@ -134,6 +134,7 @@ static void fill_ranked(const nd_strategy *s, const nd_estimate *e, nd_ranked *r
     r->s = *s;
     memcpy(r->parts_ms, e->parts_ms, sizeof r->parts_ms);
     memcpy(r->raw_parts_ms, e->raw_parts_ms, sizeof r->raw_parts_ms);
+    r->kernels_per_step = e->kernels_per_step, r->microbatch_slots = e->microbatch_slots;
     r->step_ms = e->step_ms;
     r->peak_mib = e->peak_mib;
     r->tokens_per_s_per_device = e->tokens_per_s_per_device;

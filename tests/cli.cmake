@@ -98,6 +98,12 @@ add_test(NAME cli_fit_device_roundtrip
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/fit_device_roundtrip.sh $<TARGET_FILE:nd-fit> ${EST} ${SAMPLES})
 set_tests_properties(cli_fit_device_roundtrip PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" PASS_REGULAR_EXPRESSION "^ok")
 
+# What -c carries from the fit's uncertainty: intervals and odds, deterministic.
+add_test(NAME cli_calibrated_outputs
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/calibrated_outputs.sh $<TARGET_FILE:nd-fit> ${EST}
+                 $<TARGET_FILE:nd-compare> $<TARGET_FILE:nd-search> ${SAMPLES})
+set_tests_properties(cli_calibrated_outputs PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" PASS_REGULAR_EXPRESSION "^ok")
+
 # nd-search
 set(SEARCH $<TARGET_FILE:nd-search>)
 nd_cli_test(cli_search_version 0 "^nd-search [0-9]" ${SEARCH} --version)

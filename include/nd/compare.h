@@ -12,6 +12,7 @@
 #include "nd/device.h"
 #include "nd/estimate.h"
 #include "nd/metrics.h"
+#include "nd/prediction.h"
 #include "nd/run.h"
 
 /* ND's folding (nd_fold, formats.h): the estimated parts and the measured columns onto one
@@ -19,14 +20,6 @@
 
 /* Folds twelve estimated parts (ms). */
 void nd_fold_estimate(const double parts_ms[ND_PARTS], double out[ND_FOLDS]);
-
-/* What a round's peak_mib measures (--peak): nvidia-smi's device memory (the reserved peak
- * plus the runtime context, the default), torch.cuda.max_memory_reserved, or
- * torch.cuda.max_memory_allocated. The estimate compared with it is the matching peak. */
-typedef enum { ND_PEAK_DEVICE = 0, ND_PEAK_RESERVED, ND_PEAK_ALLOCATED, ND_PEAK_KINDS } nd_peak_kind;
-
-const char *nd_peak_kind_name(nd_peak_kind k); /* "device", "reserved", "allocated" */
-int nd_peak_kind_from_name(const char *name);  /* or -1 */
 
 typedef struct nd_compare_row {
     const nd_classified_row *row;

@@ -261,6 +261,9 @@ extern const nd_classified_format nd_classified_csv;
 typedef struct nd_estimates_format {
     const char *recompute, *time, *memory_mb, *score, *raw_ms, *measured_peak_mib, *label;
     const char *measured_prefix; /* "measured_" before a fold name */
+    /* nd's, after the folds: the measured peak's relative error, and with -c the 95 %
+     * prediction intervals of the step and of the peak */
+    const char *memory_error, *score_lo, *score_hi, *memory_lo, *memory_hi;
 } nd_estimates_format;
 
 extern const nd_estimates_format nd_estimates_csv;
@@ -271,6 +274,9 @@ extern const nd_estimates_format nd_estimates_csv;
  * memory_mb, score, the twelve part names, step_ms, tokens_per_s. */
 typedef struct nd_ranking_format {
     const char *rank, *recompute, *memory_mb, *score, *step_ms, *tokens_per_s;
+    /* with -c and an uncertainty: the step's 95 % prediction interval; for the top
+     * candidates the probability of being fastest and whether #1 is told apart from it */
+    const char *step_lo_ms, *step_hi_ms, *p_fastest, *tied_with_best;
 } nd_ranking_format;
 
 extern const nd_ranking_format nd_ranking_csv;
@@ -359,6 +365,9 @@ typedef struct nd_report_format {
     /* a search (summary.json) */
     const char *enumerated, *refused, *priced, *dropped_for_memory, *dropped_by_bound;
     const char *fitting, *min_peak_mib, *best, *best_step_ms;
+    /* what a calibration's uncertainty says (-c) */
+    const char *step_interval_ms, *peak_interval_mib, *odds, *draws, *rank, *p_fastest;
+    const char *p_faster_than_best, *tied_with_best, *memory_error;
 } nd_report_format;
 
 extern const nd_report_format nd_report_json;

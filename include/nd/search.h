@@ -65,6 +65,7 @@ typedef struct nd_ranked {
     double parts_ms[ND_PARTS];
     double raw_parts_ms[ND_PARTS];
     double step_ms, peak_mib, tokens_per_s_per_device, mfu;
+    double kernels_per_step, microbatch_slots; /* what a calibration's fixed costs multiply */
     bool per_layer;          /* its recompute modes were chosen per layer (-ar) */
     int64_t layers_by_mode[ND_RECOMPUTE_MODES]; /* with -ar: body layers in each mode */
     int64_t offloaded_layers;

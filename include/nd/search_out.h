@@ -11,6 +11,27 @@
 #include "nd/run.h"
 #include "nd/search.h"
 
+#define ND_ODDS_MAX 64
+
+/* How sure the calibration is of the top candidates (-c with a ratios file that carries its
+ * uncertainty; count 0 otherwise). */
+typedef struct nd_search_odds {
+    size_t count, draws;
+    double half[ND_ODDS_MAX];               /* half-width of each step's 95 % interval, ms */
+    double p_fastest[ND_ODDS_MAX];          /* share of draws in which it is fastest */
+    double p_faster_than_best[ND_ODDS_MAX]; /* ... in which it beats #1 (NaN for #1) */
+    bool tied[ND_ODDS_MAX];                 /* faster than #1 in at least 5 % of the draws */
+} nd_search_odds;
+
+/* The odds of the first `top` (at most ND_ODDS_MAX) ranked strategies, by fixed-seed sampling
+ * (search_odds.c). ND_ENOMEM. */
+int nd_search_odds_compute(const nd_search_config *cfg, const nd_search_result *res, size_t top,
+                           nd_search_odds *out, nd_error *err);
+
+/* Their table: step, 95 % interval, P(fastest), share of draws faster than #1, and a mark
+ * for those the calibration cannot tell apart from #1. Nothing when odds->count is 0. */
+void nd_search_print_odds(FILE *fp, const nd_search_result *res, const nd_search_odds *odds);
+
 /* How many strategies were enumerated, refused (by reason), priced, dropped, fitting. */
 void nd_search_print_summary(FILE *fp, const nd_search_config *cfg, const nd_search_result *res);
 
@@ -19,18 +40,20 @@ void nd_search_print_table(FILE *fp, const nd_search_config *cfg, const nd_searc
 
 /* Every ranked strategy: rank, DP EP MP CP PP VPP MB MBS SP OP, recompute (with a recompute
  * dimension or -ar), memory_mb, score (ms, corrected with -c), the ten ND parts, OPTIMIZER,
- * OVERHEAD, step_ms, tokens_per_s (per device). Written atomically. */
+ * OVERHEAD, step_ms, tokens_per_s (per device); with -c and an uncertainty, step_lo_ms and
+ * step_hi_ms (every row) and p_fastest, tied_with_best (the odds' rows; blank after).
+ * odds may be NULL. Written atomically. */
 int nd_search_write_ranking(const char *path, const nd_search_config *cfg, const nd_search_result *res,
-                            nd_error *err);
+                            const nd_search_odds *odds, nd_error *err);
 
 /* The winner as a run file: the run's model and training, the cluster, the strategy (and the
  * per-layer plan with -ar), plus a `hyperparallel:` section of train.yaml keys. */
 int nd_search_write_best(const char *path, const nd_search_config *cfg, const nd_run *run,
                          const nd_ranked *best, nd_error *err);
 
-/* Counts and timings as JSON. */
+/* Counts and timings as JSON, and the odds when they exist (odds may be NULL). */
 int nd_search_write_summary(const char *path, const nd_search_config *cfg, const nd_search_result *res,
-                            nd_error *err);
+                            const nd_search_odds *odds, nd_error *err);
 
 /* The winner's memory per stage as CSV (nd_report_memory_csv). */
 int nd_search_write_memory(const char *path, const nd_search_config *cfg, const nd_ranked *best, nd_error *err);

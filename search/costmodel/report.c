@@ -10,6 +10,7 @@
 #include "nd/formats.h"
 #include "nd/io.h"
 #include "nd/json.h"
+#include "nd/prediction.h"
 #include "nd/version.h"
 
 cJSON *nd_report_strategy_json(const nd_strategy *s)
@@ -29,6 +30,27 @@ cJSON *nd_report_strategy_json(const nd_strategy *s)
 
 /* The keys of the report JSON (formats.h). */
 static const nd_report_format *const key = &nd_report_json;
+
+/* The 95 % prediction intervals -c gives (NaN without an uncertainty in the ratios file). */
+static double step_halfwidth(const nd_context *ctx, const nd_strategy *s, const nd_estimate *est)
+{
+    return ctx->ratios ? nd_prediction_step_halfwidth_ms(ctx->ratios, s, est) : NAN;
+}
+
+static double peak_halfwidth(const nd_context *ctx, const nd_estimate *est)
+{
+    if (!ctx->ratios || !est->stage_memory) return NAN;
+    return nd_prediction_peak_halfwidth_mib(ctx->ratios, &est->stage_memory[est->peak_stage], ND_PEAK_DEVICE,
+                                            est->peak_mib);
+}
+
+static void add_interval(cJSON *doc, const char *name, double centre, double half)
+{
+    if (!isfinite(half)) return;
+    cJSON *a = cJSON_AddArrayToObject(doc, name);
+    cJSON_AddItemToArray(a, cJSON_CreateNumber(centre - half));
+    cJSON_AddItemToArray(a, cJSON_CreateNumber(centre + half));
+}
 
 static cJSON *stage_json(const nd_stage_memory *m, const nd_stage_time *t, int64_t i)
 {
@@ -95,6 +117,8 @@ cJSON *nd_report_estimate_json(const nd_context *ctx, const nd_strategy *s, cons
     nd_json_add_number(doc, key->peak_stage, est->peak_stage);
     nd_json_add_number(doc, key->budget_mib, ctx->budget_mib);
     cJSON_AddBoolToObject(doc, key->fits, est->fits);
+    add_interval(doc, key->step_interval_ms, est->step_ms, step_halfwidth(ctx, s, est));
+    add_interval(doc, key->peak_interval_mib, est->peak_mib, peak_halfwidth(ctx, est));
     nd_json_add_number(doc, key->straggler_stage, est->straggler_stage);
     nd_json_add_number(doc, key->tokens_per_s_per_device, est->tokens_per_s_per_device);
     nd_json_add_number(doc, key->mfu, est->mfu);
@@ -149,6 +173,10 @@ void nd_report_estimate_text(FILE *fp, const nd_context *ctx, const nd_strategy 
     fprintf(fp, "  peak %.0f MiB on stage %d (allocated %.0f, reserved %.0f, context %.0f), budget %.0f MiB: %s\n\n",
             est->peak_mib, est->peak_stage, est->peak_allocated_mib, est->peak_reserved_mib,
             est->peak_mib - est->peak_reserved_mib, ctx->budget_mib, est->fits ? "fits" : "DOES NOT FIT");
+    double peak_half = peak_halfwidth(ctx, est), step_half = step_halfwidth(ctx, s, est);
+    if (isfinite(peak_half))
+        fprintf(fp, "  95 %% prediction interval of the peak (the ratios file's uncertainty): %.0f to %.0f MiB\n\n",
+                est->peak_mib - peak_half, est->peak_mib + peak_half);
     fprintf(fp, "Step time%s, ms (pipeline straggler: stage %d)\n",
             ctx->ratios ? ", corrected by the ratios file" : "", est->straggler_stage);
     for (int p = 0; p < ND_PARTS; p++) {
@@ -159,6 +187,9 @@ void nd_report_estimate_text(FILE *fp, const nd_context *ctx, const nd_strategy 
     }
     fprintf(fp, "  %-11s %12.2f %6.1f %%", "step", est->step_ms, 100.0);
     if (ctx->ratios) fprintf(fp, "   raw %10.2f", est->raw_step_ms);
+    if (isfinite(step_half))
+        fprintf(fp, "\n  95 %% prediction interval of the step (the ratios file's uncertainty): %.2f to %.2f ms "
+                "(+-%.1f %%)", est->step_ms - step_half, est->step_ms + step_half, 100 * step_half / est->step_ms);
     fprintf(fp, "\n\ntokens/s per device: %.1f   MFU: %.1f %%\n", est->tokens_per_s_per_device,
             100.0 * est->mfu);
 }
