@@ -13,6 +13,7 @@
 #include "compare_out.h"
 #include "nd/fit.h"
 #include "nd/fit_device.h"
+#include "nd/io.h"
 #include "fit_out.h"
 #include "nd/json.h"
 #include "nd/text.h"
@@ -179,6 +180,21 @@ static int fit_device(fit_job *job, FILE *out, nd_error *err)
     return rc;
 }
 
+/* The plots into -o DIR, named after the first round ("round.csv": round_ratios, round_loo). */
+static int write_plots(const nd_fit_request *req, const nd_fit_result *res, const nd_fit_row *rows, size_t n,
+                       nd_error *err)
+{
+    nd_plot_options opt;
+    nd_plot_options_init(&opt);
+    char *stem = nd_path_stem(req->real_csv[0]);
+    int rc = stem ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc && req->plot_format) rc = nd_plot_format_from_name(req->plot_format, &opt.format, err);
+    if (!rc) rc = nd_make_dir(req->out_dir, err);
+    if (!rc) rc = nd_fit_plots(req->out_dir, stem, res, rows, n, &opt, err);
+    free(stem);
+    return rc;
+}
+
 static int write_outputs(const fit_job *job, const nd_fit_result *res, const nd_fit_options *o, nd_error *err)
 {
     const nd_fit_request *req = job->req;
@@ -204,12 +220,20 @@ static int write_outputs(const fit_job *job, const nd_fit_result *res, const nd_
         rc = doc ? nd_json_write_file(req->report_json, doc, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
         cJSON_Delete(doc);
     }
+    if (!rc && req->out_dir && !req->no_plots) rc = write_plots(req, res, job->rows, job->n, err);
     return rc;
 }
 
 int nd_fit_command(const nd_fit_request *req, FILE *out, FILE *diag, nd_error *err)
 {
     if (req->rounds == 0) return nd_error_set(err, ND_EUSAGE, "--real_csv ROUND.csv is required");
+    if (req->plot_format) {
+        nd_plot_format f;
+        if (nd_plot_format_from_name(req->plot_format, &f, err)) return ND_EUSAGE;
+    }
+    if (!req->out_dir && (req->plot_format || req->no_plots) && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
+        fprintf(diag, "nd-fit: note: %s is not used: plots are drawn only with -o DIR\n",
+                req->plot_format ? "--format" : "--no-plots");
     int peak = req->peak ? nd_peak_kind_from_name(req->peak) : ND_PEAK_DEVICE;
     if (peak < 0) return nd_error_set(err, ND_EUSAGE, "--peak %s: expected device, reserved or allocated", req->peak);
     fit_round rounds[ND_FIT_MAX_ROUNDS];

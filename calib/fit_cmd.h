@@ -31,6 +31,9 @@ typedef struct nd_fit_request {
     bool no_fixed;            /* --no-fixed: ND's ratios alone */
     bool no_shapes;           /* --no-shapes */
     const char *peak;         /* --peak device|reserved|allocated: what peak_mib measures */
+    const char *out_dir;      /* -o DIR: the plots (<stem>_ratios, <stem>_loo) */
+    const char *plot_format;  /* --format png|svg|pdf */
+    bool no_plots;            /* --no-plots */
 } nd_fit_request;
 
 /* nd-fit: fit the ratios of a round, report leave-one-out accuracy, write the ratios file. */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include "nd/fit.h"
 #include "nd/fit_device.h"
+#include "nd/plot.h"
 
 /* What the ratios file records about the fit besides the ratios. */
 typedef struct nd_fit_context {
@@ -49,5 +50,10 @@ typedef struct nd_fit_device_context {
 int nd_fit_device_write(const char *path, const nd_device *base, const nd_device_fit_result *res,
                         const nd_device_fit_row *rows, const nd_fit_device_context *ctx, FILE *report,
                         nd_device *fitted, nd_error *err);
+/* nd-fit's plots in dir: <stem>_ratios (each ratio and its 95 % interval) and <stem>_loo
+ * (the step, and each ratio fitted on a column of its own, against its measurement: in-sample
+ * beside left out). Errors as the plot library's. */
+int nd_fit_plots(const char *dir, const char *stem, const nd_fit_result *res, const nd_fit_row *rows, size_t n,
+                 const nd_plot_options *opt, nd_error *err);
 
 #endif

@@ -43,6 +43,11 @@ static const char usage[] =
     "  --peak KIND              what the round's peak_mib measures: device (nvidia-smi: reserved\n"
     "                           plus the runtime context; default), reserved or allocated (torch)\n"
     "  --report-json FILE       the fit report as JSON (docs/calibration.md)\n"
+    "  -o, --output-dir DIR     plots: <stem>_ratios (each ratio with its 95 % interval) and\n"
+    "                           <stem>_loo (leave-one-out against measured), <stem> the first\n"
+    "                           round's file name\n"
+    "      --format F           plot format: png (default), svg or pdf\n"
+    "      --no-plots           no plots with -o\n"
     "\n";
 
 static const char exit_status[] =
@@ -50,7 +55,8 @@ static const char exit_status[] =
     "including a round that cannot support the fit (too few rows, parts it cannot separate).\n";
 
 enum { OPT_REAL = ND_OPT_COMMON_LAST + 1, OPT_WRITE, OPT_REPORT, OPT_MODE, OPT_WEIGHTS, OPT_ROBUST,
-       OPT_FALLBACK, OPT_MAX_CI, OPT_HOLD, OPT_NO_FIXED, OPT_PEAK, OPT_WRITE_DEVICE, OPT_DEVICE_NAME, OPT_NO_SHAPES };
+       OPT_FALLBACK, OPT_MAX_CI, OPT_HOLD, OPT_NO_FIXED, OPT_PEAK, OPT_WRITE_DEVICE, OPT_DEVICE_NAME, OPT_NO_SHAPES,
+       OPT_FORMAT, OPT_NO_PLOTS };
 
 static const struct option options[] = {
     {"real_csv", required_argument, 0, OPT_REAL},
@@ -67,6 +73,9 @@ static const struct option options[] = {
     {"peak", required_argument, 0, OPT_PEAK},
     {"write_device", required_argument, 0, OPT_WRITE_DEVICE},
     {"device-name", required_argument, 0, OPT_DEVICE_NAME},
+    {"output-dir", required_argument, 0, 'o'},
+    {"format", required_argument, 0, OPT_FORMAT},
+    {"no-plots", no_argument, 0, OPT_NO_PLOTS},
     {0, 0, 0, 0},
 };
 
@@ -94,6 +103,9 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
     case OPT_NO_FIXED: req->no_fixed = true; return 0;
     case OPT_NO_SHAPES: req->no_shapes = true; return 0;
     case OPT_PEAK: req->peak = arg; return 0;
+    case 'o': req->out_dir = arg; return 0;
+    case OPT_FORMAT: req->plot_format = arg; return 0;
+    case OPT_NO_PLOTS: req->no_plots = true; return 0;
     default: return 1;
     }
 }
@@ -107,7 +119,7 @@ int main(int argc, char **argv)
         {'b', false, "each row's global batch follows from its degrees, DP x MB x MBS"},
         {0, false, NULL},
     };
-    static const nd_cli_program program = {"nd-fit", usage, exit_status, options, "", handle, NULL, unused};
+    static const nd_cli_program program = {"nd-fit", usage, exit_status, options, "o:", handle, NULL, unused};
     nd_fit_request req;
     memset(&req, 0, sizeof req);
     nd_cli_common_init(&req.common);

@@ -2,6 +2,9 @@
 #include "plot_internal.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* The script is UTF-8 (`set encoding utf8`); the legend says "±10 %". */
 #define PLUS_MINUS "\xc2\xb1"
@@ -19,6 +22,61 @@ static void fold_finite(const double *v, size_t n, double *lo, double *hi)
         if (v[i] < *lo) *lo = v[i];
         if (v[i] > *hi) *hi = v[i];
     }
+}
+
+/* Log axis ends at m x 10^k, m among these tenths (1, 1.5, 2, 3, 5, 7): close to the data,
+ * so its points are not squeezed into the middle of a decade's worth of empty axis. */
+static const int log_tenths[] = {10, 15, 20, 30, 50, 70};
+#define LOG_STEPS (sizeof log_tenths / sizeof log_tenths[0])
+
+static double log_step(int i, int e)
+{
+    return e - 1 >= 0 ? log_tenths[i] * nd_plot_pow10(e - 1) : log_tenths[i] / nd_plot_pow10(1 - e);
+}
+
+/* The largest axis end at most x (x > 0). */
+static double log_floor(double x)
+{
+    int e = (int)floor(log10(x));
+    for (int i = (int)LOG_STEPS - 1; i >= 0; i--)
+        if (log_step(i, e) <= x) return log_step(i, e);
+    return nd_plot_pow10(e);
+}
+
+/* The smallest axis end at least x (x > 0). */
+static double log_ceil(double x)
+{
+    int e = (int)floor(log10(x));
+    for (size_t i = 0; i < LOG_STEPS; i++)
+        if (log_step((int)i, e) >= x) return log_step((int)i, e);
+    return nd_plot_pow10(e + 1);
+}
+
+/* Tics at 1, 2 and 5 x 10^k between lo and hi, so a log axis shows several numbers. */
+static void put_log_tics(FILE *fp, double lo, double hi)
+{
+    static const int marks[] = {1, 2, 5};
+    bool first = true;
+    fputs("set xtics (", fp);
+    for (int e = (int)floor(log10(lo)); e <= (int)ceil(log10(hi)); e++)
+        for (size_t i = 0; i < 3; i++) {
+            double t = marks[i] * nd_plot_pow10(e);
+            if (t < lo * 0.999 || t > hi * 1.001) continue;
+            fputs(first ? "" : ", ", fp);
+            nd_plot_put_number(fp, t);
+            first = false;
+        }
+    fputs(")\nset ytics (", fp);
+    first = true;
+    for (int e = (int)floor(log10(lo)); e <= (int)ceil(log10(hi)); e++)
+        for (size_t i = 0; i < 3; i++) {
+            double t = marks[i] * nd_plot_pow10(e);
+            if (t < lo * 0.999 || t > hi * 1.001) continue;
+            fputs(first ? "" : ", ", fp);
+            nd_plot_put_number(fp, t);
+            first = false;
+        }
+    fputs(")\n", fp);
 }
 
 /* One point at least must be drawable: finite x and a finite y. */
@@ -47,13 +105,13 @@ static int panel_range(const nd_plot_parity *plot, const nd_plot_parity_panel *p
         return nd_error_set(err, ND_EINPUT,
                             "parity plot: panel '%s': log axes need values > 0, found %g", name,
                             lo);
+    /* Ten times from the smallest to the largest value crams all but the largest into a
+     * corner of linear axes: log axes spread them by ratio, which is what an error is. */
     r->log = plot->scale == ND_PLOT_SCALE_LOG ||
-             (plot->scale == ND_PLOT_SCALE_AUTO && lo > 0 && hi / lo >= 100);
+             (plot->scale == ND_PLOT_SCALE_AUTO && lo > 0 && hi / lo >= 10);
     if (r->log) {
-        int e_lo = (int)floor(log10(lo)), e_hi = (int)ceil(log10(hi));
-        if (e_hi <= e_lo) e_hi = e_lo + 1;
-        r->lo = nd_plot_pow10(e_lo);
-        r->hi = nd_plot_pow10(e_hi);
+        r->lo = log_floor(lo * 0.9);
+        r->hi = log_ceil(hi * 1.1);
         return ND_OK;
     }
     r->lo = lo < 0 ? -nd_plot_nice_ceil(-lo * 1.05) : 0;
@@ -94,14 +152,69 @@ static int check_parity(const nd_plot_parity *plot, nd_error *err)
     return ND_OK;
 }
 
-static void put_data(FILE *fp, const nd_plot_parity *plot, int corrected)
+#define LABELLED_MAX 3      /* points named per panel: the worst */
+#define LABELLED_ERROR 0.05 /* ... and only when more than 5 % off */
+
+/* The estimate a panel judges: the corrected one when there is one. */
+static double judged(const nd_plot_parity_panel *p, size_t i)
 {
-    fputs("# nd parity data: one row per strategy, times in ms, nan = not available.\n# label", fp);
+    return p->corrected_ms ? p->corrected_ms[i] : p->estimated_ms[i];
+}
+
+/* Relative error of point i, or NaN when it has none (a measurement <= 0 or missing). */
+static double rel_error(const nd_plot_parity_panel *p, size_t i)
+{
+    double m = p->measured_ms[i], e = judged(p, i);
+    return isfinite(m) && m > 0 && isfinite(e) ? (e - m) / m : NAN;
+}
+
+/* Marks in show[] the LABELLED_MAX points of the panel with the largest errors above
+ * LABELLED_ERROR, ties to the earlier row, and returns the mean absolute error and the
+ * worst signed error (NaN without any). */
+static void panel_stats(const nd_plot_parity *plot, const nd_plot_parity_panel *p, unsigned char *show,
+                        double *mape, double *worst)
+{
+    size_t n = plot->n_points, counted = 0;
+    double sum = 0;
+    *worst = NAN;
+    memset(show, 0, n);
+    for (size_t i = 0; i < n; i++) {
+        double e = rel_error(p, i);
+        if (!isfinite(e)) continue;
+        sum += fabs(e), counted++;
+        if (!isfinite(*worst) || fabs(e) > fabs(*worst)) *worst = e;
+    }
+    *mape = counted ? sum / (double)counted : NAN;
+    for (size_t pick = 0; pick < LABELLED_MAX; pick++) {
+        size_t best = n;
+        for (size_t i = 0; i < n; i++) {
+            double e = rel_error(p, i);
+            if (show[i] || !isfinite(e) || fabs(e) <= LABELLED_ERROR) continue;
+            if (best == n || fabs(e) > fabs(rel_error(p, best))) best = i;
+        }
+        if (best == n) break;
+        show[best] = (unsigned char)(pick + 1); /* its rank: the labels of close points are staggered */
+    }
+}
+
+/* Columns per panel: measured, estimated, [corrected], named (1: the point is labelled). */
+static size_t panel_width(int corrected)
+{
+    return corrected ? 4 : 3;
+}
+
+static void put_data(FILE *fp, const nd_plot_parity *plot, int corrected, const unsigned char *show)
+{
+    fputs("# nd parity data: one row per strategy; per panel measured, estimated (and corrected) in the "
+          "panel's unit, nan = not available, then the point's rank among the panel's three worst errors "
+          "above 5 % (0: not labelled).\n# label",
+          fp);
     for (size_t k = 0; k < plot->n_panels; k++) {
         const char *name = plot->panels[k].name;
         fputc(' ', fp), nd_plot_put_word(fp, name), fputs(":measured ", fp);
         nd_plot_put_word(fp, name), fputs(":estimated", fp);
         if (corrected) fputc(' ', fp), nd_plot_put_word(fp, name), fputs(":corrected", fp);
+        fputc(' ', fp), nd_plot_put_word(fp, name), fputs(":labelled", fp);
     }
     fputc('\n', fp);
     for (size_t i = 0; i < plot->n_points; i++) {
@@ -111,22 +224,49 @@ static void put_data(FILE *fp, const nd_plot_parity *plot, int corrected)
             fputc(' ', fp), nd_plot_put_number(fp, p->measured_ms[i]);
             fputc(' ', fp), nd_plot_put_number(fp, p->estimated_ms[i]);
             if (corrected) fputc(' ', fp), nd_plot_put_number(fp, p->corrected_ms[i]);
+            fprintf(fp, " %d", show[k * plot->n_points + i]);
         }
         fputc('\n', fp);
     }
 }
 
+/* "step: MAPE 5.7 %, worst -9.6 %" */
+static void put_panel_title(FILE *fp, const nd_plot_parity_panel *p, double mape, double worst)
+{
+    char title[200];
+    if (isfinite(mape))
+        snprintf(title, sizeof title, "%s: MAPE %.1f %%, worst %+.1f %%", p->name ? p->name : "", 100 * mape,
+                 100 * worst);
+    else
+        snprintf(title, sizeof title, "%s", p->name ? p->name : "");
+    fputs("set title ", fp);
+    nd_plot_put_string(fp, title);
+    fputc('\n', fp);
+}
+
 /* One panel's commands. Columns of its data: m (measured), m + 1 (estimated),
- * m + 2 (corrected). */
-static void put_panel(FILE *fp, const nd_plot_parity *plot, size_t k, const axis_range *r,
-                      int corrected)
+ * m + 2 (corrected), then whether the point is labelled. */
+static void put_panel(FILE *fp, const nd_plot_parity *plot, size_t k, const axis_range *r, int corrected,
+                      double mape, double worst)
 {
     const nd_plot_parity_panel *p = &plot->panels[k];
-    size_t m = 2 + k * (corrected ? 3 : 2), e = m + 1, c = m + 2;
-    fprintf(fp, "# Panel %zu of %zu\nset title ", k + 1, plot->n_panels);
-    nd_plot_put_string(fp, p->name);
-    fputs("\nset xlabel 'measured (ms)'\nset ylabel 'estimated (ms)'\n", fp);
-    fputs(r->log ? "set logscale xy\n" : "unset logscale\n", fp);
+    size_t m = 2 + k * panel_width(corrected), e = m + 1, c = m + 2, named = m + panel_width(corrected) - 1;
+    const char *unit = p->unit ? p->unit : "ms";
+    fprintf(fp, "# Panel %zu of %zu\n", k + 1, plot->n_panels);
+    put_panel_title(fp, p, mape, worst);
+    fprintf(fp, "set xlabel 'measured (%s)'\nset ylabel 'estimated (%s)'\n", unit, unit);
+    if (r->log) {
+        fputs("set logscale xy\n", fp);
+        put_log_tics(fp, r->lo, r->hi);
+    } else {
+        /* Four or five tics a side: small panels crowd gnuplot's default into one another. */
+        double step = nd_plot_nice_ceil((r->hi - r->lo) / 4);
+        fputs("unset logscale\nset xtics ", fp);
+        nd_plot_put_number(fp, step);
+        fputs("\nset ytics ", fp);
+        nd_plot_put_number(fp, step);
+        fputc('\n', fp);
+    }
     for (int axis = 0; axis < 2; axis++) {
         fprintf(fp, "set %crange [", axis ? 'y' : 'x');
         nd_plot_put_number(fp, r->lo);
@@ -145,20 +285,22 @@ static void put_panel(FILE *fp, const nd_plot_parity *plot, size_t k, const axis
                 "     $DATA using %zu:%zu:(0):($%zu-$%zu) with vectors nohead lc rgb '#b0b0b0' "
                 "notitle, \\\n",
                 m, e, c, e);
-    fprintf(fp, "     $DATA using %zu:%zu with points pt 7 ps 1 lc rgb '%s' title ", m, e,
-            nd_plot_color(0));
+    fprintf(fp, "     $DATA using %zu:%zu with points pt 7 ps 1 lc rgb '%s' title ", m, e, nd_plot_color(0));
     nd_plot_put_string(fp, plot->estimated_name ? plot->estimated_name : "estimated");
     fputs(", \\\n", fp);
     if (corrected) {
-        fprintf(fp, "     $DATA using %zu:%zu with points pt 9 ps 1.2 lc rgb '%s' title ", m, c,
-                nd_plot_color(2));
+        fprintf(fp, "     $DATA using %zu:%zu with points pt 9 ps 1.2 lc rgb '%s' title ", m, c, nd_plot_color(2));
         nd_plot_put_string(fp, plot->corrected_name ? plot->corrected_name : "corrected");
         fputs(", \\\n", fp);
     }
-    fprintf(fp,
-            "     $DATA using %zu:%zu:1 with labels left offset char 0.6,0.4 font ',8' "
-            "notitle\n",
-            m, corrected ? c : e);
+    /* The worst three points' labels at three heights, so two close points stay readable. */
+    static const char *const offsets[] = {"0.6,0.5", "0.6,-0.7", "0.6,1.6"};
+    for (int rank = 1; rank <= LABELLED_MAX; rank++)
+        fprintf(fp,
+                "%s     $DATA using %zu:%zu:($%zu == %d ? strcol(1) : '') with labels left offset char %s "
+                "font ',8' notitle",
+                rank > 1 ? ", \\\n" : "", m, corrected ? c : e, named, rank, offsets[rank - 1]);
+    fputc('\n', fp);
 }
 
 int nd_plot_parity_write(const char *out_base, const nd_plot_parity *plot,
@@ -167,29 +309,47 @@ int nd_plot_parity_write(const char *out_base, const nd_plot_parity *plot,
     int rc = check_parity(plot, err);
     if (rc) return rc;
     int corrected = plot->panels[0].corrected_ms != NULL;
-    size_t cols = 1;
+    size_t cols = 1, cells;
     while (cols * cols < plot->n_panels)
         cols++;
     size_t rows = (plot->n_panels + cols - 1) / cols;
+    if (nd_plot_mul_size(plot->n_panels, plot->n_points, &cells))
+        return nd_error_set(err, ND_EINPUT, "parity plot: too many points");
+    unsigned char *show = calloc(cells, 1);
+    double *mape = calloc(2 * plot->n_panels, sizeof *mape), *worst = mape ? mape + plot->n_panels : NULL;
+    if (!show || !mape) {
+        free(show), free(mape);
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
+    for (size_t k = 0; k < plot->n_panels; k++)
+        panel_stats(plot, &plot->panels[k], show + k * plot->n_points, &mape[k], &worst[k]);
 
     nd_plot_text data = {0}, body = {0};
     if ((rc = nd_plot_text_open(&data, err)) || (rc = nd_plot_text_open(&body, err))) goto done;
-    put_data(data.fp, plot, corrected);
+    put_data(data.fp, plot, corrected, show);
+    /* More than two rows of square panels: a taller image, unless the caller chose a size. */
+    nd_plot_options o;
+    if (opt) o = *opt;
+    else nd_plot_options_init(&o);
+    if (rows > 2 && (o.height_px == 0 || o.height_px == ND_PLOT_HEIGHT_DEFAULT) &&
+        (o.width_px == 0 || o.width_px == ND_PLOT_WIDTH_DEFAULT))
+        o.height_px = 330 * (int)rows;
     fprintf(body.fp, "set multiplot layout %zu,%zu title ", rows, cols);
-    nd_plot_put_string(body.fp, nd_plot_title(opt, "Estimated against measured time"));
-    fputs("\nset grid\nset size square\nset key top left opaque box Left reverse\n", body.fp);
+    nd_plot_put_string(body.fp, nd_plot_title(opt, "Estimated against measured"));
+    fputs(" font ',12'\nset grid\nset size square\nset key top left opaque box Left reverse\n", body.fp);
     for (size_t k = 0; k < plot->n_panels; k++) {
         axis_range r = {0, 1, 0};
         if ((rc = panel_range(plot, &plot->panels[k], &r, err))) goto done;
-        put_panel(body.fp, plot, k, &r, corrected);
+        put_panel(body.fp, plot, k, &r, corrected, mape[k], worst[k]);
         if (k == 0 && plot->n_panels > 1) fputs("unset key\n", body.fp);
     }
     fputs("unset multiplot\n", body.fp);
     if ((rc = nd_plot_text_finish(&data, err)) || (rc = nd_plot_text_finish(&body, err))) goto done;
     nd_plot_job job = {"parity", data.buf, body.buf};
-    rc = nd_plot_emit(out_base, opt, &job, err);
+    rc = nd_plot_emit(out_base, &o, &job, err);
 done:
     nd_plot_text_free(&data);
     nd_plot_text_free(&body);
+    free(show), free(mape);
     return rc;
 }

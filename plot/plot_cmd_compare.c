@@ -6,9 +6,11 @@
  * folded onto the profiler's vocabulary (measured_comp, ...). The estimated
  * parts are folded the same way here, so each panel and each bar compares
  * like with like — the folding nd-compare itself uses (nd_fold_parts,
- * formats.h). The step is `time` (measured) against `score` (estimated).
+ * formats.h). The step is `time` (measured) against `score` (estimated). The
+ * rows become an nd_plot_round, which nd-compare's plots are drawn from too.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,17 +22,19 @@
 /* The estimates file read into columns: value[f * n + i] is fold f of row i. */
 typedef struct estimates {
     size_t n;
-    const char **labels;
-    char (*label_text)[32];     /* "line N" for a row without a label */
-    double *time, *score, *raw; /* [n] */
-    double *est, *meas;         /* [FOLDS * n] */
-    bool has_measured[FOLDS];   /* the column exists and has a value */
-    bool corrected;             /* raw_ms differs from score somewhere */
+    const char **labels, **recompute;
+    char (*label_text)[32];      /* "line N" for a row without a label */
+    int64_t *degrees;            /* [n * ND_DIMS_SEARCHED] */
+    double *time, *score, *raw;  /* [n] */
+    double *m_peak, *e_peak;     /* [n] */
+    double *est, *meas, *none;   /* [ND_FOLDS * n]; none: NaN, the raw parts the file does not keep */
+    bool has_measured[ND_FOLDS]; /* the column exists and has a value */
+    bool corrected;              /* raw_ms differs from score somewhere */
 } estimates;
 
 static void estimates_free(estimates *e)
 {
-    free(e->labels), free(e->label_text), free(e->time);
+    free(e->labels), free(e->recompute), free(e->label_text), free(e->degrees), free(e->time);
     memset(e, 0, sizeof *e);
 }
 
@@ -38,26 +42,30 @@ static int estimates_alloc(estimates *e, size_t n, nd_error *err)
 {
     e->n = n;
     e->labels = calloc(n, sizeof *e->labels);
+    e->recompute = calloc(n, sizeof *e->recompute);
     e->label_text = calloc(n, sizeof *e->label_text);
-    /* One block: time, score, raw, then est and meas of FOLDS each. */
-    e->time = calloc((3 + 2 * FOLDS) * n, sizeof *e->time);
-    if (!e->labels || !e->label_text || !e->time) {
+    e->degrees = calloc(n * ND_DIMS_SEARCHED, sizeof *e->degrees);
+    /* One block: time, score, raw, the peaks, then est, meas and none of ND_FOLDS each. */
+    e->time = calloc((5 + 3 * ND_FOLDS) * n, sizeof *e->time);
+    if (!e->labels || !e->recompute || !e->label_text || !e->degrees || !e->time) {
         estimates_free(e);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
-    e->score = e->time + n, e->raw = e->score + n;
-    e->est = e->raw + n, e->meas = e->est + FOLDS * n;
+    e->score = e->time + n, e->raw = e->score + n, e->m_peak = e->raw + n, e->e_peak = e->m_peak + n;
+    e->est = e->e_peak + n, e->meas = e->est + ND_FOLDS * n, e->none = e->meas + ND_FOLDS * n;
+    for (size_t i = 0; i < ND_FOLDS * n; i++) e->none[i] = NAN;
     return ND_OK;
 }
 
 static void fold_parts(estimates *e, size_t i, const double parts[ND_PARTS])
 {
-    for (size_t f = 0; f < FOLDS; f++) {
+    for (size_t f = 0; f < ND_FOLDS; f++) {
         double sum = 0;
         for (size_t p = 0; p < ND_PARTS; p++)
             if (nd_fold_parts((nd_fold)f) & 1u << p) sum += parts[p];
         e->est[f * e->n + i] = sum;
     }
+    e->est[ND_FOLD_TOTAL * e->n + i] = e->score[i];
 }
 
 /* Row i's measured parts; nd-compare leaves a column blank in every row when
@@ -73,6 +81,29 @@ static int read_measured(const nd_csv_table *t, estimates *e, size_t i, nd_error
         if (col >= 0 && nd_csv_table_number(t, i, (size_t)col, m, err)) return err->code;
         e->has_measured[f] |= isfinite(*m);
     }
+    e->meas[ND_FOLD_TOTAL * e->n + i] = e->time[i];
+    return ND_OK;
+}
+
+/* An optional number column (NaN when the file has no such column or the cell is blank). */
+static int optional_number(const nd_csv_table *t, size_t i, const char *name, double *v, nd_error *err)
+{
+    int col = nd_csv_table_find(t, name);
+    *v = NAN;
+    return col >= 0 ? nd_csv_table_number(t, i, (size_t)col, v, err) : ND_OK;
+}
+
+/* The degrees of row i for the table under the parts bars: 1 where the file has no column. */
+static int read_degrees(const nd_csv_table *t, estimates *e, size_t i, nd_error *err)
+{
+    for (int d = 0; d < ND_DIMS_SEARCHED; d++) {
+        double v;
+        int rc = optional_number(t, i, nd_dim_name((nd_dim)d), &v, err);
+        if (rc) return rc;
+        e->degrees[i * ND_DIMS_SEARCHED + d] = isfinite(v) && v >= 0 && v < 1e9 ? (int64_t)v : d == ND_DIM_SP ? 0 : 1;
+    }
+    int col = nd_csv_table_find(t, nd_estimates_csv.recompute);
+    e->recompute[i] = col >= 0 ? nd_csv_table_cell(t, i, (size_t)col) : NULL;
     return ND_OK;
 }
 
@@ -93,10 +124,13 @@ static int read_row(const nd_plot_cmd_input *in, estimates *e, size_t i, const s
         e->labels[i] = e->label_text[i];
     }
     /* raw_ms: the estimate before the ratios; the same as score without them. */
-    int raw = nd_csv_table_find(t, nd_estimates_csv.raw_ms);
-    e->raw[i] = e->score[i];
-    if (raw >= 0 && (rc = nd_csv_table_number(t, i, (size_t)raw, &e->raw[i], err))) return rc;
-    e->corrected |= isfinite(e->raw[i]) && e->raw[i] != e->score[i];
+    if ((rc = optional_number(t, i, nd_estimates_csv.raw_ms, &e->raw[i], err))) return rc;
+    if (!isfinite(e->raw[i])) e->raw[i] = e->score[i];
+    e->corrected |= e->raw[i] != e->score[i];
+    if ((rc = optional_number(t, i, nd_estimates_csv.memory_mb, &e->e_peak[i], err)) ||
+        (rc = optional_number(t, i, nd_estimates_csv.measured_peak_mib, &e->m_peak[i], err)) ||
+        (rc = read_degrees(t, e, i, err)))
+        return rc;
     return read_measured(t, e, i, err);
 }
 
@@ -114,39 +148,14 @@ static int estimates_read(const nd_plot_cmd_input *in, estimates *e, nd_error *e
     return rc;
 }
 
-/* ---- parity ----------------------------------------------------------------- */
-
-/* Whether fold f can be a panel: some row measured and estimated it above 0
- * (a part nobody spent time on is a dot at the origin; nd-compare skips it). */
-static bool fold_drawable(const estimates *e, size_t f)
+/* The rows as nd-compare's plots see them. With corrections the file keeps the raw step
+ * (raw_ms) but not the raw parts: part panels show the corrected estimates only. */
+static nd_plot_round as_round(const estimates *e)
 {
-    for (size_t i = 0; i < e->n; i++)
-        if (e->meas[f * e->n + i] > 0 && e->est[f * e->n + i] > 0) return true;
-    return false;
-}
-
-/* With corrections, the file keeps the raw step (raw_ms) but not the raw
- * parts: part panels show the corrected estimates only (their raw series is
- * all NaN, drawn as nothing). */
-static int draw_parity(const char *base, const nd_plot_cmd_input *in, const estimates *e,
-                       double *none, nd_error *err)
-{
-    size_t n = e->n, k = 0;
-    nd_plot_parity_panel panels[1 + FOLDS];
-    for (size_t i = 0; i < n; i++)
-        none[i] = NAN;
-    panels[k++] = (nd_plot_parity_panel){"step", e->time, e->corrected ? e->raw : e->score,
-                                         e->corrected ? e->score : NULL};
-    for (size_t f = 0; f < FOLDS; f++) {
-        if (!e->has_measured[f] || !fold_drawable(e, f)) continue;
-        const double *est = &e->est[f * n];
-        panels[k++] = (nd_plot_parity_panel){nd_fold_name((nd_fold)f), &e->meas[f * n],
-                                             e->corrected ? none : est, e->corrected ? est : NULL};
-    }
-    nd_plot_parity p = {
-        n,           e->labels,         k, panels, e->corrected ? "raw estimate" : "estimate",
-        "corrected", ND_PLOT_SCALE_AUTO};
-    return nd_plot_parity_write(base, &p, &in->opt, err);
+    nd_plot_round r = {e->n,   e->labels, e->degrees, e->recompute, e->has_measured, e->meas,   e->est,
+                       e->corrected ? e->none : NULL,  e->time,      e->score,       e->corrected ? e->raw : NULL,
+                       e->m_peak, e->e_peak};
+    return r;
 }
 
 int nd_plot_cmd_parity(const char *base, const nd_plot_cmd_input *in, nd_error *err)
@@ -154,54 +163,31 @@ int nd_plot_cmd_parity(const char *base, const nd_plot_cmd_input *in, nd_error *
     estimates e;
     memset(&e, 0, sizeof e);
     int rc = estimates_read(in, &e, err);
-    double *none = rc ? NULL : calloc(e.n, sizeof *none);
-    if (!rc && !none) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
-    if (!rc) rc = draw_parity(base, in, &e, none, err);
-    free(none);
+    if (!rc) {
+        nd_plot_round r = as_round(&e);
+        rc = nd_plot_round_parity(base, &r, &in->opt, err);
+    }
     estimates_free(&e);
     return rc;
 }
 
-/* ---- parts ------------------------------------------------------------------ */
-
-/* Measured beside estimated, one row per strategy. A part the round did not
- * measure is 0 in the measured bar, as nd-compare draws it. */
-static int draw_parts(const char *base, const nd_plot_cmd_input *in, const estimates *e, double *m,
-                      nd_error *err)
-{
-    size_t n = e->n;
-    double *est = m + n * FOLDS;
-    const char *names[FOLDS];
-    for (size_t f = 0; f < FOLDS; f++) {
-        names[f] = nd_fold_name((nd_fold)f);
-        for (size_t i = 0; i < n; i++) {
-            double v = e->meas[f * n + i];
-            m[i * FOLDS + f] = isfinite(v) ? v : 0;
-            est[i * FOLDS + f] = e->est[f * n + i];
-        }
-    }
-    nd_plot_parts p = {n, e->labels, FOLDS, names, m, est, in->no_idle ? nd_fold_name(ND_FOLD_IDLE) : NULL};
-    return nd_plot_parts_write(base, &p, &in->opt, err);
-}
-
+/* A round that measured no part still draws: the measured step beside the estimate's split. */
 int nd_plot_cmd_parts(const char *base, const nd_plot_cmd_input *in, nd_error *err)
 {
     estimates e;
     memset(&e, 0, sizeof e);
     int rc = estimates_read(in, &e, err);
     bool any = false;
-    for (size_t f = 0; !rc && f < FOLDS; f++)
-        any |= e.has_measured[f];
-    if (!rc && !any)
+    for (size_t f = 0; !rc && f < FOLDS; f++) any |= e.has_measured[f];
+    if (!rc && in->no_idle && !any)
         rc = nd_error_set(err, ND_EINPUT,
-                          "%s:%d: the measured_* columns are missing or blank: the round "
-                          "measured no parts, so there is nothing to set beside the estimates "
-                          "(the parity plot still draws the step)",
+                          "%s:%d: --no-idle: the measured_* columns are missing or blank: the round "
+                          "measured only the step, which holds its idle time",
                           in->t->path, in->t->header_line);
-    double *m = rc ? NULL : calloc(2 * e.n * FOLDS, sizeof *m);
-    if (!rc && !m) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
-    if (!rc) rc = draw_parts(base, in, &e, m, err);
-    free(m);
+    if (!rc) {
+        nd_plot_round r = as_round(&e);
+        rc = nd_plot_round_parts(base, &r, in->no_idle, &in->opt, err);
+    }
     estimates_free(&e);
     return rc;
 }

@@ -46,7 +46,7 @@ static int ranking_row(const nd_csv_table *t, size_t i, const size_t *cols, rank
     char deg[ND_PLOT_CMD_LABEL_MAX];
     int rc = nd_plot_cmd_degrees(t, i, deg, err);
     if (rc) return rc;
-    snprintf(b->text[i], sizeof b->text[i], "%lld: %s", (long long)r, deg);
+    snprintf(b->text[i], sizeof b->text[i], "#%lld  %s", (long long)r, deg);
     b->labels[i] = b->text[i];
     if ((rc = nd_csv_table_number(t, i, cols[1], &b->peak[i], err))) return rc;
     return nd_plot_cmd_numbers(t, i, cols + 2, ND_PARTS, &b->parts[i * ND_PARTS],
@@ -109,7 +109,7 @@ int nd_plot_cmd_memory(const char *base, const nd_plot_cmd_input *in, nd_error *
     }
     if (!rc) rc = memory_budget(in, &budget, err);
     if (!rc) {
-        nd_plot_stage_memory p = {n, stage >= 0 ? labels : NULL, COMPONENTS, f->title, v, budget};
+        nd_plot_stage_memory p = {n, stage >= 0 ? labels : NULL, COMPONENTS, f->title, v, budget, NULL};
         rc = nd_plot_stage_memory_write(base, &p, &in->opt, err);
     }
     free(labels), free(v);

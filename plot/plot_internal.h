@@ -33,6 +33,9 @@ void nd_plot_text_free(nd_plot_text *t);
 /* A gnuplot string literal in single quotes: ' doubled, control characters
  * replaced by spaces (a newline would end the command). NULL prints ''. */
 void nd_plot_put_string(FILE *fp, const char *s);
+/* A string of several lines as a gnuplot string expression: each line single-quoted as
+ * nd_plot_put_string writes it, joined by ."\n". (for titles of two lines). */
+void nd_plot_put_lines(FILE *fp, const char *s);
 /* A label column of a data table in double quotes. gnuplot's data reader has
  * no escapes, so '"' becomes '\'' and control characters become spaces. */
 void nd_plot_put_label(FILE *fp, const char *s);
@@ -50,6 +53,18 @@ double nd_plot_pow10(int k);
 /* The smallest "round" number m * 10^e >= x (m in 1, 1.2, 1.5, 2, 2.5, 3, 4, 5,
  * 6, 8), for x > 0. Axis limits built from it print as short decimals. */
 double nd_plot_nice_ceil(double x);
+
+/* The screen fraction a left margin needs for row labels[0..n-1] written horizontally at
+ * the plot's font (about 7.2 px a character at 10 pt), between 0.12 and 0.5. */
+double nd_plot_label_margin(const char *const *labels, size_t n, const nd_plot_options *opt);
+
+/* A legend of its own, in rows across the image between screen x from left to 0.97 and
+ * screen y from bottom to top: one filled swatch per name ("#rrggbb" colors[k]), then, when
+ * mark_title is not NULL, a black diamond titled mark_title. Drawn as the last panel of a
+ * multiplot, so the legend has the image's width rather than a panel's. */
+void nd_plot_put_key_panel(FILE *fp, const char *const *names, const char *const *colors, size_t n,
+                           const char *mark_title, double left, double bottom, double top,
+                           const nd_plot_options *opt);
 
 /* Whether budget_mib asks for a budget line: finite and > 0. */
 bool nd_plot_has_budget(double budget_mib);

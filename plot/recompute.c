@@ -4,6 +4,9 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 static int check_recompute(const nd_plot_recompute *plot, nd_error *err)
 {
@@ -30,6 +33,27 @@ static int check_recompute(const nd_plot_recompute *plot, nd_error *err)
     return ND_OK;
 }
 
+/* Series j draws nothing of its own when an earlier one has exactly its numbers: it is
+ * named in that one's legend instead ("TOP 1 (= TOP 2)"), so coinciding lines are said to
+ * coincide rather than hidden under each other. */
+static bool same_series(const nd_plot_recompute_series *a, const nd_plot_recompute_series *b)
+{
+    if (a->n_steps != b->n_steps) return false;
+    for (size_t i = 0; i < a->n_steps; i++)
+        if (a->step_ms[i] != b->step_ms[i] || a->peak_mib[i] != b->peak_mib[i]) return false;
+    return true;
+}
+
+/* shown_as[j]: the series whose line stands for j (itself when it is drawn). */
+static void find_duplicates(const nd_plot_recompute *plot, size_t *shown_as)
+{
+    for (size_t j = 0; j < plot->n_series; j++) {
+        shown_as[j] = j;
+        for (size_t i = 0; i < j && shown_as[j] == j; i++)
+            if (shown_as[i] == i && same_series(&plot->series[i], &plot->series[j])) shown_as[j] = i;
+    }
+}
+
 /* One block per configuration, separated by two blank lines, so the script
  * selects a configuration with `index i`. */
 static void put_data(FILE *fp, const nd_plot_recompute *plot)
@@ -53,21 +77,93 @@ static void put_data(FILE *fp, const nd_plot_recompute *plot)
     }
 }
 
-/* The lines of one panel (column 3: step time, 4: peak memory). Beyond the
- * palette's 16 colours the point shape changes, so lines stay distinct. */
-static void put_lines(FILE *fp, const nd_plot_recompute *plot, int column, bool titled)
+/* The legend text of drawn series i: its label, and those it stands for. */
+static void series_title(const nd_plot_recompute *plot, const size_t *shown_as, size_t i, char *out, size_t size)
+{
+    size_t used = (size_t)snprintf(out, size, "%s", plot->series[i].label ? plot->series[i].label : "");
+    bool first = true;
+    for (size_t j = i + 1; j < plot->n_series && used < size; j++) {
+        if (shown_as[j] != i) continue;
+        /* Only the name before ':' of the others ("TOP 2"), the degrees being the same line's. */
+        const char *label = plot->series[j].label ? plot->series[j].label : "";
+        int len = (int)strcspn(label, ":");
+        used += (size_t)snprintf(out + used, size - used, "%s%.*s", first ? " (= " : ", ", len, label);
+        first = false;
+    }
+    if (!first && used < size) snprintf(out + used, size - used, ")");
+}
+
+/* The lines of one panel (column 3: step time in ms, 4: peak memory, drawn in GiB). Beyond
+ * the palette's 16 colours the point shape changes, so lines stay distinct. */
+static void put_lines(FILE *fp, const nd_plot_recompute *plot, const size_t *shown_as, int column, bool titled)
 {
     static const int shapes[] = {7, 5, 9, 11};
     fputs("plot ", fp);
+    bool first = true;
     for (size_t i = 0; i < plot->n_series; i++) {
-        if (i) fputs(", \\\n     ", fp);
-        fprintf(fp, "$DATA index %zu using 2:%d with linespoints pt %d lw 2 lc rgb '%s' ", i,
-                column, shapes[(i / 16) % 4], nd_plot_color(i));
-        if (titled)
-            fputs("title ", fp), nd_plot_put_string(fp, plot->series[i].label);
-        else
+        if (shown_as[i] != i) continue;
+        if (!first) fputs(", \\\n     ", fp);
+        first = false;
+        fprintf(fp, "$DATA index %zu using 2:%s with linespoints pt %d lw 2 lc rgb '%s' ", i,
+                column == 3 ? "3" : "($4 / 1024)", shapes[(i / 16) % 4], nd_plot_color(i));
+        if (titled) {
+            char title[512];
+            series_title(plot, shown_as, i, title, sizeof title);
+            fputs("title ", fp), nd_plot_put_string(fp, title);
+        } else {
             fputs("notitle", fp);
+        }
     }
+}
+
+/* What the budget does to the configurations, in words under the panels: it never binds
+ * (every step fits), or from which step each configuration fits. */
+static void put_budget_note(FILE *fp, const nd_plot_recompute *plot, const size_t *shown_as)
+{
+    char note[640];
+    size_t used = 0;
+    bool binds = false;
+    double cost_ms = 0, saved_mib = 0;
+    size_t counted = 0;
+    for (size_t i = 0; i < plot->n_series; i++) {
+        const nd_plot_recompute_series *s = &plot->series[i];
+        size_t last = s->n_steps - 1;
+        for (size_t j = 0; j < s->n_steps; j++) binds |= s->peak_mib[j] > plot->budget_mib;
+        if (last > 0 && isfinite(s->step_ms[last]) && isfinite(s->step_ms[0]) && isfinite(s->peak_mib[0]) &&
+            isfinite(s->peak_mib[last])) {
+            cost_ms += (s->step_ms[last] - s->step_ms[0]) / (double)last;
+            saved_mib += (s->peak_mib[0] - s->peak_mib[last]) / (double)last;
+            counted++;
+        }
+    }
+    if (!binds) {
+        used = (size_t)snprintf(note, sizeof note, "The %.4g GiB budget never binds: all fit at every step, so "
+                                "more recompute only costs time", plot->budget_mib / 1024);
+        if (counted)
+            snprintf(note + used, sizeof note - used, " (%+.1f ms a layer for %.2f GiB, on average)",
+                     cost_ms / (double)counted, saved_mib / (double)counted / 1024);
+    } else {
+        used = (size_t)snprintf(note, sizeof note, "Fits the %.4g GiB budget:", plot->budget_mib / 1024);
+        bool first = true;
+        for (size_t i = 0; i < plot->n_series && used < sizeof note; i++) {
+            if (shown_as[i] != i) continue;
+            const nd_plot_recompute_series *s = &plot->series[i];
+            size_t j = 0;
+            while (j < s->n_steps && !(s->peak_mib[j] <= plot->budget_mib)) j++;
+            const char *label = s->label ? s->label : "";
+            int len = (int)strcspn(label, ":");
+            if (j < s->n_steps)
+                used += (size_t)snprintf(note + used, sizeof note - used, "%s %.*s from %s%zu", first ? "" : ",",
+                                         len, label, first ? "step " : "", j);
+            else
+                used += (size_t)snprintf(note + used, sizeof note - used, "%s %.*s never", first ? "" : ",", len,
+                                         label);
+            first = false;
+        }
+    }
+    fputs("set label 2 ", fp);
+    nd_plot_put_string(fp, note);
+    fputs(" at screen 0.5, screen 0.925 center tc rgb '#c00000'\n", fp);
 }
 
 int nd_plot_recompute_write(const char *out_base, const nd_plot_recompute *plot,
@@ -81,6 +177,9 @@ int nd_plot_recompute_write(const char *out_base, const nd_plot_recompute *plot,
     /* One tick per step up to 10 steps, then about ten ticks, all whole. */
     size_t tick = last_step <= 10 ? 1 : (last_step + 9) / 10;
     bool budget = nd_plot_has_budget(plot->budget_mib);
+    size_t *shown_as = calloc(plot->n_series, sizeof *shown_as);
+    if (!shown_as) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    find_duplicates(plot, shown_as);
 
     nd_plot_text data = {0}, body = {0};
     if ((rc = nd_plot_text_open(&data, err)) || (rc = nd_plot_text_open(&body, err))) goto done;
@@ -91,7 +190,7 @@ int nd_plot_recompute_write(const char *out_base, const nd_plot_recompute *plot,
                                               "layer per step"));
     /* A fixed x range, half a step beyond the ends, so the budget line (a
      * function, sampled over the x range) spans the whole panel. */
-    fputs("\nset grid\nset xlabel 'layers switched to full recompute (step)'\nset xrange [-0.5:",
+    fputs(" font ',12'\nset tmargin 5\nset grid\nset xlabel 'layers switched to full recompute (step)'\nset xrange [-0.5:",
           fp);
     nd_plot_put_number(fp, (double)last_step + 0.5);
     fprintf(fp,
@@ -99,14 +198,20 @@ int nd_plot_recompute_write(const char *out_base, const nd_plot_recompute *plot,
             "set key top left opaque box Left reverse\n"
             "set title 'step time'\nset ylabel 'step time (ms)'\n",
             tick);
-    put_lines(fp, plot, 3, true);
-    fputs("\nset title 'peak memory'\nset ylabel 'peak memory (MiB)'\n", fp);
+    if (budget) put_budget_note(fp, plot, shown_as);
+    put_lines(fp, plot, shown_as, 3, true);
+    fputs("\nunset label 2\nset title 'peak memory'\nset ylabel 'peak memory per device (GiB)'\n", fp);
     fputs(budget ? "set key bottom left opaque box Left reverse\n" : "unset key\n", fp);
-    put_lines(fp, plot, 4, false);
+    put_lines(fp, plot, shown_as, 4, false);
     if (budget) {
         /* The configurations are named in the left panel's legend; this one
          * only explains the dashed line. */
-        nd_plot_put_budget(fp, plot->budget_mib, "", "");
+        char title[64];
+        snprintf(title, sizeof title, "memory budget, %.4g GiB", plot->budget_mib / 1024);
+        fputs(", \\\n     ", fp);
+        nd_plot_put_number(fp, plot->budget_mib / 1024);
+        fprintf(fp, " with lines dt 2 lw 2 lc rgb '%s' title ", ND_PLOT_BUDGET_COLOR);
+        nd_plot_put_string(fp, title);
     }
     fputs("\nunset multiplot\n", fp);
     if ((rc = nd_plot_text_finish(&data, err)) || (rc = nd_plot_text_finish(&body, err))) goto done;
@@ -115,5 +220,6 @@ int nd_plot_recompute_write(const char *out_base, const nd_plot_recompute *plot,
 done:
     nd_plot_text_free(&data);
     nd_plot_text_free(&body);
+    free(shown_as);
     return rc;
 }

@@ -52,6 +52,20 @@ void nd_plot_put_string(FILE *fp, const char *s)
     fputc('\'', fp);
 }
 
+void nd_plot_put_lines(FILE *fp, const char *s)
+{
+    const char *line = s ? s : "";
+    for (;;) {
+        size_t len = strcspn(line, "\n");
+        char part[512];
+        snprintf(part, sizeof part, "%.*s", (int)(len < sizeof part ? len : sizeof part - 1), line);
+        nd_plot_put_string(fp, part);
+        if (!line[len]) break;
+        fputs(".\"\\n\".", fp);
+        line += len + 1;
+    }
+}
+
 void nd_plot_put_label(FILE *fp, const char *s)
 {
     fputc('"', fp);
@@ -134,6 +148,45 @@ double nd_plot_nice_ceil(double x)
         if (v >= x) return v;
     }
     return nd_plot_pow10(e + 1);
+}
+
+double nd_plot_label_margin(const char *const *labels, size_t n, const nd_plot_options *opt)
+{
+    size_t longest = 0;
+    for (size_t i = 0; labels && i < n; i++)
+        if (labels[i] && strlen(labels[i]) > longest) longest = strlen(labels[i]);
+    int width = opt && opt->width_px > 0 ? opt->width_px : ND_PLOT_WIDTH_DEFAULT;
+    double m = (7.2 * (double)longest + 30) / width;
+    return m < 0.12 ? 0.12 : m > 0.5 ? 0.5 : m;
+}
+
+void nd_plot_put_key_panel(FILE *fp, const char *const *names, const char *const *colors, size_t n,
+                           const char *mark_title, double left, double bottom, double top,
+                           const nd_plot_options *opt)
+{
+    /* gnuplot sizes a horizontal key to the plot it belongs to: this panel is that plot. */
+    int width = opt && opt->width_px > 0 ? opt->width_px : ND_PLOT_WIDTH_DEFAULT;
+    size_t entries = n + (mark_title != NULL), cols = (size_t)((0.97 - left) * width / 145);
+    if (cols < 1) cols = 1;
+    fprintf(fp,
+            "# the legend, a panel of its own across the image\n"
+            "set lmargin at screen %.3f\nset rmargin at screen 0.97\nset tmargin at screen %.3f\n"
+            "set bmargin at screen %.3f\nunset border\nunset tics\nunset grid\nunset title\nunset xlabel\n"
+            "unset ylabel\nunset arrow\nunset label\nunset xzeroaxis\nunset yzeroaxis\nunset logscale\n"
+            "set xrange [0:1]\nset yrange [0:1]\n"
+            "set key inside left top horizontal Left reverse samplen 1.5 width 1 maxrows %zu noopaque nobox\n"
+            "plot ",
+            left, top, bottom, (entries + cols - 1) / cols);
+    for (size_t k = 0; k < n; k++) {
+        fprintf(fp, "%sNaN with boxes fs solid 1.0 fc rgb '%s' title ", k ? ", \\\n     " : "",
+                colors[k]);
+        nd_plot_put_string(fp, names[k]);
+    }
+    if (mark_title) {
+        fprintf(fp, "%sNaN with points pt 9 ps 1.3 lc rgb '#000000' title ", n ? ", \\\n     " : "");
+        nd_plot_put_string(fp, mark_title);
+    }
+    fputc('\n', fp);
 }
 
 bool nd_plot_has_budget(double budget_mib)

@@ -156,7 +156,7 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
                           "%.0f MiB (%s); raise -M, add devices, or allow recompute (--recompute full, -ar)",
                           ctx.budget_mib, res.stats.min_peak_mib, s);
     } else {
-        nd_search_print_summary(diag, &cfg, &res);
+        if (nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT)) nd_search_print_summary(diag, &cfg, &res);
         size_t top = req->top > 0 ? (size_t)req->top : 10;
         nd_search_print_table(out, &cfg, &res, top);
         /* With -c, how sure the calibration is of that order. */

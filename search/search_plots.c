@@ -11,6 +11,7 @@
 #include "nd/formats.h"
 #include "nd/io.h"
 #include "nd/plot.h"
+#include "nd/progress.h"
 #include "nd/report.h"
 #include "search_internal.h"
 #include "nd/stage.h"
@@ -27,7 +28,7 @@ static int ranking_plot(const char *dir, const nd_search_config *cfg, const nd_s
     for (size_t i = 0; !rc && i < n; i++) {
         char lab[80];
         nd_strategy_label(&res->items[i].s, lab, sizeof lab);
-        snprintf(text[i], sizeof text[i], "%zu: %s", i + 1, lab);
+        snprintf(text[i], sizeof text[i], "#%zu  %s", i + 1, lab);
         labels[i] = text[i];
         memcpy(&parts[i * ND_PARTS], res->items[i].parts_ms, sizeof res->items[i].parts_ms);
         peak[i] = res->items[i].peak_mib;
@@ -54,9 +55,12 @@ static int memory_plot(const char *dir, const nd_search_config *cfg, const nd_ra
         const nd_stage_memory *m = &ps.mem[i];
         nd_stage_memory_components(m, &comp[i * ND_MEMORY_COMPONENTS]);
     }
+    char label[96], strategy[112];
+    nd_strategy_label(&best->s, label, sizeof label);
+    snprintf(strategy, sizeof strategy, "#1 %s", label);
     if (!rc) {
         nd_plot_stage_memory p = {(size_t)pp, NULL, ND_MEMORY_COMPONENTS, nd_memory_csv.title, comp,
-                                  cfg->ctx->budget_mib};
+                                  cfg->ctx->budget_mib, strategy};
         char *base = nd_path_join(dir, "memory");
         rc = base ? nd_plot_stage_memory_write(base, &p, opt, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
         free(base);
@@ -70,8 +74,14 @@ int nd_search_plots(const char *dir, const nd_search_config *cfg, const nd_searc
                     const nd_plot_options *opt, nd_error *err)
 {
     if (!res->count) return ND_OK;
+    /* The memory plot prices the winner again stage by stage: on a large model, seconds. */
+    nd_progress bar;
+    nd_progress_begin(&bar, cfg->progress, "nd-search: drawing the plots", "plots", 2);
     int rc = ranking_plot(dir, cfg, res, top, opt, err);
-    return rc ? rc : memory_plot(dir, cfg, &res->items[0], opt, err);
+    nd_progress_update(&bar, 1);
+    if (!rc) rc = memory_plot(dir, cfg, &res->items[0], opt, err);
+    nd_progress_end(&bar);
+    return rc;
 }
 
 int nd_search_write_memory(const char *path, const nd_search_config *cfg, const nd_ranked *best, nd_error *err)

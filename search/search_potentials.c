@@ -13,6 +13,7 @@
 
 #include "nd/formats.h"
 #include "nd/io.h"
+#include "nd/progress.h"
 #include "nd/plot.h"
 #include "nd/stage.h"
 
@@ -249,7 +250,10 @@ int nd_search_potentials(const char *dir, const nd_search_config *cfg, const nd_
     double *values = calloc((n ? n : 1) * cap * 2, sizeof *values);
     if (!series || !labels || !values) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     size_t drawn = 0;
+    nd_progress bar;
+    nd_progress_begin(&bar, cfg->progress, "nd-search: recompute potentials", "configurations", (double)n);
     for (size_t i = 0; !rc && i < n; i++) {
+        nd_progress_update(&bar, (double)i);
         if (!res->items[i].per_layer) continue;
         row_writer wr = {out.fp, cfg, i + 1};
         nd_plot_recompute_series *se = &series[drawn];
@@ -261,6 +265,7 @@ int nd_search_potentials(const char *dir, const nd_search_config *cfg, const nd_
         rc = one_configuration(&wr, &res->items[i], se, steps, peaks, cap, err);
         if (!rc && se->n_steps) drawn++;
     }
+    nd_progress_end(&bar);
     rc = rc ? (nd_outfile_discard(&out), rc) : nd_outfile_commit(&out, err);
     if (!rc && plots && drawn) {
         nd_plot_recompute p = {drawn, series, cfg->ctx->budget_mib};

@@ -49,3 +49,13 @@ add_test(NAME hint_compare_notes_devices COMMAND sh -c
          ${HINT_CMP} ${HINT_RUN} ${HINT_ROUND} ${CMAKE_CURRENT_BINARY_DIR}/hint_compare_notes)
 set_tests_properties(hint_compare_notes_devices PROPERTIES ENVIRONMENT "${ND_TEST_ENV}"
   PASS_REGULAR_EXPRESSION "^nd-compare: note: -d is not used: each row's device count follows from its degrees")
+
+# Progress: with the threshold at 0 ms (ND_PROGRESS_AFTER_MS) the search's pricing prints
+# its lines with the time left and a closing line; -q prints none.
+add_test(NAME hint_progress_search COMMAND sh -c
+         "ND_PROGRESS_AFTER_MS=0 \"$0\" -y \"$1\" -d 64 -b 512 -t 1 2>&1 >/dev/null | \
+          grep -E '^nd-search: pricing [0-9]+ % \\([0-9]+ of [0-9]+ MP x PP x CP layouts\\), [0-9.]+ s, about [0-9]+ s left$' >/dev/null && \
+          ND_PROGRESS_AFTER_MS=0 \"$0\" -y \"$1\" -d 64 -b 512 -t 1 2>&1 >/dev/null | grep -q '^nd-search: pricing done in' && \
+          ! (ND_PROGRESS_AFTER_MS=0 \"$0\" -y \"$1\" -d 64 -b 512 -t 1 -q 2>&1 >/dev/null | grep -q 'nd-search: pricing') && echo ok"
+         $<TARGET_FILE:nd-search> ${HINT_RUN})
+set_tests_properties(hint_progress_search PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" PASS_REGULAR_EXPRESSION "^ok")

@@ -31,7 +31,7 @@ may_use() {
     core) echo "base core" ;;
     search) echo "base core plot search" ;;
     calib) echo "base core plot calib" ;;
-    classify) echo "base classify" ;;
+    classify) echo "base plot classify" ;;
   esac
 }
 

@@ -7,6 +7,7 @@
 #include "nd/classify.h"
 #include "nd/flags.h"
 #include "nd/io.h"
+#include "nd/plot.h"
 #include "nd/text.h"
 
 static const char usage[] =
@@ -14,7 +15,7 @@ static const char usage[] =
     "       nd-classify --sweep DIR [--dims ...] [--csv ROUND.csv]\n"
     "                   [--kernels FILE] [--perf-parts FILE] [--detail FILE] [--skip-steps N]\n"
     "                   [--view auto|host|device] [--stat mean|median] [--nd-columns]\n"
-    "                   [--json] [-v]\n";
+    "                   [--json] [-v] [-o DIR [--format png|svg|pdf]]\n";
 
 static const char help[] =
     "Classifies the profiled steps of one run into ND's parts (compute, waits per parallel\n"
@@ -40,6 +41,10 @@ static const char help[] =
     "  --view V           auto (device when a trace has kernels), host or device\n"
     "  --stat S           what the rows hold: mean (ND, default) or median\n"
     "  --json             print the report as JSON\n"
+    "  -o, --output-dir DIR  plots: classify_ranks (each rank's step by part) and, with a\n"
+    "                     device view, classify_kernels (device time by kernel class)\n"
+    "  --format F         plot format: png (default), svg or pdf\n"
+    "  --no-plots         no plots with -o\n"
     "  -v, --verbose      the report's details: ND's blocks, communication by source,\n"
     "                     statistics, the kernel view, the notes\n"
     "  -h, --help         this help;  -V, --version  the version\n"
@@ -48,7 +53,8 @@ static const char help[] =
 
 typedef struct args {
     const char *csv, *perf_parts, *detail, *kernels, *sweep;
-    bool json, nd_columns, verbose;
+    const char *out_dir, *plot_format; /* -o DIR, --format */
+    bool json, nd_columns, verbose, no_plots;
 } args;
 
 static int fail(int code, const char *msg)
@@ -69,11 +75,13 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
         {"nd-columns", no_argument, 0, 'n'},       {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},          {"kernels", required_argument, 0, 'k'},
         {"sweep", required_argument, 0, 'w'},
-        {"verbose", no_argument, 0, 'v'},    {0, 0, 0, 0}};
+        {"verbose", no_argument, 0, 'v'},          {"output-dir", required_argument, 0, 'o'},
+        {"format", required_argument, 0, 'F'},     {"no-plots", no_argument, 0, 'P'},
+        {0, 0, 0, 0}};
     int c;
     int64_t n;
     opterr = 0; /* the refused flag is reported once, below, with a suggestion */
-    while ((c = getopt_long(argc, argv, "hVv", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hVvo:", longs, NULL)) != -1) {
         switch (c) {
         case 'd':
             if (nd_classify_dims_parse(optarg, &o->dims, err)) return err->code;
@@ -99,6 +107,19 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
             break;
         case 'k':
             a->kernels = optarg;
+            break;
+        case 'o':
+            a->out_dir = optarg;
+            break;
+        case 'F': {
+            nd_plot_format f;
+            if (nd_plot_format_from_name(optarg, &f, err))
+                return nd_error_set(err, ND_EUSAGE, "--format %s: expected png, svg or pdf", optarg);
+            a->plot_format = optarg;
+            break;
+        }
+        case 'P':
+            a->no_plots = true;
             break;
         case 'w':
             a->sweep = optarg;
@@ -136,7 +157,7 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
             return 1;
         default: {
             char msg[400];
-            nd_flag_refused_message(longs, "hV", argv[optind - 1], msg, sizeof msg);
+            nd_flag_refused_message(longs, "hVvo:", argv[optind - 1], msg, sizeof msg);
             return nd_error_set(err, ND_EUSAGE, "%s", msg);
         }
         }
@@ -144,9 +165,9 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
     if (a->sweep && optind < argc)
         return nd_error_set(err, ND_EUSAGE, "--sweep DIR takes its runs from DIR: no other input ('%s')",
                             argv[optind]);
-    if (a->sweep && (a->perf_parts || a->detail || a->kernels))
+    if (a->sweep && (a->perf_parts || a->detail || a->kernels || a->out_dir))
         return nd_error_set(err, ND_EUSAGE, "--sweep writes the round file (--csv) and the report; "
-                            "--perf-parts, --detail and --kernels are for one run");
+                            "--perf-parts, --detail, --kernels and -o are for one run");
     if (!a->sweep && optind >= argc) return nd_error_set(err, ND_EUSAGE, "no trace or directory given");
     return ND_OK;
 }
@@ -158,6 +179,13 @@ static int write_outputs(const nd_classify_run *run, const args *a, nd_error *er
     if (!rc && a->perf_parts) rc = nd_classify_perf_parts_write(run, a->perf_parts, err);
     if (!rc && a->detail) rc = nd_classify_detail_write(run, a->detail, err);
     if (!rc && a->kernels) rc = nd_classify_kernels_write(run, a->kernels, err);
+    if (!rc && a->out_dir && !a->no_plots) {
+        nd_plot_options opt;
+        nd_plot_options_init(&opt);
+        if (a->plot_format) nd_plot_format_from_name(a->plot_format, &opt.format, err);
+        rc = nd_make_dir(a->out_dir, err);
+        if (!rc) rc = nd_classify_plots(run, a->out_dir, &opt, err);
+    }
     return rc;
 }
 

@@ -282,4 +282,10 @@ int nd_classify_sweep_csv_write(const nd_classify_sweep *s, const char *path, bo
 /* A table of the runs' rows, the warnings first; with verbose each run's full report. */
 void nd_classify_sweep_report_print(const nd_classify_sweep *s, FILE *out, bool verbose);
 
+/* The run's plots into dir (which must exist): classify_ranks (each rank's step, the mean of
+ * its kept steps, split into ND's parts) and, when some rank-step has a device view,
+ * classify_kernels (device time by kernel class). opt is the plot library's options. */
+struct nd_plot_options;
+int nd_classify_plots(const nd_classify_run *run, const char *dir, const struct nd_plot_options *opt, nd_error *err);
+
 #endif

@@ -42,6 +42,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "nd/error.h"
 
@@ -84,7 +85,8 @@ int nd_plot_gnuplot_check(nd_error *err);
 typedef enum {
     ND_PLOT_SCALE_LINEAR = 0, /* linear axes from 0 (or below, for negative values) */
     ND_PLOT_SCALE_LOG,        /* log axes; every finite value must be > 0 */
-    ND_PLOT_SCALE_AUTO,       /* per panel: log when all values are > 0 and span >= 2 decades */
+    ND_PLOT_SCALE_AUTO,       /* per panel: log when all values are > 0 and the largest is at
+                                 least 10 x the smallest */
 } nd_plot_scale;
 
 /* One panel: the same points (strategies) for one quantity, e.g. "step" or a part. */
@@ -93,6 +95,8 @@ typedef struct nd_plot_parity_panel {
     const double *measured_ms;  /* [n_points]: x */
     const double *estimated_ms; /* [n_points]: y */
     const double *corrected_ms; /* [n_points] or NULL: a second estimate, e.g. after calibration */
+    const char *unit;           /* the axes' unit; NULL: "ms" (the fields say _ms, but a panel of
+                                   memory in GiB is drawn the same way) */
 } nd_plot_parity_panel;
 
 typedef struct nd_plot_parity {
@@ -105,10 +109,11 @@ typedef struct nd_plot_parity {
     nd_plot_scale scale;
 } nd_plot_parity;
 
-/* Parity plot: per panel, estimated (y) against measured (x) in ms on equal
- * axes, with the line y = x and a shaded band of +-10 % around it. Points are
- * labelled by strategy (the corrected points when there are any, otherwise the
- * estimated ones); a grey segment joins each estimate to its correction.
+/* Parity plot: per panel, estimated (y) against measured (x) on equal axes, with the line
+ * y = x and a shaded band of +-10 % around it; the panel's title gives the mean absolute
+ * error and the worst error of the judged estimate (the corrected one when there is one).
+ * Only the three worst points more than 5 % off are labelled by strategy, so labels do not
+ * pile up; a grey segment joins each estimate to its correction.
  * ND_EINPUT: no points or panels, a NULL array, a panel without any point with
  * finite measured and estimated values, corrected_ms in some panels only, or
  * ND_PLOT_SCALE_LOG with a value <= 0. */
@@ -122,19 +127,61 @@ typedef struct nd_plot_parts {
     const char *const *labels; /* [n_strategies], drawn left to right */
     size_t n_parts;
     const char *const *part_names; /* [n_parts]; part i has palette colour i in every plot */
-    const double *measured_ms;     /* [n_strategies * n_parts], row-major */
+    const double *measured_ms;     /* [n_strategies * n_parts], row-major; NULL: no part measured */
     const double *estimated_ms;    /* [n_strategies * n_parts], row-major */
     const char *omit_part;         /* NULL, or a part name left out of both bars (ND's
                                       "_no_idle" view); the others keep their colours */
+    const double *measured_step_ms; /* [n_strategies] or NULL: the measured step; a row whose
+                                       parts were not measured draws it as one grey bar */
+    size_t n_table_rows;            /* lines of text under each pair (ND's table of degrees and
+                                       memory); 0: the labels, rotated, instead */
+    const char *const *table_row_names; /* [n_table_rows], written left of the table */
+    const char *const *table_cells;     /* [n_table_rows * n_strategies], row-major by line */
 } nd_plot_parts;
 
-/* Parts plot: per strategy two stacked bars on one millisecond axis, measured
- * (left, marked M) and estimated (right, marked E), parts coloured by index,
- * legend outside right. Ordering the strategies is the caller's choice.
- * ND_EINPUT: no strategies or parts, a NULL array, omit_part not a part name
- * or the only one, or no finite value at all. */
+/* Parts plot: per strategy two stacked bars on one millisecond axis, measured (left, marked
+ * M) and estimated (right, marked E), parts coloured by index; above each pair the
+ * estimate's error on the step ((E - M) / M, %); under it the table, or the label. Parts
+ * zero or missing in every bar are left out; the legend is a row under the title; the
+ * plot spans the image's width. Ordering the strategies is the caller's choice.
+ * ND_EINPUT: no strategies or parts, a NULL array, table rows without names or cells,
+ * omit_part not a part name, or nothing left to draw. */
 int nd_plot_parts_write(const char *out_base, const nd_plot_parts *plot, const nd_plot_options *opt,
                         nd_error *err);
+
+/* ---- a profiling round beside its estimates (nd-compare's plots) -------- */
+
+/* A round's rows in the vocabulary of the measured columns (the folds of formats.h). Arrays
+ * per fold are fold-major: value[f * n + i] is fold f of row i. */
+typedef struct nd_plot_round {
+    size_t n;
+    const char *const *labels;        /* [n] strategy labels */
+    const int64_t *degrees;           /* [n * ND_DIMS_SEARCHED] in nd_dim order, or NULL */
+    const char *const *recompute;     /* [n] the recompute mode's text, or NULL */
+    const bool *fold_measured;        /* [ND_FOLDS] the round has a column for fold f */
+    const double *measured;           /* [ND_FOLDS * n] NaN: not measured */
+    const double *estimated;          /* [ND_FOLDS * n] the estimate (corrected, with ratios) */
+    const double *raw;                /* [ND_FOLDS * n] before the ratios (NaN where not known), or
+                                         NULL without ratios */
+    const double *measured_step_ms;   /* [n] */
+    const double *estimated_step_ms;  /* [n] */
+    const double *raw_step_ms;        /* [n] before the ratios, or NULL without ratios */
+    const double *measured_peak_mib;  /* [n] or NULL */
+    const double *estimated_peak_mib; /* [n] or NULL */
+} nd_plot_round;
+
+/* The round's parity plot: the step, the peak memory (GiB) when some row measured it, and
+ * each part the round measured above 0 in some row; with ratios the raw estimates beside
+ * the corrected ones. Errors as nd_plot_parity_write. */
+int nd_plot_round_parity(const char *out_base, const nd_plot_round *round, const nd_plot_options *opt,
+                         nd_error *err);
+
+/* The round's parts plot: measured beside estimated per row (the measured step as one grey
+ * bar where the round measured no part), ND's table under each pair (the degrees that are
+ * not 1 in every row, recompute, the estimated and measured peak memory in GiB); no_idle
+ * leaves idle out of both bars (ND's _no_idle view). Errors as nd_plot_parts_write. */
+int nd_plot_round_parts(const char *out_base, const nd_plot_round *round, bool no_idle,
+                        const nd_plot_options *opt, nd_error *err);
 
 /* ---- ranking: the top strategies ---------------------------------------- */
 
@@ -164,13 +211,64 @@ typedef struct nd_plot_stage_memory {
     const char *const *component_names; /* [n_components], e.g. "weights", "activations" */
     const double *component_mib;        /* [n_stages * n_components], row-major */
     double budget_mib;                  /* <= 0 or NaN: no budget line */
+    const char *strategy;               /* NULL, or the strategy's label, named in the title */
 } nd_plot_stage_memory;
 
-/* Memory plot: per pipeline stage a stacked bar of memory components (MiB)
- * against a dashed horizontal budget line. ND_EINPUT: no stages or components,
- * a NULL array, or no finite value. */
+/* Memory plot: per pipeline stage a stacked bar of memory components, in GiB, against a
+ * dashed budget line, each bar's % of the budget above it; the title names the strategy,
+ * the peak stage and its % of the budget. Components 0 in every stage are left out.
+ * ND_EINPUT: no stages or components, a NULL array, or no finite value. */
 int nd_plot_stage_memory_write(const char *out_base, const nd_plot_stage_memory *plot,
                                const nd_plot_options *opt, nd_error *err);
+
+/* ---- values with intervals (nd-fit's ratios) --------------------------- */
+
+typedef struct nd_plot_intervals {
+    size_t n;
+    const char *const *names; /* [n], drawn top to bottom */
+    const double *value;      /* [n] */
+    const double *lo, *hi;    /* [n] the 95 % interval; NaN: none */
+    const bool *estimated;    /* [n] false: not estimated (held, shared, a fallback): hollow, grey */
+    const char *const *notes; /* [n] or NULL: a short note written right of each row */
+    const char *axis_name;    /* NULL: "ratio (1 = the estimate needs no correction)" */
+} nd_plot_intervals;
+
+/* Interval plot: per row a point at its value and a bar over its interval, a dashed line at
+ * 1, the value and its note in a column on the right. The axis spans 0 to 2 at least,
+ * widened to the values but never beyond -1 and 4: an interval cut at the edge ends in an
+ * arrow. ND_EINPUT: no rows, a NULL array, or no finite value. */
+int nd_plot_intervals_write(const char *out_base, const nd_plot_intervals *plot, const nd_plot_options *opt,
+                            nd_error *err);
+
+/* ---- plain bars (nd-classify) ------------------------------------------- */
+
+typedef struct nd_plot_stacks {
+    size_t n_bars;
+    const char *const *labels; /* [n_bars], left to right */
+    size_t n_parts;
+    const char *const *part_names; /* [n_parts] */
+    const double *values;          /* [n_bars * n_parts], row-major; NaN counts 0 */
+    const size_t *color_index;     /* [n_parts] palette colour of each part, or NULL: its index */
+    const char *x_name, *y_name;   /* axis labels, or NULL */
+} nd_plot_stacks;
+
+/* Stacked bars: one bar per row, its parts stacked and coloured, its total written above;
+ * parts 0 in every bar are left out; the legend is a row under the plot. ND_EINPUT: no bars
+ * or parts (at most 64), a NULL array, or no finite value. */
+int nd_plot_stacks_write(const char *out_base, const nd_plot_stacks *plot, const nd_plot_options *opt,
+                         nd_error *err);
+
+typedef struct nd_plot_bars {
+    size_t n;
+    const char *const *labels; /* [n], top to bottom */
+    const double *values;      /* [n] */
+    size_t color_index;        /* the bars' palette colour */
+    const char *x_name;        /* the axis label, or NULL */
+} nd_plot_bars;
+
+/* Horizontal bars: one per row, its value and its share of the sum written right of the
+ * plot. ND_EINPUT: no bars, a NULL array, or no finite value. */
+int nd_plot_bars_write(const char *out_base, const nd_plot_bars *plot, const nd_plot_options *opt, nd_error *err);
 
 /* ---- recompute potentials ----------------------------------------------- */
 

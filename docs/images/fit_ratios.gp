@@ -1,0 +1,42 @@
+# nd interval plot. The data is inline below and also in fit_ratios.dat.
+# Re-render from this directory: gnuplot fit_ratios.gp
+set encoding utf8
+set terminal pngcairo size 1000,700 noenhanced font 'Sans,10'
+set output 'fit_ratios.png'
+$DATA << EOD
+# nd interval data: one row per value, top to bottom: the value, its 95 % interval (nan: none), 1 when estimated (0: held, shared or a fallback, drawn hollow), and a note.
+# name value lo hi estimated note
+"COMPUTE" 1.0815660595144125 1.0602115844617936 1.1029205345670314 1 "fitted on comp"
+"DP_COMM" 0.9068425281658483 0.8988173457411689 0.9148677105905277 1 "fitted on dp_wait + op_wait"
+"DP_REDUCE" 1 nan nan 0 "held at 1: no row of the round exercises it"
+"MP_COMM" 1.2039506355138487 1.1958524359124916 1.212048835115206 1 "fitted on mp_wait + sp_wait"
+"EP_COMM" 1 nan nan 0 "held at 1: no row of the round exercises it"
+"CP_COMM" 1 nan nan 0 "held at 1: no row of the round exercises it"
+"PP_COMM" 1.1279534376149862 1.0814844049741132 1.1744224702558592 1 "fitted on pp_wait"
+"BUBBLE" 1.1279534376149862 nan nan 0 "one ratio with PP_COMM"
+"OPTIMIZER" 1.310568058277679 1.2778747838696185 1.3432613326857397 1 "fitted on optimizer"
+"OVERHEAD" 1.5128715838946007 1.2913554805621357 1.7343876872270658 1 "fitted on idle"
+EOD
+set title 'Fitted ratios (measured / estimated), parts mode, with 95 % intervals' font ',12'
+set lmargin at screen 0.120
+set rmargin at screen 0.58
+set tmargin 4
+set bmargin 4
+set yrange [10 - 0.5:-0.5]
+set ytics nomirror scale 0
+set grid xtics
+unset key
+set xlabel 'ratio (1 = the estimate needs no correction)'
+xmin = -0.08
+xmax = 2.08
+set xrange [xmin:xmax]
+cut(x) = x < xmin ? xmin : x > xmax ? xmax : x
+set arrow 1 from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#404040' back
+plot $DATA using (1):0:ytic(1) with points pt -1 notitle, \
+     $DATA using (cut($3)):0:(cut($4) - cut($3)):(0) with vectors nohead lw 3 lc rgb '#8fb2d3' notitle, \
+     $DATA using (valid(3) && $3 < xmin ? xmin : NaN):0:(-0.02 * (xmax - xmin)):(0) with vectors head filled size screen 0.008,30 lc rgb '#8fb2d3' notitle, \
+     $DATA using (valid(4) && $4 > xmax ? xmax : NaN):0:(0.02 * (xmax - xmin)):(0) with vectors head filled size screen 0.008,30 lc rgb '#8fb2d3' notitle, \
+     $DATA using ($5 > 0 ? cut($2) : NaN):0 with points pt 7 ps 1.4 lc rgb '#4e79a7' notitle, \
+     $DATA using ($5 > 0 ? NaN : cut($2)):0 with points pt 6 ps 1.4 lc rgb '#8a8a8a' notitle, \
+     $DATA using (xmax):0:(sprintf('%.3f  %s', $2, strcol(6))) with labels left offset char 1.5,0 notitle
+unset output

@@ -1,0 +1,78 @@
+# nd stage memory plot. The data is inline below and also in memory.dat.
+# Re-render from this directory: gnuplot memory.gp
+set encoding utf8
+set terminal pngcairo size 1000,700 noenhanced font 'Sans,10'
+set output 'memory.png'
+$DATA << EOD
+# nd stage memory data: one row per pipeline stage, the memory components that are not 0 in every stage, in MiB; nan = not available (drawn as 0).
+# stage parameters gradients optimizer activations working buffers allocator_cache runtime_context
+"0" 8926.095703125 17852.19140625 1091.2053680419922 29450 56 560 896 3400
+"1" 12659.25390625 25318.5078125 2060.7012634277344 18221 678.75 560 476 3400
+"2" 12659.25390625 25318.5078125 2060.7012634277344 19186.5 678.75 560 498 3400
+"3" 12659.25390625 25318.5078125 2060.7012634277344 18962.5 678.75 560 490 3400
+"4" 12659.25390625 25318.5078125 2060.7012634277344 19928 56 560 512 3400
+"5" 12659.25390625 25318.5078125 2060.7012634277344 14946 56 560 384 3400
+"6" 12659.25390625 25318.5078125 2060.7012634277344 9964 56 560 256 3400
+"7" 12942.40185546875 25884.8037109375 1846.8375434875488 4639.25 1010 560 112 3400
+EOD
+v(c) = valid(c) ? column(c) : 0
+# below(c, k): where segment k of a stack starts (MiB)
+below(c, k) = sum [j=0:k-1] v(c + j)
+K = 8
+set multiplot title 'Memory per pipeline stage of #1 DP 128 EP 16 MP 2 CP 2 PP 8 MB 64 OP 256'."\n".'peak 63.0 GiB on stage 4, 98 % of the 64 GiB budget' font ',12'
+set lmargin at screen 0.09
+set rmargin at screen 0.97
+set tmargin at screen 0.90
+set bmargin at screen 0.20
+set style fill solid 1.0 border rgb '#ffffff'
+set grid ytics
+set xlabel 'pipeline stage'
+set ylabel 'memory per device (GiB)'
+set xtics nomirror scale 0
+set ytics nomirror
+set xrange [-0.5:8 - 0.5]
+set yrange [0:*]
+set offsets 0, 0, graph 0.1, 0
+unset key
+budget_mib = 65536
+plot $DATA using 0:(NaN):xtic(1) notitle, \
+     $DATA using 0:(below(2,1) / 1024):($0 - 0.35):($0 + 0.35):(below(2,0) / 1024):(below(2,1) / 1024) with boxxyerror fc rgb '#4e79a7' notitle, \
+     $DATA using 0:(below(2,2) / 1024):($0 - 0.35):($0 + 0.35):(below(2,1) / 1024):(below(2,2) / 1024) with boxxyerror fc rgb '#f28e2b' notitle, \
+     $DATA using 0:(below(2,3) / 1024):($0 - 0.35):($0 + 0.35):(below(2,2) / 1024):(below(2,3) / 1024) with boxxyerror fc rgb '#e15759' notitle, \
+     $DATA using 0:(below(2,4) / 1024):($0 - 0.35):($0 + 0.35):(below(2,3) / 1024):(below(2,4) / 1024) with boxxyerror fc rgb '#76b7b2' notitle, \
+     $DATA using 0:(below(2,5) / 1024):($0 - 0.35):($0 + 0.35):(below(2,4) / 1024):(below(2,5) / 1024) with boxxyerror fc rgb '#59a14f' notitle, \
+     $DATA using 0:(below(2,6) / 1024):($0 - 0.35):($0 + 0.35):(below(2,5) / 1024):(below(2,6) / 1024) with boxxyerror fc rgb '#edc948' notitle, \
+     $DATA using 0:(below(2,7) / 1024):($0 - 0.35):($0 + 0.35):(below(2,6) / 1024):(below(2,7) / 1024) with boxxyerror fc rgb '#b07aa1' notitle, \
+     $DATA using 0:(below(2,8) / 1024):($0 - 0.35):($0 + 0.35):(below(2,7) / 1024):(below(2,8) / 1024) with boxxyerror fc rgb '#ff9da7' notitle, \
+     budget_mib / 1024 with lines dt 2 lw 2 lc rgb '#c00000' notitle, \
+     $DATA using 0:(below(2,K) / 1024):(sprintf('%.0f %%', 100 * below(2,K) / budget_mib)) with labels offset 0,0.7 notitle
+# the legend, a panel of its own across the image
+set lmargin at screen 0.090
+set rmargin at screen 0.97
+set tmargin at screen 0.110
+set bmargin at screen 0.010
+unset border
+unset tics
+unset grid
+unset title
+unset xlabel
+unset ylabel
+unset arrow
+unset label
+unset xzeroaxis
+unset yzeroaxis
+unset logscale
+set xrange [0:1]
+set yrange [0:1]
+set key inside left top horizontal Left reverse samplen 1.5 width 1 maxrows 2 noopaque nobox
+plot NaN with boxes fs solid 1.0 fc rgb '#4e79a7' title 'parameters', \
+     NaN with boxes fs solid 1.0 fc rgb '#f28e2b' title 'gradients', \
+     NaN with boxes fs solid 1.0 fc rgb '#e15759' title 'optimizer', \
+     NaN with boxes fs solid 1.0 fc rgb '#76b7b2' title 'activations', \
+     NaN with boxes fs solid 1.0 fc rgb '#59a14f' title 'working', \
+     NaN with boxes fs solid 1.0 fc rgb '#edc948' title 'buffers', \
+     NaN with boxes fs solid 1.0 fc rgb '#b07aa1' title 'allocator cache', \
+     NaN with boxes fs solid 1.0 fc rgb '#ff9da7' title 'runtime context', \
+     NaN with boxes fs solid 1.0 fc rgb '#c00000' title 'budget 64 GiB'
+unset multiplot
+unset output

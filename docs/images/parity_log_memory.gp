@@ -1,0 +1,56 @@
+# nd parity plot. The data is inline below and also in parity_log_memory.dat.
+# Re-render from this directory: gnuplot parity_log_memory.gp
+set encoding utf8
+set terminal pngcairo size 1000,700 noenhanced font 'Sans,10'
+set output 'parity_log_memory.png'
+$DATA << EOD
+# nd parity data: one row per strategy; per panel measured, estimated (and corrected) in the panel's unit, nan = not available, then the point's rank among the panel's three worst errors above 5 % (0: not labelled).
+# label step:measured step:estimated step:labelled peak_memory:measured peak_memory:estimated peak_memory:labelled
+"DP 1 MBS 2" 464.12 437.0976198239373 0 14.025390625 12.83608627319336 0
+"DP 8 MBS 2" 480.22 451.1028874831965 0 14.587890625 13.03139877319336 0
+"DP 8 MBS 2" 480.96 451.1028874831965 0 14.587890625 13.03139877319336 0
+"DP 2 MP 4 MBS 8" 576.48 588.7965438886135 0 8.890625 5.9710845947265625 3
+"DP 4 MP 2 MBS 4" 593.68 562.0641263822292 0 9.416015625 7.4875335693359375 0
+"DP 8 PP 4 MB 32 MBS 2" 4893.55 5307.125864365196 2 6.962890625 6.919513702392578 0
+"DP 16 MBS 2" 664.46 611.8155515630677 3 14.16796875 13.03139877319336 0
+"DP 1 MP 8 MBS 16" 664.64 659.1512474222084 0 12.38671875 5.980438232421875 1
+"DP 32 MBS 2" 683.51 617.8238159543721 1 14.16796875 13.03139877319336 0
+"DP 1 MP 8 MBS 16" 692.44 659.1512474222084 0 12.38671875 5.980438232421875 2
+EOD
+set multiplot layout 1,2 title 'Estimated against measured' font ',12'
+set grid
+set size square
+set key top left opaque box Left reverse
+# Panel 1 of 2
+set title 'step: MAPE 5.7 %, worst -9.6 %'
+set xlabel 'measured (ms)'
+set ylabel 'estimated (ms)'
+set logscale xy
+set xtics (500, 1000, 2000, 5000)
+set ytics (500, 1000, 2000, 5000)
+set xrange [300:7000]
+set yrange [300:7000]
+plot '+' using 1:($1*0.9):($1*1.1) with filledcurves fc rgb '#d9d9d9' fs solid 1.0 noborder title '±10 %', \
+     x with lines lc rgb '#404040' dt 2 title 'y = x', \
+     $DATA using 2:3 with points pt 7 ps 1 lc rgb '#4e79a7' title 'estimate', \
+     $DATA using 2:3:($4 == 1 ? strcol(1) : '') with labels left offset char 0.6,0.5 font ',8' notitle, \
+     $DATA using 2:3:($4 == 2 ? strcol(1) : '') with labels left offset char 0.6,-0.7 font ',8' notitle, \
+     $DATA using 2:3:($4 == 3 ? strcol(1) : '') with labels left offset char 0.6,1.6 font ',8' notitle
+unset key
+# Panel 2 of 2
+set title 'peak memory: MAPE 20.3 %, worst -51.7 %'
+set xlabel 'measured (GiB)'
+set ylabel 'estimated (GiB)'
+unset logscale
+set xtics 5
+set ytics 5
+set xrange [0:20]
+set yrange [0:20]
+plot '+' using 1:($1*0.9):($1*1.1) with filledcurves fc rgb '#d9d9d9' fs solid 1.0 noborder title '±10 %', \
+     x with lines lc rgb '#404040' dt 2 title 'y = x', \
+     $DATA using 5:6 with points pt 7 ps 1 lc rgb '#4e79a7' title 'estimate', \
+     $DATA using 5:6:($7 == 1 ? strcol(1) : '') with labels left offset char 0.6,0.5 font ',8' notitle, \
+     $DATA using 5:6:($7 == 2 ? strcol(1) : '') with labels left offset char 0.6,-0.7 font ',8' notitle, \
+     $DATA using 5:6:($7 == 3 ? strcol(1) : '') with labels left offset char 0.6,1.6 font ',8' notitle
+unset multiplot
+unset output
