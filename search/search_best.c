@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "nd/framework.h"
 #include "nd/io.h"
 #include "nd/stage.h"
 #include "nd/text.h"
@@ -258,4 +259,19 @@ int nd_search_write_best(const char *path, const nd_search_config *cfg, const nd
     free(layers);
     free(offloaded);
     return nd_outfile_commit(&out, err);
+}
+
+int nd_search_write_resolved(const char *dir, const nd_search_config *cfg, const nd_run *run,
+                             const nd_ranked *best, char *written, size_t size, nd_error *err)
+{
+    nd_config_choice c = {best->s, cfg->global_batch, NULL, 0};
+    int64_t (*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES] = NULL;
+    if (best->per_layer) {
+        layers = calloc((size_t)best->s.pp, sizeof *layers);
+        nd_recompute_plan plan = {best->s.pp, layers, NULL, 0};
+        if (layers && !nd_search_plan(cfg, best, &plan)) c.plan = (const int64_t (*)[2][3])layers, c.plan_stages = best->s.pp;
+    }
+    int rc = nd_config_write(run, &c, dir, written, size, err);
+    free(layers);
+    return rc;
 }

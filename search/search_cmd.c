@@ -23,6 +23,15 @@ static bool cli_sets(const nd_cli_common *c, const char *key)
     return false;
 }
 
+/* Whether ND's rule prices every candidate fully recomputed: a framework config, and no
+ * --recompute, -ar, -mppb or recompute mode of a search config. */
+static bool nd_search_nd_full_recompute(const nd_search_request *req, const nd_session *ses,
+                                        const nd_search_config_file *file)
+{
+    return ses->run.search_full_recompute && !req->n_modes && !req->per_layer && !req->common.mppb &&
+           !(file && (file->n_modes || file->per_layer));
+}
+
 /* The space: the run's defaults, then the search config, then the command line over both. */
 static int build_space(const nd_search_request *req, const nd_session *ses, const nd_search_config_file *file,
                        nd_search_space *sp, nd_strategy *base, nd_error *err)
@@ -76,17 +85,37 @@ static int build_space(const nd_search_request *req, const nd_session *ses, cons
             sp->layer_modes |= 1u << sp->modes[m];
         sp->n_modes = 1, sp->modes[0] = ND_RECOMPUTE_FULL;
     }
+    /* ND's default for a framework config: every candidate fully recomputed, unless the
+     * command line or the search config says otherwise (reference/nd-costmodel.md §3.1) */
+    if (nd_search_nd_full_recompute(req, ses, file)) sp->n_modes = 1, sp->modes[0] = ND_RECOMPUTE_FULL;
     sp->host_gbps = req->host_gibps > 0 ? req->host_gibps * 1.073741824 : 0;
     if (req->host_overlap >= 0) sp->host_overlap = req->host_overlap;
     if (req->host_cost >= 0) sp->host_cost_ms_per_gib = req->host_cost;
     return ND_OK;
 }
 
+/* The winner in the framework's own files, and ND's lines saying where. */
+static int write_resolved(const char *dir, const nd_search_config *cfg, const nd_session *ses,
+                          const nd_search_result *res, FILE *out, nd_error *err)
+{
+    char written[2048];
+    int rc = nd_search_write_resolved(dir, cfg, &ses->run, &res->items[0], written, sizeof written, err);
+    for (char *line = written, *end; !rc && *line; line = end + 1) {
+        if (!(end = strchr(line, '\n'))) break;
+        fprintf(out, "Resolved strategy written to %.*s\n", (int)(end - line), line);
+    }
+    return rc;
+}
+
 static int write_files(const nd_search_request *req, const nd_search_config *cfg, const nd_session *ses,
-                       const nd_search_result *res, const nd_search_odds *odds, nd_error *err)
+                       const nd_search_result *res, const nd_search_odds *odds, FILE *out, nd_error *err)
 {
     int rc = ND_OK;
     if (req->ranking_csv) rc = nd_search_write_ranking(req->ranking_csv, cfg, res, odds, err);
+    /* ND writes resolved.yaml beside its search config's run, in the current directory
+     * without -o */
+    if (!rc && !req->out_dir && ses->search && ses->run.format != ND_CONFIG_ND)
+        rc = write_resolved(".", cfg, ses, res, out, err);
     if (rc || !req->out_dir) return rc;
     if ((rc = nd_make_dir(req->out_dir, err))) return rc;
     char *ranking = nd_path_join(req->out_dir, "ranking.csv");
@@ -100,6 +129,7 @@ static int write_files(const nd_search_request *req, const nd_search_config *cfg
     if (!rc) rc = nd_search_write_memory(memory, cfg, &res->items[0], err);
     free(ranking), free(summary), free(best), free(memory);
     if (rc) return rc;
+    if (ses->run.format != ND_CONFIG_ND && (rc = write_resolved(req->out_dir, cfg, ses, res, out, err))) return rc;
     nd_plot_options opt;
     nd_plot_options_init(&opt);
     if (req->plot_format && (rc = nd_plot_format_from_name(req->plot_format, &opt.format, err))) return rc;
@@ -140,6 +170,10 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
     nd_search_space space;
     nd_strategy base;
     if ((rc = build_space(req, &ses, file, &space, &base, err))) goto done;
+    if (nd_search_nd_full_recompute(req, &ses, file) && ses.run.train.recompute != ND_RECOMPUTE_FULL &&
+        nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
+        fprintf(diag, "note: every strategy is priced fully recomputed, as ND does without -mppb, --recompute or "
+                "-ar (%s runs %s)\n", ses.run.source, nd_recompute_name(ses.run.train.recompute));
     nd_context ctx;
     nd_context_init(&ctx, &ses.run.model, &ses.run.train, ses.device, ses.run.devices, ses.budget_mib,
                     ses.has_ratios ? &ses.ratios.ratios : NULL);
@@ -163,7 +197,7 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
         nd_search_odds odds;
         rc = nd_search_odds_compute(&cfg, &res, top, &odds, err);
         if (!rc) nd_search_print_odds(out, &res, &odds);
-        if (!rc) rc = write_files(req, &cfg, &ses, &res, &odds, err);
+        if (!rc) rc = write_files(req, &cfg, &ses, &res, &odds, out, err);
     }
     nd_search_result_free(&res);
 done:

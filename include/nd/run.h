@@ -151,6 +151,31 @@ typedef struct nd_run_plan {
     double copy_cost_ms_per_gib;
 } nd_run_plan;
 
+/* The format a run was read from (-f, framework.h): nd's own run file or config.json, or a
+ * training framework's config, which nd-search writes its choice back into. */
+typedef enum {
+    ND_CONFIG_ND = 0,         /* nd's run YAML, or a bare Hugging Face config.json */
+    ND_CONFIG_MINDFORMERS,    /* MindFormers yaml (ND's default -f) */
+    ND_CONFIG_MEGATRON,       /* Megatron-LM / MindSpeed-LLM arguments: a launch script */
+    ND_CONFIG_MINDSPEED_JSON, /* ND's MindSpeed json: MindSpeed-MM model config and `tmp` degrees */
+    ND_CONFIG_HYPER_V2,       /* HyperParallel v2 AutoModels train.yaml */
+    ND_CONFIG_HYPERPARALLEL2, /* HyperParallel v2: model yaml + --train-yaml + --accelerate-yaml */
+    ND_CONFIG_TORCHTITAN,     /* torchtitan job toml (ND's hyperparallel and torchtitan) */
+    ND_CONFIGS
+} nd_config_format;
+
+/* What a framework config states per pipeline stage (ND's -mppb): layers (MindFormers'
+ * offset, MindSpeed's pipeline_num_layers) and recomputed layers. 0 stages = none stated. */
+typedef struct nd_run_layout {
+    int64_t stages;                            /* the config's PP */
+    bool has_layers, has_recompute, has_selective;
+    int64_t layers[ND_RUN_MAX_STAGES];         /* body layers per stage */
+    int64_t recompute[ND_RUN_MAX_STAGES];      /* fully recomputed layers per stage */
+    int64_t selective[ND_RUN_MAX_STAGES];      /* selectively recomputed layers per stage */
+} nd_run_layout;
+
+#define ND_RUN_MAX_NOTES 12
+
 typedef struct nd_run {
     nd_model model;
     nd_train train;
@@ -163,7 +188,27 @@ typedef struct nd_run {
     bool has_plan;            /* a recompute_plan: section was given */
     nd_run_plan plan;
     char source[512];         /* the file it came from */
+    nd_config_format format;  /* its format */
+    char train_yaml[512];     /* hyperparallel2: --train-yaml */
+    char accelerate_yaml[512];/* hyperparallel2: --accelerate-yaml */
+    bool derive_dp;           /* DP follows from the device count (-d): the config states no
+                                 world size (Megatron without its launcher, HyperParallel) */
+    bool op_spans_dp;         /* the optimizer shards over every DP x CP rank, once DP is known */
+    bool derive_mb;           /* the micro-batches per step follow from the batch (Megatron) */
+    bool search_full_recompute; /* ND's rule for a framework config: a search prices every
+                                   candidate fully recomputed unless -mppb, --recompute or -ar */
+    nd_run_layout layout;     /* -mppb: the config's per-stage layers and recompute */
+    int n_notes;              /* what a framework reader took from a default, for stderr */
+    char notes[ND_RUN_MAX_NOTES][256];
 } nd_run;
+
+/* An empty run read from path: training defaults, the neutral strategy (framework readers
+ * start from it; nd_run_load does too). */
+void nd_run_init(nd_run *run, const char *path);
+
+/* Copies the run's training recompute and schedule into its strategy, unless the strategy
+ * states them (run files and framework readers end with it). */
+void nd_run_sync_strategy(nd_run *run, bool strategy_recompute, bool strategy_schedule);
 
 /* Training defaults: bf16, fp32 gradients and master weights, AdamW, flash attention,
  * no dropout, selective = core attention, 1F1B, overlaps on except TP and EP. */

@@ -51,6 +51,11 @@ int nd_search_write_ranking(const char *path, const nd_search_config *cfg, const
 int nd_search_write_best(const char *path, const nd_search_config *cfg, const nd_run *run,
                          const nd_ranked *best, nd_error *err);
 
+/* The winner written back into the run's own framework config files in dir (framework.h:
+ * resolved.yaml, resolved.toml, ...); their paths go to `written`, one per line. */
+int nd_search_write_resolved(const char *dir, const nd_search_config *cfg, const nd_run *run,
+                             const nd_ranked *best, char *written, size_t size, nd_error *err);
+
 /* Counts and timings as JSON, and the odds when they exist (odds may be NULL). */
 int nd_search_write_summary(const char *path, const nd_search_config *cfg, const nd_search_result *res,
                             const nd_search_odds *odds, nd_error *err);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nd/framework.h"
 #include "nd/search_config.h"
 #include "nd/text.h"
 
@@ -64,10 +65,9 @@ static int nd_cli_common_resolve(const nd_cli_common *c, bool need_cluster, nd_r
     *device = NULL;
     table->items = NULL, table->count = 0;
     if (!c->run_path) return nd_error_set(err, ND_EUSAGE, "-y RUN is required (a run YAML or a config.json)");
-    if (c->framework && !nd_text_equal_nocase(c->framework, "nd"))
-        return nd_error_set(err, ND_EUSAGE, "-f %s: this nd reads only its own run files yet", c->framework);
     if (c->verify) return nd_error_set(err, ND_EUSAGE, "-V: this nd has no checkpoint census yet");
-    if ((rc = nd_run_load(run, c->run_path, err))) return rc;
+    nd_config_input in = {c->run_path, c->framework, c->train_yaml, c->accelerate_yaml, c->strict};
+    if ((rc = nd_config_load(run, &in, err))) return rc;
     if (c->model_name) nd_text_copy(run->model.name, c->model_name, sizeof run->model.name);
     /* --precision first: it resets the gradient and master sizes other flags refine. */
     for (int pass = 0; pass < 2; pass++)
@@ -79,15 +79,23 @@ static int nd_cli_common_resolve(const nd_cli_common *c, bool need_cluster, nd_r
     if (c->devices && (rc = nd_run_set(run, "devices", c->devices, err))) return nd_error_prefix(err, "-d");
     if (c->gbs && (rc = nd_run_set(run, "global_batch", c->gbs, err))) return nd_error_prefix(err, "-b");
     if (c->budget && (rc = nd_run_set(run, "memory_budget", c->budget, err))) return nd_error_prefix(err, "-M");
+    if (run->format != ND_CONFIG_ND && (rc = nd_config_derive(run, err))) return rc;
     if (c->device) nd_text_copy(run->device, c->device, sizeof run->device);
 
     if ((rc = nd_device_table_builtin(table, err))) return rc;
     if (run->device_file[0] && (rc = nd_device_table_load(table, run->device_file, err))) return rc;
     if (c->device_file && (rc = nd_device_table_load(table, c->device_file, err))) return rc;
-    if (!run->device[0]) {
-        char names[512];
-        nd_device_table_names(table, names, sizeof names);
-        return nd_error_set(err, ND_EUSAGE, "no device: give -A (%s) or cluster.device in the run file", names);
+    if (!run->device[0]) { /* ND's default device */
+        if (c->strict) {
+            char names[512];
+            nd_device_table_names(table, names, sizeof names);
+            return nd_error_set(err, ND_EUSAGE, "no device: give -A (%s) or cluster.device in the run file "
+                                "(--strict refuses ND's default, A2)", names);
+        }
+        nd_text_copy(run->device, "A2", sizeof run->device);
+        if (run->n_notes < ND_RUN_MAX_NOTES)
+            snprintf(run->notes[run->n_notes++], sizeof run->notes[0],
+                     "no device stated (-A, cluster.device): A2, ND's default");
     }
     *device = nd_device_table_find(table, run->device);
     if (!*device) {
@@ -141,6 +149,8 @@ int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FI
         rc = search_config_devices(s->search, c->search_config, &s->run, s->device, err);
     if (!rc && need_cluster && s->run.devices <= 0)
         rc = nd_error_set(err, ND_EUSAGE, "no device count: give -d N or cluster.devices in the run file");
+    for (int i = 0; !rc && diag && nd_cli_says(c, ND_VERBOSITY_DEFAULT) && i < s->run.n_notes; i++)
+        fprintf(diag, "note: %s\n", s->run.notes[i]);
     if (rc || !c->ratios_path) return rc;
     if ((rc = nd_ratios_load(c->ratios_path, &s->ratios, err))) return rc;
     s->has_ratios = true;

@@ -296,7 +296,7 @@ static int load_plan(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
     return rc;
 }
 
-static void run_init(nd_run *run, const char *path)
+void nd_run_init(nd_run *run, const char *path)
 {
     memset(run, 0, sizeof *run);
     nd_train_init(&run->train);
@@ -304,8 +304,7 @@ static void run_init(nd_run *run, const char *path)
     nd_text_copy(run->source, path, sizeof run->source);
 }
 
-/* The run's training recompute and schedule are the strategy's defaults. */
-static void sync_strategy_defaults(nd_run *run, bool strategy_recompute, bool strategy_schedule)
+void nd_run_sync_strategy(nd_run *run, bool strategy_recompute, bool strategy_schedule)
 {
     if (!strategy_recompute) run->strategy.recompute = run->train.recompute;
     if (!strategy_schedule) run->strategy.schedule = run->train.schedule;
@@ -344,7 +343,7 @@ static int load_yaml(nd_run *run, nd_yaml *y, nd_error *err)
     yaml_node_t *plan = nd_yaml_get(y, root, "recompute_plan");
     if (plan && (rc = load_plan(run, y, plan, err))) return rc;
     /* hyperparallel: HyperParallel's train.yaml keys, written for the trainer; nd reads none. */
-    sync_strategy_defaults(run, has_key_nocase(y, strategy, "recompute"),
+    nd_run_sync_strategy(run, has_key_nocase(y, strategy, "recompute"),
                            has_key_nocase(y, strategy, "schedule"));
     return ND_OK;
 }
@@ -365,7 +364,7 @@ static bool looks_like_json(const char *text)
 
 int nd_run_load(nd_run *run, const char *path, nd_error *err)
 {
-    run_init(run, path);
+    nd_run_init(run, path);
     char *text;
     size_t len;
     int rc = nd_read_file(path, 16u << 20, &text, &len, err);
@@ -374,7 +373,7 @@ int nd_run_load(nd_run *run, const char *path, nd_error *err)
         /* A bare config.json: the model; the rest comes from flags. */
         rc = nd_model_parse_hf_json(&run->model, text, len, path, err);
         free(text);
-        sync_strategy_defaults(run, false, false);
+        nd_run_sync_strategy(run, false, false);
         return rc;
     }
     nd_yaml y;
