@@ -130,6 +130,20 @@ static void write_train(FILE *fp, const nd_train *t)
     key_bool(fp, in, "swap_optimizer", t->swap_optimizer);
     key_bool(fp, in, "grad_accumulation_fusion", t->grad_accumulation_fusion);
     key_bool(fp, in, "fp8", t->fp8);
+    /* what prices the framework's own costs: without it best.yaml would price another step */
+    static const char *recipes[] = {"delayed", "current", "blockwise"}, *cp_forms[] = {"ring", "a2a"};
+    key_text(fp, in, "fp8_recipe", recipes[t->fp8_recipe]);
+    key_text(fp, in, "framework", nd_framework_name(t->framework));
+    key_bool(fp, in, "tf32", t->tf32);
+    key_text(fp, in, "cp_comm", cp_forms[t->cp_comm]);
+    key_bool(fp, in, "cuda_graphs", t->cuda_graphs);
+    key_bool(fp, in, "moe_grouped_gemm", t->moe_grouped_gemm);
+    key_bool(fp, in, "fused_cross_entropy", t->fused_cross_entropy);
+    if (t->vocab_divisible_by > 0) key_int(fp, in, "vocab_divisible_by", t->vocab_divisible_by);
+    if (t->expandable_segments >= 0) key_bool(fp, in, "expandable_segments", t->expandable_segments > 0);
+    key_bool(fp, in, "fp32_grad_copy", t->fp32_grad_copy);
+    key_bool(fp, in, "compile", t->compile);
+    if (t->selective_every > 0) key_int(fp, in, "selective_every", t->selective_every);
 }
 
 static void write_strategy(FILE *fp, const nd_strategy *s)

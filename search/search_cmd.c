@@ -29,7 +29,7 @@ static bool nd_search_nd_full_recompute(const nd_search_request *req, const nd_s
                                         const nd_search_config_file *file)
 {
     return ses->run.search_full_recompute && !req->n_modes && !req->per_layer && !req->common.mppb &&
-           !(file && (file->n_modes || file->per_layer));
+           !ses->run.search_modes && !(file && (file->n_modes || file->per_layer));
 }
 
 /* The space: the run's defaults, then the search config, then the command line over both. */
@@ -58,6 +58,11 @@ static int build_space(const nd_search_request *req, const nd_session *ses, cons
         if (sp->vary & (ND_DIM_BIT(ND_DIM_DP) | ND_DIM_BIT(ND_DIM_PP) | ND_DIM_BIT(ND_DIM_MBS)))
             sp->vary |= ND_DIM_BIT(ND_DIM_MB);
     }
+    if (ses->run.search_modes && !req->n_modes && !(file && file->n_modes)) { /* context.recompute */
+        sp->n_modes = 0;
+        for (int m = 0; m < ND_RECOMPUTE_MODES; m++)
+            if (ses->run.search_modes & (1u << m)) sp->modes[sp->n_modes++] = (nd_recompute)m;
+    }
     if (req->n_modes) {
         sp->n_modes = 0;
         for (int i = 0; i < req->n_modes; i++) {
@@ -81,7 +86,7 @@ static int build_space(const nd_search_request *req, const nd_session *ses, cons
      * search config's recompute_modes, ND's meaning): one pass per candidate. */
     if (sp->per_layer) {
         sp->layer_modes = 0;
-        for (int m = 0; m < sp->n_modes && (req->n_modes || (file && file->n_modes)); m++)
+        for (int m = 0; m < sp->n_modes && (req->n_modes || (file && file->n_modes) || ses->run.search_modes); m++)
             sp->layer_modes |= 1u << sp->modes[m];
         sp->n_modes = 1, sp->modes[0] = ND_RECOMPUTE_FULL;
     }

@@ -345,8 +345,7 @@ nd_recompute fw_choice_mode(const nd_config_choice *c)
     for (int64_t i = 0; i < c->plan_stages; i++)
         for (int k = 0; k < 2; k++)
             for (int m = 0; m < ND_RECOMPUTE_MODES; m++) by[m] += c->plan[i][k][m];
-    nd_recompute main = ND_RECOMPUTE_FULL;
-    for (int m = 0; m < ND_RECOMPUTE_MODES; m++)
-        if (by[m] > by[main]) main = (nd_recompute)m;
-    return main;
+    /* ND's trainer plan: the recomputing mode most layers run (full on a tie), off when none does */
+    if (!by[ND_RECOMPUTE_FULL] && !by[ND_RECOMPUTE_SELECTIVE]) return ND_RECOMPUTE_OFF;
+    return by[ND_RECOMPUTE_FULL] >= by[ND_RECOMPUTE_SELECTIVE] ? ND_RECOMPUTE_FULL : ND_RECOMPUTE_SELECTIVE;
 }

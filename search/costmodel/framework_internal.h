@@ -73,7 +73,8 @@ int fw_torchtitan_write(const nd_run *run, const nd_config_choice *c, const char
 /* Appends "dir/name" to written (one per line) and returns the path in buf. */
 const char *fw_output_path(const char *dir, const char *name, char *buf, size_t size, char *written, size_t wsize);
 
-/* The recompute mode most layers of a choice run (full on a tie, as the trainer's plan). */
+/* The mode a choice's trainer plan states: its one mode, or with a per-layer plan the
+ * recomputing mode most layers run (full on a tie), off when no layer recomputes (ND's). */
 nd_recompute fw_choice_mode(const nd_config_choice *c);
 
 #endif
