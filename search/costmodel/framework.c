@@ -176,6 +176,7 @@ int nd_config_derive(nd_run *run, nd_error *err)
     if ((run->derive_dp || run->op_spans_dp || run->derive_mb) && run->train.global_batch && s->dp * s->mbs > 0 &&
         run->train.global_batch % (s->dp * s->mbs) == 0)
         s->mb = run->train.global_batch / (s->dp * s->mbs);
+    if (!run->train.global_batch) run->train.global_batch = s->dp * s->mb * s->mbs; /* the config's own */
     return ND_OK;
 }
 
