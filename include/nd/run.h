@@ -196,7 +196,9 @@ typedef struct nd_run {
                                  (HyperParallel's context.recompute); 0 = not stated */
     bool derive_dp;           /* DP follows from the device count (-d): the config states no
                                  world size (Megatron without its launcher, HyperParallel) */
-    bool op_spans_dp;         /* the optimizer shards over every DP x CP rank, once DP is known */
+    bool op_spans_dp;         /* the optimizer shards over the DP x CP ranks, once DP is known */
+    int64_t op_instances;     /* ... in this many groups (Megatron's --num-distributed-optimizer-
+                                 instances); 0 = one */
     bool derive_mb;           /* the micro-batches per step follow from the batch (Megatron) */
     bool search_full_recompute; /* ND's rule for a framework config: a search prices every
                                    candidate fully recomputed unless -mppb, --recompute or -ar */

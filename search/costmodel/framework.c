@@ -170,7 +170,8 @@ int nd_config_derive(nd_run *run, nd_error *err)
         s->dp = run->devices / model;
     }
     if (run->op_spans_dp) {
-        s->op = s->dp * s->cp;
+        int64_t groups = run->op_instances > 0 ? run->op_instances : 1;
+        s->op = (s->dp * s->cp) % groups ? s->dp * s->cp : s->dp * s->cp / groups;
         if (s->op <= 1) s->op = 1, s->zero = 0;
     }
     if ((run->derive_dp || run->op_spans_dp || run->derive_mb) && run->train.global_batch && s->dp * s->mbs > 0 &&

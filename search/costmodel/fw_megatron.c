@@ -424,6 +424,10 @@ static int read_strategy(rd *x)
     if (!rc && (on(d, "use-distributed-optimizer") || fsdp)) {
         r->run->strategy.zero = fsdp ? 3 : 1;
         r->run->op_spans_dp = true; /* all of DP x CP, once DP is known */
+        const char *inst = val(d, "num-distributed-optimizer-instances", NULL);
+        if (inst && (nd_parse_int64(inst, 1, 1 << 20, &r->run->op_instances)))
+            return nd_error_set(r->err, ND_EINPUT, "%s: --num-distributed-optimizer-instances: '%s' is not a whole "
+                                "number", r->path, inst);
     }
     int64_t world = world_size(d);
     if (!rc && world) {
@@ -565,6 +569,9 @@ int fw_megatron_write(const nd_run *run, const nd_config_choice *c, const char *
     plan_edit(d, edits, &n, "sequence-parallel", s->sp ? NULL : "", false, par);
     if (s->op > 1 && s->zero < 3) plan_edit(d, edits, &n, "use-distributed-optimizer", NULL, false, par);
     if (s->op <= 1) plan_edit(d, edits, &n, "use-distributed-optimizer", "", false, par);
+    /* the distributed optimizer shards over DP x CP / instances ranks */
+    int64_t instances = s->op > 1 && (s->dp * s->cp) % s->op == 0 ? s->dp * s->cp / s->op : 1;
+    NUM("num-distributed-optimizer-instances", instances, instances == 1, "use-distributed-optimizer");
     nd_recompute m = fw_choice_mode(c);
     if (m == ND_RECOMPUTE_OFF) {
         plan_edit(d, edits, &n, rec, "", false, NULL);
