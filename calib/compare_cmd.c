@@ -80,3 +80,11 @@ done:
     nd_session_close(&ses);
     return rc;
 }
+
+int nd_compare_recompute_flag(nd_cli_common *c, const char *arg, nd_error *err)
+{
+    if (strchr(arg, ','))
+        return nd_error_set(err, ND_EUSAGE, "--recompute %s: a round's rows ran one mode each; give one for the rows "
+                            "that state none", arg);
+    return nd_cli_common_add_flag(c, "recompute", arg, "--recompute", err) < 0 ? ND_EUSAGE : 0;
+}

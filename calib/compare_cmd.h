@@ -20,7 +20,12 @@ typedef struct nd_compare_request {
     const char *plot_format; /* --format png|svg|pdf */
     bool no_plots;           /* --no-plots */
     const char *peak;        /* --peak device|reserved|allocated: what the round's peak_mib measures */
+    const char *write_ratios;/* --write_ratios FILE: ND's fit after the comparison (nd-fit's) */
 } nd_compare_request;
+
+/* --recompute MODE (ND's words after it joined by commas): the mode of the rows that state
+ * none; one mode, as a round's row ran one. 0, or ND_EUSAGE. */
+int nd_compare_recompute_flag(nd_cli_common *c, const char *arg, nd_error *err);
 
 /* nd-compare: estimate every row of a round and compare. */
 int nd_compare_command(const nd_compare_request *req, FILE *out, FILE *diag, nd_error *err);

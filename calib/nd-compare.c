@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "compare_cmd.h"
+#include "fit_cmd.h"
 
 static const char usage[] =
     "usage: nd-compare -y RUN -A DEVICE --real_csv ROUND.csv [-c ratios.json] [-o DIR] [--json]\n"
@@ -15,6 +16,8 @@ static const char usage[] =
     "with -o, the parity and parts plots.\n"
     "\n"
     "  --real_csv FILE          the round: ND's classified CSV (docs/calibration.md)\n"
+    "  --write_ratios FILE      then fit the ratios on the round and write them (as nd-fit does)\n"
+    "  --recompute MODE         the recompute mode of rows that state none (off, selective, full)\n"
     "  -o, --output-dir DIR     where outputs and plots go (created if missing)\n"
     "      --json               print the report JSON instead of the table\n"
     "      --format F           plot format: png (default), svg or pdf\n"
@@ -26,7 +29,7 @@ static const char usage[] =
 static const char exit_status[] =
     "Exit status: 0 compared, 1 failed while running (I/O, gnuplot), 2 bad usage or input.\n";
 
-enum { OPT_REAL = ND_OPT_COMMON_LAST + 1, OPT_JSON, OPT_FORMAT, OPT_NO_PLOTS, OPT_PEAK };
+enum { OPT_REAL = ND_OPT_COMMON_LAST + 1, OPT_JSON, OPT_FORMAT, OPT_NO_PLOTS, OPT_PEAK, OPT_WRITE, OPT_RECOMPUTE };
 
 static const struct option options[] = {
     {"real_csv", required_argument, 0, OPT_REAL},
@@ -35,13 +38,14 @@ static const struct option options[] = {
     {"format", required_argument, 0, OPT_FORMAT},
     {"no-plots", no_argument, 0, OPT_NO_PLOTS},
     {"peak", required_argument, 0, OPT_PEAK},
+    {"write_ratios", required_argument, 0, OPT_WRITE},
+    {"recompute", required_argument, 0, OPT_RECOMPUTE},
     {0, 0, 0, 0},
 };
 
 static int handle(int opt, const char *arg, void *request, nd_error *err)
 {
     nd_compare_request *req = request;
-    (void)err;
     switch (opt) {
     case OPT_REAL: req->real_csv = arg; return 0;
     case 'o': req->out_dir = arg; return 0;
@@ -49,6 +53,9 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
     case OPT_FORMAT: req->plot_format = arg; return 0;
     case OPT_NO_PLOTS: req->no_plots = true; return 0;
     case OPT_PEAK: req->peak = arg; return 0;
+    case OPT_JSON | ND_CLI_NO: req->json = false; return 0;
+    case OPT_WRITE: req->write_ratios = arg; return 0;
+    case OPT_RECOMPUTE: return nd_compare_recompute_flag(&req->common, arg, err);
     default: return 1;
     }
 }
@@ -70,5 +77,15 @@ int main(int argc, char **argv)
     if (status >= 0) return status;
     nd_error err = {0};
     nd_main_start();
-    return nd_main_finish("nd-compare", nd_compare_command(&req, stdout, stderr, &err), &err);
+    int rc = nd_compare_command(&req, stdout, stderr, &err);
+    if (!rc && req.write_ratios) { /* ND's --real_csv --write_ratios: the fit after the comparison */
+        nd_fit_request fit;
+        memset(&fit, 0, sizeof fit);
+        fit.common = req.common;
+        fit.common.ratios_path = NULL; /* fitted on the raw estimates */
+        fit.real_csv[0] = req.real_csv, fit.rounds = 1, fit.write_ratios = req.write_ratios;
+        fputc('\n', stdout);
+        rc = nd_fit_command(&fit, stdout, stderr, &err);
+    }
+    return nd_main_finish("nd-compare", rc, &err);
 }

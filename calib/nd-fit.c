@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compare_cmd.h"
 #include "fit_cmd.h"
 
 static const char usage[] =
@@ -48,6 +49,7 @@ static const char usage[] =
     "                           round's file name\n"
     "      --format F           plot format: png (default), svg or pdf\n"
     "      --no-plots           no plots with -o\n"
+    "  --recompute MODE         the recompute mode of rows that state none (off, selective, full)\n"
     "\n";
 
 static const char exit_status[] =
@@ -56,7 +58,7 @@ static const char exit_status[] =
 
 enum { OPT_REAL = ND_OPT_COMMON_LAST + 1, OPT_WRITE, OPT_REPORT, OPT_MODE, OPT_WEIGHTS, OPT_ROBUST,
        OPT_FALLBACK, OPT_MAX_CI, OPT_HOLD, OPT_NO_FIXED, OPT_PEAK, OPT_WRITE_DEVICE, OPT_DEVICE_NAME, OPT_NO_SHAPES,
-       OPT_FORMAT, OPT_NO_PLOTS };
+       OPT_FORMAT, OPT_NO_PLOTS, OPT_RECOMPUTE };
 
 static const struct option options[] = {
     {"real_csv", required_argument, 0, OPT_REAL},
@@ -76,6 +78,7 @@ static const struct option options[] = {
     {"output-dir", required_argument, 0, 'o'},
     {"format", required_argument, 0, OPT_FORMAT},
     {"no-plots", no_argument, 0, OPT_NO_PLOTS},
+    {"recompute", required_argument, 0, OPT_RECOMPUTE},
     {0, 0, 0, 0},
 };
 
@@ -106,6 +109,9 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
     case 'o': req->out_dir = arg; return 0;
     case OPT_FORMAT: req->plot_format = arg; return 0;
     case OPT_NO_PLOTS: req->no_plots = true; return 0;
+    case OPT_ROBUST | ND_CLI_NO: req->robust = false; return 0;
+    case OPT_FALLBACK | ND_CLI_NO: req->allow_fallback = false; return 0;
+    case OPT_RECOMPUTE: return nd_compare_recompute_flag(&req->common, arg, err);
     default: return 1;
     }
 }

@@ -2,7 +2,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "search_cmd.h"
 #include "nd/search.h"
@@ -33,6 +35,8 @@ static const char usage[] =
     "      --format F           plot format: png (default), svg or pdf\n"
     "      --no-plots           no plots with -o\n"
     "      --no-progress        no progress on stderr\n"
+    "      --real_csv FILE      compare with a profiled round instead (ND's): runs nd-compare\n"
+    "      --write_ratios FILE  with --real_csv: then fit and write the ratios\n"
     "\n";
 
 static const char exit_status[] =
@@ -40,7 +44,7 @@ static const char exit_status[] =
     "(no strategy reaches the batch, nothing fits the budget: the message says what would).\n";
 
 enum { OPT_RECOMPUTE = ND_OPT_COMMON_LAST + 1, OPT_AR, OPT_AO, OPT_GIBPS, OPT_OVERLAP, OPT_COST,
-       OPT_TFLOPS, OPT_RANKING, OPT_FORMAT, OPT_NO_PLOTS, OPT_RP, OPT_NO_PROGRESS };
+       OPT_TFLOPS, OPT_RANKING, OPT_FORMAT, OPT_NO_PLOTS, OPT_RP, OPT_NO_PROGRESS, OPT_REAL, OPT_WRITE };
 
 static const struct option options[] = {
     {"dimensions", required_argument, 0, 'l'},
@@ -52,7 +56,8 @@ static const struct option options[] = {
     {"rp", no_argument, 0, OPT_RP}, {"recompute_potentials", no_argument, 0, OPT_RP},
     {"auto_recompute", no_argument, 0, OPT_AR}, {"auto_offload", no_argument, 0, OPT_AO},
     {"format", required_argument, 0, OPT_FORMAT}, {"no-plots", no_argument, 0, OPT_NO_PLOTS},
-    {"no-progress", no_argument, 0, OPT_NO_PROGRESS}, {0, 0, 0, 0},
+    {"no-progress", no_argument, 0, OPT_NO_PROGRESS}, {"real_csv", required_argument, 0, OPT_REAL},
+    {"write_ratios", required_argument, 0, OPT_WRITE}, {0, 0, 0, 0},
 };
 
 /* Splits arg in place: it is an argv string (writable, C11 5.1.2.2.1p2) and the words
@@ -105,6 +110,8 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
     case OPT_FORMAT: req->plot_format = arg; return 0;
     case OPT_NO_PLOTS: req->no_plots = true; return 0;
     case OPT_NO_PROGRESS: req->quiet = true; return 0;
+    case OPT_REAL: req->real_csv = arg; return 0;
+    case OPT_WRITE: req->write_ratios = arg; return 0;
     case OPT_RP: req->potentials = true; return 0;
     case OPT_RP | ND_CLI_NO: req->potentials = false; return 0;
     default: return 1;
@@ -124,6 +131,24 @@ static int operand(const char *arg, void *request)
     return 0;
 }
 
+/* ND's run_nd --real_csv compares instead of searching: nd-compare, beside this program,
+ * takes the same command line. Returns only when it cannot be run. */
+static int run_compare(char **argv)
+{
+    char self[4096], path[4200];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) self[n] = '\0';
+    else snprintf(self, sizeof self, "%s", argv[0]);
+    char *slash = strrchr(self, '/');
+    if (slash) *slash = '\0';
+    snprintf(path, sizeof path, "%s/nd-compare", slash ? self : ".");
+    argv[0] = path;
+    execv(path, argv);
+    fprintf(stderr, "nd-search: --real_csv compares a round, nd-compare's job, but %s cannot be run: %s\n", path,
+            strerror(errno));
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     static const nd_cli_program program = {"nd-search", usage, exit_status, options, "l:t:o:",
@@ -134,6 +159,12 @@ int main(int argc, char **argv)
     req.host_overlap = req.host_cost = -1;
     int status = nd_cli_parse(&program, argc, argv, &req.common, &req);
     if (status >= 0) return status;
+    if (req.write_ratios && !req.real_csv) {
+        fprintf(stderr, "nd-search: --write_ratios fits the ratios on a comparison: it needs --real_csv\n"
+                        "Try 'nd-search --help'.\n");
+        return 2;
+    }
+    if (req.real_csv) return run_compare(argv);
     nd_error err = {0};
     nd_main_start();
     return nd_main_finish("nd-search", nd_search_command(&req, stdout, stderr, &err), &err);

@@ -30,6 +30,8 @@ typedef struct nd_search_request {
     bool no_plots;            /* --no-plots */
     bool potentials;          /* -rp */
     bool quiet;               /* --no-progress */
+    const char *real_csv;     /* --real_csv: ND's compare, handed to nd-compare */
+    const char *write_ratios; /* --write_ratios, with --real_csv */
 } nd_search_request;
 
 /* nd-search: rank every fitting strategy. */
