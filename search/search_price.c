@@ -69,63 +69,180 @@ static bool copies_hide(double copy_ms, double fwd_ms, double overlap, int64_t k
     return first && last;
 }
 
-/* Plans one stage: the knapsack on the layers not offloaded, for each allowed offload count. */
+/* One stage's planning inputs, fixed for every offload count. */
+typedef struct stage_plan {
+    const nd_search_config *cfg;
+    const nd_layer_cache_entry *c;
+    const nd_stage_work *w;
+    int64_t layers[ND_LAYER_KINDS], n;
+    double budget, floor_working, host_b_per_ms, fwd_scale;
+} stage_plan;
+
+/* A plan with k of the stage's first layers offloaded: its time (INFINITY when the copies do
+ * not hide or nothing fits), counts per kind and mode, and offloaded layers per kind. */
+typedef struct offload_plan {
+    double time;
+    bool hides;
+    int64_t counts[ND_LAYER_KINDS][ND_RECOMPUTE_MODES], off[ND_LAYER_KINDS];
+} offload_plan;
+
+static void plan_offload(const stage_plan *sp, int64_t k, offload_plan *out)
+{
+    const nd_context *ctx = sp->cfg->ctx;
+    const nd_layer_cache_entry *c = sp->c;
+    int64_t rest[ND_LAYER_KINDS];
+    first_layers(ctx->model, sp->w, k, out->off);
+    double in_transit = 0, off_time = 0, copy_ms = 0, fwd_ms = 0;
+    for (int i = 0; i < ND_LAYER_KINDS; i++) {
+        rest[i] = sp->layers[i] - out->off[i];
+        if (!out->off[i]) continue;
+        double bytes = c->layer[i].activation_bytes[ND_RECOMPUTE_OFF];
+        in_transit = fmax(in_transit, bytes);
+        copy_ms = fmax(copy_ms, bytes / sp->host_b_per_ms);
+        fwd_ms = fmax(fwd_ms, c->layer[i].forward_ms * sp->fwd_scale);
+        /* An offloaded layer runs as one kept without recompute, plus its copies' cost. */
+        off_time += (double)out->off[i] * (mode_time_ms(ctx, &c->layer[i], ND_RECOMPUTE_OFF) +
+                                           2.0 * bytes / (1024.0 * MIB) * sp->cfg->space.host_cost_ms_per_gib);
+    }
+    out->time = INFINITY;
+    out->hides = copies_hide(copy_ms, fwd_ms, sp->cfg->space.host_overlap, k, sp->n);
+    if (!out->hides) return;
+    nd_knapsack_kind kinds[ND_LAYER_KINDS];
+    knapsack_kinds(sp->cfg, c, rest, kinds);
+    double t;
+    if (nd_knapsack_stage(kinds, sp->w->inflight, sp->budget - in_transit, sp->floor_working, out->counts, &t) ||
+        t >= BARRED)
+        return;
+    out->time = t + off_time;
+}
+
+/* Keeps p in best when it is faster (the smaller k on a tie). */
+static void keep_faster(const offload_plan *p, int64_t k, offload_plan *best, int64_t *best_k)
+{
+    bool faster = p->time < best->time * (1 - 1e-12);
+    bool tie_smaller = !faster && !(best->time < p->time * (1 - 1e-12)) && k < *best_k;
+    if (isfinite(p->time) && (faster || tie_smaller)) *best = *p, *best_k = k;
+}
+
+/* The offload counts whose copies hide form a prefix [0, K] of each stretch where the kinds
+ * offloaded stay the same (the copy time and the forward they hide in change only where a
+ * second kind joins): the first count that does not hide, by bisection per stretch. */
+static int64_t largest_hiding(const stage_plan *sp, int64_t switch_at)
+{
+    int64_t lo = 0, ends[2] = {switch_at - 1, sp->n};
+    offload_plan p;
+    for (int seg = 0; seg < 2; seg++) {
+        int64_t hi = ends[seg];
+        if (hi <= lo) continue;
+        plan_offload(sp, hi, &p);
+        if (p.hides) { /* the whole stretch hides: go on with the next */
+            lo = hi;
+            continue;
+        }
+        while (hi - lo > 1) { /* lo hides, hi does not */
+            int64_t mid = lo + (hi - lo) / 2;
+            plan_offload(sp, mid, &p);
+            if (p.hides) lo = mid;
+            else hi = mid;
+        }
+        return lo;
+    }
+    return lo;
+}
+
+/* The offload counts tried in [lo, hi], a stretch where the offloaded kinds stay the same.
+ * Without a copy cost an offloaded layer costs what a kept one does and frees its memory,
+ * so the time never rises with k: the fastest is at hi, and the smallest k as fast is found
+ * by bisection (exact). With a copy cost every k is tried up to EXACT_OFFLOADS counts;
+ * beyond, a grid of GRID_OFFLOADS counts and a search around the best halving its step. */
+#define EXACT_OFFLOADS 128
+#define GRID_OFFLOADS 64
+static void search_stretch(const stage_plan *sp, int64_t lo, int64_t hi, offload_plan *best, int64_t *best_k)
+{
+    offload_plan p;
+    if (hi < lo) return;
+    if (hi - lo < EXACT_OFFLOADS) {
+        for (int64_t k = lo; k <= hi; k++) plan_offload(sp, k, &p), keep_faster(&p, k, best, best_k);
+        return;
+    }
+    if (sp->cfg->space.host_cost_ms_per_gib == 0) {
+        offload_plan top;
+        plan_offload(sp, hi, &top);
+        if (!isfinite(top.time)) return;
+        int64_t a = lo, b = hi; /* the smallest k in [a, b] as fast as hi: b is */
+        while (a < b) {
+            int64_t mid = a + (b - a) / 2;
+            plan_offload(sp, mid, &p);
+            if (isfinite(p.time) && !(top.time < p.time * (1 - 1e-12))) b = mid;
+            else a = mid + 1;
+        }
+        plan_offload(sp, a, &p), keep_faster(&p, a, best, best_k);
+        return;
+    }
+    int64_t step = (hi - lo) / GRID_OFFLOADS, at = -1;
+    double at_time = INFINITY;
+    for (int64_t k = lo; k <= hi; k = k + step > hi && k < hi ? hi : k + step) {
+        plan_offload(sp, k, &p), keep_faster(&p, k, best, best_k);
+        if (p.time < at_time) at_time = p.time, at = k;
+    }
+    for (; at >= 0 && step >= 1; step /= 2)
+        for (int dir = -1; dir <= 1; dir += 2)
+            for (int64_t k = at + dir * step; k >= lo && k <= hi; k += dir * step) {
+                plan_offload(sp, k, &p), keep_faster(&p, k, best, best_k);
+                if (!(p.time < at_time * (1 - 1e-12))) break;
+                at_time = p.time, at = k;
+            }
+}
+
+/* Plans one stage within budget bytes for its layers: the knapsack on the layers not
+ * offloaded, for the offload counts worth trying (docs/search.md, "Many layers"): a few
+ * dozen knapsacks per stage, whatever the number of layers. */
 static int plan_stage(const nd_search_config *cfg, const nd_layer_cache_entry *c, const nd_strategy *s,
-                      const nd_stage_work *w, const nd_stage_memory *mem, plan_storage *ps)
+                      const nd_stage_work *w, double budget, plan_storage *ps)
 {
     const nd_context *ctx = cfg->ctx;
     const nd_device *d = ctx->device;
+    stage_plan sp = {cfg, c, w, {0}, 0, budget, 0, 0, 1.0};
+    sp.floor_working = fmax(w->first ? c->embedding.working_bytes[0] : 0, w->last ? c->head.working_bytes[0] : 0);
+    for (int k = 0; k < ND_LAYER_KINDS; k++) sp.layers[k] = w->n[k][0] + w->n[k][1] + w->n[k][2];
+    sp.n = sp.layers[0] + sp.layers[1];
+    sp.host_b_per_ms = (cfg->space.host_gbps > 0 ? cfg->space.host_gbps : d->host_gbps) * 1e9 / 1e3;
+    /* The copies hide in the forward; a ratios file calibrates its length (FORWARD, else COMPUTE). */
+    if (ctx->ratios)
+        sp.fwd_scale = ctx->ratios->stated[ND_RATIO_FORWARD] ? ctx->ratios->value[ND_RATIO_FORWARD]
+                                                             : ctx->ratios->value[ND_RATIO_COMPUTE];
+    offload_plan best = {INFINITY, false, {{0}}, {0}}, p;
+    int64_t best_k = INT64_MAX;
+    plan_offload(&sp, 0, &p), keep_faster(&p, 0, &best, &best_k);
+    if (cfg->space.offload && s->vpp <= 1 && sp.n > 0) {
+        /* where the second kind first appears among the stage's layers (n + 1: never) */
+        nd_layer_kind first_kind = nd_model_layer_kind(ctx->model, w->first_layer);
+        int64_t switch_at = sp.n + 1;
+        for (int64_t i = 1; i < sp.n && switch_at > sp.n; i++)
+            if (nd_model_layer_kind(ctx->model, w->first_layer + i) != first_kind) switch_at = i + 1;
+        int64_t kmax = largest_hiding(&sp, switch_at);
+        search_stretch(&sp, 1, kmax < switch_at - 1 ? kmax : switch_at - 1, &best, &best_k);
+        search_stretch(&sp, switch_at, kmax, &best, &best_k);
+    }
+    if (!isfinite(best.time)) return -1;
+    for (int i = 0; i < ND_LAYER_KINDS; i++) {
+        memcpy(ps->layers[w->stage][i], best.counts[i], sizeof best.counts[i]);
+        ps->layers[w->stage][i][ND_RECOMPUTE_OFF] += best.off[i];
+        ps->offloaded[w->stage][i] = best.off[i];
+    }
+    return 0;
+}
+
+/* The bytes a stage's layers may hold: the budget less the static state, the runtime, the
+ * buffers and what the allocator caches beside them (priced for the fully recomputed plan),
+ * and the embedding's and head's activations. */
+static double layers_budget(const nd_context *ctx, const nd_layer_cache_entry *c, const nd_stage_work *w,
+                            const nd_stage_memory *mem)
+{
     double ends_act = (w->first ? c->embedding.activation_bytes[0] : 0) + (w->last ? c->head.activation_bytes[0] : 0);
-    double floor_working = fmax(w->first ? c->embedding.working_bytes[0] : 0, w->last ? c->head.working_bytes[0] : 0);
-    /* What the layers' activations and working set may take: the budget less the static state,
-     * the runtime and what the allocator caches beside them (priced for the starting plan). */
     double room_mib = ctx->budget_mib - mem->params_mib - mem->grads_mib - mem->optimizer_mib -
                       mem->context_mib - mem->allocator_mib - mem->buffers_mib;
-    double budget = room_mib * MIB - w->inflight * ends_act;
-    int64_t layers[ND_LAYER_KINDS];
-    for (int k = 0; k < ND_LAYER_KINDS; k++) layers[k] = w->n[k][0] + w->n[k][1] + w->n[k][2];
-    int64_t n = layers[0] + layers[1];
-    double host = (cfg->space.host_gbps > 0 ? cfg->space.host_gbps : d->host_gbps) * 1e9 / 1e3; /* B/ms */
-    /* The copies hide in the forward; a ratios file calibrates its length (FORWARD, else COMPUTE). */
-    double fwd_scale = 1.0;
-    if (ctx->ratios)
-        fwd_scale = ctx->ratios->stated[ND_RATIO_FORWARD] ? ctx->ratios->value[ND_RATIO_FORWARD]
-                                                          : ctx->ratios->value[ND_RATIO_COMPUTE];
-    double best = INFINITY;
-    int64_t kmax = cfg->space.offload && s->vpp <= 1 ? n : 0;
-    for (int64_t k = 0; k <= kmax; k++) {
-        int64_t off[ND_LAYER_KINDS], rest[ND_LAYER_KINDS];
-        first_layers(ctx->model, w, k, off);
-        double in_transit = 0, off_time = 0, copy_ms = 0, fwd_ms = 0;
-        for (int i = 0; i < ND_LAYER_KINDS; i++) {
-            rest[i] = layers[i] - off[i];
-            if (!off[i]) continue;
-            double bytes = c->layer[i].activation_bytes[ND_RECOMPUTE_OFF];
-            in_transit = fmax(in_transit, bytes);
-            copy_ms = fmax(copy_ms, bytes / host);
-            fwd_ms = fmax(fwd_ms, c->layer[i].forward_ms * fwd_scale);
-            /* An offloaded layer runs as one kept without recompute, plus its copies' cost. */
-            off_time += (double)off[i] * (mode_time_ms(ctx, &c->layer[i], ND_RECOMPUTE_OFF) +
-                                          2.0 * bytes / (1024.0 * MIB) * cfg->space.host_cost_ms_per_gib);
-        }
-        if (!copies_hide(copy_ms, fwd_ms, cfg->space.host_overlap, k, n)) break;
-        nd_knapsack_kind kinds[ND_LAYER_KINDS];
-        knapsack_kinds(cfg, c, rest, kinds);
-        int64_t counts[ND_LAYER_KINDS][ND_RECOMPUTE_MODES];
-        double t;
-        if (nd_knapsack_stage(kinds, w->inflight, budget - in_transit, floor_working, counts, &t) ||
-            t >= BARRED)
-            continue;
-        if (t + off_time < best * (1 - 1e-12)) {
-            best = t + off_time;
-            for (int i = 0; i < ND_LAYER_KINDS; i++) {
-                memcpy(ps->layers[w->stage][i], counts[i], sizeof counts[i]);
-                ps->layers[w->stage][i][ND_RECOMPUTE_OFF] += off[i];
-                ps->offloaded[w->stage][i] = off[i];
-            }
-        }
-    }
-    return isfinite(best) ? 0 : -1;
+    return room_mib * MIB - w->inflight * ends_act;
 }
 
 static void fill_ranked(const nd_strategy *s, const nd_estimate *e, nd_ranked *r)
@@ -141,9 +258,11 @@ static void fill_ranked(const nd_strategy *s, const nd_estimate *e, nd_ranked *r
     r->mfu = e->mfu;
 }
 
-/* Builds the per-layer plan of s from its fully recomputed memory. Returns 0 or -1. */
+/* Builds the per-layer plan of s from its fully recomputed memory, each stage's layers
+ * allowed their budget less shrink_bytes[stage]. Returns 0 or -1. */
 static int make_plan(const nd_search_config *cfg, nd_layer_cache *cache, const nd_strategy *full,
-                     const nd_stage_memory *mem, plan_storage *ps, nd_recompute_plan *plan)
+                     const nd_stage_memory *mem, const double *shrink_bytes, plan_storage *ps,
+                     nd_recompute_plan *plan)
 {
     nd_layer_inputs in = {cfg->ctx->model, cfg->ctx->train, cfg->ctx->device, cfg->ctx->train->seq_len};
     nd_layer_shape shape = {full->tp, full->cp, full->ep, full->etp ? full->etp : full->tp, full->mbs, full->sp};
@@ -153,13 +272,40 @@ static int make_plan(const nd_search_config *cfg, nd_layer_cache *cache, const n
     for (int64_t i = 0; i < full->pp; i++) {
         nd_stage_work w;
         nd_stage_work_init(cfg->ctx, full, NULL, i, &w);
-        if (plan_stage(cfg, c, full, &w, &mem[i], ps)) return -1;
+        double budget = layers_budget(cfg->ctx, c, &w, &mem[i]) - shrink_bytes[i];
+        if (plan_stage(cfg, c, full, &w, budget, ps)) return -1;
     }
     plan->stages = full->pp;
     plan->layers = ps->layers;
     plan->offloaded = cfg->space.offload ? ps->offloaded : NULL;
     plan->copy_cost_ms_per_gib = cfg->space.host_cost_ms_per_gib;
     return 0;
+}
+
+/* The per-layer plan of s that fits, priced into *chosen. The knapsack counts each layer's
+ * kept bytes; what grows beside them (the allocator's blocks and rounding) is only known once
+ * the plan is priced, so a stage that comes out over the budget is planned again with its
+ * overshoot (and a tenth more) taken off, up to PLAN_TRIES times. -1 when no plan fits: the
+ * fully recomputed strategy, which fits, stands. */
+#define PLAN_TRIES 6
+static int plan_that_fits(const nd_search_config *cfg, nd_layer_cache *cache, const nd_strategy *full,
+                          const nd_stage_memory *mem, plan_storage *ps, nd_recompute_plan *plan,
+                          nd_estimate *chosen)
+{
+    double shrink[ND_MAX_STAGES] = {0};
+    nd_stage_memory got[ND_MAX_STAGES];
+    for (int attempt = 0; attempt < PLAN_TRIES; attempt++) {
+        if (make_plan(cfg, cache, full, mem, shrink, ps, plan)) return -1;
+        memset(chosen, 0, sizeof *chosen);
+        chosen->stage_memory = got;
+        if (nd_estimate_strategy(cfg->ctx, full, cache, plan, chosen, NULL)) return -1;
+        chosen->stage_memory = NULL;
+        if (chosen->fits) return 0;
+        for (int64_t i = 0; i < full->pp; i++)
+            if (got[i].total_mib > cfg->ctx->budget_mib)
+                shrink[i] += 1.1 * (got[i].total_mib - cfg->ctx->budget_mib) * MIB;
+    }
+    return -1;
 }
 
 static void summarise_plan(const nd_recompute_plan *plan, nd_ranked *r)
@@ -193,13 +339,17 @@ int nd_search_price(const nd_search_config *cfg, nd_layer_cache *cache, nd_strat
     nd_stage_memory mem[ND_MAX_STAGES];
     est.stage_memory = mem;
     if (nd_estimate_strategy(cfg->ctx, &full, cache, NULL, &est, NULL)) return 0;
+    est.stage_memory = NULL;
     *peak_mib = est.peak_mib;
     if (!est.fits) return 0;
     plan_storage ps;
     nd_recompute_plan plan;
-    if (make_plan(cfg, cache, &full, mem, &ps, &plan)) return 0;
-    nd_estimate chosen = {0};
-    if (nd_estimate_strategy(cfg->ctx, &full, cache, &plan, &chosen, NULL) || !chosen.fits) return 0;
+    nd_estimate chosen;
+    if (plan_that_fits(cfg, cache, &full, mem, &ps, &plan, &chosen)) { /* every layer full */
+        fill_ranked(&full, &est, r);
+        *s = r->s;
+        return 1;
+    }
     fill_ranked(&full, &chosen, r);
     summarise_plan(&plan, r);
     *s = r->s;
@@ -219,7 +369,8 @@ int nd_search_plan(const nd_search_config *cfg, const nd_ranked *r, nd_recompute
     plan_storage *ps = malloc(sizeof *ps);
     if (cache && ps && !nd_estimate_strategy(cfg->ctx, &full, cache, NULL, &est, NULL)) {
         nd_recompute_plan tmp;
-        if (!make_plan(cfg, cache, &full, mem, ps, &tmp)) {
+        nd_estimate chosen;
+        if (!plan_that_fits(cfg, cache, &full, mem, ps, &tmp, &chosen)) {
             for (int64_t i = 0; i < full.pp; i++) {
                 memcpy(plan->layers[i], ps->layers[i], sizeof ps->layers[i]);
                 if (plan->offloaded) memcpy(plan->offloaded[i], ps->offloaded[i], sizeof ps->offloaded[i]);

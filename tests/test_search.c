@@ -154,6 +154,89 @@ static void knapsack_is_optimal(void **state)
     }
 }
 
+
+/* Every (full, selective) split of one kind of n layers, the fewest selective layers that
+ * fit for each number of full ones: the exhaustive answer the windowed knapsack must reach
+ * to within one selective layer's time (docs/search.md, "Many layers"). */
+static double exhaustive_single(const nd_knapsack_kind *k, double cap)
+{
+    double best = INFINITY, saving = k->act_bytes[0] - k->act_bytes[1];
+    for (int64_t f = 0; f <= k->layers; f++) {
+        int64_t rest = k->layers - f;
+        double base = (double)rest * k->act_bytes[0] + (double)f * k->act_bytes[2];
+        double need = base > cap ? ceil((base - cap) / saving - 1e-9) : 0;
+        if (need > (double)rest) continue;
+        best = fmin(best, (double)(rest - (int64_t)need) * k->time_ms[0] + need * k->time_ms[1] +
+                              (double)f * k->time_ms[2]);
+    }
+    return best;
+}
+
+static void knapsack_many_layers_within_a_layer(void **state)
+{
+    (void)state;
+    unsigned seed = 11;
+    for (int trial = 0; trial < 200; trial++) {
+        nd_knapsack_kind k[2];
+        memset(k, 0, sizeof k);
+        seed = seed * 1103515245u + 12345u;
+        k[0].layers = 200 + (int64_t)((seed >> 8) % 20000);
+        double act = 50 + (seed >> 4) % 50, t_sel = 0.5 + (seed % 9) * 0.25;
+        k[0].time_ms[0] = 0, k[0].time_ms[1] = t_sel, k[0].time_ms[2] = t_sel + 0.5 + (seed >> 12) % 7;
+        k[0].act_bytes[0] = act, k[0].act_bytes[1] = act * (0.3 + (seed >> 3) % 6 * 0.1), k[0].act_bytes[2] = act * 0.1;
+        seed = seed * 1103515245u + 12345u;
+        double cap = (double)k[0].layers * act * (0.12 + (seed >> 8) % 80 * 0.01);
+        int64_t counts[2][3];
+        double got, want = exhaustive_single(&k[0], cap);
+        int rc = nd_knapsack_stage(k, 1, cap, 0, counts, &got);
+        if (isinf(want)) {
+            assert_int_equal(rc, -1);
+            continue;
+        }
+        assert_int_equal(rc, 0);
+        assert_int_equal(counts[0][0] + counts[0][1] + counts[0][2], k[0].layers);
+        double mem = counts[0][0] * k[0].act_bytes[0] + counts[0][1] * k[0].act_bytes[1] + counts[0][2] * k[0].act_bytes[2];
+        assert_true(mem <= cap * (1 + 1e-12) + 1e-9);
+        if (got < want - 1e-6 || got > want + t_sel + 1e-6)
+            fail_msg("trial %d (n %lld): windowed %g, exhaustive %g", trial, (long long)k[0].layers, got, want);
+    }
+}
+
+
+/* Two kinds of 64 to 160 layers each (past the exhaustive pairs of the rarer kind): the grid
+ * and pattern search against every split, within 1 % of the exhaustive time. */
+static void knapsack_two_large_kinds_near_optimal(void **state)
+{
+    (void)state;
+    unsigned seed = 5;
+    for (int trial = 0; trial < 6; trial++) {
+        nd_knapsack_kind k[2];
+        memset(k, 0, sizeof k);
+        for (int i = 0; i < 2; i++) {
+            seed = seed * 1103515245u + 12345u;
+            k[i].layers = 64 + (int64_t)((seed >> 8) % 97);
+            double act = 40 + (seed >> 4) % 60, t_sel = 0.5 + (seed % 7) * 0.3;
+            k[i].time_ms[1] = t_sel, k[i].time_ms[2] = t_sel + 1 + (seed >> 12) % 5;
+            k[i].act_bytes[0] = act, k[i].act_bytes[1] = act * 0.6, k[i].act_bytes[2] = act * 0.15;
+        }
+        double total = k[0].layers * k[0].act_bytes[0] + k[1].layers * k[1].act_bytes[0];
+        double cap = total * (0.3 + trial * 0.1), want = INFINITY;
+        for (int64_t f = 0; f <= k[0].layers; f++)
+            for (int64_t sel = 0; sel + f <= k[0].layers; sel++) {
+                double mem = (double)(k[0].layers - f - sel) * k[0].act_bytes[0] + sel * k[0].act_bytes[1] +
+                             f * k[0].act_bytes[2];
+                if (mem > cap) continue;
+                double rest = exhaustive_single(&k[1], cap - mem);
+                want = fmin(want, sel * k[0].time_ms[1] + f * k[0].time_ms[2] + rest);
+            }
+        int64_t counts[2][3];
+        double got;
+        assert_int_equal(nd_knapsack_stage(k, 1, cap, 0, counts, &got), 0);
+        if (got < want - 1e-6 || got > want * 1.01 + 1e-6)
+            fail_msg("trial %d: searched %g, exhaustive %g", trial, got, want);
+    }
+}
+
 /* best.yaml, read back by the run loader and priced by nd-estimate's path, gives the same ms. */
 static void best_yaml_round_trip(void **state)
 {
@@ -202,6 +285,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hand_counted_space),
         cmocka_unit_test(knapsack_is_optimal),
+        cmocka_unit_test(knapsack_many_layers_within_a_layer),
+        cmocka_unit_test(knapsack_two_large_kinds_near_optimal),
         cmocka_unit_test(best_yaml_round_trip),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
