@@ -21,18 +21,77 @@ cJSON *nd_json_add_number(cJSON *obj, const char *key, double value)
     return cJSON_AddRawToObject(obj, key, nd_format_double(value, buf));
 }
 
-/* cJSON prints with tabs; nd's files use two spaces, like ND's. */
+/* cJSON prints with tabs; nd's files use two spaces, like ND's. extra_tabs indents every
+ * line after the first by that many more levels (an item printed alone, put in an array). */
+static void put_spaced(FILE *fp, const char *text, size_t len, int extra_tabs)
+{
+    /* converted in memory and written at once: a report of 100,000 rows has millions of
+     * lines, and a stdio call per tab costs more than the rest of the printing */
+    size_t cap = 2 * len + 1, lines = 0;
+    for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
+    cap += lines * 2 * (size_t)extra_tabs;
+    char *out = malloc(cap), *w = out;
+    if (!out) { /* keep going, slowly */
+        for (size_t i = 0; i < len; i++) {
+            if (text[i] == '\t') fputs(i > 0 && text[i - 1] == ':' ? " " : "  ", fp);
+            else fputc(text[i], fp);
+            if (text[i] == '\n')
+                for (int t = 0; t < extra_tabs; t++) fputs("  ", fp);
+        }
+        return;
+    }
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (c == '\t') {
+            *w++ = ' ';
+            if (!(i > 0 && text[i - 1] == ':')) *w++ = ' ';
+            continue;
+        }
+        *w++ = c;
+        if (c == '\n')
+            for (int t = 0; t < extra_tabs; t++) *w++ = ' ', *w++ = ' ';
+    }
+    fwrite(out, 1, (size_t)(w - out), fp);
+    free(out);
+}
+
 int nd_json_print(FILE *fp, const cJSON *doc)
 {
     char *text = cJSON_Print(doc);
     if (!text) return -1;
-    for (const char *p = text; *p; p++) {
-        if (*p == '\t') fputs(p > text && p[-1] == ':' ? " " : "  ", fp);
-        else fputc(*p, fp);
-    }
+    put_spaced(fp, text, strlen(text), 0);
     fputc('\n', fp);
     free(text);
     return ferror(fp) ? -1 : 0;
+}
+
+int nd_json_print_streamed(FILE *fp, const cJSON *doc, const char *array_key, size_t n,
+                           cJSON *(*make_item)(size_t i, const void *ctx), const void *ctx)
+{
+    char *text = cJSON_Print(doc);
+    char *marker = text ? nd_path_printf("\n\t\"%s\":\t[]", array_key) : NULL;
+    char *at = marker ? strstr(text, marker) : NULL;
+    int rc = at ? 0 : -1;
+    if (at) {
+        size_t head = (size_t)(at - text) + strlen(marker) - 1; /* up to and with the '[' */
+        put_spaced(fp, text, head, 0);
+        for (size_t i = 0; i < n && !rc; i++) {
+            cJSON *item = make_item(i, ctx);
+            char *one = item ? cJSON_Print(item) : NULL;
+            if (!one) rc = -1;
+            else {
+                if (i) fputs(", ", fp);
+                put_spaced(fp, one, strlen(one), 2); /* items of a member of the document */
+            }
+            free(one);
+            cJSON_Delete(item);
+        }
+        put_spaced(fp, text + head, strlen(text + head), 0);
+        fputc('\n', fp);
+    }
+    free(marker);
+    free(text);
+    return rc || ferror(fp) ? -1 : 0;
 }
 
 int nd_json_write_file(const char *path, const cJSON *doc, nd_error *err)

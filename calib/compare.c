@@ -45,6 +45,27 @@ static void peaks_and_intervals(const nd_compare_inputs *in, nd_compare_row *cr)
     cr->peak_halfwidth_mib = nd_prediction_peak_halfwidth_mib(in->ratios, &cr->peak_memory, in->peak, cr->peak_est_mib);
 }
 
+/* Every row's label in one pool: measured first, then written, so the pool never moves. */
+static int make_labels(const nd_classified *round, nd_compare *out, nd_error *err)
+{
+    char buf[128];
+    size_t total = 0;
+    for (size_t i = 0; i < round->count; i++) {
+        nd_classified_label(round, &round->rows[i], buf, sizeof buf);
+        total += strlen(buf) + 1;
+    }
+    char *w = out->labels = malloc(total ? total : 1);
+    if (!w) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    for (size_t i = 0; i < round->count; i++) {
+        nd_classified_label(round, &round->rows[i], buf, sizeof buf);
+        size_t n = strlen(buf) + 1;
+        memcpy(w, buf, n);
+        out->rows[i].label = w;
+        w += n;
+    }
+    return ND_OK;
+}
+
 static int price_row(const nd_compare_inputs *in, const nd_classified *round, nd_compare_row *cr,
                      nd_error *err)
 {
@@ -52,7 +73,6 @@ static int price_row(const nd_compare_inputs *in, const nd_classified *round, nd
     const nd_run *run = in->run;
     nd_classified_strategy(r, &run->strategy, &cr->strategy);
     nd_strategy *s = &cr->strategy;
-    nd_classified_label(round, r, cr->label, sizeof cr->label);
     cr->devices = nd_strategy_devices(s);
     if (cr->devices < 0) /* degrees of 2^20 each: the product would overflow */
         return nd_error_set(err, ND_EINPUT, "%s:%d: DP*MP*PP*CP = %lld*%lld*%lld*%lld is more than %.0f "
@@ -166,9 +186,14 @@ int nd_compare_round(const nd_compare_inputs *in, const nd_classified *round, nd
     out->count = round->count;
     out->corrected = in->ratios != NULL;
     out->peak = in->peak;
+    int rc = make_labels(round, out, err);
+    if (rc) {
+        nd_compare_free(out);
+        return rc;
+    }
     for (size_t i = 0; i < round->count; i++) {
         out->rows[i].row = &round->rows[i];
-        int rc = price_row(in, round, &out->rows[i], err);
+        rc = price_row(in, round, &out->rows[i], err);
         if (rc) {
             nd_compare_free(out);
             return rc;
@@ -196,6 +221,8 @@ int nd_compare_round(const nd_compare_inputs *in, const nd_classified *round, nd
 void nd_compare_free(nd_compare *c)
 {
     free(c->rows);
+    free(c->labels);
     c->rows = NULL;
+    c->labels = NULL;
     c->count = 0;
 }

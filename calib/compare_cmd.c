@@ -32,9 +32,9 @@ static int write_outputs(const nd_compare_request *req, const nd_session *ses, c
     cJSON *doc = nd_compare_report_json(c, req->real_csv, ses->run.model.name, ses->device->name);
     if (!doc || !estimates || !report) rc = rc ? rc : nd_error_set(err, ND_ENOMEM, "out of memory");
     if (!rc) rc = nd_compare_write_estimates(estimates, c, round, err);
-    if (!rc) rc = nd_json_write_file(report, doc, err);
+    if (!rc) rc = nd_compare_write_report(report, doc, c, err);
     free(estimates), free(report);
-    if (!rc && req->json && nd_json_print(out, doc)) rc = nd_error_set(err, ND_EIO, "cannot write stdout");
+    if (!rc && req->json && nd_compare_print_report(out, doc, c)) rc = nd_error_set(err, ND_EIO, "cannot write stdout");
     if (!rc && req->out_dir && !req->no_plots) {
         nd_plot_options opt;
         nd_plot_options_init(&opt);

@@ -21,6 +21,14 @@ int nd_compare_write_estimates(const char *path, const nd_compare *c, const nd_c
                                nd_error *err);
 
 /* The report document; the caller frees it. */
+/* Prints the report (doc from nd_compare_report_json, its rows made one at a time from c),
+ * as nd_json_print would. 0 or -1. */
+int nd_compare_print_report(FILE *fp, const cJSON *doc, const nd_compare *c);
+
+/* Writes the report to path (nd_outfile). */
+int nd_compare_write_report(const char *path, const cJSON *doc, const nd_compare *c, nd_error *err);
+
+/* The report without its rows, which nd_compare_print_report adds as it prints. */
 cJSON *nd_compare_report_json(const nd_compare *c, const char *csv_path, const char *model,
                               const char *device);
 

@@ -204,6 +204,7 @@ static int parse(loader *l, const char *text, size_t len)
     struct csv_parser csv;
     if (csv_init(&csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_EMPTY_IS_NULL) != 0)
         return nd_error_set(l->err, ND_ENOMEM, "out of memory");
+    csv_set_blk_size(&csv, (size_t)1 << 20); /* a long cell in 1 MiB steps, not libcsv's 128 B */
     int rc = feed(l, &csv, text, len);
     csv_free(&csv);
     for (size_t i = 0; i < l->n_rec; i++)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,25 @@ static void shortest_doubles_round_trip(void **state)
     assert_string_equal(nd_format_double(-5500.0, buf), "-5500");
     assert_string_equal(nd_format_double(1e300, buf), "1e+300");
     assert_string_equal(nd_format_double(5e-324, buf), "5e-324");
+    /* The three-conversion path gives what a search over every precision gives: the
+     * smallest precision whose %g text reads back (the definition, done the slow way). */
+    unsigned long long bits = 88172645463325252ull;
+    for (int i = 0; i < 200000; i++) {
+        bits ^= bits << 13, bits ^= bits >> 7, bits ^= bits << 17; /* xorshift64 */
+        double x;
+        memcpy(&x, &bits, sizeof x);
+        if (!isfinite(x) || x == floor(x)) continue;
+        if (i % 2) x = (double)(bits % 1000000007) / 1000.0 + 1e-3; /* ms-like values too */
+        if (i % 7 == 0) x = ldexp(1.0, (int)(bits % 80) - 40) * (i % 3 ? 1 : 0.1); /* powers of 2 */
+        if (i % 11 == 0) x = pow(10.0, (double)((int)(bits % 30) - 12)) * (1 + (double)(bits % 7) * 1e-16);
+        char slow[64];
+        for (int p = 1; p <= 17; p++) {
+            snprintf(slow, sizeof slow, "%.*g", p, x);
+            if (strtod(slow, NULL) == x) break;
+        }
+        if (x == floor(x)) continue;
+        if (strcmp(nd_format_double(x, buf), slow)) fail_msg("%.17g: %s, expected %s", x, buf, slow);
+    }
 }
 
 static void outfile_commit_and_discard(void **state)

@@ -51,7 +51,7 @@ static void nd_sample_idle(void **state)
     assert_int_equal(c.count, 2);
     assert_true(fabs(nd_classified_idle_ms(&c.rows[0]) + 0.75) < 1e-12);
     assert_true(c.rows[0].measured[ND_MEAS_PP_WAIT] == 1);
-    assert_int_equal(c.rows[1].degrees.dp, 2);
+    assert_int_equal(c.rows[1].degree[ND_DIM_DP], 2);
     assert_int_equal(c.rows[1].line, 3);
     nd_classified_free(&c);
 }
@@ -70,7 +70,7 @@ static void nd_additions(void **state)
     if (rc) fail_msg("%s", err.message);
     assert_int_equal(c.count, 2);
     assert_true(c.dims & ND_DIM_BIT(ND_DIM_MP));
-    assert_int_equal(c.rows[0].degrees.tp, 4);
+    assert_int_equal(c.rows[0].degree[ND_DIM_MP], 4);
     assert_true(c.rows[0].has_recompute);
     assert_int_equal(c.rows[0].recompute, ND_RECOMPUTE_SELECTIVE);
     assert_int_equal(c.rows[0].devices, 32);

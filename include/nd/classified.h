@@ -24,7 +24,9 @@
 typedef struct nd_classified_row {
     int line;                 /* 1-based line of the row in the file */
     unsigned dims;            /* ND_DIM_BIT of each dimension the row states */
-    nd_strategy degrees;      /* the stated degrees (others left at 1) */
+    int32_t degree[ND_DIMS];  /* the stated degrees by nd_dim (others 1; SP 0/1, ZERO 0..3):
+                                 not an nd_strategy, whose int64s would make a 100,000-row
+                                 round 6 MB larger (nd_classified_strategy builds one) */
     bool has_recompute;
     nd_recompute recompute;
     double time_ms;           /* the profiled step */

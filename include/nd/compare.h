@@ -23,7 +23,7 @@ void nd_fold_estimate(const double parts_ms[ND_PARTS], double out[ND_FOLDS]);
 
 typedef struct nd_compare_row {
     const nd_classified_row *row;
-    char label[96];
+    const char *label;        /* in the comparison's label pool (nd_compare.labels) */
     nd_strategy strategy;
     int64_t devices, seq_len;
     nd_estimate est;          /* corrected when ratios were given */
@@ -59,6 +59,8 @@ typedef struct nd_compare {
     nd_compare_metrics memory; /* estimated vs measured peak_mib, rows that have it */
     size_t memory_rows;
     size_t fits_but_measured_over; /* rows called fits whose measured peak exceeds the budget */
+    char *labels;             /* owned: every row's label, one after another (a 100,000-row round
+                                 keeps 3 MB of labels, not 10 MB of fixed-size buffers) */
 } nd_compare;
 
 /* Inputs of a comparison: the run (model, training, base strategy), the device, the budget,

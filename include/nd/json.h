@@ -18,6 +18,13 @@ cJSON *nd_json_add_number(cJSON *obj, const char *key, double value);
  * Returns 0, or -1 when printing or writing failed. */
 int nd_json_print(FILE *fp, const cJSON *doc);
 
+/* nd_json_print for a document with one large array: the member array_key of doc is an
+ * empty array, printed with the n items make_item(i, ctx) returns, each printed and freed
+ * before the next is made, so 100,000 rows never sit in memory as one tree. The text is
+ * the same as nd_json_print's of the whole document. Returns 0, or -1. */
+int nd_json_print_streamed(FILE *fp, const cJSON *doc, const char *array_key, size_t n,
+                           cJSON *(*make_item)(size_t i, const void *ctx), const void *ctx);
+
 /* Writes a JSON document to path atomically (nd_outfile). ND_EIO naming path. */
 int nd_json_write_file(const char *path, const cJSON *doc, nd_error *err);
 
