@@ -184,7 +184,7 @@ const nd_ratios_format nd_ratios_json = {
     .peak = "peak", .max_ci = "max_ci", .hold = "hold", .distinct = "distinct_strategies",
     .history = "history", .drift = "drift", .previous = "previous",
     .shapes = "shapes", .ridge_rows = "ridge_rows", .spread = "spread", .table = "table", .delta = "delta",
-    .se = "se", .parts = "parts",
+    .se = "se", .parts = "parts", .rounds = "rounds", .key = "key", .hash = "fnv1a64",
 };
 
 const nd_classified_format nd_classified_csv = {
@@ -203,6 +203,10 @@ const nd_estimates_format nd_estimates_csv = {
     .raw_ms = "raw_ms", .measured_peak_mib = "measured_peak_mib", .label = "label",
     .measured_prefix = "measured_", .memory_error = "memory_error", .score_lo = "score_lo",
     .score_hi = "score_hi", .memory_lo = "memory_lo", .memory_hi = "memory_hi",
+};
+
+const nd_run_list_format nd_run_list_csv = {
+    .recompute = "recompute", .estimated_ms = "estimated_ms", .reason = "reason",
 };
 
 const nd_ranking_format nd_ranking_csv = {

@@ -14,6 +14,7 @@
 #include "nd/fit.h"
 #include "nd/fit_device.h"
 #include "nd/io.h"
+#include "nd/fit_suggest.h"
 #include "fit_out.h"
 #include "nd/json.h"
 #include "nd/text.h"
@@ -96,6 +97,7 @@ typedef struct fit_job {
     fit_round *rounds;
     int count;
     nd_peak_kind peak;
+    uint64_t hash[ND_FIT_MAX_ROUNDS]; /* each round file's FNV-1a: what the fit saw */
     nd_device fitted;        /* --write_device: the fitted device */
     bool has_fitted;
     nd_fit_row *rows;        /* every round's rows, in round order */
@@ -112,6 +114,7 @@ static int open_rounds(fit_job *job, FILE *diag, nd_error *err)
         fit_round *fr = &job->rounds[r];
         if (!(rc = nd_session_open(&fr->ses, &common, false, diag, err))) fr->open = true;
         if (!rc) rc = nd_classified_load(req->real_csv[r], &fr->round, err);
+        job->hash[r] = nd_fit_file_hash(req->real_csv[r]);
         if (!rc && r > 0 && strcmp(fr->ses.device->name, job->rounds[0].ses.device->name))
             rc = nd_error_set(err, ND_EUSAGE, "%s is priced on %s, %s on %s: every round of one fit runs on one "
                               "device", req->real_csv[0], job->rounds[0].ses.device->name, req->real_csv[r],
@@ -171,8 +174,14 @@ static int fit_device(fit_job *job, FILE *out, nd_error *err)
     if (!rc) {
         const char *models[ND_FIT_MAX_ROUNDS];
         for (int r = 0; r < job->count; r++) models[r] = job->rounds[r].ses.run.model.name;
-        nd_fit_device_context ctx = {job->req->device_name, job->req->real_csv, job->count, models, 0};
-        rc = nd_fit_device_write(job->req->write_device, base, &res, rows, &ctx, out, &job->fitted, err);
+        nd_fit_previous prev;
+        nd_path_lock lock = {-1, false};
+        if (!(rc = nd_fit_previous_take(job->req->write_device, true, &lock, &prev, err))) {
+            nd_fit_device_context ctx = {job->req->device_name, job->req->real_csv, job->count, models, job->hash, &prev};
+            rc = nd_fit_device_write(job->req->write_device, base, &res, rows, &ctx, out, &job->fitted, err);
+            nd_path_lock_release(&lock, job->req->write_device, rc != ND_OK);
+        }
+        nd_fit_previous_free(&prev);
         job->has_fitted = !rc;
         nd_device_fit_result_free(&res);
     }
@@ -195,25 +204,133 @@ static int write_plots(const nd_fit_request *req, const nd_fit_result *res, cons
     return rc;
 }
 
-static int write_outputs(const fit_job *job, const nd_fit_result *res, const nd_fit_options *o, nd_error *err)
+/* The cluster --suggest searches: -d and -b (or the run file's), else the round's most
+ * frequent device count and batch. */
+static void suggest_cluster(const fit_job *job, int64_t *devices, int64_t *gbs)
+{
+    const fit_round *r0 = &job->rounds[0];
+    *devices = r0->ses.run.devices, *gbs = r0->ses.run.train.global_batch;
+    if (*devices > 0 && *gbs > 0) return;
+    size_t best = 0;
+    for (size_t i = 0; i < r0->cmp.count; i++) {
+        size_t same = 0;
+        for (size_t j = 0; j < r0->cmp.count; j++)
+            same += r0->cmp.rows[j].devices == r0->cmp.rows[i].devices && r0->cmp.rows[j].gbs == r0->cmp.rows[i].gbs;
+        if (same > best) best = same, *devices = r0->cmp.rows[i].devices, *gbs = r0->cmp.rows[i].gbs;
+    }
+}
+
+static void suggestion_label(const nd_suggestion *s, char *buf, size_t size)
+{
+    nd_strategy_label(&s->strategy, buf, size);
+    size_t used = strlen(buf);
+    if (s->strategy.recompute != ND_RECOMPUTE_OFF && used < size)
+        snprintf(buf + used, size - used, " recompute=%s", nd_recompute_name(s->strategy.recompute));
+}
+
+/* Suggestions for the first round's model: printed and written with --suggest; after a
+ * refusal, the first three also name what to profile in its message. */
+static int suggest(const fit_job *job, const nd_fit_result *res, unsigned res_unidentified, bool refused, FILE *out,
+                   nd_error *err)
+{
+    const nd_fit_request *req = job->req;
+    size_t k = req->suggest > 0 ? (size_t)req->suggest : 3, n_prof = 0, count = 0;
+    nd_suggestion *s = calloc(k, sizeof *s);
+    nd_strategy *prof = calloc(job->n, sizeof *prof);
+    nd_ratios *ratios = refused ? NULL : malloc(sizeof *ratios);
+    if (!s || !prof || (!refused && !ratios)) {
+        free(s), free(prof), free(ratios);
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
+    for (int r = 0; r < job->count; r++)
+        for (size_t i = 0; i < job->rounds[r].cmp.count; i++) prof[n_prof++] = job->rounds[r].cmp.rows[i].strategy;
+    if (ratios) nd_fit_ratios_of(res, ratios);
+    const fit_round *r0 = &job->rounds[0];
+    nd_suggest_inputs in = {&r0->ses.run, job->has_fitted ? &job->fitted : r0->ses.device, r0->ses.budget_mib, 0, 0,
+                            job->rows, job->n, prof, n_prof, ratios, req->no_fixed,
+                            refused ? res_unidentified : 0, 0};
+    /* The dimensions the rounds vary (their columns); the rest keep the run's values. */
+    for (int r = 0; r < job->count; r++) in.vary |= job->rounds[r].round.dims & (ND_DIM_BIT(ND_DIMS_SEARCHED) - 1);
+    suggest_cluster(job, &in.devices, &in.global_batch);
+    nd_error quiet = {0};
+    int rc = nd_fit_suggest(&in, k, s, &count, refused ? &quiet : err);
+    if (refused && !rc && count) { /* name them in the refusal */
+        size_t len = strlen(err->message);
+        for (size_t i = 0; i < count && i < 3; i++) {
+            char label[128];
+            suggestion_label(&s[i], label, sizeof label);
+            len += (size_t)snprintf(err->message + len, len < sizeof err->message ? sizeof err->message - len : 0,
+                                    "%s%s", i ? "; " : "; to separate them profile e.g. ", label);
+        }
+    }
+    if (!rc && req->suggest) {
+        fprintf(out, "Suggested next (%zu, for %lld x %s, global batch %lld):\n", count, (long long)in.devices,
+                in.device->name, (long long)in.global_batch);
+        for (size_t i = 0; i < count; i++) {
+            char label[128];
+            suggestion_label(&s[i], label, sizeof label);
+            fprintf(out, "  %2zu. %-40s %10.1f ms   %s\n", i + 1, label, s[i].estimate_ms, s[i].reason);
+        }
+        if (req->run_list) {
+            int wrc = nd_fit_suggest_write(req->run_list, s, count, err);
+            if (wrc) rc = wrc;
+            else fprintf(out, "Run list written to %s.\n", req->run_list);
+        }
+    }
+    free(s), free(prof), free(ratios);
+    return refused ? ND_OK : rc;
+}
+
+/* The drift of every fitted term against the file being replaced. */
+static size_t ratio_drift(const nd_fit_result *res, const nd_fit_previous *prev, nd_fit_drift_entry *d)
+{
+    size_t n = 0;
+    for (int k = 0; k < ND_RATIO_KEYS; k++)
+        if (res->status[k] == ND_RATIO_FITTED) n = nd_fit_drift(prev, nd_ratio_key_name((nd_ratio_key)k), res->ratio[k], d, n);
+    for (int f = 0; f < ND_FIXED_COSTS; f++)
+        if (res->fixed[f].status == ND_RATIO_FITTED)
+            n = nd_fit_drift(prev, nd_fixed_cost_name((nd_fixed_cost)f), res->fixed[f].value, d, n);
+    for (int m = 0; m < ND_MEM_RATIOS; m++)
+        if (res->memory[m].status == ND_RATIO_FITTED)
+            n = nd_fit_drift(prev, nd_memory_ratio_name((nd_memory_ratio)m), res->memory[m].value, d, n);
+    return n;
+}
+
+static int write_outputs(const fit_job *job, const nd_fit_result *res, const nd_fit_options *o, FILE *out,
+                         nd_error *err)
 {
     const nd_fit_request *req = job->req;
     const nd_session *ses = &job->rounds[0].ses;
     char models[256];
-    size_t used = 0;
+    size_t used = 0, rows[ND_FIT_MAX_ROUNDS];
+    uint64_t hash[ND_FIT_MAX_ROUNDS];
     models[0] = '\0';
     for (int r = 0; r < job->count && used < sizeof models; r++)
         if (r == 0 || strcmp(job->rounds[r].ses.run.model.name, job->rounds[r - 1].ses.run.model.name))
             used += (size_t)snprintf(models + used, sizeof models - used, "%s%s", used ? ", " : "",
                                      job->rounds[r].ses.run.model.name);
+    for (int r = 0; r < job->count; r++) rows[r] = job->rounds[r].cmp.count, hash[r] = job->hash[r];
+    nd_fit_previous prev = {0};
+    nd_fit_drift_entry drift[ND_HISTORY_TERMS];
+    size_t n_drift = 0;
+    cJSON *drift_json = NULL;
+    nd_path_lock lock = {-1, false};
+    int rc = ND_OK;
+    if (req->write_ratios) {
+        /* Read the file this fit replaces under its lock: two nightly jobs cannot interleave. */
+        if ((rc = nd_fit_previous_take(req->write_ratios, false, &lock, &prev, err))) return rc;
+        n_drift = ratio_drift(res, &prev, drift);
+        if (prev.present) drift_json = nd_fit_drift_json(drift, n_drift);
+    }
     nd_fit_context ctx = {req->real_csv[0], job->has_fitted ? job->fitted.name : ses->device->name, models,
                           ses->run.train.seq_len, o->weights, o->robust, o->allow_fallback,
-                          nd_peak_kind_name(job->peak)};
-    int rc = ND_OK;
+                          nd_peak_kind_name(job->peak), job->count, req->real_csv, rows, hash, prev.history,
+                          drift_json};
     if (req->write_ratios) {
         cJSON *doc = nd_fit_ratios_json(res, job->rows, job->n, &ctx);
         rc = doc ? nd_json_write_file(req->write_ratios, doc, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
         cJSON_Delete(doc);
+        if (!rc) nd_fit_drift_print(out, req->write_ratios, &prev, drift, n_drift);
     }
     if (!rc && req->report_json) {
         cJSON *doc = nd_fit_report_json(res, job->rows, job->n, &ctx);
@@ -221,6 +338,9 @@ static int write_outputs(const fit_job *job, const nd_fit_result *res, const nd_
         cJSON_Delete(doc);
     }
     if (!rc && req->out_dir && !req->no_plots) rc = write_plots(req, res, job->rows, job->n, err);
+    if (req->write_ratios) nd_path_lock_release(&lock, req->write_ratios, rc != ND_OK);
+    cJSON_Delete(drift_json);
+    nd_fit_previous_free(&prev);
     return rc;
 }
 
@@ -255,9 +375,11 @@ int nd_fit_command(const nd_fit_request *req, FILE *out, FILE *diag, nd_error *e
     }
     bool ratios = !rc && (req->write_ratios || !req->write_device);
     if (ratios) rc = nd_fit_run(job.rows, job.n, &o, &res, err);
+    if (ratios && rc == ND_EINPUT && res.unidentified) suggest(&job, NULL, res.unidentified, true, out, err);
     if (ratios && !rc) {
         nd_fit_print(out, &res, job.rows, job.n, rounds[0].cmp.normalized, req->write_ratios);
-        rc = write_outputs(&job, &res, &o, err);
+        rc = write_outputs(&job, &res, &o, out, err);
+        if (!rc && req->suggest) rc = suggest(&job, &res, 0, false, out, err);
     }
     nd_fit_result_free(&res);
     close_rounds(&job);

@@ -34,6 +34,8 @@ typedef struct nd_fit_request {
     const char *out_dir;      /* -o DIR: the plots (<stem>_ratios, <stem>_loo) */
     const char *plot_format;  /* --format png|svg|pdf */
     bool no_plots;            /* --no-plots */
+    int suggest;              /* --suggest K (0: none) */
+    const char *run_list;     /* --run-list FILE */
 } nd_fit_request;
 
 /* nd-fit: fit the ratios of a round, report leave-one-out accuracy, write the ratios file. */

@@ -194,3 +194,15 @@ int nd_fit_rows(const nd_compare *cmp, nd_fit_row **rows, nd_error *err)
     }
     return ND_OK;
 }
+
+void nd_fit_ratios_of(const nd_fit_result *res, nd_ratios *out)
+{
+    nd_ratios_init(out);
+    for (int k = 0; k < ND_RATIO_KEYS; k++) out->value[k] = res->ratio[k], out->stated[k] = k != ND_RATIO_FORWARD;
+    for (int f = 0; f < ND_FIXED_COSTS; f++) out->fixed[f] = res->fixed[f].value, out->fixed_stated[f] = true;
+    for (int m = 0; m < ND_MEM_RATIOS; m++) out->memory[m] = res->memory[m].value, out->memory_stated[m] = true;
+    out->time = res->time_spread, out->mem = res->memory_spread;
+    out->shapes = res->shapes;
+    memcpy(out->shape, res->shape, (size_t)res->shapes * sizeof res->shape[0]);
+    out->shape_spread = res->shape_spread;
+}

@@ -53,6 +53,49 @@ static void yaml_number(FILE *fp, double v)
     fputs(isfinite(v) ? nd_format_double(v, buf) : "null", fp);
 }
 
+/* The drift of each fitted field against the file being replaced. */
+static size_t device_drift(const nd_device_fit_result *res, const nd_fit_previous *prev, nd_fit_drift_entry *d)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < res->count; j++) n = nd_fit_drift(prev, nd_device_params[res->param[j]].name, res->value[j], d, n);
+    return n;
+}
+
+/* fit.history (earlier fits: rows and values) and fit.drift. */
+static void write_record(FILE *fp, const nd_device_fit_result *res, const nd_fit_device_context *ctx)
+{
+    const nd_fit_previous *prev = ctx->previous;
+    if (!prev || !prev->present) return;
+    fprintf(fp, "  history:\n");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, prev->history) {
+        const cJSON *rows = cJSON_GetObjectItemCaseSensitive(e, "rows"), *v;
+        fprintf(fp, "    - {rows: ");
+        yaml_number(fp, cJSON_IsNumber(rows) ? rows->valuedouble : NAN);
+        fprintf(fp, ", parameters: {");
+        int k = 0;
+        cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(e, "parameters")) {
+            fprintf(fp, "%s%s: ", k++ ? ", " : "", v->string);
+            yaml_number(fp, v->valuedouble);
+        }
+        fprintf(fp, "}}\n");
+    }
+    nd_fit_drift_entry d[ND_HISTORY_TERMS];
+    size_t n = device_drift(res, prev, d);
+    fprintf(fp, "  drift:%s\n", n ? "" : " []");
+    for (size_t i = 0; i < n; i++) {
+        fprintf(fp, "    - {key: %s, previous: ", d[i].name);
+        yaml_number(fp, d[i].previous);
+        fprintf(fp, ", ci95: [");
+        yaml_number(fp, d[i].lo);
+        fprintf(fp, ", ");
+        yaml_number(fp, d[i].hi);
+        fprintf(fp, "], value: ");
+        yaml_number(fp, d[i].value);
+        fprintf(fp, "}\n");
+    }
+}
+
 static void write_yaml(FILE *fp, const nd_device *base, const nd_device_fit_result *res,
                        const nd_fit_device_context *ctx, const char *name)
 {
@@ -70,7 +113,8 @@ static void write_yaml(FILE *fp, const nd_device *base, const nd_device_fit_resu
             ND_COST_MODEL_VERSION, base->name, res->n);
     fprintf(fp, "  rounds:\n");
     for (int r = 0; r < ctx->rounds; r++)
-        fprintf(fp, "    - {csv: \"%s\", model: \"%s\"}\n", ctx->csv[r], ctx->models[r]);
+        fprintf(fp, "    - {csv: \"%s\", model: \"%s\", fnv1a64: \"%016llx\"}\n", ctx->csv[r], ctx->models[r],
+                (unsigned long long)ctx->hash[r]);
     fprintf(fp, "  parameters:\n");
     for (size_t j = 0; j < res->count; j++) {
         fprintf(fp, "    %s: {value: ", nd_device_params[res->param[j]].name);
@@ -92,6 +136,7 @@ static void write_yaml(FILE *fp, const nd_device *base, const nd_device_fit_resu
     fprintf(fp, ", leave_one_model_out: ");
     yaml_number(fp, res->lomo_mape);
     fprintf(fp, "}\n");
+    write_record(fp, res, ctx);
 }
 
 int nd_fit_device_write(const char *path, const nd_device *base, const nd_device_fit_result *res,
@@ -116,6 +161,12 @@ int nd_fit_device_write(const char *path, const nd_device *base, const nd_device
     if (rc) return rc;
     write_yaml(out.fp, base, res, ctx, name);
     rc = nd_outfile_commit(&out, err);
-    if (!rc) fprintf(report, "Device written to %s; price with --device-file %s -A %s.\n", path, path, name);
+    if (!rc) {
+        fprintf(report, "Device written to %s; price with --device-file %s -A %s.\n", path, path, name);
+        if (ctx->previous) {
+            nd_fit_drift_entry d[ND_HISTORY_TERMS];
+            nd_fit_drift_print(report, path, ctx->previous, d, device_drift(res, ctx->previous, d));
+        }
+    }
     return rc;
 }

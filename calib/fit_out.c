@@ -295,6 +295,21 @@ static cJSON *stamp(const nd_fit_result *res, size_t n, const nd_fit_context *ct
     nd_json_add_number(in, keys->spearman, shown ? res->spearman : NAN);
     nd_json_add_number(in, keys->regret, shown ? res->regret : NAN);
     if (res->shapes) cJSON_AddItemToObject(nd, keys->shapes, shapes_json(res));
+    if (ctx->rounds) {
+        cJSON *rounds = cJSON_AddArrayToObject(nd, keys->rounds);
+        for (int r = 0; r < ctx->rounds; r++) {
+            cJSON *e = cJSON_CreateObject();
+            char hash[24];
+            snprintf(hash, sizeof hash, "%016llx", (unsigned long long)ctx->round_hash[r]);
+            cJSON_AddStringToObject(e, keys->fitted_csv, ctx->round_csv[r]);
+            nd_json_add_number(e, keys->rows, (double)ctx->round_rows[r]);
+            cJSON_AddStringToObject(e, keys->hash, hash);
+            cJSON_AddItemToArray(rounds, e);
+        }
+    }
+    if (ctx->history && cJSON_GetArraySize(ctx->history))
+        cJSON_AddItemToObject(nd, keys->history, cJSON_Duplicate(ctx->history, 1));
+    if (ctx->drift) cJSON_AddItemToObject(nd, keys->drift, cJSON_Duplicate(ctx->drift, 1));
     if (res->time_spread.terms || res->memory_spread.terms) {
         cJSON *u = cJSON_AddObjectToObject(nd, keys->uncertainty);
         if (res->time_spread.terms) cJSON_AddItemToObject(u, keys->time, spread_json(&res->time_spread, true));

@@ -5,6 +5,7 @@
 
 #include "compare_cmd.h"
 #include "fit_cmd.h"
+#include "nd/text.h"
 
 static const char usage[] =
     "usage: nd-fit -y RUN -A DEVICE --real_csv ROUND.csv [-y RUN2 --real_csv ROUND2.csv ...]\n"
@@ -12,6 +13,7 @@ static const char usage[] =
     "              [--mode parts|total|sums] [--weights relative|absolute] [--robust]\n"
     "              [--allow-fallback] [--max-ci F] [--hold KEY[,KEY]|auto] [--no-fixed]\n"
     "              [--no-shapes] [--peak device|reserved|allocated] [--report-json FILE]\n"
+    "              [--suggest K [--run-list FILE] [-d N -b N]]\n"
     "\n"
     "Fits what a profiling round supports, checks it by exact leave-one-out, and writes it for\n"
     "-c and --device-file: one ratio per part (measured / estimated) and fixed costs per kernel,\n"
@@ -50,6 +52,11 @@ static const char usage[] =
     "      --format F           plot format: png (default), svg or pdf\n"
     "      --no-plots           no plots with -o\n"
     "  --recompute MODE         the recompute mode of rows that state none (off, selective, full)\n"
+    "  --suggest K              propose K strategies to profile next: D-optimal for what the round\n"
+    "                           does not identify, and the calibrated top candidates it cannot tell\n"
+    "                           apart; searched for -d devices and a global batch of -b (default:\n"
+    "                           the round's most frequent), for the first round's model\n"
+    "  --run-list FILE          write the suggestions as a run list (CSV of strategies)\n"
     "\n";
 
 static const char exit_status[] =
@@ -58,7 +65,7 @@ static const char exit_status[] =
 
 enum { OPT_REAL = ND_OPT_COMMON_LAST + 1, OPT_WRITE, OPT_REPORT, OPT_MODE, OPT_WEIGHTS, OPT_ROBUST,
        OPT_FALLBACK, OPT_MAX_CI, OPT_HOLD, OPT_NO_FIXED, OPT_PEAK, OPT_WRITE_DEVICE, OPT_DEVICE_NAME, OPT_NO_SHAPES,
-       OPT_FORMAT, OPT_NO_PLOTS, OPT_RECOMPUTE };
+       OPT_FORMAT, OPT_NO_PLOTS, OPT_RECOMPUTE, OPT_SUGGEST, OPT_RUN_LIST };
 
 static const struct option options[] = {
     {"real_csv", required_argument, 0, OPT_REAL},
@@ -72,6 +79,8 @@ static const struct option options[] = {
     {"hold", required_argument, 0, OPT_HOLD},
     {"no-fixed", no_argument, 0, OPT_NO_FIXED},
     {"no-shapes", no_argument, 0, OPT_NO_SHAPES},
+    {"suggest", required_argument, 0, OPT_SUGGEST},
+    {"run-list", required_argument, 0, OPT_RUN_LIST},
     {"peak", required_argument, 0, OPT_PEAK},
     {"write_device", required_argument, 0, OPT_WRITE_DEVICE},
     {"device-name", required_argument, 0, OPT_DEVICE_NAME},
@@ -105,6 +114,14 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
     case OPT_HOLD: req->hold = arg; return 0;
     case OPT_NO_FIXED: req->no_fixed = true; return 0;
     case OPT_NO_SHAPES: req->no_shapes = true; return 0;
+    case OPT_SUGGEST: {
+        int64_t k;
+        if (nd_parse_int64(arg, 1, 1000, &k))
+            return nd_error_set(err, ND_EUSAGE, "--suggest %s: expected a count of strategies from 1 to 1000", arg);
+        req->suggest = (int)k;
+        return 0;
+    }
+    case OPT_RUN_LIST: req->run_list = arg; return 0;
     case OPT_PEAK: req->peak = arg; return 0;
     case 'o': req->out_dir = arg; return 0;
     case OPT_FORMAT: req->plot_format = arg; return 0;
@@ -121,8 +138,6 @@ int main(int argc, char **argv)
     gsl_set_error_handler_off();
     static const nd_cli_unused unused[] = {
         {'c', true, "nd-fit fits the raw estimates (a ratios file would correct them first)"},
-        {'d', false, "each row's device count follows from its degrees, DP x MP x PP x CP"},
-        {'b', false, "each row's global batch follows from its degrees, DP x MB x MBS"},
         {0, false, NULL},
     };
     static const nd_cli_program program = {"nd-fit", usage, exit_status, options, "o:", handle, NULL, unused};

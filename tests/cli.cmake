@@ -98,6 +98,14 @@ add_test(NAME cli_fit_device_roundtrip
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/fit_device_roundtrip.sh $<TARGET_FILE:nd-fit> ${EST} ${SAMPLES})
 set_tests_properties(cli_fit_device_roundtrip PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" PASS_REGULAR_EXPRESSION "^ok")
 
+# nd-fit --suggest: D-optimal picks, never a profiled strategy, deterministic; refusals name strategies.
+add_test(NAME cli_fit_suggest COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/fit_suggest.sh $<TARGET_FILE:nd-fit> ${SAMPLES})
+set_tests_properties(cli_fit_suggest PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" PASS_REGULAR_EXPRESSION "^ok")
+
+# The nightly job: provenance, history and drift in the ratios and device files.
+add_test(NAME cli_fit_nightly COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/nightly.sh $<TARGET_FILE:nd-fit> ${EST} ${SAMPLES})
+set_tests_properties(cli_fit_nightly PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" PASS_REGULAR_EXPRESSION "^ok")
+
 # What -c carries from the fit's uncertainty: intervals and odds, deterministic.
 add_test(NAME cli_calibrated_outputs
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/calibrated_outputs.sh $<TARGET_FILE:nd-fit> ${EST}

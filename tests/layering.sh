@@ -4,7 +4,7 @@
 # may use. A header missing from the table below fails the check, so a new public header
 # gets its library stated here.
 #   nd_base <- nd_plot;  nd_base <- nd_core <- nd_search (+ nd_plot);
-#   nd_core <- nd_calib (+ nd_plot);  nd_base <- nd_classify
+#   nd_core <- nd_search <- nd_calib (+ nd_plot);  nd_base <- nd_classify
 set -u
 src=${1:?usage: layering.sh SOURCE_DIR}
 cd "$src" || exit 1
@@ -16,7 +16,7 @@ lib_of() {
     model|model_fields|device|strategy|run|parts|collective|layer|layer_cache|stage|estimate|\
     ratios|report|cli|search_config|prediction|framework|checkpoint) echo core ;;
     search|search_out|knapsack) echo search ;;
-    classified|compare|metrics|fit|fit_device) echo calib ;;
+    classified|compare|metrics|fit|fit_device|fit_suggest) echo calib ;;
     classify) echo classify ;;
     plot|csv_table) echo plot ;;
     *) echo unknown ;;
@@ -30,7 +30,7 @@ may_use() {
     plot) echo "base plot" ;;
     core) echo "base core" ;;
     search) echo "base core plot search" ;;
-    calib) echo "base core plot calib" ;;
+    calib) echo "base core plot search calib" ;;
     classify) echo "base plot classify" ;;
   esac
 }

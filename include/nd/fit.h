@@ -151,6 +151,9 @@ double nd_fit_predict(const nd_fit_row *r, const nd_fit_result *res);
 /* The ms a fixed cost adds to a row per unit of its value (kernels / 1000, slots, 1). */
 double nd_fit_fixed_regressor(const nd_fit_row *r, nd_fixed_cost f);
 
+/* The fit as -c reads it back: ratios, fixed costs, memory ratios, uncertainty, shapes. */
+void nd_fit_ratios_of(const nd_fit_result *res, nd_ratios *out);
+
 /* Distinct strategies among rows: rows with the same label count once. */
 size_t nd_fit_distinct(const nd_fit_row *rows, size_t n);
 

@@ -217,6 +217,7 @@ typedef struct nd_ratios_format {
     const char *peak, *max_ci, *hold, *distinct;            /* what the fit checked */
     const char *history, *drift, *previous;                 /* the nightly job's record */
     const char *shapes, *ridge_rows, *spread, *table, *delta, *se, *parts; /* _nd.shapes */
+    const char *rounds, *key, *hash;                        /* provenance, drift entries */
 } nd_ratios_format;
 
 extern const nd_ratios_format nd_ratios_json;
@@ -293,6 +294,15 @@ typedef struct nd_memory_format {
 } nd_memory_format;
 
 extern const nd_memory_format nd_memory_csv;
+
+/* ---- the run list (nd-fit --suggest --run-list) --------------------------------- */
+
+/* The searched dimensions (nd_dims), then these. */
+typedef struct nd_run_list_format {
+    const char *recompute, *estimated_ms, *reason;
+} nd_run_list_format;
+
+extern const nd_run_list_format nd_run_list_csv;
 
 /* ---- the recompute potentials CSV (nd-search -rp) ------------------------------- */
 

@@ -1,0 +1,31 @@
+#!/bin/sh
+# fit_suggest.sh ND-FIT SAMPLES — nd-fit --suggest on the vTrain GPT-h1024-L12 round cut to its
+# MP 1 rows, where MP_COMM is never exercised: the first design pick is a tensor-parallel
+# strategy that narrows MP_COMM; no suggestion is a strategy the round already ran; the run
+# list is the same bytes twice; a refused round names strategies to profile.
+set -u
+fit=$1 samples=$2
+run=$samples/runs/vtrain-gpt-h1024-l12.yaml
+dir=$(mktemp -d)
+ok=1
+fail() { echo "FAIL: $*"; ok=0; }
+awk -F, 'NR == 1 || $2 == 1' "$samples/rounds/vtrain-gpt-h1024-l12.csv" > "$dir/mp1.csv"
+for i in 1 2; do
+  "$fit" -y "$run" --real_csv "$dir/mp1.csv" --hold auto --suggest 3 -d 8 -b 16 --run-list "$dir/next$i.csv" \
+    > "$dir/out$i" 2>&1 || fail "nd-fit: $(tail -2 "$dir/out$i")"
+done
+cmp -s "$dir/next1.csv" "$dir/next2.csv" || fail "the run list differs between two runs"
+head -1 "$dir/next1.csv" | grep -q "^DP,EP,MP,CP,PP,VPP,MB,MBS,SP,OP,recompute,estimated_ms,reason$" || fail "header"
+pick=$(grep "D-optimal" "$dir/next1.csv" | head -1)
+echo "$pick" | grep -q "narrows MP_COMM" || fail "first design pick: $pick"
+mp=$(echo "$pick" | cut -d, -f3)
+[ "$mp" -gt 1 ] || fail "first design pick has MP $mp"
+# None of them is a strategy of the round (DP, MP, PP, MB, MBS compared).
+tail -n +2 "$dir/next1.csv" | while IFS=, read -r dp ep mp cp pp vpp mb mbs rest; do
+  if grep -q "^$dp,$mp,$pp,$mb,$mbs," "$dir/mp1.csv"; then echo "FAIL: suggests a profiled DP $dp MP $mp PP $pp MB $mb MBS $mbs"; fi
+done | grep -q FAIL && fail "a profiled strategy was suggested"
+"$fit" -y "$samples/runs/dlperf-gpt-h2304-l24.yaml" --real_csv "$samples/rounds/dlperf-gpt-h2304-l24.csv" \
+  > /dev/null 2> "$dir/err"
+grep -q "to separate them profile e.g. DP" "$dir/err" || fail "refusal: $(cat "$dir/err")"
+rm -rf "$dir"
+[ "$ok" -eq 1 ] && echo ok
