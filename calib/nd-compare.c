@@ -77,15 +77,18 @@ int main(int argc, char **argv)
     if (status >= 0) return status;
     nd_error err = {0};
     nd_main_start();
-    int rc = nd_compare_command(&req, stdout, stderr, &err);
+    nd_cli_streams io;
+    nd_cli_streams_open(&req.common, &io);
+    int rc = nd_compare_command(&req, io.out, io.diag, &err);
     if (!rc && req.write_ratios) { /* ND's --real_csv --write_ratios: the fit after the comparison */
         nd_fit_request fit;
         memset(&fit, 0, sizeof fit);
         fit.common = req.common;
         fit.common.ratios_path = NULL; /* fitted on the raw estimates */
         fit.real_csv[0] = req.real_csv, fit.rounds = 1, fit.write_ratios = req.write_ratios;
-        fputc('\n', stdout);
-        rc = nd_fit_command(&fit, stdout, stderr, &err);
+        fputc('\n', io.out);
+        rc = nd_fit_command(&fit, io.out, io.diag, &err);
     }
+    nd_cli_streams_close(&io);
     return nd_main_finish("nd-compare", rc, &err);
 }

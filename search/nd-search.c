@@ -26,8 +26,10 @@ static const char usage[] =
     "  -ao, --auto_offload      with -ar: a stage's first layers may offload activations to the host\n"
     "      --host_link_gibps G  offload link bandwidth, GiB/s (default: the device's host link)\n"
     "      --host_link_overlap F  share of the forward the copies may hide in (default 0.8)\n"
-    "      --host_link_cost C   step time each GiB moved costs, ms (default 0)\n"
-    "      --sustained_tflops T accepted for ND's command lines; nd prices compute per device\n"
+    "      --host_link_cost C   step time each GiB moved costs, ms (default: the device's, ND's\n"
+    "                           A3 2.8, else 0)\n"
+    "      --sustained_tflops T the forward the copies hide in, at T TFLOP/s (default: as priced;\n"
+    "                           unused with -c, whose FORWARD or COMPUTE ratio times it)\n"
     "  -t, --top_config_number K  strategies printed (default 10)\n"
     "      --ranking_csv FILE   every fitting strategy, ranked (ND's columns, then nd's)\n"
     "  -o, --output-dir DIR     ranking.csv, best.yaml, summary.json, ranking and memory plots\n"
@@ -83,7 +85,6 @@ static int parse_number(const char *flag, const char *arg, double lo, double hi,
 static int handle(int opt, const char *arg, void *request, nd_error *err)
 {
     nd_search_request *req = request;
-    double x;
     switch (opt) {
     case 'l':
         req->dims_given = true;
@@ -97,7 +98,7 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
     case OPT_GIBPS: return parse_number("--host_link_gibps", arg, 1e-6, 1e9, &req->host_gibps, err);
     case OPT_OVERLAP: return parse_number("--host_link_overlap", arg, 0, 1, &req->host_overlap, err);
     case OPT_COST: return parse_number("--host_link_cost", arg, 0, 1e9, &req->host_cost, err);
-    case OPT_TFLOPS: return parse_number("--sustained_tflops", arg, 0, 1e9, &x, err);
+    case OPT_TFLOPS: return parse_number("--sustained_tflops", arg, 1e-6, 1e9, &req->sustained_tflops, err);
     case 't': {
         int64_t top; /* whole, and checked before any cast: (long)1e300 is undefined */
         if (nd_parse_int64(arg, 1, 1000000000, &top))
@@ -167,5 +168,9 @@ int main(int argc, char **argv)
     if (req.real_csv) return run_compare(argv);
     nd_error err = {0};
     nd_main_start();
-    return nd_main_finish("nd-search", nd_search_command(&req, stdout, stderr, &err), &err);
+    nd_cli_streams io;
+    nd_cli_streams_open(&req.common, &io);
+    int rc = nd_search_command(&req, io.out, io.diag, &err);
+    nd_cli_streams_close(&io);
+    return nd_main_finish("nd-search", rc, &err);
 }

@@ -23,6 +23,16 @@ static bool cli_sets(const nd_cli_common *c, const char *key)
     return false;
 }
 
+/* ND's host copy cost per device (reference/nd-costmodel.md §5: "A3 copy cost charged to the
+ * step: 2.8 ms per GiB moved, measured inside the Demo 2 step"); no other device states one. */
+static double nd_host_copy_cost(const char *device)
+{
+    static const struct { const char *device; double ms_per_gib; } costs[] = {{"A3", 2.8}};
+    for (size_t i = 0; i < sizeof costs / sizeof costs[0]; i++)
+        if (nd_text_equal_nocase(costs[i].device, device)) return costs[i].ms_per_gib;
+    return 0;
+}
+
 /* Whether ND's rule prices every candidate fully recomputed: a framework config, and no
  * --recompute, -ar, -mppb or recompute mode of a search config. */
 static bool nd_search_nd_full_recompute(const nd_search_request *req, const nd_session *ses,
@@ -93,9 +103,17 @@ static int build_space(const nd_search_request *req, const nd_session *ses, cons
     /* ND's default for a framework config: every candidate fully recomputed, unless the
      * command line or the search config says otherwise (reference/nd-costmodel.md §3.1) */
     if (nd_search_nd_full_recompute(req, ses, file)) sp->n_modes = 1, sp->modes[0] = ND_RECOMPUTE_FULL;
+    bool link = req->host_gibps > 0 || req->host_overlap >= 0 || req->host_cost >= 0 || req->sustained_tflops > 0;
+    if (link && !sp->offload)
+        return nd_error_set(err, ND_EUSAGE, "--host_link_gibps, --sustained_tflops, --host_link_overlap and "
+                            "--host_link_cost price offload, which needs -ao/--auto_offload");
+    if (req->per_layer && req->common.mppb)
+        return nd_error_set(err, ND_EUSAGE, "-ar/--auto_recompute chooses the recompute, so it cannot take it from "
+                            "the config (-mppb)");
     sp->host_gbps = req->host_gibps > 0 ? req->host_gibps * 1.073741824 : 0;
     if (req->host_overlap >= 0) sp->host_overlap = req->host_overlap;
-    if (req->host_cost >= 0) sp->host_cost_ms_per_gib = req->host_cost;
+    sp->host_cost_ms_per_gib = req->host_cost >= 0 ? req->host_cost : nd_host_copy_cost(ses->device->name);
+    sp->sustained_tflops = req->sustained_tflops;
     return ND_OK;
 }
 
@@ -135,10 +153,14 @@ static int write_files(const nd_search_request *req, const nd_search_config *cfg
     free(ranking), free(summary), free(best), free(memory);
     if (rc) return rc;
     if (ses->run.format != ND_CONFIG_ND && (rc = write_resolved(req->out_dir, cfg, ses, res, out, err))) return rc;
+    size_t top = req->top > 0 ? (size_t)req->top : 10;
+    if (nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT) &&
+        (rc = nd_search_write_debug(req->out_dir, cfg, res,
+                                    nd_cli_says(&req->common, ND_VERBOSITY_DETAIL) ? res->count : top, err)))
+        return rc;
     nd_plot_options opt;
     nd_plot_options_init(&opt);
     if (req->plot_format && (rc = nd_plot_format_from_name(req->plot_format, &opt.format, err))) return rc;
-    size_t top = req->top > 0 ? (size_t)req->top : 10;
     if (!req->no_plots && (rc = nd_search_plots(req->out_dir, cfg, res, top, &opt, err))) return rc;
     if (req->potentials) rc = nd_search_potentials(req->out_dir, cfg, res, top, &opt, !req->no_plots, err);
     return rc;
@@ -183,9 +205,11 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
     nd_context_init(&ctx, &ses.run.model, &ses.run.train, ses.device, ses.run.devices, ses.budget_mib,
                     ses.has_ratios ? &ses.ratios.ratios : NULL);
     nd_search_config cfg = {&ctx, base, ses.run.train.global_batch, space,
-                            (req->ranking_csv || req->out_dir) ? 0 : (req->top > 0 ? (size_t)req->top : 10),
+                            (req->ranking_csv || req->out_dir || nd_cli_says(&req->common, ND_VERBOSITY_DETAIL))
+                                ? 0 : (req->top > 0 ? (size_t)req->top : 10),
                             req->common.jobs > 0 ? req->common.jobs : 1,
                             req->quiet || !nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT) ? NULL : diag};
+    if (nd_cli_says(&req->common, ND_VERBOSITY_INFO)) nd_search_print_space(diag, &cfg);
     nd_search_result res;
     if ((rc = nd_search_run(&cfg, &res, err))) goto done;
     if (res.count == 0) {
@@ -197,7 +221,10 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
     } else {
         if (nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT)) nd_search_print_summary(diag, &cfg, &res);
         size_t top = req->top > 0 ? (size_t)req->top : 10;
-        nd_search_print_table(out, &cfg, &res, top);
+        /* ND's levels: -v 4 ranks every fitting strategy, 5 and 6 add the top ones' stages */
+        nd_search_print_table(out, &cfg, &res, nd_cli_says(&req->common, ND_VERBOSITY_DETAIL) ? res.count : top);
+        if (nd_cli_says(&req->common, ND_VERBOSITY_TRACE)) nd_search_print_stages(diag, &cfg, &res, top, false);
+        if (nd_cli_says(&req->common, ND_VERBOSITY_DEBUG)) nd_search_print_stages(diag, &cfg, &res, top, true);
         /* With -c, how sure the calibration is of that order. */
         nd_search_odds odds;
         rc = nd_search_odds_compute(&cfg, &res, top, &odds, err);

@@ -22,7 +22,8 @@ typedef struct nd_search_request {
     bool offload;             /* -ao */
     double host_gibps;        /* --host_link_gibps (0 = the device's) */
     double host_overlap;      /* --host_link_overlap (< 0 = 0.8) */
-    double host_cost;         /* --host_link_cost, ms per GiB (< 0 = 0) */
+    double host_cost;         /* --host_link_cost, ms per GiB (< 0 = the device's, ND's) */
+    double sustained_tflops;  /* --sustained_tflops (0 = the priced forward) */
     long top;                 /* -t (0 = 10 printed) */
     const char *ranking_csv;  /* --ranking_csv */
     const char *out_dir;      /* -o */

@@ -99,7 +99,11 @@ static void plan_offload(const stage_plan *sp, int64_t k, offload_plan *out)
         double bytes = c->layer[i].activation_bytes[ND_RECOMPUTE_OFF];
         in_transit = fmax(in_transit, bytes);
         copy_ms = fmax(copy_ms, bytes / sp->host_b_per_ms);
-        fwd_ms = fmax(fwd_ms, c->layer[i].forward_ms * sp->fwd_scale);
+        /* ND's --sustained_tflops times the forward as FLOPs at that rate (not with -c) */
+        double fwd = sp->cfg->space.sustained_tflops > 0 && !ctx->ratios
+                         ? c->layer[i].model_flops / (sp->cfg->space.sustained_tflops * 1e9)
+                         : c->layer[i].forward_ms * sp->fwd_scale;
+        fwd_ms = fmax(fwd_ms, fwd);
         /* An offloaded layer runs as one kept without recompute, plus its copies' cost. */
         off_time += (double)out->off[i] * (mode_time_ms(ctx, &c->layer[i], ND_RECOMPUTE_OFF) +
                                            2.0 * bytes / (1024.0 * MIB) * sp->cfg->space.host_cost_ms_per_gib);

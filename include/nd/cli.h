@@ -123,6 +123,16 @@ void nd_cli_common_init(nd_cli_common *c);
 /* Whether messages at `level` are printed: the verbosity is at least level. */
 bool nd_cli_says(const nd_cli_common *c, int level);
 
+/* Where a command prints, by verbosity: results to `out` (stdout; nowhere at -v 0), notes,
+ * summaries and progress to `diag` (stderr; nowhere below -v 2). Errors always reach stderr
+ * (nd_main_finish). Files are written at every level. */
+typedef struct nd_cli_streams {
+    FILE *out, *diag;
+    FILE *null; /* /dev/null when something is silenced (owned) */
+} nd_cli_streams;
+void nd_cli_streams_open(const nd_cli_common *c, nd_cli_streams *s);
+void nd_cli_streams_close(nd_cli_streams *s);
+
 /* Records an override of run setting key from a dedicated flag (--seq, --recompute...),
  * applied over the run file when the session opens; errors name `flag`. Returns 1, or
  * ND_EUSAGE when there are too many. value must outlive c. */

@@ -53,6 +53,8 @@ typedef struct nd_search_space {
     double host_gbps;                  /* offload link, GB/s (0 = the device's) */
     double host_overlap;               /* share of the forward the copies may hide in (0.8) */
     double host_cost_ms_per_gib;       /* step time each GiB moved costs (0 = free) */
+    double sustained_tflops;           /* the forward the copies hide in, as FLOPs at this rate
+                                          (ND's --sustained_tflops); 0 = the priced forward */
     int64_t max_vpp;                   /* largest VPP tried (ND: 4) */
 } nd_search_space;
 

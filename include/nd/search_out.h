@@ -60,6 +60,20 @@ int nd_search_write_resolved(const char *dir, const nd_search_config *cfg, const
 int nd_search_write_summary(const char *path, const nd_search_config *cfg, const nd_search_result *res,
                             const nd_search_odds *odds, nd_error *err);
 
+/* ND's debug files in dir (-v 2 and above, with -o): debug.csv, a row per ranked strategy
+ * (rank, ND's dimensions, recompute, ND's ten parts, TOTAL = the step, MEMORY = the peak,
+ * then OPTIMIZER and OVERHEAD), and debug_mem.csv, a row per stage of each (memory by
+ * component, MiB; the stage's times per micro-batch, ms); the first `count` strategies. */
+int nd_search_write_debug(const char *dir, const nd_search_config *cfg, const nd_search_result *res, size_t count,
+                          nd_error *err);
+
+/* -v 3: the dimensions searched and the values the others keep. */
+void nd_search_print_space(FILE *fp, const nd_search_config *cfg);
+
+/* -v 5 and 6: the first `count` strategies' stages: memory by component, or times. */
+void nd_search_print_stages(FILE *fp, const nd_search_config *cfg, const nd_search_result *res, size_t count,
+                            bool times);
+
 /* The winner's memory per stage as CSV (nd_report_memory_csv). */
 int nd_search_write_memory(const char *path, const nd_search_config *cfg, const nd_ranked *best, nd_error *err);
 

@@ -362,6 +362,19 @@ bool nd_cli_says(const nd_cli_common *c, int level)
     return c->verbosity >= level;
 }
 
+void nd_cli_streams_open(const nd_cli_common *c, nd_cli_streams *s)
+{
+    s->null = c->verbosity < ND_VERBOSITY_DEFAULT ? fopen("/dev/null", "w") : NULL;
+    s->out = c->verbosity == ND_VERBOSITY_QUIET && s->null ? s->null : stdout;
+    s->diag = s->null ? s->null : stderr;
+}
+
+void nd_cli_streams_close(nd_cli_streams *s)
+{
+    if (s->null) fclose(s->null);
+    s->null = NULL;
+}
+
 /* Records an override of run setting key (applied by nd_cli_common_resolve). Returns 1,
  * or ND_EUSAGE when there are too many. value must outlive c. */
 static int nd_cli_common_add_set(nd_cli_common *c, const char *key, const char *value, nd_error *err)

@@ -56,5 +56,9 @@ int main(int argc, char **argv)
     if (status >= 0) return status;
     nd_error err = {0};
     nd_main_start();
-    return nd_main_finish("nd-estimate", nd_estimate_command(&req, stdout, stderr, &err), &err);
+    nd_cli_streams io;
+    nd_cli_streams_open(&req.common, &io);
+    int rc = nd_estimate_command(&req, io.out, io.diag, &err);
+    nd_cli_streams_close(&io);
+    return nd_main_finish("nd-estimate", rc, &err);
 }
