@@ -90,10 +90,11 @@ deep=$long/$long/$long/$long/$long      # a 1,254-byte directory path
 mkdir -p "$deep"
 check "nd-search -o a 1,254-byte directory" 0 "" ../models -- \
   "$bin/nd-search" -y run.yaml -d 8 -b 64 -t 1 --no-progress --no-plots -o "$deep"
-for f in ranking.csv summary.json best.yaml memory.csv; do
+# (debug.csv and debug_mem.csv: ND's debug files, written at the default verbosity, -v 2)
+for f in ranking.csv summary.json best.yaml memory.csv debug.csv debug_mem.csv; do
   [ -s "$deep/$f" ] || { failed=$((failed + 1)); echo "FAIL: $deep/$f missing"; }
 done
-[ "$(ls -A "$deep" | wc -l)" -eq 4 ] || { failed=$((failed + 1)); echo "FAIL: -o wrote $(ls -A "$deep")"; }
+[ "$(ls -A "$deep" | wc -l)" -eq 6 ] || { failed=$((failed + 1)); echo "FAIL: -o wrote $(ls -A "$deep")"; }
 check "nd-search --ranking_csv a 250-byte file name" 0 "" ../models -- \
   "$bin/nd-search" -y run.yaml -d 8 -b 64 -t 1 --no-progress --ranking_csv "$deep/$long"
 [ -s "$deep/$long" ] || { failed=$((failed + 1)); echo "FAIL: the 250-byte ranking CSV is missing"; }
