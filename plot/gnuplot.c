@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "nd/io.h"
@@ -32,13 +33,19 @@ static char *concat3(const char *a, const char *b, const char *c)
     return s;
 }
 
-/* Whether the len bytes at s contain word (memmem is not POSIX). */
-static int contains(const char *s, size_t len, const char *word)
+/* The first place the len bytes at s hold word (memmem is not POSIX; a PDF's streams hold
+ * NUL bytes, so no strstr), or NULL. */
+static const char *find_bytes(const char *s, size_t len, const char *word)
 {
     size_t n = strlen(word);
     for (size_t i = 0; i + n <= len; i++)
-        if (memcmp(s + i, word, n) == 0) return 1;
-    return 0;
+        if (s[i] == word[0] && !memcmp(s + i, word, n)) return s + i;
+    return NULL;
+}
+
+static int contains(const char *s, size_t len, const char *word)
+{
+    return find_bytes(s, len, word) != NULL;
 }
 
 /* From gnuplot's stderr, the line that says what went wrong: warnings, the
@@ -262,6 +269,48 @@ static int write_all(nd_outfile *out, const char *buf, size_t len, nd_error *err
     return nd_error_set(err, ND_EIO, "%s: cannot write: %s", out->path, strerror(errno));
 }
 
+/* cairo (1.16, Debian 12's) stamps a PDF with the time it was drawn, so two runs on the same
+ * inputs differ. Each "/CreationDate (D:...)" (and /ModDate) is rewritten in place, keeping
+ * every byte offset (the PDF's cross-reference table counts them): to SOURCE_DATE_EPOCH when
+ * it is set (reproducible-builds.org's convention), else blanked with spaces. */
+static void fix_pdf_dates(int fd, off_t size)
+{
+    if (size <= 0 || size > ((off_t)64 << 20)) return;
+    char *pdf = malloc((size_t)size + 1);
+    if (!pdf || pread(fd, pdf, (size_t)size, 0) != size) {
+        free(pdf);
+        return;
+    }
+    pdf[size] = '\0';
+    char date[32] = "";
+    const char *epoch = getenv("SOURCE_DATE_EPOCH");
+    char *end = NULL;
+    long long t = epoch ? strtoll(epoch, &end, 10) : -1;
+    if (epoch && *epoch && end && !*end && t >= 0 && t <= 253402300799LL) { /* to year 9999 */
+        time_t when = (time_t)t;
+        struct tm tm;
+        if (gmtime_r(&when, &tm)) strftime(date, sizeof date, "D:%Y%m%d%H%M%SZ", &tm);
+    }
+    static const char *const keys[] = {"/CreationDate (", "/ModDate ("};
+    for (size_t k = 0; k < 2; k++)
+        for (char *at = (char *)find_bytes(pdf, (size_t)size, keys[k]); at;
+             at = (char *)find_bytes(at + 1, (size_t)(pdf + size - at - 1), keys[k])) {
+            char *open = at + strlen(keys[k]), *close = memchr(open, ')', (size_t)(pdf + size - open));
+            if (!close) break;
+            size_t room = (size_t)(close - open), n = strlen(date);
+            if (n && n <= room) { /* the new date, then spaces after the ')' */
+                memcpy(open, date, n);
+                open[n] = ')';
+                memset(open + n + 1, ' ', room - n);
+            } else { /* the whole entry becomes white space */
+                memset(at, ' ', (size_t)(close + 1 - at));
+            }
+        }
+    if (pwrite(fd, pdf, (size_t)size, 0) != size) { /* checked by the commit's fsync/close */
+    }
+    free(pdf);
+}
+
 /* Renders into the temporary file of img; gnuplot's image lands there and
  * nd_outfile_commit renames it into place later. */
 static int render(const nd_plot_job *job, const nd_plot_options *o, const char *stem,
@@ -276,6 +325,7 @@ static int render(const nd_plot_job *job, const nd_plot_options *o, const char *
     struct stat st;
     if (fstat(fileno(img->fp), &st) != 0 || st.st_size == 0)
         return nd_error_set(err, ND_ERUNTIME, "%s: gnuplot wrote an empty image", img->path);
+    if (o->format == ND_PLOT_PDF) fix_pdf_dates(fileno(img->fp), st.st_size);
     return ND_OK;
 }
 

@@ -161,28 +161,41 @@ static void write_strategy(FILE *fp, const nd_strategy *s)
 }
 
 typedef struct layer_map {
-    FILE *fp;
+    FILE *fp; /* NULL: only count */
     nd_recompute main;
-    bool any;
+    int64_t differ;
 } layer_map;
 
 static void map_layer(void *arg, int64_t layer, nd_recompute mode)
 {
     layer_map *lm = arg;
     if (mode == lm->main) return;
-    fprintf(lm->fp, "%s      \"%lld\": %s\n", lm->any ? "" : "    layers:\n", (long long)layer,
-            nd_recompute_name(mode));
-    lm->any = true;
+    if (lm->fp)
+        fprintf(lm->fp, "%s      \"%lld\": %s\n", lm->differ ? "" : "    layers:\n", (long long)layer,
+                nd_recompute_name(mode));
+    lm->differ++;
 }
 
+/* Layers listed one per line at most: ~30 bytes each keeps best.yaml far below the 16 MiB
+ * nd-estimate reads (docs/limits.md). */
+#define MAX_LISTED_LAYERS 65536
+
 /* The layers whose mode differs from the main one, as the trainer's activation_checkpoint
- * .layers map, in the plan's layer order (nd_plan_layer_mode); MTP layers follow the body. */
+ * .layers map, in the plan's layer order (nd_plan_layer_mode); MTP layers follow the body.
+ * Past MAX_LISTED_LAYERS the map is left out (the plan above says it by counts). */
 static void write_layer_modes(FILE *fp, const nd_context *ctx, const nd_strategy *s,
                               const nd_recompute_plan *plan, nd_recompute main)
 {
-    layer_map lm = {fp, main, false};
+    layer_map count = {NULL, main, 0};
+    nd_plan_each_layer(ctx, s, plan, map_layer, &count);
+    if (count.differ > MAX_LISTED_LAYERS) {
+        fprintf(fp, "    # %lld layers differ from mode %s: too many to list here; recompute_plan "
+                "gives their counts per stage\n", (long long)count.differ, nd_recompute_name(main));
+        return;
+    }
+    layer_map lm = {fp, main, 0};
     nd_plan_each_layer(ctx, s, plan, map_layer, &lm);
-    if (!lm.any) fputs("    layers: {}\n", fp);
+    if (!lm.differ) fputs("    layers: {}\n", fp);
 }
 
 static void write_hyperparallel(FILE *fp, const nd_context *ctx, const nd_ranked *best,

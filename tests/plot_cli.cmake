@@ -161,3 +161,9 @@ nd_plot_cli(cli_plot_no_output_dir 1 "nonexistent/memory[.]dat: cannot write" ${
             ${NDP_DATA}/memory.csv --script-only -o ${NDP_OUT}/nonexistent/memory)
 nd_plot_cli(cli_plot_no_gnuplot 1 "gnuplot not found on PATH: install gnuplot-nox"
             env PATH=/nonexistent ${NDP} memory ${NDP_DATA}/memory.csv -o ${NDP_OUT}/no_gnuplot)
+
+# Issue 17: a PDF is byte-identical from run to run and honours SOURCE_DATE_EPOCH.
+add_test(NAME plot_cli_pdf_reproducible
+         COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cli/pdf_reproducible.sh ${NDP} ${NDP_DATA}/memory.csv)
+set_tests_properties(plot_cli_pdf_reproducible PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" SKIP_RETURN_CODE 77
+                     PASS_REGULAR_EXPRESSION "^ok")
