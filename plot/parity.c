@@ -203,8 +203,56 @@ static size_t panel_width(int corrected)
     return corrected ? 4 : 3;
 }
 
-static void put_data(FILE *fp, const nd_plot_parity *plot, int corrected, const unsigned char *show)
+/* What a reader can tell apart: a panel of a few hundred pixels shows one mark per cell of a
+ * GRID x GRID grid over its axes (linear or log); more points in one cell draw over each other.
+ * A round of 200,000 rows would otherwise make a 650 MB SVG and half a minute of gnuplot. */
+#define GRID 256
+#define THIN_FROM 4096 /* below this many points every one is drawn */
+
+/* The cell of value v on an axis, or -1 when v is not drawn. */
+static long grid_cell(const axis_range *r, double v)
 {
+    if (!isfinite(v) || (r->log && v <= 0)) return -1;
+    double f = r->log ? (log(v) - log(r->lo)) / (log(r->hi) - log(r->lo)) : (v - r->lo) / (r->hi - r->lo);
+    if (!(f >= 0)) f = 0;
+    if (f >= 1) f = 0.999999;
+    return (long)(f * GRID);
+}
+
+/* Marks in keep[] the rows drawn: every row of a small plot; of a large one, the first row to
+ * fall in each cell of some panel (estimated or corrected), and every labelled row. The
+ * titles' statistics are over every row all the same. Returns the rows kept. */
+static size_t thin_points(const nd_plot_parity *plot, const axis_range *ranges, const unsigned char *show,
+                          unsigned char *keep, unsigned char *seen)
+{
+    size_t n = plot->n_points, kept = 0;
+    for (size_t i = 0; i < n; i++) keep[i] = n < THIN_FROM;
+    if (n < THIN_FROM) return n;
+    for (size_t k = 0; k < plot->n_panels; k++) {
+        const nd_plot_parity_panel *p = &plot->panels[k];
+        memset(seen, 0, (size_t)2 * GRID * GRID);
+        for (size_t i = 0; i < n; i++) {
+            long x = grid_cell(&ranges[k], p->measured_ms[i]);
+            for (int which = 0; which < 2 && x >= 0; which++) {
+                const double *y_ms = which ? p->corrected_ms : p->estimated_ms;
+                long y = y_ms ? grid_cell(&ranges[k], y_ms[i]) : -1;
+                if (y < 0) continue;
+                unsigned char *cell = &seen[(size_t)which * GRID * GRID + (size_t)x * GRID + (size_t)y];
+                if (!*cell) *cell = 1, keep[i] = 1;
+            }
+            if (show[k * n + i]) keep[i] = 1;
+        }
+    }
+    for (size_t i = 0; i < n; i++) kept += keep[i];
+    return kept;
+}
+
+static void put_data(FILE *fp, const nd_plot_parity *plot, int corrected, const unsigned char *show,
+                     const unsigned char *keep, size_t kept)
+{
+    if (kept < plot->n_points)
+        fprintf(fp, "# %zu of %zu rows: the others fall on a grid cell (1/%d of an axis) a row above "
+                "already marks, in every panel\n", kept, plot->n_points, GRID);
     fputs("# nd parity data: one row per strategy; per panel measured, estimated (and corrected) in the "
           "panel's unit, nan = not available, then the point's rank among the panel's three worst errors "
           "above 5 % (0: not labelled).\n# label",
@@ -218,6 +266,7 @@ static void put_data(FILE *fp, const nd_plot_parity *plot, int corrected, const 
     }
     fputc('\n', fp);
     for (size_t i = 0; i < plot->n_points; i++) {
+        if (!keep[i]) continue;
         nd_plot_put_label(fp, plot->labels[i]);
         for (size_t k = 0; k < plot->n_panels; k++) {
             const nd_plot_parity_panel *p = &plot->panels[k];
@@ -315,18 +364,23 @@ int nd_plot_parity_write(const char *out_base, const nd_plot_parity *plot,
     size_t rows = (plot->n_panels + cols - 1) / cols;
     if (nd_plot_mul_size(plot->n_panels, plot->n_points, &cells))
         return nd_error_set(err, ND_EINPUT, "parity plot: too many points");
-    unsigned char *show = calloc(cells, 1);
+    unsigned char *show = calloc(cells, 1), *keep = calloc(plot->n_points, 1);
+    unsigned char *seen = calloc((size_t)2 * GRID * GRID, 1);
     double *mape = calloc(2 * plot->n_panels, sizeof *mape), *worst = mape ? mape + plot->n_panels : NULL;
-    if (!show || !mape) {
-        free(show), free(mape);
-        return nd_error_set(err, ND_ENOMEM, "out of memory");
-    }
-    for (size_t k = 0; k < plot->n_panels; k++)
-        panel_stats(plot, &plot->panels[k], show + k * plot->n_points, &mape[k], &worst[k]);
-
+    axis_range *ranges = calloc(plot->n_panels, sizeof *ranges);
     nd_plot_text data = {0}, body = {0};
+    if (!show || !keep || !seen || !mape || !ranges) {
+        rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t k = 0; k < plot->n_panels; k++) {
+        panel_stats(plot, &plot->panels[k], show + k * plot->n_points, &mape[k], &worst[k]);
+        ranges[k] = (axis_range){0, 1, 0};
+        if ((rc = panel_range(plot, &plot->panels[k], &ranges[k], err))) goto done;
+    }
+    size_t kept = thin_points(plot, ranges, show, keep, seen);
     if ((rc = nd_plot_text_open(&data, err)) || (rc = nd_plot_text_open(&body, err))) goto done;
-    put_data(data.fp, plot, corrected, show);
+    put_data(data.fp, plot, corrected, show, keep, kept);
     /* More than two rows of square panels: a taller image, unless the caller chose a size. */
     nd_plot_options o;
     if (opt) o = *opt;
@@ -338,9 +392,7 @@ int nd_plot_parity_write(const char *out_base, const nd_plot_parity *plot,
     nd_plot_put_string(body.fp, nd_plot_title(opt, "Estimated against measured"));
     fputs(" font ',12'\nset grid\nset size square\nset key top left opaque box Left reverse\n", body.fp);
     for (size_t k = 0; k < plot->n_panels; k++) {
-        axis_range r = {0, 1, 0};
-        if ((rc = panel_range(plot, &plot->panels[k], &r, err))) goto done;
-        put_panel(body.fp, plot, k, &r, corrected, mape[k], worst[k]);
+        put_panel(body.fp, plot, k, &ranges[k], corrected, mape[k], worst[k]);
         if (k == 0 && plot->n_panels > 1) fputs("unset key\n", body.fp);
     }
     fputs("unset multiplot\n", body.fp);
@@ -350,6 +402,6 @@ int nd_plot_parity_write(const char *out_base, const nd_plot_parity *plot,
 done:
     nd_plot_text_free(&data);
     nd_plot_text_free(&body);
-    free(show), free(mape);
+    free(show), free(keep), free(seen), free(mape), free(ranges);
     return rc;
 }

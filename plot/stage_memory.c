@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define COMPONENTS_MAX 64
@@ -143,11 +144,65 @@ static void put_body(FILE *fp, const nd_plot_stage_memory *p, const memory_view 
     fputs("unset multiplot\n", fp);
 }
 
+/* More stages than a plot has room for bars (nd-search prices 512 at most; a memory CSV may
+ * state 600,000): stages in BARS_MAX groups of consecutive ones, each drawn as its fullest
+ * stage and labelled with the range it stands for ("120-239"), so the peak and how memory
+ * runs along the pipeline stay visible. */
+#define BARS_MAX 256
+
+typedef struct binned {
+    nd_plot_stage_memory plot;
+    double *mib;
+    const char **labels;
+    char (*text)[48];
+} binned;
+
+static void binned_free(binned *b)
+{
+    free(b->mib), free(b->labels), free(b->text);
+}
+
+static int bin_stages(const nd_plot_stage_memory *p, binned *b, nd_error *err)
+{
+    size_t bins = BARS_MAX, k = p->n_components;
+    memset(b, 0, sizeof *b);
+    b->mib = calloc(bins * k, sizeof *b->mib);
+    b->labels = calloc(bins, sizeof *b->labels);
+    b->text = calloc(bins, sizeof *b->text);
+    if (!b->mib || !b->labels || !b->text) return binned_free(b), nd_error_set(err, ND_ENOMEM, "out of memory");
+    for (size_t j = 0; j < bins; j++) {
+        size_t lo = j * p->n_stages / bins, hi = (j + 1) * p->n_stages / bins, full = lo;
+        double most = -1;
+        for (size_t i = lo; i < hi; i++) {
+            double total = 0;
+            for (size_t c = 0; c < k; c++) total += cell(p, i, c);
+            if (total > most) most = total, full = i;
+        }
+        memcpy(&b->mib[j * k], &p->component_mib[full * k], k * sizeof *b->mib);
+        if (p->stage_labels)
+            snprintf(b->text[j], sizeof b->text[j], "%.20s-%.20s", p->stage_labels[lo] ? p->stage_labels[lo] : "",
+                     p->stage_labels[hi - 1] ? p->stage_labels[hi - 1] : "");
+        else
+            snprintf(b->text[j], sizeof b->text[j], "%zu-%zu", lo, hi - 1);
+        b->labels[j] = b->text[j];
+    }
+    b->plot = *p;
+    b->plot.n_stages = bins, b->plot.component_mib = b->mib, b->plot.stage_labels = b->labels;
+    return ND_OK;
+}
+
 int nd_plot_stage_memory_write(const char *out_base, const nd_plot_stage_memory *plot,
                                const nd_plot_options *opt, nd_error *err)
 {
     int rc = check_memory(plot, err);
     if (rc) return rc;
+    if (plot->n_stages > BARS_MAX) {
+        binned b;
+        if ((rc = bin_stages(plot, &b, err))) return rc;
+        rc = nd_plot_stage_memory_write(out_base, &b.plot, opt, err);
+        binned_free(&b);
+        return rc;
+    }
     memory_view v;
     build_view(plot, &v);
     nd_plot_text data = {0}, body = {0};

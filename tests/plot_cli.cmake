@@ -167,3 +167,20 @@ add_test(NAME plot_cli_pdf_reproducible
          COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cli/pdf_reproducible.sh ${NDP} ${NDP_DATA}/memory.csv)
 set_tests_properties(plot_cli_pdf_reproducible PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" SKIP_RETURN_CODE 77
                      PASS_REGULAR_EXPRESSION "^ok")
+
+# Issue 17: what a reader cannot see is not drawn. 5,000 stages become 256 bars, each the
+# fullest stage of its range (stage i here holds i MiB of activations, so the bar of
+# stages 4980-4999 is stage 4999, with 4999 MiB of activations); 10,000 copies of one row
+# fall on one grid cell per panel and are drawn once.
+nd_plot_cli_sh(cli_plot_memory_binned none "^ok$"
+  "awk 'BEGIN { print \"stage,first_layer,layers,inflight,params_mib,grads_mib,optimizer_mib,activations_mib,working_mib,buffers_mib,allocator_mib,context_mib,total_mib,budget_mib\"; \
+     for (i = 0; i < 5000; i++) printf \"%d,%d,1,1,10,10,10,%d,1,1,1,1,%d,1000000\\n\", i, i, i, 36 + i }' >\"$3/stages.csv\"; \
+   \"$1\" memory \"$3/stages.csv\" --script-only -o \"$3/stages\" >/dev/null; \
+   test \"$(grep -vc '^#' \"$3/stages.dat\")\" -eq 256; \
+   grep -q '^\"4980-4999\" 10 10 10 4999 ' \"$3/stages.dat\"; echo ok")
+nd_plot_cli_sh(cli_plot_parity_thinned none "^ok$"
+  "awk 'NR == 1 { print; next } NR == 2 { row = $0 } END { for (i = 0; i < 10000; i++) print row }' \
+     \"$2/estimates.csv\" >\"$3/many.csv\"; \
+   \"$1\" parity \"$3/many.csv\" --script-only -o \"$3/many\" >/dev/null; \
+   grep -q '^# [0-9]* of 10000 rows' \"$3/many.dat\"; \
+   test \"$(grep -vc '^#' \"$3/many.dat\")\" -lt 100; echo ok")
