@@ -40,13 +40,17 @@ static void knapsack_kinds(const nd_search_config *cfg, const nd_layer_cache_ent
                            const int64_t layers[ND_LAYER_KINDS], nd_knapsack_kind kinds[ND_LAYER_KINDS])
 {
     unsigned allowed = cfg->space.layer_modes ? cfg->space.layer_modes : (1u << ND_RECOMPUTE_MODES) - 1;
+    bool expandable = nd_train_expandable_segments(cfg->ctx->train);
     for (int k = 0; k < ND_LAYER_KINDS; k++) {
         const nd_layer_cost *l = &c->layer[k];
         kinds[k].layers = layers[k];
         for (int r = 0; r < ND_RECOMPUTE_MODES; r++) {
             bool barred = !(allowed & (1u << r));
             kinds[k].time_ms[r] = barred ? BARRED : mode_time_ms(cfg->ctx, l, (nd_recompute)r);
-            kinds[k].act_bytes[r] = barred ? BARRED : l->activation_bytes[r];
+            /* the allocator rounds each kept tensor up to its block: half of 2 MiB on average
+             * (nd_stage_memory_compute), which a stage of many small layers feels */
+            double rounding = expandable ? 0 : l->activation_tensors[r] * MIB;
+            kinds[k].act_bytes[r] = barred ? BARRED : l->activation_bytes[r] + rounding;
             kinds[k].working_bytes[r] = barred ? BARRED : l->working_bytes[r];
         }
     }

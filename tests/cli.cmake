@@ -206,3 +206,12 @@ add_test(NAME cli_search_memory_error_flag
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/search_memory_error_flag.sh $<TARGET_FILE:nd-fit>
                  ${SEARCH} ${SAMPLES})
 set_tests_properties(cli_search_memory_error_flag PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 120)
+add_test(NAME cli_messages_keep_their_reason
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/messages.sh $<TARGET_FILE_DIR:nd-search> ${SAMPLES})
+set_tests_properties(cli_messages_keep_their_reason PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 120
+                     PASS_REGULAR_EXPRESSION ", 0 failed")
+# Issue 17: every file nd writes read back by the binary that consumes it, at the limits too.
+add_test(NAME cli_round_trip
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/round_trip.sh $<TARGET_FILE_DIR:nd-search> ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli_round_trip PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 300
+                     PASS_REGULAR_EXPRESSION ", 0 failed")
