@@ -210,8 +210,10 @@ static int loo(round_data *d, nd_error *err)
     nd_fit_result res;
     int rc = nd_fit_run(d->rows, d->cmp.count, &o, &res, err);
     if (rc) return rc;
-    printf("  %-16s %4zu rows   step %5.1f %%   peak %5.1f %%   held:", d->ses.run.model.name, d->cmp.count,
-           100 * res.loo_total.mape, 100 * res.loo_memory.mape);
+    printf("  %-16s %4zu rows   step %5.1f %%   peak ", d->ses.run.model.name, d->cmp.count, 100 * res.loo_total.mape);
+    if (res.loo_memory.n) printf("%5.1f %%", 100 * res.loo_memory.mape);
+    else printf("    - "); /* no memory ratio identified */
+    printf("   held:");
     for (int k = 0; k < ND_RATIO_KEYS; k++)
         if (k != ND_RATIO_FORWARD && res.status[k] == ND_RATIO_HELD && !strstr(res.why[k], "exercises"))
             printf(" %s", nd_ratio_key_name((nd_ratio_key)k));

@@ -145,16 +145,37 @@ static void measured_folds(const nd_classified *round, bool out[ND_FOLDS])
     out[ND_FOLD_TOTAL] = true;
 }
 
+static int by_label(const void *a, const void *b)
+{
+    return strcmp(((const nd_compare_row *)a)->label, ((const nd_compare_row *)b)->label);
+}
+
+/* Strategies the round ran (rows with one label are one strategy measured again). */
+static size_t distinct_strategies(const nd_compare *c)
+{
+    nd_compare_row *copy = malloc(c->count * sizeof *copy);
+    if (!copy) return c->count;
+    memcpy(copy, c->rows, c->count * sizeof *copy);
+    qsort(copy, c->count, sizeof *copy, by_label);
+    size_t d = c->count ? 1 : 0;
+    for (size_t i = 1; i < c->count; i++) d += strcmp(copy[i - 1].label, copy[i].label) != 0;
+    free(copy);
+    return d;
+}
+
 static void fold_metrics(nd_compare *c, double *x, double *y)
 {
+    /* A correlation over one or two strategies is +-1 or undefined whatever the estimate:
+     * not a number to read (nd-fit's rule, ND_FIT_MIN_DISTINCT). */
+    bool ranks = distinct_strategies(c) >= 3;
     for (int f = 0; f < ND_FOLDS; f++) {
         for (size_t i = 0; i < c->count; i++) {
             x[i] = c->rows[i].estimated[f];
             y[i] = c->rows[i].measured[f];
         }
         nd_compare_metrics *m = &c->fold[f];
-        m->pearson = nd_metric_pearson(x, y, c->count);
-        m->spearman = nd_metric_spearman(x, y, c->count);
+        m->pearson = ranks ? nd_metric_pearson(x, y, c->count) : NAN;
+        m->spearman = ranks ? nd_metric_spearman(x, y, c->count) : NAN;
         /* A part below 0.5 % of its own row's step is noise to divide by: left out. */
         for (size_t i = 0; i < c->count && f != ND_FOLD_TOTAL; i++)
             if (y[i] < 0.005 * c->rows[i].measured[ND_FOLD_TOTAL]) y[i] = NAN;

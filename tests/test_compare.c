@@ -61,10 +61,43 @@ static void part_floor_is_per_row(void **state)
     unlink(csv);
 }
 
+/* Three rows of two strategies (DP 8 MB 1 measured twice): a correlation over two strategies
+ * is +-1 whatever the estimate, so none is given; the relative errors of the three rows are. */
+static void no_correlation_on_two_strategies(void **state)
+{
+    (void)state;
+    char csv[] = "/tmp/nd_test_compare_XXXXXX";
+    int fd = mkstemp(csv);
+    assert_true(fd >= 0);
+    const char *text = "DP,MB,time\n8,1,1000\n8,1,1010\n8,2,1500\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/samples/runs/llama3-8b.yaml", getenv("ND_SOURCE_DIR"));
+    nd_run run;
+    nd_error err = {0};
+    assert_int_equal(nd_run_load(&run, path, &err), 0);
+    nd_device_table table;
+    assert_int_equal(nd_device_table_builtin(&table, &err), 0);
+    nd_classified round;
+    assert_int_equal(nd_classified_load(csv, &round, &err), 0);
+    nd_compare_inputs in = {&run, nd_device_table_find(&table, "H100"), 81920, NULL, ND_PEAK_DEVICE};
+    nd_compare c;
+    if (nd_compare_round(&in, &round, &c, &err)) fail_msg("%s", err.message);
+    assert_true(isnan(c.fold[ND_FOLD_TOTAL].pearson));
+    assert_true(isnan(c.fold[ND_FOLD_TOTAL].spearman));
+    assert_int_equal(c.fold[ND_FOLD_TOTAL].errors.n, 3);
+    nd_compare_free(&c);
+    nd_classified_free(&round);
+    nd_device_table_free(&table);
+    unlink(csv);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(part_floor_is_per_row),
+        cmocka_unit_test(no_correlation_on_two_strategies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
