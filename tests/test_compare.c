@@ -14,6 +14,33 @@
 
 #include "nd/compare.h"
 
+/* Writes text to a temporary round file and compares it on Llama-3-8B / H100. */
+static void compare_text(const char *text, nd_compare *c, nd_classified *round, nd_device_table *table)
+{
+    char csv[] = "/tmp/nd_test_compare_XXXXXX";
+    int fd = mkstemp(csv);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/samples/runs/llama3-8b.yaml", getenv("ND_SOURCE_DIR"));
+    static nd_run run;
+    nd_error err = {0};
+    assert_int_equal(nd_run_load(&run, path, &err), 0);
+    assert_int_equal(nd_device_table_builtin(table, &err), 0);
+    assert_int_equal(nd_classified_load(csv, round, &err), 0);
+    nd_compare_inputs in = {&run, nd_device_table_find(table, "H100"), 81920, NULL, ND_PEAK_DEVICE};
+    if (nd_compare_round(&in, round, c, &err)) fail_msg("%s", err.message);
+    unlink(csv);
+}
+
+static void release(nd_compare *c, nd_classified *round, nd_device_table *table)
+{
+    nd_compare_free(c);
+    nd_classified_free(round);
+    nd_device_table_free(table);
+}
+
 /* Three rows of Llama 3 8B on 8 H100s, measured dp_wait against step:
  *   MB 1:  step 1000 ms, dp_wait 10 ms   1 % of its step: counted
  *   MB 2:  step 1000 ms, dp_wait 1 ms    0.1 %: left out
@@ -22,25 +49,10 @@
 static void part_floor_is_per_row(void **state)
 {
     (void)state;
-    char csv[] = "/tmp/nd_test_compare_XXXXXX";
-    int fd = mkstemp(csv);
-    assert_true(fd >= 0);
-    const char *text = "DP,MB,time,comp,dp_wait\n8,1,1000,900,10\n8,2,1000,900,1\n8,8,9000,8000,90\n";
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
-
-    char path[1024];
-    snprintf(path, sizeof path, "%s/samples/runs/llama3-8b.yaml", getenv("ND_SOURCE_DIR"));
-    nd_run run;
-    nd_error err = {0};
-    assert_int_equal(nd_run_load(&run, path, &err), 0);
-    nd_device_table table;
-    assert_int_equal(nd_device_table_builtin(&table, &err), 0);
-    nd_classified round;
-    assert_int_equal(nd_classified_load(csv, &round, &err), 0);
-    nd_compare_inputs in = {&run, nd_device_table_find(&table, "H100"), 81920, NULL, ND_PEAK_DEVICE};
     nd_compare c;
-    if (nd_compare_round(&in, &round, &c, &err)) fail_msg("%s", err.message);
+    nd_classified round;
+    nd_device_table table;
+    compare_text("DP,MB,time,comp,dp_wait\n8,1,1000,900,10\n8,2,1000,900,1\n8,8,9000,8000,90\n", &c, &round, &table);
 
     const nd_error_stats *e = &c.fold[ND_FOLD_DP].errors;
     assert_int_equal(e->n, 2);
@@ -54,11 +66,7 @@ static void part_floor_is_per_row(void **state)
     assert_true(fabs(e->mape - mape) < 1e-12 * (1 + mape));
     assert_true(fabs(e->bias - bias) < 1e-12 * (1 + fabs(bias)));
     assert_int_equal(c.fold[ND_FOLD_TOTAL].errors.n, 3);
-
-    nd_compare_free(&c);
-    nd_classified_free(&round);
-    nd_device_table_free(&table);
-    unlink(csv);
+    release(&c, &round, &table);
 }
 
 /* Three rows of two strategies (DP 8 MB 1 measured twice): a correlation over two strategies
@@ -66,31 +74,14 @@ static void part_floor_is_per_row(void **state)
 static void no_correlation_on_two_strategies(void **state)
 {
     (void)state;
-    char csv[] = "/tmp/nd_test_compare_XXXXXX";
-    int fd = mkstemp(csv);
-    assert_true(fd >= 0);
-    const char *text = "DP,MB,time\n8,1,1000\n8,1,1010\n8,2,1500\n";
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
-    char path[1024];
-    snprintf(path, sizeof path, "%s/samples/runs/llama3-8b.yaml", getenv("ND_SOURCE_DIR"));
-    nd_run run;
-    nd_error err = {0};
-    assert_int_equal(nd_run_load(&run, path, &err), 0);
-    nd_device_table table;
-    assert_int_equal(nd_device_table_builtin(&table, &err), 0);
-    nd_classified round;
-    assert_int_equal(nd_classified_load(csv, &round, &err), 0);
-    nd_compare_inputs in = {&run, nd_device_table_find(&table, "H100"), 81920, NULL, ND_PEAK_DEVICE};
     nd_compare c;
-    if (nd_compare_round(&in, &round, &c, &err)) fail_msg("%s", err.message);
+    nd_classified round;
+    nd_device_table table;
+    compare_text("DP,MB,time\n8,1,1000\n8,1,1010\n8,2,1500\n", &c, &round, &table);
     assert_true(isnan(c.fold[ND_FOLD_TOTAL].pearson));
     assert_true(isnan(c.fold[ND_FOLD_TOTAL].spearman));
     assert_int_equal(c.fold[ND_FOLD_TOTAL].errors.n, 3);
-    nd_compare_free(&c);
-    nd_classified_free(&round);
-    nd_device_table_free(&table);
-    unlink(csv);
+    release(&c, &round, &table);
 }
 
 int main(void)

@@ -25,30 +25,53 @@ static int find_param(const char *name)
     return -1;
 }
 
-static void recovers_a_known_device(void **state)
+/* The vTrain GPT-h1024-L12 round priced on the built-in A100, as device-fit rows. */
+typedef struct fixture {
+    nd_run run;
+    nd_device_table table;
+    const nd_device *a100;
+    nd_classified round;
+    nd_compare cmp;
+    nd_device_fit_row *rows;
+} fixture;
+
+static void setup(fixture *f)
 {
-    (void)state;
     gsl_set_error_handler_off();
     char run_path[1024], csv_path[1024];
     snprintf(run_path, sizeof run_path, "%s/samples/runs/vtrain-gpt-h1024-l12.yaml", getenv("ND_SOURCE_DIR"));
     snprintf(csv_path, sizeof csv_path, "%s/samples/rounds/vtrain-gpt-h1024-l12.csv", getenv("ND_SOURCE_DIR"));
-    nd_run run;
     nd_error err = {0};
-    if (nd_run_load(&run, run_path, &err)) fail_msg("%s", err.message);
-    nd_device_table table;
-    assert_int_equal(nd_device_table_builtin(&table, &err), 0);
-    const nd_device *a100 = nd_device_table_find(&table, "A100");
-    nd_classified round;
-    if (nd_classified_load(csv_path, &round, &err)) fail_msg("%s", err.message);
-    nd_compare_inputs in = {&run, a100, 81920, NULL, ND_PEAK_DEVICE};
-    nd_compare cmp;
-    if (nd_compare_round(&in, &round, &cmp, &err)) fail_msg("%s", err.message);
+    if (nd_run_load(&f->run, run_path, &err)) fail_msg("%s", err.message);
+    assert_int_equal(nd_device_table_builtin(&f->table, &err), 0);
+    f->a100 = nd_device_table_find(&f->table, "A100");
+    if (nd_classified_load(csv_path, &f->round, &err)) fail_msg("%s", err.message);
+    nd_compare_inputs in = {&f->run, f->a100, 81920, NULL, ND_PEAK_DEVICE};
+    if (nd_compare_round(&in, &f->round, &f->cmp, &err)) fail_msg("%s", err.message);
+    f->rows = calloc(f->cmp.count, sizeof *f->rows);
+    assert_non_null(f->rows);
+    nd_device_fit_rows(&f->cmp, &f->run, 0, f->rows);
+}
 
+static void teardown(fixture *f)
+{
+    free(f->rows);
+    nd_compare_free(&f->cmp);
+    nd_classified_free(&f->round);
+    nd_device_table_free(&f->table);
+}
+
+static void recovers_a_known_device(void **state)
+{
+    (void)state;
+    fixture fx;
+    setup(&fx);
+    const nd_device *a100 = fx.a100;
+    nd_compare cmp = fx.cmp;
+    nd_error err = {0};
     nd_device truth = *a100;
     truth.host_dispatch_us = 1.4 * a100->host_dispatch_us;
-    nd_device_fit_row *rows = calloc(cmp.count, sizeof *rows);
-    assert_non_null(rows);
-    nd_device_fit_rows(&cmp, &run, 0, rows);
+    nd_device_fit_row *rows = fx.rows;
     unsigned seed = 7;
     for (size_t i = 0; i < cmp.count; i++) {
         if (nd_device_fit_price(&truth, &rows[i], &rows[i].time_ms, NULL, &err)) fail_msg("%s", err.message);
@@ -76,10 +99,7 @@ static void recovers_a_known_device(void **state)
     assert_true(res.device.peak_tflops == a100->peak_tflops);
     assert_true(find_param("kernel_launch_us") >= 0);
     nd_device_fit_result_free(&res);
-    free(rows);
-    nd_compare_free(&cmp);
-    nd_classified_free(&round);
-    nd_device_table_free(&table);
+    teardown(&fx);
 }
 
 /* Rounds with classified parts constrain the matching fields directly: the same strategies
@@ -89,26 +109,14 @@ static void recovers_a_known_device(void **state)
 static void parts_constrain_their_fields(void **state)
 {
     (void)state;
-    gsl_set_error_handler_off();
-    char run_path[1024], csv_path[1024];
-    snprintf(run_path, sizeof run_path, "%s/samples/runs/vtrain-gpt-h1024-l12.yaml", getenv("ND_SOURCE_DIR"));
-    snprintf(csv_path, sizeof csv_path, "%s/samples/rounds/vtrain-gpt-h1024-l12.csv", getenv("ND_SOURCE_DIR"));
-    nd_run run;
+    fixture fx;
+    setup(&fx);
+    const nd_device *a100 = fx.a100;
+    nd_compare cmp = fx.cmp;
     nd_error err = {0};
-    if (nd_run_load(&run, run_path, &err)) fail_msg("%s", err.message);
-    nd_device_table table;
-    assert_int_equal(nd_device_table_builtin(&table, &err), 0);
-    const nd_device *a100 = nd_device_table_find(&table, "A100");
-    nd_classified round;
-    if (nd_classified_load(csv_path, &round, &err)) fail_msg("%s", err.message);
-    nd_compare_inputs in = {&run, a100, 81920, NULL, ND_PEAK_DEVICE};
-    nd_compare cmp;
-    if (nd_compare_round(&in, &round, &cmp, &err)) fail_msg("%s", err.message);
     nd_device truth = *a100;
     truth.intra_efficiency = 0.45;
-    nd_device_fit_row *rows = calloc(cmp.count, sizeof *rows);
-    assert_non_null(rows);
-    nd_device_fit_rows(&cmp, &run, 0, rows);
+    nd_device_fit_row *rows = fx.rows;
     double error[2];
     for (int with_parts = 0; with_parts < 2; with_parts++) {
         for (size_t i = 0; i < cmp.count; i++) {
@@ -126,10 +134,7 @@ static void parts_constrain_their_fields(void **state)
     }
     if (!(error[1] < 0.03 && error[1] < error[0]))
         fail_msg("intra_efficiency off by %.3f with the parts, %.3f without", error[1], error[0]);
-    free(rows);
-    nd_compare_free(&cmp);
-    nd_classified_free(&round);
-    nd_device_table_free(&table);
+    teardown(&fx);
 }
 
 int main(void)
