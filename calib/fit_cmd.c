@@ -112,7 +112,8 @@ static int open_rounds(fit_job *job, FILE *diag, nd_error *err)
         nd_cli_common common = req->common;
         if (req->round_run[r]) common.run_path = req->round_run[r];
         fit_round *fr = &job->rounds[r];
-        if (!(rc = nd_session_open(&fr->ses, &common, false, diag, err))) fr->open = true;
+        rc = nd_session_open(&fr->ses, &common, false, diag, err);
+        fr->open = true; /* closed even after a failure: it frees what the open allocated */
         if (!rc) rc = nd_classified_load(req->real_csv[r], &fr->round, err);
         job->hash[r] = nd_fit_file_hash(req->real_csv[r]);
         if (!rc && r > 0 && strcmp(fr->ses.device->name, job->rounds[0].ses.device->name))
