@@ -17,6 +17,8 @@ set(ND_BAD_READERS_devices estimate-devices search-devices compare-devices fit-d
 set(ND_BAD_READERS_search search-config)
 set(ND_BAD_READERS_trace classify-trace)
 set(ND_BAD_READERS_ascend classify-ascend)
+set(ND_BAD_READERS_log classify-log)
+set(ND_BAD_READERS_sweep classify-sweep)
 set(ND_BAD_READERS_plot plot-parity plot-memory)
 
 set(ND_BAD_ENV

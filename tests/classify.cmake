@@ -171,6 +171,47 @@ nd_classify_cli(classify_cli_sweep_no_runs 2 "classify/rank2.pt.trace.json: cann
 nd_classify_cli(classify_cli_sweep_bad_strategy 2 "bad_strategy/run/strategy.txt: --dims: unknown dimension 'XP'"
   --sweep ${ND_CLASSIFY_BAD}/bad_strategy)
 
+# Trainer logs (samples/logs/, written from each format's documented log lines), one round
+# row each; expected values by hand from the files:
+# - Megatron-LM: 10 step lines (iterations 10..100), the first dropped as warm-up (the first
+#   tenth, at least one); the 9 steady are 7291.4 7265.0 7270.3 7258.8 7266.1 7301.9 7262.7
+#   7268.4 7259.9, median 7266.1 ms; "max reserved: 66342.0"; arguments TP 2, PP 1, CP 1,
+#   EP 1, DP 4, MBS 1, GBS 64 (MB = 64 / (1 x 4) = 16), seq 8192, sequence parallel,
+#   selective recompute, distributed optimizer (OP = DP x CP = 4, ZERO 1).
+# - torchtitan: steps 1, 10, ..., 50, step 1 dropped; tps 7402 7398 7415 7391 7409 per device;
+#   a rank takes local_batch_size 2 x seq_len 8192 = 16384 tokens per step (no gradient
+#   accumulation, TP x PP x CP = 1), so ms = 16384000 / tps, median 16384000 / 7402 =
+#   2213.456 ms; memory 58.31 GiB = 59709.4 MiB; mesh dp_shard 8 (FSDP: OP 8, ZERO 3), MBS 2,
+#   MB 1, GBS 16.
+nd_classify_sh(classify_cli_logs_rows 0
+  "^DP,EP,MP,CP,PP,MB,MBS,OP,SP,ZERO,recompute,time,peak_mib,gbs,seq_len 4,1,2,1,1,16,1,4,1,1,selective,7266.100,66342.0,64,8192 8,1,1,1,1,1,2,8,0,3,selective,2213.456,59709.4,16,8192$"
+  "rm -f $OUT/logs.csv && $ND --log ${PROJECT_SOURCE_DIR}/samples/logs/megatron-lm-llama3-8b-tp2.log ${PROJECT_SOURCE_DIR}/samples/logs/torchtitan-llama3-8b-fsdp8.log --log-config ${PROJECT_SOURCE_DIR}/samples/logs/torchtitan-llama3-8b.toml --csv $OUT/logs.csv >/dev/null && tr '\\n' ' ' < $OUT/logs.csv | sed 's/ $//'")
+# - NeMo: the progress bar drawn 10 times (global_step 0..9), the first dropped; the 9
+#   steady train_step_timing 5.896 .. 5.921 s, median 5.905 s.
+nd_classify_cli(classify_cli_log_nemo 0 "NeMo log, 10 step lines, 1 dropped as warm-up, median of the 9 steady: time 5905.000 ms per step \\(min 5896.000, max 5921.000\\)"
+  --log ${PROJECT_SOURCE_DIR}/samples/logs/nemo-gpt3-5b-tp4-pp2.log)
+# - MindFormers: per_step_time 103328 (dropped) then 1752 1748 1761 1750 1747 1755 1749 ms,
+#   median 1750 ms.
+nd_classify_cli(classify_cli_log_mindformers 0 "MindFormers log, 8 step lines, 1 dropped as warm-up, median of the 7 steady: time 1750.000 ms"
+  --log ${PROJECT_SOURCE_DIR}/samples/logs/mindformers-llama2-13b.log)
+# - Megatron-DeepSpeed: 4123.9 dropped; 1733.2 1729.8 1731.4 1728.6, median (1729.8 +
+#   1731.4) / 2 = 1730.6 ms; its "> " arguments: TP 2, PP 2, DP 2, MBS 2, GBS 32 (MB 8),
+#   ZeRO stage 1 (OP = DP = 2).
+nd_classify_cli(classify_cli_log_deepspeed 0 "median of the 4 steady: time 1730.600 ms"
+  --log ${PROJECT_SOURCE_DIR}/samples/logs/megatron-deepspeed-gpt-tp2-pp2.log)
+nd_classify_cli(classify_cli_log_deepspeed_degrees 0 "degrees DP=2 MP=2 PP=2 MB=8 MBS=2 OP=2"
+  --log ${PROJECT_SOURCE_DIR}/samples/logs/megatron-deepspeed-gpt-tp2-pp2.log)
+nd_classify_cli(classify_cli_log_skip 0 "5 step lines, 3 dropped as warm-up, median of the 2 steady: time 1730.000 ms"
+  --log ${PROJECT_SOURCE_DIR}/samples/logs/megatron-deepspeed-gpt-tp2-pp2.log --skip-steps 3)
+nd_classify_cli(classify_cli_log_torchtitan_needs_toml 2 "torchtitan-llama3-8b-fsdp8.log: torchtitan logs tokens per second per device \\(tps\\). the step time needs"
+  --log ${PROJECT_SOURCE_DIR}/samples/logs/torchtitan-llama3-8b-fsdp8.log)
+add_test(NAME classify_cli_logs_compare_fit
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/classify_logs_then_fit.sh $<TARGET_FILE:nd-classify>
+                 $<TARGET_FILE:nd-compare> $<TARGET_FILE:nd-fit> ${PROJECT_SOURCE_DIR}/samples/runs/llama3-8b.yaml
+                 ${PROJECT_SOURCE_DIR}/samples/logs)
+set_tests_properties(classify_cli_logs_compare_fit PROPERTIES ENVIRONMENT "${ND_TEST_ENV}"
+                     PASS_REGULAR_EXPRESSION "^ok")
+
 # Cross-checks (tests/data/classify/npu_check, made by hand): the device has a 300 us
 # MatMul at 1100, a 200 us allReduce at 1300 and a 100 us Add at 1600, so nd's compute is
 # 300 + 100 = 400 us and the allReduce is exposed from 1400 to 1500 (100 us). The

@@ -44,7 +44,7 @@ static char *find_nested(const char *dir)
         if ((names[n] = nd_strdup(e->d_name))) n++;
     }
     closedir(d);
-    qsort(names, n, sizeof *names, cmp_str);
+    if (n) qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n && !hit; i++) {
         char *sub = nd_path_join(dir, names[i]);
         char *out = sub ? nd_path_join(sub, "ASCEND_PROFILER_OUTPUT") : NULL;

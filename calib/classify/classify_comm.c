@@ -378,7 +378,7 @@ int nd_classify_ascend_comm_load(nd_classify_run *run, const char *csv_path, asc
     c->present = true;
     int rc = parse_file(run, c, err);
     free(c->slots), c->slots = NULL, c->n_slots = 0;
-    if (!rc) qsort(c->ops, c->n, sizeof *c->ops, cmp_step_rank);
+    if (!rc && c->n) qsort(c->ops, c->n, sizeof *c->ops, cmp_step_rank);
     if (rc) nd_classify_ascend_comm_free(c);
     return rc;
 }

@@ -152,6 +152,6 @@ int nd_classify_kernels_summarize(const nd_classify_run *run, const bool *keep, 
     }
     for (size_t i = 0; i < s->n_shapes; i++)
         s->shapes[i].calls /= n, s->shapes[i].ms /= n, s->shapes[i].flops /= n;
-    qsort(s->shapes, s->n_shapes, sizeof *s->shapes, cmp_shape);
+    if (s->n_shapes) qsort(s->shapes, s->n_shapes, sizeof *s->shapes, cmp_shape);
     return ND_OK;
 }

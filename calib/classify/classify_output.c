@@ -266,7 +266,7 @@ int nd_classify_detail_write(const nd_classify_run *run, const char *path, nd_er
             sites = m;
             sites[n++] = *x; /* labels borrowed from the samples */
         }
-    qsort(sites, n, sizeof *sites, cmp_site);
+    if (n) qsort(sites, n, sizeof *sites, cmp_site);
     nd_outfile out;
     int rc = nd_outfile_open(&out, path, err);
     if (!rc) {

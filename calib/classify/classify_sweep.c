@@ -56,7 +56,7 @@ static int list_dir(const char *dir, names *out, size_t max, nd_error *err)
     }
     closedir(d);
     if (rc) names_free(out);
-    else qsort(out->items, out->n, sizeof *out->items, cmp_str);
+    else if (out->n) qsort(out->items, out->n, sizeof *out->items, cmp_str);
     return rc;
 }
 

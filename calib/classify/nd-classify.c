@@ -13,6 +13,7 @@
 static const char usage[] =
     "usage: nd-classify TRACE_OR_DIR... [--dims DP=8,MP=4,PP=2,MB=16] [--csv ROUND.csv]\n"
     "       nd-classify --sweep DIR [--dims ...] [--csv ROUND.csv]\n"
+    "       nd-classify --log TRAINER.log... [--log-config JOB.toml] [--dims ...] [--csv ROUND.csv]\n"
     "                   [--kernels FILE] [--perf-parts FILE] [--detail FILE] [--skip-steps N]\n"
     "                   [--view auto|host|device] [--stat mean|median] [--nd-columns]\n"
     "                   [--json] [-v] [-o DIR [--format png|svg|pdf]]\n";
@@ -32,12 +33,18 @@ static const char help[] =
     "  --csv FILE         append the row to a round file (created if absent; the header\n"
     "                     must match); written atomically\n"
     "  --nd-columns       write exactly ND's columns (no idle, unclassified, optimizer)\n"
+    "  --log              the inputs are trainer logs (Megatron-LM, Megatron-DeepSpeed,\n"
+    "                     MindSpeed, torchtitan, NeMo, MindFormers): one row each, the\n"
+    "                     median of the steady steps as time, the peak memory as peak_mib\n"
+    "  --log-config FILE  torchtitan's job toml (batch, sequence, degrees) for --log\n"
+    "  --log-peak KIND    peak_mib from the reserved (default) or allocated peak\n"
     "  --perf-parts FILE  the row in ND estimate columns\n"
     "  --detail FILE      one row per rank-step with per-source columns\n"
     "  --kernels FILE     the kernel view: time by kernel class, each collective type\n"
     "                     (calls, MiB, exposed and overlapped ms, bus bandwidth) and each\n"
     "                     GEMM or attention shape (ms per call, TFLOP/s)\n"
-    "  --skip-steps N     drop each rank's first N steps (warm-up)\n"
+    "  --skip-steps N     drop each rank's first N steps (warm-up); with --log, the first N\n"
+    "                     step lines (default: the first tenth, at least one)\n"
     "  --view V           auto (device when a trace has kernels), host or device\n"
     "  --stat S           what the rows hold: mean (ND, default) or median\n"
     "  --json             print the report as JSON\n"
@@ -52,9 +59,9 @@ static const char help[] =
     "Exit status: 0 done, 1 failed while running, 2 bad usage or bad input.\n";
 
 typedef struct args {
-    const char *csv, *perf_parts, *detail, *kernels, *sweep;
+    const char *csv, *perf_parts, *detail, *kernels, *sweep, *log_config;
     const char *out_dir, *plot_format; /* -o DIR, --format */
-    bool json, nd_columns, verbose, no_plots;
+    bool json, nd_columns, verbose, no_plots, log, skip_given, peak_allocated;
 } args;
 
 static int fail(int code, const char *msg)
@@ -74,7 +81,8 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
         {"view", required_argument, 0, 'W'},       {"stat", required_argument, 0, 'S'},
         {"nd-columns", no_argument, 0, 'n'},       {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},          {"kernels", required_argument, 0, 'k'},
-        {"sweep", required_argument, 0, 'w'},
+        {"sweep", required_argument, 0, 'w'},      {"log", no_argument, 0, 'L'},
+        {"log-config", required_argument, 0, 'T'}, {"log-peak", required_argument, 0, 'K'},
         {"verbose", no_argument, 0, 'v'},          {"output-dir", required_argument, 0, 'o'},
         {"format", required_argument, 0, 'F'},     {"no-plots", no_argument, 0, 'P'},
         {0, 0, 0, 0}};
@@ -101,6 +109,7 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
                 return nd_error_set(err, ND_EUSAGE, "--skip-steps: '%s' is not a whole number >= 0",
                                     optarg);
             o->skip_steps = (int)n;
+            a->skip_given = true;
             break;
         case 'j':
             a->json = true;
@@ -123,6 +132,19 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
             break;
         case 'w':
             a->sweep = optarg;
+            break;
+        case 'L':
+            a->log = true;
+            break;
+        case 'T':
+            a->log_config = optarg;
+            break;
+        case 'K':
+            if (!strcmp(optarg, "allocated") || !strcmp(optarg, "reserved"))
+                a->peak_allocated = !strcmp(optarg, "allocated");
+            else
+                return nd_error_set(err, ND_EUSAGE, "--log-peak: '%s' is not reserved or allocated",
+                                    optarg);
             break;
         case 'v':
             a->verbose = true;
@@ -168,7 +190,14 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
     if (a->sweep && (a->perf_parts || a->detail || a->kernels || a->out_dir))
         return nd_error_set(err, ND_EUSAGE, "--sweep writes the round file (--csv) and the report; "
                             "--perf-parts, --detail, --kernels and -o are for one run");
-    if (!a->sweep && optind >= argc) return nd_error_set(err, ND_EUSAGE, "no trace or directory given");
+    if (a->log && (a->sweep || a->perf_parts || a->detail || a->kernels || a->json || a->out_dir))
+        return nd_error_set(err, ND_EUSAGE, "--log reads trainer logs into round rows (--csv) and a "
+                            "report: --sweep, --perf-parts, --detail, --kernels, --json and -o are "
+                            "for traces");
+    if (!a->log && (a->log_config || a->peak_allocated))
+        return nd_error_set(err, ND_EUSAGE, "--log-config and --log-peak go with --log");
+    if (!a->sweep && optind >= argc)
+        return nd_error_set(err, ND_EUSAGE, a->log ? "no trainer log given" : "no trace or directory given");
     return ND_OK;
 }
 
@@ -200,6 +229,26 @@ static int sweep_main(const nd_classify_options *o, const args *a, nd_error *err
     return rc;
 }
 
+static int log_main(int argc, char **argv, const nd_classify_options *o, const args *a, nd_error *err)
+{
+    nd_classify_log_options lo = {.dims = o->dims, .has_dims = o->has_dims, .config = a->log_config,
+                                  .skip_steps = a->skip_given ? o->skip_steps : -1,
+                                  .peak_allocated = a->peak_allocated};
+    size_t n = (size_t)(argc - optind);
+    nd_classify_log *logs = calloc(n, sizeof *logs);
+    if (!logs) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    int rc = ND_OK;
+    size_t read = 0;
+    for (; read < n && !rc; read++)
+        rc = nd_classify_log_read(argv[optind + (int)read], &lo, &logs[read], err);
+    if (!rc && a->csv) rc = nd_classify_logs_csv_write(logs, n, a->csv, err);
+    if (!rc) nd_classify_logs_report_print(logs, n, stdout);
+    for (size_t i = 0; i < read; i++)
+        nd_classify_log_free(&logs[i]);
+    free(logs);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     nd_classify_options o;
@@ -210,8 +259,8 @@ int main(int argc, char **argv)
     if (rc == 1) return fflush(stdout) == 0 ? 0 : 1;
     if (rc) return fail(rc, err.message);
     nd_main_start();
-    if (a.sweep) {
-        rc = sweep_main(&o, &a, &err);
+    if (a.log || a.sweep) {
+        rc = a.log ? log_main(argc, argv, &o, &a, &err) : sweep_main(&o, &a, &err);
         if (rc) return fail(rc, err.message);
         return nd_main_finish("nd-classify", ND_OK, &err);
     }

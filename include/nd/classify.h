@@ -287,5 +287,52 @@ void nd_classify_sweep_report_print(const nd_classify_sweep *s, FILE *out, bool 
  * classify_kernels (device time by kernel class). opt is the plot library's options. */
 struct nd_plot_options;
 int nd_classify_plots(const nd_classify_run *run, const char *dir, const struct nd_plot_options *opt, nd_error *err);
+/* ---- trainer logs: nd-classify --log ------------------------------------------------ */
+
+/* What a trainer log is read with. */
+typedef struct nd_classify_log_options {
+    nd_classify_dims dims; /* --dims: over the degrees the log states */
+    bool has_dims;
+    const char *config; /* torchtitan's job toml (--log-config), or NULL */
+    int skip_steps;     /* step lines dropped as warm-up; -1: the first tenth, at least one */
+    bool peak_allocated; /* peak_mib from the allocated peak, not the reserved one */
+} nd_classify_log_options;
+
+/* One trainer log: its steady step time and what it says of its strategy. Megatron-LM
+ * (Megatron-DeepSpeed, MindSpeed), torchtitan, NeMo and MindFormers logs are read;
+ * docs/classify.md, "Trainer logs". */
+typedef struct nd_classify_log {
+    char *path;         /* owned */
+    const char *format; /* "Megatron-LM", "torchtitan", "NeMo", "MindFormers" */
+    size_t n_steps, n_warmup, n_steady; /* step lines read, dropped, kept */
+    double time_ms, min_ms, max_ms;     /* median, min and max of the kept step lines */
+    double peak_mib;                    /* 0 when the log prints none */
+    const char *peak_kind;              /* "max reserved", "max allocated" */
+    nd_classify_dims dims;              /* the degrees the log states, then --dims */
+    bool has_dims;
+    char dims_source[160];
+    int64_t gbs, seq_len, zero;         /* 0 unknown */
+    const char *recompute;              /* "off", "selective", "full"; NULL unknown */
+    int sp;                             /* sequence parallel: 1, 0, or -1 unknown */
+    double local_tokens; /* tokens one data-parallel rank takes per step (torchtitan) */
+    int64_t non_dp;      /* MP x PP x CP */
+    char notes[4][256];
+    int n_notes;
+} nd_classify_log;
+
+/* Reads a trainer log. ND_EINPUT when it holds no step time of a known format, when a
+ * step time is not a time, when torchtitan's tokens per second cannot become a time (no
+ * --log-config), when --skip-steps drops every step. */
+int nd_classify_log_read(const char *path, const nd_classify_log_options *opts,
+                         nd_classify_log *out, nd_error *err);
+void nd_classify_log_free(nd_classify_log *log);
+
+/* One round row per log: the degrees (SP and ZERO when known), recompute, time, peak_mib,
+ * gbs, seq_len; appended in one locked append. ND_EUSAGE for a log without
+ * degrees (no printed strategy and no --dims). */
+int nd_classify_logs_csv_write(const nd_classify_log *logs, size_t n, const char *path, nd_error *err);
+
+/* What was read from each log: its format, steps kept, median and spread, peak, degrees. */
+void nd_classify_logs_report_print(const nd_classify_log *logs, size_t n, FILE *out);
 
 #endif

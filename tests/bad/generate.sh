@@ -79,3 +79,8 @@ awk 'BEGIN { printf "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#1\"
 awk 'BEGIN { printf "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":0,\"dur\":1,\"args\":{\"x\":\""
   for (i = 0; i < 300000; i++) printf "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
   print "\"}}]}" }' >trace_huge_string.json
+
+# nd-classify --log: a FIFO; a 10 MB line without an end (read in 64 KiB pieces, refused
+# quickly: no step line in it).
+rm -f log_fifo.log && mkfifo log_fifo.log
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" }' >log_long_line.log

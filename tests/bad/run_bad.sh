@@ -39,6 +39,8 @@ case "$reader" in
   search-config)    set -- "$ND_SEARCH" -y "$llama" -s "$file" -t 1 --no-progress ;;
   classify-trace)   set -- "$ND_CLASSIFY" "$file" --dims DP=2 ;;
   classify-ascend)  set -- "$ND_CLASSIFY" "$file" --dims DP=8 ;;
+  classify-log)     set -- "$ND_CLASSIFY" --log "$file" ;;
+  classify-sweep)   set -- "$ND_CLASSIFY" --sweep "$file" ;;
   plot-parity)      set -- "$ND_PLOT" parity "$file" -o "$out/parity" --script-only ;;
   plot-memory)      set -- "$ND_PLOT" memory "$file" -o "$out/memory" --script-only ;;
   *) echo "run_bad.sh: unknown reader '$reader'"; exit 1 ;;

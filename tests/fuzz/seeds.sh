@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 shared=${ND_SHARED_DIR:-$root/../shared}
 rm -rf "$out"
-for t in classified run hf_config ratios search_config devices chrome ascend_steps ascend_comm csv_table; do
+for t in classified run hf_config ratios search_config devices chrome ascend_steps ascend_comm log round csv_table; do
   mkdir -p "$out/$t"
 done
 
@@ -45,6 +45,9 @@ put ascend_steps "$root"/tests/data/classify/ascend_worked/ASCEND_PROFILER_OUTPU
 put ascend_comm "$root"/tests/data/classify/ascend_worked/ASCEND_PROFILER_OUTPUT/communication.json \
     "$root"/tests/bad/classify/*/*/communication.json "$shared"/traces/ascend_mstt/cluster_communication.json \
     "$root"/tests/bad/ascend/*/communication.json
+
+put log "$root"/samples/logs/*.log "$root"/tests/bad/log/*
+put round "$root"/samples/rounds/*.csv "$root"/tests/bad/round/* "$root"/tests/bad/round_*.csv
 
 # Real Chrome traces, one profiler step each.
 if command -v python3 >/dev/null 2>&1 && [ -d "$shared/traces" ]; then

@@ -1,0 +1,568 @@
+/* Trainer logs to round rows (nd-classify --log): the step times a trainer prints, the
+ * warm-up dropped, the median of the steady steps; the peak memory it prints; the
+ * degrees its printed arguments, device mesh or config state. Four formats, told apart by
+ * what their step lines hold (docs/classify.md, "Trainer logs"):
+ *   Megatron-LM, Megatron-DeepSpeed, MindSpeed:
+ *     " iteration 10/ 1000 | consumed samples: 160 | elapsed time per iteration (ms): 1147.6 | ..."
+ *     "[Rank 0] (after 10 iterations) memory (MB) | allocated: ... | max allocated: ... |
+ *      reserved: ... | max reserved: ..."; arguments "  tensor_model_parallel_size ..... 2"
+ *   torchtitan: "step: 10  loss: 7.1234  memory: 58.31GiB(73.60%)  tps: 7,402  ..."
+ *     (tokens per second per device), "Building 2-D device mesh with ['dp_shard', 'tp'], [4, 2]"
+ *   NeMo: "... global_step=50.0, consumed_samples=76800.0, train_step_timing in s=5.900 ..."
+ *   MindFormers: "{ Epoch:[ 1/ 2], step:[ 2/ 19], loss: 10.633, per_step_time: 1752ms, ..." */
+#include "classify_log.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nd/formats.h"
+#include "nd/io.h"
+#include "nd/text.h"
+
+#define LOG_MAX_STEPS 10000000 /* step lines kept (16 bytes each) */
+#define LOG_PIECE 65536        /* a longer line is read in pieces of this size */
+#define LOG_MAX_MS 1e9         /* a step of more than 11 days is no step */
+
+typedef struct kv {
+    char key[48];
+    char value[48];
+} kv;
+
+typedef struct log_state {
+    nd_classify_log *out;
+    const char *path;
+    double *ms;
+    long *step;
+    size_t n, cap;
+    kv *args; /* printed arguments, config lines, the torchtitan mesh */
+    size_t n_args, cap_args;
+    double max_reserved_mib, max_allocated_mib;
+    int format; /* LOG_* once known */
+} log_state;
+
+static const char *const format_names[] = {"", "Megatron", "torchtitan", "NeMo", "MindFormers"};
+
+/* ---- small text helpers ------------------------------------------------------ */
+
+/* Removes terminal colour sequences (ESC [ ... letter), which torchtitan writes. */
+static void strip_ansi(char *s)
+{
+    char *w = s;
+    for (char *r = s; *r;) {
+        if (*r == '\x1b' && r[1] == '[') {
+            r += 2;
+            while (*r && !isalpha((unsigned char)*r))
+                r++;
+            if (*r) r++;
+            continue;
+        }
+        *w++ = *r++;
+    }
+    *w = '\0';
+}
+
+/* The number after key (past spaces, ':' or '='), commas dropped ("7,402"); false when
+ * key is absent or no number follows. end (may be NULL) gets what follows the number. */
+static bool number_after(const char *line, const char *key, double *v, const char **end)
+{
+    const char *p = strstr(line, key);
+    if (!p) return false;
+    p += strlen(key);
+    while (*p == ' ' || *p == ':' || *p == '=' || *p == '[')
+        p++;
+    char buf[64];
+    size_t k = 0;
+    for (; *p && k + 1 < sizeof buf && (isdigit((unsigned char)*p) || strchr("+-.,eE", *p)); p++)
+        if (*p != ',') buf[k++] = *p;
+    buf[k] = '\0';
+    while (k && !isdigit((unsigned char)buf[k - 1])) /* "1.0." or a trailing 'e' */
+        buf[--k] = '\0';
+    if (end) *end = p;
+    return k > 0 && nd_parse_double(buf, v) == 0 && isfinite(*v);
+}
+
+/* A logged step number as an id; -1 when it is none (absent, negative, huge). */
+static long step_id(double step)
+{
+    return step >= 0 && step < 1e15 ? (long)step : -1;
+}
+
+static int add_step(log_state *s, long step, double ms, nd_error *err)
+{
+    if (!(ms > 0 && ms <= LOG_MAX_MS))
+        return nd_error_set(err, ND_EINPUT, "%s: step %ld: a step time of %g ms is not a time "
+                            "nd reads (0 < ms <= 1e9)", s->path, step, ms);
+    /* a progress bar redrawn for the same step (NeMo) is one step */
+    if (s->n && s->step[s->n - 1] == step && step >= 0) return s->ms[s->n - 1] = ms, ND_OK;
+    if (s->n == LOG_MAX_STEPS)
+        return nd_error_set(err, ND_EINPUT, "%s: more than %d step lines", s->path, LOG_MAX_STEPS);
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 256;
+        double *m = realloc(s->ms, cap * sizeof *m);
+        if (m) s->ms = m;
+        long *st = m ? realloc(s->step, cap * sizeof *st) : NULL;
+        if (!st) return nd_error_set(err, ND_ENOMEM, "out of memory");
+        s->step = st, s->cap = cap;
+    }
+    s->ms[s->n] = ms, s->step[s->n++] = step;
+    return ND_OK;
+}
+
+static int add_arg(log_state *s, const char *key, size_t klen, const char *value)
+{
+    if (klen == 0 || klen >= sizeof s->args[0].key) return ND_OK;
+    for (size_t i = 0; i < s->n_args; i++) /* the first printing wins */
+        if (strlen(s->args[i].key) == klen && !strncmp(s->args[i].key, key, klen)) return ND_OK;
+    if (s->n_args == 4096) return ND_OK;
+    if (s->n_args == s->cap_args) {
+        size_t cap = s->cap_args ? s->cap_args * 2 : 64;
+        kv *a = realloc(s->args, cap * sizeof *a);
+        if (!a) return ND_ENOMEM;
+        s->args = a, s->cap_args = cap;
+    }
+    kv *a = &s->args[s->n_args++];
+    memcpy(a->key, key, klen), a->key[klen] = '\0';
+    size_t v = strcspn(value, " \t\r\n|,");
+    if (v >= sizeof a->value) v = sizeof a->value - 1;
+    memcpy(a->value, value, v), a->value[v] = '\0';
+    return ND_OK;
+}
+
+static const char *arg(const log_state *s, const char *key)
+{
+    for (size_t i = 0; i < s->n_args; i++)
+        if (!strcmp(s->args[i].key, key)) return s->args[i].value;
+    return NULL;
+}
+
+/* ---- one line ---------------------------------------------------------------- */
+
+/* Megatron's argument dump ("  key ........ value", DeepSpeed's with "> "), and YAML-like
+ * config lines ("  tensor_model_parallel_size: 2", NeMo's and MindFormers' dumps). */
+static int arg_line(log_state *s, const char *line)
+{
+    const char *p = line;
+    while (*p == ' ' || *p == '>' || *p == '\t')
+        p++;
+    const char *k = p;
+    while (*p && (isalnum((unsigned char)*p) || *p == '_'))
+        p++;
+    size_t klen = (size_t)(p - k);
+    if (!klen) return ND_OK;
+    if (!strncmp(p, " ..", 3)) { /* dots then the value */
+        while (*p == ' ' || *p == '.')
+            p++;
+        return add_arg(s, k, klen, p);
+    }
+    if (*p == ':' && p[1] == ' ' && !strchr(p + 2, ':') && !strchr(p + 2, '|')) {
+        p += 2;
+        while (*p == ' ')
+            p++;
+        return *p ? add_arg(s, k, klen, p) : ND_OK;
+    }
+    return ND_OK;
+}
+
+/* torchtitan: "Building 2-D device mesh with ['dp_shard', 'tp'], [4, 2]" */
+static int mesh_line(log_state *s, const char *line)
+{
+    const char *p = strstr(line, "device mesh with [");
+    if (!p) return ND_OK;
+    p += strlen("device mesh with [");
+    const char *sizes = strstr(p, "], [");
+    if (!sizes) return ND_OK;
+    sizes += 4;
+    char name[32];
+    while (*p && *p != ']') {
+        while (*p == ' ' || *p == ',' || *p == '\'' || *p == '"')
+            p++;
+        size_t n = 0;
+        while (*p && *p != '\'' && *p != '"' && *p != ',' && *p != ']' && n + 6 < sizeof name)
+            name[n++] = *p++;
+        name[n] = '\0';
+        while (*sizes == ' ' || *sizes == ',')
+            sizes++;
+        char *end;
+        long v = strtol(sizes, &end, 10);
+        if (!n || end == sizes) break;
+        char key[40], value[24];
+        snprintf(key, sizeof key, "mesh_%s", name);
+        snprintf(value, sizeof value, "%ld", v);
+        if (add_arg(s, key, strlen(key), value)) return ND_ENOMEM;
+        sizes = end;
+        while (*p == '\'' || *p == '"')
+            p++;
+    }
+    return ND_OK;
+}
+
+static int step_line(log_state *s, const char *line, nd_error *err)
+{
+    double v, step = -1;
+    const char *end;
+    if (number_after(line, "elapsed time per iteration (ms)", &v, NULL)) {
+        s->format = LOG_MEGATRON;
+        number_after(line, "iteration", &step, NULL);
+        double gbs;
+        if (number_after(line, "global batch size", &gbs, NULL) && gbs >= 1) {
+            char t[24];
+            snprintf(t, sizeof t, "%.0f", gbs);
+            add_arg(s, "logged_global_batch_size", 24, t);
+        }
+        return add_step(s, step_id(step), v, err);
+    }
+    if (strstr(line, "step:") && number_after(line, "tps", &v, NULL) && !strstr(line, "per_step_time")) {
+        s->format = LOG_TORCHTITAN;
+        number_after(line, "step:", &step, NULL);
+        double gib;
+        if (number_after(line, "memory", &gib, &end) && !strncmp(end, "GiB", 3) &&
+            gib * 1024 > s->max_reserved_mib)
+            s->max_reserved_mib = gib * 1024;
+        if (v <= 0) return ND_OK; /* no tokens logged yet */
+        return add_step(s, step_id(step), v, err); /* tokens per s: a time at the end (times_of) */
+    }
+    if (number_after(line, "train_step_timing in s", &v, NULL)) {
+        s->format = LOG_NEMO;
+        number_after(line, "global_step", &step, NULL);
+        return add_step(s, step_id(step), v * 1000, err);
+    }
+    if (number_after(line, "per_step_time", &v, &end)) {
+        s->format = LOG_MINDFORMERS;
+        number_after(line, "step:[", &step, NULL);
+        return add_step(s, step_id(step), !strncmp(end, "s", 1) && strncmp(end, "ms", 2) ? v * 1000 : v, err);
+    }
+    return ND_OK;
+}
+
+/* Megatron's memory report: the largest of every rank's that the log holds. */
+static void memory_line(log_state *s, const char *line)
+{
+    if (!strstr(line, "memory (MB)")) return;
+    double v;
+    if (number_after(line, "max allocated", &v, NULL) && v > s->max_allocated_mib) s->max_allocated_mib = v;
+    if (number_after(line, "max reserved", &v, NULL) && v > s->max_reserved_mib) s->max_reserved_mib = v;
+}
+
+static int line_of(log_state *s, char *line, nd_error *err)
+{
+    strip_ansi(line);
+    line[strcspn(line, "\n")] = '\0';
+    memory_line(s, line);
+    int rc = mesh_line(s, line);
+    if (!rc) rc = arg_line(s, line);
+    if (rc) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    return step_line(s, line, err);
+}
+
+static int read_lines(log_state *s, FILE *f, nd_error *err)
+{
+    char *buf = malloc(LOG_PIECE);
+    if (!buf) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    int rc = ND_OK;
+    while (!rc && fgets(buf, LOG_PIECE, f)) {
+        /* a progress bar redraws with '\r': each drawing is a line of its own */
+        for (char *p = buf, *q; !rc && p; p = q) {
+            q = strchr(p, '\r');
+            if (q) *q++ = '\0';
+            rc = line_of(s, p, err);
+        }
+    }
+    if (!rc && ferror(f)) rc = nd_error_set(err, ND_EIO, "%s: read error", s->path);
+    free(buf);
+    return rc;
+}
+
+/* ---- the row ------------------------------------------------------------------ */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int64_t arg_int(const log_state *s, const char *key)
+{
+    const char *v = arg(s, key);
+    int64_t n;
+    return v && nd_parse_int64(v, 1, (int64_t)1 << 30, &n) == 0 ? n : 0;
+}
+
+static bool arg_true(const log_state *s, const char *key)
+{
+    const char *v = arg(s, key);
+    return v && (!strcmp(v, "True") || !strcmp(v, "true") || !strcmp(v, "1"));
+}
+
+/* 1 true, 0 false, -1 absent or neither. */
+static int arg_bool(const log_state *s, const char *key)
+{
+    const char *v = arg(s, key);
+    if (!v) return -1;
+    if (!strcmp(v, "True") || !strcmp(v, "true") || !strcmp(v, "1")) return 1;
+    if (!strcmp(v, "False") || !strcmp(v, "false") || !strcmp(v, "0")) return 0;
+    return -1;
+}
+
+int nd_classify_log_dims_set(nd_classify_dims *d, nd_dim dim, int64_t v)
+{
+    if (v < 1 || v > ((int64_t)1 << 20)) return 0;
+    for (int i = 0; i < d->count; i++)
+        if (d->dim[i] == dim) return d->value[i] = v, 0;
+    if (d->count == ND_CLASSIFY_DIMS_MAX) return -1;
+    d->dim[d->count] = dim, d->value[d->count++] = v;
+    return 0;
+}
+
+/* ---- the strategy each format states --------------------------------------------- */
+
+typedef struct strat {
+    int64_t dp, mp, pp, cp, ep, vpp, mbs, gbs, seq, op, zero, mb;
+    int sp; /* 1, 0, -1 unknown */
+    const char *recompute;
+} strat;
+
+static const char *recompute_word(const char *v, bool full_if_true)
+{
+    if (!v) return NULL;
+    if (!strcmp(v, "selective")) return "selective";
+    if (!strcmp(v, "full") || (full_if_true && (!strcmp(v, "True") || !strcmp(v, "true")))) return "full";
+    if (!strcmp(v, "None") || !strcmp(v, "none") || !strcmp(v, "null") || !strcmp(v, "False") ||
+        !strcmp(v, "false"))
+        return "off";
+    return NULL;
+}
+
+/* Megatron-LM's arguments (also Megatron-DeepSpeed's and MindSpeed's). */
+static void megatron_strategy(const log_state *s, strat *t)
+{
+    t->mp = arg_int(s, "tensor_model_parallel_size"), t->pp = arg_int(s, "pipeline_model_parallel_size");
+    t->cp = arg_int(s, "context_parallel_size"), t->ep = arg_int(s, "expert_model_parallel_size");
+    t->dp = arg_int(s, "data_parallel_size"), t->vpp = arg_int(s, "virtual_pipeline_model_parallel_size");
+    t->mbs = arg_int(s, "micro_batch_size"), t->gbs = arg_int(s, "global_batch_size");
+    if (!t->gbs) t->gbs = arg_int(s, "logged_global_batch_size");
+    t->seq = arg_int(s, "seq_length");
+    int64_t world = arg_int(s, "world_size");
+    int64_t rest = (t->mp ? t->mp : 1) * (t->pp ? t->pp : 1) * (t->cp ? t->cp : 1);
+    if (!t->dp && world && world % rest == 0) t->dp = world / rest;
+    t->sp = arg_bool(s, "sequence_parallel");
+    t->recompute = recompute_word(arg(s, "recompute_granularity"), false);
+    if (arg_true(s, "use_distributed_optimizer") && t->dp) /* sharded over DP (with CP) */
+        t->op = t->dp * (t->cp ? t->cp : 1), t->zero = 1;
+    int64_t zero = arg_int(s, "zero_stage"); /* Megatron-DeepSpeed: ZeRO over DP */
+    if (zero >= 1 && zero <= 3 && t->dp) t->op = t->dp, t->zero = zero;
+}
+
+/* torchtitan: the device mesh it logs, the toml's [training] and [parallelism]. */
+static void torchtitan_strategy(const log_state *s, const log_state *toml, strat *t)
+{
+    int64_t rep = arg_int(s, "mesh_dp_replicate"), shard = arg_int(s, "mesh_dp_shard");
+    bool mesh = rep || shard || arg_int(s, "mesh_tp") || arg_int(s, "mesh_pp") || arg_int(s, "mesh_cp");
+    t->mp = arg_int(s, "mesh_tp"), t->pp = arg_int(s, "mesh_pp"), t->cp = arg_int(s, "mesh_cp");
+    t->ep = arg_int(s, "mesh_ep");
+    if (!mesh && toml) { /* no mesh line: the toml's degrees (-1 means "the rest": unknown) */
+        rep = arg_int(toml, "data_parallel_replicate_degree"), shard = arg_int(toml, "data_parallel_shard_degree");
+        t->mp = arg_int(toml, "tensor_parallel_degree"), t->pp = arg_int(toml, "pipeline_parallel_degree");
+        t->cp = arg_int(toml, "context_parallel_degree"), t->ep = arg_int(toml, "expert_parallel_degree");
+    }
+    if (mesh) { /* the mesh lists the dimensions above 1: the others are 1, not "the run's" */
+        t->mp = t->mp ? t->mp : 1, t->pp = t->pp ? t->pp : 1, t->cp = t->cp ? t->cp : 1;
+        t->ep = t->ep ? t->ep : 1;
+    }
+    if (mesh || rep || shard) t->dp = (rep ? rep : 1) * (shard ? shard : 1);
+    t->sp = t->mp > 1 ? 1 : t->mp == 1 ? 0 : -1; /* torchtitan's TP shards the norms' sequence */
+    if (shard > 1) t->op = shard * (t->cp ? t->cp : 1), t->zero = 3; /* FSDP over dp_shard x cp */
+    if (!toml) return;
+    int64_t local = arg_int(toml, "local_batch_size");
+    if (!local) local = arg_int(toml, "batch_size");
+    t->seq = arg_int(toml, "seq_len");
+    t->gbs = arg_int(toml, "global_batch_size");
+    if (!t->gbs && local && t->dp) t->gbs = local * t->dp;
+    t->mbs = local;
+    int64_t pp_mbs = arg_int(toml, "pipeline_parallel_microbatch_size");
+    if (t->pp > 1 && pp_mbs) t->mbs = pp_mbs;
+    t->recompute = recompute_word(arg(toml, "mode"), false);
+}
+
+/* NeMo's and MindFormers' config dumps. */
+static void config_strategy(const log_state *s, strat *t, bool mindformers)
+{
+    if (mindformers) {
+        t->dp = arg_int(s, "data_parallel"), t->mp = arg_int(s, "model_parallel");
+        t->pp = arg_int(s, "pipeline_stage"), t->cp = arg_int(s, "context_parallel");
+        t->ep = arg_int(s, "expert_parallel"), t->mb = arg_int(s, "micro_batch_num");
+        t->mbs = arg_int(s, "batch_size"), t->seq = arg_int(s, "seq_length");
+        t->sp = arg_bool(s, "use_seq_parallel");
+        t->recompute = arg_true(s, "select_recompute") ? "selective" : recompute_word(arg(s, "recompute"), true);
+        if (t->dp && t->mbs) t->gbs = t->dp * t->mbs * (t->mb ? t->mb : 1);
+        return;
+    }
+    megatron_strategy(s, t); /* NeMo's model config uses Megatron's names */
+    if (!t->seq) t->seq = arg_int(s, "encoder_seq_length");
+    int64_t world = arg_int(s, "devices") * (arg_int(s, "num_nodes") ? arg_int(s, "num_nodes") : 1);
+    int64_t rest = (t->mp ? t->mp : 1) * (t->pp ? t->pp : 1) * (t->cp ? t->cp : 1);
+    if (!t->dp && world && world % rest == 0) t->dp = world / rest;
+    if (!t->recompute) t->recompute = recompute_word(arg(s, "activations_checkpoint_granularity"), false);
+}
+
+/* A TOML file's "key = value" lines, as arguments (torchtitan's job config). */
+static int toml_read(const char *path, log_state *t, nd_error *err)
+{
+    FILE *f = nd_fopen_regular(path, err);
+    if (!f) return err->code;
+    char line[4096];
+    int rc = ND_OK;
+    while (!rc && fgets(line, sizeof line, f)) {
+        char *h = strchr(line, '#');
+        if (h) *h = '\0';
+        char *eq = strchr(line, '=');
+        if (!eq || line[0] == '[') continue;
+        char *k = line, *ke = eq;
+        while (*k == ' ' || *k == '\t')
+            k++;
+        while (ke > k && (ke[-1] == ' ' || ke[-1] == '\t'))
+            ke--;
+        char *v = eq + 1;
+        while (*v == ' ' || *v == '\t' || *v == '"' || *v == '\'')
+            v++;
+        v[strcspn(v, "\"'\r\n")] = '\0';
+        if (add_arg(t, k, (size_t)(ke - k), v)) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
+    fclose(f);
+    return rc;
+}
+
+static int set(nd_classify_dims *d, nd_dim dim, int64_t v, const char *path, nd_error *err)
+{
+    if (nd_classify_log_dims_set(d, dim, v))
+        return nd_error_set(err, ND_EINPUT, "%s: too many dimensions", path);
+    return ND_OK;
+}
+
+/* --dims over what the log states: a degree stated in both and different is a note. */
+static int dims_over(nd_classify_log *l, const nd_classify_log_options *o, nd_error *err)
+{
+    for (int i = 0; i < o->dims.count; i++) {
+        int64_t had = 0;
+        for (int k = 0; k < l->dims.count; k++)
+            if (l->dims.dim[k] == o->dims.dim[i]) had = l->dims.value[k];
+        if (had && had != o->dims.value[i] && l->n_notes < 4)
+            snprintf(l->notes[l->n_notes++], sizeof l->notes[0], "the log says %s=%lld, --dims %lld: "
+                     "--dims is kept", nd_dim_name(o->dims.dim[i]), (long long)had,
+                     (long long)o->dims.value[i]);
+        if (set(&l->dims, o->dims.dim[i], o->dims.value[i], l->path, err)) return err->code;
+    }
+    if (o->has_dims)
+        snprintf(l->dims_source + strlen(l->dims_source), sizeof l->dims_source - strlen(l->dims_source),
+                 "%s--dims", l->dims_source[0] ? " and " : "");
+    return ND_OK;
+}
+
+static int strategy_of(log_state *s, const nd_classify_log_options *o, nd_error *err)
+{
+    nd_classify_log *l = s->out;
+    strat t = {.sp = -1};
+    log_state toml = {.path = o->config};
+    int rc = ND_OK;
+    if (o->config && (rc = toml_read(o->config, &toml, err))) return rc;
+    if (s->format == LOG_MEGATRON) megatron_strategy(s, &t);
+    else if (s->format == LOG_TORCHTITAN) torchtitan_strategy(s, o->config ? &toml : NULL, &t);
+    else config_strategy(s, &t, s->format == LOG_MINDFORMERS);
+    free(toml.args);
+    if (!t.mb && t.gbs && t.mbs && t.dp && t.gbs % (t.mbs * t.dp) == 0) t.mb = t.gbs / (t.mbs * t.dp);
+    const struct { nd_dim dim; int64_t v; } dims[] = {
+        {ND_DIM_DP, t.dp}, {ND_DIM_EP, t.ep}, {ND_DIM_MP, t.mp}, {ND_DIM_CP, t.cp}, {ND_DIM_PP, t.pp},
+        {ND_DIM_VPP, t.vpp}, {ND_DIM_MB, t.mb}, {ND_DIM_MBS, t.mbs}, {ND_DIM_OP, t.op}};
+    for (size_t i = 0; i < sizeof dims / sizeof dims[0] && !rc; i++)
+        if (dims[i].v) rc = set(&l->dims, dims[i].dim, dims[i].v, s->path, err);
+    if (rc) return rc;
+    if (l->dims.count)
+        snprintf(l->dims_source, sizeof l->dims_source, "the log%s",
+                 s->format == LOG_TORCHTITAN && o->config ? " and --log-config" : "");
+    l->gbs = t.gbs, l->seq_len = t.seq, l->sp = t.sp, l->zero = t.zero, l->recompute = t.recompute;
+    l->local_tokens = t.gbs && t.dp && t.seq ? (double)t.gbs / (double)t.dp * (double)t.seq : 0;
+    l->non_dp = (t.mp ? t.mp : 1) * (t.pp ? t.pp : 1) * (t.cp ? t.cp : 1);
+    if ((rc = dims_over(l, o, err))) return rc;
+    l->has_dims = l->dims.count > 0;
+    return ND_OK;
+}
+
+/* The steady steps' median, warm-up dropped: --skip-steps, else the first tenth of the
+ * step lines (at least one of two or more). torchtitan's tokens per second become ms. */
+static int times_of(log_state *s, const nd_classify_log_options *o, nd_error *err)
+{
+    nd_classify_log *l = s->out;
+    if (s->format == LOG_TORCHTITAN) {
+        if (l->local_tokens <= 0)
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: torchtitan logs tokens per second per device (tps); the step "
+                                "time needs the tokens a rank takes per step: give the job's toml "
+                                "with --log-config (training.local_batch_size, training.seq_len)",
+                                s->path);
+        for (size_t i = 0; i < s->n; i++) { /* tps per device: ms per step */
+            s->ms[i] = 1000.0 * l->local_tokens / (s->ms[i] * (double)l->non_dp);
+            if (!(s->ms[i] > 0 && s->ms[i] <= LOG_MAX_MS))
+                return nd_error_set(err, ND_EINPUT, "%s: step %ld: %g tokens per second make a "
+                                    "step of %g ms, not a time nd reads", s->path, s->step[i],
+                                    1000.0 * l->local_tokens / (s->ms[i] * (double)l->non_dp), s->ms[i]);
+        }
+    }
+    size_t skip = o->skip_steps >= 0 ? (size_t)o->skip_steps
+                  : s->n >= 3 ? (s->n / 10 > 1 ? s->n / 10 : 1) : s->n == 2 ? 1 : 0;
+    if (skip >= s->n)
+        return nd_error_set(err, ND_EINPUT, "%s: --skip-steps %zu drops every step (the log has %zu "
+                            "step lines)", s->path, skip, s->n);
+    size_t n = s->n - skip;
+    double *v = s->ms + skip;
+    qsort(v, n, sizeof *v, cmp_double);
+    l->n_steps = s->n, l->n_warmup = skip, l->n_steady = n;
+    l->time_ms = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    l->min_ms = v[0], l->max_ms = v[n - 1];
+    if (s->n == 1 && l->n_notes < 4)
+        snprintf(l->notes[l->n_notes++], sizeof l->notes[0],
+                 "one step line only: it may hold warm-up (compilation, allocator growth)");
+    return ND_OK;
+}
+
+static void peak_of(log_state *s, const nd_classify_log_options *o)
+{
+    nd_classify_log *l = s->out;
+    if (o->peak_allocated) {
+        l->peak_mib = s->max_allocated_mib, l->peak_kind = "max allocated";
+    } else {
+        l->peak_mib = s->max_reserved_mib, l->peak_kind = "max reserved";
+    }
+    if (l->peak_mib <= 0) l->peak_kind = NULL;
+}
+
+void nd_classify_log_free(nd_classify_log *l)
+{
+    free(l->path);
+    memset(l, 0, sizeof *l);
+}
+
+int nd_classify_log_read(const char *path, const nd_classify_log_options *o, nd_classify_log *out,
+                         nd_error *err)
+{
+    memset(out, 0, sizeof *out);
+    log_state s = {.out = out, .path = path};
+    FILE *f = nd_fopen_regular(path, err);
+    if (!f) return err->code;
+    int rc = read_lines(&s, f, err);
+    fclose(f);
+    if (!rc && !(out->path = nd_strdup(path))) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc && s.n == 0)
+        rc = nd_error_set(err, ND_EINPUT,
+                          "%s: no step times found: not a Megatron-LM (\"elapsed time per iteration "
+                          "(ms)\"), torchtitan (\"tps\"), NeMo (\"train_step_timing in s\") or "
+                          "MindFormers (\"per_step_time\") training log",
+                          path);
+    if (!rc) out->format = format_names[s.format];
+    if (!rc) rc = strategy_of(&s, o, err);
+    if (!rc) rc = times_of(&s, o, err);
+    if (!rc) peak_of(&s, o);
+    free(s.ms), free(s.step), free(s.args);
+    if (rc) nd_classify_log_free(out);
+    return rc;
+}
