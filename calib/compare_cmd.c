@@ -10,13 +10,36 @@
 #include "nd/classified.h"
 #include "nd/compare.h"
 #include "compare_out.h"
+#include "nd/html.h"
 #include "nd/io.h"
 #include "nd/plot.h"
 #include "nd/json.h"
 #include "nd/report.h"
 
+/* The plots: files into -o DIR; with --report an SVG copy of each too (only the copy without
+ * -o). */
+static int draw_plots(const nd_compare_request *req, const char *dir, const char *stem, const nd_compare *c,
+                      nd_plot_gallery *gallery, nd_error *err)
+{
+    if (req->no_plots || (!req->out_dir && !req->report)) return ND_OK;
+    nd_plot_options opt;
+    nd_plot_options_init(&opt);
+    int rc = req->plot_format ? nd_plot_format_from_name(req->plot_format, &opt.format, err) : ND_OK;
+    opt.gallery = req->report ? gallery : NULL;
+    opt.gallery_only = !req->out_dir;
+    return rc ? rc : nd_compare_plots(dir, stem, c, &opt, err);
+}
+
+static int write_report(const nd_compare_request *req, const nd_session *ses, const nd_compare *c,
+                        const nd_plot_gallery *gallery, nd_html_capture *notes, nd_error *err)
+{
+    nd_compare_report_inputs in = {req->common.run_path, req->real_csv, req->common.ratios_path,
+                                   ses->run.model.name, ses->device->name, ses->budget_mib};
+    return nd_compare_report_html(req->report, c, &in, gallery, notes, err);
+}
+
 static int write_outputs(const nd_compare_request *req, const nd_session *ses, const nd_compare *c,
-                         const nd_classified *round, FILE *out, nd_error *err)
+                         const nd_classified *round, FILE *out, nd_html_capture *notes, nd_error *err)
 {
     /* Without -o, beside the round, as ND writes them: a nightly job's outputs stay with
      * its input whatever directory it runs in. */
@@ -35,12 +58,10 @@ static int write_outputs(const nd_compare_request *req, const nd_session *ses, c
     if (!rc) rc = nd_compare_write_report(report, doc, c, err);
     free(estimates), free(report);
     if (!rc && req->json && nd_compare_print_report(out, doc, c)) rc = nd_error_set(err, ND_EIO, "cannot write stdout");
-    if (!rc && req->out_dir && !req->no_plots) {
-        nd_plot_options opt;
-        nd_plot_options_init(&opt);
-        if (req->plot_format) rc = nd_plot_format_from_name(req->plot_format, &opt.format, err);
-        if (!rc) rc = nd_compare_plots(dir, stem, c, &opt, err);
-    }
+    nd_plot_gallery gallery = {0};
+    if (!rc) rc = draw_plots(req, dir, stem, c, &gallery, err);
+    if (!rc && req->report) rc = write_report(req, ses, c, &gallery, notes, err);
+    nd_plot_gallery_free(&gallery);
     cJSON_Delete(doc);
     free(stem), free(dir);
     return rc;
@@ -53,10 +74,15 @@ int nd_compare_command(const nd_compare_request *req, FILE *out, FILE *diag, nd_
         nd_plot_format f;
         if (nd_plot_format_from_name(req->plot_format, &f, err)) return ND_EUSAGE;
     }
-    /* Plots are drawn into -o's directory only: a plot flag without it would do nothing. */
-    if (!req->out_dir && (req->plot_format || req->no_plots) && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
-        fprintf(diag, "nd-compare: note: %s is not used: plots are drawn only with -o DIR\n",
-                req->plot_format ? "--format" : "--no-plots");
+    /* Plot files are drawn into -o's directory only: --format without it would do nothing. */
+    if (!req->out_dir && req->plot_format && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
+        fprintf(diag, "nd-compare: note: --format is not used: plot files are drawn only with -o DIR\n");
+    if (!req->out_dir && !req->report && req->no_plots && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
+        fprintf(diag, "nd-compare: note: --no-plots is not used: plots are drawn only with -o DIR or --report\n");
+    /* With --report, what the run says on stderr is also kept for the report's notes. */
+    nd_html_capture capture = {0};
+    if (req->report && nd_html_capture_open(&capture, diag, err)) return err->code;
+    if (req->report) diag = capture.fp;
     nd_session ses;
     int rc = nd_session_open(&ses, &req->common, false, diag, err);
     nd_classified round = {0};
@@ -73,11 +99,12 @@ int nd_compare_command(const nd_compare_request *req, FILE *out, FILE *diag, nd_
         rc = nd_compare_round(&in, &round, &cmp, err);
     }
     if (!rc && !req->json) nd_compare_print(out, &cmp, req->real_csv);
-    if (!rc) rc = write_outputs(req, &ses, &cmp, &round, out, err);
+    if (!rc) rc = write_outputs(req, &ses, &cmp, &round, out, req->report ? &capture : NULL, err);
 done:
     nd_compare_free(&cmp);
     nd_classified_free(&round);
     nd_session_close(&ses);
+    nd_html_capture_close(&capture);
     return rc;
 }
 

@@ -19,6 +19,7 @@ typedef struct nd_compare_request {
     bool json;               /* --json: the report JSON on stdout instead of the table */
     const char *plot_format; /* --format png|svg|pdf */
     bool no_plots;           /* --no-plots */
+    const char *report;      /* --report FILE: the one-page HTML report */
     const char *peak;        /* --peak device|reserved|allocated: what the round's peak_mib measures */
     const char *write_ratios;/* --write_ratios FILE: ND's fit after the comparison (nd-fit's) */
 } nd_compare_request;

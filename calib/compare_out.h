@@ -32,6 +32,21 @@ int nd_compare_write_report(const char *path, const cJSON *doc, const nd_compare
 cJSON *nd_compare_report_json(const nd_compare *c, const char *csv_path, const char *model,
                               const char *device);
 
+/* What the report states about the run besides the comparison. Borrowed strings. */
+typedef struct nd_compare_report_inputs {
+    const char *run_path, *round_path, *ratios_path; /* ratios_path NULL: raw estimates */
+    const char *model, *device;
+    double budget_mib;
+} nd_compare_report_inputs;
+
+/* nd-compare's one-page HTML report (--report): summary, inputs, accuracy, plots (the SVG
+ * copies in plots, or none), rows, and the notes captured from the run (NULL: none). Written
+ * atomically. docs/report.md. */
+struct nd_plot_gallery;
+struct nd_html_capture;
+int nd_compare_report_html(const char *path, const nd_compare *c, const nd_compare_report_inputs *in,
+                           const struct nd_plot_gallery *plots, struct nd_html_capture *notes, nd_error *err);
+
 /* Draws DIR/<stem>_parity, DIR/<stem>_parts and DIR/<stem>_parts_no_idle (plot.h). */
 struct nd_plot_options;
 int nd_compare_plots(const char *dir, const char *stem, const nd_compare *c,

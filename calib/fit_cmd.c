@@ -13,6 +13,7 @@
 #include "compare_out.h"
 #include "nd/fit.h"
 #include "nd/fit_device.h"
+#include "nd/html.h"
 #include "nd/io.h"
 #include "nd/fit_suggest.h"
 #include "fit_out.h"
@@ -102,6 +103,7 @@ typedef struct fit_job {
     bool has_fitted;
     nd_fit_row *rows;        /* every round's rows, in round order */
     size_t n;
+    nd_html_capture *notes;  /* --report: what the run printed on stderr, else NULL */
 } fit_job;
 
 static int open_rounds(fit_job *job, FILE *diag, nd_error *err)
@@ -190,17 +192,21 @@ static int fit_device(fit_job *job, FILE *out, nd_error *err)
     return rc;
 }
 
-/* The plots into -o DIR, named after the first round ("round.csv": round_ratios, round_loo). */
+/* The plots into -o DIR, named after the first round ("round.csv": round_ratios, round_loo);
+ * with --report an SVG copy of each too (only the copy without -o). */
 static int write_plots(const nd_fit_request *req, const nd_fit_result *res, const nd_fit_row *rows, size_t n,
-                       nd_error *err)
+                       nd_plot_gallery *gallery, nd_error *err)
 {
+    if (req->no_plots || (!req->out_dir && !req->report)) return ND_OK;
     nd_plot_options opt;
     nd_plot_options_init(&opt);
+    opt.gallery = req->report ? gallery : NULL;
+    opt.gallery_only = !req->out_dir;
     char *stem = nd_path_stem(req->real_csv[0]);
     int rc = stem ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
     if (!rc && req->plot_format) rc = nd_plot_format_from_name(req->plot_format, &opt.format, err);
-    if (!rc) rc = nd_make_dir(req->out_dir, err);
-    if (!rc) rc = nd_fit_plots(req->out_dir, stem, res, rows, n, &opt, err);
+    if (!rc && req->out_dir) rc = nd_make_dir(req->out_dir, err);
+    if (!rc) rc = nd_fit_plots(req->out_dir ? req->out_dir : ".", stem, res, rows, n, &opt, err);
     free(stem);
     return rc;
 }
@@ -338,7 +344,14 @@ static int write_outputs(const fit_job *job, const nd_fit_result *res, const nd_
         rc = doc ? nd_json_write_file(req->report_json, doc, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
         cJSON_Delete(doc);
     }
-    if (!rc && req->out_dir && !req->no_plots) rc = write_plots(req, res, job->rows, job->n, err);
+    nd_plot_gallery gallery = {0};
+    if (!rc) rc = write_plots(req, res, job->rows, job->n, &gallery, err);
+    if (!rc && req->report) {
+        nd_fit_report_inputs in = {req->round_run[0] ? req->round_run[0] : req->common.run_path, req->real_csv[0],
+                                   models, ctx.device, req->write_ratios, req->report_json};
+        rc = nd_fit_report_html(req->report, res, job->rows, job->n, &in, &gallery, job->notes, err);
+    }
+    nd_plot_gallery_free(&gallery);
     if (req->write_ratios) nd_path_lock_release(&lock, req->write_ratios, rc != ND_OK);
     cJSON_Delete(drift_json);
     nd_fit_previous_free(&prev);
@@ -352,16 +365,22 @@ int nd_fit_command(const nd_fit_request *req, FILE *out, FILE *diag, nd_error *e
         nd_plot_format f;
         if (nd_plot_format_from_name(req->plot_format, &f, err)) return ND_EUSAGE;
     }
-    if (!req->out_dir && (req->plot_format || req->no_plots) && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
-        fprintf(diag, "nd-fit: note: %s is not used: plots are drawn only with -o DIR\n",
-                req->plot_format ? "--format" : "--no-plots");
+    if (!req->out_dir && req->plot_format && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
+        fprintf(diag, "nd-fit: note: --format is not used: plot files are drawn only with -o DIR\n");
+    if (!req->out_dir && !req->report && req->no_plots && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
+        fprintf(diag, "nd-fit: note: --no-plots is not used: plots are drawn only with -o DIR or --report\n");
     int peak = req->peak ? nd_peak_kind_from_name(req->peak) : ND_PEAK_DEVICE;
     if (peak < 0) return nd_error_set(err, ND_EUSAGE, "--peak %s: expected device, reserved or allocated", req->peak);
+    /* With --report, what the run says on stderr is also kept for the report's notes. */
+    nd_html_capture capture = {0};
+    if (req->report && nd_html_capture_open(&capture, diag, err)) return err->code;
+    if (req->report) diag = capture.fp;
     fit_round rounds[ND_FIT_MAX_ROUNDS];
     memset(rounds, 0, sizeof rounds);
     fit_job job;
     memset(&job, 0, sizeof job);
     job.req = req, job.rounds = rounds, job.count = req->rounds, job.peak = (nd_peak_kind)peak;
+    job.notes = req->report ? &capture : NULL;
     nd_fit_result res = {0};
     nd_fit_options o;
     nd_classified firsts[ND_FIT_MAX_ROUNDS];
@@ -384,5 +403,6 @@ int nd_fit_command(const nd_fit_request *req, FILE *out, FILE *diag, nd_error *e
     }
     nd_fit_result_free(&res);
     close_rounds(&job);
+    nd_html_capture_close(&capture);
     return rc;
 }

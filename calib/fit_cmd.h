@@ -36,6 +36,7 @@ typedef struct nd_fit_request {
     bool no_plots;            /* --no-plots */
     int suggest;              /* --suggest K (0: none) */
     const char *run_list;     /* --run-list FILE */
+    const char *report;       /* --report FILE: the one-page HTML report */
 } nd_fit_request;
 
 /* nd-fit: fit the ratios of a round, report leave-one-out accuracy, write the ratios file. */

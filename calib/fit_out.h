@@ -98,6 +98,19 @@ typedef struct nd_fit_device_context {
 int nd_fit_device_write(const char *path, const nd_device *base, const nd_device_fit_result *res,
                         const nd_device_fit_row *rows, const nd_fit_device_context *ctx, FILE *report,
                         nd_device *fitted, nd_error *err);
+/* What the report states about the run besides the fit. Borrowed strings; NULL: none. */
+typedef struct nd_fit_report_inputs {
+    const char *run_path, *round_path, *model, *device, *ratios_path, *report_json;
+} nd_fit_report_inputs;
+
+/* nd-fit's one-page HTML report (--report): summary, inputs, ratios, plots (the SVG copies,
+ * or none), every row fitted and left out, the notes captured (NULL: none). Written
+ * atomically. docs/report.md. */
+struct nd_html_capture;
+int nd_fit_report_html(const char *path, const nd_fit_result *res, const nd_fit_row *rows, size_t n,
+                       const nd_fit_report_inputs *in, const nd_plot_gallery *plots, struct nd_html_capture *notes,
+                       nd_error *err);
+
 /* nd-fit's plots in dir: <stem>_ratios (each ratio and its 95 % interval) and <stem>_loo
  * (the step, and each ratio fitted on a column of its own, against its measurement: in-sample
  * beside left out). Errors as the plot library's. */

@@ -22,6 +22,8 @@ static const char usage[] =
     "      --json               print the report JSON instead of the table\n"
     "      --format F           plot format: png (default), svg or pdf\n"
     "      --no-plots           write no plots even with -o\n"
+    "      --report FILE        a one-page HTML report: summary, inputs, accuracy, the plots (inline\n"
+    "                           SVG, drawn for it even without -o), every row, the notes\n"
     "      --peak KIND          what the round's peak_mib measures: device (nvidia-smi: reserved\n"
     "                           plus the runtime context; default), reserved or allocated (torch)\n"
     "\n";
@@ -29,7 +31,8 @@ static const char usage[] =
 static const char exit_status[] =
     "Exit status: 0 compared, 1 failed while running (I/O, gnuplot), 2 bad usage or input.\n";
 
-enum { OPT_REAL = ND_OPT_COMMON_LAST + 1, OPT_JSON, OPT_FORMAT, OPT_NO_PLOTS, OPT_PEAK, OPT_WRITE, OPT_RECOMPUTE };
+enum { OPT_REAL = ND_OPT_COMMON_LAST + 1, OPT_JSON, OPT_FORMAT, OPT_NO_PLOTS, OPT_PEAK, OPT_WRITE, OPT_RECOMPUTE,
+       OPT_REPORT };
 
 static const struct option options[] = {
     {"real_csv", required_argument, 0, OPT_REAL},
@@ -37,6 +40,7 @@ static const struct option options[] = {
     {"json", no_argument, 0, OPT_JSON},
     {"format", required_argument, 0, OPT_FORMAT},
     {"no-plots", no_argument, 0, OPT_NO_PLOTS},
+    {"report", required_argument, 0, OPT_REPORT},
     {"peak", required_argument, 0, OPT_PEAK},
     {"write_ratios", required_argument, 0, OPT_WRITE},
     {"recompute", required_argument, 0, OPT_RECOMPUTE},
@@ -52,6 +56,7 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
     case OPT_JSON: req->json = true; return 0;
     case OPT_FORMAT: req->plot_format = arg; return 0;
     case OPT_NO_PLOTS: req->no_plots = true; return 0;
+    case OPT_REPORT: req->report = arg; return 0;
     case OPT_PEAK: req->peak = arg; return 0;
     case OPT_JSON | ND_CLI_NO: req->json = false; return 0;
     case OPT_WRITE: req->write_ratios = arg; return 0;

@@ -57,6 +57,8 @@ static const char usage[] =
     "                           apart; searched for -d devices and a global batch of -b (default:\n"
     "                           the round's most frequent), for the first round's model\n"
     "  --run-list FILE          write the suggestions as a run list (CSV of strategies)\n"
+    "      --report FILE        a one-page HTML report: summary, inputs, ratios, the plots (inline\n"
+    "                           SVG, drawn for it even without -o), every row, the notes\n"
     "\n";
 
 static const char exit_status[] =
@@ -65,7 +67,7 @@ static const char exit_status[] =
 
 enum { OPT_REAL = ND_OPT_COMMON_LAST + 1, OPT_WRITE, OPT_REPORT, OPT_MODE, OPT_WEIGHTS, OPT_ROBUST,
        OPT_FALLBACK, OPT_MAX_CI, OPT_HOLD, OPT_NO_FIXED, OPT_PEAK, OPT_WRITE_DEVICE, OPT_DEVICE_NAME, OPT_NO_SHAPES,
-       OPT_FORMAT, OPT_NO_PLOTS, OPT_RECOMPUTE, OPT_SUGGEST, OPT_RUN_LIST };
+       OPT_FORMAT, OPT_NO_PLOTS, OPT_RECOMPUTE, OPT_SUGGEST, OPT_RUN_LIST, OPT_REPORT_HTML };
 
 static const struct option options[] = {
     {"real_csv", required_argument, 0, OPT_REAL},
@@ -88,6 +90,7 @@ static const struct option options[] = {
     {"format", required_argument, 0, OPT_FORMAT},
     {"no-plots", no_argument, 0, OPT_NO_PLOTS},
     {"recompute", required_argument, 0, OPT_RECOMPUTE},
+    {"report", required_argument, 0, OPT_REPORT_HTML},
     {0, 0, 0, 0},
 };
 
@@ -129,6 +132,7 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
     case OPT_ROBUST | ND_CLI_NO: req->robust = false; return 0;
     case OPT_FALLBACK | ND_CLI_NO: req->allow_fallback = false; return 0;
     case OPT_RECOMPUTE: return nd_compare_recompute_flag(&req->common, arg, err);
+    case OPT_REPORT_HTML: req->report = arg; return 0;
     default: return 1;
     }
 }

@@ -329,6 +329,54 @@ static int render(const nd_plot_job *job, const nd_plot_options *o, const char *
     return ND_OK;
 }
 
+void nd_plot_gallery_free(nd_plot_gallery *g)
+{
+    for (size_t i = 0; g && i < g->count; i++) free(g->items[i].name), free(g->items[i].svg);
+    if (g) free(g->items), g->items = NULL, g->count = g->cap = 0;
+}
+
+#define SVG_MAX_BYTES ((size_t)64 << 20)
+
+/* Draws the plot once more as SVG into a temporary file under $TMPDIR (or /tmp), reads it into
+ * the gallery and removes the file: the report's copy, whatever format the files are in. */
+static int add_to_gallery(const nd_plot_job *job, const nd_plot_options *o, const char *stem, nd_error *err)
+{
+    nd_plot_gallery *g = o->gallery;
+    if (g->count == g->cap) {
+        size_t cap = g->cap ? 2 * g->cap : 8;
+        nd_plot_svg *items = realloc(g->items, cap * sizeof *items);
+        if (!items) return nd_error_set(err, ND_ENOMEM, "out of memory");
+        g->items = items, g->cap = cap;
+    }
+    const char *tmp = getenv("TMPDIR");
+    char *path = nd_path_join(tmp && *tmp ? tmp : "/tmp", ".nd-svg.XXXXXX");
+    if (!path) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        int rc = nd_error_set(err, ND_EIO, "%s: cannot write: %s", path, strerror(errno));
+        free(path);
+        return rc;
+    }
+    close(fd);
+    nd_plot_options svg = *o;
+    svg.format = ND_PLOT_SVG;
+    nd_plot_text script = {0};
+    char *dir = nd_path_dir(path), *data = NULL;
+    size_t len = 0;
+    int rc = dir ? compose(job, &svg, stem, path, &script, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc) rc = nd_plot_run_gnuplot(script.buf, script.len, dir, stem, err);
+    if (!rc) rc = nd_read_file(path, SVG_MAX_BYTES, &data, &len, err);
+    if (!rc) {
+        g->items[g->count] = (nd_plot_svg){nd_strdup(stem), data, len};
+        if (!g->items[g->count].name) free(data), rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+        else g->count++;
+    }
+    unlink(path);
+    nd_plot_text_free(&script);
+    free(path), free(dir);
+    return rc;
+}
+
 int nd_plot_emit(const char *out_base, const nd_plot_options *opt, const nd_plot_job *job,
                  nd_error *err)
 {
@@ -352,6 +400,8 @@ int nd_plot_emit(const char *out_base, const nd_plot_options *opt, const nd_plot
         rc = nd_error_set(err, ND_ENOMEM, "out of memory");
         goto done;
     }
+    if (o.gallery && (rc = add_to_gallery(job, &o, stem, err))) goto done;
+    if (o.gallery && o.gallery_only) goto done;
     if ((rc = compose(job, &o, stem, img_name, &script, err))) goto done;
     if ((rc = nd_outfile_open(&dat, dat_path, err))) goto done;
     if ((rc = write_all(&dat, job->data, strlen(job->data), err))) goto done;

@@ -5,6 +5,8 @@
 #include "plot_cmd.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <sys/stat.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,12 +104,22 @@ static int read_flags(const kind_info *k, const nd_plot_request *req, nd_plot_cm
 
 /* ---- the output name ------------------------------------------------------ */
 
-/* Beside the input. nd-compare names its plots after the round, and its CSV
- * <round>_estimates.csv: dropping "_estimates" gives the same names, so
- * drawing again replaces nd-compare's files rather than adding new ones. */
+/* Whether -o names a directory (it ends with '/' or is one): the plot then takes its default
+ * name in it, as -o means an output directory in the other binaries. */
+static bool names_directory(const char *path)
+{
+    struct stat st;
+    size_t n = strlen(path);
+    return (n && path[n - 1] == '/') || (stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+/* Beside the input, or in -o's directory. nd-compare names its plots after the round, and its
+ * CSV <round>_estimates.csv: dropping "_estimates" gives the same names, so drawing again
+ * replaces nd-compare's files rather than adding new ones. */
 static char *default_base(const kind_info *k, const nd_plot_request *req)
 {
-    char *dir = nd_path_dir(req->input), *stem = nd_path_stem(req->input), *base = NULL;
+    char *dir = req->out_base ? nd_strdup(req->out_base) : nd_path_dir(req->input);
+    char *stem = nd_path_stem(req->input), *base = NULL;
     if (dir && stem) {
         static const char suffix[] = "_estimates";
         size_t n = strlen(stem), s = sizeof suffix - 1;
@@ -155,7 +167,7 @@ int nd_plot_command(const nd_plot_request *req, FILE *out, nd_error *err)
     nd_csv_table t;
     if ((rc = nd_csv_table_load(req->input, &t, err))) return rc;
     in.t = &t;
-    char *base = req->out_base ? nd_strdup(req->out_base) : default_base(k, req);
+    char *base = req->out_base && !names_directory(req->out_base) ? nd_strdup(req->out_base) : default_base(k, req);
     if (!base) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     if (!rc) rc = k->draw(base, &in, err);
     if (!rc) say_written(out, base, &in.opt);

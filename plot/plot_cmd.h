@@ -27,7 +27,8 @@
 typedef struct nd_plot_request {
     const char *kind;     /* parity, parts, ranking, memory or potentials */
     const char *input;    /* the CSV file */
-    const char *out_base; /* -o: output path without extension; NULL: beside the input,
+    const char *out_base; /* -o: output path without extension, or a directory (existing, or
+                             ending with '/') for the default name; NULL: beside the input,
                              named by kind (<stem>_parity, <stem>_parts, ranking, memory,
                              recompute_potentials) */
     const char *format;   /* --format png|svg|pdf; NULL: png */

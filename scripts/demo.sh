@@ -41,24 +41,27 @@ run estimate "price one strategy: Llama-3-8B on 64 H100" \
 "$bin/nd-estimate" -y $llama --json > "$out/estimate.json"
 run classify "classify a torch.profiler trace into a round row" \
   "$bin/nd-classify" samples/traces/rank2.pt.trace.json --dims DP=2 --csv "$out/classified.csv" \
-  -o "$out/classify"
+  -o "$out/classify" --report "$out/classify/report.html"
 run classify-ascend "classify an Ascend profiler directory" \
   "$bin/nd-classify" samples/traces/ascend_worked --dims DP=8 --csv "$out/classified_ascend.csv"
 run compare-raw "compare the sample round with the raw estimates" \
-  "$bin/nd-compare" -y $llama --real_csv $round -o "$out/compare-raw"
+  "$bin/nd-compare" -y $llama --real_csv $round -o "$out/compare-raw" --report "$out/compare-raw/report.html"
 run fit "fit per-part ratios (robust), leave-one-out checked" \
   "$bin/nd-fit" -y $llama --real_csv $round --robust --write_ratios "$out/ratios.json" \
-  --report-json "$out/fit_report.json" -o "$out/fit"
+  --report-json "$out/fit_report.json" -o "$out/fit" --report "$out/fit/report.html"
 run compare-corrected "compare again with the fitted ratios" \
-  "$bin/nd-compare" -y $llama --real_csv $round -c "$out/ratios.json" -o "$out/compare-corrected"
+  "$bin/nd-compare" -y $llama --real_csv $round -c "$out/ratios.json" -o "$out/compare-corrected" \
+  --report "$out/compare-corrected/report.html"
 run search "search 64 H100 with the ratios, recompute per layer" \
-  "$bin/nd-search" -y $llama -d 64 -b 512 -c "$out/ratios.json" -ar -rp -t 5 -j 2 -o "$out/search"
+  "$bin/nd-search" -y $llama -d 64 -b 512 -c "$out/ratios.json" -ar -rp -t 5 -j 2 -o "$out/search" \
+  --report "$out/search/report.html"
 run estimate-best "price the search's best.yaml again" \
   "$bin/nd-estimate" -y "$out/search/best.yaml" -c "$out/ratios.json"
 run search-deepseek "search DeepSeek-V3 on 4,096 Ascend A3 dies" \
-  "$bin/nd-search" -y samples/runs/deepseek-v3.yaml -ar -t 3 -j 2 -o "$out/search-deepseek"
+  "$bin/nd-search" -y samples/runs/deepseek-v3.yaml -ar -t 3 -j 2 -o "$out/search-deepseek" \
+  --report "$out/search-deepseek/report.html"
 run dlperf "compare a real Megatron-LM round (step times only)" \
-  "$bin/nd-compare" -y $dlperf --real_csv $dlperf_round -o "$out/dlperf"
+  "$bin/nd-compare" -y $dlperf --real_csv $dlperf_round -o "$out/dlperf" --report "$out/dlperf/report.html"
 run dlperf-fit "fit its ratios on the step times (total mode)" \
   "$bin/nd-fit" -y $dlperf --real_csv $dlperf_round --hold auto --write_ratios "$out/dlperf/ratios.json" \
   -o "$out/dlperf"
@@ -80,6 +83,9 @@ awk '$1 == "total" && $2 == "MAPE" { printf "  %-22s MAPE %s %%, worst %s %%\n",
 accuracy "Megatron-LM round:" dlperf
 best "best of 64 H100 (corrected by the fitted ratios):" search
 best "best of 4,096 A3 dies for DeepSeek-V3:" search-deepseek
+echo
+echo "Reports (one page each, plots inline; open in a browser):"
+find "$out" -name report.html | sort | sed 's/^/  /'
 echo
 echo "Plots (PNG, each beside its .gp script and .dat data):"
 for d in classify compare-raw fit compare-corrected search search-deepseek dlperf; do

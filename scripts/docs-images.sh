@@ -37,3 +37,14 @@ if [ -f "$hta/trace_filter__sampled_rank-0.json.gz" ]; then
   rm -rf "$tmp"
 fi
 ls "$images"
+
+# A screenshot of one report (docs/report.md), when a headless Chromium is at hand.
+chromium=$(command -v chromium || command -v chromium-headless-shell || true)
+if [ -n "$chromium" ] && [ -f $demo/compare-corrected/report.html ]; then
+  profile=$(mktemp -d)
+  "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync --user-data-dir="$profile" \
+    --hide-scrollbars --window-size=1100,2600 --screenshot="$PWD/$images/report.png" \
+    "file://$PWD/$demo/compare-corrected/report.html" > /dev/null 2>&1
+  rm -rf "$profile"
+fi

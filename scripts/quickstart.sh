@@ -14,6 +14,8 @@ esac
 
 ./scripts/install-packages.sh cmake ninja-build pkg-config gcc libc6-dev libcsv-dev libgsl-dev \
     libyaml-dev libcjson-dev libyajl-dev zlib1g-dev gnuplot-nox libcmocka-dev
+# The tests load the HTML reports in a real browser (tests/browser/): headless Chromium.
+[ "$what" = test ] && ./scripts/install-packages.sh chromium
 
 build=${ND_BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DND_WERROR=ON

@@ -39,6 +39,8 @@ static const char usage[] =
     "      --no-progress        no progress on stderr\n"
     "      --real_csv FILE      compare with a profiled round instead (ND's): runs nd-compare\n"
     "      --write_ratios FILE  with --real_csv: then fit and write the ratios\n"
+    "      --report FILE        a one-page HTML report: summary, inputs, the top -t strategies, the\n"
+    "                           plots (inline SVG, drawn for it even without -o), what was refused\n"
     "\n";
 
 static const char exit_status[] =
@@ -46,7 +48,8 @@ static const char exit_status[] =
     "(no strategy reaches the batch, nothing fits the budget: the message says what would).\n";
 
 enum { OPT_RECOMPUTE = ND_OPT_COMMON_LAST + 1, OPT_AR, OPT_AO, OPT_GIBPS, OPT_OVERLAP, OPT_COST,
-       OPT_TFLOPS, OPT_RANKING, OPT_FORMAT, OPT_NO_PLOTS, OPT_RP, OPT_NO_PROGRESS, OPT_REAL, OPT_WRITE };
+       OPT_TFLOPS, OPT_RANKING, OPT_FORMAT, OPT_NO_PLOTS, OPT_RP, OPT_NO_PROGRESS, OPT_REAL, OPT_WRITE,
+       OPT_REPORT };
 
 static const struct option options[] = {
     {"dimensions", required_argument, 0, 'l'},
@@ -59,7 +62,8 @@ static const struct option options[] = {
     {"auto_recompute", no_argument, 0, OPT_AR}, {"auto_offload", no_argument, 0, OPT_AO},
     {"format", required_argument, 0, OPT_FORMAT}, {"no-plots", no_argument, 0, OPT_NO_PLOTS},
     {"no-progress", no_argument, 0, OPT_NO_PROGRESS}, {"real_csv", required_argument, 0, OPT_REAL},
-    {"write_ratios", required_argument, 0, OPT_WRITE}, {0, 0, 0, 0},
+    {"write_ratios", required_argument, 0, OPT_WRITE}, {"report", required_argument, 0, OPT_REPORT},
+    {0, 0, 0, 0},
 };
 
 /* Splits arg in place: it is an argv string (writable, C11 5.1.2.2.1p2) and the words
@@ -113,6 +117,7 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
     case OPT_NO_PROGRESS: req->quiet = true; return 0;
     case OPT_REAL: req->real_csv = arg; return 0;
     case OPT_WRITE: req->write_ratios = arg; return 0;
+    case OPT_REPORT: req->report = arg; return 0;
     case OPT_RP: req->potentials = true; return 0;
     case OPT_RP | ND_CLI_NO: req->potentials = false; return 0;
     default: return 1;

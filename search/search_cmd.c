@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nd/html.h"
 #include "nd/io.h"
 #include "nd/plot.h"
 #include "nd/search.h"
@@ -130,8 +131,26 @@ static int write_resolved(const char *dir, const nd_search_config *cfg, const nd
     return rc;
 }
 
+/* The plots into -o DIR; with a gallery (--report) an SVG copy of each too, and without -o
+ * only the copies. */
+static int write_plots(const nd_search_request *req, const nd_search_config *cfg, const nd_search_result *res,
+                       nd_plot_gallery *gallery, nd_error *err)
+{
+    nd_plot_options opt;
+    nd_plot_options_init(&opt);
+    int rc = req->plot_format ? nd_plot_format_from_name(req->plot_format, &opt.format, err) : ND_OK;
+    opt.gallery = gallery;
+    opt.gallery_only = gallery && !req->out_dir;
+    const char *dir = req->out_dir ? req->out_dir : ".";
+    size_t top = req->top > 0 ? (size_t)req->top : 10;
+    if (!rc && !req->no_plots) rc = nd_search_plots(dir, cfg, res, top, &opt, err);
+    if (!rc && req->potentials) rc = nd_search_potentials(dir, cfg, res, top, &opt, !req->no_plots, err);
+    return rc;
+}
+
 static int write_files(const nd_search_request *req, const nd_search_config *cfg, const nd_session *ses,
-                       const nd_search_result *res, const nd_search_odds *odds, FILE *out, nd_error *err)
+                       const nd_search_result *res, const nd_search_odds *odds, nd_plot_gallery *gallery, FILE *out,
+                       nd_error *err)
 {
     int rc = ND_OK;
     if (req->ranking_csv) rc = nd_search_write_ranking(req->ranking_csv, cfg, res, odds, err);
@@ -139,6 +158,7 @@ static int write_files(const nd_search_request *req, const nd_search_config *cfg
      * without -o */
     if (!rc && !req->out_dir && ses->search && ses->run.format != ND_CONFIG_ND)
         rc = write_resolved(".", cfg, ses, res, out, err);
+    if (!rc && !req->out_dir && gallery) rc = write_plots(req, cfg, res, gallery, err);
     if (rc || !req->out_dir) return rc;
     if ((rc = nd_make_dir(req->out_dir, err))) return rc;
     char *ranking = nd_path_join(req->out_dir, "ranking.csv");
@@ -158,12 +178,7 @@ static int write_files(const nd_search_request *req, const nd_search_config *cfg
         (rc = nd_search_write_debug(req->out_dir, cfg, res,
                                     nd_cli_says(&req->common, ND_VERBOSITY_DETAIL) ? res->count : top, err)))
         return rc;
-    nd_plot_options opt;
-    nd_plot_options_init(&opt);
-    if (req->plot_format && (rc = nd_plot_format_from_name(req->plot_format, &opt.format, err))) return rc;
-    if (!req->no_plots && (rc = nd_search_plots(req->out_dir, cfg, res, top, &opt, err))) return rc;
-    if (req->potentials) rc = nd_search_potentials(req->out_dir, cfg, res, top, &opt, !req->no_plots, err);
-    return rc;
+    return write_plots(req, cfg, res, gallery, err);
 }
 
 int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_error *err)
@@ -171,6 +186,12 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
     int rc = ND_OK;
     nd_plot_format format; /* a bad --format is known before the search, not after it */
     if (req->plot_format && (rc = nd_plot_format_from_name(req->plot_format, &format, err))) return rc;
+    /* With --report, what the run says on stderr is also kept for the report's notes; progress
+     * goes to stderr alone. */
+    FILE *progress = diag;
+    nd_html_capture capture = {0};
+    if (req->report && nd_html_capture_open(&capture, diag, err)) return err->code;
+    if (req->report) diag = capture.fp;
     nd_session ses;
     if ((rc = nd_session_open(&ses, &req->common, false, diag, err))) goto done;
     const nd_search_config_file *file = ses.search;
@@ -182,10 +203,11 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
         rc = nd_error_set(err, ND_EUSAGE, "-rp needs -o DIR");
         goto done;
     }
-    /* Plots are drawn into -o's directory only: a plot flag without it would do nothing. */
-    if (!req->out_dir && (req->plot_format || req->no_plots) && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
-        fprintf(diag, "nd-search: note: %s is not used: plots are drawn only with -o DIR\n",
-                req->plot_format ? "--format" : "--no-plots");
+    /* Plot files are drawn into -o's directory only: --format without it would do nothing. */
+    if (!req->out_dir && req->plot_format && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
+        fprintf(diag, "nd-search: note: --format is not used: plot files are drawn only with -o DIR\n");
+    if (!req->out_dir && !req->report && req->no_plots && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
+        fprintf(diag, "nd-search: note: --no-plots is not used: plots are drawn only with -o DIR or --report\n");
     if (ses.run.devices <= 0) {
         rc = nd_error_set(err, ND_EUSAGE, "no device count: give -d N (or cluster.devices in the run file)");
         goto done;
@@ -208,7 +230,7 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
                             (req->ranking_csv || req->out_dir || nd_cli_says(&req->common, ND_VERBOSITY_DETAIL))
                                 ? 0 : (req->top > 0 ? (size_t)req->top : 10),
                             req->common.jobs > 0 ? req->common.jobs : 1,
-                            req->quiet || !nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT) ? NULL : diag};
+                            req->quiet || !nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT) ? NULL : progress};
     if (nd_cli_says(&req->common, ND_VERBOSITY_INFO)) nd_search_print_space(diag, &cfg);
     nd_search_result res;
     if ((rc = nd_search_run(&cfg, &res, err))) goto done;
@@ -229,10 +251,18 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
         nd_search_odds odds;
         rc = nd_search_odds_compute(&cfg, &res, top, &odds, err);
         if (!rc) nd_search_print_odds(out, &res, &odds);
-        if (!rc) rc = write_files(req, &cfg, &ses, &res, &odds, out, err);
+        nd_plot_gallery gallery = {0};
+        if (!rc) rc = write_files(req, &cfg, &ses, &res, &odds, req->report ? &gallery : NULL, out, err);
+        if (!rc && req->report) {
+            nd_search_report_inputs in = {req->common.run_path, req->common.ratios_path, req->common.search_config,
+                                          req->out_dir};
+            rc = nd_search_report_html(req->report, &cfg, &res, top, &odds, &in, &gallery, &capture, err);
+        }
+        nd_plot_gallery_free(&gallery);
     }
     nd_search_result_free(&res);
 done:
     nd_session_close(&ses);
+    nd_html_capture_close(&capture);
     return rc;
 }

@@ -33,6 +33,7 @@ typedef struct nd_search_request {
     bool quiet;               /* --no-progress */
     const char *real_csv;     /* --real_csv: ND's compare, handed to nd-compare */
     const char *write_ratios; /* --write_ratios, with --real_csv */
+    const char *report;       /* --report FILE: the one-page HTML report */
 } nd_search_request;
 
 /* nd-search: rank every fitting strategy. */

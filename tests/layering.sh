@@ -3,8 +3,8 @@
 # `#include "nd/X.h"` in a library's folder names a header of that library or of one it
 # may use. A header missing from the table below fails the check, so a new public header
 # gets its library stated here.
-#   nd_base <- nd_plot;  nd_base <- nd_core <- nd_search (+ nd_plot);
-#   nd_core <- nd_search <- nd_calib (+ nd_plot);  nd_base <- nd_classify
+#   nd_base <- nd_plot <- nd_html;  nd_base <- nd_core <- nd_search (+ nd_plot, nd_html);
+#   nd_core <- nd_search <- nd_calib (+ nd_plot, nd_html);  nd_base <- nd_classify (+ nd_plot, nd_html)
 set -u
 src=${1:?usage: layering.sh SOURCE_DIR}
 cd "$src" || exit 1
@@ -19,6 +19,7 @@ lib_of() {
     classified|compare|metrics|fit|fit_device|fit_suggest) echo calib ;;
     classify) echo classify ;;
     plot|csv_table) echo plot ;;
+    html) echo html ;;
     *) echo unknown ;;
   esac
 }
@@ -28,10 +29,11 @@ may_use() {
   case "$1" in
     base) echo "base" ;;
     plot) echo "base plot" ;;
+    html) echo "base plot html" ;;
     core) echo "base core" ;;
-    search) echo "base core plot search" ;;
-    calib) echo "base core plot search calib" ;;
-    classify) echo "base plot classify" ;;
+    search) echo "base core plot html search" ;;
+    calib) echo "base core plot html search calib" ;;
+    classify) echo "base plot html classify" ;;
   esac
 }
 
@@ -44,12 +46,13 @@ lib_of_file() {
     calib/classify/*) echo classify ;;
     calib/*) echo calib ;;
     plot/*) echo plot ;;
+    html/*) echo html ;;
     include/nd/*) lib_of "$(basename "$1" .h)" ;;
   esac
 }
 
 bad=0
-files=$(find base search calib plot include/nd -name '*.[ch]' | sort)
+files=$(find base search calib plot html include/nd -name '*.[ch]' | sort)
 for f in $files; do
   lib=$(lib_of_file "$f")
   allowed=$(may_use "$lib")

@@ -184,3 +184,9 @@ nd_plot_cli_sh(cli_plot_parity_thinned none "^ok$"
    \"$1\" parity \"$3/many.csv\" --script-only -o \"$3/many\" >/dev/null; \
    grep -q '^# [0-9]* of 10000 rows' \"$3/many.dat\"; \
    test \"$(grep -vc '^#' \"$3/many.dat\")\" -lt 100; echo ok")
+# -o DIR (an existing directory, or ending with /): the default name in it, as -o means an
+# output directory in the other binaries.
+nd_plot_cli_sh(cli_plot_output_dir none "^ok$"
+  "mkdir -p \"$3/into\"; \"$1\" memory \"$2/memory.csv\" --script-only -o \"$3/into\" >/dev/null; \
+   \"$1\" ranking \"$2/ranking.csv\" --script-only -o \"$3/fresh/\" >/dev/null 2>&1 || true; \
+   test -s \"$3/into/memory.gp\"; echo ok")

@@ -39,3 +39,18 @@ nd_plots_test(plots_fit
    grep -v '^#' \"$2/fit/dlperf-gpt-h1536-l16_loo.dat\" | awk -F'\" ' '{ split($2, f, \" \"); print f[1] }' | sort -n > \"$2/fit_loo\"; \
    cmp -s \"$2/fit_time\" \"$2/fit_loo\"; echo ok"
   $<TARGET_FILE:nd-fit>)
+
+# The one-page HTML reports in a real browser (headless Chromium): the demo writes every
+# binary's report, each is loaded and must render with its sections, its plots and no error;
+# broken copies must be caught (tests/browser/check_reports.sh). Skipped without chromium,
+# unless ND_REQUIRE_BROWSER=1, which .ci/run sets.
+add_test(NAME browser_reports COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/browser/check_reports.sh
+         ${CMAKE_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR}/browser)
+set_tests_properties(browser_reports PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900
+                     PASS_REGULAR_EXPRESSION "all [0-9]+ reports render")
+
+# Every command of the README's "A first session" runs as written on the bundled samples.
+add_test(NAME readme_first_session COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/readme_first_session.sh
+         ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR}/readme_session)
+set_tests_properties(readme_first_session PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 300
+                     PASS_REGULAR_EXPRESSION "^ok: [0-9]+ commands")

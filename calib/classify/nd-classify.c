@@ -52,6 +52,8 @@ static const char help[] =
     "                     device view, classify_kernels (device time by kernel class)\n"
     "  --format F         plot format: png (default), svg or pdf\n"
     "  --no-plots         no plots with -o\n"
+    "  --report FILE      a one-page HTML report: summary, inputs, ND's parts, the plots (inline\n"
+    "                     SVG, drawn for it even without -o), communication, warnings and notes\n"
     "  -v, --verbose      the report's details: ND's blocks, communication by source,\n"
     "                     statistics, the kernel view, the notes\n"
     "  -h, --help         this help;  -V, --version  the version\n"
@@ -60,7 +62,7 @@ static const char help[] =
 
 typedef struct args {
     const char *csv, *perf_parts, *detail, *kernels, *sweep, *log_config;
-    const char *out_dir, *plot_format; /* -o DIR, --format */
+    const char *out_dir, *plot_format, *report; /* -o DIR, --format, --report FILE */
     bool json, nd_columns, verbose, no_plots, log, skip_given, peak_allocated;
 } args;
 
@@ -85,6 +87,7 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
         {"log-config", required_argument, 0, 'T'}, {"log-peak", required_argument, 0, 'K'},
         {"verbose", no_argument, 0, 'v'},          {"output-dir", required_argument, 0, 'o'},
         {"format", required_argument, 0, 'F'},     {"no-plots", no_argument, 0, 'P'},
+        {"report", required_argument, 0, 'R'},
         {0, 0, 0, 0}};
     int c;
     int64_t n;
@@ -129,6 +132,9 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
         }
         case 'P':
             a->no_plots = true;
+            break;
+        case 'R':
+            a->report = optarg;
             break;
         case 'w':
             a->sweep = optarg;
@@ -187,12 +193,12 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
     if (a->sweep && optind < argc)
         return nd_error_set(err, ND_EUSAGE, "--sweep DIR takes its runs from DIR: no other input ('%s')",
                             argv[optind]);
-    if (a->sweep && (a->perf_parts || a->detail || a->kernels || a->out_dir))
+    if (a->sweep && (a->perf_parts || a->detail || a->kernels || a->out_dir || a->report))
         return nd_error_set(err, ND_EUSAGE, "--sweep writes the round file (--csv) and the report; "
-                            "--perf-parts, --detail, --kernels and -o are for one run");
-    if (a->log && (a->sweep || a->perf_parts || a->detail || a->kernels || a->json || a->out_dir))
+                            "--perf-parts, --detail, --kernels, -o and --report are for one run");
+    if (a->log && (a->sweep || a->perf_parts || a->detail || a->kernels || a->json || a->out_dir || a->report))
         return nd_error_set(err, ND_EUSAGE, "--log reads trainer logs into round rows (--csv) and a "
-                            "report: --sweep, --perf-parts, --detail, --kernels, --json and -o are "
+                            "report: --sweep, --perf-parts, --detail, --kernels, --json, -o and --report are "
                             "for traces");
     if (!a->log && (a->log_config || a->peak_allocated))
         return nd_error_set(err, ND_EUSAGE, "--log-config and --log-peak go with --log");
@@ -208,13 +214,19 @@ static int write_outputs(const nd_classify_run *run, const args *a, nd_error *er
     if (!rc && a->perf_parts) rc = nd_classify_perf_parts_write(run, a->perf_parts, err);
     if (!rc && a->detail) rc = nd_classify_detail_write(run, a->detail, err);
     if (!rc && a->kernels) rc = nd_classify_kernels_write(run, a->kernels, err);
-    if (!rc && a->out_dir && !a->no_plots) {
+    /* The plots into -o DIR; with --report an SVG copy of each too (only the copy without -o). */
+    nd_plot_gallery gallery = {0};
+    if (!rc && !a->no_plots && (a->out_dir || a->report)) {
         nd_plot_options opt;
         nd_plot_options_init(&opt);
         if (a->plot_format) nd_plot_format_from_name(a->plot_format, &opt.format, err);
-        rc = nd_make_dir(a->out_dir, err);
-        if (!rc) rc = nd_classify_plots(run, a->out_dir, &opt, err);
+        opt.gallery = a->report ? &gallery : NULL;
+        opt.gallery_only = !a->out_dir;
+        if (a->out_dir) rc = nd_make_dir(a->out_dir, err);
+        if (!rc) rc = nd_classify_plots(run, a->out_dir ? a->out_dir : ".", &opt, err);
     }
+    if (!rc && a->report) rc = nd_classify_report_html(run, a->report, a->csv, &gallery, NULL, err);
+    nd_plot_gallery_free(&gallery);
     return rc;
 }
 

@@ -335,4 +335,12 @@ int nd_classify_logs_csv_write(const nd_classify_log *logs, size_t n, const char
 /* What was read from each log: its format, steps kept, median and spread, peak, degrees. */
 void nd_classify_logs_report_print(const nd_classify_log *logs, size_t n, FILE *out);
 
+/* nd-classify's one-page HTML report (--report): summary, inputs, ND's parts, the plots (the
+ * SVG copies in plots, or none), communication by source, the run's warnings and notes and
+ * what it printed (capture, or NULL). csv: the round file the row went to, or NULL. */
+struct nd_plot_gallery;
+struct nd_html_capture;
+int nd_classify_report_html(const nd_classify_run *run, const char *path, const char *csv,
+                            const struct nd_plot_gallery *plots, struct nd_html_capture *capture, nd_error *err);
+
 #endif

@@ -56,6 +56,22 @@ typedef enum {
 #define ND_PLOT_HEIGHT_DEFAULT 700
 #define ND_PLOT_SIZE_MAX 20000
 
+/* SVG copies of the plots drawn with one set of options (nd_plot_options.gallery), in the
+ * order drawn, for a report that embeds them. Each item owns its strings. */
+typedef struct nd_plot_svg {
+    char *name; /* the plot's output name without directory or extension ("ranking") */
+    char *svg;  /* the SVG document gnuplot wrote, NUL-terminated */
+    size_t len;
+} nd_plot_svg;
+
+typedef struct nd_plot_gallery {
+    nd_plot_svg *items;
+    size_t count, cap;
+} nd_plot_gallery;
+
+/* Frees the items; the gallery is empty and reusable after. */
+void nd_plot_gallery_free(nd_plot_gallery *g);
+
 /* How every plot is rendered. A zero-initialised struct is valid (PNG,
  * default size, default title). */
 typedef struct nd_plot_options {
@@ -64,6 +80,10 @@ typedef struct nd_plot_options {
     int height_px;     /* image height; 0 = ND_PLOT_HEIGHT_DEFAULT. PDF: likewise */
     const char *title; /* NULL: the plot kind's default title */
     bool script_only;  /* write .gp and .dat only; run no gnuplot, write no image */
+    nd_plot_gallery *gallery; /* non-NULL: each plot is also drawn as SVG (at this size) and
+                                 appended here; borrowed, the caller frees it */
+    bool gallery_only; /* with gallery: write no file, only draw the SVG copy (a report
+                          without -o) */
 } nd_plot_options;
 
 /* Fills opt with the defaults: PNG, 1000 x 700, default title, rendered. */

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include "nd/run.h"
+#include "nd/plot.h"
 #include "nd/search.h"
 
 #define ND_ODDS_MAX 64
@@ -87,5 +88,18 @@ int nd_search_plots(const char *dir, const nd_search_config *cfg, const nd_searc
  * recomputed; DIR/recompute_potentials.csv (ND's columns) and its plot. Needs -ar. */
 int nd_search_potentials(const char *dir, const nd_search_config *cfg, const nd_search_result *res,
                          size_t top, const struct nd_plot_options *opt, bool plots, nd_error *err);
+
+/* What the report states about the run besides the search. Borrowed strings; NULL: none. */
+typedef struct nd_search_report_inputs {
+    const char *run_path, *ratios_path, *search_config, *out_dir;
+} nd_search_report_inputs;
+
+/* nd-search's one-page HTML report (--report): summary, inputs, the first `top` strategies
+ * (with the odds when given), plots (the SVG copies, or none), what was refused, the notes
+ * captured (NULL: none). Written atomically. docs/report.md. */
+struct nd_html_capture;
+int nd_search_report_html(const char *path, const nd_search_config *cfg, const nd_search_result *res, size_t top,
+                          const nd_search_odds *odds, const nd_search_report_inputs *in,
+                          const nd_plot_gallery *plots, struct nd_html_capture *notes, nd_error *err);
 
 #endif

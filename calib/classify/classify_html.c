@@ -1,0 +1,137 @@
+/* nd-classify's one-page report (--report FILE): the verdict, the inputs, the step split into
+ * ND's parts over the kept rank-steps, communication by source, the plots, and the run's
+ * warnings and notes. docs/report.md lists the sections. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/classify.h"
+#include "nd/html.h"
+#include "nd/version.h"
+
+#define CELL 112
+typedef char cell_text[CELL];
+
+static void summary(nd_html *h, const nd_classify_run *run)
+{
+    const nd_classify_summary *m = &run->summary;
+    double time = m->q[ND_CQ_TIME].mean, comp = m->q[ND_CQ_COMP].mean, idle = m->q[ND_CQ_IDLE].mean;
+    char verdict[320];
+    snprintf(verdict, sizeof verdict, "A step takes %.3f ms on average: %.0f %% compute, %.0f %% waiting for "
+             "communication, %.0f %% idle. The slowest rank is %d (%.3f ms a step).",
+             time, time > 0 ? 100 * comp / time : 0, time > 0 ? 100 * (time - comp - idle) / time : 0,
+             time > 0 ? 100 * idle / time : 0, m->slowest_rank, m->slowest_mean_ms);
+    nd_html_section(h, "summary", "Summary");
+    nd_html_verdict(h, verdict);
+    nd_html_text(h, "%zu rank-steps of %zu ranks kept (%zu warm-up rank-steps dropped); the round's row holds the %s.",
+                 m->n_samples, m->n_ranks, m->n_dropped, run->opts.stat == ND_STAT_MEDIAN ? "median" : "mean");
+}
+
+static void inputs(nd_html *h, const nd_classify_run *run, const char *csv)
+{
+    char dims[160] = "none";
+    if (run->opts.has_dims) nd_classify_dims_text(&run->opts.dims, dims, sizeof dims);
+    size_t n = run->n_inputs + 2;
+    const char **names = calloc(n, sizeof *names), **values = calloc(n, sizeof *values);
+    if (!names || !values) {
+        free(names), free(values);
+        return;
+    }
+    for (size_t i = 0; i < run->n_inputs; i++) names[i] = "input", values[i] = run->inputs[i];
+    names[n - 2] = "degrees (--dims)", values[n - 2] = dims;
+    names[n - 1] = "round file (--csv)", values[n - 1] = csv ? csv : "none";
+    nd_html_section(h, "inputs", "Inputs");
+    nd_html_facts(h, n, names, values);
+    free(names), free(values);
+}
+
+static void parts_table(nd_html *h, const nd_classify_run *run, cell_text *cells, const char **ptrs)
+{
+    static const char *const headers[] = {"part", "mean ms", "median ms", "min ms", "max ms", "share of the step"};
+    const nd_classify_summary *m = &run->summary;
+    size_t n = 0;
+    for (int q = 0; q < ND_CQ_CSV_COLUMNS; q++) {
+        const nd_classify_stats *s = &m->q[q];
+        cell_text *row = &cells[6 * n++];
+        snprintf(row[0], CELL, "%s", nd_classify_quantity_name((nd_classify_quantity)q));
+        snprintf(row[1], CELL, "%.3f", s->mean);
+        snprintf(row[2], CELL, "%.3f", s->median);
+        snprintf(row[3], CELL, "%.3f", s->min);
+        snprintf(row[4], CELL, "%.3f", s->max);
+        double time = m->q[ND_CQ_TIME].mean;
+        snprintf(row[5], CELL, "%.1f %%", time > 0 ? 100 * s->mean / time : 0);
+    }
+    for (size_t i = 0; i < 6 * n; i++) ptrs[i] = cells[i];
+    nd_html_section(h, "parts", "ND's parts");
+    nd_html_table(h, "Per rank-step, over the kept rank-steps", 6, headers, n, ptrs);
+}
+
+static void sites_table(nd_html *h, const nd_classify_run *run, cell_text *cells, const char **ptrs, size_t max)
+{
+    static const char *const headers[] = {"column", "source", "ms per step", "calls", "MiB"};
+    const nd_classify_summary *m = &run->summary;
+    size_t n = m->n_sites < max ? m->n_sites : max;
+    double steps = m->n_samples ? (double)m->n_samples : 1;
+    for (size_t i = 0; i < n; i++) {
+        const nd_classify_site *s = &m->sites[i];
+        cell_text *row = &cells[5 * i];
+        snprintf(row[0], CELL, "%s", nd_classify_quantity_name(s->column));
+        snprintf(row[1], CELL, "%s", s->label ? s->label : "");
+        snprintf(row[2], CELL, "%.3f", s->ms / steps);
+        snprintf(row[3], CELL, "%.1f", s->calls / steps);
+        snprintf(row[4], CELL, "%.1f", s->bytes / steps / 1048576);
+    }
+    for (size_t i = 0; i < 5 * n; i++) ptrs[i] = cells[i];
+    nd_html_section(h, "communication", "Communication by source");
+    if (n) nd_html_table(h, "Per rank-step", 5, headers, n, ptrs);
+    else nd_html_text(h, "No communication was recorded.");
+}
+
+/* The run's own warnings and notes, then what it printed on stderr. */
+static void notes(nd_html *h, const nd_classify_run *run, nd_html_capture *capture)
+{
+    size_t n = run->warnings.n + run->notes.n;
+    const char **items = calloc(n ? n : 1, sizeof *items);
+    if (!items) return;
+    for (size_t i = 0; i < run->warnings.n; i++) items[i] = run->warnings.items[i];
+    for (size_t i = 0; i < run->notes.n; i++) items[run->warnings.n + i] = run->notes.items[i];
+    nd_html_section(h, "warnings", "Warnings and notes of the classification");
+    if (n) nd_html_notes(h, n, items);
+    else nd_html_text(h, "None.");
+    free(items);
+    if (capture) nd_html_notes_from_capture(h, capture);
+}
+
+int nd_classify_report_html(const nd_classify_run *run, const char *path, const char *csv,
+                            const nd_plot_gallery *plots, nd_html_capture *capture, nd_error *err)
+{
+    char title[256], generator[64];
+    snprintf(title, sizeof title, "nd-classify: %zu rank-steps of %zu ranks", run->summary.n_samples,
+             run->summary.n_ranks);
+    snprintf(generator, sizeof generator, "nd-classify %s", ND_VERSION);
+    nd_html *h = nd_html_open(title, generator);
+    size_t max_sites = 40, count = 6 * ND_CQ_CSV_COLUMNS + 5 * max_sites;
+    cell_text *cells = calloc(count, sizeof *cells);
+    const char **ptrs = calloc(count, sizeof *ptrs);
+    int rc = h && cells && ptrs ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc) {
+        summary(h, run);
+        inputs(h, run, csv);
+        parts_table(h, run, cells, ptrs);
+        nd_html_section(h, "plots", "Plots");
+        if (plots && plots->count) {
+            const char *captions[] = {"Each rank's step (the mean of its kept steps) split into ND's parts.",
+                                      "Device time by kernel class, ms per step, largest first."};
+            nd_html_gallery(h, plots, plots->count <= 2 ? captions : NULL);
+        } else {
+            nd_html_text(h, "No plots (--no-plots).");
+        }
+        sites_table(h, run, cells + 6 * ND_CQ_CSV_COLUMNS, ptrs + 6 * ND_CQ_CSV_COLUMNS, max_sites);
+        notes(h, run, capture);
+        rc = nd_html_write(h, path, err);
+    }
+    nd_html_free(h);
+    free(cells), free(ptrs);
+    return rc;
+}
