@@ -8,6 +8,6 @@
 #ifndef ND_VERSION
 #define ND_VERSION "0.1.0"
 #endif
-#define ND_COST_MODEL_VERSION "nd-cost-2"
+#define ND_COST_MODEL_VERSION "nd-cost-3"
 
 #endif

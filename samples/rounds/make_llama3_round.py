@@ -38,7 +38,10 @@ rows = []
 for i, text in enumerate(strategies):
     degrees = dict(item.split("=") for item in text.split())
     dev = int(degrees.get("DP", 1)) * int(degrees.get("MP", 1)) * int(degrees.get("PP", 1))
-    full = "MP=1 PP=1 VPP=1 SP=0 OP=1 MBS=1 recompute=off " + text  # the run file's keys reset
+    # the run file's strategy keys reset, then this row's (each key stated once)
+    keys = {"MP": "1", "PP": "1", "VPP": "1", "SP": "0", "OP": "1", "MBS": "1", "recompute": "off"}
+    keys.update(degrees)
+    full = " ".join(f"{k}={v}" for k, v in keys.items())
     out = subprocess.run([estimate, "-y", run, "-d", str(dev), "-b", "64", "--json",
                           "--strategy", full], capture_output=True, text=True, check=True)
     p = json.loads(out.stdout)["raw_parts_ms"]
