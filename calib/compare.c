@@ -66,12 +66,27 @@ static int make_labels(const nd_classified *round, nd_compare *out, nd_error *er
     return ND_OK;
 }
 
+/* What a row's strategy is before its columns: ND's default for each of ND's dimensions the
+ * round has no column for (reference/nd-calibration.md §1: every degree 1), not the run
+ * file's strategy. SP defaults off: ND's default (true) changes nothing in ND, whose cost
+ * model runs SP whenever MP > 1 (a weakness), and would misprice a round run without it.
+ * What ND's dimensions do not cover stays the run's: ZeRO, the schedule, recompute. */
+static void nd_row_base(const nd_strategy *run, nd_strategy *out)
+{
+    nd_strategy_init(out);
+    out->zero = run->zero;
+    out->schedule = run->schedule == ND_SCHEDULE_INTERLEAVED ? ND_SCHEDULE_1F1B : run->schedule;
+    out->recompute = run->recompute;
+}
+
 static int price_row(const nd_compare_inputs *in, const nd_classified *round, nd_compare_row *cr,
                      nd_error *err)
 {
     const nd_classified_row *r = cr->row;
     const nd_run *run = in->run;
-    nd_classified_strategy(r, &run->strategy, &cr->strategy);
+    nd_strategy base;
+    nd_row_base(&run->strategy, &base);
+    nd_classified_strategy(r, &base, &cr->strategy);
     nd_strategy *s = &cr->strategy;
     cr->devices = nd_strategy_devices(s);
     if (cr->devices < 0) /* degrees of 2^20 each: the product would overflow */
@@ -128,6 +143,24 @@ static void rank_costs(nd_compare *c)
         double scale = c->normalized ? (double)r->devices / (double)r->gbs : 1.0;
         r->rank_cost = r->rank_ms * scale;
         r->est_cost = r->est.step_ms * scale;
+    }
+}
+
+/* ND's Euclidean distance of shares (reference/nd-calibration.md §4.3): each measured part's
+ * share of the measured step against its share of the estimated step. */
+static void share_distances(nd_compare *c)
+{
+    memset(c->share_distance, 0, sizeof c->share_distance);
+    for (size_t i = 0; i < c->count; i++) {
+        const nd_compare_row *r = &c->rows[i];
+        double m = r->measured[ND_FOLD_TOTAL], e = r->est.step_ms, sq = 0;
+        for (int f = 0; f < ND_FOLD_IDLE; f++) { /* ND's six parts: it prices no idle */
+            if (!c->fold_measured[f]) continue;
+            double d = (m > 0 ? r->measured[f] / m : 0) - (e > 0 ? r->estimated[f] / e : 0);
+            c->share_distance[f] += fabs(d) / (double)c->count;
+            sq += d * d;
+        }
+        c->share_distance[ND_FOLD_TOTAL] += sqrt(sq) / (double)c->count;
     }
 }
 
@@ -212,17 +245,38 @@ int nd_compare_round(const nd_compare_inputs *in, const nd_classified *round, nd
         nd_compare_free(out);
         return rc;
     }
+    size_t kept = 0;
     for (size_t i = 0; i < round->count; i++) {
-        out->rows[i].row = &round->rows[i];
-        rc = price_row(in, round, &out->rows[i], err);
+        nd_compare_row *cr = &out->rows[kept];
+        const char *label = out->rows[i].label;
+        memset(cr, 0, sizeof *cr);
+        cr->row = &round->rows[i], cr->label = label;
+        rc = price_row(in, round, cr, err);
+        if (rc == ND_EINPUT && cr->est.stages == 0 && strstr(err->message, "cannot be priced")) {
+            /* ND leaves out a row it cannot cost; the first reason is kept to say so */
+            if (!out->skipped++)
+                snprintf(out->skip_note, sizeof out->skip_note, "ND cannot cost %s, left out of the comparison: %s",
+                         label, err->message);
+            rc = ND_OK;
+            continue;
+        }
         if (rc) {
             nd_compare_free(out);
             return rc;
         }
         out->trainer_steps += !isnan(round->rows[i].step_trainer_ms);
+        kept++;
+    }
+    out->count = kept;
+    if (!kept) {
+        rc = nd_error_set(err, ND_EINPUT, "ND cannot cost any configuration of %s: %s", round->path,
+                          strstr(out->skip_note, ": ") + 2);
+        nd_compare_free(out);
+        return rc;
     }
     rank_costs(out);
     measured_folds(round, out->fold_measured);
+    share_distances(out);
     qsort(out->rows, out->count, sizeof *out->rows, by_rank);
     double *x = malloc(2 * out->count * sizeof *x);
     if (!x) {
@@ -237,6 +291,13 @@ int nd_compare_round(const nd_compare_inputs *in, const nd_classified *round, nd
     memory_metrics(out, x, y, in->budget_mib);
     free(x);
     return ND_OK;
+}
+
+void nd_compare_print_skips(FILE *diag, const nd_compare *c)
+{
+    if (!c->skipped || !diag) return;
+    fprintf(diag, "note: %s\n", c->skip_note);
+    if (c->skipped > 1) fprintf(diag, "note: %zu more rows left out for the same kind of reason\n", c->skipped - 1);
 }
 
 void nd_compare_free(nd_compare *c)

@@ -97,6 +97,7 @@ int nd_compare_command(const nd_compare_request *req, FILE *out, FILE *diag, nd_
         nd_compare_inputs in = {&ses.run, ses.device, ses.budget_mib,
                                 ses.has_ratios ? &ses.ratios.ratios : NULL, (nd_peak_kind)peak};
         rc = nd_compare_round(&in, &round, &cmp, err);
+        if (!rc) nd_compare_print_skips(diag, &cmp);
     }
     if (!rc && !req->json) nd_compare_print(out, &cmp, req->real_csv);
     if (!rc) rc = write_outputs(req, &ses, &cmp, &round, out, req->report ? &capture : NULL, err);

@@ -82,6 +82,14 @@ void nd_compare_print(FILE *fp, const nd_compare *c, const char *csv_path)
     for (int f = 0; f < ND_FOLDS; f++)
         if (c->fold_measured[f]) print_metric(fp, nd_fold_name((nd_fold)f), &c->fold[f]);
     if (c->memory_rows) print_metric(fp, "peak mem", &c->memory);
+    bool shares = false;
+    for (int f = 0; f < ND_FOLD_IDLE; f++) shares |= c->fold_measured[f];
+    if (shares) { /* ND's Euclidean distance (lower is better) */
+        fprintf(fp, "Distance of shares (ND's; the mean of |measured - estimated share|, lower is better):");
+        for (int f = 0; f < ND_FOLD_IDLE; f++)
+            if (c->fold_measured[f]) fprintf(fp, " %s %.1f %%", nd_fold_name((nd_fold)f), 100 * c->share_distance[f]);
+        fprintf(fp, "; Euclidean over the parts %.1f %%\n", 100 * c->share_distance[ND_FOLD_TOTAL]);
+    }
     const nd_compare_row *pick = &c->rows[c->pick], *fast = &c->rows[c->fastest];
     fprintf(fp, "\nTop-k agreement: %zu of %zu (ND's: leading rows the estimate also ranks first)\n",
             c->top_k, c->count);

@@ -388,6 +388,7 @@ int nd_fit_command(const nd_fit_request *req, FILE *out, FILE *diag, nd_error *e
     for (int r = 0; !rc && r < job.count; r++) firsts[r] = rounds[r].round;
     if (!rc) rc = parse_options(req, firsts, job.count, &o, err);
     if (!rc) rc = price_rounds(&job, NULL, err);
+    for (int r = 0; !rc && r < job.count; r++) nd_compare_print_skips(diag, &job.rounds[r].cmp);
     if (!rc && req->write_device) {
         rc = fit_device(&job, out, err);
         /* The ratios then correct what the fitted device estimates. */

@@ -34,6 +34,11 @@ static const char usage[] =
     "      --ranking_csv FILE   every fitting strategy, ranked (ND's columns, then nd's)\n"
     "  -o, --output-dir DIR     ranking.csv, best.yaml, summary.json, ranking and memory plots\n"
     "  -rp, --recompute_potentials  with -ar and -o: recompute potentials CSV and plot\n"
+    "  -e, --exhaustive N       ND's: each searched dimension above 1 in at least N results\n"
+    "  -ee, --force_exhaustive N  ND's: N more results per dimension above 1 (see docs/search.md)\n"
+    "  -eee, --fforce-exhaustive N  ND's: N distinct results per dimension above 1\n"
+    "  -k, --ppb_k K            the pipeline balancer's description of the K-th strategy (0 = the\n"
+    "                           best), into -o DIR (else the current directory)\n"
     "      --format F           plot format: png (default), svg or pdf\n"
     "      --no-plots           no plots with -o\n"
     "      --no-progress        no progress on stderr\n"
@@ -49,7 +54,7 @@ static const char exit_status[] =
 
 enum { OPT_RECOMPUTE = ND_OPT_COMMON_LAST + 1, OPT_AR, OPT_AO, OPT_GIBPS, OPT_OVERLAP, OPT_COST,
        OPT_TFLOPS, OPT_RANKING, OPT_FORMAT, OPT_NO_PLOTS, OPT_RP, OPT_NO_PROGRESS, OPT_REAL, OPT_WRITE,
-       OPT_REPORT };
+       OPT_REPORT, OPT_EE, OPT_EEE };
 
 static const struct option options[] = {
     {"dimensions", required_argument, 0, 'l'},
@@ -63,7 +68,10 @@ static const struct option options[] = {
     {"format", required_argument, 0, OPT_FORMAT}, {"no-plots", no_argument, 0, OPT_NO_PLOTS},
     {"no-progress", no_argument, 0, OPT_NO_PROGRESS}, {"real_csv", required_argument, 0, OPT_REAL},
     {"write_ratios", required_argument, 0, OPT_WRITE}, {"report", required_argument, 0, OPT_REPORT},
-    {0, 0, 0, 0},
+    {"exhaustive", required_argument, 0, 'e'},
+    {"ee", required_argument, 0, OPT_EE}, {"force_exhaustive", required_argument, 0, OPT_EE},
+    {"eee", required_argument, 0, OPT_EEE}, {"fforce-exhaustive", required_argument, 0, OPT_EEE},
+    {"ppb_k", required_argument, 0, 'k'}, {0, 0, 0, 0},
 };
 
 /* Splits arg in place: it is an argv string (writable, C11 5.1.2.2.1p2) and the words
@@ -84,6 +92,16 @@ static int parse_number(const char *flag, const char *arg, double lo, double hi,
         return nd_error_set(err, ND_EUSAGE, "%s '%s': not a number >= %g", flag, arg, lo);
     if (*out > hi) return nd_error_set(err, ND_EUSAGE, "%s '%s': more than %g", flag, arg, hi);
     return ND_OK;
+}
+
+/* ND's _non_negative_int. */
+static int count_arg(const char *flag, const char *arg, int *out, nd_error *err)
+{
+    int64_t v;
+    if (nd_parse_int64(arg, 0, 1000000, &v))
+        return nd_error_set(err, ND_EUSAGE, "%s: '%s' must be a non-negative integer", flag, arg);
+    *out = (int)v;
+    return 0;
 }
 
 static int handle(int opt, const char *arg, void *request, nd_error *err)
@@ -115,6 +133,16 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
     case OPT_FORMAT: req->plot_format = arg; return 0;
     case OPT_NO_PLOTS: req->no_plots = true; return 0;
     case OPT_NO_PROGRESS: req->quiet = true; return 0;
+    case 'e': return count_arg("-e/--exhaustive", arg, &req->exhaustive[0], err);
+    case OPT_EE: return count_arg("-ee/--force_exhaustive", arg, &req->exhaustive[1], err);
+    case OPT_EEE: return count_arg("-eee/--fforce-exhaustive", arg, &req->exhaustive[2], err);
+    case 'k': {
+        int k = 0;
+        int rc = count_arg("-k/--ppb_k", arg, &k, err);
+        req->ppb_k = k;
+        req->has_ppb_k = true;
+        return rc;
+    }
     case OPT_REAL: req->real_csv = arg; return 0;
     case OPT_WRITE: req->write_ratios = arg; return 0;
     case OPT_REPORT: req->report = arg; return 0;
@@ -157,7 +185,7 @@ static int run_compare(char **argv)
 
 int main(int argc, char **argv)
 {
-    static const nd_cli_program program = {"nd-search", usage, exit_status, options, "l:t:o:",
+    static const nd_cli_program program = {"nd-search", usage, exit_status, options, "l:t:o:e:k:",
                                            handle, operand, NULL};
     nd_search_request req;
     memset(&req, 0, sizeof req);

@@ -118,6 +118,40 @@ static int build_space(const nd_search_request *req, const nd_session *ses, cons
     return ND_OK;
 }
 
+/* Whether ND's -e/-ee/-eee or -k need every ranked strategy kept. */
+static bool extras_need_all(const nd_search_request *req)
+{
+    return req->exhaustive[0] || req->exhaustive[1] || req->exhaustive[2] || req->has_ppb_k;
+}
+
+/* ND's -e/-ee/-eee additions after the table, and -k's description. */
+static int print_extras(const nd_search_request *req, const nd_search_config *cfg, const nd_search_result *res,
+                        size_t top, FILE *out, FILE *diag, nd_error *err)
+{
+    if (req->exhaustive[0] || req->exhaustive[1] || req->exhaustive[2]) {
+        nd_dim dims[ND_DIMS_SEARCHED];
+        int n = 0;
+        for (int i = 0; i < req->n_dims && n < ND_DIMS_SEARCHED; i++) dims[n++] = (nd_dim)nd_search_dim_from_name(req->dims[i]);
+        for (int d = 0; !req->dims_given && d < ND_DIMS_SEARCHED; d++) dims[n++] = (nd_dim)d;
+        size_t *idx = malloc((res->count ? res->count : 1) * sizeof *idx);
+        if (!idx) return nd_error_set(err, ND_ENOMEM, "out of memory");
+        size_t k = nd_search_exhaustive(res, top, dims, n, req->exhaustive, idx, res->count, diag);
+        nd_search_print_rows(out, cfg, res, idx, k, "Additional exhaustive configurations");
+        free(idx);
+    }
+    if (!req->has_ppb_k) return ND_OK;
+    char *stem = nd_path_stem(req->common.run_path), path[1200];
+    int rc = nd_search_write_ppb(req->out_dir ? req->out_dir : ".", stem ? stem : "nd", cfg, res, req->ppb_k, path,
+                                 sizeof path, err);
+    free(stem);
+    if (rc) return rc;
+    const nd_strategy *s = &res->items[req->ppb_k].s;
+    char desc[256];
+    nd_strategy_format(s, desc, sizeof desc);
+    fprintf(out, "Pipeline balancer's description of configuration %zu (%s) written to %s\n", req->ppb_k, desc, path);
+    return ND_OK;
+}
+
 /* The winner in the framework's own files, and ND's lines saying where. */
 static int write_resolved(const char *dir, const nd_search_config *cfg, const nd_session *ses,
                           const nd_search_result *res, FILE *out, nd_error *err)
@@ -195,6 +229,11 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
     nd_session ses;
     if ((rc = nd_session_open(&ses, &req->common, false, diag, err))) goto done;
     const nd_search_config_file *file = ses.search;
+    if ((req->exhaustive[0] || req->exhaustive[1] || req->exhaustive[2]) && file) {
+        rc = nd_error_set(err, ND_EUSAGE, "--exhaustive, --force_exhaustive, and --fforce-exhaustive apply to the "
+                          "standard ND search, not --real_csv, --search-config, or --verify");
+        goto done;
+    }
     if (req->potentials && !req->per_layer && !(file && file->per_layer)) {
         rc = nd_error_set(err, ND_EUSAGE, "-rp needs -ar: potentials start from a per-layer plan");
         goto done;
@@ -227,7 +266,8 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
     nd_context_init(&ctx, &ses.run.model, &ses.run.train, ses.device, ses.run.devices, ses.budget_mib,
                     ses.has_ratios ? &ses.ratios.ratios : NULL);
     nd_search_config cfg = {&ctx, base, ses.run.train.global_batch, space,
-                            (req->ranking_csv || req->out_dir || nd_cli_says(&req->common, ND_VERBOSITY_DETAIL))
+                            (req->ranking_csv || req->out_dir || nd_cli_says(&req->common, ND_VERBOSITY_DETAIL) ||
+                             extras_need_all(req))
                                 ? 0 : (req->top > 0 ? (size_t)req->top : 10),
                             req->common.jobs > 0 ? req->common.jobs : 1,
                             req->quiet || !nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT) ? NULL : progress};
@@ -247,9 +287,10 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
         nd_search_print_table(out, &cfg, &res, nd_cli_says(&req->common, ND_VERBOSITY_DETAIL) ? res.count : top);
         if (nd_cli_says(&req->common, ND_VERBOSITY_TRACE)) nd_search_print_stages(diag, &cfg, &res, top, false);
         if (nd_cli_says(&req->common, ND_VERBOSITY_DEBUG)) nd_search_print_stages(diag, &cfg, &res, top, true);
+        rc = print_extras(req, &cfg, &res, top, out, diag, err);
         /* With -c, how sure the calibration is of that order. */
         nd_search_odds odds;
-        rc = nd_search_odds_compute(&cfg, &res, top, &odds, err);
+        if (!rc) rc = nd_search_odds_compute(&cfg, &res, top, &odds, err);
         if (!rc) nd_search_print_odds(out, &res, &odds);
         nd_plot_gallery gallery = {0};
         if (!rc) rc = write_files(req, &cfg, &ses, &res, &odds, req->report ? &gallery : NULL, out, err);

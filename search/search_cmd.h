@@ -32,6 +32,9 @@ typedef struct nd_search_request {
     bool potentials;          /* -rp */
     bool quiet;               /* --no-progress */
     const char *real_csv;     /* --real_csv: ND's compare, handed to nd-compare */
+    int exhaustive[3];        /* -e, -ee, -eee */
+    size_t ppb_k;             /* -k */
+    bool has_ppb_k;
     const char *write_ratios; /* --write_ratios, with --real_csv */
     const char *report;       /* --report FILE: the one-page HTML report */
 } nd_search_request;

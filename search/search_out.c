@@ -51,41 +51,58 @@ void nd_search_print_summary(FILE *fp, const nd_search_config *cfg, const nd_sea
     }
 }
 
+static void table_header(FILE *fp, const nd_search_config *cfg)
+{
+    fprintf(fp, "%5s", "TOP");
+    for (int d = 0; d < ND_DIMS_SEARCHED; d++) fprintf(fp, " %5s", nd_dim_name((nd_dim)d));
+    if (show_recompute(cfg)) fprintf(fp, " %-22s", "recompute");
+    fprintf(fp, " %10s %9s %11s %11s %6s\n", "peak MiB", "headroom", "step ms", "tokens/s/d", "MFU");
+}
+
+/* One strategy's two lines; returns whether its headroom is within the calibration's error. */
+static bool table_row(FILE *fp, const nd_search_config *cfg, const nd_ranked *r, size_t rank)
+{
+    char buf[64];
+    fprintf(fp, "%5zu", rank);
+    for (int d = 0; d < ND_DIMS_SEARCHED; d++)
+        fprintf(fp, " %5lld", (long long)nd_strategy_dim(&r->s, (nd_dim)d));
+    if (show_recompute(cfg)) fprintf(fp, " %-22s", recompute_label(r, buf, sizeof buf));
+    /* headroom: what the budget leaves above the peak (reserved + runtime context); '!'
+     * when it is within the calibration's own 95 % error of the peak */
+    double headroom = cfg->ctx->budget_mib - r->peak_mib, half = nd_search_peak_halfwidth_mib(cfg, r);
+    bool tight = isfinite(half) && headroom < half;
+    fprintf(fp, " %10.0f %8.0f%c %11.2f %11.1f %5.1f%%\n", r->peak_mib, headroom, tight ? '!' : ' ',
+            r->step_ms, r->tokens_per_s_per_device, 100 * r->mfu);
+    fputs("       ", fp);
+    for (int p = 0; p < ND_PARTS; p++)
+        if (r->parts_ms[p] > 0.005 * r->step_ms)
+            fprintf(fp, " %s %.1f (%.0f%%)", nd_part_short((nd_part)p), r->parts_ms[p],
+                    100 * r->parts_ms[p] / r->step_ms);
+    fputc('\n', fp);
+    return tight;
+}
+
 void nd_search_print_table(FILE *fp, const nd_search_config *cfg, const nd_search_result *res, size_t top)
 {
     size_t n = top && top < res->count ? top : res->count;
     if (!n) return;
     fprintf(fp, "Top %zu of %llu fitting strategies%s (step in ms; parts in ms and %% of the step):\n", n,
             (unsigned long long)res->stats.fitting, cfg->ctx->ratios ? ", corrected by the ratios file" : "");
-    fprintf(fp, "%5s", "TOP");
-    for (int d = 0; d < ND_DIMS_SEARCHED; d++) fprintf(fp, " %5s", nd_dim_name((nd_dim)d));
-    if (show_recompute(cfg)) fprintf(fp, " %-22s", "recompute");
-    fprintf(fp, " %10s %9s %11s %11s %6s\n", "peak MiB", "headroom", "step ms", "tokens/s/d", "MFU");
+    table_header(fp, cfg);
     int tight_rows = 0;
-    for (size_t i = 0; i < n; i++) {
-        const nd_ranked *r = &res->items[i];
-        char buf[64];
-        fprintf(fp, "%5zu", i + 1);
-        for (int d = 0; d < ND_DIMS_SEARCHED; d++)
-            fprintf(fp, " %5lld", (long long)nd_strategy_dim(&r->s, (nd_dim)d));
-        if (show_recompute(cfg)) fprintf(fp, " %-22s", recompute_label(r, buf, sizeof buf));
-        /* headroom: what the budget leaves above the peak (reserved + runtime context); '!'
-         * when it is within the calibration's own 95 % error of the peak */
-        double headroom = cfg->ctx->budget_mib - r->peak_mib, half = nd_search_peak_halfwidth_mib(cfg, r);
-        bool tight = isfinite(half) && headroom < half;
-        tight_rows += tight;
-        fprintf(fp, " %10.0f %8.0f%c %11.2f %11.1f %5.1f%%\n", r->peak_mib, headroom, tight ? '!' : ' ',
-                r->step_ms, r->tokens_per_s_per_device, 100 * r->mfu);
-        fputs("       ", fp);
-        for (int p = 0; p < ND_PARTS; p++)
-            if (r->parts_ms[p] > 0.005 * r->step_ms)
-                fprintf(fp, " %s %.1f (%.0f%%)", nd_part_short((nd_part)p), r->parts_ms[p],
-                        100 * r->parts_ms[p] / r->step_ms);
-        fputc('\n', fp);
-    }
+    for (size_t i = 0; i < n; i++) tight_rows += table_row(fp, cfg, &res->items[i], i + 1);
     if (tight_rows)
         fprintf(fp, "! %d of these fit by less than the calibration's 95 %% error of their peak: "
                 "measure before you rely on them\n", tight_rows);
+}
+
+void nd_search_print_rows(FILE *fp, const nd_search_config *cfg, const nd_search_result *res, const size_t *index,
+                          size_t n, const char *heading)
+{
+    if (!n) return;
+    fprintf(fp, "%s:\n", heading);
+    table_header(fp, cfg);
+    for (size_t i = 0; i < n; i++) table_row(fp, cfg, &res->items[index[i]], index[i] + 1);
 }
 
 static void put_double(FILE *fp, double v)

@@ -7,6 +7,7 @@
 #define ND_COMPARE_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include "nd/classified.h"
 #include "nd/device.h"
@@ -61,6 +62,13 @@ typedef struct nd_compare {
     size_t fits_but_measured_over; /* rows called fits whose measured peak exceeds the budget */
     char *labels;             /* owned: every row's label, one after another (a 100,000-row round
                                  keeps 3 MB of labels, not 10 MB of fixed-size buffers) */
+    double share_distance[ND_FOLDS]; /* ND's distance: per part, the mean over rows of |measured
+                                        share - estimated share| (shares of the measured and the
+                                        estimated step), ND's six parts (not idle);
+                                        [ND_FOLD_TOTAL]: the mean of each row's Euclidean norm
+                                        over the measured ones */
+    size_t skipped;           /* rows whose strategy cannot be priced, left out (as ND) */
+    char skip_note[ND_ERROR_MESSAGE_MAX + 256]; /* the first one's "ND cannot cost ..." line */
 } nd_compare;
 
 /* Inputs of a comparison: the run (model, training, base strategy), the device, the budget,
@@ -73,13 +81,19 @@ typedef struct nd_compare_inputs {
     nd_peak_kind peak;        /* what the round's peak_mib measures */
 } nd_compare_inputs;
 
-/* Prices every row: the run's strategy overridden by the row's degrees, its device count
- * DP*MP*PP*CP, its global batch DP*MB*MBS and its seq_len. A row that cannot be priced
- * (an impossible strategy, a stated `devices` or `gbs` that contradicts its degrees) is an
- * error naming its line. */
+/* Prices every row: ND's default strategy (every degree 1, the run's ZeRO, schedule and
+ * recompute) overridden by the row's degrees, its device count DP*MP*PP*CP, its global batch
+ * DP*MB*MBS and its seq_len. A row whose strategy the model cannot take is left out, as ND
+ * does ("ND cannot cost <config>, left out of the comparison: <why>"; counted in skipped,
+ * the first in skip_note; nd_compare_print_skips says them); a round none of whose rows can
+ * be priced is an error, and so is a stated `devices` or `gbs` that contradicts the row's
+ * degrees. */
 int nd_compare_round(const nd_compare_inputs *in, const nd_classified *round, nd_compare *out,
                      nd_error *err);
 
 void nd_compare_free(nd_compare *c);
+
+/* The rows a comparison left out, on diag: the first one's line, then how many more. */
+void nd_compare_print_skips(FILE *diag, const nd_compare *c);
 
 #endif

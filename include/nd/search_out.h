@@ -68,6 +68,25 @@ int nd_search_write_summary(const char *path, const nd_search_config *cfg, const
 int nd_search_write_debug(const char *dir, const nd_search_config *cfg, const nd_search_result *res, size_t count,
                           nd_error *err);
 
+/* ND's exhaustive additions (-e E, -ee F, -eee N as counts[0..2]): for each dimension of dims
+ * in order, the best ranked strategies beyond the first `top` in which it exceeds 1: with
+ * F >= E, F of them; else max(F, E - how many of the top have it above 1); -eee N, N distinct
+ * ones per dimension (a shortfall warned on diag). Fills out (indices into res, rank order,
+ * at most cap) and returns how many. */
+size_t nd_search_exhaustive(const nd_search_result *res, size_t top, const nd_dim *dims, int n_dims,
+                            const int counts[3], size_t *out, size_t cap, FILE *diag);
+
+/* Rows of the table for the strategies res->items[index[i]], with their global ranks, under
+ * `heading`. */
+void nd_search_print_rows(FILE *fp, const nd_search_config *cfg, const nd_search_result *res, const size_t *index,
+                          size_t n, const char *heading);
+
+/* -k K: the pipeline balancer's description of the K-th ranked strategy (0 = the best), as
+ * ND's to_ppb: dir/<name>_nd_to_ppb_<K>.json (docs/search.md). The path written goes to
+ * path. ND_EUSAGE when fewer than K + 1 strategies were ranked. */
+int nd_search_write_ppb(const char *dir, const char *name, const nd_search_config *cfg, const nd_search_result *res,
+                        size_t k, char *path, size_t size, nd_error *err);
+
 /* -v 3: the dimensions searched and the values the others keep. */
 void nd_search_print_space(FILE *fp, const nd_search_config *cfg);
 

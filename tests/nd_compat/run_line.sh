@@ -10,7 +10,8 @@
 #   same:A:B               files A and B are byte for byte the same
 #   diff:A:B:N             A and B differ in exactly N lines (diff's changed lines, both sides)
 # COMMAND runs under sh with the nd binaries first on PATH, $S the samples directory, $D
-# this directory (tests/nd_compat) and $T the scratch directory (the current directory).
+# this directory (tests/nd_compat) and $T the scratch directory (the current directory; its
+# files `out` and `err` hold what the command printed).
 # Environment: ND_BIN, ND_SAMPLES, ND_COMPAT_DIR, ND_COMPAT_OUT.
 set -u
 name=$1 status=$2 checks=$3
