@@ -3,6 +3,9 @@
  */
 #include "nd/compare.h"
 
+#include <stdio.h>
+#include "nd/progress.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,6 +237,12 @@ static void memory_metrics(nd_compare *c, double *x, double *y, double budget_mi
 int nd_compare_round(const nd_compare_inputs *in, const nd_classified *round, nd_compare *out,
                      nd_error *err)
 {
+    return nd_compare_round_progress(in, round, out, NULL, "", err);
+}
+
+int nd_compare_round_progress(const nd_compare_inputs *in, const nd_classified *round, nd_compare *out,
+                              FILE *progress, const char *program, nd_error *err)
+{
     memset(out, 0, sizeof *out);
     out->rows = calloc(round->count, sizeof *out->rows);
     if (!out->rows) return nd_error_set(err, ND_ENOMEM, "out of memory");
@@ -245,8 +254,14 @@ int nd_compare_round(const nd_compare_inputs *in, const nd_classified *round, nd
         nd_compare_free(out);
         return rc;
     }
+    /* A round of 100,000 rows takes seconds to price: say how far it is. */
+    char what[64];
+    snprintf(what, sizeof what, "%s%spricing the round", program, *program ? ": " : "");
+    nd_progress bar;
+    nd_progress_begin(&bar, progress, what, "rows", (double)round->count);
     size_t kept = 0;
     for (size_t i = 0; i < round->count; i++) {
+        if (i % 256 == 0) nd_progress_update(&bar, (double)i);
         nd_compare_row *cr = &out->rows[kept];
         const char *label = out->rows[i].label;
         memset(cr, 0, sizeof *cr);
@@ -267,6 +282,7 @@ int nd_compare_round(const nd_compare_inputs *in, const nd_classified *round, nd
         out->trainer_steps += !isnan(round->rows[i].step_trainer_ms);
         kept++;
     }
+    nd_progress_end(&bar);
     out->count = kept;
     if (!kept) {
         rc = nd_error_set(err, ND_EINPUT, "ND cannot cost any configuration of %s: %s", round->path,

@@ -80,6 +80,7 @@ int nd_compare_command(const nd_compare_request *req, FILE *out, FILE *diag, nd_
     if (!req->out_dir && !req->report && req->no_plots && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
         fprintf(diag, "nd-compare: note: --no-plots is not used: plots are drawn only with -o DIR or --report\n");
     /* With --report, what the run says on stderr is also kept for the report's notes. */
+    FILE *progress = nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT) ? diag : NULL; /* not in the report */
     nd_html_capture capture = {0};
     if (req->report && nd_html_capture_open(&capture, diag, err)) return err->code;
     if (req->report) diag = capture.fp;
@@ -96,7 +97,7 @@ int nd_compare_command(const nd_compare_request *req, FILE *out, FILE *diag, nd_
         }
         nd_compare_inputs in = {&ses.run, ses.device, ses.budget_mib,
                                 ses.has_ratios ? &ses.ratios.ratios : NULL, (nd_peak_kind)peak};
-        rc = nd_compare_round(&in, &round, &cmp, err);
+        rc = nd_compare_round_progress(&in, &round, &cmp, progress, "nd-compare", err);
         if (!rc) nd_compare_print_skips(diag, &cmp);
     }
     if (!rc && !req->json) nd_compare_print(out, &cmp, req->real_csv);

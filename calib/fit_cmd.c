@@ -104,6 +104,7 @@ typedef struct fit_job {
     nd_fit_row *rows;        /* every round's rows, in round order */
     size_t n;
     nd_html_capture *notes;  /* --report: what the run printed on stderr, else NULL */
+    FILE *progress;          /* progress lines (stderr), or NULL */
 } fit_job;
 
 static int open_rounds(fit_job *job, FILE *diag, nd_error *err)
@@ -137,7 +138,8 @@ static int price_rounds(fit_job *job, const nd_device *device, nd_error *err)
         fit_round *fr = &job->rounds[r];
         nd_compare_free(&fr->cmp);
         nd_compare_inputs in = {&fr->ses.run, device ? device : fr->ses.device, fr->ses.budget_mib, NULL, job->peak};
-        if (!(rc = nd_compare_round(&in, &fr->round, &fr->cmp, err))) total += fr->cmp.count;
+        if (!(rc = nd_compare_round_progress(&in, &fr->round, &fr->cmp, job->progress, "nd-fit", err)))
+            total += fr->cmp.count;
     }
     if (!rc && !(job->rows = calloc(total, sizeof *job->rows))) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     for (int r = 0; !rc && r < job->count; r++) {
@@ -381,6 +383,7 @@ int nd_fit_command(const nd_fit_request *req, FILE *out, FILE *diag, nd_error *e
     memset(&job, 0, sizeof job);
     job.req = req, job.rounds = rounds, job.count = req->rounds, job.peak = (nd_peak_kind)peak;
     job.notes = req->report ? &capture : NULL;
+    job.progress = nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT) ? capture.to ? capture.to : diag : NULL;
     nd_fit_result res = {0};
     nd_fit_options o;
     nd_classified firsts[ND_FIT_MAX_ROUNDS];

@@ -59,3 +59,9 @@ add_test(NAME hint_progress_search COMMAND sh -c
           ! (ND_PROGRESS_AFTER_MS=0 \"$0\" -y \"$1\" -d 64 -b 512 -t 1 -q 2>&1 >/dev/null | grep -q 'nd-search: pricing') && echo ok"
          $<TARGET_FILE:nd-search> ${HINT_RUN})
 set_tests_properties(hint_progress_search PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" PASS_REGULAR_EXPRESSION "^ok")
+# nd-compare prices the round with progress too (a round of 100,000 rows takes seconds).
+add_test(NAME hint_progress_compare COMMAND sh -c
+         "ND_PROGRESS_AFTER_MS=0 \"$0\" -y \"$1\" --real_csv \"$2\" -o \"$3\" --no-plots 2>&1 >/dev/null | \
+          grep -q '^nd-compare: pricing the round done in' && echo ok"
+         ${HINT_CMP} ${HINT_RUN} ${HINT_ROUND} ${CMAKE_CURRENT_BINARY_DIR}/hint_progress_compare)
+set_tests_properties(hint_progress_compare PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" PASS_REGULAR_EXPRESSION "^ok")

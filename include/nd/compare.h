@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "nd/classified.h"
 #include "nd/device.h"
 #include "nd/estimate.h"
@@ -90,6 +91,11 @@ typedef struct nd_compare_inputs {
  * degrees. */
 int nd_compare_round(const nd_compare_inputs *in, const nd_classified *round, nd_compare *out,
                      nd_error *err);
+
+/* The same, with progress on `progress` (NULL: none) once pricing takes over a second,
+ * "<program>: pricing the round 40 % (40000 of 100000 rows), ..." (progress.h). */
+int nd_compare_round_progress(const nd_compare_inputs *in, const nd_classified *round, nd_compare *out,
+                              FILE *progress, const char *program, nd_error *err);
 
 void nd_compare_free(nd_compare *c);
 
