@@ -158,7 +158,7 @@ int nd_plot_round_parts(const char *base, const nd_plot_round *r, bool no_idle, 
             }
         /* Without idle the bars no longer sum to the measured step: the step is theirs. */
         nd_plot_parts p = {n,        r->labels, k, names, m, e, no_idle ? nd_fold_name(ND_FOLD_IDLE) : NULL,
-                           no_idle ? NULL : r->measured_step_ms, t.rows, t.names, t.cell_ptrs};
+                           no_idle ? NULL : r->measured_step_ms, t.rows, t.names, t.cell_ptrs, 0};
         rc = nd_plot_parts_write(base, &p, opt, err);
     }
     free(m), free(t.cells), free(t.cell_ptrs);

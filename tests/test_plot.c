@@ -188,7 +188,7 @@ static int draw_parts(const char *base, const nd_plot_options *opt, nd_error *er
     static const char *const parts[] = {"FW", "BW", "IDLE"};
     const double measured[] = {30, 60, 10, 35, 60, NAN};
     static const double estimated[] = {28, 55, 0, 30, 66.25, 0};
-    nd_plot_parts p = {2, labels, 3, parts, measured, estimated, "BW", NULL, 0, NULL, NULL};
+    nd_plot_parts p = {2, labels, 3, parts, measured, estimated, "BW", NULL, 0, NULL, NULL, 0};
     return nd_plot_parts_write(base, &p, opt, err);
 }
 
@@ -362,7 +362,7 @@ static void empty_or_non_finite_input_is_refused(void **state)
 
     const char *parts[] = {"FW", "IDLE"};
     const double nan4[] = {NAN, NAN, NAN, NAN};
-    nd_plot_parts pp = {2, labels, 2, parts, nan4, nan4, NULL, NULL, 0, NULL, NULL};
+    nd_plot_parts pp = {2, labels, 2, parts, nan4, nan4, NULL, NULL, 0, NULL, NULL, 0};
     assert_int_equal(nd_plot_parts_write(base, &pp, &o, &err), ND_EINPUT);
     assert_non_null(strstr(err.message, "no finite value"));
     pp.omit_part = "IDEL";

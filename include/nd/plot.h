@@ -157,6 +157,8 @@ typedef struct nd_plot_parts {
                                        memory); 0: the labels, rotated, instead */
     const char *const *table_row_names; /* [n_table_rows], written left of the table */
     const char *const *table_cells;     /* [n_table_rows * n_strategies], row-major by line */
+    size_t n_rows_total;                /* 0, or the rows the caller had when only the first
+                                           n_strategies are drawn (said in the title) */
 } nd_plot_parts;
 
 /* Parts plot: per strategy two stacked bars on one millisecond axis, measured (left, marked
