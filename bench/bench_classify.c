@@ -119,6 +119,7 @@ static long write_trace(const char *path, double min_bytes)
     return fclose(f) == 0 ? n : -1;
 }
 
+/* Classifies path (a trace or an Ascend run) with DP=8 and prints what the row holds. */
 static int classify_child(const char *path)
 {
     nd_classify_options o;
@@ -132,9 +133,11 @@ static int classify_child(const char *path)
     if (rc)
         fprintf(stderr, "bench_classify: %s\n", err.message);
     else
-        printf("classified %zu steps: time %.3f ms, comp %.3f, dp_wait %.3f (%s view)\n",
+        printf("classified %zu steps: time %.3f ms, comp %.3f, dp_wait %.3f, op_wait %.3f, ep_wait "
+               "%.3f (%s view)\n",
                run->summary.n_samples, run->summary.q[ND_CQ_TIME].mean,
                run->summary.q[ND_CQ_COMP].mean, run->summary.q[ND_CQ_DP_WAIT].mean,
+               run->summary.q[ND_CQ_OP_WAIT].mean, run->summary.q[ND_CQ_EP_WAIT].mean,
                nd_classify_view_name(run->summary.view[ND_CQ_DP_WAIT]));
     nd_classify_run_free(run);
     fflush(stdout); /* the child leaves with _exit */
@@ -177,27 +180,6 @@ static long write_ascend(const char *dir, double min_bytes)
     for (int st = 1; st <= steps; st++)
         fprintf(f, "%d,600000,200000,100000,300000,200000,1000000,0\n", st);
     return fclose(f) == 0 ? n : -1;
-}
-
-static int ascend_child(const char *dir)
-{
-    nd_classify_options o;
-    nd_classify_options_init(&o);
-    nd_error err = {0};
-    nd_classify_dims_parse("DP=8", &o.dims, &err);
-    o.has_dims = true;
-    nd_classify_run *run = nd_classify_run_alloc(&o);
-    int rc = nd_classify_run_add(run, dir, &err);
-    if (!rc) rc = nd_classify_run_finish(run, &err);
-    if (rc)
-        fprintf(stderr, "bench_classify: %s\n", err.message);
-    else
-        printf("classified %zu Ascend steps: dp_wait %.3f, op_wait %.3f, ep_wait %.3f ms\n",
-               run->summary.n_samples, run->summary.q[ND_CQ_DP_WAIT].mean,
-               run->summary.q[ND_CQ_OP_WAIT].mean, run->summary.q[ND_CQ_EP_WAIT].mean);
-    nd_classify_run_free(run);
-    fflush(stdout);
-    return rc ? 1 : 0;
 }
 
 typedef struct figures {
@@ -263,7 +245,7 @@ int main(int argc, char **argv)
     long cbytes = mkdir(adir, 0700) == 0 ? write_ascend(adir, comm_mb * 1e6) : -1;
     if (cbytes < 0) return fprintf(stderr, "bench_classify: cannot write %s\n", adir), 1;
     figures c;
-    rc |= measure(ascend_child, adir, &c);
+    rc |= measure(classify_child, adir, &c);
     snprintf(path, sizeof path, "%s/communication.json", adir), unlink(path);
     snprintf(path, sizeof path, "%s/step_trace_time.csv", adir), unlink(path);
     rmdir(adir);

@@ -144,22 +144,27 @@ static int messages_add(nd_classify_messages *m, const char *msg)
     return ND_OK;
 }
 
-int nd_classify_run_note(nd_classify_run *run, const char *fmt, ...)
+static int messages_addv(nd_classify_messages *m, const char *fmt, va_list ap)
 {
     char msg[ND_ERROR_MESSAGE_MAX];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    return messages_add(m, msg);
+}
+
+int nd_classify_run_note(nd_classify_run *run, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = messages_addv(&run->notes, fmt, ap);
     va_end(ap);
-    return messages_add(&run->notes, msg);
+    return rc;
 }
 
 int nd_classify_run_warn(nd_classify_run *run, const char *fmt, ...)
 {
-    char msg[ND_ERROR_MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = messages_addv(&run->warnings, fmt, ap);
     va_end(ap);
-    return messages_add(&run->warnings, msg);
+    return rc;
 }

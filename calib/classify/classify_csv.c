@@ -161,3 +161,18 @@ int nd_classify_csv_column(const csv_table *t, const char *name, size_t from)
     }
     return -1;
 }
+
+void nd_classify_csv_put(FILE *f, const char *s)
+{
+    if (!s) return;
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "nd/error.h"
 
 typedef struct csv_table {
@@ -35,5 +36,9 @@ const char *nd_classify_csv_cell(const csv_table *t, size_t row, int col);
 int nd_classify_csv_column(const csv_table *t, const char *name, size_t from);
 
 void nd_classify_csv_free(csv_table *t);
+
+/* Writes s as one CSV field, quoted when it holds a comma, a quote or a line end (NULL
+ * writes nothing: an empty cell). */
+void nd_classify_csv_put(FILE *f, const char *s);
 
 #endif

@@ -241,40 +241,36 @@ static int dim_of_word(const char *w)
     return -1;
 }
 
-static const candidate *by_name(const char *name, const candidate *c, size_t nc)
+/* The dimension the next word of *pp means (-1 none), moving past it; -2 at the end. */
+static int next_word_dim(const char **pp)
 {
+    const char *p = *pp;
+    while (*p && !isalnum((unsigned char)*p))
+        p++;
+    if (!*p) return -2;
     char word[32];
     size_t k = 0;
-    for (const char *p = name;; p++) {
-        if (*p && isalnum((unsigned char)*p)) {
-            if (k + 1 < sizeof word) word[k++] = (char)tolower((unsigned char)*p);
-            continue;
-        }
-        word[k] = '\0';
-        int dim = k ? dim_of_word(word) : -1;
+    for (; *p && isalnum((unsigned char)*p); p++)
+        if (k + 1 < sizeof word) word[k++] = (char)tolower((unsigned char)*p);
+    word[k] = '\0';
+    *pp = p;
+    return dim_of_word(word);
+}
+
+static const candidate *by_name(const char *name, const candidate *c, size_t nc)
+{
+    for (int dim; (dim = next_word_dim(&name)) != -2;)
         for (size_t i = 0; dim >= 0 && i < nc; i++)
             if (c[i].dim == dim) return &c[i];
-        k = 0;
-        if (!*p) return NULL;
-    }
+    return NULL;
 }
 
 /* The first dimension a word of name means ("mesh_tp" -> MP), or -1. */
 static int dim_of_name(const char *name)
 {
-    char word[32];
-    size_t k = 0;
-    for (const char *p = name;; p++) {
-        if (*p && isalnum((unsigned char)*p)) {
-            if (k + 1 < sizeof word) word[k++] = (char)tolower((unsigned char)*p);
-            continue;
-        }
-        word[k] = '\0';
-        int dim = k ? dim_of_word(word) : -1;
+    for (int dim; (dim = next_word_dim(&name)) != -2;)
         if (dim >= 0) return dim;
-        k = 0;
-        if (!*p) return -1;
-    }
+    return -1;
 }
 
 static int dims_set(nd_classify_dims *d, nd_dim dim, int64_t v)

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "classify_csv.h"
 #include "classify_kernels.h"
 #include "classify_output.h"
 #include "nd/formats.h"
@@ -41,25 +42,11 @@ static void krow_ms(krow *r, int col, double v)
     r->num[col] = v, r->is_ms[col] = true;
 }
 
-static void put_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static void krow_write(FILE *f, const krow *r)
 {
     for (int i = 0; i < ND_KERNELS_COLUMNS; i++) {
         if (i) fputc(',', f);
-        if (r->text[i]) put_field(f, r->text[i]);
+        if (r->text[i]) nd_classify_csv_put(f, r->text[i]);
         else if (r->num[i] >= 0 && isfinite(r->num[i])) r->is_ms[i] ? put_ms(f, r->num[i]) : put_num(f, r->num[i]);
     }
     fputc('\n', f);

@@ -20,6 +20,7 @@
 #include "nd/formats.h"
 #include "nd/io.h"
 #include "nd/text.h"
+#include "nd/toml.h"
 
 #define LOG_MAX_STEPS 10000000 /* step lines kept (16 bytes each) */
 #define LOG_PIECE 65536        /* a longer line is read in pieces of this size */
@@ -362,9 +363,12 @@ static void torchtitan_strategy(const log_state *s, const log_state *toml, strat
     t->mp = arg_int(s, "mesh_tp"), t->pp = arg_int(s, "mesh_pp"), t->cp = arg_int(s, "mesh_cp");
     t->ep = arg_int(s, "mesh_ep");
     if (!mesh && toml) { /* no mesh line: the toml's degrees (-1 means "the rest": unknown) */
-        rep = arg_int(toml, "data_parallel_replicate_degree"), shard = arg_int(toml, "data_parallel_shard_degree");
-        t->mp = arg_int(toml, "tensor_parallel_degree"), t->pp = arg_int(toml, "pipeline_parallel_degree");
-        t->cp = arg_int(toml, "context_parallel_degree"), t->ep = arg_int(toml, "expert_parallel_degree");
+        rep = arg_int(toml, "parallelism.data_parallel_replicate_degree");
+        shard = arg_int(toml, "parallelism.data_parallel_shard_degree");
+        t->mp = arg_int(toml, "parallelism.tensor_parallel_degree");
+        t->pp = arg_int(toml, "parallelism.pipeline_parallel_degree");
+        t->cp = arg_int(toml, "parallelism.context_parallel_degree");
+        t->ep = arg_int(toml, "parallelism.expert_parallel_degree");
     }
     if (mesh) { /* the mesh lists the dimensions above 1: the others are 1, not "the run's" */
         t->mp = t->mp ? t->mp : 1, t->pp = t->pp ? t->pp : 1, t->cp = t->cp ? t->cp : 1;
@@ -374,15 +378,15 @@ static void torchtitan_strategy(const log_state *s, const log_state *toml, strat
     t->sp = t->mp > 1 ? 1 : t->mp == 1 ? 0 : -1; /* torchtitan's TP shards the norms' sequence */
     if (shard > 1) t->op = shard * (t->cp ? t->cp : 1), t->zero = 3; /* FSDP over dp_shard x cp */
     if (!toml) return;
-    int64_t local = arg_int(toml, "local_batch_size");
-    if (!local) local = arg_int(toml, "batch_size");
-    t->seq = arg_int(toml, "seq_len");
-    t->gbs = arg_int(toml, "global_batch_size");
+    int64_t local = arg_int(toml, "training.local_batch_size");
+    if (!local) local = arg_int(toml, "training.batch_size");
+    t->seq = arg_int(toml, "training.seq_len");
+    t->gbs = arg_int(toml, "training.global_batch_size");
     if (!t->gbs && local && t->dp) t->gbs = local * t->dp;
     t->mbs = local;
-    int64_t pp_mbs = arg_int(toml, "pipeline_parallel_microbatch_size");
+    int64_t pp_mbs = arg_int(toml, "parallelism.pipeline_parallel_microbatch_size");
     if (t->pp > 1 && pp_mbs) t->mbs = pp_mbs;
-    t->recompute = recompute_word(arg(toml, "mode"), false);
+    t->recompute = recompute_word(arg(toml, "activation_checkpoint.mode"), false);
 }
 
 /* NeMo's and MindFormers' config dumps. */
@@ -406,30 +410,20 @@ static void config_strategy(const log_state *s, strat *t, bool mindformers)
     if (!t->recompute) t->recompute = recompute_word(arg(s, "activations_checkpoint_granularity"), false);
 }
 
-/* A TOML file's "key = value" lines, as arguments (torchtitan's job config). */
+/* The job's toml (torchtitan's config) as "table.key" arguments, read by nd_toml. */
 static int toml_read(const char *path, log_state *t, nd_error *err)
 {
-    FILE *f = nd_fopen_regular(path, err);
-    if (!f) return err->code;
-    char line[4096];
-    int rc = ND_OK;
-    while (!rc && fgets(line, sizeof line, f)) {
-        char *h = strchr(line, '#');
-        if (h) *h = '\0';
-        char *eq = strchr(line, '=');
-        if (!eq || line[0] == '[') continue;
-        char *k = line, *ke = eq;
-        while (*k == ' ' || *k == '\t')
-            k++;
-        while (ke > k && (ke[-1] == ' ' || ke[-1] == '\t'))
-            ke--;
-        char *v = eq + 1;
-        while (*v == ' ' || *v == '\t' || *v == '"' || *v == '\'')
-            v++;
-        v[strcspn(v, "\"'\r\n")] = '\0';
-        if (add_arg(t, k, (size_t)(ke - k), v)) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    nd_toml *doc = NULL;
+    int rc = nd_toml_load(&doc, path, err);
+    for (size_t i = 0; !rc && i < nd_toml_count(doc); i++) {
+        const char *table, *key, *value;
+        char name[64];
+        nd_toml_entry(doc, i, &table, &key, &value, NULL);
+        int n = snprintf(name, sizeof name, "%s%s%s", table, *table ? "." : "", key);
+        if (n > 0 && (size_t)n < sizeof name && add_arg(t, name, (size_t)n, value))
+            rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     }
-    fclose(f);
+    if (doc) nd_toml_free(doc);
     return rc;
 }
 

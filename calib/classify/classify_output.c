@@ -8,6 +8,7 @@
 #include <string.h>
 #include "nd/formats.h"
 #include "nd/io.h"
+#include "classify_csv.h"
 #include "classify_round.h"
 
 static const nd_classify_quantity nd_columns[ND_CQ_CSV_COLUMNS] = {
@@ -55,21 +56,6 @@ static void classify_print_ms(FILE *f, double v, int decimals)
         if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)) memmove(buf, buf + 1, strlen(buf));
     }
     fputs(buf, f);
-}
-
-/* Writes s as one CSV field (quoted when it holds a comma, quote or newline). */
-static void classify_csv_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
 }
 
 char *nd_classify_csv_header(const nd_classify_dims *dims, bool nd_only)
@@ -218,7 +204,7 @@ static void detail_header(FILE *f, const nd_classify_site *sites, size_t n)
             snprintf(name, sizeof name, "%s:%s %s", nd_classify_quantity_name(sites[i].column),
                      sites[i].label, what[k]);
             fputc(',', f);
-            classify_csv_field(f, name);
+            nd_classify_csv_put(f, name);
         }
     fputs(",view,input,warmup\n", f);
 }
@@ -232,7 +218,7 @@ static void detail_row(FILE *f, const nd_classify_run *run, const nd_classify_sa
         ND_CQ_MP_WAIT,  ND_CQ_EP_WAIT,    ND_CQ_CP_WAIT,      ND_CQ_PP_WAIT,
         ND_CQ_OP_WAIT,  ND_CQ_SP_WAIT,    ND_CQ_UNCLASSIFIED, ND_CQ_IDLE};
     fprintf(f, "%d,", s->rank);
-    classify_csv_field(f, s->step);
+    nd_classify_csv_put(f, s->step);
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
         fputc(',', f);
         classify_print_ms(f, s->q[cols[i]], 3);
@@ -245,7 +231,7 @@ static void detail_row(FILE *f, const nd_classify_run *run, const nd_classify_sa
         classify_print_ms(f, x ? x->bytes / 1048576.0 : 0, 1);
     }
     fprintf(f, ",%s,", nd_classify_view_name((nd_classify_view)s->view[ND_CQ_COMP]));
-    classify_csv_field(f, s->input);
+    nd_classify_csv_put(f, s->input);
     fprintf(f, ",%d\n", s->step_order < run->opts.skip_steps);
 }
 

@@ -107,21 +107,6 @@ static int header_of(header *h, const csv_table *old, const char *path, nd_error
     return ND_OK;
 }
 
-static void put_field(FILE *f, const char *s)
-{
-    if (!s) return;
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 static void write_rows(FILE *f, const header *h, const round_row *rows, size_t n, const char *eol)
 {
     for (size_t r = 0; r < n; r++) {
@@ -129,7 +114,7 @@ static void write_rows(FILE *f, const header *h, const round_row *rows, size_t n
             if (i) fputc(',', f);
             for (int k = 0; k < rows[r].n; k++)
                 if (same_column(rows[r].name[k], h->name[i])) {
-                    put_field(f, rows[r].value[k]);
+                    nd_classify_csv_put(f, rows[r].value[k]);
                     break;
                 }
         }
@@ -144,13 +129,13 @@ static void write_merged(FILE *f, const header *h, const csv_table *old, bool bo
     if (bom) fputs("\xEF\xBB\xBF", f);
     for (int i = 0; i < h->n; i++) {
         if (i) fputc(',', f);
-        put_field(f, h->text[i] ? h->text[i] : h->name[i]);
+        nd_classify_csv_put(f, h->text[i] ? h->text[i] : h->name[i]);
     }
     fputs(eol, f);
     for (size_t r = 1; old && r < old->rows; r++) {
         for (int i = 0; i < h->n; i++) {
             if (i) fputc(',', f);
-            put_field(f, nd_classify_csv_cell(old, r, h->origin[i]));
+            nd_classify_csv_put(f, nd_classify_csv_cell(old, r, h->origin[i]));
         }
         fputs(eol, f);
     }
