@@ -10,7 +10,7 @@
 #include "nd/io.h"
 #include "nd/text.h"
 
-/* Records held in all reorder windows of a trace together: about 10 MiB. When more
+/* Records held in all reorder windows of a trace together: about 14 MiB. When more
  * are held, the fullest stream releases its oldest record early. */
 #define HELD_BUDGET (1u << 18)
 /* Host threads (pid, tid pairs) and ProfilerStep events in one trace: torch writes a
