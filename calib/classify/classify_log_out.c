@@ -20,8 +20,8 @@ static int row_of(const nd_classify_log *l, round_row *r, nd_error *err)
         snprintf(text, sizeof text, "%lld", (long long)l->dims.value[i]);
         rc = nd_classify_round_row_add(r, nd_dim_name(l->dims.dim[i]), text, err);
     }
-    /* SP when the log says (0 too: a blank cell would take the run file's SP; ND itself
-     * reads any non-empty SP cell as true, so these rows are for nd) */
+    /* SP when the log says, 0 too, so the row does not rest on a default; ND itself reads
+     * any non-empty SP cell as true, so these rows are for nd */
     if (!rc && l->sp >= 0) rc = nd_classify_round_row_add(r, nd_dim_name(ND_DIM_SP), l->sp ? "1" : "0", err);
     if (!rc && l->zero) {
         snprintf(text, sizeof text, "%lld", (long long)l->zero);
