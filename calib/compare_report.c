@@ -12,13 +12,11 @@
 #include "nd/html.h"
 #include "nd/version.h"
 
-#define CELL 112
-typedef char cell_text[CELL];
-
-static void pct_cell(cell_text c, double v)
+/* "+6.3 %", or "-" for a value that is not a number. */
+static void pct(nd_html_grid *g, size_t row, size_t col, double v)
 {
-    if (isfinite(v)) snprintf(c, CELL, "%+.1f %%", 100 * v);
-    else snprintf(c, CELL, "-");
+    if (isfinite(v)) nd_html_grid_set(g, row, col, "%+.1f %%", 100 * v);
+    else nd_html_grid_set(g, row, col, "-");
 }
 
 static void summary(nd_html *h, const nd_compare *c)
@@ -56,57 +54,60 @@ static void inputs(nd_html *h, const nd_compare_report_inputs *in, const nd_comp
     nd_html_facts(h, sizeof names / sizeof names[0], names, values);
 }
 
-static void metric_row(cell_text *row, const char *name, const nd_compare_metrics *m)
+static void metric_row(nd_html_grid *g, size_t r, const char *name, const nd_compare_metrics *m)
 {
-    snprintf(row[0], CELL, "%s", name);
-    if (isfinite(m->pearson)) snprintf(row[1], CELL, "%+.3f", m->pearson);
-    else snprintf(row[1], CELL, "-");
-    if (isfinite(m->spearman)) snprintf(row[2], CELL, "%+.3f", m->spearman);
-    else snprintf(row[2], CELL, "-");
+    nd_html_grid_set(g, r, 0, "%s", name);
+    if (isfinite(m->pearson)) nd_html_grid_set(g, r, 1, "%+.3f", m->pearson);
+    else nd_html_grid_set(g, r, 1, "-");
+    if (isfinite(m->spearman)) nd_html_grid_set(g, r, 2, "%+.3f", m->spearman);
+    else nd_html_grid_set(g, r, 2, "-");
     if (m->errors.n) {
-        snprintf(row[3], CELL, "%.1f %%", 100 * m->errors.mape);
-        pct_cell(row[4], m->errors.bias);
-        snprintf(row[5], CELL, "%.1f %%", 100 * m->errors.max_abs);
+        nd_html_grid_set(g, r, 3, "%.1f %%", 100 * m->errors.mape);
+        pct(g, r, 4, m->errors.bias);
+        nd_html_grid_set(g, r, 5, "%.1f %%", 100 * m->errors.max_abs);
     } else {
-        for (int k = 3; k < 6; k++) snprintf(row[k], CELL, "-");
+        for (size_t k = 3; k < 6; k++) nd_html_grid_set(g, r, k, "-");
     }
-    snprintf(row[6], CELL, "%zu", m->errors.n);
+    nd_html_grid_set(g, r, 6, "%zu", m->errors.n);
 }
 
-static void accuracy(nd_html *h, const nd_compare *c, cell_text *cells, const char **ptrs)
+static void accuracy(nd_html *h, const nd_compare *c)
 {
     static const char *const headers[] = {"part", "Pearson r", "Spearman rho", "MAPE", "bias", "max error", "rows"};
+    nd_html_grid g;
+    if (!nd_html_grid_init(&g, 7, ND_FOLDS + 1)) return;
     size_t n = 0;
     for (int f = 0; f < ND_FOLDS; f++)
         if (c->fold_measured[f] || f == ND_FOLD_TOTAL)
-            metric_row(&cells[7 * n++], f == ND_FOLD_TOTAL ? "step" : nd_fold_name((nd_fold)f), &c->fold[f]);
-    if (c->memory_rows) metric_row(&cells[7 * n++], "peak memory", &c->memory);
-    for (size_t i = 0; i < 7 * n; i++) ptrs[i] = cells[i];
+            metric_row(&g, n++, f == ND_FOLD_TOTAL ? "step" : nd_fold_name((nd_fold)f), &c->fold[f]);
+    if (c->memory_rows) metric_row(&g, n++, "peak memory", &c->memory);
     nd_html_section(h, "accuracy", "Accuracy per part");
     nd_html_text(h, "Relative errors (estimated - measured) / measured over the rows where the part is at least "
                  "0.5 %% of the step; metrics in docs/calibration.md.");
-    nd_html_table(h, NULL, 7, headers, n, ptrs);
+    nd_html_grid_table(h, NULL, headers, &g);
+    nd_html_grid_free(&g);
 }
 
-static void rows_table(nd_html *h, const nd_compare *c, cell_text *cells, const char **ptrs)
+static void rows_table(nd_html *h, const nd_compare *c)
 {
     static const char *const headers[] = {"strategy", "measured ms", "estimated ms", "error", "measured GiB",
                                           "estimated GiB"};
+    nd_html_grid g;
+    if (!nd_html_grid_init(&g, 6, c->count)) return;
     for (size_t i = 0; i < c->count; i++) {
         const nd_compare_row *r = &c->rows[i];
-        cell_text *row = &cells[6 * i];
         double m = r->row->time_ms, e = r->estimated[ND_FOLD_TOTAL];
-        snprintf(row[0], CELL, "%s", r->label);
-        snprintf(row[1], CELL, "%.1f", m);
-        snprintf(row[2], CELL, "%.1f", e);
-        pct_cell(row[3], m > 0 ? e / m - 1 : NAN);
-        if (isfinite(r->row->peak_mib)) snprintf(row[4], CELL, "%.1f", r->row->peak_mib / 1024);
-        else snprintf(row[4], CELL, "-");
-        snprintf(row[5], CELL, "%.1f", r->est.peak_mib / 1024);
+        nd_html_grid_set(&g, i, 0, "%s", r->label);
+        nd_html_grid_set(&g, i, 1, "%.1f", m);
+        nd_html_grid_set(&g, i, 2, "%.1f", e);
+        pct(&g, i, 3, m > 0 ? e / m - 1 : NAN);
+        if (isfinite(r->row->peak_mib)) nd_html_grid_set(&g, i, 4, "%.1f", r->row->peak_mib / 1024);
+        else nd_html_grid_set(&g, i, 4, "-");
+        nd_html_grid_set(&g, i, 5, "%.1f", r->est.peak_mib / 1024);
     }
-    for (size_t i = 0; i < 6 * c->count; i++) ptrs[i] = cells[i];
     nd_html_section(h, "rows", "Every strategy");
-    nd_html_table(h, "In measured order, fastest first", 6, headers, c->count, ptrs);
+    nd_html_grid_table(h, "In measured order, fastest first", headers, &g);
+    nd_html_grid_free(&g);
 }
 
 int nd_compare_report_html(const char *path, const nd_compare *c, const nd_compare_report_inputs *in,
@@ -116,30 +117,21 @@ int nd_compare_report_html(const char *path, const nd_compare *c, const nd_compa
     snprintf(title, sizeof title, "nd-compare: %s against %s on %s", in->round_path, in->model, in->device);
     snprintf(generator, sizeof generator, "nd-compare %s", ND_VERSION);
     nd_html *h = nd_html_open(title, generator);
-    size_t rows = 7 * (ND_FOLDS + 1) + 6 * c->count;
-    cell_text *cells = calloc(rows, sizeof *cells);
-    const char **ptrs = calloc(rows, sizeof *ptrs);
-    int rc = h && cells && ptrs ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
+    int rc = h ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
     if (!rc) {
         summary(h, c);
         inputs(h, in, c);
-        accuracy(h, c, cells, ptrs);
-        nd_html_section(h, "plots", "Plots");
-        if (plots && plots->count) {
-            const char *captions[] = {
+        accuracy(h, c);
+        static const char *const captions[] = {
                 "Parity: estimated against measured, per part; the worst three points of each panel are named.",
                 "Time parts: measured (M) beside estimated (E), the error on the step above each pair, ND's table "
                 "under it.",
                 "The same without idle (ND's _no_idle view)."};
-            nd_html_gallery(h, plots, plots->count <= 3 ? captions : NULL);
-        } else {
-            nd_html_text(h, "No plots (--no-plots).");
-        }
-        rows_table(h, c, cells + 7 * (ND_FOLDS + 1), ptrs + 7 * (ND_FOLDS + 1));
+        nd_html_plots_section(h, plots, captions, sizeof captions / sizeof captions[0]);
+        rows_table(h, c);
         if (notes) nd_html_notes_from_capture(h, notes);
         rc = nd_html_write(h, path, err);
     }
     nd_html_free(h);
-    free(cells), free(ptrs);
     return rc;
 }

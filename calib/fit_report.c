@@ -13,9 +13,6 @@
 #include "nd/html.h"
 #include "nd/version.h"
 
-#define CELL 112
-typedef char cell_text[CELL];
-
 static const char *status_text(nd_ratio_status s)
 {
     switch (s) {
@@ -60,48 +57,50 @@ static void inputs(nd_html *h, const nd_fit_report_inputs *in, size_t n)
     nd_html_facts(h, sizeof names / sizeof names[0], names, values);
 }
 
-static void ratios_table(nd_html *h, const nd_fit_result *res, cell_text *cells, const char **ptrs)
+static void ratios_table(nd_html *h, const nd_fit_result *res)
 {
     static const char *const headers[] = {"ratio", "value", "95 % interval", "status", "why"};
+    nd_html_grid g;
+    if (!nd_html_grid_init(&g, 5, ND_RATIO_KEYS)) return;
     size_t r = 0;
     for (int k = 0; k < ND_RATIO_KEYS; k++) {
         if (k == ND_RATIO_FORWARD) continue;
-        cell_text *row = &cells[5 * r++];
-        snprintf(row[0], CELL, "%s", nd_ratio_key_name((nd_ratio_key)k));
-        snprintf(row[1], CELL, "%.4f", res->ratio[k]);
+        nd_html_grid_set(&g, r, 0, "%s", nd_ratio_key_name((nd_ratio_key)k));
+        nd_html_grid_set(&g, r, 1, "%.4f", res->ratio[k]);
         if (res->status[k] == ND_RATIO_FITTED && isfinite(res->lo[k]))
-            snprintf(row[2], CELL, "%.4f to %.4f", res->lo[k], res->hi[k]);
+            nd_html_grid_set(&g, r, 2, "%.4f to %.4f", res->lo[k], res->hi[k]);
         else
-            snprintf(row[2], CELL, "-");
-        snprintf(row[3], CELL, "%s", status_text(res->status[k]));
-        if (res->status[k] == ND_RATIO_FITTED) snprintf(row[4], CELL, "fitted on %s", res->target[k]);
-        else if (res->status[k] == ND_RATIO_HELD) snprintf(row[4], CELL, "%s", res->why[k]);
-        else snprintf(row[4], CELL, "with %s", nd_ratio_key_name((nd_ratio_key)res->source[k]));
+            nd_html_grid_set(&g, r, 2, "-");
+        nd_html_grid_set(&g, r, 3, "%s", status_text(res->status[k]));
+        if (res->status[k] == ND_RATIO_FITTED) nd_html_grid_set(&g, r, 4, "fitted on %s", res->target[k]);
+        else if (res->status[k] == ND_RATIO_HELD) nd_html_grid_set(&g, r, 4, "%s", res->why[k]);
+        else nd_html_grid_set(&g, r, 4, "with %s", nd_ratio_key_name((nd_ratio_key)res->source[k]));
+        r++;
     }
-    for (size_t i = 0; i < 5 * r; i++) ptrs[i] = cells[i];
     nd_html_section(h, "ratios", "Ratios");
-    nd_html_table(h, "Measured / estimated, each part's correction", 5, headers, r, ptrs);
+    nd_html_grid_table(h, "Measured / estimated, each part's correction", headers, &g);
+    nd_html_grid_free(&g);
 }
 
-static void rows_table(nd_html *h, const nd_fit_result *res, const nd_fit_row *rows, size_t n, cell_text *cells,
-                       const char **ptrs)
+static void rows_table(nd_html *h, const nd_fit_result *res, const nd_fit_row *rows, size_t n)
 {
     static const char *const headers[] = {"strategy", "measured ms", "fitted ms", "left out ms", "left-out error"};
+    nd_html_grid g;
+    if (!nd_html_grid_init(&g, 5, n)) return;
     for (size_t i = 0; i < n; i++) {
-        cell_text *row = &cells[5 * i];
-        snprintf(row[0], CELL, "%s", rows[i].label);
-        snprintf(row[1], CELL, "%.1f", res->target_ms[i]);
-        snprintf(row[2], CELL, "%.1f", res->corrected_ms[i]);
+        nd_html_grid_set(&g, i, 0, "%s", rows[i].label);
+        nd_html_grid_set(&g, i, 1, "%.1f", res->target_ms[i]);
+        nd_html_grid_set(&g, i, 2, "%.1f", res->corrected_ms[i]);
         if (isfinite(res->left_out_ms[i]) && res->target_ms[i] > 0) {
-            snprintf(row[3], CELL, "%.1f", res->left_out_ms[i]);
-            snprintf(row[4], CELL, "%+.1f %%", 100 * (res->left_out_ms[i] / res->target_ms[i] - 1));
+            nd_html_grid_set(&g, i, 3, "%.1f", res->left_out_ms[i]);
+            nd_html_grid_set(&g, i, 4, "%+.1f %%", 100 * (res->left_out_ms[i] / res->target_ms[i] - 1));
         } else {
-            snprintf(row[3], CELL, "-"), snprintf(row[4], CELL, "-");
+            nd_html_grid_set(&g, i, 3, "-"), nd_html_grid_set(&g, i, 4, "-");
         }
     }
-    for (size_t i = 0; i < 5 * n; i++) ptrs[i] = cells[i];
     nd_html_section(h, "rows", "Every strategy");
-    nd_html_table(h, NULL, 5, headers, n, ptrs);
+    nd_html_grid_table(h, NULL, headers, &g);
+    nd_html_grid_free(&g);
 }
 
 int nd_fit_report_html(const char *path, const nd_fit_result *res, const nd_fit_row *rows, size_t n,
@@ -112,28 +111,19 @@ int nd_fit_report_html(const char *path, const nd_fit_result *res, const nd_fit_
     snprintf(title, sizeof title, "nd-fit: %s, %s on %s", in->round_path, in->model, in->device);
     snprintf(generator, sizeof generator, "nd-fit %s", ND_VERSION);
     nd_html *h = nd_html_open(title, generator);
-    size_t count = 5 * ND_RATIO_KEYS + 5 * n;
-    cell_text *cells = calloc(count, sizeof *cells);
-    const char **ptrs = calloc(count, sizeof *ptrs);
-    int rc = h && cells && ptrs ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
+    int rc = h ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
     if (!rc) {
         summary(h, res, rows, n);
         inputs(h, in, n);
-        ratios_table(h, res, cells, ptrs);
-        nd_html_section(h, "plots", "Plots");
-        if (plots && plots->count) {
-            const char *captions[] = {"Each ratio with its 95 % interval; hollow: not fitted (held, shared).",
+        ratios_table(h, res);
+        static const char *const captions[] = {"Each ratio with its 95 % interval; hollow: not fitted (held, shared).",
                                       "Leave-one-out: fitted on every row (blue) and left out (red) against the "
                                       "measurement."};
-            nd_html_gallery(h, plots, plots->count <= 2 ? captions : NULL);
-        } else {
-            nd_html_text(h, "No plots (--no-plots).");
-        }
-        rows_table(h, res, rows, n, cells + 5 * ND_RATIO_KEYS, ptrs + 5 * ND_RATIO_KEYS);
+        nd_html_plots_section(h, plots, captions, sizeof captions / sizeof captions[0]);
+        rows_table(h, res, rows, n);
         if (notes) nd_html_notes_from_capture(h, notes);
         rc = nd_html_write(h, path, err);
     }
     nd_html_free(h);
-    free(cells), free(ptrs);
     return rc;
 }

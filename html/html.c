@@ -160,6 +160,42 @@ void nd_html_table(nd_html *h, const char *caption, size_t n_cols, const char *c
     fputs("</tbody>\n</table>\n", h->fp);
 }
 
+bool nd_html_grid_init(nd_html_grid *g, size_t cols, size_t cap_rows)
+{
+    memset(g, 0, sizeof *g);
+    size_t n = cols * (cap_rows ? cap_rows : 1);
+    g->cells = calloc(n, sizeof *g->cells);
+    g->ptrs = calloc(n, sizeof *g->ptrs);
+    if (!g->cells || !g->ptrs) {
+        nd_html_grid_free(g);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) g->ptrs[i] = g->cells[i];
+    g->cols = cols, g->cap_rows = cap_rows;
+    return true;
+}
+
+void nd_html_grid_set(nd_html_grid *g, size_t row, size_t col, const char *fmt, ...)
+{
+    if (!g->cells || row >= g->cap_rows || col >= g->cols) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->cells[row * g->cols + col], ND_HTML_CELL_MAX, fmt, ap);
+    va_end(ap);
+    if (row >= g->rows) g->rows = row + 1;
+}
+
+void nd_html_grid_table(nd_html *h, const char *caption, const char *const *headers, const nd_html_grid *g)
+{
+    if (g->ptrs) nd_html_table(h, caption, g->cols, headers, g->rows, g->ptrs);
+}
+
+void nd_html_grid_free(nd_html_grid *g)
+{
+    free(g->cells), free(g->ptrs);
+    memset(g, 0, sizeof *g);
+}
+
 void nd_html_notes(nd_html *h, size_t n, const char *const *items)
 {
     fputs("<ul>\n", h->fp);
@@ -228,6 +264,15 @@ void nd_html_gallery(nd_html *h, const nd_plot_gallery *g, const char *const *ca
     for (size_t i = 0; g && i < g->count; i++)
         nd_html_figure(h, g->items[i].svg, g->items[i].len,
                        captions && captions[i] ? captions[i] : g->items[i].name);
+}
+
+void nd_html_plots_section(nd_html *h, const nd_plot_gallery *g, const char *const *captions, size_t n_captions)
+{
+    nd_html_section(h, "plots", "Plots");
+    if (g && g->count)
+        nd_html_gallery(h, g, g->count <= n_captions ? captions : NULL);
+    else
+        nd_html_text(h, "No plots (--no-plots).");
 }
 
 int nd_html_write(nd_html *h, const char *path, nd_error *err)

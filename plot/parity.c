@@ -52,31 +52,24 @@ static double log_ceil(double x)
     return nd_plot_pow10(e + 1);
 }
 
-/* Tics at 1, 2 and 5 x 10^k between lo and hi, so a log axis shows several numbers. */
+/* Tics at 1, 2 and 5 x 10^k between lo and hi on both axes, so a log axis shows several
+ * numbers. */
 static void put_log_tics(FILE *fp, double lo, double hi)
 {
     static const int marks[] = {1, 2, 5};
-    bool first = true;
-    fputs("set xtics (", fp);
-    for (int e = (int)floor(log10(lo)); e <= (int)ceil(log10(hi)); e++)
-        for (size_t i = 0; i < 3; i++) {
-            double t = marks[i] * nd_plot_pow10(e);
-            if (t < lo * 0.999 || t > hi * 1.001) continue;
-            fputs(first ? "" : ", ", fp);
-            nd_plot_put_number(fp, t);
-            first = false;
-        }
-    fputs(")\nset ytics (", fp);
-    first = true;
-    for (int e = (int)floor(log10(lo)); e <= (int)ceil(log10(hi)); e++)
-        for (size_t i = 0; i < 3; i++) {
-            double t = marks[i] * nd_plot_pow10(e);
-            if (t < lo * 0.999 || t > hi * 1.001) continue;
-            fputs(first ? "" : ", ", fp);
-            nd_plot_put_number(fp, t);
-            first = false;
-        }
-    fputs(")\n", fp);
+    for (const char *axis = "xy"; *axis; axis++) {
+        bool first = true;
+        fprintf(fp, "set %ctics (", *axis);
+        for (int e = (int)floor(log10(lo)); e <= (int)ceil(log10(hi)); e++)
+            for (size_t i = 0; i < 3; i++) {
+                double t = marks[i] * nd_plot_pow10(e);
+                if (t < lo * 0.999 || t > hi * 1.001) continue;
+                fputs(first ? "" : ", ", fp);
+                nd_plot_put_number(fp, t);
+                first = false;
+            }
+        fputs(")\n", fp);
+    }
 }
 
 /* One point at least must be drawable: finite x and a finite y. */
@@ -368,7 +361,7 @@ int nd_plot_parity_write(const char *out_base, const nd_plot_parity *plot,
     unsigned char *seen = calloc((size_t)2 * GRID * GRID, 1);
     double *mape = calloc(2 * plot->n_panels, sizeof *mape), *worst = mape ? mape + plot->n_panels : NULL;
     axis_range *ranges = calloc(plot->n_panels, sizeof *ranges);
-    nd_plot_text data = {0}, body = {0};
+    nd_plot_texts t = {0};
     if (!show || !keep || !seen || !mape || !ranges) {
         rc = nd_error_set(err, ND_ENOMEM, "out of memory");
         goto done;
@@ -379,8 +372,8 @@ int nd_plot_parity_write(const char *out_base, const nd_plot_parity *plot,
         if ((rc = panel_range(plot, &plot->panels[k], &ranges[k], err))) goto done;
     }
     size_t kept = thin_points(plot, ranges, show, keep, seen);
-    if ((rc = nd_plot_text_open(&data, err)) || (rc = nd_plot_text_open(&body, err))) goto done;
-    put_data(data.fp, plot, corrected, show, keep, kept);
+    if ((rc = nd_plot_texts_open(&t, err))) goto done;
+    put_data(t.data.fp, plot, corrected, show, keep, kept);
     /* More than two rows of square panels: a taller image, unless the caller chose a size. */
     nd_plot_options o;
     if (opt) o = *opt;
@@ -388,20 +381,17 @@ int nd_plot_parity_write(const char *out_base, const nd_plot_parity *plot,
     if (rows > 2 && (o.height_px == 0 || o.height_px == ND_PLOT_HEIGHT_DEFAULT) &&
         (o.width_px == 0 || o.width_px == ND_PLOT_WIDTH_DEFAULT))
         o.height_px = 330 * (int)rows;
-    fprintf(body.fp, "set multiplot layout %zu,%zu title ", rows, cols);
-    nd_plot_put_string(body.fp, nd_plot_title(opt, "Estimated against measured"));
-    fputs(" font ',12'\nset grid\nset size square\nset key top left opaque box Left reverse\n", body.fp);
+    fprintf(t.body.fp, "set multiplot layout %zu,%zu title ", rows, cols);
+    nd_plot_put_string(t.body.fp, nd_plot_title(opt, "Estimated against measured"));
+    fputs(" font ',12'\nset grid\nset size square\nset key top left opaque box Left reverse\n", t.body.fp);
     for (size_t k = 0; k < plot->n_panels; k++) {
-        put_panel(body.fp, plot, k, &ranges[k], corrected, mape[k], worst[k]);
-        if (k == 0 && plot->n_panels > 1) fputs("unset key\n", body.fp);
+        put_panel(t.body.fp, plot, k, &ranges[k], corrected, mape[k], worst[k]);
+        if (k == 0 && plot->n_panels > 1) fputs("unset key\n", t.body.fp);
     }
-    fputs("unset multiplot\n", body.fp);
-    if ((rc = nd_plot_text_finish(&data, err)) || (rc = nd_plot_text_finish(&body, err))) goto done;
-    nd_plot_job job = {"parity", data.buf, body.buf};
-    rc = nd_plot_emit(out_base, &o, &job, err);
+    fputs("unset multiplot\n", t.body.fp);
+    rc = nd_plot_texts_emit(&t, "parity", out_base, &o, err);
 done:
-    nd_plot_text_free(&data);
-    nd_plot_text_free(&body);
+    nd_plot_texts_free(&t);
     free(show), free(keep), free(seen), free(mape), free(ranges);
     return rc;
 }

@@ -211,15 +211,12 @@ int nd_plot_parts_write(const char *out_base, const nd_plot_parts *plot, const n
     }
     if (!rc) rc = build_view(plot, &v, err);
     if (rc) return rc;
-    nd_plot_text data = {0}, body = {0};
-    if ((rc = nd_plot_text_open(&data, err)) || (rc = nd_plot_text_open(&body, err))) goto done;
-    put_data(data.fp, plot, &v);
-    put_body(body.fp, plot, &v, opt);
-    if ((rc = nd_plot_text_finish(&data, err)) || (rc = nd_plot_text_finish(&body, err))) goto done;
-    nd_plot_job job = {"parts", data.buf, body.buf};
-    rc = nd_plot_emit(out_base, opt, &job, err);
+    nd_plot_texts t = {0};
+    if ((rc = nd_plot_texts_open(&t, err))) goto done;
+    put_data(t.data.fp, plot, &v);
+    put_body(t.body.fp, plot, &v, opt);
+    rc = nd_plot_texts_emit(&t, "parts", out_base, opt, err);
 done:
-    nd_plot_text_free(&data);
-    nd_plot_text_free(&body);
+    nd_plot_texts_free(&t);
     return rc;
 }

@@ -89,6 +89,18 @@ typedef struct nd_plot_job {
     const char *body; /* the commands after the datablock, without `unset output` */
 } nd_plot_job;
 
+/* A plot kind's two texts, its data table and its commands. */
+typedef struct nd_plot_texts {
+    nd_plot_text data, body;
+} nd_plot_texts;
+
+/* Opens both (ND_ENOMEM). */
+int nd_plot_texts_open(nd_plot_texts *t, nd_error *err);
+/* Finishes both and hands them to nd_plot_emit as the plot `kind`. The texts stay to be freed. */
+int nd_plot_texts_emit(nd_plot_texts *t, const char *kind, const char *out_base, const nd_plot_options *opt,
+                       nd_error *err);
+void nd_plot_texts_free(nd_plot_texts *t);
+
 /* Writes out_base.dat and out_base.gp and renders out_base.<ext> (unless
  * opt->script_only), all or nothing. opt may be NULL (defaults). */
 int nd_plot_emit(const char *out_base, const nd_plot_options *opt, const nd_plot_job *job,

@@ -194,10 +194,10 @@ int nd_plot_ranking_write(const char *out_base, const nd_plot_ranking *plot, con
     v.step_ms = calloc(plot->n_strategies, sizeof *v.step_ms);
     if (!v.step_ms) return nd_error_set(err, ND_ENOMEM, "out of memory");
     build_view(plot, &v);
-    nd_plot_text data = {0}, body = {0};
-    if ((rc = nd_plot_text_open(&data, err)) || (rc = nd_plot_text_open(&body, err))) goto done;
-    put_data(data.fp, plot, &v);
-    FILE *fp = body.fp;
+    nd_plot_texts t = {0};
+    if ((rc = nd_plot_texts_open(&t, err))) goto done;
+    put_data(t.data.fp, plot, &v);
+    FILE *fp = t.body.fp;
     char title[160];
     snprintf(title, sizeof title, "Top %zu strategies: what separates them from #1, and their memory",
              plot->n_strategies);
@@ -215,12 +215,9 @@ int nd_plot_ranking_write(const char *out_base, const nd_plot_ranking *plot, con
     for (size_t j = 0; j < v.n_keep; j++) names[j] = plot->part_names[v.keep[j]], colors[j] = nd_plot_color(v.keep[j]);
     nd_plot_put_key_panel(fp, names, colors, v.n_keep, "net", 0.03, 0.01, 0.125, opt);
     fputs("unset multiplot\n", fp);
-    if ((rc = nd_plot_text_finish(&data, err)) || (rc = nd_plot_text_finish(&body, err))) goto done;
-    nd_plot_job job = {"ranking", data.buf, body.buf};
-    rc = nd_plot_emit(out_base, opt, &job, err);
+    rc = nd_plot_texts_emit(&t, "ranking", out_base, opt, err);
 done:
-    nd_plot_text_free(&data);
-    nd_plot_text_free(&body);
+    nd_plot_texts_free(&t);
     free(v.step_ms);
     return rc;
 }

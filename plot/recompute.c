@@ -181,10 +181,10 @@ int nd_plot_recompute_write(const char *out_base, const nd_plot_recompute *plot,
     if (!shown_as) return nd_error_set(err, ND_ENOMEM, "out of memory");
     find_duplicates(plot, shown_as);
 
-    nd_plot_text data = {0}, body = {0};
-    if ((rc = nd_plot_text_open(&data, err)) || (rc = nd_plot_text_open(&body, err))) goto done;
-    put_data(data.fp, plot);
-    FILE *fp = body.fp;
+    nd_plot_texts t = {0};
+    if ((rc = nd_plot_texts_open(&t, err))) goto done;
+    put_data(t.data.fp, plot);
+    FILE *fp = t.body.fp;
     fputs("set multiplot layout 1,2 title ", fp);
     nd_plot_put_string(fp, nd_plot_title(opt, "Recompute potentials: one more fully recomputed "
                                               "layer per step"));
@@ -214,12 +214,9 @@ int nd_plot_recompute_write(const char *out_base, const nd_plot_recompute *plot,
         nd_plot_put_string(fp, title);
     }
     fputs("\nunset multiplot\n", fp);
-    if ((rc = nd_plot_text_finish(&data, err)) || (rc = nd_plot_text_finish(&body, err))) goto done;
-    nd_plot_job job = {"recompute", data.buf, body.buf};
-    rc = nd_plot_emit(out_base, opt, &job, err);
+    rc = nd_plot_texts_emit(&t, "recompute", out_base, opt, err);
 done:
-    nd_plot_text_free(&data);
-    nd_plot_text_free(&body);
+    nd_plot_texts_free(&t);
     free(shown_as);
     return rc;
 }

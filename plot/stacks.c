@@ -40,9 +40,9 @@ int nd_plot_stacks_write(const char *out_base, const nd_plot_stacks *plot, const
         for (size_t i = 0; i < plot->n_bars && !any; i++) any = value_at(plot->values, i * plot->n_parts + k) != 0;
         if (any) keep[n++] = k;
     }
-    nd_plot_text data = {0}, body = {0};
-    if ((rc = nd_plot_text_open(&data, err)) || (rc = nd_plot_text_open(&body, err))) goto done;
-    FILE *fp = data.fp;
+    nd_plot_texts t = {0};
+    if ((rc = nd_plot_texts_open(&t, err))) goto done;
+    FILE *fp = t.data.fp;
     fputs("# nd stacked bar data: one row per bar, the parts not 0 in every bar (nan = not available, drawn "
           "as 0).\n# label",
           fp);
@@ -53,7 +53,7 @@ int nd_plot_stacks_write(const char *out_base, const nd_plot_stacks *plot, const
         for (size_t j = 0; j < n; j++) fputc(' ', fp), nd_plot_put_number(fp, plot->values[i * plot->n_parts + keep[j]]);
         fputc('\n', fp);
     }
-    fp = body.fp;
+    fp = t.body.fp;
     fprintf(fp, "v(c) = valid(c) ? column(c) : 0\nbelow(c, k) = sum [j=0:k-1] v(c + j)\nK = %zu\n", n);
     fputs("set multiplot title ", fp);
     nd_plot_put_lines(fp, nd_plot_title(opt, "Stacked bars"));
@@ -81,12 +81,9 @@ int nd_plot_stacks_write(const char *out_base, const nd_plot_stacks *plot, const
           fp);
     nd_plot_put_key_panel(fp, names, colors, n, NULL, 0.09, 0.01, 0.12, opt);
     fputs("unset multiplot\n", fp);
-    if ((rc = nd_plot_text_finish(&data, err)) || (rc = nd_plot_text_finish(&body, err))) goto done;
-    nd_plot_job job = {"stacked bar", data.buf, body.buf};
-    rc = nd_plot_emit(out_base, opt, &job, err);
+    rc = nd_plot_texts_emit(&t, "stacked bar", out_base, opt, err);
 done:
-    nd_plot_text_free(&data);
-    nd_plot_text_free(&body);
+    nd_plot_texts_free(&t);
     return rc;
 }
 
@@ -100,16 +97,16 @@ int nd_plot_bars_write(const char *out_base, const nd_plot_bars *plot, const nd_
         total += value_at(plot->values, i);
         if (value_at(plot->values, i) > top) top = value_at(plot->values, i);
     }
-    nd_plot_text data = {0}, body = {0};
+    nd_plot_texts t = {0};
     int rc;
-    if ((rc = nd_plot_text_open(&data, err)) || (rc = nd_plot_text_open(&body, err))) goto done;
-    fputs("# nd bar data: one row per bar, top to bottom: its value (nan = not available).\n# label value\n", data.fp);
+    if ((rc = nd_plot_texts_open(&t, err))) goto done;
+    fputs("# nd bar data: one row per bar, top to bottom: its value (nan = not available).\n# label value\n", t.data.fp);
     for (size_t i = 0; i < plot->n; i++) {
-        nd_plot_put_label(data.fp, plot->labels[i]);
-        fputc(' ', data.fp), nd_plot_put_number(data.fp, plot->values[i]);
-        fputc('\n', data.fp);
+        nd_plot_put_label(t.data.fp, plot->labels[i]);
+        fputc(' ', t.data.fp), nd_plot_put_number(t.data.fp, plot->values[i]);
+        fputc('\n', t.data.fp);
     }
-    FILE *fp = body.fp;
+    FILE *fp = t.body.fp;
     fputs("set title ", fp);
     nd_plot_put_lines(fp, nd_plot_title(opt, "Bars"));
     fprintf(fp,
@@ -127,11 +124,8 @@ int nd_plot_bars_write(const char *out_base, const nd_plot_bars *plot, const nd_
             "     $DATA using (xmax):0:(sprintf('%%.4g (%%.0f %%%%)', $2, 100 * $2 / total)) with labels "
             "left offset char 1,0 notitle\n",
             nd_plot_color(plot->color_index));
-    if ((rc = nd_plot_text_finish(&data, err)) || (rc = nd_plot_text_finish(&body, err))) goto done;
-    nd_plot_job job = {"bar", data.buf, body.buf};
-    rc = nd_plot_emit(out_base, opt, &job, err);
+    rc = nd_plot_texts_emit(&t, "bar", out_base, opt, err);
 done:
-    nd_plot_text_free(&data);
-    nd_plot_text_free(&body);
+    nd_plot_texts_free(&t);
     return rc;
 }

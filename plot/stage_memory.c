@@ -205,15 +205,12 @@ int nd_plot_stage_memory_write(const char *out_base, const nd_plot_stage_memory 
     }
     memory_view v;
     build_view(plot, &v);
-    nd_plot_text data = {0}, body = {0};
-    if ((rc = nd_plot_text_open(&data, err)) || (rc = nd_plot_text_open(&body, err))) goto done;
-    put_data(data.fp, plot, &v);
-    put_body(body.fp, plot, &v, opt);
-    if ((rc = nd_plot_text_finish(&data, err)) || (rc = nd_plot_text_finish(&body, err))) goto done;
-    nd_plot_job job = {"stage memory", data.buf, body.buf};
-    rc = nd_plot_emit(out_base, opt, &job, err);
+    nd_plot_texts t = {0};
+    if ((rc = nd_plot_texts_open(&t, err))) goto done;
+    put_data(t.data.fp, plot, &v);
+    put_body(t.body.fp, plot, &v, opt);
+    rc = nd_plot_texts_emit(&t, "stage memory", out_base, opt, err);
 done:
-    nd_plot_text_free(&data);
-    nd_plot_text_free(&body);
+    nd_plot_texts_free(&t);
     return rc;
 }

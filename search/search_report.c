@@ -13,9 +13,6 @@
 #include "nd/html.h"
 #include "nd/version.h"
 
-#define CELL 112
-typedef char cell_text[CELL];
-
 static void summary(nd_html *h, const nd_search_config *cfg, const nd_search_result *res,
                     const nd_search_odds *odds)
 {
@@ -55,47 +52,52 @@ static void inputs(nd_html *h, const nd_search_report_inputs *in, const nd_searc
 }
 
 static void ranking_table(nd_html *h, const nd_search_config *cfg, const nd_search_result *res, size_t top,
-                          const nd_search_odds *odds, cell_text *cells, const char **ptrs)
+                          const nd_search_odds *odds)
 {
     static const char *const headers[] = {"#", "strategy", "step ms", "vs #1", "peak GiB", "of budget",
                                           "tokens/s/device", "MFU", "fastest in"};
-    size_t n = top < res->count ? top : res->count, cols = 9;
+    size_t n = top < res->count ? top : res->count;
+    nd_html_grid g;
+    if (!nd_html_grid_init(&g, 9, n)) return;
     for (size_t i = 0; i < n; i++) {
         const nd_ranked *r = &res->items[i];
-        cell_text *row = &cells[cols * i];
-        snprintf(row[0], CELL, "%zu", i + 1);
-        nd_strategy_label(&r->s, row[1], CELL);
-        snprintf(row[2], CELL, "%.1f", r->step_ms);
-        snprintf(row[3], CELL, "%+.2f %%", 100 * (r->step_ms / res->items[0].step_ms - 1));
-        snprintf(row[4], CELL, "%.1f", r->peak_mib / 1024);
-        snprintf(row[5], CELL, "%.0f %%", 100 * r->peak_mib / cfg->ctx->budget_mib);
-        snprintf(row[6], CELL, "%.1f", r->tokens_per_s_per_device);
-        snprintf(row[7], CELL, "%.1f %%", 100 * r->mfu);
-        if (odds && i < odds->count && isfinite(odds->p_fastest[i])) snprintf(row[8], CELL, "%.0f %%", 100 * odds->p_fastest[i]);
-        else snprintf(row[8], CELL, "-");
+        char label[ND_HTML_CELL_MAX];
+        nd_strategy_label(&r->s, label, sizeof label);
+        nd_html_grid_set(&g, i, 0, "%zu", i + 1);
+        nd_html_grid_set(&g, i, 1, "%s", label);
+        nd_html_grid_set(&g, i, 2, "%.1f", r->step_ms);
+        nd_html_grid_set(&g, i, 3, "%+.2f %%", 100 * (r->step_ms / res->items[0].step_ms - 1));
+        nd_html_grid_set(&g, i, 4, "%.1f", r->peak_mib / 1024);
+        nd_html_grid_set(&g, i, 5, "%.0f %%", 100 * r->peak_mib / cfg->ctx->budget_mib);
+        nd_html_grid_set(&g, i, 6, "%.1f", r->tokens_per_s_per_device);
+        nd_html_grid_set(&g, i, 7, "%.1f %%", 100 * r->mfu);
+        if (odds && i < odds->count && isfinite(odds->p_fastest[i]))
+            nd_html_grid_set(&g, i, 8, "%.0f %%", 100 * odds->p_fastest[i]);
+        else
+            nd_html_grid_set(&g, i, 8, "-");
     }
-    for (size_t i = 0; i < cols * n; i++) ptrs[i] = cells[i];
     nd_html_section(h, "ranking", "Ranking");
-    nd_html_table(h, "The fastest strategies that fit, best first; \"fastest in\": the share of the calibration's "
-                  "draws in which it is fastest (with -c)", cols, headers, n, ptrs);
+    nd_html_grid_table(h, "The fastest strategies that fit, best first; \"fastest in\": the share of the calibration's "
+                       "draws in which it is fastest (with -c)", headers, &g);
+    nd_html_grid_free(&g);
 }
 
-static void refusals(nd_html *h, const nd_search_result *res, cell_text *cells, const char **ptrs)
+static void refusals(nd_html *h, const nd_search_result *res)
 {
     static const char *const headers[] = {"reason", "strategies"};
+    nd_html_grid g;
+    if (!nd_html_grid_init(&g, 2, ND_REFUSE_REASONS + 1)) return;
     size_t n = 0;
     for (int r = 0; r < ND_REFUSE_REASONS; r++) {
         if (!res->stats.refused[r]) continue;
-        snprintf(cells[2 * n], CELL, "%s", nd_refusal_name((nd_refusal)r));
-        snprintf(cells[2 * n + 1], CELL, "%" PRIu64, res->stats.refused[r]);
-        n++;
+        nd_html_grid_set(&g, n, 0, "%s", nd_refusal_name((nd_refusal)r));
+        nd_html_grid_set(&g, n++, 1, "%" PRIu64, res->stats.refused[r]);
     }
-    snprintf(cells[2 * n], CELL, "over the memory budget");
-    snprintf(cells[2 * n + 1], CELL, "%" PRIu64, res->stats.dropped_memory);
-    n++;
-    for (size_t i = 0; i < 2 * n; i++) ptrs[i] = cells[i];
+    nd_html_grid_set(&g, n, 0, "over the memory budget");
+    nd_html_grid_set(&g, n, 1, "%" PRIu64, res->stats.dropped_memory);
     nd_html_section(h, "refused", "What was left out");
-    nd_html_table(h, NULL, 2, headers, n, ptrs);
+    nd_html_grid_table(h, NULL, headers, &g);
+    nd_html_grid_free(&g);
 }
 
 int nd_search_report_html(const char *path, const nd_search_config *cfg, const nd_search_result *res, size_t top,
@@ -107,31 +109,22 @@ int nd_search_report_html(const char *path, const nd_search_config *cfg, const n
              cfg->ctx->device->name);
     snprintf(generator, sizeof generator, "nd-search %s", ND_VERSION);
     nd_html *h = nd_html_open(title, generator);
-    size_t count = 9 * (top + 1) + 2 * (ND_REFUSE_REASONS + 1);
-    cell_text *cells = calloc(count, sizeof *cells);
-    const char **ptrs = calloc(count, sizeof *ptrs);
-    int rc = h && cells && ptrs ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
+    int rc = h ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
     if (!rc && res->count == 0) rc = nd_error_set(err, ND_EINPUT, "no strategy to report");
     if (!rc) {
         summary(h, cfg, res, odds);
         inputs(h, in, cfg);
-        ranking_table(h, cfg, res, top, odds, cells, ptrs);
-        nd_html_section(h, "plots", "Plots");
-        if (plots && plots->count) {
-            const char *captions[] = {
+        ranking_table(h, cfg, res, top, odds);
+        static const char *const captions[] = {
                 "Ranking: each strategy's step against #1's by part (what separates them), and its peak memory "
                 "against the budget.",
                 "Memory per pipeline stage of #1 against the budget.",
                 "Recompute potentials: one more fully recomputed layer per step."};
-            nd_html_gallery(h, plots, plots->count <= 3 ? captions : NULL);
-        } else {
-            nd_html_text(h, "No plots (--no-plots).");
-        }
-        refusals(h, res, cells + 9 * (top + 1), ptrs + 9 * (top + 1));
+        nd_html_plots_section(h, plots, captions, sizeof captions / sizeof captions[0]);
+        refusals(h, res);
         if (notes) nd_html_notes_from_capture(h, notes);
         rc = nd_html_write(h, path, err);
     }
     nd_html_free(h);
-    free(cells), free(ptrs);
     return rc;
 }

@@ -1,6 +1,7 @@
 # The plots of nd-fit and nd-classify, end to end. Each renders an image (skipped without
 # gnuplot) and checks the plot's data against numbers known independently of the plot code.
 set(PLOTS_OUT ${CMAKE_CURRENT_BINARY_DIR}/plots)
+nd_add_unit_test(test_html SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_html.c LIBS nd_html)
 file(MAKE_DIRECTORY ${PLOTS_OUT})
 
 function(nd_plots_test name script)

@@ -10,9 +10,6 @@
 #include "nd/html.h"
 #include "nd/version.h"
 
-#define CELL 112
-typedef char cell_text[CELL];
-
 static void summary(nd_html *h, const nd_classify_run *run)
 {
     const nd_classify_summary *m = &run->summary;
@@ -46,46 +43,51 @@ static void inputs(nd_html *h, const nd_classify_run *run, const char *csv)
     free(names), free(values);
 }
 
-static void parts_table(nd_html *h, const nd_classify_run *run, cell_text *cells, const char **ptrs)
+static void parts_table(nd_html *h, const nd_classify_run *run)
 {
     static const char *const headers[] = {"part", "mean ms", "median ms", "min ms", "max ms", "share of the step"};
     const nd_classify_summary *m = &run->summary;
-    size_t n = 0;
-    for (int q = 0; q < ND_CQ_CSV_COLUMNS; q++) {
+    nd_html_grid g;
+    if (!nd_html_grid_init(&g, 6, ND_CQ_CSV_COLUMNS)) return;
+    double time = m->q[ND_CQ_TIME].mean;
+    for (size_t q = 0; q < ND_CQ_CSV_COLUMNS; q++) {
         const nd_classify_stats *s = &m->q[q];
-        cell_text *row = &cells[6 * n++];
-        snprintf(row[0], CELL, "%s", nd_classify_quantity_name((nd_classify_quantity)q));
-        snprintf(row[1], CELL, "%.3f", s->mean);
-        snprintf(row[2], CELL, "%.3f", s->median);
-        snprintf(row[3], CELL, "%.3f", s->min);
-        snprintf(row[4], CELL, "%.3f", s->max);
-        double time = m->q[ND_CQ_TIME].mean;
-        snprintf(row[5], CELL, "%.1f %%", time > 0 ? 100 * s->mean / time : 0);
+        nd_html_grid_set(&g, q, 0, "%s", nd_classify_quantity_name((nd_classify_quantity)q));
+        nd_html_grid_set(&g, q, 1, "%.3f", s->mean);
+        nd_html_grid_set(&g, q, 2, "%.3f", s->median);
+        nd_html_grid_set(&g, q, 3, "%.3f", s->min);
+        nd_html_grid_set(&g, q, 4, "%.3f", s->max);
+        nd_html_grid_set(&g, q, 5, "%.1f %%", time > 0 ? 100 * s->mean / time : 0);
     }
-    for (size_t i = 0; i < 6 * n; i++) ptrs[i] = cells[i];
     nd_html_section(h, "parts", "ND's parts");
-    nd_html_table(h, "Per rank-step, over the kept rank-steps", 6, headers, n, ptrs);
+    nd_html_grid_table(h, "Per rank-step, over the kept rank-steps", headers, &g);
+    nd_html_grid_free(&g);
 }
 
-static void sites_table(nd_html *h, const nd_classify_run *run, cell_text *cells, const char **ptrs, size_t max)
+/* The first `max` sources of communication, per rank-step. */
+static void sites_table(nd_html *h, const nd_classify_run *run, size_t max)
 {
     static const char *const headers[] = {"column", "source", "ms per step", "calls", "MiB"};
     const nd_classify_summary *m = &run->summary;
     size_t n = m->n_sites < max ? m->n_sites : max;
     double steps = m->n_samples ? (double)m->n_samples : 1;
+    nd_html_section(h, "communication", "Communication by source");
+    nd_html_grid g;
+    if (!n) {
+        nd_html_text(h, "No communication was recorded.");
+        return;
+    }
+    if (!nd_html_grid_init(&g, 5, n)) return;
     for (size_t i = 0; i < n; i++) {
         const nd_classify_site *s = &m->sites[i];
-        cell_text *row = &cells[5 * i];
-        snprintf(row[0], CELL, "%s", nd_classify_quantity_name(s->column));
-        snprintf(row[1], CELL, "%s", s->label ? s->label : "");
-        snprintf(row[2], CELL, "%.3f", s->ms / steps);
-        snprintf(row[3], CELL, "%.1f", s->calls / steps);
-        snprintf(row[4], CELL, "%.1f", s->bytes / steps / 1048576);
+        nd_html_grid_set(&g, i, 0, "%s", nd_classify_quantity_name(s->column));
+        nd_html_grid_set(&g, i, 1, "%s", s->label ? s->label : "");
+        nd_html_grid_set(&g, i, 2, "%.3f", s->ms / steps);
+        nd_html_grid_set(&g, i, 3, "%.1f", s->calls / steps);
+        nd_html_grid_set(&g, i, 4, "%.1f", s->bytes / steps / 1048576);
     }
-    for (size_t i = 0; i < 5 * n; i++) ptrs[i] = cells[i];
-    nd_html_section(h, "communication", "Communication by source");
-    if (n) nd_html_table(h, "Per rank-step", 5, headers, n, ptrs);
-    else nd_html_text(h, "No communication was recorded.");
+    nd_html_grid_table(h, "Per rank-step", headers, &g);
+    nd_html_grid_free(&g);
 }
 
 /* The run's own warnings and notes, then what it printed on stderr. */
@@ -111,27 +113,18 @@ int nd_classify_report_html(const nd_classify_run *run, const char *path, const 
              run->summary.n_ranks);
     snprintf(generator, sizeof generator, "nd-classify %s", ND_VERSION);
     nd_html *h = nd_html_open(title, generator);
-    size_t max_sites = 40, count = 6 * ND_CQ_CSV_COLUMNS + 5 * max_sites;
-    cell_text *cells = calloc(count, sizeof *cells);
-    const char **ptrs = calloc(count, sizeof *ptrs);
-    int rc = h && cells && ptrs ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
+    int rc = h ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
     if (!rc) {
         summary(h, run);
         inputs(h, run, csv);
-        parts_table(h, run, cells, ptrs);
-        nd_html_section(h, "plots", "Plots");
-        if (plots && plots->count) {
-            const char *captions[] = {"Each rank's step (the mean of its kept steps) split into ND's parts.",
+        parts_table(h, run);
+        static const char *const captions[] = {"Each rank's step (the mean of its kept steps) split into ND's parts.",
                                       "Device time by kernel class, ms per step, largest first."};
-            nd_html_gallery(h, plots, plots->count <= 2 ? captions : NULL);
-        } else {
-            nd_html_text(h, "No plots (--no-plots).");
-        }
-        sites_table(h, run, cells + 6 * ND_CQ_CSV_COLUMNS, ptrs + 6 * ND_CQ_CSV_COLUMNS, max_sites);
+        nd_html_plots_section(h, plots, captions, sizeof captions / sizeof captions[0]);
+        sites_table(h, run, 40);
         notes(h, run, capture);
         rc = nd_html_write(h, path, err);
     }
     nd_html_free(h);
-    free(cells), free(ptrs);
     return rc;
 }

@@ -50,6 +50,23 @@ void nd_html_facts(nd_html *h, size_t n, const char *const *names, const char *c
 void nd_html_table(nd_html *h, const char *caption, size_t n_cols, const char *const *headers,
                    size_t n_rows, const char *const *cells);
 
+/* A table's cells, filled one by one (row-major), each at most ND_HTML_CELL_MAX - 1 bytes:
+ * what the reports' tables are built in. Free with nd_html_grid_free. */
+#define ND_HTML_CELL_MAX 112
+typedef struct nd_html_grid {
+    size_t cols, rows, cap_rows;
+    char (*cells)[ND_HTML_CELL_MAX];
+    const char **ptrs;
+} nd_html_grid;
+
+/* Room for cap_rows rows of cols cells, all empty; false when out of memory. */
+bool nd_html_grid_init(nd_html_grid *g, size_t cols, size_t cap_rows);
+/* Writes cell (row, col) printf-style, row < cap_rows; the grid then has at least row + 1 rows. */
+void nd_html_grid_set(nd_html_grid *g, size_t row, size_t col, const char *fmt, ...) ND_PRINTF(4, 5);
+/* The grid as a table (nd_html_table) with these headers. */
+void nd_html_grid_table(nd_html *h, const char *caption, const char *const *headers, const nd_html_grid *g);
+void nd_html_grid_free(nd_html_grid *g);
+
 /* A list of notes; warnings are marked as such. */
 void nd_html_notes(nd_html *h, size_t n, const char *const *items);
 
@@ -83,5 +100,9 @@ void nd_html_notes_from_capture(nd_html *h, nd_html_capture *c);
 
 /* Adds every SVG of the gallery as a figure, captions[i] under the i-th (NULL: its name). */
 void nd_html_gallery(nd_html *h, const nd_plot_gallery *g, const char *const *captions);
+
+/* The "plots" section: the gallery's figures under captions[0..n_captions) when it holds at
+ * most that many (else each under its name), or a line saying there is none (--no-plots). */
+void nd_html_plots_section(nd_html *h, const nd_plot_gallery *g, const char *const *captions, size_t n_captions);
 
 #endif
