@@ -91,6 +91,9 @@ static int price_row(const nd_compare_inputs *in, const nd_classified *round, nd
     nd_row_base(&run->strategy, &base);
     nd_classified_strategy(r, &base, &cr->strategy);
     nd_strategy *s = &cr->strategy;
+    /* -mppb: the config's stage layers (FIRST/LAST) hold at its own PP */
+    if (in->layout && s->pp == run->strategy.pp && s->vpp == 1 && !s->first_stage_layers && !s->last_stage_layers)
+        s->first_stage_layers = run->strategy.first_stage_layers, s->last_stage_layers = run->strategy.last_stage_layers;
     cr->devices = nd_strategy_devices(s);
     if (cr->devices < 0) /* degrees of 2^20 each: the product would overflow */
         return nd_error_set(err, ND_EINPUT, "%s:%d: DP*MP*PP*CP = %lld*%lld*%lld*%lld is more than %.0f "
@@ -114,7 +117,12 @@ static int price_row(const nd_compare_inputs *in, const nd_classified *round, nd
     nd_stage_memory *stages = calloc((size_t)s->pp, sizeof *stages);
     if (!stages) return nd_error_set(err, ND_ENOMEM, "out of memory");
     cr->est.stage_memory = stages, cr->est.stage_time = NULL;
-    rc = nd_estimate_strategy(&ctx, s, NULL, NULL, &cr->est, err);
+    /* -mppb: the config's counts rescaled to the row's stages (ND's manual balance) */
+    int64_t (*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES] = in->layout ? calloc((size_t)s->pp, sizeof *layers) : NULL;
+    nd_recompute_plan plan = {s->pp, layers, NULL, 0};
+    bool planned = layers && !nd_layout_plan(&run->model, in->layout, s, layers);
+    rc = nd_estimate_strategy(&ctx, s, NULL, planned ? &plan : NULL, &cr->est, err);
+    free(layers);
     if (!rc) cr->peak_memory = stages[cr->est.peak_stage];
     cr->est.stage_memory = NULL;
     free(stages);

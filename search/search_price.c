@@ -331,10 +331,28 @@ static void summarise_plan(const nd_recompute_plan *plan, nd_ranked *r)
     r->s.recompute = main;
 }
 
+/* ND's -mppb: the config's per-stage recompute counts, rescaled to s, as s's plan. */
+static int price_layout(const nd_search_config *cfg, nd_layer_cache *cache, nd_strategy *s, nd_ranked *r,
+                        double *peak_mib)
+{
+    int64_t layers[ND_MAX_STAGES][ND_LAYER_KINDS][ND_RECOMPUTE_MODES];
+    nd_recompute_plan plan = {s->pp, layers, NULL, 0};
+    nd_layout_plan(cfg->ctx->model, cfg->space.layout, s, layers);
+    nd_estimate est = {0};
+    if (nd_estimate_strategy(cfg->ctx, s, cache, &plan, &est, NULL)) return 0;
+    *peak_mib = est.peak_mib;
+    if (!est.fits) return 0;
+    fill_ranked(s, &est, r);
+    summarise_plan(&plan, r);
+    *s = r->s;
+    return 1;
+}
+
 int nd_search_price(const nd_search_config *cfg, nd_layer_cache *cache, nd_strategy *s, nd_ranked *r,
                     double *peak_mib)
 {
     nd_estimate est = {0};
+    if (cfg->space.layout) return price_layout(cfg, cache, s, r, peak_mib);
     if (!cfg->space.per_layer) {
         if (nd_estimate_strategy(cfg->ctx, s, cache, NULL, &est, NULL)) return 0;
         *peak_mib = est.peak_mib;
@@ -367,6 +385,11 @@ int nd_search_price(const nd_search_config *cfg, nd_layer_cache *cache, nd_strat
 int nd_search_plan(const nd_search_config *cfg, const nd_ranked *r, nd_recompute_plan *plan)
 {
     if (!r->per_layer) return -1;
+    if (cfg->space.layout) {
+        if (nd_layout_plan(cfg->ctx->model, cfg->space.layout, &r->s, plan->layers)) return -1;
+        plan->stages = r->s.pp, plan->offloaded = NULL, plan->copy_cost_ms_per_gib = 0;
+        return 0;
+    }
     nd_strategy full = r->s;
     full.recompute = ND_RECOMPUTE_FULL;
     nd_stage_memory mem[ND_MAX_STAGES];

@@ -80,6 +80,8 @@ typedef struct nd_compare_inputs {
     double budget_mib;
     const nd_ratios *ratios;
     nd_peak_kind peak;        /* what the round's peak_mib measures */
+    const nd_run_layout *layout; /* -mppb: the config's per-stage recompute counts, a plan for
+                                    each row (nd_layout_plan); NULL = each row's recompute */
 } nd_compare_inputs;
 
 /* Prices every row: ND's default strategy (every degree 1, the run's ZeRO, schedule and

@@ -125,4 +125,19 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
  * s's stages and layers. plan points into run. */
 int nd_plan_from_run(const nd_run *run, const nd_strategy *s, nd_recompute_plan *plan, nd_error *err);
 
+/* ND's -mppb (layout.c): whether the config states per-stage layers or recompute. */
+bool nd_layout_stated(const nd_run_layout *L);
+
+/* The config's per-stage layers as the run strategy's FIRST/LAST, when its PP is the
+ * config's and the middle stages are equal. Returns 1 when set, else 0 with why in note
+ * ("" when there is nothing to say). */
+int nd_layout_strategy(nd_run *run, char *note, size_t size);
+
+/* The config's per-stage recompute counts as a plan for s (s->pp stages into layers): each
+ * stage's first `recompute` layers fully recomputed, up to its `selective` count
+ * selectively, the rest not; at another PP each count keeps its share of the stage.
+ * Returns 0, or -1 when the config states no counts. */
+int nd_layout_plan(const nd_model *m, const nd_run_layout *L, const nd_strategy *s,
+                   int64_t (*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES]);
+
 #endif

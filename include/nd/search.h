@@ -56,6 +56,8 @@ typedef struct nd_search_space {
     double sustained_tflops;           /* the forward the copies hide in, as FLOPs at this rate
                                           (ND's --sustained_tflops); 0 = the priced forward */
     int64_t max_vpp;                   /* largest VPP tried (ND: 4) */
+    const nd_run_layout *layout;       /* -mppb: the config's per-stage recompute counts, a plan
+                                          for each candidate (nd_layout_plan); NULL = none */
 } nd_search_space;
 
 /* The defaults: every dimension varies, the run's recompute mode, no -ar/-ao, VPP up to 4. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nd/estimate.h"
 #include "nd/framework.h"
 #include "nd/search_config.h"
 #include "nd/text.h"
@@ -80,6 +81,11 @@ static int nd_cli_common_resolve(const nd_cli_common *c, bool need_cluster, nd_r
     if (c->gbs && (rc = nd_run_set(run, "global_batch", c->gbs, err))) return nd_error_prefix(err, "-b");
     if (c->budget && (rc = nd_run_set(run, "memory_budget", c->budget, err))) return nd_error_prefix(err, "-M");
     if (run->format != ND_CONFIG_ND && (rc = nd_config_derive(run, err))) return rc;
+    if (c->mppb) { /* ND's -mppb: the config's stage layers; its recompute counts are a plan */
+        char note[sizeof run->notes[0]];
+        nd_layout_strategy(run, note, sizeof note);
+        if (note[0] && run->n_notes < ND_RUN_MAX_NOTES) nd_text_copy(run->notes[run->n_notes++], note, sizeof note);
+    }
     if (c->device) nd_text_copy(run->device, c->device, sizeof run->device);
 
     if ((rc = nd_device_table_builtin(table, err))) return rc;

@@ -30,6 +30,10 @@ int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, n
         nd_error_prefix(err, "--strategy");
         goto done;
     }
+    /* The run's FIRST/LAST are for its own PP: another PP splits evenly unless stated. */
+    if (s.pp != run->strategy.pp && s.first_stage_layers == run->strategy.first_stage_layers &&
+        s.last_stage_layers == run->strategy.last_stage_layers)
+        s.first_stage_layers = s.last_stage_layers = 0;
     if (!req->strategy && !run->has_strategy && !fixed) {
         rc = nd_error_set(err, ND_EUSAGE, "no strategy: give --strategy \"DP=8 MP=4 PP=2 ...\" "
                           "or a strategy: section in the run file");
@@ -55,6 +59,9 @@ int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, n
     if (run->has_plan) {
         if ((rc = nd_plan_from_run(run, &s, &plan, err))) goto free_est;
         use_plan = &plan;
+    } else if (req->common.mppb && !nd_layout_plan(&run->model, &run->layout, &s, ses.run.plan.layers)) {
+        plan = (nd_recompute_plan){s.pp, ses.run.plan.layers, NULL, 0};
+        use_plan = &plan;
     }
     rc = nd_estimate_strategy(&ctx, &s, NULL, use_plan, &est, err);
     if (!rc) {
@@ -65,6 +72,17 @@ int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, n
             cJSON_Delete(doc);
         } else {
             nd_report_estimate_text(out, &ctx, &s, &est);
+            if (use_plan && !run->has_plan) { /* -mppb's plan: what each stage recomputes */
+                fprintf(out, "recompute per stage (-mppb), full/selective/off layers:");
+                for (int64_t i = 0; i < s.pp; i++) {
+                    int64_t by[ND_RECOMPUTE_MODES] = {0};
+                    for (int k = 0; k < ND_LAYER_KINDS; k++)
+                        for (int m = 0; m < ND_RECOMPUTE_MODES; m++) by[m] += plan.layers[i][k][m];
+                    fprintf(out, " %lld/%lld/%lld", (long long)by[ND_RECOMPUTE_FULL],
+                            (long long)by[ND_RECOMPUTE_SELECTIVE], (long long)by[ND_RECOMPUTE_OFF]);
+                }
+                fputc('\n', out);
+            }
         }
         if (!rc && req->memory_csv) rc = nd_report_memory_csv(req->memory_csv, &est, ctx.budget_mib, err);
     }

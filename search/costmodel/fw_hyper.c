@@ -346,6 +346,83 @@ static int read_search_modes(hy *h)
     return ND_OK;
 }
 
+/* Per-stage counts of a config_overrides key: an int for every stage, a list per stage, or
+ * a list per chunk of lists per stage (summed). Returns the stages read, 0 when absent,
+ * -1 on a cell that is not a whole number. */
+static int64_t override_stages(hy *h, const char *key, int64_t out[ND_RUN_MAX_STAGES], int *line, const char **path)
+{
+    static const int docs[] = {DOC_MODEL, DOC_TRAIN};
+    char dotted[64];
+    snprintf(dotted, sizeof dotted, "model.config_overrides.%s", key);
+    for (int i = 0; i < 2; i++) {
+        yaml_node_t *n = node_in(h, docs[i], dotted);
+        if (!n) continue;
+        nd_yaml *y = &h->y[docs[i]];
+        *line = nd_yaml_line(n), *path = h->path[docs[i]];
+        memset(out, 0, sizeof(int64_t) * ND_RUN_MAX_STAGES);
+        const char *t = nd_yaml_text(n);
+        if (t) return nd_parse_int64(t, -(1 << 24), 1 << 24, &out[0]) ? -1 : 1;
+        if (n->type != YAML_SEQUENCE_NODE) return -1;
+        int64_t stages = 0;
+        for (size_t a = 0; a < nd_yaml_size(n); a++) {
+            yaml_node_t *item = nd_yaml_item(y, n, a);
+            size_t inner = item->type == YAML_SEQUENCE_NODE ? nd_yaml_size(item) : 1;
+            for (size_t b = 0; b < inner && b < ND_RUN_MAX_STAGES; b++) {
+                yaml_node_t *cell = item->type == YAML_SEQUENCE_NODE ? nd_yaml_item(y, item, b) : item;
+                int64_t v;
+                const char *c = nd_yaml_text(cell);
+                if (!c || nd_parse_int64(c, -(1 << 24), 1 << 24, &v)) return -1;
+                size_t st = item->type == YAML_SEQUENCE_NODE ? b : a;
+                if (st >= ND_RUN_MAX_STAGES) continue;
+                out[st] += v;
+                if ((int64_t)st + 1 > stages) stages = (int64_t)st + 1;
+            }
+        }
+        return stages;
+    }
+    return 0;
+}
+
+/* -mppb: model.config_overrides' offset (layers a stage holds beyond the even split),
+ * full_rec and sel_rec (layers a stage recomputes fully or selectively), as ND reads them. */
+static int read_layout(hy *h)
+{
+    nd_run *run = h->r->run;
+    nd_run_layout *L = &run->layout;
+    int64_t pp = run->strategy.pp, layers = run->model.layers;
+    static const char *const keys[] = {"offset", "full_rec", "sel_rec"};
+    int64_t *into[] = {NULL, L->recompute, L->selective};
+    int64_t off[ND_RUN_MAX_STAGES];
+    for (int k = 0; k < 3; k++) {
+        int line = 0;
+        const char *path = NULL;
+        int64_t n = override_stages(h, keys[k], into[k] ? into[k] : off, &line, &path);
+        if (n < 0)
+            return nd_error_set(h->r->err, ND_EINPUT, "%s:%d: model.config_overrides.%s: a whole number or a list "
+                                "of them per pipeline stage", path, line, keys[k]);
+        if (n == 0) continue;
+        if (n > 1 && n != pp)
+            return nd_error_set(h->r->err, ND_EINPUT, "%s:%d: model.config_overrides.%s lists %lld stages but the "
+                                "pipeline has %lld", path, line, keys[k], (long long)n, (long long)pp);
+        L->stages = pp;
+        if (k == 0) {
+            int64_t sum = 0;
+            for (int64_t i = 0; i < pp && pp <= ND_RUN_MAX_STAGES; i++)
+                sum += L->layers[i] = layers / pp + off[n == 1 ? 0 : i];
+            if (sum != layers)
+                return nd_error_set(h->r->err, ND_EINPUT, "%s:%d: model.config_overrides.offset puts %lld layers on "
+                                    "the stages, the model has %lld", path, line, (long long)sum, (long long)layers);
+            L->has_layers = true;
+        } else {
+            if (n == 1)
+                for (int64_t i = 1; i < ND_RUN_MAX_STAGES; i++) into[k][i] = into[k][0];
+            if (k == 1) L->has_recompute = true;
+            else L->has_selective = true;
+        }
+    }
+    return ND_OK;
+}
+
 int fw_hyper_read(fw_reader *r, const char *train_yaml, const char *accelerate_yaml)
 {
     hy h;
@@ -365,6 +442,7 @@ int fw_hyper_read(fw_reader *r, const char *train_yaml, const char *accelerate_y
     if (!rc) rc = read_training(&h);
     if (!rc) rc = read_strategy(&h);
     if (!rc) rc = read_search_modes(&h);
+    if (!rc) rc = read_layout(&h);
     if (!rc) rc = fw_finish(r);
     if (!rc) rc = read_layers(&h);
     for (int d = 0; d < DOCS; d++)
@@ -495,6 +573,45 @@ static int write_training(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, 
     return rc;
 }
 
+/* "[a, b, ...]" of the chosen strategy's stages: offsets from the even split (what = 0),
+ * or the plan's fully (1) or selectively (2) recomputed layers. */
+static void stage_list_text(const nd_run *run, const nd_config_choice *c, int what, char *buf, size_t size)
+{
+    size_t used = (size_t)snprintf(buf, size, "[");
+    for (int64_t i = 0; i < c->s.pp && used + 24 < size; i++) {
+        int64_t v = 0, first, count;
+        if (what == 0) {
+            nd_strategy_stage_layers(&c->s, run->model.layers, i, &first, &count);
+            v = count - run->model.layers / c->s.pp;
+        } else if (c->plan && i < c->plan_stages) {
+            int m = what == 1 ? ND_RECOMPUTE_FULL : ND_RECOMPUTE_SELECTIVE;
+            v = c->plan[i][0][m] + c->plan[i][1][m];
+        } else {
+            nd_strategy_stage_layers(&c->s, run->model.layers, i, &first, &count);
+            v = (what == 1 && c->s.recompute == ND_RECOMPUTE_FULL) ||
+                (what == 2 && c->s.recompute == ND_RECOMPUTE_SELECTIVE) ? count : 0;
+        }
+        used += (size_t)snprintf(buf + used, size - used, "%s%lld", i ? ", " : "", (long long)v);
+    }
+    snprintf(buf + used, size > used ? size - used : 0, "]");
+}
+
+/* -mppb's keys, when the user's file states them: what the choice puts on each stage. */
+static int write_layout(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, const nd_config_choice *c,
+                        nd_error *err)
+{
+    static const char *const keys[] = {"model.config_overrides.offset", "model.config_overrides.full_rec",
+                                       "model.config_overrides.sel_rec"};
+    int rc = ND_OK;
+    for (int k = 0; !rc && k < 3; k++) {
+        if (!present(y, keys[k])) continue;
+        char list[2048];
+        stage_list_text(run, c, k, list, sizeof list);
+        rc = nd_yaml_edit_set_path(e, keys[k], list, err);
+    }
+    return rc;
+}
+
 int fw_hyper_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
                    nd_error *err)
 {
@@ -510,6 +627,7 @@ int fw_hyper_write(const nd_run *run, const nd_config_choice *c, const char *dir
     if (rc) return nd_yaml_edit_free(e), rc;
     if (!three) rc = write_degrees(e, &y, run, &c->s, shard, err);
     if (!rc) rc = write_training(e, &y, run, c, err);
+    if (!rc) rc = write_layout(e, &y, run, c, err);
     if (!rc) rc = nd_yaml_edit_remove(e, "context", err); /* the cost model's, not the trainer's (ND) */
     char path[1024];
     if (!rc) rc = nd_yaml_edit_write(e, fw_output_path(dir, "resolved.yaml", path, sizeof path, written, size), err);
