@@ -286,7 +286,9 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
                           "%.0f MiB (%s); raise -M, add devices, or allow recompute (--recompute full, -ar)",
                           ctx.budget_mib, res.stats.min_peak_mib, s);
     } else {
-        if (nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT)) nd_search_print_summary(diag, &cfg, &res);
+        /* To the terminal only: the report has its own summary, and this one says how long the
+         * search took, which would make the report differ from run to run. */
+        if (nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT)) nd_search_print_summary(progress, &cfg, &res);
         size_t top = req->top > 0 ? (size_t)req->top : 10;
         /* ND's levels: -v 4 ranks every fitting strategy, 5 and 6 add the top ones' stages */
         nd_search_print_table(out, &cfg, &res, nd_cli_says(&req->common, ND_VERBOSITY_DETAIL) ? res.count : top);

@@ -27,10 +27,11 @@ static void summary(nd_html *h, const nd_search_config *cfg, const nd_search_res
     nd_html_verdict(h, verdict);
     uint64_t refused = 0;
     for (int r = 0; r < ND_REFUSE_REASONS; r++) refused += st->refused[r];
+    /* No duration: the same search gives the same page. */
     nd_html_text(h, "%" PRIu64 " strategies enumerated for %lld x %s, global batch %lld: %" PRIu64 " refused, %" PRIu64
-                 " fit the budget, %" PRIu64 " do not; %" PRIu64 " priced in %.2f s.",
+                 " fit the budget, %" PRIu64 " do not; %" PRIu64 " priced.",
                  st->enumerated, (long long)cfg->ctx->devices, cfg->ctx->device->name, (long long)cfg->global_batch,
-                 refused, st->fitting, st->dropped_memory, st->priced, st->seconds);
+                 refused, st->fitting, st->dropped_memory, st->priced);
     if (odds && odds->count > 1 && isfinite(odds->p_fastest[0]))
         nd_html_text(h, "With the calibration's uncertainty (%zu draws), #1 is the fastest in %.0f %% of them.",
                      odds->draws, 100 * odds->p_fastest[0]);

@@ -1,12 +1,13 @@
 # The plots of nd-fit and nd-classify, end to end. Each renders an image (skipped without
 # gnuplot) and checks the plot's data against numbers known independently of the plot code.
 set(PLOTS_OUT ${CMAKE_CURRENT_BINARY_DIR}/plots)
+file(MAKE_DIRECTORY ${PLOTS_OUT}/plots_classify_ranks ${PLOTS_OUT}/plots_fit ${PLOTS_OUT}/plots_reports_reproducible)
 nd_add_unit_test(test_html SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_html.c LIBS nd_html)
 file(MAKE_DIRECTORY ${PLOTS_OUT})
 
 function(nd_plots_test name script)
   add_test(NAME ${name} COMMAND sh -c "command -v gnuplot >/dev/null 2>&1 || exit 77; set -e; ${script}"
-           sh ${PROJECT_SOURCE_DIR} ${PLOTS_OUT} ${ARGN})
+           sh ${PROJECT_SOURCE_DIR} ${PLOTS_OUT}/${name} ${ARGN})
   set_tests_properties(${name} PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 120 SKIP_RETURN_CODE 77
                        PASS_REGULAR_EXPRESSION "^ok")
 endfunction()
@@ -55,3 +56,13 @@ add_test(NAME readme_first_session COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/readme_f
          ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR}/readme_session)
 set_tests_properties(readme_first_session PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 300
                      PASS_REGULAR_EXPRESSION "^ok: [0-9]+ commands")
+
+# A report is the same bytes for the same inputs (no date, no duration): two runs compared.
+nd_plots_test(plots_reports_reproducible
+  "for i in 1 2; do \
+     \"$3\" -y \"$1/samples/runs/llama3-8b.yaml\" -d 64 -b 512 -ar -t 5 --report \"$2/search-$i.html\" >/dev/null 2>&1; \
+     \"$4\" -y \"$1/samples/runs/llama3-8b.yaml\" --real_csv \"$1/samples/rounds/llama3-8b-h100.csv\" \
+       -o \"$2/compare-$i\" --report \"$2/compare-$i.html\" >/dev/null 2>&1; done; \
+   test -s \"$2/search-1.html\"; test -s \"$2/compare-1.html\"; \
+   cmp \"$2/search-1.html\" \"$2/search-2.html\"; cmp \"$2/compare-1.html\" \"$2/compare-2.html\"; echo ok"
+  $<TARGET_FILE:nd-search> $<TARGET_FILE:nd-compare>)
