@@ -131,7 +131,9 @@ static void put_delta_panel(FILE *fp, const ranking_view *v, double split)
     nd_plot_put_number(fp, v->lo_pct - 0.04 * span);
     fputs("\nxmax = ", fp);
     nd_plot_put_number(fp, v->hi_pct + 0.04 * span);
-    fputs("\nset xrange [xmin:xmax]\nunset key\n", fp);
+    fputs("\nset xrange [xmin:xmax]\nunset key\nset xtics ", fp);
+    nd_plot_put_number(fp, nd_plot_nice_ceil(span / 5)); /* five or six tics: readable in a narrow panel */
+    fputc('\n', fp);
     fputs("plot $DATA using (0):0:ytic(1) with points pt -1 notitle", fp);
     for (size_t j = 0; j < v->n_keep; j++) {
         fprintf(fp,
@@ -152,7 +154,7 @@ static void put_memory_panel(FILE *fp, const nd_plot_ranking *p, const ranking_v
 {
     bool budget = nd_plot_has_budget(p->budget_mib);
     double top = v->peak_max_mib > p->budget_mib || !budget ? v->peak_max_mib : p->budget_mib;
-    fputs("set lmargin at screen 0.74\nset rmargin at screen 0.97\nunset ytics\nunset yzeroaxis\n"
+    fputs("set lmargin at screen 0.74\nset rmargin at screen 0.97\nset xtics autofreq\nunset ytics\nunset yzeroaxis\n"
           "set format x '%g'\nset xlabel 'GiB'\nunset key\nset xrange [0:",
           fp);
     nd_plot_put_number(fp, nd_plot_nice_ceil(top > 0 ? top * 1.05 / 1024 : 1));

@@ -35,8 +35,15 @@ static int ranking_plot(const char *dir, const nd_search_config *cfg, const nd_s
     }
     if (!rc) {
         nd_plot_ranking p = {n, labels, ND_PARTS, nd_part_names, parts, peak, cfg->ctx->budget_mib};
+        /* The title says what was searched: how many fit, on which cluster. */
+        char title[512];
+        snprintf(title, sizeof title, "Top %zu of %llu fitting strategies, %s on %lld x %s: what separates them "
+                 "from #1", n, (unsigned long long)res->stats.fitting, cfg->ctx->model->name,
+                 (long long)cfg->ctx->devices, cfg->ctx->device->name);
+        nd_plot_options o = *opt;
+        if (!o.title) o.title = title;
         char *base = nd_path_join(dir, "ranking");
-        rc = base ? nd_plot_ranking_write(base, &p, opt, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
+        rc = base ? nd_plot_ranking_write(base, &p, &o, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
         free(base);
     }
     free(labels), free(text), free(parts);

@@ -6,25 +6,25 @@ set output 'fit_loo.png'
 $DATA << EOD
 # nd parity data: one row per strategy; per panel measured, estimated (and corrected) in the panel's unit, nan = not available, then the point's rank among the panel's three worst errors above 5 % (0: not labelled).
 # label step:measured step:estimated step:corrected step:labelled COMPUTE:measured COMPUTE:estimated COMPUTE:corrected COMPUTE:labelled DP_COMM:measured DP_COMM:estimated DP_COMM:corrected DP_COMM:labelled MP_COMM:measured MP_COMM:estimated MP_COMM:corrected MP_COMM:labelled PP_COMM:measured PP_COMM:estimated PP_COMM:corrected PP_COMM:labelled OPTIMIZER:measured OPTIMIZER:estimated OPTIMIZER:corrected OPTIMIZER:labelled OVERHEAD:measured OVERHEAD:estimated OVERHEAD:corrected OVERHEAD:labelled
-"DP 2 MP 2 PP 2 MB 32 OP 2 recompute=selective" 7138.615 7370.121065993131 7406.5787897434 0 6200.234 nan 6474.832591514168 0 0.967 nan 0.9256797423007113 0 522.195 nan 523.116385646041 0 206.047 nan 207.786230502932 0 17.949 nan 18.65284137327357 0 191.224 nan 181.265060964685 0
-"DP 2 MP 4 MB 32 OP 2" 7574.91 7576.575889768001 7592.581686874683 0 5608.577 nan 5734.7928383584385 0 0.485 nan 0.46288857253103616 0 1664.609 nan 1579.2059891086283 3 0 nan 0 0 20.009 nan 18.483824399542566 2 281.23 nan 259.63614643554286 0
-"DP 8 MB 8 OP 8 ZERO 3 recompute=full" 7713.138 7496.323869242304 7466.561835240428 0 7522.139 nan 7321.335410559203 0 35.9 nan 34.49909612553385 0 0 nan 0 0 0 nan 0 0 16.759 nan 16.82484014294184 0 138.339 nan 93.9024884127492 1
-"DP 8 MP 4 MB 8 OP 8" 1952.986 1926.0363062596668 1924.676353556899 0 1446.441 nan 1428.844563078022 0 3.137 nan 3.3024410639382387 1 393.667 nan 393.44602933514125 0 0 nan 0 0 7.5 nan 7.46984750205981 0 102.241 nan 91.61347257773764 0
-"DP 4 MP 4 MB 16 OP 4" 3968.274 3809.9750374451387 3803.678995177891 0 2965.366 nan 2851.6425853903024 0 2.855 nan 2.7850077668748505 0 824.401 nan 789.6029586474748 0 0 nan 0 0 11.32 nan 11.120227096177999 0 164.334 nan 148.52821627706118 0
-"DP 2 MP 4 PP 2 MB 32 OP 2" 4130.587 4201.832018682206 4214.214034140717 0 3006.292 nan 3093.724373172853 0 0.474 nan 0.46408792225376727 0 796.533 nan 789.7916879262027 0 147.029 nan 139.54983023271544 2 9.81 nan 9.344801705835742 0 170.44799999999998 nan 181.33925318085574 0
-"DP 4 MP 2 PP 2 MB 16 OP 4 recompute=full" 4694.387 4715.177151019428 4712.903875105187 0 3873.075 nan 3914.733559689473 0 1.407 nan 1.387607834361829 0 392.783 nan 389.4206125010652 0 280.215 nan 271.4387544917754 0 11.603 nan 11.103010505571802 0 135.304 nan 124.82033008293766 0
-"DP 8 MP 4 PP 2 MB 8 OP 8" 1183.549 1165.357286252983 1160.121653425014 0 782.947 nan 770.1781354242879 0 3.242 nan 3.3046954858907363 0 197.569 nan 197.12800279785523 0 120.685 nan 116.12992170341242 0 3.893 nan 4.024294447692759 0 75.214 nan 69.35660356587468 0
-"DP 4 MP 4 PP 4 VPP 2 MB 16 OP 4" 1235.08 1292.6434828465112 1302.0604040884225 2 838.487 nan 889.3122019981224 1 3.06 nan 3.205972540290519 0 201.385 nan 201.12036940320215 0 110.87 nan 114.99550119409717 0 3.254 nan 3.504740263929347 1 78.024 nan 89.92161868878128 2
-"DP 4 MP 4 PP 2 MB 16 OP 4" 2577.899 2177.893764770302 2175.524847129266 1 1625.4979999999998 nan 1537.531468941263 2 2.819 nan 2.7861554619949382 0 714.092 nan 395.647770250797 1 122.603 nan 125.50763728688823 0 5.919 nan 5.695528601120805 0 106.96900000000001 nan 108.35628658720249 0
-"DP 1 MP 8 MB 64" 10454.412 10250.984157752102 10303.643915522618 0 5998.835 nan 5773.83708940978 0 0 nan 0 0 3928.518 nan 4037.7278299077525 0 0 nan 0 0 16.433 nan 16.839201506103347 0 510.626 nan 475.23979469898296 0
-"DP 2 MP 8 PP 2 MB 32 OP 2" 2769.681 2826.110370916371 2836.6590353585116 0 1572.399 nan 1556.9558998436394 0 1.9 nan 1.8592315609316759 0 944.354 nan 996.3819344184284 2 82.975 nan 90.19585213013765 1 4.601 nan 4.839300255112273 3 163.452 nan 186.42681715026268 3
+"DP 2 MP 2 PP 2 MB 32 OP 2 recompute=selective" 7381.962 7499.6718892476265 7517.52783694715 0 6309.189 nan 6465.742090716651 0 0.957 nan 0.9348108542576097 0 571.19 nan 571.8341897515877 0 209.621 nan 206.24671588095114 0 17.159 nan 18.317254838077872 1 273.847 nan 254.4527749056238 2
+"DP 8 MB 8 OP 8 ZERO 3 recompute=full" 7701.112 7537.0463600566445 7508.1954913038635 0 7496.97 nan 7330.898029267539 0 35.469 nan 33.79673426289922 0 0 nan 0 0 0 nan 0 0 16.023 nan 16.537477361360356 0 152.65 nan 126.96325041206444 1
+"DP 2 MP 4 MB 32 OP 2" 7760.975 7844.209830459489 7855.269962331116 0 5575.95 nan 5743.627303761624 0 0.48 nan 0.46750778799573095 0 1788.536 nan 1720.0451142466395 0 0 nan 0 0 19.129 nan 18.162415958476103 3 376.879 nan 372.9676205763814 0
+"DP 8 MP 4 MB 8 OP 8" 1998.244 1999.3145752488422 2000.4603279345286 0 1438.0269999999998 nan 1431.4508919629527 0 3.07 nan 3.23562171194007 1 422.975 nan 432.79383918766143 0 0 nan 0 0 7.294 nan 7.3448675850234295 0 126.878 nan 125.63510748695109 0
+"DP 4 MP 4 MB 16 OP 4" 4060.975 3948.0372895942673 3937.0356319235716 0 2948.1150000000002 nan 2855.319803357793 0 2.794 nan 2.766399978962152 0 885.776 nan 860.0391403673729 0 0 nan 0 0 10.874 nan 10.938240647501452 0 213.417 nan 207.9720475719427 0
+"DP 2 MP 4 PP 2 MB 32 OP 2" 4287.92 4352.099634551407 4354.146370972069 0 3020.733 nan 3094.474754269476 0 0.471 nan 0.4687322025938998 0 856.846 nan 865.1176393358012 0 149.588 nan 132.75657542891537 1 9.433 nan 9.181958802042539 0 250.849 nan 252.14671093324034 0
+"DP 4 MP 2 PP 2 MB 16 OP 4 recompute=full" 4774.722 4803.284597878104 4805.63715670704 0 3876.192 nan 3918.5756299941154 0 1.392 nan 1.4021236231731227 0 428.842 nan 425.68369215311424 0 279.928 nan 276.63926924063725 0 11.146 nan 10.91139238386351 0 177.222 nan 172.42504931213676 0
+"DP 8 MP 4 PP 2 MB 8 OP 8" 1225.209 1209.344680449169 1208.0451375866878 0 786.707 nan 770.8160788093708 0 3.175 nan 3.237833381719722 0 212.529 nan 216.67350072838116 0 122.378 nan 118.9544417766075 0 4.009 nan 3.912821757167541 0 96.41000000000001 nan 94.45046113344125 0
+"DP 4 MP 4 PP 4 VPP 2 MB 16 OP 4" 1309.481 1342.1344282363698 1335.441921290801 0 858.783 nan 888.4268201802934 0 2.999 nan 3.1411069305341788 0 217.256 nan 220.66111182024378 0 113.654 nan 102.83247769446064 2 3.39 nan 3.418566853691065 0 113.399 nan 116.96183781157808 0
+"DP 4 MP 4 PP 2 MB 16 OP 4" 2681.372 2257.3075567639926 2253.5394527189096 1 1633.306 nan 1538.8973674444383 1 2.76 nan 2.7910554515200507 0 768.162 nan 432.1559489381258 1 124.476 nan 126.42917307365067 0 5.79 nan 5.589791950035234 0 146.876 nan 147.6761158611389 0
+"DP 1 MP 8 MB 64" 10964.978 10851.996005629939 10830.030060224373 0 5870.892999999999 nan 5787.008806075848 0 0 nan 0 0 4370.673 nan 4324.884149875905 0 0 nan 0 0 15.712 nan 16.53274454965987 2 707.6990000000001 nan 701.6043597229616 0
+"DP 2 MP 8 PP 2 MB 32 OP 2" 2945.213 2995.5825930804476 3003.1605217313895 0 1556.934 nan 1559.6123664213476 0 1.861 nan 1.8480338684778486 0 1051.243 nan 1092.5295352058495 0 86.858 nan 90.45833143054173 0 4.52 nan 4.7463852678883605 0 243.796 nan 253.9658695372849 0
 EOD
-set multiplot layout 3,3 title 'Leave-one-out: each strategy predicted by ratios fitted on the others (MAPE 3.5 %)' font ',12'
+set multiplot layout 3,3 title 'Leave-one-out: each strategy predicted by ratios fitted on the others (MAPE 2.8 %)' font ',12'
 set grid
 set size square
 set key top left opaque box Left reverse
 # Panel 1 of 7
-set title 'step: MAPE 3.5 %, worst -15.6 %'
+set title 'step: MAPE 2.8 %, worst -16.0 %'
 set xlabel 'measured (ms)'
 set ylabel 'estimated (ms)'
 unset logscale
@@ -42,7 +42,7 @@ plot '+' using 1:($1*0.9):($1*1.1) with filledcurves fc rgb '#d9d9d9' fs solid 1
      $DATA using 2:4:($5 == 3 ? strcol(1) : '') with labels left offset char 0.6,1.6 font ',8' notitle
 unset key
 # Panel 2 of 7
-set title 'COMPUTE: MAPE 3.0 %, worst +6.1 %'
+set title 'COMPUTE: MAPE 2.3 %, worst -5.8 %'
 set xlabel 'measured (ms)'
 set ylabel 'estimated (ms)'
 unset logscale
@@ -59,7 +59,7 @@ plot '+' using 1:($1*0.9):($1*1.1) with filledcurves fc rgb '#d9d9d9' fs solid 1
      $DATA using 6:8:($9 == 2 ? strcol(1) : '') with labels left offset char 0.6,-0.7 font ',8' notitle, \
      $DATA using 6:8:($9 == 3 ? strcol(1) : '') with labels left offset char 0.6,1.6 font ',8' notitle
 # Panel 3 of 7
-set title 'DP_COMM: MAPE 3.1 %, worst +5.3 %'
+set title 'DP_COMM: MAPE 2.3 %, worst +5.4 %'
 set xlabel 'measured (ms)'
 set ylabel 'estimated (ms)'
 unset logscale
@@ -76,7 +76,7 @@ plot '+' using 1:($1*0.9):($1*1.1) with filledcurves fc rgb '#d9d9d9' fs solid 1
      $DATA using 10:12:($13 == 2 ? strcol(1) : '') with labels left offset char 0.6,-0.7 font ',8' notitle, \
      $DATA using 10:12:($13 == 3 ? strcol(1) : '') with labels left offset char 0.6,1.6 font ',8' notitle
 # Panel 4 of 7
-set title 'MP_COMM: MAPE 5.9 %, worst -44.6 %'
+set title 'MP_COMM: MAPE 5.7 %, worst -43.7 %'
 set xlabel 'measured (ms)'
 set ylabel 'estimated (ms)'
 unset logscale
@@ -93,7 +93,7 @@ plot '+' using 1:($1*0.9):($1*1.1) with filledcurves fc rgb '#d9d9d9' fs solid 1
      $DATA using 14:16:($17 == 2 ? strcol(1) : '') with labels left offset char 0.6,-0.7 font ',8' notitle, \
      $DATA using 14:16:($17 == 3 ? strcol(1) : '') with labels left offset char 0.6,1.6 font ',8' notitle
 # Panel 5 of 7
-set title 'PP_COMM: MAPE 3.9 %, worst +8.7 %'
+set title 'PP_COMM: MAPE 4.6 %, worst -11.3 %'
 set xlabel 'measured (ms)'
 set ylabel 'estimated (ms)'
 unset logscale
@@ -110,7 +110,7 @@ plot '+' using 1:($1*0.9):($1*1.1) with filledcurves fc rgb '#d9d9d9' fs solid 1
      $DATA using 18:20:($21 == 2 ? strcol(1) : '') with labels left offset char 0.6,-0.7 font ',8' notitle, \
      $DATA using 18:20:($21 == 3 ? strcol(1) : '') with labels left offset char 0.6,1.6 font ',8' notitle
 # Panel 6 of 7
-set title 'OPTIMIZER: MAPE 3.8 %, worst +7.7 %'
+set title 'OPTIMIZER: MAPE 3.2 %, worst +6.8 %'
 set xlabel 'measured (ms)'
 set ylabel 'estimated (ms)'
 unset logscale
@@ -127,14 +127,14 @@ plot '+' using 1:($1*0.9):($1*1.1) with filledcurves fc rgb '#d9d9d9' fs solid 1
      $DATA using 22:24:($25 == 2 ? strcol(1) : '') with labels left offset char 0.6,-0.7 font ',8' notitle, \
      $DATA using 22:24:($25 == 3 ? strcol(1) : '') with labels left offset char 0.6,1.6 font ',8' notitle
 # Panel 7 of 7
-set title 'OVERHEAD: MAPE 10.4 %, worst -32.1 %'
+set title 'OVERHEAD: MAPE 3.5 %, worst -16.8 %'
 set xlabel 'measured (ms)'
 set ylabel 'estimated (ms)'
 unset logscale
-set xtics 150
-set ytics 150
-set xrange [0:600]
-set yrange [0:600]
+set xtics 200
+set ytics 200
+set xrange [0:800]
+set yrange [0:800]
 plot '+' using 1:($1*0.9):($1*1.1) with filledcurves fc rgb '#d9d9d9' fs solid 1.0 noborder title '±10 %', \
      x with lines lc rgb '#404040' dt 2 title 'y = x', \
      $DATA using 26:27:(0):($28-$27) with vectors nohead lc rgb '#b0b0b0' notitle, \

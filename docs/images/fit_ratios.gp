@@ -6,16 +6,16 @@ set output 'fit_ratios.png'
 $DATA << EOD
 # nd interval data: one row per value, top to bottom: the value, its 95 % interval (nan: none), 1 when estimated (0: held, shared or a fallback, drawn hollow), and a note.
 # name value lo hi estimated note
-"COMPUTE" 1.0815660595144125 1.0602115844617936 1.1029205345670314 1 "fitted on comp"
-"DP_COMM" 0.9068425281658483 0.8988173457411689 0.9148677105905277 1 "fitted on dp_wait + op_wait"
+"COMPUTE" 1.0826047310720954 1.065748341533497 1.099461120610694 1 "fitted on comp"
+"DP_COMM" 0.9030388986544385 0.8972195723206854 0.9088582249881917 1 "fitted on dp_wait + op_wait"
 "DP_REDUCE" 1 nan nan 0 "held at 1: no row of the round exercises it"
-"MP_COMM" 1.2039506355138487 1.1958524359124916 1.212048835115206 1 "fitted on mp_wait + sp_wait"
+"MP_COMM" 1.321459516352508 1.3019061701954031 1.341012862509613 1 "fitted on mp_wait + sp_wait"
 "EP_COMM" 1 nan nan 0 "held at 1: no row of the round exercises it"
 "CP_COMM" 1 nan nan 0 "held at 1: no row of the round exercises it"
-"PP_COMM" 1.1279534376149862 1.0814844049741132 1.1744224702558592 1 "fitted on pp_wait"
-"BUBBLE" 1.1279534376149862 nan nan 0 "one ratio with PP_COMM"
-"OPTIMIZER" 1.310568058277679 1.2778747838696185 1.3432613326857397 1 "fitted on optimizer"
-"OVERHEAD" 1.5128715838946007 1.2913554805621357 1.7343876872270658 1 "fitted on idle"
+"PP_COMM" 1.068647607475187 0.8788306936410397 1.2584645213093342 1 "fitted on pp_wait"
+"BUBBLE" 1.1283346610787435 1.0818861454009359 1.174783176756551 1 "fitted on pp_wait"
+"OPTIMIZER" 1.2856383490890175 1.2612020118763454 1.3100746863016897 1 "fitted on optimizer"
+"OVERHEAD" 2.175529856060695 2.0728518159568696 2.27820789616452 1 "fitted on idle"
 EOD
 set title 'Fitted ratios (measured / estimated), parts mode, with 95 % intervals' font ',12'
 set lmargin at screen 0.120
@@ -27,8 +27,8 @@ set ytics nomirror scale 0
 set grid xtics
 unset key
 set xlabel 'ratio (1 = the estimate needs no correction)'
-xmin = -0.08
-xmax = 2.08
+xmin = -0.0911283158465808
+xmax = 2.369336212011101
 set xrange [xmin:xmax]
 cut(x) = x < xmin ? xmin : x > xmax ? xmax : x
 set arrow 1 from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#404040' back
