@@ -61,7 +61,10 @@ check "nd-search --ranking_csv onto its run file" 2 "run.yaml: $input" . -- \
 cp cmp/round_estimates.csv est.dat
 check "nd-plot parity est.dat -o est (est.dat is the input)" 2 "est.dat: $input" . -- \
   "$bin/nd-plot" parity est.dat -o est --script-only
-rm -f hard.csv soft.csv est.dat
+cp "$samples/../tests/data/classify/rank2.pt.trace.json" t.json
+check "nd-classify t.json --detail t.json" 2 "t.json: $input" . -- \
+  "$bin/nd-classify" t.json --dims DP=2 --detail t.json
+rm -f hard.csv soft.csv est.dat t.json
 
 # ---- 2: a run that fails replaces none of its outputs ----
 mkdir fit && $fit --write_ratios fit/ratios.json >/dev/null 2>&1
