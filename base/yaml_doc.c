@@ -1,5 +1,6 @@
 #include "nd/yaml_doc.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,11 +53,52 @@ typedef struct key_ref {
     int line;
 } key_ref;
 
+/* strcmp, or ASCII case-insensitive; ties by line, so the first of two equal keys sorts first */
+static int compare_keys(const key_ref *x, const key_ref *y, bool nocase)
+{
+    int c = 0;
+    for (const char *p = x->text, *q = y->text; !c; p++, q++) {
+        c = nocase ? (*p >= 'A' && *p <= 'Z' ? *p + 32 : *p) - (*q >= 'A' && *q <= 'Z' ? *q + 32 : *q) : *p - *q;
+        if (!*p || !*q) break;
+    }
+    return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
 static int cmp_key_ref(const void *a, const void *b)
 {
-    const key_ref *x = a, *y = b;
-    int c = strcmp(x->text, y->text);
-    return c ? c : (x->line > y->line) - (x->line < y->line);
+    return compare_keys(a, b, false);
+}
+
+static int cmp_key_ref_nocase(const void *a, const void *b)
+{
+    return compare_keys(a, b, true);
+}
+
+/* A key of mapping n that repeats an earlier one (as text, or without case): its message. */
+static int check_mapping(nd_yaml *y, yaml_node_t *n, bool nocase, nd_error *err)
+{
+    size_t count = nd_yaml_size(n);
+    if (n->type != YAML_MAPPING_NODE || count < 2) return ND_OK;
+    key_ref *keys = malloc(count * sizeof *keys);
+    if (!keys) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    size_t k = 0;
+    for (size_t i = 0; i < count; i++) {
+        yaml_node_t *kn = nd_yaml_key_at(y, n, i);
+        if (nd_yaml_text(kn)) keys[k++] = (key_ref){nd_yaml_text(kn), nd_yaml_line(kn)};
+    }
+    qsort(keys, k, sizeof *keys, nocase ? cmp_key_ref_nocase : cmp_key_ref);
+    int rc = ND_OK;
+    for (size_t i = 1; i < k && !rc; i++) {
+        if (compare_keys(&(key_ref){keys[i].text, 0}, &(key_ref){keys[i - 1].text, 0}, nocase)) continue;
+        if (!strcmp(keys[i].text, keys[i - 1].text))
+            rc = nd_error_set(err, ND_EINPUT, "%s:%d: key '%s' repeats the one on line %d", y->path,
+                              keys[i].line, keys[i].text, keys[i - 1].line);
+        else
+            rc = nd_error_set(err, ND_EINPUT, "%s:%d: key '%s' repeats '%s' of line %d (compared without "
+                              "case)", y->path, keys[i].line, keys[i].text, keys[i - 1].text, keys[i - 1].line);
+    }
+    free(keys);
+    return rc;
 }
 
 /* YAML requires a mapping's keys to be unique, but libyaml does not check, and nd would
@@ -64,26 +106,14 @@ static int cmp_key_ref(const void *a, const void *b)
  * the mapping. Sorted per mapping, so a mapping of a million keys costs n log n. */
 static int check_unique_keys(nd_yaml *y, nd_error *err)
 {
-    for (yaml_node_t *n = y->doc.nodes.start; n < y->doc.nodes.top; n++) {
-        size_t count = nd_yaml_size(n);
-        if (n->type != YAML_MAPPING_NODE || count < 2) continue;
-        key_ref *keys = malloc(count * sizeof *keys);
-        if (!keys) return nd_error_set(err, ND_ENOMEM, "out of memory");
-        size_t k = 0;
-        for (size_t i = 0; i < count; i++) {
-            yaml_node_t *kn = nd_yaml_key_at(y, n, i);
-            if (nd_yaml_text(kn)) keys[k++] = (key_ref){nd_yaml_text(kn), nd_yaml_line(kn)};
-        }
-        qsort(keys, k, sizeof *keys, cmp_key_ref);
-        int rc = ND_OK;
-        for (size_t i = 1; i < k && !rc; i++)
-            if (!strcmp(keys[i].text, keys[i - 1].text))
-                rc = nd_error_set(err, ND_EINPUT, "%s:%d: key '%s' repeats the one on line %d", y->path,
-                                  keys[i].line, keys[i].text, keys[i - 1].line);
-        free(keys);
-        if (rc) return rc;
-    }
-    return ND_OK;
+    int rc = ND_OK;
+    for (yaml_node_t *n = y->doc.nodes.start; n < y->doc.nodes.top && !rc; n++) rc = check_mapping(y, n, false, err);
+    return rc;
+}
+
+int nd_yaml_check_keys_nocase(nd_yaml *y, yaml_node_t *map, nd_error *err)
+{
+    return map ? check_mapping(y, map, true, err) : ND_OK;
 }
 
 /* A scalar whose length runs past its first NUL: the rest would be invisible to readers. */

@@ -27,13 +27,19 @@ typedef struct measure {
     long rss_kib;
 } measure;
 
+/* "a/b" in one of a few rotating buffers: arguments live until the run that uses them. */
+static char *joined(const char *a, const char *b)
+{
+    static char buf[12][4096];
+    static int next;
+    char *p = buf[next++ % 12];
+    snprintf(p, 4096, "%s/%s", a, b);
+    return p;
+}
+
 static char *path_of(const char *name)
 {
-    static char buf[8][4096];
-    static int next;
-    char *p = buf[next++ % 8];
-    snprintf(p, 4096, "%s/%s", dir, name);
-    return p;
+    return joined(dir, name);
 }
 
 static FILE *create(const char *name)
@@ -226,11 +232,7 @@ static char **args_of(int count, ...)
 
 static char *binary(const char *name)
 {
-    static char p[4][4096];
-    static int next;
-    char *s = p[next++ % 4];
-    snprintf(s, 4096, "%s/%s", bin, name);
-    return s;
+    return joined(bin, name);
 }
 
 static char **argv_for(const char *name, long n)

@@ -36,6 +36,11 @@ int nd_yaml_parse(nd_yaml *y, const char *text, size_t len, const char *path, nd
 
 void nd_yaml_free(nd_yaml *y);
 
+/* Refuses (ND_EINPUT, naming both lines) a key of map that repeats an earlier one without
+ * regard to ASCII case: for names looked up without case (device names), where X1 and x1
+ * would silently be one. nd_yaml_parse already refuses keys repeated exactly. */
+int nd_yaml_check_keys_nocase(nd_yaml *y, yaml_node_t *map, nd_error *err);
+
 yaml_node_t *nd_yaml_root(nd_yaml *y);
 
 /* The value under key in a mapping node, or NULL (also when map is not a mapping). */

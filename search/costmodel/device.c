@@ -213,42 +213,6 @@ static int load_one(nd_device_table *t, nd_yaml *y, const char *name, yaml_node_
     return add_device(t, &d, err);
 }
 
-typedef struct name_ref {
-    const char *name;
-    int line;
-} name_ref;
-
-static int compare_names(const void *a, const void *b)
-{
-    const name_ref *x = a, *y = b;
-    for (const char *p = x->name, *q = y->name;; p++, q++) {
-        int c = (*p >= 'A' && *p <= 'Z' ? *p + 32 : *p) - (*q >= 'A' && *q <= 'Z' ? *q + 32 : *q);
-        if (c || !*p) return c ? c : (x->line > y->line) - (x->line < y->line);
-    }
-}
-
-/* Device names are looked up without case (-A h100 finds H100), so X1 and x1 in one file
- * would silently be one device, the second overriding the first. Sorted: n log n. */
-static int check_names_once(nd_yaml *y, yaml_node_t *devices, nd_error *err)
-{
-    size_t n = nd_yaml_size(devices), k = 0;
-    name_ref *names = malloc((n ? n : 1) * sizeof *names);
-    if (!names) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        yaml_node_t *key = nd_yaml_key_at(y, devices, i);
-        if (nd_yaml_text(key)) names[k++] = (name_ref){nd_yaml_text(key), nd_yaml_line(key)};
-    }
-    qsort(names, k, sizeof *names, compare_names);
-    int rc = ND_OK;
-    for (size_t i = 1; i < k && !rc; i++)
-        if (nd_text_equal_nocase(names[i].name, names[i - 1].name))
-            rc = nd_error_set(err, ND_EINPUT, "%s:%d: device '%s' repeats '%s' of line %d (names are "
-                              "compared without case)", y->path, names[i].line, names[i].name,
-                              names[i - 1].name, names[i - 1].line);
-    free(names);
-    return rc;
-}
-
 int nd_device_table_load(nd_device_table *table, const char *path, nd_error *err)
 {
     nd_yaml y;
@@ -259,7 +223,8 @@ int nd_device_table_load(nd_device_table *table, const char *path, nd_error *err
     yaml_node_t *devices = nd_yaml_get(&y, root, "devices");
     if (devices) {
         if ((rc = nd_yaml_expect_mapping(&y, devices, "devices", err))) goto done;
-        if ((rc = check_names_once(&y, devices, err))) goto done;
+        /* looked up without case (-A h100 finds H100): X1 and x1 would silently be one */
+        if ((rc = nd_yaml_check_keys_nocase(&y, devices, err))) goto done;
         for (size_t i = 0; i < nd_yaml_size(devices) && !rc; i++) {
             const char *name = nd_yaml_text(nd_yaml_key_at(&y, devices, i));
             rc = load_one(table, &y, name ? name : "", nd_yaml_value_at(&y, devices, i), err);
