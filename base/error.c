@@ -87,6 +87,7 @@ static void copy_one_line(char *dst, size_t size, const char *src)
 }
 
 /* vsnprintf into a new string (NULL when out of memory). */
+static char *format_new(const char *fmt, va_list ap) ND_PRINTF(1, 0);
 static char *format_new(const char *fmt, va_list ap)
 {
     va_list copy;

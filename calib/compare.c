@@ -189,21 +189,22 @@ static void measured_folds(const nd_classified *round, bool out[ND_FOLDS])
     out[ND_FOLD_TOTAL] = true;
 }
 
-static int by_label(const void *a, const void *b)
+static int by_text(const void *a, const void *b)
 {
-    return strcmp(((const nd_compare_row *)a)->label, ((const nd_compare_row *)b)->label);
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Strategies the round ran (rows with one label are one strategy measured again). */
+/* Strategies the round ran (rows with one label are one strategy measured again). Sorts the
+ * labels, not copies of the rows: 8 bytes a row, not 768 (100,000 rows: 77 MB). */
 static size_t distinct_strategies(const nd_compare *c)
 {
-    nd_compare_row *copy = malloc(c->count * sizeof *copy);
-    if (!copy) return c->count;
-    memcpy(copy, c->rows, c->count * sizeof *copy);
-    qsort(copy, c->count, sizeof *copy, by_label);
+    const char **labels = malloc((c->count ? c->count : 1) * sizeof *labels);
+    if (!labels) return c->count;
+    for (size_t i = 0; i < c->count; i++) labels[i] = c->rows[i].label;
+    qsort(labels, c->count, sizeof *labels, by_text);
     size_t d = c->count ? 1 : 0;
-    for (size_t i = 1; i < c->count; i++) d += strcmp(copy[i - 1].label, copy[i].label) != 0;
-    free(copy);
+    for (size_t i = 1; i < c->count; i++) d += strcmp(labels[i - 1], labels[i]) != 0;
+    free(labels);
     return d;
 }
 

@@ -117,8 +117,8 @@ int nd_search_report_html(const char *path, const nd_search_config *cfg, const n
         inputs(h, in, cfg);
         ranking_table(h, cfg, res, top, odds);
         static const char *const captions[] = {
-                "Ranking: each strategy's step against #1's by part (what separates them), and its peak memory "
-                "against the budget.",
+                ("Ranking: each strategy's step against #1's by part (what separates them), and its peak memory "
+                 "against the budget."),
                 "Memory per pipeline stage of #1 against the budget.",
                 "Recompute potentials: one more fully recomputed layer per step."};
         nd_html_plots_section(h, plots, captions, sizeof captions / sizeof captions[0]);

@@ -144,6 +144,7 @@ static int messages_add(nd_classify_messages *m, const char *msg)
     return ND_OK;
 }
 
+static int messages_addv(nd_classify_messages *m, const char *fmt, va_list ap) ND_PRINTF(2, 0);
 static int messages_addv(nd_classify_messages *m, const char *fmt, va_list ap)
 {
     char msg[ND_ERROR_MESSAGE_MAX];

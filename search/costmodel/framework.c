@@ -218,6 +218,7 @@ int fw_degree(fw_reader *r, const char *key, int64_t value, int line, const char
     return fw_strategy(r, key, text, line, theirs);
 }
 
+static void add_note(nd_run *run, const char *fmt, va_list ap) ND_PRINTF(2, 0);
 static void add_note(nd_run *run, const char *fmt, va_list ap)
 {
     if (run->n_notes < ND_RUN_MAX_NOTES) vsnprintf(run->notes[run->n_notes++], sizeof run->notes[0], fmt, ap);

@@ -4,6 +4,7 @@
 
 #include "fuzz_util.h"
 #include "nd/run.h"
+#include "nd/search.h"
 #include "nd/search_config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
