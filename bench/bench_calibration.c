@@ -58,7 +58,7 @@ static int price(round_data *d, const nd_device *device, nd_error *err)
     nd_compare_free(&d->cmp);
     free(d->rows);
     d->rows = NULL;
-    nd_compare_inputs in = {&d->ses.run, device ? device : d->ses.device, d->ses.budget_mib, NULL, ND_PEAK_DEVICE, NULL};
+    nd_compare_inputs in = {&d->ses.run, device ? device : d->ses.device, d->ses.budget_mib, NULL, ND_PEAK_DEVICE, NULL, true};
     int rc = nd_compare_round(&in, &d->round, &d->cmp, err);
     return rc ? rc : nd_fit_rows(&d->cmp, &d->rows, err);
 }

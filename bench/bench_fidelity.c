@@ -96,7 +96,7 @@ static int one_round(const char *dir, const char *run_file, const char *csv, con
         nd_session_close(&s);
         return 1;
     }
-    nd_compare_inputs in = {&s.run, s.device, s.budget_mib, NULL, ND_PEAK_DEVICE, NULL};
+    nd_compare_inputs in = {&s.run, s.device, s.budget_mib, NULL, ND_PEAK_DEVICE, NULL, false};
     nd_compare c;
     int rc = nd_compare_round(&in, &round, &c, &err);
     if (rc) {

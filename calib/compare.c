@@ -38,14 +38,15 @@ static void nd_fold_measured(const nd_classified_row *r, double out[ND_FOLDS])
     out[ND_FOLD_TOTAL] = r->time_ms;
 }
 
-/* The estimate's peak of the kind measured, and with -c the prediction intervals. */
-static void peaks_and_intervals(const nd_compare_inputs *in, nd_compare_row *cr)
+/* The estimate's peak of the kind measured, and with -c the prediction intervals (peak: the
+ * estimate's peak stage). */
+static void peaks_and_intervals(const nd_compare_inputs *in, nd_compare_row *cr, const nd_stage_memory *peak)
 {
     cr->peak_est_mib = nd_estimate_peak_of(&cr->est, in->peak);
     cr->step_halfwidth_ms = cr->peak_halfwidth_mib = NAN;
     if (!in->ratios) return;
     cr->step_halfwidth_ms = nd_prediction_step_halfwidth_ms(in->ratios, &cr->strategy, &cr->est);
-    cr->peak_halfwidth_mib = nd_prediction_peak_halfwidth_mib(in->ratios, &cr->peak_memory, in->peak, cr->peak_est_mib);
+    cr->peak_halfwidth_mib = nd_prediction_peak_halfwidth_mib(in->ratios, peak, in->peak, cr->peak_est_mib);
 }
 
 /* Every row's label in one pool: measured first, then written, so the pool never moves. */
@@ -123,11 +124,12 @@ static int price_row(const nd_compare_inputs *in, const nd_classified *round, nd
     bool planned = layers && !nd_layout_plan(&run->model, in->layout, s, layers);
     rc = nd_estimate_strategy(&ctx, s, NULL, planned ? &plan : NULL, &cr->est, err);
     free(layers);
-    if (!rc) cr->peak_memory = stages[cr->est.peak_stage];
+    nd_stage_memory peak = rc ? (nd_stage_memory){0} : stages[cr->est.peak_stage];
+    if (cr->peak_memory) *cr->peak_memory = peak;
     cr->est.stage_memory = NULL;
     free(stages);
     if (rc) return rc;
-    peaks_and_intervals(in, cr);
+    peaks_and_intervals(in, cr, &peak);
     nd_fold_measured(r, cr->measured);
     nd_fold_estimate(cr->est.parts_ms, cr->estimated);
     cr->rank_ms = isnan(r->step_trainer_ms) ? r->time_ms : r->step_trainer_ms;
@@ -254,7 +256,11 @@ int nd_compare_round_progress(const nd_compare_inputs *in, const nd_classified *
 {
     memset(out, 0, sizeof *out);
     out->rows = calloc(round->count, sizeof *out->rows);
-    if (!out->rows) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (in->keep_peak_memory) out->peak_memories = calloc(round->count, sizeof *out->peak_memories);
+    if (!out->rows || (in->keep_peak_memory && !out->peak_memories)) {
+        nd_compare_free(out);
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
     out->count = round->count;
     out->corrected = in->ratios != NULL;
     out->peak = in->peak;
@@ -275,6 +281,7 @@ int nd_compare_round_progress(const nd_compare_inputs *in, const nd_classified *
         const char *label = out->rows[i].label;
         memset(cr, 0, sizeof *cr);
         cr->row = &round->rows[i], cr->label = label;
+        cr->peak_memory = out->peak_memories ? &out->peak_memories[kept] : NULL;
         rc = price_row(in, round, cr, err);
         if (rc == ND_EINPUT && cr->est.stages == 0 && strstr(err->message, "cannot be priced")) {
             /* ND leaves out a row it cannot cost; the first reason is kept to say so */
@@ -329,7 +336,9 @@ void nd_compare_free(nd_compare *c)
 {
     free(c->rows);
     free(c->labels);
+    free(c->peak_memories);
     c->rows = NULL;
     c->labels = NULL;
+    c->peak_memories = NULL;
     c->count = 0;
 }

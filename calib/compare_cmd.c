@@ -97,7 +97,7 @@ int nd_compare_command(const nd_compare_request *req, FILE *out, FILE *diag, nd_
         }
         nd_compare_inputs in = {&ses.run, ses.device, ses.budget_mib,
                                 ses.has_ratios ? &ses.ratios.ratios : NULL, (nd_peak_kind)peak,
-                                req->common.mppb ? &ses.run.layout : NULL};
+                                req->common.mppb ? &ses.run.layout : NULL, false};
         rc = nd_compare_round_progress(&in, &round, &cmp, progress, "nd-compare", err);
         if (!rc) nd_compare_print_skips(diag, &cmp);
     }

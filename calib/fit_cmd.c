@@ -138,7 +138,7 @@ static int price_rounds(fit_job *job, const nd_device *device, nd_error *err)
         fit_round *fr = &job->rounds[r];
         nd_compare_free(&fr->cmp);
         nd_compare_inputs in = {&fr->ses.run, device ? device : fr->ses.device, fr->ses.budget_mib, NULL, job->peak,
-                                job->req->common.mppb ? &fr->ses.run.layout : NULL};
+                                job->req->common.mppb ? &fr->ses.run.layout : NULL, true};
         if (!(rc = nd_compare_round_progress(&in, &fr->round, &fr->cmp, job->progress, "nd-fit", err)))
             total += fr->cmp.count;
     }

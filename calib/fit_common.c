@@ -175,6 +175,11 @@ int nd_fit_rows(const nd_compare *cmp, nd_fit_row **rows, nd_error *err)
     if (!*rows) return nd_error_set(err, ND_ENOMEM, "out of memory");
     for (size_t i = 0; i < cmp->count; i++) {
         const nd_compare_row *c = &cmp->rows[i];
+        if (!c->peak_memory) {
+            free(*rows), *rows = NULL;
+            return nd_error_set(err, ND_ERUNTIME, "internal: the comparison kept no peak memory "
+                                "(nd_compare_inputs.keep_peak_memory)");
+        }
         nd_fit_row *r = &(*rows)[i];
         snprintf(r->label, sizeof r->label, "%s", c->label);
         memcpy(r->est, c->est.raw_parts_ms, sizeof r->est);
@@ -190,7 +195,7 @@ int nd_fit_rows(const nd_compare *cmp, nd_fit_row **rows, nd_error *err)
         nd_shape_key_of(&c->strategy, &r->shape);
         for (int p = 0; p < ND_PARTS; p++)
             if (nd_shape_parts() & 1u << p) r->mb_work += r->est[p];
-        memory_terms(&c->peak_memory, cmp->peak, r);
+        memory_terms(c->peak_memory, cmp->peak, r); /* kept: fit_cmd asks keep_peak_memory */
     }
     return ND_OK;
 }

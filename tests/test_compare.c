@@ -29,7 +29,7 @@ static void compare_text(const char *text, nd_compare *c, nd_classified *round, 
     assert_int_equal(nd_run_load(&run, path, &err), 0);
     assert_int_equal(nd_device_table_builtin(table, &err), 0);
     assert_int_equal(nd_classified_load(csv, round, &err), 0);
-    nd_compare_inputs in = {&run, nd_device_table_find(table, "H100"), 81920, NULL, ND_PEAK_DEVICE, NULL};
+    nd_compare_inputs in = {&run, nd_device_table_find(table, "H100"), 81920, NULL, ND_PEAK_DEVICE, NULL, false};
     if (nd_compare_round(&in, round, c, &err)) fail_msg("%s", err.message);
     unlink(csv);
 }

@@ -46,7 +46,7 @@ static void setup(fixture *f)
     assert_int_equal(nd_device_table_builtin(&f->table, &err), 0);
     f->a100 = nd_device_table_find(&f->table, "A100");
     if (nd_classified_load(csv_path, &f->round, &err)) fail_msg("%s", err.message);
-    nd_compare_inputs in = {&f->run, f->a100, 81920, NULL, ND_PEAK_DEVICE, NULL};
+    nd_compare_inputs in = {&f->run, f->a100, 81920, NULL, ND_PEAK_DEVICE, NULL, true};
     if (nd_compare_round(&in, &f->round, &f->cmp, &err)) fail_msg("%s", err.message);
     f->rows = calloc(f->cmp.count, sizeof *f->rows);
     assert_non_null(f->rows);

@@ -35,7 +35,10 @@ typedef struct nd_compare_row {
     double rank_cost;         /* what ranking compares: rank_ms, or per sequence and device */
     double est_cost;          /* the estimate on the same scale */
     int64_t gbs;
-    nd_stage_memory peak_memory; /* the estimate's peak stage (corrected with -c) */
+    nd_stage_memory *peak_memory; /* the estimate's peak stage (corrected with -c), in
+                                     nd_compare.peak_memories; NULL unless the inputs asked
+                                     (keep_peak_memory: nd-fit's memory fit): 112 bytes a row
+                                     that nd-compare's 100,000 rows need not hold */
     double peak_est_mib;      /* the estimated peak of the kind the round measures */
     double step_halfwidth_ms; /* 95 % prediction interval of est.step_ms (-c with an uncertainty) */
     double peak_halfwidth_mib;/* ... of peak_est_mib; NaN without */
@@ -70,6 +73,7 @@ typedef struct nd_compare {
                                         over the measured ones */
     size_t skipped;           /* rows whose strategy cannot be priced, left out (as ND) */
     char skip_note[ND_ERROR_MESSAGE_MAX + 256]; /* the first one's "ND cannot cost ..." line */
+    nd_stage_memory *peak_memories; /* owned: [count], when the inputs keep_peak_memory */
 } nd_compare;
 
 /* Inputs of a comparison: the run (model, training, base strategy), the device, the budget,
@@ -82,6 +86,7 @@ typedef struct nd_compare_inputs {
     nd_peak_kind peak;        /* what the round's peak_mib measures */
     const nd_run_layout *layout; /* -mppb: the config's per-stage recompute counts, a plan for
                                     each row (nd_layout_plan); NULL = each row's recompute */
+    bool keep_peak_memory;    /* fill each row's peak_memory */
 } nd_compare_inputs;
 
 /* Prices every row: ND's default strategy (every degree 1, the run's ZeRO, schedule and
