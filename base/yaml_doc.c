@@ -1,6 +1,7 @@
 #include "nd/yaml_doc.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,4 +248,38 @@ int nd_yaml_expect_mapping(nd_yaml *y, yaml_node_t *node, const char *what, nd_e
     if (node && node->type == YAML_MAPPING_NODE) return ND_OK;
     return nd_error_set(err, ND_EINPUT, "%s:%d: '%s' must be a mapping of key: value", y->path,
                         nd_yaml_line(node), what);
+}
+
+/* ---- writing ------------------------------------------------------------------------ */
+
+void nd_yaml_write_int(FILE *fp, const char *indent, const char *key, int64_t v)
+{
+    fprintf(fp, "%s%s: %lld\n", indent, key, (long long)v);
+}
+
+void nd_yaml_write_bool(FILE *fp, const char *indent, const char *key, bool v)
+{
+    fprintf(fp, "%s%s: %s\n", indent, key, v ? "true" : "false");
+}
+
+void nd_yaml_write_double(FILE *fp, const char *indent, const char *key, double v)
+{
+    char buf[ND_DOUBLE_TEXT_MAX];
+    fprintf(fp, "%s%s: %s\n", indent, key, nd_format_double(v, buf));
+}
+
+/* Quoted so YAML reads names like "yes" or "1e3" as text; control characters escaped
+ * (YAML's \xHH), so no name can end the line and inject keys. */
+void nd_yaml_write_text(FILE *fp, const char *indent, const char *key, const char *v)
+{
+    fprintf(fp, "%s%s: \"", indent, key);
+    for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f) {
+            fprintf(fp, "\\x%02x", *p);
+            continue;
+        }
+        if (*p == '"' || *p == '\\') fputc('\\', fp);
+        fputc(*p, fp);
+    }
+    fputs("\"\n", fp);
 }

@@ -84,8 +84,9 @@ int main(int argc, char **argv)
     nd_main_start();
     nd_cli_streams io;
     nd_cli_streams_open(&req.common, &io);
-    int rc = nd_compare_command(&req, io.out, io.diag, &err);
-    if (!rc && req.write_ratios) { /* ND's --real_csv --write_ratios: the fit after the comparison */
+    int rc = req.common.verify ? nd_verify_command(&req.common, req.out_dir, io.out, io.diag, &err)
+                             : nd_compare_command(&req, io.out, io.diag, &err);
+    if (!rc && req.write_ratios && !req.common.verify) { /* ND's --real_csv --write_ratios: the fit after the comparison */
         nd_fit_request fit;
         memset(&fit, 0, sizeof fit);
         fit.common = req.common;

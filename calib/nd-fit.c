@@ -154,7 +154,8 @@ int main(int argc, char **argv)
     nd_main_start();
     nd_cli_streams io;
     nd_cli_streams_open(&req.common, &io);
-    int rc = nd_fit_command(&req, io.out, io.diag, &err);
+    int rc = req.common.verify ? nd_verify_command(&req.common, req.out_dir, io.out, io.diag, &err)
+                             : nd_fit_command(&req, io.out, io.diag, &err);
     nd_cli_streams_close(&io);
     return nd_main_finish("nd-fit", rc, &err);
 }

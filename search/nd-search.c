@@ -198,12 +198,18 @@ int main(int argc, char **argv)
                         "Try 'nd-search --help'.\n");
         return 2;
     }
+    if ((req.exhaustive[0] || req.exhaustive[1] || req.exhaustive[2]) && (req.real_csv || req.common.verify)) {
+        fprintf(stderr, "nd-search: --exhaustive, --force_exhaustive, and --fforce-exhaustive apply to the standard "
+                        "ND search, not --real_csv, --search-config, or --verify\nTry 'nd-search --help'.\n");
+        return 2;
+    }
     if (req.real_csv) return run_compare(argv);
     nd_error err = {0};
     nd_main_start();
     nd_cli_streams io;
     nd_cli_streams_open(&req.common, &io);
-    int rc = nd_search_command(&req, io.out, io.diag, &err);
+    int rc = req.common.verify ? nd_verify_command(&req.common, req.out_dir, io.out, io.diag, &err)
+                             : nd_search_command(&req, io.out, io.diag, &err);
     nd_cli_streams_close(&io);
     return nd_main_finish("nd-search", rc, &err);
 }

@@ -11,90 +11,16 @@
 
 #include "nd/framework.h"
 #include "nd/io.h"
+#include "nd/model_fields.h"
 #include "nd/stage.h"
 #include "nd/text.h"
-
-static void key_int(FILE *fp, const char *indent, const char *key, int64_t v)
-{
-    fprintf(fp, "%s%s: %lld\n", indent, key, (long long)v);
-}
-
-static void key_bool(FILE *fp, const char *indent, const char *key, bool v)
-{
-    fprintf(fp, "%s%s: %s\n", indent, key, v ? "true" : "false");
-}
-
-static void key_double(FILE *fp, const char *indent, const char *key, double v)
-{
-    char buf[ND_DOUBLE_TEXT_MAX];
-    fprintf(fp, "%s%s: %s\n", indent, key, nd_format_double(v, buf));
-}
-
-/* Quoted so YAML reads names like "yes" or "1e3" as text; control characters escaped
- * (YAML's \xHH), so no name can end the line and inject keys. */
-static void key_text(FILE *fp, const char *indent, const char *key, const char *v)
-{
-    fprintf(fp, "%s%s: \"", indent, key);
-    for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
-        if (*p < 0x20 || *p == 0x7f) {
-            fprintf(fp, "\\x%02x", *p);
-            continue;
-        }
-        if (*p == '"' || *p == '\\') fputc('\\', fp);
-        fputc(*p, fp);
-    }
-    fputs("\"\n", fp);
-}
+#include "nd/yaml_doc.h"
 
 /* A name in a comment: a control character would end the comment. */
 static void comment_text(FILE *fp, const char *v)
 {
     for (const unsigned char *p = (const unsigned char *)v; *p; p++)
         fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, fp);
-}
-
-static void write_model(FILE *fp, const nd_model *m)
-{
-    const char *in = "  ";
-    fputs("model:\n", fp);
-    key_text(fp, in, "model_type", m->type);
-    key_text(fp, in, "name", m->name);
-    key_int(fp, in, "hidden_size", m->hidden);
-    key_int(fp, in, "num_hidden_layers", m->layers);
-    key_int(fp, in, "num_attention_heads", m->heads);
-    key_int(fp, in, "num_key_value_heads", m->kv_heads);
-    if (m->attention == ND_ATTN_MHA) key_int(fp, in, "head_dim", m->head_dim);
-    key_int(fp, in, "intermediate_size", m->ffn);
-    key_int(fp, in, "vocab_size", m->vocab);
-    key_int(fp, in, "position_embeddings", m->max_positions);
-    key_int(fp, in, "max_position_embeddings", m->context_length);
-    key_text(fp, in, "norm", m->norm == ND_NORM_LAYER ? "layernorm" : "rmsnorm");
-    key_text(fp, in, "hidden_act", m->mlp == ND_MLP_PLAIN ? "gelu" : "silu");
-    key_bool(fp, in, "tie_word_embeddings", m->tied_embeddings);
-    key_bool(fp, in, "qkv_bias", m->qkv_bias);
-    key_bool(fp, in, "o_bias", m->o_bias);
-    key_bool(fp, in, "mlp_bias", m->mlp_bias);
-    key_bool(fp, in, "qk_norm", m->qk_norm);
-    key_bool(fp, in, "use_parallel_residual", m->parallel_residual);
-    key_int(fp, in, "num_experts", m->experts);
-    key_int(fp, in, "num_experts_per_tok", m->experts_per_token);
-    key_int(fp, in, "n_shared_experts", m->shared_experts);
-    key_int(fp, in, "moe_intermediate_size", m->moe_ffn);
-    key_int(fp, in, "shared_expert_intermediate_size", m->shared_ffn);
-    key_int(fp, in, "first_k_dense_replace", m->first_k_dense);
-    key_int(fp, in, "moe_layer_freq", m->moe_layer_freq);
-    key_int(fp, in, "decoder_sparse_step", m->moe_sparse_step);
-    key_double(fp, in, "capacity_factor", m->capacity_factor);
-    key_bool(fp, in, "router_bias", m->router_bias);
-    key_bool(fp, in, "shared_expert_gate", m->shared_expert_gate);
-    if (m->attention == ND_ATTN_MLA) {
-        key_int(fp, in, "q_lora_rank", m->q_lora_rank);
-        key_int(fp, in, "kv_lora_rank", m->kv_lora_rank);
-        key_int(fp, in, "qk_nope_head_dim", m->qk_nope_head_dim);
-        key_int(fp, in, "qk_rope_head_dim", m->qk_rope_head_dim);
-        key_int(fp, in, "v_head_dim", m->v_head_dim);
-    }
-    key_int(fp, in, "num_nextn_predict_layers", m->mtp_layers);
 }
 
 static const char *bytes_name(int bytes)
@@ -107,43 +33,43 @@ static void write_train(FILE *fp, const nd_train *t)
     const char *in = "  ";
     static const char *optimizers[] = {"adamw", "sgd", "muon"};
     fputs("train:\n", fp);
-    key_int(fp, in, "seq_len", t->seq_len);
-    key_text(fp, in, "precision", t->precision);
+    nd_yaml_write_int(fp, in, "seq_len", t->seq_len);
+    nd_yaml_write_text(fp, in, "precision", t->precision);
     /* 16-bit gradients take the precision's 16-bit type (bf16 when training in fp32). */
-    key_text(fp, in, "grad_precision", t->grad_bytes == 4 ? "fp32" : nd_text_equal_nocase(t->precision, "fp16") ? "fp16" : "bf16");
-    key_bool(fp, in, "master_weights", t->master_bytes > 0);
-    key_text(fp, in, "optimizer", optimizers[t->optimizer]);
-    key_text(fp, in, "optimizer_state_precision", bytes_name(t->state_bytes));
-    key_bool(fp, in, "grad_clip", t->grad_clip);
+    nd_yaml_write_text(fp, in, "grad_precision", t->grad_bytes == 4 ? "fp32" : nd_text_equal_nocase(t->precision, "fp16") ? "fp16" : "bf16");
+    nd_yaml_write_bool(fp, in, "master_weights", t->master_bytes > 0);
+    nd_yaml_write_text(fp, in, "optimizer", optimizers[t->optimizer]);
+    nd_yaml_write_text(fp, in, "optimizer_state_precision", bytes_name(t->state_bytes));
+    nd_yaml_write_bool(fp, in, "grad_clip", t->grad_clip);
     fputs("  selective_modules: [", fp);
     const char *sep = "";
     if (t->selective_modules & ND_SELECTIVE_CORE_ATTN) fprintf(fp, "%score_attn", sep), sep = ", ";
     if (t->selective_modules & ND_SELECTIVE_ACTIVATION) fprintf(fp, "%sactivation", sep), sep = ", ";
     if (t->selective_modules & ND_SELECTIVE_NORM) fprintf(fp, "%snorm", sep);
     fputs("]\n", fp);
-    key_bool(fp, in, "flash_attention", t->flash_attention);
-    key_double(fp, in, "dropout", t->dropout);
-    key_bool(fp, in, "overlap_grad_reduce", t->overlap_grad_reduce);
-    key_bool(fp, in, "overlap_param_gather", t->overlap_param_gather);
-    key_bool(fp, in, "tp_comm_overlap", t->tp_comm_overlap);
-    key_bool(fp, in, "ep_comm_overlap", t->ep_comm_overlap);
-    key_bool(fp, in, "swap_optimizer", t->swap_optimizer);
-    key_bool(fp, in, "grad_accumulation_fusion", t->grad_accumulation_fusion);
-    key_bool(fp, in, "fp8", t->fp8);
+    nd_yaml_write_bool(fp, in, "flash_attention", t->flash_attention);
+    nd_yaml_write_double(fp, in, "dropout", t->dropout);
+    nd_yaml_write_bool(fp, in, "overlap_grad_reduce", t->overlap_grad_reduce);
+    nd_yaml_write_bool(fp, in, "overlap_param_gather", t->overlap_param_gather);
+    nd_yaml_write_bool(fp, in, "tp_comm_overlap", t->tp_comm_overlap);
+    nd_yaml_write_bool(fp, in, "ep_comm_overlap", t->ep_comm_overlap);
+    nd_yaml_write_bool(fp, in, "swap_optimizer", t->swap_optimizer);
+    nd_yaml_write_bool(fp, in, "grad_accumulation_fusion", t->grad_accumulation_fusion);
+    nd_yaml_write_bool(fp, in, "fp8", t->fp8);
     /* what prices the framework's own costs: without it best.yaml would price another step */
     static const char *recipes[] = {"delayed", "current", "blockwise"}, *cp_forms[] = {"ring", "a2a"};
-    key_text(fp, in, "fp8_recipe", recipes[t->fp8_recipe]);
-    key_text(fp, in, "framework", nd_framework_name(t->framework));
-    key_bool(fp, in, "tf32", t->tf32);
-    key_text(fp, in, "cp_comm", cp_forms[t->cp_comm]);
-    key_bool(fp, in, "cuda_graphs", t->cuda_graphs);
-    key_bool(fp, in, "moe_grouped_gemm", t->moe_grouped_gemm);
-    key_bool(fp, in, "fused_cross_entropy", t->fused_cross_entropy);
-    if (t->vocab_divisible_by > 0) key_int(fp, in, "vocab_divisible_by", t->vocab_divisible_by);
-    if (t->expandable_segments >= 0) key_bool(fp, in, "expandable_segments", t->expandable_segments > 0);
-    key_bool(fp, in, "fp32_grad_copy", t->fp32_grad_copy);
-    key_bool(fp, in, "compile", t->compile);
-    if (t->selective_every > 0) key_int(fp, in, "selective_every", t->selective_every);
+    nd_yaml_write_text(fp, in, "fp8_recipe", recipes[t->fp8_recipe]);
+    nd_yaml_write_text(fp, in, "framework", nd_framework_name(t->framework));
+    nd_yaml_write_bool(fp, in, "tf32", t->tf32);
+    nd_yaml_write_text(fp, in, "cp_comm", cp_forms[t->cp_comm]);
+    nd_yaml_write_bool(fp, in, "cuda_graphs", t->cuda_graphs);
+    nd_yaml_write_bool(fp, in, "moe_grouped_gemm", t->moe_grouped_gemm);
+    nd_yaml_write_bool(fp, in, "fused_cross_entropy", t->fused_cross_entropy);
+    if (t->vocab_divisible_by > 0) nd_yaml_write_int(fp, in, "vocab_divisible_by", t->vocab_divisible_by);
+    if (t->expandable_segments >= 0) nd_yaml_write_bool(fp, in, "expandable_segments", t->expandable_segments > 0);
+    nd_yaml_write_bool(fp, in, "fp32_grad_copy", t->fp32_grad_copy);
+    nd_yaml_write_bool(fp, in, "compile", t->compile);
+    if (t->selective_every > 0) nd_yaml_write_int(fp, in, "selective_every", t->selective_every);
 }
 
 static void write_strategy(FILE *fp, const nd_strategy *s)
@@ -152,12 +78,12 @@ static void write_strategy(FILE *fp, const nd_strategy *s)
     fputs("strategy:\n", fp);
     for (int i = 0; i < ND_DIMS; i++) {
         nd_dim d = nd_dim_strategy_order[i];
-        key_int(fp, in, nd_dim_name(d), nd_strategy_dim_resolved(s, d)); /* ranked: ETP already resolved */
+        nd_yaml_write_int(fp, in, nd_dim_name(d), nd_strategy_dim_resolved(s, d)); /* ranked: ETP already resolved */
     }
-    if (s->first_stage_layers) key_int(fp, in, nd_strategy_keys.first, s->first_stage_layers);
-    if (s->last_stage_layers) key_int(fp, in, nd_strategy_keys.last, s->last_stage_layers);
-    key_text(fp, in, nd_strategy_keys.recompute, nd_recompute_name(s->recompute));
-    key_text(fp, in, nd_strategy_keys.schedule, nd_schedule_name(s->schedule));
+    if (s->first_stage_layers) nd_yaml_write_int(fp, in, nd_strategy_keys.first, s->first_stage_layers);
+    if (s->last_stage_layers) nd_yaml_write_int(fp, in, nd_strategy_keys.last, s->last_stage_layers);
+    nd_yaml_write_text(fp, in, nd_strategy_keys.recompute, nd_recompute_name(s->recompute));
+    nd_yaml_write_text(fp, in, nd_strategy_keys.schedule, nd_schedule_name(s->schedule));
 }
 
 typedef struct layer_map {
@@ -203,27 +129,27 @@ static void write_hyperparallel(FILE *fp, const nd_context *ctx, const nd_ranked
 {
     const nd_strategy *s = &best->s;
     fputs("hyperparallel:\n  accelerator:\n", fp);
-    key_int(fp, "    ", "tp_size", s->tp);
-    key_int(fp, "    ", "pp_size", s->pp);
-    key_int(fp, "    ", "cp_size", s->cp);
-    key_int(fp, "    ", "ep_size", s->ep);
-    key_int(fp, "    ", "dp_replicate", s->dp * s->cp / s->op);
+    nd_yaml_write_int(fp, "    ", "tp_size", s->tp);
+    nd_yaml_write_int(fp, "    ", "pp_size", s->pp);
+    nd_yaml_write_int(fp, "    ", "cp_size", s->cp);
+    nd_yaml_write_int(fp, "    ", "ep_size", s->ep);
+    nd_yaml_write_int(fp, "    ", "dp_replicate", s->dp * s->cp / s->op);
     fputs("  fsdp_config:\n", fp);
-    key_int(fp, "    ", "dp_shard_size", s->op);
+    nd_yaml_write_int(fp, "    ", "dp_shard_size", s->op);
     fputs("  training:\n", fp);
-    key_int(fp, "    ", "global_batch_size", s->dp * s->mb * s->mbs);
-    key_int(fp, "    ", "micro_batch_size", s->mbs);
-    key_int(fp, "    ", "micro_batch_num", s->mb);
-    key_int(fp, "  ", "pp_interleave_num", s->vpp);
+    nd_yaml_write_int(fp, "    ", "global_batch_size", s->dp * s->mb * s->mbs);
+    nd_yaml_write_int(fp, "    ", "micro_batch_size", s->mbs);
+    nd_yaml_write_int(fp, "    ", "micro_batch_num", s->mb);
+    nd_yaml_write_int(fp, "  ", "pp_interleave_num", s->vpp);
     fputs("  activation_checkpoint:\n", fp);
-    key_text(fp, "    ", "mode", nd_recompute_name(s->recompute));
+    nd_yaml_write_text(fp, "    ", "mode", nd_recompute_name(s->recompute));
     if (plan) write_layer_modes(fp, ctx, s, plan, s->recompute);
 }
 
 static void write_plan(FILE *fp, const nd_recompute_plan *plan)
 {
     fputs("recompute_plan:\n", fp);
-    key_double(fp, "  ", "copy_cost_ms_per_gib", plan->copy_cost_ms_per_gib);
+    nd_yaml_write_double(fp, "  ", "copy_cost_ms_per_gib", plan->copy_cost_ms_per_gib);
     fputs("  stages:  # layers [off, selective, full] per kind; offloaded [dense, moe] run off\n", fp);
     for (int64_t i = 0; i < plan->stages; i++) {
         int64_t(*n)[ND_RECOMPUTE_MODES] = plan->layers[i];
@@ -239,13 +165,13 @@ static void write_plan(FILE *fp, const nd_recompute_plan *plan)
 static void write_cluster(FILE *fp, const nd_search_config *cfg, const nd_run *run)
 {
     fputs("cluster:\n", fp);
-    key_text(fp, "  ", "device", cfg->ctx->device->name);
+    nd_yaml_write_text(fp, "  ", "device", cfg->ctx->device->name);
     if (run->device_file[0]) { /* absolute: best.yaml is read from another directory */
         char *path = nd_path_absolute(run->device_file);
-        key_text(fp, "  ", "device_file", path ? path : run->device_file);
+        nd_yaml_write_text(fp, "  ", "device_file", path ? path : run->device_file);
         free(path);
     }
-    key_int(fp, "  ", "devices", cfg->ctx->devices);
+    nd_yaml_write_int(fp, "  ", "devices", cfg->ctx->devices);
     char buf[ND_DOUBLE_TEXT_MAX + 4];
     snprintf(buf, sizeof buf, "%sMB", nd_format_double(cfg->ctx->budget_mib, (char[ND_DOUBLE_TEXT_MAX]){0}));
     fprintf(fp, "  memory_budget: %s\n", buf);
@@ -266,9 +192,10 @@ int nd_search_write_best(const char *path, const nd_search_config *cfg, const nd
             "# peak %.0f MiB. `nd-estimate -y best.yaml` prices it again; the hyperparallel: section holds\n"
             "# HyperParallel's train.yaml keys for the trainer.\n", (long long)cfg->global_batch, best->step_ms,
             best->peak_mib);
-    write_model(fp, cfg->ctx->model);
+    fputs("model:\n", fp);
+    nd_model_write_yaml(fp, cfg->ctx->model, "  ");
     write_train(fp, cfg->ctx->train);
-    key_int(fp, "  ", "global_batch", cfg->global_batch);
+    nd_yaml_write_int(fp, "  ", "global_batch", cfg->global_batch);
     write_cluster(fp, cfg, run);
     write_strategy(fp, &best->s);
     int64_t (*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES] = NULL;

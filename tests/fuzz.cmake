@@ -28,7 +28,7 @@ target_link_libraries(nd_fuzz_util PUBLIC nd_base)
 set(ND_FUZZ_TARGETS
   classified:nd_calib run:nd_core hf_config:nd_core ratios:nd_core search_config:nd_search
   devices:nd_core chrome:nd_classify ascend_steps:nd_classify ascend_comm:nd_classify
-  log:nd_classify round:nd_classify csv_table:nd_plot)
+  log:nd_classify round:nd_classify csv_table:nd_plot safetensors:nd_core)
 set(ND_FUZZ_NAMES "")
 foreach(pair IN LISTS ND_FUZZ_TARGETS)
   string(REPLACE ":" ";" pair "${pair}")

@@ -14,7 +14,7 @@ lib_of() {
   case "$1" in
     error|io|text|json|yaml_doc|yaml_edit|toml|formats|version|flags|progress) echo base ;;
     model|model_fields|device|strategy|run|parts|collective|layer|layer_cache|stage|estimate|\
-    ratios|report|cli|search_config|prediction|framework|checkpoint) echo core ;;
+    ratios|report|cli|search_config|prediction|framework|checkpoint|census) echo core ;;
     search|search_out|knapsack) echo search ;;
     classified|compare|metrics|fit|fit_device|fit_suggest) echo calib ;;
     classify) echo classify ;;

@@ -58,6 +58,7 @@ typedef struct nd_cli_common {
     bool strict;               /* --strict: refuse what would be priced from a default */
     bool verify;               /* -V: the census of the model against its checkpoint */
     bool mppb;                 /* -mppb: stage layers and recompute from the framework config */
+    const char *output_dir;    /* -o given to a binary without one of its own (-V -o) */
     int n_notes;               /* ND flags this binary does not use, as typed, for a note */
     const char *notes[ND_CLI_MAX_NOTES];
     const char *note_owner[ND_CLI_MAX_NOTES];
@@ -161,5 +162,10 @@ int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FI
                     nd_error *err);
 
 void nd_session_close(nd_session *s);
+
+/* ND's -V/--verify: the run's model against its checkpoint's tensors (census.h), printed on
+ * out; with out_dir, DIR/census_spec.yaml too. Without a checkpoint beside the config, nd's
+ * side alone and a note. Every binary runs it in place of its job when -V is given. */
+int nd_verify_command(const nd_cli_common *c, const char *out_dir, FILE *out, FILE *diag, nd_error *err);
 
 #endif

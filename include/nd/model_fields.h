@@ -6,6 +6,7 @@
 #define ND_MODEL_FIELDS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include "nd/error.h"
 #include "nd/model.h"
 
@@ -30,5 +31,8 @@ bool nd_model_key_known(const char *key);
 bool nd_model_key_ignored(const char *key);
 
 int nd_model_read_hf_file(nd_model *m, const char *path, bool validate, nd_error *err);
+
+/* The model's keys, one a line after `indent` (the body of a run file's `model:`). */
+void nd_model_write_yaml(FILE *fp, const nd_model *m, const char *indent);
 
 #endif

@@ -9,7 +9,10 @@
 #ifndef ND_YAML_DOC_H
 #define ND_YAML_DOC_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <yaml.h>
 #include "nd/error.h"
 
@@ -61,5 +64,13 @@ yaml_node_t *nd_yaml_key_at(nd_yaml *y, yaml_node_t *map, size_t i);
 yaml_node_t *nd_yaml_value_at(nd_yaml *y, yaml_node_t *map, size_t i);
 /* The i-th item of a sequence. */
 yaml_node_t *nd_yaml_item(nd_yaml *y, yaml_node_t *seq, size_t i);
+
+/* One `indent key: value` line of a YAML file nd writes. Text is quoted so that YAML reads
+ * names like "yes" or "1e3" as text, control characters escaped (YAML's \xHH): no value
+ * can end the line and inject keys. Doubles keep every digit (nd_format_double). */
+void nd_yaml_write_int(FILE *fp, const char *indent, const char *key, int64_t v);
+void nd_yaml_write_bool(FILE *fp, const char *indent, const char *key, bool v);
+void nd_yaml_write_double(FILE *fp, const char *indent, const char *key, double v);
+void nd_yaml_write_text(FILE *fp, const char *indent, const char *key, const char *v);
 
 #endif

@@ -232,9 +232,16 @@ static void note_foreign(nd_cli_common *c, int index, const char *typed)
 }
 
 /* One line per binary the ignored flags belong to. */
-static void print_notes(const nd_cli_program *p, const nd_cli_common *c)
+static void print_notes(const nd_cli_program *p, nd_cli_common *c)
 {
     if (!nd_cli_says(c, ND_VERBOSITY_DEFAULT)) return;
+    if (c->verify && c->output_dir) { /* -V -o: the census spec goes there */
+        int kept = 0;
+        for (int i = 0; i < c->n_notes; i++)
+            if (strncmp(c->notes[i], "-o", 2) && !strstr(c->notes[i], "output"))
+                c->notes[kept] = c->notes[i], c->note_owner[kept++] = c->note_owner[i];
+        c->n_notes = kept;
+    }
     for (int i = 0; i < c->n_notes; i++) {
         bool first = true;
         for (int j = 0; j < i; j++) first &= strcmp(c->note_owner[j], c->note_owner[i]) != 0;
@@ -300,6 +307,7 @@ static int take_option(const nd_cli_program *p, nd_cli_common *common, void *req
             return usage_error(p, msg);
         }
         note_foreign(common, base - ND_OPT_FOREIGN, typed);
+        if (foreign[base - ND_OPT_FOREIGN].short_name == 'o') common->output_dir = optarg; /* -V -o */
         return -1;
     }
     if (opt == 'h' || opt == ND_OPT_HELP) return print_help(p), 0;

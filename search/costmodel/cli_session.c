@@ -66,7 +66,6 @@ static int nd_cli_common_resolve(const nd_cli_common *c, bool need_cluster, nd_r
     *device = NULL;
     table->items = NULL, table->count = 0;
     if (!c->run_path) return nd_error_set(err, ND_EUSAGE, "-y RUN is required (a run YAML or a config.json)");
-    if (c->verify) return nd_error_set(err, ND_EUSAGE, "-V: this nd has no checkpoint census yet");
     nd_config_input in = {c->run_path, c->framework, c->train_yaml, c->accelerate_yaml, c->strict};
     if ((rc = nd_config_load(run, &in, err))) return rc;
     if (c->model_name) nd_text_copy(run->model.name, c->model_name, sizeof run->model.name);

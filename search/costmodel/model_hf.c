@@ -326,9 +326,15 @@ static int nd_model_read_hf_json(nd_model *m, const char *text, size_t len, cons
                           "prices dense layers only as the first first_k_dense_replace", path);
         goto done;
     }
-    if (!m->name[0]) {
+    if (!m->name[0]) { /* the file's name; a checkpoint's config.json, its directory's */
         const char *base = strrchr(path, '/');
         nd_text_copy(m->name, base ? base + 1 : path, sizeof m->name);
+        if (base && base > path && !strcmp(base + 1, "config.json")) {
+            const char *dir = base;
+            while (dir > path && dir[-1] != '/') dir--;
+            if (base - dir > 0 && !(base - dir == 1 && *dir == '.'))
+                snprintf(m->name, sizeof m->name, "%.*s", (int)(base - dir), dir);
+        }
     }
     if (validate) {
         nd_model_finish_type(m);

@@ -177,6 +177,7 @@ static int load_model_section(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_erro
         }
         if (!path) return nd_error_set(err, ND_ENOMEM, "out of memory");
         rc = nd_model_read_hf_file(&run->model, path, false, err); /* validated after overrides */
+        snprintf(run->checkpoint, sizeof run->checkpoint, "%s", path); /* for -V */
         free(path);
         if (rc) return nd_error_prefix(err, "%s:%d: model.config_json", y->path,
                                        nd_yaml_line(nd_yaml_get(y, map, "config_json")));
@@ -325,8 +326,9 @@ static int load_yaml(nd_run *run, nd_yaml *y, nd_error *err)
         yaml_node_t *kn = nd_yaml_key_at(y, root, i);
         const char *key = nd_yaml_text(kn);
         if (!key || (strcmp(key, "model") && strcmp(key, "train") && strcmp(key, "cluster") &&
-                     strcmp(key, "strategy") && strcmp(key, "recompute_plan") && strcmp(key, "hyperparallel"))) {
-            static const char sections[] = "model, train, cluster, strategy, recompute_plan, hyperparallel";
+                     strcmp(key, "strategy") && strcmp(key, "recompute_plan") && strcmp(key, "hyperparallel") &&
+                     strcmp(key, "census"))) {
+            static const char sections[] = "model, train, cluster, strategy, recompute_plan, hyperparallel, census";
             char hint_buf[ND_TEXT_HINT_MAX];
             return nd_error_set(err, ND_EINPUT, "%s:%d: unknown section '%s' (%sknown: %s)", y->path,
                                 nd_yaml_line(kn), key ? key : "?", nd_text_hint(key, sections, hint_buf),
@@ -342,7 +344,8 @@ static int load_yaml(nd_run *run, nd_yaml *y, nd_error *err)
     if (strategy && (rc = load_strategy(run, y, strategy, err))) return rc;
     yaml_node_t *plan = nd_yaml_get(y, root, "recompute_plan");
     if (plan && (rc = load_plan(run, y, plan, err))) return rc;
-    /* hyperparallel: HyperParallel's train.yaml keys, written for the trainer; nd reads none. */
+    /* hyperparallel: HyperParallel's train.yaml keys, written for the trainer; census: -V's
+     * numbers beside the model it read from a checkpoint (census_spec.yaml). nd reads neither. */
     nd_run_sync_strategy(run, has_key_nocase(y, strategy, "recompute"),
                            has_key_nocase(y, strategy, "schedule"));
     return ND_OK;
@@ -372,6 +375,7 @@ int nd_run_load(nd_run *run, const char *path, nd_error *err)
     if (looks_like_json(text)) {
         /* A bare config.json: the model; the rest comes from flags. */
         rc = nd_model_parse_hf_json(&run->model, text, len, path, err);
+        snprintf(run->checkpoint, sizeof run->checkpoint, "%s", path); /* for -V */
         free(text);
         nd_run_sync_strategy(run, false, false);
         return rc;
