@@ -16,14 +16,6 @@
 #include "nd/search_out.h"
 #include "nd/text.h"
 
-/* Whether the command line set `key` (--schedule, or --set key=...). */
-static bool cli_sets(const nd_cli_common *c, const char *key)
-{
-    for (int i = 0; i < c->set_count; i++)
-        if (nd_text_equal_nocase(c->set_keys[i], key)) return true;
-    return false;
-}
-
 /* ND's host copy cost per device (reference/nd-costmodel.md §5: "A3 copy cost charged to the
  * step: 2.8 ms per GiB moved, measured inside the Demo 2 step"); no other device states one. */
 static double nd_host_copy_cost(const char *device)
@@ -43,6 +35,17 @@ static bool nd_search_nd_full_recompute(const nd_search_request *req, const nd_s
            !ses->run.search_modes && !(file && (file->n_modes || file->per_layer));
 }
 
+/* Drops the search config's candidate lists (ND's post-filter found nothing): whether any. */
+static bool widen_lists(nd_search_space *sp)
+{
+    bool any = false;
+    for (int d = 0; d < ND_DIMS_SEARCHED; d++) {
+        any |= sp->allowed[d] != NULL;
+        sp->allowed[d] = NULL, sp->n_allowed[d] = 0;
+    }
+    return any;
+}
+
 /* The space: the run's defaults, then the search config, then the command line over both. */
 static int build_space(const nd_search_request *req, const nd_session *ses, const nd_search_config_file *file,
                        nd_search_space *sp, nd_strategy *base, nd_error *err)
@@ -52,7 +55,11 @@ static int build_space(const nd_search_request *req, const nd_session *ses, cons
     if (file) {
         nd_schedule run_schedule = base->schedule;
         nd_search_config_apply(file, sp, base);
-        if (cli_sets(&req->common, "schedule")) base->schedule = run_schedule;
+        /* ND's rule: the micro-batch count follows whenever DP, PP or MBS varies */
+        if ((sp->vary & (ND_DIM_BIT(ND_DIM_DP) | ND_DIM_BIT(ND_DIM_PP) | ND_DIM_BIT(ND_DIM_MBS))) &&
+            !file->fixed[ND_DIM_MB])
+            sp->vary |= ND_DIM_BIT(ND_DIM_MB);
+        if (nd_cli_sets(&req->common, "schedule")) base->schedule = run_schedule;
     }
     if (req->dims_given) {
         sp->vary = 0;
@@ -278,7 +285,23 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
                             req->quiet || !nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT) ? NULL : progress};
     if (nd_cli_says(&req->common, ND_VERBOSITY_INFO)) nd_search_print_space(diag, &cfg);
     nd_search_result res;
-    if ((rc = nd_search_run(&cfg, &res, err))) goto done;
+    rc = nd_search_run(&cfg, &res, err);
+    if (file && (rc == ND_EINPUT || (!rc && res.count == 0)) && widen_lists(&cfg.space)) {
+        /* ND's search config filters by its lists after the search: when nothing in them is
+         * left, the best strategy that fits is kept, with a warning. */
+        char why[ND_ERROR_MESSAGE_MAX];
+        snprintf(why, sizeof why, "%s", rc ? err->message : "nothing fits the memory budget");
+        if (!rc) nd_search_result_free(&res);
+        nd_error wide = {0};
+        rc = nd_search_run(&cfg, &res, &wide);
+        if (rc) {
+            *err = wide;
+        } else if (res.count && nd_cli_says(&req->common, ND_VERBOSITY_RESULTS)) {
+            fprintf(diag, "warning: no strategy within the search config's lists (%s): the best strategies "
+                    "outside them follow, as ND keeps the best that fits\n", why);
+        }
+    }
+    if (rc) goto done;
     if (res.count == 0) {
         char s[256];
         nd_strategy_format(&res.stats.min_peak, s, sizeof s);
@@ -294,6 +317,7 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
         nd_search_print_table(out, &cfg, &res, nd_cli_says(&req->common, ND_VERBOSITY_DETAIL) ? res.count : top);
         if (nd_cli_says(&req->common, ND_VERBOSITY_TRACE)) nd_search_print_stages(diag, &cfg, &res, top, false);
         if (nd_cli_says(&req->common, ND_VERBOSITY_DEBUG)) nd_search_print_stages(diag, &cfg, &res, top, true);
+        if (file) nd_search_print_config_result(out, &cfg, file, &res);
         rc = print_extras(req, &cfg, &res, top, out, diag, err);
         /* With -c, how sure the calibration is of that order. */
         nd_search_odds odds;

@@ -57,4 +57,9 @@ void nd_priced_stages_free(nd_priced_stages *p);
  * calibration, MiB: NaN without -c or without memory ratios. */
 double nd_search_peak_halfwidth_mib(const nd_search_config *cfg, const nd_ranked *r);
 
+/* The layers of the plan in another mode than main, as JSON ranges ("a-z": "mode") appended
+ * to json at used; returns the new length. */
+size_t nd_search_layer_ranges(const nd_context *ctx, const nd_strategy *s, const nd_recompute_plan *plan,
+                              nd_recompute main, char *json, size_t size, size_t used);
+
 #endif

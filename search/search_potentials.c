@@ -6,6 +6,8 @@
  */
 #include "nd/search_out.h"
 
+#include "search_internal.h"
+
 #include <csv.h>
 #include <math.h>
 #include <stdlib.h>
@@ -96,7 +98,7 @@ static void range_add(void *arg, int64_t layer, nd_recompute mode)
     rw->last = layer;
 }
 
-static size_t layer_ranges(const nd_context *ctx, const nd_strategy *s, const nd_recompute_plan *plan,
+size_t nd_search_layer_ranges(const nd_context *ctx, const nd_strategy *s, const nd_recompute_plan *plan,
                            nd_recompute main, char *json, size_t size, size_t used)
 {
     range_writer rw = {json, size, used, -1, -1, main, main};
@@ -128,7 +130,7 @@ static void write_row(row_writer *wr, const nd_ranked *r, int step, int64_t chan
      * in the plan's layer order (nd_plan_layer_mode); layer_recompute: per stage and kind, the
      * counts of each mode. */
     size_t used = (size_t)snprintf(json, sizeof json, "{");
-    used = layer_ranges(wr->cfg->ctx, s, &b->plan, main, json, sizeof json, used);
+    used = nd_search_layer_ranges(wr->cfg->ctx, s, &b->plan, main, json, sizeof json, used);
     snprintf(json + used, sizeof json - used, "}");
     put_text(fp, json);
     used = (size_t)snprintf(json, sizeof json, "[");

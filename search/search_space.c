@@ -203,6 +203,15 @@ int nd_search_explain_none(const nd_search_config *cfg, const nd_search_stats *s
 
 void nd_search_config_apply(const nd_search_config_file *f, nd_search_space *space, nd_strategy *base)
 {
+    /* ND's search-config path: MBS (model.local_batch_size, else 1), VPP and SP are fixed
+     * unless the config lists them; with a train_yaml every dimension it does not declare
+     * is the train_yaml's (ND: inherited as fixed). */
+    if (!f->declared[ND_DIM_MBS] && (f->local_batch_size || !f->train_yaml[0]))
+        base->mbs = f->local_batch_size ? f->local_batch_size : 1;
+    for (int d = 0; d < ND_DIMS_SEARCHED; d++)
+        if (!f->declared[d] && (f->train_yaml[0] || d == ND_DIM_MBS || d == ND_DIM_VPP || d == ND_DIM_SP))
+            space->vary &= ~ND_DIM_BIT(d);
+    if (f->etp) base->etp = f->etp;
     for (int d = 0; d < ND_DIMS_SEARCHED; d++) {
         if (f->fixed[d]) {
             space->vary &= ~ND_DIM_BIT(d);

@@ -139,6 +139,9 @@ void nd_cli_streams_close(nd_cli_streams *s);
  * ND_EUSAGE when there are too many. value must outlive c. */
 int nd_cli_common_add_flag(nd_cli_common *c, const char *key, const char *value, const char *flag, nd_error *err);
 
+/* Whether the command line set run key `key` (--schedule, --set key=...). */
+bool nd_cli_sets(const nd_cli_common *c, const char *key);
+
 /* What every pricing command starts from: the run with the flags applied, the device
  * table and the chosen device, the memory budget, and the ratios file if -c was given. */
 struct nd_search_config_file;

@@ -70,4 +70,13 @@ typedef struct nd_config_choice {
 int nd_config_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
                     nd_error *err);
 
+struct nd_search_config_file;
+/* ND's search config `model:` section over the run's model (overrides of -y's), or, when
+ * standalone, as the whole model (ND's ModelSpec: the family from model_type, arch or the
+ * name; the sequence is max_position_embeddings, 4096 unless stated). ND's own keys: name,
+ * compute_dtype (the precision), use_flash_attention, moe_enabled (implied by the experts);
+ * moe_inter_dim is ignored with a note, as ND's loader ignores it; local_batch_size is the
+ * search's fixed MBS (search_config.h). */
+int nd_run_apply_model_section(nd_run *run, const struct nd_search_config_file *f, bool standalone, nd_error *err);
+
 #endif

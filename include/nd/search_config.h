@@ -16,6 +16,7 @@
 #define ND_SEARCH_CONFIG_MAX_LIST 64
 /* cluster.num_nodes x cards_per_node at most: the devices -d and run files may state. */
 #define ND_SEARCH_CONFIG_MAX_DEVICES ((int64_t)1 << 24)
+#define ND_SEARCH_CONFIG_MAX_MODEL_KEYS 64
 
 typedef struct nd_search_config_file {
     /* per dimension: fixed value, candidate list, or searched */
@@ -34,10 +35,26 @@ typedef struct nd_search_config_file {
     bool per_layer;           /* recompute: per_layer */
     nd_schedule schedule;
     bool has_schedule;
+    char path[1024];          /* the file, for messages */
+    char train_yaml[1024];    /* train_yaml, beside the file ("" = none): the base run (ND) */
+    int train_yaml_line;
+    /* model: each key as written, applied over the run's model, or the whole model when -y is
+     * not given (nd_run_apply_model_section, framework.h) */
+    int n_model;
+    struct { char key[64]; char value[256]; int line; } model[ND_SEARCH_CONFIG_MAX_MODEL_KEYS];
+    int64_t local_batch_size; /* model.local_batch_size: ND's fixed MBS, 0 = not stated */
+    int64_t etp;              /* parallelism.etp: fixed (ND never searches it), 0 = not stated */
+    /* estimator: */
+    char ratios_file[1024];   /* estimator.ratios_file, beside the file ("" = none): -c */
+    bool calibration_off;     /* estimator.enable_profiling_calibration: false */
+    char cp_algo[32];         /* estimator.cp_algo ("" = none) */
+    int n_notes;              /* what nd read but does not use, for a note each */
+    char notes[8][200];
 } nd_search_config_file;
 
-/* Reads a search config. Unknown keys are errors naming file, line and key; keys nd does not
- * use (estimator:, stage_partition, model:) are accepted and ignored, as listed in docs/search.md. */
+/* Reads a search config. Unknown keys are errors naming file, line and key; ND's keys nd
+ * does not use (stage_partition, estimator.type, ...) are accepted with a note (notes), as
+ * docs/search.md lists. */
 int nd_search_config_load(const char *path, nd_search_config_file *out, nd_error *err);
 
 

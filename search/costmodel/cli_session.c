@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "nd/estimate.h"
 #include "nd/framework.h"
@@ -55,19 +56,64 @@ static int search_config_devices(const nd_search_config_file *f, const char *pat
     return ND_OK;
 }
 
+bool nd_cli_sets(const nd_cli_common *c, const char *key)
+{
+    for (int i = 0; i < c->set_count; i++)
+        if (nd_text_equal_nocase(c->set_keys[i], key)) return true;
+    return false;
+}
+
+/* Whether a and b name one file (after links), else the same text. */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (!stat(a, &sa) && !stat(b, &sb)) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    return !strcmp(a, b);
+}
+
+/* The search config's training keys over the run (the command line's --set wins, applied
+ * after): estimator.cp_algo, and the file's notes. */
+static int search_config_run(const nd_search_config_file *f, const nd_cli_common *c, nd_run *run, nd_error *err)
+{
+    for (int i = 0; i < f->n_notes && run->n_notes < ND_RUN_MAX_NOTES; i++)
+        nd_text_copy(run->notes[run->n_notes++], f->notes[i], sizeof run->notes[0]);
+    if (!f->cp_algo[0] || nd_cli_sets(c, "cp_comm")) return ND_OK;
+    const char *comm = NULL;
+    if (nd_text_equal_nocase(f->cp_algo, "ulysses") || nd_text_equal_nocase(f->cp_algo, "a2a")) comm = "a2a";
+    else if (nd_text_equal_nocase(f->cp_algo, "ring") || nd_text_equal_nocase(f->cp_algo, "ring_attention")) comm = "ring";
+    if (!comm) {
+        comm = "ring";
+        if (run->n_notes < ND_RUN_MAX_NOTES)
+            snprintf(run->notes[run->n_notes++], sizeof run->notes[0], "%.80s: estimator.cp_algo '%.30s': hybrid "
+                     "Ulysses and ring CP is priced as ring (as ND prices it)", f->path, f->cp_algo);
+    }
+    int rc = nd_run_set(run, "cp_comm", comm, err);
+    return rc ? nd_error_prefix(err, "%s: estimator.cp_algo", f->path) : ND_OK;
+}
+
 /* Loads -y, applies the overrides (CLI wins over the file), loads device files and
  * resolves the device and device count. devices/gbs may stay 0 when neither the flags
  * nor the file state them and `need_cluster` is false. Errors name the flag or file. */
-static int nd_cli_common_resolve(const nd_cli_common *c, bool need_cluster, nd_run *run,
-                                 nd_device_table *table, const nd_device **device, double *budget_mib,
+static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_file *file, bool need_cluster,
+                                 nd_run *run, nd_device_table *table, const nd_device **device, double *budget_mib,
                                  nd_error *err)
 {
     int rc;
     *device = NULL;
     table->items = NULL, table->count = 0;
-    if (!c->run_path) return nd_error_set(err, ND_EUSAGE, "-y RUN is required (a run YAML or a config.json)");
-    nd_config_input in = {c->run_path, c->framework, c->train_yaml, c->accelerate_yaml, c->strict};
-    if ((rc = nd_config_load(run, &in, err))) return rc;
+    bool standalone = !c->run_path && file && file->n_model > 0; /* ND: the search config's model: */
+    if (!c->run_path && !standalone)
+        return nd_error_set(err, ND_EUSAGE, "-y RUN is required (a run YAML or a config.json)%s",
+                            file ? ", unless the search config states a train_yaml or a model: section" : "");
+    if (standalone) {
+        if ((rc = nd_run_apply_model_section(run, file, true, err))) return rc;
+    } else {
+        nd_config_input in = {c->run_path, c->framework, c->train_yaml, c->accelerate_yaml, c->strict};
+        if ((rc = nd_config_load(run, &in, err))) return rc;
+        if (file && file->n_model > 0 && (rc = nd_run_apply_model_section(run, file, false, err))) return rc;
+    }
+    if (file) rc = search_config_run(file, c, run, err);
+    if (rc) return rc;
     if (c->model_name) nd_text_copy(run->model.name, c->model_name, sizeof run->model.name);
     /* --precision first: it resets the gradient and master sizes other flags refine. */
     for (int pass = 0; pass < 2; pass++)
@@ -145,9 +191,16 @@ int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FI
         if ((rc = load_search_config(c->search_config, s->search, err))) return free(merged), rc;
         *merged = *c;
         search_config_defaults(s->search, merged, buf, sizeof buf);
+        const nd_search_config_file *f = s->search;
+        /* ND: the search config prices its train_yaml; -y, when given, must be that file */
+        if (f->train_yaml[0] && !c->run_path) merged->run_path = f->train_yaml;
+        else if (f->train_yaml[0] && !same_file(c->run_path, f->train_yaml))
+            rc = nd_error_set(err, ND_EUSAGE, "-y names %s, but the search config prices its train_yaml, %s: pass the "
+                              "same file (or leave -y out)", c->run_path, f->train_yaml);
         flags = merged;
+        if (rc) return free(merged), rc;
     }
-    rc = nd_cli_common_resolve(flags, need_cluster && !c->search_config, &s->run, &s->table, &s->device,
+    rc = nd_cli_common_resolve(flags, s->search, need_cluster && !c->search_config, &s->run, &s->table, &s->device,
                                &s->budget_mib, err);
     free(merged);
     if (!rc && s->search && !c->devices)
@@ -156,8 +209,12 @@ int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FI
         rc = nd_error_set(err, ND_EUSAGE, "no device count: give -d N or cluster.devices in the run file");
     for (int i = 0; !rc && diag && nd_cli_says(c, ND_VERBOSITY_DEFAULT) && i < s->run.n_notes; i++)
         fprintf(diag, "note: %s\n", s->run.notes[i]);
-    if (rc || !c->ratios_path) return rc;
-    if ((rc = nd_ratios_load(c->ratios_path, &s->ratios, err))) return rc;
+    /* -c, else the search config's estimator.ratios_file */
+    const char *ratios = c->ratios_path;
+    if (!ratios && s->search && s->search->ratios_file[0] && !s->search->calibration_off)
+        ratios = s->search->ratios_file;
+    if (rc || !ratios) return rc;
+    if ((rc = nd_ratios_load(ratios, &s->ratios, err))) return rc;
     s->has_ratios = true;
     char notes[1024];
     nd_ratios_mismatch(&s->ratios, s->device->name, s->run.model.name, s->run.train.seq_len, notes,

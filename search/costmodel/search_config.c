@@ -7,8 +7,10 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "nd/io.h"
 #include "nd/text.h"
 #include "nd/yaml_doc.h"
 
@@ -30,6 +32,19 @@ static int where_error(nd_yaml *y, yaml_node_t *n, nd_error *err, const char *fm
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     return nd_error_set(err, ND_EINPUT, "%s:%d: %s", y->path, nd_yaml_line(n), msg);
+}
+
+static void add_note(nd_search_config_file *f, nd_yaml *y, yaml_node_t *n, const char *fmt, ...) ND_PRINTF(4, 5);
+
+static void add_note(nd_search_config_file *f, nd_yaml *y, yaml_node_t *n, const char *fmt, ...)
+{
+    if (f->n_notes >= (int)(sizeof f->notes / sizeof f->notes[0])) return;
+    char msg[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(f->notes[f->n_notes++], sizeof f->notes[0], "%.60s:%d: %.120s", y->path, nd_yaml_line(n), msg);
 }
 
 static int read_dim(nd_yaml *y, yaml_node_t *v, nd_dim d, nd_search_config_file *f, nd_error *err)
@@ -69,7 +84,16 @@ static int read_parallelism(nd_yaml *y, yaml_node_t *map, nd_search_config_file 
         bool known = false;
         for (size_t j = 0; key && j < sizeof dims / sizeof dims[0] && !known; j++)
             if (!strcmp(key, dims[j].key)) known = true, rc = read_dim(y, v, dims[j].dim, f, err);
-        if (!known && key && (!strcmp(key, "etp") || !strcmp(key, "dp_replicate"))) continue;
+        if (!known && key && (!strcmp(key, "etp") || !strcmp(key, "dp_replicate"))) {
+            const char *t = nd_yaml_text(v);
+            int64_t x;
+            if (!strcmp(key, "etp") && t && !nd_parse_int64(t, 1, 1 << 24, &x)) { /* fixed: never searched (ND) */
+                f->etp = x;
+                continue;
+            }
+            add_note(f, y, k, "parallelism.%s follows from the other degrees (ND never searches it)", key);
+            continue;
+        }
         static const char listed[] = "dp, tp, pp, cp, ep, etp, fsdp, micro_batch_num, micro_batch_size, vpp, sp";
         char hint_buf[ND_TEXT_HINT_MAX];
         if (!known)
@@ -172,6 +196,84 @@ static int read_recompute(nd_yaml *y, yaml_node_t *v, nd_search_config_file *f, 
     return ND_OK;
 }
 
+/* A path the file names, relative to its directory. */
+static int path_beside(nd_yaml *y, yaml_node_t *v, const char *key, char *out, size_t size, nd_error *err)
+{
+    const char *t = nd_yaml_text(v);
+    if (!t || !t[0]) return where_error(y, v, err, "%s: a file name", key);
+    char *dir = t[0] == '/' ? NULL : nd_path_dir(y->path);
+    char *joined = dir ? nd_path_join(dir, t) : NULL;
+    int n = snprintf(out, size, "%s", joined ? joined : t);
+    free(dir), free(joined);
+    if (n < 0 || (size_t)n >= size) return where_error(y, v, err, "%s: the path is too long", key);
+    return ND_OK;
+}
+
+/* model: kept as written; the session applies it (framework.h), local_batch_size read here. */
+static int read_model(nd_yaml *y, yaml_node_t *map, nd_search_config_file *f, nd_error *err)
+{
+    int rc = nd_yaml_expect_mapping(y, map, "model", err);
+    for (size_t i = 0; !rc && i < nd_yaml_size(map); i++) {
+        yaml_node_t *k = nd_yaml_key_at(y, map, i), *v = nd_yaml_value_at(y, map, i);
+        const char *key = nd_yaml_text(k), *value = nd_yaml_text(v);
+        if (!key) continue;
+        if (!value) {
+            add_note(f, y, k, "model.%.60s is not a single value: not read", key);
+            continue;
+        }
+        if (!strcmp(key, "local_batch_size")) {
+            if (nd_parse_int64(value, 1, 1 << 20, &f->local_batch_size))
+                return where_error(y, v, err, "model.local_batch_size: '%s' is not a whole number >= 1", value);
+            continue;
+        }
+        if (f->n_model == ND_SEARCH_CONFIG_MAX_MODEL_KEYS)
+            return where_error(y, k, err, "model: more than %d keys", ND_SEARCH_CONFIG_MAX_MODEL_KEYS);
+        if (strlen(key) >= sizeof f->model[0].key || strlen(value) >= sizeof f->model[0].value)
+            return where_error(y, k, err, "model.%.60s: the key or its value is too long", key);
+        snprintf(f->model[f->n_model].key, sizeof f->model[0].key, "%s", key);
+        snprintf(f->model[f->n_model].value, sizeof f->model[0].value, "%s", value);
+        f->model[f->n_model++].line = nd_yaml_line(k);
+    }
+    return rc;
+}
+
+/* estimator: ND's internals. ratios_file is -c's, cp_algo the CP algorithm,
+ * recompute_strategy the recompute when the file states none at the top. */
+static int read_estimator(nd_yaml *y, yaml_node_t *map, nd_search_config_file *f, bool *recompute_strategy,
+                          nd_error *err)
+{
+    int rc = nd_yaml_expect_mapping(y, map, "estimator", err);
+    for (size_t i = 0; !rc && i < nd_yaml_size(map); i++) {
+        yaml_node_t *k = nd_yaml_key_at(y, map, i), *v = nd_yaml_value_at(y, map, i);
+        const char *key = nd_yaml_text(k), *value = nd_yaml_text(v);
+        if (!key) continue;
+        if (!strcmp(key, "ratios_file")) {
+            rc = path_beside(y, v, "estimator.ratios_file", f->ratios_file, sizeof f->ratios_file, err);
+        } else if (!strcmp(key, "enable_profiling_calibration")) {
+            bool on = true;
+            if (!value || nd_parse_bool(value, &on))
+                rc = where_error(y, v, err, "estimator.enable_profiling_calibration: '%s' is not true or false",
+                                 value ? value : "?");
+            f->calibration_off = !on;
+        } else if (!strcmp(key, "cp_algo")) {
+            if (!value || strlen(value) >= sizeof f->cp_algo)
+                rc = where_error(y, v, err, "%s", "estimator.cp_algo: ring, ulysses or hybrid");
+            else snprintf(f->cp_algo, sizeof f->cp_algo, "%s", value);
+        } else if (!strcmp(key, "recompute_strategy")) {
+            *recompute_strategy = true;
+        } else if (!strcmp(key, "type")) {
+            if (!value || strcmp(value, "symbolic"))
+                add_note(f, y, v, "estimator.type '%.40s': nd's estimator is symbolic (ND's default)",
+                         value ? value : "?");
+        } else {
+            add_note(f, y, k, "estimator.%.60s is not a key nd uses: ignored", key);
+        }
+    }
+    if (!rc && f->calibration_off && f->ratios_file[0])
+        add_note(f, y, map, "%s", "estimator.ratios_file is not applied: enable_profiling_calibration is false");
+    return rc;
+}
+
 static const char *known_sections[] = {"train_yaml", "model", "cluster", "parallelism", "constraint",
                                        "recompute", "recompute_modes", "pp_config", "estimator"};
 
@@ -195,6 +297,16 @@ int nd_search_config_load(const char *path, nd_search_config_file *f, nd_error *
                              key ? key : "?", nd_text_hint(key, listed, hint_buf), listed);
     }
     yaml_node_t *n;
+    snprintf(f->path, sizeof f->path, "%s", path);
+    if (!rc && (n = nd_yaml_get(&y, root, "train_yaml"))) {
+        rc = path_beside(&y, n, "train_yaml", f->train_yaml, sizeof f->train_yaml, err);
+        f->train_yaml_line = nd_yaml_line(n);
+    }
+    if (!rc && (n = nd_yaml_get(&y, root, "model"))) rc = read_model(&y, n, f, err);
+    bool strategy_recompute = false;
+    if (!rc && (n = nd_yaml_get(&y, root, "estimator"))) rc = read_estimator(&y, n, f, &strategy_recompute, err);
+    if (!rc && strategy_recompute && !nd_yaml_get(&y, root, "recompute") && !nd_yaml_get(&y, root, "recompute_modes"))
+        rc = read_recompute(&y, nd_yaml_get(&y, nd_yaml_get(&y, root, "estimator"), "recompute_strategy"), f, err);
     if (!rc && (n = nd_yaml_get(&y, root, "parallelism"))) rc = read_parallelism(&y, n, f, err);
     if (!rc && (n = nd_yaml_get(&y, root, "cluster"))) rc = read_cluster(&y, n, f, err);
     if (!rc && (n = nd_yaml_get(&y, root, "constraint"))) {
@@ -221,6 +333,15 @@ int nd_search_config_load(const char *path, nd_search_config_file *f, nd_error *
         rc = check_keys(&y, n, "pp_config", KEYS(pp_keys), "pp_degree, pp_interleave_num, micro_batch_num, "
                         "pipeline_schedule; ND's stage_partition_mode, stage_partition, layer_offset_range and "
                         "layer_recompute_layers are accepted and ignored", err);
+        static const char *const unused[] = {"stage_partition", "layer_offset_range", "layer_recompute_layers"};
+        for (size_t i = 0; !rc && i < sizeof unused / sizeof unused[0]; i++)
+            if ((v = nd_yaml_get(&y, n, unused[i])))
+                add_note(f, &y, v, "pp_config.%s is ND's pipeline balancer's: the search splits the layers "
+                         "evenly (or FIRST/LAST), -mppb takes a config's", unused[i]);
+        const char *mode = nd_yaml_text(nd_yaml_get(&y, n, "stage_partition_mode"));
+        if (!rc && mode && strcmp(mode, "uniform"))
+            add_note(f, &y, nd_yaml_get(&y, n, "stage_partition_mode"), "pp_config.stage_partition_mode '%.30s': "
+                     "the search splits the layers evenly (uniform)", mode);
         if (!rc && (v = nd_yaml_get(&y, n, "pp_degree"))) rc = read_dim(&y, v, ND_DIM_PP, f, err);
         if (!rc && (v = nd_yaml_get(&y, n, "pp_interleave_num"))) rc = read_dim(&y, v, ND_DIM_VPP, f, err);
         if (!rc && (v = nd_yaml_get(&y, n, "micro_batch_num"))) rc = read_dim(&y, v, ND_DIM_MB, f, err);
