@@ -291,7 +291,7 @@ int nd_checkpoint_tensors_read(const char *dir, nd_checkpoint_tensors *t, nd_err
         nd_checkpoint_tensors_free(t);
         return rc;
     }
-    qsort(t->items, t->count, sizeof *t->items, by_name);
+    if (t->count) qsort(t->items, t->count, sizeof *t->items, by_name);
     return ND_OK;
 }
 
