@@ -34,23 +34,11 @@ set(ND_BAD_ENV
   "ND_CLASSIFY=$<TARGET_FILE:nd-classify>"
   "ND_PLOT=$<TARGET_FILE:nd-plot>")
 
-# Read as text, not file(STRINGS): a CMake list splits at ';' and groups elements by
-# unbalanced '[' and ']', which regexes hold, so those are swapped out until a line is
-# split into its fields.
-file(READ ${ND_BAD_DIR}/MANIFEST ND_BAD_TEXT)
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${ND_BAD_DIR}/MANIFEST)
-string(REPLACE ";" "@SC@" ND_BAD_TEXT "${ND_BAD_TEXT}")
-string(REPLACE "[" "@LB@" ND_BAD_TEXT "${ND_BAD_TEXT}")
-string(REPLACE "]" "@RB@" ND_BAD_TEXT "${ND_BAD_TEXT}")
-string(REPLACE "\n" ";" ND_BAD_LINES "${ND_BAD_TEXT}")
+include(${CMAKE_CURRENT_LIST_DIR}/manifest.cmake)
+nd_manifest_lines(${ND_BAD_DIR}/MANIFEST ND_BAD_LINES)
 set(ND_BAD_COUNT 0)
 foreach(line IN LISTS ND_BAD_LINES)
-  if(line MATCHES "^#" OR line MATCHES "^[ \t]*$")
-    continue()
-  endif()
-  string(REPLACE "@LB@" "[" line "${line}")
-  string(REPLACE "@RB@" "]" line "${line}")
-  string(REPLACE "@SC@" ";" line "${line}")
+  nd_manifest_unescape(line)
   if(NOT line MATCHES "^([^|]*[^ |]) *\\| *([a-z-]+) *\\| *([0-9]+) *\\| *(.+)$")
     message(FATAL_ERROR "tests/bad/MANIFEST: cannot read the line '${line}'")
   endif()

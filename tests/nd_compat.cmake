@@ -2,20 +2,10 @@
 # --help and each framework sample of samples/frameworks/, one CTest test per line,
 # each checking the outcome (status, what is printed and written), not only the exit.
 get_filename_component(ND_COMPAT_DIR "${CMAKE_CURRENT_LIST_DIR}/nd_compat" ABSOLUTE)
-file(READ ${ND_COMPAT_DIR}/LINES ND_COMPAT_TEXT)
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${ND_COMPAT_DIR}/LINES)
-# A CMake list splits at ';' and groups at '[' ']', which commands and regexes hold.
-string(REPLACE ";" "@SC@" ND_COMPAT_TEXT "${ND_COMPAT_TEXT}")
-string(REPLACE "[" "@LB@" ND_COMPAT_TEXT "${ND_COMPAT_TEXT}")
-string(REPLACE "]" "@RB@" ND_COMPAT_TEXT "${ND_COMPAT_TEXT}")
-string(REPLACE "\n" ";" ND_COMPAT_LINES "${ND_COMPAT_TEXT}")
+include(${CMAKE_CURRENT_LIST_DIR}/manifest.cmake)
+nd_manifest_lines(${ND_COMPAT_DIR}/LINES ND_COMPAT_LINES)
 foreach(line IN LISTS ND_COMPAT_LINES)
-  if(line MATCHES "^#" OR line MATCHES "^[ \t]*$")
-    continue()
-  endif()
-  string(REPLACE "@LB@" "[" line "${line}")
-  string(REPLACE "@RB@" "]" line "${line}")
-  string(REPLACE "@SC@" ";" line "${line}")
+  nd_manifest_unescape(line)
   if(NOT line MATCHES "^([a-z0-9_]+) +@@ +([0-9]+) +@@ +(.*[^ ]) +@@ +(.+)$")
     message(FATAL_ERROR "tests/nd_compat/LINES: cannot read the line '${line}'")
   endif()

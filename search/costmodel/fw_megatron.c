@@ -213,25 +213,20 @@ typedef struct rd {
     args_doc *d;
 } rd;
 
-static int model_arg(rd *x, const char *flag, const char *hf)
+/* --flag's value, when given, as nd's key through set (fw_model or fw_train). */
+static int flag_arg(rd *x, const char *flag, const char *key,
+                    int (*set)(fw_reader *, const char *, const char *, int, const char *))
 {
     int line;
     const char *v = val(x->d, flag, &line);
     if (!v) return ND_OK;
     char theirs[80];
     snprintf(theirs, sizeof theirs, "--%s", flag);
-    return fw_model(x->r, hf, v, line, theirs);
+    return set(x->r, key, v, line, theirs);
 }
 
-static int train_arg(rd *x, const char *flag, const char *key)
-{
-    int line;
-    const char *v = val(x->d, flag, &line);
-    if (!v) return ND_OK;
-    char theirs[80];
-    snprintf(theirs, sizeof theirs, "--%s", flag);
-    return fw_train(x->r, key, v, line, theirs);
-}
+static int model_arg(rd *x, const char *flag, const char *hf) { return flag_arg(x, flag, hf, fw_model); }
+static int train_arg(rd *x, const char *flag, const char *key) { return flag_arg(x, flag, key, fw_train); }
 
 static int switch_arg(rd *x, const char *flag, const char *key, const char *value)
 {
