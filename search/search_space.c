@@ -60,24 +60,6 @@ void nd_search_range(const nd_search_config *cfg, nd_dim d, int64_t lo, int64_t 
         if (nd_search_allowed(cfg, d, k)) out->v[out->n++] = k;
 }
 
-/* Uneven pipelines for layer counts PP does not divide (DeepSeek-V3's 61): middle stages of
- * equal size, the remainder split over the first and last stage, which also carry the
- * embedding and the head, so they get no more than a middle stage. */
-static bool uneven_split(int64_t layers, int64_t pp, int64_t *first, int64_t *last)
-{
-    if (pp == 2) {
-        *first = (layers + 1) / 2, *last = layers / 2;
-        return *last >= 1;
-    }
-    for (int64_t per = layers / pp; per <= layers / pp + 1; per++) {
-        int64_t rest = layers - (pp - 2) * per;
-        if (per < 1 || rest < 2 || rest > 2 * per) continue;
-        *first = (rest + 1) / 2, *last = rest / 2;
-        return true;
-    }
-    return false;
-}
-
 int nd_search_check(const nd_search_config *cfg, nd_strategy *s)
 {
     const nd_model *m = cfg->ctx->model;
@@ -94,7 +76,7 @@ int nd_search_check(const nd_search_config *cfg, nd_strategy *s)
     s->last_stage_layers = run_split ? b->last_stage_layers : 0;
     if (!run_split && m->layers % (s->pp * s->vpp)) {
         if (s->vpp > 1 || s->pp < 2 ||
-            !uneven_split(m->layers, s->pp, &s->first_stage_layers, &s->last_stage_layers))
+            !nd_strategy_uneven_split(m->layers, s->pp, &s->first_stage_layers, &s->last_stage_layers))
             return ND_REFUSE_LAYERS;
     }
     if (m->experts && (m->experts % s->ep || (s->tp * s->cp * s->dp) % (s->ep * s->etp)))

@@ -95,6 +95,11 @@ int nd_strategy_set_once(nd_strategy *s, const char *key, const char *value, uin
 int nd_strategy_check(nd_strategy *s, const nd_model *m, int64_t devices, int64_t global_batch,
                       int64_t seq_len, nd_error *err);
 
+/* An uneven pipeline for a layer count PP does not divide (DeepSeek-V3's 61 layers): middle
+ * stages of equal size, the remainder over the first and last stage, which also carry the
+ * embedding and the head, so they get no more than a middle stage. False when there is none. */
+bool nd_strategy_uneven_split(int64_t layers, int64_t pp, int64_t *first, int64_t *last);
+
 /* Layers of pipeline stage `stage` (0-based) and the first layer index, from the even
  * split or first/last_stage_layers. VPP chunks split each stage's layers evenly. */
 void nd_strategy_stage_layers(const nd_strategy *s, int64_t layers, int64_t stage, int64_t *first,

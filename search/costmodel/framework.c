@@ -339,6 +339,12 @@ int fw_finish(fw_reader *r)
     int rc = nd_model_validate(&run->model, r->path, r->err);
     if (rc) return rc;
     nd_strategy *s = &run->strategy;
+    /* layers the pipeline does not divide: the search's uneven split (middle stages equal) */
+    int64_t L = run->model.layers;
+    if (s->pp > 1 && s->vpp == 1 && L % s->pp && !s->first_stage_layers && !s->last_stage_layers &&
+        nd_strategy_uneven_split(L, s->pp, &s->first_stage_layers, &s->last_stage_layers))
+        fw_note(run, "%s: %lld layers over %lld stages: FIRST=%lld LAST=%lld, the middle stages equal", r->path,
+                (long long)L, (long long)s->pp, (long long)s->first_stage_layers, (long long)s->last_stage_layers);
     if (!run->devices && !run->derive_dp) run->devices = s->dp * s->tp * s->pp * s->cp;
     if (!run->train.global_batch && !run->derive_dp) run->train.global_batch = s->dp * s->mb * s->mbs;
     /* ND's rule: without -mppb, --recompute or -ar a search prices every candidate fully

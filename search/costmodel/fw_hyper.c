@@ -409,9 +409,12 @@ static int read_layout(hy *h)
             int64_t sum = 0;
             for (int64_t i = 0; i < pp && pp <= ND_RUN_MAX_STAGES; i++)
                 sum += L->layers[i] = layers / pp + off[n == 1 ? 0 : i];
-            if (sum != layers)
-                return nd_error_set(h->r->err, ND_EINPUT, "%s:%d: model.config_overrides.offset puts %lld layers on "
-                                    "the stages, the model has %lld", path, line, (long long)sum, (long long)layers);
+            if (sum != layers) { /* only -mppb reads the offsets: a note, not an error */
+                fw_note(run, "%s:%d: model.config_overrides.offset puts %lld layers on the stages, the model has "
+                        "%lld: -mppb splits the layers as nd does without it", path, line, (long long)sum,
+                        (long long)layers);
+                continue;
+            }
             L->has_layers = true;
         } else {
             if (n == 1)

@@ -232,9 +232,11 @@ static int read_offsets(mf_doc *d)
                             "pipeline_stage is %lld", d->r->path, (long long)n, (long long)pp);
     int64_t sum = 0;
     for (int64_t i = 0; i < pp; i++) sum += L->layers[i] = layers / pp + off[n == 1 ? 0 : i];
-    if (sum != layers)
-        return nd_error_set(d->r->err, ND_EINPUT, "%s: model.model_config.offset puts %lld layers on the stages, "
-                            "the model has %lld", d->r->path, (long long)sum, (long long)layers);
+    if (sum != layers) { /* only -mppb reads the offsets: a note, not an error */
+        fw_note(d->r->run, "%s: model.model_config.offset puts %lld layers on the stages, the model has %lld: "
+                "-mppb splits the layers as nd does without it", d->r->path, (long long)sum, (long long)layers);
+        return ND_OK;
+    }
     L->has_layers = true;
     return ND_OK;
 }

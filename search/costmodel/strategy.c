@@ -423,3 +423,18 @@ void nd_strategy_label(const nd_strategy *s, char *buf, size_t size)
     for (int d = 0; d < ND_DIMS_SEARCHED; d++) degree[d] = nd_strategy_dim(s, (nd_dim)d);
     nd_dim_label(degree, buf, size);
 }
+
+bool nd_strategy_uneven_split(int64_t layers, int64_t pp, int64_t *first, int64_t *last)
+{
+    if (pp == 2) {
+        *first = (layers + 1) / 2, *last = layers / 2;
+        return *last >= 1;
+    }
+    for (int64_t per = layers / pp; per <= layers / pp + 1; per++) {
+        int64_t rest = layers - (pp - 2) * per;
+        if (per < 1 || rest < 2 || rest > 2 * per) continue;
+        *first = (rest + 1) / 2, *last = rest / 2;
+        return true;
+    }
+    return false;
+}
