@@ -567,6 +567,12 @@ int fw_megatron_write(const nd_run *run, const nd_config_choice *c, const char *
     /* the distributed optimizer shards over DP x CP / instances ranks */
     int64_t instances = s->op > 1 && (s->dp * s->cp) % s->op == 0 ? s->dp * s->cp / s->op : 1;
     NUM("num-distributed-optimizer-instances", instances, instances == 1, "use-distributed-optimizer");
+    /* the launcher's nodes, when the chosen strategy needs another device count (-d) */
+    int64_t devices = s->dp * s->tp * s->pp * s->cp, per = 0;
+    const char *per_text = val(d, "nproc-per-node", NULL);
+    if (per_text && find(d, "nnodes") && !nd_parse_int64(per_text, 1, 1 << 20, &per) && devices % per == 0 &&
+        world_size(d) != devices)
+        NUM("nnodes", devices / per, true, NULL);
     nd_recompute m = fw_choice_mode(c);
     if (m == ND_RECOMPUTE_OFF) {
         plan_edit(d, edits, &n, rec, "", false, NULL);
