@@ -42,13 +42,82 @@ static const struct { const char *arg, *hf; } model_args[] = {
     {"num_shared_experts", "n_shared_experts"}, {"q_lora_rank", "q_lora_rank"}, {"kv_lora_rank", "kv_lora_rank"},
     {"qk_nope_head_dim", "qk_nope_head_dim"}, {"qk_rope_head_dim", "qk_rope_head_dim"}, {"v_head_dim", "v_head_dim"},
     {"head_dim", "head_dim"}, {"qk_norm", "qk_norm"}, {"enable_weight_tying", "tie_word_embeddings"},
+    {"n_routed_experts", "n_routed_experts"}, {"n_activated_experts", "num_experts_per_tok"},
+    {"n_shared_experts", "n_shared_experts"},
 };
 
-/* torchtitan's Llama 3 flavors (torchtitan/models/llama3/__init__.py): dim, layers, heads,
- * KV heads, ffn_dim_multiplier, multiple_of; vocabulary 128256 (Llama 3's tokenizer). */
-static const struct { const char *flavor; int64_t dim, layers, heads, kv; double fdm; int64_t multiple; } llama3[] = {
-    {"8B", 4096, 32, 32, 8, 1.3, 1024}, {"70B", 8192, 80, 64, 8, 1.3, 4096}, {"405B", 16384, 126, 128, 8, 1.2, 4096},
+/* torchtitan's built-in flavors (torchtitan/models/{llama3,deepseek_v3,qwen3}/__init__.py) as
+ * Hugging Face keys: the family, then "key=value" pairs. Llama 3's MLP widths follow from
+ * ffn_dim_multiplier and multiple_of (8B: 1.3, 1024; 70B: 1.3, 4096; 405B: 1.2, 4096). */
+static const struct { const char *name, *flavor, *family, *keys; } flavors[] = {
+    {"llama3", "8B", "llama", "hidden_size=4096 num_hidden_layers=32 num_attention_heads=32 num_key_value_heads=8 "
+                              "intermediate_size=14336 vocab_size=128256"},
+    {"llama3", "70B", "llama", "hidden_size=8192 num_hidden_layers=80 num_attention_heads=64 num_key_value_heads=8 "
+                               "intermediate_size=28672 vocab_size=128256"},
+    {"llama3", "405B", "llama", "hidden_size=16384 num_hidden_layers=126 num_attention_heads=128 "
+                                "num_key_value_heads=8 intermediate_size=53248 vocab_size=128256"},
+    {"deepseek_v3", "16B", "deepseek_v3", "hidden_size=2048 num_hidden_layers=27 first_k_dense_replace=1 "
+     "num_attention_heads=16 n_routed_experts=64 n_shared_experts=2 num_experts_per_tok=6 q_lora_rank=0 "
+     "kv_lora_rank=512 qk_nope_head_dim=128 qk_rope_head_dim=64 v_head_dim=128 intermediate_size=10944 "
+     "moe_intermediate_size=1408 vocab_size=102400 num_nextn_predict_layers=0"},
+    {"deepseek_v3", "236B", "deepseek_v3", "hidden_size=5120 num_hidden_layers=60 first_k_dense_replace=1 "
+     "num_attention_heads=128 n_routed_experts=160 n_shared_experts=2 num_experts_per_tok=6 q_lora_rank=1536 "
+     "kv_lora_rank=512 qk_nope_head_dim=128 qk_rope_head_dim=64 v_head_dim=128 intermediate_size=12288 "
+     "moe_intermediate_size=1536 vocab_size=102400 num_nextn_predict_layers=0"},
+    {"deepseek_v3", "671B", "deepseek_v3", "hidden_size=7168 num_hidden_layers=61 first_k_dense_replace=3 "
+     "num_attention_heads=128 n_routed_experts=256 n_shared_experts=1 num_experts_per_tok=8 q_lora_rank=1536 "
+     "kv_lora_rank=512 qk_nope_head_dim=128 qk_rope_head_dim=64 v_head_dim=128 intermediate_size=18432 "
+     "moe_intermediate_size=2048 vocab_size=129280 num_nextn_predict_layers=0"},
+    {"qwen3", "0.6B", "qwen3", "hidden_size=1024 num_hidden_layers=28 num_attention_heads=16 num_key_value_heads=8 "
+                               "head_dim=128 intermediate_size=3072 vocab_size=151936 tie_word_embeddings=true"},
+    {"qwen3", "1.7B", "qwen3", "hidden_size=2048 num_hidden_layers=28 num_attention_heads=16 num_key_value_heads=8 "
+                               "head_dim=128 intermediate_size=6144 vocab_size=151936 tie_word_embeddings=true"},
+    {"qwen3", "4B", "qwen3", "hidden_size=2560 num_hidden_layers=36 num_attention_heads=32 num_key_value_heads=8 "
+                             "head_dim=128 intermediate_size=9728 vocab_size=151936 tie_word_embeddings=true"},
+    {"qwen3", "8B", "qwen3", "hidden_size=4096 num_hidden_layers=36 num_attention_heads=32 num_key_value_heads=8 "
+                             "head_dim=128 intermediate_size=12288 vocab_size=151936"},
+    {"qwen3", "14B", "qwen3", "hidden_size=5120 num_hidden_layers=40 num_attention_heads=40 num_key_value_heads=8 "
+                              "head_dim=128 intermediate_size=17408 vocab_size=151936"},
+    {"qwen3", "32B", "qwen3", "hidden_size=5120 num_hidden_layers=64 num_attention_heads=64 num_key_value_heads=8 "
+                              "head_dim=128 intermediate_size=25600 vocab_size=151936"},
+    {"qwen3", "30B-A3B", "qwen3_moe", "hidden_size=2048 num_hidden_layers=48 num_attention_heads=32 "
+     "num_key_value_heads=4 head_dim=128 intermediate_size=6144 num_experts=128 num_experts_per_tok=8 "
+     "moe_intermediate_size=768 vocab_size=151936"},
+    {"qwen3", "235B-A22B", "qwen3_moe", "hidden_size=4096 num_hidden_layers=94 num_attention_heads=64 "
+     "num_key_value_heads=4 head_dim=128 intermediate_size=12288 num_experts=128 num_experts_per_tok=8 "
+     "moe_intermediate_size=1536 vocab_size=151936"},
 };
+
+static int set_hf(tt *x, const char *hf, const char *value, const char *theirs);
+
+/* The flavors nd knows, for the message when a toml names another. */
+static void known_flavors(char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof flavors / sizeof flavors[0] && used + 40 < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%s %s", i ? ", " : "", flavors[i].name,
+                                 flavors[i].flavor);
+}
+
+/* A built-in flavor's keys into the model: *found when name and flavor are known. */
+static int builtin_flavor(tt *x, const char *name, const char *flavor, int line, bool *found)
+{
+    for (size_t i = 0; i < sizeof flavors / sizeof flavors[0]; i++) {
+        if (strcmp(flavors[i].name, name) || strcmp(flavors[i].flavor, flavor)) continue;
+        *found = true;
+        int rc = fw_model_family(x->r, flavors[i].family, line);
+        char keys[600];
+        snprintf(keys, sizeof keys, "%s", flavors[i].keys);
+        for (char *save = NULL, *kv = strtok_r(keys, " ", &save); kv && !rc; kv = strtok_r(NULL, " ", &save)) {
+            char *eq = strchr(kv, '=');
+            *eq = '\0';
+            rc = set_hf(x, kv, eq + 1, "[model] flavor");
+        }
+        return rc;
+    }
+    return ND_OK;
+}
 
 /* Llama's MLP width: 2/3 of 4 x dim, x ffn_dim_multiplier, rounded up to multiple_of. */
 static int64_t llama_ffn(int64_t dim, double fdm, int64_t multiple)
@@ -65,6 +134,17 @@ static int set_hf(tt *x, const char *hf, const char *value, const char *theirs)
     return fw_model(&sub, hf, value, 0, theirs);
 }
 
+/* Where quoted stands as a dict key (followed by ':'), not in a comment or a string. */
+static char *dict_key(char *text, const char *quoted)
+{
+    for (char *at = strstr(text, quoted); at; at = strstr(at + 1, quoted)) {
+        const char *q = at + strlen(quoted);
+        while (*q == ' ' || *q == '\t') q++;
+        if (*q == ':') return at;
+    }
+    return NULL;
+}
+
 /* The flavor's arguments in the model's __init__.py: `"8B": TransformerModelArgs(dim=4096,
  * n_layers=32, ...)`, nested calls (moe_args=MoEArgs(...)) read flat. */
 static int read_module(tt *x, const char *flavor, double *fdm, int64_t *multiple, bool *found)
@@ -75,14 +155,27 @@ static int read_module(tt *x, const char *flavor, double *fdm, int64_t *multiple
     if (rc) return rc;
     char quoted[80];
     snprintf(quoted, sizeof quoted, "\"%s\"", flavor);
-    char *at = strstr(text, quoted);
-    if (!at) snprintf(quoted, sizeof quoted, "'%s'", flavor), at = strstr(text, quoted);
+    char *at = dict_key(text, quoted);
+    if (!at) snprintf(quoted, sizeof quoted, "'%s'", flavor), at = dict_key(text, quoted);
     *found = at != NULL;
     char *p = at ? strchr(at, '(') : NULL;
-    int depth = 0;
+    int depth = 0, moe_depth = 0; /* inside moe=MoE.Config(...) (MoEArgs): hidden_dim is an expert's */
+    int skip_depth = 0;           /* inside rope=RoPE.Config(...): its dim is the rotary one's */
     for (; p && *p && !rc; p++) {
-        if (*p == '(') depth++;
-        if (*p == ')' && --depth == 0) break;
+        if (*p == '(') {
+            depth++;
+            const char *b = p;
+            while (b > text && (b[-1] == '.' || b[-1] == '_' || (b[-1] >= 'A' && b[-1] <= 'Z') ||
+                                (b[-1] >= 'a' && b[-1] <= 'z') || (b[-1] >= '0' && b[-1] <= '9')))
+                b--;
+            if (!moe_depth && (strncmp(b, "MoE", 3) == 0 || strncmp(b, "moe", 3) == 0)) moe_depth = depth;
+            if (!skip_depth && (strncmp(b, "RoPE", 4) == 0 || strncmp(b, "Rope", 4) == 0)) skip_depth = depth;
+        }
+        if (*p == ')') {
+            if (depth == moe_depth) moe_depth = 0;
+            if (depth == skip_depth) skip_depth = 0;
+            if (--depth == 0) break;
+        }
         if (!((*p >= 'a' && *p <= 'z') || *p == '_') || (p[-1] >= 'a' && p[-1] <= 'z') || p[-1] == '_') continue;
         char key[64], val[64];
         if (sscanf(p, "%63[a-z_0-9] = %63[^,)\n]", key, val) != 2) continue;
@@ -91,8 +184,10 @@ static int read_module(tt *x, const char *flavor, double *fdm, int64_t *multiple
         if (!strcmp(val, "False")) strcpy(val, "false");
         if (!strcmp(key, "ffn_dim_multiplier")) nd_parse_double(val, fdm);
         else if (!strcmp(key, "multiple_of")) nd_parse_int64(val, 1, 1 << 24, multiple);
-        for (size_t i = 0; i < sizeof model_args / sizeof model_args[0] && !rc; i++)
-            if (!strcmp(model_args[i].arg, key)) rc = set_hf(x, model_args[i].hf, val, key);
+        if (moe_depth && !skip_depth && !strcmp(key, "hidden_dim")) rc = set_hf(x, "moe_intermediate_size", val, key);
+        else
+            for (size_t i = 0; !skip_depth && i < sizeof model_args / sizeof model_args[0] && !rc; i++)
+                if (!strcmp(model_args[i].arg, key)) rc = set_hf(x, model_args[i].hf, val, key);
         p += strlen(key);
     }
     free(text);
@@ -128,17 +223,14 @@ static int read_model(tt *x)
     int64_t multiple = 256;
     bool found = false;
     if (!rc && x->module[0]) rc = read_module(x, flavor, &fdm, &multiple, &found);
-    for (size_t i = 0; !rc && !found && !strcmp(name, "llama3") && i < sizeof llama3 / sizeof llama3[0]; i++) {
-        if (strcmp(llama3[i].flavor, flavor)) continue;
-        nd_model *m = &r->run->model;
-        m->hidden = llama3[i].dim, m->layers = llama3[i].layers, m->heads = llama3[i].heads;
-        m->kv_heads = llama3[i].kv, m->vocab = 128256;
-        fdm = llama3[i].fdm, multiple = llama3[i].multiple, found = true;
-    }
-    if (!rc && !found)
+    if (!rc && !found) rc = builtin_flavor(x, name, flavor, line, &found);
+    if (!rc && !found) {
+        char known[1024];
+        known_flavors(known, sizeof known);
         return nd_error_set(r->err, ND_EINPUT, "%s:%d: [model] %s %s: nd reads the model from hf_assets_path's "
                             "config.json, the flavor's arguments in the model's __init__.py (-y MODULE.py:%s), or "
-                            "knows llama3 8B, 70B and 405B", x->toml, line, name, flavor, x->toml);
+                            "knows torchtitan's %s", x->toml, line, name, flavor, x->toml, known);
+    }
     if (!rc && !r->run->model.ffn && r->run->model.hidden) r->run->model.ffn = llama_ffn(r->run->model.hidden, fdm, multiple);
     if (!rc && !r->run->model.vocab) rc = fw_default(r, "no vocabulary in the model's arguments: 128256 (Llama 3's)"),
                                      r->run->model.vocab = 128256;
