@@ -1,6 +1,7 @@
 nd_add_unit_test(test_model SOURCES test_model.c LIBS nd_core)
 nd_add_unit_test(test_layer SOURCES test_layer.c LIBS nd_core)
 nd_add_unit_test(test_kernels SOURCES test_kernels.c LIBS nd_core)
+nd_add_unit_test(test_devices_doc SOURCES test_devices_doc.c LIBS nd_core)
 nd_add_unit_test(test_overhead SOURCES test_overhead.c LIBS nd_core)
 target_include_directories(test_kernels PRIVATE ${PROJECT_SOURCE_DIR}/search/costmodel)
 nd_add_unit_test(test_collective SOURCES test_collective.c LIBS nd_core)

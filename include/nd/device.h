@@ -106,6 +106,10 @@ void nd_device_table_names(const nd_device_table *table, char *buf, size_t size)
  * overhead may be 0; fractions lie in (0, 1]). */
 int nd_device_validate(const nd_device *d, const char *source, nd_error *err);
 
+/* A numeric field by its device-file key ("gemm_efficiency", "devices_per_node", ...):
+ * 0 with *value set, or -1 for a key that is not a numeric field. */
+int nd_device_field(const nd_device *d, const char *key, double *value);
+
 void nd_device_table_free(nd_device_table *table);
 
 #endif

@@ -69,6 +69,22 @@ void nd_device_table_names(const nd_device_table *table, char *buf, size_t size)
                                  table->items[i].name);
 }
 
+static double field_value(const nd_device *d, const dfield *f)
+{
+    const char *p = (const char *)d + f->offset;
+    return f->type == D_INT ? (double)*(const int *)p : *(const double *)p;
+}
+
+int nd_device_field(const nd_device *d, const char *key, double *value)
+{
+    for (size_t i = 0; i < N_DFIELDS; i++)
+        if (dfields[i].type != D_TEXT && !strcmp(dfields[i].key, key)) {
+            *value = field_value(d, &dfields[i]);
+            return 0;
+        }
+    return -1;
+}
+
 /* Device numbers divide work (bytes over a bandwidth, FLOPs over a rate times an
  * efficiency): below these a step time is no longer finite, or no longer means anything. */
 #define FRACTION_MIN 1e-3 /* an efficiency of 0.1 % */
@@ -80,8 +96,7 @@ int nd_device_validate(const nd_device *d, const char *source, nd_error *err)
     for (size_t i = 0; i < N_DFIELDS; i++) {
         const dfield *f = &dfields[i];
         if (f->type == D_TEXT) continue;
-        double v = f->type == D_INT ? (double)*(const int *)((const char *)d + f->offset)
-                                    : *(const double *)((const char *)d + f->offset);
+        double v = field_value(d, f);
         bool zero_ok = f->flags & F_ZERO_OK, fraction = f->flags & F_FRACTION;
         double lo = fraction ? FRACTION_MIN : POSITIVE_MIN, hi = fraction ? 1 : VALUE_MAX;
         if (!isfinite(v) || (v == 0 ? !zero_ok : v < lo || v > hi))

@@ -63,6 +63,35 @@
 #define NV_INTER(nic_gbps) \
     .inter_gbps = (nic_gbps), .inter_efficiency = 0.92, .inter_latency_us = 2, .inter_base_us = 25
 
+/* Blackwell kernel curves. B200's are fitted to its GEMM table [GEMM] and FlashAttention-4 /
+ * cuDNN [FA4]; the rack-scale parts keep B200's shape dependence at the MAMF ceilings measured
+ * on GB200 (72.9 % BF16, 72.3 % FP8). B300 and GB300 take their sibling's curves (assumed: MAMF
+ * measures B300 at 78.6 % of peak against B200's 77.6 %). torchao's B200 MXFP8 puts the weight-
+ * gradient grouped GEMM at 1.31x the forward's time. */
+#define BLACKWELL_GROUPED \
+    .grouped_gemm_efficiency = 0.75, .grouped_wgrad_efficiency = 0.57, .attention_half_seq = 1024
+#define B200_CURVES \
+    .gemm_efficiency = 0.85, .gemm_half_dim = 176, .gemm_fixed_us = 2.5, \
+    .fp8_gemm_efficiency = 0.82, .fp8_gemm_half_dim = 144, \
+    .attention_fwd_efficiency = 0.62, .attention_bwd_efficiency = 0.48, BLACKWELL_GROUPED
+#define GB200_CURVES \
+    .gemm_efficiency = 0.78, .gemm_half_dim = 176, .gemm_fixed_us = 2.5, \
+    .fp8_gemm_efficiency = 0.77, .fp8_gemm_half_dim = 144, \
+    .attention_fwd_efficiency = 0.58, .attention_bwd_efficiency = 0.45, BLACKWELL_GROUPED
+
+/* Ascend 910B/910C die with torch_npu [EAGER]; everything but the host dispatch is assumed
+ * (Huawei's own modelling tool uses 0.7 of peak and 0.7 of link bandwidth, uncalibrated). */
+#define ASCEND_DIE \
+    .peak_tflops = 376, .fp32_tflops = 94, \
+    .gemm_efficiency = 0.75, .gemm_half_dim = 128, .gemm_fixed_us = 5, \
+    .attention_fwd_efficiency = 0.55, .attention_bwd_efficiency = 0.45, .attention_half_seq = 1024, \
+    .kernel_launch_us = 4, .host_dispatch_us = 12.1, .host_sync_us = 80, \
+    .microbatch_host_ms = 0.5, .step_host_ms = 10, \
+    .hbm_gib = 64, .hbm_gbps = 1600, .hbm_efficiency = 0.80, \
+    .runtime_reserve_mib = 1000, .comm_buffer_mib = 400, \
+    .intra_gbps = 196, .intra_efficiency = 0.70, .intra_latency_us = 2, .intra_base_us = 30, \
+    .inter_gbps = 25, .inter_efficiency = 0.90, .inter_latency_us = 3, .inter_base_us = 30
+
 static const nd_device builtin[] = {
     {
         .name = "V100", .description = "NVIDIA V100-SXM2-16GB (DGX-1, NVLink hybrid cube mesh)",
@@ -160,12 +189,7 @@ static const nd_device builtin[] = {
     {
         .name = "B200", .description = "NVIDIA B200-180GB (DGX B200)",
         .peak_tflops = 2250, .fp8_tflops = 4500, .tf32_tflops = 1125, .fp32_tflops = 80, /* [DS] */
-        .gemm_efficiency = 0.85, .gemm_half_dim = 176, .gemm_fixed_us = 2.5,  /* [GEMM] b200.csv */
-        .fp8_gemm_efficiency = 0.82, .fp8_gemm_half_dim = 144,                /* [GEMM] b200.csv */
-        /* torchao B200 MXFP8: the weight-gradient grouped GEMM takes 1.31x the forward's */
-        .grouped_gemm_efficiency = 0.75, .grouped_wgrad_efficiency = 0.57,
-        .attention_fwd_efficiency = 0.62, .attention_bwd_efficiency = 0.48, /* [FA4] / cuDNN */
-        .attention_half_seq = 1024,
+        B200_CURVES, /* [GEMM] b200.csv, [FA4] */
         NV_STACK(10),
         .hbm_gib = 179, .hbm_gbps = 8000, .hbm_efficiency = 0.80, /* 183359 MiB; efficiency assumed */
         .runtime_reserve_mib = 700, .comm_buffer_mib = 200,
@@ -177,11 +201,7 @@ static const nd_device builtin[] = {
     {
         .name = "B300", .description = "NVIDIA B300-288GB (HGX B300, Blackwell Ultra)",
         .peak_tflops = 2250, .fp8_tflops = 4500, .tf32_tflops = 1125, .fp32_tflops = 80, /* [DS] */
-        /* assumed: B200's curves (MAMF: B300 78.6 % vs B200 77.6 % at best shapes) */
-        .gemm_efficiency = 0.85, .gemm_half_dim = 176, .gemm_fixed_us = 2.5,
-        .fp8_gemm_efficiency = 0.82, .fp8_gemm_half_dim = 144,
-        .grouped_gemm_efficiency = 0.75, .grouped_wgrad_efficiency = 0.57,
-        .attention_fwd_efficiency = 0.62, .attention_bwd_efficiency = 0.48, .attention_half_seq = 1024,
+        B200_CURVES, /* assumed */
         NV_STACK(10),
         .hbm_gib = 268, .hbm_gbps = 8000, .hbm_efficiency = 0.80, /* visible memory assumed */
         .runtime_reserve_mib = 700, .comm_buffer_mib = 200,
@@ -193,11 +213,7 @@ static const nd_device builtin[] = {
     {
         .name = "GB200", .description = "NVIDIA GB200 NVL72 (72 B200 in one NVLink domain)",
         .peak_tflops = 2500, .fp8_tflops = 5000, .tf32_tflops = 1250, .fp32_tflops = 80, /* [DS] */
-        /* MAMF: 1822 BF16 (72.9 %), 3616 FP8 (72.3 %); B200's shape dependence */
-        .gemm_efficiency = 0.78, .gemm_half_dim = 176, .gemm_fixed_us = 2.5,
-        .fp8_gemm_efficiency = 0.77, .fp8_gemm_half_dim = 144,
-        .grouped_gemm_efficiency = 0.75, .grouped_wgrad_efficiency = 0.57,
-        .attention_fwd_efficiency = 0.58, .attention_bwd_efficiency = 0.45, .attention_half_seq = 1024,
+        GB200_CURVES, /* MAMF: 1822 BF16 TFLOP/s, 3616 FP8 */
         NV_STACK(10),
         .hbm_gib = 184.6, .hbm_gbps = 8000, .hbm_efficiency = 0.80,
         .runtime_reserve_mib = 700, .comm_buffer_mib = 200,
@@ -211,11 +227,7 @@ static const nd_device builtin[] = {
     {
         .name = "GB300", .description = "NVIDIA GB300 NVL72 (72 B300 in one NVLink domain)",
         .peak_tflops = 2500, .fp8_tflops = 5000, .tf32_tflops = 1250, .fp32_tflops = 80, /* [DS] */
-        /* assumed: GB200's curves */
-        .gemm_efficiency = 0.78, .gemm_half_dim = 176, .gemm_fixed_us = 2.5,
-        .fp8_gemm_efficiency = 0.77, .fp8_gemm_half_dim = 144,
-        .grouped_gemm_efficiency = 0.75, .grouped_wgrad_efficiency = 0.57,
-        .attention_fwd_efficiency = 0.62, .attention_bwd_efficiency = 0.48, .attention_half_seq = 1024,
+        GB200_CURVES, /* assumed */
         NV_STACK(10),
         .hbm_gib = 268, .hbm_gbps = 8000, .hbm_efficiency = 0.80,
         .runtime_reserve_mib = 700, .comm_buffer_mib = 200,
@@ -226,33 +238,16 @@ static const nd_device builtin[] = {
     },
     {
         .name = "A2", .description = "Ascend 910B (Atlas 800T A2)",
-        .peak_tflops = 376, .fp32_tflops = 94, /* [DS] (bin-dependent: 313 or 376 FP16) */
-        /* assumed: Huawei's own modelling tool uses 0.7 of peak, uncalibrated */
-        .gemm_efficiency = 0.75, .gemm_half_dim = 128, .gemm_fixed_us = 5,
-        .attention_fwd_efficiency = 0.55, .attention_bwd_efficiency = 0.45, .attention_half_seq = 1024,
-        .kernel_launch_us = 4, .host_dispatch_us = 12.1, .host_sync_us = 80, /* [EAGER] torch_npu */
-        .microbatch_host_ms = 0.5, .step_host_ms = 10,
-        .hbm_gib = 64, .hbm_gbps = 1600, .hbm_efficiency = 0.80,
-        .runtime_reserve_mib = 1000, .comm_buffer_mib = 400,
-        /* HCCS full mesh: 7 links of 28 GB/s; 0.7 is Huawei's placeholder */
-        .devices_per_node = 8, .intra_gbps = 196, .intra_efficiency = 0.70, .intra_latency_us = 2,
-        .intra_base_us = 30, .intra_link_gbps = 28,
-        .inter_gbps = 25, .inter_efficiency = 0.90, .inter_latency_us = 3, .inter_base_us = 30,
+        ASCEND_DIE, /* [DS] peaks (bin-dependent: 313 or 376 FP16), [EAGER] */
+        /* HCCS full mesh: 7 links of 28 GB/s */
+        .devices_per_node = 8, .intra_link_gbps = 28,
         .host_gbps = 17.2,
     },
     {
         .name = "A3", .description = "Ascend 910C, one die (Atlas 900 A3 SuperPoD)",
-        .peak_tflops = 376, .fp32_tflops = 94, /* [DS] per die */
-        .gemm_efficiency = 0.75, .gemm_half_dim = 128, .gemm_fixed_us = 5,
-        .attention_fwd_efficiency = 0.55, .attention_bwd_efficiency = 0.45, .attention_half_seq = 1024,
-        .kernel_launch_us = 4, .host_dispatch_us = 12.1, .host_sync_us = 80,
-        .microbatch_host_ms = 0.5, .step_host_ms = 10,
-        .hbm_gib = 64, .hbm_gbps = 1600, .hbm_efficiency = 0.80,
-        .runtime_reserve_mib = 1000, .comm_buffer_mib = 400,
+        ASCEND_DIE, /* [DS] per die */
         /* UB plane 196 GB/s per die; < 1 us extra across nodes [CM384] */
-        .devices_per_node = 16, .intra_gbps = 196, .intra_efficiency = 0.70, .intra_latency_us = 2,
-        .intra_base_us = 30,
-        .inter_gbps = 25, .inter_efficiency = 0.90, .inter_latency_us = 3, .inter_base_us = 30,
+        .devices_per_node = 16,
         .host_gbps = 7.43,
     },
 };
