@@ -49,7 +49,7 @@ typedef struct nd_search_config_file {
     bool calibration_off;     /* estimator.enable_profiling_calibration: false */
     char cp_algo[32];         /* estimator.cp_algo ("" = none) */
     int n_notes;              /* what nd read but does not use, for a note each */
-    char notes[8][200];
+    char notes[8][1200]; /* "file:line: message": a path of up to 1,000 bytes */
 } nd_search_config_file;
 
 /* Reads a search config. Unknown keys are errors naming file, line and key; ND's keys nd

@@ -44,7 +44,7 @@ static void add_note(nd_search_config_file *f, nd_yaml *y, yaml_node_t *n, const
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    snprintf(f->notes[f->n_notes++], sizeof f->notes[0], "%.60s:%d: %.120s", y->path, nd_yaml_line(n), msg);
+    snprintf(f->notes[f->n_notes++], sizeof f->notes[0], "%.1000s:%d: %.159s", y->path, nd_yaml_line(n), msg);
 }
 
 static int read_dim(nd_yaml *y, yaml_node_t *v, nd_dim d, nd_search_config_file *f, nd_error *err)
