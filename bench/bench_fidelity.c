@@ -64,6 +64,10 @@ static void add_rows(tally *t, const nd_compare *c, double budget_mib)
 
 static void print_tally(const char *name, const tally *t, double spearman)
 {
+    if (!t->rows) {
+        printf("%-26s %5d %9s\n", name, 0, "-");
+        return;
+    }
     printf("%-26s %5zu %8.1f%% %+8.1f%% ", name, t->rows, 100 * t->abs_err / (double)t->rows,
            100 * t->signed_err / (double)t->rows);
     if (isnan(spearman)) printf("%9s", "");
@@ -116,6 +120,13 @@ static int one_round(const char *dir, const char *run_file, const char *csv, con
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && argv[1][0] == '-') {
+        printf("usage: bench_fidelity [SOURCE_DIR [RUN.yaml ROUND.csv SOURCE]...]\n"
+               "Prices every run of the bundled real rounds (or of the rounds given, each after the\n"
+               "run file it was measured with and the name of its source) without ratios and prints step-time MAPE,\n"
+               "bias and Spearman, memory MAPE and bias, and refusals. docs/benchmarks.md.\n");
+        return strcmp(argv[1], "-h") && strcmp(argv[1], "--help") ? 2 : 0;
+    }
     const char *dir = argc > 1 ? argv[1] : ND_SOURCE_DIR;
     tally sources[16], all = {"all", 0, 0, 0, 0, 0, 0, 0};
     size_t n_sources = 0;
