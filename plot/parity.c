@@ -161,8 +161,19 @@ static double rel_error(const nd_plot_parity_panel *p, size_t i)
     return isfinite(m) && m > 0 && isfinite(e) ? (e - m) / m : NAN;
 }
 
+/* Whether a point of the same label is already named: a strategy measured twice sits at one
+ * place, and its name once is enough. */
+static int named_already(const nd_plot_parity *plot, const unsigned char *show, size_t i)
+{
+    const char *name = plot->labels[i] ? plot->labels[i] : "";
+    for (size_t j = 0; j < plot->n_points; j++)
+        if (show[j] && !strcmp(name, plot->labels[j] ? plot->labels[j] : ""))
+            return 1;
+    return 0;
+}
+
 /* Marks in show[] the LABELLED_MAX points of the panel with the largest errors above
- * LABELLED_ERROR, ties to the earlier row, and returns the mean absolute error and the
+ * LABELLED_ERROR, one per label, ties to the earlier row, and returns the mean absolute error and the
  * worst signed error (NaN without any). */
 static void panel_stats(const nd_plot_parity *plot, const nd_plot_parity_panel *p, unsigned char *show,
                         double *mape, double *worst)
@@ -182,7 +193,8 @@ static void panel_stats(const nd_plot_parity *plot, const nd_plot_parity_panel *
         size_t best = n;
         for (size_t i = 0; i < n; i++) {
             double e = rel_error(p, i);
-            if (show[i] || !isfinite(e) || fabs(e) <= LABELLED_ERROR) continue;
+            if (show[i] || !isfinite(e) || fabs(e) <= LABELLED_ERROR || named_already(plot, show, i))
+                continue;
             if (best == n || fabs(e) > fabs(rel_error(p, best))) best = i;
         }
         if (best == n) break;
