@@ -161,14 +161,13 @@ static double rel_error(const nd_plot_parity_panel *p, size_t i)
     return isfinite(m) && m > 0 && isfinite(e) ? (e - m) / m : NAN;
 }
 
-/* Whether a point of the same label is already named: a strategy measured twice sits at one
+/* Whether point i's label is one of the picked points': a strategy measured twice sits at one
  * place, and its name once is enough. */
-static int named_already(const nd_plot_parity *plot, const unsigned char *show, size_t i)
+static int named_already(const nd_plot_parity *plot, const size_t *picked, size_t n_picked, size_t i)
 {
     const char *name = plot->labels[i] ? plot->labels[i] : "";
-    for (size_t j = 0; j < plot->n_points; j++)
-        if (show[j] && !strcmp(name, plot->labels[j] ? plot->labels[j] : ""))
-            return 1;
+    for (size_t k = 0; k < n_picked; k++)
+        if (!strcmp(name, plot->labels[picked[k]] ? plot->labels[picked[k]] : "")) return 1;
     return 0;
 }
 
@@ -189,16 +188,18 @@ static void panel_stats(const nd_plot_parity *plot, const nd_plot_parity_panel *
         if (!isfinite(*worst) || fabs(e) > fabs(*worst)) *worst = e;
     }
     *mape = counted ? sum / (double)counted : NAN;
+    size_t picked[LABELLED_MAX];
     for (size_t pick = 0; pick < LABELLED_MAX; pick++) {
         size_t best = n;
         for (size_t i = 0; i < n; i++) {
             double e = rel_error(p, i);
-            if (show[i] || !isfinite(e) || fabs(e) <= LABELLED_ERROR || named_already(plot, show, i))
+            if (show[i] || !isfinite(e) || fabs(e) <= LABELLED_ERROR || named_already(plot, picked, pick, i))
                 continue;
             if (best == n || fabs(e) > fabs(rel_error(p, best))) best = i;
         }
         if (best == n) break;
         show[best] = (unsigned char)(pick + 1); /* its rank: the labels of close points are staggered */
+        picked[pick] = best;
     }
 }
 
