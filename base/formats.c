@@ -249,6 +249,7 @@ const nd_report_format nd_report_json = {
     .step_ms = "step_ms", .raw_step_ms = "raw_step_ms", .parts_ms = "parts_ms",
     .raw_parts_ms = "raw_parts_ms", .corrected = "corrected", .peak_mib = "peak_mib",
     .peak_allocated_mib = "peak_allocated_mib", .peak_reserved_mib = "peak_reserved_mib",
+    .peak_firm_mib = "peak_firm_mib", .held = "held",
     .peak_stage = "peak_stage", .budget_mib = "budget_mib", .fits = "fits",
     .params_total = "params_total", .params_with_mtp = "params_with_mtp",
     .params_active_per_token = "params_active_per_token", .straggler_stage = "straggler_stage",

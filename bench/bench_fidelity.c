@@ -47,7 +47,7 @@ static tally *tally_for(tally *t, size_t *n, const char *source)
     return &t[(*n)++];
 }
 
-static void add_rows(tally *t, const nd_compare *c, double budget_mib)
+static void add_rows(tally *t, const nd_compare *c)
 {
     for (size_t i = 0; i < c->count; i++) {
         const nd_compare_row *r = &c->rows[i];
@@ -57,7 +57,7 @@ static void add_rows(tally *t, const nd_compare *c, double budget_mib)
             double m = r->est.peak_mib / r->row->peak_mib - 1;
             t->mem_abs += fabs(m), t->mem_signed += m, t->mem_rows++;
             /* The run really ran: nd must not call it "does not fit". */
-            if (r->est.peak_mib > budget_mib) t->refused++;
+            if (!r->est.fits) t->refused++;
         }
     }
 }
@@ -107,9 +107,9 @@ static int one_round(const char *dir, const char *run_file, const char *csv, con
         fprintf(stderr, "bench_fidelity: %s\n", err.message);
     } else {
         tally model = {{0}, 0, 0, 0, 0, 0, 0, 0};
-        add_rows(&model, &c, s.budget_mib);
-        add_rows(tally_for(sources, n_sources, source), &c, s.budget_mib);
-        add_rows(all, &c, s.budget_mib);
+        add_rows(&model, &c);
+        add_rows(tally_for(sources, n_sources, source), &c);
+        add_rows(all, &c);
         print_tally(s.run.model.name, &model, c.fold[ND_FOLD_TOTAL].spearman);
         nd_compare_free(&c);
     }

@@ -124,7 +124,7 @@ static void write_row(row_writer *wr, const nd_ranked *r, int step, int64_t chan
     nd_recompute main = ND_RECOMPUTE_FULL;
     for (int m = 0; m < ND_RECOMPUTE_MODES; m++)
         if (by_mode[m] > by_mode[main]) main = (nd_recompute)m;
-    fprintf(fp, ",%lld,%s", (long long)full, nd_format_double(est->peak_mib, buf));
+    fprintf(fp, ",%lld,%s", (long long)full, nd_format_double(est->peak_firm_mib, buf));
     fprintf(fp, ",%s,%s", nd_format_double(est->step_ms, buf), nd_recompute_name(main));
     /* recompute_layers: ranges of consecutive layers running another mode than the main one,
      * in the plan's layer order (nd_plan_layer_mode); layer_recompute: per stage and kind, the
@@ -182,8 +182,8 @@ static int convert_one(const nd_search_config *cfg, const nd_strategy *s, plan_b
                 trial->layers[st][k][m]--, trial->layers[st][k][ND_RECOMPUTE_FULL]++;
                 nd_estimate e = {0};
                 if (nd_estimate_strategy(cfg->ctx, s, NULL, &trial->plan, &e, NULL)) continue;
-                if (e.step_ms < best || (e.step_ms == best && e.peak_mib < best_peak)) {
-                    best = e.step_ms, best_peak = e.peak_mib, bst = st, bk = k, bm = m;
+                if (e.step_ms < best || (e.step_ms == best && e.peak_firm_mib < best_peak)) {
+                    best = e.step_ms, best_peak = e.peak_firm_mib, bst = st, bk = k, bm = m;
                 }
             }
     if (bst < 0) return -1;
@@ -225,7 +225,7 @@ static int one_configuration(row_writer *wr, const nd_ranked *r, nd_plot_recompu
         if (nd_estimate_strategy(cfg->ctx, s, NULL, &cur.plan, &e, NULL)) break;
         for (int64_t st = 0; st < pp; st++) savings[st] = (full_tm[st].total_ms - tm[st].total_ms) * (double)s->mb;
         write_row(wr, r, step, changed, &cur, &e, mem, savings);
-        steps[n] = e.step_ms, peaks[n] = e.peak_mib, n++;
+        steps[n] = e.step_ms, peaks[n] = e.peak_firm_mib, n++;
         if (convert_one(cfg, s, &cur, &trial, &changed, NULL)) break;
     }
     series->n_steps = n;

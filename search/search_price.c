@@ -249,7 +249,7 @@ static double layers_budget(const nd_context *ctx, const nd_layer_cache_entry *c
 {
     double ends_act = (w->first ? c->embedding.activation_bytes[0] : 0) + (w->last ? c->head.activation_bytes[0] : 0);
     double room_mib = ctx->budget_mib - mem->params_mib - mem->grads_mib - mem->optimizer_mib -
-                      mem->context_mib - mem->allocator_mib - mem->buffers_mib;
+                      mem->context_mib - (mem->allocator_mib - mem->held_mib) - mem->buffers_mib;
     return room_mib * MIB - w->inflight * ends_act;
 }
 
@@ -261,7 +261,7 @@ static void fill_ranked(const nd_strategy *s, const nd_estimate *e, nd_ranked *r
     memcpy(r->raw_parts_ms, e->raw_parts_ms, sizeof r->raw_parts_ms);
     r->kernels_per_step = e->kernels_per_step, r->microbatch_slots = e->microbatch_slots;
     r->step_ms = e->step_ms;
-    r->peak_mib = e->peak_mib;
+    r->peak_mib = e->peak_firm_mib; /* what must fit: held buffers are given back */
     r->tokens_per_s_per_device = e->tokens_per_s_per_device;
     r->mfu = e->mfu;
 }
@@ -310,8 +310,8 @@ static int plan_that_fits(const nd_search_config *cfg, nd_layer_cache *cache, co
         chosen->stage_memory = NULL;
         if (chosen->fits) return 0;
         for (int64_t i = 0; i < full->pp; i++)
-            if (got[i].total_mib > cfg->ctx->budget_mib)
-                shrink[i] += 1.1 * (got[i].total_mib - cfg->ctx->budget_mib) * MIB;
+            if (nd_stage_memory_firm_mib(&got[i]) > cfg->ctx->budget_mib)
+                shrink[i] += 1.1 * (nd_stage_memory_firm_mib(&got[i]) - cfg->ctx->budget_mib) * MIB;
     }
     return -1;
 }
@@ -340,7 +340,7 @@ static int price_layout(const nd_search_config *cfg, nd_layer_cache *cache, nd_s
     nd_layout_plan(cfg->ctx->model, cfg->space.layout, s, layers);
     nd_estimate est = {0};
     if (nd_estimate_strategy(cfg->ctx, s, cache, &plan, &est, NULL)) return 0;
-    *peak_mib = est.peak_mib;
+    *peak_mib = est.peak_firm_mib;
     if (!est.fits) return 0;
     fill_ranked(s, &est, r);
     summarise_plan(&plan, r);
@@ -355,7 +355,7 @@ int nd_search_price(const nd_search_config *cfg, nd_layer_cache *cache, nd_strat
     if (cfg->space.layout) return price_layout(cfg, cache, s, r, peak_mib);
     if (!cfg->space.per_layer) {
         if (nd_estimate_strategy(cfg->ctx, s, cache, NULL, &est, NULL)) return 0;
-        *peak_mib = est.peak_mib;
+        *peak_mib = est.peak_firm_mib;
         if (!est.fits) return 0;
         fill_ranked(s, &est, r);
         return 1;
@@ -366,7 +366,7 @@ int nd_search_price(const nd_search_config *cfg, nd_layer_cache *cache, nd_strat
     est.stage_memory = mem;
     if (nd_estimate_strategy(cfg->ctx, &full, cache, NULL, &est, NULL)) return 0;
     est.stage_memory = NULL;
-    *peak_mib = est.peak_mib;
+    *peak_mib = est.peak_firm_mib;
     if (!est.fits) return 0;
     plan_storage ps;
     nd_recompute_plan plan;

@@ -254,6 +254,100 @@ static void torchtitan_per_op_selective_memory(void **state)
     assert_true(fabs(est.peak_allocated_mib - mem[0].allocated_mib) < 1e-9);
 }
 
+/* DLPerf's GPT-h1536-L16 under Megatron-LM of 2020 (samples/runs/dlperf-gpt-h1536-l16.yaml:
+ * megatron-legacy, fp16, full activation checkpointing) on V100s, priced at stage 0. */
+static void price_dlperf(nd_run *r, const char *text, double budget_mib, nd_estimate *est, nd_stage_memory *mem)
+{
+    nd_strategy s;
+    nd_strategy_init(&s);
+    nd_error err = {0};
+    assert_int_equal(nd_strategy_parse(&s, text, &err), 0);
+    if (nd_strategy_check(&s, &r->model, s.dp * s.tp, s.dp * s.mbs, 2048, &err)) fail_msg("%s", err.message);
+    nd_context ctx;
+    nd_context_init(&ctx, &r->model, &r->train, nd_device_table_find(&table, "V100"), s.dp * s.tp, budget_mib,
+                    NULL);
+    memset(est, 0, sizeof *est);
+    est->stage_memory = mem;
+    assert_int_equal(nd_estimate_strategy(&ctx, &s, NULL, NULL, est, &err), 0);
+}
+
+static void load_dlperf(nd_run *r)
+{
+    char path[1024];
+    nd_error err = {0};
+    snprintf(path, sizeof path, "%s/samples/runs/dlperf-gpt-h1536-l16.yaml", getenv("ND_SOURCE_DIR"));
+    if (nd_run_load(r, path, &err)) fail_msg("%s", err.message);
+}
+
+/* Megatron's fp16 optimizer of 2020 allocates the fp32 gradient copies at the first step and
+ * zeroes them after, never freeing them (megatron/fp16/fp16util.py model_grads_to_master_grads;
+ * FP16_Optimizer.zero_grad): 4 bytes per parameter beside the 2-byte fp16 gradients, all the
+ * time. The model has L(12h^2 + 13h) + Vh + s h + 2h = 16 x 28,331,520 + 78,643,200 + 3,145,728
+ * + 3,072 = 535,096,320 parameters; on one GPU its gradients hold 535,096,320 x 6 bytes. */
+static void legacy_fp32_gradient_copies_are_kept(void **state)
+{
+    (void)state;
+    nd_run r;
+    load_dlperf(&r);
+    nd_estimate est;
+    nd_stage_memory mem[1];
+    price_dlperf(&r, "DP=1 MP=1 MBS=2 recompute=full", 0, &est, mem);
+    assert_true(fabs(mem[0].grads_mib - 535096320.0 * 6 / (1024.0 * 1024.0)) < 1e-6);
+}
+
+/* PyTorch 1.x's NCCL process group records each collective's tensors on its stream, so the
+ * allocator reuses a freed one only once the device has run the collective; legacy Megatron
+ * synchronises around each pass, so the host leads by one backward pass. With TP 8 and full
+ * recompute that pass runs, per layer, the two all-reduces of the replayed forward (attention
+ * and MLP outputs) and the two of the backward (the column-parallel inputs' gradients), each of
+ * T x h x 2 bytes = 32768 x 1536 x 2 = 96 MiB: 16 layers x 4 x 96 = 6144 MiB held. They are
+ * given back before a request would fail, so `fits` does not count them. */
+static void legacy_collective_buffers_are_held(void **state)
+{
+    (void)state;
+    nd_run r;
+    load_dlperf(&r);
+    nd_estimate est;
+    nd_stage_memory mem[1];
+    price_dlperf(&r, "DP=1 MP=8 MBS=16 recompute=full", 0, &est, mem);
+    assert_true(fabs(mem[0].held_mib - 6144.0) < 1e-6);
+    assert_true(fabs(est.peak_mib - est.peak_firm_mib - 6144.0) < 1e-6);
+    double firm = est.peak_firm_mib, total = est.peak_mib;
+
+    price_dlperf(&r, "DP=1 MP=8 MBS=16 recompute=full", firm + 1, &est, mem); /* under the total: still fits */
+    assert_true(est.fits);
+    price_dlperf(&r, "DP=1 MP=8 MBS=16 recompute=full", firm - 1, &est, mem);
+    assert_false(est.fits);
+
+    r.train.record_streams = 0; /* TORCH_NCCL_AVOID_RECORD_STREAMS=1 */
+    price_dlperf(&r, "DP=1 MP=8 MBS=16 recompute=full", 0, &est, mem);
+    assert_true(mem[0].held_mib == 0);
+    assert_true(fabs(est.peak_mib - (total - 6144.0)) < 1e-6);
+
+    /* Without the pass synchronisations the host leads by the whole micro-batch: the first
+     * forward's two all-reduces a layer join them, 16 x 6 x 96 = 9216 MiB. */
+    r.train.record_streams = 1;
+    r.train.framework = ND_FRAMEWORK_MEGATRON;
+    price_dlperf(&r, "DP=1 MP=8 MBS=16 recompute=full", 0, &est, mem);
+    assert_true(fabs(mem[0].held_mib - 9216.0) < 1e-6);
+}
+
+/* The held buffers fill at most the device: past its 16 GiB the allocator frees them instead of
+ * failing. TP 8 with a micro-batch of 32 would hold 12288 MiB beside ~9 GiB of firm memory. */
+static void held_buffers_fill_at_most_the_device(void **state)
+{
+    (void)state;
+    nd_run r;
+    load_dlperf(&r);
+    nd_estimate est;
+    nd_stage_memory mem[1];
+    price_dlperf(&r, "DP=1 MP=8 MBS=32 recompute=full", 0, &est, mem);
+    assert_true(est.peak_firm_mib < 16384 && est.peak_firm_mib + 12288 > 16384);
+    assert_true(fabs(est.peak_mib - 16384.0) < 1e-6);
+    assert_true(fabs(mem[0].held_mib - (16384.0 - est.peak_firm_mib)) < 1e-6);
+    assert_true(est.fits);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -265,6 +359,9 @@ int main(void)
         cmocka_unit_test(cache_gives_identical_results),
         cmocka_unit_test(budget_decides_the_fit),
         cmocka_unit_test(torchtitan_per_op_selective_memory),
+        cmocka_unit_test(legacy_fp32_gradient_copies_are_kept),
+        cmocka_unit_test(legacy_collective_buffers_are_held),
+        cmocka_unit_test(held_buffers_fill_at_most_the_device),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -54,12 +54,17 @@ typedef struct nd_stage_memory {
                                 the optimizer step's temporaries */
     double buffers_mib;      /* communication buffers in tensors (pipeline, expert dispatch, FSDP) */
     double allocator_mib;    /* cached by the allocator beyond the allocated peak */
+    double held_mib;         /* of which collective buffers awaiting the device: given back
+                                before the allocator would fail, so not counted in `fits` */
     double context_mib;      /* runtime context and communication-library buffers */
     double allocated_mib;    /* peak of tensors: params .. buffers */
     double reserved_mib;     /* peak of the caching allocator: allocated + allocator */
     double total_mib;        /* reserved + context: what the device must hold */
     double inflight;         /* micro-batches of activations held at the peak */
 } nd_stage_memory;
+
+/* What a stage's total needs to fit: the total less the held collective buffers. */
+double nd_stage_memory_firm_mib(const nd_stage_memory *m);
 
 /* The components of m in the memory CSV's order (formats.h: params .. context). */
 void nd_stage_memory_components(const nd_stage_memory *m, double out[ND_MEMORY_COMPONENTS]);
@@ -82,10 +87,12 @@ typedef struct nd_estimate {
     double peak_mib;               /* the largest stage total (reserved + context), corrected by
                                       the memory ratios when the context has them */
     double raw_peak_mib;           /* the same, uncorrected */
+    double peak_firm_mib;          /* the largest stage total less its held collective buffers:
+                                      what `fits` compares with the budget */
     double peak_allocated_mib;     /* the largest stage's allocated and reserved peaks */
     double peak_reserved_mib;
     int peak_stage;
-    bool fits;
+    bool fits;                 /* every stage's total less its held buffers is in the budget */
     int straggler_stage;       /* the pipeline's slowest stage */
     int64_t stages;            /* = PP */
     double tokens_per_s_per_device;

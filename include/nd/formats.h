@@ -357,7 +357,7 @@ typedef struct nd_report_format {
     const char *strategy, *recompute;
     /* an estimate (nd-estimate --json; parts of the others) */
     const char *step_ms, *raw_step_ms, *parts_ms, *raw_parts_ms, *corrected, *peak_mib;
-    const char *peak_allocated_mib, *peak_reserved_mib;
+    const char *peak_allocated_mib, *peak_reserved_mib, *peak_firm_mib, *held;
     const char *peak_stage, *budget_mib, *fits, *params_total, *params_with_mtp;
     const char *params_active_per_token, *straggler_stage, *tokens_per_s_per_device, *mfu;
     const char *model_flops_per_step, *stages, *stage, *first_layer, *layers;

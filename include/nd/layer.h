@@ -41,6 +41,8 @@ typedef struct nd_layer_cost {
     double activation_tensors[ND_RECOMPUTE_MODES]; /* how many tensors hold them */
     double working_bytes[ND_RECOMPUTE_MODES];    /* transient during this layer's backward */
     double buffer_bytes;   /* communication buffers alive during the layer (EP dispatch) */
+    double collective_bytes_fwd; /* buffers its forward's collectives use (TP, EP, CP) */
+    double collective_bytes_bwd[ND_RECOMPUTE_MODES]; /* ... its backward's (+ replay) */
     double model_flops;    /* FLOPs of one forward pass (MFU counts 3x) */
 } nd_layer_cost;
 

@@ -81,12 +81,18 @@ typedef struct nd_train {
     int expandable_segments;   /* PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: freed pages
                                   serve any request, so the allocator caches little beyond the
                                   allocated peak. -1: the framework's default */
+    int record_streams;        /* NCCL collectives record their buffers on the communication
+                                  stream (PyTorch's recordStream, before
+                                  TORCH_NCCL_AVOID_RECORD_STREAMS became the default): the
+                                  allocator cannot reuse a freed buffer until the device has run
+                                  its collective. -1: the framework's default */
     bool compile;              /* torch.compile: elementwise chains fused, fewer host operators */
     int64_t selective_every;   /* torchtitan's per-layer selective AC: every N-th layer fully
                                   recomputed, the others not (0: the framework's per-op or
                                   per-module selective recompute) */
-    bool fp32_grad_copy;       /* the optimizer copies the gradients to fp32 at the step
-                                  (Megatron's fp16 optimizer before main_grad buffers, 2020-21) */
+    bool fp32_grad_copy;       /* the optimizer keeps fp32 copies of the gradients, allocated at
+                                  the first step and zeroed, never freed (Megatron's fp16
+                                  optimizer before main_grad buffers, 2020-21) */
     bool fused_cross_entropy;  /* the loss reads the 16-bit logits once and writes their
                                   gradient in place (Megatron's cross_entropy_loss_fusion, Liger,
                                   TE); false: the framework's fp32 cross entropy */
@@ -101,6 +107,10 @@ int64_t nd_train_padded_vocab(const nd_train *t, int64_t vocab, int64_t tp);
 /* Whether the caching allocator runs with expandable segments (the run's choice, else the
  * framework's). */
 bool nd_train_expandable_segments(const nd_train *t);
+
+/* Whether collectives hold their buffers until the device has run them (the run's choice,
+ * else the framework's). */
+bool nd_train_record_streams(const nd_train *t);
 
 /* "megatron", "megatron-legacy", "megatron-deepspeed", "torchtitan", "fsdp", "deepspeed",
  * "mindspeed". */
@@ -137,6 +147,8 @@ typedef struct nd_framework_profile {
     bool op_selective;        /* `selective` recompute is torchtitan's per-op policy: every other
                               matmul output kept, the non-matmul ops recomputed */
     bool expandable_segments; /* the framework's launcher sets expandable_segments:True */
+    bool record_streams;      /* its collectives' buffers are recordStream'ed (PyTorch 1.x era;
+                                 docs/cost-model.md §Memory, held collective buffers) */
 } nd_framework_profile;
 
 const nd_framework_profile *nd_framework_profile_of(nd_framework f);

@@ -30,6 +30,11 @@ void nd_context_init(nd_context *ctx, const nd_model *m, const nd_train *t, cons
     nd_model_count_params(m, &ctx->params);
 }
 
+double nd_stage_memory_firm_mib(const nd_stage_memory *m)
+{
+    return m->total_mib - m->held_mib;
+}
+
 void nd_stage_memory_components(const nd_stage_memory *m, double out[ND_MEMORY_COMPONENTS])
 {
     const double v[ND_MEMORY_COMPONENTS] = {m->params_mib,  m->grads_mib,   m->optimizer_mib,
@@ -56,7 +61,7 @@ static void correct_memory(const nd_ratios *r, nd_stage_memory *m, double *raw_p
     double tensors = (a - 1) * m->activations_mib + (t - 1) * (m->working_mib + m->buffers_mib);
     double allocator = (t - 1) * m->allocator_mib;
     m->activations_mib *= a;
-    m->working_mib *= t, m->buffers_mib *= t, m->allocator_mib *= t;
+    m->working_mib *= t, m->buffers_mib *= t, m->allocator_mib *= t, m->held_mib *= t;
     m->allocated_mib += tensors;
     m->reserved_mib += tensors + allocator;
     m->total_mib += tensors + allocator;
@@ -85,7 +90,7 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     double flops_per_mb = 0;
     est->stages = s->pp;
     nd_stage_work w, prev;
-    double prev_flops = 0, raw_peak = 0;
+    double prev_flops = 0, raw_peak = 0, firm_peak = 0;
     for (int64_t i = 0; i < s->pp; i++) {
         nd_stage_work_next(ctx, s, plan, i, i ? &prev : NULL, &w);
         /* Middle stages of one composition cost the same per micro-batch: price once. Their
@@ -114,6 +119,7 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
         totals[i] = times[i].total_ms;
         ends[i] = times[i].dp_comm_ms + times[i].dp_reduce_ms + times[i].optimizer_ms;
         flops_per_mb += prev_flops;
+        firm_peak = fmax(firm_peak, nd_stage_memory_firm_mib(&memory));
         if (memory.total_mib > est->peak_mib || i == 0) {
             est->peak_mib = memory.total_mib;
             est->peak_allocated_mib = memory.allocated_mib;
@@ -155,7 +161,8 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     }
     est->straggler_stage = sx;
     est->raw_peak_mib = raw_peak;
-    est->fits = est->peak_mib <= ctx->budget_mib;
+    est->peak_firm_mib = firm_peak;
+    est->fits = firm_peak <= ctx->budget_mib;
     /* Every input is bounded where it enters (docs/limits.md); this is the backstop that
      * keeps an infinite or NaN result out of every table and file. */
     bool finite = isfinite(est->step_ms) && isfinite(est->raw_step_ms) && isfinite(est->peak_mib);

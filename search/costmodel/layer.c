@@ -333,6 +333,7 @@ static double exposed(double comm_ms, bool overlap, double window_ms)
 typedef struct comm {
     double fwd_ms, bwd_ms;
     double kernels_fwd, kernels_bwd;
+    double bytes_fwd, bytes_bwd; /* the tensors the collectives read and write (held buffers) */
 } comm;
 
 /* TP/SP: one all-reduce of T x h per block and pass (Shoeybi et al. 2019), or under SP an
@@ -343,7 +344,7 @@ typedef struct comm {
  * block needs them only when its experts or shared experts are tensor-split. */
 static comm tp_comm(const dims *x, nd_layer_kind kind, const acc *att, const acc *ffn, const acc *core)
 {
-    comm c = {0, 0, 0, 0};
+    comm c = {0, 0, 0, 0, 0, 0};
     const nd_layer_shape *sh = &x->sh;
     const nd_device *d = x->d;
     bool overlap = x->t->tp_comm_overlap;
@@ -360,11 +361,15 @@ static comm tp_comm(const dims *x, nd_layer_kind kind, const acc *att, const acc
     double blocks = (sh->tp > 1 ? 1 : 0) + (ffn_comm > 0 ? 1 : 0);
     double per_block = sh->sp ? 2 : 1; /* all-gather + reduce-scatter, or one all-reduce */
     c.kernels_fwd = c.kernels_bwd = blocks * per_block;
+    /* an all-reduce works in place on T x h; a gather or scatter reads or writes T x h / TP too */
+    double tensor = sh->sp ? bytes * (1 + 1 / (double)sh->tp) : bytes;
+    c.bytes_fwd = c.bytes_bwd = blocks * per_block * tensor;
     if (sh->sp && sh->tp > 1) {
         double regather = nd_collective_ms(d, ND_COLL_ALL_GATHER, tp, bytes);
         c.bwd_ms += exposed(regather, true, att->col_dgrad);
         if (ffn_comm > 0) c.bwd_ms += exposed(regather, true, ffn->col_dgrad);
         c.kernels_bwd += blocks;
+        c.bytes_bwd += blocks * tensor;
     }
     return c;
 }
@@ -372,12 +377,13 @@ static comm tp_comm(const dims *x, nd_layer_kind kind, const acc *att, const acc
 /* EP: the dispatch and combine all-to-alls forward, and again backward. */
 static comm ep_comm(const dims *x, const acc *att, double dispatch_bytes)
 {
-    comm c = {0, 0, 0, 0};
+    comm c = {0, 0, 0, 0, 0, 0};
     nd_group ep = {x->sh.ep, x->sh.etp};
     double a2a = 2 * nd_collective_ms(x->d, ND_COLL_ALL_TO_ALL, ep, dispatch_bytes / 2);
     c.fwd_ms = exposed(a2a, x->t->ep_comm_overlap, att->fwd);
     c.bwd_ms = exposed(a2a, x->t->ep_comm_overlap, att->dgrad + att->wgrad);
     c.kernels_fwd = c.kernels_bwd = 2;
+    c.bytes_fwd = c.bytes_bwd = 2 * dispatch_bytes; /* each all-to-all's input and output */
     return c;
 }
 
@@ -389,7 +395,7 @@ static comm ep_comm(const dims *x, const acc *att, double dispatch_bytes)
  * and the same backward, with nothing to hide behind. */
 static comm cp_comm(const dims *x, const acc *core)
 {
-    comm c = {0, 0, 0, 0};
+    comm c = {0, 0, 0, 0, 0, 0};
     const nd_model *m = x->m;
     const nd_layer_shape *sh = &x->sh;
     double kv_width = m->attention == ND_ATTN_MLA
@@ -406,12 +412,14 @@ static comm cp_comm(const dims *x, const acc *core)
         double out = nd_collective_ms(x->d, ND_COLL_ALL_TO_ALL, cp, x->e * x->T * o_width / tp);
         c.fwd_ms = c.bwd_ms = qkv + out;
         c.kernels_fwd = c.kernels_bwd = 2;
+        c.bytes_fwd = c.bytes_bwd = 2 * x->e * x->T * (q_width + kv_width + o_width) / tp;
         return c;
     }
     double block = x->e * x->T * kv_width / tp;
     c.fwd_ms = steps * exposed(nd_collective_ms(x->d, ND_COLL_P2P, cp, block), true, core->fwd / n);
     c.bwd_ms = steps * exposed(nd_collective_ms(x->d, ND_COLL_P2P, cp, 2 * block), true, core->dgrad / n);
     c.kernels_fwd = c.kernels_bwd = 2 * steps; /* a send and a receive per step */
+    c.bytes_fwd = 2 * steps * block, c.bytes_bwd = 2 * steps * 2 * block;
     return c;
 }
 
@@ -443,7 +451,10 @@ static void layer_modes(const dims *x, nd_layer_kind kind, const acc *all, const
         out->ep_ms[r] = ep->fwd_ms + ep->bwd_ms + (full ? ep->fwd_ms : 0);
         out->cp_ms[r] = cp->fwd_ms + cp->bwd_ms + (full ? cp->fwd_ms : 0);
         out->host_syncs[r] = syncs_fwd * (full ? 2 : 1);
+        out->collective_bytes_bwd[r] = tp->bytes_bwd + ep->bytes_bwd + cp->bytes_bwd +
+                                       (full ? tp->bytes_fwd + ep->bytes_fwd + cp->bytes_fwd : 0);
     }
+    out->collective_bytes_fwd = tp->bytes_fwd + ep->bytes_fwd + cp->bytes_fwd;
     out->kernels[ND_RECOMPUTE_OFF] = k_once;
     out->kernels[ND_RECOMPUTE_SELECTIVE] = k_once + replay_sel->kernels_fwd;
     out->kernels[ND_RECOMPUTE_FULL] = k_once + all->kernels_fwd + comm_k_fwd;
@@ -489,7 +500,7 @@ void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const 
     out->weight_grad_ms = all.wgrad;
     out->model_flops = all.flops;
 
-    comm none = {0, 0, 0, 0};
+    comm none = {0, 0, 0, 0, 0, 0};
     comm tp = sh->tp > 1 || (kind == ND_LAYER_MOE && sh->etp > 1) ? tp_comm(&x, kind, &att, &ffn, &core) : none;
     comm ep = kind == ND_LAYER_MOE && sh->ep > 1 ? ep_comm(&x, &att, dispatch) : none;
     comm cp = sh->cp > 1 ? cp_comm(&x, &core) : none;

@@ -67,6 +67,7 @@ static cJSON *stage_json(const nd_stage_memory *m, const nd_stage_time *t, int64
     nd_json_add_number(mem, key->working, m->working_mib);
     nd_json_add_number(mem, key->buffers, m->buffers_mib);
     nd_json_add_number(mem, key->allocator, m->allocator_mib);
+    nd_json_add_number(mem, key->held, m->held_mib);
     nd_json_add_number(mem, key->context, m->context_mib);
     nd_json_add_number(mem, key->allocated, m->allocated_mib);
     nd_json_add_number(mem, key->reserved, m->reserved_mib);
@@ -114,6 +115,7 @@ cJSON *nd_report_estimate_json(const nd_context *ctx, const nd_strategy *s, cons
     nd_json_add_number(doc, key->peak_mib, est->peak_mib);
     nd_json_add_number(doc, key->peak_allocated_mib, est->peak_allocated_mib);
     nd_json_add_number(doc, key->peak_reserved_mib, est->peak_reserved_mib);
+    nd_json_add_number(doc, key->peak_firm_mib, est->peak_firm_mib);
     nd_json_add_number(doc, key->peak_stage, est->peak_stage);
     nd_json_add_number(doc, key->budget_mib, ctx->budget_mib);
     cJSON_AddBoolToObject(doc, key->fits, est->fits);
@@ -173,6 +175,10 @@ void nd_report_estimate_text(FILE *fp, const nd_context *ctx, const nd_strategy 
     fprintf(fp, "  peak %.0f MiB on stage %d (allocated %.0f, reserved %.0f, context %.0f), budget %.0f MiB: %s\n\n",
             est->peak_mib, est->peak_stage, est->peak_allocated_mib, est->peak_reserved_mib,
             est->peak_mib - est->peak_reserved_mib, ctx->budget_mib, est->fits ? "fits" : "DOES NOT FIT");
+    if (est->peak_firm_mib < est->peak_mib)
+        fprintf(fp, "  of which %.0f MiB are collective buffers the allocator holds until the device has run "
+                "them (record_streams): given back before a request would fail, so a strategy fits when "
+                "%.0f MiB do\n\n", est->peak_mib - est->peak_firm_mib, est->peak_firm_mib);
     double peak_half = peak_halfwidth(ctx, est), step_half = step_halfwidth(ctx, s, est);
     if (isfinite(peak_half))
         fprintf(fp, "  95 %% prediction interval of the peak (the ratios file's uncertainty): %.0f to %.0f MiB\n\n",

@@ -38,12 +38,19 @@ void nd_train_init(nd_train *t)
     t->moe_grouped_gemm = true;
     t->fused_cross_entropy = false;
     t->expandable_segments = -1;
+    t->record_streams = -1;
 }
 
 bool nd_train_expandable_segments(const nd_train *t)
 {
     if (t->expandable_segments >= 0) return t->expandable_segments;
     return nd_framework_profile_of(t->framework)->expandable_segments;
+}
+
+bool nd_train_record_streams(const nd_train *t)
+{
+    if (t->record_streams >= 0) return t->record_streams;
+    return nd_framework_profile_of(t->framework)->record_streams;
 }
 
 /* Counted from each framework's decoder layer and loss (see docs/cost-model.md §Host for the
@@ -55,11 +62,17 @@ bool nd_train_expandable_segments(const nd_train *t)
  * benchmark notes): 25. */
 static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
     /* glue fwd, bwd, checkpoint; p2p sync, pass syncs; collective us; micro-batch ops;
-     * cross entropy bytes per logit fwd, bwd and kernels fwd, bwd */
+     * cross entropy bytes per logit fwd, bwd and kernels fwd, bwd; step temporaries per
+     * parameter; loss working set per logit; eager elementwise, per-op selective, expandable
+     * segments, recorded collective streams. Legacy Megatron's local DDP flattens every
+     * gradient into one buffer for its all-reduce at the end of the step (2 bytes); legacy
+     * Megatron and Megatron-DeepSpeed ran on PyTorch 1.x, whose NCCL process group records
+     * every collective's buffers on its stream (recordStream; pytorch#76861). */
     [ND_FRAMEWORK_MEGATRON] = {35, 55, 15, true, false, 25, 80, 38, 20, 10, 4, 0, 8, false, false, false},
-    [ND_FRAMEWORK_MEGATRON_LEGACY] = {75, 110, 25, true, true, 25, 120, 38, 20, 10, 4, 0, 8, false, false, false},
+    [ND_FRAMEWORK_MEGATRON_LEGACY] = {75, 110, 25, true, true, 25, 120, 38, 20, 10, 4, 2, 8, false, false, false,
+                                      true},
     [ND_FRAMEWORK_MEGATRON_DEEPSPEED] = {75, 110, 35, true, true, 25, 200, 38, 20, 10, 4, 0, 8, false, false,
-                                         false},
+                                         false, true},
     [ND_FRAMEWORK_TORCHTITAN] = {45, 70, 15, false, false, 25, 60, 18, 14, 4, 3, 0, 14, true, true, true},
     [ND_FRAMEWORK_FSDP] = {50, 75, 15, false, false, 25, 80, 18, 14, 4, 3, 4, 14, true, false, false},
     /* DeepSpeed's ZeRO-3 adds its per-module fetch and release hooks to the model's eager ops */

@@ -304,16 +304,12 @@ void nd_stage_sync_compute(const nd_context *ctx, const nd_strategy *s, const nd
         t->optimizer_ms += 2 * local * (states + tr->master_bytes) / (d->host_gbps * 1e9) * 1e3;
 }
 
-/* The optimizer step's temporaries, bytes: fp32 copies of the gradients where the optimizer
- * makes them (Megatron's fp16 optimizer before its contiguous main_grad buffers, 2020-21:
- * `fp32_grad_copy`) and the framework optimizer's own intermediates (torch's foreach AdamW
- * materialises a list the size of the shard; fused optimizers none). */
+/* The optimizer step's temporaries, bytes: the framework's own intermediates (torch's foreach
+ * AdamW materialises a list the size of the shard; legacy Megatron's local DDP one flat copy of
+ * the gradients to all-reduce; fused optimizers none). */
 static double step_transient_bytes(const nd_context *ctx, double local_params)
 {
-    const nd_train *tr = ctx->train;
-    double bytes = local_params * nd_framework_profile_of(tr->framework)->optimizer_temp_bytes;
-    if (tr->fp32_grad_copy) bytes += local_params * 4.0;
-    return bytes;
+    return local_params * nd_framework_profile_of(ctx->train->framework)->optimizer_temp_bytes;
 }
 
 /* Communicators the strategy opens on a device: one per parallel group wider than one rank
@@ -332,13 +328,17 @@ static double communicators(const nd_context *ctx, const nd_strategy *s)
  * layer's backward and of the embedding or head, communication buffers in tensors. */
 typedef struct dynamic_bytes {
     double act, layer_working, ends_working, buffers, tensors;
+    double collective; /* buffers the collectives of one micro-batch's pass(es) use */
 } dynamic_bytes;
 
 static dynamic_bytes stage_dynamic(const nd_context *ctx, const nd_strategy *s,
                                    const nd_layer_cache_entry *costs, const nd_stage_work *w, int zero)
 {
     const nd_train *tr = ctx->train;
-    dynamic_bytes m = {0, 0, 0, 0, 0};
+    dynamic_bytes m = {0, 0, 0, 0, 0, 0};
+    /* With each pass bracketed by synchronisations the host leads the device by one pass:
+     * the backward, the longer; otherwise by the micro-batch's forward and backward. */
+    bool both_passes = !nd_framework_profile_of(tr->framework)->pass_syncs;
     double layer_params_max = 0, in_transit = 0;
     for (int k = 0; k < ND_LAYER_KINDS; k++) {
         const nd_layer_cost *c = &costs->layer[k];
@@ -354,6 +354,7 @@ static dynamic_bytes stage_dynamic(const nd_context *ctx, const nd_strategy *s,
             if (!n) continue;
             m.act += (double)n * c->activation_bytes[r];
             m.tensors += (double)n * c->activation_tensors[r];
+            m.collective += (double)n * (c->collective_bytes_bwd[r] + (both_passes ? c->collective_bytes_fwd : 0));
             m.layer_working = fmax(m.layer_working, c->working_bytes[r]);
         }
         if (kind_total) {
@@ -362,6 +363,7 @@ static dynamic_bytes stage_dynamic(const nd_context *ctx, const nd_strategy *s,
         }
     }
     m.act = m.act * w->inflight + in_transit;
+    m.collective /= (double)(s->vpp > 1 ? s->vpp : 1); /* one chunk's layers per pass */
     m.tensors *= w->inflight;
     if (w->first) {
         m.act += w->inflight * costs->embedding.activation_bytes[0];
@@ -377,6 +379,24 @@ static dynamic_bytes stage_dynamic(const nd_context *ctx, const nd_strategy *s,
     if (zero == 3) /* FSDP: the gathered layer and the prefetched next one, and one layer's gradients */
         m.buffers += layer_params_max * (2.0 * tr->param_bytes + tr->grad_bytes);
     return m;
+}
+
+/* Collective buffers the caching allocator holds after they are freed. Where the process group
+ * records a collective's tensors on its stream (recordStream), a freed buffer is not reused
+ * until the device has run that collective; the host, launching ahead of a device-bound step,
+ * frees every buffer of the pass it leads by before the device gets there, so the pass's
+ * buffers stay reserved beside its peak (pytorch#76861; torchtitan#735). They are the first
+ * thing the allocator gives back: before failing a request it waits for the device and frees
+ * them, so they fill at most the device and never make a strategy not fit. */
+static void held_buffers(const nd_context *ctx, double collective_bytes, nd_stage_memory *mem)
+{
+    mem->held_mib = 0;
+    if (!nd_train_record_streams(ctx->train)) return;
+    double room = ctx->device->hbm_gib * 1024.0 - mem->total_mib;
+    mem->held_mib = fmax(0.0, fmin(collective_bytes / MIB, room));
+    mem->allocator_mib += mem->held_mib;
+    mem->reserved_mib += mem->held_mib;
+    mem->total_mib += mem->held_mib;
 }
 
 /* Memory per device at the stage's peak: what tensors hold, what the caching allocator holds
@@ -403,6 +423,7 @@ void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s,
     mem->params_mib = (ne / (zero >= 3 ? op : 1) + e / (zero >= 3 ? op_e : 1)) * tr->param_bytes / MIB;
     mem->grads_mib = (ne / (zero >= 2 ? op : 1) + e / (zero >= 2 ? op_e : 1)) * tr->grad_bytes / MIB;
     double local = ne / (zero >= 1 ? op : 1) + e / (zero >= 1 ? op_e : 1);
+    if (tr->fp32_grad_copy) mem->grads_mib += local * 4.0 / MIB; /* kept from step to step */
     if (!tr->swap_optimizer)
         mem->optimizer_mib = local * (tr->master_bytes + tr->optimizer_states * tr->state_bytes) / MIB;
 
@@ -432,6 +453,7 @@ void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s,
     mem->reserved_mib = mem->allocated_mib + mem->allocator_mib;
     mem->context_mib = d->runtime_reserve_mib + communicators(ctx, s) * d->comm_buffer_mib;
     mem->total_mib = mem->reserved_mib + mem->context_mib;
+    held_buffers(ctx, m.collective, mem);
 }
 
 double nd_stage_model_flops(const nd_context *ctx, const nd_layer_cache_entry *costs,

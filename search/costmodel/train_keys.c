@@ -94,13 +94,17 @@ static int set_dropout(nd_train *t, const char *v)
     return 0;
 }
 
-static int set_expandable(nd_train *t, const char *v)
+/* A switch whose unset value (-1) defers to the framework's profile. */
+static int set_switch(int *field, const char *v)
 {
     bool b;
     if (nd_parse_bool(v, &b)) return -1;
-    t->expandable_segments = b;
+    *field = b;
     return 0;
 }
+
+static int set_expandable(nd_train *t, const char *v) { return set_switch(&t->expandable_segments, v); }
+static int set_record_streams(nd_train *t, const char *v) { return set_switch(&t->record_streams, v); }
 
 #define BOOL(name, field) {{name}, K_BOOL, offsetof(nd_train, field), 0, 0, NULL, 0, "true or false", NULL}
 #define CUSTOM(name, fn, hint) {{name}, K_CUSTOM, 0, 0, 0, NULL, 0, hint, fn}
@@ -140,6 +144,7 @@ static const train_key keys[] = {
     {{"vocab_divisible_by"}, K_INT, offsetof(nd_train, vocab_divisible_by), 1, 65536, NULL, 0,
      "a whole number in [1, 65536]", NULL},
     CUSTOM("expandable_segments", set_expandable, "true or false"),
+    CUSTOM("record_streams", set_record_streams, "true or false"),
     BOOL("fp32_grad_copy", fp32_grad_copy),
     BOOL("compile", compile),
     {{"selective_every"}, K_INT, offsetof(nd_train, selective_every), 1, 65536, NULL, 0,
