@@ -68,6 +68,8 @@ static void write_train(FILE *fp, const nd_train *t)
     if (t->vocab_divisible_by > 0) nd_yaml_write_int(fp, in, "vocab_divisible_by", t->vocab_divisible_by);
     if (t->expandable_segments >= 0) nd_yaml_write_bool(fp, in, "expandable_segments", t->expandable_segments > 0);
     if (t->record_streams >= 0) nd_yaml_write_bool(fp, in, "record_streams", t->record_streams > 0);
+    if (t->reshard_after_forward >= 0)
+        nd_yaml_write_bool(fp, in, "reshard_after_forward", t->reshard_after_forward > 0);
     nd_yaml_write_bool(fp, in, "fp32_grad_copy", t->fp32_grad_copy);
     nd_yaml_write_bool(fp, in, "compile", t->compile);
     if (t->selective_every > 0) nd_yaml_write_int(fp, in, "selective_every", t->selective_every);

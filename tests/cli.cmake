@@ -216,3 +216,8 @@ add_test(NAME cli_round_trip
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/round_trip.sh $<TARGET_FILE_DIR:nd-search> ${PROJECT_SOURCE_DIR})
 set_tests_properties(cli_round_trip PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 300
                      PASS_REGULAR_EXPRESSION ", 0 failed")
+
+# torchtitan's fsdp_reshard_after_forward, read from its TOML: the gathered weights kept under PP.
+add_test(NAME cli_torchtitan_reshard_after_forward
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/torchtitan_reshard.sh $<TARGET_FILE:nd-estimate> ${SAMPLES})
+set_tests_properties(cli_torchtitan_reshard_after_forward PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 60)

@@ -348,6 +348,29 @@ static void held_buffers_fill_at_most_the_device(void **state)
     assert_true(est.fits);
 }
 
+/* torchtitan under pipeline parallelism keeps FSDP's gathered weights from forward to backward
+ * (fsdp_reshard_after_forward "default" is "never" with PP), and the pipeline schedule turns
+ * the gradient sync off until the last micro-batch, so the gradients accumulate unsharded in
+ * fp32. Stage 0 of Llama-3-8B over PP 2 holds 16 layers of 2 x 4096 x 4096 + 2 x 4096 x 1024
+ * + 3 x 4096 x 14336 + 2 x 4096 = 218,112,000 parameters and the 128256 x 4096 embedding:
+ * 4,015,128,576, so the gathered copies add 2 bytes and the gradients 4 bytes a parameter. */
+static void torchtitan_pipelined_fsdp_keeps_weights_gathered(void **state)
+{
+    (void)state;
+    nd_train saved = run.train;
+    run.train.framework = ND_FRAMEWORK_TORCHTITAN;
+    nd_estimate est = {0};
+    nd_stage_memory kept[2], resharded[2];
+    nd_stage_time tm[2];
+    price("DP=32 PP=2 MB=16 MBS=1 OP=32 ZERO=3 SP=0", NULL, &est, kept, tm);
+    run.train.reshard_after_forward = 1;
+    price("DP=32 PP=2 MB=16 MBS=1 OP=32 ZERO=3 SP=0", NULL, &est, resharded, tm);
+    run.train = saved;
+    double mib = 1024.0 * 1024.0, stage0 = 4015128576.0;
+    assert_true(fabs(kept[0].params_mib - resharded[0].params_mib - stage0 * 2 / mib) < 1e-6);
+    assert_true(fabs(kept[0].grads_mib - resharded[0].grads_mib - stage0 * 4 / mib) < 1e-6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -362,6 +385,7 @@ int main(void)
         cmocka_unit_test(legacy_fp32_gradient_copies_are_kept),
         cmocka_unit_test(legacy_collective_buffers_are_held),
         cmocka_unit_test(held_buffers_fill_at_most_the_device),
+        cmocka_unit_test(torchtitan_pipelined_fsdp_keeps_weights_gathered),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -86,6 +86,9 @@ typedef struct nd_train {
                                   TORCH_NCCL_AVOID_RECORD_STREAMS became the default): the
                                   allocator cannot reuse a freed buffer until the device has run
                                   its collective. -1: the framework's default */
+    int reshard_after_forward; /* ZeRO-3 (FSDP) frees a layer's gathered weights after its
+                                  forward and gathers them again for its backward. -1: the
+                                  framework's (torchtitan: not under pipeline parallelism) */
     bool compile;              /* torch.compile: elementwise chains fused, fewer host operators */
     int64_t selective_every;   /* torchtitan's per-layer selective AC: every N-th layer fully
                                   recomputed, the others not (0: the framework's per-op or
@@ -111,6 +114,10 @@ bool nd_train_expandable_segments(const nd_train *t);
 /* Whether collectives hold their buffers until the device has run them (the run's choice,
  * else the framework's). */
 bool nd_train_record_streams(const nd_train *t);
+
+/* Whether ZeRO-3 reshards a layer's weights after its forward at pipeline degree pp (the
+ * run's choice, else the framework's). */
+bool nd_train_reshard_after_forward(const nd_train *t, int64_t pp);
 
 /* "megatron", "megatron-legacy", "megatron-deepspeed", "torchtitan", "fsdp", "deepspeed",
  * "mindspeed". */

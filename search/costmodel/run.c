@@ -39,6 +39,7 @@ void nd_train_init(nd_train *t)
     t->fused_cross_entropy = false;
     t->expandable_segments = -1;
     t->record_streams = -1;
+    t->reshard_after_forward = -1;
 }
 
 bool nd_train_expandable_segments(const nd_train *t)
@@ -51,6 +52,15 @@ bool nd_train_record_streams(const nd_train *t)
 {
     if (t->record_streams >= 0) return t->record_streams;
     return nd_framework_profile_of(t->framework)->record_streams;
+}
+
+/* torchtitan keeps the gathered weights from forward to backward when it pipelines, to spare
+ * an all-gather per micro-batch (its fsdp_reshard_after_forward = "default"); FSDP and
+ * DeepSpeed reshard. */
+bool nd_train_reshard_after_forward(const nd_train *t, int64_t pp)
+{
+    if (t->reshard_after_forward >= 0) return t->reshard_after_forward;
+    return !(t->framework == ND_FRAMEWORK_TORCHTITAN && pp > 1);
 }
 
 /* Counted from each framework's decoder layer and loss (see docs/cost-model.md §Host for the

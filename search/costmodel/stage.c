@@ -376,8 +376,11 @@ static dynamic_bytes stage_dynamic(const nd_context *ctx, const nd_strategy *s,
     double T = (double)s->mbs * (double)tr->seq_len / (double)s->cp;
     if (s->pp > 1) /* send and receive buffers of activations and their gradients */
         m.buffers += 4.0 * tr->param_bytes * T * (double)ctx->model->hidden / (s->sp ? (double)s->tp : 1);
-    if (zero == 3) /* FSDP: the gathered layer and the prefetched next one, and one layer's gradients */
+    if (zero == 3 && nd_train_reshard_after_forward(tr, s->pp))
+        /* FSDP: the gathered layer and the prefetched next one, and one layer's gradients */
         m.buffers += layer_params_max * (2.0 * tr->param_bytes + tr->grad_bytes);
+    else if (zero == 3 && s->mb == 1) /* the weights stay gathered (below): a layer's gradients */
+        m.buffers += layer_params_max * tr->grad_bytes;
     return m;
 }
 
@@ -424,6 +427,14 @@ void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s,
     mem->grads_mib = (ne / (zero >= 2 ? op : 1) + e / (zero >= 2 ? op_e : 1)) * tr->grad_bytes / MIB;
     double local = ne / (zero >= 1 ? op : 1) + e / (zero >= 1 ? op_e : 1);
     if (tr->fp32_grad_copy) mem->grads_mib += local * 4.0 / MIB; /* kept from step to step */
+    if (zero == 3 && !nd_train_reshard_after_forward(tr, s->pp)) {
+        /* The stage's weights stay gathered from a layer's first forward to its last backward;
+         * across micro-batches the gradients accumulate unsharded, reduced at the last
+         * (torch.distributed.pipelining turns FSDP's gradient sync off until then; FSDP2
+         * accumulates in the reduce dtype). */
+        mem->params_mib += (ne + e) * tr->param_bytes / MIB;
+        if (s->mb > 1) mem->grads_mib += (ne + e) * tr->grad_bytes / MIB;
+    }
     if (!tr->swap_optimizer)
         mem->optimizer_mib = local * (tr->master_bytes + tr->optimizer_states * tr->state_bytes) / MIB;
 

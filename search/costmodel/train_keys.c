@@ -105,6 +105,7 @@ static int set_switch(int *field, const char *v)
 
 static int set_expandable(nd_train *t, const char *v) { return set_switch(&t->expandable_segments, v); }
 static int set_record_streams(nd_train *t, const char *v) { return set_switch(&t->record_streams, v); }
+static int set_reshard(nd_train *t, const char *v) { return set_switch(&t->reshard_after_forward, v); }
 
 #define BOOL(name, field) {{name}, K_BOOL, offsetof(nd_train, field), 0, 0, NULL, 0, "true or false", NULL}
 #define CUSTOM(name, fn, hint) {{name}, K_CUSTOM, 0, 0, 0, NULL, 0, hint, fn}
@@ -145,6 +146,7 @@ static const train_key keys[] = {
      "a whole number in [1, 65536]", NULL},
     CUSTOM("expandable_segments", set_expandable, "true or false"),
     CUSTOM("record_streams", set_record_streams, "true or false"),
+    CUSTOM("reshard_after_forward", set_reshard, "true or false"),
     BOOL("fp32_grad_copy", fp32_grad_copy),
     BOOL("compile", compile),
     {{"selective_every"}, K_INT, offsetof(nd_train, selective_every), 1, 65536, NULL, 0,

@@ -1,0 +1,24 @@
+#!/bin/sh
+# torchtitan's [parallelism] fsdp_reshard_after_forward: "default" keeps FSDP's gathered weights
+# from forward to backward when it pipelines, "always" frees them after each forward. On 16
+# devices with PP 2 (FSDP over 8) stage 0 of Llama 3 8B holds 4,015,128,576 parameters (16
+# layers of 218,112,000 and the 128256 x 4096 embedding): kept gathered they add 2 bytes each,
+# 7658.25 MiB, to the sharded weights (tests/test_estimate.c derives the same figure).
+set -eu
+estimate=$1 samples=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+base=$samples/frameworks/torchtitan_llama3_8b.toml
+sed 's/^pipeline_parallel_degree = 1/pipeline_parallel_degree = 2\npipeline_parallel_microbatch_size = 1/' "$base" \
+    >"$dir/default.toml"
+sed 's/^context_parallel_degree = 1/context_parallel_degree = 1\nfsdp_reshard_after_forward = "always"/' \
+    "$dir/default.toml" >"$dir/always.toml"
+params() {
+    "$estimate" -y "$1" -A H100 -d 16 -b 16 --json |
+        sed -n 's/.*"params": *\([0-9.]*\).*/\1/p' | head -1
+}
+kept=$(params "$dir/default.toml")
+freed=$(params "$dir/always.toml")
+awk -v k="$kept" -v f="$freed" 'BEGIN { d = k - f - 7658.25; if (d < -1e-6 || d > 1e-6) {
+    printf "kept %s - resharded %s != 7658.25 MiB\n", k, f; exit 1 } }'
+echo ok
