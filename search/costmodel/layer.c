@@ -463,6 +463,24 @@ static void layer_modes(const dims *x, nd_layer_kind kind, const acc *all, const
     out->host_ops[ND_RECOMPUTE_FULL] = ops_once + ops_fwd + fw->checkpoint_ops;
 }
 
+/* torchtitan's per-op policy saves the 1st, 3rd, 5th ... aten.mm output of a layer (its
+ * _get_custom_policy counts them: "every second mm" is recomputed). A dense GQA layer runs wq,
+ * wk, wv, wo, then w1, w3, w2 (w1, w2 without a gate), so it keeps wq, wv, w1 and w2's; where
+ * the order is not fixed here (MLA, MoE) half of the outputs stand for the odd ones. */
+static double op_sac_saved_mm_bytes(const dims *x, nd_layer_kind kind, double all_mm_out_bytes)
+{
+    const nd_model *m = x->m;
+    if (m->attention == ND_ATTN_MLA || kind != ND_LAYER_DENSE) return 0.5 * all_mm_out_bytes;
+    double t = (double)x->sh.tp, dh = (double)m->head_dim, f = (double)m->ffn / t;
+    double widths[7] = {(double)m->heads * dh / t, (double)m->kv_heads * dh / t, (double)m->kv_heads * dh / t,
+                        x->h, f, f, x->h};
+    if (m->mlp != ND_MLP_GATED) widths[5] = x->h; /* w1, w2: six matmuls */
+    int n = m->mlp == ND_MLP_GATED ? 7 : 6;
+    double saved = 0;
+    for (int i = 0; i < n; i += 2) saved += widths[i];
+    return x->e * x->T * saved;
+}
+
 static void acc_add(acc *a, const acc *b)
 {
     a->fwd += b->fwd, a->dgrad += b->dgrad, a->wgrad += b->wgrad, a->flops += b->flops;
@@ -521,7 +539,7 @@ void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const 
         replay_sel.fwd = all.fwd - core.fwd - 0.5 * all.gemm_fwd;
         replay_sel.kernels_fwd = all.kernels_fwd - core.kernels_fwd;
         replay_sel.ops_fwd = all.ops_fwd - core.ops_fwd;
-        double saved = layer_input + 0.5 * all.mm_out_bytes + attn_out + k.core_attn;
+        double saved = layer_input + op_sac_saved_mm_bytes(&x, kind, all.mm_out_bytes) + attn_out + k.core_attn;
         dropped = fmax(0.0, kept_off - saved);
     } else {
         if (sel & ND_SELECTIVE_CORE_ATTN) acc_add(&replay_sel, &core);

@@ -376,11 +376,17 @@ static dynamic_bytes stage_dynamic(const nd_context *ctx, const nd_strategy *s,
     double T = (double)s->mbs * (double)tr->seq_len / (double)s->cp;
     if (s->pp > 1) /* send and receive buffers of activations and their gradients */
         m.buffers += 4.0 * tr->param_bytes * T * (double)ctx->model->hidden / (s->sp ? (double)s->tp : 1);
-    if (zero == 3 && nd_train_reshard_after_forward(tr, s->pp))
-        /* FSDP: the gathered layer and the prefetched next one, and one layer's gradients */
-        m.buffers += layer_params_max * (2.0 * tr->param_bytes + tr->grad_bytes);
-    else if (zero == 3 && s->mb == 1) /* the weights stay gathered (below): a layer's gradients */
+    if (zero == 3 && nd_train_reshard_after_forward(tr, s->pp)) {
+        /* FSDP: the largest unit gathered (a layer, or the embedding or output projection:
+         * their own units), its unsharded gradient in the compute precision and the
+         * reduce-scatter's input in the reduce precision, and the next layer prefetched. */
+        double v = (double)nd_train_padded_vocab(tr, ctx->model->vocab, s->tp), h = (double)ctx->model->hidden;
+        double ends = (w->first || w->last) ? v * h / (double)s->tp : 0;
+        double unit = fmax(layer_params_max, ends);
+        m.buffers += unit * (2.0 * tr->param_bytes + tr->grad_bytes) + layer_params_max * tr->param_bytes;
+    } else if (zero == 3 && s->mb == 1) { /* the weights stay gathered (below): a layer's gradients */
         m.buffers += layer_params_max * tr->grad_bytes;
+    }
     return m;
 }
 
