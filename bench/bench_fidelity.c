@@ -8,7 +8,9 @@
  * The rounds are real public measurements bundled in samples/ (docs/benchmarks.md):
  *   DLPerf: Megatron-LM GPT on 1-32 V100 (OneFlow's DLPerf benchmark);
  *   vTrain: Megatron-DeepSpeed GPT on one 8 x A100 node (Bang et al., MICRO 2024).
- * A round is a run file plus a classified CSV: the same inputs nd-compare takes.
+ * A round is a run file plus a classified CSV: the same inputs nd-compare takes. Then single
+ * published peaks outside the rounds (a trainer's own config and its logged peak): DLPerf's
+ * one-GPU GPT-h768 row and two torchtitan Llama-3-8B runs.
  *
  * Usage: bench_fidelity [SOURCE_DIR] [RUN.yaml ROUND.csv SOURCE]...
  *   (default: the bundled rounds of the source tree it was built from; explicit triples are
@@ -21,6 +23,7 @@
 #include "nd/classified.h"
 #include "nd/cli.h"
 #include "nd/compare.h"
+#include "nd/estimate.h"
 #include "nd/metrics.h"
 
 typedef struct tally {
@@ -37,6 +40,73 @@ static const char *const bundled[][3] = {
     {"samples/runs/vtrain-gpt-h1024-l20.yaml", "samples/rounds/vtrain-gpt-h1024-l20.csv", "vTrain A100"},
     {"samples/runs/vtrain-gpt-h1024-l24.yaml", "samples/rounds/vtrain-gpt-h1024-l24.csv", "vTrain A100"},
 };
+
+/* Single published peaks outside the rounds: a run file (a trainer's own config), the
+ * cluster it ran on, what was measured and what it measures (reserved: torch's peak of
+ * reserved memory; device: nvidia-smi, reserved plus the runtime context). */
+typedef struct published_peak {
+    const char *label, *run, *device, *devices, *gbs, *budget;
+    double measured_mib;
+    bool reserved;
+} published_peak;
+
+static const published_peak published[] = {
+    {"DLPerf GPT-h768-L12, 1 x V100, MBS 8", "samples/runs/dlperf-gpt-h768-l12.yaml", NULL, NULL, NULL, NULL,
+     9810, false},
+    {"torchtitan Llama-3-8B, 4 x H100, CP 2, full AC", "samples/runs/torchtitan-llama3-8b-cp2-full.toml", "H100",
+     "4", "2", "97280MB", 44.84 * 1024, true},
+    {"torchtitan Llama-3-8B, 8 x H100, LBS 2, op AC", "samples/runs/torchtitan-llama3-8b-sac-lbs2.toml", "H100",
+     "8", "16", "97280MB", 82.4 * 1024, true},
+};
+
+/* Prices one published peak with the run's own strategy; prints it; adds |error| and error. */
+static int one_peak(const char *dir, const published_peak *p, double *abs_err, double *signed_err, size_t *refused)
+{
+    char run_path[4096];
+    snprintf(run_path, sizeof run_path, "%s/%s", dir, p->run);
+    nd_cli_common common;
+    nd_cli_common_init(&common);
+    common.run_path = run_path, common.device = p->device, common.devices = p->devices;
+    common.gbs = p->gbs, common.budget = p->budget;
+    nd_session s;
+    nd_error err = {0};
+    if (nd_session_open(&s, &common, false, stderr, &err)) {
+        fprintf(stderr, "bench_fidelity: %s\n", err.message);
+        return 1;
+    }
+    const nd_run *r = &s.run;
+    nd_strategy st = r->strategy;
+    nd_estimate est = {0};
+    nd_context ctx;
+    int rc = nd_strategy_check(&st, &r->model, r->devices, r->train.global_batch, r->train.seq_len, &err);
+    if (!rc) {
+        nd_context_init(&ctx, &r->model, &r->train, s.device, st.dp * st.tp * st.pp * st.cp, s.budget_mib, NULL);
+        rc = nd_estimate_strategy(&ctx, &st, NULL, NULL, &est, &err);
+    }
+    if (rc) {
+        fprintf(stderr, "bench_fidelity: %s: %s\n", p->run, err.message);
+    } else {
+        double got = p->reserved ? est.peak_reserved_mib : est.peak_mib, e = got / p->measured_mib - 1;
+        printf("%-48s %9s %9.0f %9.0f %+8.1f%% %s\n", p->label, p->reserved ? "reserved" : "device",
+               p->measured_mib, got, 100 * e, est.fits ? "fits" : "REFUSED");
+        *abs_err += fabs(e), *signed_err += e, *refused += !est.fits;
+    }
+    nd_session_close(&s);
+    return rc ? 1 : 0;
+}
+
+static int published_peaks(const char *dir)
+{
+    printf("\nPublished peaks outside the rounds (the run's own strategy, no ratios)\n\n");
+    printf("%-48s %9s %9s %9s %9s\n", "run", "peak", "measured", "nd MiB", "error");
+    double abs_err = 0, signed_err = 0;
+    size_t refused = 0, n = sizeof published / sizeof published[0];
+    int failed = 0;
+    for (size_t i = 0; i < n; i++) failed |= one_peak(dir, &published[i], &abs_err, &signed_err, &refused);
+    printf("%-48s %9s %9s %9s MAPE %.1f%%, bias %+.1f%%, refused %zu/%zu\n", "all", "", "", "",
+           100 * abs_err / (double)n, 100 * signed_err / (double)n, refused, n);
+    return failed;
+}
 
 static tally *tally_for(tally *t, size_t *n, const char *source)
 {
@@ -146,5 +216,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < n_sources; i++) print_tally(sources[i].source, &sources[i], NAN);
     print_tally("all", &all, NAN);
     printf("\n(refused: runs that really ran which nd calls \"does not fit\", of those with a measured peak)\n");
+    if (argc <= 2) failed |= published_peaks(dir);
     return failed;
 }
