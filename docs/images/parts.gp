@@ -7,7 +7,7 @@ $DATA << EOD
 # nd parts data: one row per strategy: its label, the table under its bars, the measured step (ms; nan: the sum of the measured parts), measured parts, estimated parts (ms; nan = not available, drawn as 0).
 # label table:DP table:MP table:PP table:VPP table:MB table:SP table:OP table:recompute table:peak_GiB measured:step measured:comp measured:dp_wait measured:mp_wait measured:pp_wait measured:idle estimated:comp estimated:dp_wait estimated:mp_wait estimated:pp_wait estimated:idle
 "DP 2 MP 2 PP 2 MB 32 OP 2 recompute=selective" "2" "2" "2" "1" "32" "on" "2" "selective" "41.2" 7381.962 6326.348 0.957 571.19 209.621 273.847 6463.510920350637 0.9350254376255726 573.0506794385835 207.10407556143417 255.0711884593456
-"DP 8 MB 8 OP 8 ZERO 3 recompute=full" "8" "1" "1" "1" "8" "off" "8" "full" "29.2" 7701.112 7512.993 35.469 0 0 152.65 7375.18167817687 34.83647862873632 0 0 127.02820325103733
+"DP 8 MB 8 OP 8 ZERO 3 recompute=full" "8" "1" "1" "1" "8" "off" "8" "full" "31.9" 7701.112 7512.993 35.469 0 0 152.65 7375.18167817687 34.83647862873632 0 0 127.02820325103733
 "DP 2 MP 4 MB 32 OP 2" "2" "4" "1" "1" "32" "on" "2" "off" "34.4" 7760.975 5595.079 0.48 1788.536 0 376.879 5746.203159019292 0.46754316200067847 1724.1191156491493 0 373.4200126290474
 "DP 8 MP 4 MB 8 OP 8" "8" "4" "1" "1" "8" "on" "8" "off" "26.0" 1998.244 1445.321 3.07 422.975 0 126.878 1439.3264483243636 3.235462674790417 431.0297789122873 0 125.72288533740092
 "DP 4 MP 4 MB 16 OP 4" "4" "4" "1" "1" "16" "on" "4" "off" "28.8" 4060.975 2958.989 2.794 885.776 0 213.417 2874.9160206822316 2.7731166528446685 862.0595578245747 0 208.2885944346164
