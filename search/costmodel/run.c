@@ -78,16 +78,16 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
      * gradient into one buffer for its all-reduce at the end of the step (2 bytes); legacy
      * Megatron and Megatron-DeepSpeed ran on PyTorch 1.x, whose NCCL process group records
      * every collective's buffers on its stream (recordStream; pytorch#76861). */
-    [ND_FRAMEWORK_MEGATRON] = {35, 55, 15, true, false, 25, 80, 38, 20, 10, 4, 0, 8, false, false, false},
+    [ND_FRAMEWORK_MEGATRON] = {35, 55, 15, true, false, 25, 80, 38, 20, 10, 4, 0, 8, false, false, false, false},
     [ND_FRAMEWORK_MEGATRON_LEGACY] = {75, 110, 25, true, true, 25, 120, 38, 20, 10, 4, 2, 8, false, false, false,
                                       true},
     [ND_FRAMEWORK_MEGATRON_DEEPSPEED] = {75, 110, 35, true, true, 25, 200, 38, 20, 10, 4, 0, 8, false, false,
                                          false, true},
-    [ND_FRAMEWORK_TORCHTITAN] = {45, 70, 15, false, false, 25, 60, 18, 14, 4, 3, 0, 14, true, true, true},
-    [ND_FRAMEWORK_FSDP] = {50, 75, 15, false, false, 25, 80, 18, 14, 4, 3, 4, 14, true, false, false},
+    [ND_FRAMEWORK_TORCHTITAN] = {45, 70, 15, false, false, 25, 60, 18, 14, 4, 3, 0, 14, true, true, true, false},
+    [ND_FRAMEWORK_FSDP] = {50, 75, 15, false, false, 25, 80, 18, 14, 4, 3, 4, 14, true, false, false, false},
     /* DeepSpeed's ZeRO-3 adds its per-module fetch and release hooks to the model's eager ops */
-    [ND_FRAMEWORK_DEEPSPEED] = {80, 115, 15, true, false, 25, 150, 18, 14, 4, 3, 0, 14, true, false, false},
-    [ND_FRAMEWORK_MINDSPEED] = {35, 55, 15, true, false, 25, 80, 38, 20, 10, 4, 0, 8, false, false, false},
+    [ND_FRAMEWORK_DEEPSPEED] = {80, 115, 15, true, false, 25, 150, 18, 14, 4, 3, 0, 14, true, false, false, false},
+    [ND_FRAMEWORK_MINDSPEED] = {35, 55, 15, true, false, 25, 80, 38, 20, 10, 4, 0, 8, false, false, false, false},
 };
 
 const nd_framework_profile *nd_framework_profile_of(nd_framework f)
