@@ -18,7 +18,9 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nd/classified.h"
 #include "nd/cli.h"
@@ -105,6 +107,114 @@ static int published_peaks(const char *dir)
     for (size_t i = 0; i < n; i++) failed |= one_peak(dir, &published[i], &abs_err, &signed_err, &refused);
     printf("%-48s %9s %9s %9s MAPE %.1f%%, bias %+.1f%%, refused %zu/%zu\n", "all", "", "", "",
            100 * abs_err / (double)n, 100 * signed_err / (double)n, refused, n);
+    return failed;
+}
+
+/* llm-foundry's MPT sizes (samples/published/README.md): hidden, heads, layers. */
+static const struct mpt_size {
+    const char *name;
+    int hidden, heads, layers;
+} mpt_sizes[] = {{"MPT-125m", 768, 12, 12},  {"MPT-350m", 1024, 16, 24}, {"MPT-760m", 1536, 12, 24},
+                 {"MPT-1b", 2048, 16, 24},   {"MPT-3b", 2560, 20, 32},   {"MPT-7b", 4096, 32, 32},
+                 {"MPT-13b", 5120, 40, 40},  {"MPT-30b", 7168, 64, 48},  {"MPT-70b", 8192, 64, 80}};
+
+typedef struct published_run {
+    char model[16], device[16], ac[8];
+    long seq, devices, mbs, accum;
+} published_run;
+
+/* The run file of one row: the MPT size at its sequence length, under FSDP with the fused loss. */
+static int write_mpt_run(const char *path, const published_run *r)
+{
+    const struct mpt_size *m = NULL;
+    for (size_t i = 0; i < sizeof mpt_sizes / sizeof mpt_sizes[0]; i++)
+        if (!strcmp(mpt_sizes[i].name, r->model)) m = &mpt_sizes[i];
+    FILE *fp = m ? fopen(path, "w") : NULL;
+    if (!fp) return 1;
+    fprintf(fp, "model:\n  model_type: gpt\n  name: %s\n  hidden_size: %d\n  num_hidden_layers: %d\n"
+                "  num_attention_heads: %d\n  intermediate_size: %d\n  vocab_size: 50368\n"
+                "  position_embeddings: %ld\ntrain:\n  seq_len: %ld\n  precision: bf16\n"
+                "  flash_attention: true\n  framework: fsdp\n  fused_cross_entropy: true\n",
+            m->name, m->hidden, m->layers, m->heads, 4 * m->hidden, r->seq, r->seq);
+    return fclose(fp) ? 1 : 0;
+}
+
+/* Prices one published run with its strategy; *fits and *firm_share (firm peak / budget). */
+static int price_published(const published_run *r, const char *run_path, bool *fits, double *firm_share)
+{
+    char devices[32], gbs[32], strategy[160];
+    snprintf(devices, sizeof devices, "%ld", r->devices);
+    snprintf(gbs, sizeof gbs, "%ld", r->devices * r->mbs * r->accum);
+    snprintf(strategy, sizeof strategy, "DP=%ld OP=%ld ZERO=3 MB=%ld MBS=%ld recompute=%s", r->devices, r->devices,
+             r->accum, r->mbs, strcmp(r->ac, "true") ? "off" : "full");
+    nd_cli_common common;
+    nd_cli_common_init(&common);
+    common.run_path = run_path, common.device = r->device, common.devices = devices, common.gbs = gbs;
+    nd_session s;
+    nd_error err = {0};
+    if (nd_session_open(&s, &common, false, stderr, &err)) {
+        fprintf(stderr, "bench_fidelity: %s\n", err.message);
+        return 1;
+    }
+    nd_strategy st;
+    nd_strategy_init(&st);
+    nd_estimate est = {0};
+    nd_context ctx;
+    const nd_run *run = &s.run;
+    int rc = nd_strategy_parse(&st, strategy, &err);
+    if (!rc) rc = nd_strategy_check(&st, &run->model, run->devices, run->train.global_batch, run->train.seq_len, &err);
+    if (!rc) {
+        nd_context_init(&ctx, &run->model, &run->train, s.device, r->devices, s.budget_mib, NULL);
+        rc = nd_estimate_strategy(&ctx, &st, NULL, NULL, &est, &err);
+    }
+    if (rc) fprintf(stderr, "bench_fidelity: %s: %s\n", r->model, err.message);
+    else *fits = est.fits, *firm_share = est.peak_firm_mib / s.budget_mib;
+    nd_session_close(&s);
+    return rc ? 1 : 0;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* llm-foundry's MPT runs: how many nd would refuse, and how full it thinks they ran. */
+static int published_runs(const char *dir)
+{
+    char path[4096], run_path[64] = "/tmp/nd-bench-mpt-XXXXXX", line[512];
+    snprintf(path, sizeof path, "%s/samples/published/llm-foundry-mpt.csv", dir);
+    FILE *fp = fopen(path, "r");
+    int fd = mkstemp(run_path);
+    if (!fp || fd < 0) {
+        fprintf(stderr, "bench_fidelity: cannot read %s or make a temporary file\n", path);
+        if (fp) fclose(fp);
+        return 1;
+    }
+    close(fd);
+    double shares[512];
+    size_t n = 0, refused = 0;
+    int failed = 0;
+    while (fgets(line, sizeof line, fp) && n < sizeof shares / sizeof shares[0]) {
+        published_run r;
+        if (sscanf(line, "%15[^,],%ld,%ld,%15[^,],%ld,%ld,%7[^,],", r.model, &r.seq, &r.devices, r.device, &r.mbs,
+                   &r.accum, r.ac) != 7)
+            continue; /* the header */
+        bool fits = false;
+        if (write_mpt_run(run_path, &r) || price_published(&r, run_path, &fits, &shares[n])) {
+            failed = 1;
+            continue;
+        }
+        if (!fits) printf("  refused: %s seq %ld on %ld x %s, micro-batch %ld (nd: %.2f x the device)\n", r.model,
+                          r.seq, r.devices, r.device, r.mbs, shares[n]);
+        refused += !fits, n++;
+    }
+    fclose(fp);
+    unlink(run_path);
+    if (!n) return 1;
+    qsort(shares, n, sizeof shares[0], by_value);
+    printf("\nllm-foundry MPT runs that trained (samples/published): %zu priced, %zu refused; nd's firm peak "
+           "over the device: median %.2f, min %.2f, max %.2f\n", n, refused, shares[n / 2], shares[0], shares[n - 1]);
     return failed;
 }
 
@@ -216,6 +326,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < n_sources; i++) print_tally(sources[i].source, &sources[i], NAN);
     print_tally("all", &all, NAN);
     printf("\n(refused: runs that really ran which nd calls \"does not fit\", of those with a measured peak)\n");
-    if (argc <= 2) failed |= published_peaks(dir);
+    if (argc <= 2) failed |= published_peaks(dir) | published_runs(dir);
     return failed;
 }

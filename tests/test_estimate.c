@@ -376,6 +376,34 @@ static void torchtitan_pipelined_fsdp_keeps_weights_gathered(void **state)
     assert_true(fabs(kept[0].grads_mib - resharded[0].grads_mib - stage0 * 4 / mib) < 1e-6);
 }
 
+/* The optimizer step's temporaries, where the caching allocator cannot fit them in the blocks
+ * the backward left (a layer's fp32-sized tensors exceed one layer input's block), take new
+ * segments: the reserved peak grows by them. Llama-3-8B, optimizer sharded 64 ways (ZeRO-1):
+ * 8,030,261,248 / 64 = 125,472,832 local parameters. torch's foreach AdamW holds a 4-byte list of
+ * them (478.6 MiB); a per-tensor loop (Composer's DecoupledAdamW) two temporaries of the largest
+ * shard, the 128256 x 4096 embedding's / 64 (2 x 4 x 8,208,384 bytes = 62.6 MiB); a fused one
+ * none. */
+static void optimizer_temporaries_by_implementation(void **state)
+{
+    (void)state;
+    nd_train saved = run.train;
+    run.train.framework = ND_FRAMEWORK_FSDP;
+    const char *strategy = "DP=64 MB=8 MBS=1 OP=64 ZERO=1 recompute=full";
+    nd_estimate est = {0};
+    nd_stage_memory fused[1], foreach[1], loop[1];
+    nd_stage_time tm[1];
+    run.train.optimizer_impl = ND_OPTIMIZER_FUSED;
+    price(strategy, NULL, &est, fused, tm);
+    run.train.optimizer_impl = ND_OPTIMIZER_FOREACH;
+    price(strategy, NULL, &est, foreach, tm);
+    run.train.optimizer_impl = -1; /* fsdp's default: the per-tensor loop */
+    price(strategy, NULL, &est, loop, tm);
+    run.train = saved;
+    double mib = 1024.0 * 1024.0;
+    assert_true(fabs(foreach[0].allocator_mib - fused[0].allocator_mib - 8030261248.0 / 64 * 4 / mib) < 1e-6);
+    assert_true(fabs(loop[0].allocator_mib - fused[0].allocator_mib - 2 * 4 * 128256.0 * 4096 / 64 / mib) < 1e-6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -391,6 +419,7 @@ int main(void)
         cmocka_unit_test(legacy_collective_buffers_are_held),
         cmocka_unit_test(held_buffers_fill_at_most_the_device),
         cmocka_unit_test(torchtitan_pipelined_fsdp_keeps_weights_gathered),
+        cmocka_unit_test(optimizer_temporaries_by_implementation),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

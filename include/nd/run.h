@@ -15,6 +15,11 @@
 
 typedef enum { ND_OPTIMIZER_ADAMW = 0, ND_OPTIMIZER_SGD = 1, ND_OPTIMIZER_MUON = 2 } nd_optimizer;
 
+/* How the optimizer step runs over the tensors, which decides its temporaries: one fused kernel
+ * (none), torch's foreach lists (one list the size of the local shard), or a loop over the
+ * tensors (one tensor's at a time). */
+typedef enum { ND_OPTIMIZER_FUSED = 0, ND_OPTIMIZER_FOREACH = 1, ND_OPTIMIZER_PER_TENSOR = 2 } nd_optimizer_impl;
+
 /* Modules recomputed under selective recompute (a bit set). */
 enum {
     ND_SELECTIVE_CORE_ATTN = 1,  /* attention scores, softmax, dropout (Korthikanti et al.) */
@@ -81,6 +86,7 @@ typedef struct nd_train {
     int expandable_segments;   /* PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: freed pages
                                   serve any request, so the allocator caches little beyond the
                                   allocated peak. -1: the framework's default */
+    int optimizer_impl;        /* nd_optimizer_impl; -1: the framework's */
     int record_streams;        /* NCCL collectives record their buffers on the communication
                                   stream (PyTorch's recordStream, before
                                   TORCH_NCCL_AVOID_RECORD_STREAMS became the default): the
@@ -110,6 +116,9 @@ int64_t nd_train_padded_vocab(const nd_train *t, int64_t vocab, int64_t tp);
 /* Whether the caching allocator runs with expandable segments (the run's choice, else the
  * framework's). */
 bool nd_train_expandable_segments(const nd_train *t);
+
+/* How the optimizer step runs (the run's choice, else the framework's). */
+nd_optimizer_impl nd_train_optimizer_impl(const nd_train *t);
 
 /* Whether collectives hold their buffers until the device has run them (the run's choice,
  * else the framework's). */
@@ -144,8 +153,9 @@ typedef struct nd_framework_profile {
     double ce_fwd_bytes, ce_bwd_bytes; /* unfused cross entropy: HBM bytes per logit, forward
                               and backward (fp32 upcast, max, shift, exp, sum, normalise) */
     double ce_fwd_kernels, ce_bwd_kernels;
-    double optimizer_temp_bytes; /* the optimizer step's temporaries, bytes per local parameter
-                              (torch's foreach AdamW 4; fused optimizers 0) */
+    double optimizer_temp_bytes; /* the step's temporaries beside the optimizer's own, bytes per
+                              local parameter (legacy Megatron's flattened gradients 2) */
+    nd_optimizer_impl optimizer_impl; /* the optimizer it runs by default */
     double ce_working_bytes;  /* the unfused loss's peak working set per logit (16-bit logits):
                               Megatron's fp32 logits in place 2 + 2 + 4 = 8; torch's upcast and
                               log_softmax 2 + 4 + 4 + 4 = 14 */

@@ -304,12 +304,28 @@ void nd_stage_sync_compute(const nd_context *ctx, const nd_strategy *s, const nd
         t->optimizer_ms += 2 * local * (states + tr->master_bytes) / (d->host_gbps * 1e9) * 1e3;
 }
 
-/* The optimizer step's temporaries, bytes: the framework's own intermediates (torch's foreach
- * AdamW materialises a list the size of the shard; legacy Megatron's local DDP one flat copy of
- * the gradients to all-reduce; fused optimizers none). */
-static double step_transient_bytes(const nd_context *ctx, double local_params)
+/* The optimizer step's temporaries, bytes: the framework's own (legacy Megatron's local DDP
+ * flattens the gradients to all-reduce them) and the optimizer's. A fused optimizer makes none;
+ * torch's foreach AdamW materialises a list the size of the local shard (sqrt of the second
+ * moments, 4 bytes); a loop over the tensors (Composer's DecoupledAdamW) two temporaries of
+ * one tensor, the largest: a layer's or the embedding's shard under ZeRO (FSDP's flat
+ * parameters), else a layer's largest matrix, about a quarter of it. */
+static double step_transient_bytes(const nd_context *ctx, const nd_strategy *s, const nd_stage_work *w,
+                                   double local_params)
 {
-    return local_params * nd_framework_profile_of(ctx->train->framework)->optimizer_temp_bytes;
+    const nd_train *tr = ctx->train;
+    double bytes = local_params * nd_framework_profile_of(tr->framework)->optimizer_temp_bytes;
+    switch (nd_train_optimizer_impl(tr)) {
+    case ND_OPTIMIZER_FOREACH: return bytes + 4.0 * local_params;
+    case ND_OPTIMIZER_PER_TENSOR: {
+        double layer = 0;
+        for (int k = 0; k < ND_LAYER_KINDS; k++) layer = fmax(layer, w->layer_ne[k] + w->layer_e[k]);
+        double embedding = (double)ctx->model->vocab * (double)ctx->model->hidden / (double)s->tp;
+        double tensor = s->zero >= 1 ? fmax(layer, embedding) / (double)s->op : fmax(layer / 4, embedding);
+        return bytes + 2 * 4.0 * tensor;
+    }
+    default: return bytes;
+    }
 }
 
 /* Communicators the strategy opens on a device: one per parallel group wider than one rank
@@ -445,7 +461,7 @@ void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s,
         mem->optimizer_mib = local * (tr->master_bytes + tr->optimizer_states * tr->state_bytes) / MIB;
 
     dynamic_bytes m = stage_dynamic(ctx, s, costs, w, zero);
-    double transient = step_transient_bytes(ctx, local);
+    double transient = step_transient_bytes(ctx, s, w, local);
     double working = fmax(m.layer_working, m.ends_working);
     double dynamic = m.act + working + m.buffers;
     mem->activations_mib = m.act / MIB;

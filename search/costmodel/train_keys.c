@@ -107,6 +107,14 @@ static int set_expandable(nd_train *t, const char *v) { return set_switch(&t->ex
 static int set_record_streams(nd_train *t, const char *v) { return set_switch(&t->record_streams, v); }
 static int set_reshard(nd_train *t, const char *v) { return set_switch(&t->reshard_after_forward, v); }
 
+static int set_optimizer_impl(nd_train *t, const char *v)
+{
+    static const char *const words[] = {"fused", "foreach", "per_tensor"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(v, words[i])) return t->optimizer_impl = i, 0;
+    return -1;
+}
+
 #define BOOL(name, field) {{name}, K_BOOL, offsetof(nd_train, field), 0, 0, NULL, 0, "true or false", NULL}
 #define CUSTOM(name, fn, hint) {{name}, K_CUSTOM, 0, 0, 0, NULL, 0, hint, fn}
 #define WORDS(name, field, words, hint) \
@@ -121,6 +129,7 @@ static const train_key keys[] = {
     CUSTOM("grad_precision", set_grad_precision, "fp32, bf16 or fp16"),
     CUSTOM("master_weights", set_master, "true or false"),
     CUSTOM("optimizer", set_optimizer, "adamw, adam, sgd or muon"),
+    CUSTOM("optimizer_impl", set_optimizer_impl, "fused, foreach or per_tensor"),
     CUSTOM("optimizer_state_precision", set_state_precision, "fp32, bf16 or fp16"),
     BOOL("grad_clip", grad_clip),
     CUSTOM("recompute", set_recompute, "off, selective or full"),
