@@ -337,6 +337,23 @@ static void legacy_collective_buffers_are_held(void **state)
     assert_true(fabs(mem[0].held_mib - 9216.0) < 1e-6);
 }
 
+/* Without fused accumulation every linear's weight gradient is written to a fresh fp16 tensor
+ * and added into the gradient buffer; the allocator keeps a block of each distinct size. In
+ * GPT-h1536-L16 on one GPU: QKV 1536 x 4608, output 1536 x 1536, the two MLP matrices
+ * 1536 x 6144 (one size), the tied embedding 51200 x 1536: 97,517,568 elements x 2 bytes. */
+static void unfused_weight_gradients_keep_a_block_per_size(void **state)
+{
+    (void)state;
+    nd_run r;
+    load_dlperf(&r);
+    nd_estimate est;
+    nd_stage_memory unfused[1], fused[1];
+    price_dlperf(&r, "DP=1 MP=1 MBS=2 recompute=full", 0, &est, unfused);
+    r.train.grad_accumulation_fusion = true;
+    price_dlperf(&r, "DP=1 MP=1 MBS=2 recompute=full", 0, &est, fused);
+    assert_true(fabs(unfused[0].allocator_mib - fused[0].allocator_mib - 97517568.0 * 2 / (1024.0 * 1024.0)) < 1e-6);
+}
+
 /* The held buffers fill at most the device: past its 16 GiB the allocator frees them instead of
  * failing. TP 8 with a micro-batch of 32 would hold 12288 MiB beside ~9 GiB of firm memory. */
 static void held_buffers_fill_at_most_the_device(void **state)
@@ -418,6 +435,7 @@ int main(void)
         cmocka_unit_test(legacy_fp32_gradient_copies_are_kept),
         cmocka_unit_test(legacy_collective_buffers_are_held),
         cmocka_unit_test(held_buffers_fill_at_most_the_device),
+        cmocka_unit_test(unfused_weight_gradients_keep_a_block_per_size),
         cmocka_unit_test(torchtitan_pipelined_fsdp_keeps_weights_gathered),
         cmocka_unit_test(optimizer_temporaries_by_implementation),
     };

@@ -424,6 +424,60 @@ static void held_buffers(const nd_context *ctx, double collective_bytes, nd_stag
     mem->total_mib += mem->held_mib;
 }
 
+/* Adds a block of `bytes` to the distinct sizes seen (the caching allocator serves a request
+ * from a cached block of its size, so each size is cached once). */
+static void add_block(double *sizes, int *n, double bytes)
+{
+    if (bytes <= 0) return;
+    for (int i = 0; i < *n; i++)
+        if (sizes[i] == bytes) return;
+    sizes[(*n)++] = bytes;
+}
+
+/* Weight-gradient blocks, bytes. Without fused accumulation (Megatron's
+ * gradient_accumulation_fusion off, or legacy Megatron's autograd accumulating into zeroed
+ * .grad tensors) each linear's weight gradient is written to a fresh tensor in the compute
+ * precision and then added into the gradient buffer; the caching allocator keeps a block of
+ * every distinct size for the next layer: the stage's distinct linear shapes (attention input
+ * and output projections, the MLP's, the local experts' grouped weights, the embedding or
+ * output projection) stay reserved. Under ZeRO-3 FSDP's own buffers hold them. */
+static double weight_gradient_blocks(const nd_context *ctx, const nd_strategy *s, const nd_stage_work *w, int zero)
+{
+    const nd_train *tr = ctx->train;
+    if (tr->grad_accumulation_fusion || zero == 3) return 0;
+    nd_framework f = tr->framework;
+    if (f != ND_FRAMEWORK_MEGATRON && f != ND_FRAMEWORK_MEGATRON_LEGACY && f != ND_FRAMEWORK_MEGATRON_DEEPSPEED &&
+        f != ND_FRAMEWORK_MINDSPEED)
+        return 0;
+    const nd_model *m = ctx->model;
+    double t = (double)s->tp, h = (double)m->hidden, d = (double)m->head_dim, gate = m->mlp == ND_MLP_GATED ? 2 : 1;
+    double sizes[12];
+    int n = 0;
+    if (m->attention == ND_ATTN_MLA) {
+        add_block(sizes, &n, (double)ctx->params.attention / t);
+    } else {
+        add_block(sizes, &n, h * (double)(m->heads + 2 * m->kv_heads) * d / t);
+        add_block(sizes, &n, (double)m->heads * d * h / t);
+    }
+    int64_t kinds[ND_LAYER_KINDS] = {0, 0};
+    for (int k = 0; k < ND_LAYER_KINDS; k++)
+        for (int r = 0; r < ND_RECOMPUTE_MODES; r++) kinds[k] += w->n[k][r];
+    if (kinds[ND_LAYER_DENSE]) {
+        add_block(sizes, &n, h * (double)m->ffn * gate / t);
+        add_block(sizes, &n, (double)m->ffn * h / t);
+    }
+    if (kinds[ND_LAYER_MOE]) {
+        double local = (double)m->experts / (double)s->ep, etp = (double)(s->etp ? s->etp : s->tp);
+        add_block(sizes, &n, local * h * (double)m->moe_ffn * gate / etp);
+        add_block(sizes, &n, local * (double)m->moe_ffn * h / etp);
+        if (m->shared_experts) add_block(sizes, &n, (double)m->shared_experts * h * (double)m->shared_ffn * gate / t);
+    }
+    if (w->first || w->last) add_block(sizes, &n, (double)m->vocab * h / t);
+    double bytes = 0;
+    for (int i = 0; i < n; i++) bytes += sizes[i];
+    return bytes * tr->param_bytes;
+}
+
 /* Memory per device at the stage's peak: what tensors hold, what the caching allocator holds
  * beyond it, and the runtime's own. The allocator (PyTorch's CUDACachingAllocator, and
  * torch_npu's) keeps freed blocks cached for later requests of their size or smaller: the
@@ -476,7 +530,7 @@ void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s,
                               over its four big matrices, x 4 bytes */
         for (int k = 0; k < ND_LAYER_KINDS; k++) weight = fmax(weight, w->layer_ne[k] + w->layer_e[k]);
         if (transient > 0 && weight > block) cached = fmin(transient, dynamic);
-        cached += rounding;
+        cached += rounding + weight_gradient_blocks(ctx, s, w, zero);
     } else {
         cached = 2.0 * MIB * (m.tensors > 0 ? 1 : 0); /* one partly used page */
     }
