@@ -267,9 +267,13 @@ static int read_training(tt *x)
         !nd_parse_int64(v, 1, 1 << 20, &every))
         rc = fw_train(r, "selective_every", v, line, "[activation_checkpoint] selective_ac_option");
     if (!rc && fw_true(get(x, "compile", NULL, "enable", &line))) rc = fw_train(r, "compile", "true", line, "[compile] enable");
-    if (!rc && (v = get(x, "parallelism", NULL, "fsdp_reshard_after_forward", &line)) && strcmp(v, "default"))
-        rc = fw_train(r, "reshard_after_forward", !strcmp(v, "always") ? "true" : !strcmp(v, "never") ? "false" : v,
-                      line, "[parallelism] fsdp_reshard_after_forward");
+    if (!rc && (v = get(x, "parallelism", NULL, "fsdp_reshard_after_forward", &line)) && strcmp(v, "default")) {
+        if (strcmp(v, "always") && strcmp(v, "never"))
+            return nd_error_set(r->err, ND_EINPUT, "%s:%d: [parallelism] fsdp_reshard_after_forward: '%s' is not "
+                                "default, always or never", r->path, line, v);
+        rc = fw_train(r, "reshard_after_forward", !strcmp(v, "always") ? "true" : "false", line,
+                      "[parallelism] fsdp_reshard_after_forward");
+    }
     const char *conv = get(x, "model", NULL, "converters", &line);
     if (!rc && conv && strstr(conv, "float8")) rc = fw_train(r, "fp8", "true", line, "[model] converters");
     if (!rc) rc = fw_train(r, "framework", "torchtitan", 0, "");
