@@ -6,16 +6,16 @@ set output 'parts_step_only.png'
 $DATA << EOD
 # nd parts data: one row per strategy: its label, the table under its bars, the measured step (ms; nan: the sum of the measured parts), measured parts, estimated parts (ms; nan = not available, drawn as 0).
 # label table:DP table:MP table:PP table:MB table:MBS table:recompute table:peak_GiB table:measured_GiB measured:step measured:comp measured:dp_wait measured:mp_wait measured:pp_wait measured:idle estimated:comp estimated:dp_wait estimated:mp_wait estimated:pp_wait estimated:idle
-"DP 1 MBS 2" "1" "1" "1" "1" "2" "full" "13.8" "14.0" 464.12 nan nan nan nan nan 428.00261982393727 0 0 0 9.095
-"DP 8 MBS 2" "8" "1" "1" "1" "2" "full" "14.0" "14.6" 480.22 nan nan nan nan nan 428.06881992764096 13.939067555555555 0 0 9.095
-"DP 8 MBS 2" "8" "1" "1" "1" "2" "full" "14.0" "14.6" 480.96 nan nan nan nan nan 428.06881992764096 13.939067555555555 0 0 9.095
+"DP 1 MBS 2" "1" "1" "1" "1" "2" "full" "14.0" "14.0" 464.12 nan nan nan nan nan 428.00261982393727 0 0 0 9.095
+"DP 8 MBS 2" "8" "1" "1" "1" "2" "full" "14.2" "14.6" 480.22 nan nan nan nan nan 428.06881992764096 13.939067555555555 0 0 9.095
+"DP 8 MBS 2" "8" "1" "1" "1" "2" "full" "14.2" "14.6" 480.96 nan nan nan nan nan 428.06881992764096 13.939067555555555 0 0 9.095
 "DP 2 MP 4 MBS 8" "2" "4" "1" "1" "8" "full" "9.5" "8.9" 576.48 nan nan nan nan nan 454.7874084219469 12.134102933333333 112.47703253333334 0 9.398
-"DP 4 MP 2 MBS 4" "4" "2" "1" "1" "4" "full" "10.0" "9.4" 593.68 nan nan nan nan nan 429.50610664889587 12.0029872 111.15703253333332 0 9.398
-"DP 8 PP 4 MB 32 MBS 2" "8" "1" "4" "32" "2" "full" "7.3" "7.0" 4893.55 nan nan nan nan nan 4220.58136157145 114.57236333140098 0 880.9401394623458 91.03200000000001
-"DP 16 MBS 2" "16" "1" "1" "1" "2" "full" "14.0" "14.2" 664.46 nan nan nan nan nan 428.11762112828507 174.60293043478262 0 0 9.095
-"DP 1 MP 8 MBS 16" "1" "8" "1" "1" "16" "full" "12.2" "12.4" 664.64 nan nan nan nan nan 516.5533761333195 0 133.1998712888889 0 9.398
-"DP 32 MBS 2" "32" "1" "1" "1" "2" "full" "14.0" "14.2" 683.51 nan nan nan nan nan 428.21362117176335 180.51519478260872 0 0 9.095
-"DP 1 MP 8 MBS 16" "1" "8" "1" "1" "16" "full" "12.2" "12.4" 692.44 nan nan nan nan nan 516.5533761333195 0 133.1998712888889 0 9.398
+"DP 4 MP 2 MBS 4" "4" "2" "1" "1" "4" "full" "10.1" "9.4" 593.68 nan nan nan nan nan 429.50610664889587 12.0029872 111.15703253333332 0 9.398
+"DP 8 PP 4 MB 32 MBS 2" "8" "1" "4" "32" "2" "full" "7.5" "7.0" 4893.55 nan nan nan nan nan 4220.58136157145 114.57236333140098 0 880.9401394623458 91.03200000000001
+"DP 16 MBS 2" "16" "1" "1" "1" "2" "full" "14.2" "14.2" 664.46 nan nan nan nan nan 428.11762112828507 174.60293043478262 0 0 9.095
+"DP 1 MP 8 MBS 16" "1" "8" "1" "1" "16" "full" "12.3" "12.4" 664.64 nan nan nan nan nan 516.5533761333195 0 133.1998712888889 0 9.398
+"DP 32 MBS 2" "32" "1" "1" "1" "2" "full" "14.2" "14.2" 683.51 nan nan nan nan nan 428.21362117176335 180.51519478260872 0 0 9.095
+"DP 1 MP 8 MBS 16" "1" "8" "1" "1" "16" "full" "12.3" "12.4" 692.44 nan nan nan nan nan 516.5533761333195 0 133.1998712888889 0 9.398
 EOD
 v(c) = valid(c) ? column(c) : 0
 below(c, k) = sum [j=0:k-1] v(c + j)
