@@ -218,6 +218,106 @@ static int published_runs(const char *dir)
     return failed;
 }
 
+typedef struct titan_run {
+    char flavor[8], ac[16], compile[8], float8[8], schedule[24];
+    long table, devices, local, seq, tp, pp, cp;
+    double memory_gib;
+} titan_run;
+
+/* A torchtitan job config for one row of torchtitan's performance tables. */
+static int write_titan_run(const char *path, const titan_run *r)
+{
+    FILE *fp = fopen(path, "w");
+    if (!fp) return 1;
+    fprintf(fp, "[model]\nname = \"llama3\"\nflavor = \"%s\"\n%s\n[training]\nlocal_batch_size = %ld\n"
+                "seq_len = %ld\n\n[parallelism]\ndata_parallel_shard_degree = -1\ntensor_parallel_degree = %ld\n"
+                "pipeline_parallel_degree = %ld\ncontext_parallel_degree = %ld\n",
+            r->flavor, strcmp(r->float8, "true") ? "" : "converters = [\"float8\"]", r->local, r->seq, r->tp, r->pp,
+            r->cp);
+    if (r->pp > 1)
+        fprintf(fp, "pipeline_parallel_microbatch_size = 1\npipeline_parallel_schedule = \"%s\"\n", r->schedule);
+    fprintf(fp, "\n[activation_checkpoint]\nmode = \"%s\"\n%s\n[compile]\nenable = %s\n", r->ac,
+            strcmp(r->ac, "selective") ? "" : "selective_ac_option = \"op\"", r->compile);
+    return fclose(fp) ? 1 : 0;
+}
+
+/* Prices one row; prints it; adds its |error|, error and refusal. */
+static int one_titan(const titan_run *r, const char *run_path, double *abs_err, double *signed_err, size_t *refused)
+{
+    char devices[32];
+    snprintf(devices, sizeof devices, "%ld", r->devices);
+    nd_cli_common common;
+    nd_cli_common_init(&common);
+    common.run_path = run_path, common.device = "H100", common.devices = devices, common.budget = "97280MB";
+    nd_session s;
+    nd_error err = {0};
+    if (nd_session_open(&s, &common, false, stderr, &err)) {
+        fprintf(stderr, "bench_fidelity: %s\n", err.message);
+        return 1;
+    }
+    const nd_run *run = &s.run;
+    nd_strategy st = run->strategy;
+    nd_estimate est = {0};
+    nd_context ctx;
+    int rc = nd_strategy_check(&st, &run->model, run->devices, run->train.global_batch, run->train.seq_len, &err);
+    if (!rc) {
+        nd_context_init(&ctx, &run->model, &run->train, s.device, run->devices, s.budget_mib, NULL);
+        rc = nd_estimate_strategy(&ctx, &st, NULL, NULL, &est, &err);
+    }
+    if (rc) {
+        fprintf(stderr, "bench_fidelity: torchtitan table %ld: %s\n", r->table, err.message);
+    } else {
+        double e = est.peak_reserved_mib / (r->memory_gib * 1024) - 1;
+        printf("  %ld  %-5s %4ld GPUs TP%ld PP%ld CP%ld seq %6ld %-9s%s%s %9.1f %9.1f %+8.1f%% %s\n", r->table, r->flavor,
+               r->devices, r->tp, r->pp, r->cp, r->seq, r->ac, strcmp(r->compile, "true") ? "" : " compile",
+               strcmp(r->float8, "true") ? "" : " fp8", r->memory_gib, est.peak_reserved_mib / 1024, 100 * e,
+               est.fits ? "fits" : "REFUSED");
+        *abs_err += fabs(e), *signed_err += e, *refused += !est.fits;
+    }
+    nd_session_close(&s);
+    return rc ? 1 : 0;
+}
+
+/* torchtitan's performance tables: reserved peaks of FSDP2, TP, PP and CP runs. */
+static int published_titan(const char *dir)
+{
+    char path[4096], tmp[64] = "/tmp/nd-bench-titan-XXXXXX", run_path[96], line[512];
+    snprintf(path, sizeof path, "%s/samples/published/torchtitan-performance.csv", dir);
+    FILE *fp = fopen(path, "r");
+    if (!fp || !mkdtemp(tmp)) {
+        fprintf(stderr, "bench_fidelity: cannot read %s or make a temporary directory\n", path);
+        if (fp) fclose(fp);
+        return 1;
+    }
+    snprintf(run_path, sizeof run_path, "%s/run.toml", tmp);
+    printf("\ntorchtitan's measured peaks (samples/published; reserved GiB, H100 95 GiB)\n\n");
+    double abs_err = 0, signed_err = 0;
+    size_t n = 0, refused = 0;
+    int failed = 0;
+    while (fgets(line, sizeof line, fp)) {
+        titan_run r;
+        memset(&r, 0, sizeof r);
+        if (sscanf(line, "%ld,%7[^,],%ld,%ld,%ld,%ld,%ld,%ld,%15[^,],%7[^,],%7[^,],%23[^,],%lf", &r.table, r.flavor,
+                   &r.devices, &r.local, &r.seq, &r.tp, &r.pp, &r.cp, r.ac, r.compile, r.float8, r.schedule,
+                   &r.memory_gib) != 13 &&
+            sscanf(line, "%ld,%7[^,],%ld,%ld,%ld,%ld,%ld,%ld,%15[^,],%7[^,],%7[^,],,%lf", &r.table, r.flavor, &r.devices,
+                   &r.local, &r.seq, &r.tp, &r.pp, &r.cp, r.ac, r.compile, r.float8, &r.memory_gib) != 12)
+            continue; /* the header */
+        if (write_titan_run(run_path, &r) || one_titan(&r, run_path, &abs_err, &signed_err, &refused)) {
+            failed = 1;
+            continue;
+        }
+        n++;
+    }
+    fclose(fp);
+    unlink(run_path);
+    rmdir(tmp);
+    if (!n) return 1;
+    printf("  all: MAPE %.1f%%, bias %+.1f%%, refused %zu/%zu\n", 100 * abs_err / (double)n,
+           100 * signed_err / (double)n, refused, n);
+    return failed;
+}
+
 static tally *tally_for(tally *t, size_t *n, const char *source)
 {
     for (size_t i = 0; i < *n; i++)
@@ -326,6 +426,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < n_sources; i++) print_tally(sources[i].source, &sources[i], NAN);
     print_tally("all", &all, NAN);
     printf("\n(refused: runs that really ran which nd calls \"does not fit\", of those with a measured peak)\n");
-    if (argc <= 2) failed |= published_peaks(dir) | published_runs(dir);
+    if (argc <= 2) failed |= published_peaks(dir) | published_titan(dir) | published_runs(dir);
     return failed;
 }

@@ -300,6 +300,9 @@ static int read_strategy(tt *x)
     int64_t replicate = num(x, par, "training", "data_parallel_replicate_degree", 1, &line);
     int64_t shard = num(x, par, "training", "data_parallel_shard_degree", -1, &line);
     rc = fw_degree(r, "MP", tp > 0 ? tp : 1, line, "[parallelism] tensor_parallel_degree");
+    /* torchtitan's tensor-parallel plan always shards the norms and the residual stream over
+     * the sequence (SequenceParallel on the norms, Shard(1) between blocks): SP */
+    if (!rc && tp > 1) rc = fw_degree(r, "SP", 1, line, "[parallelism] tensor_parallel_degree");
     if (!rc) rc = fw_degree(r, "PP", pp > 0 ? pp : 1, line, "[parallelism] pipeline_parallel_degree");
     if (!rc) rc = fw_degree(r, "CP", cp > 0 ? cp : 1, line, "[parallelism] context_parallel_degree");
     if (!rc) rc = fw_degree(r, "EP", ep > 0 ? ep : 1, line, "[parallelism] expert_parallel_degree");

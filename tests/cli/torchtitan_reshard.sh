@@ -21,4 +21,9 @@ kept=$(params "$dir/default.toml")
 freed=$(params "$dir/always.toml")
 awk -v k="$kept" -v f="$freed" 'BEGIN { d = k - f - 7658.25; if (d < -1e-6 || d > 1e-6) {
     printf "kept %s - resharded %s != 7658.25 MiB\n", k, f; exit 1 } }'
+# torchtitan's tensor parallelism is always sequence-parallel (its plan shards the norms and the
+# residual stream over the sequence): a TP degree of 2 reads as SP=1.
+sed 's/^tensor_parallel_degree = 1/tensor_parallel_degree = 2/' "$base" >"$dir/tp2.toml"
+"$estimate" -y "$dir/tp2.toml" -A H100 -d 16 -b 8 --json | grep -q '"SP": *1' || {
+    echo "TP 2 not read as sequence-parallel"; exit 1; }
 echo ok
