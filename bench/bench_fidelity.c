@@ -121,6 +121,7 @@ static const struct mpt_size {
 typedef struct published_run {
     char model[16], device[16], ac[8];
     long seq, devices, mbs, accum;
+    double tokens_per_s;
 } published_run;
 
 /* The run file of one row: the MPT size at its sequence length, under FSDP with the fused loss. */
@@ -139,8 +140,10 @@ static int write_mpt_run(const char *path, const published_run *r)
     return fclose(fp) ? 1 : 0;
 }
 
-/* Prices one published run with its strategy; *fits and *firm_share (firm peak / budget). */
-static int price_published(const published_run *r, const char *run_path, bool *fits, double *firm_share)
+/* Prices one published run with its strategy; *fits, *firm_share (firm peak / budget) and the
+ * estimated step. */
+static int price_published(const published_run *r, const char *run_path, bool *fits, double *firm_share,
+                           double *step_ms)
 {
     char devices[32], gbs[32], strategy[160];
     snprintf(devices, sizeof devices, "%ld", r->devices);
@@ -168,7 +171,7 @@ static int price_published(const published_run *r, const char *run_path, bool *f
         rc = nd_estimate_strategy(&ctx, &st, NULL, NULL, &est, &err);
     }
     if (rc) fprintf(stderr, "bench_fidelity: %s: %s\n", r->model, err.message);
-    else *fits = est.fits, *firm_share = est.peak_firm_mib / s.budget_mib;
+    else *fits = est.fits, *firm_share = est.peak_firm_mib / s.budget_mib, *step_ms = est.step_ms;
     nd_session_close(&s);
     return rc ? 1 : 0;
 }
@@ -179,9 +182,28 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* llm-foundry's MPT runs: how many nd would refuse, and how full it thinks they ran. */
+/* Step-time error per device type of the published runs. */
+typedef struct device_tally {
+    char device[16];
+    size_t n;
+    double abs_err, signed_err;
+} device_tally;
+
+static void add_step(device_tally *t, size_t *nt, const char *device, double e)
+{
+    size_t i = 0;
+    while (i < *nt && strcmp(t[i].device, device)) i++;
+    if (i == *nt && *nt < 8) snprintf(t[(*nt)++].device, sizeof t[i].device, "%s", device);
+    if (i < *nt) t[i].n++, t[i].abs_err += fabs(e), t[i].signed_err += e;
+}
+
+/* llm-foundry's MPT runs: how many nd would refuse, how full it thinks they ran, and how close
+ * its step is to the measured one. */
 static int published_runs(const char *dir)
 {
+    device_tally steps[8];
+    size_t n_steps = 0;
+    memset(steps, 0, sizeof steps);
     char path[4096], run_path[64] = "/tmp/nd-bench-mpt-XXXXXX", line[512];
     snprintf(path, sizeof path, "%s/samples/published/llm-foundry-mpt.csv", dir);
     FILE *fp = fopen(path, "r");
@@ -197,14 +219,17 @@ static int published_runs(const char *dir)
     int failed = 0;
     while (fgets(line, sizeof line, fp) && n < sizeof shares / sizeof shares[0]) {
         published_run r;
-        if (sscanf(line, "%15[^,],%ld,%ld,%15[^,],%ld,%ld,%7[^,],", r.model, &r.seq, &r.devices, r.device, &r.mbs,
-                   &r.accum, r.ac) != 7)
+        if (sscanf(line, "%15[^,],%ld,%ld,%15[^,],%ld,%ld,%7[^,],%*[^,],%*[^,],%lf", r.model, &r.seq, &r.devices,
+                   r.device, &r.mbs, &r.accum, r.ac, &r.tokens_per_s) != 8)
             continue; /* the header */
         bool fits = false;
-        if (write_mpt_run(run_path, &r) || price_published(&r, run_path, &fits, &shares[n])) {
+        double step_ms = 0;
+        if (write_mpt_run(run_path, &r) || price_published(&r, run_path, &fits, &shares[n], &step_ms)) {
             failed = 1;
             continue;
         }
+        double measured_ms = (double)(r.devices * r.mbs * r.accum * r.seq) / r.tokens_per_s * 1e3;
+        add_step(steps, &n_steps, r.device, step_ms / measured_ms - 1);
         if (!fits) printf("  refused: %s seq %ld on %ld x %s, micro-batch %ld (nd: %.2f x the device)\n", r.model,
                           r.seq, r.devices, r.device, r.mbs, shares[n]);
         refused += !fits, n++;
@@ -215,6 +240,9 @@ static int published_runs(const char *dir)
     qsort(shares, n, sizeof shares[0], by_value);
     printf("\nllm-foundry MPT runs that trained (samples/published): %zu priced, %zu refused; nd's firm peak "
            "over the device: median %.2f, min %.2f, max %.2f\n", n, refused, shares[n / 2], shares[0], shares[n - 1]);
+    for (size_t i = 0; i < n_steps; i++)
+        printf("  step on %-10s %4zu runs   MAPE %5.1f%%   bias %+6.1f%%\n", steps[i].device, steps[i].n,
+               100 * steps[i].abs_err / (double)steps[i].n, 100 * steps[i].signed_err / (double)steps[i].n);
     return failed;
 }
 
