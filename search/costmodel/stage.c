@@ -435,8 +435,8 @@ static void add_block(double *sizes, int *n, double bytes)
 }
 
 /* Weight-gradient blocks, bytes. Without fused accumulation (Megatron's
- * gradient_accumulation_fusion off, or legacy Megatron's autograd accumulating into zeroed
- * .grad tensors) each linear's weight gradient is written to a fresh tensor in the compute
+ * gradient_accumulation_fusion off; Megatron before main_grad, whose autograd accumulates into
+ * zeroed .grad tensors, had none) each linear's weight gradient is written to a fresh tensor in the compute
  * precision and then added into the gradient buffer; the caching allocator keeps a block of
  * every distinct size for the next layer: the stage's distinct linear shapes (attention input
  * and output projections, the MLP's, the local experts' grouped weights, the embedding or
