@@ -61,6 +61,33 @@ static const published_peak published[] = {
      "8", "16", "97280MB", 82.4 * 1024, true},
 };
 
+/* Opens the run the flags describe and prices its own strategy, or `strategy` when given, without
+ * ratios: *est and the session's budget. Errors go to stderr, naming `what`; 1 on failure. */
+static int price_run(const nd_cli_common *common, const char *strategy, const char *what, nd_estimate *est,
+                     double *budget_mib)
+{
+    nd_session s;
+    nd_error err = {0};
+    if (nd_session_open(&s, common, false, stderr, &err)) {
+        fprintf(stderr, "bench_fidelity: %s\n", err.message);
+        return 1;
+    }
+    const nd_run *r = &s.run;
+    nd_strategy st = r->strategy;
+    nd_context ctx;
+    memset(est, 0, sizeof *est);
+    int rc = strategy ? nd_strategy_parse(&st, strategy, &err) : 0;
+    if (!rc) rc = nd_strategy_check(&st, &r->model, r->devices, r->train.global_batch, r->train.seq_len, &err);
+    if (!rc) {
+        nd_context_init(&ctx, &r->model, &r->train, s.device, st.dp * st.tp * st.pp * st.cp, s.budget_mib, NULL);
+        rc = nd_estimate_strategy(&ctx, &st, NULL, NULL, est, &err);
+    }
+    if (rc) fprintf(stderr, "bench_fidelity: %s: %s\n", what, err.message);
+    *budget_mib = s.budget_mib;
+    nd_session_close(&s);
+    return rc ? 1 : 0;
+}
+
 /* Prices one published peak with the run's own strategy; prints it; adds |error| and error. */
 static int one_peak(const char *dir, const published_peak *p, double *abs_err, double *signed_err, size_t *refused)
 {
@@ -70,31 +97,14 @@ static int one_peak(const char *dir, const published_peak *p, double *abs_err, d
     nd_cli_common_init(&common);
     common.run_path = run_path, common.device = p->device, common.devices = p->devices;
     common.gbs = p->gbs, common.budget = p->budget;
-    nd_session s;
-    nd_error err = {0};
-    if (nd_session_open(&s, &common, false, stderr, &err)) {
-        fprintf(stderr, "bench_fidelity: %s\n", err.message);
-        return 1;
-    }
-    const nd_run *r = &s.run;
-    nd_strategy st = r->strategy;
-    nd_estimate est = {0};
-    nd_context ctx;
-    int rc = nd_strategy_check(&st, &r->model, r->devices, r->train.global_batch, r->train.seq_len, &err);
-    if (!rc) {
-        nd_context_init(&ctx, &r->model, &r->train, s.device, st.dp * st.tp * st.pp * st.cp, s.budget_mib, NULL);
-        rc = nd_estimate_strategy(&ctx, &st, NULL, NULL, &est, &err);
-    }
-    if (rc) {
-        fprintf(stderr, "bench_fidelity: %s: %s\n", p->run, err.message);
-    } else {
-        double got = p->reserved ? est.peak_reserved_mib : est.peak_mib, e = got / p->measured_mib - 1;
-        printf("%-48s %9s %9.0f %9.0f %+8.1f%% %s\n", p->label, p->reserved ? "reserved" : "device",
-               p->measured_mib, got, 100 * e, est.fits ? "fits" : "REFUSED");
-        *abs_err += fabs(e), *signed_err += e, *refused += !est.fits;
-    }
-    nd_session_close(&s);
-    return rc ? 1 : 0;
+    nd_estimate est;
+    double budget_mib;
+    if (price_run(&common, NULL, p->run, &est, &budget_mib)) return 1;
+    double got = p->reserved ? est.peak_reserved_mib : est.peak_mib, e = got / p->measured_mib - 1;
+    printf("%-48s %9s %9.0f %9.0f %+8.1f%% %s\n", p->label, p->reserved ? "reserved" : "device", p->measured_mib,
+           got, 100 * e, est.fits ? "fits" : "REFUSED");
+    *abs_err += fabs(e), *signed_err += e, *refused += !est.fits;
+    return 0;
 }
 
 static int published_peaks(const char *dir)
@@ -153,27 +163,11 @@ static int price_published(const published_run *r, const char *run_path, bool *f
     nd_cli_common common;
     nd_cli_common_init(&common);
     common.run_path = run_path, common.device = r->device, common.devices = devices, common.gbs = gbs;
-    nd_session s;
-    nd_error err = {0};
-    if (nd_session_open(&s, &common, false, stderr, &err)) {
-        fprintf(stderr, "bench_fidelity: %s\n", err.message);
-        return 1;
-    }
-    nd_strategy st;
-    nd_strategy_init(&st);
-    nd_estimate est = {0};
-    nd_context ctx;
-    const nd_run *run = &s.run;
-    int rc = nd_strategy_parse(&st, strategy, &err);
-    if (!rc) rc = nd_strategy_check(&st, &run->model, run->devices, run->train.global_batch, run->train.seq_len, &err);
-    if (!rc) {
-        nd_context_init(&ctx, &run->model, &run->train, s.device, r->devices, s.budget_mib, NULL);
-        rc = nd_estimate_strategy(&ctx, &st, NULL, NULL, &est, &err);
-    }
-    if (rc) fprintf(stderr, "bench_fidelity: %s: %s\n", r->model, err.message);
-    else *fits = est.fits, *firm_share = est.peak_firm_mib / s.budget_mib, *step_ms = est.step_ms;
-    nd_session_close(&s);
-    return rc ? 1 : 0;
+    nd_estimate est;
+    double budget_mib;
+    if (price_run(&common, strategy, r->model, &est, &budget_mib)) return 1;
+    *fits = est.fits, *firm_share = est.peak_firm_mib / budget_mib, *step_ms = est.step_ms;
+    return 0;
 }
 
 static int by_value(const void *a, const void *b)
@@ -277,33 +271,16 @@ static int one_titan(const titan_run *r, const char *run_path, double *abs_err, 
     nd_cli_common common;
     nd_cli_common_init(&common);
     common.run_path = run_path, common.device = "H100", common.devices = devices, common.budget = "97280MB";
-    nd_session s;
-    nd_error err = {0};
-    if (nd_session_open(&s, &common, false, stderr, &err)) {
-        fprintf(stderr, "bench_fidelity: %s\n", err.message);
-        return 1;
-    }
-    const nd_run *run = &s.run;
-    nd_strategy st = run->strategy;
-    nd_estimate est = {0};
-    nd_context ctx;
-    int rc = nd_strategy_check(&st, &run->model, run->devices, run->train.global_batch, run->train.seq_len, &err);
-    if (!rc) {
-        nd_context_init(&ctx, &run->model, &run->train, s.device, run->devices, s.budget_mib, NULL);
-        rc = nd_estimate_strategy(&ctx, &st, NULL, NULL, &est, &err);
-    }
-    if (rc) {
-        fprintf(stderr, "bench_fidelity: torchtitan table %ld: %s\n", r->table, err.message);
-    } else {
-        double e = est.peak_reserved_mib / (r->memory_gib * 1024) - 1;
-        printf("  %ld  %-5s %4ld GPUs TP%ld PP%ld CP%ld seq %6ld %-9s%s%s %9.1f %9.1f %+8.1f%% %s\n", r->table, r->flavor,
-               r->devices, r->tp, r->pp, r->cp, r->seq, r->ac, strcmp(r->compile, "true") ? "" : " compile",
-               strcmp(r->float8, "true") ? "" : " fp8", r->memory_gib, est.peak_reserved_mib / 1024, 100 * e,
-               est.fits ? "fits" : "REFUSED");
-        *abs_err += fabs(e), *signed_err += e, *refused += !est.fits;
-    }
-    nd_session_close(&s);
-    return rc ? 1 : 0;
+    nd_estimate est;
+    double budget_mib;
+    if (price_run(&common, NULL, "torchtitan's table", &est, &budget_mib)) return 1;
+    double e = est.peak_reserved_mib / (r->memory_gib * 1024) - 1;
+    printf("  %ld  %-5s %4ld GPUs TP%ld PP%ld CP%ld seq %6ld %-9s%s%s %9.1f %9.1f %+8.1f%% %s\n", r->table, r->flavor,
+           r->devices, r->tp, r->pp, r->cp, r->seq, r->ac, strcmp(r->compile, "true") ? "" : " compile",
+           strcmp(r->float8, "true") ? "" : " fp8", r->memory_gib, est.peak_reserved_mib / 1024, 100 * e,
+           est.fits ? "fits" : "REFUSED");
+    *abs_err += fabs(e), *signed_err += e, *refused += !est.fits;
+    return 0;
 }
 
 /* torchtitan's performance tables: reserved peaks of FSDP2, TP, PP and CP runs. */
