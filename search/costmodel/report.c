@@ -172,13 +172,14 @@ void nd_report_estimate_text(FILE *fp, const nd_context *ctx, const nd_strategy 
                 m->activations_mib, m->working_mib, m->buffers_mib, m->allocated_mib,
                 m->allocator_mib, m->reserved_mib, m->context_mib, m->total_mib, m->inflight);
     }
-    fprintf(fp, "  peak %.0f MiB on stage %d (allocated %.0f, reserved %.0f, context %.0f), budget %.0f MiB: %s\n\n",
+    fprintf(fp, "  peak %.0f MiB on stage %d (allocated %.0f, reserved %.0f, context %.0f), budget %.0f MiB: %s\n",
             est->peak_mib, est->peak_stage, est->peak_allocated_mib, est->peak_reserved_mib,
             est->peak_mib - est->peak_reserved_mib, ctx->budget_mib, est->fits ? "fits" : "DOES NOT FIT");
     if (est->peak_firm_mib < est->peak_mib)
-        fprintf(fp, "  of which %.0f MiB are collective buffers the allocator holds until the device has run "
-                "them (record_streams): given back before a request would fail, so a strategy fits when "
-                "%.0f MiB do\n\n", est->peak_mib - est->peak_firm_mib, est->peak_firm_mib);
+        fprintf(fp, "  of which %.0f MiB are collective buffers held until the device has run them "
+                "(record_streams); the allocator frees them before a request would fail, so the fit is "
+                "judged on %.0f MiB\n", est->peak_mib - est->peak_firm_mib, est->peak_firm_mib);
+    fputc('\n', fp);
     double peak_half = peak_halfwidth(ctx, est), step_half = step_halfwidth(ctx, s, est);
     if (isfinite(peak_half))
         fprintf(fp, "  95 %% prediction interval of the peak (the ratios file's uncertainty): %.0f to %.0f MiB\n\n",
