@@ -256,8 +256,8 @@ static int write_titan_run(const char *path, const titan_run *r)
                 "pipeline_parallel_degree = %ld\ncontext_parallel_degree = %ld\n",
             r->flavor, strcmp(r->float8, "true") ? "" : "converters = [\"float8\"]", r->local, r->seq, r->tp, r->pp,
             r->cp);
-    if (r->pp > 1)
-        fprintf(fp, "pipeline_parallel_microbatch_size = 1\npipeline_parallel_schedule = \"%s\"\n", r->schedule);
+    if (r->pp > 1) /* torchtitan of December 2024: as many micro-batches as stages, unless stated */
+        fprintf(fp, "pipeline_parallel_microbatches = %ld\npipeline_parallel_schedule = \"%s\"\n", r->pp, r->schedule);
     fprintf(fp, "\n[activation_checkpoint]\nmode = \"%s\"\n%s\n[compile]\nenable = %s\n", r->ac,
             strcmp(r->ac, "selective") ? "" : "selective_ac_option = \"op\"", r->compile);
     return fclose(fp) ? 1 : 0;

@@ -336,7 +336,19 @@ static int read_strategy(tt *x)
     int64_t local = num(x, "training", NULL, "local_batch_size", 0, &line);
     if (!local) local = num(x, "training", NULL, "batch_size", 1, &line);
     int64_t gbs = num(x, "training", NULL, "global_batch_size", -1, &line);
+    /* torchtitan before 2025 split the local batch into pipeline_parallel_microbatches (its
+     * default: the PP degree); later into micro-batches of pipeline_parallel_microbatch_size */
+    int64_t count_line = 0;
+    int64_t count = num(x, par, "experimental", "pipeline_parallel_microbatches", 0, &line);
+    if (count > 0) count_line = line;
     int64_t mbs = pp > 1 ? num(x, par, "experimental", "pipeline_parallel_microbatch_size", 1, &line) : local;
+    if (pp > 1 && count > 0) {
+        if (local % count)
+            return nd_error_set(r->err, ND_EINPUT, "%s:%lld: [parallelism] pipeline_parallel_microbatches = %lld does "
+                                "not divide the local batch of %lld", r->path, (long long)count_line, (long long)count,
+                                (long long)local);
+        mbs = local / count;
+    }
     if (!rc) rc = fw_degree(r, "MBS", mbs > 0 ? mbs : 1, line, "[training] local_batch_size");
     if (!rc && pp > 1 && local % mbs == 0) rc = fw_degree(r, "MB", local / mbs, line, "[training] local_batch_size");
     if (!rc && gbs > 0) {

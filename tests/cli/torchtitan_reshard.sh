@@ -26,4 +26,12 @@ awk -v k="$kept" -v f="$freed" 'BEGIN { d = k - f - 7658.25; if (d < -1e-6 || d 
 sed 's/^tensor_parallel_degree = 1/tensor_parallel_degree = 2/' "$base" >"$dir/tp2.toml"
 "$estimate" -y "$dir/tp2.toml" -A H100 -d 16 -b 8 --json | grep -q '"SP": *1' || {
     echo "TP 2 not read as sequence-parallel"; exit 1; }
+# Before 2025 torchtitan split the local batch into pipeline_parallel_microbatches (default: the
+# PP degree): local batch 4 over PP 2 in 2 micro-batches is MB=2 of MBS=2.
+sed -e 's/^local_batch_size = 1/local_batch_size = 4/' \
+    -e 's/^pipeline_parallel_degree = 1/pipeline_parallel_degree = 2\npipeline_parallel_microbatches = 2/' \
+    "$base" >"$dir/microbatches.toml"
+json=$("$estimate" -y "$dir/microbatches.toml" -A H100 -d 16 -b 32 --json)
+echo "$json" | grep -q '"MB": *2,' && echo "$json" | grep -q '"MBS": *2,' || {
+    echo "pipeline_parallel_microbatches not read as MB=2 MBS=2"; exit 1; }
 echo ok
