@@ -226,9 +226,9 @@ const nd_kernels_format nd_kernels_csv = {
 const nd_memory_format nd_memory_csv = {
     .stage = "stage", .first_layer = "first_layer", .layers = "layers", .inflight = "inflight",
     .component = {"params_mib", "grads_mib", "optimizer_mib", "activations_mib", "working_mib",
-                  "buffers_mib", "allocator_mib", "context_mib"},
+                  "buffers_mib", "allocator_mib", "context_mib", "held_mib"},
     .title = {"parameters", "gradients", "optimizer", "activations", "working", "buffers",
-              "allocator cache", "runtime context"},
+              "allocator cache", "runtime context", "held buffers (given back)"},
     .total_mib = "total_mib", .budget_mib = "budget_mib",
 };
 

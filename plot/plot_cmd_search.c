@@ -95,8 +95,11 @@ int nd_plot_cmd_memory(const char *base, const nd_plot_cmd_input *in, nd_error *
     /* The columns nd_report_memory_csv writes, named as nd-search's memory plot names them. */
     const nd_memory_format *f = &nd_memory_csv;
     size_t cols[COMPONENTS], n = in->t->n_rows;
+    /* held_mib (the last) came later: a file without it held nothing */
+    int held = nd_csv_table_find(in->t, f->component[COMPONENTS - 1]);
+    size_t read = held >= 0 ? COMPONENTS : COMPONENTS - 1;
     int rc = nd_plot_cmd_need_rows(in, err);
-    if (!rc) rc = nd_plot_cmd_columns(in, f->component, COMPONENTS, cols, err);
+    if (!rc) rc = nd_plot_cmd_columns(in, f->component, read, cols, err);
     if (rc) return rc;
     int stage = nd_csv_table_find(in->t, f->stage);
     const char **labels = calloc(n, sizeof *labels);
@@ -105,11 +108,12 @@ int nd_plot_cmd_memory(const char *base, const nd_plot_cmd_input *in, nd_error *
     for (size_t i = 0; !rc && i < n; i++) {
         const char *s = stage >= 0 ? nd_csv_table_cell(in->t, i, (size_t)stage) : NULL;
         labels[i] = s ? s : "";
-        rc = nd_plot_cmd_numbers(in->t, i, cols, COMPONENTS, &v[i * COMPONENTS], err);
+        rc = nd_plot_cmd_numbers(in->t, i, cols, read, &v[i * COMPONENTS], err);
     }
     if (!rc) rc = memory_budget(in, &budget, err);
     if (!rc) {
-        nd_plot_stage_memory p = {n, stage >= 0 ? labels : NULL, COMPONENTS, f->title, v, budget, NULL};
+        nd_plot_stage_memory p = {n, stage >= 0 ? labels : NULL, COMPONENTS, f->title, v, budget, NULL,
+                                  ND_MEMORY_RECLAIMABLE};
         rc = nd_plot_stage_memory_write(base, &p, &in->opt, err);
     }
     free(labels), free(v);

@@ -163,8 +163,8 @@ static void put_memory_panel(FILE *fp, const nd_plot_ranking *p, const ranking_v
         fputs("budget_mib = ", fp);
         nd_plot_put_number(fp, p->budget_mib);
         fprintf(fp,
-                "\nset title sprintf('peak memory, budget %%.4g GiB', budget_mib / 1024)\n"
-                "set arrow 1 from budget_mib / 1024, graph 0 to budget_mib / 1024, graph 1 nohead dt 2 lw 2 "
+                "\nset title sprintf('peak memory, budget %%.4g GiB', budget_mib / 1024.0)\n"
+                "set arrow 1 from budget_mib / 1024.0, graph 0 to budget_mib / 1024.0, graph 1 nohead dt 2 lw 2 "
                 "lc rgb '%s' front\n"
                 "# over the budget: red; within 5 %% of it: amber; else grey\n"
                 "shade(m) = m > budget_mib ? 0xe15759 : m > 0.95 * budget_mib ? 0xf1ce63 : 0xbac2cc\n",

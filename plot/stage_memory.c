@@ -15,8 +15,10 @@
 
 typedef struct memory_view {
     size_t keep[COMPONENTS_MAX], n;
+    size_t n_firm;         /* of the kept, those before the reclaimable ones */
     size_t peak_stage;
-    double peak_mib;
+    double peak_mib;       /* the largest stage's firm memory (reclaimable left out) */
+    double reclaimable_mib; /* what that stage holds beyond it, given back under pressure */
 } memory_view;
 
 static double cell(const nd_plot_stage_memory *p, size_t i, size_t k)
@@ -33,6 +35,9 @@ static int check_memory(const nd_plot_stage_memory *p, nd_error *err)
     if (p->n_components > COMPONENTS_MAX)
         return nd_error_set(err, ND_EINPUT, "stage memory plot: %zu components, at most %d", p->n_components,
                             COMPONENTS_MAX);
+    if (p->n_reclaimable >= p->n_components)
+        return nd_error_set(err, ND_EINPUT, "stage memory plot: %zu of %zu components reclaimable", p->n_reclaimable,
+                            p->n_components);
     if (nd_plot_mul_size(p->n_stages, p->n_components, &cells))
         return nd_error_set(err, ND_EINPUT, "stage memory plot: too many stages");
     if (!p->component_names || !p->component_mib)
@@ -45,16 +50,17 @@ static int check_memory(const nd_plot_stage_memory *p, nd_error *err)
 static void build_view(const nd_plot_stage_memory *p, memory_view *v)
 {
     memset(v, 0, sizeof *v);
+    size_t firm = p->n_components - p->n_reclaimable;
     for (size_t k = 0; k < p->n_components; k++) {
         bool any = false;
         for (size_t i = 0; i < p->n_stages && !any; i++) any = cell(p, i, k) != 0;
-        if (any) v->keep[v->n++] = k;
+        if (any) v->keep[v->n++] = k, v->n_firm += k < firm;
     }
     v->peak_mib = -1;
     for (size_t i = 0; i < p->n_stages; i++) {
-        double total = 0;
-        for (size_t k = 0; k < p->n_components; k++) total += cell(p, i, k);
-        if (total > v->peak_mib) v->peak_mib = total, v->peak_stage = i;
+        double total = 0, held = 0;
+        for (size_t k = 0; k < p->n_components; k++) *(k < firm ? &total : &held) += cell(p, i, k);
+        if (total > v->peak_mib) v->peak_mib = total, v->peak_stage = i, v->reclaimable_mib = held;
     }
 }
 
@@ -88,8 +94,10 @@ static void default_title(const nd_plot_stage_memory *p, const memory_view *v, c
     int n = snprintf(out, size, "Memory per pipeline stage%s%s\npeak %.1f GiB on stage %s", p->strategy ? " of " : "",
                      p->strategy ? p->strategy : "", v->peak_mib / 1024, stage);
     if (nd_plot_has_budget(p->budget_mib) && n > 0 && (size_t)n < size)
-        snprintf(out + n, size - (size_t)n, ", %.0f %% of the %.4g GiB budget", 100 * v->peak_mib / p->budget_mib,
-                 p->budget_mib / 1024);
+        n += snprintf(out + n, size - (size_t)n, ", %.0f %% of the %.4g GiB budget", 100 * v->peak_mib / p->budget_mib,
+                      p->budget_mib / 1024);
+    if (v->reclaimable_mib > 0 && n > 0 && (size_t)n < size)
+        snprintf(out + n, size - (size_t)n, " (+%.1f GiB given back under pressure)", v->reclaimable_mib / 1024);
 }
 
 static void put_body(FILE *fp, const nd_plot_stage_memory *p, const memory_view *v, const nd_plot_options *opt)
@@ -99,8 +107,9 @@ static void put_body(FILE *fp, const nd_plot_stage_memory *p, const memory_view 
     default_title(p, v, title, sizeof title);
     fprintf(fp,
             "v(c) = valid(c) ? column(c) : 0\n# below(c, k): where segment k of a stack starts (MiB)\n"
-            "below(c, k) = sum [j=0:k-1] v(c + j)\nK = %zu\n",
-            v->n);
+            "below(c, k) = sum [j=0:k-1] v(c + j)\nK = %zu\n# the first F segments must fit; the rest are given "
+            "back under pressure\nF = %zu\n",
+            v->n, v->n_firm);
     fputs("set multiplot title ", fp);
     nd_plot_put_lines(fp, nd_plot_title(opt, title));
     fprintf(fp,
@@ -119,16 +128,16 @@ static void put_body(FILE *fp, const nd_plot_stage_memory *p, const memory_view 
     for (size_t j = 0; j < v->n; j++)
         fprintf(fp,
                 ", \\\n     $DATA using 0:(below(2,%zu) / 1024):($0 - 0.35):($0 + 0.35):(below(2,%zu) / 1024):"
-                "(below(2,%zu) / 1024) with boxxyerror fc rgb '%s' notitle",
-                j + 1, j, j + 1, nd_plot_color(v->keep[j]));
+                "(below(2,%zu) / 1024) with boxxyerror %sfc rgb '%s' notitle",
+                j + 1, j, j + 1, j < v->n_firm ? "" : "fs pattern 4 border rgb '#ffffff' ", nd_plot_color(v->keep[j]));
     if (budget)
         fprintf(fp,
-                ", \\\n     budget_mib / 1024 with lines dt 2 lw 2 lc rgb '%s' notitle"
-                ", \\\n     $DATA using 0:(below(2,K) / 1024):(sprintf('%%.0f %%%%', 100 * below(2,K) / budget_mib)) "
+                ", \\\n     budget_mib / 1024.0 with lines dt 2 lw 2 lc rgb '%s' notitle"
+                ", \\\n     $DATA using 0:(below(2,K) / 1024):(sprintf('%%.0f %%%%', 100 * below(2,F) / budget_mib)) "
                 "with labels offset 0,0.7 notitle\n",
                 ND_PLOT_BUDGET_COLOR);
     else
-        fputs(", \\\n     $DATA using 0:(below(2,K) / 1024):(sprintf('%.1f', below(2,K) / 1024)) with labels "
+        fputs(", \\\n     $DATA using 0:(below(2,K) / 1024):(sprintf('%.1f', below(2,F) / 1024)) with labels "
               "offset 0,0.7 notitle\n",
               fp);
     const char *names[COMPONENTS_MAX + 1], *colors[COMPONENTS_MAX + 1];

@@ -187,7 +187,13 @@ void nd_plot_put_key_panel(FILE *fp, const char *const *names, const char *const
 {
     /* gnuplot sizes a horizontal key to the plot it belongs to: this panel is that plot. */
     int width = opt && opt->width_px > 0 ? opt->width_px : ND_PLOT_WIDTH_DEFAULT;
-    size_t entries = n + (mark_title != NULL), cols = (size_t)((0.97 - left) * width / 145);
+    /* a column is as wide as the longest entry (about 7 px a character, the swatch and a gap):
+     * at least 145 px, as before there were long names */
+    size_t longest = mark_title ? strlen(mark_title) : 0;
+    for (size_t k = 0; k < n; k++)
+        if (names[k] && strlen(names[k]) > longest) longest = strlen(names[k]);
+    double column_px = 7.2 * (double)longest + 40 > 145 ? 7.2 * (double)longest + 40 : 145;
+    size_t entries = n + (mark_title != NULL), cols = (size_t)((0.97 - left) * width / column_px);
     if (cols < 1) cols = 1;
     fprintf(fp,
             "# the legend, a panel of its own across the image\n"

@@ -67,7 +67,7 @@ static int memory_plot(const char *dir, const nd_search_config *cfg, const nd_ra
     snprintf(strategy, sizeof strategy, "#1 %s", label);
     if (!rc) {
         nd_plot_stage_memory p = {(size_t)pp, NULL, ND_MEMORY_COMPONENTS, nd_memory_csv.title, comp,
-                                  cfg->ctx->budget_mib, strategy};
+                                  cfg->ctx->budget_mib, strategy, ND_MEMORY_RECLAIMABLE};
         char *base = nd_path_join(dir, "memory");
         rc = base ? nd_plot_stage_memory_write(base, &p, opt, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
         free(base);

@@ -234,7 +234,22 @@ static int draw_stage_memory(const char *base, const nd_plot_options *opt, nd_er
 {
     static const char *const names[] = {"weights", "activations"};
     static const double mib[] = {100, 200, 150, 250};
-    nd_plot_stage_memory p = {2, NULL, 2, names, mib, 512, NULL};
+    nd_plot_stage_memory p = {2, NULL, 2, names, mib, 512, NULL, 0};
+    return nd_plot_stage_memory_write(base, &p, opt, err);
+}
+
+/* Stage 1 must fit 300 MiB (59 % of the 512 MiB budget: 300 / 512) and holds 600 MiB more
+ * that the runtime gives back under pressure: drawn hatched, left out of the share. The
+ * budget line divides in floating point (512 / 1024 is 0 in gnuplot's integer division). */
+static const char *const stage_memory_held_lines[] = {
+    "peak 0.3 GiB on stage 1, 59 % of the 0.5 GiB budget (+0.6 GiB given back under pressure)",
+    "F = 1", "fs pattern 4", "budget_mib / 1024.0 with lines", "100 * below(2,F) / budget_mib", NULL};
+
+static int draw_stage_memory_held(const char *base, const nd_plot_options *opt, nd_error *err)
+{
+    static const char *const names[] = {"weights", "held"};
+    static const double mib[] = {100, 0, 300, 600};
+    nd_plot_stage_memory p = {2, NULL, 2, names, mib, 512, NULL, 1};
     return nd_plot_stage_memory_write(base, &p, opt, err);
 }
 
@@ -270,6 +285,7 @@ static const plot_case cases[] = {
     {"parts", ND_PLOT_PDF, 1234, 567, NULL, draw_parts, parts_lines},
     {"ranking", ND_PLOT_PNG, 0, 0, NULL, draw_ranking, ranking_lines},
     {"stage_memory", ND_PLOT_PNG, 0, 0, NULL, draw_stage_memory, stage_memory_lines},
+    {"stage_memory_held", ND_PLOT_PNG, 0, 0, NULL, draw_stage_memory_held, stage_memory_held_lines},
     {"recompute", ND_PLOT_PNG, 0, 0, NULL, draw_recompute, recompute_lines},
     {"parity_repeat", ND_PLOT_SVG, 0, 0, NULL, draw_parity_repeat, parity_repeat_lines},
 };
@@ -395,7 +411,7 @@ static void empty_or_non_finite_input_is_refused(void **state)
     assert_int_equal(nd_plot_ranking_write(base, &rk, &o, &err), ND_EINPUT);
 
     assert_int_equal(nd_plot_stage_memory_write(base, NULL, &o, &err), ND_EINPUT);
-    nd_plot_stage_memory sm = {2, NULL, 2, parts, nan4, 100, NULL};
+    nd_plot_stage_memory sm = {2, NULL, 2, parts, nan4, 100, NULL, 0};
     assert_int_equal(nd_plot_stage_memory_write(base, &sm, &o, &err), ND_EINPUT);
 
     nd_plot_recompute_series s = {"c", 0, one2, one2};

@@ -284,11 +284,13 @@ extern const nd_ranking_format nd_ranking_csv;
 
 /* ---- the memory CSV (memory per pipeline stage) -------------------------------- */
 
-#define ND_MEMORY_COMPONENTS 8 /* params .. context: what a stage's total adds up */
+#define ND_MEMORY_COMPONENTS 9 /* params .. context, held: what a stage's total adds up */
+#define ND_MEMORY_RECLAIMABLE 1 /* of which the last ones the runtime gives back under pressure */
 
 typedef struct nd_memory_format {
     const char *stage, *first_layer, *layers, *inflight;
-    const char *component[ND_MEMORY_COMPONENTS]; /* "params_mib", ..., "context_mib" */
+    const char *component[ND_MEMORY_COMPONENTS]; /* "params_mib", ..., "context_mib", "held_mib"
+                                                    (held: optional in files read, 0) */
     const char *title[ND_MEMORY_COMPONENTS];     /* each one's legend in the memory plots */
     const char *total_mib, *budget_mib;
 } nd_memory_format;

@@ -234,11 +234,15 @@ typedef struct nd_plot_stage_memory {
     const double *component_mib;        /* [n_stages * n_components], row-major */
     double budget_mib;                  /* <= 0 or NaN: no budget line */
     const char *strategy;               /* NULL, or the strategy's label, named in the title */
+    size_t n_reclaimable;               /* the last components are memory the runtime gives back
+                                           under pressure: drawn hatched, left out of the share
+                                           of the budget */
 } nd_plot_stage_memory;
 
 /* Memory plot: per pipeline stage a stacked bar of memory components, in GiB, against a
- * dashed budget line, each bar's % of the budget above it; the title names the strategy,
- * the peak stage and its % of the budget. Components 0 in every stage are left out.
+ * dashed budget line, each bar's % of the budget above it (without its reclaimable
+ * components); the title names the strategy, the peak stage and its % of the budget.
+ * Components 0 in every stage are left out.
  * ND_EINPUT: no stages or components, a NULL array, or no finite value. */
 int nd_plot_stage_memory_write(const char *out_base, const nd_plot_stage_memory *plot,
                                const nd_plot_options *opt, nd_error *err);

@@ -39,7 +39,7 @@ void nd_stage_memory_components(const nd_stage_memory *m, double out[ND_MEMORY_C
 {
     const double v[ND_MEMORY_COMPONENTS] = {m->params_mib,  m->grads_mib,   m->optimizer_mib,
                                             m->activations_mib, m->working_mib, m->buffers_mib,
-                                            m->allocator_mib, m->context_mib};
+                                            m->allocator_mib - m->held_mib, m->context_mib, m->held_mib};
     memcpy(out, v, sizeof v);
 }
 
