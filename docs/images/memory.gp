@@ -19,6 +19,8 @@ v(c) = valid(c) ? column(c) : 0
 # below(c, k): where segment k of a stack starts (MiB)
 below(c, k) = sum [j=0:k-1] v(c + j)
 K = 8
+# the first F segments must fit; the rest are given back under pressure
+F = 8
 set multiplot title 'Memory per pipeline stage of #1 DP 128 EP 16 MP 2 CP 2 PP 8 MB 64 OP 256 SP'."\n".'peak 63.7 GiB on stage 1, 100 % of the 64 GiB budget' font ',12'
 set lmargin at screen 0.09
 set rmargin at screen 0.97
@@ -44,8 +46,8 @@ plot $DATA using 0:(NaN):xtic(1) notitle, \
      $DATA using 0:(below(2,6) / 1024):($0 - 0.35):($0 + 0.35):(below(2,5) / 1024):(below(2,6) / 1024) with boxxyerror fc rgb '#edc948' notitle, \
      $DATA using 0:(below(2,7) / 1024):($0 - 0.35):($0 + 0.35):(below(2,6) / 1024):(below(2,7) / 1024) with boxxyerror fc rgb '#b07aa1' notitle, \
      $DATA using 0:(below(2,8) / 1024):($0 - 0.35):($0 + 0.35):(below(2,7) / 1024):(below(2,8) / 1024) with boxxyerror fc rgb '#ff9da7' notitle, \
-     budget_mib / 1024 with lines dt 2 lw 2 lc rgb '#c00000' notitle, \
-     $DATA using 0:(below(2,K) / 1024):(sprintf('%.0f %%', 100 * below(2,K) / budget_mib)) with labels offset 0,0.7 notitle
+     budget_mib / 1024.0 with lines dt 2 lw 2 lc rgb '#c00000' notitle, \
+     $DATA using 0:(below(2,K) / 1024):(sprintf('%.0f %%', 100 * below(2,F) / budget_mib)) with labels offset 0,0.7 notitle
 # the legend, a panel of its own across the image
 set lmargin at screen 0.090
 set rmargin at screen 0.97

@@ -56,8 +56,8 @@ set xlabel 'GiB'
 unset key
 set xrange [0:100]
 budget_mib = 81920
-set title sprintf('peak memory, budget %.4g GiB', budget_mib / 1024)
-set arrow 1 from budget_mib / 1024, graph 0 to budget_mib / 1024, graph 1 nohead dt 2 lw 2 lc rgb '#c00000' front
+set title sprintf('peak memory, budget %.4g GiB', budget_mib / 1024.0)
+set arrow 1 from budget_mib / 1024.0, graph 0 to budget_mib / 1024.0, graph 1 nohead dt 2 lw 2 lc rgb '#c00000' front
 # over the budget: red; within 5 % of it: amber; else grey
 shade(m) = m > budget_mib ? 0xe15759 : m > 0.95 * budget_mib ? 0xf1ce63 : 0xbac2cc
 plot $DATA using ($3 / 2048):0:(0):($3 / 1024):($0 - 0.32):($0 + 0.32):(shade($3)) with boxxyerror fc rgb variable notitle, \
