@@ -68,10 +68,8 @@ static void write_train(FILE *fp, const nd_train *t)
     if (t->vocab_divisible_by > 0) nd_yaml_write_int(fp, in, "vocab_divisible_by", t->vocab_divisible_by);
     if (t->expandable_segments >= 0) nd_yaml_write_bool(fp, in, "expandable_segments", t->expandable_segments > 0);
     if (t->record_streams >= 0) nd_yaml_write_bool(fp, in, "record_streams", t->record_streams > 0);
-    if (t->optimizer_impl >= 0) {
-        static const char *const impls[] = {"fused", "foreach", "per_tensor"};
-        nd_yaml_write_text(fp, in, "optimizer_impl", impls[t->optimizer_impl]);
-    }
+    if (t->optimizer_impl >= 0)
+        nd_yaml_write_text(fp, in, "optimizer_impl", nd_optimizer_impl_name((nd_optimizer_impl)t->optimizer_impl));
     if (t->reshard_after_forward >= 0)
         nd_yaml_write_bool(fp, in, "reshard_after_forward", t->reshard_after_forward > 0);
     nd_yaml_write_bool(fp, in, "fp32_grad_copy", t->fp32_grad_copy);

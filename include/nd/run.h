@@ -117,6 +117,9 @@ int64_t nd_train_padded_vocab(const nd_train *t, int64_t vocab, int64_t tp);
  * framework's). */
 bool nd_train_expandable_segments(const nd_train *t);
 
+/* "fused", "foreach", "per_tensor"; NULL past the last. */
+const char *nd_optimizer_impl_name(nd_optimizer_impl impl);
+
 /* How the optimizer step runs (the run's choice, else the framework's). */
 nd_optimizer_impl nd_train_optimizer_impl(const nd_train *t);
 

@@ -49,6 +49,12 @@ bool nd_train_expandable_segments(const nd_train *t)
     return nd_framework_profile_of(t->framework)->expandable_segments;
 }
 
+const char *nd_optimizer_impl_name(nd_optimizer_impl impl)
+{
+    static const char *const names[] = {"fused", "foreach", "per_tensor"};
+    return impl >= 0 && impl <= ND_OPTIMIZER_PER_TENSOR ? names[impl] : NULL;
+}
+
 nd_optimizer_impl nd_train_optimizer_impl(const nd_train *t)
 {
     if (t->optimizer_impl >= 0) return (nd_optimizer_impl)t->optimizer_impl;
@@ -80,8 +86,8 @@ bool nd_train_reshard_after_forward(const nd_train *t, int64_t pp)
 static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
     /* glue fwd, bwd, checkpoint; p2p sync, pass syncs; collective us; micro-batch ops;
      * cross entropy bytes per logit fwd, bwd and kernels fwd, bwd; step temporaries per
-     * parameter, the optimizer's implementation; loss working set per logit; eager elementwise, per-op selective, expandable
-     * segments, recorded collective streams. Legacy Megatron's local DDP flattens every
+     * parameter, the optimizer's implementation; loss working set per logit; eager
+     * elementwise, per-op selective, expandable segments, recorded collective streams. Legacy Megatron's local DDP flattens every
      * gradient into one buffer for its all-reduce at the end of the step (2 bytes); legacy
      * Megatron and Megatron-DeepSpeed ran on PyTorch 1.x, whose NCCL process group records
      * every collective's buffers on its stream (recordStream; pytorch#76861). Optimizers:

@@ -109,9 +109,8 @@ static int set_reshard(nd_train *t, const char *v) { return set_switch(&t->resha
 
 static int set_optimizer_impl(nd_train *t, const char *v)
 {
-    static const char *const words[] = {"fused", "foreach", "per_tensor"};
-    for (int i = 0; i < 3; i++)
-        if (!strcmp(v, words[i])) return t->optimizer_impl = i, 0;
+    for (int i = 0; nd_optimizer_impl_name((nd_optimizer_impl)i); i++)
+        if (!strcmp(v, nd_optimizer_impl_name((nd_optimizer_impl)i))) return t->optimizer_impl = i, 0;
     return -1;
 }
 
