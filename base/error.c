@@ -1,4 +1,4 @@
-#include "nd/error.h"
+#include "nd/base/error.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/io.h"
+#include "nd/base/io.h"
 
 /* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong forms, no
  * surrogates, at most U+10FFFF), or 0. */

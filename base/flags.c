@@ -1,11 +1,11 @@
 /* The message for a refused flag; see flags.h. */
-#include "nd/flags.h"
+#include "nd/base/flags.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "nd/text.h"
+#include "nd/base/text.h"
 
 #define NAMES_MAX 160
 

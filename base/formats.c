@@ -5,12 +5,12 @@
  * enum and its table the same length, so adding a part or a dimension without
  * its name fails to compile.
  */
-#include "nd/formats.h"
+#include "nd/base/formats.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "nd/text.h"
+#include "nd/base/text.h"
 
 /* ---- parallel dimensions ------------------------------------------------------ */
 

@@ -1,6 +1,6 @@
 /* io.c — paths, reading inputs (regular files only, never blocking), locks on round files,
  * and the shortest text of a double. Outputs and the run they belong to: outputs.c. */
-#include "nd/io.h"
+#include "nd/base/io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "io_internal.h"
-#include "nd/text.h"
+#include "nd/base/text.h"
 
 char *nd_strdup(const char *s)
 {

@@ -3,7 +3,7 @@
  * reads with the checks cJSON leaves out (repeated keys, NUL in strings, encodings,
  * running out of memory).
  */
-#include "nd/json.h"
+#include "nd/base/json.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/io.h"
-#include "nd/text.h"
+#include "nd/base/io.h"
+#include "nd/base/text.h"
 
 cJSON *nd_json_add_number(cJSON *obj, const char *key, double value)
 {

@@ -16,7 +16,7 @@
  * the signals (nd_signals_block), so the handler runs in the thread that changes the list
  * or in none.
  */
-#include "nd/io.h"
+#include "nd/base/io.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,11 +1,11 @@
 /* Progress lines with the time left; see progress.h. */
-#include "nd/progress.h"
+#include "nd/base/progress.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "nd/text.h"
+#include "nd/base/text.h"
 
 #define AFTER_S_DEFAULT 1.0
 #define REDRAW_S 0.1

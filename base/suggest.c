@@ -7,7 +7,7 @@
  * "--raeL_csv"). A name is suggested only when it is close for its length —
  * a third of the letters wrong is a different word, not a typo — or when the
  * typed word is the first three or more letters of it. */
-#include "nd/text.h"
+#include "nd/base/text.h"
 
 #include <ctype.h>
 #include <stdio.h>

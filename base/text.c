@@ -1,6 +1,6 @@
-#include "nd/text.h"
+#include "nd/base/text.h"
 
-#include "nd/error.h"
+#include "nd/base/error.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -2,14 +2,14 @@
  * toml.c — a TOML reader that remembers where each value is, so a value can be
  * replaced in the user's own text (toml.h). Parsed again after every edit.
  */
-#include "nd/toml.h"
+#include "nd/base/toml.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/io.h"
+#include "nd/base/io.h"
 
 typedef struct entry {
     char table[192];

@@ -1,12 +1,12 @@
-#include "nd/yaml_doc.h"
+#include "nd/base/yaml_doc.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/io.h"
-#include "nd/text.h"
+#include "nd/base/io.h"
+#include "nd/base/text.h"
 
 static int parse_error(const yaml_parser_t *p, const char *path, nd_error *err)
 {

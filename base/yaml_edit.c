@@ -5,14 +5,14 @@
  * Each edit parses the text again: nd changes a dozen values of a file of a few hundred
  * lines, and offsets never go stale that way.
  */
-#include "nd/yaml_edit.h"
+#include "nd/base/yaml_edit.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/io.h"
-#include "nd/yaml_doc.h"
+#include "nd/base/io.h"
+#include "nd/base/yaml_doc.h"
 
 struct nd_yaml_edit {
     char *text;

@@ -20,11 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/classified.h"
-#include "nd/cli.h"
-#include "nd/compare.h"
-#include "nd/fit.h"
-#include "nd/fit_device.h"
+#include "nd/calibrate/classified.h"
+#include "nd/session/cli.h"
+#include "nd/calibrate/compare.h"
+#include "nd/calibrate/fit.h"
+#include "nd/calibrate/fit_device.h"
 
 #define FOLDS 10
 

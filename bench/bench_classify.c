@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "nd/classify.h"
+#include "nd/classify/classify.h"
 
 #define STEP_US 100000.0
 #define LAYERS 400

@@ -22,11 +22,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "nd/classified.h"
-#include "nd/cli.h"
-#include "nd/compare.h"
-#include "nd/estimate.h"
-#include "nd/metrics.h"
+#include "nd/calibrate/classified.h"
+#include "nd/session/cli.h"
+#include "nd/calibrate/compare.h"
+#include "nd/costmodel/estimate.h"
+#include "nd/calibrate/metrics.h"
 
 typedef struct tally {
     char source[32];

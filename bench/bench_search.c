@@ -9,8 +9,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "nd/run.h"
-#include "nd/search.h"
+#include "nd/inputs/run.h"
+#include "nd/planner/search.h"
 
 static double now_s(void)
 {

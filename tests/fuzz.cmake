@@ -26,9 +26,9 @@ target_link_libraries(nd_fuzz_util PUBLIC nd_base)
 
 # target -> the library holding its reader
 set(ND_FUZZ_TARGETS
-  classified:nd_calib run:nd_core hf_config:nd_core ratios:nd_core search_config:nd_search
-  devices:nd_core chrome:nd_classify ascend_steps:nd_classify ascend_comm:nd_classify
-  log:nd_classify round:nd_classify csv_table:nd_plot safetensors:nd_core)
+  classified:nd_calibrate run:nd_session hf_config:nd_session ratios:nd_session search_config:nd_planner
+  devices:nd_session chrome:nd_classify ascend_steps:nd_classify ascend_comm:nd_classify
+  log:nd_classify round:nd_classify csv_table:nd_charts safetensors:nd_session)
 set(ND_FUZZ_NAMES "")
 foreach(pair IN LISTS ND_FUZZ_TARGETS)
   string(REPLACE ":" ";" pair "${pair}")

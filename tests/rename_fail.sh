@@ -1,6 +1,6 @@
 #!/bin/sh
 # rename_fail.sh SHIM — every output nd writes goes through a temporary file and a rename
-# (include/nd/io.h). With rename() made to fail (the LD_PRELOAD shim rename_fail.c), each
+# (include/nd/base/io.h). With rename() made to fail (the LD_PRELOAD shim rename_fail.c), each
 # binary must exit 1 with a last line naming the file, leave the earlier file and every other
 # earlier output of the run byte for byte, and leave no temporary file behind. Covers ratios and fit reports (nd-fit), round CSV
 # appends, perf-parts and detail files (nd-classify), estimates and reports (nd-compare),

@@ -16,10 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "nd/error.h"
-#include "nd/io.h"
-#include "nd/progress.h"
-#include "nd/text.h"
+#include "nd/base/error.h"
+#include "nd/base/io.h"
+#include "nd/base/progress.h"
+#include "nd/base/text.h"
 
 static void parse_double_is_strict(void **state)
 {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/classified.h"
+#include "nd/calibrate/classified.h"
 
 static char dir[] = "/tmp/nd_test_classified_XXXXXX";
 

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "nd/classify.h"
-#include "nd/io.h"
+#include "nd/classify/classify.h"
+#include "nd/base/io.h"
 
 static char *source_path(const char *rel)
 {

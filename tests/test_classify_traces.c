@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "nd/classify.h"
-#include "nd/io.h"
+#include "nd/classify/classify.h"
+#include "nd/base/io.h"
 
 static char *traces;
 

@@ -16,7 +16,7 @@
 
 #include <math.h>
 
-#include "nd/collective.h"
+#include "nd/costmodel/collective.h"
 
 static nd_device_table table;
 static nd_device round_device, mesh_device;

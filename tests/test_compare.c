@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "nd/compare.h"
+#include "nd/calibrate/compare.h"
 
 /* Writes text to a temporary round file and compares it on Llama-3-8B / H100. */
 static void compare_text(const char *text, nd_compare *c, nd_classified *round, nd_device_table *table)

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "nd/csv_table.h"
-#include "nd/error.h"
+#include "nd/charts/csv_table.h"
+#include "nd/base/error.h"
 
 /* ---- helpers --------------------------------------------------------------- */
 

@@ -13,7 +13,7 @@
 
 #include <math.h>
 
-#include "nd/device.h"
+#include "nd/costmodel/device.h"
 
 #define MAX_COLUMNS 32
 #define MAX_CELL 64

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "nd/toml.h"
-#include "nd/yaml_edit.h"
+#include "nd/base/toml.h"
+#include "nd/base/yaml_edit.h"
 
 static const char *write_temp(const char *text)
 {

@@ -12,11 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/collective.h"
-#include "nd/estimate.h"
-#include "nd/layer_cache.h"
-#include "nd/model_fields.h"
-#include "nd/stage.h"
+#include "nd/costmodel/collective.h"
+#include "nd/costmodel/estimate.h"
+#include "nd/costmodel/layer_cache.h"
+#include "nd/inputs/model_fields.h"
+#include "nd/costmodel/stage.h"
+#include "nd/inputs/run.h"
 
 static nd_run run;
 static nd_device_table table;

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/fit.h"
-#include "nd/metrics.h"
+#include "nd/calibrate/fit.h"
+#include "nd/calibrate/metrics.h"
 
 static void near(double got, double want, double tol)
 {

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/classified.h"
-#include "nd/compare.h"
-#include "nd/fit_device.h"
+#include "nd/calibrate/classified.h"
+#include "nd/calibrate/compare.h"
+#include "nd/calibrate/fit_device.h"
 
 static int find_param(const char *name)
 {

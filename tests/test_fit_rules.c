@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/fit.h"
+#include "nd/calibrate/fit.h"
 
 static void near(double got, double want, double tol)
 {

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "nd/formats.h"
+#include "nd/base/formats.h"
 
 static void dimensions_by_name(void **state)
 {

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "nd/html.h"
-#include "nd/io.h"
+#include "nd/html/html.h"
+#include "nd/base/io.h"
 
 /* Builds a page with build(), writes it and returns its text (caller frees). */
 static char *page(void (*build)(nd_html *h))

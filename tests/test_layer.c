@@ -21,10 +21,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "nd/collective.h"
-#include "nd/device.h"
-#include "nd/layer.h"
-#include "nd/model_fields.h"
+#include "nd/costmodel/collective.h"
+#include "nd/costmodel/device.h"
+#include "nd/costmodel/layer.h"
+#include "nd/inputs/model_fields.h"
 
 static nd_model gpt;
 static nd_train train;

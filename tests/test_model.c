@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/model.h"
+#include "nd/costmodel/model.h"
 
 static nd_model load(const char *name)
 {

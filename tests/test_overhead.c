@@ -12,7 +12,7 @@
 
 #include <math.h>
 
-#include "nd/stage.h"
+#include "nd/costmodel/stage.h"
 
 static nd_model model;
 static nd_train train;

@@ -14,7 +14,7 @@
 
 #include <math.h>
 
-#include "nd/stage.h"
+#include "nd/costmodel/stage.h"
 
 static nd_strategy pipeline(int64_t p, int64_t m, int64_t v, nd_schedule sched)
 {

@@ -25,9 +25,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "nd/error.h"
-#include "nd/io.h"
-#include "nd/plot.h"
+#include "nd/base/error.h"
+#include "nd/base/io.h"
+#include "nd/charts/plot.h"
 
 /* ---- helpers --------------------------------------------------------------- */
 

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "nd/parts.h"
-#include "nd/ratios.h"
+#include "nd/costmodel/parts.h"
+#include "nd/inputs/ratios.h"
 
 static void near(double got, double want, double tol)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "nd/run.h"
+#include "nd/inputs/run.h"
 
 static char dir[] = "/tmp/nd_test_run_XXXXXX";
 

@@ -12,11 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "nd/estimate.h"
-#include "nd/knapsack.h"
-#include "nd/model_fields.h"
-#include "nd/search.h"
-#include "nd/search_out.h"
+#include "nd/costmodel/estimate.h"
+#include "nd/planner/knapsack.h"
+#include "nd/inputs/model_fields.h"
+#include "nd/planner/search.h"
+#include "nd/planner/search_out.h"
+#include "nd/inputs/layout.h"
 
 static nd_device_table table;
 

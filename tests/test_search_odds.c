@@ -1,4 +1,4 @@
-/* nd-search -c's odds (search/search_odds.c) against the normal distribution: two candidates
+/* nd-search -c's odds (search/planner/search_odds.c) against the normal distribution: two candidates
  * whose only uncertainty is their own scatter (residual_sd 2 %, no covariance, no shapes),
  * steps 100 and 102 ms. The second beats the first when 102 (1 + 0.02 e2) < 100 (1 + 0.02 e1),
  * a normal difference of mean 2 and sd sqrt(2^2 + 2.04^2) = 2.857: P = Phi(-0.700) = 0.242. */
@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "nd/search_out.h"
+#include "nd/planner/search_out.h"
 
 static void odds_match_the_normal_law(void **state)
 {

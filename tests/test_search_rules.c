@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/model_fields.h"
-#include "nd/search.h"
-#include "nd/stage.h"
+#include "nd/inputs/model_fields.h"
+#include "nd/planner/search.h"
+#include "nd/costmodel/stage.h"
 
 static nd_device_table table;
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/model.h"
-#include "nd/strategy.h"
+#include "nd/costmodel/model.h"
+#include "nd/costmodel/strategy.h"
 
 static nd_model llama, mixtral;
 

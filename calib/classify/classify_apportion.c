@@ -8,7 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "nd/io.h"
+#include "nd/base/io.h"
 
 static int site_add(nd_classify_sample *s, int column, const char *label, const ascend_op *op,
                     double scale)

@@ -15,8 +15,8 @@
 #include "classify_ascend.h"
 #include "classify_csv.h"
 #include "classify_output.h"
-#include "nd/io.h"
-#include "nd/text.h"
+#include "nd/base/io.h"
+#include "nd/base/text.h"
 
 static bool is_file(const char *p)
 {

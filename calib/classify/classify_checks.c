@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include "classify_ascend.h"
 #include "classify_output.h"
-#include "nd/io.h"
+#include "nd/base/io.h"
 
 #define CHECK_TOLERANCE 0.05
 #define CHECK_FLOOR_MS 0.01

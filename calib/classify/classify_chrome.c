@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "nd/text.h"
+#include "nd/base/text.h"
 
 #define MAX_INPUTS 32
 /* Containers nested deeper are refused: yajl keeps a byte per level, so a file of '['

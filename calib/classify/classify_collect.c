@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "nd/formats.h"
-#include "nd/io.h"
+#include "nd/base/formats.h"
+#include "nd/base/io.h"
 
 /* The classified CSV's columns are the quantities from time to optimizer, in order. */
 _Static_assert(ND_CQ_CSV_COLUMNS == 1 + ND_MEAS_COUNT && ND_CQ_ND_COLUMNS == 1 + ND_MEAS_ND,

@@ -19,8 +19,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "classify_json.h"
-#include "nd/io.h"
-#include "nd/text.h"
+#include "nd/base/io.h"
+#include "nd/base/text.h"
 
 /* Nesting past the deepest layout (cluster: group, step, operator, rank, entry, link,
  * size distribution: 8) is refused; the parser needs a key per level. */

@@ -6,7 +6,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include "nd/io.h"
+#include "nd/base/io.h"
 
 static bool cells_reserve(csv_table *t)
 {

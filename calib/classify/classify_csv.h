@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include "nd/error.h"
+#include "nd/base/error.h"
 
 typedef struct csv_table {
     char **cells;      /* row-major, rows x cols; NULL for an empty cell */

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 #include <string.h>
-#include "nd/text.h"
+#include "nd/base/text.h"
 
 /* Times are at most 4e15 µs in magnitude (a Unix time in the year 2096), so a start
  * plus a duration never overflows the int64 nanoseconds they are kept in. */

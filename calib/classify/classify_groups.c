@@ -12,9 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "nd/formats.h"
-#include "nd/io.h"
-#include "nd/text.h"
+#include "nd/base/formats.h"
+#include "nd/base/io.h"
+#include "nd/base/text.h"
 
 /* The dimensions --dims takes: the searched ones but SP (see below). */
 #define DIMS_ACCEPTED ((ND_DIM_BIT(ND_DIMS_SEARCHED) - 1) & ~ND_DIM_BIT(ND_DIM_SP))

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/classify.h"
-#include "nd/html.h"
-#include "nd/version.h"
+#include "nd/classify/classify.h"
+#include "nd/html/html.h"
+#include "nd/base/version.h"
 
 static void summary(nd_html *h, const nd_classify_run *run)
 {

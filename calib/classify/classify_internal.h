@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "nd/classify.h"
+#include "nd/classify/classify.h"
 
 typedef int64_t nd_ns; /* timestamps and durations: exact integer nanoseconds */
 

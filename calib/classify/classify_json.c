@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
-#include "nd/io.h"
-#include "nd/text.h"
+#include "nd/base/io.h"
+#include "nd/base/text.h"
 
 unsigned long long nd_classify_json_at(const json_feed *j)
 {

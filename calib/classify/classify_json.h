@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 #include <yajl/yajl_parse.h>
-#include "nd/error.h"
+#include "nd/base/error.h"
 
 /* A single string or number token longer than this is refused: yajl buffers a token
  * split between chunks and re-reads it from its start at every chunk, so a 300 MB

@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "nd/io.h"
+#include "nd/base/io.h"
 
 _Static_assert(ND_CLASSIFY_COLLS == COLL_COUNT, "one kernel-view row per collective kind");
 

@@ -6,8 +6,8 @@
 #include "classify_csv.h"
 #include "classify_kernels.h"
 #include "classify_output.h"
-#include "nd/formats.h"
-#include "nd/io.h"
+#include "nd/base/formats.h"
+#include "nd/base/io.h"
 
 /* Six significant digits, the shortest text that reads back ("390.5", "1024"). */
 static void put_num(FILE *f, double v)

@@ -17,10 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "nd/formats.h"
-#include "nd/io.h"
-#include "nd/text.h"
-#include "nd/toml.h"
+#include "nd/base/formats.h"
+#include "nd/base/io.h"
+#include "nd/base/text.h"
+#include "nd/base/toml.h"
 
 #define LOG_MAX_STEPS 10000000 /* step lines kept (16 bytes each) */
 #define LOG_PIECE 65536        /* a longer line is read in pieces of this size */

@@ -5,7 +5,7 @@
 #include "classify_internal.h"
 #include "classify_output.h"
 #include "classify_round.h"
-#include "nd/formats.h"
+#include "nd/base/formats.h"
 
 static int row_of(const nd_classify_log *l, round_row *r, nd_error *err)
 {

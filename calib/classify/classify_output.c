@@ -6,8 +6,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "nd/formats.h"
-#include "nd/io.h"
+#include "nd/base/formats.h"
+#include "nd/base/io.h"
 #include "classify_csv.h"
 #include "classify_round.h"
 

@@ -3,7 +3,7 @@
 #define ND_CLASSIFY_OUTPUT_H
 
 #include <stdio.h>
-#include "nd/classify.h"
+#include "nd/classify/classify.h"
 #include "classify_round.h"
 
 #define PERF_PARTS 16

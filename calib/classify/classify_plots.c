@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/classify.h"
-#include "nd/io.h"
-#include "nd/plot.h"
+#include "nd/classify/classify.h"
+#include "nd/base/io.h"
+#include "nd/charts/plot.h"
 
 /* The parts of a rank's bar, and the palette colour each takes: those of nd-compare's
  * folds where one exists (comp, dp, mp, ep, cp, pp, idle), so a part looks alike in both. */

@@ -7,8 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "nd/formats.h"
-#include "nd/io.h"
+#include "nd/base/formats.h"
+#include "nd/base/io.h"
 
 static double mean_of(const nd_classify_run *run, nd_classify_quantity q)
 {

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "classify_csv.h"
-#include "nd/formats.h"
-#include "nd/io.h"
-#include "nd/text.h"
+#include "nd/base/formats.h"
+#include "nd/base/io.h"
+#include "nd/base/text.h"
 
 /* The round file is read whole; nd-compare itself reads 64 MiB. */
 #define ROUND_MAX_BYTES ((size_t)1 << 30)

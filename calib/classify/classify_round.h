@@ -4,7 +4,7 @@
 #define ND_CLASSIFY_ROUND_H
 
 #include <stddef.h>
-#include "nd/error.h"
+#include "nd/base/error.h"
 
 /* nd-compare reads at most 64 columns; a round file never grows past them. */
 #define ROUND_MAX_COLUMNS 64

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "nd/io.h"
+#include "nd/base/io.h"
 
 static int input_add(nd_classify_run *run, const char *path)
 {

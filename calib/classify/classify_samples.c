@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "nd/io.h"
+#include "nd/base/io.h"
 
 #include "classify_checks.h"
 #include "classify_kernels.h"

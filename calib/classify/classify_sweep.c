@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include "classify_internal.h"
 #include "classify_output.h"
-#include "nd/io.h"
-#include "nd/text.h"
+#include "nd/base/io.h"
+#include "nd/base/text.h"
 
 #define STRATEGY_FILE "strategy.txt"
 #define STRATEGY_MAX_BYTES ((size_t)64 << 10)

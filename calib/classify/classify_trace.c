@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "nd/io.h"
-#include "nd/text.h"
+#include "nd/base/io.h"
+#include "nd/base/text.h"
 
 /* Records held in all reorder windows of a trace together: about 14 MiB. When more
  * are held, the fullest stream releases its oldest record early. */

@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "nd/classify.h"
-#include "nd/flags.h"
-#include "nd/io.h"
-#include "nd/plot.h"
-#include "nd/text.h"
+#include "nd/classify/classify.h"
+#include "nd/base/flags.h"
+#include "nd/base/io.h"
+#include "nd/charts/plot.h"
+#include "nd/base/text.h"
 
 static const char usage[] =
     "usage: nd-classify TRACE_OR_DIR... [--dims DP=8,MP=4,PP=2,MB=16] [--csv ROUND.csv]\n"

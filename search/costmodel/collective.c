@@ -1,4 +1,4 @@
-#include "nd/collective.h"
+#include "nd/costmodel/collective.h"
 
 #include <math.h>
 

@@ -8,12 +8,12 @@
  * assumptions. No constant here was set from an end-to-end training step time: those are
  * what nd is checked against (bench_fidelity).
  */
-#include "nd/device.h"
+#include "nd/costmodel/device.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/text.h"
+#include "nd/base/text.h"
 
 /* Sources (keys used below; docs/devices.md gives them in full):
  *  [DS]      vendor datasheets: peaks (dense), HBM, NVLink, NICs (V100, A100, H100, H800, H200,

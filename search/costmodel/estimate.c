@@ -8,40 +8,18 @@
  * DP_COMM, DP_REDUCE and OPTIMIZER. Their sum is the step time:
  *   step = pipeline(stages) + PP_COMM + max_s(sync_s + optimizer_s) + host per step.
  */
-#include "nd/estimate.h"
+#include "nd/costmodel/estimate.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "nd/collective.h"
-#include "nd/layer_cache.h"
-#include "nd/stage.h"
+#include "nd/costmodel/collective.h"
+#include "nd/costmodel/layer_cache.h"
+#include "nd/costmodel/stage.h"
 
 #define MIB (1024.0 * 1024.0)
 
-void nd_context_init(nd_context *ctx, const nd_model *m, const nd_train *t, const nd_device *d,
-                     int64_t devices, double budget_mib, const nd_ratios *ratios)
-{
-    memset(ctx, 0, sizeof *ctx);
-    ctx->model = m, ctx->train = t, ctx->device = d;
-    ctx->devices = devices;
-    ctx->budget_mib = budget_mib > 0 ? budget_mib : d->hbm_gib * 1024.0;
-    ctx->ratios = ratios;
-    nd_model_count_params(m, &ctx->params);
-}
 
-double nd_stage_memory_firm_mib(const nd_stage_memory *m)
-{
-    return m->total_mib - m->held_mib;
-}
-
-void nd_stage_memory_components(const nd_stage_memory *m, double out[ND_MEMORY_COMPONENTS])
-{
-    const double v[ND_MEMORY_COMPONENTS] = {m->params_mib,  m->grads_mib,   m->optimizer_mib,
-                                            m->activations_mib, m->working_mib, m->buffers_mib,
-                                            m->allocator_mib - m->held_mib, m->context_mib, m->held_mib};
-    memcpy(out, v, sizeof v);
-}
 
 static int argmax_last(const double *v, int64_t n)
 {
@@ -181,34 +159,5 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
         est->tokens_per_s_per_device = tokens / step_s / devices;
         est->mfu = est->model_flops_per_step / (step_s * ctx->device->peak_tflops * 1e12 * devices);
     }
-    return ND_OK;
-}
-
-int nd_plan_from_run(const nd_run *run, const nd_strategy *s, nd_recompute_plan *plan, nd_error *err)
-{
-    const nd_run_plan *p = &run->plan;
-    if (p->stages != s->pp)
-        return nd_error_set(err, ND_EINPUT, "%s: recompute_plan has %lld stages but PP=%lld", run->source,
-                            (long long)p->stages, (long long)s->pp);
-    nd_context ctx;
-    nd_device dummy = {0};
-    nd_context_init(&ctx, &run->model, &run->train, &dummy, 1, 1, NULL);
-    for (int64_t i = 0; i < s->pp; i++) {
-        nd_stage_work w;
-        nd_stage_work_init(&ctx, s, NULL, i, &w);
-        for (int k = 0; k < ND_LAYER_KINDS; k++) {
-            int64_t want = w.n[k][0] + w.n[k][1] + w.n[k][2];
-            int64_t got = p->layers[i][k][0] + p->layers[i][k][1] + p->layers[i][k][2];
-            if (want != got || p->offloaded[i][k] > p->layers[i][k][ND_RECOMPUTE_OFF])
-                return nd_error_set(err, ND_EINPUT,
-                                    "%s: recompute_plan stage %lld: %lld %s layers planned, the stage has %lld "
-                                    "(offloaded layers must run without recompute)", run->source, (long long)i,
-                                    (long long)got, nd_layer_kind_name((nd_layer_kind)k), (long long)want);
-        }
-    }
-    plan->stages = p->stages;
-    plan->layers = (int64_t(*)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES])p->layers;
-    plan->offloaded = (int64_t(*)[ND_LAYER_KINDS])p->offloaded;
-    plan->copy_cost_ms_per_gib = p->copy_cost_ms_per_gib;
     return ND_OK;
 }

@@ -9,7 +9,7 @@
 #define ND_KERNELS_H
 
 #include <stdbool.h>
-#include "nd/device.h"
+#include "nd/costmodel/device.h"
 
 /* The arithmetic a GEMM runs in: BF16/FP16, FP8 (Transformer Engine), TF32 or plain FP32. */
 typedef enum { ND_GEMM_16BIT = 0, ND_GEMM_FP8, ND_GEMM_TF32, ND_GEMM_FP32 } nd_gemm_precision;

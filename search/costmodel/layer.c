@@ -11,12 +11,12 @@
  * for a GPT layer without flash attention the totals are their
  * sbh(34 + 5as/h) and its TP, SP, selective and full-recompute variants.
  */
-#include "nd/layer.h"
+#include "nd/costmodel/layer.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "nd/collective.h"
+#include "nd/costmodel/collective.h"
 #include "kernels.h"
 
 /* Work of one pass, split the way the schedule and the parts need it. */

@@ -4,7 +4,7 @@
  * DP, OP, MB or VPP; pricing each layer kind once per sharding is what makes
  * the search fast. One cache per thread: no locking.
  */
-#include "nd/layer_cache.h"
+#include "nd/costmodel/layer_cache.h"
 
 #include <stdlib.h>
 #include <string.h>

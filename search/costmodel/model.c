@@ -7,7 +7,7 @@
  * positions), GPT-NeoX (biased, rotary), Mixtral/Qwen-MoE/DeepSeek (routed and
  * shared experts) and DeepSeek's MLA.
  */
-#include "nd/model.h"
+#include "nd/costmodel/model.h"
 
 #include <stdio.h>
 #include <string.h>

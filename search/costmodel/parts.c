@@ -3,7 +3,7 @@
  * interval a fit's covariance gives a corrected estimate (docs/calibration.md
  * §Uncertainty carried to decisions).
  */
-#include "nd/parts.h"
+#include "nd/costmodel/parts.h"
 
 #include <math.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * prediction.c — prediction intervals of a corrected estimate from the ratios file's
  * uncertainty (parts.c holds the arithmetic; this maps an estimate onto it).
  */
-#include "nd/prediction.h"
+#include "nd/costmodel/prediction.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,17 +1,17 @@
 /*
  * report.c — printing an estimate (table or JSON).
  */
-#include "nd/report.h"
+#include "nd/costmodel/report.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/formats.h"
-#include "nd/io.h"
-#include "nd/json.h"
-#include "nd/prediction.h"
-#include "nd/version.h"
+#include "nd/base/formats.h"
+#include "nd/base/io.h"
+#include "nd/base/json.h"
+#include "nd/costmodel/prediction.h"
+#include "nd/base/version.h"
 
 cJSON *nd_report_strategy_json(const nd_strategy *s)
 {

@@ -2,12 +2,12 @@
  * stage.c — one pipeline stage: layers, time per micro-batch, memory, and the
  * gradient synchronisation and optimizer step at the end of a step.
  */
-#include "nd/stage.h"
+#include "nd/costmodel/stage.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "nd/collective.h"
+#include "nd/costmodel/collective.h"
 #include "kernels.h"
 
 #define MIB (1024.0 * 1024.0)
@@ -611,4 +611,17 @@ bool nd_stage_same_work(const nd_stage_work *a, const nd_stage_work *b)
     return !a->first && !a->last && !b->first && !b->last && a->params_ne == b->params_ne &&
            a->params_e == b->params_e && a->layers == b->layers && !memcmp(a->n, b->n, sizeof a->n) &&
            !memcmp(a->offloaded, b->offloaded, sizeof a->offloaded);
+}
+
+double nd_stage_memory_firm_mib(const nd_stage_memory *m)
+{
+    return m->total_mib - m->held_mib;
+}
+
+void nd_stage_memory_components(const nd_stage_memory *m, double out[ND_MEMORY_COMPONENTS])
+{
+    const double v[ND_MEMORY_COMPONENTS] = {m->params_mib,  m->grads_mib,   m->optimizer_mib,
+                                            m->activations_mib, m->working_mib, m->buffers_mib,
+                                            m->allocator_mib - m->held_mib, m->context_mib, m->held_mib};
+    memcpy(out, v, sizeof v);
 }

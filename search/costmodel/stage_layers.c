@@ -3,7 +3,7 @@
  * per-layer plan gives each of them. A plan stores counts per stage, kind and mode;
  * the order below turns the counts into layers for best.yaml and the potentials.
  */
-#include "nd/stage.h"
+#include "nd/costmodel/stage.h"
 
 int64_t nd_stage_layer_count(const nd_context *ctx, const nd_stage_work *w)
 {

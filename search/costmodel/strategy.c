@@ -5,13 +5,13 @@
  * each reported with the numbers that break it. docs/search.md lists them with
  * the reason for each.
  */
-#include "nd/strategy.h"
+#include "nd/costmodel/strategy.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "nd/text.h"
+#include "nd/base/text.h"
 
 #define DEGREE_MAX ((int64_t)1 << 20)
 

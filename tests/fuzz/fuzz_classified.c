@@ -2,7 +2,7 @@
 #include <stdint.h>
 
 #include "fuzz_util.h"
-#include "nd/classified.h"
+#include "nd/calibrate/classified.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -2,7 +2,7 @@
 #ifndef ND_FUZZ_CLASSIFY_COMMON_H
 #define ND_FUZZ_CLASSIFY_COMMON_H
 
-#include "nd/classify.h"
+#include "nd/classify/classify.h"
 
 /* Adds path to a run with --dims DP=2,MP=2,PP=2 (every wait column can be chosen), then
  * does what nd-classify does with a run: finish, header, report and JSON (to /dev/null).

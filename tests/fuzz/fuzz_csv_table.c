@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "fuzz_util.h"
-#include "nd/csv_table.h"
+#include "nd/charts/csv_table.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "fuzz_util.h"
-#include "nd/device.h"
+#include "nd/costmodel/device.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

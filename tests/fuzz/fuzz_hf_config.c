@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "fuzz_util.h"
-#include "nd/model.h"
+#include "nd/costmodel/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "fuzz_util.h"
-#include "nd/classify.h"
-#include "nd/io.h"
+#include "nd/classify/classify.h"
+#include "nd/base/io.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -2,7 +2,7 @@
 #include <stdint.h>
 
 #include "fuzz_util.h"
-#include "nd/ratios.h"
+#include "nd/inputs/ratios.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

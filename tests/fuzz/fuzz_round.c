@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "fuzz_util.h"
-#include "nd/classify.h"
-#include "nd/io.h"
+#include "nd/classify/classify.h"
+#include "nd/base/io.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 
 #include "fuzz_util.h"
-#include "nd/io.h"
-#include "nd/run.h"
+#include "nd/base/io.h"
+#include "nd/inputs/run.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "fuzz_util.h"
-#include "nd/census.h"
-#include "nd/checkpoint.h"
-#include "nd/model.h"
+#include "nd/inputs/census.h"
+#include "nd/inputs/checkpoint.h"
+#include "nd/costmodel/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 
 #include "fuzz_util.h"
-#include "nd/run.h"
-#include "nd/search.h"
-#include "nd/search_config.h"
+#include "nd/inputs/run.h"
+#include "nd/planner/search.h"
+#include "nd/inputs/search_config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "nd/error.h"
+#include "nd/base/error.h"
 
 static char dir_path[256];
 static char file_path[512];

@@ -1,0 +1,104 @@
+/*
+ * fit_plots.c — nd-fit's plots: the ratios with their 95 % intervals, and the
+ * leave-one-out parity (each strategy predicted by ratios fitted on the others).
+ */
+#include "fit_out.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/base/formats.h"
+#include "nd/base/io.h"
+
+/* Why a ratio is what it is, beside it in the plot. */
+static void ratio_note(const nd_fit_result *res, int k, char *out, size_t size)
+{
+    switch (res->status[k]) {
+    case ND_RATIO_FITTED: snprintf(out, size, "fitted on %s", res->target[k]); break;
+    case ND_RATIO_HELD: /* a note of one line beside the plot: the report has the whole reason */
+        snprintf(out, size, "held at 1: %.40s%s", res->why[k], strlen(res->why[k]) > 40 ? "..." : "");
+        break;
+    case ND_RATIO_SHARED:
+        snprintf(out, size, "one ratio with %s", nd_ratio_key_name((nd_ratio_key)res->source[k]));
+        break;
+    case ND_RATIO_FALLBACK:
+        snprintf(out, size, "ND's fallback: %s's", nd_ratio_key_name((nd_ratio_key)res->source[k]));
+        break;
+    default: snprintf(out, size, "?"); break;
+    }
+}
+
+static int ratios_plot(const char *base, const nd_fit_result *res, const nd_plot_options *opt, nd_error *err)
+{
+    const char *names[ND_RATIO_KEYS], *notes[ND_RATIO_KEYS];
+    double value[ND_RATIO_KEYS], lo[ND_RATIO_KEYS], hi[ND_RATIO_KEYS];
+    bool estimated[ND_RATIO_KEYS];
+    char note[ND_RATIO_KEYS][160];
+    size_t n = 0;
+    for (int k = 0; k < ND_RATIO_KEYS; k++) {
+        if (k == ND_RATIO_FORWARD) continue; /* ND's optional key: nd-fit fits COMPUTE */
+        ratio_note(res, k, note[n], sizeof note[n]);
+        names[n] = nd_ratio_key_name((nd_ratio_key)k), notes[n] = note[n];
+        value[n] = res->ratio[k];
+        estimated[n] = res->status[k] == ND_RATIO_FITTED;
+        lo[n] = estimated[n] ? res->lo[k] : NAN, hi[n] = estimated[n] ? res->hi[k] : NAN;
+        n++;
+    }
+    char title[160];
+    snprintf(title, sizeof title, "Fitted ratios (measured / estimated), %s mode, with 95 %% intervals",
+             nd_fit_mode_name(res->mode));
+    nd_plot_options o = *opt;
+    if (!o.title) o.title = title;
+    nd_plot_intervals p = {n, names, value, lo, hi, estimated, notes, NULL};
+    return nd_plot_intervals_write(base, &p, &o, err);
+}
+
+/* The step (or busy time, ND's sums mode), then each ratio fitted on a measured column of
+ * its own (parts mode): in-sample fit beside the left-out prediction. */
+static int loo_plot(const char *base, const nd_fit_result *res, const nd_fit_row *rows, size_t n,
+                    const nd_plot_options *opt, nd_error *err)
+{
+    const char **labels = calloc(n, sizeof *labels);
+    double *buf = calloc(3 * ND_RATIO_KEYS * n + n, sizeof *buf), *none = buf;
+    nd_plot_parity_panel panels[1 + ND_RATIO_KEYS];
+    size_t k_panels = 0;
+    int rc = labels && buf ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
+    for (size_t i = 0; !rc && i < n; i++) labels[i] = rows[i].label, none[i] = NAN;
+    if (!rc) {
+        panels[k_panels++] = (nd_plot_parity_panel){res->mode == ND_FIT_SUMS ? "busy" : "step", res->target_ms,
+                                                    res->corrected_ms, res->left_out_ms, "ms"};
+        for (int k = 0; res->group_target && res->group_left_out && k < ND_RATIO_KEYS; k++) {
+            if (res->status[k] != ND_RATIO_FITTED) continue;
+            double *m = buf + n + (size_t)k * 2 * n, *l = m + n;
+            bool any = false;
+            for (size_t i = 0; i < n; i++) {
+                m[i] = res->group_target[i * ND_RATIO_KEYS + (size_t)k];
+                l[i] = res->group_left_out[i * ND_RATIO_KEYS + (size_t)k];
+                any |= isfinite(m[i]) && m[i] > 0 && isfinite(l[i]);
+            }
+            if (any) panels[k_panels++] = (nd_plot_parity_panel){nd_ratio_key_name((nd_ratio_key)k), m, none, l, "ms"};
+        }
+        char title[200];
+        snprintf(title, sizeof title, "Leave-one-out: each strategy predicted by ratios fitted on the others "
+                                      "(MAPE %.1f %%)", 100 * res->loo_total.mape);
+        nd_plot_options o = *opt;
+        if (!o.title) o.title = title;
+        nd_plot_parity p = {n, labels, k_panels, panels, "fitted on every row", "left out", ND_PLOT_SCALE_AUTO};
+        rc = nd_plot_parity_write(base, &p, &o, err);
+    }
+    free(labels), free(buf);
+    return rc;
+}
+
+int nd_fit_plots(const char *dir, const char *stem, const nd_fit_result *res, const nd_fit_row *rows, size_t n,
+                 const nd_plot_options *opt, nd_error *err)
+{
+    char *ratios = nd_path_printf("%s/%s_ratios", dir, stem);
+    char *loo = nd_path_printf("%s/%s_loo", dir, stem);
+    int rc = ratios && loo ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc) rc = ratios_plot(ratios, res, opt, err);
+    if (!rc) rc = loo_plot(loo, res, rows, n, opt, err);
+    free(ratios), free(loo);
+    return rc;
+}

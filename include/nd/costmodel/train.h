@@ -1,0 +1,184 @@
+/*
+ * train.h — how a model is trained, as far as the cost model reads it: precisions, the
+ * optimizer, recompute, the schedule, the overlap switches, the framework and what its
+ * profile does beyond the arithmetic. The run file (nd/inputs/run.h) fills one from its
+ * `train:` keys; the engine reads nothing else of the run.
+ */
+#ifndef ND_COSTMODEL_TRAIN_H
+#define ND_COSTMODEL_TRAIN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "nd/costmodel/strategy.h"
+
+typedef enum { ND_OPTIMIZER_ADAMW = 0, ND_OPTIMIZER_SGD = 1, ND_OPTIMIZER_MUON = 2 } nd_optimizer;
+
+/* How the optimizer step runs over the tensors, which decides its temporaries: one fused kernel
+ * (none), torch's foreach lists (one list the size of the local shard), or a loop over the
+ * tensors (one tensor's at a time). */
+typedef enum { ND_OPTIMIZER_FUSED = 0, ND_OPTIMIZER_FOREACH = 1, ND_OPTIMIZER_PER_TENSOR = 2 } nd_optimizer_impl;
+
+/* Modules recomputed under selective recompute (a bit set). */
+enum {
+    ND_SELECTIVE_CORE_ATTN = 1,  /* attention scores, softmax, dropout (Korthikanti et al.) */
+    ND_SELECTIVE_ACTIVATION = 2, /* the MLP activation function's output */
+    ND_SELECTIVE_NORM = 4,       /* the norms' outputs */
+};
+
+/* The training framework, for what it does beyond the arithmetic: the host operators it issues
+ * per layer, the vocabulary padding, whether pipeline sends synchronise the host.
+ * docs/cost-model.md §Host and fixed costs. */
+typedef enum {
+    ND_FRAMEWORK_MEGATRON = 0,    /* Megatron-core with Transformer Engine (2023-), NeMo */
+    ND_FRAMEWORK_MEGATRON_LEGACY, /* Megatron-LM before Megatron-core (2019-2022): Python
+                                     layers, apex fused kernels, TorchScript fusions */
+    ND_FRAMEWORK_MEGATRON_DEEPSPEED, /* Megatron-DeepSpeed: the legacy layers under DeepSpeed's
+                                        engine and activation checkpointing */
+    ND_FRAMEWORK_TORCHTITAN,      /* torchtitan: FSDP2, DTensor TP, torch.distributed pipelining */
+    ND_FRAMEWORK_FSDP,            /* PyTorch FSDP (llm-foundry, Hugging Face Accelerate) */
+    ND_FRAMEWORK_DEEPSPEED,       /* DeepSpeed's engine and ZeRO on Hugging Face-style models */
+    ND_FRAMEWORK_MINDSPEED,       /* MindSpeed / MindFormers on Ascend */
+    ND_FRAMEWORKS
+} nd_framework;
+
+/* FP8 scaling recipes (Transformer Engine names): per-tensor scales from an amax history
+ * (delayed), per-tensor scales from this tensor's amax (current: one more read), per-block
+ * scales (blockwise, DeepSeek-V3 / MXFP8). */
+typedef enum { ND_FP8_DELAYED = 0, ND_FP8_CURRENT, ND_FP8_BLOCKWISE } nd_fp8_recipe;
+
+/* Context-parallel attention: a ring passing K/V blocks (Ring Attention, Megatron's
+ * "p2p"), or all-to-alls that swap sequence for heads (DeepSpeed-Ulysses, "a2a"). */
+typedef enum { ND_CP_RING = 0, ND_CP_A2A } nd_cp_comm;
+
+typedef struct nd_train {
+    int64_t seq_len;        /* tokens per sequence */
+    int64_t global_batch;   /* sequences per optimizer step; 0 = not stated */
+    char precision[8];      /* "bf16", "fp16" or "fp32": parameters and activations */
+    int param_bytes;        /* bytes per parameter and per activation element */
+    int grad_bytes;         /* gradient accumulation and reduction precision */
+    int master_bytes;       /* master copy of the weights kept by the optimizer (0: none) */
+    nd_optimizer optimizer;
+    int optimizer_states;   /* states per parameter (Adam 2, SGD momentum 1, Muon 1) */
+    int state_bytes;        /* bytes per optimizer state */
+    bool grad_clip;         /* gradient-norm clipping (an extra read of the gradients) */
+    nd_recompute recompute;
+    unsigned selective_modules; /* ND_SELECTIVE_* */
+    nd_schedule schedule;
+    bool flash_attention;
+    double dropout;         /* hidden and attention dropout probability */
+    bool overlap_grad_reduce;  /* gradient reduction behind the last backward */
+    bool overlap_param_gather; /* sharded-parameter all-gather behind the next forward */
+    bool tp_comm_overlap;      /* TP collectives behind the GEMMs (userbuffers) */
+    bool ep_comm_overlap;      /* EP all-to-all behind other micro-batches' compute */
+    bool swap_optimizer;       /* optimizer states live in host memory (ND's -swap_os) */
+    bool fp8;                  /* linear-layer GEMMs in FP8 (Transformer Engine), the rest 16-bit */
+    bool grad_accumulation_fusion; /* weight-gradient GEMMs add into the fp32 gradient buffer
+                                      (Megatron); false: an extra pass per micro-batch */
+    nd_framework framework;
+    bool tf32;                 /* fp32 runs: matmuls on TF32 tensor cores (PyTorch's default
+                                  since 1.12 is false: plain FP32) */
+    nd_fp8_recipe fp8_recipe;
+    nd_cp_comm cp_comm;
+    bool cuda_graphs;          /* the step is captured in CUDA graphs: no per-operator host dispatch */
+    bool moe_grouped_gemm;     /* experts run as one grouped GEMM (false: a GEMM per local expert) */
+    int expandable_segments;   /* PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: freed pages
+                                  serve any request, so the allocator caches little beyond the
+                                  allocated peak. -1: the framework's default */
+    int optimizer_impl;        /* nd_optimizer_impl; -1: the framework's */
+    int record_streams;        /* NCCL collectives record their buffers on the communication
+                                  stream (PyTorch's recordStream, before
+                                  TORCH_NCCL_AVOID_RECORD_STREAMS became the default): the
+                                  allocator cannot reuse a freed buffer until the device has run
+                                  its collective. -1: the framework's default */
+    int reshard_after_forward; /* ZeRO-3 (FSDP) frees a layer's gathered weights after its
+                                  forward and gathers them again for its backward. -1: the
+                                  framework's (torchtitan: not under pipeline parallelism) */
+    bool compile;              /* torch.compile: elementwise chains fused, fewer host operators */
+    int64_t selective_every;   /* torchtitan's per-layer selective AC: every N-th layer fully
+                                  recomputed, the others not (0: the framework's per-op or
+                                  per-module selective recompute) */
+    bool fp32_grad_copy;       /* the optimizer keeps fp32 copies of the gradients, allocated at
+                                  the first step and zeroed, never freed (Megatron's fp16
+                                  optimizer before main_grad buffers, 2020-21) */
+    bool fused_cross_entropy;  /* the loss reads the 16-bit logits once and writes their
+                                  gradient in place (Megatron's cross_entropy_loss_fusion, Liger,
+                                  TE); false: the framework's fp32 cross entropy */
+    int64_t vocab_divisible_by;/* the vocabulary is padded to a multiple of this x TP
+                                  (0: the framework's: Megatron 128, others 1) */
+} nd_train;
+
+/* The vocabulary the run trains at tensor-parallel degree tp: the model's, padded as the
+ * framework pads it (Megatron: to a multiple of 128 x TP). */
+int64_t nd_train_padded_vocab(const nd_train *t, int64_t vocab, int64_t tp);
+
+/* Whether the caching allocator runs with expandable segments (the run's choice, else the
+ * framework's). */
+bool nd_train_expandable_segments(const nd_train *t);
+
+/* "fused", "foreach", "per_tensor"; NULL past the last. */
+const char *nd_optimizer_impl_name(nd_optimizer_impl impl);
+
+/* How the optimizer step runs (the run's choice, else the framework's). */
+nd_optimizer_impl nd_train_optimizer_impl(const nd_train *t);
+
+/* Whether collectives hold their buffers until the device has run them (the run's choice,
+ * else the framework's). */
+bool nd_train_record_streams(const nd_train *t);
+
+/* Whether ZeRO-3 reshards a layer's weights after its forward at pipeline degree pp (the
+ * run's choice, else the framework's). */
+bool nd_train_reshard_after_forward(const nd_train *t, int64_t pp);
+
+/* "megatron", "megatron-legacy", "megatron-deepspeed", "torchtitan", "fsdp", "deepspeed",
+ * "mindspeed". */
+const char *nd_framework_name(nd_framework f);
+
+/* The same names, indexed by nd_framework (the run file's `framework:` words). */
+extern const char *const nd_framework_names[ND_FRAMEWORKS];
+
+/* What a framework does on the host around the kernels, per decoder layer: dispatcher calls
+ * that launch no kernel (views, splits, transposes, empty buffers, RNG-state saves and
+ * restores, autograd Function applies, TorchScript calls), counted from each framework's
+ * layer code (docs/cost-model.md §Host). */
+typedef struct nd_framework_profile {
+    double glue_ops_fwd;   /* per layer forward */
+    double glue_ops_bwd;   /* per layer backward */
+    double checkpoint_ops; /* per recomputed layer: the checkpoint's own bookkeeping */
+    bool p2p_sync;         /* pipeline sends end with a device synchronisation (Megatron's
+                              batch_p2p_sync, DeepSpeed's blocking sends) */
+    bool pass_syncs;       /* each micro-batch's forward and backward are bracketed by device
+                              synchronisations (legacy Megatron's timers call
+                              torch.cuda.synchronize), so host and device overlap only within
+                              a pass */
+    double collective_host_us; /* host time of one torch.distributed collective call */
+    double microbatch_ops; /* host operators per micro-batch outside the layers: the batch's
+                              load and broadcast, the loss function and its averaging, the
+                              engine's forward and backward wrappers */
+    double ce_fwd_bytes, ce_bwd_bytes; /* unfused cross entropy: HBM bytes per logit, forward
+                              and backward (fp32 upcast, max, shift, exp, sum, normalise) */
+    double ce_fwd_kernels, ce_bwd_kernels;
+    double optimizer_temp_bytes; /* the step's temporaries beside the optimizer's own, bytes per
+                              local parameter (legacy Megatron's flattened gradients 2) */
+    nd_optimizer_impl optimizer_impl; /* the optimizer it runs by default */
+    double ce_working_bytes;  /* the unfused loss's peak working set per logit (16-bit logits):
+                              Megatron's fp32 logits in place 2 + 2 + 4 = 8; torch's upcast and
+                              log_softmax 2 + 4 + 4 + 4 = 14 */
+    bool eager_elementwise;   /* norms, rotary embeddings and gated activations run as PyTorch
+                              eager ops, several kernels each (no fused kernels) unless compiled */
+    bool op_selective;        /* `selective` recompute is torchtitan's per-op policy: every other
+                              matmul output kept, the non-matmul ops recomputed */
+    bool expandable_segments; /* the framework's launcher sets expandable_segments:True */
+    bool record_streams;      /* its collectives' buffers are recordStream'ed (PyTorch 1.x era;
+                                 docs/cost-model.md §Memory, held collective buffers) */
+} nd_framework_profile;
+
+const nd_framework_profile *nd_framework_profile_of(nd_framework f);
+
+/* Training defaults: bf16, fp32 gradients and master weights, AdamW, flash attention,
+ * no dropout, selective = core attention, 1F1B, overlaps on except TP and EP. */
+void nd_train_init(nd_train *t);
+
+/* Sets precision-derived sizes (param/grad/master bytes) from train.precision. */
+int nd_train_set_precision(nd_train *t, const char *precision);
+
+#endif

@@ -1,0 +1,243 @@
+/*
+ * plot_cmd.c — nd-plot: check the request, load the CSV, hand it to a kind,
+ * say what was written. Also the helpers the kinds share.
+ */
+#include "plot_cmd.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <sys/stat.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/base/io.h"
+#include "nd/base/text.h"
+#include "plot_cmd_internal.h"
+
+/* The kinds nd-plot knows, for the message refusing another. */
+static const char kind_names[] = "parity, parts, ranking, memory, potentials";
+
+typedef int (*kind_fn)(const char *base, const nd_plot_cmd_input *in, nd_error *err);
+
+typedef struct kind_info {
+    const char *name;
+    kind_fn draw;
+    const char *source;   /* what it reads, for messages */
+    const char *out_name; /* default output name; NULL: <stem>_<kind> */
+    bool uses_top, uses_budget, uses_no_idle;
+} kind_info;
+
+static const kind_info kinds[] = {
+    {"parity", nd_plot_cmd_parity, "nd-compare's <stem>_estimates.csv", NULL, false, false, false},
+    {"parts", nd_plot_cmd_parts, "nd-compare's <stem>_estimates.csv", NULL, false, false, true},
+    {"ranking", nd_plot_cmd_ranking, "nd-search's ranking.csv", "ranking", true, true, false},
+    {"memory", nd_plot_cmd_memory, "memory.csv from nd-search -o or nd-estimate --memory-csv",
+     "memory", false, true, false},
+    {"potentials", nd_plot_cmd_potentials, "recompute_potentials.csv from nd-search -rp",
+     "recompute_potentials", true, true, false},
+};
+
+
+
+/* ---- the flags ------------------------------------------------------------ */
+
+static int whole_flag(const char *flag, const char *text, int64_t max, int64_t *v, nd_error *err)
+{
+    if (nd_parse_int64(text, 1, max, v) == 0) return ND_OK;
+    return nd_error_set(err, ND_EUSAGE, "%s '%s': not a whole number from 1 to %lld", flag, text,
+                        (long long)max);
+}
+
+/* A flag given to a kind that has no use for it is refused rather than
+ * ignored, so a typo in a nightly job's command line shows. */
+static int applies(const kind_info *k, const nd_plot_request *req, nd_error *err)
+{
+    if (req->top && !k->uses_top)
+        return nd_error_set(err, ND_EUSAGE, "-t applies to the ranking and potentials plots only");
+    if (req->budget && !k->uses_budget)
+        return nd_error_set(err, ND_EUSAGE,
+                            "--budget applies to the ranking, memory and potentials plots only");
+    if (req->no_idle && !k->uses_no_idle)
+        return nd_error_set(err, ND_EUSAGE, "--no-idle applies to the parts plot only");
+    return ND_OK;
+}
+
+static int plot_options(const nd_plot_request *req, nd_plot_options *opt, nd_error *err)
+{
+    nd_plot_options_init(opt);
+    int64_t v;
+    if (req->format && nd_plot_format_from_name(req->format, &opt->format, err))
+        return nd_error_set(err, ND_EUSAGE, "--format '%s': expected png, svg or pdf", req->format);
+    int rc;
+    if (req->width) {
+        if ((rc = whole_flag("--width", req->width, ND_PLOT_SIZE_MAX, &v, err))) return rc;
+        opt->width_px = (int)v;
+    }
+    if (req->height) {
+        if ((rc = whole_flag("--height", req->height, ND_PLOT_SIZE_MAX, &v, err))) return rc;
+        opt->height_px = (int)v;
+    }
+    opt->title = req->title;
+    opt->script_only = req->script_only;
+    return ND_OK;
+}
+
+static int read_flags(const kind_info *k, const nd_plot_request *req, nd_plot_cmd_input *in,
+                      nd_error *err)
+{
+    int rc = applies(k, req, err);
+    if (!rc) rc = plot_options(req, &in->opt, err);
+    if (rc) return rc;
+    in->kind = k->name, in->source = k->source;
+    in->budget_mib = NAN;
+    in->no_idle = req->no_idle;
+    int64_t v = 0;
+    if (req->top && (rc = whole_flag("-t", req->top, 1000000, &v, err))) return rc;
+    in->top = (size_t)v;
+    if (req->budget && (nd_parse_memory_mib(req->budget, &in->budget_mib) || !(in->budget_mib > 0)))
+        return nd_error_set(err, ND_EUSAGE,
+                            "--budget '%s': not a memory size such as 58GB, 60000MB or 80GiB",
+                            req->budget);
+    return ND_OK;
+}
+
+/* ---- the output name ------------------------------------------------------ */
+
+/* Whether -o names a directory (it ends with '/' or is one): the plot then takes its default
+ * name in it, as -o means an output directory in the other binaries. */
+static bool names_directory(const char *path)
+{
+    struct stat st;
+    size_t n = strlen(path);
+    return (n && path[n - 1] == '/') || (stat(path, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+/* Beside the input, or in -o's directory. nd-compare names its plots after the round, and its
+ * CSV <round>_estimates.csv: dropping "_estimates" gives the same names, so drawing again
+ * replaces nd-compare's files rather than adding new ones. */
+static char *default_base(const kind_info *k, const nd_plot_request *req)
+{
+    char *dir = req->out_base ? nd_strdup(req->out_base) : nd_path_dir(req->input);
+    char *stem = nd_path_stem(req->input), *base = NULL;
+    if (dir && stem) {
+        static const char suffix[] = "_estimates";
+        size_t n = strlen(stem), s = sizeof suffix - 1;
+        if (n > s && strcmp(stem + n - s, suffix) == 0) stem[n - s] = '\0';
+        if (k->out_name)
+            base = nd_path_join(dir, k->out_name);
+        else
+            base = nd_path_printf("%s/%s_%s%s", dir, stem, k->name, req->no_idle ? "_no_idle" : "");
+    }
+    free(dir), free(stem);
+    return base;
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+static const kind_info *find_kind(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(name, kinds[i].name) == 0) return &kinds[i];
+    return NULL;
+}
+
+static void say_written(FILE *out, const char *base, const nd_plot_options *opt)
+{
+    if (opt->script_only)
+        fprintf(out, "wrote %s.gp and %s.dat (--script-only: no image)\n", base, base);
+    else
+        fprintf(out, "wrote %s.%s, %s.gp and %s.dat\n", base, nd_plot_format_extension(opt->format),
+                base, base);
+}
+
+int nd_plot_command(const nd_plot_request *req, FILE *out, nd_error *err)
+{
+    const kind_info *k = find_kind(req->kind);
+    char hint_buf[ND_TEXT_HINT_MAX];
+    if (!k)
+        return nd_error_set(err, ND_EUSAGE, "unknown plot kind '%s' (%sknown: %s)",
+                            req->kind ? req->kind : "", nd_text_hint(req->kind, kind_names, hint_buf),
+                            kind_names);
+    if (!req->input) return nd_error_set(err, ND_EUSAGE, "no input CSV file given");
+    nd_plot_cmd_input in;
+    memset(&in, 0, sizeof in);
+    int rc = read_flags(k, req, &in, err);
+    if (rc) return rc;
+    nd_csv_table t;
+    if ((rc = nd_csv_table_load(req->input, &t, err))) return rc;
+    in.t = &t;
+    char *base = req->out_base && !names_directory(req->out_base) ? nd_strdup(req->out_base) : default_base(k, req);
+    if (!base) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc) rc = k->draw(base, &in, err);
+    if (!rc) say_written(out, base, &in.opt);
+    free(base);
+    nd_csv_table_free(&t);
+    return rc;
+}
+
+/* ---- helpers the kinds share ---------------------------------------------- */
+
+int nd_plot_cmd_columns(const nd_plot_cmd_input *in, const char *const *names, size_t n,
+                        size_t *cols, nd_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        int c = nd_csv_table_find(in->t, names[i]);
+        if (c < 0)
+            return nd_error_set(err, ND_EINPUT, "%s:%d: no column '%s' (the %s plot reads %s)",
+                                in->t->path, in->t->header_line, names[i], in->kind, in->source);
+        cols[i] = (size_t)c;
+    }
+    return ND_OK;
+}
+
+int nd_plot_cmd_numbers(const nd_csv_table *t, size_t row, const size_t *cols, size_t n, double *v,
+                        nd_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        int rc = nd_csv_table_number(t, row, cols[i], &v[i], err);
+        if (rc) return rc;
+    }
+    return ND_OK;
+}
+
+int nd_plot_cmd_need_rows(const nd_plot_cmd_input *in, nd_error *err)
+{
+    if (in->t->n_rows) return ND_OK;
+    return nd_error_set(err, ND_EINPUT, "%s:%d: no rows under the header: nothing to draw",
+                        in->t->path, in->t->header_line + 1);
+}
+
+/* Row `row`'s cell of dimension d into *v: -1 when the table has no such column or the
+ * cell is blank; SP as 0 or 1. */
+static int read_degree(const nd_csv_table *t, size_t row, nd_dim d, int64_t *v, nd_error *err)
+{
+    int col = nd_csv_table_find(t, nd_dim_name(d));
+    const char *c = col >= 0 ? nd_csv_table_cell(t, row, (size_t)col) : NULL;
+    bool on = false;
+    *v = -1;
+    if (!c) return ND_OK;
+    if (d == ND_DIM_SP) {
+        if (nd_parse_bool(c, &on))
+            return nd_error_set(err, ND_EINPUT, "%s:%d: column '%s': '%s' is not 0/1 or true/false",
+                                t->path, t->lines[row], nd_dim_name(d), c);
+        *v = on;
+    } else if (nd_parse_int64(c, 1, (int64_t)1 << 30, v)) {
+        return nd_error_set(err, ND_EINPUT, "%s:%d: column '%s': '%s' is not a whole number >= 1",
+                            t->path, t->lines[row], t->header[col], c);
+    }
+    return ND_OK;
+}
+
+int nd_plot_cmd_degrees(const nd_csv_table *t, size_t row, char buf[ND_PLOT_CMD_LABEL_MAX],
+                        nd_error *err)
+{
+    /* The degree columns the table has, labelled as nd_strategy_label labels a strategy,
+     * so a redrawn plot reads like nd-search's. The flag SP is checked last. */
+    int64_t degree[ND_DIMS_SEARCHED];
+    for (int d = 0; d < ND_DIMS_SEARCHED; d++)
+        if (d != ND_DIM_SP && read_degree(t, row, (nd_dim)d, &degree[d], err)) return err->code;
+    if (read_degree(t, row, ND_DIM_SP, &degree[ND_DIM_SP], err)) return err->code;
+    nd_dim_label(degree, buf, ND_PLOT_CMD_LABEL_MAX);
+    return ND_OK;
+}

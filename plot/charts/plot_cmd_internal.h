@@ -1,0 +1,55 @@
+/*
+ * plot_cmd_internal.h — what nd-plot's kinds share; not public.
+ *
+ * plot_cmd.c checks the request, loads the CSV and calls one kind; the kinds
+ * (plot_cmd_compare.c: parity, parts; plot_cmd_search.c: ranking, memory,
+ * potentials) turn the table's columns into an nd_plot_* struct and draw it.
+ */
+#ifndef ND_PLOT_CMD_INTERNAL_H
+#define ND_PLOT_CMD_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "nd/charts/csv_table.h"
+#include "nd/base/error.h"
+#include "nd/base/formats.h"
+#include "nd/charts/plot.h"
+
+/* A kind's input: the table and the checked flags. */
+typedef struct nd_plot_cmd_input {
+    const nd_csv_table *t;
+    const char *kind;   /* "parity", ... for messages */
+    const char *source; /* which file the kind reads, for messages */
+    nd_plot_options opt;
+    size_t top;        /* -t; 0: not given */
+    double budget_mib; /* --budget; NaN: not given */
+    bool no_idle;
+} nd_plot_cmd_input;
+
+int nd_plot_cmd_parity(const char *base, const nd_plot_cmd_input *in, nd_error *err);
+int nd_plot_cmd_parts(const char *base, const nd_plot_cmd_input *in, nd_error *err);
+int nd_plot_cmd_ranking(const char *base, const nd_plot_cmd_input *in, nd_error *err);
+int nd_plot_cmd_memory(const char *base, const nd_plot_cmd_input *in, nd_error *err);
+int nd_plot_cmd_potentials(const char *base, const nd_plot_cmd_input *in, nd_error *err);
+
+/* The indices of columns names[0..n-1] into cols. A missing column is
+ * ND_EINPUT "FILE:LINE: no column 'X' (the <kind> plot reads <source>)". */
+int nd_plot_cmd_columns(const nd_plot_cmd_input *in, const char *const *names, size_t n,
+                        size_t *cols, nd_error *err);
+
+/* Row `row`'s numbers in columns cols[0..n-1] into v (blank: NaN). */
+int nd_plot_cmd_numbers(const nd_csv_table *t, size_t row, const size_t *cols, size_t n, double *v,
+                        nd_error *err);
+
+/* "DP 8 MP 4 PP 2 SP" from the degree columns that the table has, the way nd
+ * labels strategies (DP always, the others when not 1, SP when on). */
+#define ND_PLOT_CMD_LABEL_MAX 160
+int nd_plot_cmd_degrees(const nd_csv_table *t, size_t row, char buf[ND_PLOT_CMD_LABEL_MAX],
+                        nd_error *err);
+
+/* ND_EINPUT "FILE:LINE: no rows under the header" when the table has none. */
+int nd_plot_cmd_need_rows(const nd_plot_cmd_input *in, nd_error *err);
+
+
+#endif

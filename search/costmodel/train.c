@@ -1,0 +1,148 @@
+/*
+ * train.c — the training defaults, the precisions they imply, and what each framework does
+ * beyond the arithmetic (its profile): the engine's view of how a model is trained.
+ */
+#include "nd/costmodel/train.h"
+
+#include <string.h>
+
+#include "nd/base/text.h"
+
+const char *const nd_framework_names[ND_FRAMEWORKS] = {
+    "megatron", "megatron-legacy", "megatron-deepspeed", "torchtitan", "fsdp", "deepspeed", "mindspeed",
+};
+
+const char *nd_framework_name(nd_framework f)
+{
+    return f >= 0 && f < ND_FRAMEWORKS ? nd_framework_names[f] : "?";
+}
+
+
+void nd_train_init(nd_train *t)
+{
+    memset(t, 0, sizeof *t);
+    t->seq_len = 4096;
+    nd_train_set_precision(t, "bf16");
+    t->optimizer = ND_OPTIMIZER_ADAMW;
+    t->optimizer_states = 2;
+    t->state_bytes = 4;
+    t->grad_clip = true;
+    t->recompute = ND_RECOMPUTE_OFF;
+    t->selective_modules = ND_SELECTIVE_CORE_ATTN;
+    t->schedule = ND_SCHEDULE_1F1B;
+    t->flash_attention = true;
+    t->dropout = 0.0;
+    t->overlap_grad_reduce = true;
+    t->overlap_param_gather = true;
+    t->grad_accumulation_fusion = true;
+    t->framework = ND_FRAMEWORK_MEGATRON;
+    t->fp8_recipe = ND_FP8_DELAYED;
+    t->cp_comm = ND_CP_RING;
+    t->moe_grouped_gemm = true;
+    t->fused_cross_entropy = false;
+    t->expandable_segments = -1;
+    t->record_streams = -1;
+    t->reshard_after_forward = -1;
+    t->optimizer_impl = -1;
+}
+
+bool nd_train_expandable_segments(const nd_train *t)
+{
+    if (t->expandable_segments >= 0) return t->expandable_segments;
+    return nd_framework_profile_of(t->framework)->expandable_segments;
+}
+
+const char *nd_optimizer_impl_name(nd_optimizer_impl impl)
+{
+    static const char *const names[] = {"fused", "foreach", "per_tensor"};
+    return impl >= 0 && impl <= ND_OPTIMIZER_PER_TENSOR ? names[impl] : NULL;
+}
+
+nd_optimizer_impl nd_train_optimizer_impl(const nd_train *t)
+{
+    if (t->optimizer_impl >= 0) return (nd_optimizer_impl)t->optimizer_impl;
+    return nd_framework_profile_of(t->framework)->optimizer_impl;
+}
+
+bool nd_train_record_streams(const nd_train *t)
+{
+    if (t->record_streams >= 0) return t->record_streams;
+    return nd_framework_profile_of(t->framework)->record_streams;
+}
+
+/* torchtitan keeps the gathered weights from forward to backward when it pipelines, to spare
+ * an all-gather per micro-batch (its fsdp_reshard_after_forward = "default"); FSDP and
+ * DeepSpeed reshard. */
+bool nd_train_reshard_after_forward(const nd_train *t, int64_t pp)
+{
+    if (t->reshard_after_forward >= 0) return t->reshard_after_forward;
+    return !(t->framework == ND_FRAMEWORK_TORCHTITAN && pp > 1);
+}
+
+/* Counted from each framework's decoder layer and loss (see docs/cost-model.md §Host for the
+ * lists). Megatron's vocab-parallel cross entropy on fp32 logits: cast (2 read, 4 written),
+ * max (4), shift (8), exp (8), sum (4), normalise (8) = 38 bytes per logit forward; the
+ * gradient (8), its scaling (8) and the cast back (4 read... 2 written) ~20 backward. PyTorch's
+ * cross_entropy on upcast logits: cast 6, log_softmax 8, nll 4 forward; 14 backward.
+ * A torch.distributed collective costs the host 20-30 us per call (S. Bekman's all_reduce
+ * benchmark notes): 25. */
+static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
+    /* glue fwd, bwd, checkpoint; p2p sync, pass syncs; collective us; micro-batch ops;
+     * cross entropy bytes per logit fwd, bwd and kernels fwd, bwd; step temporaries per
+     * parameter, the optimizer's implementation; loss working set per logit; eager
+     * elementwise, per-op selective, expandable segments, recorded collective streams. Legacy Megatron's local DDP flattens every
+     * gradient into one buffer for its all-reduce at the end of the step (2 bytes); legacy
+     * Megatron and Megatron-DeepSpeed ran on PyTorch 1.x, whose NCCL process group records
+     * every collective's buffers on its stream (recordStream; pytorch#76861). Optimizers:
+     * Megatron's and DeepSpeed's FusedAdam, torchtitan's fused AdamW (its default
+     * implementation), llm-foundry's DecoupledAdamW a loop over the tensors (Composer). */
+    [ND_FRAMEWORK_MEGATRON] = {35, 55, 15, true, false, 25, 80, 38, 20, 10, 4, 0, ND_OPTIMIZER_FUSED, 8,
+                               false, false, false, false},
+    [ND_FRAMEWORK_MEGATRON_LEGACY] = {75, 110, 25, true, true, 25, 120, 38, 20, 10, 4, 2, ND_OPTIMIZER_FUSED, 8,
+                                      false, false, false, true},
+    [ND_FRAMEWORK_MEGATRON_DEEPSPEED] = {75, 110, 35, true, true, 25, 200, 38, 20, 10, 4, 0, ND_OPTIMIZER_FUSED, 8,
+                                         false, false, false, true},
+    [ND_FRAMEWORK_TORCHTITAN] = {45, 70, 15, false, false, 25, 60, 18, 14, 4, 3, 0, ND_OPTIMIZER_FUSED, 14,
+                                 true, true, true, false},
+    [ND_FRAMEWORK_FSDP] = {50, 75, 15, false, false, 25, 80, 18, 14, 4, 3, 0, ND_OPTIMIZER_PER_TENSOR, 14,
+                           true, false, false, false},
+    /* DeepSpeed's ZeRO-3 adds its per-module fetch and release hooks to the model's eager ops */
+    [ND_FRAMEWORK_DEEPSPEED] = {80, 115, 15, true, false, 25, 150, 18, 14, 4, 3, 0, ND_OPTIMIZER_FUSED, 14,
+                                true, false, false, false},
+    [ND_FRAMEWORK_MINDSPEED] = {35, 55, 15, true, false, 25, 80, 38, 20, 10, 4, 0, ND_OPTIMIZER_FUSED, 8,
+                                false, false, false, false},
+};
+
+const nd_framework_profile *nd_framework_profile_of(nd_framework f)
+{
+    return &profiles[f >= 0 && f < ND_FRAMEWORKS ? f : 0];
+}
+
+int64_t nd_train_padded_vocab(const nd_train *t, int64_t vocab, int64_t tp)
+{
+    int64_t by = t->vocab_divisible_by;
+    if (by <= 0)
+        by = t->framework == ND_FRAMEWORK_TORCHTITAN || t->framework == ND_FRAMEWORK_FSDP ||
+                     t->framework == ND_FRAMEWORK_DEEPSPEED ? 1 : 128;
+    int64_t multiple = by * (tp > 0 ? tp : 1);
+    return (vocab + multiple - 1) / multiple * multiple;
+}
+
+int nd_train_set_precision(nd_train *t, const char *precision)
+{
+    /* Mixed precision as Megatron-LM runs it: bf16 weights with fp32 gradient
+     * accumulation and an fp32 master copy; fp16 keeps fp16 gradients. */
+    if (nd_text_equal_nocase(precision, "bf16")) {
+        t->param_bytes = 2, t->grad_bytes = 4, t->master_bytes = 4;
+    } else if (nd_text_equal_nocase(precision, "fp16")) {
+        t->param_bytes = 2, t->grad_bytes = 2, t->master_bytes = 4;
+    } else if (nd_text_equal_nocase(precision, "fp32")) {
+        t->param_bytes = 4, t->grad_bytes = 4, t->master_bytes = 0;
+    } else {
+        return -1;
+    }
+    nd_text_copy(t->precision, precision, sizeof t->precision);
+    for (char *p = t->precision; *p; p++) *p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+    return 0;
+}
+

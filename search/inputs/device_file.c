@@ -1,0 +1,100 @@
+/*
+ * device_file.c — device files (YAML): devices added to a table or overriding its fields,
+ * each checked as the engine's field table says (nd/costmodel/device.h).
+ */
+#include "nd/inputs/device_file.h"
+
+#include <string.h>
+
+#include "nd/base/text.h"
+#include "nd/base/yaml_doc.h"
+
+/* A new device without a base states every field: the missing ones are listed together. */
+static int need_every_field(nd_yaml *y, yaml_node_t *map, const char *name, const bool *seen, nd_error *err)
+{
+    char missing[768];
+    size_t count = nd_device_missing_fields(seen, missing, sizeof missing);
+    if (!count) return ND_OK;
+    return nd_error_set(err, ND_EINPUT,
+                        "%s:%d: new device %s: %zu field%s missing: %s (state every field, or "
+                        "`base: A100` to start from a known device)",
+                        y->path, nd_yaml_line(map), name, count, count > 1 ? "s" : "", missing);
+}
+
+/* One device mapping: fields, optionally `base: NAME` to start from another device. */
+static int load_one(nd_device_table *t, nd_yaml *y, const char *name, yaml_node_t *map,
+                    nd_error *err)
+{
+    char where[600];
+    snprintf(where, sizeof where, "%s:%d", y->path, nd_yaml_line(map));
+    int rc = nd_yaml_expect_mapping(y, map, name, err);
+    if (rc) return rc;
+    long chars = nd_text_name_chars(name);
+    if (chars < 1 || chars > ND_DEVICE_NAME_CHARS)
+        return nd_error_set(err, ND_EINPUT, "%s: device name '%s' must be 1 to %d characters of printable "
+                            "UTF-8", where, name, ND_DEVICE_NAME_CHARS);
+    nd_device d;
+    memset(&d, 0, sizeof d);
+    nd_device *existing = (nd_device *)nd_device_table_find(t, name);
+    const char *base = nd_yaml_text(nd_yaml_get(y, map, "base"));
+    if (base) {
+        const nd_device *b = nd_device_table_find(t, base);
+        if (!b) {
+            char names[256];
+            nd_device_table_names(t, names, sizeof names);
+            return nd_error_set(err, ND_EINPUT, "%s: field 'base': no device '%s' (known: %s)",
+                                where, base, names);
+        }
+        d = *b;
+    } else if (existing) {
+        d = *existing;
+    }
+    /* An override keeps the device's own name even when the file used an alias. */
+    nd_text_copy(d.name, existing ? existing->name : name, sizeof d.name);
+    bool seen[ND_DEVICE_FIELDS_MAX] = {0};
+    for (size_t i = 0; i < nd_yaml_size(map); i++) {
+        yaml_node_t *k = nd_yaml_key_at(y, map, i), *v = nd_yaml_value_at(y, map, i);
+        const char *key = nd_yaml_text(k), *value = nd_yaml_text(v);
+        snprintf(where, sizeof where, "%s:%d", y->path, nd_yaml_line(k));
+        if (!key || !value)
+            return nd_error_set(err, ND_EINPUT, "%s: device %s: every field must be `key: value`",
+                                where, name);
+        if (!strcmp(key, "base") || !strcmp(key, "name")) continue;
+        if ((rc = nd_device_set_field(&d, key, value, where, err)) < 0) return rc;
+        seen[rc] = true;
+    }
+    if (!base && !existing && (rc = need_every_field(y, map, name, seen, err))) return rc;
+    snprintf(where, sizeof where, "%s:%d", y->path, nd_yaml_line(map));
+    if ((rc = nd_device_validate(&d, where, err))) return rc;
+    return nd_device_table_put(t, &d, where, err);
+}
+
+int nd_device_table_load(nd_device_table *table, const char *path, nd_error *err)
+{
+    nd_yaml y;
+    int rc = nd_yaml_load(&y, path, err);
+    if (rc) return rc;
+    yaml_node_t *root = nd_yaml_root(&y);
+    if ((rc = nd_yaml_expect_mapping(&y, root, "the device file", err))) goto done;
+    yaml_node_t *devices = nd_yaml_get(&y, root, "devices");
+    if (devices) {
+        if ((rc = nd_yaml_expect_mapping(&y, devices, "devices", err))) goto done;
+        /* looked up without case (-A h100 finds H100): X1 and x1 would silently be one */
+        if ((rc = nd_yaml_check_keys_nocase(&y, devices, err))) goto done;
+        for (size_t i = 0; i < nd_yaml_size(devices) && !rc; i++) {
+            const char *name = nd_yaml_text(nd_yaml_key_at(&y, devices, i));
+            rc = load_one(table, &y, name ? name : "", nd_yaml_value_at(&y, devices, i), err);
+        }
+    } else {
+        const char *name = nd_yaml_text(nd_yaml_get(&y, root, "name"));
+        if (!name)
+            rc = nd_error_set(err, ND_EINPUT,
+                              "%s: a device file holds `devices: {NAME: {...}}` or one device with `name:`",
+                              path);
+        else
+            rc = load_one(table, &y, name, root, err);
+    }
+done:
+    nd_yaml_free(&y);
+    return rc;
+}

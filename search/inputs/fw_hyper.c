@@ -1,0 +1,647 @@
+/*
+ * fw_hyper.c — HyperParallel v2: the AutoModels train.yaml (-f hyper_v2) and the three
+ * files of -f hyperparallel2 (a model yaml, --train-yaml, --accelerate-yaml, the last in
+ * HyperParallel's accelerator schema or Hugging Face Accelerate's). The model comes from
+ * the checkpoint's config.json (model.pretrained_model_name_or_path) with
+ * model.config_overrides over it, the strategy from accelerator, fsdp_config and
+ * training, recompute from activation_checkpoint; keys as ND's hyper_v2 parser reads them
+ * (reference/nd-costmodel.md §1.3). The choice goes back into copies (resolved.yaml,
+ * resolved_accelerate.yaml).
+ */
+#include "framework_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/inputs/checkpoint.h"
+#include "nd/inputs/model_fields.h"
+#include "nd/base/text.h"
+#include "nd/base/yaml_edit.h"
+
+enum { DOC_TRAIN = 0, DOC_MODEL, DOC_ACCEL, DOCS };
+
+typedef struct hy {
+    fw_reader *r;
+    nd_yaml y[DOCS];
+    bool loaded[DOCS];
+    const char *path[DOCS];
+} hy;
+
+/* A scalar in the first of the docs listed (in order) that has it; *path names the file. */
+static const char *text_in(hy *h, const int *docs, int n, const char *dotted, int *line, const char **path)
+{
+    for (int i = 0; i < n; i++) {
+        int d = docs[i];
+        if (!h->loaded[d]) continue;
+        const char *t = fw_yaml_text(&h->y[d], dotted, line);
+        if (t) {
+            if (path) *path = h->path[d];
+            return t;
+        }
+    }
+    return NULL;
+}
+
+static const int for_model[] = {DOC_MODEL, DOC_TRAIN};
+static const int for_train[] = {DOC_TRAIN, DOC_MODEL, DOC_ACCEL};
+static const int for_degrees[] = {DOC_ACCEL, DOC_TRAIN, DOC_MODEL};
+
+static const char *model_text(hy *h, const char *k, int *line) { return text_in(h, for_model, 2, k, line, NULL); }
+static const char *train_text(hy *h, const char *k, int *line) { return text_in(h, for_train, 3, k, line, NULL); }
+static const char *degree_text(hy *h, const char *k, int *line) { return text_in(h, for_degrees, 3, k, line, NULL); }
+
+/* The first of several spellings that is stated. */
+static const char *first_of(hy *h, const char *(*get)(hy *, const char *, int *), const char *const *keys,
+                            const char **which, int *line)
+{
+    for (; *keys; keys++) {
+        const char *t = get(h, *keys, line);
+        if (t) return *which = *keys, t;
+    }
+    return NULL;
+}
+
+static yaml_node_t *node_in(hy *h, int doc, const char *dotted)
+{
+    return h->loaded[doc] ? fw_yaml_at(&h->y[doc], dotted) : NULL;
+}
+
+/* model.config_overrides: model keys (Hugging Face names) over the checkpoint's, and the
+ * run's own (seq_length, capacity_factor, offset, full_rec, sel_rec, use_gmm). */
+static int read_overrides(hy *h, int doc)
+{
+    yaml_node_t *map = node_in(h, doc, "model.config_overrides");
+    if (!map || map->type != YAML_MAPPING_NODE) return ND_OK;
+    nd_yaml *y = &h->y[doc];
+    int rc = ND_OK;
+    for (size_t i = 0; !rc && i < nd_yaml_size(map); i++) {
+        yaml_node_t *kn = nd_yaml_key_at(y, map, i);
+        const char *k = nd_yaml_text(kn), *v = nd_yaml_text(nd_yaml_value_at(y, map, i));
+        if (!k || !v) continue;
+        char theirs[160];
+        snprintf(theirs, sizeof theirs, "model.config_overrides.%s", k);
+        fw_reader sub = *h->r;
+        sub.path = h->path[doc];
+        if (!strcmp(k, "seq_length")) rc = fw_train(&sub, "seq_len", v, nd_yaml_line(kn), theirs);
+        else if (!strcmp(k, "cap_fact")) rc = fw_model(&sub, "capacity_factor", v, nd_yaml_line(kn), theirs);
+        else if (!strcmp(k, "use_gmm") || !strcmp(k, "gmm")) rc = fw_train(&sub, "moe_grouped_gemm", v, nd_yaml_line(kn), theirs);
+        else if (!strcmp(k, "offset") || !strcmp(k, "full_rec") || !strcmp(k, "sel_rec")) continue; /* -mppb */
+        else if (nd_model_key_known(k)) rc = fw_model(&sub, k, v, nd_yaml_line(kn), theirs);
+        else if (!nd_model_key_ignored(k)) fw_note(h->r->run, "%s:%d: %s is not a key nd prices", sub.path,
+                                                   nd_yaml_line(kn), theirs);
+    }
+    return rc;
+}
+
+static int read_model(hy *h)
+{
+    fw_reader *r = h->r;
+    int line;
+    const char *where = h->loaded[DOC_MODEL] ? h->path[DOC_MODEL] : h->path[DOC_TRAIN];
+    const char *ckpt = model_text(h, "model.pretrained_model_name_or_path", &line);
+    if (!ckpt) ckpt = model_text(h, "model.model_name_or_path", &line);
+    int rc;
+    if (ckpt) {
+        char dir[1024], cfg[1100];
+        if ((rc = nd_checkpoint_find(ckpt, where, dir, sizeof dir, r->err)))
+            return nd_error_prefix(r->err, "%s:%d: model.pretrained_model_name_or_path", where, line);
+        snprintf(cfg, sizeof cfg, "%s/config.json", dir);
+        if ((rc = nd_model_read_hf_file(&r->run->model, cfg, false, r->err))) return rc;
+        const char *slash = strrchr(ckpt, '/');
+        nd_text_copy(r->run->model.name, slash && slash[1] ? slash + 1 : ckpt, sizeof r->run->model.name);
+        nd_text_copy(r->run->checkpoint, cfg, sizeof r->run->checkpoint); /* for -V */
+    } else {
+        /* a standalone spec: model.config_overrides (or model.name's family) alone */
+        const char *name = model_text(h, "model.name", &line);
+        nd_text_copy(r->run->model.name, name ? name : "model", sizeof r->run->model.name);
+        const char *type = model_text(h, "model.config_overrides.model_type", &line);
+        if ((rc = fw_model_family(r, type ? type : name, line))) return rc;
+        if (!node_in(h, DOC_MODEL, "model.config_overrides") && !node_in(h, DOC_TRAIN, "model.config_overrides"))
+            return nd_error_set(r->err, ND_EINPUT, "%s: model.pretrained_model_name_or_path names no checkpoint "
+                                "and model.config_overrides states no model", where);
+    }
+    rc = read_overrides(h, DOC_TRAIN);
+    if (!rc) rc = read_overrides(h, DOC_MODEL);
+    if (!rc && r->run->model.mtp_layers) { /* Transformers never trains them (ND's AutoModels rule) */
+        fw_note(r->run, "%s: the checkpoint's %lld MTP layers are not trained by AutoModels: priced without them",
+                where, (long long)r->run->model.mtp_layers);
+        r->run->model.mtp_layers = 0;
+    }
+    return rc;
+}
+
+static int read_training(hy *h)
+{
+    fw_reader *r = h->r;
+    int line, rc = ND_OK;
+    const char *which = "", *v;
+    static const char *const seq_keys[] = {"dataset.data_transform.max_seq_len", "dataset.data_config.seq_length",
+                                           "data.max_seq_len", NULL};
+    if ((v = first_of(h, train_text, seq_keys, &which, &line))) {
+        rc = fw_train(r, "seq_len", v, line, which);
+    } else if (r->run->model.context_length > 0) {
+        char ctx[32];
+        snprintf(ctx, sizeof ctx, "%lld", (long long)r->run->model.context_length);
+        rc = fw_default(r, "no dataset.data_transform.max_seq_len: the model's context limit, %s tokens (ND's "
+                        "fallback; long-context models then fit nowhere)", ctx);
+        if (!rc) rc = fw_train(r, "seq_len", ctx, 0, "max_position_embeddings");
+    } else {
+        rc = fw_default(r, "no dataset.data_transform.max_seq_len: the sequence is 4096 tokens");
+    }
+    static const char *const dtypes[] = {"fsdp_config.mix_precision.param_dtype", "model_init_dtype",
+                                         "model.torch_dtype", "model.param_init_type", NULL};
+    const char *param = first_of(h, train_text, dtypes, &which, &line);
+    const char *compute = train_text(h, "model.torch_dtype", &line);
+    if (!compute) compute = train_text(h, "model.compute_dtype", &line);
+    if (!compute) compute = train_text(h, "mixed_precision", &line); /* accelerate: bf16, fp16, no */
+    if (!rc) rc = fw_train(r, "precision", compute && fw_precision_of(compute) ? fw_precision_of(compute) : "bf16", line,
+                           "model.torch_dtype");
+    if (!rc && param && fw_precision_of(param) && !strcmp(fw_precision_of(param), "fp32"))
+        rc = fw_train(r, "master_weights", "true", line, which);
+    static const char *const clip_keys[] = {"training.max_grad_norm", "optimizer.max_grad_norm", "train.max_grad_norm",
+                                            NULL};
+    if (!rc && (v = first_of(h, train_text, clip_keys, &which, &line))) {
+        double clip = 0;
+        nd_parse_double(v, &clip);
+        rc = fw_train(r, "grad_clip", clip > 0 ? "true" : "false", line, which);
+    }
+    static const char *const opt_keys[] = {"optimizer._target_", "optimizer.type", "train.optimizer.type", NULL};
+    if (!rc && (v = first_of(h, train_text, opt_keys, &which, &line))) {
+        const char *o = strstr(v, "uon") ? "muon" : strstr(v, "SGD") || strstr(v, "sgd") ? "sgd" : "adamw";
+        rc = fw_train(r, "optimizer", o, line, which);
+    }
+    static const char *const ac_keys[] = {"activation_checkpoint.mode", "train.gradient_checkpointing.activation_checkpoint",
+                                          NULL};
+    if (!rc && (v = first_of(h, train_text, ac_keys, &which, &line)))
+        rc = fw_train(r, "recompute", !strcmp(v, "none") ? "off" : v, line, which);
+    if (!rc && !v && fw_true(degree_text(h, "fsdp_config.fsdp_activation_checkpointing", &line)))
+        rc = fw_train(r, "recompute", "full", line, "fsdp_config.fsdp_activation_checkpointing");
+    if (!rc && (v = train_text(h, "context.max_device_memory", &line)) && nd_run_set(r->run, "memory_budget", v, r->err))
+        rc = nd_error_prefix(r->err, "context.max_device_memory"), r->err->code = ND_EINPUT;
+    if (!rc) rc = fw_train(r, "framework", "fsdp", 0, "");
+    return rc;
+}
+
+static int degree(hy *h, const char *const *keys, const char *dim)
+{
+    const char *which = "";
+    int line = 0;
+    const char *v = first_of(h, degree_text, keys, &which, &line);
+    int64_t n;
+    if (!v || nd_parse_int64(v, -1, 1 << 24, &n)) return v ? nd_error_set(h->r->err, ND_EINPUT, "%s: '%s' is not a "
+                                                                            "whole number", which, v) : ND_OK;
+    return n >= 1 ? fw_degree(h->r, dim, n, line, which) : ND_OK;
+}
+
+/* Hugging Face Accelerate's FSDP or DeepSpeed sharding: the ZeRO level it is. */
+static int accelerate_zero(hy *h)
+{
+    int line;
+    const char *type = degree_text(h, "distributed_type", &line);
+    if (!type) return -1;
+    if (!strcmp(type, "DEEPSPEED")) {
+        const char *z = degree_text(h, "deepspeed_config.zero_stage", &line);
+        return z ? atoi(z) : 0;
+    }
+    if (strcmp(type, "FSDP")) return 0;
+    const char *st = degree_text(h, "fsdp_config.fsdp_sharding_strategy", &line);
+    if (!st) return 3;
+    if (strstr(st, "GRAD_OP") || !strcmp(st, "2") || strstr(st, "ZERO2") || !strcmp(st, "5")) return 2;
+    if (strstr(st, "NO_SHARD") || !strcmp(st, "3")) return 0;
+    return 3;
+}
+
+static int read_strategy(hy *h)
+{
+    fw_reader *r = h->r;
+    static const char *const tp[] = {"accelerator.tp_size", "accelerator.tp_degree", "train.accelerator.tp_degree",
+                                     "parallelism_config.parallelism_config_tp_size", "megatron_lm_config.megatron_lm_tp_degree", NULL};
+    static const char *const pp[] = {"accelerator.pp_size", "accelerator.pipeline_parallel_degree",
+                                     "train.accelerator.pipeline_parallel_degree", "megatron_lm_config.megatron_lm_pp_degree", NULL};
+    static const char *const cp[] = {"accelerator.cp_size", "accelerator.context_parallel_degree",
+                                     "train.accelerator.context_parallel_degree",
+                                     "parallelism_config.parallelism_config_cp_size", NULL};
+    static const char *const ep[] = {"accelerator.ep_size", "accelerator.expert_parallel_degree",
+                                     "train.accelerator.expert_parallel_degree", NULL};
+    static const char *const etp[] = {"accelerator.expert_tensor_parallel_degree",
+                                      "train.accelerator.expert_tensor_parallel_degree", NULL};
+    static const char *const vpp[] = {"accelerator.pp_interleave_num", "train.accelerator.pp_interleave_num", NULL};
+    static const char *const mbs[] = {"training.micro_batch_size", "train.micro_batch_size", NULL};
+    static const char *const mb[] = {"training.micro_batch_num", "train.micro_batch_num",
+                                     "megatron_lm_config.megatron_lm_num_micro_batches", NULL};
+    int rc = degree(h, tp, "MP");
+    if (!rc) rc = degree(h, pp, "PP");
+    if (!rc) rc = degree(h, cp, "CP");
+    if (!rc) rc = degree(h, ep, "EP");
+    if (!rc) rc = degree(h, etp, "ETP");
+    if (!rc) rc = degree(h, vpp, "VPP");
+    if (!rc) rc = degree(h, mbs, "MBS");
+    if (!rc) rc = degree(h, mb, "MB");
+    if (!rc && r->run->strategy.vpp > 1) rc = fw_train(r, "schedule", "interleaved", 0, "");
+    const char *which = "", *v;
+    int line = 0;
+    static const char *const sp[] = {"accelerator.sequence_parallel", "accelerator.use_seq_parallel",
+                                     "megatron_lm_config.megatron_lm_sequence_parallelism", NULL};
+    if (!rc && (v = first_of(h, degree_text, sp, &which, &line)))
+        rc = fw_strategy(r, "SP", fw_true(v) ? "1" : "0", line, which);
+    if (!rc && (v = degree_text(h, "accelerator.context_parallel_algo", &line)))
+        rc = fw_train(r, "cp_comm", strstr(v, "ulysses") ? "a2a" : "ring", line, "accelerator.context_parallel_algo");
+    static const char *const gbs[] = {"training.global_batch_size", "train.global_batch_size", NULL};
+    if (!rc && (v = first_of(h, train_text, gbs, &which, &line))) rc = fw_train(r, "global_batch", v, line, which);
+    /* DP = replicate x shard; the FSDP shard is the optimizer's (OP), over DP x CP */
+    static const char *const shard[] = {"fsdp_config.dp_shard_size", "accelerator.dp_shard", "train.accelerator.dp_shard",
+                                        "parallelism_config.parallelism_config_dp_shard_size", NULL};
+    static const char *const repl[] = {"accelerator.dp_replicate", "train.accelerator.dp_replicate",
+                                       "parallelism_config.parallelism_config_dp_replicate_size", NULL};
+    int64_t dp_shard = 1, dp_replicate = 1, devices = 0;
+    bool has_repl = false;
+    if ((v = first_of(h, degree_text, shard, &which, &line))) nd_parse_int64(v, 1, 1 << 24, &dp_shard);
+    if ((v = first_of(h, degree_text, repl, &which, &line))) has_repl = !nd_parse_int64(v, 1, 1 << 24, &dp_replicate);
+    if ((v = train_text(h, "context.device_num", &line))) nd_parse_int64(v, 1, 1 << 24, &devices);
+    if (!devices && (v = degree_text(h, "num_processes", &line))) nd_parse_int64(v, 1, 1 << 24, &devices);
+    nd_strategy *s = &r->run->strategy;
+    int zero = accelerate_zero(h);
+    if (!rc) rc = fw_degree(r, "DP", dp_replicate * dp_shard, line, "fsdp_config.dp_shard_size");
+    if (!rc && devices) {
+        int64_t model = s->tp * s->pp * s->cp;
+        if (devices % model)
+            return nd_error_set(r->err, ND_EINPUT, "context.device_num=%lld is not divisible by TP x PP x CP = %lld",
+                                (long long)devices, (long long)model);
+        s->dp = devices / model;
+        r->run->devices = devices;
+    }
+    /* ND: -d is needed for an AutoModels train.yaml, which states no world size */
+    r->run->derive_dp = !devices && !has_repl;
+    if (zero < 0) zero = dp_shard > 1 ? 3 : 0; /* HyperParallel's FSDP */
+    if (!rc && zero == 1 && dp_shard <= 1) dp_shard = s->dp; /* DeepSpeed ZeRO shards over every rank */
+    if (!rc && dp_shard > 1 && zero > 0) {
+        rc = fw_degree(r, "OP", dp_shard, line, "fsdp_config.dp_shard_size");
+        if (!rc) rc = fw_degree(r, "ZERO", zero, line, "fsdp_config.dp_shard_size");
+    }
+    r->run->derive_mb = !first_of(h, degree_text, mb, &which, &line);
+    return rc;
+}
+
+/* activation_checkpoint.layers: {"0-3": full, "4": off, ...}, the per-layer plan nd-search -ar
+ * writes; nd-estimate prices it as a recompute plan over the strategy's stages. */
+static int read_layers(hy *h)
+{
+    yaml_node_t *map = node_in(h, DOC_TRAIN, "activation_checkpoint.layers");
+    nd_run *run = h->r->run;
+    if (!map || map->type != YAML_MAPPING_NODE) return ND_OK;
+    int64_t L = run->model.layers, pp = run->strategy.pp;
+    if (pp < 1 || pp > ND_RUN_MAX_STAGES) return ND_OK;
+    nd_recompute *mode = malloc((size_t)L * sizeof *mode);
+    if (!mode) return nd_error_set(h->r->err, ND_ENOMEM, "out of memory");
+    for (int64_t i = 0; i < L; i++) mode[i] = run->train.recompute;
+    nd_yaml *y = &h->y[DOC_TRAIN];
+    int rc = ND_OK;
+    for (size_t i = 0; !rc && i < nd_yaml_size(map); i++) {
+        yaml_node_t *kn = nd_yaml_key_at(y, map, i);
+        const char *k = nd_yaml_text(kn), *v = nd_yaml_text(nd_yaml_value_at(y, map, i));
+        long a = -1, b = -1;
+        nd_recompute m;
+        int got = k ? sscanf(k, "%ld-%ld", &a, &b) : 0;
+        if (got == 1) b = a;
+        if (got < 1 || a < 0 || b < a || b >= L || !v || nd_recompute_parse(v, &m)) {
+            rc = nd_error_set(h->r->err, ND_EINPUT, "%s:%d: activation_checkpoint.layers: '%s: %s' is not \"first-last\" "
+                              "layers (of %lld) and off, selective or full", h->path[DOC_TRAIN], nd_yaml_line(kn),
+                              k ? k : "?", v ? v : "?", (long long)L);
+            break;
+        }
+        for (long j = a; j <= b; j++) mode[j] = m;
+    }
+    if (!rc) {
+        run->plan.stages = pp;
+        memset(run->plan.layers, 0, sizeof run->plan.layers);
+        for (int64_t st = 0; st < pp; st++) {
+            int64_t first, count;
+            nd_strategy_stage_layers(&run->strategy, L, st, &first, &count);
+            for (int64_t j = first; j < first + count; j++)
+                run->plan.layers[st][nd_model_layer_kind(&run->model, j)][mode[j]]++;
+        }
+        run->has_plan = true;
+    }
+    free(mode);
+    return rc;
+}
+
+/* context.recompute: the recompute dimension of a search (ND: a hyper_v2 yaml's). */
+static int read_search_modes(hy *h)
+{
+    yaml_node_t *n = node_in(h, DOC_TRAIN, "context.recompute");
+    if (!n) return ND_OK;
+    const char *t = nd_yaml_text(n);
+    nd_recompute m;
+    if (t && !strcmp(t, "auto")) return h->r->run->search_modes = 7, ND_OK;
+    if (t && !nd_recompute_parse(t, &m)) return h->r->run->search_modes = 1u << m, ND_OK;
+    for (size_t i = 0; n->type == YAML_SEQUENCE_NODE && i < nd_yaml_size(n); i++) {
+        const char *w = nd_yaml_text(nd_yaml_item(&h->y[DOC_TRAIN], n, i));
+        if (!w || nd_recompute_parse(w, &m))
+            return nd_error_set(h->r->err, ND_EINPUT, "%s:%d: context.recompute: '%s' is not off, selective, full or "
+                                "auto", h->path[DOC_TRAIN], nd_yaml_line(n), w ? w : "?");
+        h->r->run->search_modes |= 1u << m;
+    }
+    return ND_OK;
+}
+
+/* Per-stage counts of a config_overrides key: an int for every stage, a list per stage, or
+ * a list per chunk of lists per stage (summed). Returns the stages read, 0 when absent,
+ * -1 on a cell that is not a whole number. */
+static int64_t override_stages(hy *h, const char *key, int64_t out[ND_RUN_MAX_STAGES], int *line, const char **path)
+{
+    static const int docs[] = {DOC_MODEL, DOC_TRAIN};
+    char dotted[64];
+    snprintf(dotted, sizeof dotted, "model.config_overrides.%s", key);
+    for (int i = 0; i < 2; i++) {
+        yaml_node_t *n = node_in(h, docs[i], dotted);
+        if (!n) continue;
+        nd_yaml *y = &h->y[docs[i]];
+        *line = nd_yaml_line(n), *path = h->path[docs[i]];
+        memset(out, 0, sizeof(int64_t) * ND_RUN_MAX_STAGES);
+        const char *t = nd_yaml_text(n);
+        if (t) return nd_parse_int64(t, -(1 << 24), 1 << 24, &out[0]) ? -1 : 1;
+        if (n->type != YAML_SEQUENCE_NODE) return -1;
+        int64_t stages = 0;
+        for (size_t a = 0; a < nd_yaml_size(n); a++) {
+            yaml_node_t *item = nd_yaml_item(y, n, a);
+            size_t inner = item->type == YAML_SEQUENCE_NODE ? nd_yaml_size(item) : 1;
+            for (size_t b = 0; b < inner && b < ND_RUN_MAX_STAGES; b++) {
+                yaml_node_t *cell = item->type == YAML_SEQUENCE_NODE ? nd_yaml_item(y, item, b) : item;
+                int64_t v;
+                const char *c = nd_yaml_text(cell);
+                if (!c || nd_parse_int64(c, -(1 << 24), 1 << 24, &v)) return -1;
+                size_t st = item->type == YAML_SEQUENCE_NODE ? b : a;
+                if (st >= ND_RUN_MAX_STAGES) continue;
+                out[st] += v;
+                if ((int64_t)st + 1 > stages) stages = (int64_t)st + 1;
+            }
+        }
+        return stages;
+    }
+    return 0;
+}
+
+/* -mppb: model.config_overrides' offset (layers a stage holds beyond the even split),
+ * full_rec and sel_rec (layers a stage recomputes fully or selectively), as ND reads them. */
+static int read_layout(hy *h)
+{
+    nd_run *run = h->r->run;
+    nd_run_layout *L = &run->layout;
+    int64_t pp = run->strategy.pp, layers = run->model.layers;
+    static const char *const keys[] = {"offset", "full_rec", "sel_rec"};
+    int64_t *into[] = {NULL, L->recompute, L->selective};
+    int64_t off[ND_RUN_MAX_STAGES];
+    for (int k = 0; k < 3; k++) {
+        int line = 0;
+        const char *path = NULL;
+        int64_t n = override_stages(h, keys[k], into[k] ? into[k] : off, &line, &path);
+        if (n < 0)
+            return nd_error_set(h->r->err, ND_EINPUT, "%s:%d: model.config_overrides.%s: a whole number or a list "
+                                "of them per pipeline stage", path, line, keys[k]);
+        if (n == 0) continue;
+        if (n > 1 && n != pp)
+            return nd_error_set(h->r->err, ND_EINPUT, "%s:%d: model.config_overrides.%s lists %lld stages but the "
+                                "pipeline has %lld", path, line, keys[k], (long long)n, (long long)pp);
+        L->stages = pp;
+        if (k == 0) {
+            int64_t sum = 0;
+            for (int64_t i = 0; i < pp && pp <= ND_RUN_MAX_STAGES; i++)
+                sum += L->layers[i] = layers / pp + off[n == 1 ? 0 : i];
+            if (sum != layers) { /* only -mppb reads the offsets: a note, not an error */
+                fw_note(run, "%s:%d: model.config_overrides.offset puts %lld layers on the stages, the model has "
+                        "%lld: -mppb splits the layers as nd does without it", path, line, (long long)sum,
+                        (long long)layers);
+                continue;
+            }
+            L->has_layers = true;
+        } else {
+            if (n == 1)
+                for (int64_t i = 1; i < ND_RUN_MAX_STAGES; i++) into[k][i] = into[k][0];
+            if (k == 1) L->has_recompute = true;
+            else L->has_selective = true;
+        }
+    }
+    return ND_OK;
+}
+
+int fw_hyper_read(fw_reader *r, const char *train_yaml, const char *accelerate_yaml)
+{
+    hy h;
+    memset(&h, 0, sizeof h);
+    h.r = r;
+    h.path[DOC_TRAIN] = train_yaml ? train_yaml : r->path;
+    h.path[DOC_MODEL] = train_yaml ? r->path : NULL;
+    h.path[DOC_ACCEL] = accelerate_yaml;
+    int rc = ND_OK;
+    for (int d = 0; !rc && d < DOCS; d++)
+        if (h.path[d] && !(rc = nd_yaml_load(&h.y[d], h.path[d], r->err))) h.loaded[d] = true;
+    if (train_yaml) {
+        nd_text_copy(r->run->train_yaml, train_yaml, sizeof r->run->train_yaml);
+        nd_text_copy(r->run->accelerate_yaml, accelerate_yaml, sizeof r->run->accelerate_yaml);
+    }
+    if (!rc) rc = read_model(&h);
+    if (!rc) rc = read_training(&h);
+    if (!rc) rc = read_strategy(&h);
+    if (!rc) rc = read_search_modes(&h);
+    if (!rc) rc = read_layout(&h);
+    if (!rc) rc = fw_finish(r);
+    if (!rc) rc = read_layers(&h);
+    for (int d = 0; d < DOCS; d++)
+        if (h.loaded[d]) nd_yaml_free(&h.y[d]);
+    return rc;
+}
+
+/* ---- writing back ---------------------------------------------------------------------- */
+
+/* activation_checkpoint.layers: the ranges of layers running another mode than `main`,
+ * each stage's first layers in the plan's recompute modes (full, then selective), as ND's
+ * per-stage lists put them: {"0-3": full, "24-31": off}. Empty when every layer runs main. */
+static void layers_map(const nd_run *run, const nd_config_choice *c, nd_recompute main, char *buf, size_t size)
+{
+    int64_t L = run->model.layers;
+    size_t used = (size_t)snprintf(buf, size, "{");
+    int64_t start = 0;
+    nd_recompute prev = ND_RECOMPUTE_MODES;
+    for (int64_t st = 0; st <= c->plan_stages; st++) {
+        int64_t first = L, count = 0, left[2][3];
+        if (st < c->plan_stages) {
+            nd_strategy_stage_layers(&c->s, L, st, &first, &count);
+            memcpy(left, c->plan[st], sizeof left);
+        }
+        for (int64_t j = first; j <= first + count && j <= L; j++) {
+            nd_recompute m = ND_RECOMPUTE_MODES; /* past the last layer: closes the last range */
+            if (j < first + count && j < L) {
+                int k = nd_model_layer_kind(&run->model, j);
+                m = left[k][ND_RECOMPUTE_FULL] ? ND_RECOMPUTE_FULL
+                    : left[k][ND_RECOMPUTE_SELECTIVE] ? ND_RECOMPUTE_SELECTIVE : ND_RECOMPUTE_OFF;
+                if (left[k][m]) left[k][m]--;
+            } else if (st < c->plan_stages) {
+                continue;
+            }
+            if (m == prev) continue;
+            if (prev != ND_RECOMPUTE_MODES && prev != main && used < size)
+                used += (size_t)snprintf(buf + used, size - used, "%s\"%lld-%lld\": %s", used > 1 ? ", " : "",
+                                         (long long)start, (long long)(j - 1), nd_recompute_name(prev));
+            start = j, prev = m;
+        }
+    }
+    if (used < size) snprintf(buf + used, size - used, "}");
+}
+
+static bool present(const nd_yaml *y, const char *dotted)
+{
+    return fw_yaml_at((nd_yaml *)y, dotted) != NULL;
+}
+
+/* Sets a key when the file has it or nd's value differs from the framework's default (1). */
+static int set_num(nd_yaml_edit *e, const nd_yaml *y, const char *dotted, int64_t v, bool add, nd_error *err)
+{
+    if (!add && !present(y, dotted)) return ND_OK;
+    char t[32];
+    snprintf(t, sizeof t, "%lld", (long long)v);
+    return nd_yaml_edit_set_path(e, dotted, t, err);
+}
+
+/* The degrees into a file in HyperParallel's accelerator schema (AutoModels or legacy) or
+ * Hugging Face Accelerate's parallelism_config. */
+static int write_degrees(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, const nd_strategy *s, int64_t shard,
+                         nd_error *err)
+{
+    int64_t replicate = s->dp * s->cp / shard;
+    int rc;
+    if (present(y, "parallelism_config")) {
+        const char *k = "parallelism_config.parallelism_config_";
+        char key[96];
+        snprintf(key, sizeof key, "%stp_size", k), rc = set_num(e, y, key, s->tp, true, err);
+        snprintf(key, sizeof key, "%scp_size", k);
+        if (!rc) rc = set_num(e, y, key, s->cp, s->cp > 1, err);
+        snprintf(key, sizeof key, "%sdp_shard_size", k);
+        if (!rc) rc = set_num(e, y, key, shard, true, err);
+        snprintf(key, sizeof key, "%sdp_replicate_size", k);
+        if (!rc) rc = set_num(e, y, key, replicate, true, err);
+        return rc;
+    }
+    if (present(y, "train.accelerator")) { /* the legacy Trainer schema */
+        const char *a = "train.accelerator.";
+        static const char *const names[] = {"dp_replicate", "dp_shard", "tp_degree", "pipeline_parallel_degree",
+                                            "context_parallel_degree", "expert_parallel_degree"};
+        int64_t v[] = {replicate, shard, s->tp, s->pp, s->cp, s->ep};
+        rc = ND_OK;
+        for (int i = 0; !rc && i < 6; i++) {
+            char key[96];
+            snprintf(key, sizeof key, "%s%s", a, names[i]);
+            rc = set_num(e, y, key, v[i], true, err);
+        }
+        if (!rc && run->model.experts)
+            rc = set_num(e, y, "train.accelerator.expert_tensor_parallel_degree", s->etp ? s->etp : 1, true, err);
+        return rc;
+    }
+    rc = set_num(e, y, "accelerator.tp_size", s->tp, true, err);
+    if (!rc) rc = set_num(e, y, "accelerator.pp_size", s->pp, true, err);
+    if (!rc) rc = set_num(e, y, "accelerator.cp_size", s->cp, true, err);
+    if (!rc) rc = set_num(e, y, "accelerator.ep_size", s->ep, true, err);
+    if (!rc) rc = set_num(e, y, "accelerator.dp_replicate", replicate, false, err);
+    if (!rc) rc = set_num(e, y, "accelerator.pp_interleave_num", s->vpp, s->vpp > 1, err);
+    if (!rc && run->model.experts)
+        rc = set_num(e, y, "accelerator.expert_tensor_parallel_degree", s->etp ? s->etp : 1, false, err);
+    if (!rc && present(y, "accelerator.sequence_parallel"))
+        rc = nd_yaml_edit_set_path(e, "accelerator.sequence_parallel", s->sp ? "true" : "false", err);
+    if (!rc) rc = set_num(e, y, "fsdp_config.dp_shard_size", shard, true, err);
+    return rc;
+}
+
+/* The batch and the recompute into the train yaml. */
+static int write_training(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, const nd_config_choice *c,
+                          nd_error *err)
+{
+    const nd_strategy *s = &c->s;
+    bool legacy = present(y, "train.accelerator") || present(y, "train.gradient_checkpointing");
+    int rc = set_num(e, y, legacy ? "train.global_batch_size" : "training.global_batch_size", c->global_batch,
+                     !legacy, err);
+    if (!rc) rc = set_num(e, y, legacy ? "train.micro_batch_size" : "training.micro_batch_size", s->mbs, !legacy, err);
+    if (!rc) rc = set_num(e, y, legacy ? "train.micro_batch_num" : "training.micro_batch_num", s->mb, legacy, err);
+    nd_recompute m = fw_choice_mode(c);
+    if (legacy && !rc)
+        return nd_yaml_edit_set_path(e, "train.gradient_checkpointing.activation_checkpoint",
+                                     m == ND_RECOMPUTE_OFF ? "none" : nd_recompute_name(m), err);
+    if (!rc) rc = nd_yaml_edit_set_path(e, "activation_checkpoint.mode", nd_recompute_name(m), err);
+    if (!rc && c->plan) {
+        char map[4096];
+        layers_map(run, c, m, map, sizeof map);
+        if (strcmp(map, "{}") || present(y, "activation_checkpoint.layers"))
+            rc = nd_yaml_edit_set_path(e, "activation_checkpoint.layers", map, err);
+    }
+    return rc;
+}
+
+/* "[a, b, ...]" of the chosen strategy's stages: offsets from the even split (what = 0),
+ * or the plan's fully (1) or selectively (2) recomputed layers. */
+static void stage_list_text(const nd_run *run, const nd_config_choice *c, int what, char *buf, size_t size)
+{
+    size_t used = (size_t)snprintf(buf, size, "[");
+    for (int64_t i = 0; i < c->s.pp && used + 24 < size; i++) {
+        int64_t v = 0, first, count;
+        if (what == 0) {
+            nd_strategy_stage_layers(&c->s, run->model.layers, i, &first, &count);
+            v = count - run->model.layers / c->s.pp;
+        } else if (c->plan && i < c->plan_stages) {
+            int m = what == 1 ? ND_RECOMPUTE_FULL : ND_RECOMPUTE_SELECTIVE;
+            v = c->plan[i][0][m] + c->plan[i][1][m];
+        } else {
+            nd_strategy_stage_layers(&c->s, run->model.layers, i, &first, &count);
+            v = (what == 1 && c->s.recompute == ND_RECOMPUTE_FULL) ||
+                (what == 2 && c->s.recompute == ND_RECOMPUTE_SELECTIVE) ? count : 0;
+        }
+        used += (size_t)snprintf(buf + used, size - used, "%s%lld", i ? ", " : "", (long long)v);
+    }
+    snprintf(buf + used, size > used ? size - used : 0, "]");
+}
+
+/* -mppb's keys, when the user's file states them: what the choice puts on each stage. */
+static int write_layout(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, const nd_config_choice *c,
+                        nd_error *err)
+{
+    static const char *const keys[] = {"model.config_overrides.offset", "model.config_overrides.full_rec",
+                                       "model.config_overrides.sel_rec"};
+    int rc = ND_OK;
+    for (int k = 0; !rc && k < 3; k++) {
+        if (!present(y, keys[k])) continue;
+        char list[2048];
+        stage_list_text(run, c, k, list, sizeof list);
+        rc = nd_yaml_edit_set_path(e, keys[k], list, err);
+    }
+    return rc;
+}
+
+int fw_hyper_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
+                   nd_error *err)
+{
+    bool three = run->format == ND_CONFIG_HYPERPARALLEL2;
+    const char *train = three ? run->train_yaml : run->source;
+    /* ND: the FSDP shard is OP, capped by DP x CP */
+    int64_t shard = c->s.op > 1 ? c->s.op : 1;
+    if (shard > c->s.dp * c->s.cp) shard = c->s.dp * c->s.cp;
+    nd_yaml_edit *e = NULL, *a = NULL;
+    nd_yaml y, ya;
+    int rc = nd_yaml_edit_open(&e, train, err);
+    if (!rc) rc = nd_yaml_load(&y, train, err);
+    if (rc) return nd_yaml_edit_free(e), rc;
+    if (!three) rc = write_degrees(e, &y, run, &c->s, shard, err);
+    if (!rc) rc = write_training(e, &y, run, c, err);
+    if (!rc) rc = write_layout(e, &y, run, c, err);
+    if (!rc) rc = nd_yaml_edit_remove(e, "context", err); /* the cost model's, not the trainer's (ND) */
+    char path[1024];
+    if (!rc) rc = nd_yaml_edit_write(e, fw_output_path(dir, "resolved.yaml", path, sizeof path, written, size), err);
+    nd_yaml_free(&y);
+    nd_yaml_edit_free(e);
+    if (rc || !three) return rc;
+    if ((rc = nd_yaml_edit_open(&a, run->accelerate_yaml, err))) return rc;
+    if ((rc = nd_yaml_load(&ya, run->accelerate_yaml, err))) return nd_yaml_edit_free(a), rc;
+    rc = write_degrees(a, &ya, run, &c->s, shard, err);
+    if (!rc) rc = nd_yaml_edit_write(a, fw_output_path(dir, "resolved_accelerate.yaml", path, sizeof path, written, size), err);
+    nd_yaml_free(&ya);
+    nd_yaml_edit_free(a);
+    return rc;
+}

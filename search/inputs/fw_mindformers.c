@@ -1,0 +1,378 @@
+/*
+ * fw_mindformers.c — MindFormers' yaml (ND's default -f): the model from
+ * model.model_config (and moe_config), the strategy from parallel_config, parallel and
+ * runner_config, recompute from recompute_config; and the chosen strategy written back
+ * into a copy of the file (resolved.yaml). Keys as ND's MindFormers parser reads them
+ * (reference/nd-costmodel.md §1.3, docs/nd-compat.md).
+ */
+#include "framework_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/base/text.h"
+#include "nd/base/yaml_edit.h"
+
+/* model.model_config keys and the Hugging Face key each sets. */
+static const struct { const char *theirs, *hf; } model_keys[] = {
+    {"hidden_size", "hidden_size"}, {"num_layers", "num_hidden_layers"},
+    {"num_hidden_layers", "num_hidden_layers"}, {"num_heads", "num_attention_heads"},
+    {"num_attention_heads", "num_attention_heads"}, {"n_kv_heads", "num_key_value_heads"},
+    {"num_key_value_heads", "num_key_value_heads"}, {"head_dim", "head_dim"},
+    {"intermediate_size", "intermediate_size"}, {"ffn_hidden_size", "intermediate_size"},
+    {"vocab_size", "vocab_size"}, {"kv_lora_rank", "kv_lora_rank"}, {"q_lora_rank", "q_lora_rank"},
+    {"qk_rope_head_dim", "qk_rope_head_dim"}, {"qk_nope_head_dim", "qk_nope_head_dim"},
+    {"v_head_dim", "v_head_dim"}, {"qk_layernorm", "qk_norm"}, {"use_qk_norm", "qk_norm"},
+    {"tie_word_embeddings", "tie_word_embeddings"}, {"mtp_depth", "mtp_depth"},
+    {"num_nextn_predict_layers", "num_nextn_predict_layers"}, {"n_routed_experts", "n_routed_experts"},
+    {"num_experts_per_tok", "num_experts_per_tok"}, {"n_shared_experts", "n_shared_experts"},
+    {"moe_intermediate_size", "moe_intermediate_size"}, {"first_k_dense_replace", "first_k_dense_replace"},
+    {"max_position_embeddings", "max_position_embeddings"}, {"qkv_has_bias", "qkv_bias"},
+    {"hidden_act", "hidden_act"},
+};
+
+/* moe_config keys (MindFormers' own MoE section). */
+static const struct { const char *theirs, *hf; } moe_keys[] = {
+    {"num_experts_chosen", "num_experts_per_tok"}, {"shared_expert_num", "n_shared_experts"},
+    {"moe_intermediate_size", "moe_intermediate_size"}, {"first_k_dense_replace", "first_k_dense_replace"},
+};
+
+typedef struct mf_doc {
+    fw_reader *r;
+    nd_yaml y;
+} mf_doc;
+
+/* A whole number at a dotted path; absent (or null) leaves *v and returns 0 with *has false. */
+static int read_int(mf_doc *d, const char *dotted, int64_t lo, int64_t *v, bool *has)
+{
+    int line;
+    const char *t = fw_yaml_text(&d->y, dotted, &line);
+    if (has) *has = t != NULL;
+    if (!t) return ND_OK;
+    if (nd_parse_int64(t, lo, (int64_t)1 << 30, v))
+        return nd_error_set(d->r->err, ND_EINPUT, "%s:%d: %s: '%s' is not a whole number >= %lld", d->r->path,
+                            line, dotted, t, (long long)lo);
+    return ND_OK;
+}
+
+static int read_model(mf_doc *d)
+{
+    fw_reader *r = d->r;
+    int line;
+    const char *type = fw_yaml_text(&d->y, "model.model_config.type", &line);
+    const char *name = fw_yaml_text(&d->y, "trainer.model_name", NULL);
+    if (!type) type = fw_yaml_text(&d->y, "model.arch.type", &line);
+    nd_text_copy(r->run->model.name, name ? name : type ? type : "model", sizeof r->run->model.name);
+    bool mla = fw_yaml_text(&d->y, "model.model_config.kv_lora_rank", NULL) != NULL;
+    int rc = fw_model_family(r, mla ? "deepseek_v3" : type ? type : name, line);
+    for (size_t i = 0; !rc && i < sizeof model_keys / sizeof model_keys[0]; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "model.model_config.%s", model_keys[i].theirs);
+        const char *v = fw_yaml_text(&d->y, path, &line);
+        if (v) rc = fw_model(r, model_keys[i].hf, v, line, path);
+    }
+    int64_t experts = 0;
+    bool has;
+    if (!rc) rc = read_int(d, "moe_config.expert_num", 0, &experts, &has);
+    if (!rc && experts > 1) {
+        rc = fw_model(r, "num_experts", fw_yaml_text(&d->y, "moe_config.expert_num", &line), line,
+                      "moe_config.expert_num");
+        for (size_t i = 0; !rc && i < sizeof moe_keys / sizeof moe_keys[0]; i++) {
+            char path[128];
+            snprintf(path, sizeof path, "moe_config.%s", moe_keys[i].theirs);
+            const char *v = fw_yaml_text(&d->y, path, &line);
+            if (v) rc = fw_model(r, moe_keys[i].hf, v, line, path);
+        }
+        /* grouped GEMM is dropless (ND: gmm); otherwise tokens beyond the capacity drop */
+        const char *cf = fw_yaml_text(&d->y, "moe_config.capacity_factor", &line);
+        if (!rc && cf && !fw_true(fw_yaml_text(&d->y, "moe_config.use_gmm", NULL)))
+            rc = fw_model(r, "capacity_factor", cf, line, "moe_config.capacity_factor");
+        if (!r->run->model.moe_ffn && r->run->model.ffn) r->run->model.moe_ffn = r->run->model.ffn;
+    }
+    if (!rc && !r->run->model.ffn && r->run->model.hidden) {
+        /* Llama's rule, as MindFormers and ND derive it: 2/3 of 4h, x ffn_dim_multiplier,
+         * rounded up to multiple_of */
+        int64_t multiple = 256, h = r->run->model.hidden;
+        double fdm = 1.0;
+        read_int(d, "model.model_config.multiple_of", 1, &multiple, NULL);
+        const char *m = fw_yaml_text(&d->y, "model.model_config.ffn_dim_multiplier", NULL);
+        if (m) nd_parse_double(m, &fdm);
+        int64_t hff = (int64_t)(2 * 4 * h / 3);
+        hff = (int64_t)(fdm * (double)hff);
+        r->run->model.ffn = (hff + multiple - 1) / multiple * multiple;
+        fw_note(r->run, "%s: model.model_config.intermediate_size not stated: %lld from hidden_size, multiple_of "
+                "and ffn_dim_multiplier (Llama's rule)", r->path, (long long)r->run->model.ffn);
+    }
+    return rc;
+}
+
+/* Per-stage counts from a MindFormers list (an int for every stage, a list per stage, or
+ * a list per VPP chunk of lists per stage, summed over chunks). A bare true means every
+ * layer (-1). Returns the number of stages read, 0 when absent. */
+static int64_t stage_list(mf_doc *d, const char *dotted, int64_t out[ND_RUN_MAX_STAGES], int *err_rc)
+{
+    yaml_node_t *n = fw_yaml_at(&d->y, dotted);
+    const char *t = nd_yaml_text(n);
+    *err_rc = ND_OK;
+    if (!n) return 0;
+    if (t) {
+        int64_t v;
+        if (fw_true(t)) return out[0] = -1, 1;
+        if (!nd_parse_int64(t, 0, 1 << 24, &v)) return out[0] = v, 1;
+        return 0; /* false, or a word: nothing per stage */
+    }
+    if (n->type != YAML_SEQUENCE_NODE) return 0;
+    int64_t stages = 0;
+    memset(out, 0, sizeof(int64_t) * ND_RUN_MAX_STAGES);
+    for (size_t i = 0; i < nd_yaml_size(n); i++) {
+        yaml_node_t *item = nd_yaml_item(&d->y, n, i);
+        size_t inner = item->type == YAML_SEQUENCE_NODE ? nd_yaml_size(item) : 1;
+        for (size_t j = 0; j < inner && j < ND_RUN_MAX_STAGES; j++) {
+            yaml_node_t *cell = item->type == YAML_SEQUENCE_NODE ? nd_yaml_item(&d->y, item, j) : item;
+            const char *c = nd_yaml_text(cell);
+            int64_t v;
+            if (!c || nd_parse_int64(c, -(1 << 24), 1 << 24, &v)) {
+                if (c && fw_true(c)) v = -1; /* a list of regexes (select_recompute): all layers */
+                else if (c) v = 0;
+                else return *err_rc = nd_error_set(d->r->err, ND_EINPUT, "%s:%d: %s: a list of whole numbers per "
+                                                   "stage", d->r->path, nd_yaml_line(cell), dotted), 0;
+            }
+            size_t stage = item->type == YAML_SEQUENCE_NODE ? j : i;
+            if (stage < ND_RUN_MAX_STAGES) out[stage] = (out[stage] == -1 || v == -1) ? -1 : out[stage] + v;
+            if ((int64_t)stage + 1 > stages) stages = (int64_t)stage + 1;
+        }
+    }
+    return stages;
+}
+
+/* The recompute mode, and -mppb's per-stage counts, from recompute_config. */
+static int read_recompute(mf_doc *d)
+{
+    fw_reader *r = d->r;
+    nd_run_layout *L = &r->run->layout;
+    int rc;
+    int64_t full = stage_list(d, "recompute_config.recompute", L->recompute, &rc);
+    if (rc) return rc;
+    int64_t sel = stage_list(d, "recompute_config.select_recompute", L->selective, &rc);
+    if (rc) return rc;
+    yaml_node_t *sel_node = fw_yaml_at(&d->y, "recompute_config.select_recompute");
+    bool sel_on = sel > 0 && (sel_node->type == YAML_SEQUENCE_NODE || L->selective[0] != 0);
+    if (sel_node && sel_node->type == YAML_MAPPING_NODE) sel_on = true; /* {op regex: [counts]} */
+    bool full_on = full > 0 && (full > 1 || L->recompute[0] != 0);
+    L->has_recompute = full > 0 && full_on;
+    L->has_selective = sel_on && sel > 0;
+    int line = 0;
+    fw_yaml_text(&d->y, "recompute_config.recompute", &line);
+    const char *mode = full_on ? "full" : sel_on ? "selective" : "off";
+    return fw_train(r, "recompute", mode, line, "recompute_config.recompute");
+}
+
+static int read_strategy(mf_doc *d)
+{
+    fw_reader *r = d->r;
+    static const struct { const char *theirs, *dim; } degrees[] = {
+        {"parallel_config.data_parallel", "DP"}, {"parallel_config.model_parallel", "MP"},
+        {"parallel_config.pipeline_stage", "PP"}, {"parallel_config.context_parallel", "CP"},
+        {"parallel_config.expert_parallel", "EP"}, {"parallel_config.micro_batch_num", "MB"},
+        {"runner_config.batch_size", "MBS"}, {"model.model_config.pp_interleave_num", "VPP"},
+        {"moe_config.expert_model_parallel", "ETP"},
+    };
+    int rc = ND_OK;
+    for (size_t i = 0; !rc && i < sizeof degrees / sizeof degrees[0]; i++) {
+        int64_t v = 1;
+        bool has;
+        int line;
+        fw_yaml_text(&d->y, degrees[i].theirs, &line);
+        rc = read_int(d, degrees[i].theirs, 0, &v, &has);
+        if (!rc && has && v >= 1) rc = fw_degree(r, degrees[i].dim, v, line, degrees[i].theirs);
+    }
+    int line;
+    const char *sp = fw_yaml_text(&d->y, "parallel_config.use_seq_parallel", &line);
+    if (!rc && sp) rc = fw_strategy(r, "SP", fw_true(sp) ? "1" : "0", line, "parallel_config.use_seq_parallel");
+    if (!rc && fw_true(fw_yaml_text(&d->y, "parallel.enable_parallel_optimizer", &line))) {
+        /* ND: the optimizer shards over optimizer_weight_shard_size ranks, else all of DP */
+        int64_t op = r->run->strategy.dp;
+        rc = read_int(d, "parallel.parallel_optimizer_config.optimizer_weight_shard_size", 1, &op, NULL);
+        if (op < 1 || op > r->run->strategy.dp) op = r->run->strategy.dp; /* -1: all */
+        bool grads = fw_true(fw_yaml_text(&d->y, "parallel.parallel_optimizer_config.gradient_accumulation_shard",
+                                          NULL));
+        if (!rc) rc = fw_degree(r, "OP", op, line, "parallel.enable_parallel_optimizer");
+        if (!rc && op > 1) rc = fw_degree(r, "ZERO", grads ? 2 : 1, line, "parallel.enable_parallel_optimizer");
+    }
+    const char *algo = fw_yaml_text(&d->y, "parallel_config.context_parallel_algo", &line);
+    if (!rc && algo)
+        rc = fw_train(r, "cp_comm", strstr(algo, "ulysses") ? "a2a" : "ring", line,
+                      "parallel_config.context_parallel_algo");
+    const char *sched = fw_yaml_text(&d->y, "parallel.pipeline_config.pipeline_scheduler", &line);
+    if (!rc && sched) {
+        const char *s = strstr(sched, "gpipe") ? "gpipe" : strstr(sched, "zero") ? "zb-h1" : "1f1b";
+        if (strcmp(s, "gpipe") && strcmp(sched, "1f1b"))
+            fw_note(r->run, "%s:%d: pipeline_scheduler '%s' priced as %s", r->path, line, sched, s);
+        rc = fw_train(r, "schedule", s, line, "parallel.pipeline_config.pipeline_scheduler");
+    }
+    if (!rc && r->run->strategy.vpp > 1) rc = fw_train(r, "schedule", "interleaved", 0, "pp_interleave_num");
+    return rc;
+}
+
+/* The per-stage layers of model_config.offset, for -mppb: base = layers / PP, plus each
+ * stage's offset (an int for every stage, a list per stage, or per chunk and stage). */
+static int read_offsets(mf_doc *d)
+{
+    nd_run_layout *L = &d->r->run->layout;
+    int64_t pp = d->r->run->strategy.pp, layers = d->r->run->model.layers;
+    int rc;
+    int64_t off[ND_RUN_MAX_STAGES];
+    int64_t n = stage_list(d, "model.model_config.offset", off, &rc);
+    if (rc || pp < 1 || pp > ND_RUN_MAX_STAGES) return rc;
+    L->stages = pp;
+    if (n == 0 || (n == 1 && off[0] == 0)) return ND_OK;
+    if (n != pp && n != 1)
+        return nd_error_set(d->r->err, ND_EINPUT, "%s: model.model_config.offset lists %lld stages but "
+                            "pipeline_stage is %lld", d->r->path, (long long)n, (long long)pp);
+    int64_t sum = 0;
+    for (int64_t i = 0; i < pp; i++) sum += L->layers[i] = layers / pp + off[n == 1 ? 0 : i];
+    if (sum != layers) { /* only -mppb reads the offsets: a note, not an error */
+        fw_note(d->r->run, "%s: model.model_config.offset puts %lld layers on the stages, the model has %lld: "
+                "-mppb splits the layers as nd does without it", d->r->path, (long long)sum, (long long)layers);
+        return ND_OK;
+    }
+    L->has_layers = true;
+    return ND_OK;
+}
+
+static int read_training(mf_doc *d)
+{
+    fw_reader *r = d->r;
+    int line, rc = ND_OK;
+    const char *v;
+    if ((v = fw_yaml_text(&d->y, "model.model_config.seq_length", &line)))
+        rc = fw_train(r, "seq_len", v, line, "model.model_config.seq_length");
+    else
+        rc = fw_default(r, "model.model_config.seq_length not stated: the sequence is %lld tokens",
+                        (long long)r->run->train.seq_len);
+    const char *compute = fw_yaml_text(&d->y, "model.model_config.compute_dtype", &line);
+    const char *params = fw_yaml_text(&d->y, "model.model_config.param_init_type", NULL);
+    if (!params) params = fw_yaml_text(&d->y, "model.model_config.params_dtype", NULL);
+    if (!rc && compute && fw_precision_of(compute))
+        rc = fw_train(r, "precision", fw_precision_of(compute), line, "model.model_config.compute_dtype");
+    /* fp32 parameters under a 16-bit compute: nd's fp32 master copy beside 16-bit weights */
+    if (!rc && params && fw_precision_of(params) && !strcmp(fw_precision_of(params), "fp32"))
+        rc = fw_train(r, "master_weights", "true", 0, "model.model_config.param_init_type");
+    if (!rc && (v = fw_yaml_text(&d->y, "model.model_config.use_flash_attention", &line)))
+        rc = fw_train(r, "flash_attention", fw_true(v) ? "true" : "false", line,
+                      "model.model_config.use_flash_attention");
+    if (!rc && (v = fw_yaml_text(&d->y, "runner_wrapper.use_clip_grad", &line)))
+        rc = fw_train(r, "grad_clip", fw_true(v) ? "true" : "false", line, "runner_wrapper.use_clip_grad");
+    if (!rc && (v = fw_yaml_text(&d->y, "optimizer.type", &line))) {
+        char low[64];
+        size_t n = 0;
+        for (; v[n] && n + 1 < sizeof low; n++) low[n] = (char)(v[n] >= 'A' && v[n] <= 'Z' ? v[n] + 32 : v[n]);
+        low[n] = '\0';
+        rc = fw_train(r, "optimizer", strstr(low, "muon") ? "muon" : strstr(low, "sgd") ? "sgd" : "adamw", line,
+                      "optimizer.type");
+    }
+    if (!rc && (v = fw_yaml_text(&d->y, "context.max_device_memory", &line)) && nd_run_set(r->run, "memory_budget", v, r->err))
+        rc = nd_error_prefix(r->err, "%s:%d: context.max_device_memory", r->path, line), r->err->code = ND_EINPUT;
+    if (!rc) rc = fw_train(r, "framework", "mindspeed", 0, "");
+    return rc;
+}
+
+int fw_mindformers_read(fw_reader *r)
+{
+    mf_doc d;
+    memset(&d, 0, sizeof d);
+    d.r = r;
+    int rc = nd_yaml_load(&d.y, r->path, r->err);
+    if (rc) return rc;
+    if (!(rc = read_model(&d)) && !(rc = read_training(&d)) && !(rc = read_strategy(&d)) &&
+        !(rc = read_recompute(&d)))
+        rc = fw_finish(r);
+    if (!rc) rc = read_offsets(&d);
+    nd_yaml_free(&d.y);
+    return rc;
+}
+
+/* ---- writing back ---------------------------------------------------------------------- */
+
+static int set_if(nd_yaml_edit *e, nd_yaml *y, const char *dotted, const char *value, bool add, nd_error *err)
+{
+    if (!add && !fw_yaml_at(y, dotted)) return ND_OK;
+    return nd_yaml_edit_set_path(e, dotted, value, err);
+}
+
+/* "[a, b, ...]" of one count per stage. */
+static void stage_counts(const nd_config_choice *c, int mode, char *buf, size_t size)
+{
+    size_t used = (size_t)snprintf(buf, size, "[");
+    for (int64_t i = 0; i < c->plan_stages && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%lld", i ? ", " : "",
+                                 (long long)(c->plan[i][0][mode] + c->plan[i][1][mode]));
+    snprintf(buf + used, size > used ? size - used : 0, "]");
+}
+
+int fw_mindformers_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
+                         nd_error *err)
+{
+    nd_yaml_edit *e;
+    nd_yaml y;
+    int rc = nd_yaml_edit_open(&e, run->source, err);
+    if (rc) return rc;
+    if ((rc = nd_yaml_load(&y, run->source, err))) return nd_yaml_edit_free(e), rc;
+    const nd_strategy *s = &c->s;
+    char v[64];
+#define SETN(path, val, add)                                                                                      \
+    do {                                                                                                          \
+        snprintf(v, sizeof v, "%lld", (long long)(val));                                                          \
+        if (!rc) rc = set_if(e, &y, path, v, add, err);                                                          \
+    } while (0)
+    SETN("parallel_config.data_parallel", s->dp, true);
+    SETN("parallel_config.model_parallel", s->tp, true);
+    SETN("parallel_config.pipeline_stage", s->pp, true);
+    SETN("parallel_config.context_parallel", s->cp, s->cp > 1);
+    SETN("parallel_config.expert_parallel", s->ep, s->ep > 1 || run->model.experts > 0);
+    SETN("parallel_config.micro_batch_num", s->mb, true);
+    SETN("runner_config.batch_size", s->mbs, true);
+    SETN("model.model_config.batch_size", s->mbs, false);
+    SETN("model.model_config.pp_interleave_num", s->vpp, s->vpp > 1);
+    if (!rc) rc = set_if(e, &y, "parallel.pipeline_config.pipeline_interleave", s->vpp > 1 ? "True" : "False", s->vpp > 1, err);
+    if (!rc) rc = set_if(e, &y, "parallel_config.use_seq_parallel", s->sp ? "True" : "False", true, err);
+    if (!rc) rc = set_if(e, &y, "parallel.enable_parallel_optimizer", s->op > 1 ? "True" : "False", true, err);
+    SETN("parallel.parallel_optimizer_config.optimizer_weight_shard_size", s->op, s->op > 1 && s->op != s->dp);
+    if (!rc && s->op > 1)
+        rc = set_if(e, &y, "parallel.parallel_optimizer_config.gradient_accumulation_shard",
+                    s->zero >= 2 ? "True" : "False", s->zero >= 2, err);
+    if (!rc && c->plan) {
+        char counts[1024];
+        stage_counts(c, ND_RECOMPUTE_FULL, counts, sizeof counts);
+        rc = nd_yaml_edit_set_path(e, "recompute_config.recompute", counts, err);
+        stage_counts(c, ND_RECOMPUTE_SELECTIVE, counts, sizeof counts);
+        if (!rc) rc = nd_yaml_edit_set_path(e, "recompute_config.select_recompute", counts, err);
+    } else if (!rc) {
+        nd_recompute m = c->s.recompute;
+        rc = nd_yaml_edit_set_path(e, "recompute_config.recompute", m == ND_RECOMPUTE_FULL ? "True" : "False", err);
+        if (!rc)
+            rc = nd_yaml_edit_set_path(e, "recompute_config.select_recompute",
+                                       m == ND_RECOMPUTE_SELECTIVE ? "True" : "False", err);
+    }
+    if (!rc && (s->first_stage_layers || s->last_stage_layers || fw_yaml_at(&y, "model.model_config.offset"))) {
+        char offsets[1024] = "0";
+        if (s->first_stage_layers || s->last_stage_layers) {
+            size_t used = (size_t)snprintf(offsets, sizeof offsets, "[");
+            for (int64_t i = 0; i < s->pp && used < sizeof offsets; i++) {
+                int64_t first, count;
+                nd_strategy_stage_layers(s, run->model.layers, i, &first, &count);
+                used += (size_t)snprintf(offsets + used, sizeof offsets - used, "%s%lld", i ? ", " : "",
+                                         (long long)(count - run->model.layers / s->pp));
+            }
+            snprintf(offsets + used, sizeof offsets > used ? sizeof offsets - used : 0, "]");
+        }
+        rc = nd_yaml_edit_set_path(e, "model.model_config.offset", offsets, err);
+    }
+#undef SETN
+    char path[1024];
+    if (!rc) rc = nd_yaml_edit_write(e, fw_output_path(dir, "resolved.yaml", path, sizeof path, written, size), err);
+    nd_yaml_free(&y);
+    nd_yaml_edit_free(e);
+    return rc;
+}

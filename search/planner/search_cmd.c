@@ -1,0 +1,340 @@
+/*
+ * search_cmd.c — nd-search: build the space from the run, the search config and
+ * the flags; search; print and write the ranking, best.yaml, plots, potentials.
+ */
+#include "search_cmd.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/html/html.h"
+#include "nd/base/io.h"
+#include "nd/charts/plot.h"
+#include "nd/planner/search.h"
+#include "nd/inputs/search_config.h"
+#include "nd/planner/search_out.h"
+#include "nd/base/text.h"
+
+/* ND's host copy cost per device (reference/nd-costmodel.md §5: "A3 copy cost charged to the
+ * step: 2.8 ms per GiB moved, measured inside the Demo 2 step"); no other device states one. */
+static double nd_host_copy_cost(const char *device)
+{
+    static const struct { const char *device; double ms_per_gib; } costs[] = {{"A3", 2.8}};
+    for (size_t i = 0; i < sizeof costs / sizeof costs[0]; i++)
+        if (nd_text_equal_nocase(costs[i].device, device)) return costs[i].ms_per_gib;
+    return 0;
+}
+
+/* Whether ND's rule prices every candidate fully recomputed: a framework config, and no
+ * --recompute, -ar, -mppb or recompute mode of a search config. */
+static bool nd_search_nd_full_recompute(const nd_search_request *req, const nd_session *ses,
+                                        const nd_search_config_file *file)
+{
+    return ses->run.search_full_recompute && !req->n_modes && !req->per_layer && !req->common.mppb &&
+           !ses->run.search_modes && !(file && (file->n_modes || file->per_layer));
+}
+
+/* Drops the search config's candidate lists (ND's post-filter found nothing): whether any. */
+static bool widen_lists(nd_search_space *sp)
+{
+    bool any = false;
+    for (int d = 0; d < ND_DIMS_SEARCHED; d++) {
+        any |= sp->allowed[d] != NULL;
+        sp->allowed[d] = NULL, sp->n_allowed[d] = 0;
+    }
+    return any;
+}
+
+/* The space: the run's defaults, then the search config, then the command line over both. */
+static int build_space(const nd_search_request *req, const nd_session *ses, const nd_search_config_file *file,
+                       nd_search_space *sp, nd_strategy *base, nd_error *err)
+{
+    nd_search_space_init(sp, &ses->run.train);
+    *base = ses->run.strategy;
+    if (file) {
+        nd_schedule run_schedule = base->schedule;
+        nd_search_config_apply(file, sp, base);
+        /* ND's rule: the micro-batch count follows whenever DP, PP or MBS varies */
+        if ((sp->vary & (ND_DIM_BIT(ND_DIM_DP) | ND_DIM_BIT(ND_DIM_PP) | ND_DIM_BIT(ND_DIM_MBS))) &&
+            !file->fixed[ND_DIM_MB])
+            sp->vary |= ND_DIM_BIT(ND_DIM_MB);
+        if (nd_cli_sets(&req->common, "schedule")) base->schedule = run_schedule;
+    }
+    if (req->dims_given) {
+        sp->vary = 0;
+        for (int i = 0; i < req->n_dims; i++) {
+            int d = nd_search_dim_from_name(req->dims[i]);
+            if (d < 0) {
+                char names[64];
+                nd_dim_names(ND_DIM_BIT(ND_DIMS_SEARCHED) - 1, names, sizeof names);
+                return nd_error_set(err, ND_EUSAGE, "-l %s: not a dimension (%s)", req->dims[i], names);
+            }
+            sp->vary |= ND_DIM_BIT(d);
+        }
+        /* ND's rule: the micro-batch count follows whenever DP, PP or MBS varies. */
+        if (sp->vary & (ND_DIM_BIT(ND_DIM_DP) | ND_DIM_BIT(ND_DIM_PP) | ND_DIM_BIT(ND_DIM_MBS)))
+            sp->vary |= ND_DIM_BIT(ND_DIM_MB);
+    }
+    if (ses->run.search_modes && !req->n_modes && !(file && file->n_modes)) { /* context.recompute */
+        sp->n_modes = 0;
+        for (int m = 0; m < ND_RECOMPUTE_MODES; m++)
+            if (ses->run.search_modes & (1u << m)) sp->modes[sp->n_modes++] = (nd_recompute)m;
+    }
+    if (req->n_modes) {
+        sp->n_modes = 0;
+        for (int i = 0; i < req->n_modes; i++) {
+            if (nd_text_equal_nocase(req->modes[i], "auto")) {
+                sp->n_modes = 3;
+                for (int m = 0; m < 3; m++) sp->modes[m] = (nd_recompute)m;
+                break;
+            }
+            nd_recompute m;
+            if (nd_recompute_parse(req->modes[i], &m))
+                return nd_error_set(err, ND_EUSAGE, "--recompute %s: not off, selective, full or auto", req->modes[i]);
+            bool dup = false;
+            for (int j = 0; j < sp->n_modes; j++) dup |= sp->modes[j] == m;
+            if (!dup) sp->modes[sp->n_modes++] = m;
+        }
+    }
+    sp->per_layer |= req->per_layer;
+    sp->offload = req->offload;
+    if (req->offload && !sp->per_layer) return nd_error_set(err, ND_EUSAGE, "-ao needs -ar (offload is planned per layer)");
+    /* The knapsack picks each layer's mode among the listed ones (-ar --recompute MODES, a
+     * search config's recompute_modes, ND's meaning): one pass per candidate. */
+    if (sp->per_layer) {
+        sp->layer_modes = 0;
+        for (int m = 0; m < sp->n_modes && (req->n_modes || (file && file->n_modes) || ses->run.search_modes); m++)
+            sp->layer_modes |= 1u << sp->modes[m];
+        sp->n_modes = 1, sp->modes[0] = ND_RECOMPUTE_FULL;
+    }
+    /* ND's default for a framework config: every candidate fully recomputed, unless the
+     * command line or the search config says otherwise (reference/nd-costmodel.md §3.1) */
+    if (nd_search_nd_full_recompute(req, ses, file)) sp->n_modes = 1, sp->modes[0] = ND_RECOMPUTE_FULL;
+    bool link = req->host_gibps > 0 || req->host_overlap >= 0 || req->host_cost >= 0 || req->sustained_tflops > 0;
+    if (link && !sp->offload)
+        return nd_error_set(err, ND_EUSAGE, "--host_link_gibps, --sustained_tflops, --host_link_overlap and "
+                            "--host_link_cost price offload, which needs -ao/--auto_offload");
+    if (req->per_layer && req->common.mppb)
+        return nd_error_set(err, ND_EUSAGE, "-ar/--auto_recompute chooses the recompute, so it cannot take it from "
+                            "the config (-mppb)");
+    if (req->n_modes && req->common.mppb)
+        return nd_error_set(err, ND_EUSAGE, "--recompute searches the recompute modes, so it cannot take them from "
+                            "the config (-mppb): give one or the other");
+    const nd_run_layout *L = &ses->run.layout;
+    if (req->common.mppb && (L->has_recompute || L->has_selective)) sp->layout = L;
+    sp->host_gbps = req->host_gibps > 0 ? req->host_gibps * 1.073741824 : 0;
+    if (req->host_overlap >= 0) sp->host_overlap = req->host_overlap;
+    sp->host_cost_ms_per_gib = req->host_cost >= 0 ? req->host_cost : nd_host_copy_cost(ses->device->name);
+    sp->sustained_tflops = req->sustained_tflops;
+    return ND_OK;
+}
+
+/* Whether ND's -e/-ee/-eee or -k need every ranked strategy kept. */
+static bool extras_need_all(const nd_search_request *req)
+{
+    return req->exhaustive[0] || req->exhaustive[1] || req->exhaustive[2] || req->has_ppb_k;
+}
+
+/* ND's -e/-ee/-eee additions after the table, and -k's description. */
+static int print_extras(const nd_search_request *req, const nd_search_config *cfg, const nd_search_result *res,
+                        size_t top, FILE *out, FILE *diag, nd_error *err)
+{
+    if (req->exhaustive[0] || req->exhaustive[1] || req->exhaustive[2]) {
+        nd_dim dims[ND_DIMS_SEARCHED];
+        int n = 0;
+        for (int i = 0; i < req->n_dims && n < ND_DIMS_SEARCHED; i++) dims[n++] = (nd_dim)nd_search_dim_from_name(req->dims[i]);
+        for (int d = 0; !req->dims_given && d < ND_DIMS_SEARCHED; d++) dims[n++] = (nd_dim)d;
+        size_t *idx = malloc((res->count ? res->count : 1) * sizeof *idx);
+        if (!idx) return nd_error_set(err, ND_ENOMEM, "out of memory");
+        size_t k = nd_search_exhaustive(res, top, dims, n, req->exhaustive, idx, res->count, diag);
+        nd_search_print_rows(out, cfg, res, idx, k, "Additional exhaustive configurations");
+        free(idx);
+    }
+    if (!req->has_ppb_k) return ND_OK;
+    char *stem = nd_path_stem(req->common.run_path), path[1200];
+    int rc = nd_search_write_ppb(req->out_dir ? req->out_dir : ".", stem ? stem : "nd", cfg, res, req->ppb_k, path,
+                                 sizeof path, err);
+    free(stem);
+    if (rc) return rc;
+    const nd_strategy *s = &res->items[req->ppb_k].s;
+    char desc[256];
+    nd_strategy_format(s, desc, sizeof desc);
+    fprintf(out, "Pipeline balancer's description of configuration %zu (%s) written to %s\n", req->ppb_k, desc, path);
+    return ND_OK;
+}
+
+/* The winner in the framework's own files, and ND's lines saying where. */
+static int write_resolved(const char *dir, const nd_search_config *cfg, const nd_session *ses,
+                          const nd_search_result *res, FILE *out, nd_error *err)
+{
+    char written[2048];
+    int rc = nd_search_write_resolved(dir, cfg, &ses->run, &res->items[0], written, sizeof written, err);
+    for (char *line = written, *end; !rc && *line; line = end + 1) {
+        if (!(end = strchr(line, '\n'))) break;
+        fprintf(out, "Resolved strategy written to %.*s\n", (int)(end - line), line);
+    }
+    return rc;
+}
+
+/* The plots into -o DIR; with a gallery (--report) an SVG copy of each too, and without -o
+ * only the copies. */
+static int write_plots(const nd_search_request *req, const nd_search_config *cfg, const nd_search_result *res,
+                       nd_plot_gallery *gallery, nd_error *err)
+{
+    nd_plot_options opt;
+    nd_plot_options_init(&opt);
+    int rc = req->plot_format ? nd_plot_format_from_name(req->plot_format, &opt.format, err) : ND_OK;
+    opt.gallery = gallery;
+    opt.gallery_only = gallery && !req->out_dir;
+    const char *dir = req->out_dir ? req->out_dir : ".";
+    size_t top = req->top > 0 ? (size_t)req->top : 10;
+    if (!rc && !req->no_plots) rc = nd_search_plots(dir, cfg, res, top, &opt, err);
+    if (!rc && req->potentials) rc = nd_search_potentials(dir, cfg, res, top, &opt, !req->no_plots, err);
+    return rc;
+}
+
+static int write_files(const nd_search_request *req, const nd_search_config *cfg, const nd_session *ses,
+                       const nd_search_result *res, const nd_search_odds *odds, nd_plot_gallery *gallery, FILE *out,
+                       nd_error *err)
+{
+    int rc = ND_OK;
+    if (req->ranking_csv) rc = nd_search_write_ranking(req->ranking_csv, cfg, res, odds, err);
+    /* ND writes resolved.yaml beside its search config's run, in the current directory
+     * without -o */
+    if (!rc && !req->out_dir && ses->search && ses->run.format != ND_CONFIG_ND)
+        rc = write_resolved(".", cfg, ses, res, out, err);
+    if (!rc && !req->out_dir && gallery) rc = write_plots(req, cfg, res, gallery, err);
+    if (rc || !req->out_dir) return rc;
+    if ((rc = nd_make_dir(req->out_dir, err))) return rc;
+    char *ranking = nd_path_join(req->out_dir, "ranking.csv");
+    char *summary = nd_path_join(req->out_dir, "summary.json");
+    char *best = nd_path_join(req->out_dir, "best.yaml");
+    char *memory = nd_path_join(req->out_dir, "memory.csv");
+    if (!ranking || !summary || !best || !memory) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc) rc = nd_search_write_ranking(ranking, cfg, res, odds, err);
+    if (!rc) rc = nd_search_write_summary(summary, cfg, res, odds, err);
+    if (!rc) rc = nd_search_write_best(best, cfg, &ses->run, &res->items[0], err);
+    if (!rc) rc = nd_search_write_memory(memory, cfg, &res->items[0], err);
+    free(ranking), free(summary), free(best), free(memory);
+    if (rc) return rc;
+    if (ses->run.format != ND_CONFIG_ND && (rc = write_resolved(req->out_dir, cfg, ses, res, out, err))) return rc;
+    size_t top = req->top > 0 ? (size_t)req->top : 10;
+    if (nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT) &&
+        (rc = nd_search_write_debug(req->out_dir, cfg, res,
+                                    nd_cli_says(&req->common, ND_VERBOSITY_DETAIL) ? res->count : top, err)))
+        return rc;
+    return write_plots(req, cfg, res, gallery, err);
+}
+
+int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_error *err)
+{
+    int rc = ND_OK;
+    nd_plot_format format; /* a bad --format is known before the search, not after it */
+    if (req->plot_format && (rc = nd_plot_format_from_name(req->plot_format, &format, err))) return rc;
+    /* With --report, what the run says on stderr is also kept for the report's notes; progress
+     * goes to stderr alone. */
+    FILE *progress = diag;
+    nd_html_capture capture = {0};
+    if (req->report && nd_html_capture_open(&capture, diag, err)) return err->code;
+    if (req->report) diag = capture.fp;
+    nd_session ses;
+    if ((rc = nd_session_open(&ses, &req->common, false, diag, err))) goto done;
+    const nd_search_config_file *file = ses.search;
+    if ((req->exhaustive[0] || req->exhaustive[1] || req->exhaustive[2]) && file) {
+        rc = nd_error_set(err, ND_EUSAGE, "--exhaustive, --force_exhaustive, and --fforce-exhaustive apply to the "
+                          "standard ND search, not --real_csv, --search-config, or --verify");
+        goto done;
+    }
+    if (req->potentials && !req->per_layer && !(file && file->per_layer)) {
+        rc = nd_error_set(err, ND_EUSAGE, "-rp needs -ar: potentials start from a per-layer plan");
+        goto done;
+    }
+    if (req->potentials && !req->out_dir) {
+        rc = nd_error_set(err, ND_EUSAGE, "-rp needs -o DIR");
+        goto done;
+    }
+    /* Plot files are drawn into -o's directory only: --format without it would do nothing. */
+    if (!req->out_dir && req->plot_format && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
+        fprintf(diag, "nd-search: note: --format is not used: plot files are drawn only with -o DIR\n");
+    if (!req->out_dir && !req->report && req->no_plots && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
+        fprintf(diag, "nd-search: note: --no-plots is not used: plots are drawn only with -o DIR or --report\n");
+    if (ses.run.devices <= 0) {
+        rc = nd_error_set(err, ND_EUSAGE, "no device count: give -d N (or cluster.devices in the run file)");
+        goto done;
+    }
+    if (ses.run.train.global_batch <= 0) {
+        rc = nd_error_set(err, ND_EUSAGE, "no global batch: give -b GBS (or train.global_batch in the run file)");
+        goto done;
+    }
+    nd_search_space space;
+    nd_strategy base;
+    if ((rc = build_space(req, &ses, file, &space, &base, err))) goto done;
+    if (nd_search_nd_full_recompute(req, &ses, file) && ses.run.train.recompute != ND_RECOMPUTE_FULL &&
+        nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
+        fprintf(diag, "note: every strategy is priced fully recomputed, as ND does without -mppb, --recompute or "
+                "-ar (%s runs %s)\n", ses.run.source, nd_recompute_name(ses.run.train.recompute));
+    nd_context ctx;
+    nd_context_init(&ctx, &ses.run.model, &ses.run.train, ses.device, ses.run.devices, ses.budget_mib,
+                    ses.has_ratios ? &ses.ratios.ratios : NULL);
+    nd_search_config cfg = {&ctx, base, ses.run.train.global_batch, space,
+                            (req->ranking_csv || req->out_dir || nd_cli_says(&req->common, ND_VERBOSITY_DETAIL) ||
+                             extras_need_all(req))
+                                ? 0 : (req->top > 0 ? (size_t)req->top : 10),
+                            req->common.jobs > 0 ? req->common.jobs : 1,
+                            req->quiet || !nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT) ? NULL : progress};
+    if (nd_cli_says(&req->common, ND_VERBOSITY_INFO)) nd_search_print_space(diag, &cfg);
+    nd_search_result res;
+    rc = nd_search_run(&cfg, &res, err);
+    if (file && (rc == ND_EINPUT || (!rc && res.count == 0)) && widen_lists(&cfg.space)) {
+        /* ND's search config filters by its lists after the search: when nothing in them is
+         * left, the best strategy that fits is kept, with a warning. */
+        char why[ND_ERROR_MESSAGE_MAX];
+        snprintf(why, sizeof why, "%s", rc ? err->message : "nothing fits the memory budget");
+        if (!rc) nd_search_result_free(&res);
+        nd_error wide = {0};
+        rc = nd_search_run(&cfg, &res, &wide);
+        if (rc) {
+            *err = wide;
+        } else if (res.count && nd_cli_says(&req->common, ND_VERBOSITY_RESULTS)) {
+            fprintf(diag, "warning: no strategy within the search config's lists (%s): the best strategies "
+                    "outside them follow, as ND keeps the best that fits\n", why);
+        }
+    }
+    if (rc) goto done;
+    if (res.count == 0) {
+        char s[256];
+        nd_strategy_format(&res.stats.min_peak, s, sizeof s);
+        rc = nd_error_set(err, ND_EINPUT, "nothing fits the %.0f MiB budget: the least any strategy needs is "
+                          "%.0f MiB (%s); raise -M, add devices, or allow recompute (--recompute full, -ar)",
+                          ctx.budget_mib, res.stats.min_peak_mib, s);
+    } else {
+        /* To the terminal only: the report has its own summary, and this one says how long the
+         * search took, which would make the report differ from run to run. */
+        if (nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT)) nd_search_print_summary(progress, &cfg, &res);
+        size_t top = req->top > 0 ? (size_t)req->top : 10;
+        /* ND's levels: -v 4 ranks every fitting strategy, 5 and 6 add the top ones' stages */
+        nd_search_print_table(out, &cfg, &res, nd_cli_says(&req->common, ND_VERBOSITY_DETAIL) ? res.count : top);
+        if (nd_cli_says(&req->common, ND_VERBOSITY_TRACE)) nd_search_print_stages(diag, &cfg, &res, top, false);
+        if (nd_cli_says(&req->common, ND_VERBOSITY_DEBUG)) nd_search_print_stages(diag, &cfg, &res, top, true);
+        if (file) nd_search_print_config_result(out, &cfg, file, &res);
+        rc = print_extras(req, &cfg, &res, top, out, diag, err);
+        /* With -c, how sure the calibration is of that order. */
+        nd_search_odds odds;
+        if (!rc) rc = nd_search_odds_compute(&cfg, &res, top, &odds, err);
+        if (!rc) nd_search_print_odds(out, &res, &odds);
+        nd_plot_gallery gallery = {0};
+        if (!rc) rc = write_files(req, &cfg, &ses, &res, &odds, req->report ? &gallery : NULL, out, err);
+        if (!rc && req->report) {
+            nd_search_report_inputs in = {req->common.run_path, req->common.ratios_path, req->common.search_config,
+                                          req->out_dir};
+            rc = nd_search_report_html(req->report, &cfg, &res, top, &odds, &in, &gallery, &capture, err);
+        }
+        nd_plot_gallery_free(&gallery);
+    }
+    nd_search_result_free(&res);
+done:
+    nd_session_close(&ses);
+    nd_html_capture_close(&capture);
+    return rc;
+}

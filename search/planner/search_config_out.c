@@ -1,0 +1,130 @@
+/*
+ * search_config_out.c — what ND's search-config path (-s) prints after the ranking: the
+ * space it searched ("Parallelism:"), the chosen strategy in the keys of ND's result
+ * ("Optimal strategy:" dp, tp, pp, cp, ep, micro_batch_num, dp_shard, dp_replicate,
+ * activation_checkpoint, memory_estimate_mb, score), the activations offloaded, and what
+ * recomputing each layer its own way would score instead (ND's recompute_per_layer).
+ */
+#include "search_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/inputs/search_config.h"
+#include "nd/planner/search_out.h"
+
+#define MIB (1024.0 * 1024.0)
+
+/* ND's name and the nd dimension, in ND's order. */
+static const struct { const char *key; nd_dim d; } keys[] = {
+    {"dp", ND_DIM_DP}, {"tp", ND_DIM_MP}, {"pp", ND_DIM_PP}, {"cp", ND_DIM_CP}, {"ep", ND_DIM_EP},
+    {"fsdp", ND_DIM_OP}, {"micro_batch_num", ND_DIM_MB}, {"micro_batch_size", ND_DIM_MBS},
+    {"pp_interleave_num", ND_DIM_VPP}, {"sp", ND_DIM_SP},
+};
+
+/* "[1, 2, 4]" (the config's list), "auto" (searched), or the fixed value and where from. */
+static void dim_text(const nd_search_config *cfg, const nd_search_config_file *f, nd_dim d, char *buf, size_t size)
+{
+    const nd_search_space *sp = &cfg->space;
+    if (f->n_list[d] && (sp->vary & ND_DIM_BIT(d))) {
+        size_t used = (size_t)snprintf(buf, size, "[");
+        for (size_t i = 0; i < f->n_list[d] && used + 24 < size; i++)
+            used += (size_t)snprintf(buf + used, size - used, "%s%lld", i ? ", " : "", (long long)f->list[d][i]);
+        snprintf(buf + used, size - used, "]");
+    } else if (sp->vary & ND_DIM_BIT(d)) {
+        snprintf(buf, size, "auto");
+    } else {
+        const char *from = f->declared[d] ? "" : f->train_yaml[0] ? " (train_yaml's)" : " (fixed)";
+        snprintf(buf, size, "%lld%s", (long long)nd_strategy_dim(&cfg->base, d), from);
+    }
+}
+
+/* The GiB of activations the peak stage keeps on the host, and their share of its
+ * activations. */
+static void offloaded(const nd_search_config *cfg, const nd_ranked *r, double *gib, double *share)
+{
+    *gib = *share = 0;
+    nd_priced_stages p;
+    if (nd_search_price_stages(cfg, r, &p, NULL) || !p.plan.offloaded) {
+        nd_priced_stages_free(&p);
+        return;
+    }
+    const nd_strategy *s = &r->s;
+    nd_layer_inputs in = {cfg->ctx->model, cfg->ctx->train, cfg->ctx->device, cfg->ctx->train->seq_len};
+    nd_layer_shape shape = {s->tp, s->cp, s->ep, s->etp ? s->etp : s->tp, s->mbs, s->sp};
+    nd_layer_cache *cache = nd_layer_cache_alloc();
+    nd_layer_cache_entry scratch;
+    const nd_layer_cache_entry *c = cache ? nd_layer_cache_get(cache, &in, &shape, &scratch) : NULL;
+    int64_t st = p.est.peak_stage;
+    double bytes = 0;
+    for (int k = 0; c && k < ND_LAYER_KINDS; k++)
+        bytes += (double)p.off[st][k] * c->layer[k].activation_bytes[ND_RECOMPUTE_OFF] * p.mem[st].inflight;
+    *gib = bytes / (MIB * 1024.0);
+    double device = p.mem[st].activations_mib * MIB;
+    *share = bytes + device > 0 ? bytes / (bytes + device) : 0;
+    nd_layer_cache_free(cache);
+    nd_priced_stages_free(&p);
+}
+
+/* ND's activation_checkpoint_layers: the layers running another mode than the main one. */
+static void ranges(const nd_search_config *cfg, const nd_ranked *r, char *json, size_t size)
+{
+    snprintf(json, size, "{}");
+    nd_priced_stages p;
+    if (!nd_search_price_stages(cfg, r, &p, NULL) && r->per_layer) {
+        size_t used = (size_t)snprintf(json, size, "{");
+        used = nd_search_layer_ranges(cfg->ctx, &r->s, &p.plan, r->s.recompute, json, size, used);
+        if (used + 2 < size) snprintf(json + used, size - used, "}");
+    }
+    nd_priced_stages_free(&p);
+}
+
+void nd_search_print_config_result(FILE *out, const nd_search_config *cfg, const nd_search_config_file *f,
+                                   const nd_search_result *res)
+{
+    char text[256];
+    fputs("Parallelism:", out);
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        dim_text(cfg, f, keys[i].d, text, sizeof text);
+        fprintf(out, "%s %s %s", i ? "," : "", keys[i].key, text);
+    }
+    bool widened = false;
+    for (int d = 0; d < ND_DIMS_SEARCHED; d++) widened |= f->n_list[d] && !cfg->space.allowed[d];
+    fputs(widened ? " (nothing within the lists fitted: searched beyond them)\n" : "\n", out);
+    if (!res->count) return;
+    const nd_ranked *best = &res->items[0];
+    const nd_strategy *s = &best->s;
+    int64_t shard = s->op < s->dp * s->cp ? s->op : s->dp * s->cp; /* ND: OP capped by DP x CP */
+    fprintf(out, "Optimal strategy: dp=%lld tp=%lld pp=%lld cp=%lld ep=%lld micro_batch_num=%lld dp_shard=%lld "
+            "dp_replicate=%lld activation_checkpoint=%s memory_estimate_mb=%.0f score=%.2f\n",
+            (long long)s->dp, (long long)s->tp, (long long)s->pp, (long long)s->cp, (long long)s->ep, (long long)s->mb,
+            (long long)shard, (long long)(s->dp * s->cp / shard), nd_recompute_name(s->recompute), best->peak_mib,
+            best->step_ms);
+    char json[4096];
+    if (best->per_layer) {
+        ranges(cfg, best, json, sizeof json);
+        fprintf(out, "  activation_checkpoint_layers: %s\n", json);
+    }
+    if (best->offloaded_layers) {
+        double gib, share;
+        offloaded(cfg, best, &gib, &share);
+        fprintf(out, "  offloaded_layers=%lld offloaded_gib=%.2f offloaded_share=%.1f %% (of the peak stage's "
+                "activations, kept in host memory)\n", (long long)best->offloaded_layers, gib, 100 * share);
+    }
+    if (best->per_layer) return;
+    /* ND's recompute_per_layer: the same strategy with a mode chosen for each layer */
+    nd_search_config alt = *cfg;
+    alt.space.per_layer = true, alt.space.offload = false, alt.space.layout = NULL;
+    nd_layer_cache *cache = nd_layer_cache_alloc();
+    nd_strategy t = best->s;
+    nd_ranked r;
+    double peak;
+    if (cache && nd_search_price(&alt, cache, &t, &r, &peak) && r.per_layer) {
+        ranges(&alt, &r, json, sizeof json);
+        fprintf(out, "With each layer's recompute chosen on its own (recompute: per_layer): score=%.2f "
+                "memory_estimate_mb=%.0f activation_checkpoint=%s layers %s\n", r.step_ms, r.peak_mib,
+                nd_recompute_name(r.s.recompute), json);
+    }
+    nd_layer_cache_free(cache);
+}
