@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nd/base/io.h"
 
 /* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong forms, no
  * surrogates, at most U+10FFFF), or 0. */
@@ -140,31 +139,4 @@ int nd_exit_status(int code)
     case ND_EUSAGE: return 2;
     default: return 1;
     }
-}
-
-void nd_main_start(void)
-{
-    nd_signals_install();
-    nd_outputs_begin();
-}
-
-int nd_main_finish(const char *program, int code, const nd_error *err)
-{
-    if (code) {
-        nd_outputs_abort();
-        fprintf(stderr, "%s: %s\n", program, err->message);
-        return nd_exit_status(code);
-    }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        int e = errno;
-        nd_outputs_abort();
-        fprintf(stderr, "%s: cannot write the output: %s\n", program, strerror(e ? e : EIO));
-        return 1;
-    }
-    nd_error commit = {0};
-    if ((code = nd_outputs_commit(&commit))) {
-        fprintf(stderr, "%s: %s\n", program, commit.message);
-        return nd_exit_status(code);
-    }
-    return 0;
 }

@@ -6,6 +6,7 @@
 #include "compare_cmd.h"
 #include "fit_cmd.h"
 #include "nd/base/text.h"
+#include "nd/base/main.h"
 
 static const char usage[] =
     "usage: nd-fit -y RUN -A DEVICE --real_csv ROUND.csv [-y RUN2 --real_csv ROUND2.csv ...]\n"

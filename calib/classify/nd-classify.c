@@ -9,6 +9,7 @@
 #include "nd/base/io.h"
 #include "nd/charts/plot.h"
 #include "nd/base/text.h"
+#include "nd/base/main.h"
 
 static const char usage[] =
     "usage: nd-classify TRACE_OR_DIR... [--dims DP=8,MP=4,PP=2,MB=16] [--csv ROUND.csv]\n"

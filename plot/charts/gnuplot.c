@@ -422,3 +422,12 @@ done:
     free(dir), free(dat_path), free(gp_path), free(img_path), free(img_name);
     return rc;
 }
+
+int nd_plot_texts_emit(nd_plot_texts *t, const char *kind, const char *out_base, const nd_plot_options *opt,
+                       nd_error *err)
+{
+    int rc;
+    if ((rc = nd_plot_text_finish(&t->data, err)) || (rc = nd_plot_text_finish(&t->body, err))) return rc;
+    nd_plot_job job = {kind, t->data.buf, t->body.buf};
+    return nd_plot_emit(out_base, opt, &job, err);
+}

@@ -6,6 +6,7 @@
 #include "nd/base/flags.h"
 #include "plot_cmd.h"
 #include "nd/base/version.h"
+#include "nd/base/main.h"
 
 static const char usage[] =
     "usage: nd-plot KIND INPUT.csv [-o OUT] [--format png|svg|pdf] [options]\n"

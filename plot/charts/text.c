@@ -44,15 +44,6 @@ int nd_plot_texts_open(nd_plot_texts *t, nd_error *err)
     return rc ? rc : nd_plot_text_open(&t->body, err);
 }
 
-int nd_plot_texts_emit(nd_plot_texts *t, const char *kind, const char *out_base, const nd_plot_options *opt,
-                       nd_error *err)
-{
-    int rc;
-    if ((rc = nd_plot_text_finish(&t->data, err)) || (rc = nd_plot_text_finish(&t->body, err))) return rc;
-    nd_plot_job job = {kind, t->data.buf, t->body.buf};
-    return nd_plot_emit(out_base, opt, &job, err);
-}
-
 void nd_plot_texts_free(nd_plot_texts *t)
 {
     nd_plot_text_free(&t->data);

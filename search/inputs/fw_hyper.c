@@ -8,7 +8,7 @@
  * (reference/nd-costmodel.md §1.3). The choice goes back into copies (resolved.yaml,
  * resolved_accelerate.yaml).
  */
-#include "framework_internal.h"
+#include "fw_formats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -426,7 +426,7 @@ static int read_layout(hy *h)
     return ND_OK;
 }
 
-int fw_hyper_read(fw_reader *r, const char *train_yaml, const char *accelerate_yaml)
+static int fw_hyper_read(fw_reader *r, const char *train_yaml, const char *accelerate_yaml)
 {
     hy h;
     memset(&h, 0, sizeof h);
@@ -615,7 +615,7 @@ static int write_layout(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, co
     return rc;
 }
 
-int fw_hyper_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
+static int fw_hyper_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
                    nd_error *err)
 {
     bool three = run->format == ND_CONFIG_HYPERPARALLEL2;
@@ -645,3 +645,20 @@ int fw_hyper_write(const nd_run *run, const nd_config_choice *c, const char *dir
     nd_yaml_edit_free(a);
     return rc;
 }
+
+static int read_hyper_v2(fw_reader *r, const nd_config_input *in)
+{
+    (void)in;
+    return fw_hyper_read(r, NULL, NULL);
+}
+
+static int read_hyperparallel2(fw_reader *r, const nd_config_input *in)
+{
+    if (!in->train_yaml || !in->accelerate_yaml)
+        return nd_error_set(r->err, ND_EUSAGE, "-f hyperparallel2 reads three files: -y the model yaml, "
+                            "--train-yaml and --accelerate-yaml");
+    return fw_hyper_read(r, in->train_yaml, in->accelerate_yaml);
+}
+
+const fw_format fw_hyper_v2_format = {ND_CONFIG_HYPER_V2, read_hyper_v2, fw_hyper_write};
+const fw_format fw_hyperparallel2_format = {ND_CONFIG_HYPERPARALLEL2, read_hyperparallel2, fw_hyper_write};

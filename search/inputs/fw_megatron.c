@@ -6,7 +6,7 @@
  * are followed; comments and line continuations are skipped. docs/nd-compat.md lists the
  * arguments read.
  */
-#include "framework_internal.h"
+#include "fw_formats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -436,7 +436,7 @@ static int read_strategy(rd *x)
     return rc;
 }
 
-int fw_megatron_read(fw_reader *r)
+static int fw_megatron_read(fw_reader *r)
 {
     args_doc *d = malloc(sizeof *d);
     if (!d) return nd_error_set(r->err, ND_ENOMEM, "out of memory");
@@ -534,7 +534,7 @@ static void plan_edit(const args_doc *d, edit *edits, int *n, const char *flag, 
     }
 }
 
-int fw_megatron_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
+static int fw_megatron_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
                       nd_error *err)
 {
     args_doc *d = malloc(sizeof *d);
@@ -611,3 +611,11 @@ int fw_megatron_write(const nd_run *run, const nd_config_choice *c, const char *
     free(d);
     return rc;
 }
+
+static int read_megatron(fw_reader *r, const nd_config_input *in)
+{
+    (void)in;
+    return fw_megatron_read(r);
+}
+
+const fw_format fw_megatron_format = {ND_CONFIG_MEGATRON, read_megatron, fw_megatron_write};

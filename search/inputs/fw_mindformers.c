@@ -5,7 +5,7 @@
  * into a copy of the file (resolved.yaml). Keys as ND's MindFormers parser reads them
  * (reference/nd-costmodel.md §1.3, docs/nd-compat.md).
  */
-#include "framework_internal.h"
+#include "fw_formats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -278,7 +278,7 @@ static int read_training(mf_doc *d)
     return rc;
 }
 
-int fw_mindformers_read(fw_reader *r)
+static int fw_mindformers_read(fw_reader *r)
 {
     mf_doc d;
     memset(&d, 0, sizeof d);
@@ -311,7 +311,7 @@ static void stage_counts(const nd_config_choice *c, int mode, char *buf, size_t 
     snprintf(buf + used, size > used ? size - used : 0, "]");
 }
 
-int fw_mindformers_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
+static int fw_mindformers_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
                          nd_error *err)
 {
     nd_yaml_edit *e;
@@ -376,3 +376,11 @@ int fw_mindformers_write(const nd_run *run, const nd_config_choice *c, const cha
     nd_yaml_edit_free(e);
     return rc;
 }
+
+static int read_mindformers(fw_reader *r, const nd_config_input *in)
+{
+    (void)in;
+    return fw_mindformers_read(r);
+}
+
+const fw_format fw_mindformers_format = {ND_CONFIG_MINDFORMERS, read_mindformers, fw_mindformers_write};

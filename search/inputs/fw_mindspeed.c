@@ -6,7 +6,7 @@
  * text decoder) is refused: nd prices decoder-only language models. The choice goes back
  * into a copy of the json (resolved.json).
  */
-#include "framework_internal.h"
+#include "fw_formats.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -138,7 +138,7 @@ static int read_degrees(fw_reader *r, const cJSON *root, const cJSON *mod)
     return rc;
 }
 
-int fw_mindspeed_json_read(fw_reader *r)
+static int fw_mindspeed_json_read(fw_reader *r)
 {
     cJSON *root;
     int rc = load_json(r->path, &root, r->err);
@@ -167,7 +167,7 @@ int fw_mindspeed_json_read(fw_reader *r)
     return rc;
 }
 
-int fw_mindspeed_json_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written,
+static int fw_mindspeed_json_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written,
                             size_t size, nd_error *err)
 {
     cJSON *root;
@@ -206,3 +206,11 @@ int fw_mindspeed_json_write(const nd_run *run, const nd_config_choice *c, const 
     free(text);
     return rc;
 }
+
+static int read_mindspeed_json(fw_reader *r, const nd_config_input *in)
+{
+    (void)in;
+    return fw_mindspeed_json_read(r);
+}
+
+const fw_format fw_mindspeed_json_format = {ND_CONFIG_MINDSPEED_JSON, read_mindspeed_json, fw_mindspeed_json_write};

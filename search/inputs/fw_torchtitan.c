@@ -7,7 +7,7 @@
  * __init__.py as ND takes it (-y MODULE.py:CONFIG.toml), else from nd's table of
  * torchtitan's Llama 3 flavors. The choice goes back into a copy (resolved.toml).
  */
-#include "framework_internal.h"
+#include "fw_formats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -363,7 +363,7 @@ static int read_strategy(tt *x)
     return rc;
 }
 
-int fw_torchtitan_read(fw_reader *r)
+static int fw_torchtitan_read(fw_reader *r)
 {
     tt x;
     memset(&x, 0, sizeof x);
@@ -404,7 +404,7 @@ static int set_num(nd_toml *t, const char *table, const char *key, int64_t v, bo
     return nd_toml_set(t, table, key, text, err);
 }
 
-int fw_torchtitan_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
+static int fw_torchtitan_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
                         nd_error *err)
 {
     nd_toml *t;
@@ -442,3 +442,11 @@ int fw_torchtitan_write(const nd_run *run, const nd_config_choice *c, const char
     nd_toml_free(t);
     return rc;
 }
+
+static int read_torchtitan(fw_reader *r, const nd_config_input *in)
+{
+    (void)in;
+    return fw_torchtitan_read(r);
+}
+
+const fw_format fw_torchtitan_format = {ND_CONFIG_TORCHTITAN, read_torchtitan, fw_torchtitan_write};

@@ -9,6 +9,7 @@
 #include "search_cmd.h"
 #include "nd/planner/search.h"
 #include "nd/base/text.h"
+#include "nd/base/main.h"
 
 static const char usage[] =
     "usage: nd-search -y RUN -A DEVICE -d N -b GBS [-M BUDGET] [-l DIMS...] [-t K] [-c ratios.json]\n"

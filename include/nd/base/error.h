@@ -45,14 +45,5 @@ int nd_error_prefix(nd_error *err, const char *fmt, ...) ND_PRINTF(2, 3);
 /* The exit status a binary returns for a library code: 0, 1 or 2. */
 int nd_exit_status(int code);
 
-/* The start of every binary's main (after its flags are read): signal handlers that remove
- * the run's temporary files, and a run whose outputs are committed together
- * (nd_outputs_begin in io.h). */
-void nd_main_start(void);
-
-/* The end of every binary's main: on success commits the run's outputs (all or none), else
- * removes them; reports a failed command ("<program>: <message>"), an unwritable stdout or
- * a failed commit, and returns the exit status. */
-int nd_main_finish(const char *program, int code, const nd_error *err);
 
 #endif

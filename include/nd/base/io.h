@@ -5,9 +5,7 @@
  * renamed over the destination only when complete (nd_outfile), all of a run's
  * outputs together, so a failed run leaves every earlier file as it was. Inputs
  * are regular files only, opened without blocking (nd_open_regular), and no
- * output may replace one. Numbers are written as the shortest text that reads
- * back to the same double (nd_format_double), so outputs are byte-identical for
- * identical inputs.
+ * output may replace one.
  */
 #ifndef ND_IO_H
 #define ND_IO_H
@@ -17,6 +15,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "nd/base/error.h"
+#include "nd/base/text.h" /* nd_format_double: numbers as outputs write them */
 
 /* ---- outputs ------------------------------------------------------------------------------
  *
@@ -145,10 +144,6 @@ char *nd_path_stem(const char *path);
 /* The directory part of path ("a/b.csv" -> "a", "b.csv" -> "."), new string. */
 char *nd_path_dir(const char *path);
 
-/* Shortest decimal text that strtod reads back to exactly x ("0.1", "1e+300",
- * "nan" and "inf" for non-finite values). buf must hold ND_DOUBLE_TEXT_MAX. */
-#define ND_DOUBLE_TEXT_MAX 32
-const char *nd_format_double(double x, char buf[ND_DOUBLE_TEXT_MAX]);
 
 /* Duplicates a string (C11 has no strdup); NULL stays NULL. */
 char *nd_strdup(const char *s);

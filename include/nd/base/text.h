@@ -64,4 +64,9 @@ long nd_text_name_chars(const char *s);
  * file), with the iconv command that converts it. 0 when the text may be UTF-8. */
 int nd_text_check_encoding(const char *text, size_t len, const char *path, struct nd_error *err);
 
+/* Shortest decimal text that strtod reads back to exactly x ("0.1", "1e+300",
+ * "nan" and "inf" for non-finite values). buf must hold ND_DOUBLE_TEXT_MAX. */
+#define ND_DOUBLE_TEXT_MAX 32
+const char *nd_format_double(double x, char buf[ND_DOUBLE_TEXT_MAX]);
+
 #endif

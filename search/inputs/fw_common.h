@@ -1,10 +1,10 @@
 /*
- * framework_internal.h — what every framework reader and writer shares (framework.c):
+ * fw_common.h — what every framework reader and writer shares (fw_common.c):
  * setting a run's model, training and strategy keys with messages that name the user's
  * own file, line and key, and the notes (or --strict errors) for what a config leaves out.
  */
-#ifndef ND_FRAMEWORK_INTERNAL_H
-#define ND_FRAMEWORK_INTERNAL_H
+#ifndef ND_FW_COMMON_H
+#define ND_FW_COMMON_H
 
 #include <stdbool.h>
 #include "nd/base/error.h"
@@ -52,23 +52,6 @@ const char *fw_yaml_text(nd_yaml *y, const char *dotted, int *line);
 
 /* The file next to `base` (relative to its directory) or as given when absolute; new string. */
 char *fw_path_beside(const char *base, const char *name);
-
-/* Per format: read into r->run, write the choice into dir. */
-int fw_mindformers_read(fw_reader *r);
-int fw_mindformers_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
-                         nd_error *err);
-int fw_megatron_read(fw_reader *r);
-int fw_megatron_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
-                      nd_error *err);
-int fw_mindspeed_json_read(fw_reader *r);
-int fw_mindspeed_json_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written,
-                            size_t size, nd_error *err);
-int fw_hyper_read(fw_reader *r, const char *train_yaml, const char *accelerate_yaml);
-int fw_hyper_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
-                   nd_error *err);
-int fw_torchtitan_read(fw_reader *r);
-int fw_torchtitan_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
-                        nd_error *err);
 
 /* Appends "dir/name" to written (one per line) and returns the path in buf. */
 const char *fw_output_path(const char *dir, const char *name, char *buf, size_t size, char *written, size_t wsize);
