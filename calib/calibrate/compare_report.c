@@ -11,6 +11,7 @@
 
 #include "nd/html/html.h"
 #include "nd/base/version.h"
+#include "nd/base/units.h"
 
 /* "+6.3 %", or "-" for a value that is not a number. */
 static void pct(nd_html_grid *g, size_t row, size_t col, double v)
@@ -45,7 +46,7 @@ static void inputs(nd_html *h, const nd_compare_report_inputs *in, const nd_comp
 {
     char rows[32], budget[48];
     snprintf(rows, sizeof rows, "%zu", c->count);
-    snprintf(budget, sizeof budget, "%.0f MiB (%.1f GiB)", in->budget_mib, in->budget_mib / 1024);
+    snprintf(budget, sizeof budget, "%.0f MiB (%.1f GiB)", in->budget_mib, in->budget_mib / ND_MIB_PER_GIB);
     const char *names[] = {"run file (-y)", "round (--real_csv)", "strategies", "model", "device", "memory budget",
                            "ratios (-c)"};
     const char *values[] = {in->run_path, in->round_path, rows, in->model, in->device, budget,
@@ -101,9 +102,9 @@ static void rows_table(nd_html *h, const nd_compare *c)
         nd_html_grid_set(&g, i, 1, "%.1f", m);
         nd_html_grid_set(&g, i, 2, "%.1f", e);
         pct(&g, i, 3, m > 0 ? e / m - 1 : NAN);
-        if (isfinite(r->row->peak_mib)) nd_html_grid_set(&g, i, 4, "%.1f", r->row->peak_mib / 1024);
+        if (isfinite(r->row->peak_mib)) nd_html_grid_set(&g, i, 4, "%.1f", r->row->peak_mib / ND_MIB_PER_GIB);
         else nd_html_grid_set(&g, i, 4, "-");
-        nd_html_grid_set(&g, i, 5, "%.1f", r->est.peak_mib / 1024);
+        nd_html_grid_set(&g, i, 5, "%.1f", r->est.peak_mib / ND_MIB_PER_GIB);
     }
     nd_html_section(h, "rows", "Every strategy");
     nd_html_grid_table(h, "In measured order, fastest first", headers, &g);

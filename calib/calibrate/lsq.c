@@ -6,6 +6,13 @@
 #include <math.h>
 #include <string.h>
 
+/* A design matrix whose smallest singular value is below this share of its largest is taken
+ * as rank-deficient (double precision keeps ~16 digits; 1e-12 leaves four for the residuals). */
+#define LSQ_RCOND_MIN 1e-12
+/* A subset's objective must beat the best by more than this share to replace it: equal fits
+ * (to rounding) keep the first found, so the choice does not depend on the last bits. */
+#define LSQ_TIE 1e-12
+
 /* One subset: columns `cols` free, the others held at 0. Fills r (p) and returns the
  * objective; NAN when the subset cannot be solved. */
 typedef struct subset_fit {
@@ -62,7 +69,7 @@ static int solve_subset(const nd_lsq_problem *q, const size_t *cols, size_t m, s
         }
         double smax = rc ? 0 : gsl_vector_get(S, 0), smin = rc ? 0 : gsl_vector_get(S, m - 1);
         f->rcond = smax > 0 ? smin / smax : 0;
-        if (!rc && f->rcond > 1e-12) {
+        if (!rc && f->rcond > LSQ_RCOND_MIN) {
             gsl_linalg_SV_solve(U, V, S, b, c);
             double rss = 0, obj = 0;
             for (size_t i = 0; i < rows; i++) {
@@ -131,7 +138,7 @@ int nd_lsq_solve(const nd_lsq_problem *q, nd_lsq_solution *out, double *h, nd_er
         if (solve_subset(q, cols, m, &f, NULL)) continue;
         bool feasible = true;
         for (size_t j = 0; j < m; j++) feasible &= f.r[cols[j]] >= 0;
-        if (feasible && f.objective < best.objective * (1 - 1e-12)) best = f, best_mask = mask;
+        if (feasible && f.objective < best.objective * (1 - LSQ_TIE)) best = f, best_mask = mask;
     }
     if (!best_mask) return nd_error_set(err, ND_EINPUT, "least squares: no subset of the ratios can be solved");
     size_t m = 0;

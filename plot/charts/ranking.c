@@ -11,6 +11,7 @@
  * budget, in GiB, with its % of the budget. Strategies are rows, names on the
  * left where long ones read without rotation. */
 #include "plot_internal.h"
+#include "nd/base/units.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -157,7 +158,7 @@ static void put_memory_panel(FILE *fp, const nd_plot_ranking *p, const ranking_v
     fputs("set lmargin at screen 0.74\nset rmargin at screen 0.97\nset xtics autofreq\nunset ytics\nunset yzeroaxis\n"
           "set format x '%g'\nset xlabel 'GiB'\nunset key\nset xrange [0:",
           fp);
-    nd_plot_put_number(fp, nd_plot_nice_ceil(top > 0 ? top * 1.05 / 1024 : 1));
+    nd_plot_put_number(fp, nd_plot_nice_ceil(top > 0 ? top * 1.05 / ND_MIB_PER_GIB : 1));
     fputs("]\n", fp);
     if (budget) {
         fputs("budget_mib = ", fp);

@@ -1,6 +1,7 @@
 /* Recompute potentials: how step time and peak memory move as one more layer
  * after another is recomputed fully, one line per configuration. */
 #include "plot_internal.h"
+#include "nd/base/units.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -138,12 +139,12 @@ static void put_budget_note(FILE *fp, const nd_plot_recompute *plot, const size_
     }
     if (!binds) {
         used = (size_t)snprintf(note, sizeof note, "The %.4g GiB budget never binds: all fit at every step, so "
-                                "more recompute only costs time", plot->budget_mib / 1024);
+                                "more recompute only costs time", plot->budget_mib / ND_MIB_PER_GIB);
         if (counted)
             snprintf(note + used, sizeof note - used, " (%+.1f ms a layer for %.2f GiB, on average)",
                      cost_ms / (double)counted, saved_mib / (double)counted / 1024);
     } else {
-        used = (size_t)snprintf(note, sizeof note, "Fits the %.4g GiB budget:", plot->budget_mib / 1024);
+        used = (size_t)snprintf(note, sizeof note, "Fits the %.4g GiB budget:", plot->budget_mib / ND_MIB_PER_GIB);
         bool first = true;
         for (size_t i = 0; i < plot->n_series && used < sizeof note; i++) {
             if (shown_as[i] != i) continue;
@@ -207,9 +208,9 @@ int nd_plot_recompute_write(const char *out_base, const nd_plot_recompute *plot,
         /* The configurations are named in the left panel's legend; this one
          * only explains the dashed line. */
         char title[64];
-        snprintf(title, sizeof title, "memory budget, %.4g GiB", plot->budget_mib / 1024);
+        snprintf(title, sizeof title, "memory budget, %.4g GiB", plot->budget_mib / ND_MIB_PER_GIB);
         fputs(", \\\n     ", fp);
-        nd_plot_put_number(fp, plot->budget_mib / 1024);
+        nd_plot_put_number(fp, plot->budget_mib / ND_MIB_PER_GIB);
         fprintf(fp, " with lines dt 2 lw 2 lc rgb '%s' title ", ND_PLOT_BUDGET_COLOR);
         nd_plot_put_string(fp, title);
     }

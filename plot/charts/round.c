@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "nd/base/formats.h"
+#include "nd/base/units.h"
 
 #define CELL_MAX 24
 
@@ -40,8 +41,8 @@ int nd_plot_round_parity(const char *base, const nd_plot_round *r, const nd_plot
     if (!none) return nd_error_set(err, ND_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
         none[i] = NAN;
-        mem_m[i] = r->measured_peak_mib ? r->measured_peak_mib[i] / 1024 : NAN;
-        mem_e[i] = r->estimated_peak_mib ? r->estimated_peak_mib[i] / 1024 : NAN;
+        mem_m[i] = r->measured_peak_mib ? r->measured_peak_mib[i] / ND_MIB_PER_GIB : NAN;
+        mem_e[i] = r->estimated_peak_mib ? r->estimated_peak_mib[i] / ND_MIB_PER_GIB : NAN;
     }
     bool corrected = r->raw_step_ms != NULL;
     /* With ratios the raw estimate is the first series and the corrected one the second. */
@@ -97,7 +98,7 @@ static void gib_row(round_table *t, size_t n, const char *name, const double *mi
     size_t row = t->rows;
     add_row(t, n, name);
     for (size_t i = 0; i < n; i++)
-        if (isfinite(mib[i])) snprintf(t->cells[row * n + i], CELL_MAX, "%.1f", mib[i] / 1024);
+        if (isfinite(mib[i])) snprintf(t->cells[row * n + i], CELL_MAX, "%.1f", mib[i] / ND_MIB_PER_GIB);
 }
 
 /* ND's table: the degrees that tell the rows apart, recompute, then the peak memory. */

@@ -4,6 +4,7 @@
  * each bar's share of the budget above it, and the title naming the strategy
  * and where its peak is. Components zero in every stage are left out. */
 #include "plot_internal.h"
+#include "nd/base/units.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -92,12 +93,12 @@ static void default_title(const nd_plot_stage_memory *p, const memory_view *v, c
         snprintf(stage, sizeof stage, "%zu", v->peak_stage);
     /* Two lines (a newline in the title): the strategy, then its peak. */
     int n = snprintf(out, size, "Memory per pipeline stage%s%s\npeak %.1f GiB on stage %s", p->strategy ? " of " : "",
-                     p->strategy ? p->strategy : "", v->peak_mib / 1024, stage);
+                     p->strategy ? p->strategy : "", v->peak_mib / ND_MIB_PER_GIB, stage);
     if (nd_plot_has_budget(p->budget_mib) && n > 0 && (size_t)n < size)
         n += snprintf(out + n, size - (size_t)n, ", %.0f %% of the %.4g GiB budget", 100 * v->peak_mib / p->budget_mib,
-                      p->budget_mib / 1024);
+                      p->budget_mib / ND_MIB_PER_GIB);
     if (v->reclaimable_mib > 0 && n > 0 && (size_t)n < size)
-        snprintf(out + n, size - (size_t)n, " (+%.1f GiB given back under pressure)", v->reclaimable_mib / 1024);
+        snprintf(out + n, size - (size_t)n, " (+%.1f GiB given back under pressure)", v->reclaimable_mib / ND_MIB_PER_GIB);
 }
 
 static void put_body(FILE *fp, const nd_plot_stage_memory *p, const memory_view *v, const nd_plot_options *opt)
@@ -146,7 +147,7 @@ static void put_body(FILE *fp, const nd_plot_stage_memory *p, const memory_view 
     for (size_t j = 0; j < v->n; j++)
         names[n] = p->component_names[v->keep[j]], colors[n++] = nd_plot_color(v->keep[j]);
     if (budget) {
-        snprintf(budget_name, sizeof budget_name, "budget %.4g GiB", p->budget_mib / 1024);
+        snprintf(budget_name, sizeof budget_name, "budget %.4g GiB", p->budget_mib / ND_MIB_PER_GIB);
         names[n] = budget_name, colors[n++] = ND_PLOT_BUDGET_COLOR;
     }
     nd_plot_put_key_panel(fp, names, colors, n, NULL, 0.09, 0.01, 0.11, opt);

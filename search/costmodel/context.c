@@ -11,7 +11,7 @@ void nd_context_init(nd_context *ctx, const nd_model *m, const nd_train *t, cons
     memset(ctx, 0, sizeof *ctx);
     ctx->model = m, ctx->train = t, ctx->device = d;
     ctx->devices = devices;
-    ctx->budget_mib = budget_mib > 0 ? budget_mib : d->hbm_gib * 1024.0;
+    ctx->budget_mib = nd_device_budget_mib(d, budget_mib);
     ctx->ratios = ratios;
     nd_model_count_params(m, &ctx->params);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "nd/base/text.h"
+#include "nd/base/units.h"
 
 typedef enum { D_DOUBLE, D_INT, D_TEXT } dfield_type;
 enum {
@@ -174,4 +175,14 @@ int nd_device_table_put(nd_device_table *t, const nd_device *d, const char *wher
     t->items = items;
     t->items[t->count++] = *d;
     return ND_OK;
+}
+
+double nd_device_capacity_mib(const nd_device *d)
+{
+    return d->hbm_gib * ND_MIB_PER_GIB;
+}
+
+double nd_device_budget_mib(const nd_device *d, double stated_mib)
+{
+    return stated_mib > 0 ? stated_mib : nd_device_capacity_mib(d);
 }

@@ -16,8 +16,7 @@
 #include "nd/costmodel/collective.h"
 #include "nd/costmodel/layer_cache.h"
 #include "nd/costmodel/stage.h"
-
-#define MIB (1024.0 * 1024.0)
+#include "nd/base/units.h"
 
 
 

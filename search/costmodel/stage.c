@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "nd/costmodel/collective.h"
+#include "nd/base/units.h"
 #include "kernels.h"
 
-#define MIB (1024.0 * 1024.0)
 
 static int64_t gcd64(int64_t a, int64_t b)
 {
@@ -167,7 +167,7 @@ void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s,
      * each GiB may still cost the step (the copy engines share HBM and the host link). */
     for (int k = 0; k < ND_LAYER_KINDS; k++)
         t->overhead_ms += 2.0 * (double)w->offloaded[k] * costs->layer[k].activation_bytes[ND_RECOMPUTE_OFF] /
-                          (1024.0 * 1024.0 * 1024.0) * w->copy_cost_ms_per_gib;
+                          ND_GIB * w->copy_cost_ms_per_gib;
     /* Without fused accumulation every micro-batch's weight gradients are written, then
      * read and added into the gradient buffer (PyTorch autograd's accumulation). */
     if (!ctx->train->grad_accumulation_fusion && s->mb > 1) {
@@ -417,8 +417,8 @@ static void held_buffers(const nd_context *ctx, double collective_bytes, nd_stag
 {
     mem->held_mib = 0;
     if (!nd_train_record_streams(ctx->train)) return;
-    double room = ctx->device->hbm_gib * 1024.0 - mem->total_mib;
-    mem->held_mib = fmax(0.0, fmin(collective_bytes / MIB, room));
+    double room = nd_device_capacity_mib(ctx->device) - mem->total_mib;
+    mem->held_mib = fmax(0.0, fmin(collective_bytes / ND_MIB, room));
     mem->allocator_mib += mem->held_mib;
     mem->reserved_mib += mem->held_mib;
     mem->total_mib += mem->held_mib;
@@ -499,29 +499,29 @@ void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s,
     double op = (double)s->op;
     double op_e = (double)gcd64(s->op, s->dp * s->cp * s->tp / (s->ep * s->etp));
     double ne = w->params_ne, e = w->params_e;
-    mem->params_mib = (ne / (zero >= 3 ? op : 1) + e / (zero >= 3 ? op_e : 1)) * tr->param_bytes / MIB;
-    mem->grads_mib = (ne / (zero >= 2 ? op : 1) + e / (zero >= 2 ? op_e : 1)) * tr->grad_bytes / MIB;
+    mem->params_mib = (ne / (zero >= 3 ? op : 1) + e / (zero >= 3 ? op_e : 1)) * tr->param_bytes / ND_MIB;
+    mem->grads_mib = (ne / (zero >= 2 ? op : 1) + e / (zero >= 2 ? op_e : 1)) * tr->grad_bytes / ND_MIB;
     double local = ne / (zero >= 1 ? op : 1) + e / (zero >= 1 ? op_e : 1);
-    if (tr->fp32_grad_copy) mem->grads_mib += local * 4.0 / MIB; /* kept from step to step */
+    if (tr->fp32_grad_copy) mem->grads_mib += local * 4.0 / ND_MIB; /* kept from step to step */
     if (zero == 3 && !nd_train_reshard_after_forward(tr, s->pp)) {
         /* The stage's weights stay gathered from a layer's first forward to its last backward;
          * across micro-batches the gradients accumulate unsharded, reduced at the last
          * (torch.distributed.pipelining turns FSDP's gradient sync off until then; FSDP2
          * accumulates in the reduce dtype). */
-        mem->params_mib += (ne + e) * tr->param_bytes / MIB;
-        if (s->mb > 1) mem->grads_mib += (ne + e) * tr->grad_bytes / MIB;
+        mem->params_mib += (ne + e) * tr->param_bytes / ND_MIB;
+        if (s->mb > 1) mem->grads_mib += (ne + e) * tr->grad_bytes / ND_MIB;
     }
     if (!tr->swap_optimizer)
-        mem->optimizer_mib = local * (tr->master_bytes + tr->optimizer_states * tr->state_bytes) / MIB;
+        mem->optimizer_mib = local * (tr->master_bytes + tr->optimizer_states * tr->state_bytes) / ND_MIB;
 
     dynamic_bytes m = stage_dynamic(ctx, s, costs, w, zero);
     double transient = step_transient_bytes(ctx, s, w, local);
     double working = fmax(m.layer_working, m.ends_working);
     double dynamic = m.act + working + m.buffers;
-    mem->activations_mib = m.act / MIB;
-    mem->buffers_mib = m.buffers / MIB;
-    mem->working_mib = fmax(working, transient - m.act - m.buffers) / MIB;
-    double rounding = m.tensors * 1.0 * MIB;
+    mem->activations_mib = m.act / ND_MIB;
+    mem->buffers_mib = m.buffers / ND_MIB;
+    mem->working_mib = fmax(working, transient - m.act - m.buffers) / ND_MIB;
+    double rounding = m.tensors * 1.0 * ND_MIB;
     double cached = 0;
     if (!nd_train_expandable_segments(tr)) {
         /* a parameter-sized temporary against the activation blocks the backward leaves */
@@ -532,9 +532,9 @@ void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s,
         if (transient > 0 && weight > block) cached = fmin(transient, dynamic);
         cached += rounding + weight_gradient_blocks(ctx, s, w, zero);
     } else {
-        cached = 2.0 * MIB * (m.tensors > 0 ? 1 : 0); /* one partly used page */
+        cached = 2.0 * ND_MIB * (m.tensors > 0 ? 1 : 0); /* one partly used page */
     }
-    mem->allocator_mib = cached / MIB;
+    mem->allocator_mib = cached / ND_MIB;
     mem->allocated_mib = mem->params_mib + mem->grads_mib + mem->optimizer_mib + mem->activations_mib +
                          mem->working_mib + mem->buffers_mib;
     mem->reserved_mib = mem->allocated_mib + mem->allocator_mib;

@@ -13,6 +13,7 @@
 #include "nd/base/io.h"
 #include "nd/base/text.h"
 #include "nd/base/yaml_doc.h"
+#include "nd/base/units.h"
 
 /* parallelism: keys and the dimension each restricts. */
 static const struct { const char *key; nd_dim dim; } dims[] = {
@@ -110,9 +111,9 @@ static int read_number(nd_yaml *y, yaml_node_t *map, const char *key, double *ou
     const char *t = nd_yaml_text(v);
     if (!t || nd_parse_double(t, out) || *out < 0)
         return where_error(y, v, err, "%s: '%s' is not a number >= 0", key, t ? t : "?");
-    if (*out > ND_MEMORY_MIB_MAX / 1024) /* both keys are GiB of device memory */
+    if (*out > ND_MEMORY_MIB_MAX / ND_MIB_PER_GIB) /* both keys are GiB of device memory */
         return where_error(y, v, err, "%s: %s is more than the %g GiB nd accepts", key, t,
-                           ND_MEMORY_MIB_MAX / 1024);
+                           ND_MEMORY_MIB_MAX / ND_MIB_PER_GIB);
     return ND_OK;
 }
 
@@ -172,7 +173,7 @@ static int read_cluster(nd_yaml *y, yaml_node_t *map, nd_search_config_file *f, 
     if (!rc && type && (nd_text_name_chars(type) < 0 || strlen(type) >= sizeof f->device))
         rc = where_error(y, type_node, err, "device_type: '%s' is not a device name", type);
     if (type) nd_text_copy(f->device, type, sizeof f->device);
-    if (mem_gb > 0) f->memory_mib = mem_gb * 1024;
+    if (mem_gb > 0) f->memory_mib = mem_gb * ND_MIB_PER_GIB;
     return rc;
 }
 
@@ -314,7 +315,7 @@ int nd_search_config_load(const char *path, nd_search_config_file *f, nd_error *
         rc = check_keys(&y, n, "constraint", KEYS(constraint_keys), "global_batch_size, memory_limit_gb", err);
         if (!rc) rc = read_count(&y, n, "global_batch_size", (int64_t)1 << 30, &f->global_batch, err);
         if (!rc) rc = read_number(&y, n, "memory_limit_gb", &limit, err);
-        if (limit > 0 && (f->memory_mib == 0 || limit * 1024 < f->memory_mib)) f->memory_mib = limit * 1024;
+        if (limit > 0 && (f->memory_mib == 0 || limit * ND_MIB_PER_GIB < f->memory_mib)) f->memory_mib = limit * ND_MIB_PER_GIB;
     }
     if (!rc && (n = nd_yaml_get(&y, root, "recompute"))) rc = read_recompute(&y, n, f, err);
     if (!rc && (n = nd_yaml_get(&y, root, "recompute_modes"))) {

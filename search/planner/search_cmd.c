@@ -15,6 +15,7 @@
 #include "nd/inputs/search_config.h"
 #include "nd/planner/search_out.h"
 #include "nd/base/text.h"
+#include "nd/base/units.h"
 
 /* ND's host copy cost per device (reference/nd-costmodel.md §5: "A3 copy cost charged to the
  * step: 2.8 ms per GiB moved, measured inside the Demo 2 step"); no other device states one. */
@@ -123,7 +124,7 @@ static int build_space(const nd_search_request *req, const nd_session *ses, cons
                             "the config (-mppb): give one or the other");
     const nd_run_layout *L = &ses->run.layout;
     if (req->common.mppb && (L->has_recompute || L->has_selective)) sp->layout = L;
-    sp->host_gbps = req->host_gibps > 0 ? req->host_gibps * 1.073741824 : 0;
+    sp->host_gbps = req->host_gibps > 0 ? req->host_gibps * ND_GB_PER_GIB : 0;
     if (req->host_overlap >= 0) sp->host_overlap = req->host_overlap;
     sp->host_cost_ms_per_gib = req->host_cost >= 0 ? req->host_cost : nd_host_copy_cost(ses->device->name);
     sp->sustained_tflops = req->sustained_tflops;

@@ -13,8 +13,8 @@
 
 #include "nd/inputs/search_config.h"
 #include "nd/planner/search_out.h"
+#include "nd/base/units.h"
 
-#define MIB (1024.0 * 1024.0)
 
 /* ND's name and the nd dimension, in ND's order. */
 static const struct { const char *key; nd_dim d; } keys[] = {
@@ -60,8 +60,8 @@ static void offloaded(const nd_search_config *cfg, const nd_ranked *r, double *g
     double bytes = 0;
     for (int k = 0; c && k < ND_LAYER_KINDS; k++)
         bytes += (double)p.off[st][k] * c->layer[k].activation_bytes[ND_RECOMPUTE_OFF] * p.mem[st].inflight;
-    *gib = bytes / (MIB * 1024.0);
-    double device = p.mem[st].activations_mib * MIB;
+    *gib = bytes / ND_GIB;
+    double device = p.mem[st].activations_mib * ND_MIB;
     *share = bytes + device > 0 ? bytes / (bytes + device) : 0;
     nd_layer_cache_free(cache);
     nd_priced_stages_free(&p);

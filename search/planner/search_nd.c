@@ -16,6 +16,7 @@
 #include "nd/base/json.h"
 #include "nd/costmodel/layer_cache.h"
 #include "nd/planner/search_out.h"
+#include "nd/base/units.h"
 
 static bool above_one(const nd_ranked *r, nd_dim d)
 {
@@ -81,7 +82,7 @@ static cJSON *option_values(const double v[ND_RECOMPUTE_MODES], double scale)
 
 static cJSON *layer_json(const char *name, int64_t index, const char *kind, const nd_layer_cost *l, double unit)
 {
-    const double mib = 1.0 / (1024.0 * 1024.0);
+    const double mib = 1.0 / ND_MIB;
     double comm[ND_RECOMPUTE_MODES];
     for (int m = 0; m < ND_RECOMPUTE_MODES; m++) comm[m] = l->tp_ms[m] + l->ep_ms[m] + l->cp_ms[m];
     cJSON *o = cJSON_CreateObject();

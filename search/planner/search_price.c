@@ -11,8 +11,8 @@
 #include "nd/planner/knapsack.h"
 #include "nd/costmodel/stage.h"
 #include "nd/inputs/layout.h"
+#include "nd/base/units.h"
 
-#define MIB (1024.0 * 1024.0)
 
 typedef struct plan_storage {
     int64_t layers[ND_MAX_STAGES][ND_LAYER_KINDS][ND_RECOMPUTE_MODES];
@@ -50,7 +50,7 @@ static void knapsack_kinds(const nd_search_config *cfg, const nd_layer_cache_ent
             kinds[k].time_ms[r] = barred ? BARRED : mode_time_ms(cfg->ctx, l, (nd_recompute)r);
             /* the allocator rounds each kept tensor up to its block: half of 2 MiB on average
              * (nd_stage_memory_compute), which a stage of many small layers feels */
-            double rounding = expandable ? 0 : l->activation_tensors[r] * MIB;
+            double rounding = expandable ? 0 : l->activation_tensors[r] * ND_MIB;
             kinds[k].act_bytes[r] = barred ? BARRED : l->activation_bytes[r] + rounding;
             kinds[k].working_bytes[r] = barred ? BARRED : l->working_bytes[r];
         }
@@ -111,7 +111,7 @@ static void plan_offload(const stage_plan *sp, int64_t k, offload_plan *out)
         fwd_ms = fmax(fwd_ms, fwd);
         /* An offloaded layer runs as one kept without recompute, plus its copies' cost. */
         off_time += (double)out->off[i] * (mode_time_ms(ctx, &c->layer[i], ND_RECOMPUTE_OFF) +
-                                           2.0 * bytes / (1024.0 * MIB) * sp->cfg->space.host_cost_ms_per_gib);
+                                           2.0 * bytes / ND_GIB * sp->cfg->space.host_cost_ms_per_gib);
     }
     out->time = INFINITY;
     out->hides = copies_hide(copy_ms, fwd_ms, sp->cfg->space.host_overlap, k, sp->n);
@@ -251,7 +251,7 @@ static double layers_budget(const nd_context *ctx, const nd_layer_cache_entry *c
     double ends_act = (w->first ? c->embedding.activation_bytes[0] : 0) + (w->last ? c->head.activation_bytes[0] : 0);
     double room_mib = ctx->budget_mib - mem->params_mib - mem->grads_mib - mem->optimizer_mib -
                       mem->context_mib - (mem->allocator_mib - mem->held_mib) - mem->buffers_mib;
-    return room_mib * MIB - w->inflight * ends_act;
+    return room_mib * ND_MIB - w->inflight * ends_act;
 }
 
 static void fill_ranked(const nd_strategy *s, const nd_estimate *e, nd_ranked *r)
@@ -297,6 +297,9 @@ static int make_plan(const nd_search_config *cfg, nd_layer_cache *cache, const n
  * overshoot (and a tenth more) taken off, up to PLAN_TRIES times. -1 when no plan fits: the
  * fully recomputed strategy, which fits, stands. */
 #define PLAN_TRIES 6
+/* The part of a stage's overshoot taken off again on top of it: a tenth, so that a second try
+ * usually fits where the allocator's rounding grew the first. */
+#define PLAN_OVERSHOOT_MARGIN 1.1
 static int plan_that_fits(const nd_search_config *cfg, nd_layer_cache *cache, const nd_strategy *full,
                           const nd_stage_memory *mem, plan_storage *ps, nd_recompute_plan *plan,
                           nd_estimate *chosen)
@@ -312,7 +315,7 @@ static int plan_that_fits(const nd_search_config *cfg, nd_layer_cache *cache, co
         if (chosen->fits) return 0;
         for (int64_t i = 0; i < full->pp; i++)
             if (nd_stage_memory_firm_mib(&got[i]) > cfg->ctx->budget_mib)
-                shrink[i] += 1.1 * (nd_stage_memory_firm_mib(&got[i]) - cfg->ctx->budget_mib) * MIB;
+                shrink[i] += PLAN_OVERSHOOT_MARGIN * (nd_stage_memory_firm_mib(&got[i]) - cfg->ctx->budget_mib) * ND_MIB;
     }
     return -1;
 }

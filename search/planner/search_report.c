@@ -12,6 +12,7 @@
 
 #include "nd/html/html.h"
 #include "nd/base/version.h"
+#include "nd/base/units.h"
 
 static void summary(nd_html *h, const nd_search_config *cfg, const nd_search_result *res,
                     const nd_search_odds *odds)
@@ -21,8 +22,8 @@ static void summary(nd_html *h, const nd_search_config *cfg, const nd_search_res
     char label[96], verdict[400];
     nd_strategy_label(&b->s, label, sizeof label);
     snprintf(verdict, sizeof verdict, "Best: %s, %.1f ms a step, peak %.1f GiB (%.0f %% of the %.1f GiB budget)%s.",
-             label, b->step_ms, b->peak_mib / 1024, 100 * b->peak_mib / cfg->ctx->budget_mib,
-             cfg->ctx->budget_mib / 1024, cfg->ctx->ratios ? ", corrected by the ratios file" : "");
+             label, b->step_ms, b->peak_mib / ND_MIB_PER_GIB, 100 * b->peak_mib / cfg->ctx->budget_mib,
+             cfg->ctx->budget_mib / ND_MIB_PER_GIB, cfg->ctx->ratios ? ", corrected by the ratios file" : "");
     nd_html_section(h, "summary", "Summary");
     nd_html_verdict(h, verdict);
     uint64_t refused = 0;
@@ -42,7 +43,7 @@ static void inputs(nd_html *h, const nd_search_report_inputs *in, const nd_searc
     char devices[192], batch[32], budget[48];
     snprintf(devices, sizeof devices, "%lld x %s", (long long)cfg->ctx->devices, cfg->ctx->device->name);
     snprintf(batch, sizeof batch, "%lld", (long long)cfg->global_batch);
-    snprintf(budget, sizeof budget, "%.0f MiB (%.1f GiB)", cfg->ctx->budget_mib, cfg->ctx->budget_mib / 1024);
+    snprintf(budget, sizeof budget, "%.0f MiB (%.1f GiB)", cfg->ctx->budget_mib, cfg->ctx->budget_mib / ND_MIB_PER_GIB);
     const char *names[] = {"run file (-y)", "model", "devices", "global batch", "memory budget", "ratios (-c)",
                            "search config (-s)", "output directory (-o)"};
     const char *values[] = {in->run_path, cfg->ctx->model->name, devices, batch, budget,
@@ -68,7 +69,7 @@ static void ranking_table(nd_html *h, const nd_search_config *cfg, const nd_sear
         nd_html_grid_set(&g, i, 1, "%s", label);
         nd_html_grid_set(&g, i, 2, "%.1f", r->step_ms);
         nd_html_grid_set(&g, i, 3, "%+.2f %%", 100 * (r->step_ms / res->items[0].step_ms - 1));
-        nd_html_grid_set(&g, i, 4, "%.1f", r->peak_mib / 1024);
+        nd_html_grid_set(&g, i, 4, "%.1f", r->peak_mib / ND_MIB_PER_GIB);
         nd_html_grid_set(&g, i, 5, "%.0f %%", 100 * r->peak_mib / cfg->ctx->budget_mib);
         nd_html_grid_set(&g, i, 6, "%.1f", r->tokens_per_s_per_device);
         nd_html_grid_set(&g, i, 7, "%.1f %%", 100 * r->mfu);

@@ -17,19 +17,18 @@
 #include "nd/inputs/layout.h"
 #include "nd/inputs/device_file.h"
 
-/* The values the search config states that the command line does not (ND: the flags
- * override the search config). The strings live in buf. */
-static void search_config_defaults(const nd_search_config_file *f, nd_cli_common *c, char *buf, size_t size)
+/* The device the search config names when the command line does not (ND: the flags
+ * override the search config). Its batch and budget are numbers: search_config_numbers. */
+static void search_config_defaults(const nd_search_config_file *f, nd_cli_common *c)
 {
     if (!c->device && f->device[0]) c->device = f->device;
-    if (!c->gbs && f->global_batch) {
-        snprintf(buf, size / 2, "%lld", (long long)f->global_batch);
-        c->gbs = buf;
-    }
-    if (!c->budget && f->memory_mib > 0) {
-        snprintf(buf + size / 2, size / 2, "%.17gMB", f->memory_mib);
-        c->budget = buf + size / 2;
-    }
+}
+
+/* The search config's global batch and memory budget, where no flag states them. */
+static void search_config_numbers(const nd_search_config_file *f, const nd_cli_common *c, nd_run *run)
+{
+    if (!c->gbs && f->global_batch) run->train.global_batch = f->global_batch;
+    if (!c->budget && f->memory_mib > 0) run->memory_budget_mib = f->memory_mib;
 }
 
 /* -s: ND's search config is the same file in every binary. A strategy typed after -s is
@@ -127,6 +126,7 @@ static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_
     if (c->devices && (rc = nd_run_set(run, "devices", c->devices, err))) return nd_error_prefix(err, "-d");
     if (c->gbs && (rc = nd_run_set(run, "global_batch", c->gbs, err))) return nd_error_prefix(err, "-b");
     if (c->budget && (rc = nd_run_set(run, "memory_budget", c->budget, err))) return nd_error_prefix(err, "-M");
+    if (file) search_config_numbers(file, c, run);
     if (run->format != ND_CONFIG_ND && (rc = nd_config_derive(run, err))) return rc;
     if (c->mppb) { /* ND's -mppb: the config's stage layers; its recompute counts are a plan */
         char note[sizeof run->notes[0]];
@@ -163,7 +163,7 @@ static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_
                             (*device)->name);
     if (need_cluster && run->devices <= 0)
         return nd_error_set(err, ND_EUSAGE, "no device count: give -d N or cluster.devices in the run file");
-    double budget = run->memory_budget_mib > 0 ? run->memory_budget_mib : (*device)->hbm_gib * 1024.0;
+    double budget = nd_device_budget_mib(*device, run->memory_budget_mib);
     if (c->reserve) {
         double reserve;
         if (nd_parse_memory_mib(c->reserve, &reserve))
@@ -184,7 +184,6 @@ int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FI
     int rc;
     const nd_cli_common *flags = c;
     nd_cli_common *merged = NULL;
-    char buf[128];
     if (c->search_config) {
         if (!(s->search = malloc(sizeof *s->search)) || !(merged = malloc(sizeof *merged))) {
             free(merged);
@@ -192,7 +191,7 @@ int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FI
         }
         if ((rc = load_search_config(c->search_config, s->search, err))) return free(merged), rc;
         *merged = *c;
-        search_config_defaults(s->search, merged, buf, sizeof buf);
+        search_config_defaults(s->search, merged);
         const nd_search_config_file *f = s->search;
         /* ND: the search config prices its train_yaml; -y, when given, must be that file */
         if (f->train_yaml[0] && !c->run_path) merged->run_path = f->train_yaml;

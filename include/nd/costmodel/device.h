@@ -121,4 +121,11 @@ int nd_device_table_put(nd_device_table *table, const nd_device *d, const char *
 
 void nd_device_table_free(nd_device_table *table);
 
+/* The device's memory, MiB. */
+double nd_device_capacity_mib(const nd_device *d);
+
+/* The memory a strategy may use per device: the budget stated (> 0), else the device's
+ * capacity. The one home of nd's default budget. */
+double nd_device_budget_mib(const nd_device *d, double stated_mib);
+
 #endif
