@@ -44,24 +44,24 @@ static int reads_back(long double v, double x)
 static void put_g(char *buf, int negative, uint64_t digits, int p, int exp10)
 {
     char d[24];
-    for (int i = p - 1; i >= 0; i--) d[i] = (char)('0' + digits % 10), digits /= 10;
+    for (int i = p - 1; i >= 0; i--) { d[i] = (char)('0' + digits % 10); digits /= 10; }
     int last = p - 1;
     while (last > 0 && d[last] == '0') last--;
     char *w = buf;
     if (negative) *w++ = '-';
     if (exp10 < -4 || exp10 >= p) {
         *w++ = d[0];
-        if (last > 0) *w++ = '.', memcpy(w, d + 1, (size_t)last), w += last;
+        if (last > 0) { *w++ = '.'; memcpy(w, d + 1, (size_t)last); w += last; }
         sprintf(w, "e%c%02d", exp10 < 0 ? '-' : '+', exp10 < 0 ? -exp10 : exp10);
         return;
     }
     if (exp10 < 0) {
-        *w++ = '0', *w++ = '.';
+        *w++ = '0'; *w++ = '.';
         for (int i = -1; i > exp10; i--) *w++ = '0';
-        memcpy(w, d, (size_t)last + 1), w += last + 1;
+        memcpy(w, d, (size_t)last + 1); w += last + 1;
     } else {
-        memcpy(w, d, (size_t)exp10 + 1), w += exp10 + 1;
-        if (last > exp10) *w++ = '.', memcpy(w, d + exp10 + 1, (size_t)(last - exp10)), w += last - exp10;
+        memcpy(w, d, (size_t)exp10 + 1); w += exp10 + 1;
+        if (last > exp10) { *w++ = '.'; memcpy(w, d + exp10 + 1, (size_t)(last - exp10)); w += last - exp10; }
     }
     *w = '\0';
 }
@@ -83,7 +83,11 @@ static bool shortest_fast(double x, char buf[ND_DOUBLE_TEXT_MAX])
     int k = 16 - exp10; /* a x 10^k has 17 digits before the point */
     if (k < 0 || k > 27) return false;
     long double t17 = la * pow10_exact(k);
-    if (t17 < 1e16L) t17 *= 10, exp10--, k++;
+    if (t17 < 1e16L) {
+        t17 *= 10;
+        exp10--;
+        k++;
+    }
     if (t17 >= 1e17L || t17 < 1e16L || k > 27) return false;
     /* how close to a half the dropped digits may come before the rounding is in doubt: a few
      * ulps of t (2^-6 at 1e17, 2^-9 at 1e16, 2^-13 at 1e15) */
@@ -96,7 +100,7 @@ static bool shortest_fast(double x, char buf[ND_DOUBLE_TEXT_MAX])
         if ((off < 0 ? -off : off) < margin[p - 15]) return false; /* too close to call */
         uint64_t digits = whole + (frac > 0.5L);
         int e = exp10;
-        if ((long double)digits == pow10_exact(p)) digits /= 10, e++;
+        if ((long double)digits == pow10_exact(p)) { digits /= 10; e++; }
         if (p - 1 - e < 0 || p - 1 - e > 27) return false;
         long double v = (long double)digits / pow10_exact(p - 1 - e);
         int back = reads_back(v, a);

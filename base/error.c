@@ -38,7 +38,7 @@ static size_t escape_line(char *dst, size_t size, const char *src)
         if (u) {
             if (k + u >= size) break;
             memcpy(dst + k, src, u);
-            k += u, src += u - 1;
+            k += u; src += u - 1;
             continue;
         }
         if (c >= 0x20 && c < 0x7f) {
@@ -48,7 +48,7 @@ static size_t escape_line(char *dst, size_t size, const char *src)
             if (c == '\n') esc[n++] = 'n';
             else if (c == '\r') esc[n++] = 'r';
             else if (c == '\t') esc[n++] = 't';
-            else esc[n++] = 'x', esc[n++] = hex[c >> 4], esc[n++] = hex[c & 15];
+            else { esc[n++] = 'x'; esc[n++] = hex[c >> 4]; esc[n++] = hex[c & 15]; }
         }
         if (k + n >= size) break;
         memcpy(dst + k, esc, n);
@@ -127,7 +127,7 @@ int nd_error_prefix(nd_error *err, const char *fmt, ...)
         memcpy(both + a + 2, err->message, b + 1);
         copy_one_line(err->message, sizeof err->message, both);
     }
-    free(context), free(both);
+    free(context); free(both);
     return err->code;
 }
 

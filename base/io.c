@@ -74,7 +74,7 @@ static bool same_file(int fd, const char *path)
 
 int nd_path_lock_take(nd_path_lock *lock, const char *path, nd_error *err)
 {
-    lock->fd = -1, lock->created = false;
+    lock->fd = -1; lock->created = false;
     /* A few rounds at most: each retry means another writer replaced the file. */
     for (int attempt = 0; attempt < 1000; attempt++) {
         int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -102,7 +102,7 @@ int nd_path_lock_take(nd_path_lock *lock, const char *path, nd_error *err)
             return nd_error_set(err, ND_EIO, "%s: cannot lock: %s", path, strerror(e));
         }
         if (same_file(fd, path)) {
-            lock->fd = fd, lock->created = created;
+            lock->fd = fd; lock->created = created;
             return ND_OK;
         }
         close(fd); /* replaced (or removed) while we waited: lock the new one */
@@ -116,7 +116,7 @@ void nd_path_lock_release(nd_path_lock *lock, const char *path, bool remove_crea
     /* Inside a run the replacement is only staged: the run holds the lock until it has
      * renamed its outputs (or removed them, and the file if this lock created it). */
     if (!remove_created && nd_run_hold_lock(lock->fd, path, lock->created)) {
-        lock->fd = -1, lock->created = false;
+        lock->fd = -1; lock->created = false;
         return;
     }
     struct stat st;
@@ -125,7 +125,7 @@ void nd_path_lock_release(nd_path_lock *lock, const char *path, bool remove_crea
         fstat(lock->fd, &st) == 0 && st.st_size == 0)
         unlink(path);
     close(lock->fd); /* releases the flock */
-    lock->fd = -1, lock->created = false;
+    lock->fd = -1; lock->created = false;
 }
 
 int nd_read_fd(int fd, const char *path, size_t max_bytes, char **data, size_t *len, nd_error *err)
@@ -147,7 +147,7 @@ int nd_read_fd(int fd, const char *path, size_t max_bytes, char **data, size_t *
             cap = cap > max_bytes / 2 ? max_bytes : cap * 2;
             char *nb = realloc(buf, cap + 1);
             if (!nb)
-                return free(buf), nd_error_set(err, ND_ENOMEM, "%s: out of memory reading the file", path);
+                { free(buf); return nd_error_set(err, ND_ENOMEM, "%s: out of memory reading the file", path); }
             buf = nb;
         }
         ssize_t got = read(fd, buf + n, cap - n);

@@ -49,7 +49,7 @@ static void put_spaced(FILE *fp, const char *text, size_t len, int extra_tabs)
         }
         *w++ = c;
         if (c == '\n')
-            for (int t = 0; t < extra_tabs; t++) *w++ = ' ', *w++ = ' ';
+            for (int t = 0; t < extra_tabs; t++) { *w++ = ' '; *w++ = ' '; }
     }
     fwrite(out, 1, (size_t)(w - out), fp);
     free(out);

@@ -142,7 +142,7 @@ int nd_run_note_input(const struct stat *st)
         if (n_inputs == cap_inputs) {
             size_t cap = cap_inputs ? 2 * cap_inputs : 16;
             file_id *grown = realloc(inputs, cap * sizeof *grown);
-            if (grown) inputs = grown, cap_inputs = cap;
+            if (grown) { inputs = grown; cap_inputs = cap; }
         }
         if (n_inputs < cap_inputs)
             inputs[n_inputs++] = (file_id){st->st_dev, st->st_ino};
@@ -169,7 +169,7 @@ bool nd_run_hold_lock(int fd, const char *path, bool created)
     if (running && n_locks == cap_locks) {
         size_t cap = cap_locks ? 2 * cap_locks : 4;
         held_lock *grown = realloc(locks, cap * sizeof *grown);
-        if (grown) locks = grown, cap_locks = cap;
+        if (grown) { locks = grown; cap_locks = cap; }
     }
     char *copy = running && n_locks < cap_locks ? nd_strdup(path) : NULL;
     if (copy) {
@@ -202,7 +202,7 @@ static void release_locks(bool failed)
 
 static void output_free(nd_output *p)
 {
-    free(p->dest), free(p->tmp), free(p->backup), free(p->new_name);
+    free(p->dest); free(p->tmp); free(p->backup); free(p->new_name);
     free(p);
 }
 
@@ -248,11 +248,11 @@ static int check_destination(nd_output *p, const char *dir, nd_error *err)
         if (is_input(&st))
             return nd_error_set(err, ND_EINPUT, "%s: is also an input of this run; an output must "
                                 "not replace it: choose another output name", p->dest);
-        p->dev = st.st_dev, p->ino = st.st_ino;
+        p->dev = st.st_dev; p->ino = st.st_ino;
     } else {
         if (stat(dir, &st) != 0)
             return nd_error_set(err, ND_EIO, "%s: cannot write: %s", p->dest, strerror(errno));
-        p->dev = st.st_dev, p->ino = st.st_ino;
+        p->dev = st.st_dev; p->ino = st.st_ino;
         if (!(p->new_name = nd_strdup(base_name(p->dest))))
             return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
@@ -302,7 +302,7 @@ int nd_outfile_open(nd_outfile *out, const char *path, nd_error *err)
         return rc;
     }
     out->fp = fdopen(fd, "w");
-    out->record = p, out->path = p->dest, out->tmp_path = p->tmp;
+    out->record = p; out->path = p->dest; out->tmp_path = p->tmp;
     if (!out->fp) {
         int e = errno;
         close(fd);

@@ -88,7 +88,7 @@ bool nd_text_equal_nocase(const char *a, const char *b)
     if (!a || !b) return false;
     while (*a && *b) {
         if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return false;
-        a++, b++;
+        a++; b++;
     }
     return *a == *b;
 }

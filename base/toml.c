@@ -161,7 +161,7 @@ static char *decode(const char *s, size_t from, size_t to)
     char q = s[from];
     if (q == '"' || q == '\'') {
         size_t quotes = to - from >= 6 && s[from + 1] == q && s[from + 2] == q ? 3 : 1;
-        from += quotes, to -= quotes;
+        from += quotes; to -= quotes;
         if (quotes == 3 && from < to && s[from] == '\n') from++;
         for (size_t i = from; i < to; i++) {
             if (q == '"' && s[i] == '\\' && i + 1 < to) {
@@ -190,13 +190,13 @@ static int add_entry(parser *ps, const char *key, size_t from, size_t to, int li
         size_t cap = t->cap ? 2 * t->cap : 32;
         entry *items = realloc(t->items, cap * sizeof *items);
         if (!items) return nd_error_set(ps->err, ND_ENOMEM, "out of memory");
-        t->items = items, t->cap = cap;
+        t->items = items; t->cap = cap;
     }
     entry *e = &t->items[t->count];
     memset(e, 0, sizeof *e);
     snprintf(e->table, sizeof e->table, "%s", ps->table);
     snprintf(e->key, sizeof e->key, "%s", key);
-    e->from = from, e->to = to, e->line = line;
+    e->from = from; e->to = to; e->line = line;
     if (!(e->value = decode(t->text, from, to))) return nd_error_set(ps->err, ND_ENOMEM, "out of memory");
     t->count++;
     return ND_OK;
@@ -219,7 +219,7 @@ static int read_header(parser *ps)
         size_t cap = t->cap_headers ? 2 * t->cap_headers : 16;
         header *h = realloc(t->headers, cap * sizeof *h);
         if (!h) return nd_error_set(ps->err, ND_ENOMEM, "out of memory");
-        t->headers = h, t->cap_headers = cap;
+        t->headers = h; t->cap_headers = cap;
     }
     header *h = &t->headers[t->n_headers++];
     snprintf(h->name, sizeof h->name, "%s", name);
@@ -255,7 +255,7 @@ static int read_pair(parser *ps)
 static void clear(nd_toml *t)
 {
     for (size_t i = 0; i < t->count; i++) free(t->items[i].value);
-    t->count = 0, t->n_headers = 0;
+    t->count = 0; t->n_headers = 0;
 }
 
 static int parse(nd_toml *t, nd_error *err)
@@ -290,7 +290,7 @@ int nd_toml_load(nd_toml **out, const char *path, nd_error *err)
     int rc = nd_read_file(path, 4u << 20, &t->text, &t->len, err);
     if (!rc && memchr(t->text, '\0', t->len)) rc = nd_error_set(err, ND_EINPUT, "%s: holds a NUL byte", path);
     if (!rc) rc = parse(t, err);
-    if (rc) return nd_toml_free(t), rc;
+    if (rc) { nd_toml_free(t); return rc; }
     *out = t;
     return ND_OK;
 }
@@ -299,7 +299,7 @@ void nd_toml_free(nd_toml *t)
 {
     if (!t) return;
     clear(t);
-    free(t->items), free(t->headers), free(t->text);
+    free(t->items); free(t->headers); free(t->text);
     free(t);
 }
 
@@ -360,7 +360,7 @@ static int splice(nd_toml *t, size_t from, size_t to, const char *with, nd_error
     memcpy(s + from + add, t->text + to, t->len - to);
     s[len] = '\0';
     free(t->text);
-    t->text = s, t->len = len;
+    t->text = s; t->len = len;
     return parse(t, err);
 }
 

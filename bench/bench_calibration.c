@@ -107,7 +107,7 @@ static int ratio_fold(const nd_fit_row *rows, size_t n, int f, double *sum, size
 {
     nd_fit_row *train = calloc(n, sizeof *train), *test = calloc(n, sizeof *test);
     if (!train || !test) {
-        free(train), free(test);
+        free(train); free(test);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
     size_t nt = select_rows(rows, n, f, false, train), nh = select_rows(rows, n, f, true, test);
@@ -117,7 +117,7 @@ static int ratio_fold(const nd_fit_row *rows, size_t n, int f, double *sum, size
     int rc = nd_fit_run(train, nt, &o, &res, err);
     for (size_t i = 0; !rc && i < nh; i++, (*count)++) *sum += fabs(nd_fit_predict(&test[i], &res) / test[i].time_ms - 1);
     if (!rc) nd_fit_result_free(&res);
-    free(train), free(test);
+    free(train); free(test);
     return rc;
 }
 
@@ -135,7 +135,7 @@ static int fit_device(const nd_device *base, const nd_device_fit_row *rows, size
     o.leave_one_model_out = false;
     nd_device_fit_result res;
     int rc = nd_device_fit(base, sub, m, &o, &res, err);
-    if (!rc) *out = res.device, nd_device_fit_result_free(&res);
+    if (!rc) { *out = res.device; nd_device_fit_result_free(&res); }
     free(sub);
     return rc;
 }
@@ -170,7 +170,7 @@ static int kfold(round_data *d, fold_sums *s, nd_error *err)
         count += c;
     }
     s->n += count;
-    free(drows), free(use), free(raw);
+    free(drows); free(use); free(raw);
     if (!rc) rc = price(d, NULL, err);
     return rc;
 }
@@ -195,11 +195,11 @@ static int across_models(round_data *rounds, size_t models, double *mape, nd_err
             if (use[i]) continue;
             double step;
             if ((rc = nd_device_fit_price(&fitted, &rows[i], &step, NULL, err))) break;
-            sum += fabs(step / rows[i].time_ms - 1), n++;
+            sum += fabs(step / rows[i].time_ms - 1); n++;
         }
         mape[k] = n ? sum / (double)n : NAN;
     }
-    free(rows), free(use);
+    free(rows); free(use);
     return rc;
 }
 

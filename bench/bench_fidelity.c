@@ -95,15 +95,15 @@ static int one_peak(const char *dir, const published_peak *p, double *abs_err, d
     snprintf(run_path, sizeof run_path, "%s/%s", dir, p->run);
     nd_cli_common common;
     nd_cli_common_init(&common);
-    common.run_path = run_path, common.device = p->device, common.devices = p->devices;
-    common.gbs = p->gbs, common.budget = p->budget;
+    common.run_path = run_path; common.device = p->device; common.devices = p->devices;
+    common.gbs = p->gbs; common.budget = p->budget;
     nd_estimate est;
     double budget_mib;
     if (price_run(&common, NULL, p->run, &est, &budget_mib)) return 1;
     double got = p->reserved ? est.peak_reserved_mib : est.peak_mib, e = got / p->measured_mib - 1;
     printf("%-48s %9s %9.0f %9.0f %+8.1f%% %s\n", p->label, p->reserved ? "reserved" : "device", p->measured_mib,
            got, 100 * e, est.fits ? "fits" : "REFUSED");
-    *abs_err += fabs(e), *signed_err += e, *refused += !est.fits;
+    *abs_err += fabs(e); *signed_err += e; *refused += !est.fits;
     return 0;
 }
 
@@ -162,11 +162,11 @@ static int price_published(const published_run *r, const char *run_path, bool *f
              r->accum, r->mbs, strcmp(r->ac, "true") ? "off" : "full");
     nd_cli_common common;
     nd_cli_common_init(&common);
-    common.run_path = run_path, common.device = r->device, common.devices = devices, common.gbs = gbs;
+    common.run_path = run_path; common.device = r->device; common.devices = devices; common.gbs = gbs;
     nd_estimate est;
     double budget_mib;
     if (price_run(&common, strategy, r->model, &est, &budget_mib)) return 1;
-    *fits = est.fits, *firm_share = est.peak_firm_mib / budget_mib, *step_ms = est.step_ms;
+    *fits = est.fits; *firm_share = est.peak_firm_mib / budget_mib; *step_ms = est.step_ms;
     return 0;
 }
 
@@ -188,7 +188,7 @@ static void add_step(device_tally *t, size_t *nt, const char *device, double e)
     size_t i = 0;
     while (i < *nt && strcmp(t[i].device, device)) i++;
     if (i == *nt && *nt < 8) snprintf(t[(*nt)++].device, sizeof t[i].device, "%s", device);
-    if (i < *nt) t[i].n++, t[i].abs_err += fabs(e), t[i].signed_err += e;
+    if (i < *nt) { t[i].n++; t[i].abs_err += fabs(e); t[i].signed_err += e; }
 }
 
 /* llm-foundry's MPT runs: how many nd would refuse, how full it thinks they ran, and how close
@@ -226,7 +226,7 @@ static int published_runs(const char *dir)
         add_step(steps, &n_steps, r.device, step_ms / measured_ms - 1);
         if (!fits) printf("  refused: %s seq %ld on %ld x %s, micro-batch %ld (nd: %.2f x the device)\n", r.model,
                           r.seq, r.devices, r.device, r.mbs, shares[n]);
-        refused += !fits, n++;
+        refused += !fits; n++;
     }
     fclose(fp);
     unlink(run_path);
@@ -270,7 +270,7 @@ static int one_titan(const titan_run *r, const char *run_path, double *abs_err, 
     snprintf(devices, sizeof devices, "%ld", r->devices);
     nd_cli_common common;
     nd_cli_common_init(&common);
-    common.run_path = run_path, common.device = "H100", common.devices = devices, common.budget = "97280MB";
+    common.run_path = run_path; common.device = "H100"; common.devices = devices; common.budget = "97280MB";
     nd_estimate est;
     double budget_mib;
     if (price_run(&common, NULL, "torchtitan's table", &est, &budget_mib)) return 1;
@@ -279,7 +279,7 @@ static int one_titan(const titan_run *r, const char *run_path, double *abs_err, 
            r->devices, r->tp, r->pp, r->cp, r->seq, r->ac, strcmp(r->compile, "true") ? "" : " compile",
            strcmp(r->float8, "true") ? "" : " fp8", r->memory_gib, est.peak_reserved_mib / 1024, 100 * e,
            est.fits ? "fits" : "REFUSED");
-    *abs_err += fabs(e), *signed_err += e, *refused += !est.fits;
+    *abs_err += fabs(e); *signed_err += e; *refused += !est.fits;
     return 0;
 }
 
@@ -337,10 +337,10 @@ static void add_rows(tally *t, const nd_compare *c)
     for (size_t i = 0; i < c->count; i++) {
         const nd_compare_row *r = &c->rows[i];
         double e = r->estimated[ND_FOLD_TOTAL] / r->measured[ND_FOLD_TOTAL] - 1;
-        t->abs_err += fabs(e), t->signed_err += e, t->rows++;
+        t->abs_err += fabs(e); t->signed_err += e; t->rows++;
         if (!isnan(r->row->peak_mib) && r->row->peak_mib > 0) {
             double m = r->est.peak_mib / r->row->peak_mib - 1;
-            t->mem_abs += fabs(m), t->mem_signed += m, t->mem_rows++;
+            t->mem_abs += fabs(m); t->mem_signed += m; t->mem_rows++;
             /* The run really ran: nd must not call it "does not fit". */
             if (!r->est.fits) t->refused++;
         }

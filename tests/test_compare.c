@@ -61,7 +61,7 @@ static void part_floor_is_per_row(void **state)
         const nd_compare_row *r = &c.rows[i];
         if (r->measured[ND_FOLD_DP] < 0.005 * r->measured[ND_FOLD_TOTAL]) continue;
         double rel = (r->estimated[ND_FOLD_DP] - r->measured[ND_FOLD_DP]) / r->measured[ND_FOLD_DP];
-        mape += fabs(rel) / 2, bias += rel / 2;
+        mape += fabs(rel) / 2; bias += rel / 2;
     }
     assert_true(fabs(e->mape - mape) < 1e-12 * (1 + mape));
     assert_true(fabs(e->bias - bias) < 1e-12 * (1 + fabs(bias)));

@@ -52,7 +52,7 @@ static void price(const char *text, const nd_ratios *ratios, nd_estimate *est, n
     if (nd_strategy_check(&s, &run.model, 64, 512, 8192, &err)) fail_msg("%s", err.message);
     nd_context ctx;
     nd_context_init(&ctx, &run.model, &run.train, h100, 64, 0, ratios);
-    est->stage_memory = mem, est->stage_time = tm;
+    est->stage_memory = mem; est->stage_time = tm;
     assert_int_equal(nd_estimate_strategy(&ctx, &s, NULL, NULL, est, &err), 0);
 }
 
@@ -162,7 +162,7 @@ static void model_flops_follow_the_layer_formula(void **state)
     nd_model gpt;
     nd_error err = {0};
     nd_model_set_type(&gpt, "gpt", "test", &err);
-    gpt.hidden = 1024, gpt.layers = 4, gpt.heads = 16, gpt.ffn = 4096, gpt.vocab = 50304;
+    gpt.hidden = 1024; gpt.layers = 4; gpt.heads = 16; gpt.ffn = 4096; gpt.vocab = 50304;
     gpt.max_positions = 1024;
     assert_int_equal(nd_model_validate(&gpt, "test", &err), 0);
     nd_train t;
@@ -171,7 +171,7 @@ static void model_flops_follow_the_layer_formula(void **state)
     t.seq_len = 1024;
     nd_strategy s;
     nd_strategy_init(&s);
-    s.mb = 4, s.mbs = 2;
+    s.mb = 4; s.mbs = 2;
     assert_int_equal(nd_strategy_check(&s, &gpt, 1, 8, 1024, &err), 0);
     nd_context ctx;
     nd_context_init(&ctx, &gpt, &t, h100, 1, 0, NULL);

@@ -29,7 +29,7 @@ static char *page(void (*build)(nd_html *h))
     char *text = NULL;
     size_t len;
     assert_int_equal(nd_read_file(path, 1 << 20, &text, &len, &err), ND_OK);
-    unlink(path), rmdir(dir), free(path);
+    unlink(path); rmdir(dir); free(path);
     return text;
 }
 

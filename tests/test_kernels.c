@@ -24,12 +24,12 @@ static nd_device round_device(void)
 {
     nd_device d;
     memset(&d, 0, sizeof d);
-    d.peak_tflops = 100, d.fp8_tflops = 200, d.fp32_tflops = 10;
-    d.gemm_efficiency = 0.5, d.gemm_half_dim = 0, d.gemm_fixed_us = 2;
-    d.fp8_gemm_efficiency = 0.5, d.fp8_gemm_half_dim = 0;
-    d.grouped_gemm_efficiency = 0.5, d.grouped_wgrad_efficiency = 0.25;
-    d.attention_fwd_efficiency = 0.5, d.attention_bwd_efficiency = 0.25, d.attention_half_seq = 1000;
-    d.hbm_gbps = 1000, d.hbm_efficiency = 1;
+    d.peak_tflops = 100; d.fp8_tflops = 200; d.fp32_tflops = 10;
+    d.gemm_efficiency = 0.5; d.gemm_half_dim = 0; d.gemm_fixed_us = 2;
+    d.fp8_gemm_efficiency = 0.5; d.fp8_gemm_half_dim = 0;
+    d.grouped_gemm_efficiency = 0.5; d.grouped_wgrad_efficiency = 0.25;
+    d.attention_fwd_efficiency = 0.5; d.attention_bwd_efficiency = 0.25; d.attention_half_seq = 1000;
+    d.hbm_gbps = 1000; d.hbm_efficiency = 1;
     return d;
 }
 
@@ -105,7 +105,7 @@ static double table_error(const char *device, const char *file, const char *prec
         if (strcmp(prec, precision)) continue;
         double measured_ms = 2 * m * n * k / (tflops * 1e12) * 1e3;
         double got = nd_gemm_ms(d, p, m, n, k, 2) + d->kernel_launch_us / 1e3;
-        sum += fabs(got / measured_ms - 1), (*rows)++;
+        sum += fabs(got / measured_ms - 1); (*rows)++;
     }
     fclose(f);
     nd_device_table_free(&t);

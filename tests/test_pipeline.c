@@ -20,7 +20,7 @@ static nd_strategy pipeline(int64_t p, int64_t m, int64_t v, nd_schedule sched)
 {
     nd_strategy s;
     nd_strategy_init(&s);
-    s.pp = p, s.mb = m, s.vpp = v, s.schedule = sched;
+    s.pp = p; s.mb = m; s.vpp = v; s.schedule = sched;
     return s;
 }
 

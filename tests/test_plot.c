@@ -100,7 +100,7 @@ static void assert_golden(const char *got_path, const char *name)
     if (got_len != want_len || memcmp(got, want, got_len) != 0) {
         size_t i = 0, line = 1, start = 0;
         while (i < got_len && i < want_len && got[i] == want[i])
-            if (got[i++] == '\n') line++, start = i;
+            if (got[i++] == '\n') { line++; start = i; }
         fail_msg("%s differs from %s at line %zu:\n got: %.120s\nwant: %.120s", got_path, want_path,
                  line, got + start, want + start);
     }
@@ -296,7 +296,7 @@ static nd_plot_options case_options(const plot_case *c, bool script_only)
     nd_plot_options o;
     nd_plot_options_init(&o);
     o.format = c->format;
-    if (c->width_px) o.width_px = c->width_px, o.height_px = c->height_px;
+    if (c->width_px) { o.width_px = c->width_px; o.height_px = c->height_px; }
     o.title = c->title;
     o.script_only = script_only;
     return o;
@@ -322,7 +322,7 @@ static void assert_case_golden(const plot_case *c, const char *base)
     for (const char *const *line = c->lines; *line; line++)
         if (!strstr(script, *line)) fail_msg("%s: the script has no line with: %s", gp, *line);
     free(script);
-    free(gp), free(dat), free(dat_name);
+    free(gp); free(dat); free(dat_name);
 }
 
 /* ---- tests that need no gnuplot ------------------------------------------ */
@@ -363,7 +363,7 @@ static void formats_and_options(void **state)
     o.width_px = 0;
     assert_int_equal(draw_ranking(slash, &o, &err), ND_EINPUT);
     assert_int_equal(count_entries(dir), 0);
-    free(slash), free(base);
+    free(slash); free(base);
     remove_tree(dir);
 }
 
@@ -457,7 +457,7 @@ static void missing_gnuplot_is_a_clear_error(void **state)
     static double parts_ms[N * 2], peak_mib[N];
     for (size_t i = 0; i < N; i++) {
         labels[i] = "strategy with a long enough label";
-        parts_ms[2 * i] = 1.0 / (double)(i + 3), parts_ms[2 * i + 1] = 2;
+        parts_ms[2 * i] = 1.0 / (double)(i + 3); parts_ms[2 * i + 1] = 2;
         peak_mib[i] = 1000.0 + (double)i / 7;
     }
     static const char *const parts[] = {"FW", "BW"};
@@ -563,7 +563,7 @@ static void png_and_svg_are_reproducible(void **state)
         char *second = read_whole(img, &len2);
         assert_int_equal(len1, len2);
         assert_memory_equal(first, second, len1);
-        free(first), free(second), free(img), free(base);
+        free(first); free(second); free(img); free(base);
     }
     remove_tree(dir);
 }
@@ -633,10 +633,10 @@ static void failed_render_leaves_earlier_files(void **state)
         assert_memory_equal(before, after, len_before);
         assert_int_equal(gp_len_before, gp_len_after);
         assert_memory_equal(gp_before, gp_after, gp_len_before);
-        free(after), free(gp_after);
+        free(after); free(gp_after);
         assert_int_equal(count_entries(dir), 3); /* no 0-byte temp image, no log */
     }
-    free(before), free(gp_before), free(png), free(gp), free(base);
+    free(before); free(gp_before); free(png); free(gp); free(base);
     remove_tree(fake);
     remove_tree(dir);
 }

@@ -40,7 +40,7 @@ static void tiny(nd_model *m, nd_train *t)
 {
     nd_error err = {0};
     nd_model_set_type(m, "llama", "test", &err);
-    m->hidden = 64, m->layers = 2, m->heads = 2, m->kv_heads = 1, m->ffn = 128, m->vocab = 256;
+    m->hidden = 64; m->layers = 2; m->heads = 2; m->kv_heads = 1; m->ffn = 128; m->vocab = 256;
     assert_int_equal(nd_model_validate(m, "test", &err), 0);
     nd_train_init(t);
     t->seq_len = 6;
@@ -135,9 +135,9 @@ static void knapsack_is_optimal(void **state)
             seed = seed * 1103515245u + 12345u;
             k[i].layers = (int64_t)((seed >> 16) % 4);
             double act_off = 50 + (seed >> 8) % 50, t_sel = 1 + (seed >> 4) % 5;
-            k[i].time_ms[0] = 0, k[i].time_ms[1] = t_sel, k[i].time_ms[2] = t_sel + 3 + (seed % 7);
-            k[i].act_bytes[0] = act_off, k[i].act_bytes[1] = act_off * 0.6, k[i].act_bytes[2] = act_off * 0.1;
-            k[i].working_bytes[0] = 5, k[i].working_bytes[1] = 10 + (seed >> 3) % 20, k[i].working_bytes[2] = 40 + (seed >> 5) % 40;
+            k[i].time_ms[0] = 0; k[i].time_ms[1] = t_sel; k[i].time_ms[2] = t_sel + 3 + (seed % 7);
+            k[i].act_bytes[0] = act_off; k[i].act_bytes[1] = act_off * 0.6; k[i].act_bytes[2] = act_off * 0.1;
+            k[i].working_bytes[0] = 5; k[i].working_bytes[1] = 10 + (seed >> 3) % 20; k[i].working_bytes[2] = 40 + (seed >> 5) % 40;
         }
         seed = seed * 1103515245u + 12345u;
         double inflight = 1 + (seed >> 16) % 3, budget = 100 + (double)((seed >> 8) % 700), floor_w = (seed >> 4) % 30;
@@ -183,8 +183,8 @@ static void knapsack_many_layers_within_a_layer(void **state)
         seed = seed * 1103515245u + 12345u;
         k[0].layers = 200 + (int64_t)((seed >> 8) % 20000);
         double act = 50 + (seed >> 4) % 50, t_sel = 0.5 + (seed % 9) * 0.25;
-        k[0].time_ms[0] = 0, k[0].time_ms[1] = t_sel, k[0].time_ms[2] = t_sel + 0.5 + (seed >> 12) % 7;
-        k[0].act_bytes[0] = act, k[0].act_bytes[1] = act * (0.3 + (seed >> 3) % 6 * 0.1), k[0].act_bytes[2] = act * 0.1;
+        k[0].time_ms[0] = 0; k[0].time_ms[1] = t_sel; k[0].time_ms[2] = t_sel + 0.5 + (seed >> 12) % 7;
+        k[0].act_bytes[0] = act; k[0].act_bytes[1] = act * (0.3 + (seed >> 3) % 6 * 0.1); k[0].act_bytes[2] = act * 0.1;
         seed = seed * 1103515245u + 12345u;
         double cap = (double)k[0].layers * act * (0.12 + (seed >> 8) % 80 * 0.01);
         int64_t counts[2][3];
@@ -217,8 +217,8 @@ static void knapsack_two_large_kinds_near_optimal(void **state)
             seed = seed * 1103515245u + 12345u;
             k[i].layers = 64 + (int64_t)((seed >> 8) % 97);
             double act = 40 + (seed >> 4) % 60, t_sel = 0.5 + (seed % 7) * 0.3;
-            k[i].time_ms[1] = t_sel, k[i].time_ms[2] = t_sel + 1 + (seed >> 12) % 5;
-            k[i].act_bytes[0] = act, k[i].act_bytes[1] = act * 0.6, k[i].act_bytes[2] = act * 0.15;
+            k[i].time_ms[1] = t_sel; k[i].time_ms[2] = t_sel + 1 + (seed >> 12) % 5;
+            k[i].act_bytes[0] = act; k[i].act_bytes[1] = act * 0.6; k[i].act_bytes[2] = act * 0.15;
         }
         double total = k[0].layers * k[0].act_bytes[0] + k[1].layers * k[1].act_bytes[0];
         double cap = total * (0.3 + trial * 0.1), want = INFINITY;

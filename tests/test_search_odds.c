@@ -18,8 +18,8 @@ static void odds_match_the_normal_law(void **state)
     (void)state;
     nd_ratios r;
     nd_ratios_init(&r);
-    r.time.terms = 1, r.time.fixed[0] = -1, r.time.scales[0] = 1u << ND_RATIO_COMPUTE;
-    r.time.cov[0][0] = 0, r.time.residual_sd = 0.02, r.time.t95 = 1.96, r.time.dof = 1000;
+    r.time.terms = 1; r.time.fixed[0] = -1; r.time.scales[0] = 1u << ND_RATIO_COMPUTE;
+    r.time.cov[0][0] = 0; r.time.residual_sd = 0.02; r.time.t95 = 1.96; r.time.dof = 1000;
     nd_context ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.ratios = &r;

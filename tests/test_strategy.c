@@ -109,7 +109,7 @@ static void resolves_dependent_settings(void **state)
     nd_strategy_stage_layers(&s, 32, 1, &first, &count);
     assert_int_equal(first, 16);
     assert_int_equal(count, 16);
-    s.vpp = 1, s.first_stage_layers = 10, s.last_stage_layers = 0, s.pp = 3;
+    s.vpp = 1; s.first_stage_layers = 10; s.last_stage_layers = 0; s.pp = 3;
     nd_strategy_stage_layers(&s, 32, 1, &first, &count); /* 22 layers over 2 stages */
     assert_int_equal(first, 10);
     assert_int_equal(count, 11);

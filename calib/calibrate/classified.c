@@ -84,12 +84,12 @@ static int header_column(parser *p, const char *raw, column *c)
     nd_text_copy(c->name, n, sizeof c->name);
     int d = nd_dim_from_name(n);
     if (d >= 0) {
-        c->kind = COL_DIM, c->dim = (nd_dim)d;
+        c->kind = COL_DIM; c->dim = (nd_dim)d;
         return 0;
     }
     for (int m = 0; m < ND_MEAS_COUNT; m++)
         if (nd_text_equal_nocase(n, col->measured[m])) {
-            c->kind = COL_MEAS, c->meas = m;
+            c->kind = COL_MEAS; c->meas = m;
             return 0;
         }
     const struct { const char *name; col_kind kind; } others[] = {
@@ -160,7 +160,7 @@ static void read_cell(parser *p, nd_classified_row *r, const column *c, char *ce
             if (nd_parse_bool(v, &sp))
                 fail(p, "column '%s': '%s' is not 0/1 or true/false", nd_dim_name(c->dim), v);
             else
-                r->degree[ND_DIM_SP] = sp, r->dims |= ND_DIM_BIT(ND_DIM_SP);
+                { r->degree[ND_DIM_SP] = sp; r->dims |= ND_DIM_BIT(ND_DIM_SP); }
             return;
         }
         if (c->dim == ND_DIM_ZERO && nd_parse_int64(v, 0, 3, &i))
@@ -220,7 +220,7 @@ static void read_cell(parser *p, nd_classified_row *r, const column *c, char *ce
         if (d <= 0) fail(p, "column '%s': '%s' is not a positive time", col->time, v);
         r->time_ms = d;
     } else if (c->kind == COL_MEAS) {
-        r->measured[c->meas] = d, r->has[c->meas] = true;
+        r->measured[c->meas] = d; r->has[c->meas] = true;
     } else if (c->kind == COL_STEP_TRAINER) {
         if (d <= 0) fail(p, "column '%s': '%s' is not a positive time", col->step_trainer, v);
         r->step_trainer_ms = d;
@@ -248,7 +248,7 @@ static void read_row(parser *p)
             p->rc = nd_error_set(p->err, ND_ENOMEM, "out of memory");
             return;
         }
-        o->rows = rows, p->rows_cap = cap;
+        o->rows = rows; p->rows_cap = cap;
     }
     nd_classified_row *r = &o->rows[o->count];
     memset(r, 0, sizeof *r);
@@ -278,7 +278,7 @@ static void end_record(int c, void *data)
 static void end_field(void *field, size_t len, void *data)
 {
     parser *p = data;
-    if (!p->in_record) p->record_line = p->line, p->in_record = true;
+    if (!p->in_record) { p->record_line = p->line; p->in_record = true; }
     if (p->rc) return;
     if (p->ncells >= (p->header_done ? MAX_COLUMNS + 1 : 100000)) {
         fail(p, "too many cells in a record (nd reads at most %d columns)", MAX_COLUMNS);
@@ -291,7 +291,7 @@ static void end_field(void *field, size_t len, void *data)
             p->rc = nd_error_set(p->err, ND_ENOMEM, "out of memory");
             return;
         }
-        p->cells = cells, p->cap = cap;
+        p->cells = cells; p->cap = cap;
     }
     char *copy = NULL;
     if (field) {
@@ -353,7 +353,7 @@ int nd_classified_load(const char *path, nd_classified *out, nd_error *err)
     int rc = nd_read_file(path, MAX_FILE_BYTES, &text, &len, err);
     if (rc) return rc;
     const char *start = text;
-    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) start += 3, len -= 3; /* UTF-8 BOM */
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) { start += 3; len -= 3; } /* UTF-8 BOM */
     if (memchr(start, '\0', len))
         rc = nd_error_set(err, ND_EINPUT, "%s: holds a NUL byte: not a CSV text file", path);
     struct csv_parser csv;

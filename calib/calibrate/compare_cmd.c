@@ -46,7 +46,7 @@ static int write_outputs(const nd_compare_request *req, const nd_session *ses, c
     char *dir = req->out_dir ? nd_strdup(req->out_dir) : nd_path_dir(req->real_csv);
     char *stem = nd_path_stem(req->real_csv);
     if (!dir || !stem) {
-        free(dir), free(stem);
+        free(dir); free(stem);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
     int rc = req->out_dir ? nd_make_dir(dir, err) : ND_OK;
@@ -56,14 +56,14 @@ static int write_outputs(const nd_compare_request *req, const nd_session *ses, c
     if (!doc || !estimates || !report) rc = rc ? rc : nd_error_set(err, ND_ENOMEM, "out of memory");
     if (!rc) rc = nd_compare_write_estimates(estimates, c, round, err);
     if (!rc) rc = nd_compare_write_report(report, doc, c, err);
-    free(estimates), free(report);
+    free(estimates); free(report);
     if (!rc && req->json && nd_compare_print_report(out, doc, c)) rc = nd_error_set(err, ND_EIO, "cannot write stdout");
     nd_plot_gallery gallery = {0};
     if (!rc) rc = draw_plots(req, dir, stem, c, &gallery, err);
     if (!rc && req->report) rc = write_report(req, ses, c, &gallery, notes, err);
     nd_plot_gallery_free(&gallery);
     cJSON_Delete(doc);
-    free(stem), free(dir);
+    free(stem); free(dir);
     return rc;
 }
 

@@ -131,8 +131,8 @@ int nd_compare_write_estimates(const char *path, const nd_compare *c, const nd_c
     FILE *fp = out.fp;
     bool first = true;
     for (int d = 0; d < ND_DIMS; d++)
-        if (round->dims & ND_DIM_BIT(d)) put_field(fp, nd_dim_name((nd_dim)d), first), first = false;
-    if (round->has_recompute) put_field(fp, col->recompute, first), first = false;
+        if (round->dims & ND_DIM_BIT(d)) { put_field(fp, nd_dim_name((nd_dim)d), first); first = false; }
+    if (round->has_recompute) { put_field(fp, col->recompute, first); first = false; }
     fprintf(fp, "%s%s,%s,%s", first ? "" : ",", col->time, col->memory_mb, col->score);
     for (int p = 0; p < ND_PARTS; p++) fprintf(fp, ",%s", nd_part_name((nd_part)p));
     fprintf(fp, ",%s,%s,%s", col->raw_ms, col->measured_peak_mib, col->label);
@@ -151,7 +151,7 @@ int nd_compare_write_estimates(const char *path, const nd_compare *c, const nd_c
             fprintf(fp, "%lld", (long long)nd_strategy_dim(&r->strategy, (nd_dim)d));
             first = false;
         }
-        if (round->has_recompute) put_field(fp, nd_recompute_name(r->strategy.recompute), first), first = false;
+        if (round->has_recompute) { put_field(fp, nd_recompute_name(r->strategy.recompute), first); first = false; }
         if (!first) fputc(',', fp);
         fputs(nd_format_double(r->row->time_ms, buf), fp);
         put_number(fp, r->peak_est_mib);

@@ -21,7 +21,7 @@ typedef struct round_buffers {
 
 static void buffers_free(round_buffers *b)
 {
-    free(b->labels), free(b->recompute), free(b->degrees), free(b->measured);
+    free(b->labels); free(b->recompute); free(b->degrees); free(b->measured);
 }
 
 static int buffers_alloc(round_buffers *b, size_t n)
@@ -35,7 +35,7 @@ static int buffers_alloc(round_buffers *b, size_t n)
     b->estimated = b->measured + ND_FOLDS * n;
     b->raw = b->estimated + ND_FOLDS * n;
     b->m_step = b->raw + ND_FOLDS * n;
-    b->e_step = b->m_step + n, b->r_step = b->e_step + n, b->m_peak = b->r_step + n, b->e_peak = b->m_peak + n;
+    b->e_step = b->m_step + n; b->r_step = b->e_step + n; b->m_peak = b->r_step + n; b->e_peak = b->m_peak + n;
     return 0;
 }
 
@@ -81,7 +81,7 @@ int nd_compare_plots(const char *dir, const char *stem, const nd_compare *c, con
     for (int f = 0; f < ND_FOLD_TOTAL; f++) parts_measured |= c->fold_measured[f];
     if (!rc && parts_measured && c->fold_measured[ND_FOLD_IDLE])
         rc = nd_plot_round_parts(no_idle_name, &round, true, opt, err);
-    free(parity_name), free(parts_name), free(no_idle_name);
+    free(parity_name); free(parts_name); free(no_idle_name);
     buffers_free(&b);
     return rc;
 }

@@ -24,7 +24,7 @@ static void summarise(const nd_fit_row *rows, size_t n, nd_fit_result *res)
     double *x = malloc(2 * n * sizeof *x);
     if (x) {
         double *y = x + n;
-        for (size_t i = 0; i < n; i++) x[i] = res->corrected_ms[i] * rows[i].rank_scale, y[i] = rows[i].rank_ms;
+        for (size_t i = 0; i < n; i++) { x[i] = res->corrected_ms[i] * rows[i].rank_scale; y[i] = rows[i].rank_ms; }
         res->spearman = nd_metric_spearman(x, y, n);
         res->regret = nd_metric_regret(x, y, n, &res->pick, &res->fastest);
         free(x);

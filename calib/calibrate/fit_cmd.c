@@ -131,7 +131,7 @@ static int open_rounds(fit_job *job, FILE *diag, nd_error *err)
 static int price_rounds(fit_job *job, const nd_device *device, nd_error *err)
 {
     free(job->rows);
-    job->rows = NULL, job->n = 0;
+    job->rows = NULL; job->n = 0;
     size_t total = 0;
     int rc = ND_OK;
     for (int r = 0; !rc && r < job->count; r++) {
@@ -219,14 +219,14 @@ static int write_plots(const nd_fit_request *req, const nd_fit_result *res, cons
 static void suggest_cluster(const fit_job *job, int64_t *devices, int64_t *gbs)
 {
     const fit_round *r0 = &job->rounds[0];
-    *devices = r0->ses.run.devices, *gbs = r0->ses.run.train.global_batch;
+    *devices = r0->ses.run.devices; *gbs = r0->ses.run.train.global_batch;
     if (*devices > 0 && *gbs > 0) return;
     size_t best = 0;
     for (size_t i = 0; i < r0->cmp.count; i++) {
         size_t same = 0;
         for (size_t j = 0; j < r0->cmp.count; j++)
             same += r0->cmp.rows[j].devices == r0->cmp.rows[i].devices && r0->cmp.rows[j].gbs == r0->cmp.rows[i].gbs;
-        if (same > best) best = same, *devices = r0->cmp.rows[i].devices, *gbs = r0->cmp.rows[i].gbs;
+        if (same > best) { best = same; *devices = r0->cmp.rows[i].devices; *gbs = r0->cmp.rows[i].gbs; }
     }
 }
 
@@ -249,7 +249,7 @@ static int suggest(const fit_job *job, const nd_fit_result *res, unsigned res_un
     nd_strategy *prof = calloc(job->n, sizeof *prof);
     nd_ratios *ratios = refused ? NULL : malloc(sizeof *ratios);
     if (!s || !prof || (!refused && !ratios)) {
-        free(s), free(prof), free(ratios);
+        free(s); free(prof); free(ratios);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
     for (int r = 0; r < job->count; r++)
@@ -287,7 +287,7 @@ static int suggest(const fit_job *job, const nd_fit_result *res, unsigned res_un
             else fprintf(out, "Run list written to %s.\n", req->run_list);
         }
     }
-    free(s), free(prof), free(ratios);
+    free(s); free(prof); free(ratios);
     return refused ? ND_OK : rc;
 }
 
@@ -319,7 +319,7 @@ static int write_outputs(const fit_job *job, const nd_fit_result *res, const nd_
         if (r == 0 || strcmp(job->rounds[r].ses.run.model.name, job->rounds[r - 1].ses.run.model.name))
             used += (size_t)snprintf(models + used, sizeof models - used, "%s%s", used ? ", " : "",
                                      job->rounds[r].ses.run.model.name);
-    for (int r = 0; r < job->count; r++) rows[r] = job->rounds[r].cmp.count, hash[r] = job->hash[r];
+    for (int r = 0; r < job->count; r++) { rows[r] = job->rounds[r].cmp.count; hash[r] = job->hash[r]; }
     nd_fit_previous prev = {0};
     nd_fit_drift_entry drift[ND_HISTORY_TERMS];
     size_t n_drift = 0;
@@ -382,7 +382,7 @@ int nd_fit_command(const nd_fit_request *req, FILE *out, FILE *diag, nd_error *e
     memset(rounds, 0, sizeof rounds);
     fit_job job;
     memset(&job, 0, sizeof job);
-    job.req = req, job.rounds = rounds, job.count = req->rounds, job.peak = (nd_peak_kind)peak;
+    job.req = req; job.rounds = rounds; job.count = req->rounds; job.peak = (nd_peak_kind)peak;
     job.notes = req->report ? &capture : NULL;
     job.progress = nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT) ? capture.to ? capture.to : diag : NULL;
     nd_fit_result res = {0};

@@ -108,13 +108,13 @@ void nd_fit_loo_metrics(const double *pred, const double *target, const nd_fit_r
      * scale, with what ranking measures. */
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(pred[i]) || !isfinite(target[i])) continue;
-        x[m] = pred[i], y[m] = target[i], rank[m] = target[i];
-        if (rank_steps) x[m] *= rows[i].rank_scale, y[m] *= rows[i].rank_scale, rank[m] = rows[i].rank_ms;
+        x[m] = pred[i]; y[m] = target[i]; rank[m] = target[i];
+        if (rank_steps) { x[m] *= rows[i].rank_scale; y[m] *= rows[i].rank_scale; rank[m] = rows[i].rank_ms; }
         m++;
     }
     nd_error_stats e;
     nd_metric_relative_errors(x, y, m, 0, &e);
-    out->mape = e.mape, out->max_abs = e.max_abs, out->n = m;
+    out->mape = e.mape; out->max_abs = e.max_abs; out->n = m;
     out->spearman = nd_metric_spearman(x, y, m);
     out->regret = NAN;
     bool positive = m > 0;
@@ -176,7 +176,7 @@ int nd_fit_rows(const nd_compare *cmp, nd_fit_row **rows, nd_error *err)
     for (size_t i = 0; i < cmp->count; i++) {
         const nd_compare_row *c = &cmp->rows[i];
         if (!c->peak_memory) {
-            free(*rows), *rows = NULL;
+            free(*rows); *rows = NULL;
             return nd_error_set(err, ND_ERUNTIME, "internal: the comparison kept no peak memory "
                                 "(nd_compare_inputs.keep_peak_memory)");
         }
@@ -203,10 +203,10 @@ int nd_fit_rows(const nd_compare *cmp, nd_fit_row **rows, nd_error *err)
 void nd_fit_ratios_of(const nd_fit_result *res, nd_ratios *out)
 {
     nd_ratios_init(out);
-    for (int k = 0; k < ND_RATIO_KEYS; k++) out->value[k] = res->ratio[k], out->stated[k] = k != ND_RATIO_FORWARD;
-    for (int f = 0; f < ND_FIXED_COSTS; f++) out->fixed[f] = res->fixed[f].value, out->fixed_stated[f] = true;
-    for (int m = 0; m < ND_MEM_RATIOS; m++) out->memory[m] = res->memory[m].value, out->memory_stated[m] = true;
-    out->time = res->time_spread, out->mem = res->memory_spread;
+    for (int k = 0; k < ND_RATIO_KEYS; k++) { out->value[k] = res->ratio[k]; out->stated[k] = k != ND_RATIO_FORWARD; }
+    for (int f = 0; f < ND_FIXED_COSTS; f++) { out->fixed[f] = res->fixed[f].value; out->fixed_stated[f] = true; }
+    for (int m = 0; m < ND_MEM_RATIOS; m++) { out->memory[m] = res->memory[m].value; out->memory_stated[m] = true; }
+    out->time = res->time_spread; out->mem = res->memory_spread;
     out->shapes = res->shapes;
     memcpy(out->shape, res->shape, (size_t)res->shapes * sizeof res->shape[0]);
     out->shape_spread = res->shape_spread;

@@ -117,7 +117,7 @@ void nd_device_fit_rows(const nd_compare *cmp, const nd_run *run, int model_inde
         r->devices = c->devices;
         r->time_ms = c->row->time_ms;
         for (int f = 0; f < ND_FOLD_TOTAL; f++)
-            if (cmp->fold_measured[f]) r->measured[f] = c->measured[f], r->has_fold[f] = true;
+            if (cmp->fold_measured[f]) { r->measured[f] = c->measured[f]; r->has_fold[f] = true; }
         r->model_index = model_index;
         snprintf(r->label, sizeof r->label, "%s", c->label);
     }
@@ -194,7 +194,7 @@ static int jacobian(const gsl_vector *t, void *data, gsl_matrix *J)
         if ((rc = residuals(tt, data, f1))) break;
         for (size_t i = 0; i < m; i++) gsl_matrix_set(J, i, j, (gsl_vector_get(f1, i) - gsl_vector_get(f0, i)) / h);
     }
-    gsl_vector_free(f0), gsl_vector_free(f1), gsl_vector_free(tt);
+    gsl_vector_free(f0); gsl_vector_free(f1); gsl_vector_free(tt);
     return rc;
 }
 
@@ -303,7 +303,7 @@ static double mape(const nd_device_fit_row *rows, const double *pred, size_t n)
     double s = 0;
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (isfinite(pred[i])) s += fabs(pred[i] / rows[i].time_ms - 1), k++;
+        if (isfinite(pred[i])) { s += fabs(pred[i] / rows[i].time_ms - 1); k++; }
     return k ? s / (double)k : NAN;
 }
 
@@ -314,7 +314,7 @@ static int uncertainty(const problem *pb, const gsl_vector *t, const gsl_matrix 
     gsl_matrix *cov = gsl_matrix_alloc(p, p);
     gsl_vector *f = gsl_vector_alloc(m);
     if (!cov || !f) {
-        gsl_matrix_free(cov), gsl_vector_free(f);
+        gsl_matrix_free(cov); gsl_vector_free(f);
         return nd_error_set(pb->err, ND_ENOMEM, "out of memory");
     }
     residuals(t, (void *)pb, f);
@@ -341,7 +341,7 @@ static int uncertainty(const problem *pb, const gsl_vector *t, const gsl_matrix 
         res->loo_ms[i] = h < 1 - 1e-10 ? pb->rows[i].time_ms * (1 + e / (1 - h)) : NAN;
         k += row_residuals(&pb->rows[i]);
     }
-    gsl_matrix_free(cov), gsl_vector_free(f);
+    gsl_matrix_free(cov); gsl_vector_free(f);
     return ND_OK;
 }
 
@@ -360,7 +360,7 @@ static int leave_one_model_out(problem *pb, nd_device_fit_result *res)
                 if (!use[i]) res->lomo_ms[i] = pred[i];
     }
     pb->use = NULL;
-    free(use), free(pred), gsl_vector_free(t);
+    free(use); free(pred); gsl_vector_free(t);
     return rc;
 }
 
@@ -385,7 +385,7 @@ int nd_device_fit(const nd_device *base, const nd_device_fit_row *rows, size_t n
     res->n = n;
     res->base_ms = calloc(4 * n, sizeof *res->base_ms);
     if (!res->base_ms) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    res->fitted_ms = res->base_ms + n, res->loo_ms = res->fitted_ms + n, res->lomo_ms = res->loo_ms + n;
+    res->fitted_ms = res->base_ms + n; res->loo_ms = res->fitted_ms + n; res->lomo_ms = res->loo_ms + n;
     for (size_t i = 0; i < n; i++) {
         res->lomo_ms[i] = NAN;
         if ((size_t)rows[i].model_index + 1 > res->models) res->models = (size_t)rows[i].model_index + 1;

@@ -41,7 +41,7 @@ static void print_report(FILE *fp, const nd_device *base, const nd_device_fit_re
         double s = 0;
         size_t k = 0;
         for (size_t i = 0; i < res->n; i++)
-            if ((size_t)rows[i].model_index == m && isfinite(res->lomo_ms[i])) s += fabs(res->lomo_ms[i] / rows[i].time_ms - 1), k++;
+            if ((size_t)rows[i].model_index == m && isfinite(res->lomo_ms[i])) { s += fabs(res->lomo_ms[i] / rows[i].time_ms - 1); k++; }
         fprintf(fp, "  %-26s fitted without it: %.1f %% on its %zu steps\n",
                 m < (size_t)ctx->rounds ? ctx->models[m] : "?", k ? 100 * s / (double)k : NAN, k);
     }

@@ -31,7 +31,7 @@ static void add_term(nd_fit_previous *p, const char *name, double value, double 
 {
     if (p->terms >= ND_HISTORY_TERMS) return;
     nd_text_copy(p->name[p->terms], name, sizeof p->name[0]);
-    p->value[p->terms] = value, p->lo[p->terms] = lo, p->hi[p->terms] = hi;
+    p->value[p->terms] = value; p->lo[p->terms] = lo; p->hi[p->terms] = hi;
     p->terms++;
 }
 
@@ -150,7 +150,7 @@ size_t nd_fit_drift(const nd_fit_previous *prev, const char *name, double value,
             return n;
         nd_fit_drift_entry *e = &out[n];
         nd_text_copy(e->name, name, sizeof e->name);
-        e->previous = prev->value[t], e->lo = prev->lo[t], e->hi = prev->hi[t], e->value = value;
+        e->previous = prev->value[t]; e->lo = prev->lo[t]; e->hi = prev->hi[t]; e->value = value;
         return n + 1;
     }
     return n;

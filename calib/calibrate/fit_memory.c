@@ -64,6 +64,6 @@ int nd_fit_memory(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_
         }
     }
     if (rc) nd_error_prefix(err, "fitting the memory ratios");
-    free(buf), free(use);
+    free(buf); free(use);
     return rc;
 }

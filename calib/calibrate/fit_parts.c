@@ -80,7 +80,7 @@ static int fit_group(const nd_fit_row *rows, size_t n, const group *g, const nd_
         double mx = 0;
         for (size_t i = 0; i < n; i++) mx = fmax(mx, fabs(nd_fit_regressor(&rows[i], g->keys[k])));
         if (o->hold[g->keys[k]]) nd_fit_hold(res, g->keys[k], "--hold");
-        else if (mx > 0) keys |= 1u << g->keys[k], pb.col[pb.p++] = nd_fit_ratio_col(1u << g->keys[k]);
+        else if (mx > 0) { keys |= 1u << g->keys[k]; pb.col[pb.p++] = nd_fit_ratio_col(1u << g->keys[k]); }
         else nd_fit_hold(res, g->keys[k], "no row of the round exercises it");
     }
     for (size_t i = 0; i < n; i++) {
@@ -104,7 +104,7 @@ static int fit_group(const nd_fit_row *rows, size_t n, const group *g, const nd_
     int rc = nd_fit_solve(&pb, res, pred, loo, &res->time_spread, err);
     if (rc == ND_EINPUT && ratio_cols == 2 && (res->unidentified & keys)) {
         /* The column identifies the sum of the two parts: one ratio for both. */
-        res->unidentified = before, res->confounded = confounded;
+        res->unidentified = before; res->confounded = confounded;
         pb = first;
         pb.col[0].keys = keys;
         for (size_t k = 1; k + 1 < pb.p; k++) pb.col[k] = pb.col[k + 1];

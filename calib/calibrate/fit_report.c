@@ -38,7 +38,7 @@ static void summary(nd_html *h, const nd_fit_result *res, const nd_fit_row *rows
     nd_html_verdict(h, verdict);
     size_t fitted = 0, held = 0;
     for (int k = 0; k < ND_RATIO_KEYS; k++)
-        if (k != ND_RATIO_FORWARD) fitted += res->status[k] == ND_RATIO_FITTED, held += res->status[k] == ND_RATIO_HELD;
+        if (k != ND_RATIO_FORWARD) { fitted += res->status[k] == ND_RATIO_FITTED; held += res->status[k] == ND_RATIO_HELD; }
     nd_html_text(h, "%s mode, %zu strategies: %zu ratios fitted, %zu held at 1. Corrected, nd ranks %s first; "
                  "following it costs %.1f %% against the fastest measured (%s).",
                  nd_fit_mode_name(res->mode), n, fitted, held, rows[res->pick].label, 100 * res->regret,
@@ -95,7 +95,7 @@ static void rows_table(nd_html *h, const nd_fit_result *res, const nd_fit_row *r
             nd_html_grid_set(&g, i, 3, "%.1f", res->left_out_ms[i]);
             nd_html_grid_set(&g, i, 4, "%+.1f %%", 100 * (res->left_out_ms[i] / res->target_ms[i] - 1));
         } else {
-            nd_html_grid_set(&g, i, 3, "-"), nd_html_grid_set(&g, i, 4, "-");
+            nd_html_grid_set(&g, i, 3, "-"); nd_html_grid_set(&g, i, 4, "-");
         }
     }
     nd_html_section(h, "rows", "Every strategy");

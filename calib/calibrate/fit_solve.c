@@ -101,7 +101,7 @@ static size_t distinct_rows(const design *d, const double *w_base)
         count = m ? 1 : 0;
         for (size_t j = 1; j < m; j++) count += strcmp(rows[j - 1], rows[j]) != 0;
     }
-    free(text), free(rows);
+    free(text); free(rows);
     return count;
 }
 
@@ -134,7 +134,7 @@ static unsigned confounded_columns(const design *d)
             }
         }
     }
-    gsl_matrix_free(A), gsl_matrix_free(V), gsl_vector_free(S), gsl_vector_free(work);
+    gsl_matrix_free(A); gsl_matrix_free(V); gsl_vector_free(S); gsl_vector_free(work);
     return mask;
 }
 
@@ -401,7 +401,7 @@ static unsigned best_identified(const nd_fit_problem *pb, design *d, const doubl
         double score = loo_score(d, &s);
         int size = (int)trial.p;
         if (score < best_score * (1 - 1e-9) || (score <= best_score * (1 + 1e-9) && size > best_size))
-            best_score = score, best = mask, best_size = size;
+            { best_score = score; best = mask; best_size = size; }
     }
     return best;
 }
@@ -492,7 +492,7 @@ static int add_fixed(nd_fit_problem *pb, const nd_fit_col *pending, size_t n_pen
                 snprintf(why[f], sizeof why[f], "fitting it would leave %s unidentified",
                          nd_fit_col_name(&trial.col[first_bit(v.failed)]));
             else if (s.rss < best_rss)
-                best_rss = s.rss, best = f;
+                { best_rss = s.rss; best = f; }
         }
         if (best == n_pending) break;
         taken[best] = true;
@@ -511,13 +511,13 @@ static void record(const nd_fit_problem *pb, const nd_lsq_solution *s, double t9
         double lo = isfinite(half) ? s->r[k] - half : NAN, hi = isfinite(half) ? s->r[k] + half : NAN;
         nd_fit_term *t = c->fixed >= 0 ? &res->fixed[c->fixed] : c->memory >= 0 ? &res->memory[c->memory] : NULL;
         if (t) {
-            t->value = s->r[k], t->lo = lo, t->hi = hi, t->status = ND_RATIO_FITTED;
+            t->value = s->r[k]; t->lo = lo; t->hi = hi; t->status = ND_RATIO_FITTED;
             snprintf(t->target, sizeof t->target, "%s", pb->target);
             continue;
         }
         for (int key = 0; key < ND_RATIO_KEYS; key++) {
             if (!(c->keys & 1u << key)) continue;
-            res->ratio[key] = s->r[k], res->lo[key] = lo, res->hi[key] = hi;
+            res->ratio[key] = s->r[k]; res->lo[key] = lo; res->hi[key] = hi;
             if (res->status[key] != ND_RATIO_FALLBACK && res->status[key] != ND_RATIO_SHARED)
                 res->status[key] = ND_RATIO_FITTED;
             snprintf(res->target[key], sizeof res->target[key], "%s", pb->target);
@@ -557,7 +557,7 @@ static double refit_without(const design *d, const double *w_base, size_t skip, 
     for (size_t i = 0, j = 0; i < d->m; i++) {
         if (i == skip) continue;
         memcpy(&X[j * p], &d->X[i * p], p * sizeof *X);
-        y[j] = d->y[i], w[j] = w0[j] = w_base[d->row[i]], j++;
+        y[j] = d->y[i]; w[j] = w0[j] = w_base[d->row[i]]; j++;
     }
     nd_lsq_problem q = {m, p, X, y, w, 0, NULL};
     nd_lsq_solution s;
@@ -584,7 +584,7 @@ int nd_fit_solve(nd_fit_problem *pb, nd_fit_result *res, double *pred, double *l
     d.y = malloc(4 * n * sizeof *d.y);
     int rc = (!w_all || !d.row || !d.X || !d.y) ? nd_error_set(err, ND_ENOMEM, "out of memory") : ND_OK;
     if (!rc) {
-        d.w = d.y + n, d.h = d.w + n, d.scale = d.h + n;
+        d.w = d.y + n; d.h = d.w + n; d.scale = d.h + n;
         for (size_t i = 0; i < n; i++) {
             if (pb->use && !pb->use[i]) continue;
             d.row[d.m++] = i;
@@ -595,7 +595,7 @@ int nd_fit_solve(nd_fit_problem *pb, nd_fit_result *res, double *pred, double *l
     nd_fit_col pending[ND_FIXED_COSTS];
     size_t n_pending = 0;
     for (size_t k = pb->p; k-- > 0;)
-        if (pb->col[k].fixed >= 0) pending[n_pending++] = pb->col[k], remove_col(pb, k);
+        if (pb->col[k].fixed >= 0) { pending[n_pending++] = pb->col[k]; remove_col(pb, k); }
     if (!rc && pb->o->robust && pb->p) rc = robust_weights(pb, &d, w_all, err);
     if (!rc && pb->p) rc = fit_ratios(pb, &d, w_all, w_base, res, err);
     if (!rc) rc = add_fixed(pb, pending, n_pending, &d, w_all, w_base, res, err);
@@ -604,7 +604,7 @@ int nd_fit_solve(nd_fit_problem *pb, nd_fit_result *res, double *pred, double *l
     if (!rc && pb->p == 0) { /* every fixed cost held: the target is what held parts price */
         for (size_t i = 0; i < n; i++)
             pred[i] = left_out[i] = pb->use && !pb->use[i] ? NAN : held_inside(pb, &pb->rows[i]);
-        free(w_all), free(d.row), free(d.X), free(d.y);
+        free(w_all); free(d.row); free(d.X); free(d.y);
         return ND_OK;
     }
     if (!rc) {
@@ -627,7 +627,7 @@ int nd_fit_solve(nd_fit_problem *pb, nd_fit_result *res, double *pred, double *l
                 left_out[d.row[j]] = d.y[j] - (d.y[j] - fit) / (1 - d.h[j]) + inside;
         }
     }
-    free(w_all), free(d.row), free(d.X), free(d.y);
+    free(w_all); free(d.row); free(d.X); free(d.y);
     return rc;
 }
 

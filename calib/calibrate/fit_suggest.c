@@ -77,7 +77,7 @@ static int candidates(const nd_suggest_inputs *in, const nd_ratios *ratios, nd_s
     nd_context_init(&ctx, &in->run->model, &in->run->train, in->device, in->devices, in->budget_mib, ratios);
     nd_search_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.ctx = &ctx, cfg.base = in->run->strategy, cfg.global_batch = in->global_batch;
+    cfg.ctx = &ctx; cfg.base = in->run->strategy; cfg.global_batch = in->global_batch;
     nd_search_space_init(&cfg.space, &in->run->train);
     if (in->vary) cfg.space.vary = in->vary;
     cfg.threads = 1;
@@ -119,7 +119,7 @@ static size_t inverse(const design *d, double inv[N_COLS][N_COLS])
             for (size_t a = 0; a < m; a++)
                 for (size_t b = 0; b < m; b++) inv[idx[a]][idx[b]] = gsl_matrix_get(I, a, b);
     }
-    gsl_matrix_free(A), gsl_matrix_free(I), gsl_permutation_free(perm);
+    gsl_matrix_free(A); gsl_matrix_free(I); gsl_permutation_free(perm);
     return m;
 }
 
@@ -160,7 +160,7 @@ static void block_inverse(double V[N_COLS][N_COLS], unsigned target, double out[
             for (size_t a = 0; a < m; a++)
                 for (size_t b = 0; b < m; b++) out[idx[a]][idx[b]] = gsl_matrix_get(I, a, b);
     }
-    gsl_matrix_free(A), gsl_matrix_free(I), gsl_permutation_free(perm);
+    gsl_matrix_free(A); gsl_matrix_free(I); gsl_permutation_free(perm);
 }
 
 /* "separates MP_COMM, PP_COMM (variance /12, /3)": the terms whose variance falls most. */
@@ -232,7 +232,7 @@ static int d_optimal(const nd_suggest_inputs *in, const nd_search_result *cand, 
             if (dup) continue;
             regressors(c->raw_parts_ms, c->kernels_per_step, c->microbatch_slots, x);
             double g = gain(inv, &d, x, 1.0 / (c->step_ms * c->step_ms), d.target, Vss_inv);
-            if (g > best_gain * (1 + 1e-12)) best_gain = g, best = j; /* ties: the faster (earlier) one */
+            if (g > best_gain * (1 + 1e-12)) { best_gain = g; best = j; } /* ties: the faster (earlier) one */
         }
         if (best == cand->count) break;
         const nd_ranked *c = &cand->items[best];
@@ -241,7 +241,7 @@ static int d_optimal(const nd_suggest_inputs *in, const nd_search_result *cand, 
         add_row(&d, x, 1.0 / (c->step_ms * c->step_ms));
         inverse(&d, after);
         nd_suggestion *s = &out[(*count)++];
-        s->strategy = c->s, s->estimate_ms = c->step_ms;
+        s->strategy = c->s; s->estimate_ms = c->step_ms;
         reason(inv, after, &d, best_gain, s->reason, sizeof s->reason);
     }
     free(taken);
@@ -264,7 +264,7 @@ static int separate_top(const nd_suggest_inputs *in, size_t k, nd_suggestion *ou
     for (size_t j = 0; !rc && j < odds.count && *count < k; j++) {
         if ((j && !odds.tied[j]) || profiled(in, &cand.items[j].s)) continue;
         nd_suggestion *s = &out[(*count)++];
-        s->strategy = cand.items[j].s, s->estimate_ms = cand.items[j].step_ms;
+        s->strategy = cand.items[j].s; s->estimate_ms = cand.items[j].step_ms;
         if (j == 0)
             snprintf(s->reason, sizeof s->reason, "the calibrated #1 (P(fastest) %.0f %%): never profiled",
                      100 * odds.p_fastest[0]);

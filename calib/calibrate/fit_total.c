@@ -86,7 +86,7 @@ int nd_fit_total(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_f
     double *offset = buf, *y = buf + n, *scale = y + n, *pred = scale + n, *loo = pred + n;
     nd_fit_problem pb = {rows, n, NULL, y, scale, o, nd_classified_csv.time, 0, {{0}}, 0, {{0}}};
     columns(rows, n, o, res, &pb, offset);
-    for (size_t i = 0; i < n; i++) y[i] = rows[i].time_ms - offset[i], scale[i] = rows[i].time_ms;
+    for (size_t i = 0; i < n; i++) { y[i] = rows[i].time_ms - offset[i]; scale[i] = rows[i].time_ms; }
     int rc = pb.p ? nd_fit_solve(&pb, res, pred, loo, &res->time_spread, err)
                   : nd_error_set(err, ND_EINPUT, "no part of the estimate is exercised by the round");
     for (size_t i = 0; !rc && i < n; i++) {

@@ -9,8 +9,8 @@ double nd_metric_pearson(const double *x, const double *y, size_t n)
 {
     if (n < 2) return NAN;
     double mx = 0, my = 0;
-    for (size_t i = 0; i < n; i++) mx += x[i], my += y[i];
-    mx /= (double)n, my /= (double)n;
+    for (size_t i = 0; i < n; i++) { mx += x[i]; my += y[i]; }
+    mx /= (double)n; my /= (double)n;
     double sxy = 0, sxx = 0, syy = 0;
     for (size_t i = 0; i < n; i++) {
         sxy += (x[i] - mx) * (y[i] - my);

@@ -184,7 +184,7 @@ int main(int argc, char **argv)
 #include "nd/base/main.h"
         fit.common.ratios_path = NULL; /* fitted on the raw estimates */
 #include "nd/base/main.h"
-        fit.real_csv[0] = req.real_csv, fit.rounds = 1, fit.write_ratios = req.write_ratios;
+        fit.real_csv[0] = req.real_csv; fit.rounds = 1; fit.write_ratios = req.write_ratios;
 #include "nd/base/main.h"
         fputc('\n', io.out);
 #include "nd/base/main.h"

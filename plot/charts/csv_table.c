@@ -74,7 +74,7 @@ static char *trimmed_copy(const char *s)
     while (n && isspace((unsigned char)s[n - 1]))
         n--;
     char *c = malloc(n + 1);
-    if (c) memcpy(c, s, n), c[n] = '\0';
+    if (c) { memcpy(c, s, n); c[n] = '\0'; }
     return c;
 }
 
@@ -162,7 +162,7 @@ static void end_field(void *field, size_t len, void *data)
             out_of_memory(l);
             return;
         }
-        l->rec = rec, l->cap_rec = cap;
+        l->rec = rec; l->cap_rec = cap;
     }
     char *copy = NULL;
     if (field) {
@@ -228,7 +228,7 @@ int nd_csv_table_load(const char *path, nd_csv_table *t, nd_error *err)
         return rc;
     }
     const char *start = text;
-    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) start += 3, len -= 3; /* UTF-8 BOM */
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) { start += 3; len -= 3; } /* UTF-8 BOM */
     loader l = {.t = t, .err = err};
     rc = parse(&l, start, len);
     free(text);
@@ -243,7 +243,7 @@ void nd_csv_table_free(nd_csv_table *t)
         free(t->header[i]);
     for (size_t i = 0; t->cells && i < t->n_rows * t->n_cols; i++)
         free(t->cells[i]);
-    free(t->header), free(t->cells), free(t->lines), free(t->path);
+    free(t->header); free(t->cells); free(t->lines); free(t->path);
     memset(t, 0, sizeof *t);
 }
 

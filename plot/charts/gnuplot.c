@@ -63,17 +63,17 @@ static void first_error_line(const char *log, char *out, size_t size)
         while (t < line + len && (*t == ' ' || *t == '\t' || *t == '^'))
             t++;
         size_t tlen = len - (size_t)(t - line);
-        if (tlen > 0 && !first) first = t, first_len = tlen;
+        if (tlen > 0 && !first) { first = t; first_len = tlen; }
         if (tlen == 0) {
             /* blank, or the caret under an echoed command */
         } else if (strncmp(line, "gnuplot> ", 9) == 0) {
-            echo = line + 9, echo_len = len - 9;
+            echo = line + 9; echo_len = len - 9;
         } else if (!contains(t, tlen, "arning:")) {
-            found = t, found_len = tlen;
+            found = t; found_len = tlen;
         }
         line = end ? end + 1 : line + len;
     }
-    if (!found) found = first, found_len = first_len, echo = NULL;
+    if (!found) { found = first; found_len = first_len; echo = NULL; }
     if (!found) {
         snprintf(out, size, "no message on stderr");
         return;
@@ -331,8 +331,8 @@ static int render(const nd_plot_job *job, const nd_plot_options *o, const char *
 
 void nd_plot_gallery_free(nd_plot_gallery *g)
 {
-    for (size_t i = 0; g && i < g->count; i++) free(g->items[i].name), free(g->items[i].svg);
-    if (g) free(g->items), g->items = NULL, g->count = g->cap = 0;
+    for (size_t i = 0; g && i < g->count; i++) { free(g->items[i].name); free(g->items[i].svg); }
+    if (g) { free(g->items); g->items = NULL; g->count = g->cap = 0; }
 }
 
 #define SVG_MAX_BYTES ((size_t)64 << 20)
@@ -346,7 +346,7 @@ static int add_to_gallery(const nd_plot_job *job, const nd_plot_options *o, cons
         size_t cap = g->cap ? 2 * g->cap : 8;
         nd_plot_svg *items = realloc(g->items, cap * sizeof *items);
         if (!items) return nd_error_set(err, ND_ENOMEM, "out of memory");
-        g->items = items, g->cap = cap;
+        g->items = items; g->cap = cap;
     }
     const char *tmp = getenv("TMPDIR");
     char *path = nd_path_join(tmp && *tmp ? tmp : "/tmp", ".nd-svg.XXXXXX");
@@ -368,12 +368,12 @@ static int add_to_gallery(const nd_plot_job *job, const nd_plot_options *o, cons
     if (!rc) rc = nd_read_file(path, SVG_MAX_BYTES, &data, &len, err);
     if (!rc) {
         g->items[g->count] = (nd_plot_svg){nd_strdup(stem), data, len};
-        if (!g->items[g->count].name) free(data), rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+        if (!g->items[g->count].name) { free(data); rc = nd_error_set(err, ND_ENOMEM, "out of memory"); }
         else g->count++;
     }
     unlink(path);
     nd_plot_text_free(&script);
-    free(path), free(dir);
+    free(path); free(dir);
     return rc;
 }
 
@@ -419,7 +419,7 @@ done:
     nd_outfile_discard(&gp);
     nd_outfile_discard(&img);
     nd_plot_text_free(&script);
-    free(dir), free(dat_path), free(gp_path), free(img_path), free(img_name);
+    free(dir); free(dat_path); free(gp_path); free(img_path); free(img_name);
     return rc;
 }
 

@@ -27,7 +27,7 @@ static int check_intervals(const nd_plot_intervals *p, nd_error *err)
 /* The x axis: 0 .. 2 at least, widened to the values and intervals within the limits. */
 static void axis_range(const nd_plot_intervals *p, double *lo, double *hi)
 {
-    *lo = 0, *hi = 2;
+    *lo = 0; *hi = 2;
     for (size_t i = 0; i < p->n; i++) {
         const double v[] = {p->value[i], p->lo[i], p->hi[i]};
         for (size_t k = 0; k < 3; k++) {
@@ -37,7 +37,7 @@ static void axis_range(const nd_plot_intervals *p, double *lo, double *hi)
         }
     }
     double pad = 0.04 * (*hi - *lo);
-    *lo -= pad, *hi += pad;
+    *lo -= pad; *hi += pad;
 }
 
 static void put_data(FILE *fp, const nd_plot_intervals *p)
@@ -48,9 +48,9 @@ static void put_data(FILE *fp, const nd_plot_intervals *p)
           fp);
     for (size_t i = 0; i < p->n; i++) {
         nd_plot_put_label(fp, p->names[i]);
-        fputc(' ', fp), nd_plot_put_number(fp, p->value[i]);
-        fputc(' ', fp), nd_plot_put_number(fp, p->lo[i]);
-        fputc(' ', fp), nd_plot_put_number(fp, p->hi[i]);
+        fputc(' ', fp); nd_plot_put_number(fp, p->value[i]);
+        fputc(' ', fp); nd_plot_put_number(fp, p->lo[i]);
+        fputc(' ', fp); nd_plot_put_number(fp, p->hi[i]);
         fprintf(fp, " %d ", p->estimated[i] ? 1 : 0);
         nd_plot_put_label(fp, p->notes && p->notes[i] ? p->notes[i] : "");
         fputc('\n', fp);

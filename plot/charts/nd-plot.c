@@ -131,7 +131,7 @@ int main(int argc, char **argv)
                 argc - optind, argc - optind == 1 ? "" : "s");
         return 2;
     }
-    req.kind = argv[optind], req.input = argv[optind + 1];
+    req.kind = argv[optind]; req.input = argv[optind + 1];
     nd_error err = {0};
     nd_main_start();
     int rc = nd_plot_command(&req, stdout, &err);

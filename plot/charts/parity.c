@@ -184,7 +184,7 @@ static void panel_stats(const nd_plot_parity *plot, const nd_plot_parity_panel *
     for (size_t i = 0; i < n; i++) {
         double e = rel_error(p, i);
         if (!isfinite(e)) continue;
-        sum += fabs(e), counted++;
+        sum += fabs(e); counted++;
         if (!isfinite(*worst) || fabs(e) > fabs(*worst)) *worst = e;
     }
     *mape = counted ? sum / (double)counted : NAN;
@@ -244,7 +244,7 @@ static size_t thin_points(const nd_plot_parity *plot, const axis_range *ranges, 
                 long y = y_ms ? grid_cell(&ranges[k], y_ms[i]) : -1;
                 if (y < 0) continue;
                 unsigned char *cell = &seen[(size_t)which * GRID * GRID + (size_t)x * GRID + (size_t)y];
-                if (!*cell) *cell = 1, keep[i] = 1;
+                if (!*cell) { *cell = 1; keep[i] = 1; }
             }
             if (show[k * n + i]) keep[i] = 1;
         }
@@ -265,10 +265,10 @@ static void put_data(FILE *fp, const nd_plot_parity *plot, int corrected, const 
           fp);
     for (size_t k = 0; k < plot->n_panels; k++) {
         const char *name = plot->panels[k].name;
-        fputc(' ', fp), nd_plot_put_word(fp, name), fputs(":measured ", fp);
-        nd_plot_put_word(fp, name), fputs(":estimated", fp);
-        if (corrected) fputc(' ', fp), nd_plot_put_word(fp, name), fputs(":corrected", fp);
-        fputc(' ', fp), nd_plot_put_word(fp, name), fputs(":labelled", fp);
+        fputc(' ', fp); nd_plot_put_word(fp, name); fputs(":measured ", fp);
+        nd_plot_put_word(fp, name); fputs(":estimated", fp);
+        if (corrected) { fputc(' ', fp); nd_plot_put_word(fp, name); fputs(":corrected", fp); }
+        fputc(' ', fp); nd_plot_put_word(fp, name); fputs(":labelled", fp);
     }
     fputc('\n', fp);
     for (size_t i = 0; i < plot->n_points; i++) {
@@ -276,9 +276,9 @@ static void put_data(FILE *fp, const nd_plot_parity *plot, int corrected, const 
         nd_plot_put_label(fp, plot->labels[i]);
         for (size_t k = 0; k < plot->n_panels; k++) {
             const nd_plot_parity_panel *p = &plot->panels[k];
-            fputc(' ', fp), nd_plot_put_number(fp, p->measured_ms[i]);
-            fputc(' ', fp), nd_plot_put_number(fp, p->estimated_ms[i]);
-            if (corrected) fputc(' ', fp), nd_plot_put_number(fp, p->corrected_ms[i]);
+            fputc(' ', fp); nd_plot_put_number(fp, p->measured_ms[i]);
+            fputc(' ', fp); nd_plot_put_number(fp, p->estimated_ms[i]);
+            if (corrected) { fputc(' ', fp); nd_plot_put_number(fp, p->corrected_ms[i]); }
             fprintf(fp, " %d", show[k * plot->n_points + i]);
         }
         fputc('\n', fp);
@@ -405,6 +405,6 @@ int nd_plot_parity_write(const char *out_base, const nd_plot_parity *plot,
     rc = nd_plot_texts_emit(&t, "parity", out_base, &o, err);
 done:
     nd_plot_texts_free(&t);
-    free(show), free(keep), free(seen), free(mape), free(ranges);
+    free(show); free(keep); free(seen); free(mape); free(ranges);
     return rc;
 }

@@ -89,20 +89,20 @@ static void put_data(FILE *fp, const nd_plot_parts *p, const parts_view *v)
           "(ms; nan: the sum of the measured parts), measured parts, estimated parts (ms; nan = not "
           "available, drawn as 0).\n# label",
           fp);
-    for (size_t t = 0; t < v->table_rows; t++) fputs(" table:", fp), nd_plot_put_word(fp, p->table_row_names[t]);
+    for (size_t t = 0; t < v->table_rows; t++) { fputs(" table:", fp); nd_plot_put_word(fp, p->table_row_names[t]); }
     fputs(" measured:step", fp);
     for (int side = 0; side < 2; side++)
         for (size_t j = 0; j < v->n; j++)
-            fputs(side ? " estimated:" : " measured:", fp), nd_plot_put_word(fp, p->part_names[v->keep[j]]);
+            { fputs(side ? " estimated:" : " measured:", fp); nd_plot_put_word(fp, p->part_names[v->keep[j]]); }
     fputc('\n', fp);
     for (size_t i = 0; i < p->n_strategies; i++) {
         nd_plot_put_label(fp, p->labels[i]);
         for (size_t t = 0; t < v->table_rows; t++)
-            fputc(' ', fp), nd_plot_put_label(fp, p->table_cells[t * p->n_strategies + i]);
-        fputc(' ', fp), nd_plot_put_number(fp, p->measured_step_ms ? p->measured_step_ms[i] : NAN);
-        for (size_t j = 0; j < v->n; j++) fputc(' ', fp), nd_plot_put_number(fp, measured(p, i, v->keep[j]));
+            { fputc(' ', fp); nd_plot_put_label(fp, p->table_cells[t * p->n_strategies + i]); }
+        fputc(' ', fp); nd_plot_put_number(fp, p->measured_step_ms ? p->measured_step_ms[i] : NAN);
+        for (size_t j = 0; j < v->n; j++) { fputc(' ', fp); nd_plot_put_number(fp, measured(p, i, v->keep[j])); }
         for (size_t j = 0; j < v->n; j++)
-            fputc(' ', fp), nd_plot_put_number(fp, p->estimated_ms[i * p->n_parts + v->keep[j]]);
+            { fputc(' ', fp); nd_plot_put_number(fp, p->estimated_ms[i * p->n_parts + v->keep[j]]); }
         fputc('\n', fp);
     }
 }
@@ -180,9 +180,9 @@ static void put_body(FILE *fp, const nd_plot_parts *p, const parts_view *v, cons
           fp);
     const char *names[PARTS_MAX + 1], *colors[PARTS_MAX + 1];
     size_t n = 0;
-    for (size_t j = 0; j < v->n; j++) names[n] = p->part_names[v->keep[j]], colors[n++] = nd_plot_color(v->keep[j]);
+    for (size_t j = 0; j < v->n; j++) { names[n] = p->part_names[v->keep[j]]; colors[n++] = nd_plot_color(v->keep[j]); }
     /* A round of step times only: the grey measured bar is the step, not split. */
-    if (v->step_only) names[n] = "measured step (not split)", colors[n++] = STEP_ONLY_COLOR;
+    if (v->step_only) { names[n] = "measured step (not split)"; colors[n++] = STEP_ONLY_COLOR; }
     nd_plot_put_key_panel(fp, names, colors, n, NULL, left, 0.845, 0.925, opt);
     fputs("unset multiplot\n", fp);
 }
@@ -203,7 +203,7 @@ int nd_plot_parts_write(const char *out_base, const nd_plot_parts *plot, const n
         if (plot->n_table_rows && !cells) return nd_error_set(err, ND_ENOMEM, "out of memory");
         for (size_t t = 0; t < plot->n_table_rows; t++) /* the table is row-major by line */
             for (size_t i = 0; i < PAIRS_MAX; i++) cells[t * PAIRS_MAX + i] = plot->table_cells[t * plot->n_strategies + i];
-        first.n_strategies = PAIRS_MAX, first.table_cells = cells;
+        first.n_strategies = PAIRS_MAX; first.table_cells = cells;
         first.n_rows_total = plot->n_rows_total > plot->n_strategies ? plot->n_rows_total : plot->n_strategies;
         rc = nd_plot_parts_write(out_base, &first, opt, err);
         free(cells);

@@ -89,7 +89,7 @@ static int read_flags(const kind_info *k, const nd_plot_request *req, nd_plot_cm
     int rc = applies(k, req, err);
     if (!rc) rc = plot_options(req, &in->opt, err);
     if (rc) return rc;
-    in->kind = k->name, in->source = k->source;
+    in->kind = k->name; in->source = k->source;
     in->budget_mib = NAN;
     in->no_idle = req->no_idle;
     int64_t v = 0;
@@ -129,7 +129,7 @@ static char *default_base(const kind_info *k, const nd_plot_request *req)
         else
             base = nd_path_printf("%s/%s_%s%s", dir, stem, k->name, req->no_idle ? "_no_idle" : "");
     }
-    free(dir), free(stem);
+    free(dir); free(stem);
     return base;
 }
 

@@ -34,7 +34,7 @@ typedef struct estimates {
 
 static void estimates_free(estimates *e)
 {
-    free(e->labels), free(e->recompute), free(e->label_text), free(e->degrees), free(e->time);
+    free(e->labels); free(e->recompute); free(e->label_text); free(e->degrees); free(e->time);
     memset(e, 0, sizeof *e);
 }
 
@@ -51,8 +51,8 @@ static int estimates_alloc(estimates *e, size_t n, nd_error *err)
         estimates_free(e);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
-    e->score = e->time + n, e->raw = e->score + n, e->m_peak = e->raw + n, e->e_peak = e->m_peak + n;
-    e->est = e->e_peak + n, e->meas = e->est + ND_FOLDS * n, e->none = e->meas + ND_FOLDS * n;
+    e->score = e->time + n; e->raw = e->score + n; e->m_peak = e->raw + n; e->e_peak = e->m_peak + n;
+    e->est = e->e_peak + n; e->meas = e->est + ND_FOLDS * n; e->none = e->meas + ND_FOLDS * n;
     for (size_t i = 0; i < ND_FOLDS * n; i++) e->none[i] = NAN;
     return ND_OK;
 }

@@ -73,7 +73,7 @@ int nd_plot_cmd_ranking(const char *base, const nd_plot_cmd_input *in, nd_error 
                              b.parts, b.peak,   in->budget_mib};
         rc = nd_plot_ranking_write(base, &p, &in->opt, err);
     }
-    free(b.labels), free(b.text), free(b.parts);
+    free(b.labels); free(b.text); free(b.parts);
     return rc;
 }
 
@@ -116,7 +116,7 @@ int nd_plot_cmd_memory(const char *base, const nd_plot_cmd_input *in, nd_error *
                                   ND_MEMORY_RECLAIMABLE};
         rc = nd_plot_stage_memory_write(base, &p, &in->opt, err);
     }
-    free(labels), free(v);
+    free(labels); free(v);
     return rc;
 }
 
@@ -212,6 +212,6 @@ int nd_plot_cmd_potentials(const char *base, const nd_plot_cmd_input *in, nd_err
         nd_plot_recompute r = {p.n_series, p.series, in->budget_mib};
         rc = nd_plot_recompute_write(base, &r, &in->opt, err);
     }
-    free(p.series), free(p.labels), free(p.tops), free(p.step_ms);
+    free(p.series); free(p.labels); free(p.tops); free(p.step_ms);
     return rc;
 }

@@ -92,13 +92,13 @@ static void put_data(FILE *fp, const nd_plot_ranking *p, const ranking_view *v)
           "its parts), peak memory (MiB), then for each part that differs between rows its difference "
           "from #1 in % of #1's step.\n# label step_ms peak_mib",
           fp);
-    for (size_t j = 0; j < v->n_keep; j++) fputs(" d:", fp), nd_plot_put_word(fp, p->part_names[v->keep[j]]);
+    for (size_t j = 0; j < v->n_keep; j++) { fputs(" d:", fp); nd_plot_put_word(fp, p->part_names[v->keep[j]]); }
     fputc('\n', fp);
     for (size_t i = 0; i < p->n_strategies; i++) {
         nd_plot_put_label(fp, p->labels[i]);
-        fputc(' ', fp), nd_plot_put_number(fp, v->step_ms[i]);
-        fputc(' ', fp), nd_plot_put_number(fp, p->peak_mib[i]);
-        for (size_t j = 0; j < v->n_keep; j++) fputc(' ', fp), nd_plot_put_number(fp, delta_pct(p, v, i, v->keep[j]));
+        fputc(' ', fp); nd_plot_put_number(fp, v->step_ms[i]);
+        fputc(' ', fp); nd_plot_put_number(fp, p->peak_mib[i]);
+        for (size_t j = 0; j < v->n_keep; j++) { fputc(' ', fp); nd_plot_put_number(fp, delta_pct(p, v, i, v->keep[j])); }
         fputc('\n', fp);
     }
 }
@@ -215,7 +215,7 @@ int nd_plot_ranking_write(const char *out_base, const nd_plot_ranking *plot, con
     put_delta_panel(fp, &v, split);
     put_memory_panel(fp, plot, &v);
     const char *names[RANKING_PARTS_MAX], *colors[RANKING_PARTS_MAX];
-    for (size_t j = 0; j < v.n_keep; j++) names[j] = plot->part_names[v.keep[j]], colors[j] = nd_plot_color(v.keep[j]);
+    for (size_t j = 0; j < v.n_keep; j++) { names[j] = plot->part_names[v.keep[j]]; colors[j] = nd_plot_color(v.keep[j]); }
     nd_plot_put_key_panel(fp, names, colors, v.n_keep, "net", 0.03, 0.01, 0.125, opt);
     fputs("unset multiplot\n", fp);
     rc = nd_plot_texts_emit(&t, "ranking", out_base, opt, err);

@@ -110,7 +110,7 @@ static void put_lines(FILE *fp, const nd_plot_recompute *plot, const size_t *sho
         if (titled) {
             char title[512];
             series_title(plot, shown_as, i, title, sizeof title);
-            fputs("title ", fp), nd_plot_put_string(fp, title);
+            fputs("title ", fp); nd_plot_put_string(fp, title);
         } else {
             fputs("notitle", fp);
         }

@@ -162,6 +162,6 @@ int nd_plot_round_parts(const char *base, const nd_plot_round *r, bool no_idle, 
                            no_idle ? NULL : r->measured_step_ms, t.rows, t.names, t.cell_ptrs, 0};
         rc = nd_plot_parts_write(base, &p, opt, err);
     }
-    free(m), free(t.cells), free(t.cell_ptrs);
+    free(m); free(t.cells); free(t.cell_ptrs);
     return rc;
 }

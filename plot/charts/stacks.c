@@ -46,11 +46,11 @@ int nd_plot_stacks_write(const char *out_base, const nd_plot_stacks *plot, const
     fputs("# nd stacked bar data: one row per bar, the parts not 0 in every bar (nan = not available, drawn "
           "as 0).\n# label",
           fp);
-    for (size_t j = 0; j < n; j++) fputc(' ', fp), nd_plot_put_word(fp, plot->part_names[keep[j]]);
+    for (size_t j = 0; j < n; j++) { fputc(' ', fp); nd_plot_put_word(fp, plot->part_names[keep[j]]); }
     fputc('\n', fp);
     for (size_t i = 0; i < plot->n_bars; i++) {
         nd_plot_put_label(fp, plot->labels[i]);
-        for (size_t j = 0; j < n; j++) fputc(' ', fp), nd_plot_put_number(fp, plot->values[i * plot->n_parts + keep[j]]);
+        for (size_t j = 0; j < n; j++) { fputc(' ', fp); nd_plot_put_number(fp, plot->values[i * plot->n_parts + keep[j]]); }
         fputc('\n', fp);
     }
     fp = t.body.fp;
@@ -70,7 +70,7 @@ int nd_plot_stacks_write(const char *out_base, const nd_plot_stacks *plot, const
     const char *names[STACK_PARTS_MAX], *colors[STACK_PARTS_MAX];
     for (size_t j = 0; j < n; j++) {
         size_t color = plot->color_index ? plot->color_index[keep[j]] : keep[j];
-        names[j] = plot->part_names[keep[j]], colors[j] = nd_plot_color(color);
+        names[j] = plot->part_names[keep[j]]; colors[j] = nd_plot_color(color);
         fprintf(fp,
                 ", \\\n     $DATA using 0:(below(2,%zu)):($0 - 0.35):($0 + 0.35):(below(2,%zu)):(below(2,%zu)) "
                 "with boxxyerror fc rgb '%s' notitle",
@@ -103,7 +103,7 @@ int nd_plot_bars_write(const char *out_base, const nd_plot_bars *plot, const nd_
     fputs("# nd bar data: one row per bar, top to bottom: its value (nan = not available).\n# label value\n", t.data.fp);
     for (size_t i = 0; i < plot->n; i++) {
         nd_plot_put_label(t.data.fp, plot->labels[i]);
-        fputc(' ', t.data.fp), nd_plot_put_number(t.data.fp, plot->values[i]);
+        fputc(' ', t.data.fp); nd_plot_put_number(t.data.fp, plot->values[i]);
         fputc('\n', t.data.fp);
     }
     FILE *fp = t.body.fp;

@@ -55,13 +55,13 @@ static void build_view(const nd_plot_stage_memory *p, memory_view *v)
     for (size_t k = 0; k < p->n_components; k++) {
         bool any = false;
         for (size_t i = 0; i < p->n_stages && !any; i++) any = cell(p, i, k) != 0;
-        if (any) v->keep[v->n++] = k, v->n_firm += k < firm;
+        if (any) { v->keep[v->n++] = k; v->n_firm += k < firm; }
     }
     v->peak_mib = -1;
     for (size_t i = 0; i < p->n_stages; i++) {
         double total = 0, held = 0;
         for (size_t k = 0; k < p->n_components; k++) *(k < firm ? &total : &held) += cell(p, i, k);
-        if (total > v->peak_mib) v->peak_mib = total, v->peak_stage = i, v->reclaimable_mib = held;
+        if (total > v->peak_mib) { v->peak_mib = total; v->peak_stage = i; v->reclaimable_mib = held; }
     }
 }
 
@@ -70,7 +70,7 @@ static void put_data(FILE *fp, const nd_plot_stage_memory *p, const memory_view 
     fputs("# nd stage memory data: one row per pipeline stage, the memory components that are not 0 in "
           "every stage, in MiB; nan = not available (drawn as 0).\n# stage",
           fp);
-    for (size_t j = 0; j < v->n; j++) fputc(' ', fp), nd_plot_put_word(fp, p->component_names[v->keep[j]]);
+    for (size_t j = 0; j < v->n; j++) { fputc(' ', fp); nd_plot_put_word(fp, p->component_names[v->keep[j]]); }
     fputc('\n', fp);
     for (size_t i = 0; i < p->n_stages; i++) {
         if (p->stage_labels)
@@ -78,7 +78,7 @@ static void put_data(FILE *fp, const nd_plot_stage_memory *p, const memory_view 
         else
             fprintf(fp, "\"%zu\"", i);
         for (size_t j = 0; j < v->n; j++)
-            fputc(' ', fp), nd_plot_put_number(fp, p->component_mib[i * p->n_components + v->keep[j]]);
+            { fputc(' ', fp); nd_plot_put_number(fp, p->component_mib[i * p->n_components + v->keep[j]]); }
         fputc('\n', fp);
     }
 }
@@ -145,10 +145,10 @@ static void put_body(FILE *fp, const nd_plot_stage_memory *p, const memory_view 
     char budget_name[64];
     size_t n = 0;
     for (size_t j = 0; j < v->n; j++)
-        names[n] = p->component_names[v->keep[j]], colors[n++] = nd_plot_color(v->keep[j]);
+        { names[n] = p->component_names[v->keep[j]]; colors[n++] = nd_plot_color(v->keep[j]); }
     if (budget) {
         snprintf(budget_name, sizeof budget_name, "budget %.4g GiB", p->budget_mib / ND_MIB_PER_GIB);
-        names[n] = budget_name, colors[n++] = ND_PLOT_BUDGET_COLOR;
+        names[n] = budget_name; colors[n++] = ND_PLOT_BUDGET_COLOR;
     }
     nd_plot_put_key_panel(fp, names, colors, n, NULL, 0.09, 0.01, 0.11, opt);
     fputs("unset multiplot\n", fp);
@@ -169,7 +169,7 @@ typedef struct binned {
 
 static void binned_free(binned *b)
 {
-    free(b->mib), free(b->labels), free(b->text);
+    free(b->mib); free(b->labels); free(b->text);
 }
 
 static int bin_stages(const nd_plot_stage_memory *p, binned *b, nd_error *err)
@@ -179,14 +179,14 @@ static int bin_stages(const nd_plot_stage_memory *p, binned *b, nd_error *err)
     b->mib = calloc(bins * k, sizeof *b->mib);
     b->labels = calloc(bins, sizeof *b->labels);
     b->text = calloc(bins, sizeof *b->text);
-    if (!b->mib || !b->labels || !b->text) return binned_free(b), nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!b->mib || !b->labels || !b->text) { binned_free(b); return nd_error_set(err, ND_ENOMEM, "out of memory"); }
     for (size_t j = 0; j < bins; j++) {
         size_t lo = j * p->n_stages / bins, hi = (j + 1) * p->n_stages / bins, full = lo;
         double most = -1;
         for (size_t i = lo; i < hi; i++) {
             double total = 0;
             for (size_t c = 0; c < k; c++) total += cell(p, i, c);
-            if (total > most) most = total, full = i;
+            if (total > most) { most = total; full = i; }
         }
         memcpy(&b->mib[j * k], &p->component_mib[full * k], k * sizeof *b->mib);
         if (p->stage_labels)
@@ -197,7 +197,7 @@ static int bin_stages(const nd_plot_stage_memory *p, binned *b, nd_error *err)
         b->labels[j] = b->text[j];
     }
     b->plot = *p;
-    b->plot.n_stages = bins, b->plot.component_mib = b->mib, b->plot.stage_labels = b->labels;
+    b->plot.n_stages = bins; b->plot.component_mib = b->mib; b->plot.stage_labels = b->labels;
     return ND_OK;
 }
 

@@ -38,7 +38,7 @@ static void correct_memory(const nd_ratios *r, nd_stage_memory *m, double *raw_p
     double tensors = (a - 1) * m->activations_mib + (t - 1) * (m->working_mib + m->buffers_mib);
     double allocator = (t - 1) * m->allocator_mib;
     m->activations_mib *= a;
-    m->working_mib *= t, m->buffers_mib *= t, m->allocator_mib *= t, m->held_mib *= t;
+    m->working_mib *= t; m->buffers_mib *= t; m->allocator_mib *= t; m->held_mib *= t;
     m->allocated_mib += tensors;
     m->reserved_mib += tensors + allocator;
     m->total_mib += tensors + allocator;
@@ -51,7 +51,7 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     nd_stage_memory *mem_out = est->stage_memory;
     nd_stage_time *time_out = est->stage_time;
     memset(est, 0, sizeof *est);
-    est->stage_memory = mem_out, est->stage_time = time_out;
+    est->stage_memory = mem_out; est->stage_time = time_out;
     if (s->pp > ND_MAX_STAGES)
         return nd_error_set(err, ND_EINPUT, "PP=%lld: at most %d pipeline stages are priced",
                             (long long)s->pp, ND_MAX_STAGES);
@@ -76,7 +76,7 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
         bool same = i > 0 && nd_stage_same_work(&w, &prev);
         if (same && !mem_out && w.inflight <= prev.inflight) {
             times[i] = times[i - 1];
-            totals[i] = totals[i - 1], ends[i] = ends[i - 1];
+            totals[i] = totals[i - 1]; ends[i] = ends[i - 1];
             flops_per_mb += prev_flops;
             if (time_out) time_out[i] = times[i];
             prev = w;

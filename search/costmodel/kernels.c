@@ -22,7 +22,7 @@ static double gemm_efficiency(const nd_device *d, nd_gemm_precision p, double m,
 {
     double e = d->gemm_efficiency, h = d->gemm_half_dim;
     if (p == ND_GEMM_FP8 && d->fp8_tflops > 0 && d->fp8_gemm_efficiency > 0)
-        e = d->fp8_gemm_efficiency, h = d->fp8_gemm_half_dim;
+        { e = d->fp8_gemm_efficiency; h = d->fp8_gemm_half_dim; }
     return e * saturate(m, h) * saturate(n, h) * saturate(k, h);
 }
 

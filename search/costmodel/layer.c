@@ -66,8 +66,8 @@ static void gemm_at(acc *a, const dims *x, nd_gemm_precision p, double M, double
     a->dgrad += nd_gemm_ms(x->d, p, M, K, N, e); /* dX = dY W^T */
     a->wgrad += nd_gemm_ms(x->d, p, K, N, M, e); /* dW = X^T dY */
     a->flops += 2.0 * M * N * K;
-    a->kernels_fwd += 1, a->kernels_bwd += 2;
-    a->ops_fwd += 1, a->ops_bwd += 1;
+    a->kernels_fwd += 1; a->kernels_bwd += 2;
+    a->ops_fwd += 1; a->ops_bwd += 1;
     a->gemm_fwd += nd_gemm_ms(x->d, p, M, N, K, e);
     a->mm_out_bytes += e * M * N;
 }
@@ -76,8 +76,8 @@ static void elementwise(acc *a, const dims *x, double fwd_bytes, double bwd_byte
 {
     a->fwd += nd_memory_ms(x->d, fwd_bytes);
     a->dgrad += nd_memory_ms(x->d, bwd_bytes);
-    a->kernels_fwd += kernels, a->kernels_bwd += kernels;
-    a->ops_fwd += kernels, a->ops_bwd += kernels;
+    a->kernels_fwd += kernels; a->kernels_bwd += kernels;
+    a->ops_fwd += kernels; a->ops_bwd += kernels;
 }
 
 /* FP8 linear layers cast (and transpose, for the weight gradient) their input forward and
@@ -102,7 +102,7 @@ static void gemm(acc *a, const dims *x, double M, double N, double K)
 static void dims_init(dims *x, const nd_layer_inputs *in, const nd_layer_shape *sh)
 {
     memset(x, 0, sizeof *x);
-    x->d = in->device, x->t = in->train, x->m = in->model, x->sh = *sh;
+    x->d = in->device; x->t = in->train; x->m = in->model; x->sh = *sh;
     x->e = in->train->param_bytes;
     /* fp32 runs multiply in TF32 when the run allows it, else in plain FP32; FP8 training
      * (Transformer Engine, DeepSeek-V3) runs the linear layers' GEMMs at the FP8 peak while
@@ -166,8 +166,8 @@ static void attention_core(acc *a, kept *k, const dims *x, double heads, double 
         tmp.fwd = nd_attention_ms(x->d, flops, x->s / 2, false);
         tmp.dgrad = nd_attention_ms(x->d, 2.5 * flops, x->s / 2, true);
         tmp.flops = flops;
-        tmp.kernels_fwd = blocks, tmp.kernels_bwd = 3 * blocks; /* FA2: dO.O, dQdKdV, dQ cast */
-        tmp.ops_fwd = blocks, tmp.ops_bwd = blocks;
+        tmp.kernels_fwd = blocks; tmp.kernels_bwd = 3 * blocks; /* FA2: dO.O, dQdKdV, dQ cast */
+        tmp.ops_fwd = blocks; tmp.ops_bwd = blocks;
         k->core_attn += 4.0 * x->T * heads; /* fp32 log-sum-exp per query and head */
     } else {
         /* Unfused: two batched GEMMs over the full (masked) score matrix, softmax and
@@ -182,13 +182,13 @@ static void attention_core(acc *a, kept *k, const dims *x, double heads, double 
             elementwise(&tmp, x, 2 * x->e * S + S, 2 * x->e * S + S, 1);
             k->core_attn += S + x->e * S; /* mask and dropout output */
         }
-        tmp.dgrad += tmp.wgrad, tmp.wgrad = 0; /* no weights: both GEMMs are input gradients */
+        tmp.dgrad += tmp.wgrad; tmp.wgrad = 0; /* no weights: both GEMMs are input gradients */
     }
-    a->fwd += tmp.fwd, a->dgrad += tmp.dgrad, a->flops += tmp.flops;
-    a->kernels_fwd += tmp.kernels_fwd, a->kernels_bwd += tmp.kernels_bwd;
-    a->ops_fwd += tmp.ops_fwd, a->ops_bwd += tmp.ops_bwd;
-    core->fwd += tmp.fwd, core->dgrad += tmp.dgrad, core->flops += tmp.flops;
-    core->kernels_fwd += tmp.kernels_fwd, core->ops_fwd += tmp.ops_fwd;
+    a->fwd += tmp.fwd; a->dgrad += tmp.dgrad; a->flops += tmp.flops;
+    a->kernels_fwd += tmp.kernels_fwd; a->kernels_bwd += tmp.kernels_bwd;
+    a->ops_fwd += tmp.ops_fwd; a->ops_bwd += tmp.ops_bwd;
+    core->fwd += tmp.fwd; core->dgrad += tmp.dgrad; core->flops += tmp.flops;
+    core->kernels_fwd += tmp.kernels_fwd; core->ops_fwd += tmp.ops_fwd;
 }
 
 static void attention_mha(acc *a, kept *k, const dims *x, acc *core)
@@ -256,14 +256,14 @@ static void gemm_groups(acc *a, const dims *x, double groups, double M, double N
         a->fwd += nd_grouped_gemm_ms(x->d, p, groups, m, N, K, e, false);
         a->dgrad += nd_grouped_gemm_ms(x->d, p, groups, m, K, N, e, false);
         a->wgrad += nd_grouped_gemm_ms(x->d, p, groups, K, N, m, e, true);
-        a->kernels_fwd += 1, a->kernels_bwd += 2, a->ops_fwd += 1, a->ops_bwd += 1;
+        a->kernels_fwd += 1; a->kernels_bwd += 2; a->ops_fwd += 1; a->ops_bwd += 1;
     } else {
         a->gemm_fwd += groups * nd_gemm_ms(x->d, p, m, N, K, e);
         a->fwd += groups * nd_gemm_ms(x->d, p, m, N, K, e);
         a->dgrad += groups * nd_gemm_ms(x->d, p, m, K, N, e);
         a->wgrad += groups * nd_gemm_ms(x->d, p, K, N, m, e);
-        a->kernels_fwd += groups, a->kernels_bwd += 2 * groups;
-        a->ops_fwd += groups, a->ops_bwd += groups;
+        a->kernels_fwd += groups; a->kernels_bwd += 2 * groups;
+        a->ops_fwd += groups; a->ops_bwd += groups;
     }
     a->flops += 2.0 * M * N * K;
     a->mm_out_bytes += e * M * N;
@@ -419,7 +419,7 @@ static comm cp_comm(const dims *x, const acc *core)
     c.fwd_ms = steps * exposed(nd_collective_ms(x->d, ND_COLL_P2P, cp, block), true, core->fwd / n);
     c.bwd_ms = steps * exposed(nd_collective_ms(x->d, ND_COLL_P2P, cp, 2 * block), true, core->dgrad / n);
     c.kernels_fwd = c.kernels_bwd = 2 * steps; /* a send and a receive per step */
-    c.bytes_fwd = 2 * steps * block, c.bytes_bwd = 2 * steps * 2 * block;
+    c.bytes_fwd = 2 * steps * block; c.bytes_bwd = 2 * steps * 2 * block;
     return c;
 }
 
@@ -483,10 +483,10 @@ static double op_sac_saved_mm_bytes(const dims *x, nd_layer_kind kind, double al
 
 static void acc_add(acc *a, const acc *b)
 {
-    a->fwd += b->fwd, a->dgrad += b->dgrad, a->wgrad += b->wgrad, a->flops += b->flops;
-    a->kernels_fwd += b->kernels_fwd, a->kernels_bwd += b->kernels_bwd;
-    a->ops_fwd += b->ops_fwd, a->ops_bwd += b->ops_bwd, a->col_dgrad += b->col_dgrad;
-    a->gemm_fwd += b->gemm_fwd, a->mm_out_bytes += b->mm_out_bytes;
+    a->fwd += b->fwd; a->dgrad += b->dgrad; a->wgrad += b->wgrad; a->flops += b->flops;
+    a->kernels_fwd += b->kernels_fwd; a->kernels_bwd += b->kernels_bwd;
+    a->ops_fwd += b->ops_fwd; a->ops_bwd += b->ops_bwd; a->col_dgrad += b->col_dgrad;
+    a->gemm_fwd += b->gemm_fwd; a->mm_out_bytes += b->mm_out_bytes;
 }
 
 void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const nd_layer_shape *sh,
@@ -583,7 +583,7 @@ void nd_layer_cost_embedding(const nd_layer_inputs *in, const nd_layer_shape *sh
      * gradient into the whole (fp32) table gradient: sort, segment sums, a pass over the
      * table (PyTorch's embedding_dense_backward). */
     elementwise(&a, &x, 2 * bytes, 2 * bytes + v * x.h * in->train->grad_bytes, 1);
-    a.kernels_bwd += 4, a.ops_bwd += 1;
+    a.kernels_bwd += 4; a.ops_bwd += 1;
     if (in->model->max_positions > 0) elementwise(&a, &x, 3 * bytes, 2 * bytes, 1);
     if (in->train->dropout > 0) {
         double nb = x.e * x.Tn * x.h;
@@ -639,8 +639,8 @@ void nd_layer_cost_head(const nd_layer_inputs *in, const nd_layer_shape *sh, nd_
             elementwise(&a, &x, e * T * v, 2 * e * T * v, 1);
         } else {
             elementwise(&a, &x, fw->ce_fwd_bytes * T * v, fw->ce_bwd_bytes * T * v, 1);
-            a.kernels_fwd += fw->ce_fwd_kernels - 1, a.ops_fwd += fw->ce_fwd_kernels - 1;
-            a.kernels_bwd += fw->ce_bwd_kernels - 1, a.ops_bwd += fw->ce_bwd_kernels - 1;
+            a.kernels_fwd += fw->ce_fwd_kernels - 1; a.ops_fwd += fw->ce_fwd_kernels - 1;
+            a.kernels_bwd += fw->ce_bwd_kernels - 1; a.ops_bwd += fw->ce_bwd_kernels - 1;
         }
         /* One head's logits at a time: the 16-bit output and the loss's working set (Megatron:
          * the fp32 softmax turned into the gradient in place, and the gradient cast back;

@@ -44,8 +44,8 @@ static void fixed_counts(double kernels_per_step, double microbatch_slots, doubl
 void nd_shape_key_of(const nd_strategy *s, nd_shape_key *out)
 {
     memset(out, 0, sizeof *out);
-    out->tp = s->tp, out->cp = s->cp, out->ep = s->ep, out->etp = s->etp ? s->etp : s->tp;
-    out->mbs = s->mbs, out->sp = s->sp;
+    out->tp = s->tp; out->cp = s->cp; out->ep = s->ep; out->etp = s->etp ? s->etp : s->tp;
+    out->mbs = s->mbs; out->sp = s->sp;
 }
 
 int nd_shape_key_compare(const nd_shape_key *a, const nd_shape_key *b)

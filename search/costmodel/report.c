@@ -215,7 +215,7 @@ int nd_report_memory_csv(const char *path, const nd_estimate *est, double budget
         double v[ND_MEMORY_COMPONENTS + 3];
         v[0] = m->inflight;
         nd_stage_memory_components(m, v + 1);
-        v[ND_MEMORY_COMPONENTS + 1] = m->total_mib, v[ND_MEMORY_COMPONENTS + 2] = budget_mib;
+        v[ND_MEMORY_COMPONENTS + 1] = m->total_mib; v[ND_MEMORY_COMPONENTS + 2] = budget_mib;
         fprintf(out.fp, "%lld,%lld,%lld", (long long)i, (long long)m->first_layer, (long long)m->layers);
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
             char buf[ND_DOUBLE_TEXT_MAX];

@@ -16,7 +16,7 @@ static int64_t gcd64(int64_t a, int64_t b)
 {
     while (b) {
         int64_t t = a % b;
-        a = b, b = t;
+        a = b; b = t;
     }
     return a;
 }
@@ -59,7 +59,7 @@ static void count_layers(const nd_context *ctx, const nd_strategy *s, int64_t st
     }
     /* Interleaved: stage s holds chunks s, s + PP, s + 2 PP, ... of L / (PP x VPP) layers. */
     int64_t chunk = m->layers / (s->pp * s->vpp);
-    *first = stage * chunk, *count = chunk * s->vpp;
+    *first = stage * chunk; *count = chunk * s->vpp;
     for (int64_t c = 0; c < s->vpp; c++) {
         int64_t start = (c * s->pp + stage) * chunk;
         for (int k = 0; k < ND_LAYER_KINDS; k++)
@@ -96,7 +96,7 @@ void nd_stage_work_next(const nd_context *ctx, const nd_strategy *s, const nd_re
             for (int k = 0; k < ND_LAYER_KINDS; k++) {
                 int64_t full = kinds[k] / every;
                 w->n[k][ND_RECOMPUTE_SELECTIVE] = 0;
-                w->n[k][ND_RECOMPUTE_FULL] = full, w->n[k][ND_RECOMPUTE_OFF] = kinds[k] - full;
+                w->n[k][ND_RECOMPUTE_FULL] = full; w->n[k][ND_RECOMPUTE_OFF] = kinds[k] - full;
             }
     }
     w->inflight = nd_stage_inflight(s, stage);
@@ -104,7 +104,7 @@ void nd_stage_work_next(const nd_context *ctx, const nd_strategy *s, const nd_re
     double tp = (double)s->tp, h = (double)m->hidden, v = (double)m->vocab;
     for (int k = 0; k < ND_LAYER_KINDS; k++) {
         /* A layer's parameters depend on the strategy, not the stage: the previous stage's do. */
-        if (prev) w->layer_ne[k] = prev->layer_ne[k], w->layer_e[k] = prev->layer_e[k];
+        if (prev) { w->layer_ne[k] = prev->layer_ne[k]; w->layer_e[k] = prev->layer_e[k]; }
         else layer_params(ctx, s, (nd_layer_kind)k, &w->layer_ne[k], &w->layer_e[k]);
         w->params_ne += (double)kinds[k] * w->layer_ne[k];
         w->params_e += (double)kinds[k] * w->layer_e[k];
@@ -177,7 +177,7 @@ void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s,
         /* one AccumulateGrad kernel (and autograd node) per parameter tensor */
         double tensors = later * (double)(w->layers + (w->last ? ctx->model->mtp_layers : 0)) *
                          nd_model_layer_tensors(ctx->model);
-        kernels += tensors, host_ops += tensors;
+        kernels += tensors; host_ops += tensors;
     }
     /* Each kernel leaves a gap on the device; and when a micro-batch's operators take the host
      * longer to issue than the device to run, the device waits for the host (small models,
@@ -334,8 +334,8 @@ static double step_transient_bytes(const nd_context *ctx, const nd_strategy *s, 
 static double communicators(const nd_context *ctx, const nd_strategy *s)
 {
     double n = 0;
-    n += s->tp > 1, n += s->cp > 1, n += s->dp * s->cp > 1, n += s->pp > 1;
-    n += s->ep > 1, n += s->etp > 1 && s->etp != s->tp;
+    n += s->tp > 1; n += s->cp > 1; n += s->dp * s->cp > 1; n += s->pp > 1;
+    n += s->ep > 1; n += s->etp > 1 && s->etp != s->tp;
     n += s->pp > 1 && (ctx->model->tied_embeddings || ctx->model->mtp_layers);
     return n;
 }
@@ -494,7 +494,7 @@ void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s,
     const nd_train *tr = ctx->train;
     const nd_device *d = ctx->device;
     memset(mem, 0, sizeof *mem);
-    mem->first_layer = w->first_layer, mem->layers = w->layers, mem->inflight = w->inflight;
+    mem->first_layer = w->first_layer; mem->layers = w->layers; mem->inflight = w->inflight;
     int zero = s->zero < 0 ? 0 : s->zero;
     double op = (double)s->op;
     double op_e = (double)gcd64(s->op, s->dp * s->cp * s->tp / (s->ep * s->etp));

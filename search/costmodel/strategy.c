@@ -378,24 +378,24 @@ void nd_strategy_stage_layers(const nd_strategy *s, int64_t layers, int64_t stag
 {
     int64_t f = s->first_stage_layers, l = s->last_stage_layers;
     if (s->pp == 1) {
-        *first = 0, *count = layers;
+        *first = 0; *count = layers;
         return;
     }
     if (!f && !l) {
         int64_t per = layers / s->pp;
-        *first = stage * per, *count = per;
+        *first = stage * per; *count = per;
         return;
     }
     int64_t middle = s->pp - (f > 0) - (l > 0);
     int64_t per = middle ? (layers - f - l) / middle : 0;
     int64_t first_count = f ? f : per;
     if (stage == 0) {
-        *first = 0, *count = first_count;
+        *first = 0; *count = first_count;
     } else if (stage == s->pp - 1) {
         *count = l ? l : per;
         *first = layers - *count;
     } else {
-        *first = first_count + (stage - 1) * per, *count = per;
+        *first = first_count + (stage - 1) * per; *count = per;
     }
 }
 
@@ -427,13 +427,13 @@ void nd_strategy_label(const nd_strategy *s, char *buf, size_t size)
 bool nd_strategy_uneven_split(int64_t layers, int64_t pp, int64_t *first, int64_t *last)
 {
     if (pp == 2) {
-        *first = (layers + 1) / 2, *last = layers / 2;
+        *first = (layers + 1) / 2; *last = layers / 2;
         return *last >= 1;
     }
     for (int64_t per = layers / pp; per <= layers / pp + 1; per++) {
         int64_t rest = layers - (pp - 2) * per;
         if (per < 1 || rest < 2 || rest > 2 * per) continue;
-        *first = (rest + 1) / 2, *last = rest / 2;
+        *first = (rest + 1) / 2; *last = rest / 2;
         return true;
     }
     return false;

@@ -133,11 +133,11 @@ int nd_train_set_precision(nd_train *t, const char *precision)
     /* Mixed precision as Megatron-LM runs it: bf16 weights with fp32 gradient
      * accumulation and an fp32 master copy; fp16 keeps fp16 gradients. */
     if (nd_text_equal_nocase(precision, "bf16")) {
-        t->param_bytes = 2, t->grad_bytes = 4, t->master_bytes = 4;
+        t->param_bytes = 2; t->grad_bytes = 4; t->master_bytes = 4;
     } else if (nd_text_equal_nocase(precision, "fp16")) {
-        t->param_bytes = 2, t->grad_bytes = 2, t->master_bytes = 4;
+        t->param_bytes = 2; t->grad_bytes = 2; t->master_bytes = 4;
     } else if (nd_text_equal_nocase(precision, "fp32")) {
-        t->param_bytes = 4, t->grad_bytes = 4, t->master_bytes = 0;
+        t->param_bytes = 4; t->grad_bytes = 4; t->master_bytes = 0;
     } else {
         return -1;
     }

@@ -60,7 +60,7 @@ static int64_t layer_index(const char *name, const char **after_index, size_t *i
             long long v = strtoll(d, &end, 10);
             if (*end != '.' || v < 0 || v > (1 << 20)) continue;
             *after_index = end + 1;
-            *index_at = (size_t)(d - name), *index_len = (size_t)(end - d);
+            *index_at = (size_t)(d - name); *index_len = (size_t)(end - d);
             return v;
         }
     }
@@ -211,8 +211,8 @@ static void add_mismatch(nd_census *c, const char *what, int64_t ckpt, int64_t n
     }
     nd_census_mismatch *x = &c->mismatches[c->n_mismatches++];
     snprintf(x->what, sizeof x->what, "%s", what);
-    x->checkpoint = ckpt, x->nd = nd;
-    x->first_layer = x->last_layer = layer, x->layers = layer >= 0;
+    x->checkpoint = ckpt; x->nd = nd;
+    x->first_layer = x->last_layer = layer; x->layers = layer >= 0;
 }
 
 static void shape_text(const nd_tensor_info *t, char *buf, size_t size)
@@ -248,7 +248,7 @@ static void derive(const nd_model *m, const nd_checkpoint_tensors *t, const role
         const role *r = &roles[i];
         const nd_tensor_info *ti = &t->items[i];
         if (r->p == P_EMBED && !r->bias && !has(r->leaf, "pos") && strcmp(r->leaf, "wpe") && ti->dims == 2) {
-            d.vocab = ti->shape[0], d.hidden = h = ti->shape[1];
+            d.vocab = ti->shape[0]; d.hidden = h = ti->shape[1];
         }
         if (r->p == P_HEAD && !has(r->leaf, "norm") && strcmp(r->leaf, "ln_f") && !r->bias) head = true;
     }
@@ -266,7 +266,7 @@ static void derive(const nd_model *m, const nd_checkpoint_tensors *t, const role
         if (r->bias) continue;
         int64_t n = r->fused_experts && ti->dims == 3 ? ti->shape[0] : 1;
         if (r->p == P_ATTN && m->attention == ND_ATTN_MHA && d.head_dim > 0) {
-            if (leaf_is(r->leaf, Q)) d.heads = ti->elements / h / d.head_dim, seen_q = true;
+            if (leaf_is(r->leaf, Q)) { d.heads = ti->elements / h / d.head_dim; seen_q = true; }
             else if (leaf_is(r->leaf, K)) d.kv_heads = ti->elements / h / d.head_dim;
         }
         if (r->p == P_ATTN && (leaf_is(r->leaf, QN) || leaf_is(r->leaf, KN))) d.qk_norm = true;
@@ -327,11 +327,11 @@ int nd_census_build(const nd_run *run, const nd_device *device, const nd_checkpo
     price_kinds(m, run, device, c, 1);
     if (!t || !t->count) return ND_OK;
     snprintf(c->dir, sizeof c->dir, "%s", t->dir);
-    c->files = t->files, c->tensors = (int64_t)t->count;
+    c->files = t->files; c->tensors = (int64_t)t->count;
     role *roles = calloc(t->count, sizeof *roles);
     int64_t *sums = calloc((size_t)m->layers * PARTS, sizeof *sums);
     if (!roles || !sums) {
-        free(roles), free(sums);
+        free(roles); free(sums);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
     int64_t outside[PARTS] = {0};
@@ -399,7 +399,7 @@ int nd_census_build(const nd_run *run, const nd_device *device, const nd_checkpo
         }
     derive(m, t, roles, c);
     if (c->derived_ok) price_kinds(&c->derived, run, device, c, 0);
-    free(roles), free(sums);
+    free(roles); free(sums);
     return ND_OK;
 }
 

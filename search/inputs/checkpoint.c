@@ -50,7 +50,7 @@ static bool try_cache(const char *cache, const char *id, char *out, size_t size)
     char repo[1024], snaps[1200], ref[1300], rev[128] = "";
     size_t n = (size_t)snprintf(repo, sizeof repo, "%s/models--", cache);
     for (const char *p = id; *p && n + 3 < sizeof repo; p++) {
-        if (*p == '/') repo[n++] = '-', repo[n++] = '-';
+        if (*p == '/') { repo[n++] = '-'; repo[n++] = '-'; }
         else repo[n++] = *p;
     }
     repo[n] = '\0';
@@ -91,7 +91,7 @@ int nd_checkpoint_find(const char *name, const char *beside, char *out, size_t s
     if (name[0] != '/' && beside) {
         char *dir = nd_path_dir(beside), *p = dir ? nd_path_join(dir, name) : NULL;
         bool ok = p && try_dir(p, out, size);
-        free(dir), free(p);
+        free(dir); free(p);
         if (ok) return ND_OK;
     }
     if (try_dir(name, out, size)) return ND_OK;
@@ -139,7 +139,7 @@ static int add_tensor(nd_checkpoint_tensors *t, const char *file, const cJSON *i
         size_t cap = t->cap ? 2 * t->cap : 256;
         nd_tensor_info *items = realloc(t->items, cap * sizeof *items);
         if (!items) return nd_error_set(err, ND_ENOMEM, "out of memory");
-        t->items = items, t->cap = cap;
+        t->items = items; t->cap = cap;
     }
     nd_tensor_info *ti = &t->items[t->count];
     memset(ti, 0, sizeof *ti);
@@ -204,7 +204,7 @@ static int read_header(nd_checkpoint_tensors *t, const char *path, nd_error *err
         if (n >= 2 && n <= SAFETENSORS_HEADER_MAX) { /* else the parse says why */
             unsigned char *more = realloc(buf, 8 + (size_t)n);
             if (!more) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
-            else buf = more, got += fread(buf + 8, 1, (size_t)n, fp);
+            else { buf = more; got += fread(buf + 8, 1, (size_t)n, fp); }
         }
     }
     if (!rc) rc = nd_checkpoint_header_parse(t, buf, got, path, err);
@@ -298,5 +298,5 @@ int nd_checkpoint_tensors_read(const char *dir, nd_checkpoint_tensors *t, nd_err
 void nd_checkpoint_tensors_free(nd_checkpoint_tensors *t)
 {
     free(t->items);
-    t->items = NULL, t->count = t->cap = 0;
+    t->items = NULL; t->count = t->cap = 0;
 }

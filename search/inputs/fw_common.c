@@ -206,7 +206,7 @@ int nd_config_derive(nd_run *run, nd_error *err)
     if (run->op_spans_dp) {
         int64_t groups = run->op_instances > 0 ? run->op_instances : 1;
         s->op = (s->dp * s->cp) % groups ? s->dp * s->cp : s->dp * s->cp / groups;
-        if (s->op <= 1) s->op = 1, s->zero = 0;
+        if (s->op <= 1) { s->op = 1; s->zero = 0; }
     }
     if ((run->derive_dp || run->op_spans_dp || run->derive_mb) && run->train.global_batch && s->dp * s->mbs > 0 &&
         run->train.global_batch % (s->dp * s->mbs) == 0)

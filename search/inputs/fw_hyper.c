@@ -57,7 +57,7 @@ static const char *first_of(hy *h, const char *(*get)(hy *, const char *, int *)
 {
     for (; *keys; keys++) {
         const char *t = get(h, *keys, line);
-        if (t) return *which = *keys, t;
+        if (t) { *which = *keys; return t; }
     }
     return NULL;
 }
@@ -178,7 +178,7 @@ static int read_training(hy *h)
     if (!rc && !v && fw_true(degree_text(h, "fsdp_config.fsdp_activation_checkpointing", &line)))
         rc = fw_train(r, "recompute", "full", line, "fsdp_config.fsdp_activation_checkpointing");
     if (!rc && (v = train_text(h, "context.max_device_memory", &line)) && nd_run_set(r->run, "memory_budget", v, r->err))
-        rc = nd_error_prefix(r->err, "context.max_device_memory"), r->err->code = ND_EINPUT;
+        { rc = nd_error_prefix(r->err, "context.max_device_memory"); r->err->code = ND_EINPUT; }
     if (!rc) rc = fw_train(r, "framework", "fsdp", 0, "");
     return rc;
 }
@@ -334,8 +334,8 @@ static int read_search_modes(hy *h)
     if (!n) return ND_OK;
     const char *t = nd_yaml_text(n);
     nd_recompute m;
-    if (t && !strcmp(t, "auto")) return h->r->run->search_modes = 7, ND_OK;
-    if (t && !nd_recompute_parse(t, &m)) return h->r->run->search_modes = 1u << m, ND_OK;
+    if (t && !strcmp(t, "auto")) { h->r->run->search_modes = 7; return ND_OK; }
+    if (t && !nd_recompute_parse(t, &m)) { h->r->run->search_modes = 1u << m; return ND_OK; }
     for (size_t i = 0; n->type == YAML_SEQUENCE_NODE && i < nd_yaml_size(n); i++) {
         const char *w = nd_yaml_text(nd_yaml_item(&h->y[DOC_TRAIN], n, i));
         if (!w || nd_recompute_parse(w, &m))
@@ -358,7 +358,7 @@ static int64_t override_stages(hy *h, const char *key, int64_t out[ND_RUN_MAX_ST
         yaml_node_t *n = node_in(h, docs[i], dotted);
         if (!n) continue;
         nd_yaml *y = &h->y[docs[i]];
-        *line = nd_yaml_line(n), *path = h->path[docs[i]];
+        *line = nd_yaml_line(n); *path = h->path[docs[i]];
         memset(out, 0, sizeof(int64_t) * ND_RUN_MAX_STAGES);
         const char *t = nd_yaml_text(n);
         if (t) return nd_parse_int64(t, -(1 << 24), 1 << 24, &out[0]) ? -1 : 1;
@@ -484,7 +484,7 @@ static void layers_map(const nd_run *run, const nd_config_choice *c, nd_recomput
             if (prev != ND_RECOMPUTE_MODES && prev != main && used < size)
                 used += (size_t)snprintf(buf + used, size - used, "%s\"%lld-%lld\": %s", used > 1 ? ", " : "",
                                          (long long)start, (long long)(j - 1), nd_recompute_name(prev));
-            start = j, prev = m;
+            start = j; prev = m;
         }
     }
     if (used < size) snprintf(buf + used, size - used, "}");
@@ -514,7 +514,7 @@ static int write_degrees(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, c
     if (present(y, "parallelism_config")) {
         const char *k = "parallelism_config.parallelism_config_";
         char key[96];
-        snprintf(key, sizeof key, "%stp_size", k), rc = set_num(e, y, key, s->tp, true, err);
+        snprintf(key, sizeof key, "%stp_size", k); rc = set_num(e, y, key, s->tp, true, err);
         snprintf(key, sizeof key, "%scp_size", k);
         if (!rc) rc = set_num(e, y, key, s->cp, s->cp > 1, err);
         snprintf(key, sizeof key, "%sdp_shard_size", k);
@@ -627,7 +627,7 @@ static int fw_hyper_write(const nd_run *run, const nd_config_choice *c, const ch
     nd_yaml y, ya;
     int rc = nd_yaml_edit_open(&e, train, err);
     if (!rc) rc = nd_yaml_load(&y, train, err);
-    if (rc) return nd_yaml_edit_free(e), rc;
+    if (rc) { nd_yaml_edit_free(e); return rc; }
     if (!three) rc = write_degrees(e, &y, run, &c->s, shard, err);
     if (!rc) rc = write_training(e, &y, run, c, err);
     if (!rc) rc = write_layout(e, &y, run, c, err);
@@ -638,7 +638,7 @@ static int fw_hyper_write(const nd_run *run, const nd_config_choice *c, const ch
     nd_yaml_edit_free(e);
     if (rc || !three) return rc;
     if ((rc = nd_yaml_edit_open(&a, run->accelerate_yaml, err))) return rc;
-    if ((rc = nd_yaml_load(&ya, run->accelerate_yaml, err))) return nd_yaml_edit_free(a), rc;
+    if ((rc = nd_yaml_load(&ya, run->accelerate_yaml, err))) { nd_yaml_edit_free(a); return rc; }
     rc = write_degrees(a, &ya, run, &c->s, shard, err);
     if (!rc) rc = nd_yaml_edit_write(a, fw_output_path(dir, "resolved_accelerate.yaml", path, sizeof path, written, size), err);
     nd_yaml_free(&ya);

@@ -77,7 +77,7 @@ static bool next_word(const char *t, size_t len, size_t *p, int *line, word *w)
         if (t[*p] != '#') break;
         while (*p < len && t[*p] != '\n') (*p)++;
     }
-    w->from = *p, w->line = *line;
+    w->from = *p; w->line = *line;
     while (*p < len && !strchr(" \t\r\n\"'\\;|&()", t[*p])) (*p)++;
     w->to = *p;
     return true;
@@ -159,15 +159,15 @@ static int scan(args_doc *d, const char *path, nd_error *err)
         size_t name_len = (eq ? (size_t)(eq - t) : n) - 2;
         snprintf(a->name, sizeof a->name, "%.*s", (int)name_len, t + 2);
         for (char *c = a->name; *c; c++) *c = *c == '_' ? '-' : *c;
-        a->from = w.from, a->to = w.to, a->line = w.line;
+        a->from = w.from; a->to = w.to; a->line = w.line;
         a->vfrom = a->vto = w.to;
         if (eq) {
-            a->vfrom = (size_t)(eq + 1 - d->text), a->has_value = true;
+            a->vfrom = (size_t)(eq + 1 - d->text); a->has_value = true;
         } else if (!is_switch(a->name) && next_word(d->text, d->len, &p, &line, &v)) {
             if (d->text[v.from] == '-' && v.to - v.from > 1 && d->text[v.from + 1] == '-') {
-                w = v, pending = true; /* the next flag */
+                w = v; pending = true; /* the next flag */
             } else {
-                a->vfrom = v.from, a->vto = v.to, a->has_value = true;
+                a->vfrom = v.from; a->vto = v.to; a->has_value = true;
             }
         }
         if (a->has_value && !expand(d, d->text + a->vfrom, a->vto - a->vfrom, a->value, sizeof a->value))
@@ -287,7 +287,7 @@ static int read_model(rd *x)
     if (!rc) rc = fw_model(r, "tie_word_embeddings", on(d, "untie-embeddings-and-output-weights") ? "false" : "true", 0,
                            "--untie-embeddings-and-output-weights");
     bool bias = !on(d, "disable-bias-linear");
-    m->qkv_bias = bias || on(d, "add-qkv-bias"), m->o_bias = m->mlp_bias = bias;
+    m->qkv_bias = bias || on(d, "add-qkv-bias"); m->o_bias = m->mlp_bias = bias;
     const char *pos = val(d, "position-embedding-type", NULL);
     bool learned = pos ? !strcmp(pos, "learned_absolute") : !on(d, "use-rotary-position-embeddings");
     if (!rc && learned) {
@@ -512,7 +512,7 @@ static void plan_edit(const args_doc *d, edit *edits, int *n, const char *flag, 
 {
     const arg *a = find(d, flag);
     if (a && value && value[0] && a->has_value) {
-        edits[*n].from = a->vfrom, edits[*n].to = a->vto;
+        edits[*n].from = a->vfrom; edits[*n].to = a->vto;
         snprintf(edits[*n].with, sizeof edits[0].with, "%s", value);
         (*n)++;
     } else if (a && value && !value[0]) {
@@ -520,8 +520,8 @@ static void plan_edit(const args_doc *d, edit *edits, int *n, const char *flag, 
         if (starts_line(d, a->from, &start)) {
             size_t i = end;
             while (i < d->len && (d->text[i] == ' ' || d->text[i] == '\\')) i++;
-            if (i >= d->len || d->text[i] == '\n') edits[*n].from = start, edits[*n].to = i < d->len ? i + 1 : i;
-            else edits[*n].from = a->from, edits[*n].to = end;
+            if (i >= d->len || d->text[i] == '\n') { edits[*n].from = start; edits[*n].to = i < d->len ? i + 1 : i; }
+            else { edits[*n].from = a->from; edits[*n].to = end; }
         } else {
             edits[*n].from = a->from > 0 && d->text[a->from - 1] == ' ' ? a->from - 1 : a->from;
             edits[*n].to = end;
@@ -540,7 +540,7 @@ static int fw_megatron_write(const nd_run *run, const nd_config_choice *c, const
     args_doc *d = malloc(sizeof *d);
     if (!d) return nd_error_set(err, ND_ENOMEM, "out of memory");
     int rc = load(d, run->source, err);
-    if (rc) return free(d), rc;
+    if (rc) { free(d); return rc; }
     const nd_strategy *s = &c->s;
     edit edits[32];
     int n = 0;

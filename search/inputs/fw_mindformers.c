@@ -118,8 +118,8 @@ static int64_t stage_list(mf_doc *d, const char *dotted, int64_t out[ND_RUN_MAX_
     if (!n) return 0;
     if (t) {
         int64_t v;
-        if (fw_true(t)) return out[0] = -1, 1;
-        if (!nd_parse_int64(t, 0, 1 << 24, &v)) return out[0] = v, 1;
+        if (fw_true(t)) { out[0] = -1; return 1; }
+        if (!nd_parse_int64(t, 0, 1 << 24, &v)) { out[0] = v; return 1; }
         return 0; /* false, or a word: nothing per stage */
     }
     if (n->type != YAML_SEQUENCE_NODE) return 0;
@@ -135,8 +135,11 @@ static int64_t stage_list(mf_doc *d, const char *dotted, int64_t out[ND_RUN_MAX_
             if (!c || nd_parse_int64(c, -(1 << 24), 1 << 24, &v)) {
                 if (c && fw_true(c)) v = -1; /* a list of regexes (select_recompute): all layers */
                 else if (c) v = 0;
-                else return *err_rc = nd_error_set(d->r->err, ND_EINPUT, "%s:%d: %s: a list of whole numbers per "
-                                                   "stage", d->r->path, nd_yaml_line(cell), dotted), 0;
+                else {
+                    *err_rc = nd_error_set(d->r->err, ND_EINPUT, "%s:%d: %s: a list of whole numbers per stage",
+                                           d->r->path, nd_yaml_line(cell), dotted);
+                    return 0;
+                }
             }
             size_t stage = item->type == YAML_SEQUENCE_NODE ? j : i;
             if (stage < ND_RUN_MAX_STAGES) out[stage] = (out[stage] == -1 || v == -1) ? -1 : out[stage] + v;
@@ -273,7 +276,7 @@ static int read_training(mf_doc *d)
                       "optimizer.type");
     }
     if (!rc && (v = fw_yaml_text(&d->y, "context.max_device_memory", &line)) && nd_run_set(r->run, "memory_budget", v, r->err))
-        rc = nd_error_prefix(r->err, "%s:%d: context.max_device_memory", r->path, line), r->err->code = ND_EINPUT;
+        { rc = nd_error_prefix(r->err, "%s:%d: context.max_device_memory", r->path, line); r->err->code = ND_EINPUT; }
     if (!rc) rc = fw_train(r, "framework", "mindspeed", 0, "");
     return rc;
 }
@@ -318,7 +321,7 @@ static int fw_mindformers_write(const nd_run *run, const nd_config_choice *c, co
     nd_yaml y;
     int rc = nd_yaml_edit_open(&e, run->source, err);
     if (rc) return rc;
-    if ((rc = nd_yaml_load(&y, run->source, err))) return nd_yaml_edit_free(e), rc;
+    if ((rc = nd_yaml_load(&y, run->source, err))) { nd_yaml_edit_free(e); return rc; }
     const nd_strategy *s = &c->s;
     char v[64];
 #define SETN(path, val, add)                                                                                      \

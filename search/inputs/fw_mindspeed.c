@@ -99,7 +99,7 @@ static int read_module(fw_reader *r, const cJSON *mod)
     int i = 0;
     if (cJSON_IsArray(parts)) cJSON_ArrayForEach(item, parts) if (i < ND_RUN_MAX_STAGES && cJSON_IsNumber(item))
         L->layers[i++] = (int64_t)item->valuedouble;
-    L->has_layers = i > 0, L->stages = i;
+    L->has_layers = i > 0; L->stages = i;
     return rc;
 }
 
@@ -120,7 +120,7 @@ static int read_degrees(fw_reader *r, const cJSON *root, const cJSON *mod)
         char where[64];
         snprintf(where, sizeof where, "tmp.%s", degrees[i].tmp);
         if (!cJSON_IsNumber(v) && degrees[i].theirs)
-            v = cJSON_GetObjectItemCaseSensitive(mod, degrees[i].theirs), snprintf(where, sizeof where, "%s", degrees[i].theirs);
+            { v = cJSON_GetObjectItemCaseSensitive(mod, degrees[i].theirs); snprintf(where, sizeof where, "%s", degrees[i].theirs); }
         if (cJSON_IsNumber(v) && v->valuedouble >= 1) rc = fw_degree(r, degrees[i].dim, (int64_t)v->valuedouble, 0, where);
     }
     if (!rc && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(mod, "sequence_parallel"))) rc = fw_strategy(r, "SP", "1", 0, "sequence_parallel");
@@ -133,7 +133,7 @@ static int read_degrees(fw_reader *r, const cJSON *root, const cJSON *mod)
     /* ND: the optimizer shards over DP (MindSpeed's distributed optimizer); MB = PP */
     nd_strategy *s = &r->run->strategy;
     if (!rc && !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(tmp, "dp"))) r->run->derive_dp = true;
-    if (!rc) s->mb = s->pp, r->run->derive_mb = true, r->run->op_spans_dp = true, s->zero = 1;
+    if (!rc) { s->mb = s->pp; r->run->derive_mb = true; r->run->op_spans_dp = true; s->zero = 1; }
     if (!rc) rc = fw_train(r, "framework", "mindspeed", 0, "");
     return rc;
 }

@@ -156,7 +156,7 @@ static int read_module(tt *x, const char *flavor, double *fdm, int64_t *multiple
     char quoted[80];
     snprintf(quoted, sizeof quoted, "\"%s\"", flavor);
     char *at = dict_key(text, quoted);
-    if (!at) snprintf(quoted, sizeof quoted, "'%s'", flavor), at = dict_key(text, quoted);
+    if (!at) { snprintf(quoted, sizeof quoted, "'%s'", flavor); at = dict_key(text, quoted); }
     *found = at != NULL;
     char *p = at ? strchr(at, '(') : NULL;
     int depth = 0, moe_depth = 0; /* inside moe=MoE.Config(...) (MoEArgs): hidden_dim is an expert's */
@@ -232,8 +232,10 @@ static int read_model(tt *x)
                             "knows torchtitan's %s", x->toml, line, name, flavor, x->toml, known);
     }
     if (!rc && !r->run->model.ffn && r->run->model.hidden) r->run->model.ffn = llama_ffn(r->run->model.hidden, fdm, multiple);
-    if (!rc && !r->run->model.vocab) rc = fw_default(r, "no vocabulary in the model's arguments: 128256 (Llama 3's)"),
-                                     r->run->model.vocab = 128256;
+    if (!rc && !r->run->model.vocab) {
+        rc = fw_default(r, "no vocabulary in the model's arguments: 128256 (Llama 3's)");
+        r->run->model.vocab = 128256;
+    }
     return rc;
 }
 

@@ -210,14 +210,14 @@ int nd_model_set_type(nd_model *m, const char *type, const char *where, nd_error
     m->moe_layer_freq = 1;
     if (!strcmp(type, "gpt2") || !strcmp(type, "gpt")) {
         /* GPT-2/3 and Megatron GPT: LayerNorm, 4h GELU MLP, biases, learned positions, tied. */
-        m->norm = ND_NORM_LAYER, m->mlp = ND_MLP_PLAIN, m->tied_embeddings = true;
+        m->norm = ND_NORM_LAYER; m->mlp = ND_MLP_PLAIN; m->tied_embeddings = true;
         m->qkv_bias = m->o_bias = m->mlp_bias = true;
     } else if (!strcmp(type, "gpt_neox")) {
-        m->norm = ND_NORM_LAYER, m->mlp = ND_MLP_PLAIN, m->parallel_residual = true;
+        m->norm = ND_NORM_LAYER; m->mlp = ND_MLP_PLAIN; m->parallel_residual = true;
         m->qkv_bias = m->o_bias = m->mlp_bias = true;
     } else if (!strncmp(type, "qwen2", 5)) {
         m->qkv_bias = true;
-        if (!strcmp(type, "qwen2_moe")) m->shared_experts = 1, m->shared_expert_gate = true;
+        if (!strcmp(type, "qwen2_moe")) { m->shared_experts = 1; m->shared_expert_gate = true; }
     } else if (!strncmp(type, "qwen3", 5)) {
         m->qk_norm = true;
     } else if (!strncmp(type, "deepseek", 8)) {

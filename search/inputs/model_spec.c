@@ -20,14 +20,14 @@ int nd_run_apply_model_section(nd_run *run, const nd_search_config_file *f, bool
         const char *type = NULL, *arch = NULL, *name = NULL;
         int line = 0;
         for (int i = 0; i < f->n_model; i++) {
-            if (!strcmp(f->model[i].key, "model_type")) type = f->model[i].value, line = f->model[i].line;
+            if (!strcmp(f->model[i].key, "model_type")) { type = f->model[i].value; line = f->model[i].line; }
             else if (!strcmp(f->model[i].key, "arch")) arch = f->model[i].value;
             else if (!strcmp(f->model[i].key, "name")) name = f->model[i].value;
         }
         nd_text_copy(run->model.name, name ? name : "model", sizeof run->model.name);
         char where[1100];
         snprintf(where, sizeof where, "%s:%d", f->path, line);
-        if (type) rc = nd_model_set_type(&run->model, type, where, err), nd_text_copy(run->model.name, name ? name : type, sizeof run->model.name);
+        if (type) { rc = nd_model_set_type(&run->model, type, where, err); nd_text_copy(run->model.name, name ? name : type, sizeof run->model.name); }
         else rc = fw_model_family(&r, arch ? arch : name, line);
         if (rc) return rc;
     }

@@ -78,7 +78,7 @@ static int read_spread(const cJSON *o, const char *path, bool time, nd_spread *s
         if (rc) return rc;
     }
     s->terms = n;
-    s->residual_sd = sd->valuedouble, s->t95 = t95->valuedouble, s->dof = (int)dof->valuedouble;
+    s->residual_sd = sd->valuedouble; s->t95 = t95->valuedouble; s->dof = (int)dof->valuedouble;
     return ND_OK;
 }
 
@@ -117,7 +117,7 @@ static int read_shapes(const cJSON *o, const char *path, nd_ratios *r, nd_error 
                                 "(true/false), %s (> -1) and %s (>= 0)", path, keys->stamp, keys->shapes, keys->table,
                                 i + 1, keys->delta, keys->se);
         sh->key.sp = cJSON_IsTrue(sp);
-        sh->delta = delta->valuedouble, sh->se = se->valuedouble;
+        sh->delta = delta->valuedouble; sh->se = se->valuedouble;
         const cJSON *rows = cJSON_GetObjectItemCaseSensitive(e, keys->rows);
         sh->rows = cJSON_IsNumber(rows) && rows->valuedouble >= 0 && rows->valuedouble < 1e9 ? (int)rows->valuedouble : 0;
     }
@@ -219,7 +219,7 @@ static int read_other_key(const cJSON *item, const char *path, nd_ratios_file *o
         return nd_error_set(err, ND_EINPUT, "%s: fixed cost '%s' must be a finite number >= 0", path, key);
     if (m >= 0 && !(isfinite(v) && v > 0 && v < 1e9))
         return nd_error_set(err, ND_EINPUT, "%s: memory ratio '%s' must be a positive finite number", path, key);
-    *value = v, *stated = true;
+    *value = v; *stated = true;
     return ND_OK;
 }
 

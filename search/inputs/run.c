@@ -129,7 +129,7 @@ static int load_cluster(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err
             char *dir = value[0] == '/' ? NULL : nd_path_dir(y->path);
             char *p = value[0] == '/' ? nd_strdup(value) : dir ? nd_path_join(dir, value) : NULL;
             size_t n = p ? nd_text_copy(run->device_file, p, sizeof run->device_file) : 0;
-            free(dir), free(p);
+            free(dir); free(p);
             if (!p) return nd_error_set(err, ND_ENOMEM, "out of memory");
             if (n >= sizeof run->device_file)
                 return nd_error_set(err, ND_EINPUT, "%s: cluster.device_file: the path is longer "

@@ -62,7 +62,7 @@ static int read_dim(nd_yaml *y, yaml_node_t *v, nd_dim d, nd_search_config_file 
         } else if (nd_parse_int64(t, 1, 1 << 24, &x)) {
             return where_error(y, v, err, "'%s' is not a whole number >= 1, a list or auto", t);
         }
-        f->fixed[d] = true, f->fixed_value[d] = x;
+        f->fixed[d] = true; f->fixed_value[d] = x;
         return ND_OK;
     }
     if (v->type != YAML_SEQUENCE_NODE || nd_yaml_size(v) == 0 || nd_yaml_size(v) > ND_SEARCH_CONFIG_MAX_LIST)
@@ -84,7 +84,7 @@ static int read_parallelism(nd_yaml *y, yaml_node_t *map, nd_search_config_file 
         const char *key = nd_yaml_text(k);
         bool known = false;
         for (size_t j = 0; key && j < sizeof dims / sizeof dims[0] && !known; j++)
-            if (!strcmp(key, dims[j].key)) known = true, rc = read_dim(y, v, dims[j].dim, f, err);
+            if (!strcmp(key, dims[j].key)) { known = true; rc = read_dim(y, v, dims[j].dim, f, err); }
         if (!known && key && (!strcmp(key, "etp") || !strcmp(key, "dp_replicate"))) {
             const char *t = nd_yaml_text(v);
             int64_t x;
@@ -193,7 +193,7 @@ static int read_recompute(nd_yaml *y, yaml_node_t *v, nd_search_config_file *f, 
     nd_recompute m;
     if (nd_recompute_parse(t, &m))
         return where_error(y, v, err, "recompute: '%s' is not off, selective, full, auto or per_layer", t);
-    f->n_modes = 1, f->modes[0] = m;
+    f->n_modes = 1; f->modes[0] = m;
     return ND_OK;
 }
 
@@ -205,7 +205,7 @@ static int path_beside(nd_yaml *y, yaml_node_t *v, const char *key, char *out, s
     char *dir = t[0] == '/' ? NULL : nd_path_dir(y->path);
     char *joined = dir ? nd_path_join(dir, t) : NULL;
     int n = snprintf(out, size, "%s", joined ? joined : t);
-    free(dir), free(joined);
+    free(dir); free(joined);
     if (n < 0 || (size_t)n >= size) return where_error(y, v, err, "%s: the path is too long", key);
     return ND_OK;
 }

@@ -36,7 +36,7 @@ static int word_index(const char *v, const char *const *words, int count)
             char x = *a == '_' ? '-' : (char)(*a >= 'A' && *a <= 'Z' ? *a + 32 : *a);
             char y = *b == '_' ? '-' : *b;
             if (x != y) break;
-            a++, b++;
+            a++; b++;
         }
         if (!*a && !*b) return i;
     }
@@ -68,11 +68,11 @@ static int set_master(nd_train *t, const char *v)
 static int set_optimizer(nd_train *t, const char *v)
 {
     if (nd_text_equal_nocase(v, "adamw") || nd_text_equal_nocase(v, "adam"))
-        t->optimizer = ND_OPTIMIZER_ADAMW, t->optimizer_states = 2;
+        { t->optimizer = ND_OPTIMIZER_ADAMW; t->optimizer_states = 2; }
     else if (nd_text_equal_nocase(v, "sgd"))
-        t->optimizer = ND_OPTIMIZER_SGD, t->optimizer_states = 1;
+        { t->optimizer = ND_OPTIMIZER_SGD; t->optimizer_states = 1; }
     else if (nd_text_equal_nocase(v, "muon"))
-        t->optimizer = ND_OPTIMIZER_MUON, t->optimizer_states = 1;
+        { t->optimizer = ND_OPTIMIZER_MUON; t->optimizer_states = 1; }
     else
         return -1;
     return 0;
@@ -102,7 +102,7 @@ static int set_reshard(nd_train *t, const char *v) { return set_switch(&t->resha
 static int set_optimizer_impl(nd_train *t, const char *v)
 {
     for (int i = 0; nd_optimizer_impl_name((nd_optimizer_impl)i); i++)
-        if (!strcmp(v, nd_optimizer_impl_name((nd_optimizer_impl)i))) return t->optimizer_impl = i, 0;
+        if (!strcmp(v, nd_optimizer_impl_name((nd_optimizer_impl)i))) { t->optimizer_impl = i; return 0; }
     return -1;
 }
 

@@ -49,7 +49,7 @@ static size_t full_counts(const nd_knapsack_kind *k, const bool allowed[ND_RECOM
                           int64_t *list)
 {
     int64_t n = k->layers;
-    if (!allowed[FULL]) return list[0] = 0, 1;
+    if (!allowed[FULL]) { list[0] = 0; return 1; }
     if (n + 1 <= EXACT_FULL_COUNTS) {
         for (int64_t f = 0; f <= n; f++) list[f] = f;
         return (size_t)n + 1;
@@ -95,8 +95,8 @@ static int best_single(const nd_knapsack_kind *k, const bool allowed[ND_RECOMPUT
         double time = (double)(rest - s) * k->time_ms[OFF] + (double)s * k->time_ms[SEL] +
                       (double)f * k->time_ms[FULL];
         if (!found || better(time, mem, f, out, best_full)) {
-            out->n[OFF] = rest - s, out->n[SEL] = s, out->n[FULL] = f;
-            out->time = time, out->mem = mem;
+            out->n[OFF] = rest - s; out->n[SEL] = s; out->n[FULL] = f;
+            out->time = time; out->mem = mem;
             best_full = f;
             found = true;
         }
@@ -131,7 +131,7 @@ static double try_counts(const nd_knapsack_kind *a, const nd_knapsack_kind *b, c
     if (better(time, mem, full, &probe, best->full)) {
         best->a = (choice){{o, s, f}, 0, mem_a};
         best->b = cb;
-        best->time = time, best->mem = mem, best->full = full;
+        best->time = time; best->mem = mem; best->full = full;
     }
     return time;
 }
@@ -154,7 +154,7 @@ static void solve_level(const nd_knapsack_kind *a, const nd_knapsack_kind *b, co
     for (int64_t f = 0; f <= n; f = f + step > n && f < n ? n : f + step)
         for (int64_t s = 0; s + f <= n; s = s + step > n - f && s < n - f ? n - f : s + step) {
             double t = try_counts(a, b, allowed_a, allowed_b, cap, f, s, best);
-            if (t < bt) bt = t, bf = f, bs = s;
+            if (t < bt) { bt = t; bf = f; bs = s; }
         }
     for (; bf >= 0 && step >= 1; step /= 2) {
         bool moved = true;
@@ -163,7 +163,7 @@ static void solve_level(const nd_knapsack_kind *a, const nd_knapsack_kind *b, co
             for (int df = -1; df <= 1; df++)
                 for (int ds = -1; ds <= 1; ds++) {
                     double t = try_counts(a, b, allowed_a, allowed_b, cap, bf + df * step, bs + ds * step, best);
-                    if (t < bt * (1 - 1e-12)) bt = t, bf += df * step, bs += ds * step, moved = true;
+                    if (t < bt * (1 - 1e-12)) { bt = t; bf += df * step; bs += ds * step; moved = true; }
                 }
         }
     }

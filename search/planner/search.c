@@ -112,7 +112,7 @@ static int keep(worker *w, const nd_ranked *r)
         size_t cap = w->cap ? 2 * w->cap : 256;
         nd_ranked *k = realloc(w->kept, cap * sizeof *k);
         if (!k) return -1;
-        w->kept = k, w->cap = cap;
+        w->kept = k; w->cap = cap;
     }
     w->kept[w->count++] = *r;
     return 0;
@@ -155,7 +155,7 @@ static int inner(worker *w, nd_strategy base)
         int64_t mb = gbs / (dp * mbs.v[i]);
         for (int j = op.n - 1; j >= 0; j--) {
             nd_strategy s = base;
-            s.mbs = mbs.v[i], s.mb = mb, s.op = op.v[j];
+            s.mbs = mbs.v[i]; s.mb = mb; s.op = op.v[j];
             w->st.enumerated++;
             if (!nd_search_allowed(cfg, ND_DIM_MB, mb)) {
                 w->st.refused[ND_REFUSE_LIST]++;
@@ -206,7 +206,7 @@ static int outer(worker *w, const outer_item *it)
     }
     nd_values ep, vpp;
     if (m->experts) nd_search_divisors(cfg, ND_DIM_EP, m->experts, m->experts, &ep);
-    else ep.n = 1, ep.v[0] = 1;
+    else { ep.n = 1; ep.v[0] = 1; }
     /* VPP ranges over 1 .. min(max_vpp, layers per stage), as ND's does. */
     int64_t vpp_max = it->pp > 1 ? cfg->space.max_vpp : 1;
     if (vpp_max > m->layers / it->pp) vpp_max = m->layers / it->pp > 0 ? m->layers / it->pp : 1;
@@ -218,8 +218,8 @@ static int outer(worker *w, const outer_item *it)
                 if (it->tp > 1 && !nd_search_allowed(cfg, ND_DIM_SP, sp)) continue;
                 for (int mode = 0; mode < cfg->space.n_modes; mode++) {
                     nd_strategy s = cfg->base;
-                    s.tp = it->tp, s.pp = it->pp, s.cp = it->cp, s.dp = dp, s.ep = ep.v[e];
-                    s.vpp = vpp.v[v], s.sp = sp, s.recompute = cfg->space.modes[mode];
+                    s.tp = it->tp; s.pp = it->pp; s.cp = it->cp; s.dp = dp; s.ep = ep.v[e];
+                    s.vpp = vpp.v[v]; s.sp = sp; s.recompute = cfg->space.modes[mode];
                     s.etp = cfg->base.etp;
                     if (inner(w, s)) return -1;
                 }
@@ -264,7 +264,7 @@ static outer_item *layouts(const nd_search_config *cfg, size_t *n)
                         free(items);
                         return NULL;
                     }
-                    items = more, cap *= 2;
+                    items = more; cap *= 2;
                 }
                 items[count++] = (outer_item){tp.v[a], pp.v[b], cp.v[c]};
             }
@@ -344,7 +344,7 @@ int nd_search_run(const nd_search_config *cfg, nd_search_result *out, nd_error *
         free(ws[t].kept);
         nd_layer_cache_free(ws[t].cache);
     }
-    free(ws), free(ids), free(items);
+    free(ws); free(ids); free(items);
     out->stats.seconds = elapsed_s(&t0);
     if (!rc && out->stats.priced == 0) rc = nd_search_explain_none(cfg, &out->stats, err);
     if (rc) nd_search_result_free(out);

@@ -43,8 +43,8 @@ static void write_train(FILE *fp, const nd_train *t)
     nd_yaml_write_bool(fp, in, "grad_clip", t->grad_clip);
     fputs("  selective_modules: [", fp);
     const char *sep = "";
-    if (t->selective_modules & ND_SELECTIVE_CORE_ATTN) fprintf(fp, "%score_attn", sep), sep = ", ";
-    if (t->selective_modules & ND_SELECTIVE_ACTIVATION) fprintf(fp, "%sactivation", sep), sep = ", ";
+    if (t->selective_modules & ND_SELECTIVE_CORE_ATTN) { fprintf(fp, "%score_attn", sep); sep = ", "; }
+    if (t->selective_modules & ND_SELECTIVE_ACTIVATION) { fprintf(fp, "%sactivation", sep); sep = ", "; }
     if (t->selective_modules & ND_SELECTIVE_NORM) fprintf(fp, "%snorm", sep);
     fputs("]\n", fp);
     nd_yaml_write_bool(fp, in, "flash_attention", t->flash_attention);
@@ -210,7 +210,7 @@ int nd_search_write_best(const char *path, const nd_search_config *cfg, const nd
     if (best->per_layer) {
         layers = calloc((size_t)best->s.pp, sizeof *layers);
         offloaded = calloc((size_t)best->s.pp, sizeof *offloaded);
-        plan.layers = layers, plan.offloaded = offloaded;
+        plan.layers = layers; plan.offloaded = offloaded;
         has_plan = layers && offloaded && !nd_search_plan(cfg, best, &plan);
         if (has_plan) write_plan(fp, &plan);
     }
@@ -228,7 +228,7 @@ int nd_search_write_resolved(const char *dir, const nd_search_config *cfg, const
     if (best->per_layer) {
         layers = calloc((size_t)best->s.pp, sizeof *layers);
         nd_recompute_plan plan = {best->s.pp, layers, NULL, 0};
-        if (layers && !nd_search_plan(cfg, best, &plan)) c.plan = (const int64_t (*)[2][3])layers, c.plan_stages = best->s.pp;
+        if (layers && !nd_search_plan(cfg, best, &plan)) { c.plan = (const int64_t (*)[2][3])layers; c.plan_stages = best->s.pp; }
     }
     int rc = nd_config_write(run, &c, dir, written, size, err);
     free(layers);

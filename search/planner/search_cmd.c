@@ -42,7 +42,7 @@ static bool widen_lists(nd_search_space *sp)
     bool any = false;
     for (int d = 0; d < ND_DIMS_SEARCHED; d++) {
         any |= sp->allowed[d] != NULL;
-        sp->allowed[d] = NULL, sp->n_allowed[d] = 0;
+        sp->allowed[d] = NULL; sp->n_allowed[d] = 0;
     }
     return any;
 }
@@ -107,11 +107,11 @@ static int build_space(const nd_search_request *req, const nd_session *ses, cons
         sp->layer_modes = 0;
         for (int m = 0; m < sp->n_modes && (req->n_modes || (file && file->n_modes) || ses->run.search_modes); m++)
             sp->layer_modes |= 1u << sp->modes[m];
-        sp->n_modes = 1, sp->modes[0] = ND_RECOMPUTE_FULL;
+        sp->n_modes = 1; sp->modes[0] = ND_RECOMPUTE_FULL;
     }
     /* ND's default for a framework config: every candidate fully recomputed, unless the
      * command line or the search config says otherwise (reference/nd-costmodel.md §3.1) */
-    if (nd_search_nd_full_recompute(req, ses, file)) sp->n_modes = 1, sp->modes[0] = ND_RECOMPUTE_FULL;
+    if (nd_search_nd_full_recompute(req, ses, file)) { sp->n_modes = 1; sp->modes[0] = ND_RECOMPUTE_FULL; }
     bool link = req->host_gibps > 0 || req->host_overlap >= 0 || req->host_cost >= 0 || req->sustained_tflops > 0;
     if (link && !sp->offload)
         return nd_error_set(err, ND_EUSAGE, "--host_link_gibps, --sustained_tflops, --host_link_overlap and "
@@ -217,7 +217,7 @@ static int write_files(const nd_search_request *req, const nd_search_config *cfg
     if (!rc) rc = nd_search_write_summary(summary, cfg, res, odds, err);
     if (!rc) rc = nd_search_write_best(best, cfg, &ses->run, &res->items[0], err);
     if (!rc) rc = nd_search_write_memory(memory, cfg, &res->items[0], err);
-    free(ranking), free(summary), free(best), free(memory);
+    free(ranking); free(summary); free(best); free(memory);
     if (rc) return rc;
     if (ses->run.format != ND_CONFIG_ND && (rc = write_resolved(req->out_dir, cfg, ses, res, out, err))) return rc;
     size_t top = req->top > 0 ? (size_t)req->top : 10;

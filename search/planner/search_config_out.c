@@ -115,7 +115,7 @@ void nd_search_print_config_result(FILE *out, const nd_search_config *cfg, const
     if (best->per_layer) return;
     /* ND's recompute_per_layer: the same strategy with a mode chosen for each layer */
     nd_search_config alt = *cfg;
-    alt.space.per_layer = true, alt.space.offload = false, alt.space.layout = NULL;
+    alt.space.per_layer = true; alt.space.offload = false; alt.space.layout = NULL;
     nd_layer_cache *cache = nd_layer_cache_alloc();
     nd_strategy t = best->s;
     nd_ranked r;

@@ -59,7 +59,7 @@ static int write_parts(const char *path, const nd_search_result *res, size_t cou
         dims_row(out.fp, i + 1, r);
         fprintf(out.fp, ",%s", mode_of(r));
         for (int p = 0; p < ND_ND_PARTS; p++) num(out.fp, r->parts_ms[p]);
-        num(out.fp, r->step_ms), num(out.fp, r->peak_mib);
+        num(out.fp, r->step_ms); num(out.fp, r->peak_mib);
         for (int p = ND_ND_PARTS; p < ND_PARTS; p++) num(out.fp, r->parts_ms[p]);
         fputc('\n', out.fp);
     }
@@ -101,7 +101,7 @@ static int write_stages(const char *path, const nd_search_config *cfg, const nd_
         }
         nd_priced_stages_free(&p);
     }
-    if (rc) return nd_outfile_discard(&out), rc;
+    if (rc) { nd_outfile_discard(&out); return rc; }
     return nd_outfile_commit(&out, err);
 }
 
@@ -113,7 +113,7 @@ int nd_search_write_debug(const char *dir, const nd_search_config *cfg, const nd
     int rc = parts && mem ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
     if (!rc) rc = write_parts(parts, res, count, err);
     if (!rc) rc = write_stages(mem, cfg, res, count, err);
-    free(parts), free(mem);
+    free(parts); free(mem);
     return rc;
 }
 

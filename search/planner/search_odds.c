@@ -46,7 +46,7 @@ static double normal(rng *g)
     double u = ((double)(next_u64(g) >> 11) + 1.0) / 9007199254740992.0;
     double v = (double)(next_u64(g) >> 11) / 9007199254740992.0;
     double r = sqrt(-2.0 * log(u));
-    g->spare = r * sin(2.0 * 3.14159265358979323846 * v), g->has_spare = true;
+    g->spare = r * sin(2.0 * 3.14159265358979323846 * v); g->has_spare = true;
     return r * cos(2.0 * 3.14159265358979323846 * v);
 }
 
@@ -98,7 +98,7 @@ int nd_search_odds_compute(const nd_search_config *cfg, const nd_search_result *
     double *work = calloc(5 * n, sizeof *work);
     int *group = calloc(n, sizeof *group);
     if (!x || !work || !group) {
-        free(x), free(work), free(group);
+        free(x); free(work); free(group);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
     double *step = work + n, *shape_sd = step + n, *draw = shape_sd + n, *faster = draw + n;
@@ -143,13 +143,13 @@ int nd_search_odds_compute(const nd_search_config *cfg, const nd_search_result *
         wins[best]++;
         for (size_t j = 1; j < n; j++) faster[j] += draw[j] < draw[0];
     }
-    out->count = n, out->draws = ND_ODDS_DRAWS;
+    out->count = n; out->draws = ND_ODDS_DRAWS;
     for (size_t j = 0; j < n; j++) {
         out->p_fastest[j] = (double)wins[j] / ND_ODDS_DRAWS;
         out->p_faster_than_best[j] = j ? faster[j] / ND_ODDS_DRAWS : NAN;
         out->tied[j] = j && out->p_faster_than_best[j] >= ND_ODDS_TIED;
     }
-    free(x), free(work), free(group);
+    free(x); free(work); free(group);
     return ND_OK;
 }
 

@@ -46,7 +46,7 @@ static int ranking_plot(const char *dir, const nd_search_config *cfg, const nd_s
         rc = base ? nd_plot_ranking_write(base, &p, &o, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
         free(base);
     }
-    free(labels), free(text), free(parts);
+    free(labels); free(text); free(parts);
     return rc;
 }
 

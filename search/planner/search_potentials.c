@@ -35,7 +35,7 @@ static int plan_alloc(plan_buf *b, int64_t pp)
 
 static void plan_free(plan_buf *b)
 {
-    free(b->layers), free(b->off);
+    free(b->layers); free(b->off);
 }
 
 static void plan_copy(plan_buf *to, const plan_buf *from, int64_t pp)
@@ -94,7 +94,7 @@ static void range_add(void *arg, int64_t layer, nd_recompute mode)
 {
     range_writer *rw = arg;
     if (rw->start >= 0 && (mode != rw->mode || layer != rw->last + 1)) range_flush(rw);
-    if (mode != rw->main && rw->start < 0) rw->start = layer, rw->mode = mode;
+    if (mode != rw->main && rw->start < 0) { rw->start = layer; rw->mode = mode; }
     rw->last = layer;
 }
 
@@ -179,11 +179,11 @@ static int convert_one(const nd_search_config *cfg, const nd_strategy *s, plan_b
                 int64_t movable = cur->layers[st][k][m] - (m == ND_RECOMPUTE_OFF && cur->plan.offloaded ? cur->off[st][k] : 0);
                 if (movable <= 0) continue;
                 plan_copy(trial, cur, s->pp);
-                trial->layers[st][k][m]--, trial->layers[st][k][ND_RECOMPUTE_FULL]++;
+                trial->layers[st][k][m]--; trial->layers[st][k][ND_RECOMPUTE_FULL]++;
                 nd_estimate e = {0};
                 if (nd_estimate_strategy(cfg->ctx, s, NULL, &trial->plan, &e, NULL)) continue;
                 if (e.step_ms < best || (e.step_ms == best && e.peak_firm_mib < best_peak)) {
-                    best = e.step_ms, best_peak = e.peak_firm_mib, bst = st, bk = k, bm = m;
+                    best = e.step_ms; best_peak = e.peak_firm_mib; bst = st; bk = k; bm = m;
                 }
             }
     if (bst < 0) return -1;
@@ -194,7 +194,7 @@ static int convert_one(const nd_search_config *cfg, const nd_strategy *s, plan_b
     int64_t pos = bm == ND_RECOMPUTE_SELECTIVE ? host + n[ND_RECOMPUTE_SELECTIVE] - 1
                                                : host + n[ND_RECOMPUTE_SELECTIVE] + n[ND_RECOMPUTE_FULL];
     *changed = nd_plan_layer_index(cfg->ctx, s, bst, (nd_layer_kind)bk, pos);
-    cur->layers[bst][bk][bm]--, cur->layers[bst][bk][ND_RECOMPUTE_FULL]++;
+    cur->layers[bst][bk][bm]--; cur->layers[bst][bk][ND_RECOMPUTE_FULL]++;
     (void)best_est;
     return 0;
 }
@@ -221,16 +221,16 @@ static int one_configuration(row_writer *wr, const nd_ranked *r, nd_plot_recompu
     int64_t changed = -1;
     for (int step = 0; !rc && n < cap; step++) {
         nd_estimate e = {0};
-        e.stage_memory = mem, e.stage_time = tm;
+        e.stage_memory = mem; e.stage_time = tm;
         if (nd_estimate_strategy(cfg->ctx, s, NULL, &cur.plan, &e, NULL)) break;
         for (int64_t st = 0; st < pp; st++) savings[st] = (full_tm[st].total_ms - tm[st].total_ms) * (double)s->mb;
         write_row(wr, r, step, changed, &cur, &e, mem, savings);
-        steps[n] = e.step_ms, peaks[n] = e.peak_firm_mib, n++;
+        steps[n] = e.step_ms; peaks[n] = e.peak_firm_mib; n++;
         if (convert_one(cfg, s, &cur, &trial, &changed, NULL)) break;
     }
     series->n_steps = n;
-    plan_free(&cur), plan_free(&trial);
-    free(mem), free(tm), free(full_tm), free(savings);
+    plan_free(&cur); plan_free(&trial);
+    free(mem); free(tm); free(full_tm); free(savings);
     return rc;
 }
 
@@ -268,13 +268,14 @@ int nd_search_potentials(const char *dir, const nd_search_config *cfg, const nd_
         if (!rc && se->n_steps) drawn++;
     }
     nd_progress_end(&bar);
-    rc = rc ? (nd_outfile_discard(&out), rc) : nd_outfile_commit(&out, err);
+    if (rc) nd_outfile_discard(&out);
+    else rc = nd_outfile_commit(&out, err);
     if (!rc && plots && drawn) {
         nd_plot_recompute p = {drawn, series, cfg->ctx->budget_mib};
         char *base = nd_path_join(dir, "recompute_potentials");
         rc = base ? nd_plot_recompute_write(base, &p, opt, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
         free(base);
     }
-    free(series), free(labels), free(values);
+    free(series); free(labels); free(values);
     return rc;
 }

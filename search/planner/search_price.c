@@ -130,7 +130,7 @@ static void keep_faster(const offload_plan *p, int64_t k, offload_plan *best, in
 {
     bool faster = p->time < best->time * (1 - 1e-12);
     bool tie_smaller = !faster && !(best->time < p->time * (1 - 1e-12)) && k < *best_k;
-    if (isfinite(p->time) && (faster || tie_smaller)) *best = *p, *best_k = k;
+    if (isfinite(p->time) && (faster || tie_smaller)) { *best = *p; *best_k = k; }
 }
 
 /* The offload counts whose copies hide form a prefix [0, K] of each stretch where the kinds
@@ -171,7 +171,7 @@ static void search_stretch(const stage_plan *sp, int64_t lo, int64_t hi, offload
     offload_plan p;
     if (hi < lo) return;
     if (hi - lo < EXACT_OFFLOADS) {
-        for (int64_t k = lo; k <= hi; k++) plan_offload(sp, k, &p), keep_faster(&p, k, best, best_k);
+        for (int64_t k = lo; k <= hi; k++) { plan_offload(sp, k, &p); keep_faster(&p, k, best, best_k); }
         return;
     }
     if (sp->cfg->space.host_cost_ms_per_gib == 0) {
@@ -185,21 +185,21 @@ static void search_stretch(const stage_plan *sp, int64_t lo, int64_t hi, offload
             if (isfinite(p.time) && !(top.time < p.time * (1 - 1e-12))) b = mid;
             else a = mid + 1;
         }
-        plan_offload(sp, a, &p), keep_faster(&p, a, best, best_k);
+        plan_offload(sp, a, &p); keep_faster(&p, a, best, best_k);
         return;
     }
     int64_t step = (hi - lo) / GRID_OFFLOADS, at = -1;
     double at_time = INFINITY;
     for (int64_t k = lo; k <= hi; k = k + step > hi && k < hi ? hi : k + step) {
-        plan_offload(sp, k, &p), keep_faster(&p, k, best, best_k);
-        if (p.time < at_time) at_time = p.time, at = k;
+        plan_offload(sp, k, &p); keep_faster(&p, k, best, best_k);
+        if (p.time < at_time) { at_time = p.time; at = k; }
     }
     for (; at >= 0 && step >= 1; step /= 2)
         for (int dir = -1; dir <= 1; dir += 2)
             for (int64_t k = at + dir * step; k >= lo && k <= hi; k += dir * step) {
-                plan_offload(sp, k, &p), keep_faster(&p, k, best, best_k);
+                plan_offload(sp, k, &p); keep_faster(&p, k, best, best_k);
                 if (!(p.time < at_time * (1 - 1e-12))) break;
-                at_time = p.time, at = k;
+                at_time = p.time; at = k;
             }
 }
 
@@ -222,7 +222,7 @@ static int plan_stage(const nd_search_config *cfg, const nd_layer_cache_entry *c
                                                              : ctx->ratios->value[ND_RATIO_COMPUTE];
     offload_plan best = {INFINITY, false, {{0}}, {0}}, p;
     int64_t best_k = INT64_MAX;
-    plan_offload(&sp, 0, &p), keep_faster(&p, 0, &best, &best_k);
+    plan_offload(&sp, 0, &p); keep_faster(&p, 0, &best, &best_k);
     if (cfg->space.offload && s->vpp <= 1 && sp.n > 0) {
         /* where the second kind first appears among the stage's layers (n + 1: never) */
         nd_layer_kind first_kind = nd_model_layer_kind(ctx->model, w->first_layer);
@@ -260,7 +260,7 @@ static void fill_ranked(const nd_strategy *s, const nd_estimate *e, nd_ranked *r
     r->s = *s;
     memcpy(r->parts_ms, e->parts_ms, sizeof r->parts_ms);
     memcpy(r->raw_parts_ms, e->raw_parts_ms, sizeof r->raw_parts_ms);
-    r->kernels_per_step = e->kernels_per_step, r->microbatch_slots = e->microbatch_slots;
+    r->kernels_per_step = e->kernels_per_step; r->microbatch_slots = e->microbatch_slots;
     r->step_ms = e->step_ms;
     r->peak_mib = e->peak_firm_mib; /* what must fit: held buffers are given back */
     r->tokens_per_s_per_device = e->tokens_per_s_per_device;
@@ -391,7 +391,7 @@ int nd_search_plan(const nd_search_config *cfg, const nd_ranked *r, nd_recompute
     if (!r->per_layer) return -1;
     if (cfg->space.layout) {
         if (nd_layout_plan(cfg->ctx->model, cfg->space.layout, &r->s, plan->layers)) return -1;
-        plan->stages = r->s.pp, plan->offloaded = NULL, plan->copy_cost_ms_per_gib = 0;
+        plan->stages = r->s.pp; plan->offloaded = NULL; plan->copy_cost_ms_per_gib = 0;
         return 0;
     }
     nd_strategy full = r->s;
@@ -423,7 +423,7 @@ int nd_search_plan(const nd_search_config *cfg, const nd_ranked *r, nd_recompute
 
 void nd_priced_stages_free(nd_priced_stages *p)
 {
-    free(p->mem), free(p->tm), free(p->layers), free(p->off);
+    free(p->mem); free(p->tm); free(p->layers); free(p->off);
 }
 
 int nd_search_price_stages(const nd_search_config *cfg, const nd_ranked *r, nd_priced_stages *p, nd_error *err)
@@ -437,7 +437,7 @@ int nd_search_price_stages(const nd_search_config *cfg, const nd_ranked *r, nd_p
     if (!p->mem || !p->tm || !p->layers || !p->off) return nd_error_set(err, ND_ENOMEM, "out of memory");
     p->plan = (nd_recompute_plan){0, p->layers, p->off, 0};
     bool has_plan = r->per_layer && !nd_search_plan(cfg, r, &p->plan);
-    p->est.stage_memory = p->mem, p->est.stage_time = p->tm;
+    p->est.stage_memory = p->mem; p->est.stage_time = p->tm;
     if (nd_estimate_strategy(cfg->ctx, &r->s, NULL, has_plan ? &p->plan : NULL, &p->est, NULL))
         return nd_error_set(err, ND_ERUNTIME, "cannot price the strategy again");
     return ND_OK;

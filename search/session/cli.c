@@ -191,14 +191,14 @@ static int table_build(option_table *t, const nd_cli_program *p)
 {
     int cap = 2 * (nd_cli_common_option_count + FOREIGN_COUNT + 2);
     size_t names = 0;
-    for (const struct option *o = p->options; o->name; o++) cap += 2, names += 2 * strlen(o->name) + 8;
+    for (const struct option *o = p->options; o->name; o++) { cap += 2; names += 2 * strlen(o->name) + 8; }
     for (int i = 0; i < nd_cli_common_option_count; i++) names += 2 * strlen(nd_cli_common_options[i].name) + 8;
     for (int i = 0; i < FOREIGN_COUNT; i++) names += 2 * strlen(foreign[i].name) + 8;
     memset(t, 0, sizeof *t);
     t->items = calloc((size_t)cap + 1, sizeof *t->items);
     t->names_size = names + 64;
     t->names = malloc(t->names_size);
-    if (!t->items || !t->names) return free(t->items), free(t->names), -1;
+    if (!t->items || !t->names) { free(t->items); free(t->names); return -1; }
     for (const struct option *o = p->options; o->name; o++) table_add(t, o->name, o->has_arg, o->val, "");
     for (int i = 0; i < nd_cli_common_option_count; i++) {
         const struct option *o = &nd_cli_common_options[i];
@@ -210,7 +210,7 @@ static int table_build(option_table *t, const nd_cli_program *p)
         char c = foreign[i].short_name;
         size_t n = strlen(t->shorts);
         if (c && !strchr(t->shorts, c) && n + 3 < sizeof t->shorts) {
-            t->shorts[n] = c, t->shorts[n + 1] = foreign[i].has_arg ? ':' : '\0', t->shorts[n + 2] = '\0';
+            t->shorts[n] = c; t->shorts[n + 1] = foreign[i].has_arg ? ':' : '\0'; t->shorts[n + 2] = '\0';
         }
     }
     table_add(t, "help", no_argument, ND_OPT_HELP, "");
@@ -239,7 +239,7 @@ static void print_notes(const nd_cli_program *p, nd_cli_common *c)
         int kept = 0;
         for (int i = 0; i < c->n_notes; i++)
             if (strncmp(c->notes[i], "-o", 2) && !strstr(c->notes[i], "output"))
-                c->notes[kept] = c->notes[i], c->note_owner[kept++] = c->note_owner[i];
+                { c->notes[kept] = c->notes[i]; c->note_owner[kept++] = c->note_owner[i]; }
         c->n_notes = kept;
     }
     for (int i = 0; i < c->n_notes; i++) {
@@ -310,8 +310,8 @@ static int take_option(const nd_cli_program *p, nd_cli_common *common, void *req
         if (foreign[base - ND_OPT_FOREIGN].short_name == 'o') common->output_dir = optarg; /* -V -o */
         return -1;
     }
-    if (opt == 'h' || opt == ND_OPT_HELP) return print_help(p), 0;
-    if (opt == ND_OPT_VERSION) return printf("%s %s\n", p->name, ND_VERSION), 0;
+    if (opt == 'h' || opt == ND_OPT_HELP) { print_help(p); return 0; }
+    if (opt == ND_OPT_VERSION) { printf("%s %s\n", p->name, ND_VERSION); return 0; }
     char msg[400];
     nd_flag_refused_message(NULL, "", typed, msg, sizeof msg);
     return usage_error(p, msg);
@@ -324,7 +324,7 @@ int nd_cli_parse(const nd_cli_program *p, int argc, char **argv, nd_cli_common *
     if (table_build(&t, p)) return usage_error(p, "out of memory");
     if (nd_cli_argv_normalize(t.items, multiwords, 2, argc, argv, common->words, sizeof common->words,
                               &words)) {
-        free(t.items), free(t.names);
+        free(t.items); free(t.names);
         return usage_error(p, "the command line is too long (8192 bytes of options at most)");
     }
     int status = -1, opt;
@@ -355,7 +355,7 @@ int nd_cli_parse(const nd_cli_program *p, int argc, char **argv, nd_cli_common *
         status = usage_error(p, err.message);
     if (status < 0) print_notes(p, common);
     nd_cli_argv_free(&words);
-    free(t.items), free(t.names);
+    free(t.items); free(t.names);
     return status;
 }
 

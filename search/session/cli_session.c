@@ -101,7 +101,7 @@ static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_
 {
     int rc;
     *device = NULL;
-    table->items = NULL, table->count = 0;
+    table->items = NULL; table->count = 0;
     bool standalone = !c->run_path && file && file->n_model > 0; /* ND: the search config's model: */
     if (!c->run_path && !standalone)
         return nd_error_set(err, ND_EUSAGE, "-y RUN is required (a run YAML or a config.json)%s",
@@ -189,7 +189,7 @@ int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FI
             free(merged);
             return nd_error_set(err, ND_ENOMEM, "out of memory");
         }
-        if ((rc = load_search_config(c->search_config, s->search, err))) return free(merged), rc;
+        if ((rc = load_search_config(c->search_config, s->search, err))) { free(merged); return rc; }
         *merged = *c;
         search_config_defaults(s->search, merged);
         const nd_search_config_file *f = s->search;
@@ -199,7 +199,7 @@ int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FI
             rc = nd_error_set(err, ND_EUSAGE, "-y names %s, but the search config prices its train_yaml, %s: pass the "
                               "same file (or leave -y out)", c->run_path, f->train_yaml);
         flags = merged;
-        if (rc) return free(merged), rc;
+        if (rc) { free(merged); return rc; }
     }
     rc = nd_cli_common_resolve(flags, s->search, need_cluster && !c->search_config, &s->run, &s->table, &s->device,
                                &s->budget_mib, err);

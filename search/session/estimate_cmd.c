@@ -25,7 +25,7 @@ int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, n
     nd_strategy s = run->strategy;
     bool fixed = false; /* the search config's fixed degrees: a strategy to price */
     for (int d = 0; ses.search && d < ND_DIMS_SEARCHED; d++)
-        if (ses.search->fixed[d]) nd_strategy_set_dim(&s, (nd_dim)d, ses.search->fixed_value[d]), fixed = true;
+        if (ses.search->fixed[d]) { nd_strategy_set_dim(&s, (nd_dim)d, ses.search->fixed_value[d]); fixed = true; }
     if (req->strategy && (rc = nd_strategy_parse(&s, req->strategy, err))) {
         err->code = rc = ND_EUSAGE;
         nd_error_prefix(err, "--strategy");
@@ -51,7 +51,7 @@ int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, n
     est.stage_memory = calloc((size_t)s.pp, sizeof *est.stage_memory);
     est.stage_time = calloc((size_t)s.pp, sizeof *est.stage_time);
     if (!est.stage_memory || !est.stage_time) {
-        free(est.stage_memory), free(est.stage_time);
+        free(est.stage_memory); free(est.stage_time);
         rc = nd_error_set(err, ND_ENOMEM, "out of memory");
         goto done;
     }
