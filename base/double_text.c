@@ -44,24 +44,38 @@ static int reads_back(long double v, double x)
 static void put_g(char *buf, int negative, uint64_t digits, int p, int exp10)
 {
     char d[24];
-    for (int i = p - 1; i >= 0; i--) { d[i] = (char)('0' + digits % 10); digits /= 10; }
+    for (int i = p - 1; i >= 0; i--) {
+        d[i] = (char)('0' + digits % 10);
+        digits /= 10;
+    }
     int last = p - 1;
     while (last > 0 && d[last] == '0') last--;
     char *w = buf;
     if (negative) *w++ = '-';
     if (exp10 < -4 || exp10 >= p) {
         *w++ = d[0];
-        if (last > 0) { *w++ = '.'; memcpy(w, d + 1, (size_t)last); w += last; }
+        if (last > 0) {
+            *w++ = '.';
+            memcpy(w, d + 1, (size_t)last);
+            w += last;
+        }
         sprintf(w, "e%c%02d", exp10 < 0 ? '-' : '+', exp10 < 0 ? -exp10 : exp10);
         return;
     }
     if (exp10 < 0) {
-        *w++ = '0'; *w++ = '.';
+        *w++ = '0';
+        *w++ = '.';
         for (int i = -1; i > exp10; i--) *w++ = '0';
-        memcpy(w, d, (size_t)last + 1); w += last + 1;
+        memcpy(w, d, (size_t)last + 1);
+        w += last + 1;
     } else {
-        memcpy(w, d, (size_t)exp10 + 1); w += exp10 + 1;
-        if (last > exp10) { *w++ = '.'; memcpy(w, d + exp10 + 1, (size_t)(last - exp10)); w += last - exp10; }
+        memcpy(w, d, (size_t)exp10 + 1);
+        w += exp10 + 1;
+        if (last > exp10) {
+            *w++ = '.';
+            memcpy(w, d + exp10 + 1, (size_t)(last - exp10));
+            w += last - exp10;
+        }
     }
     *w = '\0';
 }
@@ -100,7 +114,10 @@ static bool shortest_fast(double x, char buf[ND_DOUBLE_TEXT_MAX])
         if ((off < 0 ? -off : off) < margin[p - 15]) return false; /* too close to call */
         uint64_t digits = whole + (frac > 0.5L);
         int e = exp10;
-        if ((long double)digits == pow10_exact(p)) { digits /= 10; e++; }
+        if ((long double)digits == pow10_exact(p)) {
+            digits /= 10;
+            e++;
+        }
         if (p - 1 - e < 0 || p - 1 - e > 27) return false;
         long double v = (long double)digits / pow10_exact(p - 1 - e);
         int back = reads_back(v, a);
@@ -136,8 +153,10 @@ const char *nd_format_double(double x, char buf[ND_DOUBLE_TEXT_MAX])
         while (lo < hi) {
             int mid = (lo + hi) / 2;
             snprintf(text, sizeof text, "%.*g", mid, x);
-            if (strtod(text, NULL) == x) hi = mid;
-            else lo = mid + 1;
+            if (strtod(text, NULL) == x)
+                hi = mid;
+            else
+                lo = mid + 1;
         }
         precision = lo;
     }

@@ -6,17 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong forms, no
  * surrogates, at most U+10FFFF), or 0. */
 static size_t utf8_length(const unsigned char *s)
 {
-    size_t n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
-             : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+    size_t n = s[0] >= 0xc2 && s[0] <= 0xdf   ? 2
+               : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+               : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4
+                                              : 0;
     for (size_t i = 1; i < n; i++)
         if (s[i] < 0x80 || s[i] > 0xbf) return 0;
-    if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
-        (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+    if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) || (s[0] == 0xf0 && s[1] < 0x90) ||
+        (s[0] == 0xf4 && s[1] > 0x8f))
         return 0;
     return n;
 }
@@ -38,17 +39,25 @@ static size_t escape_line(char *dst, size_t size, const char *src)
         if (u) {
             if (k + u >= size) break;
             memcpy(dst + k, src, u);
-            k += u; src += u - 1;
+            k += u;
+            src += u - 1;
             continue;
         }
         if (c >= 0x20 && c < 0x7f) {
             esc[n++] = (char)c;
         } else {
             esc[n++] = '\\';
-            if (c == '\n') esc[n++] = 'n';
-            else if (c == '\r') esc[n++] = 'r';
-            else if (c == '\t') esc[n++] = 't';
-            else { esc[n++] = 'x'; esc[n++] = hex[c >> 4]; esc[n++] = hex[c & 15]; }
+            if (c == '\n')
+                esc[n++] = 'n';
+            else if (c == '\r')
+                esc[n++] = 'r';
+            else if (c == '\t')
+                esc[n++] = 't';
+            else {
+                esc[n++] = 'x';
+                esc[n++] = hex[c >> 4];
+                esc[n++] = hex[c & 15];
+            }
         }
         if (k + n >= size) break;
         memcpy(dst + k, esc, n);
@@ -127,7 +136,8 @@ int nd_error_prefix(nd_error *err, const char *fmt, ...)
         memcpy(both + a + 2, err->message, b + 1);
         copy_one_line(err->message, sizeof err->message, both);
     }
-    free(context); free(both);
+    free(context);
+    free(both);
     return err->code;
 }
 

@@ -32,8 +32,8 @@ static bool needs_value(const struct option *longs, const char *shorts, const ch
     return false;
 }
 
-void nd_flag_refused_message(const struct option *longs, const char *shorts, const char *typed,
-                             char *msg, size_t size)
+void nd_flag_refused_message(const struct option *longs, const char *shorts, const char *typed, char *msg,
+                             size_t size)
 {
     char name[128];
     bare_name(typed ? typed : "", name, sizeof name);
@@ -50,8 +50,7 @@ void nd_flag_refused_message(const struct option *longs, const char *shorts, con
     if (near && strcmp(near, name) != 0)
         snprintf(msg, size, "unknown option '%.200s' (did you mean '--%s'?)", typed, near);
     else if (near)
-        snprintf(msg, size, "unknown option '%.200s' (did you mean '--%s'? it takes no value)", typed,
-                 near);
+        snprintf(msg, size, "unknown option '%.200s' (did you mean '--%s'? it takes no value)", typed, near);
     else
         snprintf(msg, size, "unknown option '%.200s'", typed);
 }

@@ -17,7 +17,6 @@
 #include "io_internal.h"
 #include "nd/base/text.h"
 
-
 static const char *file_kind(mode_t mode)
 {
     if (S_ISDIR(mode)) return "a directory";
@@ -41,8 +40,7 @@ int nd_open_regular(const char *path, nd_error *err)
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return nd_error_set(err, ND_EINPUT, "%s: is %s, not a regular file", path,
-                            file_kind(st.st_mode));
+        return nd_error_set(err, ND_EINPUT, "%s: is %s, not a regular file", path, file_kind(st.st_mode));
     }
     int flags = fcntl(fd, F_GETFL);
     if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
@@ -68,13 +66,13 @@ FILE *nd_fopen_regular(const char *path, nd_error *err)
 static bool same_file(int fd, const char *path)
 {
     struct stat a, b;
-    return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
-           a.st_ino == b.st_ino;
+    return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 int nd_path_lock_take(nd_path_lock *lock, const char *path, nd_error *err)
 {
-    lock->fd = -1; lock->created = false;
+    lock->fd = -1;
+    lock->created = false;
     /* A few rounds at most: each retry means another writer replaced the file. */
     for (int attempt = 0; attempt < 1000; attempt++) {
         int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -88,8 +86,7 @@ int nd_path_lock_take(nd_path_lock *lock, const char *path, nd_error *err)
         struct stat st;
         if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
             close(fd);
-            return nd_error_set(err, ND_EINPUT, "%s: is %s, not a regular file", path,
-                                file_kind(st.st_mode));
+            return nd_error_set(err, ND_EINPUT, "%s: is %s, not a regular file", path, file_kind(st.st_mode));
         }
         int flags = fcntl(fd, F_GETFL);
         if (flags >= 0) fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
@@ -102,7 +99,8 @@ int nd_path_lock_take(nd_path_lock *lock, const char *path, nd_error *err)
             return nd_error_set(err, ND_EIO, "%s: cannot lock: %s", path, strerror(e));
         }
         if (same_file(fd, path)) {
-            lock->fd = fd; lock->created = created;
+            lock->fd = fd;
+            lock->created = created;
             return ND_OK;
         }
         close(fd); /* replaced (or removed) while we waited: lock the new one */
@@ -116,16 +114,18 @@ void nd_path_lock_release(nd_path_lock *lock, const char *path, bool remove_crea
     /* Inside a run the replacement is only staged: the run holds the lock until it has
      * renamed its outputs (or removed them, and the file if this lock created it). */
     if (!remove_created && nd_run_hold_lock(lock->fd, path, lock->created)) {
-        lock->fd = -1; lock->created = false;
+        lock->fd = -1;
+        lock->created = false;
         return;
     }
     struct stat st;
     /* Still the empty file this lock created: nothing was written, so it goes again. */
-    if (remove_created && lock->created && same_file(lock->fd, path) &&
-        fstat(lock->fd, &st) == 0 && st.st_size == 0)
+    if (remove_created && lock->created && same_file(lock->fd, path) && fstat(lock->fd, &st) == 0 &&
+        st.st_size == 0)
         unlink(path);
     close(lock->fd); /* releases the flock */
-    lock->fd = -1; lock->created = false;
+    lock->fd = -1;
+    lock->created = false;
 }
 
 int nd_read_fd(int fd, const char *path, size_t max_bytes, char **data, size_t *len, nd_error *err)
@@ -141,13 +141,14 @@ int nd_read_fd(int fd, const char *path, size_t max_bytes, char **data, size_t *
             if (cap >= max_bytes && read(fd, buf + n, 1) == 0) break;
             if (cap >= max_bytes) {
                 free(buf);
-                return nd_error_set(err, ND_EINPUT, "%s: larger than the %zu bytes allowed",
-                                    path, max_bytes);
+                return nd_error_set(err, ND_EINPUT, "%s: larger than the %zu bytes allowed", path, max_bytes);
             }
             cap = cap > max_bytes / 2 ? max_bytes : cap * 2;
             char *nb = realloc(buf, cap + 1);
-            if (!nb)
-                { free(buf); return nd_error_set(err, ND_ENOMEM, "%s: out of memory reading the file", path); }
+            if (!nb) {
+                free(buf);
+                return nd_error_set(err, ND_ENOMEM, "%s: out of memory reading the file", path);
+            }
             buf = nb;
         }
         ssize_t got = read(fd, buf + n, cap - n);

@@ -33,8 +33,10 @@ static void put_spaced(FILE *fp, const char *text, size_t len, int extra_tabs)
     char *out = malloc(cap), *w = out;
     if (!out) { /* keep going, slowly */
         for (size_t i = 0; i < len; i++) {
-            if (text[i] == '\t') fputs(i > 0 && text[i - 1] == ':' ? " " : "  ", fp);
-            else fputc(text[i], fp);
+            if (text[i] == '\t')
+                fputs(i > 0 && text[i - 1] == ':' ? " " : "  ", fp);
+            else
+                fputc(text[i], fp);
             if (text[i] == '\n')
                 for (int t = 0; t < extra_tabs; t++) fputs("  ", fp);
         }
@@ -49,7 +51,10 @@ static void put_spaced(FILE *fp, const char *text, size_t len, int extra_tabs)
         }
         *w++ = c;
         if (c == '\n')
-            for (int t = 0; t < extra_tabs; t++) { *w++ = ' '; *w++ = ' '; }
+            for (int t = 0; t < extra_tabs; t++) {
+                *w++ = ' ';
+                *w++ = ' ';
+            }
     }
     fwrite(out, 1, (size_t)(w - out), fp);
     free(out);
@@ -78,7 +83,8 @@ int nd_json_print_streamed(FILE *fp, const cJSON *doc, const char *array_key, si
         for (size_t i = 0; i < n && !rc; i++) {
             cJSON *item = make_item(i, ctx);
             char *one = item ? cJSON_Print(item) : NULL;
-            if (!one) rc = -1;
+            if (!one)
+                rc = -1;
             else {
                 if (i) fputs(", ", fp);
                 put_spaced(fp, one, strlen(one), 2); /* items of a member of the document */
@@ -182,8 +188,10 @@ int nd_json_parse(const char *text, size_t len, const char *path, cJSON **root, 
     size_t bom = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0; /* cJSON refuses a BOM */
     const char *nul = escaped_nul(text + bom);
     if (nul)
-        return nd_error_set(err, ND_EINPUT, "%s:%d: a string holds \\u0000 (a NUL character), "
-                            "which would cut it short", path, line_at(text, nul));
+        return nd_error_set(err, ND_EINPUT,
+                            "%s:%d: a string holds \\u0000 (a NUL character), "
+                            "which would cut it short",
+                            path, line_at(text, nul));
     const char *end = NULL;
     allocation_failed = false;
     cJSON *doc = cJSON_ParseWithLengthOpts(text + bom, len - bom + 1, &end, 1); /* + its NUL */
@@ -196,8 +204,10 @@ int nd_json_parse(const char *text, size_t len, const char *path, cJSON **root, 
     const cJSON *twice = repeated_key(doc, &oom);
     if (oom || twice) {
         rc = oom ? nd_error_set(err, ND_ENOMEM, "%s: out of memory reading the JSON", path)
-                 : nd_error_set(err, ND_EINPUT, "%s: key '%s' appears twice in one object; "
-                                "which one counts would be an accident", path, twice->string);
+                 : nd_error_set(err, ND_EINPUT,
+                                "%s: key '%s' appears twice in one object; "
+                                "which one counts would be an accident",
+                                path, twice->string);
         cJSON_Delete(doc);
         return rc;
     }

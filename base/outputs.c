@@ -37,11 +37,11 @@ enum { OUT_OPEN, OUT_STAGED };
 
 typedef struct nd_output {
     char *dest;
-    char *tmp;            /* the temporary; NULL once renamed or removed */
-    char *backup;         /* a link to the earlier destination while a commit runs, or NULL */
-    dev_t dev;            /* identity: the destination's, or its directory's when new */
+    char *tmp;    /* the temporary; NULL once renamed or removed */
+    char *backup; /* a link to the earlier destination while a commit runs, or NULL */
+    dev_t dev;    /* identity: the destination's, or its directory's when new */
     ino_t ino;
-    char *new_name;       /* when new: the name in that directory; NULL when it exists */
+    char *new_name; /* when new: the name in that directory; NULL when it exists */
     int state;
     struct nd_output *next;
 } nd_output;
@@ -97,8 +97,7 @@ void nd_signals_install(void)
         memset(&act, 0, sizeof act);
         act.sa_handler = on_signal;
         sigemptyset(&act.sa_mask);
-        for (size_t j = 0; j < N_HANDLED; j++)
-            sigaddset(&act.sa_mask, handled_signals[j]);
+        for (size_t j = 0; j < N_HANDLED; j++) sigaddset(&act.sa_mask, handled_signals[j]);
         act.sa_flags = SA_RESETHAND;
         sigaction(handled_signals[i], &act, NULL);
     }
@@ -108,8 +107,7 @@ void nd_signals_block(sigset_t *old)
 {
     sigset_t set;
     sigemptyset(&set);
-    for (size_t i = 0; i < N_HANDLED; i++)
-        sigaddset(&set, handled_signals[i]);
+    for (size_t i = 0; i < N_HANDLED; i++) sigaddset(&set, handled_signals[i]);
     pthread_sigmask(SIG_BLOCK, &set, old);
 }
 
@@ -142,7 +140,10 @@ int nd_run_note_input(const struct stat *st)
         if (n_inputs == cap_inputs) {
             size_t cap = cap_inputs ? 2 * cap_inputs : 16;
             file_id *grown = realloc(inputs, cap * sizeof *grown);
-            if (grown) { inputs = grown; cap_inputs = cap; }
+            if (grown) {
+                inputs = grown;
+                cap_inputs = cap;
+            }
         }
         if (n_inputs < cap_inputs)
             inputs[n_inputs++] = (file_id){st->st_dev, st->st_ino};
@@ -169,7 +170,10 @@ bool nd_run_hold_lock(int fd, const char *path, bool created)
     if (running && n_locks == cap_locks) {
         size_t cap = cap_locks ? 2 * cap_locks : 4;
         held_lock *grown = realloc(locks, cap * sizeof *grown);
-        if (grown) { locks = grown; cap_locks = cap; }
+        if (grown) {
+            locks = grown;
+            cap_locks = cap;
+        }
     }
     char *copy = running && n_locks < cap_locks ? nd_strdup(path) : NULL;
     if (copy) {
@@ -202,7 +206,10 @@ static void release_locks(bool failed)
 
 static void output_free(nd_output *p)
 {
-    free(p->dest); free(p->tmp); free(p->backup); free(p->new_name);
+    free(p->dest);
+    free(p->tmp);
+    free(p->backup);
+    free(p->new_name);
     free(p);
 }
 
@@ -222,8 +229,7 @@ static char *temporary_template(const char *dir, const char *name)
     size_t keep = strlen(name);
     if (keep > TMP_NAME_KEEP) {
         keep = TMP_NAME_KEEP;
-        while (keep > 0 && ((unsigned char)name[keep] & 0xc0) == 0x80)
-            keep--;
+        while (keep > 0 && ((unsigned char)name[keep] & 0xc0) == 0x80) keep--;
     }
     return nd_path_printf("%s/.%.*s.XXXXXX", dir, (int)keep, name);
 }
@@ -243,16 +249,22 @@ static int check_destination(nd_output *p, const char *dir, nd_error *err)
         if (S_ISDIR(st.st_mode))
             return nd_error_set(err, ND_EINPUT, "%s: is a directory, not a file to write", p->dest);
         if (!S_ISREG(st.st_mode))
-            return nd_error_set(err, ND_EINPUT, "%s: is not a regular file; nd writes a finished "
-                                "file and renames it over the destination", p->dest);
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: is not a regular file; nd writes a finished "
+                                "file and renames it over the destination",
+                                p->dest);
         if (is_input(&st))
-            return nd_error_set(err, ND_EINPUT, "%s: is also an input of this run; an output must "
-                                "not replace it: choose another output name", p->dest);
-        p->dev = st.st_dev; p->ino = st.st_ino;
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: is also an input of this run; an output must "
+                                "not replace it: choose another output name",
+                                p->dest);
+        p->dev = st.st_dev;
+        p->ino = st.st_ino;
     } else {
         if (stat(dir, &st) != 0)
             return nd_error_set(err, ND_EIO, "%s: cannot write: %s", p->dest, strerror(errno));
-        p->dev = st.st_dev; p->ino = st.st_ino;
+        p->dev = st.st_dev;
+        p->ino = st.st_ino;
         if (!(p->new_name = nd_strdup(base_name(p->dest))))
             return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
@@ -260,11 +272,12 @@ static int check_destination(nd_output *p, const char *dir, nd_error *err)
         bool same = q->dev == p->dev && q->ino == p->ino &&
                     (!q->new_name ? !p->new_name : p->new_name && !strcmp(q->new_name, p->new_name));
         if (same && !strcmp(q->dest, p->dest))
-            return nd_error_set(err, ND_EINPUT, "%s: is named twice as an output of this run",
-                                p->dest);
+            return nd_error_set(err, ND_EINPUT, "%s: is named twice as an output of this run", p->dest);
         if (same)
-            return nd_error_set(err, ND_EINPUT, "%s: is named twice as an output of this run "
-                                "(also as %s)", p->dest, q->dest);
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: is named twice as an output of this run "
+                                "(also as %s)",
+                                p->dest, q->dest);
     }
     return ND_OK;
 }
@@ -291,8 +304,7 @@ int nd_outfile_open(nd_outfile *out, const char *path, nd_error *err)
         rc = nd_error_set(err, ND_EIO, "%s: cannot write: %s", path, strerror(errno));
     if (!rc) { /* listed at once: from here on a signal removes it */
         nd_output *volatile *q = &outputs;
-        while (*q)
-            q = &(*q)->next;
+        while (*q) q = &(*q)->next;
         *q = p;
     }
     run_leave(&old);
@@ -302,7 +314,9 @@ int nd_outfile_open(nd_outfile *out, const char *path, nd_error *err)
         return rc;
     }
     out->fp = fdopen(fd, "w");
-    out->record = p; out->path = p->dest; out->tmp_path = p->tmp;
+    out->record = p;
+    out->path = p->dest;
+    out->tmp_path = p->tmp;
     if (!out->fp) {
         int e = errno;
         close(fd);
@@ -418,7 +432,8 @@ static int copy_file(const char *path, const char *to)
     int in = open(path, O_RDONLY | O_CLOEXEC), e = 0;
     if (in < 0) return errno;
     struct stat st;
-    int outfd = fstat(in, &st) == 0 ? open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 07777) : -1;
+    int outfd =
+        fstat(in, &st) == 0 ? open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 07777) : -1;
     if (outfd < 0) e = errno;
     char buf[65536];
     for (ssize_t got; !e && (got = read(in, buf, sizeof buf)) != 0;) {
@@ -457,8 +472,10 @@ static int make_backup(nd_output *p)
  * never deleted. */
 static void restore(nd_output *p)
 {
-    if (!p->backup) unlink(p->dest);
-    else rename(p->backup, p->dest);
+    if (!p->backup)
+        unlink(p->dest);
+    else
+        rename(p->backup, p->dest);
     free(p->backup);
     p->backup = NULL;
 }
@@ -471,8 +488,10 @@ static int commit_staged(nd_error *err)
     for (nd_output *p = outputs; p && !rc; p = p->next) {
         struct stat st;
         if (p->state == OUT_STAGED && stat(p->dest, &st) == 0 && is_input(&st))
-            rc = nd_error_set(err, ND_EINPUT, "%s: is also an input of this run; an output must "
-                              "not replace it: choose another output name", p->dest);
+            rc = nd_error_set(err, ND_EINPUT,
+                              "%s: is also an input of this run; an output must "
+                              "not replace it: choose another output name",
+                              p->dest);
     }
     for (nd_output *p = outputs; p && !rc; p = p->next) {
         int e = p->state == OUT_STAGED ? make_backup(p) : 0;

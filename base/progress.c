@@ -8,7 +8,7 @@
 #include "nd/base/text.h"
 
 #define AFTER_S_DEFAULT 1.0
-#define REDRAW_S 0.1
+#define REDRAW_S        0.1
 
 static double seconds_between(const struct timespec *a, const struct timespec *b)
 {
@@ -91,7 +91,6 @@ void nd_progress_update(nd_progress *p, double done)
 void nd_progress_end(nd_progress *p)
 {
     if (!p->out || !p->drawn) return;
-    fprintf(p->out, "%s%s done in %.1f s\n", p->tty ? "\r\033[K" : "", p->what,
-            nd_progress_elapsed_s(p));
+    fprintf(p->out, "%s%s done in %.1f s\n", p->tty ? "\r\033[K" : "", p->what, nd_progress_elapsed_s(p));
     fflush(p->out);
 }

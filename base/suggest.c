@@ -82,7 +82,10 @@ const char *nd_text_nearest(const char *word, const char *const *names, size_t n
     for (size_t i = 0; i < n; i++) {
         if (!names[i]) continue;
         size_t s = score(w, wn, names[i]);
-        if (s < best_score) { best = names[i]; best_score = s; }
+        if (s < best_score) {
+            best = names[i];
+            best_score = s;
+        }
     }
     return best;
 }

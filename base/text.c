@@ -63,10 +63,14 @@ int nd_parse_memory_mib(const char *s, double *mib)
     }
     if (!only_space(unit + n)) return -1;
     double scale;
-    if (n == 0 || !strcmp(u, "g") || !strcmp(u, "gb") || !strcmp(u, "gib")) scale = 1024.0;
-    else if (!strcmp(u, "m") || !strcmp(u, "mb") || !strcmp(u, "mib")) scale = 1.0;
-    else if (!strcmp(u, "t") || !strcmp(u, "tb") || !strcmp(u, "tib")) scale = 1024.0 * 1024.0;
-    else return -1;
+    if (n == 0 || !strcmp(u, "g") || !strcmp(u, "gb") || !strcmp(u, "gib"))
+        scale = 1024.0;
+    else if (!strcmp(u, "m") || !strcmp(u, "mb") || !strcmp(u, "mib"))
+        scale = 1.0;
+    else if (!strcmp(u, "t") || !strcmp(u, "tb") || !strcmp(u, "tib"))
+        scale = 1024.0 * 1024.0;
+    else
+        return -1;
     if (!(v * scale <= ND_MEMORY_MIB_MAX)) return -1;
     *mib = v * scale;
     return 0;
@@ -77,8 +81,14 @@ int nd_parse_bool(const char *s, bool *out)
     static const char *yes[] = {"true", "yes", "on", "1"};
     static const char *no[] = {"false", "no", "off", "0"};
     for (size_t i = 0; i < 4; i++) {
-        if (nd_text_equal_nocase(s, yes[i])) { *out = true; return 0; }
-        if (nd_text_equal_nocase(s, no[i])) { *out = false; return 0; }
+        if (nd_text_equal_nocase(s, yes[i])) {
+            *out = true;
+            return 0;
+        }
+        if (nd_text_equal_nocase(s, no[i])) {
+            *out = false;
+            return 0;
+        }
     }
     return -1;
 }
@@ -88,7 +98,8 @@ bool nd_text_equal_nocase(const char *a, const char *b)
     if (!a || !b) return false;
     while (*a && *b) {
         if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return false;
-        a++; b++;
+        a++;
+        b++;
     }
     return *a == *b;
 }
@@ -109,8 +120,11 @@ long nd_text_name_chars(const char *s)
     long chars = 0;
     for (const unsigned char *p = (const unsigned char *)s; *p; chars++) {
         unsigned c = *p;
-        size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
-                 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+        size_t n = c < 0x80                 ? 1
+                   : c >= 0xc2 && c <= 0xdf ? 2
+                   : c >= 0xe0 && c <= 0xef ? 3
+                   : c >= 0xf0 && c <= 0xf4 ? 4
+                                            : 0;
         if (n == 0 || c < 0x20 || c == 0x7f) return -1;
         unsigned cp = n == 1 ? c : c & (0x7f >> n);
         for (size_t i = 1; i < n; i++) {
@@ -138,6 +152,8 @@ int nd_text_check_encoding(const char *text, size_t len, const char *path, nd_er
     else if (memchr(text, '\0', len < 64 ? len : 64))
         what = "UTF-16 without a byte order mark, or binary";
     if (!what) return ND_OK;
-    return nd_error_set(err, ND_EINPUT, "%s: the file is %s, not UTF-8 text; convert it "
-                        "(iconv -f UTF-16 -t UTF-8 FILE > NEW)", path, what);
+    return nd_error_set(err, ND_EINPUT,
+                        "%s: the file is %s, not UTF-8 text; convert it "
+                        "(iconv -f UTF-16 -t UTF-8 FILE > NEW)",
+                        path, what);
 }

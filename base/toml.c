@@ -79,8 +79,8 @@ static int read_key_part(parser *ps, char *out, size_t size)
         ps->p++;
     } else {
         char c;
-        while ((c = peek(ps, 0)) && (c == '_' || c == '-' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-                                     (c >= 'A' && c <= 'Z'))) {
+        while ((c = peek(ps, 0)) && (c == '_' || c == '-' || (c >= '0' && c <= '9') ||
+                                     (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
             if (n + 1 < size) out[n++] = c;
             ps->p++;
         }
@@ -161,7 +161,8 @@ static char *decode(const char *s, size_t from, size_t to)
     char q = s[from];
     if (q == '"' || q == '\'') {
         size_t quotes = to - from >= 6 && s[from + 1] == q && s[from + 2] == q ? 3 : 1;
-        from += quotes; to -= quotes;
+        from += quotes;
+        to -= quotes;
         if (quotes == 3 && from < to && s[from] == '\n') from++;
         for (size_t i = from; i < to; i++) {
             if (q == '"' && s[i] == '\\' && i + 1 < to) {
@@ -184,19 +185,22 @@ static int add_entry(parser *ps, const char *key, size_t from, size_t to, int li
     nd_toml *t = ps->t;
     for (size_t i = 0; i < t->count; i++)
         if (!strcmp(t->items[i].table, ps->table) && !strcmp(t->items[i].key, key))
-            return nd_error_set(ps->err, ND_EINPUT, "%s:%d: key '%s' is stated twice (first on line %d)", t->path,
-                                line, key, t->items[i].line);
+            return nd_error_set(ps->err, ND_EINPUT, "%s:%d: key '%s' is stated twice (first on line %d)",
+                                t->path, line, key, t->items[i].line);
     if (t->count == t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 32;
         entry *items = realloc(t->items, cap * sizeof *items);
         if (!items) return nd_error_set(ps->err, ND_ENOMEM, "out of memory");
-        t->items = items; t->cap = cap;
+        t->items = items;
+        t->cap = cap;
     }
     entry *e = &t->items[t->count];
     memset(e, 0, sizeof *e);
     snprintf(e->table, sizeof e->table, "%s", ps->table);
     snprintf(e->key, sizeof e->key, "%s", key);
-    e->from = from; e->to = to; e->line = line;
+    e->from = from;
+    e->to = to;
+    e->line = line;
     if (!(e->value = decode(t->text, from, to))) return nd_error_set(ps->err, ND_ENOMEM, "out of memory");
     t->count++;
     return ND_OK;
@@ -210,16 +214,19 @@ static int read_header(parser *ps)
     char name[180];
     int rc = read_key(ps, name, sizeof name);
     if (rc) return rc;
-    if (peek(ps, 0) != ']' || (array && peek(ps, 1) != ']')) return fail(ps, "a [table] header is not closed");
+    if (peek(ps, 0) != ']' || (array && peek(ps, 1) != ']'))
+        return fail(ps, "a [table] header is not closed");
     ps->p += array ? 2 : 1;
     nd_toml *t = ps->t;
     for (size_t i = 0; i < t->n_headers && !array; i++)
-        if (!t->headers[i].array && !strcmp(t->headers[i].name, name)) return fail(ps, "a [table] is stated twice");
+        if (!t->headers[i].array && !strcmp(t->headers[i].name, name))
+            return fail(ps, "a [table] is stated twice");
     if (t->n_headers == t->cap_headers) {
         size_t cap = t->cap_headers ? 2 * t->cap_headers : 16;
         header *h = realloc(t->headers, cap * sizeof *h);
         if (!h) return nd_error_set(ps->err, ND_ENOMEM, "out of memory");
-        t->headers = h; t->cap_headers = cap;
+        t->headers = h;
+        t->cap_headers = cap;
     }
     header *h = &t->headers[t->n_headers++];
     snprintf(h->name, sizeof h->name, "%s", name);
@@ -241,8 +248,10 @@ static int read_pair(parser *ps)
     skip_blank(ps);
     size_t from = ps->p;
     char c = peek(ps, 0);
-    if (c == '"' || c == '\'') rc = skip_string(ps);
-    else if (c == '[' || c == '{') rc = skip_bracketed(ps);
+    if (c == '"' || c == '\'')
+        rc = skip_string(ps);
+    else if (c == '[' || c == '{')
+        rc = skip_bracketed(ps);
     else
         while (peek(ps, 0) && !strchr(" \t\r\n#", peek(ps, 0))) ps->p++;
     if (rc) return rc;
@@ -255,7 +264,8 @@ static int read_pair(parser *ps)
 static void clear(nd_toml *t)
 {
     for (size_t i = 0; i < t->count; i++) free(t->items[i].value);
-    t->count = 0; t->n_headers = 0;
+    t->count = 0;
+    t->n_headers = 0;
 }
 
 static int parse(nd_toml *t, nd_error *err)
@@ -290,7 +300,10 @@ int nd_toml_load(nd_toml **out, const char *path, nd_error *err)
     int rc = nd_read_file(path, 4u << 20, &t->text, &t->len, err);
     if (!rc && memchr(t->text, '\0', t->len)) rc = nd_error_set(err, ND_EINPUT, "%s: holds a NUL byte", path);
     if (!rc) rc = parse(t, err);
-    if (rc) { nd_toml_free(t); return rc; }
+    if (rc) {
+        nd_toml_free(t);
+        return rc;
+    }
     *out = t;
     return ND_OK;
 }
@@ -299,7 +312,9 @@ void nd_toml_free(nd_toml *t)
 {
     if (!t) return;
     clear(t);
-    free(t->items); free(t->headers); free(t->text);
+    free(t->items);
+    free(t->headers);
+    free(t->text);
     free(t);
 }
 
@@ -360,7 +375,8 @@ static int splice(nd_toml *t, size_t from, size_t to, const char *with, nd_error
     memcpy(s + from + add, t->text + to, t->len - to);
     s[len] = '\0';
     free(t->text);
-    t->text = s; t->len = len;
+    t->text = s;
+    t->len = len;
     return parse(t, err);
 }
 
@@ -380,8 +396,8 @@ int nd_toml_set(nd_toml *t, const char *table, const char *key, const char *valu
         }
     char line[512];
     if (at == (size_t)-1) { /* a new table at the end */
-        snprintf(line, sizeof line, "%s[%s]\n%s = %s\n", t->len && t->text[t->len - 1] != '\n' ? "\n\n" : "\n",
-                 table, key, value);
+        snprintf(line, sizeof line, "%s[%s]\n%s = %s\n",
+                 t->len && t->text[t->len - 1] != '\n' ? "\n\n" : "\n", table, key, value);
         return splice(t, t->len, t->len, line, err);
     }
     bool newline_first = at == t->len && t->len && t->text[t->len - 1] != '\n';

@@ -10,10 +10,8 @@
 
 static int parse_error(const yaml_parser_t *p, const char *path, nd_error *err)
 {
-    return nd_error_set(err, ND_EINPUT, "%s:%lu:%lu: %s%s%s", path,
-                        (unsigned long)p->problem_mark.line + 1,
-                        (unsigned long)p->problem_mark.column + 1,
-                        p->problem ? p->problem : "not valid YAML",
+    return nd_error_set(err, ND_EINPUT, "%s:%lu:%lu: %s%s%s", path, (unsigned long)p->problem_mark.line + 1,
+                        (unsigned long)p->problem_mark.column + 1, p->problem ? p->problem : "not valid YAML",
                         p->context ? " " : "", p->context ? p->context : "");
 }
 
@@ -35,8 +33,8 @@ static int check_depth(const char *text, size_t len, const char *path, nd_error 
         yaml_event_delete(&ev);
         if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT) {
             if (++depth > ND_YAML_MAX_DEPTH) {
-                rc = nd_error_set(err, ND_EINPUT, "%s:%zu: nested deeper than %d levels", path,
-                                  line, ND_YAML_MAX_DEPTH);
+                rc = nd_error_set(err, ND_EINPUT, "%s:%zu: nested deeper than %d levels", path, line,
+                                  ND_YAML_MAX_DEPTH);
                 break;
             }
         } else if (t == YAML_MAPPING_END_EVENT || t == YAML_SEQUENCE_END_EVENT) {
@@ -59,7 +57,8 @@ static int compare_keys(const key_ref *x, const key_ref *y, bool nocase)
 {
     int c = 0;
     for (const char *p = x->text, *q = y->text; !c; p++, q++) {
-        c = nocase ? (*p >= 'A' && *p <= 'Z' ? *p + 32 : *p) - (*q >= 'A' && *q <= 'Z' ? *q + 32 : *q) : *p - *q;
+        c = nocase ? (*p >= 'A' && *p <= 'Z' ? *p + 32 : *p) - (*q >= 'A' && *q <= 'Z' ? *q + 32 : *q)
+                   : *p - *q;
         if (!*p || !*q) break;
     }
     return c ? c : (x->line > y->line) - (x->line < y->line);
@@ -95,8 +94,10 @@ static int check_mapping(nd_yaml *y, yaml_node_t *n, bool nocase, nd_error *err)
             rc = nd_error_set(err, ND_EINPUT, "%s:%d: key '%s' repeats the one on line %d", y->path,
                               keys[i].line, keys[i].text, keys[i - 1].line);
         else
-            rc = nd_error_set(err, ND_EINPUT, "%s:%d: key '%s' repeats '%s' of line %d (compared without "
-                              "case)", y->path, keys[i].line, keys[i].text, keys[i - 1].text, keys[i - 1].line);
+            rc = nd_error_set(err, ND_EINPUT,
+                              "%s:%d: key '%s' repeats '%s' of line %d (compared without "
+                              "case)",
+                              y->path, keys[i].line, keys[i].text, keys[i - 1].text, keys[i - 1].line);
     }
     free(keys);
     return rc;
@@ -108,7 +109,8 @@ static int check_mapping(nd_yaml *y, yaml_node_t *n, bool nocase, nd_error *err)
 static int check_unique_keys(nd_yaml *y, nd_error *err)
 {
     int rc = ND_OK;
-    for (yaml_node_t *n = y->doc.nodes.start; n < y->doc.nodes.top && !rc; n++) rc = check_mapping(y, n, false, err);
+    for (yaml_node_t *n = y->doc.nodes.start; n < y->doc.nodes.top && !rc; n++)
+        rc = check_mapping(y, n, false, err);
     return rc;
 }
 
@@ -121,9 +123,12 @@ int nd_yaml_check_keys_nocase(nd_yaml *y, yaml_node_t *map, nd_error *err)
 static int check_no_nul(nd_yaml *y, nd_error *err)
 {
     for (yaml_node_t *n = y->doc.nodes.start; n < y->doc.nodes.top; n++)
-        if (n->type == YAML_SCALAR_NODE && strlen((const char *)n->data.scalar.value) != n->data.scalar.length)
-            return nd_error_set(err, ND_EINPUT, "%s:%d: a value holds a NUL character (\\0), which "
-                                "would cut it short", y->path, nd_yaml_line(n));
+        if (n->type == YAML_SCALAR_NODE &&
+            strlen((const char *)n->data.scalar.value) != n->data.scalar.length)
+            return nd_error_set(err, ND_EINPUT,
+                                "%s:%d: a value holds a NUL character (\\0), which "
+                                "would cut it short",
+                                y->path, nd_yaml_line(n));
     return ND_OK;
 }
 
@@ -136,8 +141,10 @@ static int check_one_document(yaml_parser_t *p, const char *path, nd_error *err)
     int line = root ? (int)next.start_mark.line + 1 : 0;
     yaml_document_delete(&next);
     if (root)
-        return nd_error_set(err, ND_EINPUT, "%s:%d: a second YAML document ('---'); nd reads "
-                            "one document per file", path, line);
+        return nd_error_set(err, ND_EINPUT,
+                            "%s:%d: a second YAML document ('---'); nd reads "
+                            "one document per file",
+                            path, line);
     return ND_OK;
 }
 

@@ -25,10 +25,16 @@ int nd_yaml_edit_open(nd_yaml_edit **out, const char *path, nd_error *err)
     nd_yaml_edit *e = calloc(1, sizeof *e);
     if (!e) return nd_error_set(err, ND_ENOMEM, "out of memory");
     int rc = nd_read_file(path, 16u << 20, &e->text, &e->len, err);
-    if (rc) { free(e); return rc; }
+    if (rc) {
+        free(e);
+        return rc;
+    }
     snprintf(e->path, sizeof e->path, "%s", path);
     nd_yaml y;
-    if ((rc = nd_yaml_parse(&y, e->text, e->len, path, err))) { nd_yaml_edit_free(e); return rc; }
+    if ((rc = nd_yaml_parse(&y, e->text, e->len, path, err))) {
+        nd_yaml_edit_free(e);
+        return rc;
+    }
     nd_yaml_free(&y);
     *out = e;
     return ND_OK;
@@ -76,7 +82,8 @@ static int splice(nd_yaml_edit *e, size_t from, size_t to, const char *with, nd_
     memcpy(t + from + add, e->text + to, e->len - to);
     t[len] = '\0';
     free(e->text);
-    e->text = t; e->len = len;
+    e->text = t;
+    e->len = len;
     return ND_OK;
 }
 
@@ -107,7 +114,10 @@ static yaml_node_t *key_node(nd_yaml *y, yaml_node_t *map, const char *key, size
 {
     for (size_t i = 0; map && map->type == YAML_MAPPING_NODE && i < nd_yaml_size(map); i++) {
         const char *k = nd_yaml_text(nd_yaml_key_at(y, map, i));
-        if (k && !strcmp(k, key)) { *index = i; return nd_yaml_key_at(y, map, i); }
+        if (k && !strcmp(k, key)) {
+            *index = i;
+            return nd_yaml_key_at(y, map, i);
+        }
     }
     return NULL;
 }
@@ -121,7 +131,8 @@ static char *block_lines(const char *const *keys, int from, int depth, size_t in
     if (!out) return NULL;
     for (int i = from; i < depth; i++) {
         size_t pad = indent + 2 * (size_t)(i - from);
-        memset(p, ' ', pad); p += pad;
+        memset(p, ' ', pad);
+        p += pad;
         p += sprintf(p, "%s:%s%s\n", keys[i], i == depth - 1 ? " " : "", i == depth - 1 ? value : "");
     }
     return out;
@@ -140,8 +151,10 @@ static int insert_keys(nd_yaml_edit *e, nd_yaml *y, yaml_node_t *map, const char
     size_t indent = 0, at = e->len;
     if (map) {
         if (map->data.mapping.style == YAML_FLOW_MAPPING_STYLE)
-            return nd_error_set(err, ND_EINPUT, "%s:%d: '%s' cannot be added to a {...} mapping; write it in "
-                                "block style", e->path, nd_yaml_line(map), keys[from]);
+            return nd_error_set(err, ND_EINPUT,
+                                "%s:%d: '%s' cannot be added to a {...} mapping; write it in "
+                                "block style",
+                                e->path, nd_yaml_line(map), keys[from]);
         if (nd_yaml_size(map) > 0) {
             indent = nd_yaml_key_at(y, map, 0)->start_mark.column;
             at = next_line(e, content_end(e, y, map));
@@ -150,7 +163,10 @@ static int insert_keys(nd_yaml_edit *e, nd_yaml *y, yaml_node_t *map, const char
     char *lines = block_lines(keys, from, depth, indent, value);
     if (!lines) return nd_error_set(err, ND_ENOMEM, "out of memory");
     int rc = ND_OK;
-    if (at == e->len && e->len > 0 && e->text[e->len - 1] != '\n') { rc = splice(e, e->len, e->len, "\n", err); at++; }
+    if (at == e->len && e->len > 0 && e->text[e->len - 1] != '\n') {
+        rc = splice(e, e->len, e->len, "\n", err);
+        at++;
+    }
     if (!rc) rc = splice(e, at, at, lines, err);
     free(lines);
     return rc;
@@ -206,11 +222,12 @@ int nd_yaml_edit_set(nd_yaml_edit *e, const char *const *keys, int depth, const 
             } else {
                 rc = nd_error_set(err, ND_ENOMEM, "out of memory");
             }
-            free(lines); free(with);
+            free(lines);
+            free(with);
             break;
         } else if (val->type != YAML_MAPPING_NODE) {
-            rc = nd_error_set(err, ND_EINPUT, "%s:%d: '%s' holds a value where nd writes '%s' under it", e->path,
-                              nd_yaml_line(key), keys[i], keys[i + 1]);
+            rc = nd_error_set(err, ND_EINPUT, "%s:%d: '%s' holds a value where nd writes '%s' under it",
+                              e->path, nd_yaml_line(key), keys[i], keys[i + 1]);
         } else {
             node = val;
         }

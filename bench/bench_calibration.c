@@ -58,7 +58,8 @@ static int price(round_data *d, const nd_device *device, nd_error *err)
     nd_compare_free(&d->cmp);
     free(d->rows);
     d->rows = NULL;
-    nd_compare_inputs in = {&d->ses.run, device ? device : d->ses.device, d->ses.budget_mib, NULL, ND_PEAK_DEVICE, NULL, true};
+    nd_compare_inputs in = {
+        &d->ses.run, device ? device : d->ses.device, d->ses.budget_mib, NULL, ND_PEAK_DEVICE, NULL, true};
     int rc = nd_compare_round(&in, &d->round, &d->cmp, err);
     return rc ? rc : nd_fit_rows(&d->cmp, &d->rows, err);
 }
@@ -107,7 +108,8 @@ static int ratio_fold(const nd_fit_row *rows, size_t n, int f, double *sum, size
 {
     nd_fit_row *train = calloc(n, sizeof *train), *test = calloc(n, sizeof *test);
     if (!train || !test) {
-        free(train); free(test);
+        free(train);
+        free(test);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
     size_t nt = select_rows(rows, n, f, false, train), nh = select_rows(rows, n, f, true, test);
@@ -115,9 +117,11 @@ static int ratio_fold(const nd_fit_row *rows, size_t n, int f, double *sum, size
     options(&o);
     nd_fit_result res;
     int rc = nd_fit_run(train, nt, &o, &res, err);
-    for (size_t i = 0; !rc && i < nh; i++, (*count)++) *sum += fabs(nd_fit_predict(&test[i], &res) / test[i].time_ms - 1);
+    for (size_t i = 0; !rc && i < nh; i++, (*count)++)
+        *sum += fabs(nd_fit_predict(&test[i], &res) / test[i].time_ms - 1);
     if (!rc) nd_fit_result_free(&res);
-    free(train); free(test);
+    free(train);
+    free(test);
     return rc;
 }
 
@@ -135,7 +139,10 @@ static int fit_device(const nd_device *base, const nd_device_fit_row *rows, size
     o.leave_one_model_out = false;
     nd_device_fit_result res;
     int rc = nd_device_fit(base, sub, m, &o, &res, err);
-    if (!rc) { *out = res.device; nd_device_fit_result_free(&res); }
+    if (!rc) {
+        *out = res.device;
+        nd_device_fit_result_free(&res);
+    }
     free(sub);
     return rc;
 }
@@ -164,13 +171,17 @@ static int kfold(round_data *d, fold_sums *s, nd_error *err)
         if ((rc = fit_device(d->ses.device, drows, n, use, &fitted, err))) break;
         if ((rc = price(d, &fitted, err))) break;
         for (size_t i = 0; i < n; i++)
-            if (!use[i]) s->device += fabs(d->rows[i].time_ms > 0 ? d->cmp.rows[i].est.raw_step_ms / d->rows[i].time_ms - 1 : 0);
+            if (!use[i])
+                s->device += fabs(
+                    d->rows[i].time_ms > 0 ? d->cmp.rows[i].est.raw_step_ms / d->rows[i].time_ms - 1 : 0);
         c = 0;
         rc = ratio_fold(d->rows, n, f, &s->both, &c, err);
         count += c;
     }
     s->n += count;
-    free(drows); free(use); free(raw);
+    free(drows);
+    free(use);
+    free(raw);
     if (!rc) rc = price(d, NULL, err);
     return rc;
 }
@@ -195,11 +206,13 @@ static int across_models(round_data *rounds, size_t models, double *mape, nd_err
             if (use[i]) continue;
             double step;
             if ((rc = nd_device_fit_price(&fitted, &rows[i], &step, NULL, err))) break;
-            sum += fabs(step / rows[i].time_ms - 1); n++;
+            sum += fabs(step / rows[i].time_ms - 1);
+            n++;
         }
         mape[k] = n ? sum / (double)n : NAN;
     }
-    free(rows); free(use);
+    free(rows);
+    free(use);
     return rc;
 }
 
@@ -210,9 +223,12 @@ static int loo(round_data *d, nd_error *err)
     nd_fit_result res;
     int rc = nd_fit_run(d->rows, d->cmp.count, &o, &res, err);
     if (rc) return rc;
-    printf("  %-16s %4zu rows   step %5.1f %%   peak ", d->ses.run.model.name, d->cmp.count, 100 * res.loo_total.mape);
-    if (res.loo_memory.n) printf("%5.1f %%", 100 * res.loo_memory.mape);
-    else printf("    - "); /* no memory ratio identified */
+    printf("  %-16s %4zu rows   step %5.1f %%   peak ", d->ses.run.model.name, d->cmp.count,
+           100 * res.loo_total.mape);
+    if (res.loo_memory.n)
+        printf("%5.1f %%", 100 * res.loo_memory.mape);
+    else
+        printf("    - "); /* no memory ratio identified */
     printf("   held:");
     for (int k = 0; k < ND_RATIO_KEYS; k++)
         if (k != ND_RATIO_FORWARD && res.status[k] == ND_RATIO_HELD && !strstr(res.why[k], "exercises"))

@@ -55,10 +55,10 @@ typedef struct published_peak {
 static const published_peak published[] = {
     {"DLPerf GPT-h768-L12, 1 x V100, MBS 8", "samples/runs/dlperf-gpt-h768-l12.yaml", NULL, NULL, NULL, NULL,
      9810, false},
-    {"torchtitan Llama-3-8B, 4 x H100, CP 2, full AC", "samples/runs/torchtitan-llama3-8b-cp2-full.toml", "H100",
-     "4", "2", "97280MB", 44.84 * 1024, true},
-    {"torchtitan Llama-3-8B, 8 x H100, LBS 2, op AC", "samples/runs/torchtitan-llama3-8b-sac-lbs2.toml", "H100",
-     "8", "16", "97280MB", 82.4 * 1024, true},
+    {"torchtitan Llama-3-8B, 4 x H100, CP 2, full AC", "samples/runs/torchtitan-llama3-8b-cp2-full.toml",
+     "H100", "4", "2", "97280MB", 44.84 * 1024, true},
+    {"torchtitan Llama-3-8B, 8 x H100, LBS 2, op AC", "samples/runs/torchtitan-llama3-8b-sac-lbs2.toml",
+     "H100", "8", "16", "97280MB", 82.4 * 1024, true},
 };
 
 /* Opens the run the flags describe and prices its own strategy, or `strategy` when given, without
@@ -77,9 +77,11 @@ static int price_run(const nd_cli_common *common, const char *strategy, const ch
     nd_context ctx;
     memset(est, 0, sizeof *est);
     int rc = strategy ? nd_strategy_parse(&st, strategy, &err) : 0;
-    if (!rc) rc = nd_strategy_check(&st, &r->model, r->devices, r->train.global_batch, r->train.seq_len, &err);
+    if (!rc)
+        rc = nd_strategy_check(&st, &r->model, r->devices, r->train.global_batch, r->train.seq_len, &err);
     if (!rc) {
-        nd_context_init(&ctx, &r->model, &r->train, s.device, st.dp * st.tp * st.pp * st.cp, s.budget_mib, NULL);
+        nd_context_init(&ctx, &r->model, &r->train, s.device, st.dp * st.tp * st.pp * st.cp, s.budget_mib,
+                        NULL);
         rc = nd_estimate_strategy(&ctx, &st, NULL, NULL, est, &err);
     }
     if (rc) fprintf(stderr, "bench_fidelity: %s: %s\n", what, err.message);
@@ -89,21 +91,27 @@ static int price_run(const nd_cli_common *common, const char *strategy, const ch
 }
 
 /* Prices one published peak with the run's own strategy; prints it; adds |error| and error. */
-static int one_peak(const char *dir, const published_peak *p, double *abs_err, double *signed_err, size_t *refused)
+static int one_peak(const char *dir, const published_peak *p, double *abs_err, double *signed_err,
+                    size_t *refused)
 {
     char run_path[4096];
     snprintf(run_path, sizeof run_path, "%s/%s", dir, p->run);
     nd_cli_common common;
     nd_cli_common_init(&common);
-    common.run_path = run_path; common.device = p->device; common.devices = p->devices;
-    common.gbs = p->gbs; common.budget = p->budget;
+    common.run_path = run_path;
+    common.device = p->device;
+    common.devices = p->devices;
+    common.gbs = p->gbs;
+    common.budget = p->budget;
     nd_estimate est;
     double budget_mib;
     if (price_run(&common, NULL, p->run, &est, &budget_mib)) return 1;
     double got = p->reserved ? est.peak_reserved_mib : est.peak_mib, e = got / p->measured_mib - 1;
-    printf("%-48s %9s %9.0f %9.0f %+8.1f%% %s\n", p->label, p->reserved ? "reserved" : "device", p->measured_mib,
-           got, 100 * e, est.fits ? "fits" : "REFUSED");
-    *abs_err += fabs(e); *signed_err += e; *refused += !est.fits;
+    printf("%-48s %9s %9.0f %9.0f %+8.1f%% %s\n", p->label, p->reserved ? "reserved" : "device",
+           p->measured_mib, got, 100 * e, est.fits ? "fits" : "REFUSED");
+    *abs_err += fabs(e);
+    *signed_err += e;
+    *refused += !est.fits;
     return 0;
 }
 
@@ -124,9 +132,9 @@ static int published_peaks(const char *dir)
 static const struct mpt_size {
     const char *name;
     int hidden, heads, layers;
-} mpt_sizes[] = {{"MPT-125m", 768, 12, 12},  {"MPT-350m", 1024, 16, 24}, {"MPT-760m", 1536, 12, 24},
-                 {"MPT-1b", 2048, 16, 24},   {"MPT-3b", 2560, 20, 32},   {"MPT-7b", 4096, 32, 32},
-                 {"MPT-13b", 5120, 40, 40},  {"MPT-30b", 7168, 64, 48},  {"MPT-70b", 8192, 64, 80}};
+} mpt_sizes[] = {{"MPT-125m", 768, 12, 12}, {"MPT-350m", 1024, 16, 24}, {"MPT-760m", 1536, 12, 24},
+                 {"MPT-1b", 2048, 16, 24},  {"MPT-3b", 2560, 20, 32},   {"MPT-7b", 4096, 32, 32},
+                 {"MPT-13b", 5120, 40, 40}, {"MPT-30b", 7168, 64, 48},  {"MPT-70b", 8192, 64, 80}};
 
 typedef struct published_run {
     char model[16], device[16], ac[8];
@@ -142,10 +150,11 @@ static int write_mpt_run(const char *path, const published_run *r)
         if (!strcmp(mpt_sizes[i].name, r->model)) m = &mpt_sizes[i];
     FILE *fp = m ? fopen(path, "w") : NULL;
     if (!fp) return 1;
-    fprintf(fp, "model:\n  model_type: gpt\n  name: %s\n  hidden_size: %d\n  num_hidden_layers: %d\n"
-                "  num_attention_heads: %d\n  intermediate_size: %d\n  vocab_size: 50368\n"
-                "  position_embeddings: %ld\ntrain:\n  seq_len: %ld\n  precision: bf16\n"
-                "  flash_attention: true\n  framework: fsdp\n  fused_cross_entropy: true\n",
+    fprintf(fp,
+            "model:\n  model_type: gpt\n  name: %s\n  hidden_size: %d\n  num_hidden_layers: %d\n"
+            "  num_attention_heads: %d\n  intermediate_size: %d\n  vocab_size: 50368\n"
+            "  position_embeddings: %ld\ntrain:\n  seq_len: %ld\n  precision: bf16\n"
+            "  flash_attention: true\n  framework: fsdp\n  fused_cross_entropy: true\n",
             m->name, m->hidden, m->layers, m->heads, 4 * m->hidden, r->seq, r->seq);
     return fclose(fp) ? 1 : 0;
 }
@@ -158,15 +167,20 @@ static int price_published(const published_run *r, const char *run_path, bool *f
     char devices[32], gbs[32], strategy[160];
     snprintf(devices, sizeof devices, "%ld", r->devices);
     snprintf(gbs, sizeof gbs, "%ld", r->devices * r->mbs * r->accum);
-    snprintf(strategy, sizeof strategy, "DP=%ld OP=%ld ZERO=3 MB=%ld MBS=%ld recompute=%s", r->devices, r->devices,
-             r->accum, r->mbs, strcmp(r->ac, "true") ? "off" : "full");
+    snprintf(strategy, sizeof strategy, "DP=%ld OP=%ld ZERO=3 MB=%ld MBS=%ld recompute=%s", r->devices,
+             r->devices, r->accum, r->mbs, strcmp(r->ac, "true") ? "off" : "full");
     nd_cli_common common;
     nd_cli_common_init(&common);
-    common.run_path = run_path; common.device = r->device; common.devices = devices; common.gbs = gbs;
+    common.run_path = run_path;
+    common.device = r->device;
+    common.devices = devices;
+    common.gbs = gbs;
     nd_estimate est;
     double budget_mib;
     if (price_run(&common, strategy, r->model, &est, &budget_mib)) return 1;
-    *fits = est.fits; *firm_share = est.peak_firm_mib / budget_mib; *step_ms = est.step_ms;
+    *fits = est.fits;
+    *firm_share = est.peak_firm_mib / budget_mib;
+    *step_ms = est.step_ms;
     return 0;
 }
 
@@ -188,7 +202,11 @@ static void add_step(device_tally *t, size_t *nt, const char *device, double e)
     size_t i = 0;
     while (i < *nt && strcmp(t[i].device, device)) i++;
     if (i == *nt && *nt < 8) snprintf(t[(*nt)++].device, sizeof t[i].device, "%s", device);
-    if (i < *nt) { t[i].n++; t[i].abs_err += fabs(e); t[i].signed_err += e; }
+    if (i < *nt) {
+        t[i].n++;
+        t[i].abs_err += fabs(e);
+        t[i].signed_err += e;
+    }
 }
 
 /* llm-foundry's MPT runs: how many nd would refuse, how full it thinks they ran, and how close
@@ -213,8 +231,8 @@ static int published_runs(const char *dir)
     int failed = 0;
     while (fgets(line, sizeof line, fp) && n < sizeof shares / sizeof shares[0]) {
         published_run r;
-        if (sscanf(line, "%15[^,],%ld,%ld,%15[^,],%ld,%ld,%7[^,],%*[^,],%*[^,],%lf", r.model, &r.seq, &r.devices,
-                   r.device, &r.mbs, &r.accum, r.ac, &r.tokens_per_s) != 8)
+        if (sscanf(line, "%15[^,],%ld,%ld,%15[^,],%ld,%ld,%7[^,],%*[^,],%*[^,],%lf", r.model, &r.seq,
+                   &r.devices, r.device, &r.mbs, &r.accum, r.ac, &r.tokens_per_s) != 8)
             continue; /* the header */
         bool fits = false;
         double step_ms = 0;
@@ -224,16 +242,19 @@ static int published_runs(const char *dir)
         }
         double measured_ms = (double)(r.devices * r.mbs * r.accum * r.seq) / r.tokens_per_s * 1e3;
         add_step(steps, &n_steps, r.device, step_ms / measured_ms - 1);
-        if (!fits) printf("  refused: %s seq %ld on %ld x %s, micro-batch %ld (nd: %.2f x the device)\n", r.model,
-                          r.seq, r.devices, r.device, r.mbs, shares[n]);
-        refused += !fits; n++;
+        if (!fits)
+            printf("  refused: %s seq %ld on %ld x %s, micro-batch %ld (nd: %.2f x the device)\n", r.model,
+                   r.seq, r.devices, r.device, r.mbs, shares[n]);
+        refused += !fits;
+        n++;
     }
     fclose(fp);
     unlink(run_path);
     if (!n) return 1;
     qsort(shares, n, sizeof shares[0], by_value);
     printf("\nllm-foundry MPT runs that trained (samples/published): %zu priced, %zu refused; nd's firm peak "
-           "over the device: median %.2f, min %.2f, max %.2f\n", n, refused, shares[n / 2], shares[0], shares[n - 1]);
+           "over the device: median %.2f, min %.2f, max %.2f\n",
+           n, refused, shares[n / 2], shares[0], shares[n - 1]);
     for (size_t i = 0; i < n_steps; i++)
         printf("  step on %-10s %4zu runs   MAPE %5.1f%%   bias %+6.1f%%\n", steps[i].device, steps[i].n,
                100 * steps[i].abs_err / (double)steps[i].n, 100 * steps[i].signed_err / (double)steps[i].n);
@@ -251,35 +272,43 @@ static int write_titan_run(const char *path, const titan_run *r)
 {
     FILE *fp = fopen(path, "w");
     if (!fp) return 1;
-    fprintf(fp, "[model]\nname = \"llama3\"\nflavor = \"%s\"\n%s\n[training]\nlocal_batch_size = %ld\n"
-                "seq_len = %ld\n\n[parallelism]\ndata_parallel_shard_degree = -1\ntensor_parallel_degree = %ld\n"
-                "pipeline_parallel_degree = %ld\ncontext_parallel_degree = %ld\n",
-            r->flavor, strcmp(r->float8, "true") ? "" : "converters = [\"float8\"]", r->local, r->seq, r->tp, r->pp,
-            r->cp);
+    fprintf(fp,
+            "[model]\nname = \"llama3\"\nflavor = \"%s\"\n%s\n[training]\nlocal_batch_size = %ld\n"
+            "seq_len = %ld\n\n[parallelism]\ndata_parallel_shard_degree = -1\ntensor_parallel_degree = %ld\n"
+            "pipeline_parallel_degree = %ld\ncontext_parallel_degree = %ld\n",
+            r->flavor, strcmp(r->float8, "true") ? "" : "converters = [\"float8\"]", r->local, r->seq, r->tp,
+            r->pp, r->cp);
     if (r->pp > 1) /* torchtitan of December 2024: as many micro-batches as stages, unless stated */
-        fprintf(fp, "pipeline_parallel_microbatches = %ld\npipeline_parallel_schedule = \"%s\"\n", r->pp, r->schedule);
+        fprintf(fp, "pipeline_parallel_microbatches = %ld\npipeline_parallel_schedule = \"%s\"\n", r->pp,
+                r->schedule);
     fprintf(fp, "\n[activation_checkpoint]\nmode = \"%s\"\n%s\n[compile]\nenable = %s\n", r->ac,
             strcmp(r->ac, "selective") ? "" : "selective_ac_option = \"op\"", r->compile);
     return fclose(fp) ? 1 : 0;
 }
 
 /* Prices one row; prints it; adds its |error|, error and refusal. */
-static int one_titan(const titan_run *r, const char *run_path, double *abs_err, double *signed_err, size_t *refused)
+static int one_titan(const titan_run *r, const char *run_path, double *abs_err, double *signed_err,
+                     size_t *refused)
 {
     char devices[32];
     snprintf(devices, sizeof devices, "%ld", r->devices);
     nd_cli_common common;
     nd_cli_common_init(&common);
-    common.run_path = run_path; common.device = "H100"; common.devices = devices; common.budget = "97280MB";
+    common.run_path = run_path;
+    common.device = "H100";
+    common.devices = devices;
+    common.budget = "97280MB";
     nd_estimate est;
     double budget_mib;
     if (price_run(&common, NULL, "torchtitan's table", &est, &budget_mib)) return 1;
     double e = est.peak_reserved_mib / (r->memory_gib * 1024) - 1;
-    printf("  %ld  %-5s %4ld GPUs TP%ld PP%ld CP%ld seq %6ld %-9s%s%s %9.1f %9.1f %+8.1f%% %s\n", r->table, r->flavor,
-           r->devices, r->tp, r->pp, r->cp, r->seq, r->ac, strcmp(r->compile, "true") ? "" : " compile",
-           strcmp(r->float8, "true") ? "" : " fp8", r->memory_gib, est.peak_reserved_mib / 1024, 100 * e,
-           est.fits ? "fits" : "REFUSED");
-    *abs_err += fabs(e); *signed_err += e; *refused += !est.fits;
+    printf("  %ld  %-5s %4ld GPUs TP%ld PP%ld CP%ld seq %6ld %-9s%s%s %9.1f %9.1f %+8.1f%% %s\n", r->table,
+           r->flavor, r->devices, r->tp, r->pp, r->cp, r->seq, r->ac,
+           strcmp(r->compile, "true") ? "" : " compile", strcmp(r->float8, "true") ? "" : " fp8",
+           r->memory_gib, est.peak_reserved_mib / 1024, 100 * e, est.fits ? "fits" : "REFUSED");
+    *abs_err += fabs(e);
+    *signed_err += e;
+    *refused += !est.fits;
     return 0;
 }
 
@@ -302,11 +331,12 @@ static int published_titan(const char *dir)
     while (fgets(line, sizeof line, fp)) {
         titan_run r;
         memset(&r, 0, sizeof r);
-        if (sscanf(line, "%ld,%7[^,],%ld,%ld,%ld,%ld,%ld,%ld,%15[^,],%7[^,],%7[^,],%23[^,],%lf", &r.table, r.flavor,
-                   &r.devices, &r.local, &r.seq, &r.tp, &r.pp, &r.cp, r.ac, r.compile, r.float8, r.schedule,
-                   &r.memory_gib) != 13 &&
-            sscanf(line, "%ld,%7[^,],%ld,%ld,%ld,%ld,%ld,%ld,%15[^,],%7[^,],%7[^,],,%lf", &r.table, r.flavor, &r.devices,
-                   &r.local, &r.seq, &r.tp, &r.pp, &r.cp, r.ac, r.compile, r.float8, &r.memory_gib) != 12)
+        if (sscanf(line, "%ld,%7[^,],%ld,%ld,%ld,%ld,%ld,%ld,%15[^,],%7[^,],%7[^,],%23[^,],%lf", &r.table,
+                   r.flavor, &r.devices, &r.local, &r.seq, &r.tp, &r.pp, &r.cp, r.ac, r.compile, r.float8,
+                   r.schedule, &r.memory_gib) != 13 &&
+            sscanf(line, "%ld,%7[^,],%ld,%ld,%ld,%ld,%ld,%ld,%15[^,],%7[^,],%7[^,],,%lf", &r.table, r.flavor,
+                   &r.devices, &r.local, &r.seq, &r.tp, &r.pp, &r.cp, r.ac, r.compile, r.float8,
+                   &r.memory_gib) != 12)
             continue; /* the header */
         if (write_titan_run(run_path, &r) || one_titan(&r, run_path, &abs_err, &signed_err, &refused)) {
             failed = 1;
@@ -337,10 +367,14 @@ static void add_rows(tally *t, const nd_compare *c)
     for (size_t i = 0; i < c->count; i++) {
         const nd_compare_row *r = &c->rows[i];
         double e = r->estimated[ND_FOLD_TOTAL] / r->measured[ND_FOLD_TOTAL] - 1;
-        t->abs_err += fabs(e); t->signed_err += e; t->rows++;
+        t->abs_err += fabs(e);
+        t->signed_err += e;
+        t->rows++;
         if (!isnan(r->row->peak_mib) && r->row->peak_mib > 0) {
             double m = r->est.peak_mib / r->row->peak_mib - 1;
-            t->mem_abs += fabs(m); t->mem_signed += m; t->mem_rows++;
+            t->mem_abs += fabs(m);
+            t->mem_signed += m;
+            t->mem_rows++;
             /* The run really ran: nd must not call it "does not fit". */
             if (!r->est.fits) t->refused++;
         }
@@ -355,8 +389,10 @@ static void print_tally(const char *name, const tally *t, double spearman)
     }
     printf("%-26s %5zu %8.1f%% %+8.1f%% ", name, t->rows, 100 * t->abs_err / (double)t->rows,
            100 * t->signed_err / (double)t->rows);
-    if (isnan(spearman)) printf("%9s", "");
-    else printf("%+9.3f", spearman);
+    if (isnan(spearman))
+        printf("%9s", "");
+    else
+        printf("%+9.3f", spearman);
     if (t->mem_rows)
         printf(" %8.1f%% %+8.1f%% %4zu/%zu\n", 100 * t->mem_abs / (double)t->mem_rows,
                100 * t->mem_signed / (double)t->mem_rows, t->refused, t->mem_rows);
@@ -406,10 +442,11 @@ static int one_round(const char *dir, const char *run_file, const char *csv, con
 int main(int argc, char **argv)
 {
     if (argc > 1 && argv[1][0] == '-') {
-        printf("usage: bench_fidelity [SOURCE_DIR [RUN.yaml ROUND.csv SOURCE]...]\n"
-               "Prices every run of the bundled real rounds (or of the rounds given, each after the\n"
-               "run file it was measured with and the name of its source) without ratios and prints step-time MAPE,\n"
-               "bias and Spearman, memory MAPE and bias, and refusals. docs/benchmarks.md.\n");
+        printf(
+            "usage: bench_fidelity [SOURCE_DIR [RUN.yaml ROUND.csv SOURCE]...]\n"
+            "Prices every run of the bundled real rounds (or of the rounds given, each after the\n"
+            "run file it was measured with and the name of its source) without ratios and prints step-time MAPE,\n"
+            "bias and Spearman, memory MAPE and bias, and refusals. docs/benchmarks.md.\n");
         return strcmp(argv[1], "-h") && strcmp(argv[1], "--help") ? 2 : 0;
     }
     const char *dir = argc > 1 ? argv[1] : ND_SOURCE_DIR;
@@ -417,20 +454,20 @@ int main(int argc, char **argv)
     size_t n_sources = 0;
     int failed = 0;
     printf("Uncalibrated fidelity: nd's estimate against measured runs (no ratios)\n\n");
-    printf("%-26s %5s %9s %9s %9s %9s %9s %6s\n", "model", "runs", "step MAPE", "bias",
-           "Spearman", "mem MAPE", "mem bias", "refused");
+    printf("%-26s %5s %9s %9s %9s %9s %9s %6s\n", "model", "runs", "step MAPE", "bias", "Spearman",
+           "mem MAPE", "mem bias", "refused");
     if (argc > 2) {
         for (int i = 2; i + 2 < argc; i += 3)
             failed |= one_round(NULL, argv[i], argv[i + 1], argv[i + 2], sources, &n_sources, &all);
     } else {
         for (size_t i = 0; i < sizeof bundled / sizeof bundled[0]; i++)
-            failed |= one_round(dir, bundled[i][0], bundled[i][1], bundled[i][2], sources, &n_sources,
-                                &all);
+            failed |= one_round(dir, bundled[i][0], bundled[i][1], bundled[i][2], sources, &n_sources, &all);
     }
     printf("\n");
     for (size_t i = 0; i < n_sources; i++) print_tally(sources[i].source, &sources[i], NAN);
     print_tally("all", &all, NAN);
-    printf("\n(refused: runs that really ran which nd calls \"does not fit\", of those with a measured peak)\n");
+    printf(
+        "\n(refused: runs that really ran which nd calls \"does not fit\", of those with a measured peak)\n");
     if (argc <= 2) failed |= published_peaks(dir) | published_titan(dir) | published_runs(dir);
     return failed;
 }

@@ -79,7 +79,8 @@ static measure run(char *const argv[])
         fprintf(stderr, "bench_scale: %s %s failed: %s", argv[0], argv[1] ? argv[1] : "", line);
         failures++;
     }
-    return (measure){(double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec), ru.ru_maxrss};
+    return (measure){(double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
+                     ru.ru_maxrss};
 }
 
 /* ---- inputs, n times a sample's size ----------------------------------------------------- */
@@ -94,8 +95,10 @@ static void write_round(long n)
     FILE *in = fopen(sample, "r");
     int count = 0;
     while (in && fgets(line, sizeof line, in) && count < 16) {
-        if (!header[0]) snprintf(header, sizeof header, "%s", line);
-        else snprintf(rows[count++], sizeof rows[0], "%s", line);
+        if (!header[0])
+            snprintf(header, sizeof header, "%s", line);
+        else
+            snprintf(rows[count++], sizeof rows[0], "%s", line);
     }
     if (in) fclose(in);
     if (!count) {
@@ -129,10 +132,11 @@ static void write_round(long n)
 static void write_layers(long n)
 {
     FILE *f = create("layers.yaml");
-    fprintf(f, "model:\n  model_type: llama\n  hidden_size: 128\n  num_hidden_layers: %ld\n"
-               "  num_attention_heads: 2\n  num_key_value_heads: 2\n  intermediate_size: 256\n"
-               "  vocab_size: 1000\ntrain:\n  seq_len: 2048\n  global_batch: 64\ncluster:\n  device: H100\n"
-               "  devices: 8\n",
+    fprintf(f,
+            "model:\n  model_type: llama\n  hidden_size: 128\n  num_hidden_layers: %ld\n"
+            "  num_attention_heads: 2\n  num_key_value_heads: 2\n  intermediate_size: 256\n"
+            "  vocab_size: 1000\ntrain:\n  seq_len: 2048\n  global_batch: 64\ncluster:\n  device: H100\n"
+            "  devices: 8\n",
             n);
     fclose(f);
 }
@@ -170,13 +174,17 @@ static void write_trace(long steps)
     fputs("{\"traceEvents\": [\n", f);
     for (long s = 0; s < steps; s++) {
         double t0 = (double)s * 2000;
-        fprintf(f, "%s{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%ld\", \"pid\": 1, "
-                   "\"tid\": 1, \"ts\": %.0f, \"dur\": 1900}", s ? ",\n" : "", s, t0);
+        fprintf(f,
+                "%s{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#%ld\", \"pid\": 1, "
+                "\"tid\": 1, \"ts\": %.0f, \"dur\": 1900}",
+                s ? ",\n" : "", s, t0);
         for (int k = 0; k < 10; k++) {
             double t = t0 + 10 + k * 180;
-            fprintf(f, ",\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, "
-                       "\"ts\": %.0f, \"dur\": 100},\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": "
-                       "\"sm90_xmma_gemm\", \"pid\": 2, \"tid\": 7, \"ts\": %.0f, \"dur\": 150}", t, t + 5);
+            fprintf(f,
+                    ",\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, "
+                    "\"ts\": %.0f, \"dur\": 100},\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": "
+                    "\"sm90_xmma_gemm\", \"pid\": 2, \"tid\": 7, \"ts\": %.0f, \"dur\": 150}",
+                    t, t + 5);
         }
     }
     fputs("\n]}\n", f);
@@ -244,22 +252,24 @@ static char **argv_for(const char *name, long n)
     char run[4096];
     snprintf(run, sizeof run, "%s/samples/runs/llama3-8b.yaml", source_dir);
     if (!strcmp(name, "compare"))
-        return args_of(7, binary("nd-compare"), "-y", run, "--real_csv", path_of("round.csv"), "-o", path_of("cmp"));
+        return args_of(7, binary("nd-compare"), "-y", run, "--real_csv", path_of("round.csv"), "-o",
+                       path_of("cmp"));
     if (!strcmp(name, "fit"))
         return args_of(5, binary("nd-fit"), "-y", run, "--real_csv", path_of("round.csv"));
     if (!strcmp(name, "search"))
-        return args_of(10, binary("nd-search"), "-y", path_of("layers.yaml"), "-M", budget, "-ar", "-ao", "-t", "1",
-                       "--no-progress");
+        return args_of(10, binary("nd-search"), "-y", path_of("layers.yaml"), "-M", budget, "-ar", "-ao",
+                       "-t", "1", "--no-progress");
     if (!strcmp(name, "estimate"))
         return args_of(5, binary("nd-estimate"), "-y", path_of("layers.yaml"), "--strategy", "PP=8 MB=64");
     if (!strcmp(name, "keys"))
-        return args_of(13, binary("nd-estimate"), "-y", path_of("config.json"), "-A", "H100", "-d", "8", "-b", "64",
-                       "--seq", "4096", "--strategy", "DP=8 MB=8 recompute=full");
+        return args_of(13, binary("nd-estimate"), "-y", path_of("config.json"), "-A", "H100", "-d", "8", "-b",
+                       "64", "--seq", "4096", "--strategy", "DP=8 MB=8 recompute=full");
     if (!strcmp(name, "memory"))
-        return args_of(6, binary("nd-plot"), "memory", path_of("memory.csv"), "--script-only", "-o", path_of("m"));
+        return args_of(6, binary("nd-plot"), "memory", path_of("memory.csv"), "--script-only", "-o",
+                       path_of("m"));
     if (!strcmp(name, "parity"))
-        return args_of(6, binary("nd-plot"), "parity", path_of("cmp/round_estimates.csv"), "--script-only", "-o",
-                       path_of("p"));
+        return args_of(6, binary("nd-plot"), "parity", path_of("cmp/round_estimates.csv"), "--script-only",
+                       "-o", path_of("p"));
     if (!strcmp(name, "trace"))
         return args_of(4, binary("nd-classify"), path_of("trace.json"), "--dims", "DP=1");
     /* ranks: every rank file */
@@ -281,11 +291,16 @@ static char **argv_for(const char *name, long n)
 
 static void write_for(const char *name, long n)
 {
-    if (!strcmp(name, "compare") || !strcmp(name, "fit")) write_round(n);
-    else if (!strcmp(name, "search") || !strcmp(name, "estimate")) write_layers(n);
-    else if (!strcmp(name, "keys")) write_keys(n);
-    else if (!strcmp(name, "memory")) write_stages(n);
-    else if (!strcmp(name, "trace")) write_trace(n);
+    if (!strcmp(name, "compare") || !strcmp(name, "fit"))
+        write_round(n);
+    else if (!strcmp(name, "search") || !strcmp(name, "estimate"))
+        write_layers(n);
+    else if (!strcmp(name, "keys"))
+        write_keys(n);
+    else if (!strcmp(name, "memory"))
+        write_stages(n);
+    else if (!strcmp(name, "trace"))
+        write_trace(n);
     else if (!strcmp(name, "ranks")) {
         char sample[4096];
         snprintf(sample, sizeof sample, "%s/tests/data/classify/rank2.pt.trace.json", source_dir);
@@ -305,7 +320,10 @@ int main(int argc, char **argv)
     dir = work;
 
     /* name, what grows, the sample's size (the shipped sample it is measured against) */
-    static const struct { const char *name, *label, *what; long base; } rows[] = {
+    static const struct {
+        const char *name, *label, *what;
+        long base;
+    } rows[] = {
         {"compare", "nd-compare -o", "rows of a round (llama3-8b-h100.csv: 12)", 12},
         {"fit", "nd-fit", "rows of a round (llama3-8b-h100.csv: 12)", 12},
         {"parity", "nd-plot parity", "rows of an estimates CSV (12)", 12},
@@ -339,8 +357,10 @@ int main(int argc, char **argv)
         }
         double t10 = m[2].wall_s / (m[1].wall_s > 1e-3 ? m[1].wall_s : 1e-3);
         double t100 = m[3].wall_s / (m[2].wall_s > 1e-3 ? m[2].wall_s : 1e-3);
-        double m10 = (double)(m[2].rss_kib - m[0].rss_kib) / (double)(m[1].rss_kib - m[0].rss_kib > 64 ? m[1].rss_kib - m[0].rss_kib : 64);
-        double m100 = (double)(m[3].rss_kib - m[0].rss_kib) / (double)(m[2].rss_kib - m[0].rss_kib > 64 ? m[2].rss_kib - m[0].rss_kib : 64);
+        double m10 = (double)(m[2].rss_kib - m[0].rss_kib) /
+                     (double)(m[1].rss_kib - m[0].rss_kib > 64 ? m[1].rss_kib - m[0].rss_kib : 64);
+        double m100 = (double)(m[3].rss_kib - m[0].rss_kib) /
+                      (double)(m[2].rss_kib - m[0].rss_kib > 64 ? m[2].rss_kib - m[0].rss_kib : 64);
         printf(" x%.1f, x%.1f; x%.1f, x%.1f\n", t10, t100, m10, m100);
         fflush(stdout);
     }

@@ -40,14 +40,15 @@ static void run(const char *title, const char *run_file, int64_t devices, bool p
     int rc = nd_search_run(&cfg, &res, &err);
     double t = now_s() - t0;
     if (rc) {
-        printf("%-44s %d thread%s: %.3f s wall; no strategy: %s\n", title, threads, threads > 1 ? "s" : " ", t,
-               err.message);
+        printf("%-44s %d thread%s: %.3f s wall; no strategy: %s\n", title, threads, threads > 1 ? "s" : " ",
+               t, err.message);
     } else {
         printf("%-44s %d thread%s: %.3f s wall, %9llu enumerated (%6.2f M/s), %7llu priced (%6.2f M/s), "
-               "%7llu fit, best %.1f ms\n", title, threads, threads > 1 ? "s" : " ", t,
-               (unsigned long long)res.stats.enumerated, (double)res.stats.enumerated / t / 1e6,
-               (unsigned long long)res.stats.priced, (double)res.stats.priced / t / 1e6,
-               (unsigned long long)res.stats.fitting, res.count ? res.items[0].step_ms : 0.0);
+               "%7llu fit, best %.1f ms\n",
+               title, threads, threads > 1 ? "s" : " ", t, (unsigned long long)res.stats.enumerated,
+               (double)res.stats.enumerated / t / 1e6, (unsigned long long)res.stats.priced,
+               (double)res.stats.priced / t / 1e6, (unsigned long long)res.stats.fitting,
+               res.count ? res.items[0].step_ms : 0.0);
         nd_search_result_free(&res);
     }
     nd_device_table_free(&table);

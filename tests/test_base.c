@@ -83,11 +83,13 @@ static void shortest_doubles_round_trip(void **state)
      * smallest precision whose %g text reads back (the definition, done the slow way). */
     unsigned long long bits = 88172645463325252ull;
     for (int i = 0; i < 200000; i++) {
-        bits ^= bits << 13; bits ^= bits >> 7; bits ^= bits << 17; /* xorshift64 */
+        bits ^= bits << 13;
+        bits ^= bits >> 7;
+        bits ^= bits << 17; /* xorshift64 */
         double x;
         memcpy(&x, &bits, sizeof x);
         if (!isfinite(x) || x == floor(x)) continue;
-        if (i % 2) x = (double)(bits % 1000000007) / 1000.0 + 1e-3; /* ms-like values too */
+        if (i % 2) x = (double)(bits % 1000000007) / 1000.0 + 1e-3;                /* ms-like values too */
         if (i % 7 == 0) x = ldexp(1.0, (int)(bits % 80) - 40) * (i % 3 ? 1 : 0.1); /* powers of 2 */
         if (i % 11 == 0) x = pow(10.0, (double)((int)(bits % 30) - 12)) * (1 + (double)(bits % 7) * 1e-16);
         char slow[64];
@@ -151,8 +153,11 @@ static void only_regular_files_are_read(void **state)
     assert_non_null(f);
     assert_int_equal(fgetc(f), 'x');
     fclose(f);
-    unlink(fifo); unlink(file); rmdir(dir);
-    free(fifo); free(file);
+    unlink(fifo);
+    unlink(file);
+    rmdir(dir);
+    free(fifo);
+    free(file);
 }
 
 /* The path lock creates an absent file and removes it again when nothing was written;
@@ -181,7 +186,8 @@ static void path_lock_follows_replacements(void **state)
     assert_int_equal(read(lock.fd, &c, 1), 1); /* the lock holds the new file */
     assert_int_equal(c, 'a');
     nd_path_lock_release(&lock, path, true);
-    unlink(path); rmdir(dir);
+    unlink(path);
+    rmdir(dir);
     free(path);
 }
 
@@ -236,7 +242,8 @@ static void rm_tree(char *dir)
 {
     char *cmd = nd_path_printf("rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);
-    free(cmd); free(dir);
+    free(cmd);
+    free(dir);
 }
 
 static void write_text(const char *dir, const char *name, const char *text, int expect)
@@ -271,7 +278,8 @@ static void inputs_are_regular_files(void **state)
     free(text);
     assert_int_equal(nd_read_file(ten, 9, &text, &len, &err), ND_EINPUT);
     assert_non_null(strstr(err.message, "larger than the 9 bytes allowed"));
-    free(ten); free(fifo);
+    free(ten);
+    free(fifo);
     rm_tree(dir);
 }
 
@@ -304,7 +312,9 @@ static void outputs_never_replace_inputs(void **state)
     /* outside a run nothing is remembered: the library replaces what it is told to */
     write_text(dir, "round.csv", "fitted\n", ND_OK);
     assert_string_equal(get(dir, "round.csv"), "fitted\n");
-    free(round); free(hard); free(soft);
+    free(round);
+    free(hard);
+    free(soft);
     rm_tree(dir);
 }
 

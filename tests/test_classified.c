@@ -43,8 +43,9 @@ static int teardown(void **state)
 static void nd_sample_idle(void **state)
 {
     (void)state;
-    const char *p = write_csv("nd.csv", "DP,MP,time,comp,dp_wait,mp_wait,ep_wait,cp_wait,pp_wait,op_wait,sp_wait\n"
-                                        "1,1,10,5,1,1,1,1,1,0.5,0.25\n2,1,20,8,2,2,2,2,2,0.5,0.25\n");
+    const char *p =
+        write_csv("nd.csv", "DP,MP,time,comp,dp_wait,mp_wait,ep_wait,cp_wait,pp_wait,op_wait,sp_wait\n"
+                            "1,1,10,5,1,1,1,1,1,0.5,0.25\n2,1,20,8,2,2,2,2,2,0.5,0.25\n");
     nd_classified c;
     nd_error err = {0};
     assert_int_equal(nd_classified_load(p, &c, &err), 0);
@@ -60,10 +61,11 @@ static void nd_additions(void **state)
 {
     (void)state;
     /* BOM, CRLF, spaces, TP for MP, blank optional cells, idle/unclassified, per-row extras. */
-    const char *p = write_csv("plus.csv",
-                              "\xEF\xBB\xBF DP , TP ,recompute, time ,comp,dp_wait,idle,unclassified,devices,gbs,seq_len,peak_mib,step_trainer\r\n"
-                              "8, 4 ,selective,100,70, 10 ,15,5,32,64,4096,60000,\r\n"
-                              "8,,,120,80,,20,,,,,,110\r\n");
+    const char *p = write_csv(
+        "plus.csv",
+        "\xEF\xBB\xBF DP , TP ,recompute, time ,comp,dp_wait,idle,unclassified,devices,gbs,seq_len,peak_mib,step_trainer\r\n"
+        "8, 4 ,selective,100,70, 10 ,15,5,32,64,4096,60000,\r\n"
+        "8,,,120,80,,20,,,,,,110\r\n");
     nd_classified c;
     nd_error err = {0};
     int rc = nd_classified_load(p, &c, &err);
@@ -101,10 +103,13 @@ static void expect_error(const char *name, const char *text, const char *message
 static void bad_input_names_line_and_column(void **state)
 {
     (void)state;
-    expect_error("nan.csv", "DP,time,dp_wait\n8,100,1\n8,100,abc\n", "nan.csv:3: column 'dp_wait': 'abc' is not a number");
-    expect_error("unknown.csv", "DP,time,colour\n8,100,red\n", "unknown.csv:1: column 'colour' is not one nd reads (accepted: DP");
+    expect_error("nan.csv", "DP,time,dp_wait\n8,100,1\n8,100,abc\n",
+                 "nan.csv:3: column 'dp_wait': 'abc' is not a number");
+    expect_error("unknown.csv", "DP,time,colour\n8,100,red\n",
+                 "unknown.csv:1: column 'colour' is not one nd reads (accepted: DP");
     expect_error("dup.csv", "DP,MP,TP,time\n8,1,1,100\n", "dup.csv:1: column 'TP' repeats column 'MP'");
-    expect_error("ragged.csv", "DP,time\n8,100\n8,100,5\n", "ragged.csv:3: the row has 3 cells, the header 2");
+    expect_error("ragged.csv", "DP,time\n8,100\n8,100,5\n",
+                 "ragged.csv:3: the row has 3 cells, the header 2");
     expect_error("notime.csv", "DP,comp\n8,100\n", "no 'time' column");
     expect_error("blank.csv", "DP,time\n8,\n", "blank.csv:2: column 'time': the measured step is blank");
     expect_error("auto.csv", "DP,recompute,time\n8,auto,100\n", "the row ran one mode");
@@ -116,10 +121,12 @@ static void bad_input_names_line_and_column(void **state)
     expect_error("header.csv", "DP,time\n", "a header but no rows");
     expect_error("quote.csv", "DP,time\n8,\"100\n", "quote.csv:2: a quoted field is never closed");
     /* The open quote is on line 4, after a complete record and a blank line. */
-    expect_error("quote4.csv", "DP,time\n8,100\n\n8,\"100\n8,200\n", "quote4.csv:4: a quoted field is never closed");
+    expect_error("quote4.csv", "DP,time\n8,100\n\n8,\"100\n8,200\n",
+                 "quote4.csv:4: a quoted field is never closed");
     expect_error("sp.csv", "DP,SP,time\n8,maybe,100\n", "column 'SP': 'maybe'");
     /* Multi-line quoted cells keep later line numbers right. */
-    expect_error("lines.csv", "DP,recompute,time\n8,\"off\",100\n\n8,off,x\n", "lines.csv:4: column 'time': 'x'");
+    expect_error("lines.csv", "DP,recompute,time\n8,\"off\",100\n\n8,off,x\n",
+                 "lines.csv:4: column 'time': 'x'");
 }
 
 int main(void)

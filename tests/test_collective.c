@@ -29,13 +29,24 @@ static int setup(void **state)
     if (nd_device_table_builtin(&table, &err)) return -1;
     nd_device *d = &round_device;
     d->devices_per_node = 8;
-    d->intra_gbps = 300; d->intra_efficiency = 0.8; d->intra_latency_us = 2; d->intra_base_us = 10;
-    d->inter_gbps = 25; d->inter_efficiency = 0.9; d->inter_latency_us = 5; d->inter_base_us = 20;
+    d->intra_gbps = 300;
+    d->intra_efficiency = 0.8;
+    d->intra_latency_us = 2;
+    d->intra_base_us = 10;
+    d->inter_gbps = 25;
+    d->inter_efficiency = 0.9;
+    d->inter_latency_us = 5;
+    d->inter_base_us = 20;
     /* An HCCS-like full mesh of 28 GB/s links, 196 GB/s over 7 peers, at 70 %, 3 us a step. */
     d = &mesh_device;
     d->devices_per_node = 8;
-    d->intra_gbps = 196; d->intra_efficiency = 0.7; d->intra_latency_us = 3; d->intra_link_gbps = 28;
-    d->inter_gbps = 25; d->inter_efficiency = 0.85; d->inter_latency_us = 8;
+    d->intra_gbps = 196;
+    d->intra_efficiency = 0.7;
+    d->intra_latency_us = 3;
+    d->intra_link_gbps = 28;
+    d->inter_gbps = 25;
+    d->inter_efficiency = 0.85;
+    d->inter_latency_us = 8;
     return 0;
 }
 static int teardown(void **state)
@@ -143,7 +154,8 @@ static void a100_reproduces_its_measured_all_reduce(void **state)
         double got = nd_collective_ms(d, ND_COLL_ALL_REDUCE, (nd_group){ranks, 1}, bytes) * 1e3;
         double err = fabs(got / us - 1);
         if (err > 0.30) fail_msg("%d ranks, %.0f bytes: %.1f us, measured %.1f us", ranks, bytes, got, us);
-        sum += err; n++;
+        sum += err;
+        n++;
     }
     fclose(f);
     assert_true(n >= 50);

@@ -29,7 +29,8 @@ static void compare_text(const char *text, nd_compare *c, nd_classified *round, 
     assert_int_equal(nd_run_load(&run, path, &err), 0);
     assert_int_equal(nd_device_table_builtin(table, &err), 0);
     assert_int_equal(nd_classified_load(csv, round, &err), 0);
-    nd_compare_inputs in = {&run, nd_device_table_find(table, "H100"), 81920, NULL, ND_PEAK_DEVICE, NULL, false};
+    nd_compare_inputs in = {&run, nd_device_table_find(table, "H100"), 81920, NULL, ND_PEAK_DEVICE, NULL,
+                            false};
     if (nd_compare_round(&in, round, c, &err)) fail_msg("%s", err.message);
     unlink(csv);
 }
@@ -52,7 +53,8 @@ static void part_floor_is_per_row(void **state)
     nd_compare c;
     nd_classified round;
     nd_device_table table;
-    compare_text("DP,MB,time,comp,dp_wait\n8,1,1000,900,10\n8,2,1000,900,1\n8,8,9000,8000,90\n", &c, &round, &table);
+    compare_text("DP,MB,time,comp,dp_wait\n8,1,1000,900,10\n8,2,1000,900,1\n8,8,9000,8000,90\n", &c, &round,
+                 &table);
 
     const nd_error_stats *e = &c.fold[ND_FOLD_DP].errors;
     assert_int_equal(e->n, 2);
@@ -61,7 +63,8 @@ static void part_floor_is_per_row(void **state)
         const nd_compare_row *r = &c.rows[i];
         if (r->measured[ND_FOLD_DP] < 0.005 * r->measured[ND_FOLD_TOTAL]) continue;
         double rel = (r->estimated[ND_FOLD_DP] - r->measured[ND_FOLD_DP]) / r->measured[ND_FOLD_DP];
-        mape += fabs(rel) / 2; bias += rel / 2;
+        mape += fabs(rel) / 2;
+        bias += rel / 2;
     }
     assert_true(fabs(e->mape - mape) < 1e-12 * (1 + mape));
     assert_true(fabs(e->bias - bias) < 1e-12 * (1 + fabs(bias)));

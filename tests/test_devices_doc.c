@@ -16,7 +16,7 @@
 #include "nd/costmodel/device.h"
 
 #define MAX_COLUMNS 32
-#define MAX_CELL 64
+#define MAX_CELL    64
 
 /* Splits "| a | b | c |" into trimmed cells; returns how many. */
 static int split_row(char *line, char cells[][MAX_CELL], int max)
@@ -78,15 +78,41 @@ static void doc_table_matches_builtin(void **state)
     fclose(f);
     /* every numeric field of nd_device is documented: the file format's keys less description */
     double ignored;
-    static const char *const every_field[] = {
-        "peak_tflops", "fp8_tflops", "tf32_tflops", "fp32_tflops", "gemm_efficiency", "gemm_half_dim",
-        "gemm_fixed_us", "fp8_gemm_efficiency", "fp8_gemm_half_dim", "grouped_gemm_efficiency",
-        "grouped_wgrad_efficiency", "attention_fwd_efficiency", "attention_bwd_efficiency",
-        "attention_half_seq", "kernel_launch_us", "host_dispatch_us", "host_sync_us",
-        "microbatch_host_ms", "step_host_ms", "hbm_gib", "hbm_gbps", "hbm_efficiency",
-        "runtime_reserve_mib", "comm_buffer_mib", "devices_per_node", "intra_gbps",
-        "intra_efficiency", "intra_latency_us", "intra_base_us", "intra_link_gbps", "inter_gbps",
-        "inter_efficiency", "inter_latency_us", "inter_base_us", "host_gbps"};
+    static const char *const every_field[] = {"peak_tflops",
+                                              "fp8_tflops",
+                                              "tf32_tflops",
+                                              "fp32_tflops",
+                                              "gemm_efficiency",
+                                              "gemm_half_dim",
+                                              "gemm_fixed_us",
+                                              "fp8_gemm_efficiency",
+                                              "fp8_gemm_half_dim",
+                                              "grouped_gemm_efficiency",
+                                              "grouped_wgrad_efficiency",
+                                              "attention_fwd_efficiency",
+                                              "attention_bwd_efficiency",
+                                              "attention_half_seq",
+                                              "kernel_launch_us",
+                                              "host_dispatch_us",
+                                              "host_sync_us",
+                                              "microbatch_host_ms",
+                                              "step_host_ms",
+                                              "hbm_gib",
+                                              "hbm_gbps",
+                                              "hbm_efficiency",
+                                              "runtime_reserve_mib",
+                                              "comm_buffer_mib",
+                                              "devices_per_node",
+                                              "intra_gbps",
+                                              "intra_efficiency",
+                                              "intra_latency_us",
+                                              "intra_base_us",
+                                              "intra_link_gbps",
+                                              "inter_gbps",
+                                              "inter_efficiency",
+                                              "inter_latency_us",
+                                              "inter_base_us",
+                                              "host_gbps"};
     int n_fields = (int)(sizeof every_field / sizeof every_field[0]);
     for (int i = 0; i < n_fields; i++)
         assert_int_equal(nd_device_field(&table.items[0], every_field[i], &ignored), 0);

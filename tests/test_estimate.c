@@ -52,7 +52,8 @@ static void price(const char *text, const nd_ratios *ratios, nd_estimate *est, n
     if (nd_strategy_check(&s, &run.model, 64, 512, 8192, &err)) fail_msg("%s", err.message);
     nd_context ctx;
     nd_context_init(&ctx, &run.model, &run.train, h100, 64, 0, ratios);
-    est->stage_memory = mem; est->stage_time = tm;
+    est->stage_memory = mem;
+    est->stage_time = tm;
     assert_int_equal(nd_estimate_strategy(&ctx, &s, NULL, NULL, est, &err), 0);
 }
 
@@ -74,8 +75,9 @@ static void parts_add_up_to_the_step(void **state)
     assert_true(est.parts_ms[ND_PART_OPTIMIZER] > 0);
     /* The pipeline part equals what the schedule adds beyond MB x the slowest stage. */
     int sx = est.straggler_stage;
-    assert_true(fabs(est.parts_ms[ND_PART_BUBBLE] - (nd_pipeline_ms(&(nd_strategy){.pp = 4, .mb = 128, .vpp = 1}, tm, sx) -
-                                                     128 * tm[sx].total_ms)) < 1e-6);
+    assert_true(fabs(est.parts_ms[ND_PART_BUBBLE] -
+                     (nd_pipeline_ms(&(nd_strategy){.pp = 4, .mb = 128, .vpp = 1}, tm, sx) -
+                      128 * tm[sx].total_ms)) < 1e-6);
 }
 
 static void ratios_scale_each_part(void **state)
@@ -162,7 +164,11 @@ static void model_flops_follow_the_layer_formula(void **state)
     nd_model gpt;
     nd_error err = {0};
     nd_model_set_type(&gpt, "gpt", "test", &err);
-    gpt.hidden = 1024; gpt.layers = 4; gpt.heads = 16; gpt.ffn = 4096; gpt.vocab = 50304;
+    gpt.hidden = 1024;
+    gpt.layers = 4;
+    gpt.heads = 16;
+    gpt.ffn = 4096;
+    gpt.vocab = 50304;
     gpt.max_positions = 1024;
     assert_int_equal(nd_model_validate(&gpt, "test", &err), 0);
     nd_train t;
@@ -171,7 +177,8 @@ static void model_flops_follow_the_layer_formula(void **state)
     t.seq_len = 1024;
     nd_strategy s;
     nd_strategy_init(&s);
-    s.mb = 4; s.mbs = 2;
+    s.mb = 4;
+    s.mbs = 2;
     assert_int_equal(nd_strategy_check(&s, &gpt, 1, 8, 1024, &err), 0);
     nd_context ctx;
     nd_context_init(&ctx, &gpt, &t, h100, 1, 0, NULL);
@@ -262,7 +269,8 @@ static void torchtitan_per_op_selective_memory(void **state)
 
 /* DLPerf's GPT-h1536-L16 under Megatron-LM of 2020 (samples/runs/dlperf-gpt-h1536-l16.yaml:
  * megatron-legacy, fp16, full activation checkpointing) on V100s, priced at stage 0. */
-static void price_dlperf(nd_run *r, const char *text, double budget_mib, nd_estimate *est, nd_stage_memory *mem)
+static void price_dlperf(nd_run *r, const char *text, double budget_mib, nd_estimate *est,
+                         nd_stage_memory *mem)
 {
     nd_strategy s;
     nd_strategy_init(&s);
@@ -320,7 +328,8 @@ static void legacy_collective_buffers_are_held(void **state)
     assert_true(fabs(est.peak_mib - est.peak_firm_mib - 6144.0) < 1e-6);
     double firm = est.peak_firm_mib, total = est.peak_mib;
 
-    price_dlperf(&r, "DP=1 MP=8 MBS=16 recompute=full", firm + 1, &est, mem); /* under the total: still fits */
+    price_dlperf(&r, "DP=1 MP=8 MBS=16 recompute=full", firm + 1, &est,
+                 mem); /* under the total: still fits */
     assert_true(est.fits);
     price_dlperf(&r, "DP=1 MP=8 MBS=16 recompute=full", firm - 1, &est, mem);
     assert_false(est.fits);
@@ -352,7 +361,8 @@ static void unfused_weight_gradients_keep_a_block_per_size(void **state)
     price_dlperf(&r, "DP=1 MP=1 MBS=2 recompute=full", 0, &est, unfused);
     r.train.grad_accumulation_fusion = true;
     price_dlperf(&r, "DP=1 MP=1 MBS=2 recompute=full", 0, &est, fused);
-    assert_true(fabs(unfused[0].allocator_mib - fused[0].allocator_mib - 97517568.0 * 2 / (1024.0 * 1024.0)) < 1e-6);
+    assert_true(fabs(unfused[0].allocator_mib - fused[0].allocator_mib - 97517568.0 * 2 / (1024.0 * 1024.0)) <
+                1e-6);
 }
 
 /* The held buffers fill at most the device: past its 16 GiB the allocator frees them instead of
@@ -419,7 +429,8 @@ static void optimizer_temporaries_by_implementation(void **state)
     run.train = saved;
     double mib = 1024.0 * 1024.0;
     assert_true(fabs(foreach[0].allocator_mib - fused[0].allocator_mib - 8030261248.0 / 64 * 4 / mib) < 1e-6);
-    assert_true(fabs(loop[0].allocator_mib - fused[0].allocator_mib - 2 * 4 * 128256.0 * 4096 / 64 / mib) < 1e-6);
+    assert_true(fabs(loop[0].allocator_mib - fused[0].allocator_mib - 2 * 4 * 128256.0 * 4096 / 64 / mib) <
+                1e-6);
 }
 
 int main(void)

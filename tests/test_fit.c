@@ -21,18 +21,26 @@ static void near(double got, double want, double tol)
 }
 
 static nd_fit_row nd_row(const char *label, double step, double fw, double bw, double dp_comm,
-                         double dp_reduce, double ep, double bubble, double comp, double op,
-                         double dp, double epw, double pp)
+                         double dp_reduce, double ep, double bubble, double comp, double op, double dp,
+                         double epw, double pp)
 {
     nd_fit_row r;
     memset(&r, 0, sizeof r);
     snprintf(r.label, sizeof r.label, "%s", label);
-    r.est[ND_PART_FW_COMPUTE] = fw; r.est[ND_PART_BW_COMPUTE] = bw;
-    r.est[ND_PART_DP_COMM] = dp_comm; r.est[ND_PART_DP_REDUCE] = dp_reduce;
-    r.est[ND_PART_EP_COMM] = ep; r.est[ND_PART_BUBBLE] = bubble;
-    r.measured[ND_MEAS_COMP] = comp; r.measured[ND_MEAS_OP_WAIT] = op;
-    r.measured[ND_MEAS_DP_WAIT] = dp; r.measured[ND_MEAS_EP_WAIT] = epw; r.measured[ND_MEAS_PP_WAIT] = pp;
-    r.time_ms = step; r.rank_ms = step; r.rank_scale = 1;
+    r.est[ND_PART_FW_COMPUTE] = fw;
+    r.est[ND_PART_BW_COMPUTE] = bw;
+    r.est[ND_PART_DP_COMM] = dp_comm;
+    r.est[ND_PART_DP_REDUCE] = dp_reduce;
+    r.est[ND_PART_EP_COMM] = ep;
+    r.est[ND_PART_BUBBLE] = bubble;
+    r.measured[ND_MEAS_COMP] = comp;
+    r.measured[ND_MEAS_OP_WAIT] = op;
+    r.measured[ND_MEAS_DP_WAIT] = dp;
+    r.measured[ND_MEAS_EP_WAIT] = epw;
+    r.measured[ND_MEAS_PP_WAIT] = pp;
+    r.time_ms = step;
+    r.rank_ms = step;
+    r.rank_scale = 1;
     r.busy_ms = comp + op + dp + epw + pp;
     r.idle_ms = step - r.busy_ms;
     return r;
@@ -97,9 +105,11 @@ static nd_fit_row compute_row(double x, double y, double step)
     nd_fit_row r;
     memset(&r, 0, sizeof r);
     snprintf(r.label, sizeof r.label, "x=%g", x);
-    r.est[ND_PART_FW_COMPUTE] = x / 3; r.est[ND_PART_BW_COMPUTE] = 2 * x / 3;
+    r.est[ND_PART_FW_COMPUTE] = x / 3;
+    r.est[ND_PART_BW_COMPUTE] = 2 * x / 3;
     r.measured[ND_MEAS_COMP] = y;
-    r.time_ms = r.rank_ms = step; r.rank_scale = 1;
+    r.time_ms = r.rank_ms = step;
+    r.rank_scale = 1;
     r.busy_ms = y;
     r.idle_ms = step - y;
     return r;
@@ -124,7 +134,10 @@ static void least_squares_by_hand(void **state)
         /* Brute force: refit without row i and predict it. */
         double sxy = 0, sxx = 0;
         for (int j = 0; j < 3; j++)
-            if (j != i) { sxy += w[j] * x[j] * y[j]; sxx += w[j] * x[j] * x[j]; }
+            if (j != i) {
+                sxy += w[j] * x[j] * y[j];
+                sxx += w[j] * x[j] * x[j];
+            }
         near(loo, sxy / sxx * x[i], 1e-9);
     }
     /* 95 % interval: r +- t(0.975, 2) x sqrt(s^2 / sum w x^2), s^2 = sum w e^2 / (n - 1). */
@@ -159,7 +172,8 @@ static void parts_mode_guards(void **state)
     nd_fit_result_free(&res);
 
     for (int i = 0; i < 3; i++) rows[i].est[ND_PART_OPTIMIZER] = 5 + i;
-    o.column[ND_MEAS_OPTIMIZER] = true; o.allow_fallback = false;
+    o.column[ND_MEAS_OPTIMIZER] = true;
+    o.allow_fallback = false;
     assert_int_equal(nd_fit_run(rows, 3, &o, &res, &err), ND_EINPUT);
     assert_non_null(strstr(err.message, "OPTIMIZER (fits to 0"));
     o.allow_fallback = true;
@@ -188,7 +202,8 @@ static void robust_leave_one_out_refits(void **state)
         for (int j = 0, k = 0; j < N; j++)
             if (j != i) rest[k++] = rows[j];
         assert_int_equal(nd_fit_run(rest, N - 1, &o, &part, &err), 0);
-        near(res.group_left_out[i * ND_RATIO_KEYS + ND_RATIO_COMPUTE], part.ratio[ND_RATIO_COMPUTE] * x[i], 1e-9);
+        near(res.group_left_out[i * ND_RATIO_KEYS + ND_RATIO_COMPUTE], part.ratio[ND_RATIO_COMPUTE] * x[i],
+             1e-9);
         nd_fit_result_free(&part);
     }
     /* The outlier barely moves the robust ratio: the other rows sit at 1.10 (within 1 %). */
@@ -217,9 +232,12 @@ static void total_mode_recovers_known_ratios(void **state)
         double d = 5 + (seed >> 16) % 60;
         seed = seed * 1103515245u + 12345u;
         double noise = ((double)((seed >> 16) % 2001) / 1000.0 - 1.0) * 0.005;
-        rows[i].est[ND_PART_FW_COMPUTE] = a / 3; rows[i].est[ND_PART_BW_COMPUTE] = 2 * a / 3;
-        rows[i].est[ND_PART_DP_REDUCE] = b; rows[i].est[ND_PART_MP_COMM] = c;
-        rows[i].est[ND_PART_PP_COMM] = d / 2; rows[i].est[ND_PART_BUBBLE] = d / 2;
+        rows[i].est[ND_PART_FW_COMPUTE] = a / 3;
+        rows[i].est[ND_PART_BW_COMPUTE] = 2 * a / 3;
+        rows[i].est[ND_PART_DP_REDUCE] = b;
+        rows[i].est[ND_PART_MP_COMM] = c;
+        rows[i].est[ND_PART_PP_COMM] = d / 2;
+        rows[i].est[ND_PART_BUBBLE] = d / 2;
         double t = 1.2 * a + 1.5 * b + 0.8 * c + 1.3 * d;
         rows[i].time_ms = rows[i].rank_ms = t * (1 + noise);
         rows[i].rank_scale = 1;
@@ -259,7 +277,8 @@ static void total_mode_refuses_a_ratio_fitted_to_0(void **state)
     for (int i = 0; i < 5; i++) {
         memset(&rows[i], 0, sizeof rows[i]);
         snprintf(rows[i].label, sizeof rows[i].label, "row %d", i);
-        rows[i].est[ND_PART_FW_COMPUTE] = c[i] / 3; rows[i].est[ND_PART_BW_COMPUTE] = 2 * c[i] / 3;
+        rows[i].est[ND_PART_FW_COMPUTE] = c[i] / 3;
+        rows[i].est[ND_PART_BW_COMPUTE] = 2 * c[i] / 3;
         rows[i].est[ND_PART_MP_COMM] = m[i];
         rows[i].time_ms = rows[i].rank_ms = 1.12 * c[i] - 0.2 * m[i];
         rows[i].rank_scale = 1;
@@ -278,13 +297,15 @@ static void total_mode_refuses_a_ratio_fitted_to_0(void **state)
     double sxy = 0, sxx = 0;
     for (int i = 0; i < 5; i++) {
         double t = rows[i].time_ms, w = 1 / (t * t);
-        sxy += w * c[i] * (t - m[i]); sxx += w * c[i] * c[i];
+        sxy += w * c[i] * (t - m[i]);
+        sxx += w * c[i] * c[i];
     }
     near(res.ratio[ND_RATIO_COMPUTE], sxy / sxx, 1e-12);
     assert_int_equal(res.status[ND_RATIO_MP_COMM], ND_RATIO_HELD);
     nd_fit_result_free(&res);
 
-    o.hold[ND_RATIO_MP_COMM] = false; o.allow_fallback = true;
+    o.hold[ND_RATIO_MP_COMM] = false;
+    o.allow_fallback = true;
     if (nd_fit_run(rows, 5, &o, &res, &err)) fail_msg("%s", err.message);
     assert_int_equal(res.status[ND_RATIO_MP_COMM], ND_RATIO_FALLBACK);
     near(res.ratio[ND_RATIO_MP_COMM], res.ratio[ND_RATIO_COMPUTE], 0);

@@ -40,7 +40,8 @@ static void setup(fixture *f)
     gsl_set_error_handler_off();
     char run_path[1024], csv_path[1024];
     snprintf(run_path, sizeof run_path, "%s/samples/runs/vtrain-gpt-h1024-l12.yaml", getenv("ND_SOURCE_DIR"));
-    snprintf(csv_path, sizeof csv_path, "%s/samples/rounds/vtrain-gpt-h1024-l12.csv", getenv("ND_SOURCE_DIR"));
+    snprintf(csv_path, sizeof csv_path, "%s/samples/rounds/vtrain-gpt-h1024-l12.csv",
+             getenv("ND_SOURCE_DIR"));
     nd_error err = {0};
     if (nd_run_load(&f->run, run_path, &err)) fail_msg("%s", err.message);
     assert_int_equal(nd_device_table_builtin(&f->table, &err), 0);
@@ -121,7 +122,8 @@ static void parts_constrain_their_fields(void **state)
     for (int with_parts = 0; with_parts < 2; with_parts++) {
         for (size_t i = 0; i < cmp.count; i++) {
             double parts[ND_FOLDS];
-            if (nd_device_fit_price(&truth, &rows[i], &rows[i].time_ms, parts, &err)) fail_msg("%s", err.message);
+            if (nd_device_fit_price(&truth, &rows[i], &rows[i].time_ms, parts, &err))
+                fail_msg("%s", err.message);
             rows[i].measured[ND_FOLD_MP] = parts[ND_FOLD_MP];
             rows[i].has_fold[ND_FOLD_MP] = with_parts;
         }

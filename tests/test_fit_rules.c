@@ -24,9 +24,12 @@ static nd_fit_row row(const char *label, double compute, double optimizer, doubl
     nd_fit_row r;
     memset(&r, 0, sizeof r);
     snprintf(r.label, sizeof r.label, "%s", label);
-    r.est[ND_PART_FW_COMPUTE] = compute / 3; r.est[ND_PART_BW_COMPUTE] = 2 * compute / 3;
-    r.est[ND_PART_OPTIMIZER] = optimizer; r.est[ND_PART_DP_REDUCE] = dp_reduce;
-    r.time_ms = r.rank_ms = step; r.rank_scale = 1;
+    r.est[ND_PART_FW_COMPUTE] = compute / 3;
+    r.est[ND_PART_BW_COMPUTE] = 2 * compute / 3;
+    r.est[ND_PART_OPTIMIZER] = optimizer;
+    r.est[ND_PART_DP_REDUCE] = dp_reduce;
+    r.time_ms = r.rank_ms = step;
+    r.rank_scale = 1;
     r.peak_mib = NAN;
     r.shape.tp = r.shape.cp = r.shape.ep = r.shape.etp = r.shape.mbs = 1;
     return r;
@@ -38,7 +41,8 @@ static nd_fit_row row(const char *label, double compute, double optimizer, doubl
 static void one_strategy_measured_three_times(void **state)
 {
     (void)state;
-    nd_fit_row rows[3] = {row("DP 8", 250, 20, 15, 299), row("DP 8", 250, 20, 15, 300), row("DP 8", 250, 20, 15, 301)};
+    nd_fit_row rows[3] = {row("DP 8", 250, 20, 15, 299), row("DP 8", 250, 20, 15, 300),
+                          row("DP 8", 250, 20, 15, 301)};
     nd_fit_options o = {.mode = ND_FIT_TOTAL};
     nd_fit_result res;
     nd_error err = {0};
@@ -118,12 +122,14 @@ static void fixed_costs_recovered(void **state)
 {
     (void)state;
     nd_fit_row rows[8];
-    const double c[] = {100, 150, 220, 300, 360, 420, 500, 610}, k[] = {4000, 9000, 3000, 12000, 7000, 15000, 5000, 11000};
+    const double c[] = {100, 150, 220, 300, 360, 420, 500, 610},
+                 k[] = {4000, 9000, 3000, 12000, 7000, 15000, 5000, 11000};
     for (int i = 0; i < 8; i++) {
         char label[16];
         snprintf(label, sizeof label, "s%d", i);
         rows[i] = row(label, c[i], 0, 0, 1.1 * c[i] + 2e-3 * k[i] + 20);
-        rows[i].kernels = k[i]; rows[i].slots = 1;
+        rows[i].kernels = k[i];
+        rows[i].slots = 1;
     }
     nd_fit_options o = {.mode = ND_FIT_TOTAL, .no_shapes = true};
     nd_fit_result res;
@@ -171,7 +177,8 @@ static void shapes_take_what_the_ratios_leave(void **state)
         double wwe = 0, www = 0;
         for (int i = s; i < N; i += 3) {
             double w = 1 / (rows[i].time_ms * rows[i].time_ms), W = rows[i].mb_work;
-            wwe += w * W * (rows[i].time_ms - r * W); www += w * W * W;
+            wwe += w * W * (rows[i].time_ms - r * W);
+            www += w * W * W;
         }
         near(with.shape[s].delta, wwe / (www + with.shape_ridge_rows * S), 1e-12);
         assert_int_equal(with.shape[s].rows, 6);
@@ -189,12 +196,15 @@ static void memory_ratios_recovered(void **state)
 {
     (void)state;
     nd_fit_row rows[7];
-    const double a[] = {1000, 3000, 2000, 5000, 800, 4000, 2500}, tr[] = {500, 400, 1500, 900, 2000, 300, 1200};
+    const double a[] = {1000, 3000, 2000, 5000, 800, 4000, 2500},
+                 tr[] = {500, 400, 1500, 900, 2000, 300, 1200};
     for (int i = 0; i < 7; i++) {
         char label[16];
         snprintf(label, sizeof label, "s%d", i);
         rows[i] = row(label, 100 + 10 * i, 0, 0, 120 + 11 * i);
-        rows[i].mem_static_mib = 8000; rows[i].mem_activations_mib = a[i]; rows[i].mem_transient_mib = tr[i];
+        rows[i].mem_static_mib = 8000;
+        rows[i].mem_activations_mib = a[i];
+        rows[i].mem_transient_mib = tr[i];
         rows[i].peak_mib = i == 6 ? NAN : 8000 + 1.5 * a[i] + 0.8 * tr[i];
     }
     nd_fit_options o = {.mode = ND_FIT_TOTAL, .no_fixed = true, .no_shapes = true};

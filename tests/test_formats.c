@@ -74,8 +74,8 @@ static void classified_message_lists_every_column(void **state)
     const char *acc = c->accepted;
     for (int d = 0; d < ND_DIMS; d++) assert_non_null(strstr(acc, nd_dim_name((nd_dim)d)));
     for (int m = 0; m < ND_MEAS_COUNT; m++) assert_non_null(strstr(acc, c->measured[m]));
-    const char *others[] = {c->time, c->recompute, c->step_trainer, c->devices, c->gbs, c->seq_len,
-                            c->peak_mib};
+    const char *others[] = {c->time, c->recompute, c->step_trainer, c->devices,
+                            c->gbs,  c->seq_len,   c->peak_mib};
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) assert_non_null(strstr(acc, others[i]));
 }
 

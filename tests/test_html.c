@@ -29,7 +29,9 @@ static char *page(void (*build)(nd_html *h))
     char *text = NULL;
     size_t len;
     assert_int_equal(nd_read_file(path, 1 << 20, &text, &len, &err), ND_OK);
-    unlink(path); rmdir(dir); free(path);
+    unlink(path);
+    rmdir(dir);
+    free(path);
     return text;
 }
 
@@ -71,8 +73,9 @@ static void figures_are_inlined_with_their_own_ids(void **state)
     (void)state;
     char *t = page(figures);
     assert_null(strstr(t, "<?xml"));
-    assert_non_null(strstr(t, "<svg role=\"img\" id='f0-a'><defs><path id='f0-p'/></defs><use xlink:href='#f0-p'/>"
-                              "<rect fill='url(#f0-p)'/></svg>"));
+    assert_non_null(
+        strstr(t, "<svg role=\"img\" id='f0-a'><defs><path id='f0-p'/></defs><use xlink:href='#f0-p'/>"
+                  "<rect fill='url(#f0-p)'/></svg>"));
     assert_non_null(strstr(t, "<svg role=\"img\" id='f1-a'>"));
     assert_non_null(strstr(t, "<figcaption>two</figcaption>"));
     assert_non_null(strstr(t, "(a plot could not be embedded: three)"));
@@ -98,7 +101,8 @@ static void tables_align_numbers(void **state)
 {
     (void)state;
     char *t = page(table);
-    assert_non_null(strstr(t, "<tr><td>DP 8 MP 2</td><td class=\"n\">-6.2 %</td><td class=\"n\">12</td></tr>"));
+    assert_non_null(
+        strstr(t, "<tr><td>DP 8 MP 2</td><td class=\"n\">-6.2 %</td><td class=\"n\">12</td></tr>"));
     assert_null(strstr(t, "out of the grid"));
     assert_int_equal((int)(strstr(t, "</tbody>") - strstr(t, "<tbody>")) > 0, 1);
     free(t);

@@ -24,12 +24,21 @@ static nd_device round_device(void)
 {
     nd_device d;
     memset(&d, 0, sizeof d);
-    d.peak_tflops = 100; d.fp8_tflops = 200; d.fp32_tflops = 10;
-    d.gemm_efficiency = 0.5; d.gemm_half_dim = 0; d.gemm_fixed_us = 2;
-    d.fp8_gemm_efficiency = 0.5; d.fp8_gemm_half_dim = 0;
-    d.grouped_gemm_efficiency = 0.5; d.grouped_wgrad_efficiency = 0.25;
-    d.attention_fwd_efficiency = 0.5; d.attention_bwd_efficiency = 0.25; d.attention_half_seq = 1000;
-    d.hbm_gbps = 1000; d.hbm_efficiency = 1;
+    d.peak_tflops = 100;
+    d.fp8_tflops = 200;
+    d.fp32_tflops = 10;
+    d.gemm_efficiency = 0.5;
+    d.gemm_half_dim = 0;
+    d.gemm_fixed_us = 2;
+    d.fp8_gemm_efficiency = 0.5;
+    d.fp8_gemm_half_dim = 0;
+    d.grouped_gemm_efficiency = 0.5;
+    d.grouped_wgrad_efficiency = 0.25;
+    d.attention_fwd_efficiency = 0.5;
+    d.attention_bwd_efficiency = 0.25;
+    d.attention_half_seq = 1000;
+    d.hbm_gbps = 1000;
+    d.hbm_efficiency = 1;
     return d;
 }
 
@@ -105,7 +114,8 @@ static double table_error(const char *device, const char *file, const char *prec
         if (strcmp(prec, precision)) continue;
         double measured_ms = 2 * m * n * k / (tflops * 1e12) * 1e3;
         double got = nd_gemm_ms(d, p, m, n, k, 2) + d->kernel_launch_us / 1e3;
-        sum += fabs(got / measured_ms - 1); (*rows)++;
+        sum += fabs(got / measured_ms - 1);
+        (*rows)++;
     }
     fclose(f);
     nd_device_table_free(&t);
@@ -115,12 +125,16 @@ static double table_error(const char *device, const char *file, const char *prec
 static void builtin_curves_reproduce_their_gemm_tables(void **state)
 {
     (void)state;
-    static const struct { const char *device, *file, *precision; double limit; int min_rows; } cases[] = {
+    static const struct {
+        const char *device, *file, *precision;
+        double limit;
+        int min_rows;
+    } cases[] = {
         {"H100", "h100.csv", "bf16", 0.10, 40}, /* XLA sm_90: 45 shapes 256..4096, MAMF */
         {"H100", "h100.csv", "fp8", 0.10, 8},   /* Azure cuBLASLt cubes, MAMF */
         {"B200", "b200.csv", "bf16", 0.10, 25}, /* XLA sm_100 */
         {"B200", "b200.csv", "fp8", 0.10, 25},
-        {"A100", "a100.csv", "bf16", 0.12, 8},  /* Azure cuBLASLt FP16 cubes, MAMF */
+        {"A100", "a100.csv", "bf16", 0.12, 8}, /* Azure cuBLASLt FP16 cubes, MAMF */
         {"H200", "h200.csv", "fp8", 0.12, 8},
         /* DeepGEMM's block-scaled FP8 kernels carry ~2.5 us of fixed time where nd charges the
          * 6 us cuBLAS's take on Hopper: its M = 64 and 128 rows come out slow. */
@@ -131,8 +145,8 @@ static void builtin_curves_reproduce_their_gemm_tables(void **state)
         double e = table_error(cases[i].device, cases[i].file, cases[i].precision, &rows);
         if (rows < cases[i].min_rows) fail_msg("%s %s: %d rows", cases[i].device, cases[i].precision, rows);
         if (e > cases[i].limit)
-            fail_msg("%s %s: mean error %.1f %% over %d measured GEMMs", cases[i].device,
-                     cases[i].precision, 100 * e, rows);
+            fail_msg("%s %s: mean error %.1f %% over %d measured GEMMs", cases[i].device, cases[i].precision,
+                     100 * e, rows);
     }
 }
 

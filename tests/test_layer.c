@@ -36,7 +36,11 @@ static int setup(void **state)
     (void)state;
     nd_error err = {0};
     nd_model_set_type(&gpt, "gpt", "test", &err);
-    gpt.hidden = 1024; gpt.layers = 24; gpt.heads = 16; gpt.ffn = 4096; gpt.vocab = 51200;
+    gpt.hidden = 1024;
+    gpt.layers = 24;
+    gpt.heads = 16;
+    gpt.ffn = 4096;
+    gpt.vocab = 51200;
     gpt.max_positions = 2048;
     assert_int_equal(nd_model_validate(&gpt, "test", &err), 0);
     nd_train_init(&train);
@@ -206,7 +210,9 @@ static void dropless_moe_synchronises_the_host(void **state)
 {
     (void)state;
     nd_model moe = gpt;
-    moe.experts = 8; moe.experts_per_token = 2; moe.moe_ffn = 4096;
+    moe.experts = 8;
+    moe.experts_per_token = 2;
+    moe.moe_ffn = 4096;
     nd_error err = {0};
     assert_int_equal(nd_model_validate(&moe, "test", &err), 0);
     nd_layer_inputs in = {&moe, &train, nd_device_table_find(&table, "A100"), 2048};

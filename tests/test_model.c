@@ -89,11 +89,16 @@ static void validation_names_the_field(void **state)
     (void)state;
     nd_model m;
     memset(&m, 0, sizeof m);
-    m.hidden = 4096; m.layers = 32; m.heads = 30; m.vocab = 32000; m.ffn = 11008;
+    m.hidden = 4096;
+    m.layers = 32;
+    m.heads = 30;
+    m.vocab = 32000;
+    m.ffn = 11008;
     nd_error err = {0};
     assert_int_equal(nd_model_validate(&m, "x.json", &err), ND_EINPUT);
     assert_non_null(strstr(err.message, "hidden_size 4096 does not divide over 30 heads"));
-    m.heads = 32; m.kv_heads = 5;
+    m.heads = 32;
+    m.kv_heads = 5;
     assert_int_equal(nd_model_validate(&m, "x.json", &err), ND_EINPUT);
     assert_non_null(strstr(err.message, "num_key_value_heads"));
 }

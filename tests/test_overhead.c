@@ -26,16 +26,23 @@ static int setup(void **state)
 {
     (void)state;
     memset(&model, 0, sizeof model);
-    model.hidden = 1024; model.layers = 4; model.vocab = 1000;
+    model.hidden = 1024;
+    model.layers = 4;
+    model.vocab = 1000;
     nd_train_init(&train);
     memset(&device, 0, sizeof device);
-    device.kernel_launch_us = 3; device.host_dispatch_us = 10; device.host_sync_us = 40;
+    device.kernel_launch_us = 3;
+    device.host_dispatch_us = 10;
+    device.host_sync_us = 40;
     device.microbatch_host_ms = 0.2;
     memset(&costs, 0, sizeof costs);
     nd_layer_cost *c = &costs.layer[ND_LAYER_DENSE];
-    c->forward_ms = 1; c->backward_ms = 2;
-    c->kernels[ND_RECOMPUTE_OFF] = 100; c->kernels_fwd = 40;
-    c->host_ops[ND_RECOMPUTE_OFF] = 500; c->host_ops_fwd = 200;
+    c->forward_ms = 1;
+    c->backward_ms = 2;
+    c->kernels[ND_RECOMPUTE_OFF] = 100;
+    c->kernels_fwd = 40;
+    c->host_ops[ND_RECOMPUTE_OFF] = 500;
+    c->host_ops_fwd = 200;
     return 0;
 }
 
@@ -43,13 +50,17 @@ static nd_stage_time price(void)
 {
     nd_context ctx;
     memset(&ctx, 0, sizeof ctx);
-    ctx.model = &model; ctx.train = &train; ctx.device = &device;
+    ctx.model = &model;
+    ctx.train = &train;
+    ctx.device = &device;
     nd_strategy s;
     nd_strategy_init(&s);
-    s.pp = 1; s.mb = 1;
+    s.pp = 1;
+    s.mb = 1;
     nd_stage_work w;
     memset(&w, 0, sizeof w);
-    w.layers = 4; w.n[ND_LAYER_DENSE][ND_RECOMPUTE_OFF] = 4;
+    w.layers = 4;
+    w.n[ND_LAYER_DENSE][ND_RECOMPUTE_OFF] = 4;
     nd_stage_time t;
     nd_stage_time_compute(&ctx, &s, &costs, &w, &t);
     return t;

@@ -20,7 +20,10 @@ static nd_strategy pipeline(int64_t p, int64_t m, int64_t v, nd_schedule sched)
 {
     nd_strategy s;
     nd_strategy_init(&s);
-    s.pp = p; s.mb = m; s.vpp = v; s.schedule = sched;
+    s.pp = p;
+    s.mb = m;
+    s.vpp = v;
+    s.schedule = sched;
     return s;
 }
 
@@ -101,11 +104,8 @@ static void activations_in_flight(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(one_f_one_b),
-        cmocka_unit_test(uneven_stages),
-        cmocka_unit_test(interleaved),
-        cmocka_unit_test(zero_bubble),
-        cmocka_unit_test(activations_in_flight),
+        cmocka_unit_test(one_f_one_b), cmocka_unit_test(uneven_stages),         cmocka_unit_test(interleaved),
+        cmocka_unit_test(zero_bubble), cmocka_unit_test(activations_in_flight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

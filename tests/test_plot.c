@@ -100,9 +100,12 @@ static void assert_golden(const char *got_path, const char *name)
     if (got_len != want_len || memcmp(got, want, got_len) != 0) {
         size_t i = 0, line = 1, start = 0;
         while (i < got_len && i < want_len && got[i] == want[i])
-            if (got[i++] == '\n') { line++; start = i; }
-        fail_msg("%s differs from %s at line %zu:\n got: %.120s\nwant: %.120s", got_path, want_path,
-                 line, got + start, want + start);
+            if (got[i++] == '\n') {
+                line++;
+                start = i;
+            }
+        fail_msg("%s differs from %s at line %zu:\n got: %.120s\nwant: %.120s", got_path, want_path, line,
+                 got + start, want + start);
     }
     free(got);
     free(want);
@@ -131,16 +134,15 @@ static void restore_path(char *saved)
  * 97/100 - 1 = -3 % and 130/120 - 1 = +8.33 %: MAPE (3 + 8.33) / 2 = 5.7 %, the
  * worst +8.3 %, and only the second is more than 5 % off: labelled, rank 1.
  * FW_COMPUTE: 39/40 - 1 = -2.5 % (the second row has no measurement). */
-static const char *const parity_lines[] = {
-    "set multiplot layout 1,2 title 'Run ''A''' font ',12'",
-    "set title 'step: MAPE 5.7 %, worst +8.3 %'",
-    "set xrange [0:200]",
-    "set xtics 50",
-    "set title 'FW_COMPUTE: MAPE 2.5 %, worst -2.5 %'",
-    "set xrange [0:80]",
-    "set xtics 20",
-    "$DATA using 2:4:($5 == 1 ? strcol(1) : '') with labels",
-    NULL};
+static const char *const parity_lines[] = {"set multiplot layout 1,2 title 'Run ''A''' font ',12'",
+                                           "set title 'step: MAPE 5.7 %, worst +8.3 %'",
+                                           "set xrange [0:200]",
+                                           "set xtics 50",
+                                           "set title 'FW_COMPUTE: MAPE 2.5 %, worst -2.5 %'",
+                                           "set xrange [0:80]",
+                                           "set xtics 20",
+                                           "$DATA using 2:4:($5 == 1 ? strcol(1) : '') with labels",
+                                           NULL};
 
 static int draw_parity(const char *base, const nd_plot_options *opt, nd_error *err)
 {
@@ -160,12 +162,9 @@ static int draw_parity(const char *base, const nd_plot_options *opt, nd_error *e
  * 7 x 10^k) to 1100 x 1.1 = 1210 up to 1500, with tics at 1, 2, 5 x 10^k between.
  * Errors: a +100 %, b -10 %, c +10 %: MAPE 40.0 %; all three above 5 %, labelled
  * by size, b before c on the tie (the earlier row). */
-static const char *const parity_log_lines[] = {
-    "set logscale xy",
-    "set xrange [0.7:1500]",
-    "set xtics (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)",
-    "set title 'step: MAPE 40.0 %, worst +100.0 %'",
-    NULL};
+static const char *const parity_log_lines[] = {"set logscale xy", "set xrange [0.7:1500]",
+                                               "set xtics (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)",
+                                               "set title 'step: MAPE 40.0 %, worst +100.0 %'", NULL};
 
 static int draw_parity_log(const char *base, const nd_plot_options *opt, nd_error *err)
 {
@@ -210,9 +209,13 @@ static int draw_parts(const char *base, const nd_plot_options *opt, nd_error *er
  * a's step: FW 100 x 2.5 / 30 = 8.33 %, BW 100 x -2 / 30 = -6.67 %: both differ, both
  * kept. Memory axis: the budget 4096 MiB is above both peaks; 4096 x 1.05 / 1024 =
  * 4.2 GiB, up to the round 5. */
-static const char *const ranking_lines[] = {
-    "best_ms = 30", "K = 2", "set yrange [2 - 0.5:-0.5]", "budget_mib = 4096", "set xrange [0:5]",
-    "set title 'step time against #1 (30.0 ms), by part'", NULL};
+static const char *const ranking_lines[] = {"best_ms = 30",
+                                            "K = 2",
+                                            "set yrange [2 - 0.5:-0.5]",
+                                            "budget_mib = 4096",
+                                            "set xrange [0:5]",
+                                            "set title 'step time against #1 (30.0 ms), by part'",
+                                            NULL};
 
 static int draw_ranking(const char *base, const nd_plot_options *opt, nd_error *err)
 {
@@ -243,7 +246,11 @@ static int draw_stage_memory(const char *base, const nd_plot_options *opt, nd_er
  * budget line divides in floating point (512 / 1024 is 0 in gnuplot's integer division). */
 static const char *const stage_memory_held_lines[] = {
     "peak 0.3 GiB on stage 1, 59 % of the 0.5 GiB budget (+0.6 GiB given back under pressure)",
-    "F = 1", "fs pattern 4", "budget_mib / 1024.0 with lines", "100 * below(2,F) / budget_mib", NULL};
+    "F = 1",
+    "fs pattern 4",
+    "budget_mib / 1024.0 with lines",
+    "100 * below(2,F) / budget_mib",
+    NULL};
 
 static int draw_stage_memory_held(const char *base, const nd_plot_options *opt, nd_error *err)
 {
@@ -296,7 +303,10 @@ static nd_plot_options case_options(const plot_case *c, bool script_only)
     nd_plot_options o;
     nd_plot_options_init(&o);
     o.format = c->format;
-    if (c->width_px) { o.width_px = c->width_px; o.height_px = c->height_px; }
+    if (c->width_px) {
+        o.width_px = c->width_px;
+        o.height_px = c->height_px;
+    }
     o.title = c->title;
     o.script_only = script_only;
     return o;
@@ -322,7 +332,9 @@ static void assert_case_golden(const plot_case *c, const char *base)
     for (const char *const *line = c->lines; *line; line++)
         if (!strstr(script, *line)) fail_msg("%s: the script has no line with: %s", gp, *line);
     free(script);
-    free(gp); free(dat); free(dat_name);
+    free(gp);
+    free(dat);
+    free(dat_name);
 }
 
 /* ---- tests that need no gnuplot ------------------------------------------ */
@@ -363,7 +375,8 @@ static void formats_and_options(void **state)
     o.width_px = 0;
     assert_int_equal(draw_ranking(slash, &o, &err), ND_EINPUT);
     assert_int_equal(count_entries(dir), 0);
-    free(slash); free(base);
+    free(slash);
+    free(base);
     remove_tree(dir);
 }
 
@@ -457,7 +470,8 @@ static void missing_gnuplot_is_a_clear_error(void **state)
     static double parts_ms[N * 2], peak_mib[N];
     for (size_t i = 0; i < N; i++) {
         labels[i] = "strategy with a long enough label";
-        parts_ms[2 * i] = 1.0 / (double)(i + 3); parts_ms[2 * i + 1] = 2;
+        parts_ms[2 * i] = 1.0 / (double)(i + 3);
+        parts_ms[2 * i + 1] = 2;
         peak_mib[i] = 1000.0 + (double)i / 7;
     }
     static const char *const parts[] = {"FW", "BW"};
@@ -492,8 +506,7 @@ static uint32_t be32(const unsigned char *p)
 /* Length of data without trailing whitespace. */
 static size_t trimmed(const char *data, size_t len)
 {
-    while (len && (data[len - 1] == '\n' || data[len - 1] == '\r' || data[len - 1] == ' '))
-        len--;
+    while (len && (data[len - 1] == '\n' || data[len - 1] == '\r' || data[len - 1] == ' ')) len--;
     return len;
 }
 
@@ -563,7 +576,10 @@ static void png_and_svg_are_reproducible(void **state)
         char *second = read_whole(img, &len2);
         assert_int_equal(len1, len2);
         assert_memory_equal(first, second, len1);
-        free(first); free(second); free(img); free(base);
+        free(first);
+        free(second);
+        free(img);
+        free(base);
     }
     remove_tree(dir);
 }
@@ -633,10 +649,15 @@ static void failed_render_leaves_earlier_files(void **state)
         assert_memory_equal(before, after, len_before);
         assert_int_equal(gp_len_before, gp_len_after);
         assert_memory_equal(gp_before, gp_after, gp_len_before);
-        free(after); free(gp_after);
+        free(after);
+        free(gp_after);
         assert_int_equal(count_entries(dir), 3); /* no 0-byte temp image, no log */
     }
-    free(before); free(gp_before); free(png); free(gp); free(base);
+    free(before);
+    free(gp_before);
+    free(png);
+    free(gp);
+    free(base);
     remove_tree(fake);
     remove_tree(dir);
 }

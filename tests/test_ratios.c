@@ -30,15 +30,19 @@ static void applies_ratios_fixed_costs_and_shape(void **state)
     nd_ratios r;
     nd_ratios_init(&r);
     r.value[ND_RATIO_COMPUTE] = 1.2;
-    r.fixed[ND_FIXED_KERNEL] = 3; r.fixed[ND_FIXED_STEP] = 10;
+    r.fixed[ND_FIXED_KERNEL] = 3;
+    r.fixed[ND_FIXED_STEP] = 10;
     nd_strategy s;
     nd_strategy_init(&s);
-    s.tp = 2; s.mbs = 4;
+    s.tp = 2;
+    s.mbs = 4;
     r.shapes = 1;
     nd_shape_key_of(&s, &r.shape[0].key);
     r.shape[0].delta = 0.1;
     double parts[ND_PARTS] = {0};
-    parts[ND_PART_FW_COMPUTE] = 100; parts[ND_PART_DP_REDUCE] = 50; parts[ND_PART_OVERHEAD] = 20;
+    parts[ND_PART_FW_COMPUTE] = 100;
+    parts[ND_PART_DP_REDUCE] = 50;
+    parts[ND_PART_OVERHEAD] = 20;
     nd_ratios_apply(&r, &s, 4000, 3, parts);
     near(parts[ND_PART_FW_COMPUTE], 130, 1e-12);
     near(parts[ND_PART_DP_REDUCE], 50, 1e-12);
@@ -60,9 +64,10 @@ static void prediction_interval_from_the_file(void **state)
     char path[] = "/tmp/nd_test_ratios_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
-    const char *text = "{\"COMPUTE\": 1.25, \"STEP_MS\": 0, \"MEM_ACTIVATIONS\": 1.5, \"_nd\": {\"format\": 1, "
-                       "\"cost_model\": \"x\", \"uncertainty\": {\"time\": {\"terms\": [[\"COMPUTE\"]], "
-                       "\"covariance\": [[0.0004]], \"residual_sd\": 0.05, \"dof\": 20, \"t95\": 2}}}}";
+    const char *text =
+        "{\"COMPUTE\": 1.25, \"STEP_MS\": 0, \"MEM_ACTIVATIONS\": 1.5, \"_nd\": {\"format\": 1, "
+        "\"cost_model\": \"x\", \"uncertainty\": {\"time\": {\"terms\": [[\"COMPUTE\"]], "
+        "\"covariance\": [[0.0004]], \"residual_sd\": 0.05, \"dof\": 20, \"t95\": 2}}}}";
     assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
     close(fd);
     nd_ratios_file f;
@@ -74,10 +79,17 @@ static void prediction_interval_from_the_file(void **state)
 
     nd_ratios r;
     nd_ratios_init(&r);
-    r.time.terms = 1; r.time.fixed[0] = -1; r.time.scales[0] = 1u << ND_RATIO_COMPUTE;
-    r.time.cov[0][0] = 0.0004; r.time.residual_sd = 0.05; r.time.t95 = 2; r.time.dof = 20;
+    r.time.terms = 1;
+    r.time.fixed[0] = -1;
+    r.time.scales[0] = 1u << ND_RATIO_COMPUTE;
+    r.time.cov[0][0] = 0.0004;
+    r.time.residual_sd = 0.05;
+    r.time.t95 = 2;
+    r.time.dof = 20;
     double raw[ND_PARTS] = {0};
-    raw[ND_PART_FW_COMPUTE] = 300; raw[ND_PART_BW_COMPUTE] = 500; raw[ND_PART_DP_REDUCE] = 100;
+    raw[ND_PART_FW_COMPUTE] = 300;
+    raw[ND_PART_BW_COMPUTE] = 500;
+    raw[ND_PART_DP_REDUCE] = 100;
     nd_strategy s;
     nd_strategy_init(&s);
     near(nd_ratios_step_halfwidth_ms(&r, &s, raw, 0, 1, 1000), 2 * sqrt(256.0 + 2500.0), 1e-9);

@@ -106,14 +106,18 @@ static void errors_name_file_line_and_key(void **state)
     assert_non_null(strstr(err.message, "num_hidden_layers"));
 
     char text[1024];
-    snprintf(text, sizeof text, "model:\n  config_json: %s/samples/models/llama3-8b.json\n"
-                                "train:\n  seq_len: 8192\n  sequence: 4\n", getenv("ND_SOURCE_DIR"));
+    snprintf(text, sizeof text,
+             "model:\n  config_json: %s/samples/models/llama3-8b.json\n"
+             "train:\n  seq_len: 8192\n  sequence: 4\n",
+             getenv("ND_SOURCE_DIR"));
     p = write_file("bad2.yaml", text);
     assert_int_equal(nd_run_load(&run, p, &err), ND_EINPUT);
     assert_non_null(strstr(err.message, "bad2.yaml:5: unknown train key 'sequence'"));
 
-    snprintf(text, sizeof text, "model:\n  config_json: %s/samples/models/llama3-8b.json\n"
-                                "train:\n  seq_len: 8k\n", getenv("ND_SOURCE_DIR"));
+    snprintf(text, sizeof text,
+             "model:\n  config_json: %s/samples/models/llama3-8b.json\n"
+             "train:\n  seq_len: 8k\n",
+             getenv("ND_SOURCE_DIR"));
     p = write_file("bad3.yaml", text);
     assert_int_equal(nd_run_load(&run, p, &err), ND_EINPUT);
     assert_non_null(strstr(err.message, "bad3.yaml:4: key 'seq_len': '8k' is not a whole number"));

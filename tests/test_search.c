@@ -40,7 +40,12 @@ static void tiny(nd_model *m, nd_train *t)
 {
     nd_error err = {0};
     nd_model_set_type(m, "llama", "test", &err);
-    m->hidden = 64; m->layers = 2; m->heads = 2; m->kv_heads = 1; m->ffn = 128; m->vocab = 256;
+    m->hidden = 64;
+    m->layers = 2;
+    m->heads = 2;
+    m->kv_heads = 1;
+    m->ffn = 128;
+    m->vocab = 256;
     assert_int_equal(nd_model_validate(m, "test", &err), 0);
     nd_train_init(t);
     t->seq_len = 6;
@@ -87,12 +92,14 @@ static void hand_counted_space(void **state)
         bool found = false;
         for (size_t i = 0; i < res.count; i++) {
             const nd_strategy *r = &res.items[i].s;
-            found |= r->dp == s.dp && r->pp == s.pp && r->mbs == s.mbs && r->op == s.op && r->tp == 1 && r->cp == 1;
+            found |= r->dp == s.dp && r->pp == s.pp && r->mbs == s.mbs && r->op == s.op && r->tp == 1 &&
+                     r->cp == 1;
         }
         if (!found) fail_msg("%s is missing from the ranking", valid[v]);
     }
     assert_true(res.items[0].step_ms == fastest);
-    for (size_t i = 1; i < res.count; i++) assert_true(nd_ranked_compare(&res.items[i - 1], &res.items[i]) < 0);
+    for (size_t i = 1; i < res.count; i++)
+        assert_true(nd_ranked_compare(&res.items[i - 1], &res.items[i]) < 0);
     nd_search_result_free(&res);
 
     /* 3 devices, sequence 4: MP <= 2 heads and PP <= 2 layers leave only MP = PP = 1, CP <= 2
@@ -135,12 +142,19 @@ static void knapsack_is_optimal(void **state)
             seed = seed * 1103515245u + 12345u;
             k[i].layers = (int64_t)((seed >> 16) % 4);
             double act_off = 50 + (seed >> 8) % 50, t_sel = 1 + (seed >> 4) % 5;
-            k[i].time_ms[0] = 0; k[i].time_ms[1] = t_sel; k[i].time_ms[2] = t_sel + 3 + (seed % 7);
-            k[i].act_bytes[0] = act_off; k[i].act_bytes[1] = act_off * 0.6; k[i].act_bytes[2] = act_off * 0.1;
-            k[i].working_bytes[0] = 5; k[i].working_bytes[1] = 10 + (seed >> 3) % 20; k[i].working_bytes[2] = 40 + (seed >> 5) % 40;
+            k[i].time_ms[0] = 0;
+            k[i].time_ms[1] = t_sel;
+            k[i].time_ms[2] = t_sel + 3 + (seed % 7);
+            k[i].act_bytes[0] = act_off;
+            k[i].act_bytes[1] = act_off * 0.6;
+            k[i].act_bytes[2] = act_off * 0.1;
+            k[i].working_bytes[0] = 5;
+            k[i].working_bytes[1] = 10 + (seed >> 3) % 20;
+            k[i].working_bytes[2] = 40 + (seed >> 5) % 40;
         }
         seed = seed * 1103515245u + 12345u;
-        double inflight = 1 + (seed >> 16) % 3, budget = 100 + (double)((seed >> 8) % 700), floor_w = (seed >> 4) % 30;
+        double inflight = 1 + (seed >> 16) % 3, budget = 100 + (double)((seed >> 8) % 700),
+               floor_w = (seed >> 4) % 30;
         int64_t counts[2][3];
         double got;
         double want = brute(k, inflight, budget, floor_w);
@@ -154,7 +168,6 @@ static void knapsack_is_optimal(void **state)
         for (int i = 0; i < 2; i++) assert_int_equal(counts[i][0] + counts[i][1] + counts[i][2], k[i].layers);
     }
 }
-
 
 /* Every (full, selective) split of one kind of n layers, the fewest selective layers that
  * fit for each number of full ones: the exhaustive answer the windowed knapsack must reach
@@ -183,8 +196,12 @@ static void knapsack_many_layers_within_a_layer(void **state)
         seed = seed * 1103515245u + 12345u;
         k[0].layers = 200 + (int64_t)((seed >> 8) % 20000);
         double act = 50 + (seed >> 4) % 50, t_sel = 0.5 + (seed % 9) * 0.25;
-        k[0].time_ms[0] = 0; k[0].time_ms[1] = t_sel; k[0].time_ms[2] = t_sel + 0.5 + (seed >> 12) % 7;
-        k[0].act_bytes[0] = act; k[0].act_bytes[1] = act * (0.3 + (seed >> 3) % 6 * 0.1); k[0].act_bytes[2] = act * 0.1;
+        k[0].time_ms[0] = 0;
+        k[0].time_ms[1] = t_sel;
+        k[0].time_ms[2] = t_sel + 0.5 + (seed >> 12) % 7;
+        k[0].act_bytes[0] = act;
+        k[0].act_bytes[1] = act * (0.3 + (seed >> 3) % 6 * 0.1);
+        k[0].act_bytes[2] = act * 0.1;
         seed = seed * 1103515245u + 12345u;
         double cap = (double)k[0].layers * act * (0.12 + (seed >> 8) % 80 * 0.01);
         int64_t counts[2][3];
@@ -196,13 +213,14 @@ static void knapsack_many_layers_within_a_layer(void **state)
         }
         assert_int_equal(rc, 0);
         assert_int_equal(counts[0][0] + counts[0][1] + counts[0][2], k[0].layers);
-        double mem = counts[0][0] * k[0].act_bytes[0] + counts[0][1] * k[0].act_bytes[1] + counts[0][2] * k[0].act_bytes[2];
+        double mem = counts[0][0] * k[0].act_bytes[0] + counts[0][1] * k[0].act_bytes[1] +
+                     counts[0][2] * k[0].act_bytes[2];
         assert_true(mem <= cap * (1 + 1e-12) + 1e-9);
         if (got < want - 1e-6 || got > want + t_sel + 1e-6)
-            fail_msg("trial %d (n %lld): windowed %g, exhaustive %g", trial, (long long)k[0].layers, got, want);
+            fail_msg("trial %d (n %lld): windowed %g, exhaustive %g", trial, (long long)k[0].layers, got,
+                     want);
     }
 }
-
 
 /* Two kinds of 64 to 160 layers each (past the exhaustive pairs of the rarer kind): the grid
  * and pattern search against every split, within 1 % of the exhaustive time. */
@@ -217,8 +235,11 @@ static void knapsack_two_large_kinds_near_optimal(void **state)
             seed = seed * 1103515245u + 12345u;
             k[i].layers = 64 + (int64_t)((seed >> 8) % 97);
             double act = 40 + (seed >> 4) % 60, t_sel = 0.5 + (seed % 7) * 0.3;
-            k[i].time_ms[1] = t_sel; k[i].time_ms[2] = t_sel + 1 + (seed >> 12) % 5;
-            k[i].act_bytes[0] = act; k[i].act_bytes[1] = act * 0.6; k[i].act_bytes[2] = act * 0.15;
+            k[i].time_ms[1] = t_sel;
+            k[i].time_ms[2] = t_sel + 1 + (seed >> 12) % 5;
+            k[i].act_bytes[0] = act;
+            k[i].act_bytes[1] = act * 0.6;
+            k[i].act_bytes[2] = act * 0.15;
         }
         double total = k[0].layers * k[0].act_bytes[0] + k[1].layers * k[1].act_bytes[0];
         double cap = total * (0.3 + trial * 0.1), want = INFINITY;
@@ -265,7 +286,8 @@ static void best_yaml_round_trip(void **state)
         if (rc) fail_msg("%s", err.message);
         nd_strategy s = back.strategy;
         assert_int_equal(nd_strategy_check(&s, &back.model, back.devices, back.train.global_batch,
-                                           back.train.seq_len, &err), 0);
+                                           back.train.seq_len, &err),
+                         0);
         nd_context again;
         nd_context_init(&again, &back.model, &back.train, a3, back.devices, back.memory_budget_mib, NULL);
         nd_recompute_plan plan;

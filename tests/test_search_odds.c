@@ -18,8 +18,13 @@ static void odds_match_the_normal_law(void **state)
     (void)state;
     nd_ratios r;
     nd_ratios_init(&r);
-    r.time.terms = 1; r.time.fixed[0] = -1; r.time.scales[0] = 1u << ND_RATIO_COMPUTE;
-    r.time.cov[0][0] = 0; r.time.residual_sd = 0.02; r.time.t95 = 1.96; r.time.dof = 1000;
+    r.time.terms = 1;
+    r.time.fixed[0] = -1;
+    r.time.scales[0] = 1u << ND_RATIO_COMPUTE;
+    r.time.cov[0][0] = 0;
+    r.time.residual_sd = 0.02;
+    r.time.t95 = 1.96;
+    r.time.dof = 1000;
     nd_context ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.ratios = &r;
@@ -39,7 +44,8 @@ static void odds_match_the_normal_law(void **state)
     assert_int_equal(nd_search_odds_compute(&cfg, &res, 10, &odds, &err), 0);
     assert_int_equal(odds.count, 2);
     double p = 0.5 * erfc(0.700 / sqrt(2.0)); /* Phi(-0.700) */
-    if (fabs(odds.p_faster_than_best[1] - p) > 0.015) fail_msg("P = %g, want %g", odds.p_faster_than_best[1], p);
+    if (fabs(odds.p_faster_than_best[1] - p) > 0.015)
+        fail_msg("P = %g, want %g", odds.p_faster_than_best[1], p);
     assert_true(fabs(odds.p_fastest[0] + odds.p_fastest[1] - 1) < 1e-12);
     assert_true(odds.tied[1]); /* 24 % of draws: not told apart */
     /* The 95 % half-width: 1.96 x 0.02 x 100. */

@@ -37,7 +37,12 @@ static void tiny(nd_model *m, nd_train *t, int64_t layers)
 {
     nd_error err = {0};
     nd_model_set_type(m, "llama", "test", &err);
-    m->hidden = 64; m->layers = layers; m->heads = 2; m->kv_heads = 2; m->ffn = 128; m->vocab = 256;
+    m->hidden = 64;
+    m->layers = layers;
+    m->heads = 2;
+    m->kv_heads = 2;
+    m->ffn = 128;
+    m->vocab = 256;
     assert_int_equal(nd_model_validate(m, "test", &err), 0);
     nd_train_init(t);
     t->seq_len = 6;
@@ -100,7 +105,8 @@ static void lists_restrict_dp_and_mb(void **state)
     fixture f;
     fixture_init(&f, 4, 4, 4);
     const int64_t two[] = {2}, one[] = {1};
-    f.cfg.space.allowed[ND_DIM_DP] = two; f.cfg.space.n_allowed[ND_DIM_DP] = 1;
+    f.cfg.space.allowed[ND_DIM_DP] = two;
+    f.cfg.space.n_allowed[ND_DIM_DP] = 1;
     nd_search_result res;
     nd_error err = {0};
     assert_int_equal(nd_search_run(&f.cfg, &res, &err), 0);
@@ -109,8 +115,10 @@ static void lists_restrict_dp_and_mb(void **state)
     assert_true(res.stats.refused[ND_REFUSE_LIST] > 0);
     nd_search_result_free(&res);
 
-    f.cfg.space.allowed[ND_DIM_DP] = NULL; f.cfg.space.n_allowed[ND_DIM_DP] = 0;
-    f.cfg.space.allowed[ND_DIM_MB] = one; f.cfg.space.n_allowed[ND_DIM_MB] = 1;
+    f.cfg.space.allowed[ND_DIM_DP] = NULL;
+    f.cfg.space.n_allowed[ND_DIM_DP] = 0;
+    f.cfg.space.allowed[ND_DIM_MB] = one;
+    f.cfg.space.n_allowed[ND_DIM_MB] = 1;
     assert_int_equal(nd_search_run(&f.cfg, &res, &err), 0);
     assert_true(res.count > 0);
     for (size_t i = 0; i < res.count; i++) assert_int_equal(res.items[i].s.mb, 1);
@@ -118,8 +126,10 @@ static void lists_restrict_dp_and_mb(void **state)
 
     /* MP in {3} divides no device count here: the message blames the limits, not the batch. */
     const int64_t three[] = {3};
-    f.cfg.space.allowed[ND_DIM_MB] = NULL; f.cfg.space.n_allowed[ND_DIM_MB] = 0;
-    f.cfg.space.allowed[ND_DIM_MP] = three; f.cfg.space.n_allowed[ND_DIM_MP] = 1;
+    f.cfg.space.allowed[ND_DIM_MB] = NULL;
+    f.cfg.space.n_allowed[ND_DIM_MB] = 0;
+    f.cfg.space.allowed[ND_DIM_MP] = three;
+    f.cfg.space.n_allowed[ND_DIM_MP] = 1;
     assert_int_equal(nd_search_run(&f.cfg, &res, &err), ND_EINPUT);
     assert_non_null(strstr(err.message, "within the search's limits"));
     assert_null(strstr(err.message, "global batch"));
@@ -154,7 +164,9 @@ static void run_split_is_kept(void **state)
     (void)state;
     fixture f;
     fixture_init(&f, 3, 2, 2);
-    f.cfg.base.pp = 2; f.cfg.base.first_stage_layers = 1; f.cfg.base.last_stage_layers = 2;
+    f.cfg.base.pp = 2;
+    f.cfg.base.first_stage_layers = 1;
+    f.cfg.base.last_stage_layers = 2;
     nd_search_result res;
     nd_error err = {0};
     assert_int_equal(nd_search_run(&f.cfg, &res, &err), 0);
@@ -177,8 +189,9 @@ static void plan_order_changes_one_layer(void **state)
     int64_t layers[1][ND_LAYER_KINDS][ND_RECOMPUTE_MODES] = {{{5, 1, 2}, {0, 0, 0}}};
     int64_t off[1][ND_LAYER_KINDS] = {{2, 0}};
     nd_recompute_plan plan = {1, layers, off, 0};
-    const nd_recompute want[8] = {ND_RECOMPUTE_OFF, ND_RECOMPUTE_OFF, ND_RECOMPUTE_SELECTIVE, ND_RECOMPUTE_FULL,
-                                  ND_RECOMPUTE_FULL, ND_RECOMPUTE_OFF, ND_RECOMPUTE_OFF, ND_RECOMPUTE_OFF};
+    const nd_recompute want[8] = {ND_RECOMPUTE_OFF,  ND_RECOMPUTE_OFF,  ND_RECOMPUTE_SELECTIVE,
+                                  ND_RECOMPUTE_FULL, ND_RECOMPUTE_FULL, ND_RECOMPUTE_OFF,
+                                  ND_RECOMPUTE_OFF,  ND_RECOMPUTE_OFF};
     nd_recompute before[8];
     for (int64_t i = 0; i < 8; i++) {
         bool host;
@@ -187,14 +200,16 @@ static void plan_order_changes_one_layer(void **state)
         assert_int_equal(host, i < 2);
     }
     for (int from = ND_RECOMPUTE_OFF; from <= ND_RECOMPUTE_SELECTIVE; from++) {
-        layers[0][0][from]--; layers[0][0][ND_RECOMPUTE_FULL]++;
+        layers[0][0][from]--;
+        layers[0][0][ND_RECOMPUTE_FULL]++;
         int changed = 0;
         for (int64_t i = 0; i < 8; i++) {
             bool host;
             changed += nd_plan_layer_mode(&plan, 0, ND_LAYER_DENSE, i, &host) != before[i];
         }
         assert_int_equal(changed, 1);
-        layers[0][0][from]++; layers[0][0][ND_RECOMPUTE_FULL]--;
+        layers[0][0][from]++;
+        layers[0][0][ND_RECOMPUTE_FULL]--;
     }
 }
 
@@ -207,7 +222,10 @@ static void interleaved_stage_layers(void **state)
     fixture_init(&f, 8, 2, 4);
     nd_strategy s;
     nd_strategy_init(&s);
-    s.pp = 2; s.vpp = 2; s.mb = 4; s.schedule = ND_SCHEDULE_INTERLEAVED;
+    s.pp = 2;
+    s.vpp = 2;
+    s.mb = 4;
+    s.schedule = ND_SCHEDULE_INTERLEAVED;
     nd_stage_work w;
     nd_stage_work_init(&f.ctx, &s, NULL, 1, &w);
     assert_int_equal(nd_stage_layer_count(&f.ctx, &w), 4);
@@ -235,7 +253,10 @@ static void offload_prices_memory_and_copies(void **state)
     nd_context_init(&ctx, &run.model, &run.train, nd_device_table_find(&table, "H100"), 8, 0, NULL);
     nd_strategy s;
     nd_strategy_init(&s);
-    s.dp = 4; s.pp = 2; s.mb = 16; s.recompute = ND_RECOMPUTE_OFF;
+    s.dp = 4;
+    s.pp = 2;
+    s.mb = 16;
+    s.recompute = ND_RECOMPUTE_OFF;
     nd_error err = {0};
     assert_int_equal(nd_strategy_check(&s, &run.model, 8, 64, run.train.seq_len, &err), 0);
     int64_t layers[2][ND_LAYER_KINDS][ND_RECOMPUTE_MODES] = {{{16, 0, 0}, {0}}, {{16, 0, 0}, {0}}};
@@ -244,7 +265,10 @@ static void offload_prices_memory_and_copies(void **state)
     nd_stage_memory mk[2], mm[2];
     nd_stage_time tk[2], tm[2];
     nd_estimate ek = {0}, em = {0};
-    ek.stage_memory = mk; ek.stage_time = tk; em.stage_memory = mm; em.stage_time = tm;
+    ek.stage_memory = mk;
+    ek.stage_time = tk;
+    em.stage_memory = mm;
+    em.stage_time = tm;
     assert_int_equal(nd_estimate_strategy(&ctx, &s, NULL, &kept, &ek, &err), 0);
     assert_int_equal(nd_estimate_strategy(&ctx, &s, NULL, &moved, &em, &err), 0);
 
@@ -281,14 +305,10 @@ static void offload_only_when_it_wins(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(fixed_sp_keeps_layouts_without_mp),
-        cmocka_unit_test(lists_restrict_dp_and_mb),
-        cmocka_unit_test(gpipe_is_not_interleaved),
-        cmocka_unit_test(run_split_is_kept),
-        cmocka_unit_test(plan_order_changes_one_layer),
-        cmocka_unit_test(interleaved_stage_layers),
-        cmocka_unit_test(offload_prices_memory_and_copies),
-        cmocka_unit_test(offload_only_when_it_wins),
+        cmocka_unit_test(fixed_sp_keeps_layouts_without_mp), cmocka_unit_test(lists_restrict_dp_and_mb),
+        cmocka_unit_test(gpipe_is_not_interleaved),          cmocka_unit_test(run_split_is_kept),
+        cmocka_unit_test(plan_order_changes_one_layer),      cmocka_unit_test(interleaved_stage_layers),
+        cmocka_unit_test(offload_prices_memory_and_copies),  cmocka_unit_test(offload_only_when_it_wins),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

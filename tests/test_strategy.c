@@ -82,7 +82,8 @@ static void each_rule_explains_itself(void **state)
     assert_non_null(strstr(check(&llama, "DP=1 MP=16 PP=1 MB=1", 16, 1), "8 KV heads"));
     assert_non_null(strstr(check(&llama, "DP=1 MP=1 PP=3 MB=3", 3, 3), "32 layers do not divide"));
     assert_string_equal(check(&llama, "DP=1 MP=1 PP=3 MB=3 FIRST=10 LAST=10", 3, 3), "");
-    assert_non_null(strstr(check(&llama, "DP=1 MP=1 PP=4 MB=4 FIRST=9 LAST=8", 4, 4), "do not divide evenly"));
+    assert_non_null(
+        strstr(check(&llama, "DP=1 MP=1 PP=4 MB=4 FIRST=9 LAST=8", 4, 4), "do not divide evenly"));
     assert_non_null(strstr(check(&llama, "DP=2 MP=1 PP=1 CP=3 MB=1", 6, 2), "CP=3"));
     assert_non_null(strstr(check(&llama, "DP=4 MP=1 PP=1 OP=3 MB=1", 4, 4), "OP=3"));
     assert_string_equal(check(&llama, "DP=6 MP=1 PP=1 OP=3 MB=1", 6, 6), ""); /* any divisor */
@@ -109,7 +110,10 @@ static void resolves_dependent_settings(void **state)
     nd_strategy_stage_layers(&s, 32, 1, &first, &count);
     assert_int_equal(first, 16);
     assert_int_equal(count, 16);
-    s.vpp = 1; s.first_stage_layers = 10; s.last_stage_layers = 0; s.pp = 3;
+    s.vpp = 1;
+    s.first_stage_layers = 10;
+    s.last_stage_layers = 0;
+    s.pp = 3;
     nd_strategy_stage_layers(&s, 32, 1, &first, &count); /* 22 layers over 2 stages */
     assert_int_equal(first, 10);
     assert_int_equal(count, 11);

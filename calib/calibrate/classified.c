@@ -17,23 +17,31 @@
 #include "nd/base/io.h"
 #include "nd/base/text.h"
 
-#define MAX_COLUMNS 64
-#define MAX_ROWS 100000
+#define MAX_COLUMNS    64
+#define MAX_ROWS       100000
 #define MAX_FILE_BYTES (64u << 20)
-#define MAX_MS 1e9           /* a measured time, ms */
-#define MAX_MIB 1073741824.0 /* a measured peak, MiB (ND_MEMORY_MIB_MAX) */
-
+#define MAX_MS         1e9          /* a measured time, ms */
+#define MAX_MIB        1073741824.0 /* a measured peak, MiB (ND_MEMORY_MIB_MAX) */
 
 /* The column names (formats.h). */
 static const nd_classified_format *const col = &nd_classified_csv;
 
-typedef enum { COL_DIM, COL_TIME, COL_MEAS, COL_RECOMPUTE, COL_STEP_TRAINER, COL_DEVICES, COL_GBS,
-               COL_SEQ, COL_PEAK } col_kind;
+typedef enum {
+    COL_DIM,
+    COL_TIME,
+    COL_MEAS,
+    COL_RECOMPUTE,
+    COL_STEP_TRAINER,
+    COL_DEVICES,
+    COL_GBS,
+    COL_SEQ,
+    COL_PEAK
+} col_kind;
 
 typedef struct column {
     col_kind kind;
-    nd_dim dim;   /* COL_DIM */
-    int meas;     /* COL_MEAS */
+    nd_dim dim; /* COL_DIM */
+    int meas;   /* COL_MEAS */
     char name[32];
 } column;
 
@@ -84,17 +92,27 @@ static int header_column(parser *p, const char *raw, column *c)
     nd_text_copy(c->name, n, sizeof c->name);
     int d = nd_dim_from_name(n);
     if (d >= 0) {
-        c->kind = COL_DIM; c->dim = (nd_dim)d;
+        c->kind = COL_DIM;
+        c->dim = (nd_dim)d;
         return 0;
     }
     for (int m = 0; m < ND_MEAS_COUNT; m++)
         if (nd_text_equal_nocase(n, col->measured[m])) {
-            c->kind = COL_MEAS; c->meas = m;
+            c->kind = COL_MEAS;
+            c->meas = m;
             return 0;
         }
-    const struct { const char *name; col_kind kind; } others[] = {
-        {col->time, COL_TIME}, {col->recompute, COL_RECOMPUTE}, {col->step_trainer, COL_STEP_TRAINER},
-        {col->devices, COL_DEVICES}, {col->gbs, COL_GBS}, {col->seq_len, COL_SEQ}, {col->peak_mib, COL_PEAK},
+    const struct {
+        const char *name;
+        col_kind kind;
+    } others[] = {
+        {col->time, COL_TIME},
+        {col->recompute, COL_RECOMPUTE},
+        {col->step_trainer, COL_STEP_TRAINER},
+        {col->devices, COL_DEVICES},
+        {col->gbs, COL_GBS},
+        {col->seq_len, COL_SEQ},
+        {col->peak_mib, COL_PEAK},
     };
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
         if (nd_text_equal_nocase(n, others[i].name)) {
@@ -159,8 +177,10 @@ static void read_cell(parser *p, nd_classified_row *r, const column *c, char *ce
             bool sp;
             if (nd_parse_bool(v, &sp))
                 fail(p, "column '%s': '%s' is not 0/1 or true/false", nd_dim_name(c->dim), v);
-            else
-                { r->degree[ND_DIM_SP] = sp; r->dims |= ND_DIM_BIT(ND_DIM_SP); }
+            else {
+                r->degree[ND_DIM_SP] = sp;
+                r->dims |= ND_DIM_BIT(ND_DIM_SP);
+            }
             return;
         }
         if (c->dim == ND_DIM_ZERO && nd_parse_int64(v, 0, 3, &i))
@@ -179,7 +199,8 @@ static void read_cell(parser *p, nd_classified_row *r, const column *c, char *ce
                  col->recompute, v);
         else if (nd_recompute_parse(v, &r->recompute))
             fail(p, "column '%s': '%s' is not a recompute mode (off, selective, full)", col->recompute, v);
-        else r->has_recompute = true;
+        else
+            r->has_recompute = true;
         return;
     case COL_DEVICES:
     case COL_GBS:
@@ -189,9 +210,12 @@ static void read_cell(parser *p, nd_classified_row *r, const column *c, char *ce
             fail(p, "column '%s': '%s' is not a whole number in [1, 1073741824]", c->name, v);
             return;
         }
-        if (c->kind == COL_DEVICES) r->devices = i;
-        else if (c->kind == COL_GBS) r->gbs = i;
-        else r->seq_len = i;
+        if (c->kind == COL_DEVICES)
+            r->devices = i;
+        else if (c->kind == COL_GBS)
+            r->gbs = i;
+        else
+            r->seq_len = i;
         return;
     default: break;
     }
@@ -220,7 +244,8 @@ static void read_cell(parser *p, nd_classified_row *r, const column *c, char *ce
         if (d <= 0) fail(p, "column '%s': '%s' is not a positive time", col->time, v);
         r->time_ms = d;
     } else if (c->kind == COL_MEAS) {
-        r->measured[c->meas] = d; r->has[c->meas] = true;
+        r->measured[c->meas] = d;
+        r->has[c->meas] = true;
     } else if (c->kind == COL_STEP_TRAINER) {
         if (d <= 0) fail(p, "column '%s': '%s' is not a positive time", col->step_trainer, v);
         r->step_trainer_ms = d;
@@ -248,7 +273,8 @@ static void read_row(parser *p)
             p->rc = nd_error_set(p->err, ND_ENOMEM, "out of memory");
             return;
         }
-        o->rows = rows; p->rows_cap = cap;
+        o->rows = rows;
+        p->rows_cap = cap;
     }
     nd_classified_row *r = &o->rows[o->count];
     memset(r, 0, sizeof *r);
@@ -266,8 +292,10 @@ static void end_record(int c, void *data)
     (void)c;
     parser *p = data;
     if (!p->rc) {
-        if (!p->header_done) read_header(p);
-        else read_row(p);
+        if (!p->header_done)
+            read_header(p);
+        else
+            read_row(p);
     }
     for (size_t i = 0; i < p->ncells; i++) free(p->cells[i]);
     p->ncells = 0;
@@ -278,7 +306,10 @@ static void end_record(int c, void *data)
 static void end_field(void *field, size_t len, void *data)
 {
     parser *p = data;
-    if (!p->in_record) { p->record_line = p->line; p->in_record = true; }
+    if (!p->in_record) {
+        p->record_line = p->line;
+        p->in_record = true;
+    }
     if (p->rc) return;
     if (p->ncells >= (p->header_done ? MAX_COLUMNS + 1 : 100000)) {
         fail(p, "too many cells in a record (nd reads at most %d columns)", MAX_COLUMNS);
@@ -291,7 +322,8 @@ static void end_field(void *field, size_t len, void *data)
             p->rc = nd_error_set(p->err, ND_ENOMEM, "out of memory");
             return;
         }
-        p->cells = cells; p->cap = cap;
+        p->cells = cells;
+        p->cap = cap;
     }
     char *copy = NULL;
     if (field) {
@@ -338,8 +370,10 @@ static int feed(parser *p, struct csv_parser *csv, const char *text, size_t len)
     if (csv_fini(csv, end_field, end_record, p) != 0) {
         /* The open record began on the first non-blank line after the last complete one. */
         p->record_line = first_content_line(text, len, p->last_end_line + 1);
-        return fail(p, "a quoted field is never closed: the record starting here runs to the end of the file "
-                    "(%s)", csv_strerror(csv_error(csv)));
+        return fail(p,
+                    "a quoted field is never closed: the record starting here runs to the end of the file "
+                    "(%s)",
+                    csv_strerror(csv_error(csv)));
     }
     return p->rc;
 }
@@ -353,7 +387,10 @@ int nd_classified_load(const char *path, nd_classified *out, nd_error *err)
     int rc = nd_read_file(path, MAX_FILE_BYTES, &text, &len, err);
     if (rc) return rc;
     const char *start = text;
-    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) { start += 3; len -= 3; } /* UTF-8 BOM */
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) {
+        start += 3;
+        len -= 3;
+    } /* UTF-8 BOM */
     if (memchr(start, '\0', len))
         rc = nd_error_set(err, ND_EINPUT, "%s: holds a NUL byte: not a CSV text file", path);
     struct csv_parser csv;
@@ -400,12 +437,13 @@ void nd_classified_label(const nd_classified *c, const nd_classified_row *r, cha
         if (v == 1 && d != ND_DIM_DP) continue;
         if (d == ND_DIM_SP) {
             if (v)
-                used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "", nd_dim_name(ND_DIM_SP));
+                used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? " " : "",
+                                         nd_dim_name(ND_DIM_SP));
             continue;
         }
         if (d == ND_DIM_ZERO && v == 0) continue;
-        used += (size_t)snprintf(buf + used, size - used, "%s%s %lld", used ? " " : "", nd_dim_name((nd_dim)d),
-                                 (long long)v);
+        used += (size_t)snprintf(buf + used, size - used, "%s%s %lld", used ? " " : "",
+                                 nd_dim_name((nd_dim)d), (long long)v);
     }
     if (r->has_recompute && r->recompute != ND_RECOMPUTE_OFF && used < size)
         snprintf(buf + used, size - used, " %s=%s", col->recompute, nd_recompute_name(r->recompute));
@@ -415,8 +453,7 @@ void nd_classified_strategy(const nd_classified_row *r, const nd_strategy *base,
 {
     *out = *base;
     for (int d = 0; d < ND_DIMS; d++)
-        if (r->dims & ND_DIM_BIT(d))
-            nd_strategy_set_dim(out, (nd_dim)d, r->degree[d]);
+        if (r->dims & ND_DIM_BIT(d)) nd_strategy_set_dim(out, (nd_dim)d, r->degree[d]);
     if (r->has_recompute) out->recompute = r->recompute;
 }
 
@@ -432,6 +469,7 @@ double nd_classified_busy_ms(const nd_classified_row *r)
 double nd_classified_idle_ms(const nd_classified_row *r)
 {
     if (r->has[ND_MEAS_IDLE])
-        return r->measured[ND_MEAS_IDLE] + (r->has[ND_MEAS_UNCLASSIFIED] ? r->measured[ND_MEAS_UNCLASSIFIED] : 0);
+        return r->measured[ND_MEAS_IDLE] +
+               (r->has[ND_MEAS_UNCLASSIFIED] ? r->measured[ND_MEAS_UNCLASSIFIED] : 0);
     return r->time_ms - nd_classified_busy_ms(r);
 }

@@ -94,21 +94,25 @@ static int price_row(const nd_compare_inputs *in, const nd_classified *round, nd
     nd_classified_strategy(r, &base, &cr->strategy);
     nd_strategy *s = &cr->strategy;
     /* -mppb: the config's stage layers (FIRST/LAST) hold at its own PP */
-    if (in->layout && s->pp == run->strategy.pp && s->vpp == 1 && !s->first_stage_layers && !s->last_stage_layers)
-        { s->first_stage_layers = run->strategy.first_stage_layers; s->last_stage_layers = run->strategy.last_stage_layers; }
+    if (in->layout && s->pp == run->strategy.pp && s->vpp == 1 && !s->first_stage_layers &&
+        !s->last_stage_layers) {
+        s->first_stage_layers = run->strategy.first_stage_layers;
+        s->last_stage_layers = run->strategy.last_stage_layers;
+    }
     cr->devices = nd_strategy_devices(s);
     if (cr->devices < 0) /* degrees of 2^20 each: the product would overflow */
-        return nd_error_set(err, ND_EINPUT, "%s:%d: DP*MP*PP*CP = %lld*%lld*%lld*%lld is more than %.0f "
-                            "devices", round->path, r->line, (long long)s->dp, (long long)s->tp,
-                            (long long)s->pp, (long long)s->cp, ND_STRATEGY_DEVICES_MAX);
+        return nd_error_set(err, ND_EINPUT,
+                            "%s:%d: DP*MP*PP*CP = %lld*%lld*%lld*%lld is more than %.0f "
+                            "devices",
+                            round->path, r->line, (long long)s->dp, (long long)s->tp, (long long)s->pp,
+                            (long long)s->cp, ND_STRATEGY_DEVICES_MAX);
     int64_t gbs = cr->gbs = s->dp * s->mb * s->mbs; /* three degrees of 2^20: fits int64 */
     if (r->devices && r->devices != cr->devices)
-        return nd_error_set(err, ND_EINPUT,
-                            "%s:%d: column 'devices' says %lld but DP*MP*PP*CP = %lld", round->path,
-                            r->line, (long long)r->devices, (long long)cr->devices);
+        return nd_error_set(err, ND_EINPUT, "%s:%d: column 'devices' says %lld but DP*MP*PP*CP = %lld",
+                            round->path, r->line, (long long)r->devices, (long long)cr->devices);
     if (r->gbs && r->gbs != gbs)
-        return nd_error_set(err, ND_EINPUT, "%s:%d: column 'gbs' says %lld but DP*MB*MBS = %lld",
-                            round->path, r->line, (long long)r->gbs, (long long)gbs);
+        return nd_error_set(err, ND_EINPUT, "%s:%d: column 'gbs' says %lld but DP*MB*MBS = %lld", round->path,
+                            r->line, (long long)r->gbs, (long long)gbs);
     nd_train train = run->train;
     if (r->seq_len) train.seq_len = r->seq_len;
     cr->seq_len = train.seq_len;
@@ -118,9 +122,11 @@ static int price_row(const nd_compare_inputs *in, const nd_classified *round, nd
     nd_context_init(&ctx, &run->model, &train, in->device, cr->devices, in->budget_mib, in->ratios);
     nd_stage_memory *stages = calloc((size_t)s->pp, sizeof *stages);
     if (!stages) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    cr->est.stage_memory = stages; cr->est.stage_time = NULL;
+    cr->est.stage_memory = stages;
+    cr->est.stage_time = NULL;
     /* -mppb: the config's counts rescaled to the row's stages (ND's manual balance) */
-    int64_t (*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES] = in->layout ? calloc((size_t)s->pp, sizeof *layers) : NULL;
+    int64_t(*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES] =
+        in->layout ? calloc((size_t)s->pp, sizeof *layers) : NULL;
     nd_recompute_plan plan = {s->pp, layers, NULL, 0};
     bool planned = layers && !nd_layout_plan(&run->model, in->layout, s, layers);
     rc = nd_estimate_strategy(&ctx, s, NULL, planned ? &plan : NULL, &cr->est, err);
@@ -237,7 +243,9 @@ static void memory_metrics(nd_compare *c, double *x, double *y, double budget_mi
     for (size_t i = 0; i < c->count; i++) {
         const nd_compare_row *r = &c->rows[i];
         if (isnan(r->row->peak_mib)) continue;
-        x[n] = r->peak_est_mib; y[n] = r->row->peak_mib; n++;
+        x[n] = r->peak_est_mib;
+        y[n] = r->row->peak_mib;
+        n++;
         if (r->est.fits && r->row->peak_mib > budget_mib) c->fits_but_measured_over++;
     }
     c->memory_rows = n;
@@ -246,8 +254,7 @@ static void memory_metrics(nd_compare *c, double *x, double *y, double budget_mi
     nd_metric_relative_errors(x, y, n, 0, &c->memory.errors);
 }
 
-int nd_compare_round(const nd_compare_inputs *in, const nd_classified *round, nd_compare *out,
-                     nd_error *err)
+int nd_compare_round(const nd_compare_inputs *in, const nd_classified *round, nd_compare *out, nd_error *err)
 {
     return nd_compare_round_progress(in, round, out, NULL, "", err);
 }
@@ -281,14 +288,15 @@ int nd_compare_round_progress(const nd_compare_inputs *in, const nd_classified *
         nd_compare_row *cr = &out->rows[kept];
         const char *label = out->rows[i].label;
         memset(cr, 0, sizeof *cr);
-        cr->row = &round->rows[i]; cr->label = label;
+        cr->row = &round->rows[i];
+        cr->label = label;
         cr->peak_memory = out->peak_memories ? &out->peak_memories[kept] : NULL;
         rc = price_row(in, round, cr, err);
         if (rc == ND_EINPUT && cr->est.stages == 0 && strstr(err->message, "cannot be priced")) {
             /* ND leaves out a row it cannot cost; the first reason is kept to say so */
             if (!out->skipped++)
-                snprintf(out->skip_note, sizeof out->skip_note, "ND cannot cost %s, left out of the comparison: %s",
-                         label, err->message);
+                snprintf(out->skip_note, sizeof out->skip_note,
+                         "ND cannot cost %s, left out of the comparison: %s", label, err->message);
             rc = ND_OK;
             continue;
         }
@@ -318,7 +326,10 @@ int nd_compare_round_progress(const nd_compare_inputs *in, const nd_classified *
     }
     double *y = x + out->count;
     fold_metrics(out, x, y);
-    for (size_t i = 0; i < out->count; i++) { x[i] = out->rows[i].est_cost; y[i] = out->rows[i].rank_cost; }
+    for (size_t i = 0; i < out->count; i++) {
+        x[i] = out->rows[i].est_cost;
+        y[i] = out->rows[i].rank_cost;
+    }
     out->top_k = nd_metric_top_k(x, y, out->count);
     out->regret = nd_metric_regret(x, y, out->count, &out->pick, &out->fastest);
     memory_metrics(out, x, y, in->budget_mib);
@@ -330,7 +341,8 @@ void nd_compare_print_skips(FILE *diag, const nd_compare *c)
 {
     if (!c->skipped || !diag) return;
     fprintf(diag, "note: %s\n", c->skip_note);
-    if (c->skipped > 1) fprintf(diag, "note: %zu more rows left out for the same kind of reason\n", c->skipped - 1);
+    if (c->skipped > 1)
+        fprintf(diag, "note: %zu more rows left out for the same kind of reason\n", c->skipped - 1);
 }
 
 void nd_compare_free(nd_compare *c)

@@ -33,8 +33,8 @@ static int draw_plots(const nd_compare_request *req, const char *dir, const char
 static int write_report(const nd_compare_request *req, const nd_session *ses, const nd_compare *c,
                         const nd_plot_gallery *gallery, nd_html_capture *notes, nd_error *err)
 {
-    nd_compare_report_inputs in = {req->common.run_path, req->real_csv, req->common.ratios_path,
-                                   ses->run.model.name, ses->device->name, ses->budget_mib};
+    nd_compare_report_inputs in = {req->common.run_path, req->real_csv,     req->common.ratios_path,
+                                   ses->run.model.name,  ses->device->name, ses->budget_mib};
     return nd_compare_report_html(req->report, c, &in, gallery, notes, err);
 }
 
@@ -46,7 +46,8 @@ static int write_outputs(const nd_compare_request *req, const nd_session *ses, c
     char *dir = req->out_dir ? nd_strdup(req->out_dir) : nd_path_dir(req->real_csv);
     char *stem = nd_path_stem(req->real_csv);
     if (!dir || !stem) {
-        free(dir); free(stem);
+        free(dir);
+        free(stem);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
     int rc = req->out_dir ? nd_make_dir(dir, err) : ND_OK;
@@ -56,14 +57,17 @@ static int write_outputs(const nd_compare_request *req, const nd_session *ses, c
     if (!doc || !estimates || !report) rc = rc ? rc : nd_error_set(err, ND_ENOMEM, "out of memory");
     if (!rc) rc = nd_compare_write_estimates(estimates, c, round, err);
     if (!rc) rc = nd_compare_write_report(report, doc, c, err);
-    free(estimates); free(report);
-    if (!rc && req->json && nd_compare_print_report(out, doc, c)) rc = nd_error_set(err, ND_EIO, "cannot write stdout");
+    free(estimates);
+    free(report);
+    if (!rc && req->json && nd_compare_print_report(out, doc, c))
+        rc = nd_error_set(err, ND_EIO, "cannot write stdout");
     nd_plot_gallery gallery = {0};
     if (!rc) rc = draw_plots(req, dir, stem, c, &gallery, err);
     if (!rc && req->report) rc = write_report(req, ses, c, &gallery, notes, err);
     nd_plot_gallery_free(&gallery);
     cJSON_Delete(doc);
-    free(stem); free(dir);
+    free(stem);
+    free(dir);
     return rc;
 }
 
@@ -78,7 +82,8 @@ int nd_compare_command(const nd_compare_request *req, FILE *out, FILE *diag, nd_
     if (!req->out_dir && req->plot_format && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
         fprintf(diag, "nd-compare: note: --format is not used: plot files are drawn only with -o DIR\n");
     if (!req->out_dir && !req->report && req->no_plots && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
-        fprintf(diag, "nd-compare: note: --no-plots is not used: plots are drawn only with -o DIR or --report\n");
+        fprintf(diag,
+                "nd-compare: note: --no-plots is not used: plots are drawn only with -o DIR or --report\n");
     /* With --report, what the run says on stderr is also kept for the report's notes. */
     FILE *progress = nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT) ? diag : NULL; /* not in the report */
     nd_html_capture capture = {0};
@@ -95,9 +100,13 @@ int nd_compare_command(const nd_compare_request *req, FILE *out, FILE *diag, nd_
             rc = nd_error_set(err, ND_EUSAGE, "--peak %s: expected device, reserved or allocated", req->peak);
             goto done;
         }
-        nd_compare_inputs in = {&ses.run, ses.device, ses.budget_mib,
-                                ses.has_ratios ? &ses.ratios.ratios : NULL, (nd_peak_kind)peak,
-                                req->common.mppb ? &ses.run.layout : NULL, false};
+        nd_compare_inputs in = {&ses.run,
+                                ses.device,
+                                ses.budget_mib,
+                                ses.has_ratios ? &ses.ratios.ratios : NULL,
+                                (nd_peak_kind)peak,
+                                req->common.mppb ? &ses.run.layout : NULL,
+                                false};
         rc = nd_compare_round_progress(&in, &round, &cmp, progress, "nd-compare", err);
         if (!rc) nd_compare_print_skips(diag, &cmp);
     }
@@ -114,7 +123,9 @@ done:
 int nd_compare_recompute_flag(nd_cli_common *c, const char *arg, nd_error *err)
 {
     if (strchr(arg, ','))
-        return nd_error_set(err, ND_EUSAGE, "--recompute %s: a round's rows ran one mode each; give one for the rows "
-                            "that state none", arg);
+        return nd_error_set(err, ND_EUSAGE,
+                            "--recompute %s: a round's rows ran one mode each; give one for the rows "
+                            "that state none",
+                            arg);
     return nd_cli_common_add_flag(c, "recompute", arg, "--recompute", err) < 0 ? ND_EUSAGE : 0;
 }

@@ -13,15 +13,15 @@
 
 typedef struct nd_compare_request {
     nd_cli_common common;
-    const char *real_csv;    /* --real_csv ROUND.csv */
-    const char *out_dir;     /* -o DIR: estimates CSV, report JSON and plots (default: beside
-                                real_csv, no plots) */
-    bool json;               /* --json: the report JSON on stdout instead of the table */
-    const char *plot_format; /* --format png|svg|pdf */
-    bool no_plots;           /* --no-plots */
-    const char *report;      /* --report FILE: the one-page HTML report */
-    const char *peak;        /* --peak device|reserved|allocated: what the round's peak_mib measures */
-    const char *write_ratios;/* --write_ratios FILE: ND's fit after the comparison (nd-fit's) */
+    const char *real_csv;     /* --real_csv ROUND.csv */
+    const char *out_dir;      /* -o DIR: estimates CSV, report JSON and plots (default: beside
+                                 real_csv, no plots) */
+    bool json;                /* --json: the report JSON on stdout instead of the table */
+    const char *plot_format;  /* --format png|svg|pdf */
+    bool no_plots;            /* --no-plots */
+    const char *report;       /* --report FILE: the one-page HTML report */
+    const char *peak;         /* --peak device|reserved|allocated: what the round's peak_mib measures */
+    const char *write_ratios; /* --write_ratios FILE: ND's fit after the comparison (nd-fit's) */
 } nd_compare_request;
 
 /* --recompute MODE (ND's words after it joined by commas): the mode of the rows that state

@@ -36,7 +36,8 @@ static void print_row(FILE *fp, const nd_compare *c, const nd_compare_row *r)
     bool parts = false;
     for (int f = 0; f < ND_FOLD_TOTAL; f++) parts |= c->fold_measured[f];
     if (parts)
-        fprintf(fp, "  %-9s %10s %7s %10s %9s %8s\n", "part", "measured", "share", "estimated", "share", "diff");
+        fprintf(fp, "  %-9s %10s %7s %10s %9s %8s\n", "part", "measured", "share", "estimated", "share",
+                "diff");
     for (int f = 0; f < ND_FOLD_TOTAL; f++) {
         if (!c->fold_measured[f]) continue;
         double sm = pct(r->measured[f], m), se = pct(r->estimated[f], e);
@@ -48,20 +49,26 @@ static void print_row(FILE *fp, const nd_compare *c, const nd_compare_row *r)
                 r->peak_est_mib, pct(r->peak_est_mib - r->row->peak_mib, r->row->peak_mib),
                 r->est.fits ? "" : ", estimated NOT to fit");
     if (!isnan(r->row->peak_mib) && isfinite(r->peak_halfwidth_mib))
-        fprintf(fp, "  peak memory 95 %% interval: %.0f to %.0f MiB\n", r->peak_est_mib - r->peak_halfwidth_mib,
-                r->peak_est_mib + r->peak_halfwidth_mib);
+        fprintf(fp, "  peak memory 95 %% interval: %.0f to %.0f MiB\n",
+                r->peak_est_mib - r->peak_halfwidth_mib, r->peak_est_mib + r->peak_halfwidth_mib);
 }
 
 static void print_metric(FILE *fp, const char *name, const nd_compare_metrics *m)
 {
     fprintf(fp, "  %-9s", name);
-    if (isnan(m->pearson)) fprintf(fp, " %8s", "-");
-    else fprintf(fp, " %+8.3f", m->pearson);
-    if (isnan(m->spearman)) fprintf(fp, " %8s", "-");
-    else fprintf(fp, " %+8.3f", m->spearman);
-    if (m->errors.n == 0) fprintf(fp, " %8s %8s %8s %4s\n", "-", "-", "-", "0");
-    else fprintf(fp, " %7.1f%% %+7.1f%% %7.1f%% %4zu\n", 100 * m->errors.mape, 100 * m->errors.bias,
-                 100 * m->errors.max_abs, m->errors.n);
+    if (isnan(m->pearson))
+        fprintf(fp, " %8s", "-");
+    else
+        fprintf(fp, " %+8.3f", m->pearson);
+    if (isnan(m->spearman))
+        fprintf(fp, " %8s", "-");
+    else
+        fprintf(fp, " %+8.3f", m->spearman);
+    if (m->errors.n == 0)
+        fprintf(fp, " %8s %8s %8s %4s\n", "-", "-", "-", "0");
+    else
+        fprintf(fp, " %7.1f%% %+7.1f%% %7.1f%% %4zu\n", 100 * m->errors.mape, 100 * m->errors.bias,
+                100 * m->errors.max_abs, m->errors.n);
 }
 
 void nd_compare_print(FILE *fp, const nd_compare *c, const char *csv_path)
@@ -75,10 +82,13 @@ void nd_compare_print(FILE *fp, const nd_compare *c, const char *csv_path)
         fputc('\n', fp);
     }
     if (c->count > PRINTED_ROWS)
-        fprintf(fp, "... and %zu more rows, slower as measured (all of them are in the estimates CSV and the "
-                "report JSON)\n\n", c->count - PRINTED_ROWS);
+        fprintf(fp,
+                "... and %zu more rows, slower as measured (all of them are in the estimates CSV and the "
+                "report JSON)\n\n",
+                c->count - PRINTED_ROWS);
     fprintf(fp, "Accuracy per part (relative errors over rows where the part is >= 0.5 %% of the step)\n");
-    fprintf(fp, "  %-9s %8s %8s %8s %8s %8s %4s\n", "part", "pearson", "spearman", "MAPE", "bias", "max err", "n");
+    fprintf(fp, "  %-9s %8s %8s %8s %8s %8s %4s\n", "part", "pearson", "spearman", "MAPE", "bias", "max err",
+            "n");
     for (int f = 0; f < ND_FOLDS; f++)
         if (c->fold_measured[f]) print_metric(fp, nd_fold_name((nd_fold)f), &c->fold[f]);
     if (c->memory_rows) print_metric(fp, "peak mem", &c->memory);
@@ -87,7 +97,8 @@ void nd_compare_print(FILE *fp, const nd_compare *c, const char *csv_path)
     if (shares) { /* ND's Euclidean distance (lower is better) */
         fprintf(fp, "Distance of shares (ND's; the mean of |measured - estimated share|, lower is better):");
         for (int f = 0; f < ND_FOLD_IDLE; f++)
-            if (c->fold_measured[f]) fprintf(fp, " %s %.1f %%", nd_fold_name((nd_fold)f), 100 * c->share_distance[f]);
+            if (c->fold_measured[f])
+                fprintf(fp, " %s %.1f %%", nd_fold_name((nd_fold)f), 100 * c->share_distance[f]);
         fprintf(fp, "; Euclidean over the parts %.1f %%\n", 100 * c->share_distance[ND_FOLD_TOTAL]);
     }
     const nd_compare_row *pick = &c->rows[c->pick], *fast = &c->rows[c->fastest];
@@ -95,11 +106,13 @@ void nd_compare_print(FILE *fp, const nd_compare *c, const char *csv_path)
             c->top_k, c->count);
     if (c->normalized)
         fprintf(fp, "Rows differ in devices or global batch: ranking compares ms x devices / sequences.\n");
-    fprintf(fp, "The estimate ranks %s first: it measures %.1f ms; the fastest, %s, %.1f ms: "
-            "following the estimate costs %.1f %%.\n", pick->label, pick->rank_ms, fast->label,
-            fast->rank_ms, 100 * c->regret);
+    fprintf(fp,
+            "The estimate ranks %s first: it measures %.1f ms; the fastest, %s, %.1f ms: "
+            "following the estimate costs %.1f %%.\n",
+            pick->label, pick->rank_ms, fast->label, fast->rank_ms, 100 * c->regret);
     if (c->trainer_steps)
-        fprintf(fp, "Ranking uses the trainer's own step on %zu of %zu strategies.\n", c->trainer_steps, c->count);
+        fprintf(fp, "Ranking uses the trainer's own step on %zu of %zu strategies.\n", c->trainer_steps,
+                c->count);
     if (c->fits_but_measured_over)
         fprintf(fp, "Warning: %zu strategies the estimate calls fitting measured above the budget.\n",
                 c->fits_but_measured_over);
@@ -131,15 +144,22 @@ int nd_compare_write_estimates(const char *path, const nd_compare *c, const nd_c
     FILE *fp = out.fp;
     bool first = true;
     for (int d = 0; d < ND_DIMS; d++)
-        if (round->dims & ND_DIM_BIT(d)) { put_field(fp, nd_dim_name((nd_dim)d), first); first = false; }
-    if (round->has_recompute) { put_field(fp, col->recompute, first); first = false; }
+        if (round->dims & ND_DIM_BIT(d)) {
+            put_field(fp, nd_dim_name((nd_dim)d), first);
+            first = false;
+        }
+    if (round->has_recompute) {
+        put_field(fp, col->recompute, first);
+        first = false;
+    }
     fprintf(fp, "%s%s,%s,%s", first ? "" : ",", col->time, col->memory_mb, col->score);
     for (int p = 0; p < ND_PARTS; p++) fprintf(fp, ",%s", nd_part_name((nd_part)p));
     fprintf(fp, ",%s,%s,%s", col->raw_ms, col->measured_peak_mib, col->label);
     for (int f = 0; f < ND_FOLD_TOTAL; f++)
         fprintf(fp, ",%s%s", col->measured_prefix, nd_fold_name((nd_fold)f));
     fprintf(fp, ",%s", col->memory_error);
-    if (c->corrected) fprintf(fp, ",%s,%s,%s,%s", col->score_lo, col->score_hi, col->memory_lo, col->memory_hi);
+    if (c->corrected)
+        fprintf(fp, ",%s,%s,%s,%s", col->score_lo, col->score_hi, col->memory_lo, col->memory_hi);
     fputc('\n', fp);
     for (size_t i = 0; i < c->count; i++) {
         const nd_compare_row *r = &c->rows[i];
@@ -151,7 +171,10 @@ int nd_compare_write_estimates(const char *path, const nd_compare *c, const nd_c
             fprintf(fp, "%lld", (long long)nd_strategy_dim(&r->strategy, (nd_dim)d));
             first = false;
         }
-        if (round->has_recompute) { put_field(fp, nd_recompute_name(r->strategy.recompute), first); first = false; }
+        if (round->has_recompute) {
+            put_field(fp, nd_recompute_name(r->strategy.recompute), first);
+            first = false;
+        }
         if (!first) fputc(',', fp);
         fputs(nd_format_double(r->row->time_ms, buf), fp);
         put_number(fp, r->peak_est_mib);
@@ -207,7 +230,8 @@ static cJSON *row_json(const nd_compare_row *r)
     nd_json_add_number(o, key->rank_ms, r->rank_ms);
     nd_json_add_number(o, key->step_trainer_ms, r->row->step_trainer_ms);
     cJSON *parts = cJSON_AddObjectToObject(o, key->parts_ms);
-    for (int p = 0; p < ND_PARTS; p++) nd_json_add_number(parts, nd_part_name((nd_part)p), r->est.parts_ms[p]);
+    for (int p = 0; p < ND_PARTS; p++)
+        nd_json_add_number(parts, nd_part_name((nd_part)p), r->est.parts_ms[p]);
     nd_json_add_number(o, key->raw_step_ms, r->est.raw_step_ms);
     nd_json_add_number(o, key->measured_peak_mib, r->row->peak_mib);
     nd_json_add_number(o, key->estimated_peak_mib, r->peak_est_mib);

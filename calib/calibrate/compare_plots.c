@@ -14,14 +14,17 @@
 
 typedef struct round_buffers {
     const char **labels, **recompute;
-    int64_t *degrees;                       /* [n * ND_DIMS_SEARCHED] */
-    double *measured, *estimated, *raw;     /* [ND_FOLDS * n] */
+    int64_t *degrees;                                   /* [n * ND_DIMS_SEARCHED] */
+    double *measured, *estimated, *raw;                 /* [ND_FOLDS * n] */
     double *m_step, *e_step, *r_step, *m_peak, *e_peak; /* [n] */
 } round_buffers;
 
 static void buffers_free(round_buffers *b)
 {
-    free(b->labels); free(b->recompute); free(b->degrees); free(b->measured);
+    free(b->labels);
+    free(b->recompute);
+    free(b->degrees);
+    free(b->measured);
 }
 
 static int buffers_alloc(round_buffers *b, size_t n)
@@ -35,7 +38,10 @@ static int buffers_alloc(round_buffers *b, size_t n)
     b->estimated = b->measured + ND_FOLDS * n;
     b->raw = b->estimated + ND_FOLDS * n;
     b->m_step = b->raw + ND_FOLDS * n;
-    b->e_step = b->m_step + n; b->r_step = b->e_step + n; b->m_peak = b->r_step + n; b->e_peak = b->m_peak + n;
+    b->e_step = b->m_step + n;
+    b->r_step = b->e_step + n;
+    b->m_peak = b->r_step + n;
+    b->e_peak = b->m_peak + n;
     return 0;
 }
 
@@ -47,7 +53,8 @@ static void fill_row(round_buffers *b, const nd_compare *c, size_t i)
     nd_fold_estimate(r->est.raw_parts_ms, raw);
     b->labels[i] = r->label;
     b->recompute[i] = nd_recompute_name(r->strategy.recompute);
-    for (int d = 0; d < ND_DIMS_SEARCHED; d++) b->degrees[i * ND_DIMS_SEARCHED + d] = nd_strategy_dim(&r->strategy, (nd_dim)d);
+    for (int d = 0; d < ND_DIMS_SEARCHED; d++)
+        b->degrees[i * ND_DIMS_SEARCHED + d] = nd_strategy_dim(&r->strategy, (nd_dim)d);
     for (int f = 0; f < ND_FOLDS; f++) {
         b->measured[f * n + i] = r->measured[f];
         b->estimated[f * n + i] = r->estimated[f];
@@ -67,13 +74,24 @@ int nd_compare_plots(const char *dir, const char *stem, const nd_compare *c, con
     size_t n = c->count;
     int rc = buffers_alloc(&b, n) ? nd_error_set(err, ND_ENOMEM, "out of memory") : ND_OK;
     for (size_t i = 0; !rc && i < n; i++) fill_row(&b, c, i);
-    nd_plot_round round = {n,          b.labels,  b.degrees, b.recompute, c->fold_measured,
-                           b.measured, b.estimated, c->corrected ? b.raw : NULL, b.m_step, b.e_step,
-                           c->corrected ? b.r_step : NULL, b.m_peak, b.e_peak};
+    nd_plot_round round = {n,
+                           b.labels,
+                           b.degrees,
+                           b.recompute,
+                           c->fold_measured,
+                           b.measured,
+                           b.estimated,
+                           c->corrected ? b.raw : NULL,
+                           b.m_step,
+                           b.e_step,
+                           c->corrected ? b.r_step : NULL,
+                           b.m_peak,
+                           b.e_peak};
     char *parity_name = nd_path_printf("%s/%s_parity", dir, stem);
     char *parts_name = nd_path_printf("%s/%s_parts", dir, stem);
     char *no_idle_name = nd_path_printf("%s/%s_parts_no_idle", dir, stem);
-    if (!rc && (!parity_name || !parts_name || !no_idle_name)) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc && (!parity_name || !parts_name || !no_idle_name))
+        rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     if (!rc) rc = nd_plot_round_parity(parity_name, &round, opt, err);
     /* The parts plot always: a round of step times only still shows the estimate's split. */
     if (!rc) rc = nd_plot_round_parts(parts_name, &round, false, opt, err);
@@ -81,7 +99,9 @@ int nd_compare_plots(const char *dir, const char *stem, const nd_compare *c, con
     for (int f = 0; f < ND_FOLD_TOTAL; f++) parts_measured |= c->fold_measured[f];
     if (!rc && parts_measured && c->fold_measured[ND_FOLD_IDLE])
         rc = nd_plot_round_parts(no_idle_name, &round, true, opt, err);
-    free(parity_name); free(parts_name); free(no_idle_name);
+    free(parity_name);
+    free(parts_name);
+    free(no_idle_name);
     buffers_free(&b);
     return rc;
 }

@@ -24,7 +24,10 @@ static void summarise(const nd_fit_row *rows, size_t n, nd_fit_result *res)
     double *x = malloc(2 * n * sizeof *x);
     if (x) {
         double *y = x + n;
-        for (size_t i = 0; i < n; i++) { x[i] = res->corrected_ms[i] * rows[i].rank_scale; y[i] = rows[i].rank_ms; }
+        for (size_t i = 0; i < n; i++) {
+            x[i] = res->corrected_ms[i] * rows[i].rank_scale;
+            y[i] = rows[i].rank_ms;
+        }
         res->spearman = nd_metric_spearman(x, y, n);
         res->regret = nd_metric_regret(x, y, n, &res->pick, &res->fastest);
         free(x);
@@ -40,9 +43,11 @@ static void summarise(const nd_fit_row *rows, size_t n, nd_fit_result *res)
             t[i] = res->group_target[i * ND_RATIO_KEYS + k];
             any |= isfinite(t[i]);
         }
-        if (any) nd_fit_loo_metrics(p, t, rows, n, false, &res->loo_key[k]);
-        else res->loo_key[k].mape = res->loo_key[k].max_abs = res->loo_key[k].spearman =
-                 res->loo_key[k].regret = NAN;
+        if (any)
+            nd_fit_loo_metrics(p, t, rows, n, false, &res->loo_key[k]);
+        else
+            res->loo_key[k].mape = res->loo_key[k].max_abs = res->loo_key[k].spearman =
+                res->loo_key[k].regret = NAN;
         free(p);
     }
 }
@@ -52,7 +57,8 @@ static int check_rows(const nd_fit_row *rows, size_t n, nd_error *err)
     if (n == 0) return nd_error_set(err, ND_EINPUT, "the round has no rows to fit");
     for (size_t i = 0; i < n; i++) {
         if (!(rows[i].time_ms > 0) || !isfinite(rows[i].time_ms))
-            return nd_error_set(err, ND_EINPUT, "%s: the measured step is not a positive number", rows[i].label);
+            return nd_error_set(err, ND_EINPUT, "%s: the measured step is not a positive number",
+                                rows[i].label);
         for (int p = 0; p < ND_PARTS; p++)
             if (!isfinite(rows[i].est[p]))
                 return nd_error_set(err, ND_EINPUT, "%s: the estimate of %s is not finite", rows[i].label,
@@ -61,8 +67,7 @@ static int check_rows(const nd_fit_row *rows, size_t n, nd_error *err)
     return ND_OK;
 }
 
-int nd_fit_run(const nd_fit_row *rows, size_t n, const nd_fit_options *opt, nd_fit_result *res,
-               nd_error *err)
+int nd_fit_run(const nd_fit_row *rows, size_t n, const nd_fit_options *opt, nd_fit_result *res, nd_error *err)
 {
     int rc = check_rows(rows, n, err);
     if (rc) return rc;
@@ -73,7 +78,8 @@ int nd_fit_run(const nd_fit_row *rows, size_t n, const nd_fit_options *opt, nd_f
     res->max_ci = o.max_ci > 0 ? o.max_ci : ND_FIT_MAX_CI;
     if (o.mode == ND_FIT_SUMS && n < 2 && !o.allow_fallback) {
         nd_fit_result_free(res);
-        return nd_error_set(err, ND_EINPUT, "1 row cannot check a ratio (no leave-one-out): profile at "
+        return nd_error_set(err, ND_EINPUT,
+                            "1 row cannot check a ratio (no leave-one-out): profile at "
                             "least 2 strategies (or --allow-fallback to fit it unchecked, as ND does)");
     }
     switch (o.mode) {

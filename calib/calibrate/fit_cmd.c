@@ -31,28 +31,40 @@ static int parse_hold(const char *list, nd_fit_options *o, nd_error *err)
     nd_text_copy(buf, list, sizeof buf);
     for (char *save = NULL, *key = strtok_r(buf, ",", &save); key; key = strtok_r(NULL, ",", &save)) {
         while (*key == ' ') key++;
-        int k = nd_ratio_key_from_name(key), f = nd_fixed_cost_from_name(key), m = nd_memory_ratio_from_name(key);
-        if (k >= 0) o->hold[k] = true;
-        else if (f >= 0) o->hold_fixed[f] = true;
-        else if (m >= 0) o->hold_memory[m] = true;
+        int k = nd_ratio_key_from_name(key), f = nd_fixed_cost_from_name(key),
+            m = nd_memory_ratio_from_name(key);
+        if (k >= 0)
+            o->hold[k] = true;
+        else if (f >= 0)
+            o->hold_fixed[f] = true;
+        else if (m >= 0)
+            o->hold_memory[m] = true;
         else
-            return nd_error_set(err, ND_EUSAGE, "--hold %s: '%s' is not a ratio key, fixed cost or memory ratio "
+            return nd_error_set(err, ND_EUSAGE,
+                                "--hold %s: '%s' is not a ratio key, fixed cost or memory ratio "
                                 "(COMPUTE, DP_COMM, ..., OVERHEAD, KERNEL_US, MICROBATCH_MS, STEP_MS, "
-                                "MEM_ACTIVATIONS, MEM_TRANSIENT)", list, key);
+                                "MEM_ACTIVATIONS, MEM_TRANSIENT)",
+                                list, key);
     }
     /* The step cannot split PP_COMM from BUBBLE: holding either holds both. */
-    o->hold[ND_RATIO_PP_COMM] = o->hold[ND_RATIO_BUBBLE] = o->hold[ND_RATIO_PP_COMM] || o->hold[ND_RATIO_BUBBLE];
+    o->hold[ND_RATIO_PP_COMM] = o->hold[ND_RATIO_BUBBLE] =
+        o->hold[ND_RATIO_PP_COMM] || o->hold[ND_RATIO_BUBBLE];
     return ND_OK;
 }
 
 static int parse_mode(const nd_fit_request *req, nd_fit_options *o, nd_error *err)
 {
     if (!req->mode) return ND_OK;
-    if (!strcmp(req->mode, "parts")) o->mode = ND_FIT_PARTS;
-    else if (!strcmp(req->mode, "total")) o->mode = ND_FIT_TOTAL;
-    else if (!strcmp(req->mode, "sums")) o->mode = ND_FIT_SUMS;
-    else if (!strcmp(req->mode, "auto")) o->mode = ND_FIT_AUTO;
-    else return nd_error_set(err, ND_EUSAGE, "--mode %s: expected parts, total, sums or auto", req->mode);
+    if (!strcmp(req->mode, "parts"))
+        o->mode = ND_FIT_PARTS;
+    else if (!strcmp(req->mode, "total"))
+        o->mode = ND_FIT_TOTAL;
+    else if (!strcmp(req->mode, "sums"))
+        o->mode = ND_FIT_SUMS;
+    else if (!strcmp(req->mode, "auto"))
+        o->mode = ND_FIT_AUTO;
+    else
+        return nd_error_set(err, ND_EUSAGE, "--mode %s: expected parts, total, sums or auto", req->mode);
     return ND_OK;
 }
 
@@ -70,17 +82,23 @@ static int parse_options(const nd_fit_request *req, const nd_classified *rounds,
     int rc = parse_mode(req, o, err);
     if (rc) return rc;
     if (o->mode == ND_FIT_PARTS && !o->column[ND_MEAS_COMP])
-        return nd_error_set(err, ND_EINPUT, "--mode parts: %s has no '%s' column (only the step is "
-                            "measured: use --mode total)", rounds[0].path, nd_classified_csv.measured[ND_MEAS_COMP]);
+        return nd_error_set(err, ND_EINPUT,
+                            "--mode parts: %s has no '%s' column (only the step is "
+                            "measured: use --mode total)",
+                            rounds[0].path, nd_classified_csv.measured[ND_MEAS_COMP]);
     if (req->max_ci && (nd_parse_double(req->max_ci, &o->max_ci) || !(o->max_ci > 0) || o->max_ci > 1e6))
-        return nd_error_set(err, ND_EUSAGE, "--max-ci %s: expected a positive fraction such as 0.5", req->max_ci);
+        return nd_error_set(err, ND_EUSAGE, "--max-ci %s: expected a positive fraction such as 0.5",
+                            req->max_ci);
     o->no_fixed = req->no_fixed;
     o->no_shapes = req->no_shapes;
     if (req->hold && (rc = parse_hold(req->hold, o, err))) return rc;
     if (req->weights) {
-        if (!strcmp(req->weights, "relative")) o->weights = ND_WEIGHTS_RELATIVE;
-        else if (!strcmp(req->weights, "absolute")) o->weights = ND_WEIGHTS_ABSOLUTE;
-        else return nd_error_set(err, ND_EUSAGE, "--weights %s: expected relative or absolute", req->weights);
+        if (!strcmp(req->weights, "relative"))
+            o->weights = ND_WEIGHTS_RELATIVE;
+        else if (!strcmp(req->weights, "absolute"))
+            o->weights = ND_WEIGHTS_ABSOLUTE;
+        else
+            return nd_error_set(err, ND_EUSAGE, "--weights %s: expected relative or absolute", req->weights);
     }
     return ND_OK;
 }
@@ -99,12 +117,12 @@ typedef struct fit_job {
     int count;
     nd_peak_kind peak;
     uint64_t hash[ND_FIT_MAX_ROUNDS]; /* each round file's FNV-1a: what the fit saw */
-    nd_device fitted;        /* --write_device: the fitted device */
+    nd_device fitted;                 /* --write_device: the fitted device */
     bool has_fitted;
-    nd_fit_row *rows;        /* every round's rows, in round order */
+    nd_fit_row *rows; /* every round's rows, in round order */
     size_t n;
-    nd_html_capture *notes;  /* --report: what the run printed on stderr, else NULL */
-    FILE *progress;          /* progress lines (stderr), or NULL */
+    nd_html_capture *notes; /* --report: what the run printed on stderr, else NULL */
+    FILE *progress;         /* progress lines (stderr), or NULL */
 } fit_job;
 
 static int open_rounds(fit_job *job, FILE *diag, nd_error *err)
@@ -120,8 +138,10 @@ static int open_rounds(fit_job *job, FILE *diag, nd_error *err)
         if (!rc) rc = nd_classified_load(req->real_csv[r], &fr->round, err);
         job->hash[r] = nd_fit_file_hash(req->real_csv[r]);
         if (!rc && r > 0 && strcmp(fr->ses.device->name, job->rounds[0].ses.device->name))
-            rc = nd_error_set(err, ND_EUSAGE, "%s is priced on %s, %s on %s: every round of one fit runs on one "
-                              "device", req->real_csv[0], job->rounds[0].ses.device->name, req->real_csv[r],
+            rc = nd_error_set(err, ND_EUSAGE,
+                              "%s is priced on %s, %s on %s: every round of one fit runs on one "
+                              "device",
+                              req->real_csv[0], job->rounds[0].ses.device->name, req->real_csv[r],
                               fr->ses.device->name);
     }
     return rc;
@@ -131,18 +151,25 @@ static int open_rounds(fit_job *job, FILE *diag, nd_error *err)
 static int price_rounds(fit_job *job, const nd_device *device, nd_error *err)
 {
     free(job->rows);
-    job->rows = NULL; job->n = 0;
+    job->rows = NULL;
+    job->n = 0;
     size_t total = 0;
     int rc = ND_OK;
     for (int r = 0; !rc && r < job->count; r++) {
         fit_round *fr = &job->rounds[r];
         nd_compare_free(&fr->cmp);
-        nd_compare_inputs in = {&fr->ses.run, device ? device : fr->ses.device, fr->ses.budget_mib, NULL, job->peak,
-                                job->req->common.mppb ? &fr->ses.run.layout : NULL, true};
+        nd_compare_inputs in = {&fr->ses.run,
+                                device ? device : fr->ses.device,
+                                fr->ses.budget_mib,
+                                NULL,
+                                job->peak,
+                                job->req->common.mppb ? &fr->ses.run.layout : NULL,
+                                true};
         if (!(rc = nd_compare_round_progress(&in, &fr->round, &fr->cmp, job->progress, "nd-fit", err)))
             total += fr->cmp.count;
     }
-    if (!rc && !(job->rows = calloc(total, sizeof *job->rows))) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc && !(job->rows = calloc(total, sizeof *job->rows)))
+        rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     for (int r = 0; !rc && r < job->count; r++) {
         nd_fit_row *rows;
         if ((rc = nd_fit_rows(&job->rounds[r].cmp, &rows, err))) break;
@@ -183,7 +210,8 @@ static int fit_device(fit_job *job, FILE *out, nd_error *err)
         nd_fit_previous prev;
         nd_path_lock lock = {-1, false};
         if (!(rc = nd_fit_previous_take(job->req->write_device, true, &lock, &prev, err))) {
-            nd_fit_device_context ctx = {job->req->device_name, job->req->real_csv, job->count, models, job->hash, &prev};
+            nd_fit_device_context ctx = {
+                job->req->device_name, job->req->real_csv, job->count, models, job->hash, &prev};
             rc = nd_fit_device_write(job->req->write_device, base, &res, rows, &ctx, out, &job->fitted, err);
             nd_path_lock_release(&lock, job->req->write_device, rc != ND_OK);
         }
@@ -219,14 +247,20 @@ static int write_plots(const nd_fit_request *req, const nd_fit_result *res, cons
 static void suggest_cluster(const fit_job *job, int64_t *devices, int64_t *gbs)
 {
     const fit_round *r0 = &job->rounds[0];
-    *devices = r0->ses.run.devices; *gbs = r0->ses.run.train.global_batch;
+    *devices = r0->ses.run.devices;
+    *gbs = r0->ses.run.train.global_batch;
     if (*devices > 0 && *gbs > 0) return;
     size_t best = 0;
     for (size_t i = 0; i < r0->cmp.count; i++) {
         size_t same = 0;
         for (size_t j = 0; j < r0->cmp.count; j++)
-            same += r0->cmp.rows[j].devices == r0->cmp.rows[i].devices && r0->cmp.rows[j].gbs == r0->cmp.rows[i].gbs;
-        if (same > best) { best = same; *devices = r0->cmp.rows[i].devices; *gbs = r0->cmp.rows[i].gbs; }
+            same += r0->cmp.rows[j].devices == r0->cmp.rows[i].devices &&
+                    r0->cmp.rows[j].gbs == r0->cmp.rows[i].gbs;
+        if (same > best) {
+            best = same;
+            *devices = r0->cmp.rows[i].devices;
+            *gbs = r0->cmp.rows[i].gbs;
+        }
     }
 }
 
@@ -240,8 +274,8 @@ static void suggestion_label(const nd_suggestion *s, char *buf, size_t size)
 
 /* Suggestions for the first round's model: printed and written with --suggest; after a
  * refusal, the first three also name what to profile in its message. */
-static int suggest(const fit_job *job, const nd_fit_result *res, unsigned res_unidentified, bool refused, FILE *out,
-                   nd_error *err)
+static int suggest(const fit_job *job, const nd_fit_result *res, unsigned res_unidentified, bool refused,
+                   FILE *out, nd_error *err)
 {
     const nd_fit_request *req = job->req;
     size_t k = req->suggest > 0 ? (size_t)req->suggest : 3, n_prof = 0, count = 0;
@@ -249,18 +283,32 @@ static int suggest(const fit_job *job, const nd_fit_result *res, unsigned res_un
     nd_strategy *prof = calloc(job->n, sizeof *prof);
     nd_ratios *ratios = refused ? NULL : malloc(sizeof *ratios);
     if (!s || !prof || (!refused && !ratios)) {
-        free(s); free(prof); free(ratios);
+        free(s);
+        free(prof);
+        free(ratios);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
     for (int r = 0; r < job->count; r++)
-        for (size_t i = 0; i < job->rounds[r].cmp.count; i++) prof[n_prof++] = job->rounds[r].cmp.rows[i].strategy;
+        for (size_t i = 0; i < job->rounds[r].cmp.count; i++)
+            prof[n_prof++] = job->rounds[r].cmp.rows[i].strategy;
     if (ratios) nd_fit_ratios_of(res, ratios);
     const fit_round *r0 = &job->rounds[0];
-    nd_suggest_inputs in = {&r0->ses.run, job->has_fitted ? &job->fitted : r0->ses.device, r0->ses.budget_mib, 0, 0,
-                            job->rows, job->n, prof, n_prof, ratios, req->no_fixed,
-                            refused ? res_unidentified : 0, 0};
+    nd_suggest_inputs in = {&r0->ses.run,
+                            job->has_fitted ? &job->fitted : r0->ses.device,
+                            r0->ses.budget_mib,
+                            0,
+                            0,
+                            job->rows,
+                            job->n,
+                            prof,
+                            n_prof,
+                            ratios,
+                            req->no_fixed,
+                            refused ? res_unidentified : 0,
+                            0};
     /* The dimensions the rounds vary (their columns); the rest keep the run's values. */
-    for (int r = 0; r < job->count; r++) in.vary |= job->rounds[r].round.dims & (ND_DIM_BIT(ND_DIMS_SEARCHED) - 1);
+    for (int r = 0; r < job->count; r++)
+        in.vary |= job->rounds[r].round.dims & (ND_DIM_BIT(ND_DIMS_SEARCHED) - 1);
     suggest_cluster(job, &in.devices, &in.global_batch);
     nd_error quiet = {0};
     int rc = nd_fit_suggest(&in, k, s, &count, refused ? &quiet : err);
@@ -269,13 +317,14 @@ static int suggest(const fit_job *job, const nd_fit_result *res, unsigned res_un
         for (size_t i = 0; i < count && i < 3; i++) {
             char label[128];
             suggestion_label(&s[i], label, sizeof label);
-            len += (size_t)snprintf(err->message + len, len < sizeof err->message ? sizeof err->message - len : 0,
-                                    "%s%s", i ? "; " : "; to separate them profile e.g. ", label);
+            len += (size_t)snprintf(err->message + len,
+                                    len < sizeof err->message ? sizeof err->message - len : 0, "%s%s",
+                                    i ? "; " : "; to separate them profile e.g. ", label);
         }
     }
     if (!rc && req->suggest) {
-        fprintf(out, "Suggested next (%zu, for %lld x %s, global batch %lld):\n", count, (long long)in.devices,
-                in.device->name, (long long)in.global_batch);
+        fprintf(out, "Suggested next (%zu, for %lld x %s, global batch %lld):\n", count,
+                (long long)in.devices, in.device->name, (long long)in.global_batch);
         for (size_t i = 0; i < count; i++) {
             char label[128];
             suggestion_label(&s[i], label, sizeof label);
@@ -283,11 +332,15 @@ static int suggest(const fit_job *job, const nd_fit_result *res, unsigned res_un
         }
         if (req->run_list) {
             int wrc = nd_fit_suggest_write(req->run_list, s, count, err);
-            if (wrc) rc = wrc;
-            else fprintf(out, "Run list written to %s.\n", req->run_list);
+            if (wrc)
+                rc = wrc;
+            else
+                fprintf(out, "Run list written to %s.\n", req->run_list);
         }
     }
-    free(s); free(prof); free(ratios);
+    free(s);
+    free(prof);
+    free(ratios);
     return refused ? ND_OK : rc;
 }
 
@@ -296,7 +349,8 @@ static size_t ratio_drift(const nd_fit_result *res, const nd_fit_previous *prev,
 {
     size_t n = 0;
     for (int k = 0; k < ND_RATIO_KEYS; k++)
-        if (res->status[k] == ND_RATIO_FITTED) n = nd_fit_drift(prev, nd_ratio_key_name((nd_ratio_key)k), res->ratio[k], d, n);
+        if (res->status[k] == ND_RATIO_FITTED)
+            n = nd_fit_drift(prev, nd_ratio_key_name((nd_ratio_key)k), res->ratio[k], d, n);
     for (int f = 0; f < ND_FIXED_COSTS; f++)
         if (res->fixed[f].status == ND_RATIO_FITTED)
             n = nd_fit_drift(prev, nd_fixed_cost_name((nd_fixed_cost)f), res->fixed[f].value, d, n);
@@ -319,7 +373,10 @@ static int write_outputs(const fit_job *job, const nd_fit_result *res, const nd_
         if (r == 0 || strcmp(job->rounds[r].ses.run.model.name, job->rounds[r - 1].ses.run.model.name))
             used += (size_t)snprintf(models + used, sizeof models - used, "%s%s", used ? ", " : "",
                                      job->rounds[r].ses.run.model.name);
-    for (int r = 0; r < job->count; r++) { rows[r] = job->rounds[r].cmp.count; hash[r] = job->hash[r]; }
+    for (int r = 0; r < job->count; r++) {
+        rows[r] = job->rounds[r].cmp.count;
+        hash[r] = job->hash[r];
+    }
     nd_fit_previous prev = {0};
     nd_fit_drift_entry drift[ND_HISTORY_TERMS];
     size_t n_drift = 0;
@@ -332,26 +389,42 @@ static int write_outputs(const fit_job *job, const nd_fit_result *res, const nd_
         n_drift = ratio_drift(res, &prev, drift);
         if (prev.present) drift_json = nd_fit_drift_json(drift, n_drift);
     }
-    nd_fit_context ctx = {req->real_csv[0], job->has_fitted ? job->fitted.name : ses->device->name, models,
-                          ses->run.train.seq_len, o->weights, o->robust, o->allow_fallback,
-                          nd_peak_kind_name(job->peak), job->count, req->real_csv, rows, hash, prev.history,
+    nd_fit_context ctx = {req->real_csv[0],
+                          job->has_fitted ? job->fitted.name : ses->device->name,
+                          models,
+                          ses->run.train.seq_len,
+                          o->weights,
+                          o->robust,
+                          o->allow_fallback,
+                          nd_peak_kind_name(job->peak),
+                          job->count,
+                          req->real_csv,
+                          rows,
+                          hash,
+                          prev.history,
                           drift_json};
     if (req->write_ratios) {
         cJSON *doc = nd_fit_ratios_json(res, job->rows, job->n, &ctx);
-        rc = doc ? nd_json_write_file(req->write_ratios, doc, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
+        rc = doc ? nd_json_write_file(req->write_ratios, doc, err)
+                 : nd_error_set(err, ND_ENOMEM, "out of memory");
         cJSON_Delete(doc);
         if (!rc) nd_fit_drift_print(out, req->write_ratios, &prev, drift, n_drift);
     }
     if (!rc && req->report_json) {
         cJSON *doc = nd_fit_report_json(res, job->rows, job->n, &ctx);
-        rc = doc ? nd_json_write_file(req->report_json, doc, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
+        rc = doc ? nd_json_write_file(req->report_json, doc, err)
+                 : nd_error_set(err, ND_ENOMEM, "out of memory");
         cJSON_Delete(doc);
     }
     nd_plot_gallery gallery = {0};
     if (!rc) rc = write_plots(req, res, job->rows, job->n, &gallery, err);
     if (!rc && req->report) {
-        nd_fit_report_inputs in = {req->round_run[0] ? req->round_run[0] : req->common.run_path, req->real_csv[0],
-                                   models, ctx.device, req->write_ratios, req->report_json};
+        nd_fit_report_inputs in = {req->round_run[0] ? req->round_run[0] : req->common.run_path,
+                                   req->real_csv[0],
+                                   models,
+                                   ctx.device,
+                                   req->write_ratios,
+                                   req->report_json};
         rc = nd_fit_report_html(req->report, res, job->rows, job->n, &in, &gallery, job->notes, err);
     }
     nd_plot_gallery_free(&gallery);
@@ -373,7 +446,8 @@ int nd_fit_command(const nd_fit_request *req, FILE *out, FILE *diag, nd_error *e
     if (!req->out_dir && !req->report && req->no_plots && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
         fprintf(diag, "nd-fit: note: --no-plots is not used: plots are drawn only with -o DIR or --report\n");
     int peak = req->peak ? nd_peak_kind_from_name(req->peak) : ND_PEAK_DEVICE;
-    if (peak < 0) return nd_error_set(err, ND_EUSAGE, "--peak %s: expected device, reserved or allocated", req->peak);
+    if (peak < 0)
+        return nd_error_set(err, ND_EUSAGE, "--peak %s: expected device, reserved or allocated", req->peak);
     /* With --report, what the run says on stderr is also kept for the report's notes. */
     nd_html_capture capture = {0};
     if (req->report && nd_html_capture_open(&capture, diag, err)) return err->code;
@@ -382,7 +456,10 @@ int nd_fit_command(const nd_fit_request *req, FILE *out, FILE *diag, nd_error *e
     memset(rounds, 0, sizeof rounds);
     fit_job job;
     memset(&job, 0, sizeof job);
-    job.req = req; job.rounds = rounds; job.count = req->rounds; job.peak = (nd_peak_kind)peak;
+    job.req = req;
+    job.rounds = rounds;
+    job.count = req->rounds;
+    job.peak = (nd_peak_kind)peak;
     job.notes = req->report ? &capture : NULL;
     job.progress = nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT) ? capture.to ? capture.to : diag : NULL;
     nd_fit_result res = {0};

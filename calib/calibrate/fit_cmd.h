@@ -15,7 +15,7 @@
 
 typedef struct nd_fit_request {
     nd_cli_common common;
-    const char *real_csv[ND_FIT_MAX_ROUNDS]; /* --real_csv ROUND.csv, repeatable */
+    const char *real_csv[ND_FIT_MAX_ROUNDS];  /* --real_csv ROUND.csv, repeatable */
     const char *round_run[ND_FIT_MAX_ROUNDS]; /* the -y given last before each (NULL: the command's) */
     int rounds;
     const char *write_device; /* --write_device FILE: the fitted device (YAML, written atomically) */

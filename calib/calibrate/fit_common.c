@@ -63,7 +63,8 @@ double nd_fit_predict(const nd_fit_row *r, const nd_fit_result *res)
     for (int k = 0; k < res->shapes; k++)
         if (!nd_shape_key_compare(&res->shape[k].key, &r->shape)) t += res->shape[k].delta * r->mb_work;
     for (int f = 0; res->mode != ND_FIT_SUMS && f < ND_FIXED_COSTS; f++)
-        if (res->fixed[f].status == ND_RATIO_FITTED) t += res->fixed[f].value * nd_fit_fixed_regressor(r, (nd_fixed_cost)f);
+        if (res->fixed[f].status == ND_RATIO_FITTED)
+            t += res->fixed[f].value * nd_fit_fixed_regressor(r, (nd_fixed_cost)f);
     return t;
 }
 
@@ -108,13 +109,21 @@ void nd_fit_loo_metrics(const double *pred, const double *target, const nd_fit_r
      * scale, with what ranking measures. */
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(pred[i]) || !isfinite(target[i])) continue;
-        x[m] = pred[i]; y[m] = target[i]; rank[m] = target[i];
-        if (rank_steps) { x[m] *= rows[i].rank_scale; y[m] *= rows[i].rank_scale; rank[m] = rows[i].rank_ms; }
+        x[m] = pred[i];
+        y[m] = target[i];
+        rank[m] = target[i];
+        if (rank_steps) {
+            x[m] *= rows[i].rank_scale;
+            y[m] *= rows[i].rank_scale;
+            rank[m] = rows[i].rank_ms;
+        }
         m++;
     }
     nd_error_stats e;
     nd_metric_relative_errors(x, y, m, 0, &e);
-    out->mape = e.mape; out->max_abs = e.max_abs; out->n = m;
+    out->mape = e.mape;
+    out->max_abs = e.max_abs;
+    out->n = m;
     out->spearman = nd_metric_spearman(x, y, m);
     out->regret = NAN;
     bool positive = m > 0;
@@ -140,7 +149,8 @@ int nd_fit_result_alloc(nd_fit_result *res, size_t n)
     for (int f = 0; f < ND_FIXED_COSTS; f++)
         res->fixed[f] = (nd_fit_term){0, NAN, NAN, ND_RATIO_HELD, "not fitted", ""};
     for (int m = 0; m < ND_MEM_RATIOS; m++)
-        res->memory[m] = (nd_fit_term){1, NAN, NAN, ND_RATIO_HELD, "the round measures no peak (peak_mib)", ""};
+        res->memory[m] =
+            (nd_fit_term){1, NAN, NAN, ND_RATIO_HELD, "the round measures no peak (peak_mib)", ""};
     res->loo_memory.mape = res->loo_memory.max_abs = res->loo_memory.spearman = res->loo_memory.regret = NAN;
     for (int k = 0; k < ND_RATIO_KEYS; k++) {
         res->ratio[k] = 1.0;
@@ -164,9 +174,11 @@ void nd_fit_result_free(nd_fit_result *res)
  * share unless torch's allocated peak was measured). */
 static void memory_terms(const nd_stage_memory *m, nd_peak_kind kind, nd_fit_row *r)
 {
-    r->mem_static_mib = m->params_mib + m->grads_mib + m->optimizer_mib + (kind == ND_PEAK_DEVICE ? m->context_mib : 0);
+    r->mem_static_mib =
+        m->params_mib + m->grads_mib + m->optimizer_mib + (kind == ND_PEAK_DEVICE ? m->context_mib : 0);
     r->mem_activations_mib = m->activations_mib;
-    r->mem_transient_mib = m->working_mib + m->buffers_mib + (kind == ND_PEAK_ALLOCATED ? 0 : m->allocator_mib);
+    r->mem_transient_mib =
+        m->working_mib + m->buffers_mib + (kind == ND_PEAK_ALLOCATED ? 0 : m->allocator_mib);
 }
 
 int nd_fit_rows(const nd_compare *cmp, nd_fit_row **rows, nd_error *err)
@@ -176,8 +188,10 @@ int nd_fit_rows(const nd_compare *cmp, nd_fit_row **rows, nd_error *err)
     for (size_t i = 0; i < cmp->count; i++) {
         const nd_compare_row *c = &cmp->rows[i];
         if (!c->peak_memory) {
-            free(*rows); *rows = NULL;
-            return nd_error_set(err, ND_ERUNTIME, "internal: the comparison kept no peak memory "
+            free(*rows);
+            *rows = NULL;
+            return nd_error_set(err, ND_ERUNTIME,
+                                "internal: the comparison kept no peak memory "
                                 "(nd_compare_inputs.keep_peak_memory)");
         }
         nd_fit_row *r = &(*rows)[i];
@@ -203,10 +217,20 @@ int nd_fit_rows(const nd_compare *cmp, nd_fit_row **rows, nd_error *err)
 void nd_fit_ratios_of(const nd_fit_result *res, nd_ratios *out)
 {
     nd_ratios_init(out);
-    for (int k = 0; k < ND_RATIO_KEYS; k++) { out->value[k] = res->ratio[k]; out->stated[k] = k != ND_RATIO_FORWARD; }
-    for (int f = 0; f < ND_FIXED_COSTS; f++) { out->fixed[f] = res->fixed[f].value; out->fixed_stated[f] = true; }
-    for (int m = 0; m < ND_MEM_RATIOS; m++) { out->memory[m] = res->memory[m].value; out->memory_stated[m] = true; }
-    out->time = res->time_spread; out->mem = res->memory_spread;
+    for (int k = 0; k < ND_RATIO_KEYS; k++) {
+        out->value[k] = res->ratio[k];
+        out->stated[k] = k != ND_RATIO_FORWARD;
+    }
+    for (int f = 0; f < ND_FIXED_COSTS; f++) {
+        out->fixed[f] = res->fixed[f].value;
+        out->fixed_stated[f] = true;
+    }
+    for (int m = 0; m < ND_MEM_RATIOS; m++) {
+        out->memory[m] = res->memory[m].value;
+        out->memory_stated[m] = true;
+    }
+    out->time = res->time_spread;
+    out->mem = res->memory_spread;
     out->shapes = res->shapes;
     memcpy(out->shape, res->shape, (size_t)res->shapes * sizeof res->shape[0]);
     out->shape_spread = res->shape_spread;

@@ -26,7 +26,10 @@
 #include "nd/calibrate/compare.h"
 #include "nd/costmodel/estimate.h"
 
-#define P(f, lo, hi, lg) {#f, offsetof(nd_device, f), lo, hi, lg}
+#define P(f, lo, hi, lg)                                                                                     \
+    {                                                                                                        \
+#f, offsetof(nd_device, f), lo, hi, lg                                                               \
+    }
 /* Bounds: physically possible values, wide enough that a fit is not held by them. */
 const nd_device_param_info nd_device_params[] = {
     P(gemm_efficiency, 0.2, 1.0, false),
@@ -117,7 +120,10 @@ void nd_device_fit_rows(const nd_compare *cmp, const nd_run *run, int model_inde
         r->devices = c->devices;
         r->time_ms = c->row->time_ms;
         for (int f = 0; f < ND_FOLD_TOTAL; f++)
-            if (cmp->fold_measured[f]) { r->measured[f] = c->measured[f]; r->has_fold[f] = true; }
+            if (cmp->fold_measured[f]) {
+                r->measured[f] = c->measured[f];
+                r->has_fold[f] = true;
+            }
         r->model_index = model_index;
         snprintf(r->label, sizeof r->label, "%s", c->label);
     }
@@ -128,13 +134,13 @@ void nd_device_fit_rows(const nd_compare *cmp, const nd_run *run, int model_inde
 typedef struct problem {
     const nd_device *base;
     const nd_device_fit_row *rows;
-    size_t n;              /* rows */
-    const bool *use;       /* [n] rows in this fit (NULL: all) */
-    size_t p;              /* fitted fields */
+    size_t n;        /* rows */
+    const bool *use; /* [n] rows in this fit (NULL: all) */
+    size_t p;        /* fitted fields */
     size_t param[ND_DEVICE_FIT_MAX_PARAMS];
     double t0[ND_DEVICE_FIT_MAX_PARAMS];
     double prior_weight;
-    size_t residuals;      /* data residuals (before the p prior ones) */
+    size_t residuals; /* data residuals (before the p prior ones) */
     nd_error *err;
     int rc;
 } problem;
@@ -192,9 +198,12 @@ static int jacobian(const gsl_vector *t, void *data, gsl_matrix *J)
         gsl_vector_memcpy(tt, t);
         gsl_vector_set(tt, j, gsl_vector_get(t, j) + h);
         if ((rc = residuals(tt, data, f1))) break;
-        for (size_t i = 0; i < m; i++) gsl_matrix_set(J, i, j, (gsl_vector_get(f1, i) - gsl_vector_get(f0, i)) / h);
+        for (size_t i = 0; i < m; i++)
+            gsl_matrix_set(J, i, j, (gsl_vector_get(f1, i) - gsl_vector_get(f0, i)) / h);
     }
-    gsl_vector_free(f0); gsl_vector_free(f1); gsl_vector_free(tt);
+    gsl_vector_free(f0);
+    gsl_vector_free(f1);
+    gsl_vector_free(tt);
     return rc;
 }
 
@@ -247,8 +256,9 @@ static int choose_fields(problem *pb, const nd_device_fit_options *o, nd_device_
     free(base_step);
     res->count = pb->p;
     if (!rc && pb->p == 0)
-        rc = nd_error_set(pb->err, ND_EINPUT, "no field of device %s moves any estimate by %g %%: nothing to fit",
-                          pb->base->name, 100 * o->min_effect);
+        rc = nd_error_set(pb->err, ND_EINPUT,
+                          "no field of device %s moves any estimate by %g %%: nothing to fit", pb->base->name,
+                          100 * o->min_effect);
     return rc;
 }
 
@@ -270,7 +280,8 @@ static int solve(problem *pb, gsl_vector *t, gsl_matrix *J, int *iterations)
     size_t m = pb->residuals + pb->p;
     gsl_multifit_nlinear_fdf fdf = {residuals, jacobian, NULL, m, pb->p, pb, 0, 0, 0};
     gsl_multifit_nlinear_parameters params = gsl_multifit_nlinear_default_parameters();
-    gsl_multifit_nlinear_workspace *w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &params, m, pb->p);
+    gsl_multifit_nlinear_workspace *w =
+        gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &params, m, pb->p);
     if (!w) return nd_error_set(pb->err, ND_ENOMEM, "out of memory");
     gsl_vector_view t0 = gsl_vector_view_array(pb->t0, pb->p);
     pb->rc = ND_OK;
@@ -303,7 +314,10 @@ static double mape(const nd_device_fit_row *rows, const double *pred, size_t n)
     double s = 0;
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (isfinite(pred[i])) { s += fabs(pred[i] / rows[i].time_ms - 1); k++; }
+        if (isfinite(pred[i])) {
+            s += fabs(pred[i] / rows[i].time_ms - 1);
+            k++;
+        }
     return k ? s / (double)k : NAN;
 }
 
@@ -314,7 +328,8 @@ static int uncertainty(const problem *pb, const gsl_vector *t, const gsl_matrix 
     gsl_matrix *cov = gsl_matrix_alloc(p, p);
     gsl_vector *f = gsl_vector_alloc(m);
     if (!cov || !f) {
-        gsl_matrix_free(cov); gsl_vector_free(f);
+        gsl_matrix_free(cov);
+        gsl_vector_free(f);
         return nd_error_set(pb->err, ND_ENOMEM, "out of memory");
     }
     residuals(t, (void *)pb, f);
@@ -341,7 +356,8 @@ static int uncertainty(const problem *pb, const gsl_vector *t, const gsl_matrix 
         res->loo_ms[i] = h < 1 - 1e-10 ? pb->rows[i].time_ms * (1 + e / (1 - h)) : NAN;
         k += row_residuals(&pb->rows[i]);
     }
-    gsl_matrix_free(cov); gsl_vector_free(f);
+    gsl_matrix_free(cov);
+    gsl_vector_free(f);
     return ND_OK;
 }
 
@@ -360,7 +376,9 @@ static int leave_one_model_out(problem *pb, nd_device_fit_result *res)
                 if (!use[i]) res->lomo_ms[i] = pred[i];
     }
     pb->use = NULL;
-    free(use); free(pred); gsl_vector_free(t);
+    free(use);
+    free(pred);
+    gsl_vector_free(t);
     return rc;
 }
 
@@ -385,7 +403,9 @@ int nd_device_fit(const nd_device *base, const nd_device_fit_row *rows, size_t n
     res->n = n;
     res->base_ms = calloc(4 * n, sizeof *res->base_ms);
     if (!res->base_ms) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    res->fitted_ms = res->base_ms + n; res->loo_ms = res->fitted_ms + n; res->lomo_ms = res->loo_ms + n;
+    res->fitted_ms = res->base_ms + n;
+    res->loo_ms = res->fitted_ms + n;
+    res->lomo_ms = res->loo_ms + n;
     for (size_t i = 0; i < n; i++) {
         res->lomo_ms[i] = NAN;
         if ((size_t)rows[i].model_index + 1 > res->models) res->models = (size_t)rows[i].model_index + 1;
@@ -393,7 +413,8 @@ int nd_device_fit(const nd_device *base, const nd_device_fit_row *rows, size_t n
     problem pb = {.base = base, .rows = rows, .n = n, .prior_weight = opt->prior_weight, .err = err};
     int rc = choose_fields(&pb, opt, res);
     gsl_vector *t = NULL;
-    for (size_t i = 0; !rc && i < n; i++) rc = nd_device_fit_price(base, &rows[i], &res->base_ms[i], NULL, err);
+    for (size_t i = 0; !rc && i < n; i++)
+        rc = nd_device_fit_price(base, &rows[i], &res->base_ms[i], NULL, err);
     if (!rc) rc = fit_fields(&pb, res, &t);
     if (!rc) rc = predict(&pb, t, res->fitted_ms);
     if (!rc) {

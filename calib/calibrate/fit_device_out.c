@@ -21,27 +21,32 @@
 static void print_report(FILE *fp, const nd_device *base, const nd_device_fit_result *res,
                          const nd_device_fit_row *rows, const nd_fit_device_context *ctx, const char *name)
 {
-    fprintf(fp, "Device %s fitted from %s on %zu measured steps of %zu model%s (%d solver iterations):\n", name,
-            base->name, res->n, res->models, res->models == 1 ? "" : "s", res->iterations);
+    fprintf(fp, "Device %s fitted from %s on %zu measured steps of %zu model%s (%d solver iterations):\n",
+            name, base->name, res->n, res->models, res->models == 1 ? "" : "s", res->iterations);
     fprintf(fp, "  %-26s %12s %12s   %-28s %s\n", "field", "base", "fitted", "95 % interval",
             "steps move (field +10 %)");
     for (size_t j = 0; j < res->count; j++) {
         char interval[64];
-        if (isfinite(res->lo[j])) snprintf(interval, sizeof interval, "[%.4g, %.4g]", res->lo[j], res->hi[j]);
-        else snprintf(interval, sizeof interval, "(none)");
-        fprintf(fp, "  %-26s %12.5g %12.5g   %-28s %.1f %%\n", nd_device_params[res->param[j]].name, res->base[j],
-                res->value[j], interval, 100 * res->effect[j]);
+        if (isfinite(res->lo[j]))
+            snprintf(interval, sizeof interval, "[%.4g, %.4g]", res->lo[j], res->hi[j]);
+        else
+            snprintf(interval, sizeof interval, "(none)");
+        fprintf(fp, "  %-26s %12.5g %12.5g   %-28s %.1f %%\n", nd_device_params[res->param[j]].name,
+                res->base[j], res->value[j], interval, 100 * res->effect[j]);
     }
     fprintf(fp, "  (%zu more fields move no step by 0.1 %%: left at the base)\n", res->skipped);
-    fprintf(fp, "Step MAPE: base %.1f %%, fitted %.1f %%, leave-one-out %.1f %% (linearised)", 100 * res->base_mape,
-            100 * res->fitted_mape, 100 * res->loo_mape);
+    fprintf(fp, "Step MAPE: base %.1f %%, fitted %.1f %%, leave-one-out %.1f %% (linearised)",
+            100 * res->base_mape, 100 * res->fitted_mape, 100 * res->loo_mape);
     if (res->models > 1) fprintf(fp, ", leave-one-model-out %.1f %%", 100 * res->lomo_mape);
     fprintf(fp, "\n");
     for (size_t m = 0; res->models > 1 && m < res->models; m++) {
         double s = 0;
         size_t k = 0;
         for (size_t i = 0; i < res->n; i++)
-            if ((size_t)rows[i].model_index == m && isfinite(res->lomo_ms[i])) { s += fabs(res->lomo_ms[i] / rows[i].time_ms - 1); k++; }
+            if ((size_t)rows[i].model_index == m && isfinite(res->lomo_ms[i])) {
+                s += fabs(res->lomo_ms[i] / rows[i].time_ms - 1);
+                k++;
+            }
         fprintf(fp, "  %-26s fitted without it: %.1f %% on its %zu steps\n",
                 m < (size_t)ctx->rounds ? ctx->models[m] : "?", k ? 100 * s / (double)k : NAN, k);
     }
@@ -54,10 +59,12 @@ static void yaml_number(FILE *fp, double v)
 }
 
 /* The drift of each fitted field against the file being replaced. */
-static size_t device_drift(const nd_device_fit_result *res, const nd_fit_previous *prev, nd_fit_drift_entry *d)
+static size_t device_drift(const nd_device_fit_result *res, const nd_fit_previous *prev,
+                           nd_fit_drift_entry *d)
 {
     size_t n = 0;
-    for (size_t j = 0; j < res->count; j++) n = nd_fit_drift(prev, nd_device_params[res->param[j]].name, res->value[j], d, n);
+    for (size_t j = 0; j < res->count; j++)
+        n = nd_fit_drift(prev, nd_device_params[res->param[j]].name, res->value[j], d, n);
     return n;
 }
 
@@ -68,13 +75,15 @@ static void write_record(FILE *fp, const nd_device_fit_result *res, const nd_fit
     if (!prev || !prev->present) return;
     fprintf(fp, "  history:\n");
     const cJSON *e;
-    cJSON_ArrayForEach(e, prev->history) {
+    cJSON_ArrayForEach(e, prev->history)
+    {
         const cJSON *rows = cJSON_GetObjectItemCaseSensitive(e, "rows"), *v;
         fprintf(fp, "    - {rows: ");
         yaml_number(fp, cJSON_IsNumber(rows) ? rows->valuedouble : NAN);
         fprintf(fp, ", parameters: {");
         int k = 0;
-        cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(e, "parameters")) {
+        cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(e, "parameters"))
+        {
             fprintf(fp, "%s%s: ", k++ ? ", " : "", v->string);
             yaml_number(fp, v->valuedouble);
         }
@@ -99,8 +108,9 @@ static void write_record(FILE *fp, const nd_device_fit_result *res, const nd_fit
 static void write_yaml(FILE *fp, const nd_device *base, const nd_device_fit_result *res,
                        const nd_fit_device_context *ctx, const char *name)
 {
-    fprintf(fp, "# nd-fit --write_device: %s fitted on %zu measured steps; read it with\n"
-                "# --device-file FILE -A %s. The fit: record below says how (docs/calibration.md).\n",
+    fprintf(fp,
+            "# nd-fit --write_device: %s fitted on %zu measured steps; read it with\n"
+            "# --device-file FILE -A %s. The fit: record below says how (docs/calibration.md).\n",
             base->name, res->n, name);
     fprintf(fp, "devices:\n  %s:\n    base: %s\n", name, base->name);
     fprintf(fp, "    description: \"%s fitted by nd-fit on %zu steps\"\n", base->name, res->n);
@@ -146,8 +156,10 @@ int nd_fit_device_write(const char *path, const nd_device *base, const nd_device
     char name[sizeof fitted->name];
     if (ctx->name) {
         if (!ctx->name[0] || strlen(ctx->name) >= sizeof name || strpbrk(ctx->name, " :#{}[],\"'\n"))
-            return nd_error_set(err, ND_EUSAGE, "--device-name '%s': 1 to %zu characters, no spaces or YAML "
-                                "punctuation", ctx->name, sizeof name - 1);
+            return nd_error_set(err, ND_EUSAGE,
+                                "--device-name '%s': 1 to %zu characters, no spaces or YAML "
+                                "punctuation",
+                                ctx->name, sizeof name - 1);
         nd_text_copy(name, ctx->name, sizeof name);
     } else {
         snprintf(name, sizeof name, "%.27s-fit", base->name);

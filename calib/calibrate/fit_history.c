@@ -31,7 +31,9 @@ static void add_term(nd_fit_previous *p, const char *name, double value, double 
 {
     if (p->terms >= ND_HISTORY_TERMS) return;
     nd_text_copy(p->name[p->terms], name, sizeof p->name[0]);
-    p->value[p->terms] = value; p->lo[p->terms] = lo; p->hi[p->terms] = hi;
+    p->value[p->terms] = value;
+    p->lo[p->terms] = lo;
+    p->hi[p->terms] = hi;
     p->terms++;
 }
 
@@ -48,11 +50,13 @@ static void previous_ratios(const char *text, size_t len, const char *path, nd_f
     const cJSON *nd = cJSON_GetObjectItemCaseSensitive(root, keys->stamp);
     const cJSON *ratios = cJSON_GetObjectItemCaseSensitive(nd, keys->ratios), *item;
     out->present = cJSON_IsObject(ratios);
-    cJSON_ArrayForEach(item, ratios) {
+    cJSON_ArrayForEach(item, ratios)
+    {
         const cJSON *status = cJSON_GetObjectItemCaseSensitive(item, keys->status);
         const cJSON *value = cJSON_GetObjectItemCaseSensitive(item, keys->value);
         const cJSON *ci = cJSON_GetObjectItemCaseSensitive(item, keys->ci95);
-        if (!cJSON_IsString(status) || strcmp(status->valuestring, "fitted") || !cJSON_IsNumber(value)) continue;
+        if (!cJSON_IsString(status) || strcmp(status->valuestring, "fitted") || !cJSON_IsNumber(value))
+            continue;
         const cJSON *lo = cJSON_GetArrayItem(ci, 0), *hi = cJSON_GetArrayItem(ci, 1);
         add_term(out, item->string, value->valuedouble, cJSON_IsNumber(lo) ? lo->valuedouble : NAN,
                  cJSON_IsNumber(hi) ? hi->valuedouble : NAN);
@@ -102,7 +106,8 @@ static void previous_device(const char *text, size_t len, const char *path, nd_f
     out->history = cJSON_CreateArray();
     yaml_node_t *history = nd_yaml_get(&y, fit, "history");
     for (size_t i = 0; out->history && history && history->type == YAML_SEQUENCE_NODE &&
-                       i < (size_t)(history->data.sequence.items.top - history->data.sequence.items.start); i++) {
+                       i < (size_t)(history->data.sequence.items.top - history->data.sequence.items.start);
+         i++) {
         yaml_node_t *e = nd_yaml_item(&y, history, i), *values = nd_yaml_get(&y, e, "parameters");
         cJSON *entry = cJSON_CreateObject();
         nd_json_add_number(entry, keys->rows, yaml_number(nd_yaml_get(&y, e, "rows")));
@@ -124,7 +129,8 @@ static void previous_device(const char *text, size_t len, const char *path, nd_f
     nd_yaml_free(&y);
 }
 
-int nd_fit_previous_take(const char *path, bool device, nd_path_lock *lock, nd_fit_previous *out, nd_error *err)
+int nd_fit_previous_take(const char *path, bool device, nd_path_lock *lock, nd_fit_previous *out,
+                         nd_error *err)
 {
     memset(out, 0, sizeof *out);
     int rc = nd_path_lock_take(lock, path, err);
@@ -133,8 +139,10 @@ int nd_fit_previous_take(const char *path, bool device, nd_path_lock *lock, nd_f
     size_t len = 0;
     nd_error quiet = {0};
     if (!lock->created && !nd_read_fd(lock->fd, path, 16u << 20, &text, &len, &quiet)) {
-        if (device) previous_device(text, len, path, out);
-        else previous_ratios(text, len, path, out);
+        if (device)
+            previous_device(text, len, path, out);
+        else
+            previous_ratios(text, len, path, out);
     }
     free(text);
     return ND_OK;
@@ -142,15 +150,20 @@ int nd_fit_previous_take(const char *path, bool device, nd_path_lock *lock, nd_f
 
 /* ---- drift ------------------------------------------------------------------------------ */
 
-size_t nd_fit_drift(const nd_fit_previous *prev, const char *name, double value, nd_fit_drift_entry *out, size_t n)
+size_t nd_fit_drift(const nd_fit_previous *prev, const char *name, double value, nd_fit_drift_entry *out,
+                    size_t n)
 {
     for (int t = 0; prev && t < prev->terms; t++) {
         if (strcmp(prev->name[t], name)) continue;
-        if (!isfinite(prev->lo[t]) || !isfinite(prev->hi[t]) || (value >= prev->lo[t] && value <= prev->hi[t]))
+        if (!isfinite(prev->lo[t]) || !isfinite(prev->hi[t]) ||
+            (value >= prev->lo[t] && value <= prev->hi[t]))
             return n;
         nd_fit_drift_entry *e = &out[n];
         nd_text_copy(e->name, name, sizeof e->name);
-        e->previous = prev->value[t]; e->lo = prev->lo[t]; e->hi = prev->hi[t]; e->value = value;
+        e->previous = prev->value[t];
+        e->lo = prev->lo[t];
+        e->hi = prev->hi[t];
+        e->value = value;
         return n + 1;
     }
     return n;
@@ -164,10 +177,11 @@ void nd_fit_drift_print(FILE *fp, const char *path, const nd_fit_previous *prev,
         fprintf(fp, "No drift: every term %s fitted before lies within its previous 95 %% interval.\n", path);
         return;
     }
-    fprintf(fp, "Drift since the fit in %s (%zu term%s beyond its previous 95 %% interval):\n", path, n, n == 1 ? "" : "s");
+    fprintf(fp, "Drift since the fit in %s (%zu term%s beyond its previous 95 %% interval):\n", path, n,
+            n == 1 ? "" : "s");
     for (size_t i = 0; i < n; i++)
-        fprintf(fp, "  %-16s %.4g -> %.4g   (previous 95 %% [%.4g, %.4g])\n", d[i].name, d[i].previous, d[i].value,
-                d[i].lo, d[i].hi);
+        fprintf(fp, "  %-16s %.4g -> %.4g   (previous 95 %% [%.4g, %.4g])\n", d[i].name, d[i].previous,
+                d[i].value, d[i].lo, d[i].hi);
 }
 
 cJSON *nd_fit_drift_json(const nd_fit_drift_entry *d, size_t n)

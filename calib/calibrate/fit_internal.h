@@ -21,10 +21,10 @@ int nd_fit_result_alloc(nd_fit_result *res, size_t n);
 /* A coefficient of a joint fit: one ratio shared by the keys of `keys`, a fixed cost, or a
  * memory ratio. */
 typedef struct nd_fit_col {
-    unsigned keys;   /* ratio keys (bit 1u << key); 0 for the others */
-    int fixed;       /* nd_fixed_cost, or -1 */
-    int memory;      /* nd_memory_ratio, or -1 */
-    double held_at;  /* its value when held inside a fit (1, 0 for a fixed cost, or a fallback's) */
+    unsigned keys;  /* ratio keys (bit 1u << key); 0 for the others */
+    int fixed;      /* nd_fixed_cost, or -1 */
+    int memory;     /* nd_memory_ratio, or -1 */
+    double held_at; /* its value when held inside a fit (1, 0 for a fixed cost, or a fallback's) */
 } nd_fit_col;
 
 /* What the coefficient multiplies in a row (ms; MiB for memory). */
@@ -35,14 +35,14 @@ const char *nd_fit_col_name(const nd_fit_col *c);
 typedef struct nd_fit_problem {
     const nd_fit_row *rows;
     size_t n;
-    const bool *use;          /* rows taking part (NULL: all) */
-    const double *y;          /* [n] the target less what held parts price */
-    const double *scale;      /* [n] what a relative error divides by (the step, the peak) */
+    const bool *use;     /* rows taking part (NULL: all) */
+    const double *y;     /* [n] the target less what held parts price */
+    const double *scale; /* [n] what a relative error divides by (the step, the peak) */
     const nd_fit_options *o;
-    const char *target;       /* what is fitted on: "time", "idle", "peak_mib" */
+    const char *target; /* what is fitted on: "time", "idle", "peak_mib" */
     size_t p;
     nd_fit_col col[ND_LSQ_MAX_P];
-    size_t n_one;             /* columns held inside this fit at their neutral value (--hold auto) */
+    size_t n_one; /* columns held inside this fit at their neutral value (--hold auto) */
     nd_fit_col one[ND_LSQ_MAX_P];
 } nd_fit_problem;
 
@@ -72,7 +72,6 @@ int nd_fit_shapes(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_
  * take no part). */
 int nd_fit_memory(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_fit_result *res,
                   nd_error *err);
-int nd_fit_sums(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_fit_result *res,
-                nd_error *err);
+int nd_fit_sums(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_fit_result *res, nd_error *err);
 
 #endif

@@ -12,7 +12,8 @@
 
 #include "fit_internal.h"
 
-int nd_fit_memory(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_fit_result *res, nd_error *err)
+int nd_fit_memory(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_fit_result *res,
+                  nd_error *err)
 {
     double *buf = malloc(5 * n * sizeof *buf);
     bool *use = malloc(n * sizeof *use);
@@ -35,7 +36,8 @@ int nd_fit_memory(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_
             pb.col[pb.p++] = col;
             continue;
         }
-        snprintf(t->why, sizeof t->why, "%s", o->hold_memory[m] ? "--hold" : "no row of the round exercises it");
+        snprintf(t->why, sizeof t->why, "%s",
+                 o->hold_memory[m] ? "--hold" : "no row of the round exercises it");
         held[m] = true;
     }
     for (size_t i = 0; !rc && pb.p && i < n; i++) {
@@ -64,6 +66,7 @@ int nd_fit_memory(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_
         }
     }
     if (rc) nd_error_prefix(err, "fitting the memory ratios");
-    free(buf); free(use);
+    free(buf);
+    free(use);
     return rc;
 }

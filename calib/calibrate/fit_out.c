@@ -26,8 +26,10 @@ static void print_ratio(FILE *fp, const nd_fit_result *res, nd_ratio_key k)
     fprintf(fp, "  %-10s %10.4f", nd_ratio_key_name(k), res->ratio[k]);
     switch (res->status[k]) {
     case ND_RATIO_FITTED:
-        if (isfinite(res->lo[k])) fprintf(fp, "   95 %% [%.4f, %.4f]", res->lo[k], res->hi[k]);
-        else fprintf(fp, "   %-22s", "(no interval)");
+        if (isfinite(res->lo[k]))
+            fprintf(fp, "   95 %% [%.4f, %.4f]", res->lo[k], res->hi[k]);
+        else
+            fprintf(fp, "   %-22s", "(no interval)");
         fprintf(fp, "  fitted on %s\n", res->target[k]);
         break;
     case ND_RATIO_HELD: fprintf(fp, "   held at 1: %s\n", res->why[k]); break;
@@ -61,8 +63,10 @@ static void print_term(FILE *fp, const char *name, const nd_fit_term *t, const c
         fprintf(fp, "   held: %s\n", t->why);
         return;
     }
-    if (isfinite(t->lo)) fprintf(fp, "   95 %% [%.4g, %.4g]", t->lo, t->hi);
-    else fprintf(fp, "   %-22s", "(no interval)");
+    if (isfinite(t->lo))
+        fprintf(fp, "   95 %% [%.4g, %.4g]", t->lo, t->hi);
+    else
+        fprintf(fp, "   %-22s", "(no interval)");
     fprintf(fp, "  %sfitted on %s\n", unit, t->target);
 }
 
@@ -74,8 +78,10 @@ static void print_loo(FILE *fp, const char *name, const nd_fit_loo *l)
     }
     fprintf(fp, "  %-10s MAPE %6.1f %%   max %6.1f %%   Spearman %+.2f   regret ", name, 100 * l->mape,
             100 * l->max_abs, l->spearman);
-    if (isnan(l->regret)) fprintf(fp, "    -  ");
-    else fprintf(fp, "%5.1f %%", 100 * l->regret);
+    if (isnan(l->regret))
+        fprintf(fp, "    -  ");
+    else
+        fprintf(fp, "%5.1f %%", 100 * l->regret);
     fprintf(fp, "   (%zu rows)\n", l->n);
 }
 
@@ -84,13 +90,17 @@ static void print_shapes(FILE *fp, const nd_fit_result *res)
 {
     if (res->mode != ND_FIT_TOTAL) return;
     if (!res->shapes) {
-        fprintf(fp, "Shapes: none corrected (%zu distinct layer shardings; corrections would not predict left-out "
-                "strategies better)\n", res->shape_groups);
+        fprintf(
+            fp,
+            "Shapes: none corrected (%zu distinct layer shardings; corrections would not predict left-out "
+            "strategies better)\n",
+            res->shape_groups);
         return;
     }
-    fprintf(fp, "Shapes: %d layer shardings corrected (pull toward 0 of %g rows), spread %.1f %%:\n", res->shapes,
-            res->shape_ridge_rows, 100 * res->shape_spread);
-    fprintf(fp, "  %4s %4s %4s %4s %5s %3s %9s %8s %5s\n", "MP", "CP", "EP", "ETP", "MBS", "SP", "delta", "se", "rows");
+    fprintf(fp, "Shapes: %d layer shardings corrected (pull toward 0 of %g rows), spread %.1f %%:\n",
+            res->shapes, res->shape_ridge_rows, 100 * res->shape_spread);
+    fprintf(fp, "  %4s %4s %4s %4s %5s %3s %9s %8s %5s\n", "MP", "CP", "EP", "ETP", "MBS", "SP", "delta",
+            "se", "rows");
     for (int k = 0; k < res->shapes; k++) {
         const nd_shape_ratio *s = &res->shape[k];
         fprintf(fp, "  %4lld %4lld %4lld %4lld %5lld %3s %+8.1f%% %7.1f%% %5d\n", (long long)s->key.tp,
@@ -102,8 +112,8 @@ static void print_shapes(FILE *fp, const nd_fit_result *res)
 static const char *const fixed_units[ND_FIXED_COSTS] = {"us per kernel, ", "ms per micro-batch, ",
                                                         "ms per step, "};
 
-void nd_fit_print(FILE *fp, const nd_fit_result *res, const nd_fit_row *rows, size_t n,
-                  bool per_sequence, const char *ratios_path)
+void nd_fit_print(FILE *fp, const nd_fit_result *res, const nd_fit_row *rows, size_t n, bool per_sequence,
+                  const char *ratios_path)
 {
     const char *unit = per_sequence ? "ms x devices / sequence" : "ms";
     fprintf(fp, "Ratios (measured / estimated), %s mode, %zu strategies (%zu distinct), --max-ci %g %%:\n",
@@ -114,7 +124,8 @@ void nd_fit_print(FILE *fp, const nd_fit_result *res, const nd_fit_row *rows, si
         fprintf(fp, "Fixed costs beyond the estimate (added to OVERHEAD):\n");
         for (int f = 0; f < ND_FIXED_COSTS; f++)
             print_term(fp, nd_fixed_cost_name((nd_fixed_cost)f), &res->fixed[f], fixed_units[f]);
-        fprintf(fp, "Memory ratios (measured / estimated peak), %zu strategies with a peak:\n", res->memory_rows);
+        fprintf(fp, "Memory ratios (measured / estimated peak), %zu strategies with a peak:\n",
+                res->memory_rows);
         for (int m = 0; m < ND_MEM_RATIOS; m++)
             print_term(fp, nd_memory_ratio_name((nd_memory_ratio)m), &res->memory[m], "");
         print_shapes(fp, res);
@@ -150,10 +161,11 @@ void nd_fit_print(FILE *fp, const nd_fit_result *res, const nd_fit_row *rows, si
         if (res->loo_memory.n) print_loo(fp, "peak mem", &res->loo_memory);
     }
     if (res->distinct >= ND_FIT_MIN_DISTINCT)
-        fprintf(fp, "Corrected, nd ranks %s first: it measures %.1f %s; the fastest, %s, %.1f %s: "
-                "following the corrected estimate costs %.1f%%.\n", rows[res->pick].label,
-                rows[res->pick].rank_ms, unit, rows[res->fastest].label, rows[res->fastest].rank_ms, unit,
-                100 * res->regret);
+        fprintf(fp,
+                "Corrected, nd ranks %s first: it measures %.1f %s; the fastest, %s, %.1f %s: "
+                "following the corrected estimate costs %.1f%%.\n",
+                rows[res->pick].label, rows[res->pick].rank_ms, unit, rows[res->fastest].label,
+                rows[res->fastest].rank_ms, unit, 100 * res->regret);
     if (res->distinct >= ND_FIT_MIN_DISTINCT && isfinite(res->spearman))
         fprintf(fp, "Rank correlation of the corrected estimate with the measured step: %+.2f.\n",
                 res->spearman);
@@ -200,8 +212,10 @@ static cJSON *ratio_details(const nd_fit_result *res)
         if (res->status[k] == ND_RATIO_FITTED) {
             cJSON_AddStringToObject(r, keys->ratio_fitted_on, res->target[k]);
             cJSON *ci = cJSON_AddArrayToObject(r, keys->ci95);
-            cJSON_AddItemToArray(ci, isfinite(res->lo[k]) ? cJSON_CreateNumber(res->lo[k]) : cJSON_CreateNull());
-            cJSON_AddItemToArray(ci, isfinite(res->hi[k]) ? cJSON_CreateNumber(res->hi[k]) : cJSON_CreateNull());
+            cJSON_AddItemToArray(ci,
+                                 isfinite(res->lo[k]) ? cJSON_CreateNumber(res->lo[k]) : cJSON_CreateNull());
+            cJSON_AddItemToArray(ci,
+                                 isfinite(res->hi[k]) ? cJSON_CreateNumber(res->hi[k]) : cJSON_CreateNull());
         }
         if (res->status[k] == ND_RATIO_HELD) cJSON_AddStringToObject(r, keys->why, res->why[k]);
         if (res->source[k] >= 0)
@@ -226,8 +240,9 @@ static cJSON *spread_json(const nd_spread *s, bool time)
             cJSON_AddItemToArray(names, cJSON_CreateString(nd_fixed_cost_name((nd_fixed_cost)s->fixed[t])));
         for (int k = 0; s->fixed[t] < 0 && k < (time ? ND_RATIO_KEYS : ND_MEM_RATIOS); k++)
             if (s->scales[t] & 1u << k)
-                cJSON_AddItemToArray(names, cJSON_CreateString(time ? nd_ratio_key_name((nd_ratio_key)k)
-                                                                     : nd_memory_ratio_name((nd_memory_ratio)k)));
+                cJSON_AddItemToArray(names,
+                                     cJSON_CreateString(time ? nd_ratio_key_name((nd_ratio_key)k)
+                                                             : nd_memory_ratio_name((nd_memory_ratio)k)));
         cJSON_AddItemToArray(terms, names);
         cJSON *row = cJSON_CreateArray();
         for (int u = 0; u < s->terms; u++) cJSON_AddItemToArray(row, cJSON_CreateNumber(s->cov[t][u]));
@@ -244,7 +259,8 @@ static cJSON *shapes_json(const nd_fit_result *res)
     cJSON *o = cJSON_CreateObject();
     cJSON *parts = cJSON_AddArrayToObject(o, keys->parts);
     for (int p = 0; p < ND_PARTS; p++)
-        if (nd_shape_parts() & 1u << p) cJSON_AddItemToArray(parts, cJSON_CreateString(nd_part_name((nd_part)p)));
+        if (nd_shape_parts() & 1u << p)
+            cJSON_AddItemToArray(parts, cJSON_CreateString(nd_part_name((nd_part)p)));
     nd_json_add_number(o, keys->ridge_rows, res->shape_ridge_rows);
     nd_json_add_number(o, keys->spread, res->shape_spread);
     cJSON *table = cJSON_AddArrayToObject(o, keys->table);
@@ -288,8 +304,10 @@ static cJSON *stamp(const nd_fit_result *res, size_t n, const nd_fit_context *ct
     cJSON_AddItemToObject(loo, keys->total, loo_json(&res->loo_total, res->distinct));
     for (int k = 0; k < ND_RATIO_KEYS; k++)
         if (res->loo_key[k].n && res->status[k] == ND_RATIO_FITTED)
-            cJSON_AddItemToObject(loo, nd_ratio_key_name((nd_ratio_key)k), loo_json(&res->loo_key[k], res->distinct));
-    if (res->loo_memory.n) cJSON_AddItemToObject(loo, keys->memory, loo_json(&res->loo_memory, res->distinct));
+            cJSON_AddItemToObject(loo, nd_ratio_key_name((nd_ratio_key)k),
+                                  loo_json(&res->loo_key[k], res->distinct));
+    if (res->loo_memory.n)
+        cJSON_AddItemToObject(loo, keys->memory, loo_json(&res->loo_memory, res->distinct));
     cJSON *in = cJSON_AddObjectToObject(nd, keys->in_sample);
     bool shown = res->distinct >= ND_FIT_MIN_DISTINCT;
     nd_json_add_number(in, keys->spearman, shown ? res->spearman : NAN);
@@ -312,8 +330,10 @@ static cJSON *stamp(const nd_fit_result *res, size_t n, const nd_fit_context *ct
     if (ctx->drift) cJSON_AddItemToObject(nd, keys->drift, cJSON_Duplicate(ctx->drift, 1));
     if (res->time_spread.terms || res->memory_spread.terms) {
         cJSON *u = cJSON_AddObjectToObject(nd, keys->uncertainty);
-        if (res->time_spread.terms) cJSON_AddItemToObject(u, keys->time, spread_json(&res->time_spread, true));
-        if (res->memory_spread.terms) cJSON_AddItemToObject(u, keys->memory, spread_json(&res->memory_spread, false));
+        if (res->time_spread.terms)
+            cJSON_AddItemToObject(u, keys->time, spread_json(&res->time_spread, true));
+        if (res->memory_spread.terms)
+            cJSON_AddItemToObject(u, keys->memory, spread_json(&res->memory_spread, false));
     }
     return nd;
 }

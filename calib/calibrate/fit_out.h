@@ -16,7 +16,7 @@
 /* ---- the nightly job's record (fit_history.c) ---- */
 
 #define ND_HISTORY_TERMS 48
-#define ND_HISTORY_MAX 50 /* earlier fits a file keeps */
+#define ND_HISTORY_MAX   50 /* earlier fits a file keeps */
 
 /* What the file a new fit replaces said: its fitted terms and intervals, and its history
  * with its own fit appended (JSON in memory for both file kinds). present is false when
@@ -39,12 +39,14 @@ typedef struct nd_fit_drift_entry {
  * device file's `fit:`. A file that is not nd's has no history (not an error). The caller
  * writes the new file, then releases the lock (removing a created file on failure); frees
  * out with nd_fit_previous_free. Errors: nd_path_lock_take's. */
-int nd_fit_previous_take(const char *path, bool device, nd_path_lock *lock, nd_fit_previous *out, nd_error *err);
+int nd_fit_previous_take(const char *path, bool device, nd_path_lock *lock, nd_fit_previous *out,
+                         nd_error *err);
 void nd_fit_previous_free(nd_fit_previous *p);
 
 /* Appends to out[n] a drift entry when prev fitted `name` with an interval that excludes
  * value; returns the new count. */
-size_t nd_fit_drift(const nd_fit_previous *prev, const char *name, double value, nd_fit_drift_entry *out, size_t n);
+size_t nd_fit_drift(const nd_fit_previous *prev, const char *name, double value, nd_fit_drift_entry *out,
+                    size_t n);
 void nd_fit_drift_print(FILE *fp, const char *path, const nd_fit_previous *prev, const nd_fit_drift_entry *d,
                         size_t n);
 cJSON *nd_fit_drift_json(const nd_fit_drift_entry *d, size_t n);
@@ -54,24 +56,24 @@ uint64_t nd_fit_file_hash(const char *path);
 
 /* What the ratios file records about the fit besides the ratios. */
 typedef struct nd_fit_context {
-    const char *csv;       /* the --real_csv argument as given */
+    const char *csv; /* the --real_csv argument as given */
     const char *device;
     const char *model;
     int64_t seq_len;
     nd_fit_weights weights;
     bool robust, allow_fallback;
-    const char *peak;      /* what the round's peak_mib measures (allocated, reserved, device) */
-    int rounds;            /* the rounds fitted: their csv, rows and hashes (provenance) */
+    const char *peak; /* what the round's peak_mib measures (allocated, reserved, device) */
+    int rounds;       /* the rounds fitted: their csv, rows and hashes (provenance) */
     const char *const *round_csv;
     const size_t *round_rows;
     const uint64_t *round_hash;
-    const cJSON *history;  /* the earlier fits (NULL: none) */
-    const cJSON *drift;    /* terms moved beyond their previous interval (NULL: none) */
+    const cJSON *history; /* the earlier fits (NULL: none) */
+    const cJSON *drift;   /* terms moved beyond their previous interval (NULL: none) */
 } nd_fit_context;
 
 /* per_sequence: ranking costs are ms x devices / sequences (a round of mixed clusters). */
-void nd_fit_print(FILE *fp, const nd_fit_result *res, const nd_fit_row *rows, size_t n,
-                  bool per_sequence, const char *ratios_path);
+void nd_fit_print(FILE *fp, const nd_fit_result *res, const nd_fit_row *rows, size_t n, bool per_sequence,
+                  const char *ratios_path);
 
 /* The ratios document: ND's keys in ND's order then OPTIMIZER and OVERHEAD, `_fitted_on`
  * (csv, strategies) and `_nd` (docs/calibration.md §Ratios file). The caller frees it. */
@@ -85,11 +87,11 @@ cJSON *nd_fit_report_json(const nd_fit_result *res, const nd_fit_row *rows, size
 
 /* What the fitted device file records about the fit. */
 typedef struct nd_fit_device_context {
-    const char *name;           /* --device-name, or NULL */
-    const char *const *csv;     /* [rounds] the --real_csv arguments */
+    const char *name;       /* --device-name, or NULL */
+    const char *const *csv; /* [rounds] the --real_csv arguments */
     int rounds;
-    const char *const *models;  /* [rounds] each round's model name */
-    const uint64_t *hash;       /* [rounds] their FNV-1a */
+    const char *const *models;       /* [rounds] each round's model name */
+    const uint64_t *hash;            /* [rounds] their FNV-1a */
     const nd_fit_previous *previous; /* the file it replaces (history, drift), or NULL */
 } nd_fit_device_context;
 
@@ -108,13 +110,13 @@ typedef struct nd_fit_report_inputs {
  * atomically. docs/report.md. */
 struct nd_html_capture;
 int nd_fit_report_html(const char *path, const nd_fit_result *res, const nd_fit_row *rows, size_t n,
-                       const nd_fit_report_inputs *in, const nd_plot_gallery *plots, struct nd_html_capture *notes,
-                       nd_error *err);
+                       const nd_fit_report_inputs *in, const nd_plot_gallery *plots,
+                       struct nd_html_capture *notes, nd_error *err);
 
 /* nd-fit's plots in dir: <stem>_ratios (each ratio and its 95 % interval) and <stem>_loo
  * (the step, and each ratio fitted on a column of its own, against its measurement: in-sample
  * beside left out). Errors as the plot library's. */
-int nd_fit_plots(const char *dir, const char *stem, const nd_fit_result *res, const nd_fit_row *rows, size_t n,
-                 const nd_plot_options *opt, nd_error *err);
+int nd_fit_plots(const char *dir, const char *stem, const nd_fit_result *res, const nd_fit_row *rows,
+                 size_t n, const nd_plot_options *opt, nd_error *err);
 
 #endif

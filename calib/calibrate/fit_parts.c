@@ -36,8 +36,8 @@ static const group groups[] = {
  * ratios file's fitted_on name them. */
 static void group_name(const group *g, char name[GROUP_NAME_MAX])
 {
-    snprintf(name, GROUP_NAME_MAX, "%s%s%s", nd_classified_csv.measured[g->cols[0]], g->ncols > 1 ? " + " : "",
-             g->ncols > 1 ? nd_classified_csv.measured[g->cols[1]] : "");
+    snprintf(name, GROUP_NAME_MAX, "%s%s%s", nd_classified_csv.measured[g->cols[0]],
+             g->ncols > 1 ? " + " : "", g->ncols > 1 ? nd_classified_csv.measured[g->cols[1]] : "");
 }
 
 static bool measured(const group *g, const nd_fit_options *o)
@@ -79,21 +79,27 @@ static int fit_group(const nd_fit_row *rows, size_t n, const group *g, const nd_
     for (int k = 0; k < g->nkeys; k++) {
         double mx = 0;
         for (size_t i = 0; i < n; i++) mx = fmax(mx, fabs(nd_fit_regressor(&rows[i], g->keys[k])));
-        if (o->hold[g->keys[k]]) nd_fit_hold(res, g->keys[k], "--hold");
-        else if (mx > 0) { keys |= 1u << g->keys[k]; pb.col[pb.p++] = nd_fit_ratio_col(1u << g->keys[k]); }
-        else nd_fit_hold(res, g->keys[k], "no row of the round exercises it");
+        if (o->hold[g->keys[k]])
+            nd_fit_hold(res, g->keys[k], "--hold");
+        else if (mx > 0) {
+            keys |= 1u << g->keys[k];
+            pb.col[pb.p++] = nd_fit_ratio_col(1u << g->keys[k]);
+        } else
+            nd_fit_hold(res, g->keys[k], "no row of the round exercises it");
     }
     for (size_t i = 0; i < n; i++) {
         offsets[i] = offset(g, &rows[i], o, res);
         for (int k = 0; k < g->nkeys; k++)
-            if (res->status[g->keys[k]] == ND_RATIO_HELD) offsets[i] += nd_fit_regressor(&rows[i], g->keys[k]);
+            if (res->status[g->keys[k]] == ND_RATIO_HELD)
+                offsets[i] += nd_fit_regressor(&rows[i], g->keys[k]);
         y[i] = target(g, &rows[i], o) - offsets[i];
         scale[i] = rows[i].time_ms;
     }
     size_t ratio_cols = pb.p;
     for (int f = 0; g->idle && f < ND_FIXED_COSTS; f++) {
         if (o->no_fixed || o->hold_fixed[f]) {
-            snprintf(res->fixed[f].why, sizeof res->fixed[f].why, "%s", o->no_fixed ? "--no-fixed" : "--hold");
+            snprintf(res->fixed[f].why, sizeof res->fixed[f].why, "%s",
+                     o->no_fixed ? "--no-fixed" : "--hold");
             continue;
         }
         pb.col[pb.p++] = nd_fit_fixed_col((nd_fixed_cost)f);
@@ -104,7 +110,8 @@ static int fit_group(const nd_fit_row *rows, size_t n, const group *g, const nd_
     int rc = nd_fit_solve(&pb, res, pred, loo, &res->time_spread, err);
     if (rc == ND_EINPUT && ratio_cols == 2 && (res->unidentified & keys)) {
         /* The column identifies the sum of the two parts: one ratio for both. */
-        res->unidentified = before; res->confounded = confounded;
+        res->unidentified = before;
+        res->confounded = confounded;
         pb = first;
         pb.col[0].keys = keys;
         for (size_t k = 1; k + 1 < pb.p; k++) pb.col[k] = pb.col[k + 1];
@@ -128,8 +135,7 @@ static int fit_group(const nd_fit_row *rows, size_t n, const group *g, const nd_
     return ND_OK;
 }
 
-int nd_fit_parts(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_fit_result *res,
-                 nd_error *err)
+int nd_fit_parts(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_fit_result *res, nd_error *err)
 {
     double *buf = malloc(5 * n * sizeof *buf);
     if (!buf) return nd_error_set(err, ND_ENOMEM, "out of memory");

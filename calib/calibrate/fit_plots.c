@@ -39,10 +39,12 @@ static int ratios_plot(const char *base, const nd_fit_result *res, const nd_plot
     for (int k = 0; k < ND_RATIO_KEYS; k++) {
         if (k == ND_RATIO_FORWARD) continue; /* ND's optional key: nd-fit fits COMPUTE */
         ratio_note(res, k, note[n], sizeof note[n]);
-        names[n] = nd_ratio_key_name((nd_ratio_key)k); notes[n] = note[n];
+        names[n] = nd_ratio_key_name((nd_ratio_key)k);
+        notes[n] = note[n];
         value[n] = res->ratio[k];
         estimated[n] = res->status[k] == ND_RATIO_FITTED;
-        lo[n] = estimated[n] ? res->lo[k] : NAN; hi[n] = estimated[n] ? res->hi[k] : NAN;
+        lo[n] = estimated[n] ? res->lo[k] : NAN;
+        hi[n] = estimated[n] ? res->hi[k] : NAN;
         n++;
     }
     char title[160];
@@ -64,10 +66,14 @@ static int loo_plot(const char *base, const nd_fit_result *res, const nd_fit_row
     nd_plot_parity_panel panels[1 + ND_RATIO_KEYS];
     size_t k_panels = 0;
     int rc = labels && buf ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
-    for (size_t i = 0; !rc && i < n; i++) { labels[i] = rows[i].label; none[i] = NAN; }
+    for (size_t i = 0; !rc && i < n; i++) {
+        labels[i] = rows[i].label;
+        none[i] = NAN;
+    }
     if (!rc) {
-        panels[k_panels++] = (nd_plot_parity_panel){res->mode == ND_FIT_SUMS ? "busy" : "step", res->target_ms,
-                                                    res->corrected_ms, res->left_out_ms, "ms"};
+        panels[k_panels++] =
+            (nd_plot_parity_panel){res->mode == ND_FIT_SUMS ? "busy" : "step", res->target_ms,
+                                   res->corrected_ms, res->left_out_ms, "ms"};
         for (int k = 0; res->group_target && res->group_left_out && k < ND_RATIO_KEYS; k++) {
             if (res->status[k] != ND_RATIO_FITTED) continue;
             double *m = buf + n + (size_t)k * 2 * n, *l = m + n;
@@ -77,28 +83,35 @@ static int loo_plot(const char *base, const nd_fit_result *res, const nd_fit_row
                 l[i] = res->group_left_out[i * ND_RATIO_KEYS + (size_t)k];
                 any |= isfinite(m[i]) && m[i] > 0 && isfinite(l[i]);
             }
-            if (any) panels[k_panels++] = (nd_plot_parity_panel){nd_ratio_key_name((nd_ratio_key)k), m, none, l, "ms"};
+            if (any)
+                panels[k_panels++] =
+                    (nd_plot_parity_panel){nd_ratio_key_name((nd_ratio_key)k), m, none, l, "ms"};
         }
         char title[200];
-        snprintf(title, sizeof title, "Leave-one-out: each strategy predicted by ratios fitted on the others "
-                                      "(MAPE %.1f %%)", 100 * res->loo_total.mape);
+        snprintf(title, sizeof title,
+                 "Leave-one-out: each strategy predicted by ratios fitted on the others "
+                 "(MAPE %.1f %%)",
+                 100 * res->loo_total.mape);
         nd_plot_options o = *opt;
         if (!o.title) o.title = title;
-        nd_plot_parity p = {n, labels, k_panels, panels, "fitted on every row", "left out", ND_PLOT_SCALE_AUTO};
+        nd_plot_parity p = {
+            n, labels, k_panels, panels, "fitted on every row", "left out", ND_PLOT_SCALE_AUTO};
         rc = nd_plot_parity_write(base, &p, &o, err);
     }
-    free(labels); free(buf);
+    free(labels);
+    free(buf);
     return rc;
 }
 
-int nd_fit_plots(const char *dir, const char *stem, const nd_fit_result *res, const nd_fit_row *rows, size_t n,
-                 const nd_plot_options *opt, nd_error *err)
+int nd_fit_plots(const char *dir, const char *stem, const nd_fit_result *res, const nd_fit_row *rows,
+                 size_t n, const nd_plot_options *opt, nd_error *err)
 {
     char *ratios = nd_path_printf("%s/%s_ratios", dir, stem);
     char *loo = nd_path_printf("%s/%s_loo", dir, stem);
     int rc = ratios && loo ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
     if (!rc) rc = ratios_plot(ratios, res, opt, err);
     if (!rc) rc = loo_plot(loo, res, rows, n, opt, err);
-    free(ratios); free(loo);
+    free(ratios);
+    free(loo);
     return rc;
 }

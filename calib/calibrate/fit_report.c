@@ -29,7 +29,8 @@ static void summary(nd_html *h, const nd_fit_result *res, const nd_fit_row *rows
     char verdict[320];
     const nd_fit_loo *l = &res->loo_total;
     if (l->n)
-        snprintf(verdict, sizeof verdict, "Left out, each strategy is predicted within %.1f %% on average "
+        snprintf(verdict, sizeof verdict,
+                 "Left out, each strategy is predicted within %.1f %% on average "
                  "(MAPE over %zu strategies, %.1f %% at worst) by ratios fitted on the others.",
                  100 * l->mape, l->n, 100 * l->max_abs);
     else
@@ -38,8 +39,12 @@ static void summary(nd_html *h, const nd_fit_result *res, const nd_fit_row *rows
     nd_html_verdict(h, verdict);
     size_t fitted = 0, held = 0;
     for (int k = 0; k < ND_RATIO_KEYS; k++)
-        if (k != ND_RATIO_FORWARD) { fitted += res->status[k] == ND_RATIO_FITTED; held += res->status[k] == ND_RATIO_HELD; }
-    nd_html_text(h, "%s mode, %zu strategies: %zu ratios fitted, %zu held at 1. Corrected, nd ranks %s first; "
+        if (k != ND_RATIO_FORWARD) {
+            fitted += res->status[k] == ND_RATIO_FITTED;
+            held += res->status[k] == ND_RATIO_HELD;
+        }
+    nd_html_text(h,
+                 "%s mode, %zu strategies: %zu ratios fitted, %zu held at 1. Corrected, nd ranks %s first; "
                  "following it costs %.1f %% against the fastest measured (%s).",
                  nd_fit_mode_name(res->mode), n, fitted, held, rows[res->pick].label, 100 * res->regret,
                  rows[res->fastest].label);
@@ -49,10 +54,20 @@ static void inputs(nd_html *h, const nd_fit_report_inputs *in, size_t n)
 {
     char strategies[32];
     snprintf(strategies, sizeof strategies, "%zu", n);
-    const char *names[] = {"run file (-y)", "round (--real_csv)", "strategies", "model", "device",
-                           "ratios written (--write_ratios)", "report JSON (--report-json)"};
-    const char *values[] = {in->run_path, in->round_path, strategies, in->model, in->device,
-                            in->ratios_path ? in->ratios_path : "none", in->report_json ? in->report_json : "none"};
+    const char *names[] = {"run file (-y)",
+                           "round (--real_csv)",
+                           "strategies",
+                           "model",
+                           "device",
+                           "ratios written (--write_ratios)",
+                           "report JSON (--report-json)"};
+    const char *values[] = {in->run_path,
+                            in->round_path,
+                            strategies,
+                            in->model,
+                            in->device,
+                            in->ratios_path ? in->ratios_path : "none",
+                            in->report_json ? in->report_json : "none"};
     nd_html_section(h, "inputs", "Inputs");
     nd_html_facts(h, sizeof names / sizeof names[0], names, values);
 }
@@ -72,9 +87,12 @@ static void ratios_table(nd_html *h, const nd_fit_result *res)
         else
             nd_html_grid_set(&g, r, 2, "-");
         nd_html_grid_set(&g, r, 3, "%s", status_text(res->status[k]));
-        if (res->status[k] == ND_RATIO_FITTED) nd_html_grid_set(&g, r, 4, "fitted on %s", res->target[k]);
-        else if (res->status[k] == ND_RATIO_HELD) nd_html_grid_set(&g, r, 4, "%s", res->why[k]);
-        else nd_html_grid_set(&g, r, 4, "with %s", nd_ratio_key_name((nd_ratio_key)res->source[k]));
+        if (res->status[k] == ND_RATIO_FITTED)
+            nd_html_grid_set(&g, r, 4, "fitted on %s", res->target[k]);
+        else if (res->status[k] == ND_RATIO_HELD)
+            nd_html_grid_set(&g, r, 4, "%s", res->why[k]);
+        else
+            nd_html_grid_set(&g, r, 4, "with %s", nd_ratio_key_name((nd_ratio_key)res->source[k]));
         r++;
     }
     nd_html_section(h, "ratios", "Ratios");
@@ -84,7 +102,8 @@ static void ratios_table(nd_html *h, const nd_fit_result *res)
 
 static void rows_table(nd_html *h, const nd_fit_result *res, const nd_fit_row *rows, size_t n)
 {
-    static const char *const headers[] = {"strategy", "measured ms", "fitted ms", "left out ms", "left-out error"};
+    static const char *const headers[] = {"strategy", "measured ms", "fitted ms", "left out ms",
+                                          "left-out error"};
     nd_html_grid g;
     if (!nd_html_grid_init(&g, 5, n)) return;
     for (size_t i = 0; i < n; i++) {
@@ -95,7 +114,8 @@ static void rows_table(nd_html *h, const nd_fit_result *res, const nd_fit_row *r
             nd_html_grid_set(&g, i, 3, "%.1f", res->left_out_ms[i]);
             nd_html_grid_set(&g, i, 4, "%+.1f %%", 100 * (res->left_out_ms[i] / res->target_ms[i] - 1));
         } else {
-            nd_html_grid_set(&g, i, 3, "-"); nd_html_grid_set(&g, i, 4, "-");
+            nd_html_grid_set(&g, i, 3, "-");
+            nd_html_grid_set(&g, i, 4, "-");
         }
     }
     nd_html_section(h, "rows", "Every strategy");
@@ -116,9 +136,10 @@ int nd_fit_report_html(const char *path, const nd_fit_result *res, const nd_fit_
         summary(h, res, rows, n);
         inputs(h, in, n);
         ratios_table(h, res);
-        static const char *const captions[] = {"Each ratio with its 95 % interval; hollow: not fitted (held, shared).",
-                                      "Leave-one-out: fitted on every row (blue) and left out (red) against the "
-                                      "measurement."};
+        static const char *const captions[] = {
+            "Each ratio with its 95 % interval; hollow: not fitted (held, shared).",
+            "Leave-one-out: fitted on every row (blue) and left out (red) against the "
+            "measurement."};
         nd_html_plots_section(h, plots, captions, sizeof captions / sizeof captions[0]);
         rows_table(h, res, rows, n);
         if (notes) nd_html_notes_from_capture(h, notes);

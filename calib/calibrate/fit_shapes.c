@@ -34,13 +34,13 @@ static int by_key(const void *a, const void *b)
 }
 
 typedef struct shape_sums {
-    double www, wwe; /* sum w W^2, sum w W e */
-    size_t first, count;  /* in the sorted order */
+    double www, wwe;     /* sum w W^2, sum w W e */
+    size_t first, count; /* in the sorted order */
 } shape_sums;
 
 /* Leave-one-out score of lambda (INFINITY: no shapes). */
-static double score(const nd_fit_row *rows, const order *ord, const shape_sums *g, size_t groups, const double *w,
-                    const double *e, const double *loo, double lambda_s)
+static double score(const nd_fit_row *rows, const order *ord, const shape_sums *g, size_t groups,
+                    const double *w, const double *e, const double *loo, double lambda_s)
 {
     double total = 0;
     for (size_t k = 0; k < groups; k++)
@@ -57,14 +57,17 @@ static double score(const nd_fit_row *rows, const order *ord, const shape_sums *
     return total;
 }
 
-int nd_fit_shapes(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_fit_result *res, nd_error *err)
+int nd_fit_shapes(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_fit_result *res,
+                  nd_error *err)
 {
     if (o->no_shapes || n < 3) return ND_OK;
     order *ord = malloc(n * sizeof *ord);
     shape_sums *g = malloc(n * sizeof *g);
     double *w = malloc(2 * n * sizeof *w);
     if (!ord || !g || !w) {
-        free(ord); free(g); free(w);
+        free(ord);
+        free(g);
+        free(w);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
     double *e = w + n, S = 0;
@@ -81,7 +84,9 @@ int nd_fit_shapes(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_
         if (j == 0 || nd_shape_key_compare(&rows[ord[j - 1].i].shape, &rows[i].shape))
             g[groups++] = (shape_sums){0, 0, j, 0};
         shape_sums *s = &g[groups - 1];
-        s->www += w[i] * rows[i].mb_work * rows[i].mb_work; s->wwe += w[i] * rows[i].mb_work * e[i]; s->count++;
+        s->www += w[i] * rows[i].mb_work * rows[i].mb_work;
+        s->wwe += w[i] * rows[i].mb_work * e[i];
+        s->count++;
     }
     res->shape_groups = groups;
     static const double grid[] = {0.3, 1, 3, 10, 30, 100};
@@ -89,7 +94,10 @@ int nd_fit_shapes(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_
     bool usable = groups > 1 && groups < n && groups <= ND_MAX_SHAPES && S > 0;
     for (size_t k = 0; usable && k < sizeof grid / sizeof grid[0]; k++) {
         double sc = score(rows, ord, g, groups, w, e, res->left_out_ms, grid[k] * S);
-        if (sc < best * (1 - 1e-9)) { best = sc; lambda = grid[k]; }
+        if (sc < best * (1 - 1e-9)) {
+            best = sc;
+            lambda = grid[k];
+        }
     }
     if (isfinite(lambda)) {
         /* The residual variance after the shapes, for their standard errors. */
@@ -121,6 +129,8 @@ int nd_fit_shapes(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_
         }
         res->shape_spread = sqrt(spread);
     }
-    free(ord); free(g); free(w);
+    free(ord);
+    free(g);
+    free(w);
     return ND_OK;
 }

@@ -101,7 +101,8 @@ static size_t distinct_rows(const design *d, const double *w_base)
         count = m ? 1 : 0;
         for (size_t j = 1; j < m; j++) count += strcmp(rows[j - 1], rows[j]) != 0;
     }
-    free(text); free(rows);
+    free(text);
+    free(rows);
     return count;
 }
 
@@ -134,7 +135,10 @@ static unsigned confounded_columns(const design *d)
             }
         }
     }
-    gsl_matrix_free(A); gsl_matrix_free(V); gsl_vector_free(S); gsl_vector_free(work);
+    gsl_matrix_free(A);
+    gsl_matrix_free(V);
+    gsl_vector_free(S);
+    gsl_vector_free(work);
     return mask;
 }
 
@@ -166,18 +170,20 @@ typedef enum { FAIL_NONE = 0, FAIL_DISTINCT, FAIL_CONFOUNDED, FAIL_INTERVAL } fa
 
 typedef struct verdict {
     fail_kind kind;
-    unsigned failed;        /* columns that fail */
+    unsigned failed; /* columns that fail */
     char reason[ND_LSQ_MAX_P][120];
 } verdict;
 
 /* "A, B and C" of the failed columns, skipping the first `skip` of them. */
-static void col_list(const nd_fit_problem *pb, unsigned mask, const char *sep, size_t skip, char *buf, size_t size)
+static void col_list(const nd_fit_problem *pb, unsigned mask, const char *sep, size_t skip, char *buf,
+                     size_t size)
 {
     size_t used = 0, seen = 0;
     buf[0] = '\0';
     for (size_t k = 0; k < pb->p && used < size; k++) {
         if (!(mask & 1u << k) || seen++ < skip) continue;
-        used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? sep : "", nd_fit_col_name(&pb->col[k]));
+        used +=
+            (size_t)snprintf(buf + used, size - used, "%s%s", used ? sep : "", nd_fit_col_name(&pb->col[k]));
     }
 }
 
@@ -196,27 +202,33 @@ static void refusal(const nd_fit_problem *pb, const verdict *v, size_t distinct,
     const char *s = distinct == 1 ? "y" : "ies";
     switch (v->kind) {
     case FAIL_DISTINCT:
-        nd_error_set(err, ND_EINPUT, "%zu distinct strateg%s cannot fit and check %zu coefficient%s on %s (%s): "
-                     "profile at least %zu more (nd-fit --suggest K proposes some)%s", distinct, s, pb->p,
-                     pb->p == 1 ? "" : "s", pb->target, names, pb->p + 1 - distinct,
+        nd_error_set(err, ND_EINPUT,
+                     "%zu distinct strateg%s cannot fit and check %zu coefficient%s on %s (%s): "
+                     "profile at least %zu more (nd-fit --suggest K proposes some)%s",
+                     distinct, s, pb->p, pb->p == 1 ? "" : "s", pb->target, names, pb->p + 1 - distinct,
                      pb->p > 1 ? ", or --hold some of them" : "");
         return;
     case FAIL_CONFOUNDED:
         col_list(pb, v->failed, ",", 1, hold, sizeof hold);
-        nd_error_set(err, ND_EINPUT, "every one of the %zu distinct strateg%s prices %s in the same proportion, "
-                     "so %s cannot tell them apart: profile strategies that change their mix (nd-fit --suggest K "
-                     "proposes some), or --hold all but one of them (--hold %s)", distinct, s, names, pb->target,
-                     hold);
+        nd_error_set(
+            err, ND_EINPUT,
+            "every one of the %zu distinct strateg%s prices %s in the same proportion, "
+            "so %s cannot tell them apart: profile strategies that change their mix (nd-fit --suggest K "
+            "proposes some), or --hold all but one of them (--hold %s)",
+            distinct, s, names, pb->target, hold);
         return;
     default:
         for (size_t k = 0; k < pb->p; k++)
             if (v->failed & 1u << k)
-                used += (size_t)snprintf(text + used, used < sizeof text ? sizeof text - used : 0, "%s%s (%s)",
-                                         used ? "; " : "", nd_fit_col_name(&pb->col[k]), v->reason[k]);
+                used +=
+                    (size_t)snprintf(text + used, used < sizeof text ? sizeof text - used : 0, "%s%s (%s)",
+                                     used ? "; " : "", nd_fit_col_name(&pb->col[k]), v->reason[k]);
         col_list(pb, v->failed, ",", 0, hold, sizeof hold);
-        nd_error_set(err, ND_EINPUT, "the round (%zu distinct strateg%s, fitted on %s) does not identify %s: "
+        nd_error_set(err, ND_EINPUT,
+                     "the round (%zu distinct strateg%s, fitted on %s) does not identify %s: "
                      "profile strategies that separate them (nd-fit --suggest K proposes some), or --hold %s "
-                     "to keep them at 1", distinct, s, pb->target, text, hold);
+                     "to keep them at 1",
+                     distinct, s, pb->target, text, hold);
     }
 }
 
@@ -230,7 +242,8 @@ static void check_intervals(const nd_fit_problem *pb, const nd_lsq_solution *s, 
         if (!s->free[k] || r <= 0)
             snprintf(v->reason[k], sizeof v->reason[k], "fits to 0: the round contradicts its estimate");
         else if (isfinite(half) && r - half <= 0)
-            snprintf(v->reason[k], sizeof v->reason[k], "95 %% interval %.3g ... %.3g reaches 0", r - half, r + half);
+            snprintf(v->reason[k], sizeof v->reason[k], "95 %% interval %.3g ... %.3g reaches 0", r - half,
+                     r + half);
         else if (isfinite(half) && half / r >= max_ci)
             snprintf(v->reason[k], sizeof v->reason[k], "95 %% interval +-%.0f %%, over --max-ci %.0f %%",
                      100 * half / r, 100 * max_ci);
@@ -377,8 +390,8 @@ static double loo_score(const design *d, const nd_lsq_solution *s)
 /* After a refusal: of the subsets of the columns that the round identifies, the one whose
  * fit predicts left-out strategies best (ties: the larger). Returns its mask, 0 if none.
  * At most 2^9 small fits. */
-static unsigned best_identified(const nd_fit_problem *pb, design *d, const double *w_all, const double *w_base,
-                                nd_error *err)
+static unsigned best_identified(const nd_fit_problem *pb, design *d, const double *w_all,
+                                const double *w_base, nd_error *err)
 {
     unsigned best = 0, all = (1u << pb->p) - 1;
     double best_score = INFINITY;
@@ -387,8 +400,10 @@ static unsigned best_identified(const nd_fit_problem *pb, design *d, const doubl
         nd_fit_problem trial = *pb;
         trial.p = 0;
         for (size_t k = 0; k < pb->p; k++) {
-            if (mask & 1u << k) trial.col[trial.p++] = pb->col[k];
-            else trial.one[trial.n_one++] = pb->col[k];
+            if (mask & 1u << k)
+                trial.col[trial.p++] = pb->col[k];
+            else
+                trial.one[trial.n_one++] = pb->col[k];
         }
         nd_lsq_solution s;
         double t95;
@@ -400,8 +415,11 @@ static unsigned best_identified(const nd_fit_problem *pb, design *d, const doubl
         if (v.failed) continue;
         double score = loo_score(d, &s);
         int size = (int)trial.p;
-        if (score < best_score * (1 - 1e-9) || (score <= best_score * (1 + 1e-9) && size > best_size))
-            { best_score = score; best = mask; best_size = size; }
+        if (score < best_score * (1 - 1e-9) || (score <= best_score * (1 + 1e-9) && size > best_size)) {
+            best_score = score;
+            best = mask;
+            best_size = size;
+        }
     }
     return best;
 }
@@ -419,8 +437,8 @@ static void hold_outside(nd_fit_problem *pb, unsigned mask, nd_fit_result *res)
 
 /* Phase 1: the ratios (or memory ratios) alone, under the rules; --allow-fallback folds
  * what fails into COMPUTE's. */
-static int fit_ratios(nd_fit_problem *pb, design *d, const double *w_all, const double *w_base, nd_fit_result *res,
-                      nd_error *err)
+static int fit_ratios(nd_fit_problem *pb, design *d, const double *w_all, const double *w_base,
+                      nd_fit_result *res, nd_error *err)
 {
     for (;;) {
         nd_lsq_solution s;
@@ -491,8 +509,10 @@ static int add_fixed(nd_fit_problem *pb, const nd_fit_col *pending, size_t n_pen
             else if (v.failed)
                 snprintf(why[f], sizeof why[f], "fitting it would leave %s unidentified",
                          nd_fit_col_name(&trial.col[first_bit(v.failed)]));
-            else if (s.rss < best_rss)
-                { best_rss = s.rss; best = f; }
+            else if (s.rss < best_rss) {
+                best_rss = s.rss;
+                best = f;
+            }
         }
         if (best == n_pending) break;
         taken[best] = true;
@@ -509,15 +529,22 @@ static void record(const nd_fit_problem *pb, const nd_lsq_solution *s, double t9
         const nd_fit_col *c = &pb->col[k];
         double half = t95 * s->se[k];
         double lo = isfinite(half) ? s->r[k] - half : NAN, hi = isfinite(half) ? s->r[k] + half : NAN;
-        nd_fit_term *t = c->fixed >= 0 ? &res->fixed[c->fixed] : c->memory >= 0 ? &res->memory[c->memory] : NULL;
+        nd_fit_term *t = c->fixed >= 0    ? &res->fixed[c->fixed]
+                         : c->memory >= 0 ? &res->memory[c->memory]
+                                          : NULL;
         if (t) {
-            t->value = s->r[k]; t->lo = lo; t->hi = hi; t->status = ND_RATIO_FITTED;
+            t->value = s->r[k];
+            t->lo = lo;
+            t->hi = hi;
+            t->status = ND_RATIO_FITTED;
             snprintf(t->target, sizeof t->target, "%s", pb->target);
             continue;
         }
         for (int key = 0; key < ND_RATIO_KEYS; key++) {
             if (!(c->keys & 1u << key)) continue;
-            res->ratio[key] = s->r[k]; res->lo[key] = lo; res->hi[key] = hi;
+            res->ratio[key] = s->r[k];
+            res->lo[key] = lo;
+            res->hi[key] = hi;
             if (res->status[key] != ND_RATIO_FALLBACK && res->status[key] != ND_RATIO_SHARED)
                 res->status[key] = ND_RATIO_FITTED;
             snprintf(res->target[key], sizeof res->target[key], "%s", pb->target);
@@ -557,7 +584,9 @@ static double refit_without(const design *d, const double *w_base, size_t skip, 
     for (size_t i = 0, j = 0; i < d->m; i++) {
         if (i == skip) continue;
         memcpy(&X[j * p], &d->X[i * p], p * sizeof *X);
-        y[j] = d->y[i]; w[j] = w0[j] = w_base[d->row[i]]; j++;
+        y[j] = d->y[i];
+        w[j] = w0[j] = w_base[d->row[i]];
+        j++;
     }
     nd_lsq_problem q = {m, p, X, y, w, 0, NULL};
     nd_lsq_solution s;
@@ -573,8 +602,8 @@ static double refit_without(const design *d, const double *w_base, size_t skip, 
     return pred;
 }
 
-int nd_fit_solve(nd_fit_problem *pb, nd_fit_result *res, double *pred, double *left_out, nd_spread *spread_out,
-                 nd_error *err)
+int nd_fit_solve(nd_fit_problem *pb, nd_fit_result *res, double *pred, double *left_out,
+                 nd_spread *spread_out, nd_error *err)
 {
     size_t n = pb->n;
     design d = {0};
@@ -584,7 +613,9 @@ int nd_fit_solve(nd_fit_problem *pb, nd_fit_result *res, double *pred, double *l
     d.y = malloc(4 * n * sizeof *d.y);
     int rc = (!w_all || !d.row || !d.X || !d.y) ? nd_error_set(err, ND_ENOMEM, "out of memory") : ND_OK;
     if (!rc) {
-        d.w = d.y + n; d.h = d.w + n; d.scale = d.h + n;
+        d.w = d.y + n;
+        d.h = d.w + n;
+        d.scale = d.h + n;
         for (size_t i = 0; i < n; i++) {
             if (pb->use && !pb->use[i]) continue;
             d.row[d.m++] = i;
@@ -595,7 +626,10 @@ int nd_fit_solve(nd_fit_problem *pb, nd_fit_result *res, double *pred, double *l
     nd_fit_col pending[ND_FIXED_COSTS];
     size_t n_pending = 0;
     for (size_t k = pb->p; k-- > 0;)
-        if (pb->col[k].fixed >= 0) { pending[n_pending++] = pb->col[k]; remove_col(pb, k); }
+        if (pb->col[k].fixed >= 0) {
+            pending[n_pending++] = pb->col[k];
+            remove_col(pb, k);
+        }
     if (!rc && pb->o->robust && pb->p) rc = robust_weights(pb, &d, w_all, err);
     if (!rc && pb->p) rc = fit_ratios(pb, &d, w_all, w_base, res, err);
     if (!rc) rc = add_fixed(pb, pending, n_pending, &d, w_all, w_base, res, err);
@@ -604,7 +638,10 @@ int nd_fit_solve(nd_fit_problem *pb, nd_fit_result *res, double *pred, double *l
     if (!rc && pb->p == 0) { /* every fixed cost held: the target is what held parts price */
         for (size_t i = 0; i < n; i++)
             pred[i] = left_out[i] = pb->use && !pb->use[i] ? NAN : held_inside(pb, &pb->rows[i]);
-        free(w_all); free(d.row); free(d.X); free(d.y);
+        free(w_all);
+        free(d.row);
+        free(d.X);
+        free(d.y);
         return ND_OK;
     }
     if (!rc) {
@@ -627,7 +664,10 @@ int nd_fit_solve(nd_fit_problem *pb, nd_fit_result *res, double *pred, double *l
                 left_out[d.row[j]] = d.y[j] - (d.y[j] - fit) / (1 - d.h[j]) + inside;
         }
     }
-    free(w_all); free(d.row); free(d.X); free(d.y);
+    free(w_all);
+    free(d.row);
+    free(d.X);
+    free(d.y);
     return rc;
 }
 

@@ -29,12 +29,18 @@
 
 /* The design's columns: the total mode's ratio groups, then the fixed costs. */
 static const unsigned ratio_cols[] = {
-    1u << ND_RATIO_COMPUTE, 1u << ND_RATIO_DP_COMM, 1u << ND_RATIO_DP_REDUCE, 1u << ND_RATIO_MP_COMM,
-    1u << ND_RATIO_EP_COMM, 1u << ND_RATIO_CP_COMM, 1u << ND_RATIO_PP_COMM | 1u << ND_RATIO_BUBBLE,
-    1u << ND_RATIO_OPTIMIZER, 1u << ND_RATIO_OVERHEAD,
+    1u << ND_RATIO_COMPUTE,
+    1u << ND_RATIO_DP_COMM,
+    1u << ND_RATIO_DP_REDUCE,
+    1u << ND_RATIO_MP_COMM,
+    1u << ND_RATIO_EP_COMM,
+    1u << ND_RATIO_CP_COMM,
+    1u << ND_RATIO_PP_COMM | 1u << ND_RATIO_BUBBLE,
+    1u << ND_RATIO_OPTIMIZER,
+    1u << ND_RATIO_OVERHEAD,
 };
 #define N_RATIO_COLS (sizeof ratio_cols / sizeof ratio_cols[0])
-#define N_COLS (N_RATIO_COLS + ND_FIXED_COSTS)
+#define N_COLS       (N_RATIO_COLS + ND_FIXED_COSTS)
 
 static const char *col_name(size_t c)
 {
@@ -71,28 +77,33 @@ static bool profiled(const nd_suggest_inputs *in, const nd_strategy *s)
 }
 
 /* The search's candidates for the cluster, raw (ratios NULL) or corrected. */
-static int candidates(const nd_suggest_inputs *in, const nd_ratios *ratios, nd_search_result *out, nd_error *err)
+static int candidates(const nd_suggest_inputs *in, const nd_ratios *ratios, nd_search_result *out,
+                      nd_error *err)
 {
     nd_context ctx;
     nd_context_init(&ctx, &in->run->model, &in->run->train, in->device, in->devices, in->budget_mib, ratios);
     nd_search_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.ctx = &ctx; cfg.base = in->run->strategy; cfg.global_batch = in->global_batch;
+    cfg.ctx = &ctx;
+    cfg.base = in->run->strategy;
+    cfg.global_batch = in->global_batch;
     nd_search_space_init(&cfg.space, &in->run->train);
     if (in->vary) cfg.space.vary = in->vary;
     cfg.threads = 1;
     int rc = nd_search_run(&cfg, out, err);
     if (!rc && out->count == 0)
-        rc = nd_error_set(err, ND_EINPUT, "no strategy for %lld x %s and a global batch of %lld fits memory: nothing "
-                          "to suggest", (long long)in->devices, in->device->name, (long long)in->global_batch);
+        rc = nd_error_set(err, ND_EINPUT,
+                          "no strategy for %lld x %s and a global batch of %lld fits memory: nothing "
+                          "to suggest",
+                          (long long)in->devices, in->device->name, (long long)in->global_batch);
     return rc;
 }
 
 typedef struct design {
-    unsigned target;            /* the columns to separate (0: all, plain D-optimality) */
-    double M[N_COLS][N_COLS];   /* information matrix on unit columns */
-    double scale[N_COLS];       /* column scale */
-    bool used[N_COLS];          /* a column some row or candidate exercises */
+    unsigned target;          /* the columns to separate (0: all, plain D-optimality) */
+    double M[N_COLS][N_COLS]; /* information matrix on unit columns */
+    double scale[N_COLS];     /* column scale */
+    bool used[N_COLS];        /* a column some row or candidate exercises */
 } design;
 
 static void add_row(design *d, const double x[N_COLS], double w)
@@ -114,19 +125,22 @@ static size_t inverse(const design *d, double inv[N_COLS][N_COLS])
     int sign;
     if (A && I && perm) {
         for (size_t a = 0; a < m; a++)
-            for (size_t b = 0; b < m; b++) gsl_matrix_set(A, a, b, d->M[idx[a]][idx[b]] + (a == b ? 1e-6 : 0));
+            for (size_t b = 0; b < m; b++)
+                gsl_matrix_set(A, a, b, d->M[idx[a]][idx[b]] + (a == b ? 1e-6 : 0));
         if (!gsl_linalg_LU_decomp(A, perm, &sign) && !gsl_linalg_LU_invert(A, perm, I))
             for (size_t a = 0; a < m; a++)
                 for (size_t b = 0; b < m; b++) inv[idx[a]][idx[b]] = gsl_matrix_get(I, a, b);
     }
-    gsl_matrix_free(A); gsl_matrix_free(I); gsl_permutation_free(perm);
+    gsl_matrix_free(A);
+    gsl_matrix_free(I);
+    gsl_permutation_free(perm);
     return m;
 }
 
 /* The D-optimal gain w x' V x, or with target columns the D_s gain on their block; Vss_inv
  * is the inverse of V's target block (used only with a target). */
-static double gain(double inv[N_COLS][N_COLS], const design *d, const double x[N_COLS], double w, unsigned target,
-                   double Vss_inv[N_COLS][N_COLS])
+static double gain(double inv[N_COLS][N_COLS], const design *d, const double x[N_COLS], double w,
+                   unsigned target, double Vss_inv[N_COLS][N_COLS])
 {
     double z[N_COLS] = {0}, u[N_COLS] = {0}, q = 0;
     for (size_t a = 0; a < N_COLS; a++) z[a] = d->used[a] ? x[a] / d->scale[a] : 0;
@@ -160,12 +174,14 @@ static void block_inverse(double V[N_COLS][N_COLS], unsigned target, double out[
             for (size_t a = 0; a < m; a++)
                 for (size_t b = 0; b < m; b++) out[idx[a]][idx[b]] = gsl_matrix_get(I, a, b);
     }
-    gsl_matrix_free(A); gsl_matrix_free(I); gsl_permutation_free(perm);
+    gsl_matrix_free(A);
+    gsl_matrix_free(I);
+    gsl_permutation_free(perm);
 }
 
 /* "separates MP_COMM, PP_COMM (variance /12, /3)": the terms whose variance falls most. */
-static void reason(double before[N_COLS][N_COLS], double after[N_COLS][N_COLS], const design *d,
-                   double g, char *buf, size_t size)
+static void reason(double before[N_COLS][N_COLS], double after[N_COLS][N_COLS], const design *d, double g,
+                   char *buf, size_t size)
 {
     size_t best[3] = {N_COLS, N_COLS, N_COLS};
     double fall[N_COLS] = {0};
@@ -179,11 +195,11 @@ static void reason(double before[N_COLS][N_COLS], double after[N_COLS][N_COLS], 
                 break;
             }
     }
-    size_t used = (size_t)snprintf(buf, size, "%s (log det +%.2f): narrows", d->target ? "D_s-optimal" : "D-optimal",
-                                   d->target ? g : log1p(g));
+    size_t used = (size_t)snprintf(buf, size, "%s (log det +%.2f): narrows",
+                                   d->target ? "D_s-optimal" : "D-optimal", d->target ? g : log1p(g));
     for (int r = 0; r < 3 && best[r] < N_COLS && fall[best[r]] > 1.05 && used < size; r++)
-        used += (size_t)snprintf(buf + used, size - used, "%s %s (variance / %.3g)", r ? "," : "", col_name(best[r]),
-                                 fall[best[r]]);
+        used += (size_t)snprintf(buf + used, size - used, "%s %s (variance / %.3g)", r ? "," : "",
+                                 col_name(best[r]), fall[best[r]]);
     if (best[0] == N_COLS || fall[best[0]] <= 1.05) snprintf(buf + used, size - used, " every term a little");
 }
 
@@ -194,9 +210,11 @@ static void start_design(const nd_suggest_inputs *in, const nd_search_result *ca
     double x[N_COLS];
     for (size_t c = 0; c < N_COLS; c++) d->scale[c] = 0;
     for (size_t i = 0; i < in->n + cand->count; i++) {
-        if (i < in->n) regressors(in->rows[i].est, in->rows[i].kernels, in->rows[i].slots, x);
-        else regressors(cand->items[i - in->n].raw_parts_ms, cand->items[i - in->n].kernels_per_step,
-                        cand->items[i - in->n].microbatch_slots, x);
+        if (i < in->n)
+            regressors(in->rows[i].est, in->rows[i].kernels, in->rows[i].slots, x);
+        else
+            regressors(cand->items[i - in->n].raw_parts_ms, cand->items[i - in->n].kernels_per_step,
+                       cand->items[i - in->n].microbatch_slots, x);
         double step = 0;
         for (size_t c = 0; c < N_RATIO_COLS; c++) step += x[c];
         for (size_t c = 0; c < N_COLS && step > 0; c++) d->scale[c] = fmax(d->scale[c], fabs(x[c]) / step);
@@ -232,7 +250,10 @@ static int d_optimal(const nd_suggest_inputs *in, const nd_search_result *cand, 
             if (dup) continue;
             regressors(c->raw_parts_ms, c->kernels_per_step, c->microbatch_slots, x);
             double g = gain(inv, &d, x, 1.0 / (c->step_ms * c->step_ms), d.target, Vss_inv);
-            if (g > best_gain * (1 + 1e-12)) { best_gain = g; best = j; } /* ties: the faster (earlier) one */
+            if (g > best_gain * (1 + 1e-12)) {
+                best_gain = g;
+                best = j;
+            } /* ties: the faster (earlier) one */
         }
         if (best == cand->count) break;
         const nd_ranked *c = &cand->items[best];
@@ -241,7 +262,8 @@ static int d_optimal(const nd_suggest_inputs *in, const nd_search_result *cand, 
         add_row(&d, x, 1.0 / (c->step_ms * c->step_ms));
         inverse(&d, after);
         nd_suggestion *s = &out[(*count)++];
-        s->strategy = c->s; s->estimate_ms = c->step_ms;
+        s->strategy = c->s;
+        s->estimate_ms = c->step_ms;
         reason(inv, after, &d, best_gain, s->reason, sizeof s->reason);
     }
     free(taken);
@@ -249,13 +271,15 @@ static int d_optimal(const nd_suggest_inputs *in, const nd_search_result *cand, 
 }
 
 /* The fitted estimate's top candidates the calibration cannot tell apart from #1. */
-static int separate_top(const nd_suggest_inputs *in, size_t k, nd_suggestion *out, size_t *count, nd_error *err)
+static int separate_top(const nd_suggest_inputs *in, size_t k, nd_suggestion *out, size_t *count,
+                        nd_error *err)
 {
     nd_search_result cand;
     int rc = candidates(in, in->ratios, &cand, err);
     if (rc) return rc;
     nd_context ctx;
-    nd_context_init(&ctx, &in->run->model, &in->run->train, in->device, in->devices, in->budget_mib, in->ratios);
+    nd_context_init(&ctx, &in->run->model, &in->run->train, in->device, in->devices, in->budget_mib,
+                    in->ratios);
     nd_search_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.ctx = &ctx;
@@ -264,13 +288,16 @@ static int separate_top(const nd_suggest_inputs *in, size_t k, nd_suggestion *ou
     for (size_t j = 0; !rc && j < odds.count && *count < k; j++) {
         if ((j && !odds.tied[j]) || profiled(in, &cand.items[j].s)) continue;
         nd_suggestion *s = &out[(*count)++];
-        s->strategy = cand.items[j].s; s->estimate_ms = cand.items[j].step_ms;
+        s->strategy = cand.items[j].s;
+        s->estimate_ms = cand.items[j].step_ms;
         if (j == 0)
             snprintf(s->reason, sizeof s->reason, "the calibrated #1 (P(fastest) %.0f %%): never profiled",
                      100 * odds.p_fastest[0]);
         else
-            snprintf(s->reason, sizeof s->reason, "calibrated #%zu, faster than #1 in %.0f %% of draws: cannot be "
-                     "told apart from it", j + 1, 100 * odds.p_faster_than_best[j]);
+            snprintf(s->reason, sizeof s->reason,
+                     "calibrated #%zu, faster than #1 in %.0f %% of draws: cannot be "
+                     "told apart from it",
+                     j + 1, 100 * odds.p_faster_than_best[j]);
     }
     nd_search_result_free(&cand);
     return rc;
@@ -300,8 +327,10 @@ int nd_fit_suggest_write(const char *path, const nd_suggestion *s, size_t count,
     fprintf(out.fp, "%s,%s,%s\n", col->recompute, col->estimated_ms, col->reason);
     for (size_t i = 0; i < count; i++) {
         char buf[ND_DOUBLE_TEXT_MAX];
-        for (int d = 0; d < ND_DIMS_SEARCHED; d++) fprintf(out.fp, "%lld,", (long long)nd_strategy_dim(&s[i].strategy, (nd_dim)d));
-        fprintf(out.fp, "%s,%s,\"", nd_recompute_name(s[i].strategy.recompute), nd_format_double(s[i].estimate_ms, buf));
+        for (int d = 0; d < ND_DIMS_SEARCHED; d++)
+            fprintf(out.fp, "%lld,", (long long)nd_strategy_dim(&s[i].strategy, (nd_dim)d));
+        fprintf(out.fp, "%s,%s,\"", nd_recompute_name(s[i].strategy.recompute),
+                nd_format_double(s[i].estimate_ms, buf));
         for (const char *p = s[i].reason; *p; p++) fputs(*p == '"' ? "\"\"" : (char[]){*p, 0}, out.fp);
         fputs("\"\n", out.fp);
     }

@@ -78,24 +78,27 @@ static int sums(const nd_fit_row *rows, size_t n, size_t skip, const nd_fit_opti
     return 0;
 }
 
-int nd_fit_sums(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_fit_result *res,
-                nd_error *err)
+int nd_fit_sums(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_fit_result *res, nd_error *err)
 {
     nd_ratio_status status[ND_RATIO_KEYS];
     double ratio[ND_RATIO_KEYS];
     if (sums(rows, n, n, o, ratio, status))
-        return nd_error_set(err, ND_EINPUT, "the estimates price no compute over the round: no ratio can be fitted");
+        return nd_error_set(err, ND_EINPUT,
+                            "the estimates price no compute over the round: no ratio can be fitted");
     for (int k = 0; k < ND_RATIO_KEYS; k++) {
         if (k == ND_RATIO_FORWARD) continue;
         res->ratio[k] = ratio[k];
         res->status[k] = status[k];
         res->source[k] = status[k] == ND_RATIO_FALLBACK ? ND_RATIO_COMPUTE
-                         : status[k] == ND_RATIO_SHARED ? ND_RATIO_PP_COMM : -1;
+                         : status[k] == ND_RATIO_SHARED ? ND_RATIO_PP_COMM
+                                                        : -1;
         if (status[k] == ND_RATIO_HELD) snprintf(res->why[k], sizeof res->why[k], "not fitted on this round");
         if (status[k] == ND_RATIO_FITTED) snprintf(res->target[k], sizeof res->target[k], "ratio of sums");
         if (status[k] == ND_RATIO_FITTED && ratio[k] <= 0)
-            return nd_error_set(err, ND_EINPUT, "%s: the round measures none of it (ratio 0); "
-                                "--allow-fallback gives it COMPUTE's ratio", nd_ratio_key_name((nd_ratio_key)k));
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: the round measures none of it (ratio 0); "
+                                "--allow-fallback gives it COMPUTE's ratio",
+                                nd_ratio_key_name((nd_ratio_key)k));
     }
     for (size_t i = 0; i < n; i++) {
         res->corrected_ms[i] = nd_fit_corrected(&rows[i], res->ratio, ND_FIT_SUMS);
@@ -103,8 +106,10 @@ int nd_fit_sums(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_fi
         res->left_out_ms[i] = NAN;
         if (n < 2) continue;
         if (sums(rows, n, i, o, ratio, status))
-            return nd_error_set(err, ND_EINPUT, "without %s the other rows price no compute: no "
-                                "leave-one-out estimate", rows[i].label);
+            return nd_error_set(err, ND_EINPUT,
+                                "without %s the other rows price no compute: no "
+                                "leave-one-out estimate",
+                                rows[i].label);
         res->left_out_ms[i] = nd_fit_corrected(&rows[i], ratio, ND_FIT_SUMS);
     }
     return ND_OK;

@@ -11,7 +11,7 @@
 #include "fit_internal.h"
 
 static const nd_ratio_key candidates[] = {
-    ND_RATIO_COMPUTE, ND_RATIO_DP_COMM, ND_RATIO_DP_REDUCE, ND_RATIO_MP_COMM, ND_RATIO_EP_COMM,
+    ND_RATIO_COMPUTE, ND_RATIO_DP_COMM, ND_RATIO_DP_REDUCE, ND_RATIO_MP_COMM,  ND_RATIO_EP_COMM,
     ND_RATIO_CP_COMM, ND_RATIO_PP_COMM, ND_RATIO_OPTIMIZER, ND_RATIO_OVERHEAD,
 };
 #define N_CANDIDATES (sizeof candidates / sizeof candidates[0])
@@ -60,7 +60,9 @@ static void columns(const nd_fit_row *rows, size_t n, const nd_fit_options *o, n
         if (o->no_fixed || o->hold_fixed[f] || mx <= 0) {
             res->fixed[f].status = ND_RATIO_HELD;
             snprintf(res->fixed[f].why, sizeof res->fixed[f].why, "%s",
-                     o->no_fixed ? "--no-fixed" : o->hold_fixed[f] ? "--hold" : "no row of the round exercises it");
+                     o->no_fixed        ? "--no-fixed"
+                     : o->hold_fixed[f] ? "--hold"
+                                        : "no row of the round exercises it");
             continue;
         }
         pb->col[pb->p++] = col;
@@ -78,15 +80,17 @@ static double residual_sd(const nd_fit_result *res, size_t n, int dof)
     return dof > 0 ? sqrt(s / dof) : NAN;
 }
 
-int nd_fit_total(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_fit_result *res,
-                 nd_error *err)
+int nd_fit_total(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_fit_result *res, nd_error *err)
 {
     double *buf = malloc(5 * n * sizeof *buf);
     if (!buf) return nd_error_set(err, ND_ENOMEM, "out of memory");
     double *offset = buf, *y = buf + n, *scale = y + n, *pred = scale + n, *loo = pred + n;
     nd_fit_problem pb = {rows, n, NULL, y, scale, o, nd_classified_csv.time, 0, {{0}}, 0, {{0}}};
     columns(rows, n, o, res, &pb, offset);
-    for (size_t i = 0; i < n; i++) { y[i] = rows[i].time_ms - offset[i]; scale[i] = rows[i].time_ms; }
+    for (size_t i = 0; i < n; i++) {
+        y[i] = rows[i].time_ms - offset[i];
+        scale[i] = rows[i].time_ms;
+    }
     int rc = pb.p ? nd_fit_solve(&pb, res, pred, loo, &res->time_spread, err)
                   : nd_error_set(err, ND_EINPUT, "no part of the estimate is exercised by the round");
     for (size_t i = 0; !rc && i < n; i++) {

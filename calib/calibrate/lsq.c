@@ -34,8 +34,7 @@ static double prior_of(const nd_lsq_problem *q, size_t k)
 }
 
 /* Builds the augmented, weighted system for the free columns and solves it by SVD. */
-static int solve_subset(const nd_lsq_problem *q, const size_t *cols, size_t m, subset_fit *f,
-                        double *h)
+static int solve_subset(const nd_lsq_problem *q, const size_t *cols, size_t m, subset_fit *f, double *h)
 {
     size_t n = q->n, rows = n + (q->lambda > 0 ? m : 0);
     memset(f, 0, sizeof *f);
@@ -105,8 +104,12 @@ static int solve_subset(const nd_lsq_problem *q, const size_t *cols, size_t m, s
         }
         gsl_matrix_free(U);
     }
-    gsl_matrix_free(A); gsl_matrix_free(V);
-    gsl_vector_free(b); gsl_vector_free(S); gsl_vector_free(work); gsl_vector_free(c);
+    gsl_matrix_free(A);
+    gsl_matrix_free(V);
+    gsl_vector_free(b);
+    gsl_vector_free(S);
+    gsl_vector_free(work);
+    gsl_vector_free(c);
     return rc;
 }
 
@@ -129,7 +132,10 @@ int nd_lsq_solve(const nd_lsq_problem *q, nd_lsq_solution *out, double *h, nd_er
     if (!solve_subset(q, cols, q->p, &f, NULL)) {
         unconstrained = true;
         for (size_t k = 0; k < q->p; k++) unconstrained &= f.r[k] >= 0;
-        if (unconstrained) { best = f; best_mask = all; }
+        if (unconstrained) {
+            best = f;
+            best_mask = all;
+        }
     }
     for (size_t mask = 1; !unconstrained && mask <= all; mask++) {
         size_t m = 0;
@@ -138,12 +144,19 @@ int nd_lsq_solve(const nd_lsq_problem *q, nd_lsq_solution *out, double *h, nd_er
         if (solve_subset(q, cols, m, &f, NULL)) continue;
         bool feasible = true;
         for (size_t j = 0; j < m; j++) feasible &= f.r[cols[j]] >= 0;
-        if (feasible && f.objective < best.objective * (1 - LSQ_TIE)) { best = f; best_mask = mask; }
+        if (feasible && f.objective < best.objective * (1 - LSQ_TIE)) {
+            best = f;
+            best_mask = mask;
+        }
     }
-    if (!best_mask) return nd_error_set(err, ND_EINPUT, "least squares: no subset of the ratios can be solved");
+    if (!best_mask)
+        return nd_error_set(err, ND_EINPUT, "least squares: no subset of the ratios can be solved");
     size_t m = 0;
     for (size_t k = 0; k < q->p; k++)
-        if (best_mask & ((size_t)1 << k)) { cols[m++] = k; out->free[k] = true; }
+        if (best_mask & ((size_t)1 << k)) {
+            cols[m++] = k;
+            out->free[k] = true;
+        }
     solve_subset(q, cols, m, &f, h);
     int dof = (int)q->n - (int)m;
     double sigma2 = dof > 0 ? f.rss / dof : NAN;
@@ -162,7 +175,8 @@ int nd_lsq_solve(const nd_lsq_problem *q, nd_lsq_solution *out, double *h, nd_er
 int nd_lsq_robust_weights(const nd_lsq_problem *q, double *w_out, nd_error *err)
 {
     size_t n = q->n, p = q->p;
-    if (n <= p) return nd_error_set(err, ND_EINPUT, "robust fit needs more rows (%zu) than ratios (%zu)", n, p);
+    if (n <= p)
+        return nd_error_set(err, ND_EINPUT, "robust fit needs more rows (%zu) than ratios (%zu)", n, p);
     gsl_matrix *X = gsl_matrix_alloc(n, p), *cov = gsl_matrix_alloc(p, p);
     gsl_vector *y = gsl_vector_alloc(n), *c = gsl_vector_alloc(p);
     gsl_multifit_robust_workspace *ws = gsl_multifit_robust_alloc(gsl_multifit_robust_bisquare, n, p);
@@ -182,7 +196,9 @@ int nd_lsq_robust_weights(const nd_lsq_problem *q, double *w_out, nd_error *err)
         }
     }
     gsl_multifit_robust_free(ws);
-    gsl_matrix_free(X); gsl_matrix_free(cov);
-    gsl_vector_free(y); gsl_vector_free(c);
+    gsl_matrix_free(X);
+    gsl_matrix_free(cov);
+    gsl_vector_free(y);
+    gsl_vector_free(c);
     return rc;
 }

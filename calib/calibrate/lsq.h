@@ -29,13 +29,13 @@ typedef struct nd_lsq_problem {
 } nd_lsq_problem;
 
 typedef struct nd_lsq_solution {
-    double r[ND_LSQ_MAX_P];       /* the fitted coefficients */
-    double se[ND_LSQ_MAX_P];      /* standard errors (NaN where not estimable) */
+    double r[ND_LSQ_MAX_P];                 /* the fitted coefficients */
+    double se[ND_LSQ_MAX_P];                /* standard errors (NaN where not estimable) */
     double cov[ND_LSQ_MAX_P][ND_LSQ_MAX_P]; /* their covariance, s^2 (A'A)^-1 (0 for held ones) */
-    bool free[ND_LSQ_MAX_P];      /* not held at 0 by the non-negativity */
-    double rss;                   /* weighted residual sum of squares */
-    int dof;                      /* n minus free coefficients (at least 1 when estimable) */
-    double rcond;                 /* reciprocal condition number of the weighted X (free columns) */
+    bool free[ND_LSQ_MAX_P];                /* not held at 0 by the non-negativity */
+    double rss;                             /* weighted residual sum of squares */
+    int dof;                                /* n minus free coefficients (at least 1 when estimable) */
+    double rcond;                           /* reciprocal condition number of the weighted X (free columns) */
 } nd_lsq_solution;
 
 /* Solves the problem. h (n entries, may be NULL) receives each row's leverage.

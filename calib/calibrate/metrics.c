@@ -9,8 +9,12 @@ double nd_metric_pearson(const double *x, const double *y, size_t n)
 {
     if (n < 2) return NAN;
     double mx = 0, my = 0;
-    for (size_t i = 0; i < n; i++) { mx += x[i]; my += y[i]; }
-    mx /= (double)n; my /= (double)n;
+    for (size_t i = 0; i < n; i++) {
+        mx += x[i];
+        my += y[i];
+    }
+    mx /= (double)n;
+    my /= (double)n;
     double sxy = 0, sxx = 0, syy = 0;
     for (size_t i = 0; i < n; i++) {
         sxy += (x[i] - mx) * (y[i] - my);
@@ -109,8 +113,7 @@ size_t nd_metric_top_k(const double *est, const double *meas, size_t n)
     return agree;
 }
 
-double nd_metric_regret(const double *est, const double *meas, size_t n, size_t *pick,
-                        size_t *fastest)
+double nd_metric_regret(const double *est, const double *meas, size_t n, size_t *pick, size_t *fastest)
 {
     if (n == 0) return NAN;
     size_t p = 0, f = 0;

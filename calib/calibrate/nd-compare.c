@@ -64,9 +64,17 @@ static const char exit_status[] =
 #include "nd/base/main.h"
 
 #include "nd/base/main.h"
-enum { OPT_REAL = ND_OPT_COMMON_LAST + 1, OPT_JSON, OPT_FORMAT, OPT_NO_PLOTS, OPT_PEAK, OPT_WRITE, OPT_RECOMPUTE,
+enum {
+    OPT_REAL = ND_OPT_COMMON_LAST + 1,
+    OPT_JSON,
+    OPT_FORMAT,
+    OPT_NO_PLOTS,
+    OPT_PEAK,
+    OPT_WRITE,
+    OPT_RECOMPUTE,
 #include "nd/base/main.h"
-       OPT_REPORT };
+    OPT_REPORT
+};
 #include "nd/base/main.h"
 
 #include "nd/base/main.h"
@@ -172,9 +180,10 @@ int main(int argc, char **argv)
 #include "nd/base/main.h"
     int rc = req.common.verify ? nd_verify_command(&req.common, req.out_dir, io.out, io.diag, &err)
 #include "nd/base/main.h"
-                             : nd_compare_command(&req, io.out, io.diag, &err);
+                               : nd_compare_command(&req, io.out, io.diag, &err);
 #include "nd/base/main.h"
-    if (!rc && req.write_ratios && !req.common.verify) { /* ND's --real_csv --write_ratios: the fit after the comparison */
+    if (!rc && req.write_ratios &&
+        !req.common.verify) { /* ND's --real_csv --write_ratios: the fit after the comparison */
 #include "nd/base/main.h"
         nd_fit_request fit;
 #include "nd/base/main.h"
@@ -184,7 +193,9 @@ int main(int argc, char **argv)
 #include "nd/base/main.h"
         fit.common.ratios_path = NULL; /* fitted on the raw estimates */
 #include "nd/base/main.h"
-        fit.real_csv[0] = req.real_csv; fit.rounds = 1; fit.write_ratios = req.write_ratios;
+        fit.real_csv[0] = req.real_csv;
+        fit.rounds = 1;
+        fit.write_ratios = req.write_ratios;
 #include "nd/base/main.h"
         fputc('\n', io.out);
 #include "nd/base/main.h"

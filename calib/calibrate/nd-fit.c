@@ -66,9 +66,28 @@ static const char exit_status[] =
     "Exit status: 0 fitted and written, 1 failed while running (I/O), 2 bad usage or input,\n"
     "including a round that cannot support the fit (too few rows, parts it cannot separate).\n";
 
-enum { OPT_REAL = ND_OPT_COMMON_LAST + 1, OPT_WRITE, OPT_REPORT, OPT_MODE, OPT_WEIGHTS, OPT_ROBUST,
-       OPT_FALLBACK, OPT_MAX_CI, OPT_HOLD, OPT_NO_FIXED, OPT_PEAK, OPT_WRITE_DEVICE, OPT_DEVICE_NAME, OPT_NO_SHAPES,
-       OPT_FORMAT, OPT_NO_PLOTS, OPT_RECOMPUTE, OPT_SUGGEST, OPT_RUN_LIST, OPT_REPORT_HTML };
+enum {
+    OPT_REAL = ND_OPT_COMMON_LAST + 1,
+    OPT_WRITE,
+    OPT_REPORT,
+    OPT_MODE,
+    OPT_WEIGHTS,
+    OPT_ROBUST,
+    OPT_FALLBACK,
+    OPT_MAX_CI,
+    OPT_HOLD,
+    OPT_NO_FIXED,
+    OPT_PEAK,
+    OPT_WRITE_DEVICE,
+    OPT_DEVICE_NAME,
+    OPT_NO_SHAPES,
+    OPT_FORMAT,
+    OPT_NO_PLOTS,
+    OPT_RECOMPUTE,
+    OPT_SUGGEST,
+    OPT_RUN_LIST,
+    OPT_REPORT_HTML
+};
 
 static const struct option options[] = {
     {"real_csv", required_argument, 0, OPT_REAL},
@@ -121,7 +140,8 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
     case OPT_SUGGEST: {
         int64_t k;
         if (nd_parse_int64(arg, 1, 1000, &k))
-            return nd_error_set(err, ND_EUSAGE, "--suggest %s: expected a count of strategies from 1 to 1000", arg);
+            return nd_error_set(err, ND_EUSAGE, "--suggest %s: expected a count of strategies from 1 to 1000",
+                                arg);
         req->suggest = (int)k;
         return 0;
     }
@@ -156,7 +176,7 @@ int main(int argc, char **argv)
     nd_cli_streams io;
     nd_cli_streams_open(&req.common, &io);
     int rc = req.common.verify ? nd_verify_command(&req.common, req.out_dir, io.out, io.diag, &err)
-                             : nd_fit_command(&req, io.out, io.diag, &err);
+                               : nd_fit_command(&req, io.out, io.diag, &err);
     nd_cli_streams_close(&io);
     return nd_main_finish("nd-fit", rc, &err);
 }

@@ -60,21 +60,21 @@ static int out_of_memory(loader *l)
 static bool blank(const char *s)
 {
     if (!s) return true;
-    while (*s && isspace((unsigned char)*s))
-        s++;
+    while (*s && isspace((unsigned char)*s)) s++;
     return *s == '\0';
 }
 
 /* A new copy of s without surrounding whitespace. */
 static char *trimmed_copy(const char *s)
 {
-    while (*s && isspace((unsigned char)*s))
-        s++;
+    while (*s && isspace((unsigned char)*s)) s++;
     size_t n = strlen(s);
-    while (n && isspace((unsigned char)s[n - 1]))
-        n--;
+    while (n && isspace((unsigned char)s[n - 1])) n--;
     char *c = malloc(n + 1);
-    if (c) { memcpy(c, s, n); c[n] = '\0'; }
+    if (c) {
+        memcpy(c, s, n);
+        c[n] = '\0';
+    }
     return c;
 }
 
@@ -97,8 +97,8 @@ static void take_header(loader *l)
         if (!*t->header[i]) fail(l, l->record_line, "column %zu of the header has no name", i + 1);
         for (size_t j = 0; j < i && !l->rc; j++)
             if (strcmp(t->header[j], t->header[i]) == 0)
-                fail(l, l->record_line, "column '%s' appears twice (columns %zu and %zu)",
-                     t->header[i], j + 1, i + 1);
+                fail(l, l->record_line, "column '%s' appears twice (columns %zu and %zu)", t->header[i],
+                     j + 1, i + 1);
     }
 }
 
@@ -142,8 +142,7 @@ static void end_record(int c, void *data)
         else
             take_row(l);
     }
-    for (size_t i = 0; i < l->n_rec; i++)
-        free(l->rec[i]);
+    for (size_t i = 0; i < l->n_rec; i++) free(l->rec[i]);
     l->n_rec = 0;
 }
 
@@ -162,7 +161,8 @@ static void end_field(void *field, size_t len, void *data)
             out_of_memory(l);
             return;
         }
-        l->rec = rec; l->cap_rec = cap;
+        l->rec = rec;
+        l->cap_rec = cap;
     }
     char *copy = NULL;
     if (field) {
@@ -199,16 +199,14 @@ static int feed(loader *l, struct csv_parser *csv, const char *text, size_t len)
 static int parse(loader *l, const char *text, size_t len)
 {
     if (memchr(text, '\0', len))
-        return nd_error_set(l->err, ND_EINPUT, "%s:1: holds a NUL byte: not a CSV text file",
-                            l->t->path);
+        return nd_error_set(l->err, ND_EINPUT, "%s:1: holds a NUL byte: not a CSV text file", l->t->path);
     struct csv_parser csv;
     if (csv_init(&csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_EMPTY_IS_NULL) != 0)
         return nd_error_set(l->err, ND_ENOMEM, "out of memory");
     csv_set_blk_size(&csv, (size_t)1 << 20); /* a long cell in 1 MiB steps, not libcsv's 128 B */
     int rc = feed(l, &csv, text, len);
     csv_free(&csv);
-    for (size_t i = 0; i < l->n_rec; i++)
-        free(l->rec[i]);
+    for (size_t i = 0; i < l->n_rec; i++) free(l->rec[i]);
     free(l->rec);
     if (!rc && !l->t->header)
         rc = nd_error_set(l->err, ND_EINPUT, "%s:1: the file is empty: no header row", l->t->path);
@@ -218,8 +216,7 @@ static int parse(loader *l, const char *text, size_t len)
 int nd_csv_table_load(const char *path, nd_csv_table *t, nd_error *err)
 {
     memset(t, 0, sizeof *t);
-    if (!(t->path = nd_strdup(path ? path : "")))
-        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!(t->path = nd_strdup(path ? path : ""))) return nd_error_set(err, ND_ENOMEM, "out of memory");
     char *text;
     size_t len;
     int rc = nd_read_file(path, ND_CSV_TABLE_MAX_BYTES, &text, &len, err);
@@ -228,7 +225,10 @@ int nd_csv_table_load(const char *path, nd_csv_table *t, nd_error *err)
         return rc;
     }
     const char *start = text;
-    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) { start += 3; len -= 3; } /* UTF-8 BOM */
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) {
+        start += 3;
+        len -= 3;
+    } /* UTF-8 BOM */
     loader l = {.t = t, .err = err};
     rc = parse(&l, start, len);
     free(text);
@@ -239,11 +239,12 @@ int nd_csv_table_load(const char *path, nd_csv_table *t, nd_error *err)
 void nd_csv_table_free(nd_csv_table *t)
 {
     if (!t) return;
-    for (size_t i = 0; t->header && i < t->n_cols; i++)
-        free(t->header[i]);
-    for (size_t i = 0; t->cells && i < t->n_rows * t->n_cols; i++)
-        free(t->cells[i]);
-    free(t->header); free(t->cells); free(t->lines); free(t->path);
+    for (size_t i = 0; t->header && i < t->n_cols; i++) free(t->header[i]);
+    for (size_t i = 0; t->cells && i < t->n_rows * t->n_cols; i++) free(t->cells[i]);
+    free(t->header);
+    free(t->cells);
+    free(t->lines);
+    free(t->path);
     memset(t, 0, sizeof *t);
 }
 
@@ -257,8 +258,7 @@ int nd_csv_table_find(const nd_csv_table *t, const char *name)
 int nd_csv_table_column(const nd_csv_table *t, const char *name, size_t *col, nd_error *err)
 {
     int i = nd_csv_table_find(t, name);
-    if (i < 0)
-        return nd_error_set(err, ND_EINPUT, "%s:%d: no column '%s'", t->path, t->header_line, name);
+    if (i < 0) return nd_error_set(err, ND_EINPUT, "%s:%d: no column '%s'", t->path, t->header_line, name);
     *col = (size_t)i;
     return ND_OK;
 }
@@ -274,8 +274,7 @@ const char *nd_csv_table_cell(const nd_csv_table *t, size_t row, size_t col)
 static const char *cell_excerpt(const char *c, char buf[48])
 {
     size_t n = 0;
-    for (; c[n] && n < 40; n++)
-        buf[n] = (unsigned char)c[n] < 0x20 || c[n] == 0x7f ? ' ' : c[n];
+    for (; c[n] && n < 40; n++) buf[n] = (unsigned char)c[n] < 0x20 || c[n] == 0x7f ? ' ' : c[n];
     strcpy(buf + n, c[n] ? "..." : "");
     return buf;
 }
@@ -284,8 +283,7 @@ static const char *cell_excerpt(const char *c, char buf[48])
  * may hold it; any other non-finite text is refused by nd_parse_double. */
 static bool nan_word(const char *c)
 {
-    while (isspace((unsigned char)*c))
-        c++;
+    while (isspace((unsigned char)*c)) c++;
     for (const char *w = "nan"; *w; w++, c++)
         if (tolower((unsigned char)*c) != *w) return false;
     return blank(c);
@@ -300,12 +298,11 @@ int nd_csv_table_number(const nd_csv_table *t, size_t row, size_t col, double *o
     }
     if (nd_parse_double(c, out) == 0) return ND_OK;
     char buf[48];
-    return nd_error_set(err, ND_EINPUT, "%s:%d: column '%s': '%s' is not a number", t->path,
-                        t->lines[row], t->header[col], cell_excerpt(c, buf));
+    return nd_error_set(err, ND_EINPUT, "%s:%d: column '%s': '%s' is not a number", t->path, t->lines[row],
+                        t->header[col], cell_excerpt(c, buf));
 }
 
-int nd_csv_table_number_required(const nd_csv_table *t, size_t row, size_t col, double *out,
-                                 nd_error *err)
+int nd_csv_table_number_required(const nd_csv_table *t, size_t row, size_t col, double *out, nd_error *err)
 {
     if (!nd_csv_table_cell(t, row, col))
         return nd_error_set(err, ND_EINPUT, "%s:%d: column '%s' is blank", t->path, t->lines[row],

@@ -19,7 +19,7 @@
 #include "nd/base/io.h"
 
 #define NOT_FOUND_MESSAGE "gnuplot not found on PATH: install gnuplot-nox"
-#define LOG_READ_MAX 8192
+#define LOG_READ_MAX      8192
 
 /* A new string "a" "b" "c" (any may be ""), or NULL when out of memory. */
 static char *concat3(const char *a, const char *b, const char *c)
@@ -60,20 +60,28 @@ static void first_error_line(const char *log, char *out, size_t size)
         const char *end = strchr(line, '\n');
         size_t len = end ? (size_t)(end - line) : strlen(line);
         const char *t = line;
-        while (t < line + len && (*t == ' ' || *t == '\t' || *t == '^'))
-            t++;
+        while (t < line + len && (*t == ' ' || *t == '\t' || *t == '^')) t++;
         size_t tlen = len - (size_t)(t - line);
-        if (tlen > 0 && !first) { first = t; first_len = tlen; }
+        if (tlen > 0 && !first) {
+            first = t;
+            first_len = tlen;
+        }
         if (tlen == 0) {
             /* blank, or the caret under an echoed command */
         } else if (strncmp(line, "gnuplot> ", 9) == 0) {
-            echo = line + 9; echo_len = len - 9;
+            echo = line + 9;
+            echo_len = len - 9;
         } else if (!contains(t, tlen, "arning:")) {
-            found = t; found_len = tlen;
+            found = t;
+            found_len = tlen;
         }
         line = end ? end + 1 : line + len;
     }
-    if (!found) { found = first; found_len = first_len; echo = NULL; }
+    if (!found) {
+        found = first;
+        found_len = first_len;
+        echo = NULL;
+    }
     if (!found) {
         snprintf(out, size, "no message on stderr");
         return;
@@ -82,8 +90,7 @@ static void first_error_line(const char *log, char *out, size_t size)
      * nothing to the reader; the echoed command says where instead. */
     if (found_len > 5 && strncmp(found, "line ", 5) == 0) {
         const char *p = found + 5;
-        while (p < found + found_len && *p >= '0' && *p <= '9')
-            p++;
+        while (p < found + found_len && *p >= '0' && *p <= '9') p++;
         if (p + 1 < found + found_len && p[0] == ':' && p[1] == ' ') {
             found_len -= (size_t)(p + 2 - found);
             found = p + 2;
@@ -100,13 +107,11 @@ static void first_error_line(const char *log, char *out, size_t size)
 static int gnuplot_status(int status, int write_errno, int log_fd, const char *what, nd_error *err)
 {
     if (status == -1)
-        return nd_error_set(err, ND_ERUNTIME, "%s: cannot wait for gnuplot: %s", what,
-                            strerror(errno));
+        return nd_error_set(err, ND_ERUNTIME, "%s: cannot wait for gnuplot: %s", what, strerror(errno));
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
         return nd_error_set(err, ND_ERUNTIME, "%s", NOT_FOUND_MESSAGE);
     if (WIFSIGNALED(status))
-        return nd_error_set(err, ND_ERUNTIME, "%s: gnuplot was killed by signal %d", what,
-                            WTERMSIG(status));
+        return nd_error_set(err, ND_ERUNTIME, "%s: gnuplot was killed by signal %d", what, WTERMSIG(status));
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
         if (!write_errno) return ND_OK;
         return nd_error_set(err, ND_ERUNTIME, "%s: gnuplot did not read the whole script: %s", what,
@@ -185,8 +190,7 @@ int nd_plot_gnuplot_check(nd_error *err)
     while (fgetc(p) != EOF) {
     }
     int status = pclose(p);
-    if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
-        strncmp(version, "gnuplot", 7) == 0)
+    if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 && strncmp(version, "gnuplot", 7) == 0)
         return ND_OK;
     if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) != 127)
         return nd_error_set(err, ND_ERUNTIME, "gnuplot -V failed (exit %d)", WEXITSTATUS(status));
@@ -205,11 +209,10 @@ static int check_options(const nd_plot_options *opt, nd_plot_options *o, nd_erro
     if (o->height_px == 0) o->height_px = ND_PLOT_HEIGHT_DEFAULT;
     if (o->width_px < 0 || o->height_px < 0 || o->width_px > ND_PLOT_SIZE_MAX ||
         o->height_px > ND_PLOT_SIZE_MAX)
-        return nd_error_set(err, ND_EINPUT, "plot size %dx%d: width and height must be 1 to %d",
-                            o->width_px, o->height_px, ND_PLOT_SIZE_MAX);
+        return nd_error_set(err, ND_EINPUT, "plot size %dx%d: width and height must be 1 to %d", o->width_px,
+                            o->height_px, ND_PLOT_SIZE_MAX);
     if (o->format != ND_PLOT_PNG && o->format != ND_PLOT_SVG && o->format != ND_PLOT_PDF)
-        return nd_error_set(err, ND_EINPUT, "plot format %d: expected PNG, SVG or PDF",
-                            (int)o->format);
+        return nd_error_set(err, ND_EINPUT, "plot format %d: expected PNG, SVG or PDF", (int)o->format);
     return ND_OK;
 }
 
@@ -226,8 +229,7 @@ static void put_terminal(FILE *fp, const nd_plot_options *o)
         nd_plot_put_number(fp, o->height_px / 100.0);
         fputs("in noenhanced font 'Sans,10'\n", fp);
     } else if (o->format == ND_PLOT_SVG) {
-        fprintf(fp,
-                "set terminal svg size %d,%d noenhanced font 'Sans,10' background rgb 'white'\n",
+        fprintf(fp, "set terminal svg size %d,%d noenhanced font 'Sans,10' background rgb 'white'\n",
                 o->width_px, o->height_px);
     } else {
         fprintf(fp, "set terminal pngcairo size %d,%d noenhanced font 'Sans,10'\n", o->width_px,
@@ -243,8 +245,8 @@ static void put_comment_text(FILE *fp, const char *s)
 }
 
 /* The whole script, with `set output` naming output. */
-static int compose(const nd_plot_job *job, const nd_plot_options *o, const char *stem,
-                   const char *output, nd_plot_text *t, nd_error *err)
+static int compose(const nd_plot_job *job, const nd_plot_options *o, const char *stem, const char *output,
+                   nd_plot_text *t, nd_error *err)
 {
     int rc = nd_plot_text_open(t, err);
     if (rc) return rc;
@@ -313,8 +315,8 @@ static void fix_pdf_dates(int fd, off_t size)
 
 /* Renders into the temporary file of img; gnuplot's image lands there and
  * nd_outfile_commit renames it into place later. */
-static int render(const nd_plot_job *job, const nd_plot_options *o, const char *stem,
-                  const char *dir, nd_outfile *img, nd_error *err)
+static int render(const nd_plot_job *job, const nd_plot_options *o, const char *stem, const char *dir,
+                  nd_outfile *img, nd_error *err)
 {
     nd_plot_text script = {0};
     int rc = compose(job, o, stem, img->tmp_path, &script, err);
@@ -331,8 +333,15 @@ static int render(const nd_plot_job *job, const nd_plot_options *o, const char *
 
 void nd_plot_gallery_free(nd_plot_gallery *g)
 {
-    for (size_t i = 0; g && i < g->count; i++) { free(g->items[i].name); free(g->items[i].svg); }
-    if (g) { free(g->items); g->items = NULL; g->count = g->cap = 0; }
+    for (size_t i = 0; g && i < g->count; i++) {
+        free(g->items[i].name);
+        free(g->items[i].svg);
+    }
+    if (g) {
+        free(g->items);
+        g->items = NULL;
+        g->count = g->cap = 0;
+    }
 }
 
 #define SVG_MAX_BYTES ((size_t)64 << 20)
@@ -346,7 +355,8 @@ static int add_to_gallery(const nd_plot_job *job, const nd_plot_options *o, cons
         size_t cap = g->cap ? 2 * g->cap : 8;
         nd_plot_svg *items = realloc(g->items, cap * sizeof *items);
         if (!items) return nd_error_set(err, ND_ENOMEM, "out of memory");
-        g->items = items; g->cap = cap;
+        g->items = items;
+        g->cap = cap;
     }
     const char *tmp = getenv("TMPDIR");
     char *path = nd_path_join(tmp && *tmp ? tmp : "/tmp", ".nd-svg.XXXXXX");
@@ -363,22 +373,26 @@ static int add_to_gallery(const nd_plot_job *job, const nd_plot_options *o, cons
     nd_plot_text script = {0};
     char *dir = nd_path_dir(path), *data = NULL;
     size_t len = 0;
-    int rc = dir ? compose(job, &svg, stem, path, &script, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
+    int rc =
+        dir ? compose(job, &svg, stem, path, &script, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
     if (!rc) rc = nd_plot_run_gnuplot(script.buf, script.len, dir, stem, err);
     if (!rc) rc = nd_read_file(path, SVG_MAX_BYTES, &data, &len, err);
     if (!rc) {
         g->items[g->count] = (nd_plot_svg){nd_strdup(stem), data, len};
-        if (!g->items[g->count].name) { free(data); rc = nd_error_set(err, ND_ENOMEM, "out of memory"); }
-        else g->count++;
+        if (!g->items[g->count].name) {
+            free(data);
+            rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+        } else
+            g->count++;
     }
     unlink(path);
     nd_plot_text_free(&script);
-    free(path); free(dir);
+    free(path);
+    free(dir);
     return rc;
 }
 
-int nd_plot_emit(const char *out_base, const nd_plot_options *opt, const nd_plot_job *job,
-                 nd_error *err)
+int nd_plot_emit(const char *out_base, const nd_plot_options *opt, const nd_plot_job *job, nd_error *err)
 {
     nd_plot_options o;
     int rc = check_options(opt, &o, err);
@@ -419,7 +433,11 @@ done:
     nd_outfile_discard(&gp);
     nd_outfile_discard(&img);
     nd_plot_text_free(&script);
-    free(dir); free(dat_path); free(gp_path); free(img_path); free(img_name);
+    free(dir);
+    free(dat_path);
+    free(gp_path);
+    free(img_path);
+    free(img_name);
     return rc;
 }
 

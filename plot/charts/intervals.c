@@ -20,14 +20,16 @@ static int check_intervals(const nd_plot_intervals *p, nd_error *err)
     if (!p || p->n == 0) return nd_error_set(err, ND_EINPUT, "interval plot: no values to draw");
     if (!p->names || !p->value || !p->lo || !p->hi || !p->estimated)
         return nd_error_set(err, ND_EINPUT, "interval plot: names, values, intervals or flags missing");
-    if (!nd_plot_any_finite(p->value, p->n)) return nd_error_set(err, ND_EINPUT, "interval plot: no finite value to draw");
+    if (!nd_plot_any_finite(p->value, p->n))
+        return nd_error_set(err, ND_EINPUT, "interval plot: no finite value to draw");
     return ND_OK;
 }
 
 /* The x axis: 0 .. 2 at least, widened to the values and intervals within the limits. */
 static void axis_range(const nd_plot_intervals *p, double *lo, double *hi)
 {
-    *lo = 0; *hi = 2;
+    *lo = 0;
+    *hi = 2;
     for (size_t i = 0; i < p->n; i++) {
         const double v[] = {p->value[i], p->lo[i], p->hi[i]};
         for (size_t k = 0; k < 3; k++) {
@@ -37,7 +39,8 @@ static void axis_range(const nd_plot_intervals *p, double *lo, double *hi)
         }
     }
     double pad = 0.04 * (*hi - *lo);
-    *lo -= pad; *hi += pad;
+    *lo -= pad;
+    *hi += pad;
 }
 
 static void put_data(FILE *fp, const nd_plot_intervals *p)
@@ -48,9 +51,12 @@ static void put_data(FILE *fp, const nd_plot_intervals *p)
           fp);
     for (size_t i = 0; i < p->n; i++) {
         nd_plot_put_label(fp, p->names[i]);
-        fputc(' ', fp); nd_plot_put_number(fp, p->value[i]);
-        fputc(' ', fp); nd_plot_put_number(fp, p->lo[i]);
-        fputc(' ', fp); nd_plot_put_number(fp, p->hi[i]);
+        fputc(' ', fp);
+        nd_plot_put_number(fp, p->value[i]);
+        fputc(' ', fp);
+        nd_plot_put_number(fp, p->lo[i]);
+        fputc(' ', fp);
+        nd_plot_put_number(fp, p->hi[i]);
         fprintf(fp, " %d ", p->estimated[i] ? 1 : 0);
         nd_plot_put_label(fp, p->notes && p->notes[i] ? p->notes[i] : "");
         fputc('\n', fp);
@@ -64,32 +70,35 @@ static void put_body(FILE *fp, const nd_plot_intervals *p, const nd_plot_options
     double left = nd_plot_label_margin(p->names, p->n, opt);
     fputs("set title ", fp);
     nd_plot_put_lines(fp, nd_plot_title(opt, "Fitted ratios (measured / estimated) with 95 % intervals"));
-    fprintf(fp,
-            " font ',12'\nset lmargin at screen %.3f\nset rmargin at screen 0.58\nset tmargin 4\nset bmargin 4\n"
-            "set yrange [%zu - 0.5:-0.5]\nset ytics nomirror scale 0\nset grid xtics\nunset key\n"
-            "set xlabel ",
-            left, p->n);
+    fprintf(
+        fp,
+        " font ',12'\nset lmargin at screen %.3f\nset rmargin at screen 0.58\nset tmargin 4\nset bmargin 4\n"
+        "set yrange [%zu - 0.5:-0.5]\nset ytics nomirror scale 0\nset grid xtics\nunset key\n"
+        "set xlabel ",
+        left, p->n);
     nd_plot_put_string(fp, p->axis_name ? p->axis_name : "ratio (1 = the estimate needs no correction)");
     fputs("\nxmin = ", fp);
     nd_plot_put_number(fp, lo);
     fputs("\nxmax = ", fp);
     nd_plot_put_number(fp, hi);
-    fputs("\nset xrange [xmin:xmax]\n"
-          "cut(x) = x < xmin ? xmin : x > xmax ? xmax : x\n"
-          "set arrow 1 from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#404040' back\n"
-          "plot $DATA using (1):0:ytic(1) with points pt -1 notitle, \\\n"
-          "     $DATA using (cut($3)):0:(cut($4) - cut($3)):(0) with vectors nohead lw 3 lc rgb '#8fb2d3' notitle, \\\n"
-          "     $DATA using (valid(3) && $3 < xmin ? xmin : NaN):0:(-0.02 * (xmax - xmin)):(0) with vectors "
-          "head filled size screen 0.008,30 lc rgb '#8fb2d3' notitle, \\\n"
-          "     $DATA using (valid(4) && $4 > xmax ? xmax : NaN):0:(0.02 * (xmax - xmin)):(0) with vectors "
-          "head filled size screen 0.008,30 lc rgb '#8fb2d3' notitle, \\\n",
-          fp);
-    fprintf(fp,
-            "     $DATA using ($5 > 0 ? cut($2) : NaN):0 with points pt 7 ps 1.4 lc rgb '%s' notitle, \\\n"
-            "     $DATA using ($5 > 0 ? NaN : cut($2)):0 with points pt 6 ps 1.4 lc rgb '#8a8a8a' notitle, \\\n"
-            "     $DATA using (xmax):0:(sprintf('%%.3f  %%s', $2, strcol(6))) with labels left offset char 1.5,0 "
-            "notitle\n",
-            nd_plot_color(0));
+    fputs(
+        "\nset xrange [xmin:xmax]\n"
+        "cut(x) = x < xmin ? xmin : x > xmax ? xmax : x\n"
+        "set arrow 1 from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#404040' back\n"
+        "plot $DATA using (1):0:ytic(1) with points pt -1 notitle, \\\n"
+        "     $DATA using (cut($3)):0:(cut($4) - cut($3)):(0) with vectors nohead lw 3 lc rgb '#8fb2d3' notitle, \\\n"
+        "     $DATA using (valid(3) && $3 < xmin ? xmin : NaN):0:(-0.02 * (xmax - xmin)):(0) with vectors "
+        "head filled size screen 0.008,30 lc rgb '#8fb2d3' notitle, \\\n"
+        "     $DATA using (valid(4) && $4 > xmax ? xmax : NaN):0:(0.02 * (xmax - xmin)):(0) with vectors "
+        "head filled size screen 0.008,30 lc rgb '#8fb2d3' notitle, \\\n",
+        fp);
+    fprintf(
+        fp,
+        "     $DATA using ($5 > 0 ? cut($2) : NaN):0 with points pt 7 ps 1.4 lc rgb '%s' notitle, \\\n"
+        "     $DATA using ($5 > 0 ? NaN : cut($2)):0 with points pt 6 ps 1.4 lc rgb '#8a8a8a' notitle, \\\n"
+        "     $DATA using (xmax):0:(sprintf('%%.3f  %%s', $2, strcol(6))) with labels left offset char 1.5,0 "
+        "notitle\n",
+        nd_plot_color(0));
 }
 
 int nd_plot_intervals_write(const char *out_base, const nd_plot_intervals *plot, const nd_plot_options *opt,

@@ -72,39 +72,17 @@ static const struct option options[] = {
 static int take_option(int opt, const char *arg, const char *typed, nd_plot_request *req)
 {
     switch (opt) {
-    case 'o':
-        req->out_base = arg;
-        return 0;
-    case OPT_FORMAT:
-        req->format = arg;
-        return 0;
-    case 't':
-        req->top = arg;
-        return 0;
-    case OPT_BUDGET:
-        req->budget = arg;
-        return 0;
-    case OPT_NO_IDLE:
-        req->no_idle = true;
-        return 0;
-    case OPT_TITLE:
-        req->title = arg;
-        return 0;
-    case OPT_WIDTH:
-        req->width = arg;
-        return 0;
-    case OPT_HEIGHT:
-        req->height = arg;
-        return 0;
-    case OPT_SCRIPT_ONLY:
-        req->script_only = true;
-        return 0;
-    case 'h':
-        fputs(usage, stdout);
-        return 1;
-    case OPT_VERSION:
-        printf("nd-plot %s\n", ND_VERSION);
-        return 1;
+    case 'o': req->out_base = arg; return 0;
+    case OPT_FORMAT: req->format = arg; return 0;
+    case 't': req->top = arg; return 0;
+    case OPT_BUDGET: req->budget = arg; return 0;
+    case OPT_NO_IDLE: req->no_idle = true; return 0;
+    case OPT_TITLE: req->title = arg; return 0;
+    case OPT_WIDTH: req->width = arg; return 0;
+    case OPT_HEIGHT: req->height = arg; return 0;
+    case OPT_SCRIPT_ONLY: req->script_only = true; return 0;
+    case 'h': fputs(usage, stdout); return 1;
+    case OPT_VERSION: printf("nd-plot %s\n", ND_VERSION); return 1;
     default: {
         char msg[400];
         nd_flag_refused_message(options, "o:t:h", typed, msg, sizeof msg);
@@ -131,7 +109,8 @@ int main(int argc, char **argv)
                 argc - optind, argc - optind == 1 ? "" : "s");
         return 2;
     }
-    req.kind = argv[optind]; req.input = argv[optind + 1];
+    req.kind = argv[optind];
+    req.input = argv[optind + 1];
     nd_error err = {0};
     nd_main_start();
     int rc = nd_plot_command(&req, stdout, &err);

@@ -95,13 +95,12 @@ static int panel_range(const nd_plot_parity *plot, const nd_plot_parity_panel *p
     fold_finite(p->corrected_ms, plot->n_points, &lo, &hi);
     const char *name = p->name ? p->name : "";
     if (plot->scale == ND_PLOT_SCALE_LOG && lo <= 0)
-        return nd_error_set(err, ND_EINPUT,
-                            "parity plot: panel '%s': log axes need values > 0, found %g", name,
-                            lo);
+        return nd_error_set(err, ND_EINPUT, "parity plot: panel '%s': log axes need values > 0, found %g",
+                            name, lo);
     /* Ten times from the smallest to the largest value crams all but the largest into a
      * corner of linear axes: log axes spread them by ratio, which is what an error is. */
-    r->log = plot->scale == ND_PLOT_SCALE_LOG ||
-             (plot->scale == ND_PLOT_SCALE_AUTO && lo > 0 && hi / lo >= 10);
+    r->log =
+        plot->scale == ND_PLOT_SCALE_LOG || (plot->scale == ND_PLOT_SCALE_AUTO && lo > 0 && hi / lo >= 10);
     if (r->log) {
         r->lo = log_floor(lo * 0.9);
         r->hi = log_ceil(hi * 1.1);
@@ -115,8 +114,7 @@ static int panel_range(const nd_plot_parity *plot, const nd_plot_parity_panel *p
 
 static int check_parity(const nd_plot_parity *plot, nd_error *err)
 {
-    if (!plot || plot->n_points == 0)
-        return nd_error_set(err, ND_EINPUT, "parity plot: no points to draw");
+    if (!plot || plot->n_points == 0) return nd_error_set(err, ND_EINPUT, "parity plot: no points to draw");
     if (plot->n_panels == 0 || !plot->panels)
         return nd_error_set(err, ND_EINPUT, "parity plot: no panels to draw");
     if (!plot->labels) return nd_error_set(err, ND_EINPUT, "parity plot: labels is NULL");
@@ -129,8 +127,7 @@ static int check_parity(const nd_plot_parity *plot, nd_error *err)
         const char *name = p->name ? p->name : "";
         if (!p->measured_ms || !p->estimated_ms)
             return nd_error_set(err, ND_EINPUT,
-                                "parity plot: panel '%s': measured or estimated values missing",
-                                name);
+                                "parity plot: panel '%s': measured or estimated values missing", name);
         if ((p->corrected_ms != NULL) != corrected)
             return nd_error_set(err, ND_EINPUT,
                                 "parity plot: panel '%s': corrected estimates must be given in "
@@ -145,7 +142,7 @@ static int check_parity(const nd_plot_parity *plot, nd_error *err)
     return ND_OK;
 }
 
-#define LABELLED_MAX 3      /* points named per panel: the worst */
+#define LABELLED_MAX   3    /* points named per panel: the worst */
 #define LABELLED_ERROR 0.05 /* ... and only when more than 5 % off */
 
 /* The estimate a panel judges: the corrected one when there is one. */
@@ -184,7 +181,8 @@ static void panel_stats(const nd_plot_parity *plot, const nd_plot_parity_panel *
     for (size_t i = 0; i < n; i++) {
         double e = rel_error(p, i);
         if (!isfinite(e)) continue;
-        sum += fabs(e); counted++;
+        sum += fabs(e);
+        counted++;
         if (!isfinite(*worst) || fabs(e) > fabs(*worst)) *worst = e;
     }
     *mape = counted ? sum / (double)counted : NAN;
@@ -212,7 +210,7 @@ static size_t panel_width(int corrected)
 /* What a reader can tell apart: a panel of a few hundred pixels shows one mark per cell of a
  * GRID x GRID grid over its axes (linear or log); more points in one cell draw over each other.
  * A round of 200,000 rows would otherwise make a 650 MB SVG and half a minute of gnuplot. */
-#define GRID 256
+#define GRID      256
 #define THIN_FROM 4096 /* below this many points every one is drawn */
 
 /* The cell of value v on an axis, or -1 when v is not drawn. */
@@ -244,7 +242,10 @@ static size_t thin_points(const nd_plot_parity *plot, const axis_range *ranges, 
                 long y = y_ms ? grid_cell(&ranges[k], y_ms[i]) : -1;
                 if (y < 0) continue;
                 unsigned char *cell = &seen[(size_t)which * GRID * GRID + (size_t)x * GRID + (size_t)y];
-                if (!*cell) { *cell = 1; keep[i] = 1; }
+                if (!*cell) {
+                    *cell = 1;
+                    keep[i] = 1;
+                }
             }
             if (show[k * n + i]) keep[i] = 1;
         }
@@ -257,18 +258,29 @@ static void put_data(FILE *fp, const nd_plot_parity *plot, int corrected, const 
                      const unsigned char *keep, size_t kept)
 {
     if (kept < plot->n_points)
-        fprintf(fp, "# %zu of %zu rows: the others fall on a grid cell (1/%d of an axis) a row above "
-                "already marks, in every panel\n", kept, plot->n_points, GRID);
+        fprintf(fp,
+                "# %zu of %zu rows: the others fall on a grid cell (1/%d of an axis) a row above "
+                "already marks, in every panel\n",
+                kept, plot->n_points, GRID);
     fputs("# nd parity data: one row per strategy; per panel measured, estimated (and corrected) in the "
           "panel's unit, nan = not available, then the point's rank among the panel's three worst errors "
           "above 5 % (0: not labelled).\n# label",
           fp);
     for (size_t k = 0; k < plot->n_panels; k++) {
         const char *name = plot->panels[k].name;
-        fputc(' ', fp); nd_plot_put_word(fp, name); fputs(":measured ", fp);
-        nd_plot_put_word(fp, name); fputs(":estimated", fp);
-        if (corrected) { fputc(' ', fp); nd_plot_put_word(fp, name); fputs(":corrected", fp); }
-        fputc(' ', fp); nd_plot_put_word(fp, name); fputs(":labelled", fp);
+        fputc(' ', fp);
+        nd_plot_put_word(fp, name);
+        fputs(":measured ", fp);
+        nd_plot_put_word(fp, name);
+        fputs(":estimated", fp);
+        if (corrected) {
+            fputc(' ', fp);
+            nd_plot_put_word(fp, name);
+            fputs(":corrected", fp);
+        }
+        fputc(' ', fp);
+        nd_plot_put_word(fp, name);
+        fputs(":labelled", fp);
     }
     fputc('\n', fp);
     for (size_t i = 0; i < plot->n_points; i++) {
@@ -276,9 +288,14 @@ static void put_data(FILE *fp, const nd_plot_parity *plot, int corrected, const 
         nd_plot_put_label(fp, plot->labels[i]);
         for (size_t k = 0; k < plot->n_panels; k++) {
             const nd_plot_parity_panel *p = &plot->panels[k];
-            fputc(' ', fp); nd_plot_put_number(fp, p->measured_ms[i]);
-            fputc(' ', fp); nd_plot_put_number(fp, p->estimated_ms[i]);
-            if (corrected) { fputc(' ', fp); nd_plot_put_number(fp, p->corrected_ms[i]); }
+            fputc(' ', fp);
+            nd_plot_put_number(fp, p->measured_ms[i]);
+            fputc(' ', fp);
+            nd_plot_put_number(fp, p->estimated_ms[i]);
+            if (corrected) {
+                fputc(' ', fp);
+                nd_plot_put_number(fp, p->corrected_ms[i]);
+            }
             fprintf(fp, " %d", show[k * plot->n_points + i]);
         }
         fputc('\n', fp);
@@ -344,7 +361,8 @@ static void put_panel(FILE *fp, const nd_plot_parity *plot, size_t k, const axis
     nd_plot_put_string(fp, plot->estimated_name ? plot->estimated_name : "estimated");
     fputs(", \\\n", fp);
     if (corrected) {
-        fprintf(fp, "     $DATA using %zu:%zu with points pt 9 ps 1.2 lc rgb '%s' title ", m, c, nd_plot_color(2));
+        fprintf(fp, "     $DATA using %zu:%zu with points pt 9 ps 1.2 lc rgb '%s' title ", m, c,
+                nd_plot_color(2));
         nd_plot_put_string(fp, plot->corrected_name ? plot->corrected_name : "corrected");
         fputs(", \\\n", fp);
     }
@@ -358,15 +376,14 @@ static void put_panel(FILE *fp, const nd_plot_parity *plot, size_t k, const axis
     fputc('\n', fp);
 }
 
-int nd_plot_parity_write(const char *out_base, const nd_plot_parity *plot,
-                         const nd_plot_options *opt, nd_error *err)
+int nd_plot_parity_write(const char *out_base, const nd_plot_parity *plot, const nd_plot_options *opt,
+                         nd_error *err)
 {
     int rc = check_parity(plot, err);
     if (rc) return rc;
     int corrected = plot->panels[0].corrected_ms != NULL;
     size_t cols = 1, cells;
-    while (cols * cols < plot->n_panels)
-        cols++;
+    while (cols * cols < plot->n_panels) cols++;
     size_t rows = (plot->n_panels + cols - 1) / cols;
     if (nd_plot_mul_size(plot->n_panels, plot->n_points, &cells))
         return nd_error_set(err, ND_EINPUT, "parity plot: too many points");
@@ -389,8 +406,10 @@ int nd_plot_parity_write(const char *out_base, const nd_plot_parity *plot,
     put_data(t.data.fp, plot, corrected, show, keep, kept);
     /* More than two rows of square panels: a taller image, unless the caller chose a size. */
     nd_plot_options o;
-    if (opt) o = *opt;
-    else nd_plot_options_init(&o);
+    if (opt)
+        o = *opt;
+    else
+        nd_plot_options_init(&o);
     if (rows > 2 && (o.height_px == 0 || o.height_px == ND_PLOT_HEIGHT_DEFAULT) &&
         (o.width_px == 0 || o.width_px == ND_PLOT_WIDTH_DEFAULT))
         o.height_px = 330 * (int)rows;
@@ -405,6 +424,10 @@ int nd_plot_parity_write(const char *out_base, const nd_plot_parity *plot,
     rc = nd_plot_texts_emit(&t, "parity", out_base, &o, err);
 done:
     nd_plot_texts_free(&t);
-    free(show); free(keep); free(seen); free(mape); free(ranges);
+    free(show);
+    free(keep);
+    free(seen);
+    free(mape);
+    free(ranges);
     return rc;
 }

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PARTS_MAX 256
+#define PARTS_MAX       256
 #define STEP_ONLY_COLOR "#9aa5b1"
 
 typedef struct parts_view {
@@ -38,7 +38,8 @@ static int check_parts(const nd_plot_parts *p, nd_error *err)
     if (nd_plot_mul_size(p->n_strategies, p->n_parts, &cells))
         return nd_error_set(err, ND_EINPUT, "parts plot: too many strategies");
     if (!p->labels || !p->part_names || !p->estimated_ms || (!p->measured_ms && !p->measured_step_ms))
-        return nd_error_set(err, ND_EINPUT, "parts plot: labels, part names, measured or estimated values missing");
+        return nd_error_set(err, ND_EINPUT,
+                            "parts plot: labels, part names, measured or estimated values missing");
     if (p->n_table_rows && (!p->table_row_names || !p->table_cells))
         return nd_error_set(err, ND_EINPUT, "parts plot: table rows without names or cells");
     if (p->omit_part) {
@@ -74,8 +75,9 @@ static int build_view(const nd_plot_parts *p, parts_view *v, nd_error *err)
         v->step_only |= !parts && isfinite(p->measured_step_ms[i]);
     }
     if (v->n == 0)
-        return nd_error_set(err, ND_EINPUT, p->omit_part ? "parts plot: omitting '%s' leaves no part to draw"
-                                                           : "parts plot: no finite value to draw%s",
+        return nd_error_set(err, ND_EINPUT,
+                            p->omit_part ? "parts plot: omitting '%s' leaves no part to draw"
+                                         : "parts plot: no finite value to draw%s",
                             p->omit_part ? p->omit_part : "");
     v->table_rows = p->n_table_rows;
     return ND_OK;
@@ -89,20 +91,33 @@ static void put_data(FILE *fp, const nd_plot_parts *p, const parts_view *v)
           "(ms; nan: the sum of the measured parts), measured parts, estimated parts (ms; nan = not "
           "available, drawn as 0).\n# label",
           fp);
-    for (size_t t = 0; t < v->table_rows; t++) { fputs(" table:", fp); nd_plot_put_word(fp, p->table_row_names[t]); }
+    for (size_t t = 0; t < v->table_rows; t++) {
+        fputs(" table:", fp);
+        nd_plot_put_word(fp, p->table_row_names[t]);
+    }
     fputs(" measured:step", fp);
     for (int side = 0; side < 2; side++)
-        for (size_t j = 0; j < v->n; j++)
-            { fputs(side ? " estimated:" : " measured:", fp); nd_plot_put_word(fp, p->part_names[v->keep[j]]); }
+        for (size_t j = 0; j < v->n; j++) {
+            fputs(side ? " estimated:" : " measured:", fp);
+            nd_plot_put_word(fp, p->part_names[v->keep[j]]);
+        }
     fputc('\n', fp);
     for (size_t i = 0; i < p->n_strategies; i++) {
         nd_plot_put_label(fp, p->labels[i]);
-        for (size_t t = 0; t < v->table_rows; t++)
-            { fputc(' ', fp); nd_plot_put_label(fp, p->table_cells[t * p->n_strategies + i]); }
-        fputc(' ', fp); nd_plot_put_number(fp, p->measured_step_ms ? p->measured_step_ms[i] : NAN);
-        for (size_t j = 0; j < v->n; j++) { fputc(' ', fp); nd_plot_put_number(fp, measured(p, i, v->keep[j])); }
-        for (size_t j = 0; j < v->n; j++)
-            { fputc(' ', fp); nd_plot_put_number(fp, p->estimated_ms[i * p->n_parts + v->keep[j]]); }
+        for (size_t t = 0; t < v->table_rows; t++) {
+            fputc(' ', fp);
+            nd_plot_put_label(fp, p->table_cells[t * p->n_strategies + i]);
+        }
+        fputc(' ', fp);
+        nd_plot_put_number(fp, p->measured_step_ms ? p->measured_step_ms[i] : NAN);
+        for (size_t j = 0; j < v->n; j++) {
+            fputc(' ', fp);
+            nd_plot_put_number(fp, measured(p, i, v->keep[j]));
+        }
+        for (size_t j = 0; j < v->n; j++) {
+            fputc(' ', fp);
+            nd_plot_put_number(fp, p->estimated_ms[i * p->n_parts + v->keep[j]]);
+        }
         fputc('\n', fp);
     }
 }
@@ -160,29 +175,38 @@ static void put_body(FILE *fp, const nd_plot_parts *p, const parts_view *v, cons
                  p->n_strategies, p->n_rows_total);
     fputs("set multiplot title ", fp);
     nd_plot_put_string(fp, nd_plot_title(opt, title));
-    fprintf(fp,
-            " font ',12'\nset lmargin at screen %.3f\nset rmargin at screen 0.98\nset tmargin at screen 0.83\n"
-            "set bmargin at screen %.3f\nset style fill solid 1.0 border rgb '#ffffff'\nset grid ytics\n"
-            "set ylabel 'time per step (ms)'\nset ytics nomirror\nset xrange [-0.5:%zu - 0.5]\n"
-            "set yrange [0:*]\nset offsets 0, 0, graph 0.12, 0\nunset key\n",
-            left, bottom, p->n_strategies);
+    fprintf(
+        fp,
+        " font ',12'\nset lmargin at screen %.3f\nset rmargin at screen 0.98\nset tmargin at screen 0.83\n"
+        "set bmargin at screen %.3f\nset style fill solid 1.0 border rgb '#ffffff'\nset grid ytics\n"
+        "set ylabel 'time per step (ms)'\nset ytics nomirror\nset xrange [-0.5:%zu - 0.5]\n"
+        "set yrange [0:*]\nset offsets 0, 0, graph 0.12, 0\nunset key\n",
+        left, bottom, p->n_strategies);
     put_tics(fp, p, v);
     fputs("plot $DATA using 0:(NaN):xtic(xtic_text(0)) notitle", fp);
-    fprintf(fp,
-            ", \\\n     $DATA using ($0 - 0.2):(mstep(0) / 2):($0 - 0.38):($0 - 0.02):(0):(valid(M) && !valid(M + 1) ? "
-            "mstep(0) : 0) with boxxyerror fc rgb '%s' notitle",
-            STEP_ONLY_COLOR);
+    fprintf(
+        fp,
+        ", \\\n     $DATA using ($0 - 0.2):(mstep(0) / 2):($0 - 0.38):($0 - 0.02):(0):(valid(M) && !valid(M + 1) ? "
+        "mstep(0) : 0) with boxxyerror fc rgb '%s' notitle",
+        STEP_ONLY_COLOR);
     put_bars(fp, v, m + 1, "($0 - 0.2)", "($0 - 0.38)", "($0 - 0.02)");
     put_bars(fp, v, e, "($0 + 0.2)", "($0 + 0.02)", "($0 + 0.38)");
-    fputs(", \\\n     $DATA using ($0 - 0.2):(mstep(0)):('M') with labels offset 0,0.6 font ',8' notitle"
-          ", \\\n     $DATA using ($0 + 0.2):(estep(0)):('E') with labels offset 0,0.6 font ',8' notitle"
-          ", \\\n     $DATA using 0:(top(0)):(sprintf('%+.1f %%', err(0))) with labels offset 0,1.8 notitle\n",
-          fp);
+    fputs(
+        ", \\\n     $DATA using ($0 - 0.2):(mstep(0)):('M') with labels offset 0,0.6 font ',8' notitle"
+        ", \\\n     $DATA using ($0 + 0.2):(estep(0)):('E') with labels offset 0,0.6 font ',8' notitle"
+        ", \\\n     $DATA using 0:(top(0)):(sprintf('%+.1f %%', err(0))) with labels offset 0,1.8 notitle\n",
+        fp);
     const char *names[PARTS_MAX + 1], *colors[PARTS_MAX + 1];
     size_t n = 0;
-    for (size_t j = 0; j < v->n; j++) { names[n] = p->part_names[v->keep[j]]; colors[n++] = nd_plot_color(v->keep[j]); }
+    for (size_t j = 0; j < v->n; j++) {
+        names[n] = p->part_names[v->keep[j]];
+        colors[n++] = nd_plot_color(v->keep[j]);
+    }
     /* A round of step times only: the grey measured bar is the step, not split. */
-    if (v->step_only) { names[n] = "measured step (not split)"; colors[n++] = STEP_ONLY_COLOR; }
+    if (v->step_only) {
+        names[n] = "measured step (not split)";
+        colors[n++] = STEP_ONLY_COLOR;
+    }
     nd_plot_put_key_panel(fp, names, colors, n, NULL, left, 0.845, 0.925, opt);
     fputs("unset multiplot\n", fp);
 }
@@ -199,12 +223,16 @@ int nd_plot_parts_write(const char *out_base, const nd_plot_parts *plot, const n
     int rc = check_parts(plot, err);
     if (!rc && plot->n_strategies > PAIRS_MAX) {
         nd_plot_parts first = *plot;
-        const char **cells = plot->n_table_rows ? calloc(plot->n_table_rows * PAIRS_MAX, sizeof *cells) : NULL;
+        const char **cells =
+            plot->n_table_rows ? calloc(plot->n_table_rows * PAIRS_MAX, sizeof *cells) : NULL;
         if (plot->n_table_rows && !cells) return nd_error_set(err, ND_ENOMEM, "out of memory");
         for (size_t t = 0; t < plot->n_table_rows; t++) /* the table is row-major by line */
-            for (size_t i = 0; i < PAIRS_MAX; i++) cells[t * PAIRS_MAX + i] = plot->table_cells[t * plot->n_strategies + i];
-        first.n_strategies = PAIRS_MAX; first.table_cells = cells;
-        first.n_rows_total = plot->n_rows_total > plot->n_strategies ? plot->n_rows_total : plot->n_strategies;
+            for (size_t i = 0; i < PAIRS_MAX; i++)
+                cells[t * PAIRS_MAX + i] = plot->table_cells[t * plot->n_strategies + i];
+        first.n_strategies = PAIRS_MAX;
+        first.table_cells = cells;
+        first.n_rows_total =
+            plot->n_rows_total > plot->n_strategies ? plot->n_rows_total : plot->n_strategies;
         rc = nd_plot_parts_write(out_base, &first, opt, err);
         free(cells);
         return rc;

@@ -32,13 +32,11 @@ static const kind_info kinds[] = {
     {"parity", nd_plot_cmd_parity, "nd-compare's <stem>_estimates.csv", NULL, false, false, false},
     {"parts", nd_plot_cmd_parts, "nd-compare's <stem>_estimates.csv", NULL, false, false, true},
     {"ranking", nd_plot_cmd_ranking, "nd-search's ranking.csv", "ranking", true, true, false},
-    {"memory", nd_plot_cmd_memory, "memory.csv from nd-search -o or nd-estimate --memory-csv",
-     "memory", false, true, false},
+    {"memory", nd_plot_cmd_memory, "memory.csv from nd-search -o or nd-estimate --memory-csv", "memory",
+     false, true, false},
     {"potentials", nd_plot_cmd_potentials, "recompute_potentials.csv from nd-search -rp",
      "recompute_potentials", true, true, false},
 };
-
-
 
 /* ---- the flags ------------------------------------------------------------ */
 
@@ -83,21 +81,20 @@ static int plot_options(const nd_plot_request *req, nd_plot_options *opt, nd_err
     return ND_OK;
 }
 
-static int read_flags(const kind_info *k, const nd_plot_request *req, nd_plot_cmd_input *in,
-                      nd_error *err)
+static int read_flags(const kind_info *k, const nd_plot_request *req, nd_plot_cmd_input *in, nd_error *err)
 {
     int rc = applies(k, req, err);
     if (!rc) rc = plot_options(req, &in->opt, err);
     if (rc) return rc;
-    in->kind = k->name; in->source = k->source;
+    in->kind = k->name;
+    in->source = k->source;
     in->budget_mib = NAN;
     in->no_idle = req->no_idle;
     int64_t v = 0;
     if (req->top && (rc = whole_flag("-t", req->top, 1000000, &v, err))) return rc;
     in->top = (size_t)v;
     if (req->budget && (nd_parse_memory_mib(req->budget, &in->budget_mib) || !(in->budget_mib > 0)))
-        return nd_error_set(err, ND_EUSAGE,
-                            "--budget '%s': not a memory size such as 58GB, 60000MB or 80GiB",
+        return nd_error_set(err, ND_EUSAGE, "--budget '%s': not a memory size such as 58GB, 60000MB or 80GiB",
                             req->budget);
     return ND_OK;
 }
@@ -129,7 +126,8 @@ static char *default_base(const kind_info *k, const nd_plot_request *req)
         else
             base = nd_path_printf("%s/%s_%s%s", dir, stem, k->name, req->no_idle ? "_no_idle" : "");
     }
-    free(dir); free(stem);
+    free(dir);
+    free(stem);
     return base;
 }
 
@@ -147,8 +145,8 @@ static void say_written(FILE *out, const char *base, const nd_plot_options *opt)
     if (opt->script_only)
         fprintf(out, "wrote %s.gp and %s.dat (--script-only: no image)\n", base, base);
     else
-        fprintf(out, "wrote %s.%s, %s.gp and %s.dat\n", base, nd_plot_format_extension(opt->format),
-                base, base);
+        fprintf(out, "wrote %s.%s, %s.gp and %s.dat\n", base, nd_plot_format_extension(opt->format), base,
+                base);
 }
 
 int nd_plot_command(const nd_plot_request *req, FILE *out, nd_error *err)
@@ -167,7 +165,8 @@ int nd_plot_command(const nd_plot_request *req, FILE *out, nd_error *err)
     nd_csv_table t;
     if ((rc = nd_csv_table_load(req->input, &t, err))) return rc;
     in.t = &t;
-    char *base = req->out_base && !names_directory(req->out_base) ? nd_strdup(req->out_base) : default_base(k, req);
+    char *base =
+        req->out_base && !names_directory(req->out_base) ? nd_strdup(req->out_base) : default_base(k, req);
     if (!base) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     if (!rc) rc = k->draw(base, &in, err);
     if (!rc) say_written(out, base, &in.opt);

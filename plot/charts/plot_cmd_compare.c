@@ -34,7 +34,11 @@ typedef struct estimates {
 
 static void estimates_free(estimates *e)
 {
-    free(e->labels); free(e->recompute); free(e->label_text); free(e->degrees); free(e->time);
+    free(e->labels);
+    free(e->recompute);
+    free(e->label_text);
+    free(e->degrees);
+    free(e->time);
     memset(e, 0, sizeof *e);
 }
 
@@ -51,8 +55,13 @@ static int estimates_alloc(estimates *e, size_t n, nd_error *err)
         estimates_free(e);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
-    e->score = e->time + n; e->raw = e->score + n; e->m_peak = e->raw + n; e->e_peak = e->m_peak + n;
-    e->est = e->e_peak + n; e->meas = e->est + ND_FOLDS * n; e->none = e->meas + ND_FOLDS * n;
+    e->score = e->time + n;
+    e->raw = e->score + n;
+    e->m_peak = e->raw + n;
+    e->e_peak = e->m_peak + n;
+    e->est = e->e_peak + n;
+    e->meas = e->est + ND_FOLDS * n;
+    e->none = e->meas + ND_FOLDS * n;
     for (size_t i = 0; i < ND_FOLDS * n; i++) e->none[i] = NAN;
     return ND_OK;
 }
@@ -100,15 +109,16 @@ static int read_degrees(const nd_csv_table *t, estimates *e, size_t i, nd_error 
         double v;
         int rc = optional_number(t, i, nd_dim_name((nd_dim)d), &v, err);
         if (rc) return rc;
-        e->degrees[i * ND_DIMS_SEARCHED + d] = isfinite(v) && v >= 0 && v < 1e9 ? (int64_t)v : d == ND_DIM_SP ? 0 : 1;
+        e->degrees[i * ND_DIMS_SEARCHED + d] = isfinite(v) && v >= 0 && v < 1e9 ? (int64_t)v
+                                               : d == ND_DIM_SP                 ? 0
+                                                                                : 1;
     }
     int col = nd_csv_table_find(t, nd_estimates_csv.recompute);
     e->recompute[i] = col >= 0 ? nd_csv_table_cell(t, i, (size_t)col) : NULL;
     return ND_OK;
 }
 
-static int read_row(const nd_plot_cmd_input *in, estimates *e, size_t i, const size_t *cols,
-                    nd_error *err)
+static int read_row(const nd_plot_cmd_input *in, estimates *e, size_t i, const size_t *cols, nd_error *err)
 {
     const nd_csv_table *t = in->t;
     double parts[ND_PARTS];
@@ -136,15 +146,13 @@ static int read_row(const nd_plot_cmd_input *in, estimates *e, size_t i, const s
 
 static int estimates_read(const nd_plot_cmd_input *in, estimates *e, nd_error *err)
 {
-    const char *names[3 + ND_PARTS] = {nd_estimates_csv.time, nd_estimates_csv.score,
-                                       nd_estimates_csv.label};
+    const char *names[3 + ND_PARTS] = {nd_estimates_csv.time, nd_estimates_csv.score, nd_estimates_csv.label};
     size_t cols[3 + ND_PARTS];
     memcpy(names + 3, nd_part_names, sizeof nd_part_names);
     int rc = nd_plot_cmd_need_rows(in, err);
     if (!rc) rc = nd_plot_cmd_columns(in, names, 3 + ND_PARTS, cols, err);
     if (!rc) rc = estimates_alloc(e, in->t->n_rows, err);
-    for (size_t i = 0; !rc && i < in->t->n_rows; i++)
-        rc = read_row(in, e, i, cols, err);
+    for (size_t i = 0; !rc && i < in->t->n_rows; i++) rc = read_row(in, e, i, cols, err);
     return rc;
 }
 
@@ -152,9 +160,19 @@ static int estimates_read(const nd_plot_cmd_input *in, estimates *e, nd_error *e
  * (raw_ms) but not the raw parts: part panels show the corrected estimates only. */
 static nd_plot_round as_round(const estimates *e)
 {
-    nd_plot_round r = {e->n,   e->labels, e->degrees, e->recompute, e->has_measured, e->meas,   e->est,
-                       e->corrected ? e->none : NULL,  e->time,      e->score,       e->corrected ? e->raw : NULL,
-                       e->m_peak, e->e_peak};
+    nd_plot_round r = {e->n,
+                       e->labels,
+                       e->degrees,
+                       e->recompute,
+                       e->has_measured,
+                       e->meas,
+                       e->est,
+                       e->corrected ? e->none : NULL,
+                       e->time,
+                       e->score,
+                       e->corrected ? e->raw : NULL,
+                       e->m_peak,
+                       e->e_peak};
     return r;
 }
 

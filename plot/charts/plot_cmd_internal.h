@@ -35,8 +35,8 @@ int nd_plot_cmd_potentials(const char *base, const nd_plot_cmd_input *in, nd_err
 
 /* The indices of columns names[0..n-1] into cols. A missing column is
  * ND_EINPUT "FILE:LINE: no column 'X' (the <kind> plot reads <source>)". */
-int nd_plot_cmd_columns(const nd_plot_cmd_input *in, const char *const *names, size_t n,
-                        size_t *cols, nd_error *err);
+int nd_plot_cmd_columns(const nd_plot_cmd_input *in, const char *const *names, size_t n, size_t *cols,
+                        nd_error *err);
 
 /* Row `row`'s numbers in columns cols[0..n-1] into v (blank: NaN). */
 int nd_plot_cmd_numbers(const nd_csv_table *t, size_t row, const size_t *cols, size_t n, double *v,
@@ -45,11 +45,9 @@ int nd_plot_cmd_numbers(const nd_csv_table *t, size_t row, const size_t *cols, s
 /* "DP 8 MP 4 PP 2 SP" from the degree columns that the table has, the way nd
  * labels strategies (DP always, the others when not 1, SP when on). */
 #define ND_PLOT_CMD_LABEL_MAX 160
-int nd_plot_cmd_degrees(const nd_csv_table *t, size_t row, char buf[ND_PLOT_CMD_LABEL_MAX],
-                        nd_error *err);
+int nd_plot_cmd_degrees(const nd_csv_table *t, size_t row, char buf[ND_PLOT_CMD_LABEL_MAX], nd_error *err);
 
 /* ND_EINPUT "FILE:LINE: no rows under the header" when the table has none. */
 int nd_plot_cmd_need_rows(const nd_plot_cmd_input *in, nd_error *err);
-
 
 #endif

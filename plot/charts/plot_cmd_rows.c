@@ -10,14 +10,14 @@
 
 #include "nd/base/text.h"
 
-int nd_plot_cmd_columns(const nd_plot_cmd_input *in, const char *const *names, size_t n,
-                        size_t *cols, nd_error *err)
+int nd_plot_cmd_columns(const nd_plot_cmd_input *in, const char *const *names, size_t n, size_t *cols,
+                        nd_error *err)
 {
     for (size_t i = 0; i < n; i++) {
         int c = nd_csv_table_find(in->t, names[i]);
         if (c < 0)
-            return nd_error_set(err, ND_EINPUT, "%s:%d: no column '%s' (the %s plot reads %s)",
-                                in->t->path, in->t->header_line, names[i], in->kind, in->source);
+            return nd_error_set(err, ND_EINPUT, "%s:%d: no column '%s' (the %s plot reads %s)", in->t->path,
+                                in->t->header_line, names[i], in->kind, in->source);
         cols[i] = (size_t)c;
     }
     return ND_OK;
@@ -36,8 +36,8 @@ int nd_plot_cmd_numbers(const nd_csv_table *t, size_t row, const size_t *cols, s
 int nd_plot_cmd_need_rows(const nd_plot_cmd_input *in, nd_error *err)
 {
     if (in->t->n_rows) return ND_OK;
-    return nd_error_set(err, ND_EINPUT, "%s:%d: no rows under the header: nothing to draw",
-                        in->t->path, in->t->header_line + 1);
+    return nd_error_set(err, ND_EINPUT, "%s:%d: no rows under the header: nothing to draw", in->t->path,
+                        in->t->header_line + 1);
 }
 
 /* Row `row`'s cell of dimension d into *v: -1 when the table has no such column or the
@@ -51,18 +51,17 @@ static int read_degree(const nd_csv_table *t, size_t row, nd_dim d, int64_t *v, 
     if (!c) return ND_OK;
     if (d == ND_DIM_SP) {
         if (nd_parse_bool(c, &on))
-            return nd_error_set(err, ND_EINPUT, "%s:%d: column '%s': '%s' is not 0/1 or true/false",
-                                t->path, t->lines[row], nd_dim_name(d), c);
+            return nd_error_set(err, ND_EINPUT, "%s:%d: column '%s': '%s' is not 0/1 or true/false", t->path,
+                                t->lines[row], nd_dim_name(d), c);
         *v = on;
     } else if (nd_parse_int64(c, 1, (int64_t)1 << 30, v)) {
-        return nd_error_set(err, ND_EINPUT, "%s:%d: column '%s': '%s' is not a whole number >= 1",
-                            t->path, t->lines[row], t->header[col], c);
+        return nd_error_set(err, ND_EINPUT, "%s:%d: column '%s': '%s' is not a whole number >= 1", t->path,
+                            t->lines[row], t->header[col], c);
     }
     return ND_OK;
 }
 
-int nd_plot_cmd_degrees(const nd_csv_table *t, size_t row, char buf[ND_PLOT_CMD_LABEL_MAX],
-                        nd_error *err)
+int nd_plot_cmd_degrees(const nd_csv_table *t, size_t row, char buf[ND_PLOT_CMD_LABEL_MAX], nd_error *err)
 {
     /* The degree columns the table has, labelled as nd_strategy_label labels a strategy,
      * so a redrawn plot reads like nd-search's. The flag SP is checked last. */

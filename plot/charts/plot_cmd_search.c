@@ -35,22 +35,20 @@ static int ranking_alloc(ranking_buf *b, size_t n, nd_error *err)
     return ND_OK;
 }
 
-static int ranking_row(const nd_csv_table *t, size_t i, const size_t *cols, ranking_buf *b,
-                       nd_error *err)
+static int ranking_row(const nd_csv_table *t, size_t i, const size_t *cols, ranking_buf *b, nd_error *err)
 {
     const char *rank = nd_csv_table_cell(t, i, cols[0]);
     int64_t r;
     if (!rank || nd_parse_int64(rank, 1, INT64_MAX, &r))
-        return nd_error_set(err, ND_EINPUT, "%s:%d: column '%s': '%s' is not a whole number >= 1",
-                            t->path, t->lines[i], nd_ranking_csv.rank, rank ? rank : "");
+        return nd_error_set(err, ND_EINPUT, "%s:%d: column '%s': '%s' is not a whole number >= 1", t->path,
+                            t->lines[i], nd_ranking_csv.rank, rank ? rank : "");
     char deg[ND_PLOT_CMD_LABEL_MAX];
     int rc = nd_plot_cmd_degrees(t, i, deg, err);
     if (rc) return rc;
     snprintf(b->text[i], sizeof b->text[i], "#%lld  %s", (long long)r, deg);
     b->labels[i] = b->text[i];
     if ((rc = nd_csv_table_number(t, i, cols[1], &b->peak[i], err))) return rc;
-    return nd_plot_cmd_numbers(t, i, cols + 2, ND_PARTS, &b->parts[i * ND_PARTS],
-                               err);
+    return nd_plot_cmd_numbers(t, i, cols + 2, ND_PARTS, &b->parts[i * ND_PARTS], err);
 }
 
 /* The first -t rows in file order (nd-search writes them best first). */
@@ -66,14 +64,14 @@ int nd_plot_cmd_ranking(const char *base, const nd_plot_cmd_input *in, nd_error 
     size_t n = top < in->t->n_rows ? top : in->t->n_rows;
     ranking_buf b = {0};
     rc = ranking_alloc(&b, n, err);
-    for (size_t i = 0; !rc && i < n; i++)
-        rc = ranking_row(in->t, i, cols, &b, err);
+    for (size_t i = 0; !rc && i < n; i++) rc = ranking_row(in->t, i, cols, &b, err);
     if (!rc) {
-        nd_plot_ranking p = {n,       b.labels, ND_PARTS, nd_part_names,
-                             b.parts, b.peak,   in->budget_mib};
+        nd_plot_ranking p = {n, b.labels, ND_PARTS, nd_part_names, b.parts, b.peak, in->budget_mib};
         rc = nd_plot_ranking_write(base, &p, &in->opt, err);
     }
-    free(b.labels); free(b.text); free(b.parts);
+    free(b.labels);
+    free(b.text);
+    free(b.parts);
     return rc;
 }
 
@@ -112,11 +110,12 @@ int nd_plot_cmd_memory(const char *base, const nd_plot_cmd_input *in, nd_error *
     }
     if (!rc) rc = memory_budget(in, &budget, err);
     if (!rc) {
-        nd_plot_stage_memory p = {n, stage >= 0 ? labels : NULL, COMPONENTS, f->title, v, budget, NULL,
-                                  ND_MEMORY_RECLAIMABLE};
+        nd_plot_stage_memory p = {n,    stage >= 0 ? labels : NULL, COMPONENTS, f->title, v, budget,
+                                  NULL, ND_MEMORY_RECLAIMABLE};
         rc = nd_plot_stage_memory_write(base, &p, &in->opt, err);
     }
-    free(labels); free(v);
+    free(labels);
+    free(v);
     return rc;
 }
 
@@ -132,13 +131,12 @@ typedef struct potentials {
     double *step_ms, *peak_mib;       /* [rows], the series' runs point into them */
 } potentials;
 
-static int whole_cell(const nd_csv_table *t, size_t i, size_t col, int64_t min, int64_t *v,
-                      nd_error *err)
+static int whole_cell(const nd_csv_table *t, size_t i, size_t col, int64_t min, int64_t *v, nd_error *err)
 {
     const char *c = nd_csv_table_cell(t, i, col);
     if (c && nd_parse_int64(c, min, INT64_MAX, v) == 0) return ND_OK;
-    return nd_error_set(err, ND_EINPUT, "%s:%d: column '%s': '%s' is not a whole number >= %lld",
-                        t->path, t->lines[i], t->header[col], c ? c : "", (long long)min);
+    return nd_error_set(err, ND_EINPUT, "%s:%d: column '%s': '%s' is not a whole number >= %lld", t->path,
+                        t->lines[i], t->header[col], c ? c : "", (long long)min);
 }
 
 /* Starts a series for row i (TOP top), or refuses a TOP seen before. */
@@ -167,8 +165,7 @@ static int potentials_read(const nd_csv_table *t, const size_t *cols, size_t lim
     for (size_t i = 0; i < t->n_rows; i++) {
         int64_t top, step;
         int rc;
-        if ((rc = whole_cell(t, i, cols[0], 1, &top, err)) ||
-            (rc = whole_cell(t, i, cols[1], 0, &step, err)))
+        if ((rc = whole_cell(t, i, cols[0], 1, &top, err)) || (rc = whole_cell(t, i, cols[1], 0, &step, err)))
             return rc;
         bool same = p->n_series && p->tops[p->n_series - 1] == top;
         if (!same && p->n_series == limit) break;
@@ -201,9 +198,7 @@ int nd_plot_cmd_potentials(const char *base, const nd_plot_cmd_input *in, nd_err
     p.labels = calloc(n, sizeof *p.labels);
     p.tops = calloc(n, sizeof *p.tops);
     p.step_ms = calloc(2 * n, sizeof *p.step_ms);
-    rc = p.series && p.labels && p.tops && p.step_ms
-             ? ND_OK
-             : nd_error_set(err, ND_ENOMEM, "out of memory");
+    rc = p.series && p.labels && p.tops && p.step_ms ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
     if (!rc) {
         p.peak_mib = p.step_ms + n;
         rc = potentials_read(in->t, cols, in->top ? in->top : n, &p, err);
@@ -212,6 +207,9 @@ int nd_plot_cmd_potentials(const char *base, const nd_plot_cmd_input *in, nd_err
         nd_plot_recompute r = {p.n_series, p.series, in->budget_mib};
         rc = nd_plot_recompute_write(base, &r, &in->opt, err);
     }
-    free(p.series); free(p.labels); free(p.tops); free(p.step_ms);
+    free(p.series);
+    free(p.labels);
+    free(p.tops);
+    free(p.step_ms);
     return rc;
 }

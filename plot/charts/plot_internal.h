@@ -103,7 +103,6 @@ void nd_plot_texts_free(nd_plot_texts *t);
 
 /* Writes out_base.dat and out_base.gp and renders out_base.<ext> (unless
  * opt->script_only), all or nothing. opt may be NULL (defaults). */
-int nd_plot_emit(const char *out_base, const nd_plot_options *opt, const nd_plot_job *job,
-                 nd_error *err);
+int nd_plot_emit(const char *out_base, const nd_plot_options *opt, const nd_plot_job *job, nd_error *err);
 
 #endif

@@ -18,8 +18,7 @@ static int check_recompute(const nd_plot_recompute *plot, nd_error *err)
         const nd_plot_recompute_series *s = &plot->series[i];
         const char *label = s->label ? s->label : "";
         if (s->n_steps == 0)
-            return nd_error_set(err, ND_EINPUT, "recompute plot: configuration '%s' has no steps",
-                                label);
+            return nd_error_set(err, ND_EINPUT, "recompute plot: configuration '%s' has no steps", label);
         if (!s->step_ms || !s->peak_mib)
             return nd_error_set(err, ND_EINPUT,
                                 "recompute plot: configuration '%s': step times or peak memory "
@@ -29,8 +28,7 @@ static int check_recompute(const nd_plot_recompute *plot, nd_error *err)
         memory = memory || nd_plot_any_finite(s->peak_mib, s->n_steps);
     }
     if (!time) return nd_error_set(err, ND_EINPUT, "recompute plot: no finite step time to draw");
-    if (!memory)
-        return nd_error_set(err, ND_EINPUT, "recompute plot: no finite peak memory to draw");
+    if (!memory) return nd_error_set(err, ND_EINPUT, "recompute plot: no finite peak memory to draw");
     return ND_OK;
 }
 
@@ -79,7 +77,8 @@ static void put_data(FILE *fp, const nd_plot_recompute *plot)
 }
 
 /* The legend text of drawn series i: its label, and those it stands for. */
-static void series_title(const nd_plot_recompute *plot, const size_t *shown_as, size_t i, char *out, size_t size)
+static void series_title(const nd_plot_recompute *plot, const size_t *shown_as, size_t i, char *out,
+                         size_t size)
 {
     size_t used = (size_t)snprintf(out, size, "%s", plot->series[i].label ? plot->series[i].label : "");
     bool first = true;
@@ -96,7 +95,8 @@ static void series_title(const nd_plot_recompute *plot, const size_t *shown_as, 
 
 /* The lines of one panel (column 3: step time in ms, 4: peak memory, drawn in GiB). Beyond
  * the palette's 16 colours the point shape changes, so lines stay distinct. */
-static void put_lines(FILE *fp, const nd_plot_recompute *plot, const size_t *shown_as, int column, bool titled)
+static void put_lines(FILE *fp, const nd_plot_recompute *plot, const size_t *shown_as, int column,
+                      bool titled)
 {
     static const int shapes[] = {7, 5, 9, 11};
     fputs("plot ", fp);
@@ -110,7 +110,8 @@ static void put_lines(FILE *fp, const nd_plot_recompute *plot, const size_t *sho
         if (titled) {
             char title[512];
             series_title(plot, shown_as, i, title, sizeof title);
-            fputs("title ", fp); nd_plot_put_string(fp, title);
+            fputs("title ", fp);
+            nd_plot_put_string(fp, title);
         } else {
             fputs("notitle", fp);
         }
@@ -138,13 +139,16 @@ static void put_budget_note(FILE *fp, const nd_plot_recompute *plot, const size_
         }
     }
     if (!binds) {
-        used = (size_t)snprintf(note, sizeof note, "The %.4g GiB budget never binds: all fit at every step, so "
-                                "more recompute only costs time", plot->budget_mib / ND_MIB_PER_GIB);
+        used = (size_t)snprintf(note, sizeof note,
+                                "The %.4g GiB budget never binds: all fit at every step, so "
+                                "more recompute only costs time",
+                                plot->budget_mib / ND_MIB_PER_GIB);
         if (counted)
             snprintf(note + used, sizeof note - used, " (%+.1f ms a layer for %.2f GiB, on average)",
                      cost_ms / (double)counted, saved_mib / (double)counted / 1024);
     } else {
-        used = (size_t)snprintf(note, sizeof note, "Fits the %.4g GiB budget:", plot->budget_mib / ND_MIB_PER_GIB);
+        used = (size_t)snprintf(note, sizeof note,
+                                "Fits the %.4g GiB budget:", plot->budget_mib / ND_MIB_PER_GIB);
         bool first = true;
         for (size_t i = 0; i < plot->n_series && used < sizeof note; i++) {
             if (shown_as[i] != i) continue;
@@ -154,11 +158,11 @@ static void put_budget_note(FILE *fp, const nd_plot_recompute *plot, const size_
             const char *label = s->label ? s->label : "";
             int len = (int)strcspn(label, ":");
             if (j < s->n_steps)
-                used += (size_t)snprintf(note + used, sizeof note - used, "%s %.*s from %s%zu", first ? "" : ",",
-                                         len, label, first ? "step " : "", j);
+                used += (size_t)snprintf(note + used, sizeof note - used, "%s %.*s from %s%zu",
+                                         first ? "" : ",", len, label, first ? "step " : "", j);
             else
-                used += (size_t)snprintf(note + used, sizeof note - used, "%s %.*s never", first ? "" : ",", len,
-                                         label);
+                used += (size_t)snprintf(note + used, sizeof note - used, "%s %.*s never", first ? "" : ",",
+                                         len, label);
             first = false;
         }
     }
@@ -167,8 +171,8 @@ static void put_budget_note(FILE *fp, const nd_plot_recompute *plot, const size_
     fputs(" at screen 0.5, screen 0.925 center tc rgb '#c00000'\n", fp);
 }
 
-int nd_plot_recompute_write(const char *out_base, const nd_plot_recompute *plot,
-                            const nd_plot_options *opt, nd_error *err)
+int nd_plot_recompute_write(const char *out_base, const nd_plot_recompute *plot, const nd_plot_options *opt,
+                            nd_error *err)
 {
     int rc = check_recompute(plot, err);
     if (rc) return rc;
@@ -191,8 +195,9 @@ int nd_plot_recompute_write(const char *out_base, const nd_plot_recompute *plot,
                                               "layer per step"));
     /* A fixed x range, half a step beyond the ends, so the budget line (a
      * function, sampled over the x range) spans the whole panel. */
-    fputs(" font ',12'\nset tmargin 5\nset grid\nset xlabel 'layers switched to full recompute (step)'\nset xrange [-0.5:",
-          fp);
+    fputs(
+        " font ',12'\nset tmargin 5\nset grid\nset xlabel 'layers switched to full recompute (step)'\nset xrange [-0.5:",
+        fp);
     nd_plot_put_number(fp, (double)last_step + 0.5);
     fprintf(fp,
             "]\nset offsets 0, 0, graph 0.05, graph 0.05\nset xtics 0, %zu\n"

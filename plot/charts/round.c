@@ -46,11 +46,12 @@ int nd_plot_round_parity(const char *base, const nd_plot_round *r, const nd_plot
     }
     bool corrected = r->raw_step_ms != NULL;
     /* With ratios the raw estimate is the first series and the corrected one the second. */
-    panels[k++] = (nd_plot_parity_panel){"step", r->measured_step_ms, corrected ? r->raw_step_ms : r->estimated_step_ms,
-                                         corrected ? r->estimated_step_ms : NULL, "ms"};
+    panels[k++] =
+        (nd_plot_parity_panel){"step", r->measured_step_ms, corrected ? r->raw_step_ms : r->estimated_step_ms,
+                               corrected ? r->estimated_step_ms : NULL, "ms"};
     if (pairs(mem_m, mem_e, n)) /* memory is not corrected by time ratios: one series */
         panels[k++] = (nd_plot_parity_panel){"peak memory", mem_m, mem_e, corrected ? none : NULL, "GiB"};
-    static const nd_fold order[] = {ND_FOLD_COMP, ND_FOLD_DP, ND_FOLD_MP, ND_FOLD_EP,
+    static const nd_fold order[] = {ND_FOLD_COMP, ND_FOLD_DP, ND_FOLD_MP,  ND_FOLD_EP,
                                     ND_FOLD_CP,   ND_FOLD_PP, ND_FOLD_IDLE};
     for (size_t j = 0; j < sizeof order / sizeof order[0]; j++) {
         nd_fold f = order[j];
@@ -59,8 +60,8 @@ int nd_plot_round_parity(const char *base, const nd_plot_round *r, const nd_plot
         panels[k++] = (nd_plot_parity_panel){nd_fold_name(f), &r->measured[f * n], corrected ? raw : est,
                                              corrected ? est : NULL, "ms"};
     }
-    nd_plot_parity p = {n, r->labels, k, panels, corrected ? "raw estimate" : "estimate", "corrected",
-                        ND_PLOT_SCALE_AUTO};
+    nd_plot_parity p = {n,           r->labels,         k, panels, corrected ? "raw estimate" : "estimate",
+                        "corrected", ND_PLOT_SCALE_AUTO};
     int rc = nd_plot_parity_write(base, &p, opt, err);
     free(none);
     return rc;
@@ -115,8 +116,10 @@ static int build_table(const nd_plot_round *r, round_table *t, nd_error *err)
         add_row(t, n, nd_dim_name((nd_dim)d));
         for (size_t i = 0; i < n; i++) {
             int64_t v = r->degrees[i * ND_DIMS_SEARCHED + d];
-            if (d == ND_DIM_SP) snprintf(t->cells[row * n + i], CELL_MAX, "%s", v > 0 ? "on" : "off");
-            else if (v > 0) snprintf(t->cells[row * n + i], CELL_MAX, "%lld", (long long)v);
+            if (d == ND_DIM_SP)
+                snprintf(t->cells[row * n + i], CELL_MAX, "%s", v > 0 ? "on" : "off");
+            else if (v > 0)
+                snprintf(t->cells[row * n + i], CELL_MAX, "%lld", (long long)v);
         }
     }
     bool recompute = false;
@@ -158,10 +161,22 @@ int nd_plot_round_parts(const char *base, const nd_plot_round *r, bool no_idle, 
                 e[i * k + f] = r->estimated[f * n + i];
             }
         /* Without idle the bars no longer sum to the measured step: the step is theirs. */
-        nd_plot_parts p = {n,        r->labels, k, names, m, e, no_idle ? nd_fold_name(ND_FOLD_IDLE) : NULL,
-                           no_idle ? NULL : r->measured_step_ms, t.rows, t.names, t.cell_ptrs, 0};
+        nd_plot_parts p = {n,
+                           r->labels,
+                           k,
+                           names,
+                           m,
+                           e,
+                           no_idle ? nd_fold_name(ND_FOLD_IDLE) : NULL,
+                           no_idle ? NULL : r->measured_step_ms,
+                           t.rows,
+                           t.names,
+                           t.cell_ptrs,
+                           0};
         rc = nd_plot_parts_write(base, &p, opt, err);
     }
-    free(m); free(t.cells); free(t.cell_ptrs);
+    free(m);
+    free(t.cells);
+    free(t.cell_ptrs);
     return rc;
 }

@@ -96,8 +96,7 @@ void nd_plot_put_word(FILE *fp, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     if (!*p) fputc('_', fp);
-    for (; *p; p++)
-        fputc(*p <= 0x20 || *p == 0x7f ? '_' : *p, fp);
+    for (; *p; p++) fputc(*p <= 0x20 || *p == 0x7f ? '_' : *p, fp);
 }
 
 /* Text that reads back to exactly x: nd_format_double's shortest digits, but
@@ -113,8 +112,7 @@ static const char *nd_plot_format_number(double x, char buf[ND_DOUBLE_TEXT_MAX])
     const char *e = strchr(buf, 'e');
     if (e) {
         long exponent = strtol(e + 1, NULL, 10);
-        if (exponent >= 0 && exponent < 16)
-            snprintf(buf, ND_DOUBLE_TEXT_MAX, "%.*g", (int)exponent + 1, x);
+        if (exponent >= 0 && exponent < 16) snprintf(buf, ND_DOUBLE_TEXT_MAX, "%.*g", (int)exponent + 1, x);
     }
     return buf;
 }
@@ -141,8 +139,7 @@ double nd_plot_pow10(int k)
     /* Whole powers are exact up to 10^22; a negative power is one correctly
      * rounded division, the double nearest to the decimal "0.00...1". */
     double p = 1;
-    for (int i = 0; i < abs(k); i++)
-        p *= 10;
+    for (int i = 0; i < abs(k); i++) p *= 10;
     return k < 0 ? 1 / p : p;
 }
 
@@ -196,8 +193,7 @@ void nd_plot_put_key_panel(FILE *fp, const char *const *names, const char *const
             "plot ",
             left, top, bottom, (entries + cols - 1) / cols);
     for (size_t k = 0; k < n; k++) {
-        fprintf(fp, "%sNaN with boxes fs solid 1.0 fc rgb '%s' title ", k ? ", \\\n     " : "",
-                colors[k]);
+        fprintf(fp, "%sNaN with boxes fs solid 1.0 fc rgb '%s' title ", k ? ", \\\n     " : "", colors[k]);
         nd_plot_put_string(fp, names[k]);
     }
     if (mark_title) {
@@ -266,12 +262,9 @@ int nd_plot_format_from_name(const char *name, nd_plot_format *fmt, nd_error *er
 const char *nd_plot_format_extension(nd_plot_format fmt)
 {
     switch (fmt) {
-    case ND_PLOT_SVG:
-        return "svg";
-    case ND_PLOT_PDF:
-        return "pdf";
+    case ND_PLOT_SVG: return "svg";
+    case ND_PLOT_PDF: return "pdf";
     case ND_PLOT_PNG:
-    default:
-        return "png";
+    default: return "png";
     }
 }

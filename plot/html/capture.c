@@ -67,16 +67,23 @@ void nd_html_notes_from_capture(nd_html *h, nd_html_capture *c)
             if (n == cap) {
                 char **more = realloc(lines, 2 * cap * sizeof *lines);
                 if (!more) break;
-                lines = more; cap *= 2;
+                lines = more;
+                cap *= 2;
             }
             lines[n] = malloc(len + 1);
-            if (lines[n]) { memcpy(lines[n], p, len); lines[n][len] = '\0'; n++; }
+            if (lines[n]) {
+                memcpy(lines[n], p, len);
+                lines[n][len] = '\0';
+                n++;
+            }
         }
         p += len + (p[len] == '\n');
     }
     nd_html_section(h, "notes", "Notes and warnings");
-    if (n) nd_html_notes(h, n, (const char *const *)lines);
-    else nd_html_text(h, "The run printed no note or warning.");
+    if (n)
+        nd_html_notes(h, n, (const char *const *)lines);
+    else
+        nd_html_text(h, "The run printed no note or warning.");
     for (size_t i = 0; i < n; i++) free(lines[i]);
     free(lines);
 }

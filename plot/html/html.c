@@ -78,7 +78,9 @@ void nd_html_free(nd_html *h)
 {
     if (!h) return;
     if (h->fp) fclose(h->fp);
-    free(h->buf); free(h->generator); free(h);
+    free(h->buf);
+    free(h->generator);
+    free(h);
 }
 
 void nd_html_section(nd_html *h, const char *id, const char *heading)
@@ -121,8 +123,11 @@ void nd_html_facts(nd_html *h, size_t n, const char *const *names, const char *c
     fputs("<dl>\n", h->fp);
     for (size_t i = 0; i < n; i++) {
         if (!values[i]) continue;
-        fputs("<dt>", h->fp); put_text(h->fp, names[i]); fputs("</dt><dd>", h->fp);
-        put_text(h->fp, values[i]); fputs("</dd>\n", h->fp);
+        fputs("<dt>", h->fp);
+        put_text(h->fp, names[i]);
+        fputs("</dt><dd>", h->fp);
+        put_text(h->fp, values[i]);
+        fputs("</dd>\n", h->fp);
     }
     fputs("</dl>\n", h->fp);
 }
@@ -133,19 +138,29 @@ static bool numeric(const char *s)
     if (!s || !*s) return false;
     bool digit = false;
     for (const char *p = s; *p; p++) {
-        if (isdigit((unsigned char)*p)) digit = true;
-        else if (!strchr("+-.,% eE", *p) && !(digit && isalpha((unsigned char)*p))) return false;
+        if (isdigit((unsigned char)*p))
+            digit = true;
+        else if (!strchr("+-.,% eE", *p) && !(digit && isalpha((unsigned char)*p)))
+            return false;
     }
     return digit && (isdigit((unsigned char)s[0]) || s[0] == '-' || s[0] == '+');
 }
 
-void nd_html_table(nd_html *h, const char *caption, size_t n_cols, const char *const *headers,
-                   size_t n_rows, const char *const *cells)
+void nd_html_table(nd_html *h, const char *caption, size_t n_cols, const char *const *headers, size_t n_rows,
+                   const char *const *cells)
 {
     fputs("<table>\n", h->fp);
-    if (caption) { fputs("<caption>", h->fp); put_text(h->fp, caption); fputs("</caption>\n", h->fp); }
+    if (caption) {
+        fputs("<caption>", h->fp);
+        put_text(h->fp, caption);
+        fputs("</caption>\n", h->fp);
+    }
     fputs("<thead><tr>", h->fp);
-    for (size_t c = 0; c < n_cols; c++) { fputs("<th>", h->fp); put_text(h->fp, headers[c]); fputs("</th>", h->fp); }
+    for (size_t c = 0; c < n_cols; c++) {
+        fputs("<th>", h->fp);
+        put_text(h->fp, headers[c]);
+        fputs("</th>", h->fp);
+    }
     fputs("</tr></thead>\n<tbody>\n", h->fp);
     for (size_t r = 0; r < n_rows; r++) {
         fputs("<tr>", h->fp);
@@ -171,7 +186,8 @@ bool nd_html_grid_init(nd_html_grid *g, size_t cols, size_t cap_rows)
         return false;
     }
     for (size_t i = 0; i < n; i++) g->ptrs[i] = g->cells[i];
-    g->cols = cols; g->cap_rows = cap_rows;
+    g->cols = cols;
+    g->cap_rows = cap_rows;
     return true;
 }
 
@@ -192,7 +208,8 @@ void nd_html_grid_table(nd_html *h, const char *caption, const char *const *head
 
 void nd_html_grid_free(nd_html_grid *g)
 {
-    free(g->cells); free(g->ptrs);
+    free(g->cells);
+    free(g->ptrs);
     memset(g, 0, sizeof *g);
 }
 
@@ -231,13 +248,20 @@ static void put_svg(FILE *fp, const char *svg, size_t len, unsigned k)
     for (const char *p = start; p < end; p++) {
         size_t rest = (size_t)(end - p);
         if (starts(p, rest, "id='") || starts(p, rest, "id=\"")) {
-            fwrite(p, 1, 4, fp); fputs(prefix, fp); p += 3;
+            fwrite(p, 1, 4, fp);
+            fputs(prefix, fp);
+            p += 3;
         } else if (starts(p, rest, "href='#") || starts(p, rest, "href=\"#")) {
-            fwrite(p, 1, 7, fp); fputs(prefix, fp); p += 6;
+            fwrite(p, 1, 7, fp);
+            fputs(prefix, fp);
+            p += 6;
         } else if (starts(p, rest, "url(#")) {
-            fwrite(p, 1, 5, fp); fputs(prefix, fp); p += 4;
+            fwrite(p, 1, 5, fp);
+            fputs(prefix, fp);
+            p += 4;
         } else if (p == start + 4 && p < end) {
-            fputs(" role=\"img\"", fp); fputc(*p, fp);
+            fputs(" role=\"img\"", fp);
+            fputc(*p, fp);
         } else {
             fputc(*p, fp);
         }
@@ -266,7 +290,8 @@ void nd_html_gallery(nd_html *h, const nd_plot_gallery *g, const char *const *ca
                        captions && captions[i] ? captions[i] : g->items[i].name);
 }
 
-void nd_html_plots_section(nd_html *h, const nd_plot_gallery *g, const char *const *captions, size_t n_captions)
+void nd_html_plots_section(nd_html *h, const nd_plot_gallery *g, const char *const *captions,
+                           size_t n_captions)
 {
     nd_html_section(h, "plots", "Plots");
     if (g && g->count)
@@ -283,7 +308,8 @@ int nd_html_write(nd_html *h, const char *path, nd_error *err)
     fputs("<footer>Written by ", fp);
     put_text(fp, h->generator);
     fputs(" (docs/report.md). The plots are inline SVG; each is also a PNG, with its gnuplot script "
-          "and data, in the run's output directory.</footer>\n</body>\n</html>\n", fp);
+          "and data, in the run's output directory.</footer>\n</body>\n</html>\n",
+          fp);
     if (fflush(fp) != 0 || ferror(fp) || !h->buf) return nd_error_set(err, ND_ENOMEM, "out of memory");
     return nd_write_file_atomic(path, h->buf, h->len, err);
 }

@@ -27,23 +27,63 @@ typedef struct {
     int flags;
 } dfield;
 
-#define DD(f) {#f, D_DOUBLE, offsetof(nd_device, f), 0}
-#define DF(f) {#f, D_DOUBLE, offsetof(nd_device, f), F_FRACTION}
-#define DZ(f) {#f, D_DOUBLE, offsetof(nd_device, f), F_ZERO_OK}
-#define DO(f) {#f, D_DOUBLE, offsetof(nd_device, f), F_ZERO_OK | F_OPTIONAL}
-#define DFO(f) {#f, D_DOUBLE, offsetof(nd_device, f), F_FRACTION | F_ZERO_OK | F_OPTIONAL}
+#define DD(f)                                                                                                \
+    {                                                                                                        \
+#f, D_DOUBLE, offsetof(nd_device, f), 0                                                              \
+    }
+#define DF(f)                                                                                                \
+    {                                                                                                        \
+#f, D_DOUBLE, offsetof(nd_device, f), F_FRACTION                                                     \
+    }
+#define DZ(f)                                                                                                \
+    {                                                                                                        \
+#f, D_DOUBLE, offsetof(nd_device, f), F_ZERO_OK                                                      \
+    }
+#define DO(f)                                                                                                \
+    {                                                                                                        \
+#f, D_DOUBLE, offsetof(nd_device, f), F_ZERO_OK | F_OPTIONAL                                         \
+    }
+#define DFO(f)                                                                                               \
+    {                                                                                                        \
+#f, D_DOUBLE, offsetof(nd_device, f), F_FRACTION | F_ZERO_OK | F_OPTIONAL                            \
+    }
 static const dfield dfields[] = {
     {"description", D_TEXT, offsetof(nd_device, description), 0},
-    DD(peak_tflops), DO(fp8_tflops), DO(tf32_tflops), DD(fp32_tflops),
-    DF(gemm_efficiency), DZ(gemm_half_dim), DO(gemm_fixed_us), DFO(fp8_gemm_efficiency), DO(fp8_gemm_half_dim),
-    DFO(grouped_gemm_efficiency), DFO(grouped_wgrad_efficiency),
-    DF(attention_fwd_efficiency), DF(attention_bwd_efficiency), DZ(attention_half_seq),
-    DZ(kernel_launch_us), DZ(host_dispatch_us), DO(host_sync_us), DZ(microbatch_host_ms),
+    DD(peak_tflops),
+    DO(fp8_tflops),
+    DO(tf32_tflops),
+    DD(fp32_tflops),
+    DF(gemm_efficiency),
+    DZ(gemm_half_dim),
+    DO(gemm_fixed_us),
+    DFO(fp8_gemm_efficiency),
+    DO(fp8_gemm_half_dim),
+    DFO(grouped_gemm_efficiency),
+    DFO(grouped_wgrad_efficiency),
+    DF(attention_fwd_efficiency),
+    DF(attention_bwd_efficiency),
+    DZ(attention_half_seq),
+    DZ(kernel_launch_us),
+    DZ(host_dispatch_us),
+    DO(host_sync_us),
+    DZ(microbatch_host_ms),
     DZ(step_host_ms),
-    DD(hbm_gib), DD(hbm_gbps), DF(hbm_efficiency), DZ(runtime_reserve_mib), DO(comm_buffer_mib),
+    DD(hbm_gib),
+    DD(hbm_gbps),
+    DF(hbm_efficiency),
+    DZ(runtime_reserve_mib),
+    DO(comm_buffer_mib),
     {"devices_per_node", D_INT, offsetof(nd_device, devices_per_node), 0},
-    DD(intra_gbps), DF(intra_efficiency), DZ(intra_latency_us), DO(intra_base_us), DO(intra_link_gbps),
-    DD(inter_gbps), DF(inter_efficiency), DZ(inter_latency_us), DO(inter_base_us), DD(host_gbps),
+    DD(intra_gbps),
+    DF(intra_efficiency),
+    DZ(intra_latency_us),
+    DO(intra_base_us),
+    DO(intra_link_gbps),
+    DD(inter_gbps),
+    DF(inter_efficiency),
+    DZ(inter_latency_us),
+    DO(inter_base_us),
+    DD(host_gbps),
 };
 #define N_DFIELDS (sizeof dfields / sizeof dfields[0])
 _Static_assert(N_DFIELDS <= ND_DEVICE_FIELDS_MAX, "seen[] arrays hold every device field");
@@ -68,8 +108,7 @@ void nd_device_table_names(const nd_device_table *table, char *buf, size_t size)
     size_t used = 0;
     buf[0] = '\0';
     for (int i = 0; i < table->count && used < size; i++)
-        used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "",
-                                 table->items[i].name);
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "", table->items[i].name);
 }
 
 static double field_value(const nd_device *d, const dfield *f)
@@ -92,7 +131,7 @@ int nd_device_field(const nd_device *d, const char *key, double *value)
  * efficiency): below these a step time is no longer finite, or no longer means anything. */
 #define FRACTION_MIN 1e-3 /* an efficiency of 0.1 % */
 #define POSITIVE_MIN 1e-6 /* 1 kB/s, 1 MFLOP/s, 1 ns */
-#define VALUE_MAX 1e9
+#define VALUE_MAX    1e9
 
 int nd_device_validate(const nd_device *d, const char *source, nd_error *err)
 {
@@ -103,8 +142,10 @@ int nd_device_validate(const nd_device *d, const char *source, nd_error *err)
         bool zero_ok = f->flags & F_ZERO_OK, fraction = f->flags & F_FRACTION;
         double lo = fraction ? FRACTION_MIN : POSITIVE_MIN, hi = fraction ? 1 : VALUE_MAX;
         if (!isfinite(v) || (v == 0 ? !zero_ok : v < lo || v > hi))
-            return nd_error_set(err, ND_EINPUT, "%s: device %s: field '%s' = %g is out of range "
-                                "(%s[%g, %g])", source, d->name, f->key, v, zero_ok ? "0 or " : "", lo, hi);
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: device %s: field '%s' = %g is out of range "
+                                "(%s[%g, %g])",
+                                source, d->name, f->key, v, zero_ok ? "0 or " : "", lo, hi);
     }
     return ND_OK;
 }
@@ -117,15 +158,17 @@ int nd_device_set_field(nd_device *d, const char *key, const char *value, const 
         char *p = (char *)d + f->offset;
         if (f->type == D_TEXT) {
             if (nd_text_name_chars(value) < 0)
-                return nd_error_set(err, ND_EINPUT, "%s: device field '%s' holds a control character "
-                                    "or bytes that are not UTF-8", where, key);
+                return nd_error_set(err, ND_EINPUT,
+                                    "%s: device field '%s' holds a control character "
+                                    "or bytes that are not UTF-8",
+                                    where, key);
             nd_text_copy(p, value, sizeof d->description);
             return (int)i;
         }
         double v;
         if (nd_parse_double(value, &v))
-            return nd_error_set(err, ND_EINPUT, "%s: device field '%s': '%s' is not a number",
-                                where, key, value);
+            return nd_error_set(err, ND_EINPUT, "%s: device field '%s': '%s' is not a number", where, key,
+                                value);
         if (f->type == D_INT) {
             if (v != floor(v) || v < 1 || v > 1 << 20)
                 return nd_error_set(err, ND_EINPUT,
@@ -140,11 +183,10 @@ int nd_device_set_field(nd_device *d, const char *key, const char *value, const 
     char names[1024];
     size_t used = 0;
     for (size_t i = 0; i < N_DFIELDS && used < sizeof names; i++)
-        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                                 dfields[i].key);
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", dfields[i].key);
     char hint_buf[ND_TEXT_HINT_MAX];
-    return nd_error_set(err, ND_EINPUT, "%s: unknown device field '%s' (%sknown: base, %s)", where,
-                        key, nd_text_hint(key, names, hint_buf), names);
+    return nd_error_set(err, ND_EINPUT, "%s: unknown device field '%s' (%sknown: base, %s)", where, key,
+                        nd_text_hint(key, names, hint_buf), names);
 }
 
 size_t nd_device_missing_fields(const bool seen[ND_DEVICE_FIELDS_MAX], char *buf, size_t size)

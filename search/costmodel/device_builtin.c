@@ -54,13 +54,13 @@
  * every kernel costs 3 us of device time beyond its work, every operator `host_us` of host
  * time; a device-to-host synchronisation about 40 us (the 17 us synchronised op of [EAGER]
  * plus the copy and the host's wake-up). */
-#define NV_STACK(host_us) \
-    .kernel_launch_us = 3, .host_dispatch_us = (host_us), .host_sync_us = 40, \
-    .microbatch_host_ms = 0.2, .step_host_ms = 5
+#define NV_STACK(host_us)                                                                                    \
+    .kernel_launch_us = 3, .host_dispatch_us = (host_us), .host_sync_us = 40, .microbatch_host_ms = 0.2,     \
+    .step_host_ms = 5
 
 /* NVIDIA links: inside an NVSwitch node a collective's set-up and ring steps [NCCL-H]; across
  * nodes a NIC per GPU at 0.92 of line rate [NIC] and a few us per ring step. */
-#define NV_INTER(nic_gbps) \
+#define NV_INTER(nic_gbps)                                                                                   \
     .inter_gbps = (nic_gbps), .inter_efficiency = 0.92, .inter_latency_us = 2, .inter_base_us = 25
 
 /* Blackwell kernel curves. B200's are fitted to its GEMM table [GEMM] and FlashAttention-4 /
@@ -68,183 +68,314 @@
  * on GB200 (72.9 % BF16, 72.3 % FP8). B300 and GB300 take their sibling's curves (assumed: MAMF
  * measures B300 at 78.6 % of peak against B200's 77.6 %). torchao's B200 MXFP8 puts the weight-
  * gradient grouped GEMM at 1.31x the forward's time. */
-#define BLACKWELL_GROUPED \
+#define BLACKWELL_GROUPED                                                                                    \
     .grouped_gemm_efficiency = 0.75, .grouped_wgrad_efficiency = 0.57, .attention_half_seq = 1024
-#define B200_CURVES \
-    .gemm_efficiency = 0.85, .gemm_half_dim = 176, .gemm_fixed_us = 2.5, \
-    .fp8_gemm_efficiency = 0.82, .fp8_gemm_half_dim = 144, \
-    .attention_fwd_efficiency = 0.62, .attention_bwd_efficiency = 0.48, BLACKWELL_GROUPED
-#define GB200_CURVES \
-    .gemm_efficiency = 0.78, .gemm_half_dim = 176, .gemm_fixed_us = 2.5, \
-    .fp8_gemm_efficiency = 0.77, .fp8_gemm_half_dim = 144, \
-    .attention_fwd_efficiency = 0.58, .attention_bwd_efficiency = 0.45, BLACKWELL_GROUPED
+#define B200_CURVES                                                                                          \
+    .gemm_efficiency = 0.85, .gemm_half_dim = 176, .gemm_fixed_us = 2.5, .fp8_gemm_efficiency = 0.82,        \
+    .fp8_gemm_half_dim = 144, .attention_fwd_efficiency = 0.62, .attention_bwd_efficiency = 0.48,            \
+    BLACKWELL_GROUPED
+#define GB200_CURVES                                                                                         \
+    .gemm_efficiency = 0.78, .gemm_half_dim = 176, .gemm_fixed_us = 2.5, .fp8_gemm_efficiency = 0.77,        \
+    .fp8_gemm_half_dim = 144, .attention_fwd_efficiency = 0.58, .attention_bwd_efficiency = 0.45,            \
+    BLACKWELL_GROUPED
 
 /* Ascend 910B/910C die with torch_npu [EAGER]; everything but the host dispatch is assumed
  * (Huawei's own modelling tool uses 0.7 of peak and 0.7 of link bandwidth, uncalibrated). */
-#define ASCEND_DIE \
-    .peak_tflops = 376, .fp32_tflops = 94, \
-    .gemm_efficiency = 0.75, .gemm_half_dim = 128, .gemm_fixed_us = 5, \
-    .attention_fwd_efficiency = 0.55, .attention_bwd_efficiency = 0.45, .attention_half_seq = 1024, \
-    .kernel_launch_us = 4, .host_dispatch_us = 12.1, .host_sync_us = 80, \
-    .microbatch_host_ms = 0.5, .step_host_ms = 10, \
-    .hbm_gib = 64, .hbm_gbps = 1600, .hbm_efficiency = 0.80, \
-    .runtime_reserve_mib = 1000, .comm_buffer_mib = 400, \
-    .intra_gbps = 196, .intra_efficiency = 0.70, .intra_latency_us = 2, .intra_base_us = 30, \
-    .inter_gbps = 25, .inter_efficiency = 0.90, .inter_latency_us = 3, .inter_base_us = 30
+#define ASCEND_DIE                                                                                           \
+    .peak_tflops = 376, .fp32_tflops = 94, .gemm_efficiency = 0.75, .gemm_half_dim = 128,                    \
+    .gemm_fixed_us = 5, .attention_fwd_efficiency = 0.55, .attention_bwd_efficiency = 0.45,                  \
+    .attention_half_seq = 1024, .kernel_launch_us = 4, .host_dispatch_us = 12.1, .host_sync_us = 80,         \
+    .microbatch_host_ms = 0.5, .step_host_ms = 10, .hbm_gib = 64, .hbm_gbps = 1600, .hbm_efficiency = 0.80,  \
+    .runtime_reserve_mib = 1000, .comm_buffer_mib = 400, .intra_gbps = 196, .intra_efficiency = 0.70,        \
+    .intra_latency_us = 2, .intra_base_us = 30, .inter_gbps = 25, .inter_efficiency = 0.90,                  \
+    .inter_latency_us = 3, .inter_base_us = 30
 
 static const nd_device builtin[] = {
     {
-        .name = "V100", .description = "NVIDIA V100-SXM2-16GB (DGX-1, NVLink hybrid cube mesh)",
-        .peak_tflops = 125, .fp32_tflops = 15.7, /* [DS]: FP16 tensor, no BF16, no TF32 */
+        .name = "V100",
+        .description = "NVIDIA V100-SXM2-16GB (DGX-1, NVLink hybrid cube mesh)",
+        .peak_tflops = 125,
+        .fp32_tflops = 15.7, /* [DS]: FP16 tensor, no BF16, no TF32 */
         /* [MARKIDIS]: cuBLAS tensor-core GEMMs up to 83 TFLOP/s (0.66, CUDA 9); the curve's
          * shape assumed as the A100's */
-        .gemm_efficiency = 0.72, .gemm_half_dim = 96, .gemm_fixed_us = 5,
+        .gemm_efficiency = 0.72,
+        .gemm_half_dim = 96,
+        .gemm_fixed_us = 5,
         /* assumed: no flash attention on Volta; memory-efficient attention ~40 % of peak */
-        .attention_fwd_efficiency = 0.40, .attention_bwd_efficiency = 0.30, .attention_half_seq = 512,
+        .attention_fwd_efficiency = 0.40,
+        .attention_bwd_efficiency = 0.30,
+        .attention_half_seq = 512,
         NV_STACK(12), /* assumed: 2017-20 hosts and PyTorch 1.x, 1.5x the A100 host's 8 us */
-        .hbm_gib = 16, .hbm_gbps = 900, .hbm_efficiency = 0.85, /* [DS]; efficiency assumed */
-        .runtime_reserve_mib = 1100, .comm_buffer_mib = 200,
+        .hbm_gib = 16,
+        .hbm_gbps = 900,
+        .hbm_efficiency = 0.85, /* [DS]; efficiency assumed */
+        .runtime_reserve_mib = 1100,
+        .comm_buffer_mib = 200,
         /* [NCCL-V100]: 6 NVLink 2 links of 25 GB/s; a group of k reaches (k-1) links */
-        .devices_per_node = 8, .intra_gbps = 150, .intra_efficiency = 0.90, .intra_latency_us = 3.3,
-        .intra_base_us = 20, .intra_link_gbps = 25,
-        .inter_gbps = 6.25, .inter_efficiency = 0.92, .inter_latency_us = 3, .inter_base_us = 25,
+        .devices_per_node = 8,
+        .intra_gbps = 150,
+        .intra_efficiency = 0.90,
+        .intra_latency_us = 3.3,
+        .intra_base_us = 20,
+        .intra_link_gbps = 25,
+        .inter_gbps = 6.25,
+        .inter_efficiency = 0.92,
+        .inter_latency_us = 3,
+        .inter_base_us = 25,
         .host_gbps = 12, /* [DS] DGX-1: 4 x EDR 100 Gb/s per 8 GPUs; PCIe Gen3 x16 */
     },
     {
-        .name = "A100", .description = "NVIDIA A100-SXM4-80GB (DGX A100)",
-        .peak_tflops = 312, .tf32_tflops = 156, .fp32_tflops = 19.5, /* [DS] */
-        .gemm_efficiency = 0.94, .gemm_half_dim = 96, .gemm_fixed_us = 7, /* [GEMM] a100.csv */
-        .grouped_gemm_efficiency = 0.80, .grouped_wgrad_efficiency = 0.60, /* assumed */
-        .attention_fwd_efficiency = 0.76, .attention_bwd_efficiency = 0.66, /* [FA2] */
+        .name = "A100",
+        .description = "NVIDIA A100-SXM4-80GB (DGX A100)",
+        .peak_tflops = 312,
+        .tf32_tflops = 156,
+        .fp32_tflops = 19.5, /* [DS] */
+        .gemm_efficiency = 0.94,
+        .gemm_half_dim = 96,
+        .gemm_fixed_us = 7, /* [GEMM] a100.csv */
+        .grouped_gemm_efficiency = 0.80,
+        .grouped_wgrad_efficiency = 0.60, /* assumed */
+        .attention_fwd_efficiency = 0.76,
+        .attention_bwd_efficiency = 0.66, /* [FA2] */
         .attention_half_seq = 512,
         NV_STACK(10),
-        .hbm_gib = 80, .hbm_gbps = 2039, .hbm_efficiency = 0.83, /* [DS], [STREAM] */
-        .runtime_reserve_mib = 600, .comm_buffer_mib = 200,
-        .devices_per_node = 8, .intra_gbps = 300, .intra_efficiency = 0.69, .intra_latency_us = 1.5,
+        .hbm_gib = 80,
+        .hbm_gbps = 2039,
+        .hbm_efficiency = 0.83, /* [DS], [STREAM] */
+        .runtime_reserve_mib = 600,
+        .comm_buffer_mib = 200,
+        .devices_per_node = 8,
+        .intra_gbps = 300,
+        .intra_efficiency = 0.69,
+        .intra_latency_us = 1.5,
         .intra_base_us = 44, /* [NCCL-A100] */
-        NV_INTER(25), /* 1 x HDR 200 Gb/s per GPU */
+        NV_INTER(25),        /* 1 x HDR 200 Gb/s per GPU */
         .host_gbps = 25,
     },
     {
-        .name = "A100-40GB", .description = "NVIDIA A100-SXM4-40GB (DGX A100 320GB)",
-        .peak_tflops = 312, .tf32_tflops = 156, .fp32_tflops = 19.5,
-        .gemm_efficiency = 0.94, .gemm_half_dim = 96, .gemm_fixed_us = 7,
-        .grouped_gemm_efficiency = 0.80, .grouped_wgrad_efficiency = 0.60,
-        .attention_fwd_efficiency = 0.76, .attention_bwd_efficiency = 0.66, .attention_half_seq = 512,
+        .name = "A100-40GB",
+        .description = "NVIDIA A100-SXM4-40GB (DGX A100 320GB)",
+        .peak_tflops = 312,
+        .tf32_tflops = 156,
+        .fp32_tflops = 19.5,
+        .gemm_efficiency = 0.94,
+        .gemm_half_dim = 96,
+        .gemm_fixed_us = 7,
+        .grouped_gemm_efficiency = 0.80,
+        .grouped_wgrad_efficiency = 0.60,
+        .attention_fwd_efficiency = 0.76,
+        .attention_bwd_efficiency = 0.66,
+        .attention_half_seq = 512,
         NV_STACK(10),
-        .hbm_gib = 40, .hbm_gbps = 1555, .hbm_efficiency = 0.83,
-        .runtime_reserve_mib = 600, .comm_buffer_mib = 200,
-        .devices_per_node = 8, .intra_gbps = 300, .intra_efficiency = 0.69, .intra_latency_us = 1.5,
+        .hbm_gib = 40,
+        .hbm_gbps = 1555,
+        .hbm_efficiency = 0.83,
+        .runtime_reserve_mib = 600,
+        .comm_buffer_mib = 200,
+        .devices_per_node = 8,
+        .intra_gbps = 300,
+        .intra_efficiency = 0.69,
+        .intra_latency_us = 1.5,
         .intra_base_us = 44,
         NV_INTER(25),
         .host_gbps = 25,
     },
     {
-        .name = "H100", .description = "NVIDIA H100-SXM5-80GB (DGX H100)",
-        .peak_tflops = 989, .fp8_tflops = 1979, .tf32_tflops = 494.5, .fp32_tflops = 67, /* [DS] */
-        .gemm_efficiency = 0.82, .gemm_half_dim = 16, .gemm_fixed_us = 3,  /* [GEMM] h100.csv */
-        .fp8_gemm_efficiency = 0.72, .fp8_gemm_half_dim = 0,               /* [GEMM] h100.csv */
-        .grouped_gemm_efficiency = 0.90, .grouped_wgrad_efficiency = 0.70, /* DeepGEMM ~ dense */
-        .attention_fwd_efficiency = 0.64, .attention_bwd_efficiency = 0.55, /* [FA3] */
+        .name = "H100",
+        .description = "NVIDIA H100-SXM5-80GB (DGX H100)",
+        .peak_tflops = 989,
+        .fp8_tflops = 1979,
+        .tf32_tflops = 494.5,
+        .fp32_tflops = 67, /* [DS] */
+        .gemm_efficiency = 0.82,
+        .gemm_half_dim = 16,
+        .gemm_fixed_us = 3, /* [GEMM] h100.csv */
+        .fp8_gemm_efficiency = 0.72,
+        .fp8_gemm_half_dim = 0, /* [GEMM] h100.csv */
+        .grouped_gemm_efficiency = 0.90,
+        .grouped_wgrad_efficiency = 0.70, /* DeepGEMM ~ dense */
+        .attention_fwd_efficiency = 0.64,
+        .attention_bwd_efficiency = 0.55, /* [FA3] */
         .attention_half_seq = 1024,
         NV_STACK(10),
-        .hbm_gib = 80, .hbm_gbps = 3350, .hbm_efficiency = 0.89, /* [DS], [STREAM] */
-        .runtime_reserve_mib = 600, .comm_buffer_mib = 200,
-        .devices_per_node = 8, .intra_gbps = 450, .intra_efficiency = 0.81, .intra_latency_us = 1.5,
+        .hbm_gib = 80,
+        .hbm_gbps = 3350,
+        .hbm_efficiency = 0.89, /* [DS], [STREAM] */
+        .runtime_reserve_mib = 600,
+        .comm_buffer_mib = 200,
+        .devices_per_node = 8,
+        .intra_gbps = 450,
+        .intra_efficiency = 0.81,
+        .intra_latency_us = 1.5,
         .intra_base_us = 20, /* [NCCL-H] */
-        NV_INTER(50), /* 1 x NDR 400 Gb/s per GPU */
+        NV_INTER(50),        /* 1 x NDR 400 Gb/s per GPU */
         .host_gbps = 50,
     },
     {
-        .name = "H800", .description = "NVIDIA H800-SXM5-80GB (NVLink 200 GB/s per direction)",
-        .peak_tflops = 989, .fp8_tflops = 1979, .tf32_tflops = 494.5, .fp32_tflops = 67,
-        .gemm_efficiency = 0.82, .gemm_half_dim = 16, .gemm_fixed_us = 3,
-        .fp8_gemm_efficiency = 0.60, .fp8_gemm_half_dim = 112, /* [GEMM] h800.csv (DeepGEMM) */
-        .grouped_gemm_efficiency = 0.90, .grouped_wgrad_efficiency = 0.70,
-        .attention_fwd_efficiency = 0.64, .attention_bwd_efficiency = 0.55, .attention_half_seq = 1024,
+        .name = "H800",
+        .description = "NVIDIA H800-SXM5-80GB (NVLink 200 GB/s per direction)",
+        .peak_tflops = 989,
+        .fp8_tflops = 1979,
+        .tf32_tflops = 494.5,
+        .fp32_tflops = 67,
+        .gemm_efficiency = 0.82,
+        .gemm_half_dim = 16,
+        .gemm_fixed_us = 3,
+        .fp8_gemm_efficiency = 0.60,
+        .fp8_gemm_half_dim = 112, /* [GEMM] h800.csv (DeepGEMM) */
+        .grouped_gemm_efficiency = 0.90,
+        .grouped_wgrad_efficiency = 0.70,
+        .attention_fwd_efficiency = 0.64,
+        .attention_bwd_efficiency = 0.55,
+        .attention_half_seq = 1024,
         NV_STACK(10),
-        .hbm_gib = 80, .hbm_gbps = 3350, .hbm_efficiency = 0.89,
-        .runtime_reserve_mib = 600, .comm_buffer_mib = 200,
+        .hbm_gib = 80,
+        .hbm_gbps = 3350,
+        .hbm_efficiency = 0.89,
+        .runtime_reserve_mib = 600,
+        .comm_buffer_mib = 200,
         /* DeepEP intranode EP8: 153-158 GB/s of ~160 */
-        .devices_per_node = 8, .intra_gbps = 200, .intra_efficiency = 0.78, .intra_latency_us = 1.5,
+        .devices_per_node = 8,
+        .intra_gbps = 200,
+        .intra_efficiency = 0.78,
+        .intra_latency_us = 1.5,
         .intra_base_us = 20,
         NV_INTER(50),
         .host_gbps = 50,
     },
     {
-        .name = "H200", .description = "NVIDIA H200-SXM-141GB (HGX H200)",
-        .peak_tflops = 989, .fp8_tflops = 1979, .tf32_tflops = 494.5, .fp32_tflops = 67,
-        .gemm_efficiency = 0.82, .gemm_half_dim = 16, .gemm_fixed_us = 3,
-        .fp8_gemm_efficiency = 0.75, .fp8_gemm_half_dim = 0, /* [GEMM] h200.csv */
-        .grouped_gemm_efficiency = 0.90, .grouped_wgrad_efficiency = 0.70,
-        .attention_fwd_efficiency = 0.64, .attention_bwd_efficiency = 0.55, .attention_half_seq = 1024,
+        .name = "H200",
+        .description = "NVIDIA H200-SXM-141GB (HGX H200)",
+        .peak_tflops = 989,
+        .fp8_tflops = 1979,
+        .tf32_tflops = 494.5,
+        .fp32_tflops = 67,
+        .gemm_efficiency = 0.82,
+        .gemm_half_dim = 16,
+        .gemm_fixed_us = 3,
+        .fp8_gemm_efficiency = 0.75,
+        .fp8_gemm_half_dim = 0, /* [GEMM] h200.csv */
+        .grouped_gemm_efficiency = 0.90,
+        .grouped_wgrad_efficiency = 0.70,
+        .attention_fwd_efficiency = 0.64,
+        .attention_bwd_efficiency = 0.55,
+        .attention_half_seq = 1024,
         NV_STACK(10),
-        .hbm_gib = 139.8, .hbm_gbps = 4800, .hbm_efficiency = 0.86, /* 143155 MiB visible */
-        .runtime_reserve_mib = 600, .comm_buffer_mib = 200,
-        .devices_per_node = 8, .intra_gbps = 450, .intra_efficiency = 0.81, .intra_latency_us = 1.5,
+        .hbm_gib = 139.8,
+        .hbm_gbps = 4800,
+        .hbm_efficiency = 0.86, /* 143155 MiB visible */
+        .runtime_reserve_mib = 600,
+        .comm_buffer_mib = 200,
+        .devices_per_node = 8,
+        .intra_gbps = 450,
+        .intra_efficiency = 0.81,
+        .intra_latency_us = 1.5,
         .intra_base_us = 20,
         NV_INTER(50),
         .host_gbps = 50,
     },
     {
-        .name = "B200", .description = "NVIDIA B200-180GB (DGX B200)",
-        .peak_tflops = 2250, .fp8_tflops = 4500, .tf32_tflops = 1125, .fp32_tflops = 80, /* [DS] */
-        B200_CURVES, /* [GEMM] b200.csv, [FA4] */
+        .name = "B200",
+        .description = "NVIDIA B200-180GB (DGX B200)",
+        .peak_tflops = 2250,
+        .fp8_tflops = 4500,
+        .tf32_tflops = 1125,
+        .fp32_tflops = 80, /* [DS] */
+        B200_CURVES,       /* [GEMM] b200.csv, [FA4] */
         NV_STACK(10),
-        .hbm_gib = 179, .hbm_gbps = 8000, .hbm_efficiency = 0.80, /* 183359 MiB; efficiency assumed */
-        .runtime_reserve_mib = 700, .comm_buffer_mib = 200,
-        .devices_per_node = 8, .intra_gbps = 900, .intra_efficiency = 0.80, .intra_latency_us = 1.5,
+        .hbm_gib = 179,
+        .hbm_gbps = 8000,
+        .hbm_efficiency = 0.80, /* 183359 MiB; efficiency assumed */
+        .runtime_reserve_mib = 700,
+        .comm_buffer_mib = 200,
+        .devices_per_node = 8,
+        .intra_gbps = 900,
+        .intra_efficiency = 0.80,
+        .intra_latency_us = 1.5,
         .intra_base_us = 20, /* [NCCL-H] */
         NV_INTER(50),
         .host_gbps = 50,
     },
     {
-        .name = "B300", .description = "NVIDIA B300-288GB (HGX B300, Blackwell Ultra)",
-        .peak_tflops = 2250, .fp8_tflops = 4500, .tf32_tflops = 1125, .fp32_tflops = 80, /* [DS] */
-        B200_CURVES, /* assumed */
+        .name = "B300",
+        .description = "NVIDIA B300-288GB (HGX B300, Blackwell Ultra)",
+        .peak_tflops = 2250,
+        .fp8_tflops = 4500,
+        .tf32_tflops = 1125,
+        .fp32_tflops = 80, /* [DS] */
+        B200_CURVES,       /* assumed */
         NV_STACK(10),
-        .hbm_gib = 268, .hbm_gbps = 8000, .hbm_efficiency = 0.80, /* visible memory assumed */
-        .runtime_reserve_mib = 700, .comm_buffer_mib = 200,
-        .devices_per_node = 8, .intra_gbps = 900, .intra_efficiency = 0.80, .intra_latency_us = 1.5,
+        .hbm_gib = 268,
+        .hbm_gbps = 8000,
+        .hbm_efficiency = 0.80, /* visible memory assumed */
+        .runtime_reserve_mib = 700,
+        .comm_buffer_mib = 200,
+        .devices_per_node = 8,
+        .intra_gbps = 900,
+        .intra_efficiency = 0.80,
+        .intra_latency_us = 1.5,
         .intra_base_us = 20,
         NV_INTER(100), /* 1 x ConnectX-8 800 Gb/s per GPU */
         .host_gbps = 50,
     },
     {
-        .name = "GB200", .description = "NVIDIA GB200 NVL72 (72 B200 in one NVLink domain)",
-        .peak_tflops = 2500, .fp8_tflops = 5000, .tf32_tflops = 1250, .fp32_tflops = 80, /* [DS] */
-        GB200_CURVES, /* MAMF: 1822 BF16 TFLOP/s, 3616 FP8 */
+        .name = "GB200",
+        .description = "NVIDIA GB200 NVL72 (72 B200 in one NVLink domain)",
+        .peak_tflops = 2500,
+        .fp8_tflops = 5000,
+        .tf32_tflops = 1250,
+        .fp32_tflops = 80, /* [DS] */
+        GB200_CURVES,      /* MAMF: 1822 BF16 TFLOP/s, 3616 FP8 */
         NV_STACK(10),
-        .hbm_gib = 184.6, .hbm_gbps = 8000, .hbm_efficiency = 0.80,
-        .runtime_reserve_mib = 700, .comm_buffer_mib = 200,
+        .hbm_gib = 184.6,
+        .hbm_gbps = 8000,
+        .hbm_efficiency = 0.80,
+        .runtime_reserve_mib = 700,
+        .comm_buffer_mib = 200,
         /* 72-GPU NVLink domain: ring 680 GB/s of 900 (NVIDIA GTC25), 15 us on 4 GPUs (Azure);
          * NVLS/tree keep the small-message latency from growing with the ring */
-        .devices_per_node = 72, .intra_gbps = 900, .intra_efficiency = 0.76, .intra_latency_us = 0.5,
+        .devices_per_node = 72,
+        .intra_gbps = 900,
+        .intra_efficiency = 0.76,
+        .intra_latency_us = 0.5,
         .intra_base_us = 15,
         NV_INTER(50),
         .host_gbps = 190, /* NVLink-C2C to Grace: 193-201 GB/s measured (nvbandwidth) */
     },
     {
-        .name = "GB300", .description = "NVIDIA GB300 NVL72 (72 B300 in one NVLink domain)",
-        .peak_tflops = 2500, .fp8_tflops = 5000, .tf32_tflops = 1250, .fp32_tflops = 80, /* [DS] */
-        GB200_CURVES, /* assumed */
+        .name = "GB300",
+        .description = "NVIDIA GB300 NVL72 (72 B300 in one NVLink domain)",
+        .peak_tflops = 2500,
+        .fp8_tflops = 5000,
+        .tf32_tflops = 1250,
+        .fp32_tflops = 80, /* [DS] */
+        GB200_CURVES,      /* assumed */
         NV_STACK(10),
-        .hbm_gib = 268, .hbm_gbps = 8000, .hbm_efficiency = 0.80,
-        .runtime_reserve_mib = 700, .comm_buffer_mib = 200,
-        .devices_per_node = 72, .intra_gbps = 900, .intra_efficiency = 0.76, .intra_latency_us = 0.5,
+        .hbm_gib = 268,
+        .hbm_gbps = 8000,
+        .hbm_efficiency = 0.80,
+        .runtime_reserve_mib = 700,
+        .comm_buffer_mib = 200,
+        .devices_per_node = 72,
+        .intra_gbps = 900,
+        .intra_efficiency = 0.76,
+        .intra_latency_us = 0.5,
         .intra_base_us = 15,
         NV_INTER(100),
         .host_gbps = 190,
     },
     {
-        .name = "A2", .description = "Ascend 910B (Atlas 800T A2)",
+        .name = "A2",
+        .description = "Ascend 910B (Atlas 800T A2)",
         ASCEND_DIE, /* [DS] peaks (bin-dependent: 313 or 376 FP16), [EAGER] */
         /* HCCS full mesh: 7 links of 28 GB/s */
-        .devices_per_node = 8, .intra_link_gbps = 28,
+        .devices_per_node = 8,
+        .intra_link_gbps = 28,
         .host_gbps = 17.2,
     },
     {
-        .name = "A3", .description = "Ascend 910C, one die (Atlas 900 A3 SuperPoD)",
+        .name = "A3",
+        .description = "Ascend 910C, one die (Atlas 900 A3 SuperPoD)",
         ASCEND_DIE, /* [DS] per die */
         /* UB plane 196 GB/s per die; < 1 us extra across nodes [CM384] */
         .devices_per_node = 16,
@@ -264,15 +395,31 @@ int nd_device_table_builtin(nd_device_table *table, nd_error *err)
     return ND_OK;
 }
 
-static const struct { const char *alias, *name; } aliases[] = {
-    {"ascend", "A2"}, {"ascend910", "A2"}, {"ascend910b", "A2"}, {"910b", "A2"},
-    {"ascend910c", "A3"}, {"ascend910_93", "A3"}, {"910c", "A3"},
-    {"V100-SXM2", "V100"}, {"V100-SXM2-16GB", "V100"},
-    {"A100-80GB", "A100"}, {"A100-SXM", "A100"}, {"A100-SXM4-80GB", "A100"},
+static const struct {
+    const char *alias, *name;
+} aliases[] = {
+    {"ascend", "A2"},
+    {"ascend910", "A2"},
+    {"ascend910b", "A2"},
+    {"910b", "A2"},
+    {"ascend910c", "A3"},
+    {"ascend910_93", "A3"},
+    {"910c", "A3"},
+    {"V100-SXM2", "V100"},
+    {"V100-SXM2-16GB", "V100"},
+    {"A100-80GB", "A100"},
+    {"A100-SXM", "A100"},
+    {"A100-SXM4-80GB", "A100"},
     {"A100-SXM4-40GB", "A100-40GB"},
-    {"H100-SXM", "H100"}, {"H100-SXM5", "H100"}, {"H100-SXM5-80GB", "H100"}, {"H800-SXM", "H800"},
-    {"H200-SXM", "H200"}, {"B200-SXM", "B200"}, {"B300-SXM", "B300"},
-    {"GB200-NVL72", "GB200"}, {"GB300-NVL72", "GB300"},
+    {"H100-SXM", "H100"},
+    {"H100-SXM5", "H100"},
+    {"H100-SXM5-80GB", "H100"},
+    {"H800-SXM", "H800"},
+    {"H200-SXM", "H200"},
+    {"B200-SXM", "B200"},
+    {"B300-SXM", "B300"},
+    {"GB200-NVL72", "GB200"},
+    {"GB300-NVL72", "GB300"},
 };
 
 const char *nd_device_alias(const char *name)

@@ -18,8 +18,6 @@
 #include "nd/costmodel/stage.h"
 #include "nd/base/units.h"
 
-
-
 static int argmax_last(const double *v, int64_t n)
 {
     int best = 0;
@@ -38,7 +36,10 @@ static void correct_memory(const nd_ratios *r, nd_stage_memory *m, double *raw_p
     double tensors = (a - 1) * m->activations_mib + (t - 1) * (m->working_mib + m->buffers_mib);
     double allocator = (t - 1) * m->allocator_mib;
     m->activations_mib *= a;
-    m->working_mib *= t; m->buffers_mib *= t; m->allocator_mib *= t; m->held_mib *= t;
+    m->working_mib *= t;
+    m->buffers_mib *= t;
+    m->allocator_mib *= t;
+    m->held_mib *= t;
     m->allocated_mib += tensors;
     m->reserved_mib += tensors + allocator;
     m->total_mib += tensors + allocator;
@@ -51,7 +52,8 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     nd_stage_memory *mem_out = est->stage_memory;
     nd_stage_time *time_out = est->stage_time;
     memset(est, 0, sizeof *est);
-    est->stage_memory = mem_out; est->stage_time = time_out;
+    est->stage_memory = mem_out;
+    est->stage_time = time_out;
     if (s->pp > ND_MAX_STAGES)
         return nd_error_set(err, ND_EINPUT, "PP=%lld: at most %d pipeline stages are priced",
                             (long long)s->pp, ND_MAX_STAGES);
@@ -76,7 +78,8 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
         bool same = i > 0 && nd_stage_same_work(&w, &prev);
         if (same && !mem_out && w.inflight <= prev.inflight) {
             times[i] = times[i - 1];
-            totals[i] = totals[i - 1]; ends[i] = ends[i - 1];
+            totals[i] = totals[i - 1];
+            ends[i] = ends[i - 1];
             flops_per_mb += prev_flops;
             if (time_out) time_out[i] = times[i];
             prev = w;
@@ -90,8 +93,10 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
             prev_flops = nd_stage_model_flops(ctx, costs, &w);
         }
         nd_stage_memory_compute(ctx, s, costs, &w, &memory);
-        if (ctx->ratios) correct_memory(ctx->ratios, &memory, &raw_peak);
-        else raw_peak = fmax(raw_peak, memory.total_mib);
+        if (ctx->ratios)
+            correct_memory(ctx->ratios, &memory, &raw_peak);
+        else
+            raw_peak = fmax(raw_peak, memory.total_mib);
         prev = w;
         totals[i] = times[i].total_ms;
         ends[i] = times[i].dp_comm_ms + times[i].dp_reduce_ms + times[i].optimizer_ms;
@@ -145,8 +150,10 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     bool finite = isfinite(est->step_ms) && isfinite(est->raw_step_ms) && isfinite(est->peak_mib);
     for (int i = 0; i < ND_PARTS; i++) finite = finite && isfinite(est->parts_ms[i]);
     if (!finite)
-        return nd_error_set(err, ND_EINPUT, "the estimate is not finite (step %g ms, peak %g MiB): a "
-                            "model, device or ratio number is out of range", est->step_ms, est->peak_mib);
+        return nd_error_set(err, ND_EINPUT,
+                            "the estimate is not finite (step %g ms, peak %g MiB): a "
+                            "model, device or ratio number is out of range",
+                            est->step_ms, est->peak_mib);
 
     /* Model FLOPs: forward + backward (3x forward) of every micro-batch on every device of a
      * stage; the per-stage sums already divide by TP, CP and EP. */

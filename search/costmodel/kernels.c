@@ -21,8 +21,10 @@ double nd_gemm_peak_tflops(const nd_device *d, nd_gemm_precision p)
 static double gemm_efficiency(const nd_device *d, nd_gemm_precision p, double m, double n, double k)
 {
     double e = d->gemm_efficiency, h = d->gemm_half_dim;
-    if (p == ND_GEMM_FP8 && d->fp8_tflops > 0 && d->fp8_gemm_efficiency > 0)
-        { e = d->fp8_gemm_efficiency; h = d->fp8_gemm_half_dim; }
+    if (p == ND_GEMM_FP8 && d->fp8_tflops > 0 && d->fp8_gemm_efficiency > 0) {
+        e = d->fp8_gemm_efficiency;
+        h = d->fp8_gemm_half_dim;
+    }
     return e * saturate(m, h) * saturate(n, h) * saturate(k, h);
 }
 
@@ -45,8 +47,7 @@ static double gemm_bytes(nd_gemm_precision p, double elem_bytes, double m, doubl
     return in * (m * k + k * n) + out * m * n;
 }
 
-double nd_gemm_ms(const nd_device *d, nd_gemm_precision p, double m, double n, double k,
-                  double elem_bytes)
+double nd_gemm_ms(const nd_device *d, nd_gemm_precision p, double m, double n, double k, double elem_bytes)
 {
     if (m <= 0 || n <= 0 || k <= 0) return 0.0;
     double compute_ms = gemm_flop_ms(d, p, m, n, k, gemm_efficiency(d, p, m, n, k));

@@ -22,8 +22,7 @@ double nd_gemm_peak_tflops(const nd_device *d, nd_gemm_precision p);
  * (gemm_fixed_us) plus the larger of the FLOP time (2MNK at the peak x efficiency) and the
  * time to move A, B and C through HBM (FP8 inputs are one byte). The curve and the fixed
  * time are fitted to measured GEMM tables (samples/devices/gemm/, docs/devices.md). */
-double nd_gemm_ms(const nd_device *d, nd_gemm_precision p, double m, double n, double k,
-                  double elem_bytes);
+double nd_gemm_ms(const nd_device *d, nd_gemm_precision p, double m, double n, double k, double elem_bytes);
 
 /* Time of a grouped GEMM: `groups` GEMMs of M x N x K (one per local expert, M its tokens)
  * in one kernel, at the per-expert shape's efficiency times the device's grouped factor

@@ -24,19 +24,19 @@ typedef struct acc {
     double fwd, dgrad, wgrad; /* ms */
     double flops;             /* forward FLOPs */
     double kernels_fwd, kernels_bwd;
-    double ops_fwd, ops_bwd;  /* host operators (each kernel-launching call counts one) */
-    double col_dgrad;         /* input-gradient GEMMs of the column-parallel linears (QKV, FC1):
-                                 what SP's weight-gradient re-gather overlaps */
-    double gemm_fwd;          /* the forward GEMMs' share of fwd */
-    double mm_out_bytes;      /* the forward GEMMs' outputs */
+    double ops_fwd, ops_bwd; /* host operators (each kernel-launching call counts one) */
+    double col_dgrad;        /* input-gradient GEMMs of the column-parallel linears (QKV, FC1):
+                                what SP's weight-gradient re-gather overlaps */
+    double gemm_fwd;         /* the forward GEMMs' share of fwd */
+    double mm_out_bytes;     /* the forward GEMMs' outputs */
 } acc;
 
 /* Activation bytes a layer keeps, by what selective recompute may drop. */
 typedef struct kept {
-    double always;     /* kept in every mode but full */
-    double core_attn;  /* attention scores/softmax/dropout (s^2 terms), flash's softmax stats */
-    double activation; /* the MLP activation function's output */
-    double norm;       /* the norms' outputs */
+    double always;      /* kept in every mode but full */
+    double core_attn;   /* attention scores/softmax/dropout (s^2 terms), flash's softmax stats */
+    double activation;  /* the MLP activation function's output */
+    double norm;        /* the norms' outputs */
     double score_grads; /* transient in backward: unfused attention's score gradients */
 } kept;
 
@@ -66,8 +66,10 @@ static void gemm_at(acc *a, const dims *x, nd_gemm_precision p, double M, double
     a->dgrad += nd_gemm_ms(x->d, p, M, K, N, e); /* dX = dY W^T */
     a->wgrad += nd_gemm_ms(x->d, p, K, N, M, e); /* dW = X^T dY */
     a->flops += 2.0 * M * N * K;
-    a->kernels_fwd += 1; a->kernels_bwd += 2;
-    a->ops_fwd += 1; a->ops_bwd += 1;
+    a->kernels_fwd += 1;
+    a->kernels_bwd += 2;
+    a->ops_fwd += 1;
+    a->ops_bwd += 1;
     a->gemm_fwd += nd_gemm_ms(x->d, p, M, N, K, e);
     a->mm_out_bytes += e * M * N;
 }
@@ -76,8 +78,10 @@ static void elementwise(acc *a, const dims *x, double fwd_bytes, double bwd_byte
 {
     a->fwd += nd_memory_ms(x->d, fwd_bytes);
     a->dgrad += nd_memory_ms(x->d, bwd_bytes);
-    a->kernels_fwd += kernels; a->kernels_bwd += kernels;
-    a->ops_fwd += kernels; a->ops_bwd += kernels;
+    a->kernels_fwd += kernels;
+    a->kernels_bwd += kernels;
+    a->ops_fwd += kernels;
+    a->ops_bwd += kernels;
 }
 
 /* FP8 linear layers cast (and transpose, for the weight gradient) their input forward and
@@ -102,7 +106,10 @@ static void gemm(acc *a, const dims *x, double M, double N, double K)
 static void dims_init(dims *x, const nd_layer_inputs *in, const nd_layer_shape *sh)
 {
     memset(x, 0, sizeof *x);
-    x->d = in->device; x->t = in->train; x->m = in->model; x->sh = *sh;
+    x->d = in->device;
+    x->t = in->train;
+    x->m = in->model;
+    x->sh = *sh;
     x->e = in->train->param_bytes;
     /* fp32 runs multiply in TF32 when the run allows it, else in plain FP32; FP8 training
      * (Transformer Engine, DeepSeek-V3) runs the linear layers' GEMMs at the FP8 peak while
@@ -149,8 +156,7 @@ static void residual(acc *a, kept *k, const dims *x)
 
 /* The attention core: scores, softmax, dropout, weighted values. `core` receives the same
  * work (selective recompute repeats it; context parallelism overlaps its blocks). */
-static void attention_core(acc *a, kept *k, const dims *x, double heads, double dqk, double dv,
-                           acc *core)
+static void attention_core(acc *a, kept *k, const dims *x, double heads, double dqk, double dv, acc *core)
 {
     double b = (double)x->sh.mbs;
     acc tmp = {0};
@@ -166,8 +172,10 @@ static void attention_core(acc *a, kept *k, const dims *x, double heads, double 
         tmp.fwd = nd_attention_ms(x->d, flops, x->s / 2, false);
         tmp.dgrad = nd_attention_ms(x->d, 2.5 * flops, x->s / 2, true);
         tmp.flops = flops;
-        tmp.kernels_fwd = blocks; tmp.kernels_bwd = 3 * blocks; /* FA2: dO.O, dQdKdV, dQ cast */
-        tmp.ops_fwd = blocks; tmp.ops_bwd = blocks;
+        tmp.kernels_fwd = blocks;
+        tmp.kernels_bwd = 3 * blocks; /* FA2: dO.O, dQdKdV, dQ cast */
+        tmp.ops_fwd = blocks;
+        tmp.ops_bwd = blocks;
         k->core_attn += 4.0 * x->T * heads; /* fp32 log-sum-exp per query and head */
     } else {
         /* Unfused: two batched GEMMs over the full (masked) score matrix, softmax and
@@ -182,13 +190,21 @@ static void attention_core(acc *a, kept *k, const dims *x, double heads, double 
             elementwise(&tmp, x, 2 * x->e * S + S, 2 * x->e * S + S, 1);
             k->core_attn += S + x->e * S; /* mask and dropout output */
         }
-        tmp.dgrad += tmp.wgrad; tmp.wgrad = 0; /* no weights: both GEMMs are input gradients */
+        tmp.dgrad += tmp.wgrad;
+        tmp.wgrad = 0; /* no weights: both GEMMs are input gradients */
     }
-    a->fwd += tmp.fwd; a->dgrad += tmp.dgrad; a->flops += tmp.flops;
-    a->kernels_fwd += tmp.kernels_fwd; a->kernels_bwd += tmp.kernels_bwd;
-    a->ops_fwd += tmp.ops_fwd; a->ops_bwd += tmp.ops_bwd;
-    core->fwd += tmp.fwd; core->dgrad += tmp.dgrad; core->flops += tmp.flops;
-    core->kernels_fwd += tmp.kernels_fwd; core->ops_fwd += tmp.ops_fwd;
+    a->fwd += tmp.fwd;
+    a->dgrad += tmp.dgrad;
+    a->flops += tmp.flops;
+    a->kernels_fwd += tmp.kernels_fwd;
+    a->kernels_bwd += tmp.kernels_bwd;
+    a->ops_fwd += tmp.ops_fwd;
+    a->ops_bwd += tmp.ops_bwd;
+    core->fwd += tmp.fwd;
+    core->dgrad += tmp.dgrad;
+    core->flops += tmp.flops;
+    core->kernels_fwd += tmp.kernels_fwd;
+    core->ops_fwd += tmp.ops_fwd;
 }
 
 static void attention_mha(acc *a, kept *k, const dims *x, acc *core)
@@ -200,8 +216,10 @@ static void attention_mha(acc *a, kept *k, const dims *x, acc *core)
     a->col_dgrad += nd_gemm_ms(x->d, x->linear, T, x->h, (heads + 2 * kvh) * dh, x->e);
     if (m->max_positions == 0) { /* rotary, fused; eager: upcast, complex multiply, cast back */
         double rot = x->e * T * (heads + kvh) * dh;
-        if (x->eager) elementwise(a, x, 14 * rot, 14 * rot, 6);
-        else elementwise(a, x, 2 * rot, 2 * rot, 1);
+        if (x->eager)
+            elementwise(a, x, 14 * rot, 14 * rot, 6);
+        else
+            elementwise(a, x, 2 * rot, 2 * rot, 1);
     }
     if (m->qk_norm) {
         elementwise(a, x, 2 * x->e * T * (heads + kvh) * dh, 3 * x->e * T * (heads + kvh) * dh, 2);
@@ -256,14 +274,19 @@ static void gemm_groups(acc *a, const dims *x, double groups, double M, double N
         a->fwd += nd_grouped_gemm_ms(x->d, p, groups, m, N, K, e, false);
         a->dgrad += nd_grouped_gemm_ms(x->d, p, groups, m, K, N, e, false);
         a->wgrad += nd_grouped_gemm_ms(x->d, p, groups, K, N, m, e, true);
-        a->kernels_fwd += 1; a->kernels_bwd += 2; a->ops_fwd += 1; a->ops_bwd += 1;
+        a->kernels_fwd += 1;
+        a->kernels_bwd += 2;
+        a->ops_fwd += 1;
+        a->ops_bwd += 1;
     } else {
         a->gemm_fwd += groups * nd_gemm_ms(x->d, p, m, N, K, e);
         a->fwd += groups * nd_gemm_ms(x->d, p, m, N, K, e);
         a->dgrad += groups * nd_gemm_ms(x->d, p, m, K, N, e);
         a->wgrad += groups * nd_gemm_ms(x->d, p, K, N, m, e);
-        a->kernels_fwd += groups; a->kernels_bwd += 2 * groups;
-        a->ops_fwd += groups; a->ops_bwd += groups;
+        a->kernels_fwd += groups;
+        a->kernels_bwd += 2 * groups;
+        a->ops_fwd += groups;
+        a->ops_bwd += groups;
     }
     a->flops += 2.0 * M * N * K;
     a->mm_out_bytes += e * M * N;
@@ -271,8 +294,8 @@ static void gemm_groups(acc *a, const dims *x, double groups, double M, double N
 }
 
 /* A dense MLP of `width` over `tokens`, TP-split by `split`, as `groups` experts. */
-static void mlp(acc *a, kept *k, const dims *x, double tokens, double width, double split,
-                double groups, acc *act)
+static void mlp(acc *a, kept *k, const dims *x, double tokens, double width, double split, double groups,
+                acc *act)
 {
     double w = width / split, e = x->e;
     double up = x->m->mlp == ND_MLP_GATED ? 2 * w : w; /* gate and up, or up alone */
@@ -353,8 +376,9 @@ static comm tp_comm(const dims *x, nd_layer_kind kind, const acc *att, const acc
     double att_comm = nd_collective_ms(d, ND_COLL_ALL_REDUCE, tp, bytes);
     bool ffn_split = kind == ND_LAYER_DENSE || sh->etp > 1 || (x->m->shared_experts && sh->tp > 1);
     double ffn_comm = !ffn_split ? 0.0
-                      : kind == ND_LAYER_MOE && sh->etp > 1 ? nd_collective_ms(d, ND_COLL_ALL_REDUCE, etp, bytes)
-                      : att_comm;
+                      : kind == ND_LAYER_MOE && sh->etp > 1
+                          ? nd_collective_ms(d, ND_COLL_ALL_REDUCE, etp, bytes)
+                          : att_comm;
     c.fwd_ms = exposed(att_comm, overlap, att->fwd - core->fwd) + exposed(ffn_comm, overlap, ffn->fwd);
     c.bwd_ms = exposed(att_comm, overlap, att->dgrad + att->wgrad) +
                exposed(ffn_comm, overlap, ffn->dgrad + ffn->wgrad);
@@ -398,9 +422,10 @@ static comm cp_comm(const dims *x, const acc *core)
     comm c = {0, 0, 0, 0, 0, 0};
     const nd_model *m = x->m;
     const nd_layer_shape *sh = &x->sh;
-    double kv_width = m->attention == ND_ATTN_MLA
-                          ? (double)m->heads * (double)(m->qk_nope_head_dim + m->qk_rope_head_dim + m->v_head_dim)
-                          : 2.0 * (double)(m->kv_heads * m->head_dim);
+    double kv_width =
+        m->attention == ND_ATTN_MLA
+            ? (double)m->heads * (double)(m->qk_nope_head_dim + m->qk_rope_head_dim + m->v_head_dim)
+            : 2.0 * (double)(m->kv_heads * m->head_dim);
     double q_width = m->attention == ND_ATTN_MLA
                          ? (double)m->heads * (double)(m->qk_nope_head_dim + m->qk_rope_head_dim)
                          : (double)(m->heads * m->head_dim);
@@ -419,7 +444,8 @@ static comm cp_comm(const dims *x, const acc *core)
     c.fwd_ms = steps * exposed(nd_collective_ms(x->d, ND_COLL_P2P, cp, block), true, core->fwd / n);
     c.bwd_ms = steps * exposed(nd_collective_ms(x->d, ND_COLL_P2P, cp, 2 * block), true, core->dgrad / n);
     c.kernels_fwd = c.kernels_bwd = 2 * steps; /* a send and a receive per step */
-    c.bytes_fwd = 2 * steps * block; c.bytes_bwd = 2 * steps * 2 * block;
+    c.bytes_fwd = 2 * steps * block;
+    c.bytes_bwd = 2 * steps * 2 * block;
     return c;
 }
 
@@ -472,8 +498,13 @@ static double op_sac_saved_mm_bytes(const dims *x, nd_layer_kind kind, double al
     const nd_model *m = x->m;
     if (m->attention == ND_ATTN_MLA || kind != ND_LAYER_DENSE) return 0.5 * all_mm_out_bytes;
     double t = (double)x->sh.tp, dh = (double)m->head_dim, f = (double)m->ffn / t;
-    double widths[7] = {(double)m->heads * dh / t, (double)m->kv_heads * dh / t, (double)m->kv_heads * dh / t,
-                        x->h, f, f, x->h};
+    double widths[7] = {(double)m->heads * dh / t,
+                        (double)m->kv_heads * dh / t,
+                        (double)m->kv_heads * dh / t,
+                        x->h,
+                        f,
+                        f,
+                        x->h};
     if (m->mlp != ND_MLP_GATED) widths[5] = x->h; /* w1, w2: six matmuls */
     int n = m->mlp == ND_MLP_GATED ? 7 : 6;
     double saved = 0;
@@ -483,10 +514,17 @@ static double op_sac_saved_mm_bytes(const dims *x, nd_layer_kind kind, double al
 
 static void acc_add(acc *a, const acc *b)
 {
-    a->fwd += b->fwd; a->dgrad += b->dgrad; a->wgrad += b->wgrad; a->flops += b->flops;
-    a->kernels_fwd += b->kernels_fwd; a->kernels_bwd += b->kernels_bwd;
-    a->ops_fwd += b->ops_fwd; a->ops_bwd += b->ops_bwd; a->col_dgrad += b->col_dgrad;
-    a->gemm_fwd += b->gemm_fwd; a->mm_out_bytes += b->mm_out_bytes;
+    a->fwd += b->fwd;
+    a->dgrad += b->dgrad;
+    a->wgrad += b->wgrad;
+    a->flops += b->flops;
+    a->kernels_fwd += b->kernels_fwd;
+    a->kernels_bwd += b->kernels_bwd;
+    a->ops_fwd += b->ops_fwd;
+    a->ops_bwd += b->ops_bwd;
+    a->col_dgrad += b->col_dgrad;
+    a->gemm_fwd += b->gemm_fwd;
+    a->mm_out_bytes += b->mm_out_bytes;
 }
 
 void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const nd_layer_shape *sh,
@@ -501,14 +539,18 @@ void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const 
     kept k = {0};
 
     norm(&att, &k, &x, &norms);
-    if (m->attention == ND_ATTN_MLA) attention_mla(&att, &k, &x, &core);
-    else attention_mha(&att, &k, &x, &core);
+    if (m->attention == ND_ATTN_MLA)
+        attention_mla(&att, &k, &x, &core);
+    else
+        attention_mha(&att, &k, &x, &core);
     residual(&att, &k, &x);
 
     norm(&ffn, &k, &x, &norms);
     double dispatch = 0;
-    if (kind == ND_LAYER_MOE) moe(&ffn, &k, &x, &act, &dispatch);
-    else mlp(&ffn, &k, &x, x.T, (double)m->ffn, (double)sh->tp, 1, &act);
+    if (kind == ND_LAYER_MOE)
+        moe(&ffn, &k, &x, &act, &dispatch);
+    else
+        mlp(&ffn, &k, &x, x.T, (double)m->ffn, (double)sh->tp, 1, &act);
     residual(&ffn, &k, &x);
 
     acc all = att;
@@ -519,7 +561,8 @@ void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const 
     out->model_flops = all.flops;
 
     comm none = {0, 0, 0, 0, 0, 0};
-    comm tp = sh->tp > 1 || (kind == ND_LAYER_MOE && sh->etp > 1) ? tp_comm(&x, kind, &att, &ffn, &core) : none;
+    comm tp =
+        sh->tp > 1 || (kind == ND_LAYER_MOE && sh->etp > 1) ? tp_comm(&x, kind, &att, &ffn, &core) : none;
     comm ep = kind == ND_LAYER_MOE && sh->ep > 1 ? ep_comm(&x, &att, dispatch) : none;
     comm cp = sh->cp > 1 ? cp_comm(&x, &core) : none;
     if (kind == ND_LAYER_MOE && sh->ep > 1) out->buffer_bytes = 2 * dispatch;
@@ -533,13 +576,14 @@ void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const 
     acc replay_sel = {0};
     double dropped;
     if (nd_framework_profile_of(t->framework)->op_selective) {
-        double attn_out = x.e * x.T * (double)(m->heads * (m->attention == ND_ATTN_MLA ? m->v_head_dim
-                                                                                      : m->head_dim)) /
+        double attn_out = x.e * x.T *
+                          (double)(m->heads * (m->attention == ND_ATTN_MLA ? m->v_head_dim : m->head_dim)) /
                           (double)sh->tp;
         replay_sel.fwd = all.fwd - core.fwd - 0.5 * all.gemm_fwd;
         replay_sel.kernels_fwd = all.kernels_fwd - core.kernels_fwd;
         replay_sel.ops_fwd = all.ops_fwd - core.ops_fwd;
-        double saved = layer_input + op_sac_saved_mm_bytes(&x, kind, all.mm_out_bytes) + attn_out + k.core_attn;
+        double saved =
+            layer_input + op_sac_saved_mm_bytes(&x, kind, all.mm_out_bytes) + attn_out + k.core_attn;
         dropped = fmax(0.0, kept_off - saved);
     } else {
         if (sel & ND_SELECTIVE_CORE_ATTN) acc_add(&replay_sel, &core);
@@ -583,7 +627,8 @@ void nd_layer_cost_embedding(const nd_layer_inputs *in, const nd_layer_shape *sh
      * gradient into the whole (fp32) table gradient: sort, segment sums, a pass over the
      * table (PyTorch's embedding_dense_backward). */
     elementwise(&a, &x, 2 * bytes, 2 * bytes + v * x.h * in->train->grad_bytes, 1);
-    a.kernels_bwd += 4; a.ops_bwd += 1;
+    a.kernels_bwd += 4;
+    a.ops_bwd += 1;
     if (in->model->max_positions > 0) elementwise(&a, &x, 3 * bytes, 2 * bytes, 1);
     if (in->train->dropout > 0) {
         double nb = x.e * x.Tn * x.h;
@@ -592,7 +637,7 @@ void nd_layer_cost_embedding(const nd_layer_inputs *in, const nd_layer_shape *sh
     }
     nd_group tp = {sh->tp, 1};
     double comm_ms = sh->sp ? nd_collective_ms(in->device, ND_COLL_REDUCE_SCATTER, tp, bytes)
-                         : nd_collective_ms(in->device, ND_COLL_ALL_REDUCE, tp, bytes);
+                            : nd_collective_ms(in->device, ND_COLL_ALL_REDUCE, tp, bytes);
     double comm_kernels = sh->tp > 1 ? 2 : 0;
     out->forward_ms = a.fwd;
     out->backward_ms = a.dgrad;
@@ -639,8 +684,10 @@ void nd_layer_cost_head(const nd_layer_inputs *in, const nd_layer_shape *sh, nd_
             elementwise(&a, &x, e * T * v, 2 * e * T * v, 1);
         } else {
             elementwise(&a, &x, fw->ce_fwd_bytes * T * v, fw->ce_bwd_bytes * T * v, 1);
-            a.kernels_fwd += fw->ce_fwd_kernels - 1; a.ops_fwd += fw->ce_fwd_kernels - 1;
-            a.kernels_bwd += fw->ce_bwd_kernels - 1; a.ops_bwd += fw->ce_bwd_kernels - 1;
+            a.kernels_fwd += fw->ce_fwd_kernels - 1;
+            a.ops_fwd += fw->ce_fwd_kernels - 1;
+            a.kernels_bwd += fw->ce_bwd_kernels - 1;
+            a.ops_bwd += fw->ce_bwd_kernels - 1;
         }
         /* One head's logits at a time: the 16-bit output and the loss's working set (Megatron:
          * the fp32 softmax turned into the gradient in place, and the gradient cast back;

@@ -48,8 +48,8 @@ static uint64_t shape_hash(const nd_layer_shape *s)
 
 static bool shape_equal(const nd_layer_shape *a, const nd_layer_shape *b)
 {
-    return a->tp == b->tp && a->cp == b->cp && a->ep == b->ep && a->etp == b->etp &&
-           a->mbs == b->mbs && a->sp == b->sp;
+    return a->tp == b->tp && a->cp == b->cp && a->ep == b->ep && a->etp == b->etp && a->mbs == b->mbs &&
+           a->sp == b->sp;
 }
 
 static int grow(nd_layer_cache *c)
@@ -73,16 +73,17 @@ static void price(const nd_layer_inputs *in, const nd_layer_shape *shape, nd_lay
 {
     e->shape = *shape;
     nd_layer_cost_decoder(in, ND_LAYER_DENSE, shape, &e->layer[ND_LAYER_DENSE]);
-    if (in->model->experts) nd_layer_cost_decoder(in, ND_LAYER_MOE, shape, &e->layer[ND_LAYER_MOE]);
-    else memset(&e->layer[ND_LAYER_MOE], 0, sizeof e->layer[ND_LAYER_MOE]);
+    if (in->model->experts)
+        nd_layer_cost_decoder(in, ND_LAYER_MOE, shape, &e->layer[ND_LAYER_MOE]);
+    else
+        memset(&e->layer[ND_LAYER_MOE], 0, sizeof e->layer[ND_LAYER_MOE]);
     nd_layer_cost_embedding(in, shape, &e->embedding);
     nd_layer_cost_head(in, shape, &e->head);
     e->valid = true;
 }
 
 const nd_layer_cache_entry *nd_layer_cache_get(nd_layer_cache *c, const nd_layer_inputs *in,
-                                               const nd_layer_shape *shape,
-                                               nd_layer_cache_entry *scratch)
+                                               const nd_layer_shape *shape, nd_layer_cache_entry *scratch)
 {
     if (!c) {
         price(in, shape, scratch);

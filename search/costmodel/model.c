@@ -22,9 +22,8 @@ static int64_t attention_params(const nd_model *m)
     int64_t h = m->hidden, a = m->heads;
     if (m->attention == ND_ATTN_MLA) {
         int64_t qk = m->qk_nope_head_dim + m->qk_rope_head_dim;
-        int64_t q = m->q_lora_rank > 0
-                        ? h * m->q_lora_rank + m->q_lora_rank + m->q_lora_rank * a * qk
-                        : h * a * qk;
+        int64_t q =
+            m->q_lora_rank > 0 ? h * m->q_lora_rank + m->q_lora_rank + m->q_lora_rank * a * qk : h * a * qk;
         int64_t kv = h * (m->kv_lora_rank + m->qk_rope_head_dim) + m->kv_lora_rank +
                      m->kv_lora_rank * a * (m->qk_nope_head_dim + m->v_head_dim);
         return q + kv + a * m->v_head_dim * h;
@@ -81,8 +80,8 @@ void nd_model_count_params(const nd_model *m, nd_param_count *out)
     out->dense_mlp = mlp_params(m, m->ffn, m->mlp_bias);
     if (m->experts > 0) {
         out->moe_routed = m->experts * mlp_params(m, m->moe_ffn, m->mlp_bias);
-        out->moe_shared = m->shared_experts * mlp_params(m, m->shared_ffn, m->mlp_bias) +
-                          h * m->experts + (m->router_bias ? m->experts : 0) +
+        out->moe_shared = m->shared_experts * mlp_params(m, m->shared_ffn, m->mlp_bias) + h * m->experts +
+                          (m->router_bias ? m->experts : 0) +
                           (m->shared_expert_gate && m->shared_experts ? h : 0);
     }
     out->layer[ND_LAYER_DENSE] = out->attention + out->norms + out->dense_mlp;
@@ -97,12 +96,11 @@ void nd_model_count_params(const nd_model *m, nd_param_count *out)
 
     /* DeepSeek-V3's MTP module: two norms, a 2h -> h projection, one decoder layer of the
      * kind the next layer index would have, and a norm before the shared head. */
-    out->mtp_module = 2 * norm_params(m, h) + 2 * h * h +
-                      out->layer[nd_model_layer_kind(m, m->layers)] + norm_params(m, h);
+    out->mtp_module =
+        2 * norm_params(m, h) + 2 * h * h + out->layer[nd_model_layer_kind(m, m->layers)] + norm_params(m, h);
     out->total_with_mtp = out->total + m->mtp_layers * out->mtp_module;
 
-    int64_t active_mlp_moe = m->experts_per_token * mlp_params(m, m->moe_ffn, m->mlp_bias) +
-                             out->moe_shared;
+    int64_t active_mlp_moe = m->experts_per_token * mlp_params(m, m->moe_ffn, m->mlp_bias) + out->moe_shared;
     int64_t active = 0;
     for (int64_t i = 0; i < m->layers; i++)
         active += out->attention + out->norms +
@@ -129,13 +127,15 @@ static int need_fields(const char *source, const required_field *f, size_t n, nd
                                 "%s: model field '%s' must be a positive whole number, not %lld", source,
                                 f[i].name, (long long)f[i].value);
         if (used < sizeof missing)
-            used += (size_t)snprintf(missing + used, sizeof missing - used, "%s%s", count ? ", " : "",
-                                     f[i].name);
+            used +=
+                (size_t)snprintf(missing + used, sizeof missing - used, "%s%s", count ? ", " : "", f[i].name);
         count++;
     }
     if (!count) return ND_OK;
-    return nd_error_set(err, ND_EINPUT, "%s: model field%s %s %s missing or 0 (each must be a positive "
-                        "whole number)", source, count > 1 ? "s" : "", missing, count > 1 ? "are" : "is");
+    return nd_error_set(err, ND_EINPUT,
+                        "%s: model field%s %s %s missing or 0 (each must be a positive "
+                        "whole number)",
+                        source, count > 1 ? "s" : "", missing, count > 1 ? "are" : "is");
 }
 
 /* Sizes beyond this are typos, and would overflow the products the cost model forms. */
@@ -151,9 +151,14 @@ static int need_fields(const char *source, const required_field *f, size_t n, nd
 static double params_bound(const nd_model *m)
 {
     double h = (double)m->hidden, a = (double)m->heads;
-    const double sides[] = {h, (double)m->ffn, (double)m->moe_ffn, (double)m->shared_ffn,
-                            a * (double)m->head_dim, (double)m->kv_heads * (double)m->head_dim,
-                            (double)m->q_lora_rank, (double)m->kv_lora_rank + (double)m->qk_rope_head_dim,
+    const double sides[] = {h,
+                            (double)m->ffn,
+                            (double)m->moe_ffn,
+                            (double)m->shared_ffn,
+                            a * (double)m->head_dim,
+                            (double)m->kv_heads * (double)m->head_dim,
+                            (double)m->q_lora_rank,
+                            (double)m->kv_lora_rank + (double)m->qk_rope_head_dim,
                             a * ((double)m->qk_nope_head_dim + (double)m->qk_rope_head_dim),
                             a * (double)m->v_head_dim};
     double w = 1;
@@ -168,8 +173,8 @@ static double params_bound(const nd_model *m)
 int nd_model_validate(nd_model *m, const char *source, nd_error *err)
 {
     int rc;
-    bool all_moe = m->experts > 0 && m->first_k_dense == 0 && m->moe_layer_freq <= 1 &&
-                   m->moe_sparse_step <= 1;
+    bool all_moe =
+        m->experts > 0 && m->first_k_dense == 0 && m->moe_layer_freq <= 1 && m->moe_sparse_step <= 1;
     const required_field required[] = {
         {"hidden_size", m->hidden, true},
         {"num_hidden_layers", m->layers, true},
@@ -188,32 +193,43 @@ int nd_model_validate(nd_model *m, const char *source, nd_error *err)
                                 source, (long long)m->hidden, (long long)m->heads);
         m->head_dim = m->hidden / m->heads;
     }
-    const struct { const char *name; int64_t value; } dims[] = {
-        {"hidden_size", m->hidden}, {"num_hidden_layers", m->layers},
-        {"num_attention_heads", m->heads}, {"num_key_value_heads", m->kv_heads},
-        {"head_dim", m->head_dim}, {"intermediate_size", m->ffn}, {"vocab_size", m->vocab},
-        {"position_embeddings", m->max_positions}, {"max_position_embeddings", m->context_length},
+    const struct {
+        const char *name;
+        int64_t value;
+    } dims[] = {
+        {"hidden_size", m->hidden},
+        {"num_hidden_layers", m->layers},
+        {"num_attention_heads", m->heads},
+        {"num_key_value_heads", m->kv_heads},
+        {"head_dim", m->head_dim},
+        {"intermediate_size", m->ffn},
+        {"vocab_size", m->vocab},
+        {"position_embeddings", m->max_positions},
+        {"max_position_embeddings", m->context_length},
         {"num_experts", m->experts},
-        {"num_experts_per_tok", m->experts_per_token}, {"n_shared_experts", m->shared_experts},
-        {"moe_intermediate_size", m->moe_ffn}, {"first_k_dense_replace", m->first_k_dense},
-        {"q_lora_rank", m->q_lora_rank}, {"kv_lora_rank", m->kv_lora_rank},
+        {"num_experts_per_tok", m->experts_per_token},
+        {"n_shared_experts", m->shared_experts},
+        {"moe_intermediate_size", m->moe_ffn},
+        {"first_k_dense_replace", m->first_k_dense},
+        {"q_lora_rank", m->q_lora_rank},
+        {"kv_lora_rank", m->kv_lora_rank},
         {"num_nextn_predict_layers", m->mtp_layers},
     };
     for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
         if (dims[i].value < 0 || dims[i].value > ND_MODEL_DIM_MAX)
             return nd_error_set(err, ND_EINPUT, "%s: model field '%s' = %lld is out of range [0, %lld]",
-                                source, dims[i].name, (long long)dims[i].value,
-                                (long long)ND_MODEL_DIM_MAX);
+                                source, dims[i].name, (long long)dims[i].value, (long long)ND_MODEL_DIM_MAX);
     if (m->heads % m->kv_heads)
         return nd_error_set(err, ND_EINPUT,
-                            "%s: num_key_value_heads %lld must divide num_attention_heads %lld",
-                            source, (long long)m->kv_heads, (long long)m->heads);
+                            "%s: num_key_value_heads %lld must divide num_attention_heads %lld", source,
+                            (long long)m->kv_heads, (long long)m->heads);
     if (m->attention == ND_ATTN_MLA) {
         if (m->kv_lora_rank <= 0 || m->qk_nope_head_dim <= 0 || m->qk_rope_head_dim <= 0 ||
             m->v_head_dim <= 0)
             return nd_error_set(err, ND_EINPUT,
                                 "%s: MLA attention needs kv_lora_rank, qk_nope_head_dim, "
-                                "qk_rope_head_dim and v_head_dim", source);
+                                "qk_rope_head_dim and v_head_dim",
+                                source);
         m->kv_heads = m->heads; /* MLA expands the latent to every head */
         m->head_dim = m->qk_nope_head_dim + m->qk_rope_head_dim;
     }
@@ -230,14 +246,14 @@ int nd_model_validate(nd_model *m, const char *source, nd_error *err)
             return nd_error_set(err, ND_EINPUT, "%s: capacity_factor must be in [0, 64] (0 = dropless)",
                                 source);
     } else if (m->shared_experts || m->first_k_dense || m->experts_per_token) {
-        return nd_error_set(err, ND_EINPUT,
-                            "%s: expert fields given but num_experts is 0 (a dense model)", source);
+        return nd_error_set(err, ND_EINPUT, "%s: expert fields given but num_experts is 0 (a dense model)",
+                            source);
     }
     if (params_bound(m) > ND_MODEL_PARAMS_MAX)
         return nd_error_set(err, ND_EINPUT,
                             "%s: the model's sizes (hidden_size %lld, %lld layers, %lld experts, "
-                            "...) make over 4.5e15 parameters; a typo?", source,
-                            (long long)m->hidden, (long long)m->layers, (long long)m->experts);
+                            "...) make over 4.5e15 parameters; a typo?",
+                            source, (long long)m->hidden, (long long)m->layers, (long long)m->experts);
     if (!m->name[0]) snprintf(m->name, sizeof m->name, "%s", "model");
     if (!m->type[0]) snprintf(m->type, sizeof m->type, "%s", "custom");
     return ND_OK;

@@ -44,13 +44,18 @@ static void fixed_counts(double kernels_per_step, double microbatch_slots, doubl
 void nd_shape_key_of(const nd_strategy *s, nd_shape_key *out)
 {
     memset(out, 0, sizeof *out);
-    out->tp = s->tp; out->cp = s->cp; out->ep = s->ep; out->etp = s->etp ? s->etp : s->tp;
-    out->mbs = s->mbs; out->sp = s->sp;
+    out->tp = s->tp;
+    out->cp = s->cp;
+    out->ep = s->ep;
+    out->etp = s->etp ? s->etp : s->tp;
+    out->mbs = s->mbs;
+    out->sp = s->sp;
 }
 
 int nd_shape_key_compare(const nd_shape_key *a, const nd_shape_key *b)
 {
-    const int64_t x[] = {a->tp, a->cp, a->ep, a->etp, a->mbs, a->sp}, y[] = {b->tp, b->cp, b->ep, b->etp, b->mbs, b->sp};
+    const int64_t x[] = {a->tp, a->cp, a->ep, a->etp, a->mbs, a->sp},
+                  y[] = {b->tp, b->cp, b->ep, b->etp, b->mbs, b->sp};
     for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
         if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
     return 0;
@@ -58,8 +63,9 @@ int nd_shape_key_compare(const nd_shape_key *a, const nd_shape_key *b)
 
 unsigned nd_shape_parts(void)
 {
-    return 1u << ND_PART_FW_COMPUTE | 1u << ND_PART_BW_COMPUTE | 1u << ND_PART_RECOMPUTE | 1u << ND_PART_MP_COMM |
-           1u << ND_PART_EP_COMM | 1u << ND_PART_CP_COMM | 1u << ND_PART_BUBBLE | 1u << ND_PART_OVERHEAD;
+    return 1u << ND_PART_FW_COMPUTE | 1u << ND_PART_BW_COMPUTE | 1u << ND_PART_RECOMPUTE |
+           1u << ND_PART_MP_COMM | 1u << ND_PART_EP_COMM | 1u << ND_PART_CP_COMM | 1u << ND_PART_BUBBLE |
+           1u << ND_PART_OVERHEAD;
 }
 
 const nd_shape_ratio *nd_ratios_shape(const nd_ratios *r, const nd_strategy *s)
@@ -71,19 +77,22 @@ const nd_shape_ratio *nd_ratios_shape(const nd_ratios *r, const nd_strategy *s)
     while (lo <= hi) { /* the table is sorted by key */
         int mid = (lo + hi) / 2, c = nd_shape_key_compare(&r->shape[mid].key, &k);
         if (c == 0) return &r->shape[mid];
-        if (c < 0) lo = mid + 1;
-        else hi = mid - 1;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
     }
     return NULL;
 }
 
-void nd_ratios_apply(const nd_ratios *r, const nd_strategy *s, double kernels_per_step, double microbatch_slots,
-                     double parts_ms[ND_PARTS])
+void nd_ratios_apply(const nd_ratios *r, const nd_strategy *s, double kernels_per_step,
+                     double microbatch_slots, double parts_ms[ND_PARTS])
 {
     const nd_shape_ratio *shape = nd_ratios_shape(r, s);
     unsigned mb = nd_shape_parts();
     for (int p = 0; p < ND_PARTS; p++)
-        parts_ms[p] *= r->value[nd_ratio_key_of_part((nd_part)p)] + (shape && mb & 1u << p ? shape->delta : 0);
+        parts_ms[p] *=
+            r->value[nd_ratio_key_of_part((nd_part)p)] + (shape && mb & 1u << p ? shape->delta : 0);
     double count[ND_FIXED_COSTS];
     fixed_counts(kernels_per_step, microbatch_slots, count);
     for (int f = 0; f < ND_FIXED_COSTS; f++) parts_ms[ND_PART_OVERHEAD] += r->fixed[f] * count[f];
@@ -100,8 +109,9 @@ static double halfwidth(const nd_spread *s, const double *x, double total)
     return s->t95 * sqrt(fmax(v, 0.0));
 }
 
-double nd_ratios_step_halfwidth_ms(const nd_ratios *r, const nd_strategy *st, const double raw_parts_ms[ND_PARTS],
-                                   double kernels_per_step, double microbatch_slots, double step_ms)
+double nd_ratios_step_halfwidth_ms(const nd_ratios *r, const nd_strategy *st,
+                                   const double raw_parts_ms[ND_PARTS], double kernels_per_step,
+                                   double microbatch_slots, double step_ms)
 {
     const nd_spread *s = &r->time;
     double x[ND_SPREAD_MAX_TERMS] = {0}, count[ND_FIXED_COSTS];

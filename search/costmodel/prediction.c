@@ -22,13 +22,15 @@ int nd_peak_kind_from_name(const char *name)
 
 double nd_estimate_peak_of(const nd_estimate *e, nd_peak_kind kind)
 {
-    return kind == ND_PEAK_ALLOCATED ? e->peak_allocated_mib : kind == ND_PEAK_RESERVED ? e->peak_reserved_mib
-                                                                                         : e->peak_mib;
+    return kind == ND_PEAK_ALLOCATED  ? e->peak_allocated_mib
+           : kind == ND_PEAK_RESERVED ? e->peak_reserved_mib
+                                      : e->peak_mib;
 }
 
 double nd_prediction_step_halfwidth_ms(const nd_ratios *r, const nd_strategy *s, const nd_estimate *e)
 {
-    return nd_ratios_step_halfwidth_ms(r, s, e->raw_parts_ms, e->kernels_per_step, e->microbatch_slots, e->step_ms);
+    return nd_ratios_step_halfwidth_ms(r, s, e->raw_parts_ms, e->kernels_per_step, e->microbatch_slots,
+                                       e->step_ms);
 }
 
 /* The variance is of the raw MiB the memory ratios scale: the stage's corrected activations

@@ -143,15 +143,13 @@ static void print_count(FILE *fp, int64_t n)
     fputs(out, fp);
 }
 
-void nd_report_estimate_text(FILE *fp, const nd_context *ctx, const nd_strategy *s,
-                             const nd_estimate *est)
+void nd_report_estimate_text(FILE *fp, const nd_context *ctx, const nd_strategy *s, const nd_estimate *est)
 {
     char strat[256];
     nd_strategy_format(s, strat, sizeof strat);
     int64_t devices = s->dp * s->tp * s->pp * s->cp;
-    fprintf(fp, "%s on %lld x %s, global batch %lld x %lld tokens\n", ctx->model->name,
-            (long long)devices, ctx->device->name, (long long)(s->dp * s->mb * s->mbs),
-            (long long)ctx->train->seq_len);
+    fprintf(fp, "%s on %lld x %s, global batch %lld x %lld tokens\n", ctx->model->name, (long long)devices,
+            ctx->device->name, (long long)(s->dp * s->mb * s->mbs), (long long)ctx->train->seq_len);
     fprintf(fp, "strategy: %s\nframework: %s\nparameters: ", strat, nd_framework_name(ctx->train->framework));
     print_count(fp, ctx->params.total);
     if (ctx->model->mtp_layers) {
@@ -162,28 +160,35 @@ void nd_report_estimate_text(FILE *fp, const nd_context *ctx, const nd_strategy 
     fputs(", active per token ", fp);
     print_count(fp, ctx->params.active_per_token);
     fputs("\n\nMemory per device, MiB\n", fp);
-    fprintf(fp, "  %5s %6s %9s %9s %9s %11s %9s %9s %9s %9s %9s %9s %9s %8s\n", "stage", "layers",
-            "params", "grads", "optimizer", "activations", "working", "buffers", "allocated",
-            "allocator", "reserved", "context", "total", "in-flight");
+    fprintf(fp, "  %5s %6s %9s %9s %9s %11s %9s %9s %9s %9s %9s %9s %9s %8s\n", "stage", "layers", "params",
+            "grads", "optimizer", "activations", "working", "buffers", "allocated", "allocator", "reserved",
+            "context", "total", "in-flight");
     for (int64_t i = 0; est->stage_memory && i < est->stages; i++) {
         const nd_stage_memory *m = &est->stage_memory[i];
-        fprintf(fp, "  %5lld %6lld %9.0f %9.0f %9.0f %11.0f %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f %8.2f\n",
+        fprintf(fp,
+                "  %5lld %6lld %9.0f %9.0f %9.0f %11.0f %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f %9.0f %8.2f\n",
                 (long long)i, (long long)m->layers, m->params_mib, m->grads_mib, m->optimizer_mib,
-                m->activations_mib, m->working_mib, m->buffers_mib, m->allocated_mib,
-                m->allocator_mib, m->reserved_mib, m->context_mib, m->total_mib, m->inflight);
+                m->activations_mib, m->working_mib, m->buffers_mib, m->allocated_mib, m->allocator_mib,
+                m->reserved_mib, m->context_mib, m->total_mib, m->inflight);
     }
-    fprintf(fp, "  peak %.0f MiB on stage %d (allocated %.0f, reserved %.0f, context %.0f), budget %.0f MiB: %s\n",
-            est->peak_mib, est->peak_stage, est->peak_allocated_mib, est->peak_reserved_mib,
-            est->peak_mib - est->peak_reserved_mib, ctx->budget_mib, est->fits ? "fits" : "DOES NOT FIT");
+    fprintf(
+        fp,
+        "  peak %.0f MiB on stage %d (allocated %.0f, reserved %.0f, context %.0f), budget %.0f MiB: %s\n",
+        est->peak_mib, est->peak_stage, est->peak_allocated_mib, est->peak_reserved_mib,
+        est->peak_mib - est->peak_reserved_mib, ctx->budget_mib, est->fits ? "fits" : "DOES NOT FIT");
     if (est->peak_firm_mib < est->peak_mib)
-        fprintf(fp, "  of which %.0f MiB are collective buffers held until the device has run them "
+        fprintf(fp,
+                "  of which %.0f MiB are collective buffers held until the device has run them "
                 "(record_streams); the allocator frees them before a request would fail, so the fit is "
-                "judged on %.0f MiB\n", est->peak_mib - est->peak_firm_mib, est->peak_firm_mib);
+                "judged on %.0f MiB\n",
+                est->peak_mib - est->peak_firm_mib, est->peak_firm_mib);
     fputc('\n', fp);
     double peak_half = peak_halfwidth(ctx, est), step_half = step_halfwidth(ctx, s, est);
     if (isfinite(peak_half))
-        fprintf(fp, "  95 %% prediction interval of the peak (the ratios file's uncertainty): %.0f to %.0f MiB\n\n",
-                est->peak_mib - peak_half, est->peak_mib + peak_half);
+        fprintf(
+            fp,
+            "  95 %% prediction interval of the peak (the ratios file's uncertainty): %.0f to %.0f MiB\n\n",
+            est->peak_mib - peak_half, est->peak_mib + peak_half);
     fprintf(fp, "Step time%s, ms (pipeline straggler: stage %d)\n",
             ctx->ratios ? ", corrected by the ratios file" : "", est->straggler_stage);
     for (int p = 0; p < ND_PARTS; p++) {
@@ -195,8 +200,10 @@ void nd_report_estimate_text(FILE *fp, const nd_context *ctx, const nd_strategy 
     fprintf(fp, "  %-11s %12.2f %6.1f %%", "step", est->step_ms, 100.0);
     if (ctx->ratios) fprintf(fp, "   raw %10.2f", est->raw_step_ms);
     if (isfinite(step_half))
-        fprintf(fp, "\n  95 %% prediction interval of the step (the ratios file's uncertainty): %.2f to %.2f ms "
-                "(+-%.1f %%)", est->step_ms - step_half, est->step_ms + step_half, 100 * step_half / est->step_ms);
+        fprintf(fp,
+                "\n  95 %% prediction interval of the step (the ratios file's uncertainty): %.2f to %.2f ms "
+                "(+-%.1f %%)",
+                est->step_ms - step_half, est->step_ms + step_half, 100 * step_half / est->step_ms);
     fprintf(fp, "\n\ntokens/s per device: %.1f   MFU: %.1f %%\n", est->tokens_per_s_per_device,
             100.0 * est->mfu);
 }
@@ -215,7 +222,8 @@ int nd_report_memory_csv(const char *path, const nd_estimate *est, double budget
         double v[ND_MEMORY_COMPONENTS + 3];
         v[0] = m->inflight;
         nd_stage_memory_components(m, v + 1);
-        v[ND_MEMORY_COMPONENTS + 1] = m->total_mib; v[ND_MEMORY_COMPONENTS + 2] = budget_mib;
+        v[ND_MEMORY_COMPONENTS + 1] = m->total_mib;
+        v[ND_MEMORY_COMPONENTS + 2] = budget_mib;
         fprintf(out.fp, "%lld,%lld,%lld", (long long)i, (long long)m->first_layer, (long long)m->layers);
         for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
             char buf[ND_DOUBLE_TEXT_MAX];

@@ -11,12 +11,12 @@
 #include "nd/base/units.h"
 #include "kernels.h"
 
-
 static int64_t gcd64(int64_t a, int64_t b)
 {
     while (b) {
         int64_t t = a % b;
-        a = b; b = t;
+        a = b;
+        b = t;
     }
     return a;
 }
@@ -24,8 +24,8 @@ static int64_t gcd64(int64_t a, int64_t b)
 /* Parameters of one layer of `kind` on one device, split into the non-expert part
  * (TP-sharded matrices, replicated norms, router and MLA down-projections) and the
  * routed experts (sharded over EP x ETP). */
-static void layer_params(const nd_context *ctx, const nd_strategy *s, nd_layer_kind kind,
-                         double *ne, double *e)
+static void layer_params(const nd_context *ctx, const nd_strategy *s, nd_layer_kind kind, double *ne,
+                         double *e)
 {
     const nd_model *m = ctx->model;
     const nd_param_count *pc = &ctx->params;
@@ -59,7 +59,8 @@ static void count_layers(const nd_context *ctx, const nd_strategy *s, int64_t st
     }
     /* Interleaved: stage s holds chunks s, s + PP, s + 2 PP, ... of L / (PP x VPP) layers. */
     int64_t chunk = m->layers / (s->pp * s->vpp);
-    *first = stage * chunk; *count = chunk * s->vpp;
+    *first = stage * chunk;
+    *count = chunk * s->vpp;
     for (int64_t c = 0; c < s->vpp; c++) {
         int64_t start = (c * s->pp + stage) * chunk;
         for (int k = 0; k < ND_LAYER_KINDS; k++)
@@ -96,7 +97,8 @@ void nd_stage_work_next(const nd_context *ctx, const nd_strategy *s, const nd_re
             for (int k = 0; k < ND_LAYER_KINDS; k++) {
                 int64_t full = kinds[k] / every;
                 w->n[k][ND_RECOMPUTE_SELECTIVE] = 0;
-                w->n[k][ND_RECOMPUTE_FULL] = full; w->n[k][ND_RECOMPUTE_OFF] = kinds[k] - full;
+                w->n[k][ND_RECOMPUTE_FULL] = full;
+                w->n[k][ND_RECOMPUTE_OFF] = kinds[k] - full;
             }
     }
     w->inflight = nd_stage_inflight(s, stage);
@@ -104,8 +106,11 @@ void nd_stage_work_next(const nd_context *ctx, const nd_strategy *s, const nd_re
     double tp = (double)s->tp, h = (double)m->hidden, v = (double)m->vocab;
     for (int k = 0; k < ND_LAYER_KINDS; k++) {
         /* A layer's parameters depend on the strategy, not the stage: the previous stage's do. */
-        if (prev) { w->layer_ne[k] = prev->layer_ne[k]; w->layer_e[k] = prev->layer_e[k]; }
-        else layer_params(ctx, s, (nd_layer_kind)k, &w->layer_ne[k], &w->layer_e[k]);
+        if (prev) {
+            w->layer_ne[k] = prev->layer_ne[k];
+            w->layer_e[k] = prev->layer_e[k];
+        } else
+            layer_params(ctx, s, (nd_layer_kind)k, &w->layer_ne[k], &w->layer_e[k]);
         w->params_ne += (double)kinds[k] * w->layer_ne[k];
         w->params_e += (double)kinds[k] * w->layer_e[k];
     }
@@ -122,9 +127,8 @@ void nd_stage_work_next(const nd_context *ctx, const nd_strategy *s, const nd_re
     }
 }
 
-void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s,
-                           const nd_layer_cache_entry *costs, const nd_stage_work *w,
-                           nd_stage_time *t)
+void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s, const nd_layer_cache_entry *costs,
+                           const nd_stage_work *w, nd_stage_time *t)
 {
     memset(t, 0, sizeof *t);
     double kernels = 0, host_ops = 0, syncs = 0;
@@ -173,11 +177,13 @@ void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s,
     if (!ctx->train->grad_accumulation_fusion && s->mb > 1) {
         const nd_train *tr = ctx->train;
         double params = w->params_ne + w->params_e, later = (double)(s->mb - 1) / (double)s->mb;
-        t->backward_ms += later * nd_memory_ms(ctx->device, params * (tr->param_bytes + 2.0 * tr->grad_bytes));
+        t->backward_ms +=
+            later * nd_memory_ms(ctx->device, params * (tr->param_bytes + 2.0 * tr->grad_bytes));
         /* one AccumulateGrad kernel (and autograd node) per parameter tensor */
         double tensors = later * (double)(w->layers + (w->last ? ctx->model->mtp_layers : 0)) *
                          nd_model_layer_tensors(ctx->model);
-        kernels += tensors; host_ops += tensors;
+        kernels += tensors;
+        host_ops += tensors;
     }
     /* Each kernel leaves a gap on the device; and when a micro-batch's operators take the host
      * longer to issue than the device to run, the device waits for the host (small models,
@@ -199,8 +205,8 @@ void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s,
          * the backward; and each of the four synchronisations drains the queue. */
         double fwd_busy = fwd_device + fwd_kernels * launch;
         double bwd_busy = busy - fwd_device + (kernels - fwd_kernels) * launch;
-        host_wait = fmax(0.0, fwd_host_ops * op - fwd_busy) +
-                    fmax(0.0, (host_ops - fwd_host_ops) * op - bwd_busy);
+        host_wait =
+            fmax(0.0, fwd_host_ops * op - fwd_busy) + fmax(0.0, (host_ops - fwd_host_ops) * op - bwd_busy);
         syncs += 4;
     } else {
         host_wait = fmax(0.0, host_ops * op - (busy + kernels * launch));
@@ -220,9 +226,9 @@ static double behind(double comm_ms, bool overlap, double window_ms, double buck
 
 /* Synchronisation of one parameter group (non-expert or expert) over its data-parallel
  * replicas: `group` ranks spaced `stride`, sharded `shard` ways at ZeRO level `zero`. */
-static void sync_group(const nd_context *ctx, const nd_strategy *s, const nd_stage_time *t,
-                       double params, int64_t group, int64_t stride, int64_t shard, int zero,
-                       double buckets, double *dp_comm, double *dp_reduce)
+static void sync_group(const nd_context *ctx, const nd_strategy *s, const nd_stage_time *t, double params,
+                       int64_t group, int64_t stride, int64_t shard, int zero, double buckets,
+                       double *dp_comm, double *dp_reduce)
 {
     if (params <= 0 || group <= 1) return;
     const nd_device *d = ctx->device;
@@ -233,8 +239,8 @@ static void sync_group(const nd_context *ctx, const nd_strategy *s, const nd_sta
     if (zero == 0 || shard == 1) {
         /* Plain data parallelism: one all-reduce, behind the last backward (PyTorch DDP,
          * Megatron overlap_grad_reduce). */
-        *dp_reduce += behind(nd_collective_ms(d, ND_COLL_ALL_REDUCE, all, grads),
-                             tr->overlap_grad_reduce, bwd, buckets);
+        *dp_reduce += behind(nd_collective_ms(d, ND_COLL_ALL_REDUCE, all, grads), tr->overlap_grad_reduce,
+                             bwd, buckets);
         return;
     }
     double rs = nd_collective_ms(d, ND_COLL_REDUCE_SCATTER, shards, grads);
@@ -268,8 +274,7 @@ void nd_stage_sync_compute(const nd_context *ctx, const nd_strategy *s, const nd
     int zero = s->zero < 0 ? 0 : s->zero;
     int64_t dpcp = s->dp * s->cp;
     t->dp_comm_ms = t->dp_reduce_ms = 0;
-    sync_group(ctx, s, t, w->params_ne, dpcp, s->tp, s->op, zero, buckets, &t->dp_comm_ms,
-               &t->dp_reduce_ms);
+    sync_group(ctx, s, t, w->params_ne, dpcp, s->tp, s->op, zero, buckets, &t->dp_comm_ms, &t->dp_reduce_ms);
     int64_t edp = s->dp * s->cp * s->tp / (s->ep * s->etp);
     int64_t shard_e = gcd64(s->op, edp);
     sync_group(ctx, s, t, w->params_e, edp, s->ep * s->etp, shard_e, zero, buckets, &t->dp_comm_ms,
@@ -334,8 +339,12 @@ static double step_transient_bytes(const nd_context *ctx, const nd_strategy *s, 
 static double communicators(const nd_context *ctx, const nd_strategy *s)
 {
     double n = 0;
-    n += s->tp > 1; n += s->cp > 1; n += s->dp * s->cp > 1; n += s->pp > 1;
-    n += s->ep > 1; n += s->etp > 1 && s->etp != s->tp;
+    n += s->tp > 1;
+    n += s->cp > 1;
+    n += s->dp * s->cp > 1;
+    n += s->pp > 1;
+    n += s->ep > 1;
+    n += s->etp > 1 && s->etp != s->tp;
     n += s->pp > 1 && (ctx->model->tied_embeddings || ctx->model->mtp_layers);
     return n;
 }
@@ -370,7 +379,8 @@ static dynamic_bytes stage_dynamic(const nd_context *ctx, const nd_strategy *s,
             if (!n) continue;
             m.act += (double)n * c->activation_bytes[r];
             m.tensors += (double)n * c->activation_tensors[r];
-            m.collective += (double)n * (c->collective_bytes_bwd[r] + (both_passes ? c->collective_bytes_fwd : 0));
+            m.collective +=
+                (double)n * (c->collective_bytes_bwd[r] + (both_passes ? c->collective_bytes_fwd : 0));
             m.layer_working = fmax(m.layer_working, c->working_bytes[r]);
         }
         if (kind_total) {
@@ -396,7 +406,8 @@ static dynamic_bytes stage_dynamic(const nd_context *ctx, const nd_strategy *s,
         /* FSDP: the largest unit gathered (a layer, or the embedding or output projection:
          * their own units), its unsharded gradient in the compute precision and the
          * reduce-scatter's input in the reduce precision, and the next layer prefetched. */
-        double v = (double)nd_train_padded_vocab(tr, ctx->model->vocab, s->tp), h = (double)ctx->model->hidden;
+        double v = (double)nd_train_padded_vocab(tr, ctx->model->vocab, s->tp),
+               h = (double)ctx->model->hidden;
         double ends = (w->first || w->last) ? v * h / (double)s->tp : 0;
         double unit = fmax(layer_params_max, ends);
         m.buffers += unit * (2.0 * tr->param_bytes + tr->grad_bytes) + layer_params_max * tr->param_bytes;
@@ -441,16 +452,18 @@ static void add_block(double *sizes, int *n, double bytes)
  * every distinct size for the next layer: the stage's distinct linear shapes (attention input
  * and output projections, the MLP's, the local experts' grouped weights, the embedding or
  * output projection) stay reserved. Under ZeRO-3 FSDP's own buffers hold them. */
-static double weight_gradient_blocks(const nd_context *ctx, const nd_strategy *s, const nd_stage_work *w, int zero)
+static double weight_gradient_blocks(const nd_context *ctx, const nd_strategy *s, const nd_stage_work *w,
+                                     int zero)
 {
     const nd_train *tr = ctx->train;
     if (tr->grad_accumulation_fusion || zero == 3) return 0;
     nd_framework f = tr->framework;
-    if (f != ND_FRAMEWORK_MEGATRON && f != ND_FRAMEWORK_MEGATRON_LEGACY && f != ND_FRAMEWORK_MEGATRON_DEEPSPEED &&
-        f != ND_FRAMEWORK_MINDSPEED)
+    if (f != ND_FRAMEWORK_MEGATRON && f != ND_FRAMEWORK_MEGATRON_LEGACY &&
+        f != ND_FRAMEWORK_MEGATRON_DEEPSPEED && f != ND_FRAMEWORK_MINDSPEED)
         return 0;
     const nd_model *m = ctx->model;
-    double t = (double)s->tp, h = (double)m->hidden, d = (double)m->head_dim, gate = m->mlp == ND_MLP_GATED ? 2 : 1;
+    double t = (double)s->tp, h = (double)m->hidden, d = (double)m->head_dim,
+           gate = m->mlp == ND_MLP_GATED ? 2 : 1;
     double sizes[12];
     int n = 0;
     if (m->attention == ND_ATTN_MLA) {
@@ -470,7 +483,8 @@ static double weight_gradient_blocks(const nd_context *ctx, const nd_strategy *s
         double local = (double)m->experts / (double)s->ep, etp = (double)(s->etp ? s->etp : s->tp);
         add_block(sizes, &n, local * h * (double)m->moe_ffn * gate / etp);
         add_block(sizes, &n, local * (double)m->moe_ffn * h / etp);
-        if (m->shared_experts) add_block(sizes, &n, (double)m->shared_experts * h * (double)m->shared_ffn * gate / t);
+        if (m->shared_experts)
+            add_block(sizes, &n, (double)m->shared_experts * h * (double)m->shared_ffn * gate / t);
     }
     if (w->first || w->last) add_block(sizes, &n, (double)m->vocab * h / t);
     double bytes = 0;
@@ -487,14 +501,15 @@ static double weight_gradient_blocks(const nd_context *ctx, const nd_strategy *s
  * backward left cached, it cannot split them and takes new segments, so the reserved peak
  * holds both. With expandable segments freed pages serve any request. Large blocks are rounded
  * to 2 MiB: half of that per live activation tensor. docs/cost-model.md §Memory. */
-void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s,
-                             const nd_layer_cache_entry *costs, const nd_stage_work *w,
-                             nd_stage_memory *mem)
+void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s, const nd_layer_cache_entry *costs,
+                             const nd_stage_work *w, nd_stage_memory *mem)
 {
     const nd_train *tr = ctx->train;
     const nd_device *d = ctx->device;
     memset(mem, 0, sizeof *mem);
-    mem->first_layer = w->first_layer; mem->layers = w->layers; mem->inflight = w->inflight;
+    mem->first_layer = w->first_layer;
+    mem->layers = w->layers;
+    mem->inflight = w->inflight;
     int zero = s->zero < 0 ? 0 : s->zero;
     double op = (double)s->op;
     double op_e = (double)gcd64(s->op, s->dp * s->cp * s->tp / (s->ep * s->etp));
@@ -543,14 +558,12 @@ void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s,
     held_buffers(ctx, m.collective, mem);
 }
 
-double nd_stage_model_flops(const nd_context *ctx, const nd_layer_cache_entry *costs,
-                            const nd_stage_work *w)
+double nd_stage_model_flops(const nd_context *ctx, const nd_layer_cache_entry *costs, const nd_stage_work *w)
 {
     (void)ctx;
     double f = 0;
     for (int k = 0; k < ND_LAYER_KINDS; k++)
-        for (int r = 0; r < ND_RECOMPUTE_MODES; r++)
-            f += (double)w->n[k][r] * costs->layer[k].model_flops;
+        for (int r = 0; r < ND_RECOMPUTE_MODES; r++) f += (double)w->n[k][r] * costs->layer[k].model_flops;
     if (w->last) f += costs->head.model_flops;
     return f;
 }
@@ -575,8 +588,7 @@ double nd_pipeline_ms(const nd_strategy *s, const nd_stage_time *st, int straggl
     double X = st[straggler].total_ms, sum = 0;
     for (int64_t i = 0; i < s->pp; i++) sum += st[i].total_ms;
     switch (s->schedule) {
-    case ND_SCHEDULE_INTERLEAVED:
-        return (sum + p * (v - 1) * X) / v + (m * v - p * (v - 1) - 1) * X / v;
+    case ND_SCHEDULE_INTERLEAVED: return (sum + p * (v - 1) * X) / v + (m * v - p * (v - 1) - 1) * X / v;
     case ND_SCHEDULE_ZB_H1: {
         /* Weight gradients fill the bubble: each other stage idles x - 2W, not x. */
         double t = m * X;
@@ -587,7 +599,6 @@ double nd_pipeline_ms(const nd_strategy *s, const nd_stage_time *st, int straggl
     default: return sum + (m - 1) * X;
     }
 }
-
 
 /* Micro-batches whose activations a stage holds at its peak (Narayanan et al. 2021 for
  * 1F1B and the interleaved schedule; Qi et al. 2023: ZB-H1 holds what 1F1B holds). */
@@ -605,7 +616,6 @@ double nd_stage_inflight(const nd_strategy *s, int64_t stage)
     }
 }
 
-
 bool nd_stage_same_work(const nd_stage_work *a, const nd_stage_work *b)
 {
     return !a->first && !a->last && !b->first && !b->last && a->params_ne == b->params_ne &&
@@ -620,8 +630,14 @@ double nd_stage_memory_firm_mib(const nd_stage_memory *m)
 
 void nd_stage_memory_components(const nd_stage_memory *m, double out[ND_MEMORY_COMPONENTS])
 {
-    const double v[ND_MEMORY_COMPONENTS] = {m->params_mib,  m->grads_mib,   m->optimizer_mib,
-                                            m->activations_mib, m->working_mib, m->buffers_mib,
-                                            m->allocator_mib - m->held_mib, m->context_mib, m->held_mib};
+    const double v[ND_MEMORY_COMPONENTS] = {m->params_mib,
+                                            m->grads_mib,
+                                            m->optimizer_mib,
+                                            m->activations_mib,
+                                            m->working_mib,
+                                            m->buffers_mib,
+                                            m->allocator_mib - m->held_mib,
+                                            m->context_mib,
+                                            m->held_mib};
     memcpy(out, v, sizeof v);
 }

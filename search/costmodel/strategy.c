@@ -19,7 +19,7 @@ void nd_strategy_init(nd_strategy *s)
 {
     memset(s, 0, sizeof *s);
     s->dp = s->tp = s->pp = s->cp = s->ep = s->op = s->vpp = s->mb = s->mbs = 1;
-    s->etp = 0;  /* follows tp */
+    s->etp = 0;   /* follows tp */
     s->zero = -1; /* follows op */
     s->recompute = ND_RECOMPUTE_OFF;
     s->schedule = ND_SCHEDULE_1F1B;
@@ -40,7 +40,10 @@ int nd_recompute_parse(const char *text, nd_recompute *out)
             *out = (nd_recompute)i;
             return 0;
         }
-    if (nd_text_equal_nocase(text, "none")) { *out = ND_RECOMPUTE_OFF; return 0; }
+    if (nd_text_equal_nocase(text, "none")) {
+        *out = ND_RECOMPUTE_OFF;
+        return 0;
+    }
     return -1;
 }
 
@@ -57,8 +60,14 @@ int nd_schedule_parse(const char *text, nd_schedule *out)
             return 0;
         }
     if (nd_text_equal_nocase(text, "zb") || nd_text_equal_nocase(text, "zbh1") ||
-        nd_text_equal_nocase(text, "zero_bubble")) { *out = ND_SCHEDULE_ZB_H1; return 0; }
-    if (nd_text_equal_nocase(text, "vpp")) { *out = ND_SCHEDULE_INTERLEAVED; return 0; }
+        nd_text_equal_nocase(text, "zero_bubble")) {
+        *out = ND_SCHEDULE_ZB_H1;
+        return 0;
+    }
+    if (nd_text_equal_nocase(text, "vpp")) {
+        *out = ND_SCHEDULE_INTERLEAVED;
+        return 0;
+    }
     return -1;
 }
 
@@ -137,7 +146,8 @@ int nd_strategy_set(nd_strategy *s, const char *key, const char *value, nd_error
         if (nd_parse_int64(value, 0, 3, &v))
             return nd_error_set(err, ND_EINPUT,
                                 "strategy ZERO=%s: must be 0 (no sharding), 1 (optimizer states), "
-                                "2 (+ gradients) or 3 (+ parameters, FSDP)", value);
+                                "2 (+ gradients) or 3 (+ parameters, FSDP)",
+                                value);
         s->zero = (int)v;
         return ND_OK;
     }
@@ -154,8 +164,8 @@ int nd_strategy_set(nd_strategy *s, const char *key, const char *value, nd_error
         return ND_OK;
     }
     /* Uneven first and last pipeline stages; 0 = the even split. */
-    int64_t *stage = nd_text_equal_nocase(key, nd_strategy_keys.first) ? &s->first_stage_layers
-                   : nd_text_equal_nocase(key, nd_strategy_keys.last)  ? &s->last_stage_layers
+    int64_t *stage = nd_text_equal_nocase(key, nd_strategy_keys.first)  ? &s->first_stage_layers
+                     : nd_text_equal_nocase(key, nd_strategy_keys.last) ? &s->last_stage_layers
                                                                         : NULL;
     if (stage) {
         const char *name = stage == &s->first_stage_layers ? nd_strategy_keys.first : nd_strategy_keys.last;
@@ -194,14 +204,14 @@ static int field_of(const char *key)
     return -1;
 }
 
-int nd_strategy_set_once(nd_strategy *s, const char *key, const char *value, uint64_t *seen,
-                         nd_error *err)
+int nd_strategy_set_once(nd_strategy *s, const char *key, const char *value, uint64_t *seen, nd_error *err)
 {
     int f = field_of(key);
     if (f >= 0 && f < 64 && (*seen >> f & 1))
-        return nd_error_set(err, ND_EINPUT, "strategy key '%s' sets %s a second time (one field, "
-                            "several spellings: state it once)", key,
-                            f < ND_DIMS ? nd_dim_name((nd_dim)f) : key);
+        return nd_error_set(err, ND_EINPUT,
+                            "strategy key '%s' sets %s a second time (one field, "
+                            "several spellings: state it once)",
+                            key, f < ND_DIMS ? nd_dim_name((nd_dim)f) : key);
     if (f >= 0 && f < 64) *seen |= (uint64_t)1 << f;
     return nd_strategy_set(s, key, value, err);
 }
@@ -236,7 +246,6 @@ int64_t nd_strategy_devices(const nd_strategy *s)
     return p >= 1 && p <= ND_STRATEGY_DEVICES_MAX ? s->dp * s->tp * s->pp * s->cp : -1;
 }
 
-
 static int check_layers(const nd_strategy *s, const nd_model *m, nd_error *err)
 {
     int64_t L = m->layers;
@@ -252,34 +261,37 @@ static int check_layers(const nd_strategy *s, const nd_model *m, nd_error *err)
                                 (long long)(s->pp * s->vpp));
         return ND_OK;
     }
-    if (s->pp < 2 || s->vpp > 1)
-        return nd_error_set(err, ND_EINPUT, "FIRST=/LAST= need PP >= 2 and VPP = 1");
+    if (s->pp < 2 || s->vpp > 1) return nd_error_set(err, ND_EINPUT, "FIRST=/LAST= need PP >= 2 and VPP = 1");
     int64_t set = (s->first_stage_layers > 0) + (s->last_stage_layers > 0);
     int64_t rest = L - s->first_stage_layers - s->last_stage_layers;
     int64_t middle = s->pp - set;
     if (rest < 0 || (middle == 0 && rest != 0) || (middle > 0 && (rest <= 0 || rest % middle)))
         return nd_error_set(err, ND_EINPUT,
                             "FIRST=%lld LAST=%lld: the other %lld layers do not divide evenly over "
-                            "the other %lld stages", (long long)s->first_stage_layers,
-                            (long long)s->last_stage_layers, (long long)rest, (long long)middle);
+                            "the other %lld stages",
+                            (long long)s->first_stage_layers, (long long)s->last_stage_layers,
+                            (long long)rest, (long long)middle);
     return ND_OK;
 }
 
 static int check_heads_and_widths(const nd_strategy *s, const nd_model *m, nd_error *err)
 {
     if (m->heads % s->tp)
-        return nd_error_set(err, ND_EINPUT, "MP=%lld: the %lld attention heads do not divide over %lld "
-                            "tensor-parallel ranks", (long long)s->tp, (long long)m->heads, (long long)s->tp);
+        return nd_error_set(err, ND_EINPUT,
+                            "MP=%lld: the %lld attention heads do not divide over %lld "
+                            "tensor-parallel ranks",
+                            (long long)s->tp, (long long)m->heads, (long long)s->tp);
     if (m->attention == ND_ATTN_MHA && m->kv_heads % s->tp)
         return nd_error_set(err, ND_EINPUT,
                             "MP=%lld: the %lld KV heads (query groups) do not divide over %lld "
-                            "tensor-parallel ranks", (long long)s->tp, (long long)m->kv_heads,
-                            (long long)s->tp);
+                            "tensor-parallel ranks",
+                            (long long)s->tp, (long long)m->kv_heads, (long long)s->tp);
     if (m->ffn && m->ffn % s->tp)
         return nd_error_set(err, ND_EINPUT, "MP=%lld: the MLP width %lld does not divide over %lld ranks",
                             (long long)s->tp, (long long)m->ffn, (long long)s->tp);
     if (m->experts && m->shared_experts && (m->shared_experts * m->shared_ffn) % s->tp)
-        return nd_error_set(err, ND_EINPUT, "MP=%lld: the shared-expert width does not divide over %lld ranks",
+        return nd_error_set(err, ND_EINPUT,
+                            "MP=%lld: the shared-expert width does not divide over %lld ranks",
                             (long long)s->tp, (long long)s->tp);
     return ND_OK;
 }
@@ -294,8 +306,10 @@ static int check_experts(nd_strategy *s, const nd_model *m, nd_error *err)
         return ND_OK;
     }
     if (m->experts % s->ep)
-        return nd_error_set(err, ND_EINPUT, "EP=%lld: the %lld experts do not divide over %lld "
-                            "expert-parallel ranks", (long long)s->ep, (long long)m->experts, (long long)s->ep);
+        return nd_error_set(err, ND_EINPUT,
+                            "EP=%lld: the %lld experts do not divide over %lld "
+                            "expert-parallel ranks",
+                            (long long)s->ep, (long long)m->experts, (long long)s->ep);
     if (m->moe_ffn % s->etp)
         return nd_error_set(err, ND_EINPUT, "ETP=%lld: the expert width %lld does not divide over %lld ranks",
                             (long long)s->etp, (long long)m->moe_ffn, (long long)s->etp);
@@ -303,8 +317,9 @@ static int check_experts(nd_strategy *s, const nd_model *m, nd_error *err)
     if (domain % (s->ep * s->etp))
         return nd_error_set(err, ND_EINPUT,
                             "EP=%lld ETP=%lld: experts fold over the MP*CP*DP = %lld ranks of a "
-                            "stage, which EP*ETP = %lld does not divide", (long long)s->ep,
-                            (long long)s->etp, (long long)domain, (long long)(s->ep * s->etp));
+                            "stage, which EP*ETP = %lld does not divide",
+                            (long long)s->ep, (long long)s->etp, (long long)domain,
+                            (long long)(s->ep * s->etp));
     return ND_OK;
 }
 
@@ -319,11 +334,11 @@ static int check_pipeline(nd_strategy *s, nd_error *err)
         if (s->mb % s->pp)
             return nd_error_set(err, ND_EINPUT,
                                 "VPP=%lld: the interleaved schedule runs micro-batches in groups of "
-                                "PP=%lld, which MB=%lld is not a multiple of", (long long)s->vpp,
-                                (long long)s->pp, (long long)s->mb);
+                                "PP=%lld, which MB=%lld is not a multiple of",
+                                (long long)s->vpp, (long long)s->pp, (long long)s->mb);
     } else if (s->vpp > 1) {
-        return nd_error_set(err, ND_EINPUT, "VPP=%lld needs schedule=interleaved, not %s",
-                            (long long)s->vpp, nd_schedule_name(s->schedule));
+        return nd_error_set(err, ND_EINPUT, "VPP=%lld needs schedule=interleaved, not %s", (long long)s->vpp,
+                            nd_schedule_name(s->schedule));
     }
     return ND_OK;
 }
@@ -349,7 +364,8 @@ int nd_strategy_check(nd_strategy *s, const nd_model *m, int64_t devices, int64_
     if (global_batch > 0 && s->dp * s->mb * s->mbs != global_batch)
         return nd_error_set(err, ND_EINPUT,
                             "DP*MB*MBS = %lld*%lld*%lld = %lld sequences per step, but the global "
-                            "batch is %lld", (long long)s->dp, (long long)s->mb, (long long)s->mbs,
+                            "batch is %lld",
+                            (long long)s->dp, (long long)s->mb, (long long)s->mbs,
                             (long long)(s->dp * s->mb * s->mbs), (long long)global_batch);
     if ((rc = check_heads_and_widths(s, m, err))) return rc;
     if ((rc = check_layers(s, m, err))) return rc;
@@ -357,13 +373,13 @@ int nd_strategy_check(nd_strategy *s, const nd_model *m, int64_t devices, int64_
     if (s->cp > 1 && seq_len % (2 * s->cp))
         return nd_error_set(err, ND_EINPUT,
                             "CP=%lld: the sequence of %lld tokens does not split into 2*CP = %lld "
-                            "load-balanced chunks", (long long)s->cp, (long long)seq_len,
-                            (long long)(2 * s->cp));
+                            "load-balanced chunks",
+                            (long long)s->cp, (long long)seq_len, (long long)(2 * s->cp));
     if ((s->dp * s->cp) % s->op)
         return nd_error_set(err, ND_EINPUT,
                             "OP=%lld: optimizer sharding spans the DP*CP = %lld ranks holding the "
-                            "same parameters, which %lld does not divide", (long long)s->op,
-                            (long long)(s->dp * s->cp), (long long)s->op);
+                            "same parameters, which %lld does not divide",
+                            (long long)s->op, (long long)(s->dp * s->cp), (long long)s->op);
     if (s->zero < 0) s->zero = s->op > 1 ? 1 : 0;
     if (s->zero > 0 && s->op == 1) s->zero = 0; /* one shard holds everything */
     if (s->tp == 1) s->sp = false;              /* nothing to shard the sequence over */
@@ -378,24 +394,28 @@ void nd_strategy_stage_layers(const nd_strategy *s, int64_t layers, int64_t stag
 {
     int64_t f = s->first_stage_layers, l = s->last_stage_layers;
     if (s->pp == 1) {
-        *first = 0; *count = layers;
+        *first = 0;
+        *count = layers;
         return;
     }
     if (!f && !l) {
         int64_t per = layers / s->pp;
-        *first = stage * per; *count = per;
+        *first = stage * per;
+        *count = per;
         return;
     }
     int64_t middle = s->pp - (f > 0) - (l > 0);
     int64_t per = middle ? (layers - f - l) / middle : 0;
     int64_t first_count = f ? f : per;
     if (stage == 0) {
-        *first = 0; *count = first_count;
+        *first = 0;
+        *count = first_count;
     } else if (stage == s->pp - 1) {
         *count = l ? l : per;
         *first = layers - *count;
     } else {
-        *first = first_count + (stage - 1) * per; *count = per;
+        *first = first_count + (stage - 1) * per;
+        *count = per;
     }
 }
 
@@ -427,13 +447,15 @@ void nd_strategy_label(const nd_strategy *s, char *buf, size_t size)
 bool nd_strategy_uneven_split(int64_t layers, int64_t pp, int64_t *first, int64_t *last)
 {
     if (pp == 2) {
-        *first = (layers + 1) / 2; *last = layers / 2;
+        *first = (layers + 1) / 2;
+        *last = layers / 2;
         return *last >= 1;
     }
     for (int64_t per = layers / pp; per <= layers / pp + 1; per++) {
         int64_t rest = layers - (pp - 2) * per;
         if (per < 1 || rest < 2 || rest > 2 * per) continue;
-        *first = (rest + 1) / 2; *last = rest / 2;
+        *first = (rest + 1) / 2;
+        *last = rest / 2;
         return true;
     }
     return false;

@@ -17,7 +17,6 @@ const char *nd_framework_name(nd_framework f)
     return f >= 0 && f < ND_FRAMEWORKS ? nd_framework_names[f] : "?";
 }
 
-
 void nd_train_init(nd_train *t)
 {
     memset(t, 0, sizeof *t);
@@ -98,10 +97,10 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
      * implementation), llm-foundry's DecoupledAdamW a loop over the tensors (Composer). */
     [ND_FRAMEWORK_MEGATRON] = {35, 55, 15, true, false, 25, 80, 38, 20, 10, 4, 0, ND_OPTIMIZER_FUSED, 8,
                                false, false, false, false},
-    [ND_FRAMEWORK_MEGATRON_LEGACY] = {75, 110, 25, true, true, 25, 120, 38, 20, 10, 4, 2, ND_OPTIMIZER_FUSED, 8,
-                                      false, false, false, true},
-    [ND_FRAMEWORK_MEGATRON_DEEPSPEED] = {75, 110, 35, true, true, 25, 200, 38, 20, 10, 4, 0, ND_OPTIMIZER_FUSED, 8,
-                                         false, false, false, true},
+    [ND_FRAMEWORK_MEGATRON_LEGACY] = {75, 110, 25, true, true, 25, 120, 38, 20, 10, 4, 2, ND_OPTIMIZER_FUSED,
+                                      8, false, false, false, true},
+    [ND_FRAMEWORK_MEGATRON_DEEPSPEED] = {75, 110, 35, true, true, 25, 200, 38, 20, 10, 4, 0,
+                                         ND_OPTIMIZER_FUSED, 8, false, false, false, true},
     [ND_FRAMEWORK_TORCHTITAN] = {45, 70, 15, false, false, 25, 60, 18, 14, 4, 3, 0, ND_OPTIMIZER_FUSED, 14,
                                  true, true, true, false},
     [ND_FRAMEWORK_FSDP] = {50, 75, 15, false, false, 25, 80, 18, 14, 4, 3, 0, ND_OPTIMIZER_PER_TENSOR, 14,
@@ -123,7 +122,9 @@ int64_t nd_train_padded_vocab(const nd_train *t, int64_t vocab, int64_t tp)
     int64_t by = t->vocab_divisible_by;
     if (by <= 0)
         by = t->framework == ND_FRAMEWORK_TORCHTITAN || t->framework == ND_FRAMEWORK_FSDP ||
-                     t->framework == ND_FRAMEWORK_DEEPSPEED ? 1 : 128;
+                     t->framework == ND_FRAMEWORK_DEEPSPEED
+                 ? 1
+                 : 128;
     int64_t multiple = by * (tp > 0 ? tp : 1);
     return (vocab + multiple - 1) / multiple * multiple;
 }
@@ -133,11 +134,17 @@ int nd_train_set_precision(nd_train *t, const char *precision)
     /* Mixed precision as Megatron-LM runs it: bf16 weights with fp32 gradient
      * accumulation and an fp32 master copy; fp16 keeps fp16 gradients. */
     if (nd_text_equal_nocase(precision, "bf16")) {
-        t->param_bytes = 2; t->grad_bytes = 4; t->master_bytes = 4;
+        t->param_bytes = 2;
+        t->grad_bytes = 4;
+        t->master_bytes = 4;
     } else if (nd_text_equal_nocase(precision, "fp16")) {
-        t->param_bytes = 2; t->grad_bytes = 2; t->master_bytes = 4;
+        t->param_bytes = 2;
+        t->grad_bytes = 2;
+        t->master_bytes = 4;
     } else if (nd_text_equal_nocase(precision, "fp32")) {
-        t->param_bytes = 4; t->grad_bytes = 4; t->master_bytes = 0;
+        t->param_bytes = 4;
+        t->grad_bytes = 4;
+        t->master_bytes = 0;
     } else {
         return -1;
     }
@@ -145,4 +152,3 @@ int nd_train_set_precision(nd_train *t, const char *precision)
     for (char *p = t->precision; *p; p++) *p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
     return 0;
 }
-

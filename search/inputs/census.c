@@ -23,22 +23,25 @@
 typedef enum { P_ATTN, P_NORMS, P_MLP, P_ROUTED, P_SHARED, P_EMBED, P_HEAD, P_MTP, P_OTHER, PARTS } part;
 
 static const char *const part_names[PARTS] = {
-    "attention", "norms", "dense MLP", "routed experts", "shared experts and router", "embedding",
-    "output head", "MTP modules", "other",
+    "attention", "norms",       "dense MLP",   "routed experts", "shared experts and router",
+    "embedding", "output head", "MTP modules", "other",
 };
 
 /* What a tensor's name says. */
 typedef struct role {
-    int64_t layer;    /* -1: not a layer's */
+    int64_t layer; /* -1: not a layer's */
     part p;
-    char leaf[64];    /* "q_proj", "w1", "e_score_correction_bias" */
+    char leaf[64]; /* "q_proj", "w1", "e_score_correction_bias" */
     bool bias;
-    bool fused_experts; /* experts.gate_up_proj: every expert in one 3-D tensor */
-    int64_t expert;   /* -1: none */
+    bool fused_experts;  /* experts.gate_up_proj: every expert in one 3-D tensor */
+    int64_t expert;      /* -1: none */
     char canonical[256]; /* the name with the layer index as '*' */
 } role;
 
-static bool has(const char *s, const char *sub) { return strstr(s, sub) != NULL; }
+static bool has(const char *s, const char *sub)
+{
+    return strstr(s, sub) != NULL;
+}
 
 static bool leaf_is(const char *leaf, const char *const *names)
 {
@@ -60,7 +63,8 @@ static int64_t layer_index(const char *name, const char **after_index, size_t *i
             long long v = strtoll(d, &end, 10);
             if (*end != '.' || v < 0 || v > (1 << 20)) continue;
             *after_index = end + 1;
-            *index_at = (size_t)(d - name); *index_len = (size_t)(end - d);
+            *index_at = (size_t)(d - name);
+            *index_len = (size_t)(end - d);
             return v;
         }
     }
@@ -75,8 +79,10 @@ static void read_role(const char *name, role *r)
     const char *local;
     size_t at = 0, len = 0;
     r->layer = layer_index(name, &local, &at, &len);
-    if (r->layer >= 0) snprintf(r->canonical, sizeof r->canonical, "%.*s*%s", (int)at, name, name + at + len);
-    else snprintf(r->canonical, sizeof r->canonical, "%s", name);
+    if (r->layer >= 0)
+        snprintf(r->canonical, sizeof r->canonical, "%.*s*%s", (int)at, name, name + at + len);
+    else
+        snprintf(r->canonical, sizeof r->canonical, "%s", name);
     /* the leaf: the last component, or the one before .weight/.bias */
     char tmp[256];
     snprintf(tmp, sizeof tmp, "%s", local);
@@ -89,15 +95,27 @@ static void read_role(const char *name, role *r)
     snprintf(r->leaf, sizeof r->leaf, "%.63s", last ? last + 1 : tmp);
     const char *e = strstr(local, "experts.");
     if (e && (e == local || e[-1] == '.') && !has(local, "shared_expert")) {
-        if (isdigit((unsigned char)e[8])) r->expert = strtoll(e + 8, NULL, 10);
-        else r->fused_experts = true;
+        if (isdigit((unsigned char)e[8]))
+            r->expert = strtoll(e + 8, NULL, 10);
+        else
+            r->fused_experts = true;
     }
     if (r->layer < 0) {
-        static const char *const embed[] = {"embed_tokens", "wte", "word_embeddings", "tok_embeddings", "embed_in",
-                                            "wpe", "position_embeddings", "embed_positions", NULL};
-        static const char *const head[] = {"lm_head", "embed_out", "output", "norm", "ln_f", "final_layernorm",
-                                           "norm_f", "final_norm", NULL};
-        r->p = has(name, "mtp") ? P_MTP : leaf_is(r->leaf, embed) ? P_EMBED : leaf_is(r->leaf, head) ? P_HEAD : P_OTHER;
+        static const char *const embed[] = {"embed_tokens",
+                                            "wte",
+                                            "word_embeddings",
+                                            "tok_embeddings",
+                                            "embed_in",
+                                            "wpe",
+                                            "position_embeddings",
+                                            "embed_positions",
+                                            NULL};
+        static const char *const head[] = {"lm_head",         "embed_out", "output",     "norm", "ln_f",
+                                           "final_layernorm", "norm_f",    "final_norm", NULL};
+        r->p = has(name, "mtp")          ? P_MTP
+               : leaf_is(r->leaf, embed) ? P_EMBED
+               : leaf_is(r->leaf, head)  ? P_HEAD
+                                         : P_OTHER;
         return;
     }
     /* a norm right under the layer (input_layernorm, post_attention_layernorm, ln_1) */
@@ -107,21 +125,28 @@ static void read_role(const char *name, role *r)
     }
     bool mlp = has(local, "mlp") || has(local, "block_sparse_moe") || has(local, "feed_forward") ||
                has(local, "ffn.") || has(local, "moe.");
-    if (has(local, "shared_expert")) r->p = P_SHARED;
-    else if (r->expert >= 0 || r->fused_experts) r->p = P_ROUTED;
+    if (has(local, "shared_expert"))
+        r->p = P_SHARED;
+    else if (r->expert >= 0 || r->fused_experts)
+        r->p = P_ROUTED;
     else if (!strcmp(r->leaf, "e_score_correction_bias") || has(local, "router") ||
              (mlp && !strcmp(r->leaf, "gate")))
         r->p = P_SHARED; /* the router, priced with the shared experts (model.h) */
-    else if (has(local, "attn") || has(local, "attention")) r->p = P_ATTN;
-    else if (mlp) r->p = P_MLP;
-    else if (has(r->leaf, "norm") || !strncmp(r->leaf, "ln", 2)) r->p = P_NORMS;
-    else r->p = P_OTHER;
+    else if (has(local, "attn") || has(local, "attention"))
+        r->p = P_ATTN;
+    else if (mlp)
+        r->p = P_MLP;
+    else if (has(r->leaf, "norm") || !strncmp(r->leaf, "ln", 2))
+        r->p = P_NORMS;
+    else
+        r->p = P_OTHER;
 }
 
 static const char *const Q[] = {"q_proj", "wq", "query", "q", NULL};
 static const char *const K[] = {"k_proj", "wk", "key", "k", NULL};
 static const char *const V[] = {"v_proj", "wv", "value", "v", NULL};
-static const char *const QKV[] = {"qkv_proj", "query_key_value", "c_attn", "Wqkv", "linear_qkv", "W_pack", NULL};
+static const char *const QKV[] = {"qkv_proj",   "query_key_value", "c_attn", "Wqkv",
+                                  "linear_qkv", "W_pack",          NULL};
 static const char *const O[] = {"o_proj", "wo", "dense", "out_proj", "c_proj", "linear_proj", NULL};
 static const char *const QN[] = {"q_norm", "q_layernorm", NULL};
 static const char *const KN[] = {"k_norm", "k_layernorm", NULL};
@@ -129,7 +154,8 @@ static const char *const GATE[] = {"gate_proj", "w1", "linear_fc1_gate", NULL};
 static const char *const UP[] = {"up_proj", "w3", NULL};
 static const char *const UP_PLAIN[] = {"up_proj", "c_fc", "dense_h_to_4h", "fc1", "fc_in", NULL};
 static const char *const GATE_UP[] = {"gate_up_proj", "linear_fc1", NULL};
-static const char *const DOWN[] = {"down_proj", "w2", "dense_4h_to_h", "fc2", "c_proj", "fc_out", "linear_fc2", NULL};
+static const char *const DOWN[] = {"down_proj", "w2",     "dense_4h_to_h", "fc2",
+                                   "c_proj",    "fc_out", "linear_fc2",    NULL};
 
 /* The elements nd's model m gives a layer's tensor of role r, -1 when it has no such role. */
 static int64_t expected_in_layer(const nd_model *m, nd_layer_kind kind, const role *r)
@@ -143,9 +169,11 @@ static int64_t expected_in_layer(const nd_model *m, nd_layer_kind kind, const ro
             if (!strcmp(l, "q_a_layernorm")) return m->q_lora_rank;
             if (!strcmp(l, "q_b_proj")) return r->bias ? -1 : a * qk * m->q_lora_rank;
             if (!strcmp(l, "q_proj")) return r->bias ? -1 : a * qk * h;
-            if (!strcmp(l, "kv_a_proj_with_mqa")) return r->bias ? -1 : (m->kv_lora_rank + m->qk_rope_head_dim) * h;
+            if (!strcmp(l, "kv_a_proj_with_mqa"))
+                return r->bias ? -1 : (m->kv_lora_rank + m->qk_rope_head_dim) * h;
             if (!strcmp(l, "kv_a_layernorm")) return m->kv_lora_rank;
-            if (!strcmp(l, "kv_b_proj")) return r->bias ? -1 : a * (m->qk_nope_head_dim + m->v_head_dim) * m->kv_lora_rank;
+            if (!strcmp(l, "kv_b_proj"))
+                return r->bias ? -1 : a * (m->qk_nope_head_dim + m->v_head_dim) * m->kv_lora_rank;
             if (leaf_is(l, O)) return r->bias ? -1 : h * a * m->v_head_dim;
             return -1;
         }
@@ -157,20 +185,24 @@ static int64_t expected_in_layer(const nd_model *m, nd_layer_kind kind, const ro
         return -1;
     }
     if (r->p == P_NORMS) return r->bias && m->norm != ND_NORM_LAYER ? -1 : h;
-    int64_t width = r->p == P_ROUTED ? m->moe_ffn : r->p == P_SHARED ? m->shared_experts * m->shared_ffn : m->ffn;
+    int64_t width = r->p == P_ROUTED   ? m->moe_ffn
+                    : r->p == P_SHARED ? m->shared_experts * m->shared_ffn
+                                       : m->ffn;
     if (r->p == P_MLP && kind == ND_LAYER_MOE) return -1;
     if ((r->p == P_ROUTED || r->p == P_SHARED) && kind == ND_LAYER_DENSE) return -1;
     if (r->p == P_SHARED) {
         if (!strcmp(l, "e_score_correction_bias")) return m->router_bias ? m->experts : -1;
         if (!strcmp(l, "shared_expert_gate")) return m->shared_expert_gate ? h : -1;
-        if (!strcmp(l, "gate") || has(l, "router")) return r->bias ? (m->router_bias ? m->experts : -1) : m->experts * h;
+        if (!strcmp(l, "gate") || has(l, "router"))
+            return r->bias ? (m->router_bias ? m->experts : -1) : m->experts * h;
         if (!m->shared_experts) return -1;
     }
     int64_t n = r->fused_experts ? m->experts : 1;
     if (r->p != P_MLP && r->p != P_ROUTED && r->p != P_SHARED) return -1;
     if (m->mlp == ND_MLP_GATED) {
         if (leaf_is(l, GATE_UP)) return r->bias ? (m->mlp_bias ? n * 2 * width : -1) : n * 2 * width * h;
-        if (leaf_is(l, GATE) || leaf_is(l, UP)) return r->bias ? (m->mlp_bias ? n * width : -1) : n * width * h;
+        if (leaf_is(l, GATE) || leaf_is(l, UP))
+            return r->bias ? (m->mlp_bias ? n * width : -1) : n * width * h;
     } else if (leaf_is(l, UP_PLAIN)) {
         return r->bias ? (m->mlp_bias ? n * width : -1) : n * width * h;
     }
@@ -211,8 +243,10 @@ static void add_mismatch(nd_census *c, const char *what, int64_t ckpt, int64_t n
     }
     nd_census_mismatch *x = &c->mismatches[c->n_mismatches++];
     snprintf(x->what, sizeof x->what, "%s", what);
-    x->checkpoint = ckpt; x->nd = nd;
-    x->first_layer = x->last_layer = layer; x->layers = layer >= 0;
+    x->checkpoint = ckpt;
+    x->nd = nd;
+    x->first_layer = x->last_layer = layer;
+    x->layers = layer >= 0;
 }
 
 static void shape_text(const nd_tensor_info *t, char *buf, size_t size)
@@ -248,7 +282,8 @@ static void derive(const nd_model *m, const nd_checkpoint_tensors *t, const role
         const role *r = &roles[i];
         const nd_tensor_info *ti = &t->items[i];
         if (r->p == P_EMBED && !r->bias && !has(r->leaf, "pos") && strcmp(r->leaf, "wpe") && ti->dims == 2) {
-            d.vocab = ti->shape[0]; d.hidden = h = ti->shape[1];
+            d.vocab = ti->shape[0];
+            d.hidden = h = ti->shape[1];
         }
         if (r->p == P_HEAD && !has(r->leaf, "norm") && strcmp(r->leaf, "ln_f") && !r->bias) head = true;
     }
@@ -266,13 +301,18 @@ static void derive(const nd_model *m, const nd_checkpoint_tensors *t, const role
         if (r->bias) continue;
         int64_t n = r->fused_experts && ti->dims == 3 ? ti->shape[0] : 1;
         if (r->p == P_ATTN && m->attention == ND_ATTN_MHA && d.head_dim > 0) {
-            if (leaf_is(r->leaf, Q)) { d.heads = ti->elements / h / d.head_dim; seen_q = true; }
-            else if (leaf_is(r->leaf, K)) d.kv_heads = ti->elements / h / d.head_dim;
+            if (leaf_is(r->leaf, Q)) {
+                d.heads = ti->elements / h / d.head_dim;
+                seen_q = true;
+            } else if (leaf_is(r->leaf, K))
+                d.kv_heads = ti->elements / h / d.head_dim;
         }
         if (r->p == P_ATTN && (leaf_is(r->leaf, QN) || leaf_is(r->leaf, KN))) d.qk_norm = true;
         bool gate_or_up = m->mlp == ND_MLP_GATED ? leaf_is(r->leaf, GATE) || leaf_is(r->leaf, UP)
                                                  : leaf_is(r->leaf, UP_PLAIN);
-        int64_t width = gate_or_up ? ti->elements / h / n : leaf_is(r->leaf, GATE_UP) ? ti->elements / h / n / 2 : 0;
+        int64_t width = gate_or_up                  ? ti->elements / h / n
+                        : leaf_is(r->leaf, GATE_UP) ? ti->elements / h / n / 2
+                                                    : 0;
         if (width > 0 && r->p == P_MLP) d.ffn = width;
         if (width > 0 && r->p == P_ROUTED) d.moe_ffn = width;
         if (width > 0 && r->p == P_SHARED && m->shared_experts > 0 && strcmp(r->leaf, "gate"))
@@ -285,7 +325,8 @@ static void derive(const nd_model *m, const nd_checkpoint_tensors *t, const role
     if (!seen_q && m->attention == ND_ATTN_MHA) d.heads = m->heads;
     if (max_layer >= 0) d.layers = max_layer + 1;
     if (m->experts && max_expert >= 0) d.experts = max_expert + 1;
-    if (m->experts && first_moe >= 0 && m->moe_layer_freq <= 1 && m->moe_sparse_step <= 1) d.first_k_dense = first_moe;
+    if (m->experts && first_moe >= 0 && m->moe_layer_freq <= 1 && m->moe_sparse_step <= 1)
+        d.first_k_dense = first_moe;
     if (d.experts_per_token > d.experts) d.experts_per_token = d.experts;
     nd_error err = {0};
     c->derived = d;
@@ -327,11 +368,13 @@ int nd_census_build(const nd_run *run, const nd_device *device, const nd_checkpo
     price_kinds(m, run, device, c, 1);
     if (!t || !t->count) return ND_OK;
     snprintf(c->dir, sizeof c->dir, "%s", t->dir);
-    c->files = t->files; c->tensors = (int64_t)t->count;
+    c->files = t->files;
+    c->tensors = (int64_t)t->count;
     role *roles = calloc(t->count, sizeof *roles);
     int64_t *sums = calloc((size_t)m->layers * PARTS, sizeof *sums);
     if (!roles || !sums) {
-        free(roles); free(sums);
+        free(roles);
+        free(sums);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
     int64_t outside[PARTS] = {0};
@@ -351,8 +394,10 @@ int nd_census_build(const nd_run *run, const nd_device *device, const nd_checkpo
             char what[320], shape[96];
             shape_text(ti, shape, sizeof shape);
             snprintf(what, sizeof what, "%.220s %.95s", ti->name, shape);
-            if (want == -1) add_mismatch(c, what, ti->elements, 0, -1);
-            else if (want >= 0 && want != ti->elements) add_mismatch(c, what, ti->elements, want, -1);
+            if (want == -1)
+                add_mismatch(c, what, ti->elements, 0, -1);
+            else if (want >= 0 && want != ti->elements)
+                add_mismatch(c, what, ti->elements, want, -1);
             continue;
         }
         sums[r->layer * PARTS + r->p] += ti->elements;
@@ -375,8 +420,10 @@ int nd_census_build(const nd_run *run, const nd_device *device, const nd_checkpo
         } else {
             snprintf(what, sizeof what, "%.220s %.95s", r->canonical, shape);
         }
-        if (want < 0) add_mismatch(c, what, ti->elements, 0, r->layer);
-        else if (want != ti->elements) add_mismatch(c, what, ti->elements, want, r->layer);
+        if (want < 0)
+            add_mismatch(c, what, ti->elements, 0, r->layer);
+        else if (want != ti->elements)
+            add_mismatch(c, what, ti->elements, want, r->layer);
     }
     /* each layer's parts, and the layers the checkpoint lacks */
     for (int64_t l = 0; l < m->layers; l++) {
@@ -385,7 +432,8 @@ int nd_census_build(const nd_run *run, const nd_device *device, const nd_checkpo
             int64_t got = sums[l * PARTS + p], want = layer_part(&pc, kind, (part)p);
             if (got == want) continue;
             char what[320];
-            snprintf(what, sizeof what, "a %s layer's %s (sum of its tensors)", nd_layer_kind_name(kind), part_names[p]);
+            snprintf(what, sizeof what, "a %s layer's %s (sum of its tensors)", nd_layer_kind_name(kind),
+                     part_names[p]);
             add_mismatch(c, what, got, want, l);
         }
     }
@@ -399,7 +447,8 @@ int nd_census_build(const nd_run *run, const nd_device *device, const nd_checkpo
         }
     derive(m, t, roles, c);
     if (c->derived_ok) price_kinds(&c->derived, run, device, c, 0);
-    free(roles); free(sums);
+    free(roles);
+    free(sums);
     return ND_OK;
 }
 
@@ -447,8 +496,10 @@ static void row_double(FILE *out, const char *label, double ckpt, double nd, boo
 
 static void kinds_table(FILE *out, const nd_run *run, const nd_census *c, bool has_ckpt)
 {
-    if (has_ckpt) fprintf(out, "  %-34s %18s %18s %18s\n", "", "checkpoint", "nd", "difference");
-    else fprintf(out, "  %-34s %18s\n", "", "nd");
+    if (has_ckpt)
+        fprintf(out, "  %-34s %18s %18s %18s\n", "", "checkpoint", "nd", "difference");
+    else
+        fprintf(out, "  %-34s %18s\n", "", "nd");
     bool ck = has_ckpt && c->derived_ok;
     for (int k = 0; k < ND_LAYER_KINDS; k++) {
         const nd_census_kind *x = &c->kinds[k];
@@ -481,7 +532,8 @@ void nd_census_print(FILE *out, const nd_run *run, const nd_census *c)
             run->model.name, c->dir, c->files, c->files == 1 ? "" : "s", (long long)c->tensors,
             grouped(c->params, a, sizeof a), grouped(c->nd_params, b, sizeof b));
     if (!c->derived_ok)
-        fprintf(out, "The tensors' sizes are no model nd can price (%s): nd's side only below.\n", c->derived_why);
+        fprintf(out, "The tensors' sizes are no model nd can price (%s): nd's side only below.\n",
+                c->derived_why);
     kinds_table(out, run, c, true);
     if (c->unknown)
         fprintf(out, "%lld tensor%s nd gives no role (not priced), the first %s\n", (long long)c->unknown,
@@ -491,14 +543,16 @@ void nd_census_print(FILE *out, const nd_run *run, const nd_census *c)
         return;
     }
     fprintf(out, "\nMismatches (elements; a tensor nd has no role for counts 0 on nd's side):\n");
-    fprintf(out, "  %-72s %14s %14s %14s  %s\n", "tensor or part", "checkpoint", "nd", "difference", "layers");
+    fprintf(out, "  %-72s %14s %14s %14s  %s\n", "tensor or part", "checkpoint", "nd", "difference",
+            "layers");
     for (int i = 0; i < c->n_mismatches; i++) {
         const nd_census_mismatch *x = &c->mismatches[i];
         char layers[48] = "";
-        if (x->layers == 1) snprintf(layers, sizeof layers, "%lld", (long long)x->first_layer);
+        if (x->layers == 1)
+            snprintf(layers, sizeof layers, "%lld", (long long)x->first_layer);
         else if (x->layers > 1)
-            snprintf(layers, sizeof layers, "%lld of %lld-%lld", (long long)x->layers, (long long)x->first_layer,
-                     (long long)x->last_layer);
+            snprintf(layers, sizeof layers, "%lld of %lld-%lld", (long long)x->layers,
+                     (long long)x->first_layer, (long long)x->last_layer);
         fprintf(out, "  %-72s %14s %14s %14s  %s\n", x->what, grouped(x->checkpoint, a, sizeof a),
                 grouped(x->nd, b, sizeof b), grouped(x->checkpoint - x->nd, d, sizeof d), layers);
     }
@@ -515,9 +569,11 @@ int nd_census_write_spec(const char *dir, const nd_run *run, const nd_census *c,
     if ((rc = nd_outfile_open(&f, path, err))) return rc;
     FILE *fp = f.fp;
     const nd_model *m = c->derived_ok ? &c->derived : &run->model;
-    fprintf(fp, "# nd -V: the census of %s against its checkpoint. model: is the model its tensors\n"
-                "# state (nd's where they say nothing), as a run file's model keys: nd-estimate -y reads\n"
-                "# this file with --strategy.\n", run->model.name);
+    fprintf(fp,
+            "# nd -V: the census of %s against its checkpoint. model: is the model its tensors\n"
+            "# state (nd's where they say nothing), as a run file's model keys: nd-estimate -y reads\n"
+            "# this file with --strategy.\n",
+            run->model.name);
     fputs("model:\n", fp);
     nd_model_write_yaml(fp, m, "  ");
     fputs("census:\n", fp);
@@ -533,10 +589,12 @@ int nd_census_write_spec(const char *dir, const nd_run *run, const nd_census *c,
         const nd_census_kind *x = &c->kinds[k];
         if (!x->layers[0] && !x->layers[1]) continue;
         fprintf(fp, "    %s:\n", nd_layer_kind_name((nd_layer_kind)k));
-        fprintf(fp, "      count: [%lld, %lld]  # [checkpoint, nd]\n", (long long)x->layers[0], (long long)x->layers[1]);
+        fprintf(fp, "      count: [%lld, %lld]  # [checkpoint, nd]\n", (long long)x->layers[0],
+                (long long)x->layers[1]);
         fprintf(fp, "      parameters: [%lld, %lld]\n", (long long)x->params[0], (long long)x->params[1]);
         fprintf(fp, "      flops_per_token: [%.17g, %.17g]\n", x->flops_per_token[0], x->flops_per_token[1]);
-        fprintf(fp, "      activation_bytes_per_token: [%.17g, %.17g]\n", x->activation_bytes[0], x->activation_bytes[1]);
+        fprintf(fp, "      activation_bytes_per_token: [%.17g, %.17g]\n", x->activation_bytes[0],
+                x->activation_bytes[1]);
     }
     fputs("  mismatches:\n", fp);
     if (!c->n_mismatches) fputs("    []\n", fp);

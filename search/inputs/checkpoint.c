@@ -50,8 +50,11 @@ static bool try_cache(const char *cache, const char *id, char *out, size_t size)
     char repo[1024], snaps[1200], ref[1300], rev[128] = "";
     size_t n = (size_t)snprintf(repo, sizeof repo, "%s/models--", cache);
     for (const char *p = id; *p && n + 3 < sizeof repo; p++) {
-        if (*p == '/') { repo[n++] = '-'; repo[n++] = '-'; }
-        else repo[n++] = *p;
+        if (*p == '/') {
+            repo[n++] = '-';
+            repo[n++] = '-';
+        } else
+            repo[n++] = *p;
     }
     repo[n] = '\0';
     snprintf(ref, sizeof ref, "%s/refs/main", repo);
@@ -91,7 +94,8 @@ int nd_checkpoint_find(const char *name, const char *beside, char *out, size_t s
     if (name[0] != '/' && beside) {
         char *dir = nd_path_dir(beside), *p = dir ? nd_path_join(dir, name) : NULL;
         bool ok = p && try_dir(p, out, size);
-        free(dir); free(p);
+        free(dir);
+        free(p);
         if (ok) return ND_OK;
     }
     if (try_dir(name, out, size)) return ND_OK;
@@ -106,8 +110,10 @@ int nd_checkpoint_find(const char *name, const char *beside, char *out, size_t s
         snprintf(cache, sizeof cache, "%s/.cache/huggingface/hub", user);
         if (try_cache(cache, name, out, size)) return ND_OK;
     }
-    return nd_error_set(err, ND_EINPUT, "'%s' is no checkpoint directory with a config.json here or in the Hugging "
-                        "Face cache, and nd downloads nothing: give the checkpoint's local directory", name);
+    return nd_error_set(err, ND_EINPUT,
+                        "'%s' is no checkpoint directory with a config.json here or in the Hugging "
+                        "Face cache, and nd downloads nothing: give the checkpoint's local directory",
+                        name);
 }
 
 /* ---- the tensors of a checkpoint (-V), from the .safetensors headers ----------------------- */
@@ -119,9 +125,13 @@ int nd_checkpoint_find(const char *name, const char *beside, char *out, size_t s
 
 static int dtype_bytes(const char *dtype)
 {
-    static const struct { const char *name; int bytes; } t[] = {
-        {"F64", 8}, {"I64", 8}, {"U64", 8}, {"F32", 4}, {"I32", 4}, {"U32", 4}, {"F16", 2}, {"BF16", 2},
-        {"I16", 2}, {"U16", 2}, {"F8_E4M3", 1}, {"F8_E5M2", 1}, {"I8", 1}, {"U8", 1}, {"BOOL", 1},
+    static const struct {
+        const char *name;
+        int bytes;
+    } t[] = {
+        {"F64", 8},     {"I64", 8},     {"U64", 8},  {"F32", 4}, {"I32", 4},
+        {"U32", 4},     {"F16", 2},     {"BF16", 2}, {"I16", 2}, {"U16", 2},
+        {"F8_E4M3", 1}, {"F8_E5M2", 1}, {"I8", 1},   {"U8", 1},  {"BOOL", 1},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (!strcmp(dtype, t[i].name)) return t[i].bytes;
@@ -133,13 +143,16 @@ static int add_tensor(nd_checkpoint_tensors *t, const char *file, const cJSON *i
     const cJSON *dtype = cJSON_GetObjectItemCaseSensitive(item, "dtype");
     const cJSON *shape = cJSON_GetObjectItemCaseSensitive(item, "shape");
     if (!cJSON_IsString(dtype) || !cJSON_IsArray(shape) || cJSON_GetArraySize(shape) > ND_TENSOR_MAX_DIMS)
-        return nd_error_set(err, ND_EINPUT, "%s: tensor '%s' has no dtype and shape of at most %d dimensions "
-                            "(not a safetensors header)", file, item->string, ND_TENSOR_MAX_DIMS);
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: tensor '%s' has no dtype and shape of at most %d dimensions "
+                            "(not a safetensors header)",
+                            file, item->string, ND_TENSOR_MAX_DIMS);
     if (t->count == t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 256;
         nd_tensor_info *items = realloc(t->items, cap * sizeof *items);
         if (!items) return nd_error_set(err, ND_ENOMEM, "out of memory");
-        t->items = items; t->cap = cap;
+        t->items = items;
+        t->cap = cap;
     }
     nd_tensor_info *ti = &t->items[t->count];
     memset(ti, 0, sizeof *ti);
@@ -147,9 +160,11 @@ static int add_tensor(nd_checkpoint_tensors *t, const char *file, const cJSON *i
     snprintf(ti->dtype, sizeof ti->dtype, "%s", dtype->valuestring);
     ti->elements = 1;
     const cJSON *d;
-    cJSON_ArrayForEach(d, shape) {
+    cJSON_ArrayForEach(d, shape)
+    {
         if (!cJSON_IsNumber(d) || d->valuedouble < 0 || d->valuedouble > 1e12)
-            return nd_error_set(err, ND_EINPUT, "%s: tensor '%s': a dimension that is not a size", file, item->string);
+            return nd_error_set(err, ND_EINPUT, "%s: tensor '%s': a dimension that is not a size", file,
+                                item->string);
         ti->shape[ti->dims++] = (int64_t)d->valuedouble;
         if (ti->elements > (INT64_MAX >> 20) / ((int64_t)d->valuedouble + 1))
             return nd_error_set(err, ND_EINPUT, "%s: tensor '%s' is too large", file, item->string);
@@ -160,8 +175,8 @@ static int add_tensor(nd_checkpoint_tensors *t, const char *file, const cJSON *i
     return ND_OK;
 }
 
-int nd_checkpoint_header_parse(nd_checkpoint_tensors *t, const unsigned char *data, size_t len, const char *path,
-                               nd_error *err)
+int nd_checkpoint_header_parse(nd_checkpoint_tensors *t, const unsigned char *data, size_t len,
+                               const char *path, nd_error *err)
 {
     if (len < 8) return nd_error_set(err, ND_EINPUT, "%s: shorter than a safetensors header", path);
     uint64_t n = 0;
@@ -179,7 +194,8 @@ int nd_checkpoint_header_parse(nd_checkpoint_tensors *t, const unsigned char *da
     }
     int rc = ND_OK;
     const cJSON *item;
-    cJSON_ArrayForEach(item, root) {
+    cJSON_ArrayForEach(item, root)
+    {
         if (!item->string || !strcmp(item->string, "__metadata__")) continue;
         if ((rc = add_tensor(t, path, item, err))) break;
     }
@@ -203,8 +219,12 @@ static int read_header(nd_checkpoint_tensors *t, const char *path, nd_error *err
         for (int i = 7; i >= 0; i--) n = n << 8 | buf[i];
         if (n >= 2 && n <= SAFETENSORS_HEADER_MAX) { /* else the parse says why */
             unsigned char *more = realloc(buf, 8 + (size_t)n);
-            if (!more) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
-            else { buf = more; got += fread(buf + 8, 1, (size_t)n, fp); }
+            if (!more)
+                rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+            else {
+                buf = more;
+                got += fread(buf + 8, 1, (size_t)n, fp);
+            }
         }
     }
     if (!rc) rc = nd_checkpoint_header_parse(t, buf, got, path, err);
@@ -234,9 +254,11 @@ static int read_index(nd_checkpoint_tensors *t, const char *dir, const char *ind
     }
     const char *seen[4096];
     int n_seen = 0;
-    cJSON_ArrayForEach(e, map) {
+    cJSON_ArrayForEach(e, map)
+    {
         if (!cJSON_IsString(e) || strchr(e->valuestring, '/') || !strcmp(e->valuestring, "..")) {
-            rc = nd_error_set(err, ND_EINPUT, "%s: weight_map['%s'] is not a file beside the index", index, e->string);
+            rc = nd_error_set(err, ND_EINPUT, "%s: weight_map['%s'] is not a file beside the index", index,
+                              e->string);
             break;
         }
         bool dup = false;
@@ -298,5 +320,6 @@ int nd_checkpoint_tensors_read(const char *dir, nd_checkpoint_tensors *t, nd_err
 void nd_checkpoint_tensors_free(nd_checkpoint_tensors *t)
 {
     free(t->items);
-    t->items = NULL; t->count = t->cap = 0;
+    t->items = NULL;
+    t->count = t->cap = 0;
 }

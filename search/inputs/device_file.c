@@ -22,8 +22,7 @@ static int need_every_field(nd_yaml *y, yaml_node_t *map, const char *name, cons
 }
 
 /* One device mapping: fields, optionally `base: NAME` to start from another device. */
-static int load_one(nd_device_table *t, nd_yaml *y, const char *name, yaml_node_t *map,
-                    nd_error *err)
+static int load_one(nd_device_table *t, nd_yaml *y, const char *name, yaml_node_t *map, nd_error *err)
 {
     char where[600];
     snprintf(where, sizeof where, "%s:%d", y->path, nd_yaml_line(map));
@@ -31,8 +30,10 @@ static int load_one(nd_device_table *t, nd_yaml *y, const char *name, yaml_node_
     if (rc) return rc;
     long chars = nd_text_name_chars(name);
     if (chars < 1 || chars > ND_DEVICE_NAME_CHARS)
-        return nd_error_set(err, ND_EINPUT, "%s: device name '%s' must be 1 to %d characters of printable "
-                            "UTF-8", where, name, ND_DEVICE_NAME_CHARS);
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: device name '%s' must be 1 to %d characters of printable "
+                            "UTF-8",
+                            where, name, ND_DEVICE_NAME_CHARS);
     nd_device d;
     memset(&d, 0, sizeof d);
     nd_device *existing = (nd_device *)nd_device_table_find(t, name);
@@ -42,8 +43,8 @@ static int load_one(nd_device_table *t, nd_yaml *y, const char *name, yaml_node_
         if (!b) {
             char names[256];
             nd_device_table_names(t, names, sizeof names);
-            return nd_error_set(err, ND_EINPUT, "%s: field 'base': no device '%s' (known: %s)",
-                                where, base, names);
+            return nd_error_set(err, ND_EINPUT, "%s: field 'base': no device '%s' (known: %s)", where, base,
+                                names);
         }
         d = *b;
     } else if (existing) {
@@ -57,8 +58,8 @@ static int load_one(nd_device_table *t, nd_yaml *y, const char *name, yaml_node_
         const char *key = nd_yaml_text(k), *value = nd_yaml_text(v);
         snprintf(where, sizeof where, "%s:%d", y->path, nd_yaml_line(k));
         if (!key || !value)
-            return nd_error_set(err, ND_EINPUT, "%s: device %s: every field must be `key: value`",
-                                where, name);
+            return nd_error_set(err, ND_EINPUT, "%s: device %s: every field must be `key: value`", where,
+                                name);
         if (!strcmp(key, "base") || !strcmp(key, "name")) continue;
         if ((rc = nd_device_set_field(&d, key, value, where, err)) < 0) return rc;
         seen[rc] = true;

@@ -36,12 +36,21 @@ static bool same_name(const char *a, const char *b)
 
 int nd_config_format_parse(const char *name, nd_config_format *out, bool *json_hint)
 {
-    static const struct { const char *name; nd_config_format f; } names[] = {
-        {"nd", ND_CONFIG_ND}, {"mindformers", ND_CONFIG_MINDFORMERS}, {"mindspeed", ND_CONFIG_MEGATRON},
-        {"megatron", ND_CONFIG_MEGATRON}, {"megatron-lm", ND_CONFIG_MEGATRON},
-        {"mindspeed-llm", ND_CONFIG_MEGATRON}, {"mindspeed-json", ND_CONFIG_MINDSPEED_JSON},
-        {"hyper-v2", ND_CONFIG_HYPER_V2}, {"hyperparallel2", ND_CONFIG_HYPERPARALLEL2},
-        {"hyperparallel", ND_CONFIG_TORCHTITAN}, {"torchtitan", ND_CONFIG_TORCHTITAN},
+    static const struct {
+        const char *name;
+        nd_config_format f;
+    } names[] = {
+        {"nd", ND_CONFIG_ND},
+        {"mindformers", ND_CONFIG_MINDFORMERS},
+        {"mindspeed", ND_CONFIG_MEGATRON},
+        {"megatron", ND_CONFIG_MEGATRON},
+        {"megatron-lm", ND_CONFIG_MEGATRON},
+        {"mindspeed-llm", ND_CONFIG_MEGATRON},
+        {"mindspeed-json", ND_CONFIG_MINDSPEED_JSON},
+        {"hyper-v2", ND_CONFIG_HYPER_V2},
+        {"hyperparallel2", ND_CONFIG_HYPERPARALLEL2},
+        {"hyperparallel", ND_CONFIG_TORCHTITAN},
+        {"torchtitan", ND_CONFIG_TORCHTITAN},
     };
     *json_hint = false;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -65,11 +74,17 @@ static nd_config_format yaml_format(const char *path)
     nd_yaml y;
     nd_error err;
     if (nd_yaml_load(&y, path, &err)) return ND_CONFIG_ND; /* nd's reader names the fault */
-    static const char *const mindformers[] = {"parallel_config", "runner_config", "recompute_config",
-                                              "moe_config", "model.model_config", "trainer"};
-    static const char *const hyper[] = {"accelerator", "fsdp_config", "activation_checkpoint", "training",
-                                        "dataset", "model._target_", "model.pretrained_model_name_or_path",
-                                        "train.accelerator", "model.config_overrides"};
+    static const char *const mindformers[] = {"parallel_config", "runner_config",      "recompute_config",
+                                              "moe_config",      "model.model_config", "trainer"};
+    static const char *const hyper[] = {"accelerator",
+                                        "fsdp_config",
+                                        "activation_checkpoint",
+                                        "training",
+                                        "dataset",
+                                        "model._target_",
+                                        "model.pretrained_model_name_or_path",
+                                        "train.accelerator",
+                                        "model.config_overrides"};
     nd_config_format f = ND_CONFIG_ND;
     for (size_t i = 0; i < sizeof mindformers / sizeof mindformers[0] && f == ND_CONFIG_ND; i++)
         if (fw_yaml_at(&y, mindformers[i])) f = ND_CONFIG_MINDFORMERS;
@@ -81,7 +96,8 @@ static nd_config_format yaml_format(const char *path)
 
 nd_config_format nd_config_format_detect(const char *path)
 {
-    if (has_suffix(path, ".toml") || strstr(path, ".toml:") || strstr(path, ".py:")) return ND_CONFIG_TORCHTITAN;
+    if (has_suffix(path, ".toml") || strstr(path, ".toml:") || strstr(path, ".py:"))
+        return ND_CONFIG_TORCHTITAN;
     char *text;
     size_t len;
     nd_error err;
@@ -105,7 +121,7 @@ nd_config_format nd_config_format_detect(const char *path)
 
 /* The framework formats nd reads and writes back (nd's own run file is nd_run_load's). */
 static const fw_format *const formats[] = {
-    &fw_mindformers_format, &fw_megatron_format,  &fw_mindspeed_json_format,
+    &fw_mindformers_format, &fw_megatron_format,       &fw_mindspeed_json_format,
     &fw_hyper_v2_format,    &fw_hyperparallel2_format, &fw_torchtitan_format,
 };
 
@@ -122,9 +138,12 @@ int nd_config_load(nd_run *run, const nd_config_input *in, nd_error *err)
     bool json = false;
     if (in->framework) {
         if (nd_config_format_parse(in->framework, &f, &json))
-            return nd_error_set(err, ND_EUSAGE, "-f %s: not a framework nd reads (nd, mindformers, mindspeed, "
-                                "megatron, hyper_v2, hyperparallel, hyperparallel2, torchtitan)", in->framework);
-        if (json && nd_config_format_detect(in->path) == ND_CONFIG_MINDSPEED_JSON) f = ND_CONFIG_MINDSPEED_JSON;
+            return nd_error_set(err, ND_EUSAGE,
+                                "-f %s: not a framework nd reads (nd, mindformers, mindspeed, "
+                                "megatron, hyper_v2, hyperparallel, hyperparallel2, torchtitan)",
+                                in->framework);
+        if (json && nd_config_format_detect(in->path) == ND_CONFIG_MINDSPEED_JSON)
+            f = ND_CONFIG_MINDSPEED_JSON;
         /* ND's -f mindformers is its default: a file of another format says which it is */
         if (f == ND_CONFIG_MINDFORMERS && nd_config_format_detect(in->path) != ND_CONFIG_MINDFORMERS)
             f = nd_config_format_detect(in->path);
@@ -141,7 +160,6 @@ int nd_config_load(nd_run *run, const nd_config_input *in, nd_error *err)
     return reader ? reader->read(&r, in) : nd_error_set(err, ND_EUSAGE, "-f: unknown format");
 }
 
-
 int nd_config_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
                     nd_error *err)
 {
@@ -150,6 +168,7 @@ int nd_config_write(const nd_run *run, const nd_config_choice *c, const char *di
     if (rc) return rc;
     const fw_format *writer = format_of(run->format);
     if (!writer)
-        return nd_error_set(err, ND_EINPUT, "%s is nd's own run file: its strategy goes to best.yaml", run->source);
+        return nd_error_set(err, ND_EINPUT, "%s is nd's own run file: its strategy goes to best.yaml",
+                            run->source);
     return writer->write(run, c, dir, written, size, err);
 }

@@ -24,8 +24,10 @@ static int where_prefix(fw_reader *r, int line, const char *theirs)
 int fw_model(fw_reader *r, const char *key, const char *value, int line, const char *theirs)
 {
     char where[600];
-    if (line > 0) snprintf(where, sizeof where, "%s:%d: %s", r->path, line, theirs);
-    else snprintf(where, sizeof where, "%s: %s", r->path, theirs);
+    if (line > 0)
+        snprintf(where, sizeof where, "%s:%d: %s", r->path, line, theirs);
+    else
+        snprintf(where, sizeof where, "%s: %s", r->path, theirs);
     return nd_model_set_field(&r->run->model, key, value, where, r->err);
 }
 
@@ -70,24 +72,38 @@ int fw_default(fw_reader *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    if (r->strict) return nd_error_set(r->err, ND_EINPUT, "%s: %s (--strict refuses a default)", r->path, what);
+    if (r->strict)
+        return nd_error_set(r->err, ND_EINPUT, "%s: %s (--strict refuses a default)", r->path, what);
     fw_note(r->run, "%s: %s", r->path, what);
     return ND_OK;
 }
 
 int fw_model_family(fw_reader *r, const char *name, int line)
 {
-    static const struct { const char *has; const char *type; } families[] = {
-        {"deepseekv2", "deepseek_v2"}, {"deepseek", "deepseek_v3"}, {"qwen3moe", "qwen3_moe"},
-        {"qwen3", "qwen3"}, {"qwen2moe", "qwen2_moe"}, {"qwen", "qwen2"}, {"mixtral", "mixtral"},
-        {"mistral", "mistral"}, {"gptneox", "gpt_neox"}, {"neox", "gpt_neox"}, {"gpt", "gpt2"},
+    static const struct {
+        const char *has;
+        const char *type;
+    } families[] = {
+        {"deepseekv2", "deepseek_v2"},
+        {"deepseek", "deepseek_v3"},
+        {"qwen3moe", "qwen3_moe"},
+        {"qwen3", "qwen3"},
+        {"qwen2moe", "qwen2_moe"},
+        {"qwen", "qwen2"},
+        {"mixtral", "mixtral"},
+        {"mistral", "mistral"},
+        {"gptneox", "gpt_neox"},
+        {"neox", "gpt_neox"},
+        {"gpt", "gpt2"},
         {"llama", "llama"},
     };
     char flat[128];
     size_t n = 0;
     for (const char *p = name ? name : ""; *p && n + 1 < sizeof flat; p++)
-        if ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) flat[n++] = *p;
-        else if (*p >= 'A' && *p <= 'Z') flat[n++] = (char)(*p + 32);
+        if ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
+            flat[n++] = *p;
+        else if (*p >= 'A' && *p <= 'Z')
+            flat[n++] = (char)(*p + 32);
     flat[n] = '\0';
     const char *type = "custom";
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
@@ -115,8 +131,9 @@ int fw_finish(fw_reader *r)
     int64_t L = run->model.layers;
     if (s->pp > 1 && s->vpp == 1 && L % s->pp && !s->first_stage_layers && !s->last_stage_layers &&
         nd_strategy_uneven_split(L, s->pp, &s->first_stage_layers, &s->last_stage_layers))
-        fw_note(run, "%s: %lld layers over %lld stages: FIRST=%lld LAST=%lld, the middle stages equal", r->path,
-                (long long)L, (long long)s->pp, (long long)s->first_stage_layers, (long long)s->last_stage_layers);
+        fw_note(run, "%s: %lld layers over %lld stages: FIRST=%lld LAST=%lld, the middle stages equal",
+                r->path, (long long)L, (long long)s->pp, (long long)s->first_stage_layers,
+                (long long)s->last_stage_layers);
     if (!run->devices && !run->derive_dp) run->devices = s->dp * s->tp * s->pp * s->cp;
     if (!run->train.global_batch && !run->derive_dp) run->train.global_batch = s->dp * s->mb * s->mbs;
     /* ND's rule: without -mppb, --recompute or -ar a search prices every candidate fully
@@ -131,7 +148,8 @@ const char *fw_precision_of(const char *dtype)
     if (!dtype) return NULL;
     if (strstr(dtype, "bfloat16") || strstr(dtype, "bf16")) return "bf16";
     if (strstr(dtype, "float16") || strstr(dtype, "fp16") || strstr(dtype, "half")) return "fp16";
-    if (strstr(dtype, "float32") || strstr(dtype, "fp32") || nd_text_equal_nocase(dtype, "float")) return "fp32";
+    if (strstr(dtype, "float32") || strstr(dtype, "fp32") || nd_text_equal_nocase(dtype, "float"))
+        return "fp32";
     return NULL;
 }
 
@@ -156,7 +174,8 @@ const char *fw_yaml_text(nd_yaml *y, const char *dotted, int *line)
     yaml_node_t *n = fw_yaml_at(y, dotted);
     const char *t = nd_yaml_text(n);
     if (t && !t[0] && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE) t = NULL; /* `key:` alone */
-    if (t && (!strcmp(t, "~") || nd_text_equal_nocase(t, "null") || nd_text_equal_nocase(t, "none"))) t = NULL;
+    if (t && (!strcmp(t, "~") || nd_text_equal_nocase(t, "null") || nd_text_equal_nocase(t, "none")))
+        t = NULL;
     if (line) *line = n ? nd_yaml_line(n) : 0;
     return t;
 }
@@ -170,7 +189,8 @@ char *fw_path_beside(const char *base, const char *name)
     return p;
 }
 
-const char *fw_output_path(const char *dir, const char *name, char *buf, size_t size, char *written, size_t wsize)
+const char *fw_output_path(const char *dir, const char *name, char *buf, size_t size, char *written,
+                           size_t wsize)
 {
     snprintf(buf, size, "%s/%s", dir, name);
     size_t used = strlen(written);
@@ -196,8 +216,10 @@ int nd_config_derive(nd_run *run, nd_error *err)
     if (run->derive_dp) {
         int64_t model = s->tp * s->pp * s->cp;
         if (run->devices <= 0)
-            return nd_error_set(err, ND_EUSAGE, "give -d N: %s states no world size (its launcher's, or "
-                                "context.device_num), from which DP follows", run->source);
+            return nd_error_set(err, ND_EUSAGE,
+                                "give -d N: %s states no world size (its launcher's, or "
+                                "context.device_num), from which DP follows",
+                                run->source);
         if (run->devices % model)
             return nd_error_set(err, ND_EUSAGE, "-d %lld: the devices do not divide over TP x PP x CP = %lld",
                                 (long long)run->devices, (long long)model);
@@ -206,10 +228,13 @@ int nd_config_derive(nd_run *run, nd_error *err)
     if (run->op_spans_dp) {
         int64_t groups = run->op_instances > 0 ? run->op_instances : 1;
         s->op = (s->dp * s->cp) % groups ? s->dp * s->cp : s->dp * s->cp / groups;
-        if (s->op <= 1) { s->op = 1; s->zero = 0; }
+        if (s->op <= 1) {
+            s->op = 1;
+            s->zero = 0;
+        }
     }
-    if ((run->derive_dp || run->op_spans_dp || run->derive_mb) && run->train.global_batch && s->dp * s->mbs > 0 &&
-        run->train.global_batch % (s->dp * s->mbs) == 0)
+    if ((run->derive_dp || run->op_spans_dp || run->derive_mb) && run->train.global_batch &&
+        s->dp * s->mbs > 0 && run->train.global_batch % (s->dp * s->mbs) == 0)
         s->mb = run->train.global_batch / (s->dp * s->mbs);
     if (!run->train.global_batch) run->train.global_batch = s->dp * s->mb * s->mbs; /* the config's own */
     return ND_OK;

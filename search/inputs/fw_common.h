@@ -54,7 +54,8 @@ const char *fw_yaml_text(nd_yaml *y, const char *dotted, int *line);
 char *fw_path_beside(const char *base, const char *name);
 
 /* Appends "dir/name" to written (one per line) and returns the path in buf. */
-const char *fw_output_path(const char *dir, const char *name, char *buf, size_t size, char *written, size_t wsize);
+const char *fw_output_path(const char *dir, const char *name, char *buf, size_t size, char *written,
+                           size_t wsize);
 
 /* The mode a choice's trainer plan states: its one mode, or with a per-layer plan the
  * recomputing mode most layers run (full on a tie), off when no layer recomputes (ND's). */

@@ -18,7 +18,7 @@ typedef struct fw_format {
                  nd_error *err);
 } fw_format;
 
-extern const fw_format fw_mindformers_format, fw_megatron_format, fw_mindspeed_json_format, fw_hyper_v2_format,
-    fw_hyperparallel2_format, fw_torchtitan_format;
+extern const fw_format fw_mindformers_format, fw_megatron_format, fw_mindspeed_json_format,
+    fw_hyper_v2_format, fw_hyperparallel2_format, fw_torchtitan_format;
 
 #endif

@@ -47,9 +47,18 @@ static const int for_model[] = {DOC_MODEL, DOC_TRAIN};
 static const int for_train[] = {DOC_TRAIN, DOC_MODEL, DOC_ACCEL};
 static const int for_degrees[] = {DOC_ACCEL, DOC_TRAIN, DOC_MODEL};
 
-static const char *model_text(hy *h, const char *k, int *line) { return text_in(h, for_model, 2, k, line, NULL); }
-static const char *train_text(hy *h, const char *k, int *line) { return text_in(h, for_train, 3, k, line, NULL); }
-static const char *degree_text(hy *h, const char *k, int *line) { return text_in(h, for_degrees, 3, k, line, NULL); }
+static const char *model_text(hy *h, const char *k, int *line)
+{
+    return text_in(h, for_model, 2, k, line, NULL);
+}
+static const char *train_text(hy *h, const char *k, int *line)
+{
+    return text_in(h, for_train, 3, k, line, NULL);
+}
+static const char *degree_text(hy *h, const char *k, int *line)
+{
+    return text_in(h, for_degrees, 3, k, line, NULL);
+}
 
 /* The first of several spellings that is stated. */
 static const char *first_of(hy *h, const char *(*get)(hy *, const char *, int *), const char *const *keys,
@@ -57,7 +66,10 @@ static const char *first_of(hy *h, const char *(*get)(hy *, const char *, int *)
 {
     for (; *keys; keys++) {
         const char *t = get(h, *keys, line);
-        if (t) { *which = *keys; return t; }
+        if (t) {
+            *which = *keys;
+            return t;
+        }
     }
     return NULL;
 }
@@ -83,13 +95,18 @@ static int read_overrides(hy *h, int doc)
         snprintf(theirs, sizeof theirs, "model.config_overrides.%s", k);
         fw_reader sub = *h->r;
         sub.path = h->path[doc];
-        if (!strcmp(k, "seq_length")) rc = fw_train(&sub, "seq_len", v, nd_yaml_line(kn), theirs);
-        else if (!strcmp(k, "cap_fact")) rc = fw_model(&sub, "capacity_factor", v, nd_yaml_line(kn), theirs);
-        else if (!strcmp(k, "use_gmm") || !strcmp(k, "gmm")) rc = fw_train(&sub, "moe_grouped_gemm", v, nd_yaml_line(kn), theirs);
-        else if (!strcmp(k, "offset") || !strcmp(k, "full_rec") || !strcmp(k, "sel_rec")) continue; /* -mppb */
-        else if (nd_model_key_known(k)) rc = fw_model(&sub, k, v, nd_yaml_line(kn), theirs);
-        else if (!nd_model_key_ignored(k)) fw_note(h->r->run, "%s:%d: %s is not a key nd prices", sub.path,
-                                                   nd_yaml_line(kn), theirs);
+        if (!strcmp(k, "seq_length"))
+            rc = fw_train(&sub, "seq_len", v, nd_yaml_line(kn), theirs);
+        else if (!strcmp(k, "cap_fact"))
+            rc = fw_model(&sub, "capacity_factor", v, nd_yaml_line(kn), theirs);
+        else if (!strcmp(k, "use_gmm") || !strcmp(k, "gmm"))
+            rc = fw_train(&sub, "moe_grouped_gemm", v, nd_yaml_line(kn), theirs);
+        else if (!strcmp(k, "offset") || !strcmp(k, "full_rec") || !strcmp(k, "sel_rec"))
+            continue; /* -mppb */
+        else if (nd_model_key_known(k))
+            rc = fw_model(&sub, k, v, nd_yaml_line(kn), theirs);
+        else if (!nd_model_key_ignored(k))
+            fw_note(h->r->run, "%s:%d: %s is not a key nd prices", sub.path, nd_yaml_line(kn), theirs);
     }
     return rc;
 }
@@ -117,14 +134,18 @@ static int read_model(hy *h)
         nd_text_copy(r->run->model.name, name ? name : "model", sizeof r->run->model.name);
         const char *type = model_text(h, "model.config_overrides.model_type", &line);
         if ((rc = fw_model_family(r, type ? type : name, line))) return rc;
-        if (!node_in(h, DOC_MODEL, "model.config_overrides") && !node_in(h, DOC_TRAIN, "model.config_overrides"))
-            return nd_error_set(r->err, ND_EINPUT, "%s: model.pretrained_model_name_or_path names no checkpoint "
-                                "and model.config_overrides states no model", where);
+        if (!node_in(h, DOC_MODEL, "model.config_overrides") &&
+            !node_in(h, DOC_TRAIN, "model.config_overrides"))
+            return nd_error_set(r->err, ND_EINPUT,
+                                "%s: model.pretrained_model_name_or_path names no checkpoint "
+                                "and model.config_overrides states no model",
+                                where);
     }
     rc = read_overrides(h, DOC_TRAIN);
     if (!rc) rc = read_overrides(h, DOC_MODEL);
     if (!rc && r->run->model.mtp_layers) { /* Transformers never trains them (ND's AutoModels rule) */
-        fw_note(r->run, "%s: the checkpoint's %lld MTP layers are not trained by AutoModels: priced without them",
+        fw_note(r->run,
+                "%s: the checkpoint's %lld MTP layers are not trained by AutoModels: priced without them",
                 where, (long long)r->run->model.mtp_layers);
         r->run->model.mtp_layers = 0;
     }
@@ -136,15 +157,17 @@ static int read_training(hy *h)
     fw_reader *r = h->r;
     int line, rc = ND_OK;
     const char *which = "", *v;
-    static const char *const seq_keys[] = {"dataset.data_transform.max_seq_len", "dataset.data_config.seq_length",
-                                           "data.max_seq_len", NULL};
+    static const char *const seq_keys[] = {"dataset.data_transform.max_seq_len",
+                                           "dataset.data_config.seq_length", "data.max_seq_len", NULL};
     if ((v = first_of(h, train_text, seq_keys, &which, &line))) {
         rc = fw_train(r, "seq_len", v, line, which);
     } else if (r->run->model.context_length > 0) {
         char ctx[32];
         snprintf(ctx, sizeof ctx, "%lld", (long long)r->run->model.context_length);
-        rc = fw_default(r, "no dataset.data_transform.max_seq_len: the model's context limit, %s tokens (ND's "
-                        "fallback; long-context models then fit nowhere)", ctx);
+        rc = fw_default(r,
+                        "no dataset.data_transform.max_seq_len: the model's context limit, %s tokens (ND's "
+                        "fallback; long-context models then fit nowhere)",
+                        ctx);
         if (!rc) rc = fw_train(r, "seq_len", ctx, 0, "max_position_embeddings");
     } else {
         rc = fw_default(r, "no dataset.data_transform.max_seq_len: the sequence is 4096 tokens");
@@ -155,30 +178,35 @@ static int read_training(hy *h)
     const char *compute = train_text(h, "model.torch_dtype", &line);
     if (!compute) compute = train_text(h, "model.compute_dtype", &line);
     if (!compute) compute = train_text(h, "mixed_precision", &line); /* accelerate: bf16, fp16, no */
-    if (!rc) rc = fw_train(r, "precision", compute && fw_precision_of(compute) ? fw_precision_of(compute) : "bf16", line,
-                           "model.torch_dtype");
+    if (!rc)
+        rc = fw_train(r, "precision", compute && fw_precision_of(compute) ? fw_precision_of(compute) : "bf16",
+                      line, "model.torch_dtype");
     if (!rc && param && fw_precision_of(param) && !strcmp(fw_precision_of(param), "fp32"))
         rc = fw_train(r, "master_weights", "true", line, which);
-    static const char *const clip_keys[] = {"training.max_grad_norm", "optimizer.max_grad_norm", "train.max_grad_norm",
-                                            NULL};
+    static const char *const clip_keys[] = {"training.max_grad_norm", "optimizer.max_grad_norm",
+                                            "train.max_grad_norm", NULL};
     if (!rc && (v = first_of(h, train_text, clip_keys, &which, &line))) {
         double clip = 0;
         nd_parse_double(v, &clip);
         rc = fw_train(r, "grad_clip", clip > 0 ? "true" : "false", line, which);
     }
-    static const char *const opt_keys[] = {"optimizer._target_", "optimizer.type", "train.optimizer.type", NULL};
+    static const char *const opt_keys[] = {"optimizer._target_", "optimizer.type", "train.optimizer.type",
+                                           NULL};
     if (!rc && (v = first_of(h, train_text, opt_keys, &which, &line))) {
         const char *o = strstr(v, "uon") ? "muon" : strstr(v, "SGD") || strstr(v, "sgd") ? "sgd" : "adamw";
         rc = fw_train(r, "optimizer", o, line, which);
     }
-    static const char *const ac_keys[] = {"activation_checkpoint.mode", "train.gradient_checkpointing.activation_checkpoint",
-                                          NULL};
+    static const char *const ac_keys[] = {"activation_checkpoint.mode",
+                                          "train.gradient_checkpointing.activation_checkpoint", NULL};
     if (!rc && (v = first_of(h, train_text, ac_keys, &which, &line)))
         rc = fw_train(r, "recompute", !strcmp(v, "none") ? "off" : v, line, which);
     if (!rc && !v && fw_true(degree_text(h, "fsdp_config.fsdp_activation_checkpointing", &line)))
         rc = fw_train(r, "recompute", "full", line, "fsdp_config.fsdp_activation_checkpointing");
-    if (!rc && (v = train_text(h, "context.max_device_memory", &line)) && nd_run_set(r->run, "memory_budget", v, r->err))
-        { rc = nd_error_prefix(r->err, "context.max_device_memory"); r->err->code = ND_EINPUT; }
+    if (!rc && (v = train_text(h, "context.max_device_memory", &line)) &&
+        nd_run_set(r->run, "memory_budget", v, r->err)) {
+        rc = nd_error_prefix(r->err, "context.max_device_memory");
+        r->err->code = ND_EINPUT;
+    }
     if (!rc) rc = fw_train(r, "framework", "fsdp", 0, "");
     return rc;
 }
@@ -189,8 +217,12 @@ static int degree(hy *h, const char *const *keys, const char *dim)
     int line = 0;
     const char *v = first_of(h, degree_text, keys, &which, &line);
     int64_t n;
-    if (!v || nd_parse_int64(v, -1, 1 << 24, &n)) return v ? nd_error_set(h->r->err, ND_EINPUT, "%s: '%s' is not a "
-                                                                            "whole number", which, v) : ND_OK;
+    if (!v || nd_parse_int64(v, -1, 1 << 24, &n))
+        return v ? nd_error_set(h->r->err, ND_EINPUT,
+                                "%s: '%s' is not a "
+                                "whole number",
+                                which, v)
+                 : ND_OK;
     return n >= 1 ? fw_degree(h->r, dim, n, line, which) : ND_OK;
 }
 
@@ -215,10 +247,15 @@ static int accelerate_zero(hy *h)
 static int read_strategy(hy *h)
 {
     fw_reader *r = h->r;
-    static const char *const tp[] = {"accelerator.tp_size", "accelerator.tp_degree", "train.accelerator.tp_degree",
-                                     "parallelism_config.parallelism_config_tp_size", "megatron_lm_config.megatron_lm_tp_degree", NULL};
+    static const char *const tp[] = {"accelerator.tp_size",
+                                     "accelerator.tp_degree",
+                                     "train.accelerator.tp_degree",
+                                     "parallelism_config.parallelism_config_tp_size",
+                                     "megatron_lm_config.megatron_lm_tp_degree",
+                                     NULL};
     static const char *const pp[] = {"accelerator.pp_size", "accelerator.pipeline_parallel_degree",
-                                     "train.accelerator.pipeline_parallel_degree", "megatron_lm_config.megatron_lm_pp_degree", NULL};
+                                     "train.accelerator.pipeline_parallel_degree",
+                                     "megatron_lm_config.megatron_lm_pp_degree", NULL};
     static const char *const cp[] = {"accelerator.cp_size", "accelerator.context_parallel_degree",
                                      "train.accelerator.context_parallel_degree",
                                      "parallelism_config.parallelism_config_cp_size", NULL};
@@ -226,7 +263,8 @@ static int read_strategy(hy *h)
                                      "train.accelerator.expert_parallel_degree", NULL};
     static const char *const etp[] = {"accelerator.expert_tensor_parallel_degree",
                                       "train.accelerator.expert_tensor_parallel_degree", NULL};
-    static const char *const vpp[] = {"accelerator.pp_interleave_num", "train.accelerator.pp_interleave_num", NULL};
+    static const char *const vpp[] = {"accelerator.pp_interleave_num", "train.accelerator.pp_interleave_num",
+                                      NULL};
     static const char *const mbs[] = {"training.micro_batch_size", "train.micro_batch_size", NULL};
     static const char *const mb[] = {"training.micro_batch_num", "train.micro_batch_num",
                                      "megatron_lm_config.megatron_lm_num_micro_batches", NULL};
@@ -246,18 +284,22 @@ static int read_strategy(hy *h)
     if (!rc && (v = first_of(h, degree_text, sp, &which, &line)))
         rc = fw_strategy(r, "SP", fw_true(v) ? "1" : "0", line, which);
     if (!rc && (v = degree_text(h, "accelerator.context_parallel_algo", &line)))
-        rc = fw_train(r, "cp_comm", strstr(v, "ulysses") ? "a2a" : "ring", line, "accelerator.context_parallel_algo");
+        rc = fw_train(r, "cp_comm", strstr(v, "ulysses") ? "a2a" : "ring", line,
+                      "accelerator.context_parallel_algo");
     static const char *const gbs[] = {"training.global_batch_size", "train.global_batch_size", NULL};
-    if (!rc && (v = first_of(h, train_text, gbs, &which, &line))) rc = fw_train(r, "global_batch", v, line, which);
+    if (!rc && (v = first_of(h, train_text, gbs, &which, &line)))
+        rc = fw_train(r, "global_batch", v, line, which);
     /* DP = replicate x shard; the FSDP shard is the optimizer's (OP), over DP x CP */
-    static const char *const shard[] = {"fsdp_config.dp_shard_size", "accelerator.dp_shard", "train.accelerator.dp_shard",
+    static const char *const shard[] = {"fsdp_config.dp_shard_size", "accelerator.dp_shard",
+                                        "train.accelerator.dp_shard",
                                         "parallelism_config.parallelism_config_dp_shard_size", NULL};
     static const char *const repl[] = {"accelerator.dp_replicate", "train.accelerator.dp_replicate",
                                        "parallelism_config.parallelism_config_dp_replicate_size", NULL};
     int64_t dp_shard = 1, dp_replicate = 1, devices = 0;
     bool has_repl = false;
     if ((v = first_of(h, degree_text, shard, &which, &line))) nd_parse_int64(v, 1, 1 << 24, &dp_shard);
-    if ((v = first_of(h, degree_text, repl, &which, &line))) has_repl = !nd_parse_int64(v, 1, 1 << 24, &dp_replicate);
+    if ((v = first_of(h, degree_text, repl, &which, &line)))
+        has_repl = !nd_parse_int64(v, 1, 1 << 24, &dp_replicate);
     if ((v = train_text(h, "context.device_num", &line))) nd_parse_int64(v, 1, 1 << 24, &devices);
     if (!devices && (v = degree_text(h, "num_processes", &line))) nd_parse_int64(v, 1, 1 << 24, &devices);
     nd_strategy *s = &r->run->strategy;
@@ -266,14 +308,15 @@ static int read_strategy(hy *h)
     if (!rc && devices) {
         int64_t model = s->tp * s->pp * s->cp;
         if (devices % model)
-            return nd_error_set(r->err, ND_EINPUT, "context.device_num=%lld is not divisible by TP x PP x CP = %lld",
+            return nd_error_set(r->err, ND_EINPUT,
+                                "context.device_num=%lld is not divisible by TP x PP x CP = %lld",
                                 (long long)devices, (long long)model);
         s->dp = devices / model;
         r->run->devices = devices;
     }
     /* ND: -d is needed for an AutoModels train.yaml, which states no world size */
     r->run->derive_dp = !devices && !has_repl;
-    if (zero < 0) zero = dp_shard > 1 ? 3 : 0; /* HyperParallel's FSDP */
+    if (zero < 0) zero = dp_shard > 1 ? 3 : 0;               /* HyperParallel's FSDP */
     if (!rc && zero == 1 && dp_shard <= 1) dp_shard = s->dp; /* DeepSpeed ZeRO shards over every rank */
     if (!rc && dp_shard > 1 && zero > 0) {
         rc = fw_degree(r, "OP", dp_shard, line, "fsdp_config.dp_shard_size");
@@ -305,9 +348,10 @@ static int read_layers(hy *h)
         int got = k ? sscanf(k, "%ld-%ld", &a, &b) : 0;
         if (got == 1) b = a;
         if (got < 1 || a < 0 || b < a || b >= L || !v || nd_recompute_parse(v, &m)) {
-            rc = nd_error_set(h->r->err, ND_EINPUT, "%s:%d: activation_checkpoint.layers: '%s: %s' is not \"first-last\" "
-                              "layers (of %lld) and off, selective or full", h->path[DOC_TRAIN], nd_yaml_line(kn),
-                              k ? k : "?", v ? v : "?", (long long)L);
+            rc = nd_error_set(h->r->err, ND_EINPUT,
+                              "%s:%d: activation_checkpoint.layers: '%s: %s' is not \"first-last\" "
+                              "layers (of %lld) and off, selective or full",
+                              h->path[DOC_TRAIN], nd_yaml_line(kn), k ? k : "?", v ? v : "?", (long long)L);
             break;
         }
         for (long j = a; j <= b; j++) mode[j] = m;
@@ -334,13 +378,21 @@ static int read_search_modes(hy *h)
     if (!n) return ND_OK;
     const char *t = nd_yaml_text(n);
     nd_recompute m;
-    if (t && !strcmp(t, "auto")) { h->r->run->search_modes = 7; return ND_OK; }
-    if (t && !nd_recompute_parse(t, &m)) { h->r->run->search_modes = 1u << m; return ND_OK; }
+    if (t && !strcmp(t, "auto")) {
+        h->r->run->search_modes = 7;
+        return ND_OK;
+    }
+    if (t && !nd_recompute_parse(t, &m)) {
+        h->r->run->search_modes = 1u << m;
+        return ND_OK;
+    }
     for (size_t i = 0; n->type == YAML_SEQUENCE_NODE && i < nd_yaml_size(n); i++) {
         const char *w = nd_yaml_text(nd_yaml_item(&h->y[DOC_TRAIN], n, i));
         if (!w || nd_recompute_parse(w, &m))
-            return nd_error_set(h->r->err, ND_EINPUT, "%s:%d: context.recompute: '%s' is not off, selective, full or "
-                                "auto", h->path[DOC_TRAIN], nd_yaml_line(n), w ? w : "?");
+            return nd_error_set(h->r->err, ND_EINPUT,
+                                "%s:%d: context.recompute: '%s' is not off, selective, full or "
+                                "auto",
+                                h->path[DOC_TRAIN], nd_yaml_line(n), w ? w : "?");
         h->r->run->search_modes |= 1u << m;
     }
     return ND_OK;
@@ -349,7 +401,8 @@ static int read_search_modes(hy *h)
 /* Per-stage counts of a config_overrides key: an int for every stage, a list per stage, or
  * a list per chunk of lists per stage (summed). Returns the stages read, 0 when absent,
  * -1 on a cell that is not a whole number. */
-static int64_t override_stages(hy *h, const char *key, int64_t out[ND_RUN_MAX_STAGES], int *line, const char **path)
+static int64_t override_stages(hy *h, const char *key, int64_t out[ND_RUN_MAX_STAGES], int *line,
+                               const char **path)
 {
     static const int docs[] = {DOC_MODEL, DOC_TRAIN};
     char dotted[64];
@@ -358,7 +411,8 @@ static int64_t override_stages(hy *h, const char *key, int64_t out[ND_RUN_MAX_ST
         yaml_node_t *n = node_in(h, docs[i], dotted);
         if (!n) continue;
         nd_yaml *y = &h->y[docs[i]];
-        *line = nd_yaml_line(n); *path = h->path[docs[i]];
+        *line = nd_yaml_line(n);
+        *path = h->path[docs[i]];
         memset(out, 0, sizeof(int64_t) * ND_RUN_MAX_STAGES);
         const char *t = nd_yaml_text(n);
         if (t) return nd_parse_int64(t, -(1 << 24), 1 << 24, &out[0]) ? -1 : 1;
@@ -398,29 +452,36 @@ static int read_layout(hy *h)
         const char *path = NULL;
         int64_t n = override_stages(h, keys[k], into[k] ? into[k] : off, &line, &path);
         if (n < 0)
-            return nd_error_set(h->r->err, ND_EINPUT, "%s:%d: model.config_overrides.%s: a whole number or a list "
-                                "of them per pipeline stage", path, line, keys[k]);
+            return nd_error_set(h->r->err, ND_EINPUT,
+                                "%s:%d: model.config_overrides.%s: a whole number or a list "
+                                "of them per pipeline stage",
+                                path, line, keys[k]);
         if (n == 0) continue;
         if (n > 1 && n != pp)
-            return nd_error_set(h->r->err, ND_EINPUT, "%s:%d: model.config_overrides.%s lists %lld stages but the "
-                                "pipeline has %lld", path, line, keys[k], (long long)n, (long long)pp);
+            return nd_error_set(h->r->err, ND_EINPUT,
+                                "%s:%d: model.config_overrides.%s lists %lld stages but the "
+                                "pipeline has %lld",
+                                path, line, keys[k], (long long)n, (long long)pp);
         L->stages = pp;
         if (k == 0) {
             int64_t sum = 0;
             for (int64_t i = 0; i < pp && pp <= ND_RUN_MAX_STAGES; i++)
                 sum += L->layers[i] = layers / pp + off[n == 1 ? 0 : i];
             if (sum != layers) { /* only -mppb reads the offsets: a note, not an error */
-                fw_note(run, "%s:%d: model.config_overrides.offset puts %lld layers on the stages, the model has "
-                        "%lld: -mppb splits the layers as nd does without it", path, line, (long long)sum,
-                        (long long)layers);
+                fw_note(run,
+                        "%s:%d: model.config_overrides.offset puts %lld layers on the stages, the model has "
+                        "%lld: -mppb splits the layers as nd does without it",
+                        path, line, (long long)sum, (long long)layers);
                 continue;
             }
             L->has_layers = true;
         } else {
             if (n == 1)
                 for (int64_t i = 1; i < ND_RUN_MAX_STAGES; i++) into[k][i] = into[k][0];
-            if (k == 1) L->has_recompute = true;
-            else L->has_selective = true;
+            if (k == 1)
+                L->has_recompute = true;
+            else
+                L->has_selective = true;
         }
     }
     return ND_OK;
@@ -458,7 +519,8 @@ static int fw_hyper_read(fw_reader *r, const char *train_yaml, const char *accel
 /* activation_checkpoint.layers: the ranges of layers running another mode than `main`,
  * each stage's first layers in the plan's recompute modes (full, then selective), as ND's
  * per-stage lists put them: {"0-3": full, "24-31": off}. Empty when every layer runs main. */
-static void layers_map(const nd_run *run, const nd_config_choice *c, nd_recompute main, char *buf, size_t size)
+static void layers_map(const nd_run *run, const nd_config_choice *c, nd_recompute main, char *buf,
+                       size_t size)
 {
     int64_t L = run->model.layers;
     size_t used = (size_t)snprintf(buf, size, "{");
@@ -474,8 +536,9 @@ static void layers_map(const nd_run *run, const nd_config_choice *c, nd_recomput
             nd_recompute m = ND_RECOMPUTE_MODES; /* past the last layer: closes the last range */
             if (j < first + count && j < L) {
                 int k = nd_model_layer_kind(&run->model, j);
-                m = left[k][ND_RECOMPUTE_FULL] ? ND_RECOMPUTE_FULL
-                    : left[k][ND_RECOMPUTE_SELECTIVE] ? ND_RECOMPUTE_SELECTIVE : ND_RECOMPUTE_OFF;
+                m = left[k][ND_RECOMPUTE_FULL]        ? ND_RECOMPUTE_FULL
+                    : left[k][ND_RECOMPUTE_SELECTIVE] ? ND_RECOMPUTE_SELECTIVE
+                                                      : ND_RECOMPUTE_OFF;
                 if (left[k][m]) left[k][m]--;
             } else if (st < c->plan_stages) {
                 continue;
@@ -484,7 +547,8 @@ static void layers_map(const nd_run *run, const nd_config_choice *c, nd_recomput
             if (prev != ND_RECOMPUTE_MODES && prev != main && used < size)
                 used += (size_t)snprintf(buf + used, size - used, "%s\"%lld-%lld\": %s", used > 1 ? ", " : "",
                                          (long long)start, (long long)(j - 1), nd_recompute_name(prev));
-            start = j; prev = m;
+            start = j;
+            prev = m;
         }
     }
     if (used < size) snprintf(buf + used, size - used, "}");
@@ -506,15 +570,16 @@ static int set_num(nd_yaml_edit *e, const nd_yaml *y, const char *dotted, int64_
 
 /* The degrees into a file in HyperParallel's accelerator schema (AutoModels or legacy) or
  * Hugging Face Accelerate's parallelism_config. */
-static int write_degrees(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, const nd_strategy *s, int64_t shard,
-                         nd_error *err)
+static int write_degrees(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, const nd_strategy *s,
+                         int64_t shard, nd_error *err)
 {
     int64_t replicate = s->dp * s->cp / shard;
     int rc;
     if (present(y, "parallelism_config")) {
         const char *k = "parallelism_config.parallelism_config_";
         char key[96];
-        snprintf(key, sizeof key, "%stp_size", k); rc = set_num(e, y, key, s->tp, true, err);
+        snprintf(key, sizeof key, "%stp_size", k);
+        rc = set_num(e, y, key, s->tp, true, err);
         snprintf(key, sizeof key, "%scp_size", k);
         if (!rc) rc = set_num(e, y, key, s->cp, s->cp > 1, err);
         snprintf(key, sizeof key, "%sdp_shard_size", k);
@@ -525,8 +590,12 @@ static int write_degrees(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, c
     }
     if (present(y, "train.accelerator")) { /* the legacy Trainer schema */
         const char *a = "train.accelerator.";
-        static const char *const names[] = {"dp_replicate", "dp_shard", "tp_degree", "pipeline_parallel_degree",
-                                            "context_parallel_degree", "expert_parallel_degree"};
+        static const char *const names[] = {"dp_replicate",
+                                            "dp_shard",
+                                            "tp_degree",
+                                            "pipeline_parallel_degree",
+                                            "context_parallel_degree",
+                                            "expert_parallel_degree"};
         int64_t v[] = {replicate, shard, s->tp, s->pp, s->cp, s->ep};
         rc = ND_OK;
         for (int i = 0; !rc && i < 6; i++) {
@@ -535,7 +604,8 @@ static int write_degrees(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, c
             rc = set_num(e, y, key, v[i], true, err);
         }
         if (!rc && run->model.experts)
-            rc = set_num(e, y, "train.accelerator.expert_tensor_parallel_degree", s->etp ? s->etp : 1, true, err);
+            rc = set_num(e, y, "train.accelerator.expert_tensor_parallel_degree", s->etp ? s->etp : 1, true,
+                         err);
         return rc;
     }
     rc = set_num(e, y, "accelerator.tp_size", s->tp, true, err);
@@ -560,8 +630,11 @@ static int write_training(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, 
     bool legacy = present(y, "train.accelerator") || present(y, "train.gradient_checkpointing");
     int rc = set_num(e, y, legacy ? "train.global_batch_size" : "training.global_batch_size", c->global_batch,
                      !legacy, err);
-    if (!rc) rc = set_num(e, y, legacy ? "train.micro_batch_size" : "training.micro_batch_size", s->mbs, !legacy, err);
-    if (!rc) rc = set_num(e, y, legacy ? "train.micro_batch_num" : "training.micro_batch_num", s->mb, legacy, err);
+    if (!rc)
+        rc = set_num(e, y, legacy ? "train.micro_batch_size" : "training.micro_batch_size", s->mbs, !legacy,
+                     err);
+    if (!rc)
+        rc = set_num(e, y, legacy ? "train.micro_batch_num" : "training.micro_batch_num", s->mb, legacy, err);
     nd_recompute m = fw_choice_mode(c);
     if (legacy && !rc)
         return nd_yaml_edit_set_path(e, "train.gradient_checkpointing.activation_checkpoint",
@@ -592,7 +665,9 @@ static void stage_list_text(const nd_run *run, const nd_config_choice *c, int wh
         } else {
             nd_strategy_stage_layers(&c->s, run->model.layers, i, &first, &count);
             v = (what == 1 && c->s.recompute == ND_RECOMPUTE_FULL) ||
-                (what == 2 && c->s.recompute == ND_RECOMPUTE_SELECTIVE) ? count : 0;
+                        (what == 2 && c->s.recompute == ND_RECOMPUTE_SELECTIVE)
+                    ? count
+                    : 0;
         }
         used += (size_t)snprintf(buf + used, size - used, "%s%lld", i ? ", " : "", (long long)v);
     }
@@ -615,8 +690,8 @@ static int write_layout(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, co
     return rc;
 }
 
-static int fw_hyper_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
-                   nd_error *err)
+static int fw_hyper_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written,
+                          size_t size, nd_error *err)
 {
     bool three = run->format == ND_CONFIG_HYPERPARALLEL2;
     const char *train = three ? run->train_yaml : run->source;
@@ -627,20 +702,30 @@ static int fw_hyper_write(const nd_run *run, const nd_config_choice *c, const ch
     nd_yaml y, ya;
     int rc = nd_yaml_edit_open(&e, train, err);
     if (!rc) rc = nd_yaml_load(&y, train, err);
-    if (rc) { nd_yaml_edit_free(e); return rc; }
+    if (rc) {
+        nd_yaml_edit_free(e);
+        return rc;
+    }
     if (!three) rc = write_degrees(e, &y, run, &c->s, shard, err);
     if (!rc) rc = write_training(e, &y, run, c, err);
     if (!rc) rc = write_layout(e, &y, run, c, err);
     if (!rc) rc = nd_yaml_edit_remove(e, "context", err); /* the cost model's, not the trainer's (ND) */
     char path[1024];
-    if (!rc) rc = nd_yaml_edit_write(e, fw_output_path(dir, "resolved.yaml", path, sizeof path, written, size), err);
+    if (!rc)
+        rc = nd_yaml_edit_write(e, fw_output_path(dir, "resolved.yaml", path, sizeof path, written, size),
+                                err);
     nd_yaml_free(&y);
     nd_yaml_edit_free(e);
     if (rc || !three) return rc;
     if ((rc = nd_yaml_edit_open(&a, run->accelerate_yaml, err))) return rc;
-    if ((rc = nd_yaml_load(&ya, run->accelerate_yaml, err))) { nd_yaml_edit_free(a); return rc; }
+    if ((rc = nd_yaml_load(&ya, run->accelerate_yaml, err))) {
+        nd_yaml_edit_free(a);
+        return rc;
+    }
     rc = write_degrees(a, &ya, run, &c->s, shard, err);
-    if (!rc) rc = nd_yaml_edit_write(a, fw_output_path(dir, "resolved_accelerate.yaml", path, sizeof path, written, size), err);
+    if (!rc)
+        rc = nd_yaml_edit_write(
+            a, fw_output_path(dir, "resolved_accelerate.yaml", path, sizeof path, written, size), err);
     nd_yaml_free(&ya);
     nd_yaml_edit_free(a);
     return rc;
@@ -655,7 +740,8 @@ static int read_hyper_v2(fw_reader *r, const nd_config_input *in)
 static int read_hyperparallel2(fw_reader *r, const nd_config_input *in)
 {
     if (!in->train_yaml || !in->accelerate_yaml)
-        return nd_error_set(r->err, ND_EUSAGE, "-f hyperparallel2 reads three files: -y the model yaml, "
+        return nd_error_set(r->err, ND_EUSAGE,
+                            "-f hyperparallel2 reads three files: -y the model yaml, "
                             "--train-yaml and --accelerate-yaml");
     return fw_hyper_read(r, in->train_yaml, in->accelerate_yaml);
 }

@@ -19,13 +19,13 @@
 #define MAX_VARS 256
 
 typedef struct arg {
-    char name[64];       /* without the dashes, '_' as '-' */
-    char value[512];     /* variables expanded; "" for a switch */
-    size_t from, to;     /* the flag word's bytes */
-    size_t vfrom, vto;   /* the value word's bytes (equal when none) */
+    char name[64];     /* without the dashes, '_' as '-' */
+    char value[512];   /* variables expanded; "" for a switch */
+    size_t from, to;   /* the flag word's bytes */
+    size_t vfrom, vto; /* the value word's bytes (equal when none) */
     int line;
     bool has_value;
-    bool unresolved;     /* its value uses a variable the script does not set */
+    bool unresolved; /* its value uses a variable the script does not set */
 } arg;
 
 typedef struct args_doc {
@@ -42,15 +42,43 @@ typedef struct args_doc {
 
 /* Flags that take no value, where the word after them could be read as one. */
 static const char *const switches[] = {
-    "sequence-parallel", "use-distributed-optimizer", "swiglu", "bf16", "fp16", "untie-embeddings-and-output-weights",
-    "disable-bias-linear", "add-qkv-bias", "use-flash-attn", "use-mcore-models", "use-legacy-models",
-    "overlap-grad-reduce", "overlap-param-gather", "tp-comm-overlap", "moe-grouped-gemm", "multi-latent-attention",
-    "group-query-attention", "qk-layernorm", "recompute-activations", "checkpoint-activations",
-    "use-rotary-position-embeddings", "cross-entropy-loss-fusion", "use-torch-fsdp2", "use-megatron-fsdp",
-    "deepspeed", "moe-router-enable-expert-bias", "use-fused-rmsnorm", "use-fused-swiglu",
-    "use-fused-rotary-pos-emb", "no-gradient-accumulation-fusion", "distribute-checkpointed-activations",
-    "use-cpu-initialization", "no-masked-softmax-fusion", "no-bias-gelu-fusion", "no-bias-dropout-fusion",
-    "reuse-fp32-param", "use-distributed-optimizer",
+    "sequence-parallel",
+    "use-distributed-optimizer",
+    "swiglu",
+    "bf16",
+    "fp16",
+    "untie-embeddings-and-output-weights",
+    "disable-bias-linear",
+    "add-qkv-bias",
+    "use-flash-attn",
+    "use-mcore-models",
+    "use-legacy-models",
+    "overlap-grad-reduce",
+    "overlap-param-gather",
+    "tp-comm-overlap",
+    "moe-grouped-gemm",
+    "multi-latent-attention",
+    "group-query-attention",
+    "qk-layernorm",
+    "recompute-activations",
+    "checkpoint-activations",
+    "use-rotary-position-embeddings",
+    "cross-entropy-loss-fusion",
+    "use-torch-fsdp2",
+    "use-megatron-fsdp",
+    "deepspeed",
+    "moe-router-enable-expert-bias",
+    "use-fused-rmsnorm",
+    "use-fused-swiglu",
+    "use-fused-rotary-pos-emb",
+    "no-gradient-accumulation-fusion",
+    "distribute-checkpointed-activations",
+    "use-cpu-initialization",
+    "no-masked-softmax-fusion",
+    "no-bias-gelu-fusion",
+    "no-bias-dropout-fusion",
+    "reuse-fp32-param",
+    "use-distributed-optimizer",
 };
 
 static bool is_switch(const char *name)
@@ -77,7 +105,8 @@ static bool next_word(const char *t, size_t len, size_t *p, int *line, word *w)
         if (t[*p] != '#') break;
         while (*p < len && t[*p] != '\n') (*p)++;
     }
-    w->from = *p; w->line = *line;
+    w->from = *p;
+    w->line = *line;
     while (*p < len && !strchr(" \t\r\n\"'\\;|&()", t[*p])) (*p)++;
     w->to = *p;
     return true;
@@ -152,22 +181,29 @@ static int scan(args_doc *d, const char *path, nd_error *err)
             read_assignment(d, &w);
             continue;
         }
-        if (d->count >= MAX_ARGS) return nd_error_set(err, ND_EINPUT, "%s: more than %d arguments", path, MAX_ARGS);
+        if (d->count >= MAX_ARGS)
+            return nd_error_set(err, ND_EINPUT, "%s: more than %d arguments", path, MAX_ARGS);
         arg *a = &d->items[d->count++];
         memset(a, 0, sizeof *a);
         const char *eq = memchr(t, '=', n);
         size_t name_len = (eq ? (size_t)(eq - t) : n) - 2;
         snprintf(a->name, sizeof a->name, "%.*s", (int)name_len, t + 2);
         for (char *c = a->name; *c; c++) *c = *c == '_' ? '-' : *c;
-        a->from = w.from; a->to = w.to; a->line = w.line;
+        a->from = w.from;
+        a->to = w.to;
+        a->line = w.line;
         a->vfrom = a->vto = w.to;
         if (eq) {
-            a->vfrom = (size_t)(eq + 1 - d->text); a->has_value = true;
+            a->vfrom = (size_t)(eq + 1 - d->text);
+            a->has_value = true;
         } else if (!is_switch(a->name) && next_word(d->text, d->len, &p, &line, &v)) {
             if (d->text[v.from] == '-' && v.to - v.from > 1 && d->text[v.from + 1] == '-') {
-                w = v; pending = true; /* the next flag */
+                w = v;
+                pending = true; /* the next flag */
             } else {
-                a->vfrom = v.from; a->vto = v.to; a->has_value = true;
+                a->vfrom = v.from;
+                a->vto = v.to;
+                a->has_value = true;
             }
         }
         if (a->has_value && !expand(d, d->text + a->vfrom, a->vto - a->vfrom, a->value, sizeof a->value))
@@ -225,8 +261,14 @@ static int flag_arg(rd *x, const char *flag, const char *key,
     return set(x->r, key, v, line, theirs);
 }
 
-static int model_arg(rd *x, const char *flag, const char *hf) { return flag_arg(x, flag, hf, fw_model); }
-static int train_arg(rd *x, const char *flag, const char *key) { return flag_arg(x, flag, key, fw_train); }
+static int model_arg(rd *x, const char *flag, const char *hf)
+{
+    return flag_arg(x, flag, hf, fw_model);
+}
+static int train_arg(rd *x, const char *flag, const char *key)
+{
+    return flag_arg(x, flag, key, fw_train);
+}
 
 static int switch_arg(rd *x, const char *flag, const char *key, const char *value)
 {
@@ -247,10 +289,13 @@ static int read_vocab(rd *x)
     const char *tok = val(x->d, "tokenizer-type", NULL), *model = val(x->d, "tokenizer-model", NULL);
     const char *vocab = "32000";
     if (tok && strstr(tok, "GPT2")) vocab = "50257";
-    if (model && (strstr(model, "llama3") || strstr(model, "Llama-3") || strstr(model, "llama-3"))) vocab = "128256";
+    if (model && (strstr(model, "llama3") || strstr(model, "Llama-3") || strstr(model, "llama-3")))
+        vocab = "128256";
     if (model && (strstr(model, "qwen") || strstr(model, "Qwen"))) vocab = "151936";
-    int rc = fw_default(x->r, "no --vocab-size (the tokenizer holds it): a vocabulary of %s, for --tokenizer-type "
-                        "%s --tokenizer-model %s", vocab, tok ? tok : "-", model ? model : "-");
+    int rc = fw_default(x->r,
+                        "no --vocab-size (the tokenizer holds it): a vocabulary of %s, for --tokenizer-type "
+                        "%s --tokenizer-model %s",
+                        vocab, tok ? tok : "-", model ? model : "-");
     return rc ? rc : fw_model(x->r, "vocab_size", vocab, 0, "--vocab-size");
 }
 
@@ -262,17 +307,28 @@ static int read_model(rd *x)
     nd_text_copy(r->run->model.name, stem ? stem : "megatron", sizeof r->run->model.name);
     free(stem);
     int rc = fw_model_family(r, on(d, "multi-latent-attention") ? "deepseek_v3" : "custom", 0);
-    static const struct { const char *flag, *hf; } keys[] = {
-        {"num-layers", "num_hidden_layers"}, {"hidden-size", "hidden_size"}, {"ffn-hidden-size", "intermediate_size"},
-        {"num-attention-heads", "num_attention_heads"}, {"kv-channels", "head_dim"},
-        {"max-position-embeddings", "max_position_embeddings"}, {"num-experts", "num_experts"},
-        {"moe-router-topk", "num_experts_per_tok"}, {"moe-ffn-hidden-size", "moe_intermediate_size"},
-        {"moe-expert-capacity-factor", "capacity_factor"}, {"q-lora-rank", "q_lora_rank"},
-        {"kv-lora-rank", "kv_lora_rank"}, {"qk-head-dim", "qk_nope_head_dim"},
-        {"qk-pos-emb-head-dim", "qk_rope_head_dim"}, {"v-head-dim", "v_head_dim"},
+    static const struct {
+        const char *flag, *hf;
+    } keys[] = {
+        {"num-layers", "num_hidden_layers"},
+        {"hidden-size", "hidden_size"},
+        {"ffn-hidden-size", "intermediate_size"},
+        {"num-attention-heads", "num_attention_heads"},
+        {"kv-channels", "head_dim"},
+        {"max-position-embeddings", "max_position_embeddings"},
+        {"num-experts", "num_experts"},
+        {"moe-router-topk", "num_experts_per_tok"},
+        {"moe-ffn-hidden-size", "moe_intermediate_size"},
+        {"moe-expert-capacity-factor", "capacity_factor"},
+        {"q-lora-rank", "q_lora_rank"},
+        {"kv-lora-rank", "kv_lora_rank"},
+        {"qk-head-dim", "qk_nope_head_dim"},
+        {"qk-pos-emb-head-dim", "qk_rope_head_dim"},
+        {"v-head-dim", "v_head_dim"},
         {"mtp-num-layers", "mtp_num_layers"},
     };
-    for (size_t i = 0; !rc && i < sizeof keys / sizeof keys[0]; i++) rc = model_arg(x, keys[i].flag, keys[i].hf);
+    for (size_t i = 0; !rc && i < sizeof keys / sizeof keys[0]; i++)
+        rc = model_arg(x, keys[i].flag, keys[i].hf);
     if (!rc && on(d, "group-query-attention")) rc = model_arg(x, "num-query-groups", "num_key_value_heads");
     if (!rc && (val(d, "ffn-hidden-size", NULL) == NULL) && r->run->model.hidden)
         r->run->model.ffn = 4 * r->run->model.hidden; /* Megatron's default */
@@ -282,12 +338,17 @@ static int read_model(rd *x)
     int line;
     const char *norm = val(d, "normalization", &line);
     nd_model *m = &r->run->model;
-    if (!rc) rc = fw_model(r, "norm", norm && strstr(norm, "RMS") ? "rmsnorm" : "layernorm", line, "--normalization");
+    if (!rc)
+        rc = fw_model(r, "norm", norm && strstr(norm, "RMS") ? "rmsnorm" : "layernorm", line,
+                      "--normalization");
     if (!rc) rc = fw_model(r, "hidden_act", on(d, "swiglu") ? "swiglu" : "gelu", 0, "--swiglu");
-    if (!rc) rc = fw_model(r, "tie_word_embeddings", on(d, "untie-embeddings-and-output-weights") ? "false" : "true", 0,
-                           "--untie-embeddings-and-output-weights");
+    if (!rc)
+        rc = fw_model(r, "tie_word_embeddings",
+                      on(d, "untie-embeddings-and-output-weights") ? "false" : "true", 0,
+                      "--untie-embeddings-and-output-weights");
     bool bias = !on(d, "disable-bias-linear");
-    m->qkv_bias = bias || on(d, "add-qkv-bias"); m->o_bias = m->mlp_bias = bias;
+    m->qkv_bias = bias || on(d, "add-qkv-bias");
+    m->o_bias = m->mlp_bias = bias;
     const char *pos = val(d, "position-embedding-type", NULL);
     bool learned = pos ? !strcmp(pos, "learned_absolute") : !on(d, "use-rotary-position-embeddings");
     if (!rc && learned) {
@@ -296,11 +357,14 @@ static int read_model(rd *x)
         if (rows) rc = fw_model(r, "position_embeddings", rows, line, "--max-position-embeddings");
     }
     if (!rc && on(d, "qk-layernorm")) rc = fw_model(r, "qk_norm", "true", 0, "--qk-layernorm");
-    if (!rc && on(d, "moe-router-enable-expert-bias")) rc = fw_model(r, "router_bias", "true", 0, "--moe-router-enable-expert-bias");
+    if (!rc && on(d, "moe-router-enable-expert-bias"))
+        rc = fw_model(r, "router_bias", "true", 0, "--moe-router-enable-expert-bias");
     const char *shared = val(d, "moe-shared-expert-intermediate-size", &line);
     if (!rc && shared) {
         rc = fw_model(r, "n_shared_experts", "1", line, "--moe-shared-expert-intermediate-size");
-        if (!rc) rc = fw_model(r, "shared_expert_intermediate_size", shared, line, "--moe-shared-expert-intermediate-size");
+        if (!rc)
+            rc = fw_model(r, "shared_expert_intermediate_size", shared, line,
+                          "--moe-shared-expert-intermediate-size");
     }
     const char *freq = val(d, "moe-layer-freq", &line);
     if (!rc && freq) { /* an int, or "([0]*3+[1]*58)": the first layers dense */
@@ -334,11 +398,14 @@ static int read_training(rd *x)
     int rc = fw_train(r, "framework", flavour(d), 0, "");
     const char *prec = on(d, "bf16") ? "bf16" : on(d, "fp16") ? "fp16" : "fp32";
     if (!rc) rc = fw_train(r, "precision", prec, 0, "--bf16");
-    if (!rc && val(d, "seq-length", NULL)) rc = train_arg(x, "seq-length", "seq_len");
-    else if (!rc) rc = fw_default(r, "no --seq-length: the sequence is %lld tokens", (long long)r->run->train.seq_len);
+    if (!rc && val(d, "seq-length", NULL))
+        rc = train_arg(x, "seq-length", "seq_len");
+    else if (!rc)
+        rc = fw_default(r, "no --seq-length: the sequence is %lld tokens", (long long)r->run->train.seq_len);
     if (!rc) rc = train_arg(x, "global-batch-size", "global_batch");
     if (!rc) rc = train_arg(x, "hidden-dropout", "dropout");
-    if (!rc && !find(d, "hidden-dropout")) rc = fw_train(r, "dropout", "0.1", 0, "--hidden-dropout"); /* Megatron's */
+    if (!rc && !find(d, "hidden-dropout"))
+        rc = fw_train(r, "dropout", "0.1", 0, "--hidden-dropout"); /* Megatron's */
     if (!rc) rc = train_arg(x, "make-vocab-size-divisible-by", "vocab_divisible_by");
     if (!rc) rc = switch_arg(x, "overlap-grad-reduce", "overlap_grad_reduce", "true");
     if (!rc) rc = switch_arg(x, "overlap-param-gather", "overlap_param_gather", "true");
@@ -350,8 +417,11 @@ static int read_training(rd *x)
     int line;
     if (!rc && (v = val(d, "fp8-format", &line))) rc = fw_train(r, "fp8", "true", line, "--fp8-format");
     if (!rc && (v = val(d, "fp8-recipe", &line)))
-        rc = fw_train(r, "fp8_recipe", !strcmp(v, "delayed") ? "delayed" : !strcmp(v, "blockwise") || !strcmp(v, "mxfp8")
-                      ? "blockwise" : "current", line, "--fp8-recipe");
+        rc = fw_train(r, "fp8_recipe",
+                      !strcmp(v, "delayed")                            ? "delayed"
+                      : !strcmp(v, "blockwise") || !strcmp(v, "mxfp8") ? "blockwise"
+                                                                       : "current",
+                      line, "--fp8-recipe");
     if (!rc && (v = val(d, "cp-comm-type", &line)))
         rc = fw_train(r, "cp_comm", strstr(v, "a2a") ? "a2a" : "ring", line, "--cp-comm-type");
     if (!rc && (v = val(d, "clip-grad", &line))) {
@@ -364,13 +434,17 @@ static int read_training(rd *x)
     /* recompute: --recompute-granularity full|selective, --recompute-activations (selective),
      * legacy --checkpoint-activations (full); block recomputes N layers a stage */
     const char *mode = "off";
-    if ((v = val(d, "recompute-granularity", &line))) mode = v;
-    else if (on(d, "recompute-activations")) mode = "selective";
-    else if (on(d, "checkpoint-activations")) mode = "full";
+    if ((v = val(d, "recompute-granularity", &line)))
+        mode = v;
+    else if (on(d, "recompute-activations"))
+        mode = "selective";
+    else if (on(d, "checkpoint-activations"))
+        mode = "full";
     if (!rc) rc = fw_train(r, "recompute", mode, line, "--recompute-granularity");
     const char *method = val(d, "recompute-method", NULL), *num = val(d, "recompute-num-layers", NULL);
     int64_t n;
-    if (!rc && !strcmp(mode, "full") && method && !strcmp(method, "block") && num && !nd_parse_int64(num, 0, 1 << 24, &n)) {
+    if (!rc && !strcmp(mode, "full") && method && !strcmp(method, "block") && num &&
+        !nd_parse_int64(num, 0, 1 << 24, &n)) {
         r->run->layout.has_recompute = true;
         for (int i = 0; i < ND_RUN_MAX_STAGES; i++) r->run->layout.recompute[i] = n;
     }
@@ -391,11 +465,17 @@ static int read_strategy(rd *x)
 {
     fw_reader *r = x->r;
     args_doc *d = x->d;
-    static const struct { const char *flag, *dim; } degrees[] = {
-        {"tensor-model-parallel-size", "MP"}, {"pipeline-model-parallel-size", "PP"},
-        {"context-parallel-size", "CP"}, {"expert-model-parallel-size", "EP"},
-        {"expert-tensor-parallel-size", "ETP"}, {"micro-batch-size", "MBS"},
-        {"num-virtual-stages-per-pipeline-rank", "VPP"}, {"decoder-first-pipeline-num-layers", "FIRST"},
+    static const struct {
+        const char *flag, *dim;
+    } degrees[] = {
+        {"tensor-model-parallel-size", "MP"},
+        {"pipeline-model-parallel-size", "PP"},
+        {"context-parallel-size", "CP"},
+        {"expert-model-parallel-size", "EP"},
+        {"expert-tensor-parallel-size", "ETP"},
+        {"micro-batch-size", "MBS"},
+        {"num-virtual-stages-per-pipeline-rank", "VPP"},
+        {"decoder-first-pipeline-num-layers", "FIRST"},
         {"decoder-last-pipeline-num-layers", "LAST"},
     };
     int rc = ND_OK, line;
@@ -411,9 +491,11 @@ static int read_strategy(rd *x)
     int64_t k;
     if (!rc && per_chunk && !nd_parse_int64(per_chunk, 1, 1 << 20, &k) && s->pp > 0 &&
         r->run->model.layers % (s->pp * k) == 0)
-        rc = fw_degree(r, "VPP", r->run->model.layers / (s->pp * k), line, "--num-layers-per-virtual-pipeline-stage");
+        rc = fw_degree(r, "VPP", r->run->model.layers / (s->pp * k), line,
+                       "--num-layers-per-virtual-pipeline-stage");
     if (!rc && s->vpp > 1) rc = fw_train(r, "schedule", "interleaved", 0, "");
-    if (!rc && on(d, "sequence-parallel")) rc = fw_strategy(r, "SP", "1", find(d, "sequence-parallel")->line, "--sequence-parallel");
+    if (!rc && on(d, "sequence-parallel"))
+        rc = fw_strategy(r, "SP", "1", find(d, "sequence-parallel")->line, "--sequence-parallel");
     /* the distributed optimizer shards over the DP x CP ranks; torch FSDP2 shards everything */
     bool fsdp = on(d, "use-torch-fsdp2") || on(d, "use-megatron-fsdp");
     if (!rc && (on(d, "use-distributed-optimizer") || fsdp)) {
@@ -421,15 +503,19 @@ static int read_strategy(rd *x)
         r->run->op_spans_dp = true; /* all of DP x CP, once DP is known */
         const char *inst = val(d, "num-distributed-optimizer-instances", NULL);
         if (inst && (nd_parse_int64(inst, 1, 1 << 20, &r->run->op_instances)))
-            return nd_error_set(r->err, ND_EINPUT, "%s: --num-distributed-optimizer-instances: '%s' is not a whole "
-                                "number", r->path, inst);
+            return nd_error_set(r->err, ND_EINPUT,
+                                "%s: --num-distributed-optimizer-instances: '%s' is not a whole "
+                                "number",
+                                r->path, inst);
     }
     int64_t world = world_size(d);
     if (!rc && world) {
         int64_t model = s->tp * s->pp * s->cp;
         if (world % model)
-            return nd_error_set(r->err, ND_EINPUT, "%s: the launcher's %lld devices do not divide over TP x PP x CP "
-                                "= %lld", r->path, (long long)world, (long long)model);
+            return nd_error_set(r->err, ND_EINPUT,
+                                "%s: the launcher's %lld devices do not divide over TP x PP x CP "
+                                "= %lld",
+                                r->path, (long long)world, (long long)model);
         r->run->devices = world;
         s->dp = world / model;
     }
@@ -449,8 +535,9 @@ static int fw_megatron_read(fw_reader *r)
     if (!rc) rc = read_strategy(&x);
     const arg *u = d->needed_unresolved;
     if (!rc && u)
-        rc = nd_error_set(r->err, ND_EINPUT, "%s:%d: --%s: '%.*s' uses a shell variable the script does not set",
-                          r->path, u->line, u->name, (int)(u->vto - u->vfrom), d->text + u->vfrom);
+        rc = nd_error_set(r->err, ND_EINPUT,
+                          "%s:%d: --%s: '%.*s' uses a shell variable the script does not set", r->path,
+                          u->line, u->name, (int)(u->vto - u->vfrom), d->text + u->vfrom);
     if (!rc) {
         /* without the launcher's world size, DP follows from -d (nd_session, run->derive_dp) */
         r->run->derive_dp = !world_size(d);
@@ -501,18 +588,19 @@ static void insert_after(const args_doc *d, const arg *near, const char *flag, c
     bool continued = i < d->len && d->text[i] == '\\';
     int indent = (int)(near->from - start);
     e->from = e->to = at;
-    snprintf(e->with, sizeof e->with, "%s\n%.*s--%s%s%s", continued ? " \\" : "", indent, d->text + start, flag, sep,
-             value ? value : "");
+    snprintf(e->with, sizeof e->with, "%s\n%.*s--%s%s%s", continued ? " \\" : "", indent, d->text + start,
+             flag, sep, value ? value : "");
 }
 
 /* Sets --flag value; value NULL: a switch on; "": a switch off (removed, with its line when
  * it has one of its own). `near` names a flag to put a new one beside. */
-static void plan_edit(const args_doc *d, edit *edits, int *n, const char *flag, const char *value, bool present_only,
-                      const char *near)
+static void plan_edit(const args_doc *d, edit *edits, int *n, const char *flag, const char *value,
+                      bool present_only, const char *near)
 {
     const arg *a = find(d, flag);
     if (a && value && value[0] && a->has_value) {
-        edits[*n].from = a->vfrom; edits[*n].to = a->vto;
+        edits[*n].from = a->vfrom;
+        edits[*n].to = a->vto;
         snprintf(edits[*n].with, sizeof edits[0].with, "%s", value);
         (*n)++;
     } else if (a && value && !value[0]) {
@@ -520,8 +608,13 @@ static void plan_edit(const args_doc *d, edit *edits, int *n, const char *flag, 
         if (starts_line(d, a->from, &start)) {
             size_t i = end;
             while (i < d->len && (d->text[i] == ' ' || d->text[i] == '\\')) i++;
-            if (i >= d->len || d->text[i] == '\n') { edits[*n].from = start; edits[*n].to = i < d->len ? i + 1 : i; }
-            else { edits[*n].from = a->from; edits[*n].to = end; }
+            if (i >= d->len || d->text[i] == '\n') {
+                edits[*n].from = start;
+                edits[*n].to = i < d->len ? i + 1 : i;
+            } else {
+                edits[*n].from = a->from;
+                edits[*n].to = end;
+            }
         } else {
             edits[*n].from = a->from > 0 && d->text[a->from - 1] == ' ' ? a->from - 1 : a->from;
             edits[*n].to = end;
@@ -534,18 +627,21 @@ static void plan_edit(const args_doc *d, edit *edits, int *n, const char *flag, 
     }
 }
 
-static int fw_megatron_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
-                      nd_error *err)
+static int fw_megatron_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written,
+                             size_t size, nd_error *err)
 {
     args_doc *d = malloc(sizeof *d);
     if (!d) return nd_error_set(err, ND_ENOMEM, "out of memory");
     int rc = load(d, run->source, err);
-    if (rc) { free(d); return rc; }
+    if (rc) {
+        free(d);
+        return rc;
+    }
     const nd_strategy *s = &c->s;
     edit edits[32];
     int n = 0;
     char v[32];
-#define NUM(flag, x, only, near)                                                                                  \
+#define NUM(flag, x, only, near)                                                                             \
     snprintf(v, sizeof v, "%lld", (long long)(x)), plan_edit(d, edits, &n, flag, v, only, near)
     const char *par = "tensor-model-parallel-size", *rec = "recompute-granularity", *mb = "micro-batch-size";
     NUM("tensor-model-parallel-size", s->tp, false, "pipeline-model-parallel-size");
@@ -555,7 +651,8 @@ static int fw_megatron_write(const nd_run *run, const nd_config_choice *c, const
     NUM("expert-tensor-parallel-size", s->etp ? s->etp : s->tp, run->model.experts == 0, par);
     NUM("micro-batch-size", s->mbs, false, "global-batch-size");
     NUM("global-batch-size", c->global_batch, false, mb);
-    if (find(d, "num-layers-per-virtual-pipeline-stage") || (s->vpp > 1 && !find(d, "num-virtual-stages-per-pipeline-rank")))
+    if (find(d, "num-layers-per-virtual-pipeline-stage") ||
+        (s->vpp > 1 && !find(d, "num-virtual-stages-per-pipeline-rank")))
         NUM("num-layers-per-virtual-pipeline-stage", run->model.layers / (s->pp * s->vpp), false, par);
     else
         NUM("num-virtual-stages-per-pipeline-rank", s->vpp, s->vpp == 1, par);
@@ -604,8 +701,10 @@ static int fw_megatron_write(const nd_run *run, const nd_config_choice *c, const
     }
     const char *ext = strrchr(run->source, '.'), *slash = strrchr(run->source, '/');
     char name[64], path[1024];
-    snprintf(name, sizeof name, "resolved%s", ext && (!slash || ext > slash) && strlen(ext) < 16 ? ext : ".sh");
-    if (!rc) rc = nd_write_file_atomic(fw_output_path(dir, name, path, sizeof path, written, size), out, len, err);
+    snprintf(name, sizeof name, "resolved%s",
+             ext && (!slash || ext > slash) && strlen(ext) < 16 ? ext : ".sh");
+    if (!rc)
+        rc = nd_write_file_atomic(fw_output_path(dir, name, path, sizeof path, written, size), out, len, err);
     free(out);
     free(d->text);
     free(d);

@@ -15,27 +15,48 @@
 #include "nd/base/yaml_edit.h"
 
 /* model.model_config keys and the Hugging Face key each sets. */
-static const struct { const char *theirs, *hf; } model_keys[] = {
-    {"hidden_size", "hidden_size"}, {"num_layers", "num_hidden_layers"},
-    {"num_hidden_layers", "num_hidden_layers"}, {"num_heads", "num_attention_heads"},
-    {"num_attention_heads", "num_attention_heads"}, {"n_kv_heads", "num_key_value_heads"},
-    {"num_key_value_heads", "num_key_value_heads"}, {"head_dim", "head_dim"},
-    {"intermediate_size", "intermediate_size"}, {"ffn_hidden_size", "intermediate_size"},
-    {"vocab_size", "vocab_size"}, {"kv_lora_rank", "kv_lora_rank"}, {"q_lora_rank", "q_lora_rank"},
-    {"qk_rope_head_dim", "qk_rope_head_dim"}, {"qk_nope_head_dim", "qk_nope_head_dim"},
-    {"v_head_dim", "v_head_dim"}, {"qk_layernorm", "qk_norm"}, {"use_qk_norm", "qk_norm"},
-    {"tie_word_embeddings", "tie_word_embeddings"}, {"mtp_depth", "mtp_depth"},
-    {"num_nextn_predict_layers", "num_nextn_predict_layers"}, {"n_routed_experts", "n_routed_experts"},
-    {"num_experts_per_tok", "num_experts_per_tok"}, {"n_shared_experts", "n_shared_experts"},
-    {"moe_intermediate_size", "moe_intermediate_size"}, {"first_k_dense_replace", "first_k_dense_replace"},
-    {"max_position_embeddings", "max_position_embeddings"}, {"qkv_has_bias", "qkv_bias"},
+static const struct {
+    const char *theirs, *hf;
+} model_keys[] = {
+    {"hidden_size", "hidden_size"},
+    {"num_layers", "num_hidden_layers"},
+    {"num_hidden_layers", "num_hidden_layers"},
+    {"num_heads", "num_attention_heads"},
+    {"num_attention_heads", "num_attention_heads"},
+    {"n_kv_heads", "num_key_value_heads"},
+    {"num_key_value_heads", "num_key_value_heads"},
+    {"head_dim", "head_dim"},
+    {"intermediate_size", "intermediate_size"},
+    {"ffn_hidden_size", "intermediate_size"},
+    {"vocab_size", "vocab_size"},
+    {"kv_lora_rank", "kv_lora_rank"},
+    {"q_lora_rank", "q_lora_rank"},
+    {"qk_rope_head_dim", "qk_rope_head_dim"},
+    {"qk_nope_head_dim", "qk_nope_head_dim"},
+    {"v_head_dim", "v_head_dim"},
+    {"qk_layernorm", "qk_norm"},
+    {"use_qk_norm", "qk_norm"},
+    {"tie_word_embeddings", "tie_word_embeddings"},
+    {"mtp_depth", "mtp_depth"},
+    {"num_nextn_predict_layers", "num_nextn_predict_layers"},
+    {"n_routed_experts", "n_routed_experts"},
+    {"num_experts_per_tok", "num_experts_per_tok"},
+    {"n_shared_experts", "n_shared_experts"},
+    {"moe_intermediate_size", "moe_intermediate_size"},
+    {"first_k_dense_replace", "first_k_dense_replace"},
+    {"max_position_embeddings", "max_position_embeddings"},
+    {"qkv_has_bias", "qkv_bias"},
     {"hidden_act", "hidden_act"},
 };
 
 /* moe_config keys (MindFormers' own MoE section). */
-static const struct { const char *theirs, *hf; } moe_keys[] = {
-    {"num_experts_chosen", "num_experts_per_tok"}, {"shared_expert_num", "n_shared_experts"},
-    {"moe_intermediate_size", "moe_intermediate_size"}, {"first_k_dense_replace", "first_k_dense_replace"},
+static const struct {
+    const char *theirs, *hf;
+} moe_keys[] = {
+    {"num_experts_chosen", "num_experts_per_tok"},
+    {"shared_expert_num", "n_shared_experts"},
+    {"moe_intermediate_size", "moe_intermediate_size"},
+    {"first_k_dense_replace", "first_k_dense_replace"},
 };
 
 typedef struct mf_doc {
@@ -101,8 +122,10 @@ static int read_model(mf_doc *d)
         int64_t hff = (int64_t)(2 * 4 * h / 3);
         hff = (int64_t)(fdm * (double)hff);
         r->run->model.ffn = (hff + multiple - 1) / multiple * multiple;
-        fw_note(r->run, "%s: model.model_config.intermediate_size not stated: %lld from hidden_size, multiple_of "
-                "and ffn_dim_multiplier (Llama's rule)", r->path, (long long)r->run->model.ffn);
+        fw_note(r->run,
+                "%s: model.model_config.intermediate_size not stated: %lld from hidden_size, multiple_of "
+                "and ffn_dim_multiplier (Llama's rule)",
+                r->path, (long long)r->run->model.ffn);
     }
     return rc;
 }
@@ -118,8 +141,14 @@ static int64_t stage_list(mf_doc *d, const char *dotted, int64_t out[ND_RUN_MAX_
     if (!n) return 0;
     if (t) {
         int64_t v;
-        if (fw_true(t)) { out[0] = -1; return 1; }
-        if (!nd_parse_int64(t, 0, 1 << 24, &v)) { out[0] = v; return 1; }
+        if (fw_true(t)) {
+            out[0] = -1;
+            return 1;
+        }
+        if (!nd_parse_int64(t, 0, 1 << 24, &v)) {
+            out[0] = v;
+            return 1;
+        }
         return 0; /* false, or a word: nothing per stage */
     }
     if (n->type != YAML_SEQUENCE_NODE) return 0;
@@ -133,11 +162,14 @@ static int64_t stage_list(mf_doc *d, const char *dotted, int64_t out[ND_RUN_MAX_
             const char *c = nd_yaml_text(cell);
             int64_t v;
             if (!c || nd_parse_int64(c, -(1 << 24), 1 << 24, &v)) {
-                if (c && fw_true(c)) v = -1; /* a list of regexes (select_recompute): all layers */
-                else if (c) v = 0;
+                if (c && fw_true(c))
+                    v = -1; /* a list of regexes (select_recompute): all layers */
+                else if (c)
+                    v = 0;
                 else {
-                    *err_rc = nd_error_set(d->r->err, ND_EINPUT, "%s:%d: %s: a list of whole numbers per stage",
-                                           d->r->path, nd_yaml_line(cell), dotted);
+                    *err_rc =
+                        nd_error_set(d->r->err, ND_EINPUT, "%s:%d: %s: a list of whole numbers per stage",
+                                     d->r->path, nd_yaml_line(cell), dotted);
                     return 0;
                 }
             }
@@ -174,11 +206,13 @@ static int read_recompute(mf_doc *d)
 static int read_strategy(mf_doc *d)
 {
     fw_reader *r = d->r;
-    static const struct { const char *theirs, *dim; } degrees[] = {
-        {"parallel_config.data_parallel", "DP"}, {"parallel_config.model_parallel", "MP"},
-        {"parallel_config.pipeline_stage", "PP"}, {"parallel_config.context_parallel", "CP"},
-        {"parallel_config.expert_parallel", "EP"}, {"parallel_config.micro_batch_num", "MB"},
-        {"runner_config.batch_size", "MBS"}, {"model.model_config.pp_interleave_num", "VPP"},
+    static const struct {
+        const char *theirs, *dim;
+    } degrees[] = {
+        {"parallel_config.data_parallel", "DP"},     {"parallel_config.model_parallel", "MP"},
+        {"parallel_config.pipeline_stage", "PP"},    {"parallel_config.context_parallel", "CP"},
+        {"parallel_config.expert_parallel", "EP"},   {"parallel_config.micro_batch_num", "MB"},
+        {"runner_config.batch_size", "MBS"},         {"model.model_config.pp_interleave_num", "VPP"},
         {"moe_config.expert_model_parallel", "ETP"},
     };
     int rc = ND_OK;
@@ -192,16 +226,18 @@ static int read_strategy(mf_doc *d)
     }
     int line;
     const char *sp = fw_yaml_text(&d->y, "parallel_config.use_seq_parallel", &line);
-    if (!rc && sp) rc = fw_strategy(r, "SP", fw_true(sp) ? "1" : "0", line, "parallel_config.use_seq_parallel");
+    if (!rc && sp)
+        rc = fw_strategy(r, "SP", fw_true(sp) ? "1" : "0", line, "parallel_config.use_seq_parallel");
     if (!rc && fw_true(fw_yaml_text(&d->y, "parallel.enable_parallel_optimizer", &line))) {
         /* ND: the optimizer shards over optimizer_weight_shard_size ranks, else all of DP */
         int64_t op = r->run->strategy.dp;
         rc = read_int(d, "parallel.parallel_optimizer_config.optimizer_weight_shard_size", 1, &op, NULL);
         if (op < 1 || op > r->run->strategy.dp) op = r->run->strategy.dp; /* -1: all */
-        bool grads = fw_true(fw_yaml_text(&d->y, "parallel.parallel_optimizer_config.gradient_accumulation_shard",
-                                          NULL));
+        bool grads = fw_true(
+            fw_yaml_text(&d->y, "parallel.parallel_optimizer_config.gradient_accumulation_shard", NULL));
         if (!rc) rc = fw_degree(r, "OP", op, line, "parallel.enable_parallel_optimizer");
-        if (!rc && op > 1) rc = fw_degree(r, "ZERO", grads ? 2 : 1, line, "parallel.enable_parallel_optimizer");
+        if (!rc && op > 1)
+            rc = fw_degree(r, "ZERO", grads ? 2 : 1, line, "parallel.enable_parallel_optimizer");
     }
     const char *algo = fw_yaml_text(&d->y, "parallel_config.context_parallel_algo", &line);
     if (!rc && algo)
@@ -231,13 +267,17 @@ static int read_offsets(mf_doc *d)
     L->stages = pp;
     if (n == 0 || (n == 1 && off[0] == 0)) return ND_OK;
     if (n != pp && n != 1)
-        return nd_error_set(d->r->err, ND_EINPUT, "%s: model.model_config.offset lists %lld stages but "
-                            "pipeline_stage is %lld", d->r->path, (long long)n, (long long)pp);
+        return nd_error_set(d->r->err, ND_EINPUT,
+                            "%s: model.model_config.offset lists %lld stages but "
+                            "pipeline_stage is %lld",
+                            d->r->path, (long long)n, (long long)pp);
     int64_t sum = 0;
     for (int64_t i = 0; i < pp; i++) sum += L->layers[i] = layers / pp + off[n == 1 ? 0 : i];
     if (sum != layers) { /* only -mppb reads the offsets: a note, not an error */
-        fw_note(d->r->run, "%s: model.model_config.offset puts %lld layers on the stages, the model has %lld: "
-                "-mppb splits the layers as nd does without it", d->r->path, (long long)sum, (long long)layers);
+        fw_note(d->r->run,
+                "%s: model.model_config.offset puts %lld layers on the stages, the model has %lld: "
+                "-mppb splits the layers as nd does without it",
+                d->r->path, (long long)sum, (long long)layers);
         return ND_OK;
     }
     L->has_layers = true;
@@ -270,13 +310,20 @@ static int read_training(mf_doc *d)
     if (!rc && (v = fw_yaml_text(&d->y, "optimizer.type", &line))) {
         char low[64];
         size_t n = 0;
-        for (; v[n] && n + 1 < sizeof low; n++) low[n] = (char)(v[n] >= 'A' && v[n] <= 'Z' ? v[n] + 32 : v[n]);
+        for (; v[n] && n + 1 < sizeof low; n++)
+            low[n] = (char)(v[n] >= 'A' && v[n] <= 'Z' ? v[n] + 32 : v[n]);
         low[n] = '\0';
-        rc = fw_train(r, "optimizer", strstr(low, "muon") ? "muon" : strstr(low, "sgd") ? "sgd" : "adamw", line,
-                      "optimizer.type");
+        rc = fw_train(r, "optimizer",
+                      strstr(low, "muon")  ? "muon"
+                      : strstr(low, "sgd") ? "sgd"
+                                           : "adamw",
+                      line, "optimizer.type");
     }
-    if (!rc && (v = fw_yaml_text(&d->y, "context.max_device_memory", &line)) && nd_run_set(r->run, "memory_budget", v, r->err))
-        { rc = nd_error_prefix(r->err, "%s:%d: context.max_device_memory", r->path, line); r->err->code = ND_EINPUT; }
+    if (!rc && (v = fw_yaml_text(&d->y, "context.max_device_memory", &line)) &&
+        nd_run_set(r->run, "memory_budget", v, r->err)) {
+        rc = nd_error_prefix(r->err, "%s:%d: context.max_device_memory", r->path, line);
+        r->err->code = ND_EINPUT;
+    }
     if (!rc) rc = fw_train(r, "framework", "mindspeed", 0, "");
     return rc;
 }
@@ -314,20 +361,23 @@ static void stage_counts(const nd_config_choice *c, int mode, char *buf, size_t 
     snprintf(buf + used, size > used ? size - used : 0, "]");
 }
 
-static int fw_mindformers_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
-                         nd_error *err)
+static int fw_mindformers_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written,
+                                size_t size, nd_error *err)
 {
     nd_yaml_edit *e;
     nd_yaml y;
     int rc = nd_yaml_edit_open(&e, run->source, err);
     if (rc) return rc;
-    if ((rc = nd_yaml_load(&y, run->source, err))) { nd_yaml_edit_free(e); return rc; }
+    if ((rc = nd_yaml_load(&y, run->source, err))) {
+        nd_yaml_edit_free(e);
+        return rc;
+    }
     const nd_strategy *s = &c->s;
     char v[64];
-#define SETN(path, val, add)                                                                                      \
-    do {                                                                                                          \
-        snprintf(v, sizeof v, "%lld", (long long)(val));                                                          \
-        if (!rc) rc = set_if(e, &y, path, v, add, err);                                                          \
+#define SETN(path, val, add)                                                                                 \
+    do {                                                                                                     \
+        snprintf(v, sizeof v, "%lld", (long long)(val));                                                     \
+        if (!rc) rc = set_if(e, &y, path, v, add, err);                                                      \
     } while (0)
     SETN("parallel_config.data_parallel", s->dp, true);
     SETN("parallel_config.model_parallel", s->tp, true);
@@ -338,10 +388,14 @@ static int fw_mindformers_write(const nd_run *run, const nd_config_choice *c, co
     SETN("runner_config.batch_size", s->mbs, true);
     SETN("model.model_config.batch_size", s->mbs, false);
     SETN("model.model_config.pp_interleave_num", s->vpp, s->vpp > 1);
-    if (!rc) rc = set_if(e, &y, "parallel.pipeline_config.pipeline_interleave", s->vpp > 1 ? "True" : "False", s->vpp > 1, err);
+    if (!rc)
+        rc = set_if(e, &y, "parallel.pipeline_config.pipeline_interleave", s->vpp > 1 ? "True" : "False",
+                    s->vpp > 1, err);
     if (!rc) rc = set_if(e, &y, "parallel_config.use_seq_parallel", s->sp ? "True" : "False", true, err);
-    if (!rc) rc = set_if(e, &y, "parallel.enable_parallel_optimizer", s->op > 1 ? "True" : "False", true, err);
-    SETN("parallel.parallel_optimizer_config.optimizer_weight_shard_size", s->op, s->op > 1 && s->op != s->dp);
+    if (!rc)
+        rc = set_if(e, &y, "parallel.enable_parallel_optimizer", s->op > 1 ? "True" : "False", true, err);
+    SETN("parallel.parallel_optimizer_config.optimizer_weight_shard_size", s->op,
+         s->op > 1 && s->op != s->dp);
     if (!rc && s->op > 1)
         rc = set_if(e, &y, "parallel.parallel_optimizer_config.gradient_accumulation_shard",
                     s->zero >= 2 ? "True" : "False", s->zero >= 2, err);
@@ -353,12 +407,14 @@ static int fw_mindformers_write(const nd_run *run, const nd_config_choice *c, co
         if (!rc) rc = nd_yaml_edit_set_path(e, "recompute_config.select_recompute", counts, err);
     } else if (!rc) {
         nd_recompute m = c->s.recompute;
-        rc = nd_yaml_edit_set_path(e, "recompute_config.recompute", m == ND_RECOMPUTE_FULL ? "True" : "False", err);
+        rc = nd_yaml_edit_set_path(e, "recompute_config.recompute", m == ND_RECOMPUTE_FULL ? "True" : "False",
+                                   err);
         if (!rc)
             rc = nd_yaml_edit_set_path(e, "recompute_config.select_recompute",
                                        m == ND_RECOMPUTE_SELECTIVE ? "True" : "False", err);
     }
-    if (!rc && (s->first_stage_layers || s->last_stage_layers || fw_yaml_at(&y, "model.model_config.offset"))) {
+    if (!rc &&
+        (s->first_stage_layers || s->last_stage_layers || fw_yaml_at(&y, "model.model_config.offset"))) {
         char offsets[1024] = "0";
         if (s->first_stage_layers || s->last_stage_layers) {
             size_t used = (size_t)snprintf(offsets, sizeof offsets, "[");
@@ -374,7 +430,9 @@ static int fw_mindformers_write(const nd_run *run, const nd_config_choice *c, co
     }
 #undef SETN
     char path[1024];
-    if (!rc) rc = nd_yaml_edit_write(e, fw_output_path(dir, "resolved.yaml", path, sizeof path, written, size), err);
+    if (!rc)
+        rc = nd_yaml_edit_write(e, fw_output_path(dir, "resolved.yaml", path, sizeof path, written, size),
+                                err);
     nd_yaml_free(&y);
     nd_yaml_edit_free(e);
     return rc;

@@ -34,56 +34,88 @@ static const char *get(tt *x, const char *table, const char *old_table, const ch
 }
 
 /* torchtitan's model arguments and the Hugging Face keys they set. */
-static const struct { const char *arg, *hf; } model_args[] = {
-    {"dim", "hidden_size"}, {"n_layers", "num_hidden_layers"}, {"n_heads", "num_attention_heads"},
-    {"n_kv_heads", "num_key_value_heads"}, {"vocab_size", "vocab_size"}, {"hidden_dim", "intermediate_size"},
-    {"inter_dim", "intermediate_size"}, {"moe_inter_dim", "moe_intermediate_size"},
-    {"n_dense_layers", "first_k_dense_replace"}, {"num_experts", "num_experts"}, {"top_k", "num_experts_per_tok"},
-    {"num_shared_experts", "n_shared_experts"}, {"q_lora_rank", "q_lora_rank"}, {"kv_lora_rank", "kv_lora_rank"},
-    {"qk_nope_head_dim", "qk_nope_head_dim"}, {"qk_rope_head_dim", "qk_rope_head_dim"}, {"v_head_dim", "v_head_dim"},
-    {"head_dim", "head_dim"}, {"qk_norm", "qk_norm"}, {"enable_weight_tying", "tie_word_embeddings"},
-    {"n_routed_experts", "n_routed_experts"}, {"n_activated_experts", "num_experts_per_tok"},
+static const struct {
+    const char *arg, *hf;
+} model_args[] = {
+    {"dim", "hidden_size"},
+    {"n_layers", "num_hidden_layers"},
+    {"n_heads", "num_attention_heads"},
+    {"n_kv_heads", "num_key_value_heads"},
+    {"vocab_size", "vocab_size"},
+    {"hidden_dim", "intermediate_size"},
+    {"inter_dim", "intermediate_size"},
+    {"moe_inter_dim", "moe_intermediate_size"},
+    {"n_dense_layers", "first_k_dense_replace"},
+    {"num_experts", "num_experts"},
+    {"top_k", "num_experts_per_tok"},
+    {"num_shared_experts", "n_shared_experts"},
+    {"q_lora_rank", "q_lora_rank"},
+    {"kv_lora_rank", "kv_lora_rank"},
+    {"qk_nope_head_dim", "qk_nope_head_dim"},
+    {"qk_rope_head_dim", "qk_rope_head_dim"},
+    {"v_head_dim", "v_head_dim"},
+    {"head_dim", "head_dim"},
+    {"qk_norm", "qk_norm"},
+    {"enable_weight_tying", "tie_word_embeddings"},
+    {"n_routed_experts", "n_routed_experts"},
+    {"n_activated_experts", "num_experts_per_tok"},
     {"n_shared_experts", "n_shared_experts"},
 };
 
 /* torchtitan's built-in flavors (torchtitan/models/{llama3,deepseek_v3,qwen3}/__init__.py) as
  * Hugging Face keys: the family, then "key=value" pairs. Llama 3's MLP widths follow from
  * ffn_dim_multiplier and multiple_of (8B: 1.3, 1024; 70B: 1.3, 4096; 405B: 1.2, 4096). */
-static const struct { const char *name, *flavor, *family, *keys; } flavors[] = {
-    {"llama3", "8B", "llama", "hidden_size=4096 num_hidden_layers=32 num_attention_heads=32 num_key_value_heads=8 "
-                              "intermediate_size=14336 vocab_size=128256"},
-    {"llama3", "70B", "llama", "hidden_size=8192 num_hidden_layers=80 num_attention_heads=64 num_key_value_heads=8 "
-                               "intermediate_size=28672 vocab_size=128256"},
-    {"llama3", "405B", "llama", "hidden_size=16384 num_hidden_layers=126 num_attention_heads=128 "
-                                "num_key_value_heads=8 intermediate_size=53248 vocab_size=128256"},
-    {"deepseek_v3", "16B", "deepseek_v3", "hidden_size=2048 num_hidden_layers=27 first_k_dense_replace=1 "
+static const struct {
+    const char *name, *flavor, *family, *keys;
+} flavors[] = {
+    {"llama3", "8B", "llama",
+     "hidden_size=4096 num_hidden_layers=32 num_attention_heads=32 num_key_value_heads=8 "
+     "intermediate_size=14336 vocab_size=128256"},
+    {"llama3", "70B", "llama",
+     "hidden_size=8192 num_hidden_layers=80 num_attention_heads=64 num_key_value_heads=8 "
+     "intermediate_size=28672 vocab_size=128256"},
+    {"llama3", "405B", "llama",
+     "hidden_size=16384 num_hidden_layers=126 num_attention_heads=128 "
+     "num_key_value_heads=8 intermediate_size=53248 vocab_size=128256"},
+    {"deepseek_v3", "16B", "deepseek_v3",
+     "hidden_size=2048 num_hidden_layers=27 first_k_dense_replace=1 "
      "num_attention_heads=16 n_routed_experts=64 n_shared_experts=2 num_experts_per_tok=6 q_lora_rank=0 "
      "kv_lora_rank=512 qk_nope_head_dim=128 qk_rope_head_dim=64 v_head_dim=128 intermediate_size=10944 "
      "moe_intermediate_size=1408 vocab_size=102400 num_nextn_predict_layers=0"},
-    {"deepseek_v3", "236B", "deepseek_v3", "hidden_size=5120 num_hidden_layers=60 first_k_dense_replace=1 "
+    {"deepseek_v3", "236B", "deepseek_v3",
+     "hidden_size=5120 num_hidden_layers=60 first_k_dense_replace=1 "
      "num_attention_heads=128 n_routed_experts=160 n_shared_experts=2 num_experts_per_tok=6 q_lora_rank=1536 "
      "kv_lora_rank=512 qk_nope_head_dim=128 qk_rope_head_dim=64 v_head_dim=128 intermediate_size=12288 "
      "moe_intermediate_size=1536 vocab_size=102400 num_nextn_predict_layers=0"},
-    {"deepseek_v3", "671B", "deepseek_v3", "hidden_size=7168 num_hidden_layers=61 first_k_dense_replace=3 "
+    {"deepseek_v3", "671B", "deepseek_v3",
+     "hidden_size=7168 num_hidden_layers=61 first_k_dense_replace=3 "
      "num_attention_heads=128 n_routed_experts=256 n_shared_experts=1 num_experts_per_tok=8 q_lora_rank=1536 "
      "kv_lora_rank=512 qk_nope_head_dim=128 qk_rope_head_dim=64 v_head_dim=128 intermediate_size=18432 "
      "moe_intermediate_size=2048 vocab_size=129280 num_nextn_predict_layers=0"},
-    {"qwen3", "0.6B", "qwen3", "hidden_size=1024 num_hidden_layers=28 num_attention_heads=16 num_key_value_heads=8 "
-                               "head_dim=128 intermediate_size=3072 vocab_size=151936 tie_word_embeddings=true"},
-    {"qwen3", "1.7B", "qwen3", "hidden_size=2048 num_hidden_layers=28 num_attention_heads=16 num_key_value_heads=8 "
-                               "head_dim=128 intermediate_size=6144 vocab_size=151936 tie_word_embeddings=true"},
-    {"qwen3", "4B", "qwen3", "hidden_size=2560 num_hidden_layers=36 num_attention_heads=32 num_key_value_heads=8 "
-                             "head_dim=128 intermediate_size=9728 vocab_size=151936 tie_word_embeddings=true"},
-    {"qwen3", "8B", "qwen3", "hidden_size=4096 num_hidden_layers=36 num_attention_heads=32 num_key_value_heads=8 "
-                             "head_dim=128 intermediate_size=12288 vocab_size=151936"},
-    {"qwen3", "14B", "qwen3", "hidden_size=5120 num_hidden_layers=40 num_attention_heads=40 num_key_value_heads=8 "
-                              "head_dim=128 intermediate_size=17408 vocab_size=151936"},
-    {"qwen3", "32B", "qwen3", "hidden_size=5120 num_hidden_layers=64 num_attention_heads=64 num_key_value_heads=8 "
-                              "head_dim=128 intermediate_size=25600 vocab_size=151936"},
-    {"qwen3", "30B-A3B", "qwen3_moe", "hidden_size=2048 num_hidden_layers=48 num_attention_heads=32 "
+    {"qwen3", "0.6B", "qwen3",
+     "hidden_size=1024 num_hidden_layers=28 num_attention_heads=16 num_key_value_heads=8 "
+     "head_dim=128 intermediate_size=3072 vocab_size=151936 tie_word_embeddings=true"},
+    {"qwen3", "1.7B", "qwen3",
+     "hidden_size=2048 num_hidden_layers=28 num_attention_heads=16 num_key_value_heads=8 "
+     "head_dim=128 intermediate_size=6144 vocab_size=151936 tie_word_embeddings=true"},
+    {"qwen3", "4B", "qwen3",
+     "hidden_size=2560 num_hidden_layers=36 num_attention_heads=32 num_key_value_heads=8 "
+     "head_dim=128 intermediate_size=9728 vocab_size=151936 tie_word_embeddings=true"},
+    {"qwen3", "8B", "qwen3",
+     "hidden_size=4096 num_hidden_layers=36 num_attention_heads=32 num_key_value_heads=8 "
+     "head_dim=128 intermediate_size=12288 vocab_size=151936"},
+    {"qwen3", "14B", "qwen3",
+     "hidden_size=5120 num_hidden_layers=40 num_attention_heads=40 num_key_value_heads=8 "
+     "head_dim=128 intermediate_size=17408 vocab_size=151936"},
+    {"qwen3", "32B", "qwen3",
+     "hidden_size=5120 num_hidden_layers=64 num_attention_heads=64 num_key_value_heads=8 "
+     "head_dim=128 intermediate_size=25600 vocab_size=151936"},
+    {"qwen3", "30B-A3B", "qwen3_moe",
+     "hidden_size=2048 num_hidden_layers=48 num_attention_heads=32 "
      "num_key_value_heads=4 head_dim=128 intermediate_size=6144 num_experts=128 num_experts_per_tok=8 "
      "moe_intermediate_size=768 vocab_size=151936"},
-    {"qwen3", "235B-A22B", "qwen3_moe", "hidden_size=4096 num_hidden_layers=94 num_attention_heads=64 "
+    {"qwen3", "235B-A22B", "qwen3_moe",
+     "hidden_size=4096 num_hidden_layers=94 num_attention_heads=64 "
      "num_key_value_heads=4 head_dim=128 intermediate_size=12288 num_experts=128 num_experts_per_tok=8 "
      "moe_intermediate_size=1536 vocab_size=151936"},
 };
@@ -109,7 +141,8 @@ static int builtin_flavor(tt *x, const char *name, const char *flavor, int line,
         int rc = fw_model_family(x->r, flavors[i].family, line);
         char keys[600];
         snprintf(keys, sizeof keys, "%s", flavors[i].keys);
-        for (char *save = NULL, *kv = strtok_r(keys, " ", &save); kv && !rc; kv = strtok_r(NULL, " ", &save)) {
+        for (char *save = NULL, *kv = strtok_r(keys, " ", &save); kv && !rc;
+             kv = strtok_r(NULL, " ", &save)) {
             char *eq = strchr(kv, '=');
             *eq = '\0';
             rc = set_hf(x, kv, eq + 1, "[model] flavor");
@@ -156,7 +189,10 @@ static int read_module(tt *x, const char *flavor, double *fdm, int64_t *multiple
     char quoted[80];
     snprintf(quoted, sizeof quoted, "\"%s\"", flavor);
     char *at = dict_key(text, quoted);
-    if (!at) { snprintf(quoted, sizeof quoted, "'%s'", flavor); at = dict_key(text, quoted); }
+    if (!at) {
+        snprintf(quoted, sizeof quoted, "'%s'", flavor);
+        at = dict_key(text, quoted);
+    }
     *found = at != NULL;
     char *p = at ? strchr(at, '(') : NULL;
     int depth = 0, moe_depth = 0; /* inside moe=MoE.Config(...) (MoEArgs): hidden_dim is an expert's */
@@ -176,15 +212,19 @@ static int read_module(tt *x, const char *flavor, double *fdm, int64_t *multiple
             if (depth == skip_depth) skip_depth = 0;
             if (--depth == 0) break;
         }
-        if (!((*p >= 'a' && *p <= 'z') || *p == '_') || (p[-1] >= 'a' && p[-1] <= 'z') || p[-1] == '_') continue;
+        if (!((*p >= 'a' && *p <= 'z') || *p == '_') || (p[-1] >= 'a' && p[-1] <= 'z') || p[-1] == '_')
+            continue;
         char key[64], val[64];
         if (sscanf(p, "%63[a-z_0-9] = %63[^,)\n]", key, val) != 2) continue;
         for (char *e = val + strlen(val); e > val && (e[-1] == ' ' || e[-1] == '\r'); e--) e[-1] = '\0';
         if (!strcmp(val, "True")) strcpy(val, "true");
         if (!strcmp(val, "False")) strcpy(val, "false");
-        if (!strcmp(key, "ffn_dim_multiplier")) nd_parse_double(val, fdm);
-        else if (!strcmp(key, "multiple_of")) nd_parse_int64(val, 1, 1 << 24, multiple);
-        if (moe_depth && !skip_depth && !strcmp(key, "hidden_dim")) rc = set_hf(x, "moe_intermediate_size", val, key);
+        if (!strcmp(key, "ffn_dim_multiplier"))
+            nd_parse_double(val, fdm);
+        else if (!strcmp(key, "multiple_of"))
+            nd_parse_int64(val, 1, 1 << 24, multiple);
+        if (moe_depth && !skip_depth && !strcmp(key, "hidden_dim"))
+            rc = set_hf(x, "moe_intermediate_size", val, key);
         else
             for (size_t i = 0; !skip_depth && i < sizeof model_args / sizeof model_args[0] && !rc; i++)
                 if (!strcmp(model_args[i].arg, key)) rc = set_hf(x, model_args[i].hf, val, key);
@@ -201,7 +241,8 @@ static int read_model(tt *x)
     const char *name = get(x, "model", NULL, "name", &line), *flavor = get(x, "model", NULL, "flavor", NULL);
     const char *assets = get(x, "model", NULL, "hf_assets_path", NULL);
     if (!name || !flavor)
-        return nd_error_set(r->err, ND_EINPUT, "%s: [model] needs name and flavor (torchtitan's model)", x->toml);
+        return nd_error_set(r->err, ND_EINPUT, "%s: [model] needs name and flavor (torchtitan's model)",
+                            x->toml);
     snprintf(r->run->model.name, sizeof r->run->model.name, "%s-%s", name, flavor);
     char cfg[1200];
     struct stat st;
@@ -227,11 +268,15 @@ static int read_model(tt *x)
     if (!rc && !found) {
         char known[1024];
         known_flavors(known, sizeof known);
-        return nd_error_set(r->err, ND_EINPUT, "%s:%d: [model] %s %s: nd reads the model from hf_assets_path's "
-                            "config.json, the flavor's arguments in the model's __init__.py (-y MODULE.py:%s), or "
-                            "knows torchtitan's %s", x->toml, line, name, flavor, x->toml, known);
+        return nd_error_set(
+            r->err, ND_EINPUT,
+            "%s:%d: [model] %s %s: nd reads the model from hf_assets_path's "
+            "config.json, the flavor's arguments in the model's __init__.py (-y MODULE.py:%s), or "
+            "knows torchtitan's %s",
+            x->toml, line, name, flavor, x->toml, known);
     }
-    if (!rc && !r->run->model.ffn && r->run->model.hidden) r->run->model.ffn = llama_ffn(r->run->model.hidden, fdm, multiple);
+    if (!rc && !r->run->model.ffn && r->run->model.hidden)
+        r->run->model.ffn = llama_ffn(r->run->model.hidden, fdm, multiple);
     if (!rc && !r->run->model.vocab) {
         rc = fw_default(r, "no vocabulary in the model's arguments: 128256 (Llama 3's)");
         r->run->model.vocab = 128256;
@@ -247,16 +292,19 @@ static int read_training(tt *x)
     if ((v = get(x, "training", NULL, "seq_len", &line))) {
         char digits[32];
         size_t n = 0;
-        for (; *v && n + 1 < sizeof digits; v++) if (*v != '_') digits[n++] = *v; /* TOML's 8_192 */
+        for (; *v && n + 1 < sizeof digits; v++)
+            if (*v != '_') digits[n++] = *v; /* TOML's 8_192 */
         digits[n] = '\0';
         rc = fw_train(r, "seq_len", digits, line, "[training] seq_len");
     } else {
-        rc = fw_default(r, "no [training] seq_len: the sequence is %lld tokens (torchtitan's default is 2048)",
-                        (long long)r->run->train.seq_len);
+        rc =
+            fw_default(r, "no [training] seq_len: the sequence is %lld tokens (torchtitan's default is 2048)",
+                       (long long)r->run->train.seq_len);
     }
     const char *prec = get(x, "training", NULL, "mixed_precision_param", &line);
-    if (!rc) rc = fw_train(r, "precision", prec && fw_precision_of(prec) ? fw_precision_of(prec) : "bf16", line,
-                           "[training] mixed_precision_param");
+    if (!rc)
+        rc = fw_train(r, "precision", prec && fw_precision_of(prec) ? fw_precision_of(prec) : "bf16", line,
+                      "[training] mixed_precision_param");
     if (!rc && (v = get(x, "training", NULL, "max_norm", &line))) {
         double clip = 0;
         nd_parse_double(v, &clip);
@@ -268,11 +316,15 @@ static int read_training(tt *x)
     if (!rc && (v = get(x, "activation_checkpoint", NULL, "selective_ac_option", &line)) &&
         !nd_parse_int64(v, 1, 1 << 20, &every))
         rc = fw_train(r, "selective_every", v, line, "[activation_checkpoint] selective_ac_option");
-    if (!rc && fw_true(get(x, "compile", NULL, "enable", &line))) rc = fw_train(r, "compile", "true", line, "[compile] enable");
-    if (!rc && (v = get(x, "parallelism", NULL, "fsdp_reshard_after_forward", &line)) && strcmp(v, "default")) {
+    if (!rc && fw_true(get(x, "compile", NULL, "enable", &line)))
+        rc = fw_train(r, "compile", "true", line, "[compile] enable");
+    if (!rc && (v = get(x, "parallelism", NULL, "fsdp_reshard_after_forward", &line)) &&
+        strcmp(v, "default")) {
         if (strcmp(v, "always") && strcmp(v, "never"))
-            return nd_error_set(r->err, ND_EINPUT, "%s:%d: [parallelism] fsdp_reshard_after_forward: '%s' is not "
-                                "default, always or never", r->path, line, v);
+            return nd_error_set(r->err, ND_EINPUT,
+                                "%s:%d: [parallelism] fsdp_reshard_after_forward: '%s' is not "
+                                "default, always or never",
+                                r->path, line, v);
         rc = fw_train(r, "reshard_after_forward", !strcmp(v, "always") ? "true" : "false", line,
                       "[parallelism] fsdp_reshard_after_forward");
     }
@@ -320,16 +372,24 @@ static int read_strategy(tt *x)
     /* FSDP2 shards over dp_shard x CP; without a shard it is DDP */
     if (!rc && shard != 1) {
         r->run->op_spans_dp = shard < 0 && replicate == 1;
-        if (shard > 1) rc = fw_degree(r, "OP", shard * s->cp, line, "[parallelism] data_parallel_shard_degree");
+        if (shard > 1)
+            rc = fw_degree(r, "OP", shard * s->cp, line, "[parallelism] data_parallel_shard_degree");
         s->zero = 3;
     }
     const char *sched = get(x, par, "experimental", "pipeline_parallel_schedule", &line);
     if (!rc && sched && pp > 1) {
-        bool inter = strstr(sched, "Interleaved") || strstr(sched, "Looped") || strstr(sched, "ZBV") || strstr(sched, "DualPipe");
-        rc = fw_train(r, "schedule", strstr(sched, "GPipe") ? "gpipe" : strstr(sched, "ZeroBubble") || strstr(sched, "ZBV")
-                      ? "zb-h1" : inter ? "interleaved" : "1f1b", line, "[parallelism] pipeline_parallel_schedule");
+        bool inter = strstr(sched, "Interleaved") || strstr(sched, "Looped") || strstr(sched, "ZBV") ||
+                     strstr(sched, "DualPipe");
+        rc = fw_train(r, "schedule",
+                      strstr(sched, "GPipe")                                ? "gpipe"
+                      : strstr(sched, "ZeroBubble") || strstr(sched, "ZBV") ? "zb-h1"
+                      : inter                                               ? "interleaved"
+                                                                            : "1f1b",
+                      line, "[parallelism] pipeline_parallel_schedule");
         int64_t per = num(x, par, NULL, "pipeline_parallel_layers_per_stage", 0, &line);
-        int64_t vpp = per > 0 && r->run->model.layers % (per * pp) == 0 ? r->run->model.layers / (per * pp) : inter ? 2 : 1;
+        int64_t vpp = per > 0 && r->run->model.layers % (per * pp) == 0 ? r->run->model.layers / (per * pp)
+                      : inter                                           ? 2
+                                                                        : 1;
         if (!rc && vpp > 1) rc = fw_degree(r, "VPP", vpp, line, "[parallelism] pipeline_parallel_schedule");
     }
     /* micro-batches: with PP the local batch splits into micro-batches of
@@ -346,13 +406,15 @@ static int read_strategy(tt *x)
     int64_t mbs = pp > 1 ? num(x, par, "experimental", "pipeline_parallel_microbatch_size", 1, &line) : local;
     if (pp > 1 && count > 0) {
         if (local % count)
-            return nd_error_set(r->err, ND_EINPUT, "%s:%lld: [parallelism] pipeline_parallel_microbatches = %lld does "
-                                "not divide the local batch of %lld", r->path, (long long)count_line, (long long)count,
-                                (long long)local);
+            return nd_error_set(r->err, ND_EINPUT,
+                                "%s:%lld: [parallelism] pipeline_parallel_microbatches = %lld does "
+                                "not divide the local batch of %lld",
+                                r->path, (long long)count_line, (long long)count, (long long)local);
         mbs = local / count;
     }
     if (!rc) rc = fw_degree(r, "MBS", mbs > 0 ? mbs : 1, line, "[training] local_batch_size");
-    if (!rc && pp > 1 && local % mbs == 0) rc = fw_degree(r, "MB", local / mbs, line, "[training] local_batch_size");
+    if (!rc && pp > 1 && local % mbs == 0)
+        rc = fw_degree(r, "MB", local / mbs, line, "[training] local_batch_size");
     if (!rc && gbs > 0) {
         char t[32];
         snprintf(t, sizeof t, "%lld", (long long)gbs);
@@ -406,15 +468,16 @@ static int set_num(nd_toml *t, const char *table, const char *key, int64_t v, bo
     return nd_toml_set(t, table, key, text, err);
 }
 
-static int fw_torchtitan_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
-                        nd_error *err)
+static int fw_torchtitan_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written,
+                               size_t size, nd_error *err)
 {
     nd_toml *t;
     int rc = nd_toml_load(&t, run->source, err);
     if (rc) return rc;
     const nd_strategy *s = &c->s;
-    const char *par = nd_toml_has_table(t, "parallelism") || !nd_toml_has_table(t, "experimental") ? "parallelism"
-                                                                                                      : "experimental";
+    const char *par = nd_toml_has_table(t, "parallelism") || !nd_toml_has_table(t, "experimental")
+                          ? "parallelism"
+                          : "experimental";
     int64_t shard = s->op > 1 && s->op % s->cp == 0 ? s->op / s->cp : 1;
     if (shard > s->dp) shard = s->dp;
     rc = set_num(t, par, "data_parallel_replicate_degree", s->dp / shard, true, err);
@@ -423,24 +486,34 @@ static int fw_torchtitan_write(const nd_run *run, const nd_config_choice *c, con
     if (!rc) rc = set_num(t, par, "pipeline_parallel_degree", s->pp, true, err);
     if (!rc) rc = set_num(t, par, "context_parallel_degree", s->cp, true, err);
     if (!rc) rc = set_num(t, par, "expert_parallel_degree", s->ep, run->model.experts > 0, err);
-    if (!rc && run->model.experts) rc = set_num(t, par, "expert_tensor_parallel_degree", s->etp ? s->etp : s->tp, false, err);
+    if (!rc && run->model.experts)
+        rc = set_num(t, par, "expert_tensor_parallel_degree", s->etp ? s->etp : s->tp, false, err);
     if (!rc && (s->pp > 1 || nd_toml_get(t, par, "pipeline_parallel_schedule", NULL))) {
-        const char *sched = s->schedule == ND_SCHEDULE_GPIPE ? "\"GPipe\"" : s->schedule == ND_SCHEDULE_ZB_H1
-                            ? "\"InterleavedZeroBubble\"" : s->vpp > 1 ? "\"Interleaved1F1B\"" : "\"1F1B\"";
+        const char *sched = s->schedule == ND_SCHEDULE_GPIPE   ? "\"GPipe\""
+                            : s->schedule == ND_SCHEDULE_ZB_H1 ? "\"InterleavedZeroBubble\""
+                            : s->vpp > 1                       ? "\"Interleaved1F1B\""
+                                                               : "\"1F1B\"";
         rc = nd_toml_set(t, par, "pipeline_parallel_schedule", sched, err);
         if (!rc) rc = set_num(t, par, "pipeline_parallel_microbatch_size", s->mbs, true, err);
-        if (!rc && s->vpp > 1) rc = set_num(t, par, "pipeline_parallel_layers_per_stage", run->model.layers / (s->pp * s->vpp), true, err);
+        if (!rc && s->vpp > 1)
+            rc = set_num(t, par, "pipeline_parallel_layers_per_stage", run->model.layers / (s->pp * s->vpp),
+                         true, err);
     }
     int64_t local = s->pp > 1 ? s->mb * s->mbs : s->mbs;
-    if (!rc) rc = set_num(t, "training", nd_toml_get(t, "training", "batch_size", NULL) ? "batch_size" : "local_batch_size",
-                          local, true, err);
-    if (!rc) rc = set_num(t, "training", "global_batch_size", c->global_batch, local * s->dp != c->global_batch, err);
+    if (!rc)
+        rc = set_num(t, "training",
+                     nd_toml_get(t, "training", "batch_size", NULL) ? "batch_size" : "local_batch_size",
+                     local, true, err);
+    if (!rc)
+        rc = set_num(t, "training", "global_batch_size", c->global_batch, local * s->dp != c->global_batch,
+                     err);
     nd_recompute m = fw_choice_mode(c);
     char mode[16];
     snprintf(mode, sizeof mode, "\"%s\"", m == ND_RECOMPUTE_OFF ? "none" : nd_recompute_name(m));
     if (!rc) rc = nd_toml_set(t, "activation_checkpoint", "mode", mode, err);
     char path[1024];
-    if (!rc) rc = nd_toml_write(t, fw_output_path(dir, "resolved.toml", path, sizeof path, written, size), err);
+    if (!rc)
+        rc = nd_toml_write(t, fw_output_path(dir, "resolved.toml", path, sizeof path, written, size), err);
     nd_toml_free(t);
     return rc;
 }

@@ -31,8 +31,10 @@ static void list_text(const int64_t *v, int64_t n, char *buf, size_t size)
     size_t used = 0;
     buf[0] = '\0';
     for (int64_t i = 0; i < n && used + 24 < size; i++) {
-        if (v[i] < 0) used += (size_t)snprintf(buf + used, size - used, "%sall", i ? "," : "");
-        else used += (size_t)snprintf(buf + used, size - used, "%s%lld", i ? "," : "", (long long)v[i]);
+        if (v[i] < 0)
+            used += (size_t)snprintf(buf + used, size - used, "%sall", i ? "," : "");
+        else
+            used += (size_t)snprintf(buf + used, size - used, "%s%lld", i ? "," : "", (long long)v[i]);
     }
     if (used + 24 >= size && size > 4) snprintf(buf + size - 4, 4, "...");
 }
@@ -43,7 +45,8 @@ int nd_layout_strategy(nd_run *run, char *note, size_t size)
     nd_strategy *s = &run->strategy;
     note[0] = '\0';
     if (!nd_layout_stated(L)) {
-        snprintf(note, size, "-mppb: %s states no per-stage layers or recompute: nothing to apply", run->source);
+        snprintf(note, size, "-mppb: %s states no per-stage layers or recompute: nothing to apply",
+                 run->source);
         return 0;
     }
     int64_t pp = s->pp, n = L->stages > 0 ? L->stages : 1;
@@ -107,7 +110,9 @@ int nd_layout_plan(const nd_model *m, const nd_run_layout *L, const nd_strategy 
         if (sel < full) sel = full;
         memset(layers[st], 0, sizeof layers[st]);
         for (int64_t j = 0; j < n; j++) {
-            nd_recompute mode = j < full ? ND_RECOMPUTE_FULL : j < sel ? ND_RECOMPUTE_SELECTIVE : ND_RECOMPUTE_OFF;
+            nd_recompute mode = j < full  ? ND_RECOMPUTE_FULL
+                                : j < sel ? ND_RECOMPUTE_SELECTIVE
+                                          : ND_RECOMPUTE_OFF;
             layers[st][nd_model_layer_kind(m, first + j)][mode]++;
         }
     }
@@ -130,10 +135,12 @@ int nd_plan_from_run(const nd_run *run, const nd_strategy *s, nd_recompute_plan 
             int64_t want = w.n[k][0] + w.n[k][1] + w.n[k][2];
             int64_t got = p->layers[i][k][0] + p->layers[i][k][1] + p->layers[i][k][2];
             if (want != got || p->offloaded[i][k] > p->layers[i][k][ND_RECOMPUTE_OFF])
-                return nd_error_set(err, ND_EINPUT,
-                                    "%s: recompute_plan stage %lld: %lld %s layers planned, the stage has %lld "
-                                    "(offloaded layers must run without recompute)", run->source, (long long)i,
-                                    (long long)got, nd_layer_kind_name((nd_layer_kind)k), (long long)want);
+                return nd_error_set(
+                    err, ND_EINPUT,
+                    "%s: recompute_plan stage %lld: %lld %s layers planned, the stage has %lld "
+                    "(offloaded layers must run without recompute)",
+                    run->source, (long long)i, (long long)got, nd_layer_kind_name((nd_layer_kind)k),
+                    (long long)want);
         }
     }
     plan->stages = p->stages;

@@ -28,58 +28,140 @@ typedef struct field {
     size_t offset; /* into nd_model */
 } field;
 
-#define INT(k, f) {k, F_INT, offsetof(nd_model, f)}
-#define BOOL(k, f) {k, F_BOOL, offsetof(nd_model, f)}
+#define INT(k, f)                                                                                            \
+    {                                                                                                        \
+        k, F_INT, offsetof(nd_model, f)                                                                      \
+    }
+#define BOOL(k, f)                                                                                           \
+    {                                                                                                        \
+        k, F_BOOL, offsetof(nd_model, f)                                                                     \
+    }
 
 static const field fields[] = {
-    INT("hidden_size", hidden), INT("n_embd", hidden), INT("d_model", hidden),
-    INT("num_hidden_layers", layers), INT("n_layer", layers), INT("num_layers", layers),
-    INT("num_attention_heads", heads), INT("n_head", heads),
-    INT("num_key_value_heads", kv_heads), INT("num_query_groups", kv_heads),
+    INT("hidden_size", hidden),
+    INT("n_embd", hidden),
+    INT("d_model", hidden),
+    INT("num_hidden_layers", layers),
+    INT("n_layer", layers),
+    INT("num_layers", layers),
+    INT("num_attention_heads", heads),
+    INT("n_head", heads),
+    INT("num_key_value_heads", kv_heads),
+    INT("num_query_groups", kv_heads),
     INT("head_dim", head_dim),
-    INT("intermediate_size", ffn), INT("n_inner", ffn), INT("ffn_hidden_size", ffn),
-    INT("vocab_size", vocab), INT("padded_vocab_size", vocab),
-    INT("max_position_embeddings", context_length), INT("n_positions", context_length),
-    INT("seq_length", context_length), INT("position_embeddings", max_positions),
-    INT("num_experts", experts), INT("num_local_experts", experts),
+    INT("intermediate_size", ffn),
+    INT("n_inner", ffn),
+    INT("ffn_hidden_size", ffn),
+    INT("vocab_size", vocab),
+    INT("padded_vocab_size", vocab),
+    INT("max_position_embeddings", context_length),
+    INT("n_positions", context_length),
+    INT("seq_length", context_length),
+    INT("position_embeddings", max_positions),
+    INT("num_experts", experts),
+    INT("num_local_experts", experts),
     INT("n_routed_experts", experts),
-    INT("num_experts_per_tok", experts_per_token), INT("moe_router_topk", experts_per_token),
-    INT("n_shared_experts", shared_experts), INT("num_shared_experts", shared_experts),
-    INT("moe_intermediate_size", moe_ffn), INT("moe_ffn_hidden_size", moe_ffn),
+    INT("num_experts_per_tok", experts_per_token),
+    INT("moe_router_topk", experts_per_token),
+    INT("n_shared_experts", shared_experts),
+    INT("num_shared_experts", shared_experts),
+    INT("moe_intermediate_size", moe_ffn),
+    INT("moe_ffn_hidden_size", moe_ffn),
     INT("shared_expert_intermediate_size", shared_ffn),
     INT("first_k_dense_replace", first_k_dense),
-    INT("moe_layer_freq", moe_layer_freq), INT("decoder_sparse_step", moe_sparse_step),
+    INT("moe_layer_freq", moe_layer_freq),
+    INT("decoder_sparse_step", moe_sparse_step),
     {"capacity_factor", F_DOUBLE, offsetof(nd_model, capacity_factor)},
-    INT("q_lora_rank", q_lora_rank), INT("kv_lora_rank", kv_lora_rank),
-    INT("qk_nope_head_dim", qk_nope_head_dim), INT("qk_rope_head_dim", qk_rope_head_dim),
+    INT("q_lora_rank", q_lora_rank),
+    INT("kv_lora_rank", kv_lora_rank),
+    INT("qk_nope_head_dim", qk_nope_head_dim),
+    INT("qk_rope_head_dim", qk_rope_head_dim),
     INT("v_head_dim", v_head_dim),
-    INT("num_nextn_predict_layers", mtp_layers), INT("mtp_num_hidden_layers", mtp_layers),
-    INT("mtp_depth", mtp_layers), INT("mtp_num_layers", mtp_layers),
-    BOOL("tie_word_embeddings", tied_embeddings), BOOL("tie_embeddings", tied_embeddings),
-    {"attention_bias", F_ATTN_BIAS, 0}, BOOL("qkv_bias", qkv_bias), BOOL("o_bias", o_bias),
-    BOOL("mlp_bias", mlp_bias), BOOL("qk_norm", qk_norm), BOOL("use_qk_norm", qk_norm),
+    INT("num_nextn_predict_layers", mtp_layers),
+    INT("mtp_num_hidden_layers", mtp_layers),
+    INT("mtp_depth", mtp_layers),
+    INT("mtp_num_layers", mtp_layers),
+    BOOL("tie_word_embeddings", tied_embeddings),
+    BOOL("tie_embeddings", tied_embeddings),
+    {"attention_bias", F_ATTN_BIAS, 0},
+    BOOL("qkv_bias", qkv_bias),
+    BOOL("o_bias", o_bias),
+    BOOL("mlp_bias", mlp_bias),
+    BOOL("qk_norm", qk_norm),
+    BOOL("use_qk_norm", qk_norm),
     BOOL("use_parallel_residual", parallel_residual),
-    BOOL("router_bias", router_bias), BOOL("shared_expert_gate", shared_expert_gate),
+    BOOL("router_bias", router_bias),
+    BOOL("shared_expert_gate", shared_expert_gate),
     {"name", F_TEXT, offsetof(nd_model, name)},
-    {"hidden_act", F_ENUM_ACT, 0}, {"activation_function", F_ENUM_ACT, 0},
-    {"mlp", F_ENUM_ACT, 0}, {"norm", F_ENUM_NORM, 0},
+    {"hidden_act", F_ENUM_ACT, 0},
+    {"activation_function", F_ENUM_ACT, 0},
+    {"mlp", F_ENUM_ACT, 0},
+    {"norm", F_ENUM_NORM, 0},
 };
 
 /* Keys that describe what nd does not price (or prices the same either way). */
 static const char *ignored_keys[] = {
-    "rope_theta", "rope_scaling", "rms_norm_eps", "layer_norm_eps", "layer_norm_epsilon",
-    "initializer_range", "torch_dtype", "transformers_version", "use_cache", "bos_token_id",
-    "eos_token_id", "pad_token_id", "architectures", "model_type", "attention_dropout",
-    "hidden_dropout", "resid_pdrop", "embd_pdrop", "attn_pdrop", "summary_type",
-    "summary_use_proj", "summary_activation", "summary_proj_to_labels", "summary_first_dropout",
-    "scale_attn_weights", "sliding_window", "use_sliding_window", "max_window_layers",
-    "norm_topk_prob", "output_router_logits", "router_aux_loss_coef", "router_jitter_noise",
-    "routed_scaling_factor", "scoring_func", "topk_method", "n_group", "topk_group",
-    "aux_loss_alpha", "seq_aux", "ep_size", "quantization_config", "rotary_pct",
-    "rotary_emb_base", "rotary_dim", "use_mla", "pretraining_tp", "classifier_dropout",
-    "reorder_and_upcast_attn", "scale_attn_by_inverse_layer_idx", "task_specific_params",
-    "n_ctx", "bias", "use_bias", "auto_map", "attn_implementation", "_name_or_path",
-    "mlp_only_layers", "num_experts_per_token_count", "layer_types", "dtype", "head_size",
+    "rope_theta",
+    "rope_scaling",
+    "rms_norm_eps",
+    "layer_norm_eps",
+    "layer_norm_epsilon",
+    "initializer_range",
+    "torch_dtype",
+    "transformers_version",
+    "use_cache",
+    "bos_token_id",
+    "eos_token_id",
+    "pad_token_id",
+    "architectures",
+    "model_type",
+    "attention_dropout",
+    "hidden_dropout",
+    "resid_pdrop",
+    "embd_pdrop",
+    "attn_pdrop",
+    "summary_type",
+    "summary_use_proj",
+    "summary_activation",
+    "summary_proj_to_labels",
+    "summary_first_dropout",
+    "scale_attn_weights",
+    "sliding_window",
+    "use_sliding_window",
+    "max_window_layers",
+    "norm_topk_prob",
+    "output_router_logits",
+    "router_aux_loss_coef",
+    "router_jitter_noise",
+    "routed_scaling_factor",
+    "scoring_func",
+    "topk_method",
+    "n_group",
+    "topk_group",
+    "aux_loss_alpha",
+    "seq_aux",
+    "ep_size",
+    "quantization_config",
+    "rotary_pct",
+    "rotary_emb_base",
+    "rotary_dim",
+    "use_mla",
+    "pretraining_tp",
+    "classifier_dropout",
+    "reorder_and_upcast_attn",
+    "scale_attn_by_inverse_layer_idx",
+    "task_specific_params",
+    "n_ctx",
+    "bias",
+    "use_bias",
+    "auto_map",
+    "attn_implementation",
+    "_name_or_path",
+    "mlp_only_layers",
+    "num_experts_per_token_count",
+    "layer_types",
+    "dtype",
+    "head_size",
 };
 
 static const field *find_field(const char *key)
@@ -101,8 +183,7 @@ bool nd_model_key_known(const char *key)
     return find_field(key) != NULL || !strcmp(key, "model_type");
 }
 
-int nd_model_set_field(nd_model *m, const char *key, const char *value, const char *where,
-                       nd_error *err)
+int nd_model_set_field(nd_model *m, const char *key, const char *value, const char *where, nd_error *err)
 {
     const field *f = find_field(key);
     if (!f) {
@@ -110,16 +191,19 @@ int nd_model_set_field(nd_model *m, const char *key, const char *value, const ch
         for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) names[i] = fields[i].key;
         const char *near = nd_text_nearest(key, names, sizeof fields / sizeof fields[0]);
         if (near)
-            return nd_error_set(err, ND_EINPUT, "%s: unknown model key '%s' (did you mean '%s'? "
-                                "docs/run-file.md lists them)", where, key, near);
-        return nd_error_set(err, ND_EINPUT, "%s: unknown model key '%s' (docs/run-file.md lists them)",
-                            where, key);
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: unknown model key '%s' (did you mean '%s'? "
+                                "docs/run-file.md lists them)",
+                                where, key, near);
+        return nd_error_set(err, ND_EINPUT, "%s: unknown model key '%s' (docs/run-file.md lists them)", where,
+                            key);
     }
     char *base = (char *)m;
     switch (f->type) {
     case F_INT: {
         int64_t v;
-        if (value == NULL) v = 0; /* JSON null: the feature is absent */
+        if (value == NULL)
+            v = 0; /* JSON null: the feature is absent */
         else if (nd_parse_int64(value, 0, ND_MODEL_FIELD_MAX, &v))
             return nd_error_set(err, ND_EINPUT, "%s: model key '%s': '%s' is not a whole number in [0, %lld]",
                                 where, key, value, (long long)ND_MODEL_FIELD_MAX);
@@ -129,16 +213,16 @@ int nd_model_set_field(nd_model *m, const char *key, const char *value, const ch
     case F_DOUBLE: {
         double v = 0;
         if (value && nd_parse_double(value, &v))
-            return nd_error_set(err, ND_EINPUT, "%s: model key '%s': '%s' is not a number", where,
-                                key, value);
+            return nd_error_set(err, ND_EINPUT, "%s: model key '%s': '%s' is not a number", where, key,
+                                value);
         memcpy(base + f->offset, &v, sizeof v);
         return ND_OK;
     }
     case F_BOOL: {
         bool v = false;
         if (value && nd_parse_bool(value, &v))
-            return nd_error_set(err, ND_EINPUT, "%s: model key '%s': '%s' is not true or false",
-                                where, key, value);
+            return nd_error_set(err, ND_EINPUT, "%s: model key '%s': '%s' is not true or false", where, key,
+                                value);
         memcpy(base + f->offset, &v, sizeof v);
         return ND_OK;
     }
@@ -146,27 +230,37 @@ int nd_model_set_field(nd_model *m, const char *key, const char *value, const ch
         /* names are printed and written back into best.yaml: no line breaks or escapes */
         long chars = value ? nd_text_name_chars(value) : 0;
         if (chars < 0 || (value && strlen(value) >= sizeof m->name))
-            return nd_error_set(err, ND_EINPUT, "%s: model key '%s': '%s' is not a name of printable "
-                                "UTF-8 under %zu bytes", where, key, value, sizeof m->name);
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: model key '%s': '%s' is not a name of printable "
+                                "UTF-8 under %zu bytes",
+                                where, key, value, sizeof m->name);
         nd_text_copy(base + f->offset, value ? value : "", sizeof m->name);
         return ND_OK;
     }
     case F_ENUM_ACT: {
         static const char *plain[] = {"gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh",
-                                      "relu", "plain", "quick_gelu"};
+                                      "relu", "plain",    "quick_gelu"};
         static const char *gated[] = {"silu", "swiglu", "swish", "gated", "geglu"};
         for (size_t i = 0; value && i < sizeof plain / sizeof plain[0]; i++)
-            if (nd_text_equal_nocase(value, plain[i])) { m->mlp = ND_MLP_PLAIN; return ND_OK; }
+            if (nd_text_equal_nocase(value, plain[i])) {
+                m->mlp = ND_MLP_PLAIN;
+                return ND_OK;
+            }
         for (size_t i = 0; value && i < sizeof gated / sizeof gated[0]; i++)
-            if (nd_text_equal_nocase(value, gated[i])) { m->mlp = ND_MLP_GATED; return ND_OK; }
+            if (nd_text_equal_nocase(value, gated[i])) {
+                m->mlp = ND_MLP_GATED;
+                return ND_OK;
+            }
         return nd_error_set(err, ND_EINPUT,
                             "%s: model key '%s': '%s' is not an activation nd knows "
                             "(silu/swiglu: gated three-matrix MLP; gelu/relu: plain two-matrix MLP)",
                             where, key, value ? value : "null");
     }
     case F_ENUM_NORM:
-        if (value && nd_text_equal_nocase(value, "layernorm")) m->norm = ND_NORM_LAYER;
-        else if (value && nd_text_equal_nocase(value, "rmsnorm")) m->norm = ND_NORM_RMS;
+        if (value && nd_text_equal_nocase(value, "layernorm"))
+            m->norm = ND_NORM_LAYER;
+        else if (value && nd_text_equal_nocase(value, "rmsnorm"))
+            m->norm = ND_NORM_RMS;
         else
             return nd_error_set(err, ND_EINPUT, "%s: model key 'norm': '%s' is not rmsnorm or layernorm",
                                 where, value ? value : "null");
@@ -175,8 +269,8 @@ int nd_model_set_field(nd_model *m, const char *key, const char *value, const ch
         /* Transformers' attention_bias biases q, k, v and o alike (Llama, Qwen3, Mistral). */
         bool v = false;
         if (value && nd_parse_bool(value, &v))
-            return nd_error_set(err, ND_EINPUT, "%s: model key '%s': '%s' is not true or false",
-                                where, key, value);
+            return nd_error_set(err, ND_EINPUT, "%s: model key '%s': '%s' is not true or false", where, key,
+                                value);
         m->qkv_bias = m->o_bias = v;
         return ND_OK;
     }
@@ -185,9 +279,9 @@ int nd_model_set_field(nd_model *m, const char *key, const char *value, const ch
     return ND_OK;
 }
 
-static const char *known_types[] = {"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3",
-                                    "qwen3_moe", "deepseek_v2", "deepseek_v3", "gpt2",
-                                    "gpt_neox", "gpt", "custom"};
+static const char *known_types[] = {"llama",    "mistral",   "mixtral",     "qwen2",       "qwen2_moe",
+                                    "qwen3",    "qwen3_moe", "deepseek_v2", "deepseek_v3", "gpt2",
+                                    "gpt_neox", "gpt",       "custom"};
 
 int nd_model_set_type(nd_model *m, const char *type, const char *where, nd_error *err)
 {
@@ -198,7 +292,8 @@ int nd_model_set_type(nd_model *m, const char *type, const char *where, nd_error
         return nd_error_set(err, ND_EINPUT,
                             "%s: model_type '%s' is not one nd prices (llama, mistral, mixtral, "
                             "qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt2, "
-                            "gpt_neox, gpt, custom)", where, type);
+                            "gpt_neox, gpt, custom)",
+                            where, type);
     /* Defaults of each Transformers config class when a key is absent. */
     char name[sizeof m->name];
     memcpy(name, m->name, sizeof name);
@@ -210,14 +305,21 @@ int nd_model_set_type(nd_model *m, const char *type, const char *where, nd_error
     m->moe_layer_freq = 1;
     if (!strcmp(type, "gpt2") || !strcmp(type, "gpt")) {
         /* GPT-2/3 and Megatron GPT: LayerNorm, 4h GELU MLP, biases, learned positions, tied. */
-        m->norm = ND_NORM_LAYER; m->mlp = ND_MLP_PLAIN; m->tied_embeddings = true;
+        m->norm = ND_NORM_LAYER;
+        m->mlp = ND_MLP_PLAIN;
+        m->tied_embeddings = true;
         m->qkv_bias = m->o_bias = m->mlp_bias = true;
     } else if (!strcmp(type, "gpt_neox")) {
-        m->norm = ND_NORM_LAYER; m->mlp = ND_MLP_PLAIN; m->parallel_residual = true;
+        m->norm = ND_NORM_LAYER;
+        m->mlp = ND_MLP_PLAIN;
+        m->parallel_residual = true;
         m->qkv_bias = m->o_bias = m->mlp_bias = true;
     } else if (!strncmp(type, "qwen2", 5)) {
         m->qkv_bias = true;
-        if (!strcmp(type, "qwen2_moe")) { m->shared_experts = 1; m->shared_expert_gate = true; }
+        if (!strcmp(type, "qwen2_moe")) {
+            m->shared_experts = 1;
+            m->shared_expert_gate = true;
+        }
     } else if (!strncmp(type, "qwen3", 5)) {
         m->qk_norm = true;
     } else if (!strncmp(type, "deepseek", 8)) {
@@ -240,13 +342,24 @@ void nd_model_finish_type(nd_model *m)
 /* Text of a JSON scalar for nd_model_set_field; NULL for null. */
 static int json_scalar_text(const cJSON *item, char *buf, size_t size, const char **out)
 {
-    if (cJSON_IsNull(item)) { *out = NULL; return 0; }
-    if (cJSON_IsBool(item)) { *out = cJSON_IsTrue(item) ? "true" : "false"; return 0; }
-    if (cJSON_IsString(item)) { *out = item->valuestring; return 0; }
+    if (cJSON_IsNull(item)) {
+        *out = NULL;
+        return 0;
+    }
+    if (cJSON_IsBool(item)) {
+        *out = cJSON_IsTrue(item) ? "true" : "false";
+        return 0;
+    }
+    if (cJSON_IsString(item)) {
+        *out = item->valuestring;
+        return 0;
+    }
     if (cJSON_IsNumber(item)) {
         double v = item->valuedouble;
-        if (v == floor(v) && fabs(v) < 1e15) snprintf(buf, size, "%.0f", v);
-        else snprintf(buf, size, "%.17g", v);
+        if (v == floor(v) && fabs(v) < 1e15)
+            snprintf(buf, size, "%.0f", v);
+        else
+            snprintf(buf, size, "%.17g", v);
         *out = buf;
         return 0;
     }
@@ -268,18 +381,21 @@ static int refuse_unpriced(const cJSON *root, const cJSON *config, const char *p
         if (!cJSON_IsNumber(depth)) depth = cJSON_GetObjectItemCaseSensitive(tower, "num_hidden_layers");
         char layers[48] = "";
         if (cJSON_IsNumber(depth)) snprintf(layers, sizeof layers, ", %.0f layers", depth->valuedouble);
-        return nd_error_set(err, ND_EINPUT, "%s: '%s' describes a tower beside the language model%s, which "
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: '%s' describes a tower beside the language model%s, which "
                             "nd does not price: give -y the language model's own config (its text_config) "
-                            "to price that part alone", path, towers[i], layers);
+                            "to price that part alone",
+                            path, towers[i], layers);
     }
     const cJSON *types = cJSON_GetObjectItemCaseSensitive(config, "layer_types"), *t;
     int linear = 0;
     if (cJSON_IsArray(types))
         cJSON_ArrayForEach(t, types) linear += cJSON_IsString(t) && strstr(t->valuestring, "linear") != NULL;
     if (linear)
-        return nd_error_set(err, ND_EINPUT, "%s: 'layer_types' makes %d of %d layers linear attention, "
-                            "which nd does not price (it prices softmax attention only)", path, linear,
-                            cJSON_GetArraySize(types));
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: 'layer_types' makes %d of %d layers linear attention, "
+                            "which nd does not price (it prices softmax attention only)",
+                            path, linear, cJSON_GetArraySize(types));
     return ND_OK;
 }
 
@@ -306,14 +422,15 @@ static int nd_model_read_hf_json(nd_model *m, const char *text, size_t len, cons
     }
     if ((rc = nd_model_set_type(m, type->valuestring, path, err))) goto done;
     const cJSON *item;
-    cJSON_ArrayForEach(item, config) {
+    cJSON_ArrayForEach(item, config)
+    {
         const char *key = item->string;
         if (!find_field(key)) continue; /* config.json holds much nd does not price */
         char buf[64];
         const char *value;
         if (json_scalar_text(item, buf, sizeof buf, &value)) {
-            rc = nd_error_set(err, ND_EINPUT, "%s: field '%s' must be a number, string or boolean",
-                              path, key);
+            rc =
+                nd_error_set(err, ND_EINPUT, "%s: field '%s' must be a number, string or boolean", path, key);
             goto done;
         }
         if ((rc = nd_model_set_field(m, key, value, path, err))) goto done;
@@ -323,7 +440,8 @@ static int nd_model_read_hf_json(nd_model *m, const char *text, size_t len, cons
     if (cJSON_IsArray(only) && cJSON_GetArraySize(only) > 0) {
         rc = nd_error_set(err, ND_EINPUT,
                           "%s: field 'mlp_only_layers' lists dense layers among MoE ones; nd "
-                          "prices dense layers only as the first first_k_dense_replace", path);
+                          "prices dense layers only as the first first_k_dense_replace",
+                          path);
         goto done;
     }
     if (!m->name[0]) { /* the file's name; a checkpoint's config.json, its directory's */
@@ -345,8 +463,7 @@ done:
     return rc;
 }
 
-int nd_model_parse_hf_json(nd_model *m, const char *text, size_t len, const char *path,
-                           nd_error *err)
+int nd_model_parse_hf_json(nd_model *m, const char *text, size_t len, const char *path, nd_error *err)
 {
     return nd_model_read_hf_json(m, text, len, path, true, err);
 }

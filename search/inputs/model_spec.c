@@ -20,15 +20,22 @@ int nd_run_apply_model_section(nd_run *run, const nd_search_config_file *f, bool
         const char *type = NULL, *arch = NULL, *name = NULL;
         int line = 0;
         for (int i = 0; i < f->n_model; i++) {
-            if (!strcmp(f->model[i].key, "model_type")) { type = f->model[i].value; line = f->model[i].line; }
-            else if (!strcmp(f->model[i].key, "arch")) arch = f->model[i].value;
-            else if (!strcmp(f->model[i].key, "name")) name = f->model[i].value;
+            if (!strcmp(f->model[i].key, "model_type")) {
+                type = f->model[i].value;
+                line = f->model[i].line;
+            } else if (!strcmp(f->model[i].key, "arch"))
+                arch = f->model[i].value;
+            else if (!strcmp(f->model[i].key, "name"))
+                name = f->model[i].value;
         }
         nd_text_copy(run->model.name, name ? name : "model", sizeof run->model.name);
         char where[1100];
         snprintf(where, sizeof where, "%s:%d", f->path, line);
-        if (type) { rc = nd_model_set_type(&run->model, type, where, err); nd_text_copy(run->model.name, name ? name : type, sizeof run->model.name); }
-        else rc = fw_model_family(&r, arch ? arch : name, line);
+        if (type) {
+            rc = nd_model_set_type(&run->model, type, where, err);
+            nd_text_copy(run->model.name, name ? name : type, sizeof run->model.name);
+        } else
+            rc = fw_model_family(&r, arch ? arch : name, line);
         if (rc) return rc;
     }
     bool has_positions = false;
@@ -38,18 +45,23 @@ int nd_run_apply_model_section(nd_run *run, const nd_search_config_file *f, bool
         char theirs[96];
         snprintf(theirs, sizeof theirs, "model.%.60s", k);
         if (!strcmp(k, "model_type") || !strcmp(k, "arch") || !strcmp(k, "moe_enabled")) continue;
-        if (!strcmp(k, "name")) nd_text_copy(run->model.name, v, sizeof run->model.name);
+        if (!strcmp(k, "name"))
+            nd_text_copy(run->model.name, v, sizeof run->model.name);
         else if (!strcmp(k, "compute_dtype"))
             rc = fw_precision_of(v) ? fw_train(&r, "precision", fw_precision_of(v), line, theirs) : ND_OK;
-        else if (!strcmp(k, "use_flash_attention")) rc = fw_train(&r, "flash_attention", v, line, theirs);
+        else if (!strcmp(k, "use_flash_attention"))
+            rc = fw_train(&r, "flash_attention", v, line, theirs);
         else if (!strcmp(k, "moe_inter_dim")) /* ND's loader reads moe_intermediate_size, not this */
-            fw_note(run, "%s:%d: model.moe_inter_dim is not a key ND's model loader reads: ignored, as ND does "
-                    "(moe_intermediate_size is)", f->path, line);
+            fw_note(run,
+                    "%s:%d: model.moe_inter_dim is not a key ND's model loader reads: ignored, as ND does "
+                    "(moe_intermediate_size is)",
+                    f->path, line);
         else if (nd_model_key_known(k)) {
             rc = fw_model(&r, k, v, line, theirs);
             has_positions |= !strcmp(k, "max_position_embeddings");
             /* a standalone spec's sequence is its max_position_embeddings (ND: 4096 unless stated) */
-            if (!rc && standalone && !strcmp(k, "max_position_embeddings")) rc = fw_train(&r, "seq_len", v, line, theirs);
+            if (!rc && standalone && !strcmp(k, "max_position_embeddings"))
+                rc = fw_train(&r, "seq_len", v, line, theirs);
         } else if (!nd_model_key_ignored(k)) {
             fw_note(run, "%s:%d: model.%s is not a key nd prices: ignored", f->path, line, k);
         }
@@ -58,7 +70,8 @@ int nd_run_apply_model_section(nd_run *run, const nd_search_config_file *f, bool
     if (standalone) {
         if (!has_positions) {
             rc = fw_train(&r, "seq_len", "4096", 0, "model.max_position_embeddings");
-            fw_note(run, "%s: model.max_position_embeddings not stated: a sequence of 4096 tokens (ND's default)",
+            fw_note(run,
+                    "%s: model.max_position_embeddings not stated: a sequence of 4096 tokens (ND's default)",
                     f->path);
         }
         if (!rc) rc = fw_finish(&r);

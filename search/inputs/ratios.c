@@ -28,7 +28,8 @@ static int read_term(const cJSON *names, const char *path, bool time, nd_spread 
     if (!cJSON_IsArray(names) || cJSON_GetArraySize(names) < 1)
         return nd_error_set(err, ND_EINPUT, "%s: '%s.%s.%s': each term is an array of key names", path,
                             keys->stamp, keys->uncertainty, keys->terms);
-    cJSON_ArrayForEach(name, names) {
+    cJSON_ArrayForEach(name, names)
+    {
         const char *n = cJSON_IsString(name) ? name->valuestring : "";
         int k = time ? nd_ratio_key_from_name(n) : nd_memory_ratio_from_name(n);
         int f = time ? nd_fixed_cost_from_name(n) : -1;
@@ -56,9 +57,9 @@ static int read_spread(const cJSON *o, const char *path, bool time, nd_spread *s
     const cJSON *dof = cJSON_GetObjectItemCaseSensitive(o, keys->dof);
     int n = cJSON_IsArray(terms) ? cJSON_GetArraySize(terms) : -1;
     bool ok = n >= 0 && n <= ND_SPREAD_MAX_TERMS && cJSON_IsArray(cov) && cJSON_GetArraySize(cov) == n &&
-              cJSON_IsNumber(sd) && isfinite(sd->valuedouble) && sd->valuedouble >= 0 && cJSON_IsNumber(t95) &&
-              isfinite(t95->valuedouble) && t95->valuedouble > 0 && cJSON_IsNumber(dof) && dof->valuedouble >= 1 &&
-              dof->valuedouble < 1e9;
+              cJSON_IsNumber(sd) && isfinite(sd->valuedouble) && sd->valuedouble >= 0 &&
+              cJSON_IsNumber(t95) && isfinite(t95->valuedouble) && t95->valuedouble > 0 &&
+              cJSON_IsNumber(dof) && dof->valuedouble >= 1 && dof->valuedouble < 1e9;
     for (int a = 0; ok && a < n; a++) {
         const cJSON *row = cJSON_GetArrayItem(cov, a);
         ok = cJSON_IsArray(row) && cJSON_GetArraySize(row) == n;
@@ -70,15 +71,20 @@ static int read_spread(const cJSON *o, const char *path, bool time, nd_spread *s
         ok = ok && s->cov[a][a] >= 0;
     }
     if (!ok)
-        return nd_error_set(err, ND_EINPUT, "%s: '%s.%s.%s' must hold %s (at most %d), a square %s, %s >= 0, "
-                            "%s > 0 and %s >= 1", path, keys->stamp, keys->uncertainty, time ? keys->time : keys->memory,
-                            keys->terms, ND_SPREAD_MAX_TERMS, keys->covariance, keys->residual_sd, keys->t95, keys->dof);
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: '%s.%s.%s' must hold %s (at most %d), a square %s, %s >= 0, "
+                            "%s > 0 and %s >= 1",
+                            path, keys->stamp, keys->uncertainty, time ? keys->time : keys->memory,
+                            keys->terms, ND_SPREAD_MAX_TERMS, keys->covariance, keys->residual_sd, keys->t95,
+                            keys->dof);
     for (int t = 0; t < n; t++) {
         int rc = read_term(cJSON_GetArrayItem(terms, t), path, time, s, t, err);
         if (rc) return rc;
     }
     s->terms = n;
-    s->residual_sd = sd->valuedouble; s->t95 = t95->valuedouble; s->dof = (int)dof->valuedouble;
+    s->residual_sd = sd->valuedouble;
+    s->t95 = t95->valuedouble;
+    s->dof = (int)dof->valuedouble;
     return ND_OK;
 }
 
@@ -93,9 +99,10 @@ static int read_shapes(const cJSON *o, const char *path, nd_ratios *r, nd_error 
     const cJSON *table = cJSON_GetObjectItemCaseSensitive(o, keys->table);
     const cJSON *spread = cJSON_GetObjectItemCaseSensitive(o, keys->spread);
     int n = cJSON_IsArray(table) ? cJSON_GetArraySize(table) : -1;
-    if (n < 0 || n > ND_MAX_SHAPES || !cJSON_IsNumber(spread) || !(spread->valuedouble >= 0) || !isfinite(spread->valuedouble))
-        return nd_error_set(err, ND_EINPUT, "%s: '%s.%s' must hold a %s of at most %d shapes and a %s >= 0", path,
-                            keys->stamp, keys->shapes, keys->table, ND_MAX_SHAPES, keys->spread);
+    if (n < 0 || n > ND_MAX_SHAPES || !cJSON_IsNumber(spread) || !(spread->valuedouble >= 0) ||
+        !isfinite(spread->valuedouble))
+        return nd_error_set(err, ND_EINPUT, "%s: '%s.%s' must hold a %s of at most %d shapes and a %s >= 0",
+                            path, keys->stamp, keys->shapes, keys->table, ND_MAX_SHAPES, keys->spread);
     const nd_dim dims[] = {ND_DIM_MP, ND_DIM_CP, ND_DIM_EP, ND_DIM_ETP, ND_DIM_MBS};
     for (int i = 0; i < n; i++) {
         const cJSON *e = cJSON_GetArrayItem(table, i);
@@ -104,27 +111,34 @@ static int read_shapes(const cJSON *o, const char *path, nd_ratios *r, nd_error 
         bool ok = cJSON_IsObject(e);
         for (size_t d = 0; ok && d < sizeof dims / sizeof dims[0]; d++) {
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, nd_dim_name(dims[d]));
-            ok = cJSON_IsNumber(v) && v->valuedouble >= 1 && v->valuedouble <= (1 << 20) && v->valuedouble == floor(v->valuedouble);
+            ok = cJSON_IsNumber(v) && v->valuedouble >= 1 && v->valuedouble <= (1 << 20) &&
+                 v->valuedouble == floor(v->valuedouble);
             if (ok) *field[d] = (int64_t)v->valuedouble;
         }
         const cJSON *sp = ok ? cJSON_GetObjectItemCaseSensitive(e, nd_dim_name(ND_DIM_SP)) : NULL;
         const cJSON *delta = ok ? cJSON_GetObjectItemCaseSensitive(e, keys->delta) : NULL;
         const cJSON *se = ok ? cJSON_GetObjectItemCaseSensitive(e, keys->se) : NULL;
-        ok = ok && cJSON_IsBool(sp) && cJSON_IsNumber(delta) && isfinite(delta->valuedouble) && delta->valuedouble > -1 &&
-             delta->valuedouble < 1e3 && cJSON_IsNumber(se) && isfinite(se->valuedouble) && se->valuedouble >= 0;
+        ok = ok && cJSON_IsBool(sp) && cJSON_IsNumber(delta) && isfinite(delta->valuedouble) &&
+             delta->valuedouble > -1 && delta->valuedouble < 1e3 && cJSON_IsNumber(se) &&
+             isfinite(se->valuedouble) && se->valuedouble >= 0;
         if (!ok)
-            return nd_error_set(err, ND_EINPUT, "%s: '%s.%s.%s' entry %d: MP, CP, EP, ETP, MBS (whole numbers), SP "
-                                "(true/false), %s (> -1) and %s (>= 0)", path, keys->stamp, keys->shapes, keys->table,
-                                i + 1, keys->delta, keys->se);
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: '%s.%s.%s' entry %d: MP, CP, EP, ETP, MBS (whole numbers), SP "
+                                "(true/false), %s (> -1) and %s (>= 0)",
+                                path, keys->stamp, keys->shapes, keys->table, i + 1, keys->delta, keys->se);
         sh->key.sp = cJSON_IsTrue(sp);
-        sh->delta = delta->valuedouble; sh->se = se->valuedouble;
+        sh->delta = delta->valuedouble;
+        sh->se = se->valuedouble;
         const cJSON *rows = cJSON_GetObjectItemCaseSensitive(e, keys->rows);
-        sh->rows = cJSON_IsNumber(rows) && rows->valuedouble >= 0 && rows->valuedouble < 1e9 ? (int)rows->valuedouble : 0;
+        sh->rows = cJSON_IsNumber(rows) && rows->valuedouble >= 0 && rows->valuedouble < 1e9
+                       ? (int)rows->valuedouble
+                       : 0;
     }
     qsort(r->shape, (size_t)n, sizeof r->shape[0], by_shape);
     for (int i = 1; i < n; i++)
         if (!by_shape(&r->shape[i - 1], &r->shape[i]))
-            return nd_error_set(err, ND_EINPUT, "%s: '%s.%s': a shape is stated twice", path, keys->stamp, keys->shapes);
+            return nd_error_set(err, ND_EINPUT, "%s: '%s.%s': a shape is stated twice", path, keys->stamp,
+                                keys->shapes);
     r->shapes = n;
     r->shape_spread = spread->valuedouble;
     return ND_OK;
@@ -141,12 +155,14 @@ static int read_stamp(const cJSON *nd, const char *path, nd_ratios_file *out, nd
     for (int i = 0; i < 2; i++)
         if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, names[i])) &&
             nd_text_name_chars(v->valuestring) < 0)
-            return nd_error_set(err, ND_EINPUT, "%s: '%s.%s' holds a control character or bytes "
-                                "that are not UTF-8", path, stamp, names[i]);
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: '%s.%s' holds a control character or bytes "
+                                "that are not UTF-8",
+                                path, stamp, names[i]);
     const cJSON *format = cJSON_GetObjectItemCaseSensitive(nd, keys->format);
     if (!cJSON_IsNumber(format) || format->valuedouble != ND_RATIOS_FORMAT)
-        return nd_error_set(err, ND_EINPUT, "%s: '%s.%s' must be %d (this nd reads format %d)",
-                            path, stamp, keys->format, ND_RATIOS_FORMAT, ND_RATIOS_FORMAT);
+        return nd_error_set(err, ND_EINPUT, "%s: '%s.%s' must be %d (this nd reads format %d)", path, stamp,
+                            keys->format, ND_RATIOS_FORMAT, ND_RATIOS_FORMAT);
     /* The shapes and the uncertainty first: a malformed one is malformed whoever fitted it. */
     const cJSON *shapes = cJSON_GetObjectItemCaseSensitive(nd, keys->shapes);
     if (shapes) {
@@ -155,8 +171,11 @@ static int read_stamp(const cJSON *nd, const char *path, nd_ratios_file *out, nd
     }
     const cJSON *u = cJSON_GetObjectItemCaseSensitive(nd, keys->uncertainty);
     if (u) {
-        int rc = read_spread(cJSON_GetObjectItemCaseSensitive(u, keys->time), path, true, &out->ratios.time, err);
-        if (!rc) rc = read_spread(cJSON_GetObjectItemCaseSensitive(u, keys->memory), path, false, &out->ratios.mem, err);
+        int rc =
+            read_spread(cJSON_GetObjectItemCaseSensitive(u, keys->time), path, true, &out->ratios.time, err);
+        if (!rc)
+            rc = read_spread(cJSON_GetObjectItemCaseSensitive(u, keys->memory), path, false, &out->ratios.mem,
+                             err);
         if (rc) return rc;
     }
     const cJSON *cm = cJSON_GetObjectItemCaseSensitive(nd, keys->cost_model);
@@ -169,9 +188,10 @@ static int read_stamp(const cJSON *nd, const char *path, nd_ratios_file *out, nd
                             path, cm->valuestring, ND_COST_MODEL_VERSION);
     const cJSON *units = cJSON_GetObjectItemCaseSensitive(nd, keys->units);
     if (cJSON_IsString(units) && strcmp(units->valuestring, keys->units_ms))
-        return nd_error_set(err, ND_EINPUT, "%s: '%s.%s' is '%s'; nd's ratios are dimensionless "
-                            "corrections of millisecond estimates ('%s')", path, stamp, keys->units,
-                            units->valuestring, keys->units_ms);
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: '%s.%s' is '%s'; nd's ratios are dimensionless "
+                            "corrections of millisecond estimates ('%s')",
+                            path, stamp, keys->units, units->valuestring, keys->units_ms);
     out->stamped = true;
     nd_text_copy(out->cost_model, cm->valuestring, sizeof out->cost_model);
     if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, keys->device)))
@@ -182,8 +202,10 @@ static int read_stamp(const cJSON *nd, const char *path, nd_ratios_file *out, nd
         /* checked before the cast: a double beyond int64 has no defined conversion */
         double d = cJSON_IsNumber(v) ? v->valuedouble : 0;
         if (!(d >= 1 && d <= (1 << 24) && d == floor(d)))
-            return nd_error_set(err, ND_EINPUT, "%s: '%s.%s' is not a whole number of tokens "
-                                "in [1, 16777216]", path, stamp, keys->seq_len);
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: '%s.%s' is not a whole number of tokens "
+                                "in [1, 16777216]",
+                                path, stamp, keys->seq_len);
         out->seq_len = (int64_t)d;
     }
     return ND_OK;
@@ -202,8 +224,8 @@ static int refuse_unstamped(const cJSON *root, const char *path, const nd_ratios
     return nd_error_set(err, ND_EINPUT,
                         "%s: no '%s' stamp, so not nd's: ND's ratios%s are ms per ND unit, nd's correct "
                         "ms estimates; refit the round: nd-fit -y RUN --real_csv %s --mode sums "
-                        "--write_ratios %s (ND's ratio of sums)", path, keys->stamp, value,
-                        cJSON_IsString(csv) ? csv->valuestring : "ROUND.csv", path);
+                        "--write_ratios %s (ND's ratio of sums)",
+                        path, keys->stamp, value, cJSON_IsString(csv) ? csv->valuestring : "ROUND.csv", path);
 }
 
 /* A fixed cost (>= 0, ms or µs) or a memory ratio (> 0): the keys beside the ratio keys. */
@@ -218,8 +240,10 @@ static int read_other_key(const cJSON *item, const char *path, nd_ratios_file *o
     if (f >= 0 && !(isfinite(v) && v >= 0 && v < 1e9))
         return nd_error_set(err, ND_EINPUT, "%s: fixed cost '%s' must be a finite number >= 0", path, key);
     if (m >= 0 && !(isfinite(v) && v > 0 && v < 1e9))
-        return nd_error_set(err, ND_EINPUT, "%s: memory ratio '%s' must be a positive finite number", path, key);
-    *value = v; *stated = true;
+        return nd_error_set(err, ND_EINPUT, "%s: memory ratio '%s' must be a positive finite number", path,
+                            key);
+    *value = v;
+    *stated = true;
     return ND_OK;
 }
 
@@ -231,7 +255,8 @@ static int unknown_key(const char *path, const char *key, nd_error *err)
         used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
                                  nd_ratio_key_name((nd_ratio_key)i));
     for (int i = 0; i < ND_FIXED_COSTS && used < sizeof names; i++)
-        used += (size_t)snprintf(names + used, sizeof names - used, ", %s", nd_fixed_cost_name((nd_fixed_cost)i));
+        used +=
+            (size_t)snprintf(names + used, sizeof names - used, ", %s", nd_fixed_cost_name((nd_fixed_cost)i));
     for (int i = 0; i < ND_MEM_RATIOS && used < sizeof names; i++)
         used += (size_t)snprintf(names + used, sizeof names - used, ", %s",
                                  nd_memory_ratio_name((nd_memory_ratio)i));
@@ -245,7 +270,8 @@ static int read_ratios(const cJSON *root, const char *text, const char *path, nd
 {
     const cJSON *item;
     (void)text;
-    cJSON_ArrayForEach(item, root) {
+    cJSON_ArrayForEach(item, root)
+    {
         const char *key = item->string;
         if (key[0] == '_') continue;
         int k = nd_ratio_key_from_name(key);
@@ -290,7 +316,8 @@ int nd_ratios_load(const char *path, nd_ratios_file *out, nd_error *err)
     for (int k = 0; k < ND_RATIO_KEYS; k++) {
         double v = out->ratios.value[k];
         if (out->ratios.stated[k] && (v < ND_RATIO_MIN || v > ND_RATIO_MAX)) {
-            rc = nd_error_set(err, ND_EINPUT, "%s: ratio '%s' = %g is outside [%g, %g]: a ratio "
+            rc = nd_error_set(err, ND_EINPUT,
+                              "%s: ratio '%s' = %g is outside [%g, %g]: a ratio "
                               "corrects a millisecond estimate and lies near 1; refit with nd-fit",
                               path, nd_ratio_key_name((nd_ratio_key)k), v, ND_RATIO_MIN, ND_RATIO_MAX);
             goto done;
@@ -303,8 +330,8 @@ done:
     return rc;
 }
 
-void nd_ratios_mismatch(const nd_ratios_file *f, const char *device, const char *model,
-                        int64_t seq_len, char *buf, size_t size)
+void nd_ratios_mismatch(const nd_ratios_file *f, const char *device, const char *model, int64_t seq_len,
+                        char *buf, size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
@@ -318,5 +345,6 @@ void nd_ratios_mismatch(const nd_ratios_file *f, const char *device, const char 
     if (used < size && f->seq_len > 0 && seq_len > 0 && f->seq_len != seq_len)
         snprintf(buf + used, size - used,
                  "ratios fitted at sequence length %lld, used at %lld: shares of attention and "
-                 "overhead differ\n", (long long)f->seq_len, (long long)seq_len);
+                 "overhead differ\n",
+                 (long long)f->seq_len, (long long)seq_len);
 }

@@ -17,8 +17,12 @@
 
 static int set_selective(nd_train *t, const char *word, const char *where, nd_error *err)
 {
-    static const struct { const char *name; unsigned bit; } mods[] = {
-        {"core_attn", ND_SELECTIVE_CORE_ATTN}, {"activation", ND_SELECTIVE_ACTIVATION},
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } mods[] = {
+        {"core_attn", ND_SELECTIVE_CORE_ATTN},
+        {"activation", ND_SELECTIVE_ACTIVATION},
         {"norm", ND_SELECTIVE_NORM},
     };
     for (size_t i = 0; i < sizeof mods / sizeof mods[0]; i++)
@@ -39,8 +43,8 @@ static int load_train(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
     yaml_node_t *precision = nd_yaml_get(y, map, "precision");
     const char *pv = nd_yaml_text(precision);
     if (!rc && precision && (!pv || nd_train_set_precision(&run->train, pv)))
-        return nd_error_set(err, ND_EINPUT, "%s:%d: key 'precision': '%s' is not bf16, fp16 or fp32",
-                            y->path, nd_yaml_line(precision), pv ? pv : "?");
+        return nd_error_set(err, ND_EINPUT, "%s:%d: key 'precision': '%s' is not bf16, fp16 or fp32", y->path,
+                            nd_yaml_line(precision), pv ? pv : "?");
     for (size_t i = 0; !rc && i < nd_yaml_size(map); i++) {
         yaml_node_t *kn = nd_yaml_key_at(y, map, i), *vn = nd_yaml_value_at(y, map, i);
         const char *key = nd_yaml_text(kn);
@@ -62,8 +66,10 @@ static int load_train(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
         if (!strcmp(key, "precision")) continue;
         int field = nd_train_key_index(key);
         if (field >= 0 && spelled[field])
-            return nd_error_set(err, ND_EINPUT, "%s: train key '%s' repeats '%s' (one field, two "
-                                "spellings: state it once)", where, key, spelled[field]);
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: train key '%s' repeats '%s' (one field, two "
+                                "spellings: state it once)",
+                                where, key, spelled[field]);
         if (field >= 0) spelled[field] = key;
         int r = nd_train_set_key(&run->train, key, value, &hint);
         char hint_buf[ND_TEXT_HINT_MAX], known[ND_TRAIN_KEYS_TEXT_MAX];
@@ -91,11 +97,12 @@ static int load_model_section(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_erro
             free(dir);
         }
         if (!path) return nd_error_set(err, ND_ENOMEM, "out of memory");
-        rc = nd_model_read_hf_file(&run->model, path, false, err); /* validated after overrides */
+        rc = nd_model_read_hf_file(&run->model, path, false, err);     /* validated after overrides */
         snprintf(run->checkpoint, sizeof run->checkpoint, "%s", path); /* for -V */
         free(path);
-        if (rc) return nd_error_prefix(err, "%s:%d: model.config_json", y->path,
-                                       nd_yaml_line(nd_yaml_get(y, map, "config_json")));
+        if (rc)
+            return nd_error_prefix(err, "%s:%d: model.config_json", y->path,
+                                   nd_yaml_line(nd_yaml_get(y, map, "config_json")));
     } else {
         snprintf(where, sizeof where, "%s:%d", y->path, nd_yaml_line(map));
         if ((rc = nd_model_set_type(&run->model, type ? type : "custom", where, err))) return rc;
@@ -108,7 +115,8 @@ static int load_model_section(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_erro
         if (!key) return nd_error_set(err, ND_EINPUT, "%s: model keys must be text", where);
         if (!strcmp(key, "config_json") || !strcmp(key, "model_type")) continue;
         if (nd_model_key_ignored(key) && !nd_model_key_known(key)) continue; /* as in config.json */
-        if (!value) return nd_error_set(err, ND_EINPUT, "%s: model key '%s' must be a single value", where, key);
+        if (!value)
+            return nd_error_set(err, ND_EINPUT, "%s: model key '%s' must be a single value", where, key);
         if ((rc = nd_model_set_field(&run->model, key, value, where, err))) return rc;
     }
     snprintf(where, sizeof where, "%s:%d: model", y->path, nd_yaml_line(map));
@@ -124,23 +132,27 @@ static int load_cluster(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err
         const char *key = nd_yaml_text(kn), *value = nd_yaml_text(nd_yaml_value_at(y, map, i));
         char where[600];
         snprintf(where, sizeof where, "%s:%d", y->path, nd_yaml_line(kn));
-        if (!key || !value) return nd_error_set(err, ND_EINPUT, "%s: cluster entries must be `key: value`", where);
+        if (!key || !value)
+            return nd_error_set(err, ND_EINPUT, "%s: cluster entries must be `key: value`", where);
         if (!strcmp(key, "device_file")) {
             char *dir = value[0] == '/' ? NULL : nd_path_dir(y->path);
             char *p = value[0] == '/' ? nd_strdup(value) : dir ? nd_path_join(dir, value) : NULL;
             size_t n = p ? nd_text_copy(run->device_file, p, sizeof run->device_file) : 0;
-            free(dir); free(p);
+            free(dir);
+            free(p);
             if (!p) return nd_error_set(err, ND_ENOMEM, "out of memory");
             if (n >= sizeof run->device_file)
-                return nd_error_set(err, ND_EINPUT, "%s: cluster.device_file: the path is longer "
-                                    "than %zu bytes", where, sizeof run->device_file - 1);
+                return nd_error_set(err, ND_EINPUT,
+                                    "%s: cluster.device_file: the path is longer "
+                                    "than %zu bytes",
+                                    where, sizeof run->device_file - 1);
             continue;
         }
         static const char cluster_keys[] = "device, device_file, devices, memory_budget";
         char hint_buf[ND_TEXT_HINT_MAX];
         if (strcmp(key, "device") && strcmp(key, "devices") && strcmp(key, "memory_budget"))
-            return nd_error_set(err, ND_EINPUT, "%s: unknown cluster key '%s' (%sknown: %s)", where,
-                                key, nd_text_hint(key, cluster_keys, hint_buf), cluster_keys);
+            return nd_error_set(err, ND_EINPUT, "%s: unknown cluster key '%s' (%sknown: %s)", where, key,
+                                nd_text_hint(key, cluster_keys, hint_buf), cluster_keys);
         if ((rc = nd_run_set(run, key, value, err))) {
             err->code = ND_EINPUT;
             return nd_error_prefix(err, "%s", where);
@@ -158,8 +170,8 @@ static int load_strategy(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *er
         yaml_node_t *kn = nd_yaml_key_at(y, map, i);
         const char *key = nd_yaml_text(kn), *value = nd_yaml_text(nd_yaml_value_at(y, map, i));
         if (!key || !value)
-            return nd_error_set(err, ND_EINPUT, "%s:%d: strategy entries must be `KEY: value`",
-                                y->path, nd_yaml_line(kn));
+            return nd_error_set(err, ND_EINPUT, "%s:%d: strategy entries must be `KEY: value`", y->path,
+                                nd_yaml_line(kn));
         if ((rc = nd_strategy_set_once(&run->strategy, key, value, &seen, err)))
             return nd_error_prefix(err, "%s:%d", y->path, nd_yaml_line(kn));
     }
@@ -187,10 +199,12 @@ static int load_plan(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
     int rc = nd_yaml_expect_mapping(y, map, "recompute_plan", err);
     if (rc) return rc;
     const char *cost = nd_yaml_text(nd_yaml_get(y, map, "copy_cost_ms_per_gib"));
-    if (cost && (nd_parse_double(cost, &run->plan.copy_cost_ms_per_gib) || run->plan.copy_cost_ms_per_gib < 0 ||
-                 run->plan.copy_cost_ms_per_gib > 1e9))
-        return nd_error_set(err, ND_EINPUT, "%s: recompute_plan.copy_cost_ms_per_gib: '%s' is not a number in "
-                            "[0, 1e9]", y->path, cost);
+    if (cost && (nd_parse_double(cost, &run->plan.copy_cost_ms_per_gib) ||
+                 run->plan.copy_cost_ms_per_gib < 0 || run->plan.copy_cost_ms_per_gib > 1e9))
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: recompute_plan.copy_cost_ms_per_gib: '%s' is not a number in "
+                            "[0, 1e9]",
+                            y->path, cost);
     yaml_node_t *stages = nd_yaml_get(y, map, "stages");
     if (!stages || stages->type != YAML_SEQUENCE_NODE || nd_yaml_size(stages) == 0 ||
         nd_yaml_size(stages) > ND_RUN_MAX_STAGES)
@@ -235,15 +249,18 @@ static int load_yaml(nd_run *run, nd_yaml *y, nd_error *err)
     if (rc) return rc;
     yaml_node_t *model = nd_yaml_get(y, root, "model");
     if (!model)
-        return nd_error_set(err, ND_EINPUT, "%s: no 'model:' section (a run file has model:, train:, "
-                            "and optionally cluster: and strategy:)", y->path);
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: no 'model:' section (a run file has model:, train:, "
+                            "and optionally cluster: and strategy:)",
+                            y->path);
     for (size_t i = 0; i < nd_yaml_size(root); i++) {
         yaml_node_t *kn = nd_yaml_key_at(y, root, i);
         const char *key = nd_yaml_text(kn);
         if (!key || (strcmp(key, "model") && strcmp(key, "train") && strcmp(key, "cluster") &&
-                     strcmp(key, "strategy") && strcmp(key, "recompute_plan") && strcmp(key, "hyperparallel") &&
-                     strcmp(key, "census"))) {
-            static const char sections[] = "model, train, cluster, strategy, recompute_plan, hyperparallel, census";
+                     strcmp(key, "strategy") && strcmp(key, "recompute_plan") &&
+                     strcmp(key, "hyperparallel") && strcmp(key, "census"))) {
+            static const char sections[] =
+                "model, train, cluster, strategy, recompute_plan, hyperparallel, census";
             char hint_buf[ND_TEXT_HINT_MAX];
             return nd_error_set(err, ND_EINPUT, "%s:%d: unknown section '%s' (%sknown: %s)", y->path,
                                 nd_yaml_line(kn), key ? key : "?", nd_text_hint(key, sections, hint_buf),
@@ -262,7 +279,7 @@ static int load_yaml(nd_run *run, nd_yaml *y, nd_error *err)
     /* hyperparallel: HyperParallel's train.yaml keys, written for the trainer; census: -V's
      * numbers beside the model it read from a checkpoint (census_spec.yaml). nd reads neither. */
     nd_run_sync_strategy(run, has_key_nocase(y, strategy, "recompute"),
-                           has_key_nocase(y, strategy, "schedule"));
+                         has_key_nocase(y, strategy, "schedule"));
     return ND_OK;
 }
 
@@ -309,15 +326,18 @@ int nd_run_set(nd_run *run, const char *key, const char *value, nd_error *err)
     const char *hint = "";
     if (!strcmp(key, "device")) {
         if (!value[0] || strlen(value) >= sizeof run->device || nd_text_name_chars(value) < 0)
-            return nd_error_set(err, ND_EUSAGE, "device name '%s' is empty, too long or not "
-                                "printable UTF-8", value);
+            return nd_error_set(err, ND_EUSAGE,
+                                "device name '%s' is empty, too long or not "
+                                "printable UTF-8",
+                                value);
         nd_text_copy(run->device, value, sizeof run->device);
         return ND_OK;
     }
     if (!strcmp(key, "devices")) {
         int64_t n;
         if (nd_parse_int64(value, 1, (int64_t)1 << 24, &n))
-            return nd_error_set(err, ND_EUSAGE, "devices: '%s' is not a whole number in [1, 16777216]", value);
+            return nd_error_set(err, ND_EUSAGE, "devices: '%s' is not a whole number in [1, 16777216]",
+                                value);
         run->devices = n;
         return ND_OK;
     }
@@ -345,8 +365,9 @@ int nd_run_set(nd_run *run, const char *key, const char *value, nd_error *err)
     int r = nd_train_set_key(&run->train, key, value, &hint);
     char hint_buf[ND_TEXT_HINT_MAX], known[ND_TRAIN_KEYS_TEXT_MAX];
     if (r == -2)
-        return nd_error_set(err, ND_EUSAGE, "unknown setting '%s' (%sknown: device, devices, memory_budget, %s)",
-                            key, nd_text_hint(key, nd_train_keys_text(known, sizeof known), hint_buf), known);
+        return nd_error_set(err, ND_EUSAGE,
+                            "unknown setting '%s' (%sknown: device, devices, memory_budget, %s)", key,
+                            nd_text_hint(key, nd_train_keys_text(known, sizeof known), hint_buf), known);
     if (r == -1) return nd_error_set(err, ND_EUSAGE, "%s: '%s' is not %s", key, value, hint);
     if (recompute) run->strategy.recompute = run->train.recompute;
     if (schedule) run->strategy.schedule = run->train.schedule;

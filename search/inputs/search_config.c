@@ -16,10 +16,21 @@
 #include "nd/base/units.h"
 
 /* parallelism: keys and the dimension each restricts. */
-static const struct { const char *key; nd_dim dim; } dims[] = {
-    {"dp", ND_DIM_DP}, {"tp", ND_DIM_MP}, {"pp", ND_DIM_PP}, {"cp", ND_DIM_CP}, {"ep", ND_DIM_EP},
-    {"fsdp", ND_DIM_OP}, {"micro_batch_num", ND_DIM_MB}, {"micro_batch_size", ND_DIM_MBS},
-    {"vpp", ND_DIM_VPP}, {"pp_interleave_num", ND_DIM_VPP}, {"sp", ND_DIM_SP},
+static const struct {
+    const char *key;
+    nd_dim dim;
+} dims[] = {
+    {"dp", ND_DIM_DP},
+    {"tp", ND_DIM_MP},
+    {"pp", ND_DIM_PP},
+    {"cp", ND_DIM_CP},
+    {"ep", ND_DIM_EP},
+    {"fsdp", ND_DIM_OP},
+    {"micro_batch_num", ND_DIM_MB},
+    {"micro_batch_size", ND_DIM_MBS},
+    {"vpp", ND_DIM_VPP},
+    {"pp_interleave_num", ND_DIM_VPP},
+    {"sp", ND_DIM_SP},
 };
 
 static int where_error(nd_yaml *y, yaml_node_t *n, nd_error *err, const char *fmt, ...) ND_PRINTF(4, 5);
@@ -35,7 +46,8 @@ static int where_error(nd_yaml *y, yaml_node_t *n, nd_error *err, const char *fm
     return nd_error_set(err, ND_EINPUT, "%s:%d: %s", y->path, nd_yaml_line(n), msg);
 }
 
-static void add_note(nd_search_config_file *f, nd_yaml *y, yaml_node_t *n, const char *fmt, ...) ND_PRINTF(4, 5);
+static void add_note(nd_search_config_file *f, nd_yaml *y, yaml_node_t *n, const char *fmt, ...)
+    ND_PRINTF(4, 5);
 
 static void add_note(nd_search_config_file *f, nd_yaml *y, yaml_node_t *n, const char *fmt, ...)
 {
@@ -62,7 +74,8 @@ static int read_dim(nd_yaml *y, yaml_node_t *v, nd_dim d, nd_search_config_file 
         } else if (nd_parse_int64(t, 1, 1 << 24, &x)) {
             return where_error(y, v, err, "'%s' is not a whole number >= 1, a list or auto", t);
         }
-        f->fixed[d] = true; f->fixed_value[d] = x;
+        f->fixed[d] = true;
+        f->fixed_value[d] = x;
         return ND_OK;
     }
     if (v->type != YAML_SEQUENCE_NODE || nd_yaml_size(v) == 0 || nd_yaml_size(v) > ND_SEARCH_CONFIG_MAX_LIST)
@@ -84,18 +97,23 @@ static int read_parallelism(nd_yaml *y, yaml_node_t *map, nd_search_config_file 
         const char *key = nd_yaml_text(k);
         bool known = false;
         for (size_t j = 0; key && j < sizeof dims / sizeof dims[0] && !known; j++)
-            if (!strcmp(key, dims[j].key)) { known = true; rc = read_dim(y, v, dims[j].dim, f, err); }
+            if (!strcmp(key, dims[j].key)) {
+                known = true;
+                rc = read_dim(y, v, dims[j].dim, f, err);
+            }
         if (!known && key && (!strcmp(key, "etp") || !strcmp(key, "dp_replicate"))) {
             const char *t = nd_yaml_text(v);
             int64_t x;
-            if (!strcmp(key, "etp") && t && !nd_parse_int64(t, 1, 1 << 24, &x)) { /* fixed: never searched (ND) */
+            if (!strcmp(key, "etp") && t &&
+                !nd_parse_int64(t, 1, 1 << 24, &x)) { /* fixed: never searched (ND) */
                 f->etp = x;
                 continue;
             }
             add_note(f, y, k, "parallelism.%s follows from the other degrees (ND never searches it)", key);
             continue;
         }
-        static const char listed[] = "dp, tp, pp, cp, ep, etp, fsdp, micro_batch_num, micro_batch_size, vpp, sp";
+        static const char listed[] =
+            "dp, tp, pp, cp, ep, etp, fsdp, micro_batch_num, micro_batch_size, vpp, sp";
         char hint_buf[ND_TEXT_HINT_MAX];
         if (!known)
             rc = where_error(y, k, err, "unknown parallelism key '%s' (%sknown: %s)", key ? key : "?",
@@ -138,15 +156,14 @@ static int check_keys(nd_yaml *y, yaml_node_t *map, const char *section, const c
 static const char *const cluster_keys[] = {"num_nodes", "cards_per_node", "device_memory_gb", "device_type"};
 static const char *const constraint_keys[] = {"global_batch_size", "memory_limit_gb"};
 /* stage_partition_mode .. layer_recompute_layers are ND's and ignored (docs/search.md). */
-static const char *const pp_keys[] = {"pp_degree", "pp_interleave_num", "micro_batch_num", "pipeline_schedule",
-                                      "stage_partition_mode", "stage_partition", "layer_offset_range",
-                                      "layer_recompute_layers"};
+static const char *const pp_keys[] = {"pp_degree",          "pp_interleave_num",     "micro_batch_num",
+                                      "pipeline_schedule",  "stage_partition_mode",  "stage_partition",
+                                      "layer_offset_range", "layer_recompute_layers"};
 #define KEYS(a) a, sizeof a / sizeof a[0]
 
 /* A count that sizes the search (10^12 nodes would never finish): a whole number in
  * [1, max], or absent (left 0). */
-static int read_count(nd_yaml *y, yaml_node_t *map, const char *key, int64_t max, int64_t *out,
-                      nd_error *err)
+static int read_count(nd_yaml *y, yaml_node_t *map, const char *key, int64_t max, int64_t *out, nd_error *err)
 {
     yaml_node_t *v = nd_yaml_get(y, map, key);
     if (!v) return ND_OK;
@@ -166,7 +183,8 @@ static int read_cluster(nd_yaml *y, yaml_node_t *map, nd_search_config_file *f, 
     if (!rc) rc = read_count(y, map, "cards_per_node", 1 << 20, &f->cards_per_node, err);
     if (!rc && f->num_nodes * (f->cards_per_node ? f->cards_per_node : 1) > ND_SEARCH_CONFIG_MAX_DEVICES)
         rc = where_error(y, map, err, "num_nodes x cards_per_node = %lld devices; nd searches at most %lld",
-                         (long long)(f->num_nodes * f->cards_per_node), (long long)ND_SEARCH_CONFIG_MAX_DEVICES);
+                         (long long)(f->num_nodes * f->cards_per_node),
+                         (long long)ND_SEARCH_CONFIG_MAX_DEVICES);
     if (!rc) rc = read_number(y, map, "device_memory_gb", &mem_gb, err);
     yaml_node_t *type_node = nd_yaml_get(y, map, "device_type");
     const char *type = nd_yaml_text(type_node);
@@ -193,7 +211,8 @@ static int read_recompute(nd_yaml *y, yaml_node_t *v, nd_search_config_file *f, 
     nd_recompute m;
     if (nd_recompute_parse(t, &m))
         return where_error(y, v, err, "recompute: '%s' is not off, selective, full, auto or per_layer", t);
-    f->n_modes = 1; f->modes[0] = m;
+    f->n_modes = 1;
+    f->modes[0] = m;
     return ND_OK;
 }
 
@@ -205,7 +224,8 @@ static int path_beside(nd_yaml *y, yaml_node_t *v, const char *key, char *out, s
     char *dir = t[0] == '/' ? NULL : nd_path_dir(y->path);
     char *joined = dir ? nd_path_join(dir, t) : NULL;
     int n = snprintf(out, size, "%s", joined ? joined : t);
-    free(dir); free(joined);
+    free(dir);
+    free(joined);
     if (n < 0 || (size_t)n >= size) return where_error(y, v, err, "%s: the path is too long", key);
     return ND_OK;
 }
@@ -224,7 +244,8 @@ static int read_model(nd_yaml *y, yaml_node_t *map, nd_search_config_file *f, nd
         }
         if (!strcmp(key, "local_batch_size")) {
             if (nd_parse_int64(value, 1, 1 << 20, &f->local_batch_size))
-                return where_error(y, v, err, "model.local_batch_size: '%s' is not a whole number >= 1", value);
+                return where_error(y, v, err, "model.local_batch_size: '%s' is not a whole number >= 1",
+                                   value);
             continue;
         }
         if (f->n_model == ND_SEARCH_CONFIG_MAX_MODEL_KEYS)
@@ -253,13 +274,15 @@ static int read_estimator(nd_yaml *y, yaml_node_t *map, nd_search_config_file *f
         } else if (!strcmp(key, "enable_profiling_calibration")) {
             bool on = true;
             if (!value || nd_parse_bool(value, &on))
-                rc = where_error(y, v, err, "estimator.enable_profiling_calibration: '%s' is not true or false",
+                rc = where_error(y, v, err,
+                                 "estimator.enable_profiling_calibration: '%s' is not true or false",
                                  value ? value : "?");
             f->calibration_off = !on;
         } else if (!strcmp(key, "cp_algo")) {
             if (!value || strlen(value) >= sizeof f->cp_algo)
                 rc = where_error(y, v, err, "%s", "estimator.cp_algo: ring, ulysses or hybrid");
-            else snprintf(f->cp_algo, sizeof f->cp_algo, "%s", value);
+            else
+                snprintf(f->cp_algo, sizeof f->cp_algo, "%s", value);
         } else if (!strcmp(key, "recompute_strategy")) {
             *recompute_strategy = true;
         } else if (!strcmp(key, "type")) {
@@ -271,12 +294,14 @@ static int read_estimator(nd_yaml *y, yaml_node_t *map, nd_search_config_file *f
         }
     }
     if (!rc && f->calibration_off && f->ratios_file[0])
-        add_note(f, y, map, "%s", "estimator.ratios_file is not applied: enable_profiling_calibration is false");
+        add_note(f, y, map, "%s",
+                 "estimator.ratios_file is not applied: enable_profiling_calibration is false");
     return rc;
 }
 
-static const char *known_sections[] = {"train_yaml", "model", "cluster", "parallelism", "constraint",
-                                       "recompute", "recompute_modes", "pp_config", "estimator"};
+static const char *known_sections[] = {"train_yaml",      "model",      "cluster",
+                                       "parallelism",     "constraint", "recompute",
+                                       "recompute_modes", "pp_config",  "estimator"};
 
 int nd_search_config_load(const char *path, nd_search_config_file *f, nd_error *err)
 {
@@ -289,7 +314,8 @@ int nd_search_config_load(const char *path, nd_search_config_file *f, nd_error *
     for (size_t i = 0; !rc && i < nd_yaml_size(root); i++) {
         const char *key = nd_yaml_text(nd_yaml_key_at(&y, root, i));
         bool known = false;
-        for (size_t j = 0; key && j < sizeof known_sections / sizeof known_sections[0]; j++) known |= !strcmp(key, known_sections[j]);
+        for (size_t j = 0; key && j < sizeof known_sections / sizeof known_sections[0]; j++)
+            known |= !strcmp(key, known_sections[j]);
         static const char listed[] = "train_yaml, model, cluster, parallelism, constraint, recompute, "
                                      "recompute_modes, pp_config, estimator";
         char hint_buf[ND_TEXT_HINT_MAX];
@@ -305,17 +331,22 @@ int nd_search_config_load(const char *path, nd_search_config_file *f, nd_error *
     }
     if (!rc && (n = nd_yaml_get(&y, root, "model"))) rc = read_model(&y, n, f, err);
     bool strategy_recompute = false;
-    if (!rc && (n = nd_yaml_get(&y, root, "estimator"))) rc = read_estimator(&y, n, f, &strategy_recompute, err);
-    if (!rc && strategy_recompute && !nd_yaml_get(&y, root, "recompute") && !nd_yaml_get(&y, root, "recompute_modes"))
-        rc = read_recompute(&y, nd_yaml_get(&y, nd_yaml_get(&y, root, "estimator"), "recompute_strategy"), f, err);
+    if (!rc && (n = nd_yaml_get(&y, root, "estimator")))
+        rc = read_estimator(&y, n, f, &strategy_recompute, err);
+    if (!rc && strategy_recompute && !nd_yaml_get(&y, root, "recompute") &&
+        !nd_yaml_get(&y, root, "recompute_modes"))
+        rc = read_recompute(&y, nd_yaml_get(&y, nd_yaml_get(&y, root, "estimator"), "recompute_strategy"), f,
+                            err);
     if (!rc && (n = nd_yaml_get(&y, root, "parallelism"))) rc = read_parallelism(&y, n, f, err);
     if (!rc && (n = nd_yaml_get(&y, root, "cluster"))) rc = read_cluster(&y, n, f, err);
     if (!rc && (n = nd_yaml_get(&y, root, "constraint"))) {
         double limit = 0;
-        rc = check_keys(&y, n, "constraint", KEYS(constraint_keys), "global_batch_size, memory_limit_gb", err);
+        rc =
+            check_keys(&y, n, "constraint", KEYS(constraint_keys), "global_batch_size, memory_limit_gb", err);
         if (!rc) rc = read_count(&y, n, "global_batch_size", (int64_t)1 << 30, &f->global_batch, err);
         if (!rc) rc = read_number(&y, n, "memory_limit_gb", &limit, err);
-        if (limit > 0 && (f->memory_mib == 0 || limit * ND_MIB_PER_GIB < f->memory_mib)) f->memory_mib = limit * ND_MIB_PER_GIB;
+        if (limit > 0 && (f->memory_mib == 0 || limit * ND_MIB_PER_GIB < f->memory_mib))
+            f->memory_mib = limit * ND_MIB_PER_GIB;
     }
     if (!rc && (n = nd_yaml_get(&y, root, "recompute"))) rc = read_recompute(&y, n, f, err);
     if (!rc && (n = nd_yaml_get(&y, root, "recompute_modes"))) {
@@ -325,32 +356,44 @@ int nd_search_config_load(const char *path, nd_search_config_file *f, nd_error *
         for (size_t i = 0; !rc && i < nd_yaml_size(n) && f->n_modes < 3; i++) {
             const char *t = nd_yaml_text(nd_yaml_item(&y, n, i));
             if (!t || nd_recompute_parse(t, &f->modes[f->n_modes]))
-                rc = where_error(&y, n, err, "recompute_modes: '%s' is not off, selective or full", t ? t : "?");
-            else f->n_modes++;
+                rc = where_error(&y, n, err, "recompute_modes: '%s' is not off, selective or full",
+                                 t ? t : "?");
+            else
+                f->n_modes++;
         }
     }
     if (!rc && (n = nd_yaml_get(&y, root, "pp_config"))) {
         yaml_node_t *v;
-        rc = check_keys(&y, n, "pp_config", KEYS(pp_keys), "pp_degree, pp_interleave_num, micro_batch_num, "
-                        "pipeline_schedule; ND's stage_partition_mode, stage_partition, layer_offset_range and "
-                        "layer_recompute_layers are accepted and ignored", err);
-        static const char *const unused[] = {"stage_partition", "layer_offset_range", "layer_recompute_layers"};
+        rc = check_keys(
+            &y, n, "pp_config", KEYS(pp_keys),
+            "pp_degree, pp_interleave_num, micro_batch_num, "
+            "pipeline_schedule; ND's stage_partition_mode, stage_partition, layer_offset_range and "
+            "layer_recompute_layers are accepted and ignored",
+            err);
+        static const char *const unused[] = {"stage_partition", "layer_offset_range",
+                                             "layer_recompute_layers"};
         for (size_t i = 0; !rc && i < sizeof unused / sizeof unused[0]; i++)
             if ((v = nd_yaml_get(&y, n, unused[i])))
-                add_note(f, &y, v, "pp_config.%s is ND's pipeline balancer's: the search splits the layers "
-                         "evenly (or FIRST/LAST), -mppb takes a config's", unused[i]);
+                add_note(f, &y, v,
+                         "pp_config.%s is ND's pipeline balancer's: the search splits the layers "
+                         "evenly (or FIRST/LAST), -mppb takes a config's",
+                         unused[i]);
         const char *mode = nd_yaml_text(nd_yaml_get(&y, n, "stage_partition_mode"));
         if (!rc && mode && strcmp(mode, "uniform"))
-            add_note(f, &y, nd_yaml_get(&y, n, "stage_partition_mode"), "pp_config.stage_partition_mode '%.30s': "
-                     "the search splits the layers evenly (uniform)", mode);
+            add_note(f, &y, nd_yaml_get(&y, n, "stage_partition_mode"),
+                     "pp_config.stage_partition_mode '%.30s': "
+                     "the search splits the layers evenly (uniform)",
+                     mode);
         if (!rc && (v = nd_yaml_get(&y, n, "pp_degree"))) rc = read_dim(&y, v, ND_DIM_PP, f, err);
         if (!rc && (v = nd_yaml_get(&y, n, "pp_interleave_num"))) rc = read_dim(&y, v, ND_DIM_VPP, f, err);
         if (!rc && (v = nd_yaml_get(&y, n, "micro_batch_num"))) rc = read_dim(&y, v, ND_DIM_MB, f, err);
         const char *sched = nd_yaml_text(nd_yaml_get(&y, n, "pipeline_schedule"));
         if (!rc && sched) {
             if (nd_schedule_parse(sched, &f->schedule))
-                rc = where_error(&y, n, err, "pipeline_schedule: '%s' is not 1f1b, interleaved, zb-h1 or gpipe", sched);
-            else f->has_schedule = true;
+                rc = where_error(&y, n, err,
+                                 "pipeline_schedule: '%s' is not 1f1b, interleaved, zb-h1 or gpipe", sched);
+            else
+                f->has_schedule = true;
         }
     }
     nd_yaml_free(&y);

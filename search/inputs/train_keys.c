@@ -14,13 +14,13 @@
 typedef enum { K_BOOL, K_INT, K_WORD, K_CUSTOM } key_kind;
 
 typedef struct train_key {
-    const char *names[4];        /* the key, then its other spellings */
+    const char *names[4]; /* the key, then its other spellings */
     key_kind kind;
-    size_t offset;               /* of its nd_train field: bool, int64_t, or an enum (K_WORD) */
-    int64_t min, max;            /* K_INT */
-    const char *const *words;    /* K_WORD: value i sets the enum to i */
+    size_t offset;            /* of its nd_train field: bool, int64_t, or an enum (K_WORD) */
+    int64_t min, max;         /* K_INT */
+    const char *const *words; /* K_WORD: value i sets the enum to i */
     int word_count;
-    const char *hint;            /* what a good value is, for messages */
+    const char *hint;                           /* what a good value is, for messages */
     int (*set)(nd_train *t, const char *value); /* K_CUSTOM */
 } train_key;
 
@@ -36,7 +36,8 @@ static int word_index(const char *v, const char *const *words, int count)
             char x = *a == '_' ? '-' : (char)(*a >= 'A' && *a <= 'Z' ? *a + 32 : *a);
             char y = *b == '_' ? '-' : *b;
             if (x != y) break;
-            a++; b++;
+            a++;
+            b++;
         }
         if (!*a && !*b) return i;
     }
@@ -45,17 +46,35 @@ static int word_index(const char *v, const char *const *words, int count)
 
 static int bytes_of(const char *v, int *out)
 {
-    if (nd_text_equal_nocase(v, "fp32")) *out = 4;
-    else if (nd_text_equal_nocase(v, "bf16") || nd_text_equal_nocase(v, "fp16")) *out = 2;
-    else return -1;
+    if (nd_text_equal_nocase(v, "fp32"))
+        *out = 4;
+    else if (nd_text_equal_nocase(v, "bf16") || nd_text_equal_nocase(v, "fp16"))
+        *out = 2;
+    else
+        return -1;
     return 0;
 }
 
-static int set_precision(nd_train *t, const char *v) { return nd_train_set_precision(t, v); }
-static int set_grad_precision(nd_train *t, const char *v) { return bytes_of(v, &t->grad_bytes); }
-static int set_state_precision(nd_train *t, const char *v) { return bytes_of(v, &t->state_bytes); }
-static int set_recompute(nd_train *t, const char *v) { return nd_recompute_parse(v, &t->recompute); }
-static int set_schedule(nd_train *t, const char *v) { return nd_schedule_parse(v, &t->schedule); }
+static int set_precision(nd_train *t, const char *v)
+{
+    return nd_train_set_precision(t, v);
+}
+static int set_grad_precision(nd_train *t, const char *v)
+{
+    return bytes_of(v, &t->grad_bytes);
+}
+static int set_state_precision(nd_train *t, const char *v)
+{
+    return bytes_of(v, &t->state_bytes);
+}
+static int set_recompute(nd_train *t, const char *v)
+{
+    return nd_recompute_parse(v, &t->recompute);
+}
+static int set_schedule(nd_train *t, const char *v)
+{
+    return nd_schedule_parse(v, &t->schedule);
+}
 
 static int set_master(nd_train *t, const char *v)
 {
@@ -67,13 +86,16 @@ static int set_master(nd_train *t, const char *v)
 
 static int set_optimizer(nd_train *t, const char *v)
 {
-    if (nd_text_equal_nocase(v, "adamw") || nd_text_equal_nocase(v, "adam"))
-        { t->optimizer = ND_OPTIMIZER_ADAMW; t->optimizer_states = 2; }
-    else if (nd_text_equal_nocase(v, "sgd"))
-        { t->optimizer = ND_OPTIMIZER_SGD; t->optimizer_states = 1; }
-    else if (nd_text_equal_nocase(v, "muon"))
-        { t->optimizer = ND_OPTIMIZER_MUON; t->optimizer_states = 1; }
-    else
+    if (nd_text_equal_nocase(v, "adamw") || nd_text_equal_nocase(v, "adam")) {
+        t->optimizer = ND_OPTIMIZER_ADAMW;
+        t->optimizer_states = 2;
+    } else if (nd_text_equal_nocase(v, "sgd")) {
+        t->optimizer = ND_OPTIMIZER_SGD;
+        t->optimizer_states = 1;
+    } else if (nd_text_equal_nocase(v, "muon")) {
+        t->optimizer = ND_OPTIMIZER_MUON;
+        t->optimizer_states = 1;
+    } else
         return -1;
     return 0;
 }
@@ -95,27 +117,62 @@ static int set_switch(int *field, const char *v)
     return 0;
 }
 
-static int set_expandable(nd_train *t, const char *v) { return set_switch(&t->expandable_segments, v); }
-static int set_record_streams(nd_train *t, const char *v) { return set_switch(&t->record_streams, v); }
-static int set_reshard(nd_train *t, const char *v) { return set_switch(&t->reshard_after_forward, v); }
+static int set_expandable(nd_train *t, const char *v)
+{
+    return set_switch(&t->expandable_segments, v);
+}
+static int set_record_streams(nd_train *t, const char *v)
+{
+    return set_switch(&t->record_streams, v);
+}
+static int set_reshard(nd_train *t, const char *v)
+{
+    return set_switch(&t->reshard_after_forward, v);
+}
 
 static int set_optimizer_impl(nd_train *t, const char *v)
 {
     for (int i = 0; nd_optimizer_impl_name((nd_optimizer_impl)i); i++)
-        if (!strcmp(v, nd_optimizer_impl_name((nd_optimizer_impl)i))) { t->optimizer_impl = i; return 0; }
+        if (!strcmp(v, nd_optimizer_impl_name((nd_optimizer_impl)i))) {
+            t->optimizer_impl = i;
+            return 0;
+        }
     return -1;
 }
 
-#define BOOL(name, field) {{name}, K_BOOL, offsetof(nd_train, field), 0, 0, NULL, 0, "true or false", NULL}
-#define CUSTOM(name, fn, hint) {{name}, K_CUSTOM, 0, 0, 0, NULL, 0, hint, fn}
-#define WORDS(name, field, words, hint) \
-    {{name}, K_WORD, offsetof(nd_train, field), 0, 0, words, (int)(sizeof words / sizeof words[0]), hint, NULL}
+#define BOOL(name, field)                                                                                    \
+    {                                                                                                        \
+        {name}, K_BOOL, offsetof(nd_train, field), 0, 0, NULL, 0, "true or false", NULL                      \
+    }
+#define CUSTOM(name, fn, hint)                                                                               \
+    {                                                                                                        \
+        {name}, K_CUSTOM, 0, 0, 0, NULL, 0, hint, fn                                                         \
+    }
+#define WORDS(name, field, words, hint)                                                                      \
+    {                                                                                                        \
+        {name}, K_WORD, offsetof(nd_train, field), 0, 0, words, (int)(sizeof words / sizeof words[0]), hint, \
+            NULL                                                                                             \
+    }
 
 static const train_key keys[] = {
-    {{"seq_len", "seq_length", "seq", "max_seq_len"}, K_INT, offsetof(nd_train, seq_len), 1, 1 << 24, NULL, 0,
-     "a whole number of tokens in [1, 16777216]", NULL},
-    {{"global_batch", "global_batch_size", "gbs"}, K_INT, offsetof(nd_train, global_batch), 1, (int64_t)1 << 30,
-     NULL, 0, "a whole number of sequences in [1, 1073741824]", NULL},
+    {{"seq_len", "seq_length", "seq", "max_seq_len"},
+     K_INT,
+     offsetof(nd_train, seq_len),
+     1,
+     1 << 24,
+     NULL,
+     0,
+     "a whole number of tokens in [1, 16777216]",
+     NULL},
+    {{"global_batch", "global_batch_size", "gbs"},
+     K_INT,
+     offsetof(nd_train, global_batch),
+     1,
+     (int64_t)1 << 30,
+     NULL,
+     0,
+     "a whole number of sequences in [1, 1073741824]",
+     NULL},
     CUSTOM("precision", set_precision, "bf16, fp16 or fp32"),
     CUSTOM("grad_precision", set_grad_precision, "fp32, bf16 or fp16"),
     CUSTOM("master_weights", set_master, "true or false"),
@@ -142,15 +199,29 @@ static const train_key keys[] = {
     BOOL("cuda_graphs", cuda_graphs),
     BOOL("moe_grouped_gemm", moe_grouped_gemm),
     BOOL("fused_cross_entropy", fused_cross_entropy),
-    {{"vocab_divisible_by"}, K_INT, offsetof(nd_train, vocab_divisible_by), 1, 65536, NULL, 0,
-     "a whole number in [1, 65536]", NULL},
+    {{"vocab_divisible_by"},
+     K_INT,
+     offsetof(nd_train, vocab_divisible_by),
+     1,
+     65536,
+     NULL,
+     0,
+     "a whole number in [1, 65536]",
+     NULL},
     CUSTOM("expandable_segments", set_expandable, "true or false"),
     CUSTOM("record_streams", set_record_streams, "true or false"),
     CUSTOM("reshard_after_forward", set_reshard, "true or false"),
     BOOL("fp32_grad_copy", fp32_grad_copy),
     BOOL("compile", compile),
-    {{"selective_every"}, K_INT, offsetof(nd_train, selective_every), 1, 65536, NULL, 0,
-     "a whole number of layers in [1, 65536]", NULL},
+    {{"selective_every"},
+     K_INT,
+     offsetof(nd_train, selective_every),
+     1,
+     65536,
+     NULL,
+     0,
+     "a whole number of layers in [1, 65536]",
+     NULL},
 };
 #define N_KEYS (sizeof keys / sizeof keys[0])
 _Static_assert(N_KEYS <= ND_TRAIN_FIELDS, "ND_TRAIN_FIELDS must count every train key");

@@ -24,10 +24,10 @@ static bool better(double time, double mem, int64_t full, const choice *best, in
 /* Counts enumerated in full up to these sizes; beyond, in windows (docs/search.md
  * §Per-layer recompute, "Many layers"), so a stage of 65,536 layers costs what one of a few
  * hundred does. */
-#define EXACT_FULL_COUNTS 192  /* the other kind's fully recomputed count: every value */
-#define WINDOW 32              /* beyond: this many on each side of each anchor */
+#define EXACT_FULL_COUNTS  192 /* the other kind's fully recomputed count: every value */
+#define WINDOW             32  /* beyond: this many on each side of each anchor */
 #define EXACT_PAIRS_LAYERS 63  /* the enumerated kind: every (selective, full) pair */
-#define GRID 32                /* beyond: a grid of this many steps, then refined */
+#define GRID               32  /* beyond: a grid of this many steps, then refined */
 
 /* Adds [at - WINDOW, at + WINDOW] within [0, n] to list (anchors that are not finite are
  * skipped: a barred mode's 1e30 bytes give no place to look). */
@@ -49,7 +49,10 @@ static size_t full_counts(const nd_knapsack_kind *k, const bool allowed[ND_RECOM
                           int64_t *list)
 {
     int64_t n = k->layers;
-    if (!allowed[FULL]) { list[0] = 0; return 1; }
+    if (!allowed[FULL]) {
+        list[0] = 0;
+        return 1;
+    }
     if (n + 1 <= EXACT_FULL_COUNTS) {
         for (int64_t f = 0; f <= n; f++) list[f] = f;
         return (size_t)n + 1;
@@ -92,11 +95,14 @@ static int best_single(const nd_knapsack_kind *k, const bool allowed[ND_RECOMPUT
         }
         double mem = base - (double)s * saving;
         if (mem > cap * (1 + 1e-12) + 1e-9) continue;
-        double time = (double)(rest - s) * k->time_ms[OFF] + (double)s * k->time_ms[SEL] +
-                      (double)f * k->time_ms[FULL];
+        double time =
+            (double)(rest - s) * k->time_ms[OFF] + (double)s * k->time_ms[SEL] + (double)f * k->time_ms[FULL];
         if (!found || better(time, mem, f, out, best_full)) {
-            out->n[OFF] = rest - s; out->n[SEL] = s; out->n[FULL] = f;
-            out->time = time; out->mem = mem;
+            out->n[OFF] = rest - s;
+            out->n[SEL] = s;
+            out->n[FULL] = f;
+            out->time = time;
+            out->mem = mem;
             best_full = f;
             found = true;
         }
@@ -114,24 +120,30 @@ typedef struct level_best {
 /* Kind a with f full and s selective layers (the rest off), and the best counts of kind b
  * for what memory remains: kept in best when better. Returns its time (INFINITY when it does
  * not fit). */
-static double try_counts(const nd_knapsack_kind *a, const nd_knapsack_kind *b, const bool allowed_a[ND_RECOMPUTE_MODES],
-                         const bool allowed_b[ND_RECOMPUTE_MODES], double cap, int64_t f, int64_t s, level_best *best)
+static double try_counts(const nd_knapsack_kind *a, const nd_knapsack_kind *b,
+                         const bool allowed_a[ND_RECOMPUTE_MODES], const bool allowed_b[ND_RECOMPUTE_MODES],
+                         double cap, int64_t f, int64_t s, level_best *best)
 {
     int64_t o = a->layers - f - s;
-    if (f < 0 || s < 0 || o < 0 || (f && !allowed_a[FULL]) || (s && !allowed_a[SEL]) || (o && !allowed_a[OFF]))
+    if (f < 0 || s < 0 || o < 0 || (f && !allowed_a[FULL]) || (s && !allowed_a[SEL]) ||
+        (o && !allowed_a[OFF]))
         return INFINITY;
-    double mem_a = (double)o * a->act_bytes[OFF] + (double)s * a->act_bytes[SEL] + (double)f * a->act_bytes[FULL];
+    double mem_a =
+        (double)o * a->act_bytes[OFF] + (double)s * a->act_bytes[SEL] + (double)f * a->act_bytes[FULL];
     if (mem_a > cap * (1 + 1e-12) + 1e-9) return INFINITY;
     choice cb;
     if (best_single(b, allowed_b, cap - mem_a, &cb)) return INFINITY;
-    double time = (double)o * a->time_ms[OFF] + (double)s * a->time_ms[SEL] + (double)f * a->time_ms[FULL] + cb.time;
+    double time =
+        (double)o * a->time_ms[OFF] + (double)s * a->time_ms[SEL] + (double)f * a->time_ms[FULL] + cb.time;
     double mem = mem_a + cb.mem;
     int64_t full = f + cb.n[FULL];
     choice probe = {.time = best->time, .mem = best->mem};
     if (better(time, mem, full, &probe, best->full)) {
         best->a = (choice){{o, s, f}, 0, mem_a};
         best->b = cb;
-        best->time = time; best->mem = mem; best->full = full;
+        best->time = time;
+        best->mem = mem;
+        best->full = full;
     }
     return time;
 }
@@ -139,8 +151,9 @@ static double try_counts(const nd_knapsack_kind *a, const nd_knapsack_kind *b, c
 /* Every count of kind a with the allowed modes, and the best counts of kind b for the rest.
  * Above EXACT_PAIRS_LAYERS layers of kind a, a grid of (full, selective) counts and then a
  * pattern search around the best point, halving its step down to one layer. */
-static void solve_level(const nd_knapsack_kind *a, const nd_knapsack_kind *b, const bool allowed_a[ND_RECOMPUTE_MODES],
-                        const bool allowed_b[ND_RECOMPUTE_MODES], double inflight, double cap_bytes, level_best *best)
+static void solve_level(const nd_knapsack_kind *a, const nd_knapsack_kind *b,
+                        const bool allowed_a[ND_RECOMPUTE_MODES], const bool allowed_b[ND_RECOMPUTE_MODES],
+                        double inflight, double cap_bytes, level_best *best)
 {
     double cap = cap_bytes / inflight; /* bytes per micro-batch in flight */
     int64_t n = a->layers;
@@ -154,7 +167,11 @@ static void solve_level(const nd_knapsack_kind *a, const nd_knapsack_kind *b, co
     for (int64_t f = 0; f <= n; f = f + step > n && f < n ? n : f + step)
         for (int64_t s = 0; s + f <= n; s = s + step > n - f && s < n - f ? n - f : s + step) {
             double t = try_counts(a, b, allowed_a, allowed_b, cap, f, s, best);
-            if (t < bt) { bt = t; bf = f; bs = s; }
+            if (t < bt) {
+                bt = t;
+                bf = f;
+                bs = s;
+            }
         }
     for (; bf >= 0 && step >= 1; step /= 2) {
         bool moved = true;
@@ -162,16 +179,22 @@ static void solve_level(const nd_knapsack_kind *a, const nd_knapsack_kind *b, co
             moved = false;
             for (int df = -1; df <= 1; df++)
                 for (int ds = -1; ds <= 1; ds++) {
-                    double t = try_counts(a, b, allowed_a, allowed_b, cap, bf + df * step, bs + ds * step, best);
-                    if (t < bt * (1 - 1e-12)) { bt = t; bf += df * step; bs += ds * step; moved = true; }
+                    double t =
+                        try_counts(a, b, allowed_a, allowed_b, cap, bf + df * step, bs + ds * step, best);
+                    if (t < bt * (1 - 1e-12)) {
+                        bt = t;
+                        bf += df * step;
+                        bs += ds * step;
+                        moved = true;
+                    }
                 }
         }
     }
 }
 
-int nd_knapsack_stage(const nd_knapsack_kind kinds[ND_LAYER_KINDS], double inflight,
-                      double budget_bytes, double floor_working,
-                      int64_t counts[ND_LAYER_KINDS][ND_RECOMPUTE_MODES], double *time_ms)
+int nd_knapsack_stage(const nd_knapsack_kind kinds[ND_LAYER_KINDS], double inflight, double budget_bytes,
+                      double floor_working, int64_t counts[ND_LAYER_KINDS][ND_RECOMPUTE_MODES],
+                      double *time_ms)
 {
     /* Enumerate the fewer-layered kind; the other is solved in closed form per full count. */
     int ia = kinds[ND_LAYER_DENSE].layers <= kinds[ND_LAYER_MOE].layers ? ND_LAYER_DENSE : ND_LAYER_MOE;

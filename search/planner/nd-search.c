@@ -53,26 +53,55 @@ static const char exit_status[] =
     "Exit status: 0 ranked, 1 failed while running, 2 bad usage or input, or an impossible request\n"
     "(no strategy reaches the batch, nothing fits the budget: the message says what would).\n";
 
-enum { OPT_RECOMPUTE = ND_OPT_COMMON_LAST + 1, OPT_AR, OPT_AO, OPT_GIBPS, OPT_OVERLAP, OPT_COST,
-       OPT_TFLOPS, OPT_RANKING, OPT_FORMAT, OPT_NO_PLOTS, OPT_RP, OPT_NO_PROGRESS, OPT_REAL, OPT_WRITE,
-       OPT_REPORT, OPT_EE, OPT_EEE };
+enum {
+    OPT_RECOMPUTE = ND_OPT_COMMON_LAST + 1,
+    OPT_AR,
+    OPT_AO,
+    OPT_GIBPS,
+    OPT_OVERLAP,
+    OPT_COST,
+    OPT_TFLOPS,
+    OPT_RANKING,
+    OPT_FORMAT,
+    OPT_NO_PLOTS,
+    OPT_RP,
+    OPT_NO_PROGRESS,
+    OPT_REAL,
+    OPT_WRITE,
+    OPT_REPORT,
+    OPT_EE,
+    OPT_EEE
+};
 
 static const struct option options[] = {
     {"dimensions", required_argument, 0, 'l'},
-    {"recompute", required_argument, 0, OPT_RECOMPUTE}, {"ar", no_argument, 0, OPT_AR},
-    {"ao", no_argument, 0, OPT_AO}, {"host_link_gibps", required_argument, 0, OPT_GIBPS},
-    {"host_link_overlap", required_argument, 0, OPT_OVERLAP}, {"host_link_cost", required_argument, 0, OPT_COST},
-    {"sustained_tflops", required_argument, 0, OPT_TFLOPS}, {"top_config_number", required_argument, 0, 't'},
-    {"ranking_csv", required_argument, 0, OPT_RANKING}, {"output-dir", required_argument, 0, 'o'},
-    {"rp", no_argument, 0, OPT_RP}, {"recompute_potentials", no_argument, 0, OPT_RP},
-    {"auto_recompute", no_argument, 0, OPT_AR}, {"auto_offload", no_argument, 0, OPT_AO},
-    {"format", required_argument, 0, OPT_FORMAT}, {"no-plots", no_argument, 0, OPT_NO_PLOTS},
-    {"no-progress", no_argument, 0, OPT_NO_PROGRESS}, {"real_csv", required_argument, 0, OPT_REAL},
-    {"write_ratios", required_argument, 0, OPT_WRITE}, {"report", required_argument, 0, OPT_REPORT},
+    {"recompute", required_argument, 0, OPT_RECOMPUTE},
+    {"ar", no_argument, 0, OPT_AR},
+    {"ao", no_argument, 0, OPT_AO},
+    {"host_link_gibps", required_argument, 0, OPT_GIBPS},
+    {"host_link_overlap", required_argument, 0, OPT_OVERLAP},
+    {"host_link_cost", required_argument, 0, OPT_COST},
+    {"sustained_tflops", required_argument, 0, OPT_TFLOPS},
+    {"top_config_number", required_argument, 0, 't'},
+    {"ranking_csv", required_argument, 0, OPT_RANKING},
+    {"output-dir", required_argument, 0, 'o'},
+    {"rp", no_argument, 0, OPT_RP},
+    {"recompute_potentials", no_argument, 0, OPT_RP},
+    {"auto_recompute", no_argument, 0, OPT_AR},
+    {"auto_offload", no_argument, 0, OPT_AO},
+    {"format", required_argument, 0, OPT_FORMAT},
+    {"no-plots", no_argument, 0, OPT_NO_PLOTS},
+    {"no-progress", no_argument, 0, OPT_NO_PROGRESS},
+    {"real_csv", required_argument, 0, OPT_REAL},
+    {"write_ratios", required_argument, 0, OPT_WRITE},
+    {"report", required_argument, 0, OPT_REPORT},
     {"exhaustive", required_argument, 0, 'e'},
-    {"ee", required_argument, 0, OPT_EE}, {"force_exhaustive", required_argument, 0, OPT_EE},
-    {"eee", required_argument, 0, OPT_EEE}, {"fforce-exhaustive", required_argument, 0, OPT_EEE},
-    {"ppb_k", required_argument, 0, 'k'}, {0, 0, 0, 0},
+    {"ee", required_argument, 0, OPT_EE},
+    {"force_exhaustive", required_argument, 0, OPT_EE},
+    {"eee", required_argument, 0, OPT_EEE},
+    {"fforce-exhaustive", required_argument, 0, OPT_EEE},
+    {"ppb_k", required_argument, 0, 'k'},
+    {0, 0, 0, 0},
 };
 
 /* Splits arg in place: it is an argv string (writable, C11 5.1.2.2.1p2) and the words
@@ -109,9 +138,7 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
 {
     nd_search_request *req = request;
     switch (opt) {
-    case 'l':
-        req->dims_given = true;
-        return add_words(req->dims, &req->n_dims, 16, arg, err);
+    case 'l': req->dims_given = true; return add_words(req->dims, &req->n_dims, 16, arg, err);
     case OPT_RECOMPUTE: return add_words(req->modes, &req->n_modes, 4, arg, err);
     case OPT_AR: req->per_layer = true; return 0;
     case OPT_AR | ND_CLI_NO: req->per_layer = false; return 0;
@@ -160,9 +187,12 @@ static int operand(const char *arg, void *request)
     nd_recompute m;
     bool dim = nd_search_dim_from_name(arg) >= 0;
     bool mode = !nd_recompute_parse(arg, &m) || nd_text_equal_nocase(arg, "auto");
-    if (dim && req->dims_given && req->n_dims < 16) req->dims[req->n_dims++] = arg;
-    else if (mode && req->n_modes && req->n_modes < 4) req->modes[req->n_modes++] = arg;
-    else return 1;
+    if (dim && req->dims_given && req->n_dims < 16)
+        req->dims[req->n_dims++] = arg;
+    else if (mode && req->n_modes && req->n_modes < 4)
+        req->modes[req->n_modes++] = arg;
+    else
+        return 1;
     return 0;
 }
 
@@ -172,22 +202,24 @@ static int run_compare(char **argv)
 {
     char self[4096], path[4200];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) self[n] = '\0';
-    else snprintf(self, sizeof self, "%s", argv[0]);
+    if (n > 0)
+        self[n] = '\0';
+    else
+        snprintf(self, sizeof self, "%s", argv[0]);
     char *slash = strrchr(self, '/');
     if (slash) *slash = '\0';
     snprintf(path, sizeof path, "%s/nd-compare", slash ? self : ".");
     argv[0] = path;
     execv(path, argv);
-    fprintf(stderr, "nd-search: --real_csv compares a round, nd-compare's job, but %s cannot be run: %s\n", path,
-            strerror(errno));
+    fprintf(stderr, "nd-search: --real_csv compares a round, nd-compare's job, but %s cannot be run: %s\n",
+            path, strerror(errno));
     return 1;
 }
 
 int main(int argc, char **argv)
 {
-    static const nd_cli_program program = {"nd-search", usage, exit_status, options, "l:t:o:e:k:",
-                                           handle, operand, NULL};
+    static const nd_cli_program program = {"nd-search",  usage,  exit_status, options,
+                                           "l:t:o:e:k:", handle, operand,     NULL};
     nd_search_request req;
     memset(&req, 0, sizeof req);
     nd_cli_common_init(&req.common);
@@ -199,9 +231,11 @@ int main(int argc, char **argv)
                         "Try 'nd-search --help'.\n");
         return 2;
     }
-    if ((req.exhaustive[0] || req.exhaustive[1] || req.exhaustive[2]) && (req.real_csv || req.common.verify)) {
-        fprintf(stderr, "nd-search: --exhaustive, --force_exhaustive, and --fforce-exhaustive apply to the standard "
-                        "ND search, not --real_csv, --search-config, or --verify\nTry 'nd-search --help'.\n");
+    if ((req.exhaustive[0] || req.exhaustive[1] || req.exhaustive[2]) &&
+        (req.real_csv || req.common.verify)) {
+        fprintf(stderr,
+                "nd-search: --exhaustive, --force_exhaustive, and --fforce-exhaustive apply to the standard "
+                "ND search, not --real_csv, --search-config, or --verify\nTry 'nd-search --help'.\n");
         return 2;
     }
     if (req.real_csv) return run_compare(argv);
@@ -210,7 +244,7 @@ int main(int argc, char **argv)
     nd_cli_streams io;
     nd_cli_streams_open(&req.common, &io);
     int rc = req.common.verify ? nd_verify_command(&req.common, req.out_dir, io.out, io.diag, &err)
-                             : nd_search_command(&req, io.out, io.diag, &err);
+                               : nd_search_command(&req, io.out, io.diag, &err);
     nd_cli_streams_close(&io);
     return nd_main_finish("nd-search", rc, &err);
 }

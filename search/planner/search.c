@@ -86,14 +86,14 @@ typedef struct worker {
     const nd_search_config *cfg;
     const outer_item *items;
     size_t n_items;
-    atomic_size_t *next;     /* shared: the next item to take */
-    atomic_size_t *done;     /* shared: items finished */
+    atomic_size_t *next; /* shared: the next item to take */
+    atomic_size_t *done; /* shared: items finished */
     nd_layer_cache *cache;
     nd_ranked *kept;
     size_t count, cap;
     nd_search_stats st;
     int oom;
-    nd_progress *progress;   /* shared: drawn by whichever thread holds `drawing` */
+    nd_progress *progress; /* shared: drawn by whichever thread holds `drawing` */
     atomic_flag *drawing;
 } worker;
 
@@ -112,7 +112,8 @@ static int keep(worker *w, const nd_ranked *r)
         size_t cap = w->cap ? 2 * w->cap : 256;
         nd_ranked *k = realloc(w->kept, cap * sizeof *k);
         if (!k) return -1;
-        w->kept = k; w->cap = cap;
+        w->kept = k;
+        w->cap = cap;
     }
     w->kept[w->count++] = *r;
     return 0;
@@ -155,7 +156,9 @@ static int inner(worker *w, nd_strategy base)
         int64_t mb = gbs / (dp * mbs.v[i]);
         for (int j = op.n - 1; j >= 0; j--) {
             nd_strategy s = base;
-            s.mbs = mbs.v[i]; s.mb = mb; s.op = op.v[j];
+            s.mbs = mbs.v[i];
+            s.mb = mb;
+            s.op = op.v[j];
             w->st.enumerated++;
             if (!nd_search_allowed(cfg, ND_DIM_MB, mb)) {
                 w->st.refused[ND_REFUSE_LIST]++;
@@ -205,8 +208,12 @@ static int outer(worker *w, const outer_item *it)
         return 0;
     }
     nd_values ep, vpp;
-    if (m->experts) nd_search_divisors(cfg, ND_DIM_EP, m->experts, m->experts, &ep);
-    else { ep.n = 1; ep.v[0] = 1; }
+    if (m->experts)
+        nd_search_divisors(cfg, ND_DIM_EP, m->experts, m->experts, &ep);
+    else {
+        ep.n = 1;
+        ep.v[0] = 1;
+    }
     /* VPP ranges over 1 .. min(max_vpp, layers per stage), as ND's does. */
     int64_t vpp_max = it->pp > 1 ? cfg->space.max_vpp : 1;
     if (vpp_max > m->layers / it->pp) vpp_max = m->layers / it->pp > 0 ? m->layers / it->pp : 1;
@@ -218,8 +225,14 @@ static int outer(worker *w, const outer_item *it)
                 if (it->tp > 1 && !nd_search_allowed(cfg, ND_DIM_SP, sp)) continue;
                 for (int mode = 0; mode < cfg->space.n_modes; mode++) {
                     nd_strategy s = cfg->base;
-                    s.tp = it->tp; s.pp = it->pp; s.cp = it->cp; s.dp = dp; s.ep = ep.v[e];
-                    s.vpp = vpp.v[v]; s.sp = sp; s.recompute = cfg->space.modes[mode];
+                    s.tp = it->tp;
+                    s.pp = it->pp;
+                    s.cp = it->cp;
+                    s.dp = dp;
+                    s.ep = ep.v[e];
+                    s.vpp = vpp.v[v];
+                    s.sp = sp;
+                    s.recompute = cfg->space.modes[mode];
                     s.etp = cfg->base.etp;
                     if (inner(w, s)) return -1;
                 }
@@ -254,7 +267,8 @@ static outer_item *layouts(const nd_search_config *cfg, size_t *n)
     nd_values tp, pp, cp;
     nd_search_divisors(cfg, ND_DIM_MP, N, m->heads, &tp);
     for (int a = 0; a < tp.n; a++) {
-        nd_search_divisors(cfg, ND_DIM_PP, N / tp.v[a], m->layers < ND_MAX_STAGES ? m->layers : ND_MAX_STAGES, &pp);
+        nd_search_divisors(cfg, ND_DIM_PP, N / tp.v[a], m->layers < ND_MAX_STAGES ? m->layers : ND_MAX_STAGES,
+                           &pp);
         for (int b = 0; b < pp.n; b++) {
             nd_search_divisors(cfg, ND_DIM_CP, N / tp.v[a] / pp.v[b], cfg->ctx->train->seq_len / 2, &cp);
             for (int c = 0; c < cp.n; c++) {
@@ -264,7 +278,8 @@ static outer_item *layouts(const nd_search_config *cfg, size_t *n)
                         free(items);
                         return NULL;
                     }
-                    items = more; cap *= 2;
+                    items = more;
+                    cap *= 2;
                 }
                 items[count++] = (outer_item){tp.v[a], pp.v[b], cp.v[c]};
             }
@@ -323,8 +338,14 @@ int nd_search_run(const nd_search_config *cfg, nd_search_result *out, nd_error *
     nd_progress_begin(&bar, cfg->progress, "nd-search: pricing", "MP x PP x CP layouts", (double)n_items);
     int rc = (!ws || !ids) ? nd_error_set(err, ND_ENOMEM, "out of memory") : ND_OK;
     for (int t = 0; !rc && t < threads; t++) {
-        ws[t] = (worker){.cfg = cfg, .items = items, .n_items = n_items, .next = &next, .done = &done,
-                         .cache = nd_layer_cache_alloc(), .progress = &bar, .drawing = &drawing};
+        ws[t] = (worker){.cfg = cfg,
+                         .items = items,
+                         .n_items = n_items,
+                         .next = &next,
+                         .done = &done,
+                         .cache = nd_layer_cache_alloc(),
+                         .progress = &bar,
+                         .drawing = &drawing};
         ws[t].st.min_peak_mib = INFINITY;
         if (!ws[t].cache) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     }
@@ -344,7 +365,9 @@ int nd_search_run(const nd_search_config *cfg, nd_search_result *out, nd_error *
         free(ws[t].kept);
         nd_layer_cache_free(ws[t].cache);
     }
-    free(ws); free(ids); free(items);
+    free(ws);
+    free(ids);
+    free(items);
     out->stats.seconds = elapsed_s(&t0);
     if (!rc && out->stats.priced == 0) rc = nd_search_explain_none(cfg, &out->stats, err);
     if (rc) nd_search_result_free(out);

@@ -36,15 +36,24 @@ static void write_train(FILE *fp, const nd_train *t)
     nd_yaml_write_int(fp, in, "seq_len", t->seq_len);
     nd_yaml_write_text(fp, in, "precision", t->precision);
     /* 16-bit gradients take the precision's 16-bit type (bf16 when training in fp32). */
-    nd_yaml_write_text(fp, in, "grad_precision", t->grad_bytes == 4 ? "fp32" : nd_text_equal_nocase(t->precision, "fp16") ? "fp16" : "bf16");
+    nd_yaml_write_text(fp, in, "grad_precision",
+                       t->grad_bytes == 4                           ? "fp32"
+                       : nd_text_equal_nocase(t->precision, "fp16") ? "fp16"
+                                                                    : "bf16");
     nd_yaml_write_bool(fp, in, "master_weights", t->master_bytes > 0);
     nd_yaml_write_text(fp, in, "optimizer", optimizers[t->optimizer]);
     nd_yaml_write_text(fp, in, "optimizer_state_precision", bytes_name(t->state_bytes));
     nd_yaml_write_bool(fp, in, "grad_clip", t->grad_clip);
     fputs("  selective_modules: [", fp);
     const char *sep = "";
-    if (t->selective_modules & ND_SELECTIVE_CORE_ATTN) { fprintf(fp, "%score_attn", sep); sep = ", "; }
-    if (t->selective_modules & ND_SELECTIVE_ACTIVATION) { fprintf(fp, "%sactivation", sep); sep = ", "; }
+    if (t->selective_modules & ND_SELECTIVE_CORE_ATTN) {
+        fprintf(fp, "%score_attn", sep);
+        sep = ", ";
+    }
+    if (t->selective_modules & ND_SELECTIVE_ACTIVATION) {
+        fprintf(fp, "%sactivation", sep);
+        sep = ", ";
+    }
     if (t->selective_modules & ND_SELECTIVE_NORM) fprintf(fp, "%snorm", sep);
     fputs("]\n", fp);
     nd_yaml_write_bool(fp, in, "flash_attention", t->flash_attention);
@@ -66,10 +75,12 @@ static void write_train(FILE *fp, const nd_train *t)
     nd_yaml_write_bool(fp, in, "moe_grouped_gemm", t->moe_grouped_gemm);
     nd_yaml_write_bool(fp, in, "fused_cross_entropy", t->fused_cross_entropy);
     if (t->vocab_divisible_by > 0) nd_yaml_write_int(fp, in, "vocab_divisible_by", t->vocab_divisible_by);
-    if (t->expandable_segments >= 0) nd_yaml_write_bool(fp, in, "expandable_segments", t->expandable_segments > 0);
+    if (t->expandable_segments >= 0)
+        nd_yaml_write_bool(fp, in, "expandable_segments", t->expandable_segments > 0);
     if (t->record_streams >= 0) nd_yaml_write_bool(fp, in, "record_streams", t->record_streams > 0);
     if (t->optimizer_impl >= 0)
-        nd_yaml_write_text(fp, in, "optimizer_impl", nd_optimizer_impl_name((nd_optimizer_impl)t->optimizer_impl));
+        nd_yaml_write_text(fp, in, "optimizer_impl",
+                           nd_optimizer_impl_name((nd_optimizer_impl)t->optimizer_impl));
     if (t->reshard_after_forward >= 0)
         nd_yaml_write_bool(fp, in, "reshard_after_forward", t->reshard_after_forward > 0);
     nd_yaml_write_bool(fp, in, "fp32_grad_copy", t->fp32_grad_copy);
@@ -83,7 +94,8 @@ static void write_strategy(FILE *fp, const nd_strategy *s)
     fputs("strategy:\n", fp);
     for (int i = 0; i < ND_DIMS; i++) {
         nd_dim d = nd_dim_strategy_order[i];
-        nd_yaml_write_int(fp, in, nd_dim_name(d), nd_strategy_dim_resolved(s, d)); /* ranked: ETP already resolved */
+        nd_yaml_write_int(fp, in, nd_dim_name(d),
+                          nd_strategy_dim_resolved(s, d)); /* ranked: ETP already resolved */
     }
     if (s->first_stage_layers) nd_yaml_write_int(fp, in, nd_strategy_keys.first, s->first_stage_layers);
     if (s->last_stage_layers) nd_yaml_write_int(fp, in, nd_strategy_keys.last, s->last_stage_layers);
@@ -120,8 +132,10 @@ static void write_layer_modes(FILE *fp, const nd_context *ctx, const nd_strategy
     layer_map count = {NULL, main, 0};
     nd_plan_each_layer(ctx, s, plan, map_layer, &count);
     if (count.differ > MAX_LISTED_LAYERS) {
-        fprintf(fp, "    # %lld layers differ from mode %s: too many to list here; recompute_plan "
-                "gives their counts per stage\n", (long long)count.differ, nd_recompute_name(main));
+        fprintf(fp,
+                "    # %lld layers differ from mode %s: too many to list here; recompute_plan "
+                "gives their counts per stage\n",
+                (long long)count.differ, nd_recompute_name(main));
         return;
     }
     layer_map lm = {fp, main, 0};
@@ -159,10 +173,9 @@ static void write_plan(FILE *fp, const nd_recompute_plan *plan)
     for (int64_t i = 0; i < plan->stages; i++) {
         int64_t(*n)[ND_RECOMPUTE_MODES] = plan->layers[i];
         fprintf(fp, "    - {%s: [%lld, %lld, %lld], %s: [%lld, %lld, %lld], offloaded: [%lld, %lld]}\n",
-                nd_layer_kind_name(ND_LAYER_DENSE), (long long)n[0][0], (long long)n[0][1], (long long)n[0][2],
-                nd_layer_kind_name(ND_LAYER_MOE), (long long)n[1][0],
-                (long long)n[1][1], (long long)n[1][2],
-                (long long)(plan->offloaded ? plan->offloaded[i][0] : 0),
+                nd_layer_kind_name(ND_LAYER_DENSE), (long long)n[0][0], (long long)n[0][1],
+                (long long)n[0][2], nd_layer_kind_name(ND_LAYER_MOE), (long long)n[1][0], (long long)n[1][1],
+                (long long)n[1][2], (long long)(plan->offloaded ? plan->offloaded[i][0] : 0),
                 (long long)(plan->offloaded ? plan->offloaded[i][1] : 0));
     }
 }
@@ -193,24 +206,26 @@ int nd_search_write_best(const char *path, const nd_search_config *cfg, const nd
     comment_text(fp, cfg->ctx->model->name);
     fprintf(fp, " on %lld x ", (long long)cfg->ctx->devices);
     comment_text(fp, cfg->ctx->device->name);
-    fprintf(fp, ", global batch %lld: %.2f ms per step,\n"
+    fprintf(fp,
+            ", global batch %lld: %.2f ms per step,\n"
             "# peak %.0f MiB. `nd-estimate -y best.yaml` prices it again; the hyperparallel: section holds\n"
-            "# HyperParallel's train.yaml keys for the trainer.\n", (long long)cfg->global_batch, best->step_ms,
-            best->peak_mib);
+            "# HyperParallel's train.yaml keys for the trainer.\n",
+            (long long)cfg->global_batch, best->step_ms, best->peak_mib);
     fputs("model:\n", fp);
     nd_model_write_yaml(fp, cfg->ctx->model, "  ");
     write_train(fp, cfg->ctx->train);
     nd_yaml_write_int(fp, "  ", "global_batch", cfg->global_batch);
     write_cluster(fp, cfg, run);
     write_strategy(fp, &best->s);
-    int64_t (*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES] = NULL;
-    int64_t (*offloaded)[ND_LAYER_KINDS] = NULL;
+    int64_t(*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES] = NULL;
+    int64_t(*offloaded)[ND_LAYER_KINDS] = NULL;
     nd_recompute_plan plan = {0};
     bool has_plan = false;
     if (best->per_layer) {
         layers = calloc((size_t)best->s.pp, sizeof *layers);
         offloaded = calloc((size_t)best->s.pp, sizeof *offloaded);
-        plan.layers = layers; plan.offloaded = offloaded;
+        plan.layers = layers;
+        plan.offloaded = offloaded;
         has_plan = layers && offloaded && !nd_search_plan(cfg, best, &plan);
         if (has_plan) write_plan(fp, &plan);
     }
@@ -224,11 +239,14 @@ int nd_search_write_resolved(const char *dir, const nd_search_config *cfg, const
                              const nd_ranked *best, char *written, size_t size, nd_error *err)
 {
     nd_config_choice c = {best->s, cfg->global_batch, NULL, 0};
-    int64_t (*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES] = NULL;
+    int64_t(*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES] = NULL;
     if (best->per_layer) {
         layers = calloc((size_t)best->s.pp, sizeof *layers);
         nd_recompute_plan plan = {best->s.pp, layers, NULL, 0};
-        if (layers && !nd_search_plan(cfg, best, &plan)) { c.plan = (const int64_t (*)[2][3])layers; c.plan_stages = best->s.pp; }
+        if (layers && !nd_search_plan(cfg, best, &plan)) {
+            c.plan = (const int64_t(*)[2][3])layers;
+            c.plan_stages = best->s.pp;
+        }
     }
     int rc = nd_config_write(run, &c, dir, written, size, err);
     free(layers);

@@ -21,7 +21,10 @@
  * step: 2.8 ms per GiB moved, measured inside the Demo 2 step"); no other device states one. */
 static double nd_host_copy_cost(const char *device)
 {
-    static const struct { const char *device; double ms_per_gib; } costs[] = {{"A3", 2.8}};
+    static const struct {
+        const char *device;
+        double ms_per_gib;
+    } costs[] = {{"A3", 2.8}};
     for (size_t i = 0; i < sizeof costs / sizeof costs[0]; i++)
         if (nd_text_equal_nocase(costs[i].device, device)) return costs[i].ms_per_gib;
     return 0;
@@ -42,7 +45,8 @@ static bool widen_lists(nd_search_space *sp)
     bool any = false;
     for (int d = 0; d < ND_DIMS_SEARCHED; d++) {
         any |= sp->allowed[d] != NULL;
-        sp->allowed[d] = NULL; sp->n_allowed[d] = 0;
+        sp->allowed[d] = NULL;
+        sp->n_allowed[d] = 0;
     }
     return any;
 }
@@ -92,7 +96,8 @@ static int build_space(const nd_search_request *req, const nd_session *ses, cons
             }
             nd_recompute m;
             if (nd_recompute_parse(req->modes[i], &m))
-                return nd_error_set(err, ND_EUSAGE, "--recompute %s: not off, selective, full or auto", req->modes[i]);
+                return nd_error_set(err, ND_EUSAGE, "--recompute %s: not off, selective, full or auto",
+                                    req->modes[i]);
             bool dup = false;
             for (int j = 0; j < sp->n_modes; j++) dup |= sp->modes[j] == m;
             if (!dup) sp->modes[sp->n_modes++] = m;
@@ -100,27 +105,37 @@ static int build_space(const nd_search_request *req, const nd_session *ses, cons
     }
     sp->per_layer |= req->per_layer;
     sp->offload = req->offload;
-    if (req->offload && !sp->per_layer) return nd_error_set(err, ND_EUSAGE, "-ao needs -ar (offload is planned per layer)");
+    if (req->offload && !sp->per_layer)
+        return nd_error_set(err, ND_EUSAGE, "-ao needs -ar (offload is planned per layer)");
     /* The knapsack picks each layer's mode among the listed ones (-ar --recompute MODES, a
      * search config's recompute_modes, ND's meaning): one pass per candidate. */
     if (sp->per_layer) {
         sp->layer_modes = 0;
-        for (int m = 0; m < sp->n_modes && (req->n_modes || (file && file->n_modes) || ses->run.search_modes); m++)
+        for (int m = 0; m < sp->n_modes && (req->n_modes || (file && file->n_modes) || ses->run.search_modes);
+             m++)
             sp->layer_modes |= 1u << sp->modes[m];
-        sp->n_modes = 1; sp->modes[0] = ND_RECOMPUTE_FULL;
+        sp->n_modes = 1;
+        sp->modes[0] = ND_RECOMPUTE_FULL;
     }
     /* ND's default for a framework config: every candidate fully recomputed, unless the
      * command line or the search config says otherwise (reference/nd-costmodel.md §3.1) */
-    if (nd_search_nd_full_recompute(req, ses, file)) { sp->n_modes = 1; sp->modes[0] = ND_RECOMPUTE_FULL; }
-    bool link = req->host_gibps > 0 || req->host_overlap >= 0 || req->host_cost >= 0 || req->sustained_tflops > 0;
+    if (nd_search_nd_full_recompute(req, ses, file)) {
+        sp->n_modes = 1;
+        sp->modes[0] = ND_RECOMPUTE_FULL;
+    }
+    bool link =
+        req->host_gibps > 0 || req->host_overlap >= 0 || req->host_cost >= 0 || req->sustained_tflops > 0;
     if (link && !sp->offload)
-        return nd_error_set(err, ND_EUSAGE, "--host_link_gibps, --sustained_tflops, --host_link_overlap and "
+        return nd_error_set(err, ND_EUSAGE,
+                            "--host_link_gibps, --sustained_tflops, --host_link_overlap and "
                             "--host_link_cost price offload, which needs -ao/--auto_offload");
     if (req->per_layer && req->common.mppb)
-        return nd_error_set(err, ND_EUSAGE, "-ar/--auto_recompute chooses the recompute, so it cannot take it from "
+        return nd_error_set(err, ND_EUSAGE,
+                            "-ar/--auto_recompute chooses the recompute, so it cannot take it from "
                             "the config (-mppb)");
     if (req->n_modes && req->common.mppb)
-        return nd_error_set(err, ND_EUSAGE, "--recompute searches the recompute modes, so it cannot take them from "
+        return nd_error_set(err, ND_EUSAGE,
+                            "--recompute searches the recompute modes, so it cannot take them from "
                             "the config (-mppb): give one or the other");
     const nd_run_layout *L = &ses->run.layout;
     if (req->common.mppb && (L->has_recompute || L->has_selective)) sp->layout = L;
@@ -138,13 +153,14 @@ static bool extras_need_all(const nd_search_request *req)
 }
 
 /* ND's -e/-ee/-eee additions after the table, and -k's description. */
-static int print_extras(const nd_search_request *req, const nd_search_config *cfg, const nd_search_result *res,
-                        size_t top, FILE *out, FILE *diag, nd_error *err)
+static int print_extras(const nd_search_request *req, const nd_search_config *cfg,
+                        const nd_search_result *res, size_t top, FILE *out, FILE *diag, nd_error *err)
 {
     if (req->exhaustive[0] || req->exhaustive[1] || req->exhaustive[2]) {
         nd_dim dims[ND_DIMS_SEARCHED];
         int n = 0;
-        for (int i = 0; i < req->n_dims && n < ND_DIMS_SEARCHED; i++) dims[n++] = (nd_dim)nd_search_dim_from_name(req->dims[i]);
+        for (int i = 0; i < req->n_dims && n < ND_DIMS_SEARCHED; i++)
+            dims[n++] = (nd_dim)nd_search_dim_from_name(req->dims[i]);
         for (int d = 0; !req->dims_given && d < ND_DIMS_SEARCHED; d++) dims[n++] = (nd_dim)d;
         size_t *idx = malloc((res->count ? res->count : 1) * sizeof *idx);
         if (!idx) return nd_error_set(err, ND_ENOMEM, "out of memory");
@@ -154,14 +170,15 @@ static int print_extras(const nd_search_request *req, const nd_search_config *cf
     }
     if (!req->has_ppb_k) return ND_OK;
     char *stem = nd_path_stem(req->common.run_path), path[1200];
-    int rc = nd_search_write_ppb(req->out_dir ? req->out_dir : ".", stem ? stem : "nd", cfg, res, req->ppb_k, path,
-                                 sizeof path, err);
+    int rc = nd_search_write_ppb(req->out_dir ? req->out_dir : ".", stem ? stem : "nd", cfg, res, req->ppb_k,
+                                 path, sizeof path, err);
     free(stem);
     if (rc) return rc;
     const nd_strategy *s = &res->items[req->ppb_k].s;
     char desc[256];
     nd_strategy_format(s, desc, sizeof desc);
-    fprintf(out, "Pipeline balancer's description of configuration %zu (%s) written to %s\n", req->ppb_k, desc, path);
+    fprintf(out, "Pipeline balancer's description of configuration %zu (%s) written to %s\n", req->ppb_k,
+            desc, path);
     return ND_OK;
 }
 
@@ -196,8 +213,8 @@ static int write_plots(const nd_search_request *req, const nd_search_config *cfg
 }
 
 static int write_files(const nd_search_request *req, const nd_search_config *cfg, const nd_session *ses,
-                       const nd_search_result *res, const nd_search_odds *odds, nd_plot_gallery *gallery, FILE *out,
-                       nd_error *err)
+                       const nd_search_result *res, const nd_search_odds *odds, nd_plot_gallery *gallery,
+                       FILE *out, nd_error *err)
 {
     int rc = ND_OK;
     if (req->ranking_csv) rc = nd_search_write_ranking(req->ranking_csv, cfg, res, odds, err);
@@ -217,9 +234,13 @@ static int write_files(const nd_search_request *req, const nd_search_config *cfg
     if (!rc) rc = nd_search_write_summary(summary, cfg, res, odds, err);
     if (!rc) rc = nd_search_write_best(best, cfg, &ses->run, &res->items[0], err);
     if (!rc) rc = nd_search_write_memory(memory, cfg, &res->items[0], err);
-    free(ranking); free(summary); free(best); free(memory);
+    free(ranking);
+    free(summary);
+    free(best);
+    free(memory);
     if (rc) return rc;
-    if (ses->run.format != ND_CONFIG_ND && (rc = write_resolved(req->out_dir, cfg, ses, res, out, err))) return rc;
+    if (ses->run.format != ND_CONFIG_ND && (rc = write_resolved(req->out_dir, cfg, ses, res, out, err)))
+        return rc;
     size_t top = req->top > 0 ? (size_t)req->top : 10;
     if (nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT) &&
         (rc = nd_search_write_debug(req->out_dir, cfg, res,
@@ -243,7 +264,8 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
     if ((rc = nd_session_open(&ses, &req->common, false, diag, err))) goto done;
     const nd_search_config_file *file = ses.search;
     if ((req->exhaustive[0] || req->exhaustive[1] || req->exhaustive[2]) && file) {
-        rc = nd_error_set(err, ND_EUSAGE, "--exhaustive, --force_exhaustive, and --fforce-exhaustive apply to the "
+        rc = nd_error_set(err, ND_EUSAGE,
+                          "--exhaustive, --force_exhaustive, and --fforce-exhaustive apply to the "
                           "standard ND search, not --real_csv, --search-config, or --verify");
         goto done;
     }
@@ -259,13 +281,15 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
     if (!req->out_dir && req->plot_format && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
         fprintf(diag, "nd-search: note: --format is not used: plot files are drawn only with -o DIR\n");
     if (!req->out_dir && !req->report && req->no_plots && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
-        fprintf(diag, "nd-search: note: --no-plots is not used: plots are drawn only with -o DIR or --report\n");
+        fprintf(diag,
+                "nd-search: note: --no-plots is not used: plots are drawn only with -o DIR or --report\n");
     if (ses.run.devices <= 0) {
         rc = nd_error_set(err, ND_EUSAGE, "no device count: give -d N (or cluster.devices in the run file)");
         goto done;
     }
     if (ses.run.train.global_batch <= 0) {
-        rc = nd_error_set(err, ND_EUSAGE, "no global batch: give -b GBS (or train.global_batch in the run file)");
+        rc = nd_error_set(err, ND_EUSAGE,
+                          "no global batch: give -b GBS (or train.global_batch in the run file)");
         goto done;
     }
     nd_search_space space;
@@ -273,15 +297,21 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
     if ((rc = build_space(req, &ses, file, &space, &base, err))) goto done;
     if (nd_search_nd_full_recompute(req, &ses, file) && ses.run.train.recompute != ND_RECOMPUTE_FULL &&
         nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
-        fprintf(diag, "note: every strategy is priced fully recomputed, as ND does without -mppb, --recompute or "
-                "-ar (%s runs %s)\n", ses.run.source, nd_recompute_name(ses.run.train.recompute));
+        fprintf(diag,
+                "note: every strategy is priced fully recomputed, as ND does without -mppb, --recompute or "
+                "-ar (%s runs %s)\n",
+                ses.run.source, nd_recompute_name(ses.run.train.recompute));
     nd_context ctx;
     nd_context_init(&ctx, &ses.run.model, &ses.run.train, ses.device, ses.run.devices, ses.budget_mib,
                     ses.has_ratios ? &ses.ratios.ratios : NULL);
-    nd_search_config cfg = {&ctx, base, ses.run.train.global_batch, space,
-                            (req->ranking_csv || req->out_dir || nd_cli_says(&req->common, ND_VERBOSITY_DETAIL) ||
-                             extras_need_all(req))
-                                ? 0 : (req->top > 0 ? (size_t)req->top : 10),
+    nd_search_config cfg = {&ctx,
+                            base,
+                            ses.run.train.global_batch,
+                            space,
+                            (req->ranking_csv || req->out_dir ||
+                             nd_cli_says(&req->common, ND_VERBOSITY_DETAIL) || extras_need_all(req))
+                                ? 0
+                                : (req->top > 0 ? (size_t)req->top : 10),
                             req->common.jobs > 0 ? req->common.jobs : 1,
                             req->quiet || !nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT) ? NULL : progress};
     if (nd_cli_says(&req->common, ND_VERBOSITY_INFO)) nd_search_print_space(diag, &cfg);
@@ -298,15 +328,18 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
         if (rc) {
             *err = wide;
         } else if (res.count && nd_cli_says(&req->common, ND_VERBOSITY_RESULTS)) {
-            fprintf(diag, "warning: no strategy within the search config's lists (%s): the best strategies "
-                    "outside them follow, as ND keeps the best that fits\n", why);
+            fprintf(diag,
+                    "warning: no strategy within the search config's lists (%s): the best strategies "
+                    "outside them follow, as ND keeps the best that fits\n",
+                    why);
         }
     }
     if (rc) goto done;
     if (res.count == 0) {
         char s[256];
         nd_strategy_format(&res.stats.min_peak, s, sizeof s);
-        rc = nd_error_set(err, ND_EINPUT, "nothing fits the %.0f MiB budget: the least any strategy needs is "
+        rc = nd_error_set(err, ND_EINPUT,
+                          "nothing fits the %.0f MiB budget: the least any strategy needs is "
                           "%.0f MiB (%s); raise -M, add devices, or allow recompute (--recompute full, -ar)",
                           ctx.budget_mib, res.stats.min_peak_mib, s);
     } else {
@@ -315,9 +348,12 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
         if (nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT)) nd_search_print_summary(progress, &cfg, &res);
         size_t top = req->top > 0 ? (size_t)req->top : 10;
         /* ND's levels: -v 4 ranks every fitting strategy, 5 and 6 add the top ones' stages */
-        nd_search_print_table(out, &cfg, &res, nd_cli_says(&req->common, ND_VERBOSITY_DETAIL) ? res.count : top);
-        if (nd_cli_says(&req->common, ND_VERBOSITY_TRACE)) nd_search_print_stages(diag, &cfg, &res, top, false);
-        if (nd_cli_says(&req->common, ND_VERBOSITY_DEBUG)) nd_search_print_stages(diag, &cfg, &res, top, true);
+        nd_search_print_table(out, &cfg, &res,
+                              nd_cli_says(&req->common, ND_VERBOSITY_DETAIL) ? res.count : top);
+        if (nd_cli_says(&req->common, ND_VERBOSITY_TRACE))
+            nd_search_print_stages(diag, &cfg, &res, top, false);
+        if (nd_cli_says(&req->common, ND_VERBOSITY_DEBUG))
+            nd_search_print_stages(diag, &cfg, &res, top, true);
         if (file) nd_search_print_config_result(out, &cfg, file, &res);
         rc = print_extras(req, &cfg, &res, top, out, diag, err);
         /* With -c, how sure the calibration is of that order. */
@@ -327,8 +363,8 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
         nd_plot_gallery gallery = {0};
         if (!rc) rc = write_files(req, &cfg, &ses, &res, &odds, req->report ? &gallery : NULL, out, err);
         if (!rc && req->report) {
-            nd_search_report_inputs in = {req->common.run_path, req->common.ratios_path, req->common.search_config,
-                                          req->out_dir};
+            nd_search_report_inputs in = {req->common.run_path, req->common.ratios_path,
+                                          req->common.search_config, req->out_dir};
             rc = nd_search_report_html(req->report, &cfg, &res, top, &odds, &in, &gallery, &capture, err);
         }
         nd_plot_gallery_free(&gallery);

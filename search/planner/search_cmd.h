@@ -13,27 +13,27 @@
 
 typedef struct nd_search_request {
     nd_cli_common common;
-    const char *dims[16];     /* -l: the dimensions that vary */
+    const char *dims[16]; /* -l: the dimensions that vary */
     int n_dims;
     bool dims_given;
-    const char *modes[4];     /* --recompute: modes, or auto */
+    const char *modes[4]; /* --recompute: modes, or auto */
     int n_modes;
-    bool per_layer;           /* -ar */
-    bool offload;             /* -ao */
-    double host_gibps;        /* --host_link_gibps (0 = the device's) */
-    double host_overlap;      /* --host_link_overlap (< 0 = 0.8) */
-    double host_cost;         /* --host_link_cost, ms per GiB (< 0 = the device's, ND's) */
-    double sustained_tflops;  /* --sustained_tflops (0 = the priced forward) */
-    long top;                 /* -t (0 = 10 printed) */
-    const char *ranking_csv;  /* --ranking_csv */
-    const char *out_dir;      /* -o */
-    const char *plot_format;  /* --format */
-    bool no_plots;            /* --no-plots */
-    bool potentials;          /* -rp */
-    bool quiet;               /* --no-progress */
-    const char *real_csv;     /* --real_csv: ND's compare, handed to nd-compare */
-    int exhaustive[3];        /* -e, -ee, -eee */
-    size_t ppb_k;             /* -k */
+    bool per_layer;          /* -ar */
+    bool offload;            /* -ao */
+    double host_gibps;       /* --host_link_gibps (0 = the device's) */
+    double host_overlap;     /* --host_link_overlap (< 0 = 0.8) */
+    double host_cost;        /* --host_link_cost, ms per GiB (< 0 = the device's, ND's) */
+    double sustained_tflops; /* --sustained_tflops (0 = the priced forward) */
+    long top;                /* -t (0 = 10 printed) */
+    const char *ranking_csv; /* --ranking_csv */
+    const char *out_dir;     /* -o */
+    const char *plot_format; /* --format */
+    bool no_plots;           /* --no-plots */
+    bool potentials;         /* -rp */
+    bool quiet;              /* --no-progress */
+    const char *real_csv;    /* --real_csv: ND's compare, handed to nd-compare */
+    int exhaustive[3];       /* -e, -ee, -eee */
+    size_t ppb_k;            /* -k */
     bool has_ppb_k;
     const char *write_ratios; /* --write_ratios, with --real_csv */
     const char *report;       /* --report FILE: the one-page HTML report */

@@ -15,22 +15,33 @@
 #include "nd/planner/search_out.h"
 #include "nd/base/units.h"
 
-
 /* ND's name and the nd dimension, in ND's order. */
-static const struct { const char *key; nd_dim d; } keys[] = {
-    {"dp", ND_DIM_DP}, {"tp", ND_DIM_MP}, {"pp", ND_DIM_PP}, {"cp", ND_DIM_CP}, {"ep", ND_DIM_EP},
-    {"fsdp", ND_DIM_OP}, {"micro_batch_num", ND_DIM_MB}, {"micro_batch_size", ND_DIM_MBS},
-    {"pp_interleave_num", ND_DIM_VPP}, {"sp", ND_DIM_SP},
+static const struct {
+    const char *key;
+    nd_dim d;
+} keys[] = {
+    {"dp", ND_DIM_DP},
+    {"tp", ND_DIM_MP},
+    {"pp", ND_DIM_PP},
+    {"cp", ND_DIM_CP},
+    {"ep", ND_DIM_EP},
+    {"fsdp", ND_DIM_OP},
+    {"micro_batch_num", ND_DIM_MB},
+    {"micro_batch_size", ND_DIM_MBS},
+    {"pp_interleave_num", ND_DIM_VPP},
+    {"sp", ND_DIM_SP},
 };
 
 /* "[1, 2, 4]" (the config's list), "auto" (searched), or the fixed value and where from. */
-static void dim_text(const nd_search_config *cfg, const nd_search_config_file *f, nd_dim d, char *buf, size_t size)
+static void dim_text(const nd_search_config *cfg, const nd_search_config_file *f, nd_dim d, char *buf,
+                     size_t size)
 {
     const nd_search_space *sp = &cfg->space;
     if (f->n_list[d] && (sp->vary & ND_DIM_BIT(d))) {
         size_t used = (size_t)snprintf(buf, size, "[");
         for (size_t i = 0; i < f->n_list[d] && used + 24 < size; i++)
-            used += (size_t)snprintf(buf + used, size - used, "%s%lld", i ? ", " : "", (long long)f->list[d][i]);
+            used +=
+                (size_t)snprintf(buf + used, size - used, "%s%lld", i ? ", " : "", (long long)f->list[d][i]);
         snprintf(buf + used, size - used, "]");
     } else if (sp->vary & ND_DIM_BIT(d)) {
         snprintf(buf, size, "auto");
@@ -96,11 +107,12 @@ void nd_search_print_config_result(FILE *out, const nd_search_config *cfg, const
     const nd_ranked *best = &res->items[0];
     const nd_strategy *s = &best->s;
     int64_t shard = s->op < s->dp * s->cp ? s->op : s->dp * s->cp; /* ND: OP capped by DP x CP */
-    fprintf(out, "Optimal strategy: dp=%lld tp=%lld pp=%lld cp=%lld ep=%lld micro_batch_num=%lld dp_shard=%lld "
+    fprintf(out,
+            "Optimal strategy: dp=%lld tp=%lld pp=%lld cp=%lld ep=%lld micro_batch_num=%lld dp_shard=%lld "
             "dp_replicate=%lld activation_checkpoint=%s memory_estimate_mb=%.0f score=%.2f\n",
-            (long long)s->dp, (long long)s->tp, (long long)s->pp, (long long)s->cp, (long long)s->ep, (long long)s->mb,
-            (long long)shard, (long long)(s->dp * s->cp / shard), nd_recompute_name(s->recompute), best->peak_mib,
-            best->step_ms);
+            (long long)s->dp, (long long)s->tp, (long long)s->pp, (long long)s->cp, (long long)s->ep,
+            (long long)s->mb, (long long)shard, (long long)(s->dp * s->cp / shard),
+            nd_recompute_name(s->recompute), best->peak_mib, best->step_ms);
     char json[4096];
     if (best->per_layer) {
         ranges(cfg, best, json, sizeof json);
@@ -109,22 +121,27 @@ void nd_search_print_config_result(FILE *out, const nd_search_config *cfg, const
     if (best->offloaded_layers) {
         double gib, share;
         offloaded(cfg, best, &gib, &share);
-        fprintf(out, "  offloaded_layers=%lld offloaded_gib=%.2f offloaded_share=%.1f %% (of the peak stage's "
-                "activations, kept in host memory)\n", (long long)best->offloaded_layers, gib, 100 * share);
+        fprintf(out,
+                "  offloaded_layers=%lld offloaded_gib=%.2f offloaded_share=%.1f %% (of the peak stage's "
+                "activations, kept in host memory)\n",
+                (long long)best->offloaded_layers, gib, 100 * share);
     }
     if (best->per_layer) return;
     /* ND's recompute_per_layer: the same strategy with a mode chosen for each layer */
     nd_search_config alt = *cfg;
-    alt.space.per_layer = true; alt.space.offload = false; alt.space.layout = NULL;
+    alt.space.per_layer = true;
+    alt.space.offload = false;
+    alt.space.layout = NULL;
     nd_layer_cache *cache = nd_layer_cache_alloc();
     nd_strategy t = best->s;
     nd_ranked r;
     double peak;
     if (cache && nd_search_price(&alt, cache, &t, &r, &peak) && r.per_layer) {
         ranges(&alt, &r, json, sizeof json);
-        fprintf(out, "With each layer's recompute chosen on its own (recompute: per_layer): score=%.2f "
-                "memory_estimate_mb=%.0f activation_checkpoint=%s layers %s\n", r.step_ms, r.peak_mib,
-                nd_recompute_name(r.s.recompute), json);
+        fprintf(out,
+                "With each layer's recompute chosen on its own (recompute: per_layer): score=%.2f "
+                "memory_estimate_mb=%.0f activation_checkpoint=%s layers %s\n",
+                r.step_ms, r.peak_mib, nd_recompute_name(r.s.recompute), json);
     }
     nd_layer_cache_free(cache);
 }

@@ -16,7 +16,7 @@
 #include "nd/planner/search_out.h"
 
 /* ND's dimension order (ALL_DIMS): the columns of every ND search file. */
-static const nd_dim nd_order[] = {ND_DIM_DP, ND_DIM_EP, ND_DIM_MP, ND_DIM_CP, ND_DIM_PP,
+static const nd_dim nd_order[] = {ND_DIM_DP,  ND_DIM_EP, ND_DIM_MP,  ND_DIM_CP, ND_DIM_PP,
                                   ND_DIM_VPP, ND_DIM_MB, ND_DIM_MBS, ND_DIM_SP, ND_DIM_OP};
 #define N_ORDER (sizeof nd_order / sizeof nd_order[0])
 
@@ -29,7 +29,8 @@ static void dims_header(FILE *fp)
 static void dims_row(FILE *fp, size_t rank, const nd_ranked *r)
 {
     fprintf(fp, "%zu", rank);
-    for (size_t i = 0; i < N_ORDER; i++) fprintf(fp, ",%lld", (long long)nd_strategy_dim_resolved(&r->s, nd_order[i]));
+    for (size_t i = 0; i < N_ORDER; i++)
+        fprintf(fp, ",%lld", (long long)nd_strategy_dim_resolved(&r->s, nd_order[i]));
 }
 
 static void num(FILE *fp, double v)
@@ -59,7 +60,8 @@ static int write_parts(const char *path, const nd_search_result *res, size_t cou
         dims_row(out.fp, i + 1, r);
         fprintf(out.fp, ",%s", mode_of(r));
         for (int p = 0; p < ND_ND_PARTS; p++) num(out.fp, r->parts_ms[p]);
-        num(out.fp, r->step_ms); num(out.fp, r->peak_mib);
+        num(out.fp, r->step_ms);
+        num(out.fp, r->peak_mib);
         for (int p = ND_ND_PARTS; p < ND_PARTS; p++) num(out.fp, r->parts_ms[p]);
         fputc('\n', out.fp);
     }
@@ -74,16 +76,17 @@ static const char *const mem_columns =
 static void stage_row(FILE *fp, const nd_stage_memory *m, const nd_stage_time *t)
 {
     fprintf(fp, ",%lld,%lld", (long long)m->first_layer, (long long)m->layers);
-    const double v[] = {m->params_mib, m->grads_mib, m->optimizer_mib, m->activations_mib, m->working_mib,
-                        m->buffers_mib, m->allocator_mib, m->context_mib, m->total_mib, m->inflight,
-                        t->forward_ms, t->backward_ms, t->recompute_ms, t->tp_ms, t->ep_ms, t->cp_ms,
-                        t->overhead_ms, t->dp_comm_ms, t->dp_reduce_ms, t->optimizer_ms};
+    const double v[] = {m->params_mib,   m->grads_mib,   m->optimizer_mib, m->activations_mib,
+                        m->working_mib,  m->buffers_mib, m->allocator_mib, m->context_mib,
+                        m->total_mib,    m->inflight,    t->forward_ms,    t->backward_ms,
+                        t->recompute_ms, t->tp_ms,       t->ep_ms,         t->cp_ms,
+                        t->overhead_ms,  t->dp_comm_ms,  t->dp_reduce_ms,  t->optimizer_ms};
     for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) num(fp, v[k]);
     fputc('\n', fp);
 }
 
-static int write_stages(const char *path, const nd_search_config *cfg, const nd_search_result *res, size_t count,
-                        nd_error *err)
+static int write_stages(const char *path, const nd_search_config *cfg, const nd_search_result *res,
+                        size_t count, nd_error *err)
 {
     nd_outfile out;
     int rc = nd_outfile_open(&out, path, err);
@@ -101,19 +104,23 @@ static int write_stages(const char *path, const nd_search_config *cfg, const nd_
         }
         nd_priced_stages_free(&p);
     }
-    if (rc) { nd_outfile_discard(&out); return rc; }
+    if (rc) {
+        nd_outfile_discard(&out);
+        return rc;
+    }
     return nd_outfile_commit(&out, err);
 }
 
-int nd_search_write_debug(const char *dir, const nd_search_config *cfg, const nd_search_result *res, size_t count,
-                          nd_error *err)
+int nd_search_write_debug(const char *dir, const nd_search_config *cfg, const nd_search_result *res,
+                          size_t count, nd_error *err)
 {
     if (count > res->count) count = res->count;
     char *parts = nd_path_join(dir, "debug.csv"), *mem = nd_path_join(dir, "debug_mem.csv");
     int rc = parts && mem ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
     if (!rc) rc = write_parts(parts, res, count, err);
     if (!rc) rc = write_stages(mem, cfg, res, count, err);
-    free(parts); free(mem);
+    free(parts);
+    free(mem);
     return rc;
 }
 
@@ -125,9 +132,10 @@ void nd_search_print_space(FILE *fp, const nd_search_config *cfg)
     fputs("; keeps", fp);
     for (int d = 0; d < ND_DIMS_SEARCHED; d++)
         if (!(cfg->space.vary & ND_DIM_BIT(d)))
-            fprintf(fp, " %s=%lld", nd_dim_name((nd_dim)d), (long long)nd_strategy_dim_resolved(&cfg->base, (nd_dim)d));
-    fprintf(fp, "; DP x MP x PP x CP = %lld devices, VPP up to %lld, recompute ", (long long)cfg->ctx->devices,
-            (long long)cfg->space.max_vpp);
+            fprintf(fp, " %s=%lld", nd_dim_name((nd_dim)d),
+                    (long long)nd_strategy_dim_resolved(&cfg->base, (nd_dim)d));
+    fprintf(fp, "; DP x MP x PP x CP = %lld devices, VPP up to %lld, recompute ",
+            (long long)cfg->ctx->devices, (long long)cfg->space.max_vpp);
     if (cfg->space.per_layer) fputs("per layer", fp);
     for (int m = 0; !cfg->space.per_layer && m < cfg->space.n_modes; m++)
         fprintf(fp, "%s%s", m ? "/" : "", nd_recompute_name(cfg->space.modes[m]));
@@ -151,14 +159,20 @@ void nd_search_print_stages(FILE *fp, const nd_search_config *cfg, const nd_sear
             const nd_stage_memory *m = &p.mem[st];
             const nd_stage_time *t = &p.tm[st];
             if (times)
-                fprintf(fp, "  stage %lld: forward %.2f backward %.2f recompute %.2f TP %.2f EP %.2f CP %.2f overhead "
-                        "%.2f ms a micro-batch\n", (long long)st, t->forward_ms, t->backward_ms, t->recompute_ms,
-                        t->tp_ms, t->ep_ms, t->cp_ms, t->overhead_ms);
+                fprintf(
+                    fp,
+                    "  stage %lld: forward %.2f backward %.2f recompute %.2f TP %.2f EP %.2f CP %.2f overhead "
+                    "%.2f ms a micro-batch\n",
+                    (long long)st, t->forward_ms, t->backward_ms, t->recompute_ms, t->tp_ms, t->ep_ms,
+                    t->cp_ms, t->overhead_ms);
             else
-                fprintf(fp, "  stage %lld: %lld layers, %.0f MiB (params %.0f grads %.0f optimizer %.0f activations "
-                        "%.0f working %.0f buffers %.0f allocator %.0f context %.0f)\n", (long long)st,
-                        (long long)m->layers, m->total_mib, m->params_mib, m->grads_mib, m->optimizer_mib,
-                        m->activations_mib, m->working_mib, m->buffers_mib, m->allocator_mib, m->context_mib);
+                fprintf(
+                    fp,
+                    "  stage %lld: %lld layers, %.0f MiB (params %.0f grads %.0f optimizer %.0f activations "
+                    "%.0f working %.0f buffers %.0f allocator %.0f context %.0f)\n",
+                    (long long)st, (long long)m->layers, m->total_mib, m->params_mib, m->grads_mib,
+                    m->optimizer_mib, m->activations_mib, m->working_mib, m->buffers_mib, m->allocator_mib,
+                    m->context_mib);
         }
         nd_priced_stages_free(&p);
     }

@@ -37,7 +37,6 @@ int nd_search_price(const nd_search_config *cfg, nd_layer_cache *cache, nd_strat
 /* The explanation when no candidate is valid. */
 int nd_search_explain_none(const nd_search_config *cfg, const nd_search_stats *st, nd_error *err);
 
-
 /* A ranked strategy priced again with its per-stage memory and times (and its per-layer
  * plan under -ar): for the memory CSV and plot, and the winners' memory intervals. The
  * caller frees with nd_priced_stages_free. */
@@ -50,7 +49,8 @@ typedef struct nd_priced_stages {
     nd_estimate est;
 } nd_priced_stages;
 
-int nd_search_price_stages(const nd_search_config *cfg, const nd_ranked *r, nd_priced_stages *p, nd_error *err);
+int nd_search_price_stages(const nd_search_config *cfg, const nd_ranked *r, nd_priced_stages *p,
+                           nd_error *err);
 void nd_priced_stages_free(nd_priced_stages *p);
 
 /* Half-width of the 95 % prediction interval of r's peak under the ratios' memory

@@ -56,8 +56,8 @@ size_t nd_search_exhaustive(const nd_search_result *res, size_t top, const nd_di
             added++;
         }
         if (eee && added < eee && diag)
-            fprintf(diag, "warning: only %d of %d unique exhaustive result(s) found for dimension %s\n", added, eee,
-                    nd_dim_name(d));
+            fprintf(diag, "warning: only %d of %d unique exhaustive result(s) found for dimension %s\n",
+                    added, eee, nd_dim_name(d));
     }
     qsort(out, n, sizeof *out, cmp_size);
     return n;
@@ -69,18 +69,21 @@ static cJSON *option_times(const nd_layer_cost *l, double unit)
 {
     cJSON *o = cJSON_CreateObject();
     for (int m = 0; m < ND_RECOMPUTE_MODES; m++)
-        cJSON_AddNumberToObject(o, nd_recompute_name((nd_recompute)m), (l->backward_ms + l->recompute_ms[m]) / unit);
+        cJSON_AddNumberToObject(o, nd_recompute_name((nd_recompute)m),
+                                (l->backward_ms + l->recompute_ms[m]) / unit);
     return o;
 }
 
 static cJSON *option_values(const double v[ND_RECOMPUTE_MODES], double scale)
 {
     cJSON *o = cJSON_CreateObject();
-    for (int m = 0; m < ND_RECOMPUTE_MODES; m++) cJSON_AddNumberToObject(o, nd_recompute_name((nd_recompute)m), v[m] * scale);
+    for (int m = 0; m < ND_RECOMPUTE_MODES; m++)
+        cJSON_AddNumberToObject(o, nd_recompute_name((nd_recompute)m), v[m] * scale);
     return o;
 }
 
-static cJSON *layer_json(const char *name, int64_t index, const char *kind, const nd_layer_cost *l, double unit)
+static cJSON *layer_json(const char *name, int64_t index, const char *kind, const nd_layer_cost *l,
+                         double unit)
 {
     const double mib = 1.0 / ND_MIB;
     double comm[ND_RECOMPUTE_MODES];
@@ -114,8 +117,8 @@ static cJSON *stages_json(const nd_priced_stages *p, int64_t pp)
     return a;
 }
 
-static cJSON *describe(const nd_search_config *cfg, const nd_ranked *r, size_t k, const nd_layer_cache_entry *c,
-                       const nd_priced_stages *p)
+static cJSON *describe(const nd_search_config *cfg, const nd_ranked *r, size_t k,
+                       const nd_layer_cache_entry *c, const nd_priced_stages *p)
 {
     const nd_model *m = cfg->ctx->model;
     nd_layer_kind first = nd_model_layer_kind(m, 0);
@@ -123,7 +126,8 @@ static cJSON *describe(const nd_search_config *cfg, const nd_ranked *r, size_t k
     cJSON *doc = cJSON_CreateObject(), *strategy = cJSON_CreateObject(), *layers = cJSON_CreateArray();
     cJSON_AddNumberToObject(doc, "rank", (double)k);
     for (int d = 0; d < ND_DIMS; d++)
-        cJSON_AddNumberToObject(strategy, nd_dim_name((nd_dim)d), (double)nd_strategy_dim_resolved(&r->s, (nd_dim)d));
+        cJSON_AddNumberToObject(strategy, nd_dim_name((nd_dim)d),
+                                (double)nd_strategy_dim_resolved(&r->s, (nd_dim)d));
     cJSON_AddStringToObject(strategy, "recompute", nd_recompute_name(r->s.recompute));
     cJSON_AddStringToObject(strategy, "schedule", nd_schedule_name(r->s.schedule));
     cJSON_AddItemToObject(doc, "strategy", strategy);
@@ -136,7 +140,8 @@ static cJSON *describe(const nd_search_config *cfg, const nd_ranked *r, size_t k
     for (int64_t i = 0; i < m->layers + m->mtp_layers; i++) {
         nd_layer_kind kind = i < m->layers ? nd_model_layer_kind(m, i) : ND_LAYER_DENSE;
         char name[32];
-        snprintf(name, sizeof name, i < m->layers ? "layer %lld" : "mtp %lld", (long long)(i < m->layers ? i : i - m->layers));
+        snprintf(name, sizeof name, i < m->layers ? "layer %lld" : "mtp %lld",
+                 (long long)(i < m->layers ? i : i - m->layers));
         cJSON_AddItemToArray(layers, layer_json(name, i, nd_layer_kind_name(kind), &c->layer[kind], unit));
     }
     cJSON_AddItemToArray(layers, layer_json("head", -1, "head", &c->head, unit));
@@ -144,11 +149,12 @@ static cJSON *describe(const nd_search_config *cfg, const nd_ranked *r, size_t k
     return doc;
 }
 
-int nd_search_write_ppb(const char *dir, const char *name, const nd_search_config *cfg, const nd_search_result *res,
-                        size_t k, char *path, size_t size, nd_error *err)
+int nd_search_write_ppb(const char *dir, const char *name, const nd_search_config *cfg,
+                        const nd_search_result *res, size_t k, char *path, size_t size, nd_error *err)
 {
     if (k >= res->count)
-        return nd_error_set(err, ND_EUSAGE, "-k/--ppb_k: %zu configurations were ranked, got %zu", res->count, k);
+        return nd_error_set(err, ND_EUSAGE, "-k/--ppb_k: %zu configurations were ranked, got %zu", res->count,
+                            k);
     const nd_ranked *r = &res->items[k];
     nd_layer_inputs in = {cfg->ctx->model, cfg->ctx->train, cfg->ctx->device, cfg->ctx->train->seq_len};
     nd_layer_shape shape = {r->s.tp, r->s.cp, r->s.ep, r->s.etp ? r->s.etp : r->s.tp, r->s.mbs, r->s.sp};

@@ -20,7 +20,7 @@
 #include "nd/planner/search_out.h"
 
 #define ND_ODDS_DRAWS 10000
-#define ND_ODDS_TIED 0.05
+#define ND_ODDS_TIED  0.05
 
 typedef struct rng {
     uint64_t state;
@@ -46,7 +46,8 @@ static double normal(rng *g)
     double u = ((double)(next_u64(g) >> 11) + 1.0) / 9007199254740992.0;
     double v = (double)(next_u64(g) >> 11) / 9007199254740992.0;
     double r = sqrt(-2.0 * log(u));
-    g->spare = r * sin(2.0 * 3.14159265358979323846 * v); g->has_spare = true;
+    g->spare = r * sin(2.0 * 3.14159265358979323846 * v);
+    g->has_spare = true;
     return r * cos(2.0 * 3.14159265358979323846 * v);
 }
 
@@ -94,11 +95,13 @@ int nd_search_odds_compute(const nd_search_config *cfg, const nd_search_result *
     if (!r || r->time.terms == 0 || res->count == 0) return ND_OK;
     size_t n = top < res->count ? top : res->count;
     if (n > ND_ODDS_MAX) n = ND_ODDS_MAX;
-    double (*x)[ND_SPREAD_MAX_TERMS] = calloc(n, sizeof *x);
+    double(*x)[ND_SPREAD_MAX_TERMS] = calloc(n, sizeof *x);
     double *work = calloc(5 * n, sizeof *work);
     int *group = calloc(n, sizeof *group);
     if (!x || !work || !group) {
-        free(x); free(work); free(group);
+        free(x);
+        free(work);
+        free(group);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
     double *step = work + n, *shape_sd = step + n, *draw = shape_sd + n, *faster = draw + n;
@@ -143,29 +146,35 @@ int nd_search_odds_compute(const nd_search_config *cfg, const nd_search_result *
         wins[best]++;
         for (size_t j = 1; j < n; j++) faster[j] += draw[j] < draw[0];
     }
-    out->count = n; out->draws = ND_ODDS_DRAWS;
+    out->count = n;
+    out->draws = ND_ODDS_DRAWS;
     for (size_t j = 0; j < n; j++) {
         out->p_fastest[j] = (double)wins[j] / ND_ODDS_DRAWS;
         out->p_faster_than_best[j] = j ? faster[j] / ND_ODDS_DRAWS : NAN;
         out->tied[j] = j && out->p_faster_than_best[j] >= ND_ODDS_TIED;
     }
-    free(x); free(work); free(group);
+    free(x);
+    free(work);
+    free(group);
     return ND_OK;
 }
 
 void nd_search_print_odds(FILE *fp, const nd_search_result *res, const nd_search_odds *odds)
 {
     if (!odds->count) return;
-    fprintf(fp, "\nWhat the calibration knows (the ratios file's uncertainty): 95 %% prediction intervals, and over "
-            "%zu draws of the fitted ratios, shapes and scatter (fixed seed) the chance of each being fastest:\n",
-            odds->draws);
-    fprintf(fp, "%5s %11s %25s %11s %15s\n", "TOP", "step ms", "95 % interval, ms", "P(fastest)", "faster than #1");
+    fprintf(
+        fp,
+        "\nWhat the calibration knows (the ratios file's uncertainty): 95 %% prediction intervals, and over "
+        "%zu draws of the fitted ratios, shapes and scatter (fixed seed) the chance of each being fastest:\n",
+        odds->draws);
+    fprintf(fp, "%5s %11s %25s %11s %15s\n", "TOP", "step ms", "95 % interval, ms", "P(fastest)",
+            "faster than #1");
     for (size_t j = 0; j < odds->count; j++) {
         const nd_ranked *r = &res->items[j];
         char faster[32] = "-";
         if (j) snprintf(faster, sizeof faster, "%.1f %%", 100 * odds->p_faster_than_best[j]);
-        fprintf(fp, "%5zu %11.2f %11.2f to %11.2f %10.1f%% %15s%s\n", j + 1, r->step_ms, r->step_ms - odds->half[j],
-                r->step_ms + odds->half[j], 100 * odds->p_fastest[j], faster,
+        fprintf(fp, "%5zu %11.2f %11.2f to %11.2f %10.1f%% %15s%s\n", j + 1, r->step_ms,
+                r->step_ms - odds->half[j], r->step_ms + odds->half[j], 100 * odds->p_fastest[j], faster,
                 odds->tied[j] ? "   cannot be told apart from #1" : "");
     }
 }

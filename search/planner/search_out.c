@@ -24,7 +24,8 @@ static const char *recompute_label(const nd_ranked *r, char *buf, size_t size)
 {
     if (!r->per_layer) return nd_recompute_name(r->s.recompute);
     snprintf(buf, size, "per-layer %lld/%lld/%lld%s", (long long)r->layers_by_mode[0],
-             (long long)r->layers_by_mode[1], (long long)r->layers_by_mode[2], r->offloaded_layers ? "+ao" : "");
+             (long long)r->layers_by_mode[1], (long long)r->layers_by_mode[2],
+             r->offloaded_layers ? "+ao" : "");
     return buf;
 }
 
@@ -33,7 +34,8 @@ void nd_search_print_summary(FILE *fp, const nd_search_config *cfg, const nd_sea
     const nd_search_stats *st = &res->stats;
     uint64_t refused = 0;
     for (int r = 0; r < ND_REFUSE_REASONS; r++) refused += st->refused[r];
-    fprintf(fp, "%llu strategies enumerated for %lld x %s, global batch %lld: %llu refused, %llu fit the "
+    fprintf(fp,
+            "%llu strategies enumerated for %lld x %s, global batch %lld: %llu refused, %llu fit the "
             "%.0f MiB budget, %llu do not (%llu of them known from a memory bound without pricing); "
             "%llu priced in %.2f s\n",
             (unsigned long long)st->enumerated, (long long)cfg->ctx->devices, cfg->ctx->device->name,
@@ -42,12 +44,15 @@ void nd_search_print_summary(FILE *fp, const nd_search_config *cfg, const nd_sea
             (unsigned long long)st->priced, st->seconds);
     for (int r = 0; r < ND_REFUSE_REASONS; r++)
         if (st->refused[r])
-            fprintf(fp, "  refused: %-56s %llu\n", nd_refusal_name((nd_refusal)r), (unsigned long long)st->refused[r]);
+            fprintf(fp, "  refused: %-56s %llu\n", nd_refusal_name((nd_refusal)r),
+                    (unsigned long long)st->refused[r]);
     if (st->fitting == 0 && isfinite(st->min_peak_mib)) {
         char buf[256];
         nd_strategy_format(&st->min_peak, buf, sizeof buf);
-        fprintf(fp, "Nothing fits: the smallest peak any strategy needs is %.0f MiB (%s), over the "
-                "budget of %.0f MiB.\n", st->min_peak_mib, buf, cfg->ctx->budget_mib);
+        fprintf(fp,
+                "Nothing fits: the smallest peak any strategy needs is %.0f MiB (%s), over the "
+                "budget of %.0f MiB.\n",
+                st->min_peak_mib, buf, cfg->ctx->budget_mib);
     }
 }
 
@@ -92,12 +97,14 @@ void nd_search_print_table(FILE *fp, const nd_search_config *cfg, const nd_searc
     int tight_rows = 0;
     for (size_t i = 0; i < n; i++) tight_rows += table_row(fp, cfg, &res->items[i], i + 1);
     if (tight_rows)
-        fprintf(fp, "! %d of these fit by less than the calibration's 95 %% error of their peak: "
-                "measure before you rely on them\n", tight_rows);
+        fprintf(fp,
+                "! %d of these fit by less than the calibration's 95 %% error of their peak: "
+                "measure before you rely on them\n",
+                tight_rows);
 }
 
-void nd_search_print_rows(FILE *fp, const nd_search_config *cfg, const nd_search_result *res, const size_t *index,
-                          size_t n, const char *heading)
+void nd_search_print_rows(FILE *fp, const nd_search_config *cfg, const nd_search_result *res,
+                          const size_t *index, size_t n, const char *heading)
 {
     if (!n) return;
     fprintf(fp, "%s:\n", heading);
@@ -181,7 +188,8 @@ int nd_search_write_summary(const char *path, const nd_search_config *cfg, const
     nd_json_add_number(doc, key->enumerated, (double)st->enumerated);
     cJSON *refused = cJSON_AddObjectToObject(doc, key->refused);
     for (int r = 0; r < ND_REFUSE_REASONS; r++)
-        if (st->refused[r]) nd_json_add_number(refused, nd_refusal_name((nd_refusal)r), (double)st->refused[r]);
+        if (st->refused[r])
+            nd_json_add_number(refused, nd_refusal_name((nd_refusal)r), (double)st->refused[r]);
     nd_json_add_number(doc, key->priced, (double)st->priced);
     nd_json_add_number(doc, key->dropped_for_memory, (double)st->dropped_memory);
     nd_json_add_number(doc, key->dropped_by_bound, (double)st->bounded);

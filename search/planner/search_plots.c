@@ -16,13 +16,13 @@
 #include "search_internal.h"
 #include "nd/costmodel/stage.h"
 
-static int ranking_plot(const char *dir, const nd_search_config *cfg, const nd_search_result *res,
-                        size_t top, const nd_plot_options *opt, nd_error *err)
+static int ranking_plot(const char *dir, const nd_search_config *cfg, const nd_search_result *res, size_t top,
+                        const nd_plot_options *opt, nd_error *err)
 {
     size_t n = top && top < res->count ? top : res->count;
     if (n > 20) n = 20;
     const char **labels = calloc(n, sizeof *labels);
-    char (*text)[112] = calloc(n, sizeof *text);
+    char(*text)[112] = calloc(n, sizeof *text);
     double *parts = calloc(n * ND_PARTS + n, sizeof *parts), *peak = parts + n * ND_PARTS;
     int rc = labels && text && parts ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
     for (size_t i = 0; !rc && i < n; i++) {
@@ -37,8 +37,10 @@ static int ranking_plot(const char *dir, const nd_search_config *cfg, const nd_s
         nd_plot_ranking p = {n, labels, ND_PARTS, nd_part_names, parts, peak, cfg->ctx->budget_mib};
         /* The title says what was searched: how many fit, on which cluster. */
         char title[512];
-        snprintf(title, sizeof title, "Top %zu of %llu fitting strategies, %s on %lld x %s: what separates them "
-                 "from #1", n, (unsigned long long)res->stats.fitting, cfg->ctx->model->name,
+        snprintf(title, sizeof title,
+                 "Top %zu of %llu fitting strategies, %s on %lld x %s: what separates them "
+                 "from #1",
+                 n, (unsigned long long)res->stats.fitting, cfg->ctx->model->name,
                  (long long)cfg->ctx->devices, cfg->ctx->device->name);
         nd_plot_options o = *opt;
         if (!o.title) o.title = title;
@@ -46,7 +48,9 @@ static int ranking_plot(const char *dir, const nd_search_config *cfg, const nd_s
         rc = base ? nd_plot_ranking_write(base, &p, &o, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
         free(base);
     }
-    free(labels); free(text); free(parts);
+    free(labels);
+    free(text);
+    free(parts);
     return rc;
 }
 
@@ -66,10 +70,12 @@ static int memory_plot(const char *dir, const nd_search_config *cfg, const nd_ra
     nd_strategy_label(&best->s, label, sizeof label);
     snprintf(strategy, sizeof strategy, "#1 %s", label);
     if (!rc) {
-        nd_plot_stage_memory p = {(size_t)pp, NULL, ND_MEMORY_COMPONENTS, nd_memory_csv.title, comp,
-                                  cfg->ctx->budget_mib, strategy, ND_MEMORY_RECLAIMABLE};
+        nd_plot_stage_memory p = {
+            (size_t)pp,           NULL,     ND_MEMORY_COMPONENTS, nd_memory_csv.title, comp,
+            cfg->ctx->budget_mib, strategy, ND_MEMORY_RECLAIMABLE};
         char *base = nd_path_join(dir, "memory");
-        rc = base ? nd_plot_stage_memory_write(base, &p, opt, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
+        rc = base ? nd_plot_stage_memory_write(base, &p, opt, err)
+                  : nd_error_set(err, ND_ENOMEM, "out of memory");
         free(base);
     }
     nd_priced_stages_free(&ps);
@@ -91,7 +97,8 @@ int nd_search_plots(const char *dir, const nd_search_config *cfg, const nd_searc
     return rc;
 }
 
-int nd_search_write_memory(const char *path, const nd_search_config *cfg, const nd_ranked *best, nd_error *err)
+int nd_search_write_memory(const char *path, const nd_search_config *cfg, const nd_ranked *best,
+                           nd_error *err)
 {
     nd_priced_stages ps;
     int rc = nd_search_price_stages(cfg, best, &ps, err);

@@ -35,7 +35,8 @@ static int plan_alloc(plan_buf *b, int64_t pp)
 
 static void plan_free(plan_buf *b)
 {
-    free(b->layers); free(b->off);
+    free(b->layers);
+    free(b->off);
 }
 
 static void plan_copy(plan_buf *to, const plan_buf *from, int64_t pp)
@@ -53,9 +54,9 @@ static void write_header(FILE *fp)
 {
     fprintf(fp, "%s,%s", col->top, col->step);
     for (int d = 0; d < ND_DIMS_SEARCHED; d++) fprintf(fp, ",%s", nd_dim_name((nd_dim)d));
-    const char *rest[] = {col->changed_layer,    col->full_layers,      col->memory_mb,
-                          col->score,            col->recompute_mode,   col->recompute_layers,
-                          col->layer_recompute,  col->stage_memory_mb,  col->stage_savings,
+    const char *rest[] = {col->changed_layer,   col->full_layers,     col->memory_mb,
+                          col->score,           col->recompute_mode,  col->recompute_layers,
+                          col->layer_recompute, col->stage_memory_mb, col->stage_savings,
                           col->plan_scope};
     for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++) fprintf(fp, ",%s", rest[i]);
     fputc('\n', fp);
@@ -94,12 +95,15 @@ static void range_add(void *arg, int64_t layer, nd_recompute mode)
 {
     range_writer *rw = arg;
     if (rw->start >= 0 && (mode != rw->mode || layer != rw->last + 1)) range_flush(rw);
-    if (mode != rw->main && rw->start < 0) { rw->start = layer; rw->mode = mode; }
+    if (mode != rw->main && rw->start < 0) {
+        rw->start = layer;
+        rw->mode = mode;
+    }
     rw->last = layer;
 }
 
 size_t nd_search_layer_ranges(const nd_context *ctx, const nd_strategy *s, const nd_recompute_plan *plan,
-                           nd_recompute main, char *json, size_t size, size_t used)
+                              nd_recompute main, char *json, size_t size, size_t used)
 {
     range_writer rw = {json, size, used, -1, -1, main, main};
     nd_plan_each_layer(ctx, s, plan, range_add, &rw);
@@ -138,14 +142,15 @@ static void write_row(row_writer *wr, const nd_ranked *r, int step, int64_t chan
         for (int k = 0; k < ND_LAYER_KINDS; k++) {
             const int64_t *n = b->layers[st][k];
             if (!n[0] && !n[1] && !n[2]) continue;
-            used += (size_t)snprintf(json + used, sizeof json - used,
-                                     "%s{\"%s\": %lld, \"%s\": \"%s\", \"%s\": %lld, \"%s\": %lld, "
-                                     "\"%s\": %lld, \"%s\": %lld}", used > 1 ? ", " : "", col->cell_stage,
-                                     (long long)st, col->cell_kind, nd_layer_kind_name((nd_layer_kind)k),
-                                     nd_recompute_name(ND_RECOMPUTE_OFF), (long long)n[0],
-                                     nd_recompute_name(ND_RECOMPUTE_SELECTIVE), (long long)n[1],
-                                     nd_recompute_name(ND_RECOMPUTE_FULL), (long long)n[2], col->cell_offloaded,
-                                     (long long)(b->plan.offloaded ? b->off[st][k] : 0));
+            used +=
+                (size_t)snprintf(json + used, sizeof json - used,
+                                 "%s{\"%s\": %lld, \"%s\": \"%s\", \"%s\": %lld, \"%s\": %lld, "
+                                 "\"%s\": %lld, \"%s\": %lld}",
+                                 used > 1 ? ", " : "", col->cell_stage, (long long)st, col->cell_kind,
+                                 nd_layer_kind_name((nd_layer_kind)k), nd_recompute_name(ND_RECOMPUTE_OFF),
+                                 (long long)n[0], nd_recompute_name(ND_RECOMPUTE_SELECTIVE), (long long)n[1],
+                                 nd_recompute_name(ND_RECOMPUTE_FULL), (long long)n[2], col->cell_offloaded,
+                                 (long long)(b->plan.offloaded ? b->off[st][k] : 0));
         }
     snprintf(json + used, sizeof json - used, "]");
     put_text(fp, json);
@@ -176,14 +181,20 @@ static int convert_one(const nd_search_config *cfg, const nd_strategy *s, plan_b
     for (int64_t st = 0; st < s->pp; st++)
         for (int k = 0; k < ND_LAYER_KINDS; k++)
             for (int m = ND_RECOMPUTE_SELECTIVE; m >= ND_RECOMPUTE_OFF; m--) {
-                int64_t movable = cur->layers[st][k][m] - (m == ND_RECOMPUTE_OFF && cur->plan.offloaded ? cur->off[st][k] : 0);
+                int64_t movable = cur->layers[st][k][m] -
+                                  (m == ND_RECOMPUTE_OFF && cur->plan.offloaded ? cur->off[st][k] : 0);
                 if (movable <= 0) continue;
                 plan_copy(trial, cur, s->pp);
-                trial->layers[st][k][m]--; trial->layers[st][k][ND_RECOMPUTE_FULL]++;
+                trial->layers[st][k][m]--;
+                trial->layers[st][k][ND_RECOMPUTE_FULL]++;
                 nd_estimate e = {0};
                 if (nd_estimate_strategy(cfg->ctx, s, NULL, &trial->plan, &e, NULL)) continue;
                 if (e.step_ms < best || (e.step_ms == best && e.peak_firm_mib < best_peak)) {
-                    best = e.step_ms; best_peak = e.peak_firm_mib; bst = st; bk = k; bm = m;
+                    best = e.step_ms;
+                    best_peak = e.peak_firm_mib;
+                    bst = st;
+                    bk = k;
+                    bm = m;
                 }
             }
     if (bst < 0) return -1;
@@ -194,13 +205,14 @@ static int convert_one(const nd_search_config *cfg, const nd_strategy *s, plan_b
     int64_t pos = bm == ND_RECOMPUTE_SELECTIVE ? host + n[ND_RECOMPUTE_SELECTIVE] - 1
                                                : host + n[ND_RECOMPUTE_SELECTIVE] + n[ND_RECOMPUTE_FULL];
     *changed = nd_plan_layer_index(cfg->ctx, s, bst, (nd_layer_kind)bk, pos);
-    cur->layers[bst][bk][bm]--; cur->layers[bst][bk][ND_RECOMPUTE_FULL]++;
+    cur->layers[bst][bk][bm]--;
+    cur->layers[bst][bk][ND_RECOMPUTE_FULL]++;
     (void)best_est;
     return 0;
 }
 
-static int one_configuration(row_writer *wr, const nd_ranked *r, nd_plot_recompute_series *series, double *steps,
-                             double *peaks, size_t cap, nd_error *err)
+static int one_configuration(row_writer *wr, const nd_ranked *r, nd_plot_recompute_series *series,
+                             double *steps, double *peaks, size_t cap, nd_error *err)
 {
     const nd_search_config *cfg = wr->cfg;
     const nd_strategy *s = &r->s;
@@ -210,8 +222,10 @@ static int one_configuration(row_writer *wr, const nd_ranked *r, nd_plot_recompu
     nd_stage_time *tm = calloc((size_t)pp, sizeof *tm), *full_tm = calloc((size_t)pp, sizeof *full_tm);
     double *savings = calloc((size_t)pp, sizeof *savings);
     int rc = !plan_alloc(&cur, pp) && !plan_alloc(&trial, pp) && mem && tm && full_tm && savings
-                 ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
-    if (!rc && nd_search_plan(cfg, r, &cur.plan)) rc = nd_error_set(err, ND_ERUNTIME, "no per-layer plan to start from");
+                 ? ND_OK
+                 : nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc && nd_search_plan(cfg, r, &cur.plan))
+        rc = nd_error_set(err, ND_ERUNTIME, "no per-layer plan to start from");
     nd_strategy full = *s;
     full.recompute = ND_RECOMPUTE_FULL;
     nd_estimate fe = {0};
@@ -221,16 +235,24 @@ static int one_configuration(row_writer *wr, const nd_ranked *r, nd_plot_recompu
     int64_t changed = -1;
     for (int step = 0; !rc && n < cap; step++) {
         nd_estimate e = {0};
-        e.stage_memory = mem; e.stage_time = tm;
+        e.stage_memory = mem;
+        e.stage_time = tm;
         if (nd_estimate_strategy(cfg->ctx, s, NULL, &cur.plan, &e, NULL)) break;
-        for (int64_t st = 0; st < pp; st++) savings[st] = (full_tm[st].total_ms - tm[st].total_ms) * (double)s->mb;
+        for (int64_t st = 0; st < pp; st++)
+            savings[st] = (full_tm[st].total_ms - tm[st].total_ms) * (double)s->mb;
         write_row(wr, r, step, changed, &cur, &e, mem, savings);
-        steps[n] = e.step_ms; peaks[n] = e.peak_firm_mib; n++;
+        steps[n] = e.step_ms;
+        peaks[n] = e.peak_firm_mib;
+        n++;
         if (convert_one(cfg, s, &cur, &trial, &changed, NULL)) break;
     }
     series->n_steps = n;
-    plan_free(&cur); plan_free(&trial);
-    free(mem); free(tm); free(full_tm); free(savings);
+    plan_free(&cur);
+    plan_free(&trial);
+    free(mem);
+    free(tm);
+    free(full_tm);
+    free(savings);
     return rc;
 }
 
@@ -248,7 +270,7 @@ int nd_search_potentials(const char *dir, const nd_search_config *cfg, const nd_
     write_header(out.fp);
     size_t cap = (size_t)cfg->ctx->model->layers + (size_t)cfg->ctx->model->mtp_layers + 2;
     nd_plot_recompute_series *series = calloc(n ? n : 1, sizeof *series);
-    char (*labels)[112] = calloc(n ? n : 1, sizeof *labels);
+    char(*labels)[112] = calloc(n ? n : 1, sizeof *labels);
     double *values = calloc((n ? n : 1) * cap * 2, sizeof *values);
     if (!series || !labels || !values) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     size_t drawn = 0;
@@ -268,14 +290,19 @@ int nd_search_potentials(const char *dir, const nd_search_config *cfg, const nd_
         if (!rc && se->n_steps) drawn++;
     }
     nd_progress_end(&bar);
-    if (rc) nd_outfile_discard(&out);
-    else rc = nd_outfile_commit(&out, err);
+    if (rc)
+        nd_outfile_discard(&out);
+    else
+        rc = nd_outfile_commit(&out, err);
     if (!rc && plots && drawn) {
         nd_plot_recompute p = {drawn, series, cfg->ctx->budget_mib};
         char *base = nd_path_join(dir, "recompute_potentials");
-        rc = base ? nd_plot_recompute_write(base, &p, opt, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
+        rc = base ? nd_plot_recompute_write(base, &p, opt, err)
+                  : nd_error_set(err, ND_ENOMEM, "out of memory");
         free(base);
     }
-    free(series); free(labels); free(values);
+    free(series);
+    free(labels);
+    free(values);
     return rc;
 }

@@ -13,7 +13,6 @@
 #include "nd/inputs/layout.h"
 #include "nd/base/units.h"
 
-
 typedef struct plan_storage {
     int64_t layers[ND_MAX_STAGES][ND_LAYER_KINDS][ND_RECOMPUTE_MODES];
     int64_t offloaded[ND_MAX_STAGES][ND_LAYER_KINDS];
@@ -60,7 +59,8 @@ static void knapsack_kinds(const nd_search_config *cfg, const nd_layer_cache_ent
 /* Layers of each kind among the first k layers of the stage (they offload first). */
 static void first_layers(const nd_model *m, const nd_stage_work *w, int64_t k, int64_t out[ND_LAYER_KINDS])
 {
-    for (int i = 0; i < ND_LAYER_KINDS; i++) out[i] = nd_model_count_kind(m, w->first_layer, k, (nd_layer_kind)i);
+    for (int i = 0; i < ND_LAYER_KINDS; i++)
+        out[i] = nd_model_count_kind(m, w->first_layer, k, (nd_layer_kind)i);
 }
 
 /* Whether k offloaded layers' copies hide in the forward: each copy, and all queued after
@@ -119,7 +119,8 @@ static void plan_offload(const stage_plan *sp, int64_t k, offload_plan *out)
     nd_knapsack_kind kinds[ND_LAYER_KINDS];
     knapsack_kinds(sp->cfg, c, rest, kinds);
     double t;
-    if (nd_knapsack_stage(kinds, sp->w->inflight, sp->budget - in_transit, sp->floor_working, out->counts, &t) ||
+    if (nd_knapsack_stage(kinds, sp->w->inflight, sp->budget - in_transit, sp->floor_working, out->counts,
+                          &t) ||
         t >= BARRED)
         return;
     out->time = t + off_time;
@@ -130,7 +131,10 @@ static void keep_faster(const offload_plan *p, int64_t k, offload_plan *best, in
 {
     bool faster = p->time < best->time * (1 - 1e-12);
     bool tie_smaller = !faster && !(best->time < p->time * (1 - 1e-12)) && k < *best_k;
-    if (isfinite(p->time) && (faster || tie_smaller)) { *best = *p; *best_k = k; }
+    if (isfinite(p->time) && (faster || tie_smaller)) {
+        *best = *p;
+        *best_k = k;
+    }
 }
 
 /* The offload counts whose copies hide form a prefix [0, K] of each stretch where the kinds
@@ -151,8 +155,10 @@ static int64_t largest_hiding(const stage_plan *sp, int64_t switch_at)
         while (hi - lo > 1) { /* lo hides, hi does not */
             int64_t mid = lo + (hi - lo) / 2;
             plan_offload(sp, mid, &p);
-            if (p.hides) lo = mid;
-            else hi = mid;
+            if (p.hides)
+                lo = mid;
+            else
+                hi = mid;
         }
         return lo;
     }
@@ -165,13 +171,16 @@ static int64_t largest_hiding(const stage_plan *sp, int64_t switch_at)
  * by bisection (exact). With a copy cost every k is tried up to EXACT_OFFLOADS counts;
  * beyond, a grid of GRID_OFFLOADS counts and a search around the best halving its step. */
 #define EXACT_OFFLOADS 128
-#define GRID_OFFLOADS 64
+#define GRID_OFFLOADS  64
 static void search_stretch(const stage_plan *sp, int64_t lo, int64_t hi, offload_plan *best, int64_t *best_k)
 {
     offload_plan p;
     if (hi < lo) return;
     if (hi - lo < EXACT_OFFLOADS) {
-        for (int64_t k = lo; k <= hi; k++) { plan_offload(sp, k, &p); keep_faster(&p, k, best, best_k); }
+        for (int64_t k = lo; k <= hi; k++) {
+            plan_offload(sp, k, &p);
+            keep_faster(&p, k, best, best_k);
+        }
         return;
     }
     if (sp->cfg->space.host_cost_ms_per_gib == 0) {
@@ -182,24 +191,33 @@ static void search_stretch(const stage_plan *sp, int64_t lo, int64_t hi, offload
         while (a < b) {
             int64_t mid = a + (b - a) / 2;
             plan_offload(sp, mid, &p);
-            if (isfinite(p.time) && !(top.time < p.time * (1 - 1e-12))) b = mid;
-            else a = mid + 1;
+            if (isfinite(p.time) && !(top.time < p.time * (1 - 1e-12)))
+                b = mid;
+            else
+                a = mid + 1;
         }
-        plan_offload(sp, a, &p); keep_faster(&p, a, best, best_k);
+        plan_offload(sp, a, &p);
+        keep_faster(&p, a, best, best_k);
         return;
     }
     int64_t step = (hi - lo) / GRID_OFFLOADS, at = -1;
     double at_time = INFINITY;
     for (int64_t k = lo; k <= hi; k = k + step > hi && k < hi ? hi : k + step) {
-        plan_offload(sp, k, &p); keep_faster(&p, k, best, best_k);
-        if (p.time < at_time) { at_time = p.time; at = k; }
+        plan_offload(sp, k, &p);
+        keep_faster(&p, k, best, best_k);
+        if (p.time < at_time) {
+            at_time = p.time;
+            at = k;
+        }
     }
     for (; at >= 0 && step >= 1; step /= 2)
         for (int dir = -1; dir <= 1; dir += 2)
             for (int64_t k = at + dir * step; k >= lo && k <= hi; k += dir * step) {
-                plan_offload(sp, k, &p); keep_faster(&p, k, best, best_k);
+                plan_offload(sp, k, &p);
+                keep_faster(&p, k, best, best_k);
                 if (!(p.time < at_time * (1 - 1e-12))) break;
-                at_time = p.time; at = k;
+                at_time = p.time;
+                at = k;
             }
 }
 
@@ -212,7 +230,8 @@ static int plan_stage(const nd_search_config *cfg, const nd_layer_cache_entry *c
     const nd_context *ctx = cfg->ctx;
     const nd_device *d = ctx->device;
     stage_plan sp = {cfg, c, w, {0}, 0, budget, 0, 0, 1.0};
-    sp.floor_working = fmax(w->first ? c->embedding.working_bytes[0] : 0, w->last ? c->head.working_bytes[0] : 0);
+    sp.floor_working =
+        fmax(w->first ? c->embedding.working_bytes[0] : 0, w->last ? c->head.working_bytes[0] : 0);
     for (int k = 0; k < ND_LAYER_KINDS; k++) sp.layers[k] = w->n[k][0] + w->n[k][1] + w->n[k][2];
     sp.n = sp.layers[0] + sp.layers[1];
     sp.host_b_per_ms = (cfg->space.host_gbps > 0 ? cfg->space.host_gbps : d->host_gbps) * 1e9 / 1e3;
@@ -222,7 +241,8 @@ static int plan_stage(const nd_search_config *cfg, const nd_layer_cache_entry *c
                                                              : ctx->ratios->value[ND_RATIO_COMPUTE];
     offload_plan best = {INFINITY, false, {{0}}, {0}}, p;
     int64_t best_k = INT64_MAX;
-    plan_offload(&sp, 0, &p); keep_faster(&p, 0, &best, &best_k);
+    plan_offload(&sp, 0, &p);
+    keep_faster(&p, 0, &best, &best_k);
     if (cfg->space.offload && s->vpp <= 1 && sp.n > 0) {
         /* where the second kind first appears among the stage's layers (n + 1: never) */
         nd_layer_kind first_kind = nd_model_layer_kind(ctx->model, w->first_layer);
@@ -248,7 +268,8 @@ static int plan_stage(const nd_search_config *cfg, const nd_layer_cache_entry *c
 static double layers_budget(const nd_context *ctx, const nd_layer_cache_entry *c, const nd_stage_work *w,
                             const nd_stage_memory *mem)
 {
-    double ends_act = (w->first ? c->embedding.activation_bytes[0] : 0) + (w->last ? c->head.activation_bytes[0] : 0);
+    double ends_act =
+        (w->first ? c->embedding.activation_bytes[0] : 0) + (w->last ? c->head.activation_bytes[0] : 0);
     double room_mib = ctx->budget_mib - mem->params_mib - mem->grads_mib - mem->optimizer_mib -
                       mem->context_mib - (mem->allocator_mib - mem->held_mib) - mem->buffers_mib;
     return room_mib * ND_MIB - w->inflight * ends_act;
@@ -260,7 +281,8 @@ static void fill_ranked(const nd_strategy *s, const nd_estimate *e, nd_ranked *r
     r->s = *s;
     memcpy(r->parts_ms, e->parts_ms, sizeof r->parts_ms);
     memcpy(r->raw_parts_ms, e->raw_parts_ms, sizeof r->raw_parts_ms);
-    r->kernels_per_step = e->kernels_per_step; r->microbatch_slots = e->microbatch_slots;
+    r->kernels_per_step = e->kernels_per_step;
+    r->microbatch_slots = e->microbatch_slots;
     r->step_ms = e->step_ms;
     r->peak_mib = e->peak_firm_mib; /* what must fit: held buffers are given back */
     r->tokens_per_s_per_device = e->tokens_per_s_per_device;
@@ -274,7 +296,8 @@ static int make_plan(const nd_search_config *cfg, nd_layer_cache *cache, const n
                      nd_recompute_plan *plan)
 {
     nd_layer_inputs in = {cfg->ctx->model, cfg->ctx->train, cfg->ctx->device, cfg->ctx->train->seq_len};
-    nd_layer_shape shape = {full->tp, full->cp, full->ep, full->etp ? full->etp : full->tp, full->mbs, full->sp};
+    nd_layer_shape shape = {full->tp,  full->cp, full->ep, full->etp ? full->etp : full->tp,
+                            full->mbs, full->sp};
     nd_layer_cache_entry scratch;
     const nd_layer_cache_entry *c = nd_layer_cache_get(cache, &in, &shape, &scratch);
     memset(ps->offloaded, 0, sizeof(ps->offloaded[0]) * (size_t)full->pp);
@@ -315,7 +338,8 @@ static int plan_that_fits(const nd_search_config *cfg, nd_layer_cache *cache, co
         if (chosen->fits) return 0;
         for (int64_t i = 0; i < full->pp; i++)
             if (nd_stage_memory_firm_mib(&got[i]) > cfg->ctx->budget_mib)
-                shrink[i] += PLAN_OVERSHOOT_MARGIN * (nd_stage_memory_firm_mib(&got[i]) - cfg->ctx->budget_mib) * ND_MIB;
+                shrink[i] += PLAN_OVERSHOOT_MARGIN *
+                             (nd_stage_memory_firm_mib(&got[i]) - cfg->ctx->budget_mib) * ND_MIB;
     }
     return -1;
 }
@@ -391,7 +415,9 @@ int nd_search_plan(const nd_search_config *cfg, const nd_ranked *r, nd_recompute
     if (!r->per_layer) return -1;
     if (cfg->space.layout) {
         if (nd_layout_plan(cfg->ctx->model, cfg->space.layout, &r->s, plan->layers)) return -1;
-        plan->stages = r->s.pp; plan->offloaded = NULL; plan->copy_cost_ms_per_gib = 0;
+        plan->stages = r->s.pp;
+        plan->offloaded = NULL;
+        plan->copy_cost_ms_per_gib = 0;
         return 0;
     }
     nd_strategy full = r->s;
@@ -423,10 +449,14 @@ int nd_search_plan(const nd_search_config *cfg, const nd_ranked *r, nd_recompute
 
 void nd_priced_stages_free(nd_priced_stages *p)
 {
-    free(p->mem); free(p->tm); free(p->layers); free(p->off);
+    free(p->mem);
+    free(p->tm);
+    free(p->layers);
+    free(p->off);
 }
 
-int nd_search_price_stages(const nd_search_config *cfg, const nd_ranked *r, nd_priced_stages *p, nd_error *err)
+int nd_search_price_stages(const nd_search_config *cfg, const nd_ranked *r, nd_priced_stages *p,
+                           nd_error *err)
 {
     int64_t pp = r->s.pp;
     memset(p, 0, sizeof *p);
@@ -437,7 +467,8 @@ int nd_search_price_stages(const nd_search_config *cfg, const nd_ranked *r, nd_p
     if (!p->mem || !p->tm || !p->layers || !p->off) return nd_error_set(err, ND_ENOMEM, "out of memory");
     p->plan = (nd_recompute_plan){0, p->layers, p->off, 0};
     bool has_plan = r->per_layer && !nd_search_plan(cfg, r, &p->plan);
-    p->est.stage_memory = p->mem; p->est.stage_time = p->tm;
+    p->est.stage_memory = p->mem;
+    p->est.stage_time = p->tm;
     if (nd_estimate_strategy(cfg->ctx, &r->s, NULL, has_plan ? &p->plan : NULL, &p->est, NULL))
         return nd_error_set(err, ND_ERUNTIME, "cannot price the strategy again");
     return ND_OK;

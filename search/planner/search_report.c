@@ -21,20 +21,23 @@ static void summary(nd_html *h, const nd_search_config *cfg, const nd_search_res
     const nd_search_stats *st = &res->stats;
     char label[96], verdict[400];
     nd_strategy_label(&b->s, label, sizeof label);
-    snprintf(verdict, sizeof verdict, "Best: %s, %.1f ms a step, peak %.1f GiB (%.0f %% of the %.1f GiB budget)%s.",
-             label, b->step_ms, b->peak_mib / ND_MIB_PER_GIB, 100 * b->peak_mib / cfg->ctx->budget_mib,
+    snprintf(verdict, sizeof verdict,
+             "Best: %s, %.1f ms a step, peak %.1f GiB (%.0f %% of the %.1f GiB budget)%s.", label, b->step_ms,
+             b->peak_mib / ND_MIB_PER_GIB, 100 * b->peak_mib / cfg->ctx->budget_mib,
              cfg->ctx->budget_mib / ND_MIB_PER_GIB, cfg->ctx->ratios ? ", corrected by the ratios file" : "");
     nd_html_section(h, "summary", "Summary");
     nd_html_verdict(h, verdict);
     uint64_t refused = 0;
     for (int r = 0; r < ND_REFUSE_REASONS; r++) refused += st->refused[r];
     /* No duration: the same search gives the same page. */
-    nd_html_text(h, "%" PRIu64 " strategies enumerated for %lld x %s, global batch %lld: %" PRIu64 " refused, %" PRIu64
-                 " fit the budget, %" PRIu64 " do not; %" PRIu64 " priced.",
-                 st->enumerated, (long long)cfg->ctx->devices, cfg->ctx->device->name, (long long)cfg->global_batch,
-                 refused, st->fitting, st->dropped_memory, st->priced);
+    nd_html_text(h,
+                 "%" PRIu64 " strategies enumerated for %lld x %s, global batch %lld: %" PRIu64
+                 " refused, %" PRIu64 " fit the budget, %" PRIu64 " do not; %" PRIu64 " priced.",
+                 st->enumerated, (long long)cfg->ctx->devices, cfg->ctx->device->name,
+                 (long long)cfg->global_batch, refused, st->fitting, st->dropped_memory, st->priced);
     if (odds && odds->count > 1 && isfinite(odds->p_fastest[0]))
-        nd_html_text(h, "With the calibration's uncertainty (%zu draws), #1 is the fastest in %.0f %% of them.",
+        nd_html_text(h,
+                     "With the calibration's uncertainty (%zu draws), #1 is the fastest in %.0f %% of them.",
                      odds->draws, 100 * odds->p_fastest[0]);
 }
 
@@ -43,12 +46,24 @@ static void inputs(nd_html *h, const nd_search_report_inputs *in, const nd_searc
     char devices[192], batch[32], budget[48];
     snprintf(devices, sizeof devices, "%lld x %s", (long long)cfg->ctx->devices, cfg->ctx->device->name);
     snprintf(batch, sizeof batch, "%lld", (long long)cfg->global_batch);
-    snprintf(budget, sizeof budget, "%.0f MiB (%.1f GiB)", cfg->ctx->budget_mib, cfg->ctx->budget_mib / ND_MIB_PER_GIB);
-    const char *names[] = {"run file (-y)", "model", "devices", "global batch", "memory budget", "ratios (-c)",
-                           "search config (-s)", "output directory (-o)"};
-    const char *values[] = {in->run_path, cfg->ctx->model->name, devices, batch, budget,
+    snprintf(budget, sizeof budget, "%.0f MiB (%.1f GiB)", cfg->ctx->budget_mib,
+             cfg->ctx->budget_mib / ND_MIB_PER_GIB);
+    const char *names[] = {"run file (-y)",
+                           "model",
+                           "devices",
+                           "global batch",
+                           "memory budget",
+                           "ratios (-c)",
+                           "search config (-s)",
+                           "output directory (-o)"};
+    const char *values[] = {in->run_path,
+                            cfg->ctx->model->name,
+                            devices,
+                            batch,
+                            budget,
                             in->ratios_path ? in->ratios_path : "none: raw estimates",
-                            in->search_config ? in->search_config : "none", in->out_dir ? in->out_dir : "none"};
+                            in->search_config ? in->search_config : "none",
+                            in->out_dir ? in->out_dir : "none"};
     nd_html_section(h, "inputs", "Inputs");
     nd_html_facts(h, sizeof names / sizeof names[0], names, values);
 }
@@ -56,8 +71,8 @@ static void inputs(nd_html *h, const nd_search_report_inputs *in, const nd_searc
 static void ranking_table(nd_html *h, const nd_search_config *cfg, const nd_search_result *res, size_t top,
                           const nd_search_odds *odds)
 {
-    static const char *const headers[] = {"#", "strategy", "step ms", "vs #1", "peak GiB", "of budget",
-                                          "tokens/s/device", "MFU", "fastest in"};
+    static const char *const headers[] = {"#",         "strategy",        "step ms", "vs #1",     "peak GiB",
+                                          "of budget", "tokens/s/device", "MFU",     "fastest in"};
     size_t n = top < res->count ? top : res->count;
     nd_html_grid g;
     if (!nd_html_grid_init(&g, 9, n)) return;
@@ -79,8 +94,11 @@ static void ranking_table(nd_html *h, const nd_search_config *cfg, const nd_sear
             nd_html_grid_set(&g, i, 8, "-");
     }
     nd_html_section(h, "ranking", "Ranking");
-    nd_html_grid_table(h, "The fastest strategies that fit, best first; \"fastest in\": the share of the calibration's "
-                       "draws in which it is fastest (with -c)", headers, &g);
+    nd_html_grid_table(
+        h,
+        "The fastest strategies that fit, best first; \"fastest in\": the share of the calibration's "
+        "draws in which it is fastest (with -c)",
+        headers, &g);
     nd_html_grid_free(&g);
 }
 
@@ -102,13 +120,13 @@ static void refusals(nd_html *h, const nd_search_result *res)
     nd_html_grid_free(&g);
 }
 
-int nd_search_report_html(const char *path, const nd_search_config *cfg, const nd_search_result *res, size_t top,
-                          const nd_search_odds *odds, const nd_search_report_inputs *in, const nd_plot_gallery *plots,
-                          nd_html_capture *notes, nd_error *err)
+int nd_search_report_html(const char *path, const nd_search_config *cfg, const nd_search_result *res,
+                          size_t top, const nd_search_odds *odds, const nd_search_report_inputs *in,
+                          const nd_plot_gallery *plots, nd_html_capture *notes, nd_error *err)
 {
     char title[448], generator[64];
-    snprintf(title, sizeof title, "nd-search: %s on %lld x %s", cfg->ctx->model->name, (long long)cfg->ctx->devices,
-             cfg->ctx->device->name);
+    snprintf(title, sizeof title, "nd-search: %s on %lld x %s", cfg->ctx->model->name,
+             (long long)cfg->ctx->devices, cfg->ctx->device->name);
     snprintf(generator, sizeof generator, "nd-search %s", ND_VERSION);
     nd_html *h = nd_html_open(title, generator);
     int rc = h ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
@@ -118,10 +136,10 @@ int nd_search_report_html(const char *path, const nd_search_config *cfg, const n
         inputs(h, in, cfg);
         ranking_table(h, cfg, res, top, odds);
         static const char *const captions[] = {
-                ("Ranking: each strategy's step against #1's by part (what separates them), and its peak memory "
-                 "against the budget."),
-                "Memory per pipeline stage of #1 against the budget.",
-                "Recompute potentials: one more fully recomputed layer per step."};
+            ("Ranking: each strategy's step against #1's by part (what separates them), and its peak memory "
+             "against the budget."),
+            "Memory per pipeline stage of #1 against the budget.",
+            "Recompute potentials: one more fully recomputed layer per step."};
         nd_html_plots_section(h, plots, captions, sizeof captions / sizeof captions[0]);
         refusals(h, res);
         if (notes) nd_html_notes_from_capture(h, notes);

@@ -12,9 +12,14 @@
 #include <string.h>
 
 static const char *refusal_names[ND_REFUSE_REASONS] = {
-    "heads do not divide over MP", "widths do not divide over MP/ETP", "layers do not split over PP x VPP",
-    "experts do not divide over EP", "sequence does not split over CP", "OP does not divide DP x CP",
-    "interleaving needs 1F1B, PP >= 2 and MB a multiple of PP", "global batch does not divide over DP",
+    "heads do not divide over MP",
+    "widths do not divide over MP/ETP",
+    "layers do not split over PP x VPP",
+    "experts do not divide over EP",
+    "sequence does not split over CP",
+    "OP does not divide DP x CP",
+    "interleaving needs 1F1B, PP >= 2 and MB a multiple of PP",
+    "global batch does not divide over DP",
     "outside the fixed degrees or the search config lists",
 };
 
@@ -162,25 +167,30 @@ int nd_search_explain_none(const nd_search_config *cfg, const nd_search_stats *s
                 ok = cp == 1 || cfg->ctx->train->seq_len % (2 * cp) == 0;
             }
         }
-        if (ok) used += (size_t)snprintf(dps + used, sizeof dps - used, "%s%lld", used ? ", " : "", (long long)dp);
+        if (ok)
+            used +=
+                (size_t)snprintf(dps + used, sizeof dps - used, "%s%lld", used ? ", " : "", (long long)dp);
     }
     used = 0;
     for (int64_t r = n; r > 1 && used < sizeof factors - 16;) {
         int64_t p = smallest_factor(r);
-        used += (size_t)snprintf(factors + used, sizeof factors - used, "%s%lld", used ? " x " : "", (long long)p);
+        used += (size_t)snprintf(factors + used, sizeof factors - used, "%s%lld", used ? " x " : "",
+                                 (long long)p);
         r /= p;
     }
     if (!dps[0])
         return nd_error_set(err, ND_EINPUT,
                             "no strategy uses exactly %lld devices (= %s): no MP, PP and CP can take "
                             "those factors (%lld heads, %lld layers, sequence %lld); choose a device "
-                            "count with smaller factors", (long long)n, factors[0] ? factors : "1",
-                            (long long)m->heads, (long long)m->layers, (long long)cfg->ctx->train->seq_len);
+                            "count with smaller factors",
+                            (long long)n, factors[0] ? factors : "1", (long long)m->heads,
+                            (long long)m->layers, (long long)cfg->ctx->train->seq_len);
     if (batch_reachable(cfg, dps)) return explain_refusals(cfg, st, err);
     return nd_error_set(err, ND_EINPUT,
                         "no strategy reaches a global batch of %lld on %lld devices: the data-parallel "
                         "degrees this model allows are %s, and the global batch must be a multiple "
-                        "of DP (DP x MB x MBS)", (long long)gbs, (long long)n, dps);
+                        "of DP (DP x MB x MBS)",
+                        (long long)gbs, (long long)n, dps);
 }
 
 void nd_search_config_apply(const nd_search_config_file *f, nd_search_space *space, nd_strategy *base)

@@ -54,7 +54,8 @@ static const struct option nd_cli_common_options[] = {
     {"verbose", optional_argument, 0, 'v'},
     {"quiet", no_argument, 0, 'q'},
 };
-static const int nd_cli_common_option_count = (int)(sizeof nd_cli_common_options / sizeof nd_cli_common_options[0]);
+static const int nd_cli_common_option_count =
+    (int)(sizeof nd_cli_common_options / sizeof nd_cli_common_options[0]);
 
 /* ND's flags that belong to one nd binary's job (run_nd does all of them in one program):
  * a binary without them accepts them, so that an ND command line runs, and names them in
@@ -108,8 +109,10 @@ static const struct {
     {'f', "  -f, --framework F        the format of -y: nd, mindformers, mindspeed (megatron), hyper_v2,\n"
           "                           hyperparallel2, torchtitan (docs/nd-compat.md)\n"},
     {'m', "  -m, --model NAME         the model's name in outputs (ND: the model hooks to use)\n"},
-    {ND_OPT_TRAIN_YAML, "      --train-yaml FILE    hyperparallel2: the training yaml beside -y's model yaml\n"},
-    {ND_OPT_ACCELERATE_YAML, "      --accelerate-yaml F  hyperparallel2: the accelerate yaml (parallel degrees)\n"},
+    {ND_OPT_TRAIN_YAML,
+     "      --train-yaml FILE    hyperparallel2: the training yaml beside -y's model yaml\n"},
+    {ND_OPT_ACCELERATE_YAML,
+     "      --accelerate-yaml F  hyperparallel2: the accelerate yaml (parallel degrees)\n"},
     {'s', "  -s, --search-config F    ND's search config: its model, cluster and constraints (nd-search:\n"
           "                           also its candidate lists; docs/search.md)\n"},
     {'A', "  -A, --device_type NAME   device: V100, A100, A100-40GB, H100, H800, H200, B200, B300,\n"
@@ -130,7 +133,8 @@ static const struct {
     {ND_OPT_FLASH, "      --flash-attention B  true or false\n"},
     {ND_OPT_DROPOUT, "      --dropout P          dropout probability\n"},
     {ND_OPT_SWAP_OS, "  -swap_os, --swap_opt_state  optimizer states live in host memory\n"},
-    {ND_OPT_MPPB, "  -mppb, --manual_pipeline_balance  the framework config's per-stage layers and recompute\n"},
+    {ND_OPT_MPPB,
+     "  -mppb, --manual_pipeline_balance  the framework config's per-stage layers and recompute\n"},
     {ND_OPT_SET, "      --set KEY=VALUE      any train key of the run file (docs/run-file.md)\n"},
     {'V', "  -V, --verify             the model's census against the checkpoint's tensors, then exit\n"},
     {ND_OPT_STRICT, "      --strict             refuse a setting nd would take from a default\n"},
@@ -191,14 +195,22 @@ static int table_build(option_table *t, const nd_cli_program *p)
 {
     int cap = 2 * (nd_cli_common_option_count + FOREIGN_COUNT + 2);
     size_t names = 0;
-    for (const struct option *o = p->options; o->name; o++) { cap += 2; names += 2 * strlen(o->name) + 8; }
-    for (int i = 0; i < nd_cli_common_option_count; i++) names += 2 * strlen(nd_cli_common_options[i].name) + 8;
+    for (const struct option *o = p->options; o->name; o++) {
+        cap += 2;
+        names += 2 * strlen(o->name) + 8;
+    }
+    for (int i = 0; i < nd_cli_common_option_count; i++)
+        names += 2 * strlen(nd_cli_common_options[i].name) + 8;
     for (int i = 0; i < FOREIGN_COUNT; i++) names += 2 * strlen(foreign[i].name) + 8;
     memset(t, 0, sizeof *t);
     t->items = calloc((size_t)cap + 1, sizeof *t->items);
     t->names_size = names + 64;
     t->names = malloc(t->names_size);
-    if (!t->items || !t->names) { free(t->items); free(t->names); return -1; }
+    if (!t->items || !t->names) {
+        free(t->items);
+        free(t->names);
+        return -1;
+    }
     for (const struct option *o = p->options; o->name; o++) table_add(t, o->name, o->has_arg, o->val, "");
     for (int i = 0; i < nd_cli_common_option_count; i++) {
         const struct option *o = &nd_cli_common_options[i];
@@ -210,7 +222,9 @@ static int table_build(option_table *t, const nd_cli_program *p)
         char c = foreign[i].short_name;
         size_t n = strlen(t->shorts);
         if (c && !strchr(t->shorts, c) && n + 3 < sizeof t->shorts) {
-            t->shorts[n] = c; t->shorts[n + 1] = foreign[i].has_arg ? ':' : '\0'; t->shorts[n + 2] = '\0';
+            t->shorts[n] = c;
+            t->shorts[n + 1] = foreign[i].has_arg ? ':' : '\0';
+            t->shorts[n + 2] = '\0';
         }
     }
     table_add(t, "help", no_argument, ND_OPT_HELP, "");
@@ -238,8 +252,10 @@ static void print_notes(const nd_cli_program *p, nd_cli_common *c)
     if (c->verify && c->output_dir) { /* -V -o: the census spec goes there */
         int kept = 0;
         for (int i = 0; i < c->n_notes; i++)
-            if (strncmp(c->notes[i], "-o", 2) && !strstr(c->notes[i], "output"))
-                { c->notes[kept] = c->notes[i]; c->note_owner[kept++] = c->note_owner[i]; }
+            if (strncmp(c->notes[i], "-o", 2) && !strstr(c->notes[i], "output")) {
+                c->notes[kept] = c->notes[i];
+                c->note_owner[kept++] = c->note_owner[i];
+            }
         c->n_notes = kept;
     }
     for (int i = 0; i < c->n_notes; i++) {
@@ -249,9 +265,10 @@ static void print_notes(const nd_cli_program *p, nd_cli_common *c)
         fprintf(stderr, "%s: note: ", p->name);
         int n = 0;
         for (int j = i; j < c->n_notes; j++)
-            if (!strcmp(c->note_owner[j], c->note_owner[i])) fprintf(stderr, "%s%s", n++ ? ", " : "", c->notes[j]);
-        fprintf(stderr, " %s %s's (ND's run_nd does everything); %s does not use %s\n",
-                n > 1 ? "are" : "is", c->note_owner[i], p->name, n > 1 ? "them" : "it");
+            if (!strcmp(c->note_owner[j], c->note_owner[i]))
+                fprintf(stderr, "%s%s", n++ ? ", " : "", c->notes[j]);
+        fprintf(stderr, " %s %s's (ND's run_nd does everything); %s does not use %s\n", n > 1 ? "are" : "is",
+                c->note_owner[i], p->name, n > 1 ? "them" : "it");
     }
 }
 
@@ -259,7 +276,8 @@ static int read_jobs(const char *what, const char *text, nd_cli_common *c, nd_er
 {
     int64_t v;
     if (nd_parse_int64(text, 1, 256, &v))
-        return nd_error_set(err, ND_EUSAGE, "%s: '%s' is not a whole number of threads from 1 to 256", what, text);
+        return nd_error_set(err, ND_EUSAGE, "%s: '%s' is not a whole number of threads from 1 to 256", what,
+                            text);
     c->jobs = (int)v;
     return 1;
 }
@@ -272,7 +290,8 @@ static void print_help(const nd_cli_program *p)
     fputs("\n"
           "  -h, --help               this text\n"
           "      --version            version\n"
-          "\n", stdout);
+          "\n",
+          stdout);
     fputs(p->exit_status, stdout);
 }
 
@@ -310,8 +329,14 @@ static int take_option(const nd_cli_program *p, nd_cli_common *common, void *req
         if (foreign[base - ND_OPT_FOREIGN].short_name == 'o') common->output_dir = optarg; /* -V -o */
         return -1;
     }
-    if (opt == 'h' || opt == ND_OPT_HELP) { print_help(p); return 0; }
-    if (opt == ND_OPT_VERSION) { printf("%s %s\n", p->name, ND_VERSION); return 0; }
+    if (opt == 'h' || opt == ND_OPT_HELP) {
+        print_help(p);
+        return 0;
+    }
+    if (opt == ND_OPT_VERSION) {
+        printf("%s %s\n", p->name, ND_VERSION);
+        return 0;
+    }
     char msg[400];
     nd_flag_refused_message(NULL, "", typed, msg, sizeof msg);
     return usage_error(p, msg);
@@ -324,7 +349,8 @@ int nd_cli_parse(const nd_cli_program *p, int argc, char **argv, nd_cli_common *
     if (table_build(&t, p)) return usage_error(p, "out of memory");
     if (nd_cli_argv_normalize(t.items, multiwords, 2, argc, argv, common->words, sizeof common->words,
                               &words)) {
-        free(t.items); free(t.names);
+        free(t.items);
+        free(t.names);
         return usage_error(p, "the command line is too long (8192 bytes of options at most)");
     }
     int status = -1, opt;
@@ -355,7 +381,8 @@ int nd_cli_parse(const nd_cli_program *p, int argc, char **argv, nd_cli_common *
         status = usage_error(p, err.message);
     if (status < 0) print_notes(p, common);
     nd_cli_argv_free(&words);
-    free(t.items); free(t.names);
+    free(t.items);
+    free(t.names);
     return status;
 }
 
@@ -397,7 +424,8 @@ static int nd_cli_common_add_set(nd_cli_common *c, const char *key, const char *
     return 1;
 }
 
-int nd_cli_common_add_flag(nd_cli_common *c, const char *key, const char *value, const char *flag, nd_error *err)
+int nd_cli_common_add_flag(nd_cli_common *c, const char *key, const char *value, const char *flag,
+                           nd_error *err)
 {
     int rc = nd_cli_common_add_set(c, key, value, err);
     if (rc > 0) c->set_flags[c->set_count - 1] = flag;
@@ -455,7 +483,8 @@ static int nd_cli_common_option(nd_cli_common *c, int opt, const char *arg, nd_e
     case ND_OPT_MEM: c->reserve = arg; return 1;
     case ND_OPT_SEQ: return nd_cli_common_add_flag(c, "seq_len", arg, "--seq", err);
     case ND_OPT_PRECISION: return nd_cli_common_add_flag(c, "precision", arg, "--precision", err);
-    case ND_OPT_GRAD_PRECISION: return nd_cli_common_add_flag(c, "grad_precision", arg, "--grad-precision", err);
+    case ND_OPT_GRAD_PRECISION:
+        return nd_cli_common_add_flag(c, "grad_precision", arg, "--grad-precision", err);
     case ND_OPT_SCHEDULE: return nd_cli_common_add_flag(c, "schedule", arg, "--schedule", err);
     case ND_OPT_OPTIMIZER: return nd_cli_common_add_flag(c, "optimizer", arg, "--optimizer", err);
     case ND_OPT_FLASH: return nd_cli_common_add_flag(c, "flash_attention", arg, "--flash-attention", err);

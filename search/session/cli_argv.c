@@ -27,7 +27,8 @@ static bool names_option(const struct option *options, const char *name)
         for (const struct option *o = options; o->name; o++)
             if (!strncmp(o->name, name, len)) return true;
         if (len <= 3 || strncmp(name, "no-", 3)) break;
-        name += 3; len -= 3;
+        name += 3;
+        len -= 3;
     }
     return false;
 }
@@ -37,7 +38,10 @@ static char *own(nd_cli_argv *a, char *word)
 {
     size_t len = word ? strlen(word) + 1 : 0;
     char *kept = word && a->used + len <= a->size ? a->storage + a->used : NULL;
-    if (kept) { memcpy(kept, word, len); a->used += len; }
+    if (kept) {
+        memcpy(kept, word, len);
+        a->used += len;
+    }
     free(word);
     return kept;
 }
@@ -47,10 +51,20 @@ static char *own(nd_cli_argv *a, char *word)
 static const char *dashes(const char *word, size_t *skip)
 {
     static const char en[] = "\xE2\x80\x93"; /* U+2013 */
-    if (!strncmp(word, "-", 1) && !strncmp(word + 1, en, 3)) { *skip = 4; return "--"; }
-    if (!strncmp(word, en, 3)) { *skip = 3; return "--"; }
-    if (!strncmp(word, "--", 2)) { *skip = 2; return "--"; }
-    *skip = 1; return "-";
+    if (!strncmp(word, "-", 1) && !strncmp(word + 1, en, 3)) {
+        *skip = 4;
+        return "--";
+    }
+    if (!strncmp(word, en, 3)) {
+        *skip = 3;
+        return "--";
+    }
+    if (!strncmp(word, "--", 2)) {
+        *skip = 2;
+        return "--";
+    }
+    *skip = 1;
+    return "-";
 }
 
 /* The multi-word option a spelled word names, or NULL. */
@@ -83,13 +97,19 @@ static char *spell_word(const struct option *options, const char *word, const ch
     if (!name) return NULL;
     strcpy(name, word + skip);
     char *spelled = malloc(strlen(name) + 1);
-    if (!spelled) { free(name); return NULL; }
+    if (!spelled) {
+        free(name);
+        return NULL;
+    }
     strcpy(spelled, name);
     nd_cli_spell(spelled);
     if (names_option(options, spelled)) strcpy(name, spelled);
     free(spelled);
     char *out = malloc(strlen(dash) + strlen(name) + 1);
-    if (out) { strcpy(out, dash); strcat(out, name); }
+    if (out) {
+        strcpy(out, dash);
+        strcat(out, name);
+    }
     *dash_out = dash;
     *name_out = name;
     return out;
@@ -102,7 +122,9 @@ static char *join_words(const char *long_name, char **argv, int from, int to)
     for (int i = from; i < to; i++) len += strlen(argv[i]) + 1;
     char *out = malloc(len);
     if (!out) return NULL;
-    strcpy(out, "--"); strcat(out, long_name); strcat(out, "=");
+    strcpy(out, "--");
+    strcat(out, long_name);
+    strcat(out, "=");
     for (int i = from; i < to; i++) {
         if (i > from) strcat(out, ",");
         strcat(out, argv[i]);
@@ -110,14 +132,18 @@ static char *join_words(const char *long_name, char **argv, int from, int to)
     return out;
 }
 
-int nd_cli_argv_normalize(const struct option *options, const nd_cli_multiword *multi, int n_multi,
-                          int argc, char **argv, char *storage, size_t size, nd_cli_argv *a)
+int nd_cli_argv_normalize(const struct option *options, const nd_cli_multiword *multi, int n_multi, int argc,
+                          char **argv, char *storage, size_t size, nd_cli_argv *a)
 {
     memset(a, 0, sizeof *a);
-    a->storage = storage; a->size = size;
+    a->storage = storage;
+    a->size = size;
     a->argv = calloc((size_t)argc + 1, sizeof *a->argv);
     a->origin = calloc((size_t)argc + 1, sizeof *a->origin);
-    if (!a->argv || !a->origin) { nd_cli_argv_free(a); return -1; }
+    if (!a->argv || !a->origin) {
+        nd_cli_argv_free(a);
+        return -1;
+    }
     a->argv[0] = argv[0];
     a->argc = 1;
     bool operands = false;
@@ -134,23 +160,35 @@ int nd_cli_argv_normalize(const struct option *options, const nd_cli_multiword *
         const char *dash;
         char *name;
         char *spelled = spell_word(options, word, &dash, &name);
-        if (!spelled) { nd_cli_argv_free(a); return -1; }
-        if (!(spelled = own(a, spelled))) { free(name); nd_cli_argv_free(a); return -1; }
+        if (!spelled) {
+            nd_cli_argv_free(a);
+            return -1;
+        }
+        if (!(spelled = own(a, spelled))) {
+            free(name);
+            nd_cli_argv_free(a);
+            return -1;
+        }
         a->argv[at] = spelled;
         const nd_cli_multiword *m = strchr(name, '=') ? NULL : multiword(multi, n_multi, dash, name);
-        bool verbosity = !strchr(name, '=') && (!strcmp(name, "v") || !strcmp(name, "verbosity") ||
-                                                !strcmp(name, "verbose"));
+        bool verbosity = !strchr(name, '=') &&
+                         (!strcmp(name, "v") || !strcmp(name, "verbosity") || !strcmp(name, "verbose"));
         free(name);
         if (m) {
             int end = i + 1;
             while (end < argc && argv[end][0] != '-') end++;
             if (end == i + 1 && m->short_name != 'l') continue; /* getopt says what is missing */
-            if (!(a->argv[at] = own(a, join_words(m->long_name, argv, i + 1, end))))
-                { nd_cli_argv_free(a); return -1; }
+            if (!(a->argv[at] = own(a, join_words(m->long_name, argv, i + 1, end)))) {
+                nd_cli_argv_free(a);
+                return -1;
+            }
             i = end - 1;
         } else if (verbosity && i + 1 < argc && is_count(argv[i + 1])) {
             char *joined = own(a, join_words("verbosity", argv, i + 1, i + 2));
-            if (!joined) { nd_cli_argv_free(a); return -1; }
+            if (!joined) {
+                nd_cli_argv_free(a);
+                return -1;
+            }
             a->argv[at] = joined;
             i++;
         }
@@ -161,6 +199,8 @@ int nd_cli_argv_normalize(const struct option *options, const nd_cli_multiword *
 
 void nd_cli_argv_free(nd_cli_argv *a)
 {
-    free(a->argv); free(a->origin);
-    a->argv = NULL; a->origin = NULL;
+    free(a->argv);
+    free(a->origin);
+    a->argv = NULL;
+    a->origin = NULL;
 }

@@ -21,8 +21,8 @@ typedef struct nd_cli_argv {
 
 /* An option that takes several words as ND's argparse does (nargs): -l DP MP PP. */
 typedef struct nd_cli_multiword {
-    char short_name;      /* 0 when it has none */
-    const char *long_name;/* in the table's spelling ('-' between words) */
+    char short_name;       /* 0 when it has none */
+    const char *long_name; /* in the table's spelling ('-' between words) */
 } nd_cli_multiword;
 
 /* The spelling of an option name nd matches: every '_' a '-'. In place. */
@@ -34,8 +34,8 @@ void nd_cli_spell(char *name);
  * joined with commas into its argument (`-l DP MP` -> `--dimensions=DP,MP`); `-v N` and
  * `--verbosity N` become `--verbosity=N`. The new words are made in storage. Returns 0,
  * or -1 out of memory or storage. */
-int nd_cli_argv_normalize(const struct option *options, const nd_cli_multiword *multi, int n_multi,
-                          int argc, char **argv, char *storage, size_t size, nd_cli_argv *out);
+int nd_cli_argv_normalize(const struct option *options, const nd_cli_multiword *multi, int n_multi, int argc,
+                          char **argv, char *storage, size_t size, nd_cli_argv *out);
 
 void nd_cli_argv_free(nd_cli_argv *a);
 

@@ -37,8 +37,10 @@ static int load_search_config(const char *path, nd_search_config_file *f, nd_err
 {
     int rc = nd_search_config_load(path, f, err);
     if (rc && strchr(path, '='))
-        return nd_error_set(err, ND_EUSAGE, "-s '%s': -s is ND's search config in every nd binary; "
-                            "give the strategy to price with --strategy", path);
+        return nd_error_set(err, ND_EUSAGE,
+                            "-s '%s': -s is ND's search config in every nd binary; "
+                            "give the strategy to price with --strategy",
+                            path);
     return rc;
 }
 
@@ -50,9 +52,11 @@ static int search_config_devices(const nd_search_config_file *f, const char *pat
     if (!f->num_nodes) return ND_OK;
     int64_t cards = f->cards_per_node ? f->cards_per_node : device->devices_per_node;
     if (f->num_nodes * cards > ND_SEARCH_CONFIG_MAX_DEVICES) /* both are bounded: no overflow */
-        return nd_error_set(err, ND_EINPUT, "%s: cluster.num_nodes %lld x %lld cards per node is more "
-                            "than the %lld devices nd searches", path, (long long)f->num_nodes,
-                            (long long)cards, (long long)ND_SEARCH_CONFIG_MAX_DEVICES);
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: cluster.num_nodes %lld x %lld cards per node is more "
+                            "than the %lld devices nd searches",
+                            path, (long long)f->num_nodes, (long long)cards,
+                            (long long)ND_SEARCH_CONFIG_MAX_DEVICES);
     run->devices = f->num_nodes * cards;
     return ND_OK;
 }
@@ -74,19 +78,24 @@ static bool same_file(const char *a, const char *b)
 
 /* The search config's training keys over the run (the command line's --set wins, applied
  * after): estimator.cp_algo, and the file's notes. */
-static int search_config_run(const nd_search_config_file *f, const nd_cli_common *c, nd_run *run, nd_error *err)
+static int search_config_run(const nd_search_config_file *f, const nd_cli_common *c, nd_run *run,
+                             nd_error *err)
 {
     for (int i = 0; i < f->n_notes && run->n_notes < ND_RUN_MAX_NOTES; i++)
         nd_text_copy(run->notes[run->n_notes++], f->notes[i], sizeof run->notes[0]);
     if (!f->cp_algo[0] || nd_cli_sets(c, "cp_comm")) return ND_OK;
     const char *comm = NULL;
-    if (nd_text_equal_nocase(f->cp_algo, "ulysses") || nd_text_equal_nocase(f->cp_algo, "a2a")) comm = "a2a";
-    else if (nd_text_equal_nocase(f->cp_algo, "ring") || nd_text_equal_nocase(f->cp_algo, "ring_attention")) comm = "ring";
+    if (nd_text_equal_nocase(f->cp_algo, "ulysses") || nd_text_equal_nocase(f->cp_algo, "a2a"))
+        comm = "a2a";
+    else if (nd_text_equal_nocase(f->cp_algo, "ring") || nd_text_equal_nocase(f->cp_algo, "ring_attention"))
+        comm = "ring";
     if (!comm) {
         comm = "ring";
         if (run->n_notes < ND_RUN_MAX_NOTES)
-            snprintf(run->notes[run->n_notes++], sizeof run->notes[0], "%.80s: estimator.cp_algo '%.30s': hybrid "
-                     "Ulysses and ring CP is priced as ring (as ND prices it)", f->path, f->cp_algo);
+            snprintf(run->notes[run->n_notes++], sizeof run->notes[0],
+                     "%.80s: estimator.cp_algo '%.30s': hybrid "
+                     "Ulysses and ring CP is priced as ring (as ND prices it)",
+                     f->path, f->cp_algo);
     }
     int rc = nd_run_set(run, "cp_comm", comm, err);
     return rc ? nd_error_prefix(err, "%s: estimator.cp_algo", f->path) : ND_OK;
@@ -96,12 +105,13 @@ static int search_config_run(const nd_search_config_file *f, const nd_cli_common
  * resolves the device and device count. devices/gbs may stay 0 when neither the flags
  * nor the file state them and `need_cluster` is false. Errors name the flag or file. */
 static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_file *file, bool need_cluster,
-                                 nd_run *run, nd_device_table *table, const nd_device **device, double *budget_mib,
-                                 nd_error *err)
+                                 nd_run *run, nd_device_table *table, const nd_device **device,
+                                 double *budget_mib, nd_error *err)
 {
     int rc;
     *device = NULL;
-    table->items = NULL; table->count = 0;
+    table->items = NULL;
+    table->count = 0;
     bool standalone = !c->run_path && file && file->n_model > 0; /* ND: the search config's model: */
     if (!c->run_path && !standalone)
         return nd_error_set(err, ND_EUSAGE, "-y RUN is required (a run YAML or a config.json)%s",
@@ -125,13 +135,15 @@ static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_
         }
     if (c->devices && (rc = nd_run_set(run, "devices", c->devices, err))) return nd_error_prefix(err, "-d");
     if (c->gbs && (rc = nd_run_set(run, "global_batch", c->gbs, err))) return nd_error_prefix(err, "-b");
-    if (c->budget && (rc = nd_run_set(run, "memory_budget", c->budget, err))) return nd_error_prefix(err, "-M");
+    if (c->budget && (rc = nd_run_set(run, "memory_budget", c->budget, err)))
+        return nd_error_prefix(err, "-M");
     if (file) search_config_numbers(file, c, run);
     if (run->format != ND_CONFIG_ND && (rc = nd_config_derive(run, err))) return rc;
     if (c->mppb) { /* ND's -mppb: the config's stage layers; its recompute counts are a plan */
         char note[sizeof run->notes[0]];
         nd_layout_strategy(run, note, sizeof note);
-        if (note[0] && run->n_notes < ND_RUN_MAX_NOTES) nd_text_copy(run->notes[run->n_notes++], note, sizeof note);
+        if (note[0] && run->n_notes < ND_RUN_MAX_NOTES)
+            nd_text_copy(run->notes[run->n_notes++], note, sizeof note);
     }
     if (c->device) nd_text_copy(run->device, c->device, sizeof run->device);
 
@@ -142,8 +154,10 @@ static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_
         if (c->strict) {
             char names[512];
             nd_device_table_names(table, names, sizeof names);
-            return nd_error_set(err, ND_EUSAGE, "no device: give -A (%s) or cluster.device in the run file "
-                                "(--strict refuses ND's default, A2)", names);
+            return nd_error_set(err, ND_EUSAGE,
+                                "no device: give -A (%s) or cluster.device in the run file "
+                                "(--strict refuses ND's default, A2)",
+                                names);
         }
         nd_text_copy(run->device, "A2", sizeof run->device);
         if (run->n_notes < ND_RUN_MAX_NOTES)
@@ -177,8 +191,7 @@ static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_
     return ND_OK;
 }
 
-int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FILE *diag,
-                    nd_error *err)
+int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FILE *diag, nd_error *err)
 {
     memset(s, 0, sizeof *s);
     int rc;
@@ -189,20 +202,29 @@ int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FI
             free(merged);
             return nd_error_set(err, ND_ENOMEM, "out of memory");
         }
-        if ((rc = load_search_config(c->search_config, s->search, err))) { free(merged); return rc; }
+        if ((rc = load_search_config(c->search_config, s->search, err))) {
+            free(merged);
+            return rc;
+        }
         *merged = *c;
         search_config_defaults(s->search, merged);
         const nd_search_config_file *f = s->search;
         /* ND: the search config prices its train_yaml; -y, when given, must be that file */
-        if (f->train_yaml[0] && !c->run_path) merged->run_path = f->train_yaml;
+        if (f->train_yaml[0] && !c->run_path)
+            merged->run_path = f->train_yaml;
         else if (f->train_yaml[0] && !same_file(c->run_path, f->train_yaml))
-            rc = nd_error_set(err, ND_EUSAGE, "-y names %s, but the search config prices its train_yaml, %s: pass the "
-                              "same file (or leave -y out)", c->run_path, f->train_yaml);
+            rc = nd_error_set(err, ND_EUSAGE,
+                              "-y names %s, but the search config prices its train_yaml, %s: pass the "
+                              "same file (or leave -y out)",
+                              c->run_path, f->train_yaml);
         flags = merged;
-        if (rc) { free(merged); return rc; }
+        if (rc) {
+            free(merged);
+            return rc;
+        }
     }
-    rc = nd_cli_common_resolve(flags, s->search, need_cluster && !c->search_config, &s->run, &s->table, &s->device,
-                               &s->budget_mib, err);
+    rc = nd_cli_common_resolve(flags, s->search, need_cluster && !c->search_config, &s->run, &s->table,
+                               &s->device, &s->budget_mib, err);
     free(merged);
     if (!rc && s->search && !c->devices)
         rc = search_config_devices(s->search, c->search_config, &s->run, s->device, err);

@@ -25,7 +25,10 @@ int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, n
     nd_strategy s = run->strategy;
     bool fixed = false; /* the search config's fixed degrees: a strategy to price */
     for (int d = 0; ses.search && d < ND_DIMS_SEARCHED; d++)
-        if (ses.search->fixed[d]) { nd_strategy_set_dim(&s, (nd_dim)d, ses.search->fixed_value[d]); fixed = true; }
+        if (ses.search->fixed[d]) {
+            nd_strategy_set_dim(&s, (nd_dim)d, ses.search->fixed_value[d]);
+            fixed = true;
+        }
     if (req->strategy && (rc = nd_strategy_parse(&s, req->strategy, err))) {
         err->code = rc = ND_EUSAGE;
         nd_error_prefix(err, "--strategy");
@@ -36,22 +39,24 @@ int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, n
         s.last_stage_layers == run->strategy.last_stage_layers)
         s.first_stage_layers = s.last_stage_layers = 0;
     if (!req->strategy && !run->has_strategy && !fixed) {
-        rc = nd_error_set(err, ND_EUSAGE, "no strategy: give --strategy \"DP=8 MP=4 PP=2 ...\" "
+        rc = nd_error_set(err, ND_EUSAGE,
+                          "no strategy: give --strategy \"DP=8 MP=4 PP=2 ...\" "
                           "or a strategy: section in the run file");
         goto done;
     }
-    if ((rc = nd_strategy_check(&s, &run->model, run->devices, run->train.global_batch,
-                                run->train.seq_len, err)))
+    if ((rc = nd_strategy_check(&s, &run->model, run->devices, run->train.global_batch, run->train.seq_len,
+                                err)))
         goto done;
 
     nd_context ctx;
-    nd_context_init(&ctx, &run->model, &run->train, ses.device, s.dp * s.tp * s.pp * s.cp,
-                    ses.budget_mib, ses.has_ratios ? &ses.ratios.ratios : NULL);
+    nd_context_init(&ctx, &run->model, &run->train, ses.device, s.dp * s.tp * s.pp * s.cp, ses.budget_mib,
+                    ses.has_ratios ? &ses.ratios.ratios : NULL);
     nd_estimate est;
     est.stage_memory = calloc((size_t)s.pp, sizeof *est.stage_memory);
     est.stage_time = calloc((size_t)s.pp, sizeof *est.stage_time);
     if (!est.stage_memory || !est.stage_time) {
-        free(est.stage_memory); free(est.stage_time);
+        free(est.stage_memory);
+        free(est.stage_time);
         rc = nd_error_set(err, ND_ENOMEM, "out of memory");
         goto done;
     }

@@ -13,8 +13,8 @@
 
 typedef struct nd_estimate_request {
     nd_cli_common common;
-    const char *strategy; /* --strategy "DP=8 MP=4 ..." (over the run file's strategy:) */
-    bool json;            /* --json */
+    const char *strategy;   /* --strategy "DP=8 MP=4 ..." (over the run file's strategy:) */
+    bool json;              /* --json */
     const char *memory_csv; /* --memory-csv FILE: memory per stage (nd-plot memory draws it) */
 } nd_estimate_request;
 

@@ -84,7 +84,8 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
 #include "nd/base/main.h"
     case OPT_MEMORY_CSV: req->memory_csv = arg; return 0;
 #include "nd/base/main.h"
-    case OPT_RECOMPUTE: return nd_cli_common_add_flag(&req->common, "recompute", arg, "--recompute", err) < 0 ? ND_EUSAGE : 0;
+    case OPT_RECOMPUTE:
+        return nd_cli_common_add_flag(&req->common, "recompute", arg, "--recompute", err) < 0 ? ND_EUSAGE : 0;
 #include "nd/base/main.h"
     default: return 1;
 #include "nd/base/main.h"
@@ -98,7 +99,8 @@ int main(int argc, char **argv)
 #include "nd/base/main.h"
 {
 #include "nd/base/main.h"
-    static const nd_cli_program program = {"nd-estimate", usage, exit_status, options, "", handle, NULL, NULL};
+    static const nd_cli_program program = {"nd-estimate", usage, exit_status, options, "",
+                                           handle,        NULL,  NULL};
 #include "nd/base/main.h"
     nd_estimate_request req;
 #include "nd/base/main.h"
@@ -120,7 +122,7 @@ int main(int argc, char **argv)
 #include "nd/base/main.h"
     int rc = req.common.verify ? nd_verify_command(&req.common, req.common.output_dir, io.out, io.diag, &err)
 #include "nd/base/main.h"
-                             : nd_estimate_command(&req, io.out, io.diag, &err);
+                               : nd_estimate_command(&req, io.out, io.diag, &err);
 #include "nd/base/main.h"
     nd_cli_streams_close(&io);
 #include "nd/base/main.h"

@@ -28,18 +28,24 @@ int nd_verify_command(const nd_cli_common *c, const char *out_dir, FILE *out, FI
         if ((rc = nd_checkpoint_tensors_read(dir, &t, err))) goto done;
         have = t.count > 0;
         if (!have && diag)
-            fprintf(diag, "note: -V: %s holds no .safetensors files (nor model.safetensors.index.json) to compare "
-                    "with: nd's side only\n", dir);
+            fprintf(diag,
+                    "note: -V: %s holds no .safetensors files (nor model.safetensors.index.json) to compare "
+                    "with: nd's side only\n",
+                    dir);
     } else if (diag) {
-        fprintf(diag, "note: -V: %s names no checkpoint (a config.json beside its .safetensors files): nd's side "
-                "only\n", run->source);
+        fprintf(diag,
+                "note: -V: %s names no checkpoint (a config.json beside its .safetensors files): nd's side "
+                "only\n",
+                run->source);
     }
     nd_census *census = malloc(sizeof *census);
     if (!census) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     if (!rc) rc = nd_census_build(run, ses.device, have ? &t : NULL, census, err);
     if (!rc) {
-        if (have) nd_census_print(out, run, census);
-        else nd_census_print_nd(out, run, census);
+        if (have)
+            nd_census_print(out, run, census);
+        else
+            nd_census_print_nd(out, run, census);
     }
     if (!rc && out_dir) {
         char path[2048];

@@ -11,7 +11,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    (void)argc; (void)argv;
+    (void)argc;
+    (void)argv;
     fuzz_write_text("step_trace_time.csv",
                     "Device_id,Step,Computing,Communication(Not Overlapped),Overlapped,"
                     "Communication,Free,Stage,Bubble\n"

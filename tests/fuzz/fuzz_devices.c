@@ -19,7 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char names[512];
         nd_device_table_names(&table, names, sizeof names);
         for (int i = 0; i < table.count; i++)
-            if (nd_device_validate(&table.items[i], "devices.yaml", &err)) abort(); /* a loaded device must be a valid one */
+            if (nd_device_validate(&table.items[i], "devices.yaml", &err))
+                abort(); /* a loaded device must be a valid one */
     }
     nd_device_table_free(&table);
     return 0;

@@ -18,7 +18,8 @@ static char config[4096];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    (void)argc; (void)argv;
+    (void)argc;
+    (void)argv;
     const char *p = fuzz_write_text("job.toml", "[training]\nlocal_batch_size = 2\nseq_len = 8192\n"
                                                 "[activation_checkpoint]\nmode = \"full\"\n");
     snprintf(config, sizeof config, "%s", p);

@@ -17,7 +17,8 @@ static nd_classify_run *run;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    (void)argc; (void)argv;
+    (void)argc;
+    (void)argv;
     nd_classify_options o;
     nd_error err = {0};
     nd_classify_options_init(&o);

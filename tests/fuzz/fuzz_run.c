@@ -15,7 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    (void)argc; (void)argv;
+    (void)argc;
+    (void)argv;
     static const char *models[] = {"llama3-8b.json", "deepseek-v3.json", "gpt3-175b.json",
                                    "mixtral-8x7b.json", "qwen3-30b-a3b.json"};
     for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {

@@ -74,11 +74,16 @@ void *fuzz_null_stream(void)
 void fuzz_check_refusal(int rc, const nd_error *err, const char *name)
 {
     const char *why = NULL;
-    if (rc != ND_EINPUT && rc != ND_ENOMEM) why = "not ND_EINPUT";
-    else if (err->code != rc) why = "err->code differs from the return code";
-    else if (!err->message[0]) why = "no message";
-    else if (strchr(err->message, '\n')) why = "a message of several lines";
-    else if (rc == ND_EINPUT && name && !strstr(err->message, name)) why = "the message does not name the file";
+    if (rc != ND_EINPUT && rc != ND_ENOMEM)
+        why = "not ND_EINPUT";
+    else if (err->code != rc)
+        why = "err->code differs from the return code";
+    else if (!err->message[0])
+        why = "no message";
+    else if (strchr(err->message, '\n'))
+        why = "a message of several lines";
+    else if (rc == ND_EINPUT && name && !strstr(err->message, name))
+        why = "the message does not name the file";
     if (!why) return;
     fprintf(stderr, "fuzz: bad refusal (%s): rc %d, code %d, message '%s'\n", why, rc, err->code,
             err->message);

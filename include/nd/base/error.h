@@ -45,5 +45,4 @@ int nd_error_prefix(nd_error *err, const char *fmt, ...) ND_PRINTF(2, 3);
 /* The exit status a binary returns for a library code: 0, 1 or 2. */
 int nd_exit_status(int code);
 
-
 #endif

@@ -16,7 +16,7 @@
 /* The message for the word getopt refused (argv's word as typed, "--x=1" included), given
  * the program's long options (ending with a zero entry) and its short options string, into
  * msg (size bytes, one line). */
-void nd_flag_refused_message(const struct option *longs, const char *shorts, const char *typed,
-                             char *msg, size_t size);
+void nd_flag_refused_message(const struct option *longs, const char *shorts, const char *typed, char *msg,
+                             size_t size);
 
 #endif

@@ -52,8 +52,8 @@ typedef enum {
     ND_DIMS
 } nd_dim;
 
-#define ND_DIMS_SEARCHED 10   /* DP .. OP */
-#define ND_DIM_BIT(d) (1u << (d)) /* a set of dimensions is a mask of these bits */
+#define ND_DIMS_SEARCHED 10          /* DP .. OP */
+#define ND_DIM_BIT(d)    (1u << (d)) /* a set of dimensions is a mask of these bits */
 
 /* A dimension's name and synonym; its bit is ND_DIM_BIT(d), and the nd_strategy field it
  * names is read and set by nd_strategy_dim and nd_strategy_set_dim (strategy.h), beside
@@ -204,20 +204,20 @@ unsigned nd_fold_parts(nd_fold f);
 /* Besides one number per ratio key: ND's `_fitted_on` and nd's `_nd` stamp, whose object
  * nd-fit --report-json also writes as its "fit". */
 typedef struct nd_ratios_format {
-    const char *fitted_on, *fitted_csv, *fitted_strategies;  /* _fitted_on: csv, strategies */
-    const char *stamp;                                       /* _nd */
+    const char *fitted_on, *fitted_csv, *fitted_strategies; /* _fitted_on: csv, strategies */
+    const char *stamp;                                      /* _nd */
     const char *format, *cost_model, *units, *units_ms, *nd_version, *device, *model, *seq_len;
     const char *mode, *weights, *robust, *allow_fallback, *ridge_lambda, *rows;
-    const char *ratios;                                      /* per key: */
+    const char *ratios; /* per key: */
     const char *value, *status, *ratio_fitted_on, *ci95, *why, *source;
-    const char *leave_one_out, *total, *in_sample;           /* metrics: */
+    const char *leave_one_out, *total, *in_sample; /* metrics: */
     const char *mape, *max_error, *spearman, *regret;
     /* the uncertainty -c carries to decisions: _nd.uncertainty.{time, memory} */
     const char *uncertainty, *time, *memory, *terms, *covariance, *residual_sd, *dof, *t95;
-    const char *peak, *max_ci, *hold, *distinct;            /* what the fit checked */
-    const char *history, *drift, *previous;                 /* the nightly job's record */
+    const char *peak, *max_ci, *hold, *distinct;                           /* what the fit checked */
+    const char *history, *drift, *previous;                                /* the nightly job's record */
     const char *shapes, *ridge_rows, *spread, *table, *delta, *se, *parts; /* _nd.shapes */
-    const char *rounds, *key, *hash;                        /* provenance, drift entries */
+    const char *rounds, *key, *hash;                                       /* provenance, drift entries */
 } nd_ratios_format;
 
 extern const nd_ratios_format nd_ratios_json;
@@ -246,8 +246,8 @@ typedef enum {
 
 /* The dimensions (nd_dims, TP accepted for MP) come first, in any order. */
 typedef struct nd_classified_format {
-    const char *time;                     /* the profiled step */
-    const char *measured[ND_MEAS_COUNT];  /* "comp", "dp_wait", ... */
+    const char *time;                    /* the profiled step */
+    const char *measured[ND_MEAS_COUNT]; /* "comp", "dp_wait", ... */
     const char *recompute, *step_trainer, *devices, *gbs, *seq_len, *peak_mib;
     const char *accepted; /* every name above, for the message refusing another */
 } nd_classified_format;
@@ -284,7 +284,7 @@ extern const nd_ranking_format nd_ranking_csv;
 
 /* ---- the memory CSV (memory per pipeline stage) -------------------------------- */
 
-#define ND_MEMORY_COMPONENTS 9 /* params .. context, held: what a stage's total adds up */
+#define ND_MEMORY_COMPONENTS  9 /* params .. context, held: what a stage's total adds up */
 #define ND_MEMORY_RECLAIMABLE 1 /* of which the last ones the runtime gives back under pressure */
 
 typedef struct nd_memory_format {
@@ -337,11 +337,30 @@ typedef struct nd_kernels_format {
 
 /* Indices of nd_kernels_csv.column. */
 enum {
-    ND_KCOL_SECTION = 0, ND_KCOL_NAME, ND_KCOL_CLASS, ND_KCOL_CALLS, ND_KCOL_KERNEL_MS,
-    ND_KCOL_STEP_SHARE, ND_KCOL_EXPOSED_MS, ND_KCOL_OVERLAPPED_MS, ND_KCOL_MIB,
-    ND_KCOL_ALGBW_GBPS, ND_KCOL_BUSBW_GBPS, ND_KCOL_OP, ND_KCOL_DTYPE, ND_KCOL_BATCH,
-    ND_KCOL_M, ND_KCOL_N, ND_KCOL_K, ND_KCOL_HEADS, ND_KCOL_SEQ_Q, ND_KCOL_SEQ_KV,
-    ND_KCOL_HEAD_DIM, ND_KCOL_MS_PER_CALL, ND_KCOL_GFLOP_PER_CALL, ND_KCOL_TFLOPS
+    ND_KCOL_SECTION = 0,
+    ND_KCOL_NAME,
+    ND_KCOL_CLASS,
+    ND_KCOL_CALLS,
+    ND_KCOL_KERNEL_MS,
+    ND_KCOL_STEP_SHARE,
+    ND_KCOL_EXPOSED_MS,
+    ND_KCOL_OVERLAPPED_MS,
+    ND_KCOL_MIB,
+    ND_KCOL_ALGBW_GBPS,
+    ND_KCOL_BUSBW_GBPS,
+    ND_KCOL_OP,
+    ND_KCOL_DTYPE,
+    ND_KCOL_BATCH,
+    ND_KCOL_M,
+    ND_KCOL_N,
+    ND_KCOL_K,
+    ND_KCOL_HEADS,
+    ND_KCOL_SEQ_Q,
+    ND_KCOL_SEQ_KV,
+    ND_KCOL_HEAD_DIM,
+    ND_KCOL_MS_PER_CALL,
+    ND_KCOL_GFLOP_PER_CALL,
+    ND_KCOL_TFLOPS
 };
 
 extern const nd_kernels_format nd_kernels_csv;

@@ -32,9 +32,9 @@
 /* An output file being written: fp is open on a temporary file next to path. */
 typedef struct nd_outfile {
     FILE *fp;
-    char *path;                /* the final name (owned by the output's record) */
-    char *tmp_path;            /* the temporary name (owned by the output's record) */
-    struct nd_output *record;  /* internal: the run's record of this output */
+    char *path;               /* the final name (owned by the output's record) */
+    char *tmp_path;           /* the temporary name (owned by the output's record) */
+    struct nd_output *record; /* internal: the run's record of this output */
 } nd_outfile;
 
 /* Opens a temporary file beside path. ND_EINPUT if path is an input of this run, another
@@ -143,7 +143,6 @@ char *nd_path_stem(const char *path);
 
 /* The directory part of path ("a/b.csv" -> "a", "b.csv" -> "."), new string. */
 char *nd_path_dir(const char *path);
-
 
 /* Duplicates a string (C11 has no strdup); NULL stays NULL. */
 char *nd_strdup(const char *s);

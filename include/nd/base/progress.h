@@ -22,12 +22,12 @@
 #include <time.h>
 
 typedef struct nd_progress {
-    FILE *out;            /* NULL: silent (-q) */
-    char what[96];        /* "nd-search: pricing" */
-    char unit[32];        /* what is counted, "layouts"; "" prints a percentage only */
-    double total;         /* units of work in the step, > 0 */
+    FILE *out;     /* NULL: silent (-q) */
+    char what[96]; /* "nd-search: pricing" */
+    char unit[32]; /* what is counted, "layouts"; "" prints a percentage only */
+    double total;  /* units of work in the step, > 0 */
     struct timespec start;
-    double after_s;       /* shown once the step has run this long */
+    double after_s; /* shown once the step has run this long */
     double last_draw_s;
     int last_decile;
     bool tty, drawn;

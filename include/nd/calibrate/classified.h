@@ -22,29 +22,29 @@
 /* The columns (nd_dims, time, nd_measured, ...) are formats.h's nd_classified_csv. */
 
 typedef struct nd_classified_row {
-    int line;                 /* 1-based line of the row in the file */
-    unsigned dims;            /* ND_DIM_BIT of each dimension the row states */
-    int32_t degree[ND_DIMS];  /* the stated degrees by nd_dim (others 1; SP 0/1, ZERO 0..3):
-                                 not an nd_strategy, whose int64s would make a 100,000-row
-                                 round 6 MB larger (nd_classified_strategy builds one) */
+    int line;                /* 1-based line of the row in the file */
+    unsigned dims;           /* ND_DIM_BIT of each dimension the row states */
+    int32_t degree[ND_DIMS]; /* the stated degrees by nd_dim (others 1; SP 0/1, ZERO 0..3):
+                                not an nd_strategy, whose int64s would make a 100,000-row
+                                round 6 MB larger (nd_classified_strategy builds one) */
     bool has_recompute;
     nd_recompute recompute;
-    double time_ms;           /* the profiled step */
+    double time_ms; /* the profiled step */
     double measured[ND_MEAS_COUNT];
-    bool has[ND_MEAS_COUNT];  /* the column exists and the cell is not blank */
-    double step_trainer_ms;   /* NaN when absent */
+    bool has[ND_MEAS_COUNT];       /* the column exists and the cell is not blank */
+    double step_trainer_ms;        /* NaN when absent */
     int64_t devices, gbs, seq_len; /* 0 when absent */
-    double peak_mib;          /* NaN when absent */
+    double peak_mib;               /* NaN when absent */
 } nd_classified_row;
 
 typedef struct nd_classified {
     char path[512];
     nd_classified_row *rows;
     size_t count;
-    unsigned dims;                     /* ND_DIM_BIT of each dimension column in the header */
-    int dim_order[16];                 /* header order of dimension columns (index into names) */
+    unsigned dims;     /* ND_DIM_BIT of each dimension column in the header */
+    int dim_order[16]; /* header order of dimension columns (index into names) */
     int dim_count;
-    bool column[ND_MEAS_COUNT];        /* measured columns in the header */
+    bool column[ND_MEAS_COUNT]; /* measured columns in the header */
     bool has_recompute, has_step_trainer, has_peak, has_devices, has_gbs, has_seq_len;
 } nd_classified;
 

@@ -58,15 +58,15 @@ typedef struct nd_fit_options {
     nd_fit_weights weights;
     bool robust;
     bool allow_fallback;
-    bool column[ND_MEAS_COUNT]; /* the round has this column */
-    double max_ci;              /* a ratio's 95 % half-width / ratio must stay below (0: the default) */
-    bool hold[ND_RATIO_KEYS];   /* --hold: held at 1 */
-    bool hold_auto;             /* --hold auto: hold what the round does not identify (the
-                                   subset it identifies with the best leave-one-out error) */
-    bool hold_fixed[ND_FIXED_COSTS];   /* --hold: held at 0 */
-    bool hold_memory[ND_MEM_RATIOS];   /* --hold: held at 1 */
-    bool no_fixed;              /* fit no fixed cost (ND's ratios alone) */
-    bool no_shapes;             /* fit no per-shape correction */
+    bool column[ND_MEAS_COUNT];      /* the round has this column */
+    double max_ci;                   /* a ratio's 95 % half-width / ratio must stay below (0: the default) */
+    bool hold[ND_RATIO_KEYS];        /* --hold: held at 1 */
+    bool hold_auto;                  /* --hold auto: hold what the round does not identify (the
+                                        subset it identifies with the best leave-one-out error) */
+    bool hold_fixed[ND_FIXED_COSTS]; /* --hold: held at 0 */
+    bool hold_memory[ND_MEM_RATIOS]; /* --hold: held at 1 */
+    bool no_fixed;                   /* fit no fixed cost (ND's ratios alone) */
+    bool no_shapes;                  /* fit no per-shape correction */
 } nd_fit_options;
 
 typedef enum {
@@ -83,10 +83,10 @@ typedef struct nd_fit_loo {
 
 /* A fitted quantity besides the ratios: a fixed cost or a memory ratio. */
 typedef struct nd_fit_term {
-    double value, lo, hi;           /* 95 % interval (NaN: none) */
-    nd_ratio_status status;         /* FITTED or HELD */
-    char why[96];                   /* why it is held */
-    char target[48];                /* what it was fitted on */
+    double value, lo, hi;   /* 95 % interval (NaN: none) */
+    nd_ratio_status status; /* FITTED or HELD */
+    char why[96];           /* why it is held */
+    char target[48];        /* what it was fitted on */
 } nd_fit_term;
 
 typedef struct nd_fit_result {
@@ -98,33 +98,33 @@ typedef struct nd_fit_result {
     char target[ND_RATIO_KEYS][48]; /* what each fitted ratio was fitted on */
     nd_fit_term fixed[ND_FIXED_COSTS];
     nd_fit_term memory[ND_MEM_RATIOS];
-    nd_spread time_spread;          /* covariance of the fitted terms, residual scatter */
+    nd_spread time_spread; /* covariance of the fitted terms, residual scatter */
     nd_spread memory_spread;
-    double max_ci;                  /* the limit applied */
-    size_t distinct;                /* distinct strategies (labels) */
-    unsigned unidentified;          /* after a refusal: bit (1u << key) of the ratios the round
-                                       does not identify */
-    unsigned confounded;            /* ... of those, the ones no strategy of the round separates */
+    double max_ci;         /* the limit applied */
+    size_t distinct;       /* distinct strategies (labels) */
+    unsigned unidentified; /* after a refusal: bit (1u << key) of the ratios the round
+                              does not identify */
+    unsigned confounded;   /* ... of those, the ones no strategy of the round separates */
     size_t n;
-    double *corrected_ms;  /* [n] in-sample corrected estimate of target_ms */
-    double *left_out_ms;   /* [n] leave-one-out estimate; NaN when not estimable */
-    double *target_ms;     /* [n] time (parts, total) or busy (sums) */
-    double *group_target;  /* [n x keys] per-key measured targets (parts mode), NaN if none */
-    double *group_left_out;/* [n x keys] per-key leave-one-out predictions */
+    double *corrected_ms;   /* [n] in-sample corrected estimate of target_ms */
+    double *left_out_ms;    /* [n] leave-one-out estimate; NaN when not estimable */
+    double *target_ms;      /* [n] time (parts, total) or busy (sums) */
+    double *group_target;   /* [n x keys] per-key measured targets (parts mode), NaN if none */
+    double *group_left_out; /* [n x keys] per-key leave-one-out predictions */
     nd_fit_loo loo_total;
     nd_fit_loo loo_key[ND_RATIO_KEYS];
-    double spearman;       /* in-sample corrected vs rank_ms */
-    double regret;         /* following the in-sample corrected estimate */
+    double spearman; /* in-sample corrected vs rank_ms */
+    double regret;   /* following the in-sample corrected estimate */
     size_t pick, fastest;
-    size_t memory_rows;    /* rows with a measured peak */
-    double *memory_fitted; /* [n] corrected peak (NaN without a measured peak) */
+    size_t memory_rows;      /* rows with a measured peak */
+    double *memory_fitted;   /* [n] corrected peak (NaN without a measured peak) */
     double *memory_left_out; /* [n] leave-one-out peak */
     nd_fit_loo loo_memory;
-    int shapes;            /* per-shape corrections (total mode; 0 when none helps) */
+    int shapes; /* per-shape corrections (total mode; 0 when none helps) */
     nd_shape_ratio shape[ND_MAX_SHAPES];
     double shape_ridge_rows; /* their pull toward 0, in rows' worth of evidence */
-    double shape_spread;   /* sd of the corrections between shapes */
-    size_t shape_groups;   /* distinct shapes among the rows */
+    double shape_spread;     /* sd of the corrections between shapes */
+    size_t shape_groups;     /* distinct shapes among the rows */
 } nd_fit_result;
 
 /* Fits. rows are not kept. The mode AUTO becomes PARTS when the round measures comp,

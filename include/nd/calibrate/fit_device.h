@@ -24,10 +24,10 @@
 
 /* One fittable field of nd_device: its device-file name, where it lives, its bounds. */
 typedef struct nd_device_param_info {
-    const char *name;   /* the device file's key, e.g. "gemm_efficiency" */
-    size_t offset;      /* offsetof(nd_device, ...) of a double */
-    double lo, hi;      /* bounds the fit stays within */
-    bool log_scale;     /* fitted on log v (a field spanning decades; lo > 0) */
+    const char *name; /* the device file's key, e.g. "gemm_efficiency" */
+    size_t offset;    /* offsetof(nd_device, ...) of a double */
+    double lo, hi;    /* bounds the fit stays within */
+    bool log_scale;   /* fitted on log v (a field spanning decades; lo > 0) */
 } nd_device_param_info;
 
 /* The table, in the order the fitted device file lists them. */
@@ -39,39 +39,39 @@ extern const size_t nd_device_param_count;
 /* One measured step and how to price it. */
 typedef struct nd_device_fit_row {
     const nd_model *model;
-    nd_train train;              /* the run's, with the row's sequence length */
+    nd_train train; /* the run's, with the row's sequence length */
     nd_strategy strategy;
     int64_t devices;
-    double time_ms;              /* the measured step */
-    double measured[ND_FOLDS];   /* measured parts (ms), where has_fold says so */
+    double time_ms;            /* the measured step */
+    double measured[ND_FOLDS]; /* measured parts (ms), where has_fold says so */
     bool has_fold[ND_FOLDS];
-    int model_index;             /* rows of one model share it (leave-one-model-out) */
+    int model_index; /* rows of one model share it (leave-one-model-out) */
     char label[96];
 } nd_device_fit_row;
 
 typedef struct nd_device_fit_options {
-    double prior_weight;     /* residual per unit of transformed distance from the base (0.05:
-                                moving a field by one unit weighs as one step mispriced by 5 %) */
-    double min_effect;       /* a field moving no prediction by this fraction is not fitted (1e-3) */
-    bool leave_one_model_out;/* refit once per model (when the rows hold several) */
+    double prior_weight;      /* residual per unit of transformed distance from the base (0.05:
+                                 moving a field by one unit weighs as one step mispriced by 5 %) */
+    double min_effect;        /* a field moving no prediction by this fraction is not fitted (1e-3) */
+    bool leave_one_model_out; /* refit once per model (when the rows hold several) */
 } nd_device_fit_options;
 
 void nd_device_fit_options_init(nd_device_fit_options *o);
 
 typedef struct nd_device_fit_result {
-    nd_device device;                /* the fitted device (the base with the fitted fields) */
-    size_t count;                    /* fields fitted */
+    nd_device device;                       /* the fitted device (the base with the fitted fields) */
+    size_t count;                           /* fields fitted */
     size_t param[ND_DEVICE_FIT_MAX_PARAMS]; /* index into nd_device_params */
     double base[ND_DEVICE_FIT_MAX_PARAMS], value[ND_DEVICE_FIT_MAX_PARAMS];
     double lo[ND_DEVICE_FIT_MAX_PARAMS], hi[ND_DEVICE_FIT_MAX_PARAMS]; /* 95 % interval */
     double effect[ND_DEVICE_FIT_MAX_PARAMS]; /* largest relative move of a step when the field
                                                 moves 10 % */
-    size_t skipped;                  /* fields left at the base: no row exercises them */
+    size_t skipped;                          /* fields left at the base: no row exercises them */
     size_t n, models;
-    double *base_ms;   /* [n] the base device's estimate */
-    double *fitted_ms; /* [n] in sample */
-    double *loo_ms;    /* [n] linearised leave-one-out */
-    double *lomo_ms;   /* [n] leave-one-model-out (NaN with one model) */
+    double *base_ms;                                    /* [n] the base device's estimate */
+    double *fitted_ms;                                  /* [n] in sample */
+    double *loo_ms;                                     /* [n] linearised leave-one-out */
+    double *lomo_ms;                                    /* [n] leave-one-model-out (NaN with one model) */
     double base_mape, fitted_mape, loo_mape, lomo_mape; /* of the step, fractions */
     int iterations;
 } nd_device_fit_result;
@@ -79,7 +79,8 @@ typedef struct nd_device_fit_result {
 struct nd_compare;
 /* The rows of a comparison as device-fit rows of model `model_index` (run: the comparison's
  * run, which must outlive out). out holds cmp->count entries. */
-void nd_device_fit_rows(const struct nd_compare *cmp, const nd_run *run, int model_index, nd_device_fit_row *out);
+void nd_device_fit_rows(const struct nd_compare *cmp, const nd_run *run, int model_index,
+                        nd_device_fit_row *out);
 
 /* Fits. rows and base are not kept. Errors: ND_EINPUT (no row, no field exercised, a row
  * that cannot be priced), ND_ERUNTIME (the solver failed), ND_ENOMEM. */

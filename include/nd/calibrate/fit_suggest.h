@@ -15,24 +15,24 @@
 #include "nd/costmodel/strategy.h"
 
 typedef struct nd_suggest_inputs {
-    const nd_run *run;           /* model, training, the run's strategy */
+    const nd_run *run; /* model, training, the run's strategy */
     const nd_device *device;
     double budget_mib;
     int64_t devices, global_batch; /* the cluster the candidates are searched for */
-    const nd_fit_row *rows;      /* the round, as fitted (raw) */
+    const nd_fit_row *rows;        /* the round, as fitted (raw) */
     size_t n;
     const nd_strategy *profiled; /* the round's strategies: never suggested again */
     size_t n_profiled;
-    const nd_ratios *ratios;     /* the fit's, when it stands (its top candidates); or NULL */
-    bool no_fixed;               /* the design leaves the fixed costs out */
-    unsigned separate;           /* ratio keys (1u << key) the picks should separate first
-                                    (D_s-optimal); 0: every term (D-optimal) */
-    unsigned vary;               /* ND_DIM_BIT of the dimensions candidates vary (0: all) */
+    const nd_ratios *ratios; /* the fit's, when it stands (its top candidates); or NULL */
+    bool no_fixed;           /* the design leaves the fixed costs out */
+    unsigned separate;       /* ratio keys (1u << key) the picks should separate first
+                                (D_s-optimal); 0: every term (D-optimal) */
+    unsigned vary;           /* ND_DIM_BIT of the dimensions candidates vary (0: all) */
 } nd_suggest_inputs;
 
 typedef struct nd_suggestion {
     nd_strategy strategy;
-    double estimate_ms;          /* its estimated step (corrected for a top candidate) */
+    double estimate_ms; /* its estimated step (corrected for a top candidate) */
     char reason[200];
 } nd_suggestion;
 

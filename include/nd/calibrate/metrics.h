@@ -34,7 +34,6 @@ size_t nd_metric_top_k(const double *est, const double *meas, size_t n);
 /* Regret of following the estimate: the measured time of the row the estimate ranks
  * first, over the fastest measured time, minus 1 (0 = the estimate picked the fastest).
  * Ties break to the earlier row. Writes the two rows' indices when non-NULL. */
-double nd_metric_regret(const double *est, const double *meas, size_t n, size_t *pick,
-                        size_t *fastest);
+double nd_metric_regret(const double *est, const double *meas, size_t n, size_t *pick, size_t *fastest);
 
 #endif

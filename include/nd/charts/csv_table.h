@@ -32,9 +32,9 @@
 
 #include "nd/base/error.h"
 
-#define ND_CSV_TABLE_MAX_BYTES (64u << 20)
+#define ND_CSV_TABLE_MAX_BYTES   (64u << 20)
 #define ND_CSV_TABLE_MAX_COLUMNS 1024
-#define ND_CSV_TABLE_MAX_ROWS 1000000
+#define ND_CSV_TABLE_MAX_ROWS    1000000
 
 typedef struct nd_csv_table {
     char *path;      /* owned copy of the path, for messages */
@@ -71,7 +71,6 @@ int nd_csv_table_number(const nd_csv_table *t, size_t row, size_t col, double *o
 
 /* As nd_csv_table_number, but a blank cell is an error too:
  * "FILE:LINE: column 'X' is blank". */
-int nd_csv_table_number_required(const nd_csv_table *t, size_t row, size_t col, double *out,
-                                 nd_error *err);
+int nd_csv_table_number_required(const nd_csv_table *t, size_t row, size_t col, double *out, nd_error *err);
 
 #endif

@@ -52,9 +52,9 @@ typedef enum {
     ND_PLOT_PDF,     /* pdfcairo; not byte-reproducible (embedded date) */
 } nd_plot_format;
 
-#define ND_PLOT_WIDTH_DEFAULT 1000
+#define ND_PLOT_WIDTH_DEFAULT  1000
 #define ND_PLOT_HEIGHT_DEFAULT 700
-#define ND_PLOT_SIZE_MAX 20000
+#define ND_PLOT_SIZE_MAX       20000
 
 /* SVG copies of the plots drawn with one set of options (nd_plot_options.gallery), in the
  * order drawn, for a report that embeds them. Each item owns its strings. */
@@ -76,14 +76,14 @@ void nd_plot_gallery_free(nd_plot_gallery *g);
  * default size, default title). */
 typedef struct nd_plot_options {
     nd_plot_format format;
-    int width_px;      /* image width; 0 = ND_PLOT_WIDTH_DEFAULT. PDF: width_px / 100 inches */
-    int height_px;     /* image height; 0 = ND_PLOT_HEIGHT_DEFAULT. PDF: likewise */
-    const char *title; /* NULL: the plot kind's default title */
-    bool script_only;  /* write .gp and .dat only; run no gnuplot, write no image */
+    int width_px;             /* image width; 0 = ND_PLOT_WIDTH_DEFAULT. PDF: width_px / 100 inches */
+    int height_px;            /* image height; 0 = ND_PLOT_HEIGHT_DEFAULT. PDF: likewise */
+    const char *title;        /* NULL: the plot kind's default title */
+    bool script_only;         /* write .gp and .dat only; run no gnuplot, write no image */
     nd_plot_gallery *gallery; /* non-NULL: each plot is also drawn as SVG (at this size) and
                                  appended here; borrowed, the caller frees it */
-    bool gallery_only; /* with gallery: write no file, only draw the SVG copy (a report
-                          without -o) */
+    bool gallery_only;        /* with gallery: write no file, only draw the SVG copy (a report
+                                 without -o) */
 } nd_plot_options;
 
 /* Fills opt with the defaults: PNG, 1000 x 700, default title, rendered. */
@@ -137,8 +137,8 @@ typedef struct nd_plot_parity {
  * ND_EINPUT: no points or panels, a NULL array, a panel without any point with
  * finite measured and estimated values, corrected_ms in some panels only, or
  * ND_PLOT_SCALE_LOG with a value <= 0. */
-int nd_plot_parity_write(const char *out_base, const nd_plot_parity *plot,
-                         const nd_plot_options *opt, nd_error *err);
+int nd_plot_parity_write(const char *out_base, const nd_plot_parity *plot, const nd_plot_options *opt,
+                         nd_error *err);
 
 /* ---- parts: measured beside estimated, stacked -------------------------- */
 
@@ -146,15 +146,15 @@ typedef struct nd_plot_parts {
     size_t n_strategies;
     const char *const *labels; /* [n_strategies], drawn left to right */
     size_t n_parts;
-    const char *const *part_names; /* [n_parts]; part i has palette colour i in every plot */
-    const double *measured_ms;     /* [n_strategies * n_parts], row-major; NULL: no part measured */
-    const double *estimated_ms;    /* [n_strategies * n_parts], row-major */
-    const char *omit_part;         /* NULL, or a part name left out of both bars (ND's
-                                      "_no_idle" view); the others keep their colours */
-    const double *measured_step_ms; /* [n_strategies] or NULL: the measured step; a row whose
-                                       parts were not measured draws it as one grey bar */
-    size_t n_table_rows;            /* lines of text under each pair (ND's table of degrees and
-                                       memory); 0: the labels, rotated, instead */
+    const char *const *part_names;      /* [n_parts]; part i has palette colour i in every plot */
+    const double *measured_ms;          /* [n_strategies * n_parts], row-major; NULL: no part measured */
+    const double *estimated_ms;         /* [n_strategies * n_parts], row-major */
+    const char *omit_part;              /* NULL, or a part name left out of both bars (ND's
+                                           "_no_idle" view); the others keep their colours */
+    const double *measured_step_ms;     /* [n_strategies] or NULL: the measured step; a row whose
+                                           parts were not measured draws it as one grey bar */
+    size_t n_table_rows;                /* lines of text under each pair (ND's table of degrees and
+                                           memory); 0: the labels, rotated, instead */
     const char *const *table_row_names; /* [n_table_rows], written left of the table */
     const char *const *table_cells;     /* [n_table_rows * n_strategies], row-major by line */
     size_t n_rows_total;                /* 0, or the rows the caller had when only the first
@@ -221,8 +221,8 @@ typedef struct nd_plot_ranking {
  * its peak memory as a point (MiB, right axis) and the budget as a dashed
  * line on the right axis. ND_EINPUT: no strategies or parts, a NULL array, no
  * finite time value or no finite peak memory. */
-int nd_plot_ranking_write(const char *out_base, const nd_plot_ranking *plot,
-                          const nd_plot_options *opt, nd_error *err);
+int nd_plot_ranking_write(const char *out_base, const nd_plot_ranking *plot, const nd_plot_options *opt,
+                          nd_error *err);
 
 /* ---- memory per pipeline stage ------------------------------------------ */
 
@@ -294,7 +294,8 @@ typedef struct nd_plot_bars {
 
 /* Horizontal bars: one per row, its value and its share of the sum written right of the
  * plot. ND_EINPUT: no bars, a NULL array, or no finite value. */
-int nd_plot_bars_write(const char *out_base, const nd_plot_bars *plot, const nd_plot_options *opt, nd_error *err);
+int nd_plot_bars_write(const char *out_base, const nd_plot_bars *plot, const nd_plot_options *opt,
+                       nd_error *err);
 
 /* ---- recompute potentials ----------------------------------------------- */
 
@@ -317,7 +318,7 @@ typedef struct nd_plot_recompute {
  * and peak memory (MiB), one line per configuration, the budget dashed on the
  * memory panel. ND_EINPUT: no series, a series without steps, a NULL array, or
  * a panel without any finite value. */
-int nd_plot_recompute_write(const char *out_base, const nd_plot_recompute *plot,
-                            const nd_plot_options *opt, nd_error *err);
+int nd_plot_recompute_write(const char *out_base, const nd_plot_recompute *plot, const nd_plot_options *opt,
+                            nd_error *err);
 
 #endif

@@ -49,7 +49,7 @@ typedef enum {
     ND_CQ_COUNT
 } nd_classify_quantity;
 
-#define ND_CQ_ND_COLUMNS 9   /* TIME .. SP_WAIT: the columns ND itself reads */
+#define ND_CQ_ND_COLUMNS  9  /* TIME .. SP_WAIT: the columns ND itself reads */
 #define ND_CQ_CSV_COLUMNS 12 /* ... plus IDLE, UNCLASSIFIED, OPTIMIZER */
 
 /* "time", "comp", "dp_wait", ..., "comp_unsplit": the CSV and detail column names. */
@@ -123,8 +123,8 @@ const char *nd_classify_coll_name(int coll);
  * the op has no such size). FLOPs count the full product (attention: every score of
  * S x Sk, causal or not). */
 typedef struct nd_classify_shape {
-    char *label;  /* owned: "aten::mm bf16 M=8192 N=4096 K=4096" */
-    char op[48];  /* "aten::mm" */
+    char *label;   /* owned: "aten::mm bf16 M=8192 N=4096 K=4096" */
+    char op[48];   /* "aten::mm" */
     char dtype[8]; /* "bf16", "fp16", "fp32", ... or "" */
     nd_classify_kernel_class cls;
     int64_t batch, m, n, k, heads, seq_q, seq_kv, head_dim;
@@ -139,7 +139,7 @@ typedef struct nd_classify_kernels {
     double coll_exposed_ms[ND_CLASSIFY_COLLS]; /* no compute kernel running */
     double coll_bus_bytes[ND_CLASSIFY_COLLS];  /* bytes x the bus factor, group size known */
     double coll_bus_ms[ND_CLASSIFY_COLLS];     /* kernel time of those calls */
-    nd_classify_shape *shapes; /* owned */
+    nd_classify_shape *shapes;                 /* owned */
     size_t n_shapes;
 } nd_classify_kernels;
 
@@ -164,7 +164,7 @@ typedef struct nd_classify_sample {
     unsigned char view[ND_CQ_COUNT]; /* nd_classify_view each number comes from */
     nd_classify_site *sites;         /* owned */
     size_t n_sites;
-    nd_classify_kernels *kernels;    /* owned; NULL without the device view */
+    nd_classify_kernels *kernels; /* owned; NULL without the device view */
 } nd_classify_sample;
 
 /* Statistics of one quantity over the kept rank-steps. */
@@ -201,7 +201,7 @@ typedef struct nd_classify_run {
     nd_classify_sample *samples; /* every rank-step read, in input order */
     size_t n_samples, cap_samples;
     char dims_source[320]; /* where opts.dims came from: "--dims", "strategy.txt", ... */
-    char **inputs; /* owned: every input added, in order (for messages) */
+    char **inputs;         /* owned: every input added, in order (for messages) */
     size_t n_inputs;
     nd_classify_messages warnings; /* what may make the row wrong: printed first */
     nd_classify_messages notes;    /* what the user should know (fallbacks, skipped items) */
@@ -230,8 +230,7 @@ char *nd_classify_csv_header(const nd_classify_dims *dims, bool nd_columns);
 /* Appends the run's row to the round file at path, or creates it. An existing file
  * must have exactly this run's header (after dropping a UTF-8 BOM and CR), else
  * ND_EINPUT naming both. Written atomically: copy + row to a temporary file, rename. */
-int nd_classify_csv_write(const nd_classify_run *run, const char *path, bool nd_columns,
-                          nd_error *err);
+int nd_classify_csv_write(const nd_classify_run *run, const char *path, bool nd_columns, nd_error *err);
 
 /* ND's --perf-parts file: the row in ND estimate columns (reference §3.5). */
 int nd_classify_perf_parts_write(const nd_classify_run *run, const char *path, nd_error *err);
@@ -276,8 +275,7 @@ void nd_classify_sweep_free(nd_classify_sweep *s);
 
 /* One row per run appended to the round file in one locked, atomic append (columns
  * matched by name, their union written). ND_EUSAGE for a run without degrees. */
-int nd_classify_sweep_csv_write(const nd_classify_sweep *s, const char *path, bool nd_columns,
-                                nd_error *err);
+int nd_classify_sweep_csv_write(const nd_classify_sweep *s, const char *path, bool nd_columns, nd_error *err);
 
 /* A table of the runs' rows, the warnings first; with verbose each run's full report. */
 void nd_classify_sweep_report_print(const nd_classify_sweep *s, FILE *out, bool verbose);
@@ -286,15 +284,16 @@ void nd_classify_sweep_report_print(const nd_classify_sweep *s, FILE *out, bool 
  * its kept steps, split into ND's parts) and, when some rank-step has a device view,
  * classify_kernels (device time by kernel class). opt is the plot library's options. */
 struct nd_plot_options;
-int nd_classify_plots(const nd_classify_run *run, const char *dir, const struct nd_plot_options *opt, nd_error *err);
+int nd_classify_plots(const nd_classify_run *run, const char *dir, const struct nd_plot_options *opt,
+                      nd_error *err);
 /* ---- trainer logs: nd-classify --log ------------------------------------------------ */
 
 /* What a trainer log is read with. */
 typedef struct nd_classify_log_options {
     nd_classify_dims dims; /* --dims: over the degrees the log states */
     bool has_dims;
-    const char *config; /* torchtitan's job toml (--log-config), or NULL */
-    int skip_steps;     /* step lines dropped as warm-up; -1: the first tenth, at least one */
+    const char *config;  /* torchtitan's job toml (--log-config), or NULL */
+    int skip_steps;      /* step lines dropped as warm-up; -1: the first tenth, at least one */
     bool peak_allocated; /* peak_mib from the allocated peak, not the reserved one */
 } nd_classify_log_options;
 
@@ -302,8 +301,8 @@ typedef struct nd_classify_log_options {
  * (Megatron-DeepSpeed, MindSpeed), torchtitan, NeMo and MindFormers logs are read;
  * docs/classify.md, "Trainer logs". */
 typedef struct nd_classify_log {
-    char *path;         /* owned */
-    const char *format; /* "Megatron-LM", "torchtitan", "NeMo", "MindFormers" */
+    char *path;                         /* owned */
+    const char *format;                 /* "Megatron-LM", "torchtitan", "NeMo", "MindFormers" */
     size_t n_steps, n_warmup, n_steady; /* step lines read, dropped, kept */
     double time_ms, min_ms, max_ms;     /* median, min and max of the kept step lines */
     double peak_mib;                    /* 0 when the log prints none */
@@ -311,11 +310,11 @@ typedef struct nd_classify_log {
     nd_classify_dims dims;              /* the degrees the log states, then --dims */
     bool has_dims;
     char dims_source[160];
-    int64_t gbs, seq_len, zero;         /* 0 unknown */
-    const char *recompute;              /* "off", "selective", "full"; NULL unknown */
-    int sp;                             /* sequence parallel: 1, 0, or -1 unknown */
-    double local_tokens; /* tokens one data-parallel rank takes per step (torchtitan) */
-    int64_t non_dp;      /* MP x PP x CP */
+    int64_t gbs, seq_len, zero; /* 0 unknown */
+    const char *recompute;      /* "off", "selective", "full"; NULL unknown */
+    int sp;                     /* sequence parallel: 1, 0, or -1 unknown */
+    double local_tokens;        /* tokens one data-parallel rank takes per step (torchtitan) */
+    int64_t non_dp;             /* MP x PP x CP */
     char notes[4][256];
     int n_notes;
 } nd_classify_log;
@@ -323,8 +322,8 @@ typedef struct nd_classify_log {
 /* Reads a trainer log. ND_EINPUT when it holds no step time of a known format, when a
  * step time is not a time, when torchtitan's tokens per second cannot become a time (no
  * --log-config), when --skip-steps drops every step. */
-int nd_classify_log_read(const char *path, const nd_classify_log_options *opts,
-                         nd_classify_log *out, nd_error *err);
+int nd_classify_log_read(const char *path, const nd_classify_log_options *opts, nd_classify_log *out,
+                         nd_error *err);
 void nd_classify_log_free(nd_classify_log *log);
 
 /* One round row per log: the degrees (SP and ZERO when known), recompute, time, peak_mib,
@@ -341,6 +340,7 @@ void nd_classify_logs_report_print(const nd_classify_log *logs, size_t n, FILE *
 struct nd_plot_gallery;
 struct nd_html_capture;
 int nd_classify_report_html(const nd_classify_run *run, const char *path, const char *csv,
-                            const struct nd_plot_gallery *plots, struct nd_html_capture *capture, nd_error *err);
+                            const struct nd_plot_gallery *plots, struct nd_html_capture *capture,
+                            nd_error *err);
 
 #endif

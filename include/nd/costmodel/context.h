@@ -19,10 +19,10 @@ typedef struct nd_context {
     const nd_model *model;
     const nd_train *train;
     const nd_device *device;
-    int64_t devices;          /* cluster size */
-    double budget_mib;        /* memory a strategy may use per device */
-    const nd_ratios *ratios;  /* NULL: uncorrected */
-    nd_param_count params;    /* filled by nd_context_init */
+    int64_t devices;         /* cluster size */
+    double budget_mib;       /* memory a strategy may use per device */
+    const nd_ratios *ratios; /* NULL: uncorrected */
+    nd_param_count params;   /* filled by nd_context_init */
 } nd_context;
 
 /* Fills ctx and counts the model's parameters. budget_mib 0 = the device capacity. */

@@ -22,55 +22,55 @@ typedef struct nd_device {
     char description[96];
 
     /* compute: peaks (dense, TFLOP/s) and how close kernels get to them */
-    double peak_tflops;        /* 16-bit (BF16/FP16) tensor peak */
-    double fp8_tflops;         /* FP8 tensor peak (0: no FP8 tensor cores) */
-    double tf32_tflops;        /* TF32 tensor peak (0: none; fp32 GEMMs then run at fp32_tflops) */
-    double fp32_tflops;        /* FP32 peak without tensor cores */
-    double gemm_efficiency;    /* fraction of peak the largest 16-bit GEMMs reach */
-    double gemm_half_dim;      /* GEMM dimension at which efficiency along it halves */
-    double gemm_fixed_us;      /* a GEMM kernel's fixed time (prologue, epilogue, tail wave) beyond
-                                  the launch every kernel pays, µs */
-    double fp8_gemm_efficiency;/* the same for FP8 GEMMs (0: as 16-bit) */
-    double fp8_gemm_half_dim;  /* its half dimension (used only with fp8_gemm_efficiency) */
-    double grouped_gemm_efficiency; /* grouped (MoE expert) GEMMs, forward and input gradient,
-                                       relative to dense GEMMs of the per-expert shape (0: 1) */
-    double grouped_wgrad_efficiency;/* the same for the grouped weight-gradient GEMMs (0: 1) */
-    double attention_fwd_efficiency;/* fused attention forward, fraction of the 16-bit peak on
-                                       the FLOPs it does, at long sequences (head dim 128) */
-    double attention_bwd_efficiency;/* the same for its backward */
-    double attention_half_seq; /* key length at which fused attention's efficiency halves */
-    double kernel_launch_us;   /* fixed device time per kernel (launch gap, ramp, tail), µs */
-    double host_dispatch_us;   /* host (framework) time to issue one operator, µs: when a
-                                  micro-batch's operators take the host longer than the device
-                                  needs to run them, the host sets the pace */
-    double host_sync_us;       /* one device-to-host synchronisation (a D2H copy read by the
-                                  host: dropless MoE token counts), µs */
-    double microbatch_host_ms; /* host work per micro-batch not hidden by the device, ms */
-    double step_host_ms;       /* host work per optimizer step (loss sync, logging), ms */
+    double peak_tflops;              /* 16-bit (BF16/FP16) tensor peak */
+    double fp8_tflops;               /* FP8 tensor peak (0: no FP8 tensor cores) */
+    double tf32_tflops;              /* TF32 tensor peak (0: none; fp32 GEMMs then run at fp32_tflops) */
+    double fp32_tflops;              /* FP32 peak without tensor cores */
+    double gemm_efficiency;          /* fraction of peak the largest 16-bit GEMMs reach */
+    double gemm_half_dim;            /* GEMM dimension at which efficiency along it halves */
+    double gemm_fixed_us;            /* a GEMM kernel's fixed time (prologue, epilogue, tail wave) beyond
+                                        the launch every kernel pays, µs */
+    double fp8_gemm_efficiency;      /* the same for FP8 GEMMs (0: as 16-bit) */
+    double fp8_gemm_half_dim;        /* its half dimension (used only with fp8_gemm_efficiency) */
+    double grouped_gemm_efficiency;  /* grouped (MoE expert) GEMMs, forward and input gradient,
+                                        relative to dense GEMMs of the per-expert shape (0: 1) */
+    double grouped_wgrad_efficiency; /* the same for the grouped weight-gradient GEMMs (0: 1) */
+    double attention_fwd_efficiency; /* fused attention forward, fraction of the 16-bit peak on
+                                        the FLOPs it does, at long sequences (head dim 128) */
+    double attention_bwd_efficiency; /* the same for its backward */
+    double attention_half_seq;       /* key length at which fused attention's efficiency halves */
+    double kernel_launch_us;         /* fixed device time per kernel (launch gap, ramp, tail), µs */
+    double host_dispatch_us;         /* host (framework) time to issue one operator, µs: when a
+                                        micro-batch's operators take the host longer than the device
+                                        needs to run them, the host sets the pace */
+    double host_sync_us;             /* one device-to-host synchronisation (a D2H copy read by the
+                                        host: dropless MoE token counts), µs */
+    double microbatch_host_ms;       /* host work per micro-batch not hidden by the device, ms */
+    double step_host_ms;             /* host work per optimizer step (loss sync, logging), ms */
 
     /* memory */
-    double hbm_gib;            /* capacity, GiB */
-    double hbm_gbps;           /* bandwidth, GB/s */
-    double hbm_efficiency;     /* fraction of hbm_gbps large memory-bound kernels reach */
-    double runtime_reserve_mib;/* the runtime's own memory: CUDA/CANN context, library workspaces */
-    double comm_buffer_mib;    /* buffers of one communicator (NCCL channels x peers x
-                                  NCCL_BUFFSIZE; HCCL 2 x HCCL_BUFFSIZE) */
+    double hbm_gib;             /* capacity, GiB */
+    double hbm_gbps;            /* bandwidth, GB/s */
+    double hbm_efficiency;      /* fraction of hbm_gbps large memory-bound kernels reach */
+    double runtime_reserve_mib; /* the runtime's own memory: CUDA/CANN context, library workspaces */
+    double comm_buffer_mib;     /* buffers of one communicator (NCCL channels x peers x
+                                   NCCL_BUFFSIZE; HCCL 2 x HCCL_BUFFSIZE) */
 
     /* interconnect */
-    int devices_per_node;      /* devices sharing the fast (intra-node) fabric */
-    double intra_gbps;         /* per device, per direction */
-    double intra_efficiency;   /* bus bandwidth large messages reach, fraction of intra_gbps */
-    double intra_latency_us;   /* per step of a ring (or hop of a pipeline) inside a node */
-    double intra_base_us;      /* per collective inside a node (launch, protocol set-up) */
-    double intra_link_gbps;    /* 0: a switched fabric (NVSwitch, UB), every peer at intra_gbps.
-                                  > 0: a mesh (HCCS, DGX-1's NVLink) of direct links of this
-                                  bandwidth, so k devices of a node reach min(intra_gbps,
-                                  (k - 1) x intra_link_gbps) */
-    double inter_gbps;         /* per device, per direction (its NIC share) */
+    int devices_per_node;    /* devices sharing the fast (intra-node) fabric */
+    double intra_gbps;       /* per device, per direction */
+    double intra_efficiency; /* bus bandwidth large messages reach, fraction of intra_gbps */
+    double intra_latency_us; /* per step of a ring (or hop of a pipeline) inside a node */
+    double intra_base_us;    /* per collective inside a node (launch, protocol set-up) */
+    double intra_link_gbps;  /* 0: a switched fabric (NVSwitch, UB), every peer at intra_gbps.
+                                > 0: a mesh (HCCS, DGX-1's NVLink) of direct links of this
+                                bandwidth, so k devices of a node reach min(intra_gbps,
+                                (k - 1) x intra_link_gbps) */
+    double inter_gbps;       /* per device, per direction (its NIC share) */
     double inter_efficiency;
-    double inter_latency_us;   /* per ring step across nodes */
-    double inter_base_us;      /* per collective that crosses nodes */
-    double host_gbps;          /* device <-> host memory (offload), GB/s per direction */
+    double inter_latency_us; /* per ring step across nodes */
+    double inter_base_us;    /* per collective that crosses nodes */
+    double host_gbps;        /* device <-> host memory (offload), GB/s per direction */
 } nd_device;
 
 /* A set of devices: the built-in ones plus any loaded from files. */

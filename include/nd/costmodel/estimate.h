@@ -23,25 +23,25 @@ typedef struct nd_estimate {
     double raw_parts_ms[ND_PARTS]; /* uncorrected */
     double step_ms;                /* sum of parts_ms */
     double raw_step_ms;
-    double peak_mib;               /* the largest stage total (reserved + context), corrected by
-                                      the memory ratios when the context has them */
-    double raw_peak_mib;           /* the same, uncorrected */
-    double peak_firm_mib;          /* the largest stage total less its held collective buffers:
-                                      what `fits` compares with the budget */
-    double peak_allocated_mib;     /* the largest stage's allocated and reserved peaks */
+    double peak_mib;           /* the largest stage total (reserved + context), corrected by
+                                  the memory ratios when the context has them */
+    double raw_peak_mib;       /* the same, uncorrected */
+    double peak_firm_mib;      /* the largest stage total less its held collective buffers:
+                                  what `fits` compares with the budget */
+    double peak_allocated_mib; /* the largest stage's allocated and reserved peaks */
     double peak_reserved_mib;
     int peak_stage;
-    bool fits;                 /* every stage's total less its held buffers is in the budget */
-    int straggler_stage;       /* the pipeline's slowest stage */
-    int64_t stages;            /* = PP */
+    bool fits;           /* every stage's total less its held buffers is in the budget */
+    int straggler_stage; /* the pipeline's slowest stage */
+    int64_t stages;      /* = PP */
     double tokens_per_s_per_device;
-    double model_flops_per_step; /* forward + backward FLOPs of the whole model, no recompute */
-    double mfu;                  /* model FLOPs / (step time x peak x devices) */
-    double microbatch_slots;     /* micro-batch slots on the pipeline's critical path: MB + PP - 1
-                                    (MB + (PP - 1) / VPP interleaved) */
-    double kernels_per_step;     /* device kernels on the step's critical path: the straggler
-                                    stage's kernels per micro-batch x microbatch_slots (what a
-                                    fitted per-kernel cost multiplies, docs/calibration.md) */
+    double model_flops_per_step;   /* forward + backward FLOPs of the whole model, no recompute */
+    double mfu;                    /* model FLOPs / (step time x peak x devices) */
+    double microbatch_slots;       /* micro-batch slots on the pipeline's critical path: MB + PP - 1
+                                      (MB + (PP - 1) / VPP interleaved) */
+    double kernels_per_step;       /* device kernels on the step's critical path: the straggler
+                                      stage's kernels per micro-batch x microbatch_slots (what a
+                                      fitted per-kernel cost multiplies, docs/calibration.md) */
     nd_stage_memory *stage_memory; /* optional: PP entries, filled when non-NULL */
     nd_stage_time *stage_time;     /* optional: PP entries, filled when non-NULL */
 } nd_estimate;

@@ -23,9 +23,9 @@ typedef struct nd_layer_shape {
 } nd_layer_shape;
 
 typedef struct nd_layer_cost {
-    double forward_ms;     /* compute of one forward pass */
-    double backward_ms;    /* compute of one backward pass: input and weight gradients */
-    double weight_grad_ms; /* the weight-gradient GEMMs inside backward_ms */
+    double forward_ms;                       /* compute of one forward pass */
+    double backward_ms;                      /* compute of one backward pass: input and weight gradients */
+    double weight_grad_ms;                   /* the weight-gradient GEMMs inside backward_ms */
     double recompute_ms[ND_RECOMPUTE_MODES]; /* forward work repeated in backward */
     double tp_ms[ND_RECOMPUTE_MODES];        /* exposed TP/SP collectives, fwd + bwd (+ replay) */
     double ep_ms[ND_RECOMPUTE_MODES];        /* exposed expert all-to-alls */
@@ -34,16 +34,16 @@ typedef struct nd_layer_cost {
     double host_ops[ND_RECOMPUTE_MODES];     /* operators the host issues, fwd + bwd (+ replay):
                                                 kernel-launching ones and the framework's glue */
     double host_syncs[ND_RECOMPUTE_MODES];   /* device-to-host synchronisations (dropless MoE) */
-    double host_ops_fwd;   /* the forward pass's share of host_ops (every mode) */
-    double comm_fwd_ms;    /* the forward pass's share of the exposed TP, EP and CP time */
-    double kernels_fwd;    /* the forward pass's kernels */
-    double activation_bytes[ND_RECOMPUTE_MODES]; /* kept from forward to backward */
+    double host_ops_fwd;                     /* the forward pass's share of host_ops (every mode) */
+    double comm_fwd_ms;                      /* the forward pass's share of the exposed TP, EP and CP time */
+    double kernels_fwd;                      /* the forward pass's kernels */
+    double activation_bytes[ND_RECOMPUTE_MODES];   /* kept from forward to backward */
     double activation_tensors[ND_RECOMPUTE_MODES]; /* how many tensors hold them */
-    double working_bytes[ND_RECOMPUTE_MODES];    /* transient during this layer's backward */
-    double buffer_bytes;   /* communication buffers alive during the layer (EP dispatch) */
+    double working_bytes[ND_RECOMPUTE_MODES];      /* transient during this layer's backward */
+    double buffer_bytes;         /* communication buffers alive during the layer (EP dispatch) */
     double collective_bytes_fwd; /* buffers its forward's collectives use (TP, EP, CP) */
     double collective_bytes_bwd[ND_RECOMPUTE_MODES]; /* ... its backward's (+ replay) */
-    double model_flops;    /* FLOPs of one forward pass (MFU counts 3x) */
+    double model_flops;                              /* FLOPs of one forward pass (MFU counts 3x) */
 } nd_layer_cost;
 
 /* What the cost model needs about the run besides the model: sequence length,

@@ -23,7 +23,6 @@ typedef struct nd_layer_cache_entry {
  * valid until the next call with the same cache. With cache NULL (or when the cache
  * cannot grow) the costs are priced into scratch, which is returned. */
 const nd_layer_cache_entry *nd_layer_cache_get(nd_layer_cache *cache, const nd_layer_inputs *in,
-                                               const nd_layer_shape *shape,
-                                               nd_layer_cache_entry *scratch);
+                                               const nd_layer_shape *shape, nd_layer_cache_entry *scratch);
 
 #endif

@@ -29,14 +29,14 @@ typedef struct nd_model {
     char name[128];
     char type[32]; /* Hugging Face model_type, or "custom" */
 
-    int64_t hidden;        /* h */
-    int64_t layers;        /* decoder layers, not counting MTP layers */
-    int64_t heads;         /* attention heads a */
-    int64_t kv_heads;      /* KV heads (GQA groups); = heads for MHA */
-    int64_t head_dim;      /* per-head width of Q and K (MHA/GQA); h / a unless stated */
-    int64_t ffn;           /* dense MLP width (intermediate_size) */
-    int64_t vocab;         /* vocabulary */
-    int64_t max_positions; /* learned position table rows (0 = rotary, no table) */
+    int64_t hidden;         /* h */
+    int64_t layers;         /* decoder layers, not counting MTP layers */
+    int64_t heads;          /* attention heads a */
+    int64_t kv_heads;       /* KV heads (GQA groups); = heads for MHA */
+    int64_t head_dim;       /* per-head width of Q and K (MHA/GQA); h / a unless stated */
+    int64_t ffn;            /* dense MLP width (intermediate_size) */
+    int64_t vocab;          /* vocabulary */
+    int64_t max_positions;  /* learned position table rows (0 = rotary, no table) */
     int64_t context_length; /* longest sequence the model was built for (0 = not stated) */
 
     nd_norm_kind norm;
@@ -48,20 +48,20 @@ typedef struct nd_model {
     bool parallel_residual;          /* GPT-NeoX: attention and MLP read the same input */
 
     /* Mixture of experts: experts == 0 means dense. */
-    int64_t experts;            /* routed experts per MoE layer */
-    int64_t experts_per_token;  /* top-k */
-    int64_t shared_experts;     /* always-active experts */
-    int64_t moe_ffn;            /* width of one routed expert */
-    int64_t shared_ffn;         /* width of one shared expert (= moe_ffn unless stated) */
-    int64_t first_k_dense;      /* leading layers with a dense MLP */
-    int64_t moe_layer_freq;     /* DeepSeek: layer i >= first_k_dense is MoE when i % freq == 0 */
-    int64_t moe_sparse_step;    /* Qwen-MoE: layer i is MoE when (i + 1) % step == 0 */
-    double capacity_factor;     /* tokens per expert over the balanced share; 0 = dropless */
-    bool router_bias;           /* a per-expert score bias (DeepSeek-V3's correction bias) */
-    bool shared_expert_gate;    /* a sigmoid gate on the shared expert (Qwen2-MoE) */
+    int64_t experts;           /* routed experts per MoE layer */
+    int64_t experts_per_token; /* top-k */
+    int64_t shared_experts;    /* always-active experts */
+    int64_t moe_ffn;           /* width of one routed expert */
+    int64_t shared_ffn;        /* width of one shared expert (= moe_ffn unless stated) */
+    int64_t first_k_dense;     /* leading layers with a dense MLP */
+    int64_t moe_layer_freq;    /* DeepSeek: layer i >= first_k_dense is MoE when i % freq == 0 */
+    int64_t moe_sparse_step;   /* Qwen-MoE: layer i is MoE when (i + 1) % step == 0 */
+    double capacity_factor;    /* tokens per expert over the balanced share; 0 = dropless */
+    bool router_bias;          /* a per-expert score bias (DeepSeek-V3's correction bias) */
+    bool shared_expert_gate;   /* a sigmoid gate on the shared expert (Qwen2-MoE) */
 
     /* Multi-head latent attention (DeepSeek-V2/V3). */
-    int64_t q_lora_rank;       /* 0: queries projected directly from h */
+    int64_t q_lora_rank; /* 0: queries projected directly from h */
     int64_t kv_lora_rank;
     int64_t qk_nope_head_dim;
     int64_t qk_rope_head_dim;
@@ -75,18 +75,18 @@ typedef enum { ND_LAYER_DENSE = 0, ND_LAYER_MOE = 1, ND_LAYER_KINDS = 2 } nd_lay
 
 /* Parameter counts, exact. */
 typedef struct nd_param_count {
-    int64_t attention;       /* one layer's attention block incl. its norm params */
-    int64_t dense_mlp;       /* one dense layer's MLP */
-    int64_t moe_routed;      /* one MoE layer's routed experts (all of them) */
-    int64_t moe_shared;      /* one MoE layer's shared experts, router and gates */
-    int64_t norms;           /* one layer's two pre-norms */
+    int64_t attention;             /* one layer's attention block incl. its norm params */
+    int64_t dense_mlp;             /* one dense layer's MLP */
+    int64_t moe_routed;            /* one MoE layer's routed experts (all of them) */
+    int64_t moe_shared;            /* one MoE layer's shared experts, router and gates */
+    int64_t norms;                 /* one layer's two pre-norms */
     int64_t layer[ND_LAYER_KINDS]; /* whole layer of each kind */
-    int64_t embedding;       /* token (+ position) embedding */
-    int64_t head;            /* output projection (0 when tied) + final norm */
-    int64_t mtp_module;      /* one MTP module, sharing embedding and head */
-    int64_t total;           /* the model as published, without MTP */
-    int64_t total_with_mtp;  /* with MTP modules (embedding and head shared) */
-    int64_t active_per_token;/* parameters one token passes through (MoE: top-k experts) */
+    int64_t embedding;             /* token (+ position) embedding */
+    int64_t head;                  /* output projection (0 when tied) + final norm */
+    int64_t mtp_module;            /* one MTP module, sharing embedding and head */
+    int64_t total;                 /* the model as published, without MTP */
+    int64_t total_with_mtp;        /* with MTP modules (embedding and head shared) */
+    int64_t active_per_token;      /* parameters one token passes through (MoE: top-k experts) */
 } nd_param_count;
 
 /* Fills defaults that follow from other fields (head_dim = h/a, kv_heads = heads,
@@ -116,7 +116,6 @@ int64_t nd_model_count_kind(const nd_model *m, int64_t first, int64_t count, nd_
 int nd_model_load_hf_json(nd_model *m, const char *path, nd_error *err);
 
 /* Same, from an already parsed text (used by the run loader). */
-int nd_model_parse_hf_json(nd_model *m, const char *text, size_t len, const char *path,
-                           nd_error *err);
+int nd_model_parse_hf_json(nd_model *m, const char *text, size_t len, const char *path, nd_error *err);
 
 #endif

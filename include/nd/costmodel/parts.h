@@ -40,7 +40,7 @@ typedef struct nd_shape_key {
     bool sp;
 } nd_shape_key;
 
-void nd_shape_key_of(const nd_strategy *s, nd_shape_key *out); /* etp 0 reads as tp */
+void nd_shape_key_of(const nd_strategy *s, nd_shape_key *out);          /* etp 0 reads as tp */
 int nd_shape_key_compare(const nd_shape_key *a, const nd_shape_key *b); /* a total order */
 
 #define ND_MAX_SHAPES 256
@@ -56,16 +56,16 @@ typedef struct nd_shape_ratio {
 /* Per-part multipliers (1 = uncorrected), fixed costs (0 = none) and memory ratios. */
 typedef struct nd_ratios {
     double value[ND_RATIO_KEYS];
-    bool stated[ND_RATIO_KEYS]; /* the file stated this key */
+    bool stated[ND_RATIO_KEYS];   /* the file stated this key */
     double fixed[ND_FIXED_COSTS]; /* KERNEL_US in µs per kernel, the others ms */
     bool fixed_stated[ND_FIXED_COSTS];
     double memory[ND_MEM_RATIOS];
     bool memory_stated[ND_MEM_RATIOS];
     nd_spread time, mem;
-    int shapes;                          /* entries of shape, sorted by key */
+    int shapes; /* entries of shape, sorted by key */
     nd_shape_ratio shape[ND_MAX_SHAPES];
-    double shape_spread;                 /* sd of delta between shapes: what a shape the round
-                                            did not profile may be off by */
+    double shape_spread; /* sd of delta between shapes: what a shape the round
+                            did not profile may be off by */
 } nd_ratios;
 
 void nd_ratios_init(nd_ratios *r); /* every ratio 1, no fixed cost, none stated */
@@ -86,8 +86,9 @@ const nd_shape_ratio *nd_ratios_shape(const nd_ratios *r, const nd_strategy *s);
  * (W se)^2 + (residual_sd x step)^2), x the raw ms each fitted term scales (the count for a
  * fixed cost), W the raw micro-batch ms a shape correction scales and se its standard error
  * (shape_spread for a shape the round did not profile). NaN without an uncertainty. */
-double nd_ratios_step_halfwidth_ms(const nd_ratios *r, const nd_strategy *s, const double raw_parts_ms[ND_PARTS],
-                                   double kernels_per_step, double microbatch_slots, double step_ms);
+double nd_ratios_step_halfwidth_ms(const nd_ratios *r, const nd_strategy *s,
+                                   const double raw_parts_ms[ND_PARTS], double kernels_per_step,
+                                   double microbatch_slots, double step_ms);
 
 /* The same for a corrected peak: x = (activations, transient) raw MiB, the transient being
  * the working tensors, buffers and the allocator's share. */

@@ -24,7 +24,7 @@ double nd_estimate_peak_of(const nd_estimate *e, nd_peak_kind kind);
  * and of its peak of `kind` (MiB; peak_stage: the corrected memory of its peak stage, NULL
  * when not priced). NaN when the ratios state no uncertainty for it. */
 double nd_prediction_step_halfwidth_ms(const nd_ratios *r, const nd_strategy *s, const nd_estimate *e);
-double nd_prediction_peak_halfwidth_mib(const nd_ratios *r, const nd_stage_memory *peak_stage, nd_peak_kind kind,
-                                        double peak_mib);
+double nd_prediction_peak_halfwidth_mib(const nd_ratios *r, const nd_stage_memory *peak_stage,
+                                        nd_peak_kind kind, double peak_mib);
 
 #endif

@@ -11,8 +11,7 @@
 
 /* The table nd-estimate prints: memory per stage by component, parts in ms and %, step
  * time, tokens/s per device, MFU. est must have stage_memory and stage_time filled. */
-void nd_report_estimate_text(FILE *fp, const nd_context *ctx, const nd_strategy *s,
-                             const nd_estimate *est);
+void nd_report_estimate_text(FILE *fp, const nd_context *ctx, const nd_strategy *s, const nd_estimate *est);
 
 /* The same as a JSON object the caller frees with cJSON_Delete (NULL when out of memory). */
 cJSON *nd_report_estimate_json(const nd_context *ctx, const nd_strategy *s, const nd_estimate *est);

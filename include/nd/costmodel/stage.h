@@ -18,22 +18,22 @@
  * library workspaces, communication buffers), which nvidia-smi also shows.
  * docs/cost-model.md §Memory. */
 typedef struct nd_stage_memory {
-    int64_t first_layer, layers;  /* body layers on the stage (all its chunks) */
-    double params_mib;       /* weights held on the device */
-    double grads_mib;        /* gradient buffers */
-    double optimizer_mib;    /* optimizer states and master weights */
-    double activations_mib;  /* activations kept for backward, all micro-batches in flight */
-    double working_mib;      /* the largest transient: a layer's backward, the logits and loss, or
-                                the optimizer step's temporaries */
-    double buffers_mib;      /* communication buffers in tensors (pipeline, expert dispatch, FSDP) */
-    double allocator_mib;    /* cached by the allocator beyond the allocated peak */
-    double held_mib;         /* of which collective buffers awaiting the device: given back
-                                before the allocator would fail, so not counted in `fits` */
-    double context_mib;      /* runtime context and communication-library buffers */
-    double allocated_mib;    /* peak of tensors: params .. buffers */
-    double reserved_mib;     /* peak of the caching allocator: allocated + allocator */
-    double total_mib;        /* reserved + context: what the device must hold */
-    double inflight;         /* micro-batches of activations held at the peak */
+    int64_t first_layer, layers; /* body layers on the stage (all its chunks) */
+    double params_mib;           /* weights held on the device */
+    double grads_mib;            /* gradient buffers */
+    double optimizer_mib;        /* optimizer states and master weights */
+    double activations_mib;      /* activations kept for backward, all micro-batches in flight */
+    double working_mib;          /* the largest transient: a layer's backward, the logits and loss, or
+                                    the optimizer step's temporaries */
+    double buffers_mib;          /* communication buffers in tensors (pipeline, expert dispatch, FSDP) */
+    double allocator_mib;        /* cached by the allocator beyond the allocated peak */
+    double held_mib;             /* of which collective buffers awaiting the device: given back
+                                    before the allocator would fail, so not counted in `fits` */
+    double context_mib;          /* runtime context and communication-library buffers */
+    double allocated_mib;        /* peak of tensors: params .. buffers */
+    double reserved_mib;         /* peak of the caching allocator: allocated + allocator */
+    double total_mib;            /* reserved + context: what the device must hold */
+    double inflight;             /* micro-batches of activations held at the peak */
 } nd_stage_memory;
 
 /* What a stage's total needs to fit: the total less the held collective buffers. */
@@ -45,16 +45,16 @@ void nd_stage_memory_components(const nd_stage_memory *m, double out[ND_MEMORY_C
 /* Per-stage timing, per micro-batch unless noted, ms. */
 typedef struct nd_stage_time {
     double forward_ms, backward_ms, recompute_ms;
-    double weight_grad_ms;   /* the weight-gradient share of backward_ms (ZB-H1) */
+    double weight_grad_ms; /* the weight-gradient share of backward_ms (ZB-H1) */
     double tp_ms, ep_ms, cp_ms, overhead_ms;
-    double kernels;          /* kernel launches of one micro-batch */
-    double total_ms;         /* everything one micro-batch costs the stage */
+    double kernels;                                /* kernel launches of one micro-batch */
+    double total_ms;                               /* everything one micro-batch costs the stage */
     double dp_comm_ms, dp_reduce_ms, optimizer_ms; /* per step, exposed */
 } nd_stage_time;
 
 typedef struct nd_stage_work {
     int64_t stage;
-    int64_t first_layer, layers; /* body layers (all chunks); MTP layers are extra */
+    int64_t first_layer, layers;                   /* body layers (all chunks); MTP layers are extra */
     int64_t n[ND_LAYER_KINDS][ND_RECOMPUTE_MODES]; /* layers by kind and recompute mode */
     bool first, last;
     double inflight;  /* micro-batches of activations held at the peak */
@@ -105,9 +105,8 @@ bool nd_stage_same_work(const nd_stage_work *a, const nd_stage_work *b);
 
 /* Per-micro-batch compute, exposed TP/EP/CP communication and overhead (fills the
  * per-micro-batch fields of t). */
-void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s,
-                           const nd_layer_cache_entry *costs, const nd_stage_work *w,
-                           nd_stage_time *t);
+void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s, const nd_layer_cache_entry *costs,
+                           const nd_stage_work *w, nd_stage_time *t);
 
 /* Gradient synchronisation and optimizer step, exposed, per step (fills dp_comm_ms,
  * dp_reduce_ms, optimizer_ms; needs t's per-micro-batch fields for the overlap windows). */
@@ -115,13 +114,11 @@ void nd_stage_sync_compute(const nd_context *ctx, const nd_strategy *s, const nd
                            nd_stage_time *t);
 
 /* Memory per device at the stage's peak. */
-void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s,
-                             const nd_layer_cache_entry *costs, const nd_stage_work *w,
-                             nd_stage_memory *mem);
+void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s, const nd_layer_cache_entry *costs,
+                             const nd_stage_work *w, nd_stage_memory *mem);
 
 /* Forward model FLOPs of one micro-batch on one device of the stage. */
-double nd_stage_model_flops(const nd_context *ctx, const nd_layer_cache_entry *costs,
-                            const nd_stage_work *w);
+double nd_stage_model_flops(const nd_context *ctx, const nd_layer_cache_entry *costs, const nd_stage_work *w);
 
 /* Exposed pipeline point-to-point time of a step (PP_COMM), ms. */
 double nd_stage_p2p_ms(const nd_context *ctx, const nd_strategy *s);

@@ -33,19 +33,19 @@ typedef enum {
 } nd_schedule;
 
 typedef struct nd_strategy {
-    int64_t dp;   /* data-parallel replicas */
-    int64_t tp;   /* tensor (model) parallel, ND's MP */
-    int64_t pp;   /* pipeline stages */
-    int64_t cp;   /* context parallel (ring attention over the sequence) */
-    int64_t ep;   /* expert parallel */
-    int64_t etp;  /* expert tensor parallel; 0 = same as tp */
-    int64_t op;   /* optimizer/FSDP shard degree over the DP·CP ranks */
-    int zero;     /* what OP shards: 0 nothing, 1 optimizer states (+ master weights),
-                     2 also gradients, 3 also parameters (FSDP) */
-    int64_t vpp;  /* virtual pipeline chunks per stage */
-    int64_t mb;   /* micro-batches per step, ND's MB */
-    int64_t mbs;  /* sequences per micro-batch */
-    bool sp;      /* sequence parallel (Megatron SP: norms and dropout sharded over TP) */
+    int64_t dp;  /* data-parallel replicas */
+    int64_t tp;  /* tensor (model) parallel, ND's MP */
+    int64_t pp;  /* pipeline stages */
+    int64_t cp;  /* context parallel (ring attention over the sequence) */
+    int64_t ep;  /* expert parallel */
+    int64_t etp; /* expert tensor parallel; 0 = same as tp */
+    int64_t op;  /* optimizer/FSDP shard degree over the DP·CP ranks */
+    int zero;    /* what OP shards: 0 nothing, 1 optimizer states (+ master weights),
+                    2 also gradients, 3 also parameters (FSDP) */
+    int64_t vpp; /* virtual pipeline chunks per stage */
+    int64_t mb;  /* micro-batches per step, ND's MB */
+    int64_t mbs; /* sequences per micro-batch */
+    bool sp;     /* sequence parallel (Megatron SP: norms and dropout sharded over TP) */
     nd_recompute recompute;
     nd_schedule schedule;
     int64_t first_stage_layers; /* 0 = even split; else layers on the first stage */
@@ -85,8 +85,7 @@ int nd_strategy_set(nd_strategy *s, const char *key, const char *value, nd_error
 /* nd_strategy_set for one item of a list that states each field once: *seen (start at 0)
  * remembers the fields set, and a second spelling of one (DP and dp, MP and TP) is refused
  * with ND_EINPUT instead of silently winning. */
-int nd_strategy_set_once(nd_strategy *s, const char *key, const char *value, uint64_t *seen,
-                         nd_error *err);
+int nd_strategy_set_once(nd_strategy *s, const char *key, const char *value, uint64_t *seen, nd_error *err);
 
 /* Checks s against the model, the device count and the global batch (sequences),
  * and resolves what follows from the rest (etp 0 -> tp, zero 1 when OP > 1 and

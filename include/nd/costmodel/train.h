@@ -16,7 +16,11 @@ typedef enum { ND_OPTIMIZER_ADAMW = 0, ND_OPTIMIZER_SGD = 1, ND_OPTIMIZER_MUON =
 /* How the optimizer step runs over the tensors, which decides its temporaries: one fused kernel
  * (none), torch's foreach lists (one list the size of the local shard), or a loop over the
  * tensors (one tensor's at a time). */
-typedef enum { ND_OPTIMIZER_FUSED = 0, ND_OPTIMIZER_FOREACH = 1, ND_OPTIMIZER_PER_TENSOR = 2 } nd_optimizer_impl;
+typedef enum {
+    ND_OPTIMIZER_FUSED = 0,
+    ND_OPTIMIZER_FOREACH = 1,
+    ND_OPTIMIZER_PER_TENSOR = 2
+} nd_optimizer_impl;
 
 /* Modules recomputed under selective recompute (a bit set). */
 enum {
@@ -29,15 +33,15 @@ enum {
  * per layer, the vocabulary padding, whether pipeline sends synchronise the host.
  * docs/cost-model.md §Host and fixed costs. */
 typedef enum {
-    ND_FRAMEWORK_MEGATRON = 0,    /* Megatron-core with Transformer Engine (2023-), NeMo */
-    ND_FRAMEWORK_MEGATRON_LEGACY, /* Megatron-LM before Megatron-core (2019-2022): Python
-                                     layers, apex fused kernels, TorchScript fusions */
+    ND_FRAMEWORK_MEGATRON = 0,       /* Megatron-core with Transformer Engine (2023-), NeMo */
+    ND_FRAMEWORK_MEGATRON_LEGACY,    /* Megatron-LM before Megatron-core (2019-2022): Python
+                                        layers, apex fused kernels, TorchScript fusions */
     ND_FRAMEWORK_MEGATRON_DEEPSPEED, /* Megatron-DeepSpeed: the legacy layers under DeepSpeed's
                                         engine and activation checkpointing */
-    ND_FRAMEWORK_TORCHTITAN,      /* torchtitan: FSDP2, DTensor TP, torch.distributed pipelining */
-    ND_FRAMEWORK_FSDP,            /* PyTorch FSDP (llm-foundry, Hugging Face Accelerate) */
-    ND_FRAMEWORK_DEEPSPEED,       /* DeepSpeed's engine and ZeRO on Hugging Face-style models */
-    ND_FRAMEWORK_MINDSPEED,       /* MindSpeed / MindFormers on Ascend */
+    ND_FRAMEWORK_TORCHTITAN,         /* torchtitan: FSDP2, DTensor TP, torch.distributed pipelining */
+    ND_FRAMEWORK_FSDP,               /* PyTorch FSDP (llm-foundry, Hugging Face Accelerate) */
+    ND_FRAMEWORK_DEEPSPEED,          /* DeepSpeed's engine and ZeRO on Hugging Face-style models */
+    ND_FRAMEWORK_MINDSPEED,          /* MindSpeed / MindFormers on Ascend */
     ND_FRAMEWORKS
 } nd_framework;
 
@@ -51,60 +55,60 @@ typedef enum { ND_FP8_DELAYED = 0, ND_FP8_CURRENT, ND_FP8_BLOCKWISE } nd_fp8_rec
 typedef enum { ND_CP_RING = 0, ND_CP_A2A } nd_cp_comm;
 
 typedef struct nd_train {
-    int64_t seq_len;        /* tokens per sequence */
-    int64_t global_batch;   /* sequences per optimizer step; 0 = not stated */
-    char precision[8];      /* "bf16", "fp16" or "fp32": parameters and activations */
-    int param_bytes;        /* bytes per parameter and per activation element */
-    int grad_bytes;         /* gradient accumulation and reduction precision */
-    int master_bytes;       /* master copy of the weights kept by the optimizer (0: none) */
+    int64_t seq_len;      /* tokens per sequence */
+    int64_t global_batch; /* sequences per optimizer step; 0 = not stated */
+    char precision[8];    /* "bf16", "fp16" or "fp32": parameters and activations */
+    int param_bytes;      /* bytes per parameter and per activation element */
+    int grad_bytes;       /* gradient accumulation and reduction precision */
+    int master_bytes;     /* master copy of the weights kept by the optimizer (0: none) */
     nd_optimizer optimizer;
-    int optimizer_states;   /* states per parameter (Adam 2, SGD momentum 1, Muon 1) */
-    int state_bytes;        /* bytes per optimizer state */
-    bool grad_clip;         /* gradient-norm clipping (an extra read of the gradients) */
+    int optimizer_states; /* states per parameter (Adam 2, SGD momentum 1, Muon 1) */
+    int state_bytes;      /* bytes per optimizer state */
+    bool grad_clip;       /* gradient-norm clipping (an extra read of the gradients) */
     nd_recompute recompute;
     unsigned selective_modules; /* ND_SELECTIVE_* */
     nd_schedule schedule;
     bool flash_attention;
-    double dropout;         /* hidden and attention dropout probability */
-    bool overlap_grad_reduce;  /* gradient reduction behind the last backward */
-    bool overlap_param_gather; /* sharded-parameter all-gather behind the next forward */
-    bool tp_comm_overlap;      /* TP collectives behind the GEMMs (userbuffers) */
-    bool ep_comm_overlap;      /* EP all-to-all behind other micro-batches' compute */
-    bool swap_optimizer;       /* optimizer states live in host memory (ND's -swap_os) */
-    bool fp8;                  /* linear-layer GEMMs in FP8 (Transformer Engine), the rest 16-bit */
+    double dropout;                /* hidden and attention dropout probability */
+    bool overlap_grad_reduce;      /* gradient reduction behind the last backward */
+    bool overlap_param_gather;     /* sharded-parameter all-gather behind the next forward */
+    bool tp_comm_overlap;          /* TP collectives behind the GEMMs (userbuffers) */
+    bool ep_comm_overlap;          /* EP all-to-all behind other micro-batches' compute */
+    bool swap_optimizer;           /* optimizer states live in host memory (ND's -swap_os) */
+    bool fp8;                      /* linear-layer GEMMs in FP8 (Transformer Engine), the rest 16-bit */
     bool grad_accumulation_fusion; /* weight-gradient GEMMs add into the fp32 gradient buffer
                                       (Megatron); false: an extra pass per micro-batch */
     nd_framework framework;
-    bool tf32;                 /* fp32 runs: matmuls on TF32 tensor cores (PyTorch's default
-                                  since 1.12 is false: plain FP32) */
+    bool tf32; /* fp32 runs: matmuls on TF32 tensor cores (PyTorch's default
+                  since 1.12 is false: plain FP32) */
     nd_fp8_recipe fp8_recipe;
     nd_cp_comm cp_comm;
-    bool cuda_graphs;          /* the step is captured in CUDA graphs: no per-operator host dispatch */
-    bool moe_grouped_gemm;     /* experts run as one grouped GEMM (false: a GEMM per local expert) */
-    int expandable_segments;   /* PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: freed pages
-                                  serve any request, so the allocator caches little beyond the
-                                  allocated peak. -1: the framework's default */
-    int optimizer_impl;        /* nd_optimizer_impl; -1: the framework's */
-    int record_streams;        /* NCCL collectives record their buffers on the communication
-                                  stream (PyTorch's recordStream, before
-                                  TORCH_NCCL_AVOID_RECORD_STREAMS became the default): the
-                                  allocator cannot reuse a freed buffer until the device has run
-                                  its collective. -1: the framework's default */
-    int reshard_after_forward; /* ZeRO-3 (FSDP) frees a layer's gathered weights after its
-                                  forward and gathers them again for its backward. -1: the
-                                  framework's (torchtitan: not under pipeline parallelism) */
-    bool compile;              /* torch.compile: elementwise chains fused, fewer host operators */
-    int64_t selective_every;   /* torchtitan's per-layer selective AC: every N-th layer fully
-                                  recomputed, the others not (0: the framework's per-op or
-                                  per-module selective recompute) */
-    bool fp32_grad_copy;       /* the optimizer keeps fp32 copies of the gradients, allocated at
-                                  the first step and zeroed, never freed (Megatron's fp16
-                                  optimizer before main_grad buffers, 2020-21) */
-    bool fused_cross_entropy;  /* the loss reads the 16-bit logits once and writes their
-                                  gradient in place (Megatron's cross_entropy_loss_fusion, Liger,
-                                  TE); false: the framework's fp32 cross entropy */
-    int64_t vocab_divisible_by;/* the vocabulary is padded to a multiple of this x TP
-                                  (0: the framework's: Megatron 128, others 1) */
+    bool cuda_graphs;           /* the step is captured in CUDA graphs: no per-operator host dispatch */
+    bool moe_grouped_gemm;      /* experts run as one grouped GEMM (false: a GEMM per local expert) */
+    int expandable_segments;    /* PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: freed pages
+                                   serve any request, so the allocator caches little beyond the
+                                   allocated peak. -1: the framework's default */
+    int optimizer_impl;         /* nd_optimizer_impl; -1: the framework's */
+    int record_streams;         /* NCCL collectives record their buffers on the communication
+                                   stream (PyTorch's recordStream, before
+                                   TORCH_NCCL_AVOID_RECORD_STREAMS became the default): the
+                                   allocator cannot reuse a freed buffer until the device has run
+                                   its collective. -1: the framework's default */
+    int reshard_after_forward;  /* ZeRO-3 (FSDP) frees a layer's gathered weights after its
+                                   forward and gathers them again for its backward. -1: the
+                                   framework's (torchtitan: not under pipeline parallelism) */
+    bool compile;               /* torch.compile: elementwise chains fused, fewer host operators */
+    int64_t selective_every;    /* torchtitan's per-layer selective AC: every N-th layer fully
+                                   recomputed, the others not (0: the framework's per-op or
+                                   per-module selective recompute) */
+    bool fp32_grad_copy;        /* the optimizer keeps fp32 copies of the gradients, allocated at
+                                   the first step and zeroed, never freed (Megatron's fp16
+                                   optimizer before main_grad buffers, 2020-21) */
+    bool fused_cross_entropy;   /* the loss reads the 16-bit logits once and writes their
+                                   gradient in place (Megatron's cross_entropy_loss_fusion, Liger,
+                                   TE); false: the framework's fp32 cross entropy */
+    int64_t vocab_divisible_by; /* the vocabulary is padded to a multiple of this x TP
+                                   (0: the framework's: Megatron 128, others 1) */
 } nd_train;
 
 /* The vocabulary the run trains at tensor-parallel degree tp: the model's, padded as the
@@ -141,35 +145,35 @@ extern const char *const nd_framework_names[ND_FRAMEWORKS];
  * restores, autograd Function applies, TorchScript calls), counted from each framework's
  * layer code (docs/cost-model.md §Host). */
 typedef struct nd_framework_profile {
-    double glue_ops_fwd;   /* per layer forward */
-    double glue_ops_bwd;   /* per layer backward */
-    double checkpoint_ops; /* per recomputed layer: the checkpoint's own bookkeeping */
-    bool p2p_sync;         /* pipeline sends end with a device synchronisation (Megatron's
-                              batch_p2p_sync, DeepSpeed's blocking sends) */
-    bool pass_syncs;       /* each micro-batch's forward and backward are bracketed by device
-                              synchronisations (legacy Megatron's timers call
-                              torch.cuda.synchronize), so host and device overlap only within
-                              a pass */
-    double collective_host_us; /* host time of one torch.distributed collective call */
-    double microbatch_ops; /* host operators per micro-batch outside the layers: the batch's
-                              load and broadcast, the loss function and its averaging, the
-                              engine's forward and backward wrappers */
+    double glue_ops_fwd;               /* per layer forward */
+    double glue_ops_bwd;               /* per layer backward */
+    double checkpoint_ops;             /* per recomputed layer: the checkpoint's own bookkeeping */
+    bool p2p_sync;                     /* pipeline sends end with a device synchronisation (Megatron's
+                                          batch_p2p_sync, DeepSpeed's blocking sends) */
+    bool pass_syncs;                   /* each micro-batch's forward and backward are bracketed by device
+                                          synchronisations (legacy Megatron's timers call
+                                          torch.cuda.synchronize), so host and device overlap only within
+                                          a pass */
+    double collective_host_us;         /* host time of one torch.distributed collective call */
+    double microbatch_ops;             /* host operators per micro-batch outside the layers: the batch's
+                                          load and broadcast, the loss function and its averaging, the
+                                          engine's forward and backward wrappers */
     double ce_fwd_bytes, ce_bwd_bytes; /* unfused cross entropy: HBM bytes per logit, forward
-                              and backward (fp32 upcast, max, shift, exp, sum, normalise) */
+                                          and backward (fp32 upcast, max, shift, exp, sum, normalise) */
     double ce_fwd_kernels, ce_bwd_kernels;
-    double optimizer_temp_bytes; /* the step's temporaries beside the optimizer's own, bytes per
-                              local parameter (legacy Megatron's flattened gradients 2) */
+    double optimizer_temp_bytes;      /* the step's temporaries beside the optimizer's own, bytes per
+                                         local parameter (legacy Megatron's flattened gradients 2) */
     nd_optimizer_impl optimizer_impl; /* the optimizer it runs by default */
-    double ce_working_bytes;  /* the unfused loss's peak working set per logit (16-bit logits):
-                              Megatron's fp32 logits in place 2 + 2 + 4 = 8; torch's upcast and
-                              log_softmax 2 + 4 + 4 + 4 = 14 */
-    bool eager_elementwise;   /* norms, rotary embeddings and gated activations run as PyTorch
-                              eager ops, several kernels each (no fused kernels) unless compiled */
-    bool op_selective;        /* `selective` recompute is torchtitan's per-op policy: every other
-                              matmul output kept, the non-matmul ops recomputed */
-    bool expandable_segments; /* the framework's launcher sets expandable_segments:True */
-    bool record_streams;      /* its collectives' buffers are recordStream'ed (PyTorch 1.x era;
-                                 docs/cost-model.md §Memory, held collective buffers) */
+    double ce_working_bytes;          /* the unfused loss's peak working set per logit (16-bit logits):
+                                         Megatron's fp32 logits in place 2 + 2 + 4 = 8; torch's upcast and
+                                         log_softmax 2 + 4 + 4 + 4 = 14 */
+    bool eager_elementwise;           /* norms, rotary embeddings and gated activations run as PyTorch
+                                         eager ops, several kernels each (no fused kernels) unless compiled */
+    bool op_selective;                /* `selective` recompute is torchtitan's per-op policy: every other
+                                         matmul output kept, the non-matmul ops recomputed */
+    bool expandable_segments;         /* the framework's launcher sets expandable_segments:True */
+    bool record_streams;              /* its collectives' buffers are recordStream'ed (PyTorch 1.x era;
+                                         docs/cost-model.md §Memory, held collective buffers) */
 } nd_framework_profile;
 
 const nd_framework_profile *nd_framework_profile_of(nd_framework f);

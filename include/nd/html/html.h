@@ -47,8 +47,8 @@ void nd_html_facts(nd_html *h, size_t n, const char *const *names, const char *c
 
 /* A table: a caption (or NULL), n_cols headers, n_rows rows of cells row-major; a cell that
  * reads as a number ("-6.3 %", "1,234.5") is right-aligned. */
-void nd_html_table(nd_html *h, const char *caption, size_t n_cols, const char *const *headers,
-                   size_t n_rows, const char *const *cells);
+void nd_html_table(nd_html *h, const char *caption, size_t n_cols, const char *const *headers, size_t n_rows,
+                   const char *const *cells);
 
 /* A table's cells, filled one by one (row-major), each at most ND_HTML_CELL_MAX - 1 bytes:
  * what the reports' tables are built in. Free with nd_html_grid_free. */
@@ -81,9 +81,9 @@ int nd_html_write(nd_html *h, const char *path, nd_error *err);
 /* ---- capturing what a run prints ----------------------------------------------------- */
 
 typedef struct nd_html_capture {
-    FILE *fp;   /* write here: it goes to `to` as well as into buf */
+    FILE *fp; /* write here: it goes to `to` as well as into buf */
     FILE *to;
-    char *buf;  /* what was written, NUL-terminated after nd_html_capture_text */
+    char *buf; /* what was written, NUL-terminated after nd_html_capture_text */
     size_t len;
     FILE *mem;
 } nd_html_capture;
@@ -103,6 +103,7 @@ void nd_html_gallery(nd_html *h, const nd_plot_gallery *g, const char *const *ca
 
 /* The "plots" section: the gallery's figures under captions[0..n_captions) when it holds at
  * most that many (else each under its name), or a line saying there is none (--no-plots). */
-void nd_html_plots_section(nd_html *h, const nd_plot_gallery *g, const char *const *captions, size_t n_captions);
+void nd_html_plots_section(nd_html *h, const nd_plot_gallery *g, const char *const *captions,
+                           size_t n_captions);
 
 #endif

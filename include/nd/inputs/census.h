@@ -20,7 +20,7 @@
 
 /* One disagreement, the same in every layer it occurs in (layers first..last, count). */
 typedef struct nd_census_mismatch {
-    char what[320];        /* "model.layers.*.mlp.gate_proj.weight [14336, 4096]", "layer attention" */
+    char what[320];         /* "model.layers.*.mlp.gate_proj.weight [14336, 4096]", "layer attention" */
     int64_t checkpoint, nd; /* elements */
     int64_t first_layer, last_layer, layers; /* -1: not a layer's */
 } nd_census_mismatch;
@@ -31,25 +31,25 @@ typedef struct nd_census_mismatch {
 typedef struct nd_census_kind {
     int64_t layers[2];
     int64_t params[2];
-    double flops_per_token[2];       /* one forward pass */
-    double activation_bytes[2];      /* kept for the backward, per token, no recompute */
+    double flops_per_token[2];  /* one forward pass */
+    double activation_bytes[2]; /* kept for the backward, per token, no recompute */
 } nd_census_kind;
 
 typedef struct nd_census {
     char dir[1024];
     int files;
-    int64_t tensors, params;          /* the checkpoint's */
-    int64_t nd_params;                /* nd's model, MTP modules included */
-    int64_t unknown;                  /* tensors nd gives no role (not priced) */
+    int64_t tensors, params; /* the checkpoint's */
+    int64_t nd_params;       /* nd's model, MTP modules included */
+    int64_t unknown;         /* tensors nd gives no role (not priced) */
     char first_unknown[256];
-    nd_model derived;                 /* the checkpoint's model */
-    bool derived_ok;                  /* it is a model nd can price */
-    char derived_why[256];            /* else why not */
+    nd_model derived;      /* the checkpoint's model */
+    bool derived_ok;       /* it is a model nd can price */
+    char derived_why[256]; /* else why not */
     nd_census_kind kinds[ND_LAYER_KINDS];
     int64_t embedding[2], head[2], mtp[2]; /* [checkpoint, nd] */
     nd_census_mismatch mismatches[ND_CENSUS_MAX_MISMATCHES];
     int n_mismatches;
-    int64_t more_mismatches;          /* beyond the table */
+    int64_t more_mismatches; /* beyond the table */
 } nd_census;
 
 /* The census of run's model against the tensors t (device and training for the FLOP and

@@ -22,8 +22,8 @@ int nd_checkpoint_find(const char *name, const char *beside, char *out, size_t s
 /* One parameter tensor of a checkpoint, as its safetensors header states it. */
 typedef struct nd_tensor_info {
     char name[256];
-    char dtype[16];    /* "BF16", "F32", ... */
-    int bytes;         /* per element, 0 for a dtype nd does not know */
+    char dtype[16]; /* "BF16", "F32", ... */
+    int bytes;      /* per element, 0 for a dtype nd does not know */
     int dims;
     int64_t shape[ND_TENSOR_MAX_DIMS];
     int64_t elements;
@@ -33,7 +33,7 @@ typedef struct nd_checkpoint_tensors {
     char dir[1024];
     nd_tensor_info *items; /* sorted by name */
     size_t count, cap;
-    int files;             /* safetensors files read */
+    int files; /* safetensors files read */
 } nd_checkpoint_tensors;
 
 /* The tensors of the checkpoint in dir, from the headers of the files
@@ -46,7 +46,7 @@ void nd_checkpoint_tensors_free(nd_checkpoint_tensors *t);
 
 /* One safetensors file's beginning in memory (data, len bytes: the 8-byte length and at
  * least the header), its tensors appended to t; path names it in messages. */
-int nd_checkpoint_header_parse(nd_checkpoint_tensors *t, const unsigned char *data, size_t len, const char *path,
-                               nd_error *err);
+int nd_checkpoint_header_parse(nd_checkpoint_tensors *t, const unsigned char *data, size_t len,
+                               const char *path, nd_error *err);
 
 #endif

@@ -55,10 +55,10 @@ int nd_config_derive(nd_run *run, nd_error *err);
 
 /* The strategy a search chose, to write back. */
 typedef struct nd_config_choice {
-    nd_strategy s;                /* degrees, micro-batching, recompute, schedule, FIRST/LAST */
-    int64_t global_batch;         /* sequences per step */
-    const int64_t (*plan)[2][3];  /* per stage and layer kind, layers [off, selective, full]
-                                     (-ar), or NULL: every layer runs s.recompute */
+    nd_strategy s;               /* degrees, micro-batching, recompute, schedule, FIRST/LAST */
+    int64_t global_batch;        /* sequences per step */
+    const int64_t (*plan)[2][3]; /* per stage and layer kind, layers [off, selective, full]
+                                    (-ar), or NULL: every layer runs s.recompute */
     int64_t plan_stages;
 } nd_config_choice;
 
@@ -77,6 +77,7 @@ struct nd_search_config_file;
  * compute_dtype (the precision), use_flash_attention, moe_enabled (implied by the experts);
  * moe_inter_dim is ignored with a note, as ND's loader ignores it; local_batch_size is the
  * search's fixed MBS (search_config.h). */
-int nd_run_apply_model_section(nd_run *run, const struct nd_search_config_file *f, bool standalone, nd_error *err);
+int nd_run_apply_model_section(nd_run *run, const struct nd_search_config_file *f, bool standalone,
+                               nd_error *err);
 
 #endif

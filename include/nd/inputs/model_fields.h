@@ -18,8 +18,7 @@ int nd_model_set_type(nd_model *m, const char *type, const char *where, nd_error
 
 /* Sets the field a key names from its text (NULL = JSON null = absent).
  * `where` prefixes messages ("run.yaml:12"). ND_EINPUT for unknown keys and bad values. */
-int nd_model_set_field(nd_model *m, const char *key, const char *value, const char *where,
-                       nd_error *err);
+int nd_model_set_field(nd_model *m, const char *key, const char *value, const char *where, nd_error *err);
 
 /* Fills what a model type implies once all keys are read (GPT's learned positions). */
 void nd_model_finish_type(nd_model *m);

@@ -21,11 +21,11 @@
 
 typedef struct nd_ratios_file {
     nd_ratios ratios;
-    bool stamped;          /* an `_nd` object was present */
-    char cost_model[32];   /* `_nd.cost_model` */
-    char device[32];       /* `_nd.device` */
-    char model[128];       /* `_nd.model` */
-    int64_t seq_len;       /* `_nd.seq_len` */
+    bool stamped;        /* an `_nd` object was present */
+    char cost_model[32]; /* `_nd.cost_model` */
+    char device[32];     /* `_nd.device` */
+    char model[128];     /* `_nd.model` */
+    int64_t seq_len;     /* `_nd.seq_len` */
 } nd_ratios_file;
 
 /* Reads and validates a ratios file: a JSON object; every key not starting with '_' a
@@ -37,7 +37,7 @@ int nd_ratios_load(const char *path, nd_ratios_file *out, nd_error *err);
 
 /* One line per way `f` was fitted for something other than (device, model, seq_len),
  * written into buf (empty when it matches or the file has no stamp). */
-void nd_ratios_mismatch(const nd_ratios_file *f, const char *device, const char *model,
-                        int64_t seq_len, char *buf, size_t size);
+void nd_ratios_mismatch(const nd_ratios_file *f, const char *device, const char *model, int64_t seq_len,
+                        char *buf, size_t size);
 
 #endif

@@ -14,7 +14,6 @@
 #include "nd/costmodel/strategy.h"
 #include "nd/costmodel/train.h"
 
-
 /* A per-layer recompute plan stated in a run file (`recompute_plan:`, as nd-search -ar
  * writes it into best.yaml): per stage, layers of each kind in each mode. */
 #define ND_RUN_MAX_STAGES 512
@@ -41,11 +40,11 @@ typedef enum {
 /* What a framework config states per pipeline stage (ND's -mppb): layers (MindFormers'
  * offset, MindSpeed's pipeline_num_layers) and recomputed layers. 0 stages = none stated. */
 typedef struct nd_run_layout {
-    int64_t stages;                            /* the config's PP */
+    int64_t stages; /* the config's PP */
     bool has_layers, has_recompute, has_selective;
-    int64_t layers[ND_RUN_MAX_STAGES];         /* body layers per stage */
-    int64_t recompute[ND_RUN_MAX_STAGES];      /* fully recomputed layers per stage */
-    int64_t selective[ND_RUN_MAX_STAGES];      /* selectively recomputed layers per stage */
+    int64_t layers[ND_RUN_MAX_STAGES];    /* body layers per stage */
+    int64_t recompute[ND_RUN_MAX_STAGES]; /* fully recomputed layers per stage */
+    int64_t selective[ND_RUN_MAX_STAGES]; /* selectively recomputed layers per stage */
 } nd_run_layout;
 
 #define ND_RUN_MAX_NOTES 12
@@ -61,24 +60,24 @@ typedef struct nd_run {
     bool has_strategy;        /* a strategy: section was given */
     bool has_plan;            /* a recompute_plan: section was given */
     nd_run_plan plan;
-    char source[512];         /* the file it came from */
-    nd_config_format format;  /* its format */
-    char train_yaml[512];     /* hyperparallel2: --train-yaml */
-    char accelerate_yaml[512];/* hyperparallel2: --accelerate-yaml */
-    char checkpoint[512];     /* the config.json beside the checkpoint (-V): a bare config.json,
-                                 model.config_json, or the one a framework config names; "" = none */
-    unsigned search_modes;    /* recompute modes a search tries (1 << mode each), from the config
-                                 (HyperParallel's context.recompute); 0 = not stated */
-    bool derive_dp;           /* DP follows from the device count (-d): the config states no
-                                 world size (Megatron without its launcher, HyperParallel) */
-    bool op_spans_dp;         /* the optimizer shards over the DP x CP ranks, once DP is known */
-    int64_t op_instances;     /* ... in this many groups (Megatron's --num-distributed-optimizer-
-                                 instances); 0 = one */
-    bool derive_mb;           /* the micro-batches per step follow from the batch (Megatron) */
+    char source[512];           /* the file it came from */
+    nd_config_format format;    /* its format */
+    char train_yaml[512];       /* hyperparallel2: --train-yaml */
+    char accelerate_yaml[512];  /* hyperparallel2: --accelerate-yaml */
+    char checkpoint[512];       /* the config.json beside the checkpoint (-V): a bare config.json,
+                                   model.config_json, or the one a framework config names; "" = none */
+    unsigned search_modes;      /* recompute modes a search tries (1 << mode each), from the config
+                                   (HyperParallel's context.recompute); 0 = not stated */
+    bool derive_dp;             /* DP follows from the device count (-d): the config states no
+                                   world size (Megatron without its launcher, HyperParallel) */
+    bool op_spans_dp;           /* the optimizer shards over the DP x CP ranks, once DP is known */
+    int64_t op_instances;       /* ... in this many groups (Megatron's --num-distributed-optimizer-
+                                   instances); 0 = one */
+    bool derive_mb;             /* the micro-batches per step follow from the batch (Megatron) */
     bool search_full_recompute; /* ND's rule for a framework config: a search prices every
                                    candidate fully recomputed unless -mppb, --recompute or -ar */
-    nd_run_layout layout;     /* -mppb: the config's per-stage layers and recompute */
-    int n_notes;              /* what a framework reader took from a default, for stderr */
+    nd_run_layout layout;       /* -mppb: the config's per-stage layers and recompute */
+    int n_notes;                /* what a framework reader took from a default, for stderr */
     char notes[ND_RUN_MAX_NOTES][256];
 } nd_run;
 
@@ -90,7 +89,6 @@ void nd_run_init(nd_run *run, const char *path);
  * states them (run files and framework readers end with it). */
 void nd_run_sync_strategy(nd_run *run, bool strategy_recompute, bool strategy_schedule);
 
-
 /* Loads a run file. A file whose top level has model_type or architectures (a
  * config.json) is taken as the model alone. Errors name file, line and key. */
 int nd_run_load(nd_run *run, const char *path, nd_error *err);
@@ -99,6 +97,5 @@ int nd_run_load(nd_run *run, const char *path, nd_error *err);
  * optimizer, recompute, schedule, flash_attention, dropout, device, devices,
  * memory_budget, or any train key of the run file. ND_EUSAGE names the flag. */
 int nd_run_set(nd_run *run, const char *key, const char *value, nd_error *err);
-
 
 #endif

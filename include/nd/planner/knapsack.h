@@ -16,10 +16,10 @@
 #include "nd/costmodel/strategy.h"
 
 typedef struct nd_knapsack_kind {
-    int64_t layers;                               /* layers of this kind on the stage */
-    double time_ms[ND_RECOMPUTE_MODES];           /* per layer and micro-batch, each mode */
-    double act_bytes[ND_RECOMPUTE_MODES];         /* kept per layer and micro-batch in flight */
-    double working_bytes[ND_RECOMPUTE_MODES];     /* transient in the layer's backward */
+    int64_t layers;                           /* layers of this kind on the stage */
+    double time_ms[ND_RECOMPUTE_MODES];       /* per layer and micro-batch, each mode */
+    double act_bytes[ND_RECOMPUTE_MODES];     /* kept per layer and micro-batch in flight */
+    double working_bytes[ND_RECOMPUTE_MODES]; /* transient in the layer's backward */
 } nd_knapsack_kind;
 
 /* Minimises sum n[k][r] x time[k][r] subject to
@@ -27,8 +27,8 @@ typedef struct nd_knapsack_kind {
  *     <= budget_bytes,  sum_r n[k][r] = layers[k].
  * Fills counts and *time_ms. Returns 0, or -1 when nothing fits (not even every layer in
  * its lightest mode). Ties go to less memory, then to fewer fully recomputed layers. */
-int nd_knapsack_stage(const nd_knapsack_kind kinds[ND_LAYER_KINDS], double inflight,
-                      double budget_bytes, double floor_working,
-                      int64_t counts[ND_LAYER_KINDS][ND_RECOMPUTE_MODES], double *time_ms);
+int nd_knapsack_stage(const nd_knapsack_kind kinds[ND_LAYER_KINDS], double inflight, double budget_bytes,
+                      double floor_working, int64_t counts[ND_LAYER_KINDS][ND_RECOMPUTE_MODES],
+                      double *time_ms);
 
 #endif

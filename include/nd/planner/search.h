@@ -27,38 +27,38 @@ int nd_search_dim_from_name(const char *name);
 
 /* Why a candidate is refused (docs/search.md lists each rule with its reason). */
 typedef enum {
-    ND_REFUSE_HEADS = 0,  /* attention heads or KV heads do not divide over MP */
-    ND_REFUSE_WIDTH,      /* MLP or expert width does not divide over MP/ETP */
-    ND_REFUSE_LAYERS,     /* layers do not split over PP x VPP */
-    ND_REFUSE_EXPERTS,    /* experts do not divide over EP, or EP x ETP over MP x CP x DP */
-    ND_REFUSE_SEQUENCE,   /* sequence does not split into 2 x CP chunks */
-    ND_REFUSE_SHARDING,   /* OP does not divide DP x CP */
-    ND_REFUSE_SCHEDULE,   /* interleaving needs PP >= 2 and MB a multiple of PP */
-    ND_REFUSE_BATCH,      /* the global batch does not divide over DP (x MBS) */
-    ND_REFUSE_LIST,       /* outside the search config's list */
+    ND_REFUSE_HEADS = 0, /* attention heads or KV heads do not divide over MP */
+    ND_REFUSE_WIDTH,     /* MLP or expert width does not divide over MP/ETP */
+    ND_REFUSE_LAYERS,    /* layers do not split over PP x VPP */
+    ND_REFUSE_EXPERTS,   /* experts do not divide over EP, or EP x ETP over MP x CP x DP */
+    ND_REFUSE_SEQUENCE,  /* sequence does not split into 2 x CP chunks */
+    ND_REFUSE_SHARDING,  /* OP does not divide DP x CP */
+    ND_REFUSE_SCHEDULE,  /* interleaving needs PP >= 2 and MB a multiple of PP */
+    ND_REFUSE_BATCH,     /* the global batch does not divide over DP (x MBS) */
+    ND_REFUSE_LIST,      /* outside the search config's list */
     ND_REFUSE_REASONS
 } nd_refusal;
 
 const char *nd_refusal_name(nd_refusal r);
 
 typedef struct nd_search_space {
-    unsigned vary;                     /* ND_DIM_BIT of each dimension that varies (-l) */
+    unsigned vary;                            /* ND_DIM_BIT of each dimension that varies (-l) */
     const int64_t *allowed[ND_DIMS_SEARCHED]; /* search-config lists, NULL = any value */
     size_t n_allowed[ND_DIMS_SEARCHED];
     nd_recompute modes[ND_RECOMPUTE_MODES]; /* recompute modes to try (--recompute) */
     int n_modes;
-    bool per_layer;                    /* -ar: a mode per layer by the knapsack */
-    unsigned layer_modes;              /* -ar: bit 1 << mode of each mode a layer may take
-                                          (-ar --recompute MODES, recompute_modes); 0 = all */
-    bool offload;                      /* -ao: a stage's first layers offload activations */
-    double host_gbps;                  /* offload link, GB/s (0 = the device's) */
-    double host_overlap;               /* share of the forward the copies may hide in (0.8) */
-    double host_cost_ms_per_gib;       /* step time each GiB moved costs (0 = free) */
-    double sustained_tflops;           /* the forward the copies hide in, as FLOPs at this rate
-                                          (ND's --sustained_tflops); 0 = the priced forward */
-    int64_t max_vpp;                   /* largest VPP tried (ND: 4) */
-    const nd_run_layout *layout;       /* -mppb: the config's per-stage recompute counts, a plan
-                                          for each candidate (nd_layout_plan); NULL = none */
+    bool per_layer;              /* -ar: a mode per layer by the knapsack */
+    unsigned layer_modes;        /* -ar: bit 1 << mode of each mode a layer may take
+                                    (-ar --recompute MODES, recompute_modes); 0 = all */
+    bool offload;                /* -ao: a stage's first layers offload activations */
+    double host_gbps;            /* offload link, GB/s (0 = the device's) */
+    double host_overlap;         /* share of the forward the copies may hide in (0.8) */
+    double host_cost_ms_per_gib; /* step time each GiB moved costs (0 = free) */
+    double sustained_tflops;     /* the forward the copies hide in, as FLOPs at this rate
+                                    (ND's --sustained_tflops); 0 = the priced forward */
+    int64_t max_vpp;             /* largest VPP tried (ND: 4) */
+    const nd_run_layout *layout; /* -mppb: the config's per-stage recompute counts, a plan
+                                    for each candidate (nd_layout_plan); NULL = none */
 } nd_search_space;
 
 /* The defaults: every dimension varies, the run's recompute mode, no -ar/-ao, VPP up to 4. */
@@ -70,38 +70,38 @@ typedef struct nd_ranked {
     double parts_ms[ND_PARTS];
     double raw_parts_ms[ND_PARTS];
     double step_ms, peak_mib, tokens_per_s_per_device, mfu;
-    double kernels_per_step, microbatch_slots; /* what a calibration's fixed costs multiply */
-    bool per_layer;          /* its recompute modes were chosen per layer (-ar) */
+    double kernels_per_step, microbatch_slots;  /* what a calibration's fixed costs multiply */
+    bool per_layer;                             /* its recompute modes were chosen per layer (-ar) */
     int64_t layers_by_mode[ND_RECOMPUTE_MODES]; /* with -ar: body layers in each mode */
     int64_t offloaded_layers;
 } nd_ranked;
 
 typedef struct nd_search_stats {
-    uint64_t enumerated;                    /* candidate tuples considered */
-    uint64_t refused[ND_REFUSE_REASONS];    /* by the first rule they break */
-    uint64_t priced;                        /* valid, memory estimated */
-    uint64_t dropped_memory;                /* valid but over the budget (priced, or known from a bound) */
-    uint64_t bounded;                       /* of those, known over budget without pricing */
+    uint64_t enumerated;                 /* candidate tuples considered */
+    uint64_t refused[ND_REFUSE_REASONS]; /* by the first rule they break */
+    uint64_t priced;                     /* valid, memory estimated */
+    uint64_t dropped_memory;             /* valid but over the budget (priced, or known from a bound) */
+    uint64_t bounded;                    /* of those, known over budget without pricing */
     uint64_t fitting;
-    double min_peak_mib;                    /* the least memory any valid strategy needs */
-    nd_strategy min_peak;                   /* ... and that strategy */
+    double min_peak_mib;  /* the least memory any valid strategy needs */
+    nd_strategy min_peak; /* ... and that strategy */
     double seconds;
 } nd_search_stats;
 
 typedef struct nd_search_result {
-    nd_ranked *items;  /* fitting strategies, best first (all of them, or the top k) */
+    nd_ranked *items; /* fitting strategies, best first (all of them, or the top k) */
     size_t count;
     nd_search_stats stats;
 } nd_search_result;
 
 typedef struct nd_search_config {
-    const nd_context *ctx;   /* model, training, device, devices, budget, ratios */
-    nd_strategy base;        /* the run's strategy: values of the dimensions that do not vary */
-    int64_t global_batch;    /* sequences per step */
+    const nd_context *ctx; /* model, training, device, devices, budget, ratios */
+    nd_strategy base;      /* the run's strategy: values of the dimensions that do not vary */
+    int64_t global_batch;  /* sequences per step */
     nd_search_space space;
-    size_t keep;             /* 0: keep every fitting strategy; else the best `keep` */
-    int threads;             /* >= 1 */
-    FILE *progress;          /* NULL: none; else a line per 10 %, or redrawn on a terminal */
+    size_t keep;    /* 0: keep every fitting strategy; else the best `keep` */
+    int threads;    /* >= 1 */
+    FILE *progress; /* NULL: none; else a line per 10 %, or redrawn on a terminal */
 } nd_search_config;
 
 /* Runs the search. The result is sorted; the caller frees it with nd_search_result_free.

@@ -65,8 +65,8 @@ int nd_search_write_summary(const char *path, const nd_search_config *cfg, const
  * (rank, ND's dimensions, recompute, ND's ten parts, TOTAL = the step, MEMORY = the peak,
  * then OPTIMIZER and OVERHEAD), and debug_mem.csv, a row per stage of each (memory by
  * component, MiB; the stage's times per micro-batch, ms); the first `count` strategies. */
-int nd_search_write_debug(const char *dir, const nd_search_config *cfg, const nd_search_result *res, size_t count,
-                          nd_error *err);
+int nd_search_write_debug(const char *dir, const nd_search_config *cfg, const nd_search_result *res,
+                          size_t count, nd_error *err);
 
 /* ND's exhaustive additions (-e E, -ee F, -eee N as counts[0..2]): for each dimension of dims
  * in order, the best ranked strategies beyond the first `top` in which it exceeds 1: with
@@ -78,14 +78,14 @@ size_t nd_search_exhaustive(const nd_search_result *res, size_t top, const nd_di
 
 /* Rows of the table for the strategies res->items[index[i]], with their global ranks, under
  * `heading`. */
-void nd_search_print_rows(FILE *fp, const nd_search_config *cfg, const nd_search_result *res, const size_t *index,
-                          size_t n, const char *heading);
+void nd_search_print_rows(FILE *fp, const nd_search_config *cfg, const nd_search_result *res,
+                          const size_t *index, size_t n, const char *heading);
 
 /* -k K: the pipeline balancer's description of the K-th ranked strategy (0 = the best), as
  * ND's to_ppb: dir/<name>_nd_to_ppb_<K>.json (docs/search.md). The path written goes to
  * path. ND_EUSAGE when fewer than K + 1 strategies were ranked. */
-int nd_search_write_ppb(const char *dir, const char *name, const nd_search_config *cfg, const nd_search_result *res,
-                        size_t k, char *path, size_t size, nd_error *err);
+int nd_search_write_ppb(const char *dir, const char *name, const nd_search_config *cfg,
+                        const nd_search_result *res, size_t k, char *path, size_t size, nd_error *err);
 
 /* -v 3: the dimensions searched and the values the others keep. */
 void nd_search_print_space(FILE *fp, const nd_search_config *cfg);
@@ -95,7 +95,8 @@ void nd_search_print_stages(FILE *fp, const nd_search_config *cfg, const nd_sear
                             bool times);
 
 /* The winner's memory per stage as CSV (nd_report_memory_csv). */
-int nd_search_write_memory(const char *path, const nd_search_config *cfg, const nd_ranked *best, nd_error *err);
+int nd_search_write_memory(const char *path, const nd_search_config *cfg, const nd_ranked *best,
+                           nd_error *err);
 
 /* DIR/ranking (top strategies' parts and peak memory against the budget) and DIR/memory
  * (the winner's memory per stage). */
@@ -117,8 +118,8 @@ typedef struct nd_search_report_inputs {
  * (with the odds when given), plots (the SVG copies, or none), what was refused, the notes
  * captured (NULL: none). Written atomically. docs/report.md. */
 struct nd_html_capture;
-int nd_search_report_html(const char *path, const nd_search_config *cfg, const nd_search_result *res, size_t top,
-                          const nd_search_odds *odds, const nd_search_report_inputs *in,
+int nd_search_report_html(const char *path, const nd_search_config *cfg, const nd_search_result *res,
+                          size_t top, const nd_search_odds *odds, const nd_search_report_inputs *in,
                           const nd_plot_gallery *plots, struct nd_html_capture *notes, nd_error *err);
 
 struct nd_search_config_file;
@@ -127,7 +128,7 @@ struct nd_search_config_file;
  * (dp, tp, pp, cp, ep, micro_batch_num, dp_shard, dp_replicate, activation_checkpoint,
  * memory_estimate_mb, score), the per-layer ranges and offloaded activations when the best
  * has them, and the per-layer alternative (ND's recompute_per_layer) when it has not. */
-void nd_search_print_config_result(FILE *out, const nd_search_config *cfg, const struct nd_search_config_file *f,
-                                   const nd_search_result *res);
+void nd_search_print_config_result(FILE *out, const nd_search_config *cfg,
+                                   const struct nd_search_config_file *f, const nd_search_result *res);
 
 #endif

@@ -40,29 +40,29 @@ enum {
 #define ND_CLI_MAX_NOTES 16
 
 typedef struct nd_cli_common {
-    const char *run_path;      /* -y */
-    const char *framework;     /* -f: the format of -y (NULL: recognised from the file) */
-    const char *model_name;    /* -m: the model's name (ND: the model hooks to use) */
-    const char *train_yaml;    /* --train-yaml (ND's hyperparallel2) */
+    const char *run_path;        /* -y */
+    const char *framework;       /* -f: the format of -y (NULL: recognised from the file) */
+    const char *model_name;      /* -m: the model's name (ND: the model hooks to use) */
+    const char *train_yaml;      /* --train-yaml (ND's hyperparallel2) */
     const char *accelerate_yaml; /* --accelerate-yaml (ND's hyperparallel2) */
-    const char *search_config; /* -s: ND's search config, in every binary */
-    const char *device;        /* -A */
-    const char *device_file;   /* --device-file */
-    const char *ratios_path;   /* -c */
-    const char *devices;       /* -d */
-    const char *gbs;           /* -b */
-    const char *budget;        /* -M */
-    const char *reserve;       /* -mem */
-    int verbosity;             /* -v N (ND_VERBOSITY_*; default 2) */
-    int jobs;                  /* -j, --jobs, else $ND_JOBS; 0 = not stated */
-    bool strict;               /* --strict: refuse what would be priced from a default */
-    bool verify;               /* -V: the census of the model against its checkpoint */
-    bool mppb;                 /* -mppb: stage layers and recompute from the framework config */
-    const char *output_dir;    /* -o given to a binary without one of its own (-V -o) */
-    int n_notes;               /* ND flags this binary does not use, as typed, for a note */
+    const char *search_config;   /* -s: ND's search config, in every binary */
+    const char *device;          /* -A */
+    const char *device_file;     /* --device-file */
+    const char *ratios_path;     /* -c */
+    const char *devices;         /* -d */
+    const char *gbs;             /* -b */
+    const char *budget;          /* -M */
+    const char *reserve;         /* -mem */
+    int verbosity;               /* -v N (ND_VERBOSITY_*; default 2) */
+    int jobs;                    /* -j, --jobs, else $ND_JOBS; 0 = not stated */
+    bool strict;                 /* --strict: refuse what would be priced from a default */
+    bool verify;                 /* -V: the census of the model against its checkpoint */
+    bool mppb;                   /* -mppb: stage layers and recompute from the framework config */
+    const char *output_dir;      /* -o given to a binary without one of its own (-V -o) */
+    int n_notes;                 /* ND flags this binary does not use, as typed, for a note */
     const char *notes[ND_CLI_MAX_NOTES];
     const char *note_owner[ND_CLI_MAX_NOTES];
-    char words[8192];          /* the command line's words as nd_cli_parse spelled them */
+    char words[8192]; /* the command line's words as nd_cli_parse spelled them */
     int set_count;
     const char *set_keys[ND_CLI_MAX_SETS];
     const char *set_values[ND_CLI_MAX_SETS];
@@ -72,10 +72,26 @@ typedef struct nd_cli_common {
 
 /* Option codes of the shared long options (above 256, clear of short options). */
 enum {
-    ND_OPT_DEVICE_FILE = 300, ND_OPT_MEM, ND_OPT_SEQ, ND_OPT_PRECISION, ND_OPT_RECOMPUTE,
-    ND_OPT_SCHEDULE, ND_OPT_SET, ND_OPT_OPTIMIZER, ND_OPT_FLASH, ND_OPT_DROPOUT,
-    ND_OPT_GRAD_PRECISION, ND_OPT_SWAP_OS, ND_OPT_HELP, ND_OPT_VERSION, ND_OPT_TRAIN_YAML,
-    ND_OPT_ACCELERATE_YAML, ND_OPT_STRICT, ND_OPT_MPPB, ND_OPT_VERBOSITY, ND_OPT_FOREIGN,
+    ND_OPT_DEVICE_FILE = 300,
+    ND_OPT_MEM,
+    ND_OPT_SEQ,
+    ND_OPT_PRECISION,
+    ND_OPT_RECOMPUTE,
+    ND_OPT_SCHEDULE,
+    ND_OPT_SET,
+    ND_OPT_OPTIMIZER,
+    ND_OPT_FLASH,
+    ND_OPT_DROPOUT,
+    ND_OPT_GRAD_PRECISION,
+    ND_OPT_SWAP_OS,
+    ND_OPT_HELP,
+    ND_OPT_VERSION,
+    ND_OPT_TRAIN_YAML,
+    ND_OPT_ACCELERATE_YAML,
+    ND_OPT_STRICT,
+    ND_OPT_MPPB,
+    ND_OPT_VERBOSITY,
+    ND_OPT_FOREIGN,
     ND_OPT_COMMON_LAST = ND_OPT_FOREIGN + 64
 };
 
@@ -100,11 +116,11 @@ typedef struct nd_cli_unused {
 } nd_cli_unused;
 
 typedef struct nd_cli_program {
-    const char *name;              /* "nd-fit": message prefix and --version */
-    const char *usage;             /* --help: usage and own options, then the shared options' */
-    const char *exit_status;       /* help, -h and --version, and this: what each status means */
-    const struct option *options;  /* its own long options, ending with a zero entry */
-    const char *short_options;     /* its own short options ("o:"), beside the shared ones */
+    const char *name;             /* "nd-fit": message prefix and --version */
+    const char *usage;            /* --help: usage and own options, then the shared options' */
+    const char *exit_status;      /* help, -h and --version, and this: what each status means */
+    const struct option *options; /* its own long options, ending with a zero entry */
+    const char *short_options;    /* its own short options ("o:"), beside the shared ones */
     nd_cli_handler handle;
     nd_cli_operand_handler operand; /* NULL: the program takes no operands */
     const nd_cli_unused *unused;    /* shared options it does not use, ending with {0}; NULL: none */
@@ -137,7 +153,8 @@ void nd_cli_streams_close(nd_cli_streams *s);
 /* Records an override of run setting key from a dedicated flag (--seq, --recompute...),
  * applied over the run file when the session opens; errors name `flag`. Returns 1, or
  * ND_EUSAGE when there are too many. value must outlive c. */
-int nd_cli_common_add_flag(nd_cli_common *c, const char *key, const char *value, const char *flag, nd_error *err);
+int nd_cli_common_add_flag(nd_cli_common *c, const char *key, const char *value, const char *flag,
+                           nd_error *err);
 
 /* Whether the command line set run key `key` (--schedule, --set key=...). */
 bool nd_cli_sets(const nd_cli_common *c, const char *key);
@@ -161,8 +178,7 @@ typedef struct nd_session {
  * for each way the ratios were fitted for another device, model or sequence length. The
  * device count and batch may stay 0 when neither the flags nor the file state them and
  * need_cluster is false. Errors name the flag or file. */
-int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FILE *diag,
-                    nd_error *err);
+int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FILE *diag, nd_error *err);
 
 void nd_session_close(nd_session *s);
 
