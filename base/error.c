@@ -1,3 +1,5 @@
+/* error.c — filling an nd_error: one line of printable UTF-8 naming file, line and field,
+ * context prefixed to a message, and the exit status an error code means. */
 #include "nd/base/error.h"
 
 #include <errno.h>

@@ -1,3 +1,5 @@
+/* text.c — strict parsing of what users type (numbers with no trailing junk, sizes such as
+ * 58GB, booleans), case-insensitive comparison and bounded copies. */
 #include "nd/base/text.h"
 
 #include "nd/base/error.h"

@@ -1,3 +1,5 @@
+/* yaml_doc.c — a YAML file loaded whole with libyaml, every node with its line, lookups by
+ * key, checked scalars, duplicate and case-twin keys refused, a depth bound. */
 #include "nd/base/yaml_doc.h"
 
 #include <stdbool.h>

@@ -70,6 +70,7 @@ static int price_run(const nd_cli_common *common, const char *strategy, const ch
     nd_error err = {0};
     if (nd_session_open(&s, common, false, stderr, &err)) {
         fprintf(stderr, "bench_fidelity: %s\n", err.message);
+        nd_session_close(&s);
         return 1;
     }
     const nd_run *r = &s.run;
@@ -414,6 +415,7 @@ static int one_round(const char *dir, const char *run_file, const char *csv, con
     nd_classified round;
     if (nd_session_open(&s, &common, false, stderr, &err)) {
         fprintf(stderr, "bench_fidelity: %s\n", err.message);
+        nd_session_close(&s);
         return 1;
     }
     if (nd_classified_load(csv_path, &round, &err)) {

@@ -1,3 +1,6 @@
+/* lsq.c — the least squares behind nd-fit: weighted rows and priors solved by GSL's SVD,
+ * the best non-negative solution over subsets of the ratios, leverages for exact
+ * leave-one-out, and robust (Tukey bisquare) row weights from GSL's robust fit. */
 #include "lsq.h"
 
 #include <gsl/gsl_errno.h>

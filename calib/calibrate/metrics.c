@@ -1,3 +1,6 @@
+/* metrics.c — agreement between estimates and measurements: Pearson and Spearman
+ * correlation, relative errors, how many of the measured fastest an estimate ranks first
+ * (top-k) and what its pick costs against the fastest (regret). */
 #include "nd/calibrate/metrics.h"
 
 #include <math.h>

@@ -1,3 +1,5 @@
+/* kernels.c — the time of one kernel on a device: GEMMs on the saturating efficiency curve,
+ * attention, memory-bound operators at the HBM rate. docs/cost-model.md §Compute kernels. */
 #include "kernels.h"
 
 static double saturate(double x, double half)

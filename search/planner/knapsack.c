@@ -1,3 +1,5 @@
+/* knapsack.c — the per-layer recompute plan of one stage: how many layers of each kind run
+ * in each mode (and are offloaded) for the least time within the stage's memory. */
 #include "nd/planner/knapsack.h"
 
 #include <math.h>

@@ -17,7 +17,8 @@
 typedef struct nd_toml nd_toml; /* opaque */
 
 /* Reads and parses path (at most 4 MiB). ND_EINPUT naming file and line for anything that is
- * not TOML as above, or a key stated twice. */
+ * not TOML as above, or a key stated twice. The caller frees *t with nd_toml_free; on failure
+ * *t is untouched and there is nothing to free. */
 int nd_toml_load(nd_toml **t, const char *path, nd_error *err);
 
 void nd_toml_free(nd_toml *t);

@@ -17,7 +17,8 @@
 typedef struct nd_yaml_edit nd_yaml_edit; /* opaque: the text being edited */
 
 /* Reads path (at most 16 MiB). The caller frees with nd_yaml_edit_free. ND_EINPUT (unreadable,
- * not YAML), ND_ENOMEM. */
+ * not YAML), ND_ENOMEM. On
+ * failure *e is untouched and there is nothing to free. */
 int nd_yaml_edit_open(nd_yaml_edit **e, const char *path, nd_error *err);
 
 /* Sets the value at keys[0].keys[1]...keys[depth-1] to `value`, YAML text written as given

@@ -51,7 +51,9 @@ typedef struct nd_classified {
 /* Reads path. Rows keep file order. Errors (ND_EINPUT): unknown or duplicate columns (the
  * message lists the accepted names), no `time` column, a row with a different number of
  * cells, a cell that is not a number or not allowed blank, a negative time, a recompute
- * mode that is not off/selective/full, a file without rows; each names line and column. */
+ * mode that is not off/selective/full, a file without rows; each names line and column.
+ * The caller frees out with nd_classified_free; on failure out is left empty (freed) and a
+ * second nd_classified_free is harmless. */
 int nd_classified_load(const char *path, nd_classified *out, nd_error *err);
 
 void nd_classified_free(nd_classified *c);

@@ -84,7 +84,8 @@ typedef struct nd_device_table {
 /* A device name: 1 to this many characters of printable UTF-8 (name[] holds 4 bytes each). */
 #define ND_DEVICE_NAME_CHARS 31
 
-/* Fills table with the built-in devices. The caller frees with nd_device_table_free. */
+/* Fills table with the built-in devices. The caller frees with nd_device_table_free; on
+ * failure (ND_ENOMEM) the table is empty and freeing it is harmless. */
 int nd_device_table_builtin(nd_device_table *table, nd_error *err);
 
 /* The built-in device an alias names (ascend910b -> A2, H100-SXM5 -> H100, ...), or NULL. */

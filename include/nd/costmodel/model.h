@@ -112,7 +112,8 @@ int64_t nd_model_count_kind(const nd_model *m, int64_t first, int64_t count, nd_
 
 /* Loads a Hugging Face config.json (model types llama, mistral, mixtral, qwen2,
  * qwen2_moe, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt2, gpt_neox, and a
- * generic decoder). Unknown model_type is refused with the list. */
+ * generic decoder). Unknown model_type is refused with the list. m owns no memory: nothing to
+ * free, on success or failure. */
 int nd_model_load_hf_json(nd_model *m, const char *path, nd_error *err);
 
 /* Same, from an already parsed text (used by the run loader). */

@@ -88,7 +88,9 @@ typedef struct nd_html_capture {
     FILE *mem;
 } nd_html_capture;
 
-/* Opens a stream that writes to `to` (stderr) and keeps a copy. ND_ENOMEM on failure. */
+/* Opens a stream that writes to `to` (stderr) and keeps a copy; the caller closes it with
+ * nd_html_capture_close. ND_ENOMEM on failure, with c already closed (closing it again is
+ * harmless). */
 int nd_html_capture_open(nd_html_capture *c, FILE *to, nd_error *err);
 /* The text written so far (flushed), NUL-terminated; valid until the capture is closed. */
 const char *nd_html_capture_text(nd_html_capture *c);

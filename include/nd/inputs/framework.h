@@ -44,7 +44,8 @@ typedef struct nd_config_input {
     bool strict;                 /* --strict: a default taken is an error */
 } nd_config_input;
 
-/* Reads the run. Errors name the file, line and key (ND_EINPUT), or the flag (ND_EUSAGE). */
+/* Reads the run. Errors name the file, line and key (ND_EINPUT), or the flag (ND_EUSAGE). A
+ * run owns no memory: nothing to free, on success or failure. */
 int nd_config_load(nd_run *run, const nd_config_input *in, nd_error *err);
 
 /* What a framework derives at launch, once the command line has set the device count and

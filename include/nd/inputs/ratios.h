@@ -32,7 +32,7 @@ typedef struct nd_ratios_file {
  * known ratio key with a positive finite number; `_nd` (when present) of this format and
  * this cost model. A file of ND's own (no `_nd`, values in ms per ND unit, ~1e-11) is
  * refused with an explanation. Keys the file does not state stay 1 (uncorrected).
- * Errors: ND_EINPUT naming the file and key. */
+ * Errors: ND_EINPUT naming the file and key. out owns no memory: nothing to free. */
 int nd_ratios_load(const char *path, nd_ratios_file *out, nd_error *err);
 
 /* One line per way `f` was fitted for something other than (device, model, seq_len),

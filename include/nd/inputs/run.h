@@ -90,7 +90,8 @@ void nd_run_init(nd_run *run, const char *path);
 void nd_run_sync_strategy(nd_run *run, bool strategy_recompute, bool strategy_schedule);
 
 /* Loads a run file. A file whose top level has model_type or architectures (a
- * config.json) is taken as the model alone. Errors name file, line and key. */
+ * config.json) is taken as the model alone. Errors name file, line and key. A run owns no
+ * memory: nothing to free, on success or failure. */
 int nd_run_load(nd_run *run, const char *path, nd_error *err);
 
 /* Overrides one setting from the command line: seq, gbs, precision, grad_precision,

@@ -58,7 +58,7 @@ typedef struct nd_search_config_file {
 
 /* Reads a search config. Unknown keys are errors naming file, line and key; ND's keys nd
  * does not use (stage_partition, estimator.type, ...) are accepted with a note (notes), as
- * docs/search.md lists. */
+ * docs/search.md lists. out owns no memory: nothing to free. */
 int nd_search_config_load(const char *path, nd_search_config_file *out, nd_error *err);
 
 #endif

@@ -177,7 +177,8 @@ typedef struct nd_session {
  * resolves the device, the device count and the budget, and loads -c, printing to diag a note
  * for each way the ratios were fitted for another device, model or sequence length. The
  * device count and batch may stay 0 when neither the flags nor the file state them and
- * need_cluster is false. Errors name the flag or file. */
+ * need_cluster is false. Errors name the flag or file. The caller closes s with
+ * nd_session_close after a failure too: what was opened before it is in s. */
 int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FILE *diag, nd_error *err);
 
 void nd_session_close(nd_session *s);
