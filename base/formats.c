@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "nd/base/text.h"
+#include "nd/base/array.h"
 
 /* ---- parallel dimensions ------------------------------------------------------ */
 
@@ -106,13 +107,12 @@ static const unsigned fold_parts[] = {
     [ND_FOLD_TOTAL] = PART(ND_PARTS) - 1,
 };
 
-_Static_assert(sizeof part_shorts / sizeof part_shorts[0] == ND_PARTS, "a short name per part");
-_Static_assert(sizeof ratio_names / sizeof ratio_names[0] == ND_RATIO_KEYS, "a name per ratio key");
-_Static_assert(sizeof fixed_names / sizeof fixed_names[0] == ND_FIXED_COSTS, "a name per fixed cost");
-_Static_assert(sizeof memory_ratio_names / sizeof memory_ratio_names[0] == ND_MEM_RATIOS,
-               "a name per memory ratio");
-_Static_assert(sizeof fold_names / sizeof fold_names[0] == ND_FOLDS, "a name per fold");
-_Static_assert(sizeof fold_parts / sizeof fold_parts[0] == ND_FOLDS, "parts per fold");
+_Static_assert(ND_ARRAY_LEN(part_shorts) == ND_PARTS, "a short name per part");
+_Static_assert(ND_ARRAY_LEN(ratio_names) == ND_RATIO_KEYS, "a name per ratio key");
+_Static_assert(ND_ARRAY_LEN(fixed_names) == ND_FIXED_COSTS, "a name per fixed cost");
+_Static_assert(ND_ARRAY_LEN(memory_ratio_names) == ND_MEM_RATIOS, "a name per memory ratio");
+_Static_assert(ND_ARRAY_LEN(fold_names) == ND_FOLDS, "a name per fold");
+_Static_assert(ND_ARRAY_LEN(fold_parts) == ND_FOLDS, "parts per fold");
 
 const char *nd_part_name(nd_part p)
 {

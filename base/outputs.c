@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "io_internal.h"
+#include "nd/base/array.h"
 
 /* A temporary keeps at most this many bytes of its destination's name, so that a legal
  * 255-byte name still has a legal temporary (".NAME.XXXXXX" + ".bN" for a backup). */
@@ -69,7 +70,7 @@ static size_t n_locks, cap_locks;
 static volatile pid_t owner; /* a child between fork and exec must not unlink our files */
 
 static const int handled_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
-#define N_HANDLED (sizeof handled_signals / sizeof handled_signals[0])
+#define N_HANDLED (ND_ARRAY_LEN(handled_signals))
 
 /* ---- signals ----------------------------------------------------------------------------- */
 

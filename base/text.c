@@ -3,6 +3,7 @@
 #include "nd/base/text.h"
 
 #include "nd/base/error.h"
+#include "nd/base/array.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -82,7 +83,7 @@ int nd_parse_bool(const char *s, bool *out)
 {
     static const char *yes[] = {"true", "yes", "on", "1"};
     static const char *no[] = {"false", "no", "off", "0"};
-    for (size_t i = 0; i < 4; i++) {
+    for (size_t i = 0; i < ND_ARRAY_LEN(yes); i++) {
         if (nd_text_equal_nocase(s, yes[i])) {
             *out = true;
             return 0;

@@ -25,6 +25,7 @@
 #include "nd/calibrate/compare.h"
 #include "nd/calibrate/fit.h"
 #include "nd/calibrate/fit_device.h"
+#include "nd/base/array.h"
 
 #define FOLDS 10
 
@@ -243,7 +244,7 @@ int main(int argc, char **argv)
     gsl_set_error_handler_off();
     const char *dir = argc > 1 ? argv[1] : ND_SOURCE_DIR;
     nd_error err = {0};
-    enum { VT = sizeof vtrain / sizeof vtrain[0], DL = sizeof dlperf / sizeof dlperf[0] };
+    enum { VT = ND_ARRAY_LEN(vtrain), DL = ND_ARRAY_LEN(dlperf) };
     round_data v[VT], dl[DL];
     for (size_t k = 0; k < VT; k++)
         if (load(dir, vtrain[k][0], vtrain[k][1], &v[k], &err)) return fail(&err);

@@ -27,6 +27,7 @@
 #include "nd/calibrate/compare.h"
 #include "nd/costmodel/estimate.h"
 #include "nd/calibrate/metrics.h"
+#include "nd/base/array.h"
 
 typedef struct tally {
     char source[32];
@@ -121,7 +122,7 @@ static int published_peaks(const char *dir)
     printf("\nPublished peaks outside the rounds (the run's own strategy, no ratios)\n\n");
     printf("%-48s %9s %9s %9s %9s\n", "run", "peak", "measured", "nd MiB", "error");
     double abs_err = 0, signed_err = 0;
-    size_t refused = 0, n = sizeof published / sizeof published[0];
+    size_t refused = 0, n = ND_ARRAY_LEN(published);
     int failed = 0;
     for (size_t i = 0; i < n; i++) failed |= one_peak(dir, &published[i], &abs_err, &signed_err, &refused);
     printf("%-48s %9s %9s %9s MAPE %.1f%%, bias %+.1f%%, refused %zu/%zu\n", "all", "", "", "",
@@ -147,7 +148,7 @@ typedef struct published_run {
 static int write_mpt_run(const char *path, const published_run *r)
 {
     const struct mpt_size *m = NULL;
-    for (size_t i = 0; i < sizeof mpt_sizes / sizeof mpt_sizes[0]; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(mpt_sizes); i++)
         if (!strcmp(mpt_sizes[i].name, r->model)) m = &mpt_sizes[i];
     FILE *fp = m ? fopen(path, "w") : NULL;
     if (!fp) return 1;
@@ -230,7 +231,7 @@ static int published_runs(const char *dir)
     double shares[512];
     size_t n = 0, refused = 0;
     int failed = 0;
-    while (fgets(line, sizeof line, fp) && n < sizeof shares / sizeof shares[0]) {
+    while (fgets(line, sizeof line, fp) && n < ND_ARRAY_LEN(shares)) {
         published_run r;
         if (sscanf(line, "%15[^,],%ld,%ld,%15[^,],%ld,%ld,%7[^,],%*[^,],%*[^,],%lf", r.model, &r.seq,
                    &r.devices, r.device, &r.mbs, &r.accum, r.ac, &r.tokens_per_s) != 8)
@@ -462,7 +463,7 @@ int main(int argc, char **argv)
         for (int i = 2; i + 2 < argc; i += 3)
             failed |= one_round(NULL, argv[i], argv[i + 1], argv[i + 2], sources, &n_sources, &all);
     } else {
-        for (size_t i = 0; i < sizeof bundled / sizeof bundled[0]; i++)
+        for (size_t i = 0; i < ND_ARRAY_LEN(bundled); i++)
             failed |= one_round(dir, bundled[i][0], bundled[i][1], bundled[i][2], sources, &n_sources, &all);
     }
     printf("\n");

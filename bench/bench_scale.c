@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "nd/base/array.h"
 
 static const char *dir;
 static int failures;
@@ -336,7 +337,7 @@ int main(int argc, char **argv)
     };
     printf("%-28s %-50s %26s %26s %26s %s\n", "binary", "what grows", "10x", "100x", "1,000x",
            "growth per 10x (time, memory above a run of 1x)");
-    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+    for (size_t r = 0; r < ND_ARRAY_LEN(rows); r++) {
         measure m[4];
         long sizes[4] = {rows[r].base, rows[r].base * 10, rows[r].base * 100, rows[r].base * 1000};
         for (int s = 0; s < 4; s++) {

@@ -14,6 +14,7 @@
 #include <math.h>
 
 #include "nd/costmodel/device.h"
+#include "nd/base/array.h"
 
 #define MAX_COLUMNS 32
 #define MAX_CELL    64
@@ -113,7 +114,7 @@ static void doc_table_matches_builtin(void **state)
                                               "inter_latency_us",
                                               "inter_base_us",
                                               "host_gbps"};
-    int n_fields = (int)(sizeof every_field / sizeof every_field[0]);
+    int n_fields = (int)(ND_ARRAY_LEN(every_field));
     for (int i = 0; i < n_fields; i++)
         assert_int_equal(nd_device_field(&table.items[0], every_field[i], &ignored), 0);
     assert_int_equal(rows, n_fields);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "nd/base/formats.h"
+#include "nd/base/array.h"
 
 static void dimensions_by_name(void **state)
 {
@@ -76,7 +77,7 @@ static void classified_message_lists_every_column(void **state)
     for (int m = 0; m < ND_MEAS_COUNT; m++) assert_non_null(strstr(acc, c->measured[m]));
     const char *others[] = {c->time, c->recompute, c->step_trainer, c->devices,
                             c->gbs,  c->seq_len,   c->peak_mib};
-    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) assert_non_null(strstr(acc, others[i]));
+    for (size_t i = 0; i < ND_ARRAY_LEN(others); i++) assert_non_null(strstr(acc, others[i]));
 }
 
 static void ratio_keys_round_trip(void **state)

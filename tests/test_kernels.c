@@ -16,6 +16,7 @@
 #include <math.h>
 
 #include "kernels.h"
+#include "nd/base/array.h"
 
 /* 100 TFLOP/s 16-bit at e = 0.5 without a shape penalty, FP8 200 TFLOP/s at 0.5, a 2 us fixed
  * GEMM time, 1,000 GB/s of HBM reached fully; grouped GEMMs at half a dense one's efficiency;
@@ -140,7 +141,7 @@ static void builtin_curves_reproduce_their_gemm_tables(void **state)
          * 6 us cuBLAS's take on Hopper: its M = 64 and 128 rows come out slow. */
         {"H800", "h800.csv", "fp8", 0.25, 15},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (size_t i = 0; i < ND_ARRAY_LEN(cases); i++) {
         int rows;
         double e = table_error(cases[i].device, cases[i].file, cases[i].precision, &rows);
         if (rows < cases[i].min_rows) fail_msg("%s %s: %d rows", cases[i].device, cases[i].precision, rows);

@@ -28,6 +28,7 @@
 #include "nd/base/error.h"
 #include "nd/base/io.h"
 #include "nd/charts/plot.h"
+#include "nd/base/array.h"
 
 /* ---- helpers --------------------------------------------------------------- */
 
@@ -296,7 +297,7 @@ static const plot_case cases[] = {
     {"recompute", ND_PLOT_PNG, 0, 0, NULL, draw_recompute, recompute_lines},
     {"parity_repeat", ND_PLOT_SVG, 0, 0, NULL, draw_parity_repeat, parity_repeat_lines},
 };
-#define N_CASES (sizeof cases / sizeof cases[0])
+#define N_CASES (ND_ARRAY_LEN(cases))
 
 static nd_plot_options case_options(const plot_case *c, bool script_only)
 {

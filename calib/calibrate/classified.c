@@ -16,6 +16,7 @@
 
 #include "nd/base/io.h"
 #include "nd/base/text.h"
+#include "nd/base/array.h"
 
 #define MAX_COLUMNS    64
 #define MAX_ROWS       100000
@@ -114,7 +115,7 @@ static int header_column(parser *p, const char *raw, column *c)
         {col->seq_len, COL_SEQ},
         {col->peak_mib, COL_PEAK},
     };
-    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(others); i++)
         if (nd_text_equal_nocase(n, others[i].name)) {
             c->kind = others[i].kind;
             return 0;

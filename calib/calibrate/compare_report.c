@@ -12,6 +12,7 @@
 #include "nd/html/html.h"
 #include "nd/base/version.h"
 #include "nd/base/units.h"
+#include "nd/base/array.h"
 
 /* "+6.3 %", or "-" for a value that is not a number. */
 static void pct(nd_html_grid *g, size_t row, size_t col, double v)
@@ -64,7 +65,7 @@ static void inputs(nd_html *h, const nd_compare_report_inputs *in, const nd_comp
                             budget,
                             in->ratios_path ? in->ratios_path : "none: raw estimates"};
     nd_html_section(h, "inputs", "Inputs");
-    nd_html_facts(h, sizeof names / sizeof names[0], names, values);
+    nd_html_facts(h, ND_ARRAY_LEN(names), names, values);
 }
 
 static void metric_row(nd_html_grid *g, size_t r, const char *name, const nd_compare_metrics *m)
@@ -148,7 +149,7 @@ int nd_compare_report_html(const char *path, const nd_compare *c, const nd_compa
             ("Time parts: measured (M) beside estimated (E), the error on the step above each pair, ND's table "
              "under it."),
             "The same without idle (ND's _no_idle view)."};
-        nd_html_plots_section(h, plots, captions, sizeof captions / sizeof captions[0]);
+        nd_html_plots_section(h, plots, captions, ND_ARRAY_LEN(captions));
         rows_table(h, c);
         if (notes) nd_html_notes_from_capture(h, notes);
         rc = nd_html_write(h, path, err);

@@ -25,6 +25,7 @@
 
 #include "nd/calibrate/compare.h"
 #include "nd/costmodel/estimate.h"
+#include "nd/base/array.h"
 
 #define P(f, lo, hi, lg)                                                                                     \
     {                                                                                                        \
@@ -52,9 +53,8 @@ const nd_device_param_info nd_device_params[] = {
     P(inter_base_us, 0, 2000, false),
 };
 #undef P
-const size_t nd_device_param_count = sizeof nd_device_params / sizeof nd_device_params[0];
-_Static_assert(sizeof nd_device_params / sizeof nd_device_params[0] <= ND_DEVICE_FIT_MAX_PARAMS,
-               "the table fits the result");
+const size_t nd_device_param_count = ND_ARRAY_LEN(nd_device_params);
+_Static_assert(ND_ARRAY_LEN(nd_device_params) <= ND_DEVICE_FIT_MAX_PARAMS, "the table fits the result");
 
 void nd_device_fit_options_init(nd_device_fit_options *o)
 {

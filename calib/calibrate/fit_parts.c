@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fit_internal.h"
+#include "nd/base/array.h"
 
 typedef struct group {
     nd_measured cols[2];
@@ -140,7 +141,7 @@ int nd_fit_parts(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_f
     double *buf = malloc(5 * n * sizeof *buf);
     if (!buf) return nd_error_set(err, ND_ENOMEM, "out of memory");
     int rc = ND_OK;
-    for (size_t gi = 0; !rc && gi < sizeof groups / sizeof groups[0]; gi++) {
+    for (size_t gi = 0; !rc && gi < ND_ARRAY_LEN(groups); gi++) {
         const group *g = &groups[gi];
         if (!measured(g, o)) {
             char why[96], name[GROUP_NAME_MAX];

@@ -12,6 +12,7 @@
 #include "nd/base/formats.h"
 #include "nd/html/html.h"
 #include "nd/base/version.h"
+#include "nd/base/array.h"
 
 static const char *status_text(nd_ratio_status s)
 {
@@ -69,7 +70,7 @@ static void inputs(nd_html *h, const nd_fit_report_inputs *in, size_t n)
                             in->ratios_path ? in->ratios_path : "none",
                             in->report_json ? in->report_json : "none"};
     nd_html_section(h, "inputs", "Inputs");
-    nd_html_facts(h, sizeof names / sizeof names[0], names, values);
+    nd_html_facts(h, ND_ARRAY_LEN(names), names, values);
 }
 
 static void ratios_table(nd_html *h, const nd_fit_result *res)
@@ -140,7 +141,7 @@ int nd_fit_report_html(const char *path, const nd_fit_result *res, const nd_fit_
             "Each ratio with its 95 % interval; hollow: not fitted (held, shared).",
             "Leave-one-out: fitted on every row (blue) and left out (red) against the "
             "measurement."};
-        nd_html_plots_section(h, plots, captions, sizeof captions / sizeof captions[0]);
+        nd_html_plots_section(h, plots, captions, ND_ARRAY_LEN(captions));
         rows_table(h, res, rows, n);
         if (notes) nd_html_notes_from_capture(h, notes);
         rc = nd_html_write(h, path, err);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "fit_internal.h"
+#include "nd/base/array.h"
 
 typedef struct order {
     const nd_fit_row *rows;
@@ -92,7 +93,7 @@ int nd_fit_shapes(const nd_fit_row *rows, size_t n, const nd_fit_options *o, nd_
     static const double grid[] = {0.3, 1, 3, 10, 30, 100};
     double best = score(rows, ord, g, groups, w, e, res->left_out_ms, INFINITY), lambda = INFINITY;
     bool usable = groups > 1 && groups < n && groups <= ND_MAX_SHAPES && S > 0;
-    for (size_t k = 0; usable && k < sizeof grid / sizeof grid[0]; k++) {
+    for (size_t k = 0; usable && k < ND_ARRAY_LEN(grid); k++) {
         double sc = score(rows, ord, g, groups, w, e, res->left_out_ms, grid[k] * S);
         if (sc < best * (1 - 1e-9)) {
             best = sc;

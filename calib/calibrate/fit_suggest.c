@@ -26,6 +26,7 @@
 #include "nd/calibrate/fit_suggest.h"
 #include "nd/base/io.h"
 #include "nd/planner/search_out.h"
+#include "nd/base/array.h"
 
 /* The design's columns: the total mode's ratio groups, then the fixed costs. */
 static const unsigned ratio_cols[] = {
@@ -39,7 +40,7 @@ static const unsigned ratio_cols[] = {
     1u << ND_RATIO_OPTIMIZER,
     1u << ND_RATIO_OVERHEAD,
 };
-#define N_RATIO_COLS (sizeof ratio_cols / sizeof ratio_cols[0])
+#define N_RATIO_COLS (ND_ARRAY_LEN(ratio_cols))
 #define N_COLS       (N_RATIO_COLS + ND_FIXED_COSTS)
 
 static const char *col_name(size_t c)

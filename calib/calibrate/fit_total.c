@@ -9,12 +9,13 @@
 #include <string.h>
 
 #include "fit_internal.h"
+#include "nd/base/array.h"
 
 static const nd_ratio_key candidates[] = {
     ND_RATIO_COMPUTE, ND_RATIO_DP_COMM, ND_RATIO_DP_REDUCE, ND_RATIO_MP_COMM,  ND_RATIO_EP_COMM,
     ND_RATIO_CP_COMM, ND_RATIO_PP_COMM, ND_RATIO_OPTIMIZER, ND_RATIO_OVERHEAD,
 };
-#define N_CANDIDATES (sizeof candidates / sizeof candidates[0])
+#define N_CANDIDATES (ND_ARRAY_LEN(candidates))
 
 /* The keys a candidate's ratio scales: the step cannot split PP_COMM from BUBBLE. */
 static unsigned keys_of(nd_ratio_key k)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "nd/base/io.h"
+#include "nd/base/array.h"
 
 #define NOT_FOUND_MESSAGE "gnuplot not found on PATH: install gnuplot-nox"
 #define LOG_READ_MAX      8192
@@ -294,7 +295,7 @@ static void fix_pdf_dates(int fd, off_t size)
         if (gmtime_r(&when, &tm)) strftime(date, sizeof date, "D:%Y%m%d%H%M%SZ", &tm);
     }
     static const char *const keys[] = {"/CreationDate (", "/ModDate ("};
-    for (size_t k = 0; k < 2; k++)
+    for (size_t k = 0; k < ND_ARRAY_LEN(keys); k++)
         for (char *at = (char *)find_bytes(pdf, (size_t)size, keys[k]); at;
              at = (char *)find_bytes(at + 1, (size_t)(pdf + size - at - 1), keys[k])) {
             char *open = at + strlen(keys[k]), *close = memchr(open, ')', (size_t)(pdf + size - open));

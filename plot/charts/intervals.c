@@ -7,6 +7,7 @@
  * a reader does not take them for measurements. Intervals beyond the axis are
  * cut at its edge, where an arrow says they go on. */
 #include "plot_internal.h"
+#include "nd/base/array.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -32,7 +33,7 @@ static void axis_range(const nd_plot_intervals *p, double *lo, double *hi)
     *hi = 2;
     for (size_t i = 0; i < p->n; i++) {
         const double v[] = {p->value[i], p->lo[i], p->hi[i]};
-        for (size_t k = 0; k < 3; k++) {
+        for (size_t k = 0; k < ND_ARRAY_LEN(v); k++) {
             if (!isfinite(v[k])) continue;
             if (v[k] < *lo) *lo = v[k] < AXIS_LO_MIN ? AXIS_LO_MIN : v[k];
             if (v[k] > *hi) *hi = v[k] > AXIS_HI_MAX ? AXIS_HI_MAX : v[k];

@@ -1,5 +1,6 @@
 /* Parity plot: estimated against measured, one square panel per quantity. */
 #include "plot_internal.h"
+#include "nd/base/array.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -27,7 +28,7 @@ static void fold_finite(const double *v, size_t n, double *lo, double *hi)
 /* Log axis ends at m x 10^k, m among these tenths (1, 1.5, 2, 3, 5, 7): close to the data,
  * so its points are not squeezed into the middle of a decade's worth of empty axis. */
 static const int log_tenths[] = {10, 15, 20, 30, 50, 70};
-#define LOG_STEPS (sizeof log_tenths / sizeof log_tenths[0])
+#define LOG_STEPS (ND_ARRAY_LEN(log_tenths))
 
 static double log_step(int i, int e)
 {
@@ -61,7 +62,7 @@ static void put_log_tics(FILE *fp, double lo, double hi)
         bool first = true;
         fprintf(fp, "set %ctics (", *axis);
         for (int e = (int)floor(log10(lo)); e <= (int)ceil(log10(hi)); e++)
-            for (size_t i = 0; i < 3; i++) {
+            for (size_t i = 0; i < ND_ARRAY_LEN(marks); i++) {
                 double t = marks[i] * nd_plot_pow10(e);
                 if (t < lo * 0.999 || t > hi * 1.001) continue;
                 fputs(first ? "" : ", ", fp);

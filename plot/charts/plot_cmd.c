@@ -14,6 +14,7 @@
 #include "nd/base/io.h"
 #include "nd/base/text.h"
 #include "plot_cmd_internal.h"
+#include "nd/base/array.h"
 
 /* The kinds nd-plot knows, for the message refusing another. */
 static const char kind_names[] = "parity, parts, ranking, memory, potentials";
@@ -135,7 +136,7 @@ static char *default_base(const kind_info *k, const nd_plot_request *req)
 
 static const kind_info *find_kind(const char *name)
 {
-    for (size_t i = 0; name && i < sizeof kinds / sizeof kinds[0]; i++)
+    for (size_t i = 0; name && i < ND_ARRAY_LEN(kinds); i++)
         if (strcmp(name, kinds[i].name) == 0) return &kinds[i];
     return NULL;
 }

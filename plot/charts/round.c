@@ -13,6 +13,7 @@
 
 #include "nd/base/formats.h"
 #include "nd/base/units.h"
+#include "nd/base/array.h"
 
 #define CELL_MAX 24
 
@@ -53,7 +54,7 @@ int nd_plot_round_parity(const char *base, const nd_plot_round *r, const nd_plot
         panels[k++] = (nd_plot_parity_panel){"peak memory", mem_m, mem_e, corrected ? none : NULL, "GiB"};
     static const nd_fold order[] = {ND_FOLD_COMP, ND_FOLD_DP, ND_FOLD_MP,  ND_FOLD_EP,
                                     ND_FOLD_CP,   ND_FOLD_PP, ND_FOLD_IDLE};
-    for (size_t j = 0; j < sizeof order / sizeof order[0]; j++) {
+    for (size_t j = 0; j < ND_ARRAY_LEN(order); j++) {
         nd_fold f = order[j];
         if (!fold_drawable(r, f)) continue;
         const double *est = &r->estimated[f * n], *raw = r->raw ? &r->raw[f * n] : none;

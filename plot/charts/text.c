@@ -9,6 +9,7 @@
 
 #include "nd/base/io.h"
 #include "nd/base/text.h"
+#include "nd/base/array.h"
 
 int nd_plot_text_open(nd_plot_text *t, nd_error *err)
 {
@@ -131,7 +132,7 @@ const char *nd_plot_color(size_t i)
         "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
         "#9c755f", "#bab0ac", "#499894", "#d37295", "#8cd17d", "#a0cbe8", "#f1ce63", "#79706e",
     };
-    return palette[i % (sizeof palette / sizeof palette[0])];
+    return palette[i % ND_ARRAY_LEN(palette)];
 }
 
 double nd_plot_pow10(int k)
@@ -152,7 +153,7 @@ double nd_plot_nice_ceil(double x)
     int e = (int)floor(log10(x));
     if (e > 20) e = 20;
     if (e < -20) e = -20;
-    for (size_t i = 0; i < sizeof tenths / sizeof tenths[0]; i++) {
+    for (size_t i = 0; i < ND_ARRAY_LEN(tenths); i++) {
         double v = e - 1 >= 0 ? tenths[i] * nd_plot_pow10(e - 1) : tenths[i] / nd_plot_pow10(1 - e);
         if (v >= x) return v;
     }
@@ -249,7 +250,7 @@ void nd_plot_options_init(nd_plot_options *opt)
 int nd_plot_format_from_name(const char *name, nd_plot_format *fmt, nd_error *err)
 {
     static const nd_plot_format all[] = {ND_PLOT_PNG, ND_PLOT_SVG, ND_PLOT_PDF};
-    for (size_t i = 0; name && i < sizeof all / sizeof all[0]; i++) {
+    for (size_t i = 0; name && i < ND_ARRAY_LEN(all); i++) {
         if (nd_text_equal_nocase(name, nd_plot_format_extension(all[i]))) {
             *fmt = all[i];
             return ND_OK;

@@ -13,6 +13,7 @@
 
 #include "nd/base/text.h"
 #include "nd/base/units.h"
+#include "nd/base/array.h"
 
 typedef enum { D_DOUBLE, D_INT, D_TEXT } dfield_type;
 enum {
@@ -85,7 +86,7 @@ static const dfield dfields[] = {
     DO(inter_base_us),
     DD(host_gbps),
 };
-#define N_DFIELDS (sizeof dfields / sizeof dfields[0])
+#define N_DFIELDS (ND_ARRAY_LEN(dfields))
 _Static_assert(N_DFIELDS <= ND_DEVICE_FIELDS_MAX, "seen[] arrays hold every device field");
 
 void nd_device_table_free(nd_device_table *table)

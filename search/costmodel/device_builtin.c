@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "nd/base/text.h"
+#include "nd/base/array.h"
 
 /* Sources (keys used below; docs/devices.md gives them in full):
  *  [DS]      vendor datasheets: peaks (dense), HBM, NVLink, NICs (V100, A100, H100, H800, H200,
@@ -385,7 +386,7 @@ static const nd_device builtin[] = {
 
 int nd_device_table_builtin(nd_device_table *table, nd_error *err)
 {
-    table->count = (int)(sizeof builtin / sizeof builtin[0]);
+    table->count = (int)(ND_ARRAY_LEN(builtin));
     table->items = malloc(sizeof builtin);
     if (!table->items) {
         table->count = 0;
@@ -424,7 +425,7 @@ static const struct {
 
 const char *nd_device_alias(const char *name)
 {
-    for (size_t a = 0; a < sizeof aliases / sizeof aliases[0]; a++)
+    for (size_t a = 0; a < ND_ARRAY_LEN(aliases); a++)
         if (nd_text_equal_nocase(aliases[a].alias, name)) return aliases[a].name;
     return NULL;
 }

@@ -5,6 +5,7 @@
  * the search fast. One cache per thread: no locking.
  */
 #include "nd/costmodel/layer_cache.h"
+#include "nd/base/array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,7 @@ static uint64_t shape_hash(const nd_layer_shape *s)
 {
     uint64_t h = 1469598103934665603ull;
     const int64_t parts[] = {s->tp, s->cp, s->ep, s->etp, s->mbs, s->sp};
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+    for (size_t i = 0; i < ND_ARRAY_LEN(parts); i++) {
         h ^= (uint64_t)parts[i];
         h *= 1099511628211ull;
     }

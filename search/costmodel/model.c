@@ -8,6 +8,7 @@
  * shared experts) and DeepSeek's MLA.
  */
 #include "nd/costmodel/model.h"
+#include "nd/base/array.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -162,7 +163,7 @@ static double params_bound(const nd_model *m)
                             a * ((double)m->qk_nope_head_dim + (double)m->qk_rope_head_dim),
                             a * (double)m->v_head_dim};
     double w = 1;
-    for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(sides); i++)
         if (sides[i] > w) w = sides[i];
     double experts = (double)m->experts + (double)m->shared_experts;
     double layer = w * w * (24 + 8 * experts);
@@ -184,7 +185,7 @@ int nd_model_validate(nd_model *m, const char *source, nd_error *err)
         {"num_experts_per_tok", m->experts_per_token, m->experts > 0},
         {"moe_intermediate_size", m->moe_ffn, m->experts > 0},
     };
-    if ((rc = need_fields(source, required, sizeof required / sizeof required[0], err))) return rc;
+    if ((rc = need_fields(source, required, ND_ARRAY_LEN(required), err))) return rc;
     if (m->kv_heads == 0) m->kv_heads = m->heads;
     if (m->attention == ND_ATTN_MHA && m->head_dim == 0) {
         if (m->hidden % m->heads)
@@ -215,7 +216,7 @@ int nd_model_validate(nd_model *m, const char *source, nd_error *err)
         {"kv_lora_rank", m->kv_lora_rank},
         {"num_nextn_predict_layers", m->mtp_layers},
     };
-    for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(dims); i++)
         if (dims[i].value < 0 || dims[i].value > ND_MODEL_DIM_MAX)
             return nd_error_set(err, ND_EINPUT, "%s: model field '%s' = %lld is out of range [0, %lld]",
                                 source, dims[i].name, (long long)dims[i].value, (long long)ND_MODEL_DIM_MAX);

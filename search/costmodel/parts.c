@@ -4,6 +4,7 @@
  * §Uncertainty carried to decisions).
  */
 #include "nd/costmodel/parts.h"
+#include "nd/base/array.h"
 
 #include <math.h>
 #include <string.h>
@@ -56,7 +57,7 @@ int nd_shape_key_compare(const nd_shape_key *a, const nd_shape_key *b)
 {
     const int64_t x[] = {a->tp, a->cp, a->ep, a->etp, a->mbs, a->sp},
                   y[] = {b->tp, b->cp, b->ep, b->etp, b->mbs, b->sp};
-    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(x); i++)
         if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
     return 0;
 }

@@ -12,6 +12,7 @@
 #include "nd/base/json.h"
 #include "nd/costmodel/prediction.h"
 #include "nd/base/version.h"
+#include "nd/base/array.h"
 
 cJSON *nd_report_strategy_json(const nd_strategy *s)
 {
@@ -225,7 +226,7 @@ int nd_report_memory_csv(const char *path, const nd_estimate *est, double budget
         v[ND_MEMORY_COMPONENTS + 1] = m->total_mib;
         v[ND_MEMORY_COMPONENTS + 2] = budget_mib;
         fprintf(out.fp, "%lld,%lld,%lld", (long long)i, (long long)m->first_layer, (long long)m->layers);
-        for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) {
+        for (size_t k = 0; k < ND_ARRAY_LEN(v); k++) {
             char buf[ND_DOUBLE_TEXT_MAX];
             fprintf(out.fp, ",%s", nd_format_double(v[k], buf));
         }

@@ -10,6 +10,7 @@
 #include "nd/costmodel/collective.h"
 #include "nd/base/units.h"
 #include "kernels.h"
+#include "nd/base/array.h"
 
 static int64_t gcd64(int64_t a, int64_t b)
 {
@@ -154,7 +155,7 @@ void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s, const nd
         }
     }
     const nd_layer_cost *ends[2] = {w->first ? &costs->embedding : NULL, w->last ? &costs->head : NULL};
-    for (int i = 0; i < 2; i++) {
+    for (size_t i = 0; i < ND_ARRAY_LEN(ends); i++) {
         if (!ends[i]) continue;
         t->forward_ms += ends[i]->forward_ms;
         t->backward_ms += ends[i]->backward_ms;

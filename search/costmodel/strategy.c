@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "nd/base/text.h"
+#include "nd/base/array.h"
 
 #define DEGREE_MAX ((int64_t)1 << 20)
 
@@ -199,8 +200,8 @@ static int field_of(const char *key)
     if (d >= 0) return d;
     const char *others[] = {nd_strategy_keys.first, nd_strategy_keys.last, nd_strategy_keys.recompute,
                             nd_strategy_keys.schedule};
-    for (int i = 0; i < 4; i++)
-        if (nd_text_equal_nocase(key, others[i])) return ND_DIMS + i;
+    for (size_t i = 0; i < ND_ARRAY_LEN(others); i++)
+        if (nd_text_equal_nocase(key, others[i])) return ND_DIMS + (int)i;
     return -1;
 }
 
@@ -348,7 +349,7 @@ int nd_strategy_check(nd_strategy *s, const nd_model *m, int64_t devices, int64_
 {
     int rc;
     const int64_t *degrees[] = {&s->dp, &s->tp, &s->pp, &s->cp, &s->ep, &s->op, &s->vpp, &s->mb, &s->mbs};
-    for (size_t i = 0; i < sizeof degrees / sizeof degrees[0]; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(degrees); i++)
         if (*degrees[i] < 1 || *degrees[i] > DEGREE_MAX)
             return nd_error_set(err, ND_EINPUT, "strategy degrees must be whole numbers in [1, %lld]",
                                 (long long)DEGREE_MAX);

@@ -19,6 +19,7 @@
 #include "nd/costmodel/layer.h"
 #include "nd/inputs/model_fields.h"
 #include "nd/base/yaml_doc.h"
+#include "nd/base/array.h"
 
 typedef enum { P_ATTN, P_NORMS, P_MLP, P_ROUTED, P_SHARED, P_EMBED, P_HEAD, P_MTP, P_OTHER, PARTS } part;
 
@@ -439,7 +440,7 @@ int nd_census_build(const nd_run *run, const nd_device *device, const nd_checkpo
     }
     static const part whole[] = {P_EMBED, P_HEAD, P_MTP};
     const int64_t nd_whole[] = {pc.embedding, pc.head, m->mtp_layers * pc.mtp_module};
-    for (int i = 0; i < 3; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(whole); i++)
         if (outside[whole[i]] != nd_whole[i]) {
             char what[320];
             snprintf(what, sizeof what, "the %s (sum of its tensors)", part_names[whole[i]]);

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "nd/base/io.h"
+#include "nd/base/array.h"
 
 static bool is_file(const char *path)
 {
@@ -74,7 +75,7 @@ static bool try_cache(const char *cache, const char *id, char *out, size_t size)
     if (!d) return false;
     char *names[64];
     int count = 0;
-    for (struct dirent *e; (e = readdir(d)) && count < 64;)
+    for (struct dirent *e; (e = readdir(d)) && count < (int)ND_ARRAY_LEN(names);)
         if (e->d_name[0] != '.') names[count++] = nd_strdup(e->d_name);
     closedir(d);
     qsort(names, (size_t)count, sizeof *names, cmp_names);
@@ -133,7 +134,7 @@ static int dtype_bytes(const char *dtype)
         {"U32", 4},     {"F16", 2},     {"BF16", 2}, {"I16", 2}, {"U16", 2},
         {"F8_E4M3", 1}, {"F8_E5M2", 1}, {"I8", 1},   {"U8", 1},  {"BOOL", 1},
     };
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(t); i++)
         if (!strcmp(dtype, t[i].name)) return t[i].bytes;
     return 0;
 }
@@ -264,7 +265,7 @@ static int read_index(nd_checkpoint_tensors *t, const char *dir, const char *ind
         bool dup = false;
         for (int i = 0; i < n_seen && !dup; i++) dup = !strcmp(seen[i], e->valuestring);
         if (dup) continue;
-        if (n_seen == (int)(sizeof seen / sizeof seen[0])) {
+        if (n_seen == (int)(ND_ARRAY_LEN(seen))) {
             rc = nd_error_set(err, ND_EINPUT, "%s: more than %d shard files", index, n_seen);
             break;
         }

@@ -13,6 +13,7 @@
 #include "nd/inputs/model_fields.h"
 #include "nd/inputs/search_config.h"
 #include "nd/base/text.h"
+#include "nd/base/array.h"
 
 static const char *const format_names[ND_CONFIGS] = {
     "nd", "mindformers", "megatron", "mindspeed", "hyper_v2", "hyperparallel2", "torchtitan",
@@ -53,7 +54,7 @@ int nd_config_format_parse(const char *name, nd_config_format *out, bool *json_h
         {"torchtitan", ND_CONFIG_TORCHTITAN},
     };
     *json_hint = false;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(names); i++)
         if (same_name(name, names[i].name)) {
             *out = names[i].f;
             *json_hint = same_name(name, "mindspeed");
@@ -86,9 +87,9 @@ static nd_config_format yaml_format(const char *path)
                                         "train.accelerator",
                                         "model.config_overrides"};
     nd_config_format f = ND_CONFIG_ND;
-    for (size_t i = 0; i < sizeof mindformers / sizeof mindformers[0] && f == ND_CONFIG_ND; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(mindformers) && f == ND_CONFIG_ND; i++)
         if (fw_yaml_at(&y, mindformers[i])) f = ND_CONFIG_MINDFORMERS;
-    for (size_t i = 0; i < sizeof hyper / sizeof hyper[0] && f == ND_CONFIG_ND; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(hyper) && f == ND_CONFIG_ND; i++)
         if (fw_yaml_at(&y, hyper[i])) f = ND_CONFIG_HYPER_V2;
     nd_yaml_free(&y);
     return f;
@@ -127,7 +128,7 @@ static const fw_format *const formats[] = {
 
 static const fw_format *format_of(nd_config_format f)
 {
-    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(formats); i++)
         if (formats[i]->format == f) return formats[i];
     return NULL;
 }

@@ -13,6 +13,7 @@
 #include "nd/base/io.h"
 #include "nd/base/text.h"
 #include "nd/inputs/model_fields.h"
+#include "nd/base/array.h"
 
 static int where_prefix(fw_reader *r, int line, const char *theirs)
 {
@@ -106,7 +107,7 @@ int fw_model_family(fw_reader *r, const char *name, int line)
             flat[n++] = (char)(*p + 32);
     flat[n] = '\0';
     const char *type = "custom";
-    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(families); i++)
         if (strstr(flat, families[i].has)) {
             type = families[i].type;
             break;

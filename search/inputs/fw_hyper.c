@@ -18,6 +18,7 @@
 #include "nd/inputs/model_fields.h"
 #include "nd/base/text.h"
 #include "nd/base/yaml_edit.h"
+#include "nd/base/array.h"
 
 enum { DOC_TRAIN = 0, DOC_MODEL, DOC_ACCEL, DOCS };
 
@@ -407,7 +408,7 @@ static int64_t override_stages(hy *h, const char *key, int64_t out[ND_RUN_MAX_ST
     static const int docs[] = {DOC_MODEL, DOC_TRAIN};
     char dotted[64];
     snprintf(dotted, sizeof dotted, "model.config_overrides.%s", key);
-    for (int i = 0; i < 2; i++) {
+    for (size_t i = 0; i < ND_ARRAY_LEN(docs); i++) {
         yaml_node_t *n = node_in(h, docs[i], dotted);
         if (!n) continue;
         nd_yaml *y = &h->y[docs[i]];
@@ -447,7 +448,7 @@ static int read_layout(hy *h)
     static const char *const keys[] = {"offset", "full_rec", "sel_rec"};
     int64_t *into[] = {NULL, L->recompute, L->selective};
     int64_t off[ND_RUN_MAX_STAGES];
-    for (int k = 0; k < 3; k++) {
+    for (size_t k = 0; k < ND_ARRAY_LEN(keys); k++) {
         int line = 0;
         const char *path = NULL;
         int64_t n = override_stages(h, keys[k], into[k] ? into[k] : off, &line, &path);

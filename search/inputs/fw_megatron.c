@@ -14,6 +14,7 @@
 
 #include "nd/base/io.h"
 #include "nd/base/text.h"
+#include "nd/base/array.h"
 
 #define MAX_ARGS 1024
 #define MAX_VARS 256
@@ -84,7 +85,7 @@ static const char *const switches[] = {
 static bool is_switch(const char *name)
 {
     if (!strncmp(name, "no-", 3)) return true;
-    for (size_t i = 0; i < sizeof switches / sizeof switches[0]; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(switches); i++)
         if (!strcmp(switches[i], name)) return true;
     return false;
 }
@@ -327,8 +328,7 @@ static int read_model(rd *x)
         {"v-head-dim", "v_head_dim"},
         {"mtp-num-layers", "mtp_num_layers"},
     };
-    for (size_t i = 0; !rc && i < sizeof keys / sizeof keys[0]; i++)
-        rc = model_arg(x, keys[i].flag, keys[i].hf);
+    for (size_t i = 0; !rc && i < ND_ARRAY_LEN(keys); i++) rc = model_arg(x, keys[i].flag, keys[i].hf);
     if (!rc && on(d, "group-query-attention")) rc = model_arg(x, "num-query-groups", "num_key_value_heads");
     if (!rc && (val(d, "ffn-hidden-size", NULL) == NULL) && r->run->model.hidden)
         r->run->model.ffn = 4 * r->run->model.hidden; /* Megatron's default */
@@ -480,7 +480,7 @@ static int read_strategy(rd *x)
     };
     int rc = ND_OK, line;
     r->run->has_strategy = true;
-    for (size_t i = 0; !rc && i < sizeof degrees / sizeof degrees[0]; i++) {
+    for (size_t i = 0; !rc && i < ND_ARRAY_LEN(degrees); i++) {
         const char *v = val(d, degrees[i].flag, &line);
         char theirs[80];
         snprintf(theirs, sizeof theirs, "--%s", degrees[i].flag);

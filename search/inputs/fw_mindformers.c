@@ -13,6 +13,7 @@
 
 #include "nd/base/text.h"
 #include "nd/base/yaml_edit.h"
+#include "nd/base/array.h"
 
 /* model.model_config keys and the Hugging Face key each sets. */
 static const struct {
@@ -87,7 +88,7 @@ static int read_model(mf_doc *d)
     nd_text_copy(r->run->model.name, name ? name : type ? type : "model", sizeof r->run->model.name);
     bool mla = fw_yaml_text(&d->y, "model.model_config.kv_lora_rank", NULL) != NULL;
     int rc = fw_model_family(r, mla ? "deepseek_v3" : type ? type : name, line);
-    for (size_t i = 0; !rc && i < sizeof model_keys / sizeof model_keys[0]; i++) {
+    for (size_t i = 0; !rc && i < ND_ARRAY_LEN(model_keys); i++) {
         char path[128];
         snprintf(path, sizeof path, "model.model_config.%s", model_keys[i].theirs);
         const char *v = fw_yaml_text(&d->y, path, &line);
@@ -99,7 +100,7 @@ static int read_model(mf_doc *d)
     if (!rc && experts > 1) {
         rc = fw_model(r, "num_experts", fw_yaml_text(&d->y, "moe_config.expert_num", &line), line,
                       "moe_config.expert_num");
-        for (size_t i = 0; !rc && i < sizeof moe_keys / sizeof moe_keys[0]; i++) {
+        for (size_t i = 0; !rc && i < ND_ARRAY_LEN(moe_keys); i++) {
             char path[128];
             snprintf(path, sizeof path, "moe_config.%s", moe_keys[i].theirs);
             const char *v = fw_yaml_text(&d->y, path, &line);
@@ -216,7 +217,7 @@ static int read_strategy(mf_doc *d)
         {"moe_config.expert_model_parallel", "ETP"},
     };
     int rc = ND_OK;
-    for (size_t i = 0; !rc && i < sizeof degrees / sizeof degrees[0]; i++) {
+    for (size_t i = 0; !rc && i < ND_ARRAY_LEN(degrees); i++) {
         int64_t v = 1;
         bool has;
         int line;

@@ -16,6 +16,7 @@
 
 #include "nd/base/io.h"
 #include "nd/base/text.h"
+#include "nd/base/array.h"
 
 static int load_json(const char *path, cJSON **root, nd_error *err)
 {
@@ -89,7 +90,7 @@ static int read_module(fw_reader *r, const cJSON *mod)
     bool mla = cJSON_GetObjectItemCaseSensitive(mod, "kv_lora_rank") ||
                cJSON_GetObjectItemCaseSensitive(mod, "k_lora_rank");
     int rc = fw_model_family(r, mla ? "deepseek_v3" : id->valuestring, 0);
-    for (size_t i = 0; !rc && i < sizeof keys / sizeof keys[0]; i++) {
+    for (size_t i = 0; !rc && i < ND_ARRAY_LEN(keys); i++) {
         char buf[64];
         const char *v = scalar(cJSON_GetObjectItemCaseSensitive(mod, keys[i].theirs), buf, sizeof buf);
         if (v && strcmp(v, "0")) rc = fw_model(r, keys[i].hf, v, 0, keys[i].theirs);
@@ -141,7 +142,7 @@ static int read_degrees(fw_reader *r, const cJSON *root, const cJSON *mod)
     const cJSON *tmp = cJSON_GetObjectItemCaseSensitive(root, "tmp");
     int rc = ND_OK;
     r->run->has_strategy = true;
-    for (size_t i = 0; !rc && i < sizeof degrees / sizeof degrees[0]; i++) {
+    for (size_t i = 0; !rc && i < ND_ARRAY_LEN(degrees); i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(tmp, degrees[i].tmp);
         char where[64];
         snprintf(where, sizeof where, "tmp.%s", degrees[i].tmp);
@@ -223,7 +224,7 @@ static int fw_mindspeed_json_write(const nd_run *run, const nd_config_choice *c,
         {"cp", s->cp},   {"ep", s->ep},   {"etp", s->etp ? s->etp : s->tp},
         {"vpp", s->vpp}, {"mbs", s->mbs},
     };
-    for (size_t i = 0; i < sizeof degrees / sizeof degrees[0]; i++) {
+    for (size_t i = 0; i < ND_ARRAY_LEN(degrees); i++) {
         cJSON *v = cJSON_CreateNumber((double)degrees[i].v);
         if (cJSON_GetObjectItemCaseSensitive(tmp, degrees[i].key))
             cJSON_ReplaceItemInObjectCaseSensitive(tmp, degrees[i].key, v);
@@ -240,7 +241,7 @@ static int fw_mindspeed_json_write(const nd_run *run, const nd_config_choice *c,
             {"pipeline_model_parallel_size", s->pp},
             {"expert_model_parallel_size", s->ep},
         };
-        for (size_t i = 0; i < 3; i++)
+        for (size_t i = 0; i < ND_ARRAY_LEN(own); i++)
             if (cJSON_GetObjectItemCaseSensitive(mods[0], own[i].key))
                 cJSON_ReplaceItemInObjectCaseSensitive(mods[0], own[i].key,
                                                        cJSON_CreateNumber((double)own[i].v));

@@ -18,6 +18,7 @@
 #include "nd/inputs/model_fields.h"
 #include "nd/base/text.h"
 #include "nd/base/toml.h"
+#include "nd/base/array.h"
 
 typedef struct tt {
     fw_reader *r;
@@ -127,7 +128,7 @@ static void known_flavors(char *buf, size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < sizeof flavors / sizeof flavors[0] && used + 40 < size; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(flavors) && used + 40 < size; i++)
         used += (size_t)snprintf(buf + used, size - used, "%s%s %s", i ? ", " : "", flavors[i].name,
                                  flavors[i].flavor);
 }
@@ -135,7 +136,7 @@ static void known_flavors(char *buf, size_t size)
 /* A built-in flavor's keys into the model: *found when name and flavor are known. */
 static int builtin_flavor(tt *x, const char *name, const char *flavor, int line, bool *found)
 {
-    for (size_t i = 0; i < sizeof flavors / sizeof flavors[0]; i++) {
+    for (size_t i = 0; i < ND_ARRAY_LEN(flavors); i++) {
         if (strcmp(flavors[i].name, name) || strcmp(flavors[i].flavor, flavor)) continue;
         *found = true;
         int rc = fw_model_family(x->r, flavors[i].family, line);
@@ -226,7 +227,7 @@ static int read_module(tt *x, const char *flavor, double *fdm, int64_t *multiple
         if (moe_depth && !skip_depth && !strcmp(key, "hidden_dim"))
             rc = set_hf(x, "moe_intermediate_size", val, key);
         else
-            for (size_t i = 0; !skip_depth && i < sizeof model_args / sizeof model_args[0] && !rc; i++)
+            for (size_t i = 0; !skip_depth && i < ND_ARRAY_LEN(model_args) && !rc; i++)
                 if (!strcmp(model_args[i].arg, key)) rc = set_hf(x, model_args[i].hf, val, key);
         p += strlen(key);
     }

@@ -19,6 +19,7 @@
 #include "nd/base/io.h"
 #include "nd/base/json.h"
 #include "nd/base/text.h"
+#include "nd/base/array.h"
 
 typedef enum { F_INT, F_BOOL, F_DOUBLE, F_TEXT, F_ENUM_ACT, F_ENUM_NORM, F_ATTN_BIAS, F_IGNORE } field_type;
 
@@ -166,14 +167,14 @@ static const char *ignored_keys[] = {
 
 static const field *find_field(const char *key)
 {
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(fields); i++)
         if (!strcmp(fields[i].key, key)) return &fields[i];
     return NULL;
 }
 
 bool nd_model_key_ignored(const char *key)
 {
-    for (size_t i = 0; i < sizeof ignored_keys / sizeof ignored_keys[0]; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(ignored_keys); i++)
         if (!strcmp(ignored_keys[i], key)) return true;
     return false;
 }
@@ -187,9 +188,9 @@ int nd_model_set_field(nd_model *m, const char *key, const char *value, const ch
 {
     const field *f = find_field(key);
     if (!f) {
-        const char *names[sizeof fields / sizeof fields[0]];
-        for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) names[i] = fields[i].key;
-        const char *near = nd_text_nearest(key, names, sizeof fields / sizeof fields[0]);
+        const char *names[ND_ARRAY_LEN(fields)];
+        for (size_t i = 0; i < ND_ARRAY_LEN(fields); i++) names[i] = fields[i].key;
+        const char *near = nd_text_nearest(key, names, ND_ARRAY_LEN(fields));
         if (near)
             return nd_error_set(err, ND_EINPUT,
                                 "%s: unknown model key '%s' (did you mean '%s'? "
@@ -241,12 +242,12 @@ int nd_model_set_field(nd_model *m, const char *key, const char *value, const ch
         static const char *plain[] = {"gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh",
                                       "relu", "plain",    "quick_gelu"};
         static const char *gated[] = {"silu", "swiglu", "swish", "gated", "geglu"};
-        for (size_t i = 0; value && i < sizeof plain / sizeof plain[0]; i++)
+        for (size_t i = 0; value && i < ND_ARRAY_LEN(plain); i++)
             if (nd_text_equal_nocase(value, plain[i])) {
                 m->mlp = ND_MLP_PLAIN;
                 return ND_OK;
             }
-        for (size_t i = 0; value && i < sizeof gated / sizeof gated[0]; i++)
+        for (size_t i = 0; value && i < ND_ARRAY_LEN(gated); i++)
             if (nd_text_equal_nocase(value, gated[i])) {
                 m->mlp = ND_MLP_GATED;
                 return ND_OK;
@@ -286,8 +287,7 @@ static const char *known_types[] = {"llama",    "mistral",   "mixtral",     "qwe
 int nd_model_set_type(nd_model *m, const char *type, const char *where, nd_error *err)
 {
     bool known = false;
-    for (size_t i = 0; i < sizeof known_types / sizeof known_types[0]; i++)
-        known |= !strcmp(type, known_types[i]);
+    for (size_t i = 0; i < ND_ARRAY_LEN(known_types); i++) known |= !strcmp(type, known_types[i]);
     if (!known)
         return nd_error_set(err, ND_EINPUT,
                             "%s: model_type '%s' is not one nd prices (llama, mistral, mixtral, "
@@ -374,7 +374,7 @@ static int json_scalar_text(const cJSON *item, char *buf, size_t size, const cha
 static int refuse_unpriced(const cJSON *root, const cJSON *config, const char *path, nd_error *err)
 {
     static const char *const towers[] = {"vision_config", "audio_config", "visual", "vision_tower"};
-    for (size_t i = 0; i < sizeof towers / sizeof towers[0]; i++) {
+    for (size_t i = 0; i < ND_ARRAY_LEN(towers); i++) {
         const cJSON *tower = cJSON_GetObjectItemCaseSensitive(root, towers[i]);
         if (!cJSON_IsObject(tower)) continue;
         const cJSON *depth = cJSON_GetObjectItemCaseSensitive(tower, "depth");

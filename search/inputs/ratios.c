@@ -14,6 +14,7 @@
 #include "nd/base/json.h"
 #include "nd/base/text.h"
 #include "nd/base/version.h"
+#include "nd/base/array.h"
 
 /* The ratios file's keys (formats.h). */
 static const nd_ratios_format *const keys = &nd_ratios_json;
@@ -109,7 +110,7 @@ static int read_shapes(const cJSON *o, const char *path, nd_ratios *r, nd_error 
         nd_shape_ratio *sh = &r->shape[i];
         int64_t *field[] = {&sh->key.tp, &sh->key.cp, &sh->key.ep, &sh->key.etp, &sh->key.mbs};
         bool ok = cJSON_IsObject(e);
-        for (size_t d = 0; ok && d < sizeof dims / sizeof dims[0]; d++) {
+        for (size_t d = 0; ok && d < ND_ARRAY_LEN(dims); d++) {
             const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, nd_dim_name(dims[d]));
             ok = cJSON_IsNumber(v) && v->valuedouble >= 1 && v->valuedouble <= (1 << 20) &&
                  v->valuedouble == floor(v->valuedouble);
@@ -152,7 +153,7 @@ static int read_stamp(const cJSON *nd, const char *path, nd_ratios_file *out, nd
     const cJSON *v;
     /* printed in warnings: a newline or an ESC sequence must not reach the terminal */
     const char *names[2] = {keys->device, keys->model};
-    for (int i = 0; i < 2; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(names); i++)
         if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, names[i])) &&
             nd_text_name_chars(v->valuestring) < 0)
             return nd_error_set(err, ND_EINPUT,

@@ -14,6 +14,7 @@
 #include "nd/base/text.h"
 #include "nd/base/yaml_doc.h"
 #include "train_keys.h"
+#include "nd/base/array.h"
 
 static int set_selective(nd_train *t, const char *word, const char *where, nd_error *err)
 {
@@ -25,7 +26,7 @@ static int set_selective(nd_train *t, const char *word, const char *where, nd_er
         {"activation", ND_SELECTIVE_ACTIVATION},
         {"norm", ND_SELECTIVE_NORM},
     };
-    for (size_t i = 0; i < sizeof mods / sizeof mods[0]; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(mods); i++)
         if (!strcmp(word, mods[i].name)) {
             t->selective_modules |= mods[i].bit;
             return ND_OK;

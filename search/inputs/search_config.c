@@ -14,6 +14,7 @@
 #include "nd/base/text.h"
 #include "nd/base/yaml_doc.h"
 #include "nd/base/units.h"
+#include "nd/base/array.h"
 
 /* parallelism: keys and the dimension each restricts. */
 static const struct {
@@ -51,7 +52,7 @@ static void add_note(nd_search_config_file *f, nd_yaml *y, yaml_node_t *n, const
 
 static void add_note(nd_search_config_file *f, nd_yaml *y, yaml_node_t *n, const char *fmt, ...)
 {
-    if (f->n_notes >= (int)(sizeof f->notes / sizeof f->notes[0])) return;
+    if (f->n_notes >= (int)(ND_ARRAY_LEN(f->notes))) return;
     char msg[160];
     va_list ap;
     va_start(ap, fmt);
@@ -96,7 +97,7 @@ static int read_parallelism(nd_yaml *y, yaml_node_t *map, nd_search_config_file 
         yaml_node_t *k = nd_yaml_key_at(y, map, i), *v = nd_yaml_value_at(y, map, i);
         const char *key = nd_yaml_text(k);
         bool known = false;
-        for (size_t j = 0; key && j < sizeof dims / sizeof dims[0] && !known; j++)
+        for (size_t j = 0; key && j < ND_ARRAY_LEN(dims) && !known; j++)
             if (!strcmp(key, dims[j].key)) {
                 known = true;
                 rc = read_dim(y, v, dims[j].dim, f, err);
@@ -159,7 +160,7 @@ static const char *const constraint_keys[] = {"global_batch_size", "memory_limit
 static const char *const pp_keys[] = {"pp_degree",          "pp_interleave_num",     "micro_batch_num",
                                       "pipeline_schedule",  "stage_partition_mode",  "stage_partition",
                                       "layer_offset_range", "layer_recompute_layers"};
-#define KEYS(a) a, sizeof a / sizeof a[0]
+#define KEYS(a) a, ND_ARRAY_LEN(a)
 
 /* A count that sizes the search (10^12 nodes would never finish): a whole number in
  * [1, max], or absent (left 0). */
@@ -314,7 +315,7 @@ int nd_search_config_load(const char *path, nd_search_config_file *f, nd_error *
     for (size_t i = 0; !rc && i < nd_yaml_size(root); i++) {
         const char *key = nd_yaml_text(nd_yaml_key_at(&y, root, i));
         bool known = false;
-        for (size_t j = 0; key && j < sizeof known_sections / sizeof known_sections[0]; j++)
+        for (size_t j = 0; key && j < ND_ARRAY_LEN(known_sections); j++)
             known |= !strcmp(key, known_sections[j]);
         static const char listed[] = "train_yaml, model, cluster, parallelism, constraint, recompute, "
                                      "recompute_modes, pp_config, estimator";
@@ -372,7 +373,7 @@ int nd_search_config_load(const char *path, nd_search_config_file *f, nd_error *
             err);
         static const char *const unused[] = {"stage_partition", "layer_offset_range",
                                              "layer_recompute_layers"};
-        for (size_t i = 0; !rc && i < sizeof unused / sizeof unused[0]; i++)
+        for (size_t i = 0; !rc && i < ND_ARRAY_LEN(unused); i++)
             if ((v = nd_yaml_get(&y, n, unused[i])))
                 add_note(f, &y, v,
                          "pp_config.%s is ND's pipeline balancer's: the search splits the layers "

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "nd/base/text.h"
+#include "nd/base/array.h"
 
 typedef enum { K_BOOL, K_INT, K_WORD, K_CUSTOM } key_kind;
 
@@ -150,8 +151,7 @@ static int set_optimizer_impl(nd_train *t, const char *v)
     }
 #define WORDS(name, field, words, hint)                                                                      \
     {                                                                                                        \
-        {name}, K_WORD, offsetof(nd_train, field), 0, 0, words, (int)(sizeof words / sizeof words[0]), hint, \
-            NULL                                                                                             \
+        {name}, K_WORD, offsetof(nd_train, field), 0, 0, words, (int)(ND_ARRAY_LEN(words)), hint, NULL       \
     }
 
 static const train_key keys[] = {
@@ -223,7 +223,7 @@ static const train_key keys[] = {
      "a whole number of layers in [1, 65536]",
      NULL},
 };
-#define N_KEYS (sizeof keys / sizeof keys[0])
+#define N_KEYS (ND_ARRAY_LEN(keys))
 _Static_assert(N_KEYS <= ND_TRAIN_FIELDS, "ND_TRAIN_FIELDS must count every train key");
 
 int nd_train_key_index(const char *key)

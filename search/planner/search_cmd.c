@@ -16,6 +16,7 @@
 #include "nd/planner/search_out.h"
 #include "nd/base/text.h"
 #include "nd/base/units.h"
+#include "nd/base/array.h"
 
 /* ND's host copy cost per device (reference/nd-costmodel.md §5: "A3 copy cost charged to the
  * step: 2.8 ms per GiB moved, measured inside the Demo 2 step"); no other device states one. */
@@ -25,7 +26,7 @@ static double nd_host_copy_cost(const char *device)
         const char *device;
         double ms_per_gib;
     } costs[] = {{"A3", 2.8}};
-    for (size_t i = 0; i < sizeof costs / sizeof costs[0]; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(costs); i++)
         if (nd_text_equal_nocase(costs[i].device, device)) return costs[i].ms_per_gib;
     return 0;
 }

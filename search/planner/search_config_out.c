@@ -14,6 +14,7 @@
 #include "nd/inputs/search_config.h"
 #include "nd/planner/search_out.h"
 #include "nd/base/units.h"
+#include "nd/base/array.h"
 
 /* ND's name and the nd dimension, in ND's order. */
 static const struct {
@@ -96,7 +97,7 @@ void nd_search_print_config_result(FILE *out, const nd_search_config *cfg, const
 {
     char text[256];
     fputs("Parallelism:", out);
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+    for (size_t i = 0; i < ND_ARRAY_LEN(keys); i++) {
         dim_text(cfg, f, keys[i].d, text, sizeof text);
         fprintf(out, "%s %s %s", i ? "," : "", keys[i].key, text);
     }

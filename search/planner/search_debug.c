@@ -14,11 +14,12 @@
 
 #include "nd/base/io.h"
 #include "nd/planner/search_out.h"
+#include "nd/base/array.h"
 
 /* ND's dimension order (ALL_DIMS): the columns of every ND search file. */
 static const nd_dim nd_order[] = {ND_DIM_DP,  ND_DIM_EP, ND_DIM_MP,  ND_DIM_CP, ND_DIM_PP,
                                   ND_DIM_VPP, ND_DIM_MB, ND_DIM_MBS, ND_DIM_SP, ND_DIM_OP};
-#define N_ORDER (sizeof nd_order / sizeof nd_order[0])
+#define N_ORDER (ND_ARRAY_LEN(nd_order))
 
 static void dims_header(FILE *fp)
 {
@@ -81,7 +82,7 @@ static void stage_row(FILE *fp, const nd_stage_memory *m, const nd_stage_time *t
                         m->total_mib,    m->inflight,    t->forward_ms,    t->backward_ms,
                         t->recompute_ms, t->tp_ms,       t->ep_ms,         t->cp_ms,
                         t->overhead_ms,  t->dp_comm_ms,  t->dp_reduce_ms,  t->optimizer_ms};
-    for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) num(fp, v[k]);
+    for (size_t k = 0; k < ND_ARRAY_LEN(v); k++) num(fp, v[k]);
     fputc('\n', fp);
 }
 

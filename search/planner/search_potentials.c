@@ -18,6 +18,7 @@
 #include "nd/base/progress.h"
 #include "nd/charts/plot.h"
 #include "nd/costmodel/stage.h"
+#include "nd/base/array.h"
 
 typedef struct plan_buf {
     int64_t (*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES];
@@ -58,7 +59,7 @@ static void write_header(FILE *fp)
                           col->score,           col->recompute_mode,  col->recompute_layers,
                           col->layer_recompute, col->stage_memory_mb, col->stage_savings,
                           col->plan_scope};
-    for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++) fprintf(fp, ",%s", rest[i]);
+    for (size_t i = 0; i < ND_ARRAY_LEN(rest); i++) fprintf(fp, ",%s", rest[i]);
     fputc('\n', fp);
 }
 

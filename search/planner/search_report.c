@@ -13,6 +13,7 @@
 #include "nd/html/html.h"
 #include "nd/base/version.h"
 #include "nd/base/units.h"
+#include "nd/base/array.h"
 
 static void summary(nd_html *h, const nd_search_config *cfg, const nd_search_result *res,
                     const nd_search_odds *odds)
@@ -65,7 +66,7 @@ static void inputs(nd_html *h, const nd_search_report_inputs *in, const nd_searc
                             in->search_config ? in->search_config : "none",
                             in->out_dir ? in->out_dir : "none"};
     nd_html_section(h, "inputs", "Inputs");
-    nd_html_facts(h, sizeof names / sizeof names[0], names, values);
+    nd_html_facts(h, ND_ARRAY_LEN(names), names, values);
 }
 
 static void ranking_table(nd_html *h, const nd_search_config *cfg, const nd_search_result *res, size_t top,
@@ -140,7 +141,7 @@ int nd_search_report_html(const char *path, const nd_search_config *cfg, const n
              "against the budget."),
             "Memory per pipeline stage of #1 against the budget.",
             "Recompute potentials: one more fully recomputed layer per step."};
-        nd_html_plots_section(h, plots, captions, sizeof captions / sizeof captions[0]);
+        nd_html_plots_section(h, plots, captions, ND_ARRAY_LEN(captions));
         refusals(h, res);
         if (notes) nd_html_notes_from_capture(h, notes);
         rc = nd_html_write(h, path, err);

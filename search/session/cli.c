@@ -14,6 +14,7 @@
 #include "nd/base/flags.h"
 #include "nd/base/text.h"
 #include "nd/base/version.h"
+#include "nd/base/array.h"
 
 /* The shared long options, concatenated with a program's own by nd_cli_parse. */
 static const struct option nd_cli_common_options[] = {
@@ -54,8 +55,7 @@ static const struct option nd_cli_common_options[] = {
     {"verbose", optional_argument, 0, 'v'},
     {"quiet", no_argument, 0, 'q'},
 };
-static const int nd_cli_common_option_count =
-    (int)(sizeof nd_cli_common_options / sizeof nd_cli_common_options[0]);
+static const int nd_cli_common_option_count = (int)(ND_ARRAY_LEN(nd_cli_common_options));
 
 /* ND's flags that belong to one nd binary's job (run_nd does all of them in one program):
  * a binary without them accepts them, so that an ND command line runs, and names them in
@@ -89,7 +89,7 @@ static const struct nd_cli_foreign {
     {0, "write_ratios", required_argument, "nd-fit"},
     {'o', "output-dir", required_argument, "nd-search and nd-compare"},
 };
-#define FOREIGN_COUNT ((int)(sizeof foreign / sizeof foreign[0]))
+#define FOREIGN_COUNT ((int)(ND_ARRAY_LEN(foreign)))
 
 /* ND's options that take several words (argparse nargs). */
 static const nd_cli_multiword multiwords[] = {{'l', "dimensions"}, {0, "recompute"}};
@@ -285,7 +285,7 @@ static int read_jobs(const char *what, const char *text, nd_cli_common *c, nd_er
 static void print_help(const nd_cli_program *p)
 {
     fputs(p->usage, stdout);
-    for (size_t i = 0; i < sizeof common_help / sizeof common_help[0]; i++)
+    for (size_t i = 0; i < ND_ARRAY_LEN(common_help); i++)
         if (!common_help[i].opt || !unused_entry(p, common_help[i].opt)) fputs(common_help[i].text, stdout);
     fputs("\n"
           "  -h, --help               this text\n"

@@ -9,6 +9,7 @@
 #include "fuzz_util.h"
 #include "nd/base/io.h"
 #include "nd/inputs/run.h"
+#include "nd/base/array.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -19,7 +20,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argv;
     static const char *models[] = {"llama3-8b.json", "deepseek-v3.json", "gpt3-175b.json",
                                    "mixtral-8x7b.json", "qwen3-30b-a3b.json"};
-    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
+    for (size_t i = 0; i < ND_ARRAY_LEN(models); i++) {
         char src[1024], *text;
         size_t len;
         nd_error err = {0};
