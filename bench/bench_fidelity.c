@@ -448,7 +448,8 @@ int main(int argc, char **argv)
         printf(
             "usage: bench_fidelity [SOURCE_DIR [RUN.yaml ROUND.csv SOURCE]...]\n"
             "Prices every run of the bundled real rounds (or of the rounds given, each after the\n"
-            "run file it was measured with and the name of its source) without ratios and prints step-time MAPE,\n"
+            "run file it was measured with and the name of its source) without ratios and prints step-time "
+            "MAPE,\n"
             "bias and Spearman, memory MAPE and bias, and refusals. docs/benchmarks.md.\n");
         return strcmp(argv[1], "-h") && strcmp(argv[1], "--help") ? 2 : 0;
     }

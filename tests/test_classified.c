@@ -61,11 +61,11 @@ static void nd_additions(void **state)
 {
     (void)state;
     /* BOM, CRLF, spaces, TP for MP, blank optional cells, idle/unclassified, per-row extras. */
-    const char *p = write_csv(
-        "plus.csv",
-        "\xEF\xBB\xBF DP , TP ,recompute, time ,comp,dp_wait,idle,unclassified,devices,gbs,seq_len,peak_mib,step_trainer\r\n"
-        "8, 4 ,selective,100,70, 10 ,15,5,32,64,4096,60000,\r\n"
-        "8,,,120,80,,20,,,,,,110\r\n");
+    const char *p =
+        write_csv("plus.csv", "\xEF\xBB\xBF DP , TP ,recompute, time "
+                              ",comp,dp_wait,idle,unclassified,devices,gbs,seq_len,peak_mib,step_trainer\r\n"
+                              "8, 4 ,selective,100,70, 10 ,15,5,32,64,4096,60000,\r\n"
+                              "8,,,120,80,,20,,,,,,110\r\n");
     nd_classified c;
     nd_error err = {0};
     int rc = nd_classified_load(p, &c, &err);

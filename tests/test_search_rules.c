@@ -284,7 +284,8 @@ static void offload_prices_memory_and_copies(void **state)
     assert_true(fabs((tm[0].overhead_ms - tk[0].overhead_ms) - copies_ms) < 1e-9 * (1 + copies_ms));
 }
 
-/* With -ar -ao and memory to spare (10 TiB a device), offloading buys nothing: no ranked strategy offloads. */
+/* With -ar -ao and memory to spare (10 TiB a device), offloading buys nothing: no ranked strategy
+ * offloads. */
 static void offload_only_when_it_wins(void **state)
 {
     (void)state;

@@ -146,7 +146,8 @@ int nd_compare_report_html(const char *path, const nd_compare *c, const nd_compa
         accuracy(h, c);
         static const char *const captions[] = {
             "Parity: estimated against measured, per part; the worst three points of each panel are named.",
-            ("Time parts: measured (M) beside estimated (E), the error on the step above each pair, ND's table "
+            ("Time parts: measured (M) beside estimated (E), the error on the step above each pair, ND's "
+             "table "
              "under it."),
             "The same without idle (ND's _no_idle view)."};
         nd_html_plots_section(h, plots, captions, ND_ARRAY_LEN(captions));

@@ -82,17 +82,17 @@ static void put_body(FILE *fp, const nd_plot_intervals *p, const nd_plot_options
     nd_plot_put_number(fp, lo);
     fputs("\nxmax = ", fp);
     nd_plot_put_number(fp, hi);
-    fputs(
-        "\nset xrange [xmin:xmax]\n"
-        "cut(x) = x < xmin ? xmin : x > xmax ? xmax : x\n"
-        "set arrow 1 from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#404040' back\n"
-        "plot $DATA using (1):0:ytic(1) with points pt -1 notitle, \\\n"
-        "     $DATA using (cut($3)):0:(cut($4) - cut($3)):(0) with vectors nohead lw 3 lc rgb '#8fb2d3' notitle, \\\n"
-        "     $DATA using (valid(3) && $3 < xmin ? xmin : NaN):0:(-0.02 * (xmax - xmin)):(0) with vectors "
-        "head filled size screen 0.008,30 lc rgb '#8fb2d3' notitle, \\\n"
-        "     $DATA using (valid(4) && $4 > xmax ? xmax : NaN):0:(0.02 * (xmax - xmin)):(0) with vectors "
-        "head filled size screen 0.008,30 lc rgb '#8fb2d3' notitle, \\\n",
-        fp);
+    fputs("\nset xrange [xmin:xmax]\n"
+          "cut(x) = x < xmin ? xmin : x > xmax ? xmax : x\n"
+          "set arrow 1 from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#404040' back\n"
+          "plot $DATA using (1):0:ytic(1) with points pt -1 notitle, \\\n"
+          "     $DATA using (cut($3)):0:(cut($4) - cut($3)):(0) with vectors nohead lw 3 lc rgb '#8fb2d3' "
+          "notitle, \\\n"
+          "     $DATA using (valid(3) && $3 < xmin ? xmin : NaN):0:(-0.02 * (xmax - xmin)):(0) with vectors "
+          "head filled size screen 0.008,30 lc rgb '#8fb2d3' notitle, \\\n"
+          "     $DATA using (valid(4) && $4 > xmax ? xmax : NaN):0:(0.02 * (xmax - xmin)):(0) with vectors "
+          "head filled size screen 0.008,30 lc rgb '#8fb2d3' notitle, \\\n",
+          fp);
     fprintf(
         fp,
         "     $DATA using ($5 > 0 ? cut($2) : NaN):0 with points pt 7 ps 1.4 lc rgb '%s' notitle, \\\n"

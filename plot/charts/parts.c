@@ -186,7 +186,8 @@ static void put_body(FILE *fp, const nd_plot_parts *p, const parts_view *v, cons
     fputs("plot $DATA using 0:(NaN):xtic(xtic_text(0)) notitle", fp);
     fprintf(
         fp,
-        ", \\\n     $DATA using ($0 - 0.2):(mstep(0) / 2):($0 - 0.38):($0 - 0.02):(0):(valid(M) && !valid(M + 1) ? "
+        ", \\\n     $DATA using ($0 - 0.2):(mstep(0) / 2):($0 - 0.38):($0 - 0.02):(0):(valid(M) && !valid(M "
+        "+ 1) ? "
         "mstep(0) : 0) with boxxyerror fc rgb '%s' notitle",
         STEP_ONLY_COLOR);
     put_bars(fp, v, m + 1, "($0 - 0.2)", "($0 - 0.38)", "($0 - 0.02)");

@@ -166,10 +166,10 @@ static void put_memory_panel(FILE *fp, const nd_plot_ranking *p, const ranking_v
 {
     bool budget = nd_plot_has_budget(p->budget_mib);
     double top = v->peak_max_mib > p->budget_mib || !budget ? v->peak_max_mib : p->budget_mib;
-    fputs(
-        "set lmargin at screen 0.74\nset rmargin at screen 0.97\nset xtics autofreq\nunset ytics\nunset yzeroaxis\n"
-        "set format x '%g'\nset xlabel 'GiB'\nunset key\nset xrange [0:",
-        fp);
+    fputs("set lmargin at screen 0.74\nset rmargin at screen 0.97\nset xtics autofreq\nunset ytics\nunset "
+          "yzeroaxis\n"
+          "set format x '%g'\nset xlabel 'GiB'\nunset key\nset xrange [0:",
+          fp);
     nd_plot_put_number(fp, nd_plot_nice_ceil(top > 0 ? top * 1.05 / ND_MIB_PER_GIB : 1));
     fputs("]\n", fp);
     if (budget) {
@@ -191,10 +191,10 @@ static void put_memory_panel(FILE *fp, const nd_plot_ranking *p, const ranking_v
         "fc rgb variable notitle",
         fp);
     if (budget)
-        fputs(
-            ", \\\n     $DATA using ($3 / 1024):0:(sprintf('%.0f %%', 100 * $3 / budget_mib)) with labels right "
-            "offset char -0.5,0 tc rgb '#202020' notitle",
-            fp);
+        fputs(", \\\n     $DATA using ($3 / 1024):0:(sprintf('%.0f %%', 100 * $3 / budget_mib)) with labels "
+              "right "
+              "offset char -0.5,0 tc rgb '#202020' notitle",
+              fp);
     else
         fputs(", \\\n     $DATA using ($3 / 1024):0:(sprintf('%.1f', $3 / 1024)) with labels right "
               "offset char -0.5,0 tc rgb '#202020' notitle",

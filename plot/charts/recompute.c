@@ -195,9 +195,9 @@ int nd_plot_recompute_write(const char *out_base, const nd_plot_recompute *plot,
                                               "layer per step"));
     /* A fixed x range, half a step beyond the ends, so the budget line (a
      * function, sampled over the x range) spans the whole panel. */
-    fputs(
-        " font ',12'\nset tmargin 5\nset grid\nset xlabel 'layers switched to full recompute (step)'\nset xrange [-0.5:",
-        fp);
+    fputs(" font ',12'\nset tmargin 5\nset grid\nset xlabel 'layers switched to full recompute (step)'\nset "
+          "xrange [-0.5:",
+          fp);
     nd_plot_put_number(fp, (double)last_step + 0.5);
     fprintf(fp,
             "]\nset offsets 0, 0, graph 0.05, graph 0.05\nset xtics 0, %zu\n"

@@ -87,10 +87,10 @@ int nd_plot_stacks_write(const char *out_base, const nd_plot_stacks *plot, const
             "with boxxyerror fc rgb '%s' notitle",
             j + 1, j, j + 1, colors[j]);
     }
-    fputs(
-        ", \\\n     $DATA using 0:(below(2,K)):(sprintf('%.4g', below(2,K))) with labels offset 0,0.7 font ',9' "
-        "notitle\n",
-        fp);
+    fputs(", \\\n     $DATA using 0:(below(2,K)):(sprintf('%.4g', below(2,K))) with labels offset 0,0.7 font "
+          "',9' "
+          "notitle\n",
+          fp);
     nd_plot_put_key_panel(fp, names, colors, n, NULL, 0.09, 0.01, 0.12, opt);
     fputs("unset multiplot\n", fp);
     rc = nd_plot_texts_emit(&t, "stacked bar", out_base, opt, err);

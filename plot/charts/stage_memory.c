@@ -152,12 +152,12 @@ static void put_body(FILE *fp, const nd_plot_stage_memory *p, const memory_view 
             j + 1, j, j + 1, j < v->n_firm ? "" : "fs pattern 4 border rgb '#ffffff' ",
             nd_plot_color(v->keep[j]));
     if (budget)
-        fprintf(
-            fp,
-            ", \\\n     budget_mib / 1024.0 with lines dt 2 lw 2 lc rgb '%s' notitle"
-            ", \\\n     $DATA using 0:(below(2,K) / 1024):(sprintf('%%.0f %%%%', 100 * below(2,F) / budget_mib)) "
-            "with labels offset 0,0.7 notitle\n",
-            ND_PLOT_BUDGET_COLOR);
+        fprintf(fp,
+                ", \\\n     budget_mib / 1024.0 with lines dt 2 lw 2 lc rgb '%s' notitle"
+                ", \\\n     $DATA using 0:(below(2,K) / 1024):(sprintf('%%.0f %%%%', 100 * below(2,F) / "
+                "budget_mib)) "
+                "with labels offset 0,0.7 notitle\n",
+                ND_PLOT_BUDGET_COLOR);
     else
         fputs(", \\\n     $DATA using 0:(below(2,K) / 1024):(sprintf('%.1f', below(2,F) / 1024)) with labels "
               "offset 0,0.7 notitle\n",

@@ -89,10 +89,11 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
     /* glue fwd, bwd, checkpoint; p2p sync, pass syncs; collective us; micro-batch ops;
      * cross entropy bytes per logit fwd, bwd and kernels fwd, bwd; step temporaries per
      * parameter, the optimizer's implementation; loss working set per logit; eager
-     * elementwise, per-op selective, expandable segments, recorded collective streams. Legacy Megatron's local DDP flattens every
-     * gradient into one buffer for its all-reduce at the end of the step (2 bytes); legacy
-     * Megatron and Megatron-DeepSpeed ran on PyTorch 1.x, whose NCCL process group records
-     * every collective's buffers on its stream (recordStream; pytorch#76861). Optimizers:
+     * elementwise, per-op selective, expandable segments, recorded collective streams.
+     * Legacy Megatron's local DDP flattens every gradient into one buffer for its all-reduce
+     * at the end of the step (2 bytes); legacy Megatron and Megatron-DeepSpeed ran on
+     * PyTorch 1.x, whose NCCL process group records every collective's buffers on its
+     * stream (recordStream; pytorch#76861). Optimizers:
      * Megatron's and DeepSpeed's FusedAdam, torchtitan's fused AdamW (its default
      * implementation), llm-foundry's DecoupledAdamW a loop over the tensors (Composer). */
     [ND_FRAMEWORK_MEGATRON] = {35, 55, 15, true, false, 25, 80, 38, 20, 10, 4, 0, ND_OPTIMIZER_FUSED, 8,

@@ -160,12 +160,12 @@ void nd_search_print_stages(FILE *fp, const nd_search_config *cfg, const nd_sear
             const nd_stage_memory *m = &p.mem[st];
             const nd_stage_time *t = &p.tm[st];
             if (times)
-                fprintf(
-                    fp,
-                    "  stage %lld: forward %.2f backward %.2f recompute %.2f TP %.2f EP %.2f CP %.2f overhead "
-                    "%.2f ms a micro-batch\n",
-                    (long long)st, t->forward_ms, t->backward_ms, t->recompute_ms, t->tp_ms, t->ep_ms,
-                    t->cp_ms, t->overhead_ms);
+                fprintf(fp,
+                        "  stage %lld: forward %.2f backward %.2f recompute %.2f TP %.2f EP %.2f CP %.2f "
+                        "overhead "
+                        "%.2f ms a micro-batch\n",
+                        (long long)st, t->forward_ms, t->backward_ms, t->recompute_ms, t->tp_ms, t->ep_ms,
+                        t->cp_ms, t->overhead_ms);
             else
                 fprintf(
                     fp,

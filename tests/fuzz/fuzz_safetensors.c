@@ -13,8 +13,10 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char config[] =
-    "{\"model_type\": \"qwen3_moe\", \"hidden_size\": 64, \"num_hidden_layers\": 3, \"num_attention_heads\": 4,"
-    " \"num_key_value_heads\": 2, \"head_dim\": 16, \"intermediate_size\": 128, \"moe_intermediate_size\": 32,"
+    "{\"model_type\": \"qwen3_moe\", \"hidden_size\": 64, \"num_hidden_layers\": 3, "
+    "\"num_attention_heads\": 4,"
+    " \"num_key_value_heads\": 2, \"head_dim\": 16, \"intermediate_size\": 128, \"moe_intermediate_size\": "
+    "32,"
     " \"num_experts\": 4, \"num_experts_per_tok\": 2, \"vocab_size\": 256, \"tie_word_embeddings\": false}";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
