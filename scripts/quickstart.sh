@@ -14,8 +14,9 @@ esac
 
 ./scripts/install-packages.sh cmake ninja-build pkg-config gcc libc6-dev libcsv-dev libgsl-dev \
     libyaml-dev libcjson-dev libyajl-dev zlib1g-dev gnuplot-nox libcmocka-dev
-# The tests load the HTML reports in a real browser (tests/browser/): headless Chromium.
-[ "$what" = test ] && ./scripts/install-packages.sh chromium
+# The tests load the HTML reports in a real browser (tests/browser/): headless Chromium; the
+# style test formats every C file with clang-format (docs/style.md).
+[ "$what" = test ] && ./scripts/install-packages.sh chromium clang-format
 
 build=${ND_BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DND_WERROR=ON

@@ -49,11 +49,14 @@ heading_has() {
   esac
 }
 cites=$(find base search calib plot include tests bench scripts docs -type f \
-          \( -name '*.[ch]' -o -name '*.sh' -o -name '*.cmake' -o -name '*.md' \) -not -path '*/build*' | sort)
+          \( -name '*.[ch]' -o -name '*.sh' -o -name '*.cmake' -o -name '*.md' \) -not -path '*/build*' \
+          -not -name style.sh | sort)
 for f in $cites README.md; do
   # "docs/x.md §3.4", "reference/x.md §Word", "cost-model.md §Memory" (a page of docs/ by name)
-  grep -noE '((docs/)?reference/[A-Za-z0-9_-]+\.md|docs/[A-Za-z0-9_/-]+\.md|\b[a-z-]+\.md)( §[0-9A-Za-z.]+)?' "$f" 2>/dev/null |
+  # (a path inside another repository is written with it, owner/name/docs/x.md, and not checked)
+  grep -noE '(^|[^/A-Za-z0-9_.-])((docs/)?reference/[A-Za-z0-9_-]+\.md|docs/[A-Za-z0-9_/-]+\.md|[a-z-]+\.md)( §[0-9A-Za-z.]+)?' "$f" 2>/dev/null |
   while IFS=: read -r line cite; do
+    cite=$(echo "$cite" | sed 's/^[^A-Za-z]*//')
     page=${cite%% §*}
     case "$page" in
       docs/*) path=$page ;;

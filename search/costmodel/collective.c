@@ -1,7 +1,7 @@
 /* collective.c — the time of a collective (all-reduce, all-gather, reduce-scatter,
  * all-to-all, send/receive) over a group laid out on the cluster's nodes: the ring and
  * hierarchical forms over the fast (intra-node) and slow (inter-node) links.
- * docs/cost-model.md §Collectives. */
+ * docs/cost-model.md §Communication. */
 #include "nd/costmodel/collective.h"
 
 #include <math.h>
