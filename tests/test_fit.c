@@ -46,7 +46,7 @@ static nd_fit_row nd_row(const char *label, double step, double fw, double bw, d
     return r;
 }
 
-/* reference/nd-calibration.md §5.6 (ND's test_ratios.py), all at DP 64. Expected: COMPUTE
+/* docs/reference/nd-calibration.md §5.6 (ND's test_ratios.py), all at DP 64. Expected: COMPUTE
  * 1740/18, DP_COMM 150/1.9, DP_REDUCE 65/0.4, EP_COMM 9/2, MP, CP, PP, BUBBLE = COMPUTE; busy
  * 630, 629, 705; corrected 658.9, 640.2, 664.8; left out 666.7 (+5.8 %), 641.4 (+2.0 %),
  * 618.3 (-12.3 %); the corrected pick is the fastest (cost 0 %); Spearman +1. */

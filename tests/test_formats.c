@@ -1,5 +1,5 @@
 /* Tests of formats.c: the one table of each file format's names. Expected values are
- * ND's spellings (reference/nd-calibration.md §2) and the labels nd prints, written out
+ * ND's spellings (docs/reference/nd-calibration.md §2) and the labels nd prints, written out
  * by hand. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -72,7 +72,7 @@ static int make_labels(const nd_classified *round, nd_compare *out, nd_error *er
 }
 
 /* What a row's strategy is before its columns: ND's default for each of ND's dimensions the
- * round has no column for (reference/nd-calibration.md §1: every degree 1), not the run
+ * round has no column for (docs/reference/nd-calibration.md §1: every degree 1), not the run
  * file's strategy. SP defaults off: ND's default (true) changes nothing in ND, whose cost
  * model runs SP whenever MP > 1 (a weakness), and would misprice a round run without it.
  * What ND's dimensions do not cover stays the run's: ZeRO, the schedule, recompute. */
@@ -166,7 +166,7 @@ static void rank_costs(nd_compare *c)
     }
 }
 
-/* ND's Euclidean distance of shares (reference/nd-calibration.md §4.3): each measured part's
+/* ND's Euclidean distance of shares (docs/reference/nd-calibration.md §4.3): each measured part's
  * share of the measured step against its share of the estimated step. */
 static void share_distances(nd_compare *c)
 {

@@ -1,5 +1,5 @@
 /*
- * fit_out.h — nd-fit's report (ND's lines, reference/nd-calibration.md §5.5, plus
+ * fit_out.h — nd-fit's report (ND's lines, docs/reference/nd-calibration.md §5.5, plus
  * intervals and leave-one-out metrics) and the ratios file it writes.
  */
 #ifndef ND_FIT_OUT_H

@@ -1,5 +1,5 @@
 /*
- * fit_sums.c — ND's ratio of sums (reference/nd-calibration.md §5.2-§5.3):
+ * fit_sums.c — ND's ratio of sums (docs/reference/nd-calibration.md §5.2-§5.3):
  * ratio = sum of measured / sum of estimated over the round, per key, with
  * ND's pairing of columns and its leave-one-out by refitting without each row.
  */

@@ -1,7 +1,7 @@
-/* Writing a plot's three files and running gnuplot on it.
+/* gnuplot.c — writing a plot's three files and running gnuplot on it.
  *
- * The pitfalls handled here were measured on gnuplot 5.4 (see the project's
- * c-ecosystem notes, section 6): gnuplot reading stdin keeps going after an
+ * The pitfalls handled here were measured on gnuplot 5.4
+ * (docs/reference/c-libraries.md §6): gnuplot reading stdin keeps going after an
  * error but exits 1; a failed `set output` sends image bytes to stdout; errors
  * leave 0-byte images behind; a missing gnuplot still gives a non-NULL popen
  * and the first write raises SIGPIPE; ~/.gnuplot changes the output unless -d. */

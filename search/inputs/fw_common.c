@@ -138,7 +138,7 @@ int fw_finish(fw_reader *r)
     if (!run->devices && !run->derive_dp) run->devices = s->dp * s->tp * s->pp * s->cp;
     if (!run->train.global_batch && !run->derive_dp) run->train.global_batch = s->dp * s->mb * s->mbs;
     /* ND's rule: without -mppb, --recompute or -ar a search prices every candidate fully
-     * recomputed (reference/nd-costmodel.md §3.1); the config's own mode is what it runs. */
+     * recomputed (docs/reference/nd-costmodel.md §3.1); the config's own mode is what it runs. */
     run->search_full_recompute = true;
     nd_run_sync_strategy(run, false, false);
     return ND_OK;

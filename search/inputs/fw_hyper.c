@@ -5,7 +5,7 @@
  * the checkpoint's config.json (model.pretrained_model_name_or_path) with
  * model.config_overrides over it, the strategy from accelerator, fsdp_config and
  * training, recompute from activation_checkpoint; keys as ND's hyper_v2 parser reads them
- * (reference/nd-costmodel.md §1.3). The choice goes back into copies (resolved.yaml,
+ * (docs/reference/nd-costmodel.md §1.3). The choice goes back into copies (resolved.yaml,
  * resolved_accelerate.yaml).
  */
 #include "fw_formats.h"

@@ -3,7 +3,7 @@
  * model.model_config (and moe_config), the strategy from parallel_config, parallel and
  * runner_config, recompute from recompute_config; and the chosen strategy written back
  * into a copy of the file (resolved.yaml). Keys as ND's MindFormers parser reads them
- * (reference/nd-costmodel.md §1.3, docs/nd-compat.md).
+ * (docs/reference/nd-costmodel.md §1.3, docs/nd-compat.md).
  */
 #include "fw_formats.h"
 

@@ -2,7 +2,7 @@
  * fw_mindspeed.c — ND's MindSpeed json: a MindSpeed-MM model config (modules, each named
  * by a model_id, with Megatron's argument names) and ND's `tmp` section of degrees
  * (pp, dp, tp, cp, ep, etp, vpp, mbs, seqlen), as ND's MindSpeed parser reads it
- * (reference/nd-costmodel.md §1.3). A config of several modules (a vision encoder beside a
+ * (docs/reference/nd-costmodel.md §1.3). A config of several modules (a vision encoder beside a
  * text decoder) is refused: nd prices decoder-only language models. The choice goes back
  * into a copy of the json (resolved.json).
  */

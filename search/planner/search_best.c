@@ -1,7 +1,7 @@
 /*
  * search_best.c — best.yaml: the winning strategy as a run file nd-estimate reads
  * back (model, training, cluster, strategy, per-layer plan), and HyperParallel's
- * train.yaml keys for the trainer (reference/nd-costmodel.md §6.3).
+ * train.yaml keys for the trainer (docs/reference/nd-costmodel.md §6.3).
  */
 #include "nd/planner/search_out.h"
 

@@ -18,7 +18,7 @@
 #include "nd/base/units.h"
 #include "nd/base/array.h"
 
-/* ND's host copy cost per device (reference/nd-costmodel.md §5: "A3 copy cost charged to the
+/* ND's host copy cost per device (docs/reference/nd-costmodel.md §5: "A3 copy cost charged to the
  * step: 2.8 ms per GiB moved, measured inside the Demo 2 step"); no other device states one. */
 static double nd_host_copy_cost(const char *device)
 {
@@ -119,7 +119,7 @@ static int build_space(const nd_search_request *req, const nd_session *ses, cons
         sp->modes[0] = ND_RECOMPUTE_FULL;
     }
     /* ND's default for a framework config: every candidate fully recomputed, unless the
-     * command line or the search config says otherwise (reference/nd-costmodel.md §3.1) */
+     * command line or the search config says otherwise (docs/reference/nd-costmodel.md §3.1) */
     if (nd_search_nd_full_recompute(req, ses, file)) {
         sp->n_modes = 1;
         sp->modes[0] = ND_RECOMPUTE_FULL;

@@ -4,7 +4,7 @@
  * debug_mem.csv (a row per pipeline stage of each: memory by component, times per
  * micro-batch) with -o from -v 2; and on stderr from -v 3 the space searched, from -v 5
  * the top strategies' stage memory, from -v 6 their stage times. Written fresh each run,
- * at full precision (ND appends and truncates to integers: reference/nd-calibration.md §9.11).
+ * at full precision (ND appends and truncates to integers: docs/reference/nd-calibration.md §9.11).
  */
 #include "search_internal.h"
 

@@ -3,7 +3,7 @@
  * best ranked strategies beyond the top K in which each searched dimension exceeds 1), and
  * -k's pipeline-balancer description of the K-th strategy (every layer's forward and
  * backward per recompute option, in units of a plain first body layer's forward). Rules as
- * ND's parallelize.py states them (reference/nd-costmodel.md §6.3).
+ * ND's parallelize.py states them (docs/reference/nd-costmodel.md §6.3).
  */
 #include "search_internal.h"
 

@@ -1,5 +1,5 @@
 /*
- * search_potentials.c — recompute potentials (-rp, reference/nd-calibration.md §7):
+ * search_potentials.c — recompute potentials (-rp, docs/reference/nd-calibration.md §7):
  * for each top configuration, start from its per-layer plan and fully recompute one
  * more layer at a time, always the layer whose conversion slows the step least,
  * recording step time and peak memory after each step.

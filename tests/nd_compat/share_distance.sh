@@ -1,6 +1,6 @@
 #!/bin/sh
 # share_distance.sh ESTIMATES.csv REPORT — ND's Euclidean distance of shares, worked out
-# independently from the estimates CSV nd-compare wrote (reference/nd-calibration.md §4.3:
+# independently from the estimates CSV nd-compare wrote (docs/reference/nd-calibration.md §4.3:
 # per row, the Euclidean norm over comp, dp, mp, ep, cp and pp of (measured part / measured
 # step) - (ND's folded part / its score); then the mean over rows), must be what REPORT (its
 # printed table) says, to the 0.1 % it prints. The folding is ND's §0.3 (comp = FW + BW +

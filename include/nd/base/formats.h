@@ -170,7 +170,7 @@ int nd_memory_ratio_from_name(const char *name);
 /* ---- ND's folding of the parts onto the measured columns ----------------------- */
 
 /* The measured columns and the estimated parts, folded onto one vocabulary
- * (reference/nd-calibration.md §0.3, plus idle and the total):
+ * (docs/reference/nd-calibration.md §0.3, plus idle and the total):
  *   comp    comp                   FW_COMPUTE + BW_COMPUTE + RECOMPUTE + OPTIMIZER
  *   dp_wait dp_wait + op_wait      DP_COMM + DP_REDUCE
  *   mp_wait mp_wait + sp_wait      MP_COMM

@@ -2,7 +2,7 @@
  * classified.h — ND's classified CSV: one row per profiled strategy, its degrees
  * and the measured step split into compute and communication waits (ms).
  *
- * Read with libcsv. Accepts ND's columns (reference/nd-calibration.md §2) and
+ * Read with libcsv. Accepts ND's columns (docs/reference/nd-calibration.md §2) and
  * more: TP as a synonym of MP, ETP and ZERO, `idle`, `unclassified` and
  * `optimizer` (ms of the optimizer step inside comp), per-row `devices`, `gbs`
  * and `seq_len`, and a measured `peak_mib`. A UTF-8 BOM, spaces around cells,

@@ -8,7 +8,7 @@
  *          idle also fits the fixed costs (per kernel, per micro-batch, per step);
  *   total  only the step is measured: every exercised ratio and the fixed costs jointly
  *          on `time`;
- *   sums   ND's ratio of sums (reference/nd-calibration.md §5.2), for compatibility.
+ *   sums   ND's ratio of sums (docs/reference/nd-calibration.md §5.2), for compatibility.
  * A ratio is written only when the round identifies it (the rank of the design, a 95 %
  * interval excluding 0 and narrower than max_ci); otherwise the fit is refused, naming the
  * ratios (--hold holds them at 1; --allow-fallback gives them COMPUTE's ratio, as ND

@@ -1,5 +1,5 @@
 /*
- * search_config.h — ND's search config (-s search.yaml, reference/nd-costmodel.md
+ * search_config.h — ND's search config (-s search.yaml, docs/reference/nd-costmodel.md
  * §7.1): which values each dimension may take (scalar = fixed, list = candidates,
  * "auto" = searched), the cluster, the batch and memory constraints, the recompute
  * choice. Command-line flags override it as in ND (-A, -b, -M, -d, -ar, --recompute).
