@@ -33,6 +33,7 @@ void nd_train_init(nd_train *t)
     t->dropout = 0.0;
     t->overlap_grad_reduce = true;
     t->overlap_param_gather = true;
+    t->overlap_p2p_comm = true;
     t->grad_accumulation_fusion = true;
     t->framework = ND_FRAMEWORK_MEGATRON;
     t->fp8_recipe = ND_FP8_DELAYED;
