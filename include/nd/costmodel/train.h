@@ -179,6 +179,9 @@ typedef struct nd_framework_profile {
     bool expandable_segments;         /* the framework's launcher sets expandable_segments:True */
     bool record_streams;              /* its collectives' buffers are recordStream'ed (PyTorch 1.x era;
                                          docs/cost-model.md §Memory, held collective buffers) */
+    unsigned schedules;               /* 1 << nd_schedule of each pipeline schedule it runs, which a search
+                               tries (the run's own is always tried) */
+    bool split_accounts;              /* it can count the embedding and loss as layers of the split */
 } nd_framework_profile;
 
 const nd_framework_profile *nd_framework_profile_of(nd_framework f);
