@@ -233,3 +233,9 @@ nd_classify_cli(classify_cli_sampled_pair 0 "4 rank-steps of 2 ranks"
   ${ND_CLASSIFY_TRACES}/pytorch_hta/trace_filter__sampled_rank-1.json.gz --dims DP=128)
 nd_classify_cli(classify_cli_no_distributed_info 0 "\"rank_steps\": 1,"
   ${ND_CLASSIFY_TRACES}/pytorch_hta/distributed_info_unavailable__distributed_info_not_found.json.gz --json)
+
+# The object files of nd_classify call each other one way (issue 26: apportion -> samples ->
+# checks -> ascend -> apportion was a ring): nm on the archive, no pair reaching each other.
+add_test(NAME classify_objects_no_cycles
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/classify_no_cycles.sh $<TARGET_FILE:nd_classify>)
+set_tests_properties(classify_objects_no_cycles PROPERTIES PASS_REGULAR_EXPRESSION "^ok")

@@ -90,6 +90,20 @@ void nd_classify_run_free(nd_classify_run *run)
     free(run);
 }
 
+/* Here, beside the store, so that every reader (the Chrome sampler, the Ascend
+ * apportioning) can use it without reaching into another reader's file. */
+void nd_classify_sample_complete(nd_classify_sample *s)
+{
+    double *q = s->q;
+    q[ND_CQ_COMP] = q[ND_CQ_COMP_FW] + q[ND_CQ_COMP_BW] + q[ND_CQ_COMP_REC] + q[ND_CQ_COMP_OPT] +
+                    q[ND_CQ_COMP_OTHER] + q[ND_CQ_COMP_UNSPLIT];
+    q[ND_CQ_OPTIMIZER] = q[ND_CQ_COMP_OPT];
+    double busy = q[ND_CQ_COMP] + q[ND_CQ_UNCLASSIFIED];
+    for (int c = ND_CQ_DP_WAIT; c <= ND_CQ_SP_WAIT; c++)
+        busy += q[c];
+    q[ND_CQ_IDLE] = q[ND_CQ_TIME] - busy;
+}
+
 int nd_classify_run_sample_add(nd_classify_run *run, nd_classify_sample *s, nd_error *err)
 {
     if (run->n_samples == run->cap_samples) {

@@ -10,18 +10,6 @@
 #include "classify_checks.h"
 #include "classify_kernels.h"
 
-void nd_classify_sample_complete(nd_classify_sample *s)
-{
-    double *q = s->q;
-    q[ND_CQ_COMP] = q[ND_CQ_COMP_FW] + q[ND_CQ_COMP_BW] + q[ND_CQ_COMP_REC] + q[ND_CQ_COMP_OPT] +
-                    q[ND_CQ_COMP_OTHER] + q[ND_CQ_COMP_UNSPLIT];
-    q[ND_CQ_OPTIMIZER] = q[ND_CQ_COMP_OPT];
-    double busy = q[ND_CQ_COMP] + q[ND_CQ_UNCLASSIFIED];
-    for (int c = ND_CQ_DP_WAIT; c <= ND_CQ_SP_WAIT; c++)
-        busy += q[c];
-    q[ND_CQ_IDLE] = q[ND_CQ_TIME] - busy;
-}
-
 static int site_add(nd_classify_sample *s, int column, const char *label, double ns, double calls,
                     double waits, double bytes)
 {
