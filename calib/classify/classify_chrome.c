@@ -326,7 +326,7 @@ static int event_end(parse *p)
     bool summary = pid_in(p->summary_pids, p->n_summary_pids, e->pid);
     bool device = !summary && (e->cat == CAT_KERNEL || e->cat == CAT_MEMORY ||
                                (e->cat == CAT_OTHER && is_device_pid(p, e->pid)));
-    bool comm_kernel = device && (e->feat & (F_NCCL_KERNEL | F_HCOM));
+    bool comm_kernel = device && (e->feat & F_COMM_KERNEL);
     trace_rec r = {.ts = e->ts, .dur = e->dur, .feat = e->feat, .group = -1};
     r.cat = summary ? CAT_SUMMARY : device ? (e->cat == CAT_MEMORY ? CAT_MEMORY : CAT_KERNEL) : e->cat;
     if (e->feat & (F_C10D_OP | F_RPC | F_COMM_ANNOT)) r.bytes = payload_bytes(e);
@@ -707,35 +707,65 @@ static int finish(parse *p)
     return ND_OK;
 }
 
-int nd_classify_chrome_read(nd_classify_run *run, const char *path, nd_error *err)
+/* One reading of the file into t (presets: the steps a first reading found, or NULL). */
+static int read_pass(trace_ctx *t, nd_classify_run *run, const char *path, const preset_step *presets,
+                     size_t n_presets, nd_error *err)
 {
-    trace_ctx t;
     parse *p = calloc(1, sizeof *p);
-    if (!p || nd_classify_trace_ctx_init(&t, run, path) != ND_OK) {
+    if (!p || nd_classify_trace_ctx_init(t, run, path) != ND_OK) {
         free(p);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
-    p->t = &t, p->err = err;
+    int rc = presets ? nd_classify_trace_preset(t, presets, n_presets, err) : ND_OK;
+    p->t = t, p->err = err;
     p->cache = calloc(NAME_CACHE, sizeof *p->cache);
     p->feed = (json_feed){.path = path, .err = err};
     p->feed.h = p->cache ? yajl_alloc(&callbacks, NULL, p) : NULL;
-    int rc;
     unsigned long long total = 0;
-    if (!p->feed.h) {
+    if (!rc && !p->feed.h) {
         rc = nd_error_set(err, ND_ENOMEM, "out of memory");
-    } else {
+    } else if (!rc) {
         /* Profiler names are not always valid UTF-8; nd never prints them back. */
         yajl_config(p->feed.h, yajl_dont_validate_strings, 1);
         rc = nd_classify_json_stream(&p->feed, &total);
         if (!rc && total == 0)
             rc = nd_error_set(err, ND_EINPUT, "%s: empty file; expected a Chrome trace", path);
         if (!rc) rc = finish(p);
-        if (!rc) rc = nd_classify_trace_drain(&t, err);
-        if (!rc) rc = nd_classify_trace_samples(&t, err);
+        if (!rc) rc = nd_classify_trace_drain(t, err);
     }
     if (p->feed.h) yajl_free(p->feed.h);
     free(p->cfg.name), free(p->cfg.desc), free(p->cfg.ranks);
     free(p->cache), free(p);
+    return rc;
+}
+
+/* A second reading is needed when the first could not place every kernel in its step: a
+ * step came after launches or kernels of its own (torch_npu writes a step after its
+ * events), or the trace has no step (one window over the whole trace, as HTA). */
+static bool second_reading(const trace_ctx *t)
+{
+    return t->n_steps == 0 || t->launch_late || (t->device_late && t->has_kernels);
+}
+
+int nd_classify_chrome_read(nd_classify_run *run, const char *path, nd_error *err)
+{
+    trace_ctx t;
+    int rc = read_pass(&t, run, path, NULL, 0, err);
+    if (!rc && second_reading(&t)) {
+        preset_step *presets = NULL;
+        size_t n = 0;
+        bool window = t.n_steps == 0;
+        rc = nd_classify_trace_presets(&t, &presets, &n) ? nd_error_set(err, ND_ENOMEM, "out of memory") : ND_OK;
+        nd_classify_trace_ctx_free(&t);
+        if (!rc && n) rc = read_pass(&t, run, path, presets, n, err);
+        else if (!rc) nd_classify_trace_ctx_init(&t, run, path);
+        if (!rc && window && n)
+            nd_classify_trace_note(&t, "no ProfilerStep# events: the whole trace (%.3f ms, its first event's "
+                                   "start to its last event's end) is one window, as HTA reads it",
+                                   (double)presets[0].dur / 1e6);
+        free(presets);
+    }
+    if (!rc) rc = nd_classify_trace_samples(&t, err);
     nd_classify_trace_ctx_free(&t);
     return rc;
 }

@@ -246,6 +246,15 @@ int nd_classify_host_track_feed(host_track *h, trace_ctx *t, uint32_t track, con
     return ND_OK;
 }
 
+int nd_classify_host_track_open(host_track *h, trace_ctx *t, int32_t index, nd_error *err)
+{
+    int rc = step_close(h, t, err);
+    trace_step *s = nd_classify_trace_step_at(t, index);
+    if (rc || !s) return rc;
+    h->step = index, h->step_start = s->ts, h->step_end = s->ts + s->dur;
+    return ND_OK;
+}
+
 int nd_classify_host_track_finish(host_track *h, trace_ctx *t, nd_error *err)
 {
     return step_close(h, t, err);

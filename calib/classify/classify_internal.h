@@ -99,8 +99,8 @@ enum {
     F_RPC = 1u << 7,          /* record_param_comms (nd: a root in old traces) */
     F_COMM_ANNOT = 1u << 8,   /* "nccl:..." / "gloo:..." annotations (nd: a root) */
     F_STEP = 1u << 9,         /* "ProfilerStep#" */
-    F_NCCL_KERNEL = 1u << 10, /* ncclKernel_*, ncclDevKernel_* */
-    F_HCOM = 1u << 11,        /* hcom_* (HCCL) */
+    F_COMM_KERNEL = 1u << 10, /* a communication kernel by its name (a known family) */
+    F_NCCL_FAMILY = 1u << 11, /* ncclKernel_*, ncclDevKernel_*: SendRecv runs all-to-all too */
     F_RULE_SHIFT = 12,        /* 4 bits: call-site rule matched first in this frame, 0 none */
     F_FSDP_SHIFT = 16,        /* 4 bits: FSDP kind matched first in this frame, 0 none */
     F_COLL_SHIFT = 20,        /* 4 bits: coll_kind a kernel or hcom name means */
@@ -192,9 +192,15 @@ typedef struct trace_step {
     double phase_ns[5]; /* fw, bw, rec, opt, other */
     struct step_site *sites;
     size_t n_sites, cap_sites;
-    /* device view */
+    /* device view: the kernels of the step (those it launched; without a known launch,
+     * those starting in its window), wherever they run */
     bool has_device;
-    double dev_comp_ns;
+    double dev_comp_ns;        /* time a compute kernel ran (the sum of dev_phase_ns) */
+    double dev_phase_ns[6];    /* ... by the phase of the launch: classify_links.h PHASE_* */
+    double dev_comm_ns;        /* time a communication kernel ran */
+    double dev_overlap_ns;     /* ... of it beside a compute kernel (HTA's overlap) */
+    double tail_ns;            /* kernel time past the step's end */
+    unsigned long tail_kernels; /* kernels ending after the step does */
     step_group *dev_groups; /* per group index */
     size_t n_dev_groups;
     /* kernel view */
@@ -233,6 +239,8 @@ host_track *nd_classify_host_track_alloc(void);
 void nd_classify_host_track_free(host_track *h);
 /* Feeds one event of this thread, in (start, longer first) order. */
 int nd_classify_host_track_feed(host_track *h, trace_ctx *t, uint32_t track, const trace_rec *r, nd_error *err);
+/* Opens step `index` on this thread at once (the window of a trace without steps). */
+int nd_classify_host_track_open(host_track *h, trace_ctx *t, int32_t index, nd_error *err);
 /* Closes the open step (end of the trace). */
 int nd_classify_host_track_finish(host_track *h, trace_ctx *t, nd_error *err);
 

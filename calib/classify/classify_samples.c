@@ -9,6 +9,7 @@
 
 #include "classify_checks.h"
 #include "classify_kernels.h"
+#include "classify_links.h"
 
 static int site_add(nd_classify_sample *s, int column, const char *label, double ns, double calls,
                     double waits, double bytes)
@@ -34,16 +35,11 @@ static int site_add(nd_classify_sample *s, int column, const char *label, double
     return 0;
 }
 
+/* Every number but the step time comes from the device in the device view. */
 static void views_set(nd_classify_sample *s, bool device)
 {
     for (int q = 0; q < ND_CQ_COUNT; q++)
-        s->view[q] = ND_VIEW_HOST;
-    if (!device) return;
-    static const int dev[] = {ND_CQ_COMP,    ND_CQ_DP_WAIT,      ND_CQ_MP_WAIT,     ND_CQ_EP_WAIT,
-                              ND_CQ_CP_WAIT, ND_CQ_PP_WAIT,      ND_CQ_OP_WAIT,     ND_CQ_SP_WAIT,
-                              ND_CQ_IDLE,    ND_CQ_UNCLASSIFIED, ND_CQ_COMP_UNSPLIT};
-    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
-        s->view[dev[i]] = ND_VIEW_DEVICE;
+        s->view[q] = q != ND_CQ_TIME && device ? ND_VIEW_DEVICE : ND_VIEW_HOST;
 }
 
 static int host_parts(nd_classify_sample *s, const trace_step *st, const placed *pl)
@@ -59,16 +55,16 @@ static int host_parts(nd_classify_sample *s, const trace_step *st, const placed 
     return 0;
 }
 
-/* Device compute has no phases. The optimizer's part is the host's optimizer share of
- * host compute applied to device compute: kernels run after their launch, so a host
- * time window would catch the wrong kernels, while the share carries over. */
+/* Device compute by the phase of the host frames around each kernel's launch (the
+ * kernels launched inside Optimizer.step are the optimizer's, wherever they run);
+ * compute whose launch is not known is comp_unsplit. */
 static int device_parts(nd_classify_sample *s, const trace_step *st, const placed *pl)
 {
-    double comp = st->dev_comp_ns / 1e6, host = 0;
-    for (int b = 0; b < 5; b++)
-        host += st->phase_ns[b] / 1e6;
-    s->q[ND_CQ_COMP_OPT] = host > 0 ? comp * (st->phase_ns[3] / 1e6) / host : 0;
-    s->q[ND_CQ_COMP_UNSPLIT] = comp - s->q[ND_CQ_COMP_OPT];
+    _Static_assert(ND_CQ_COMP_UNSPLIT - ND_CQ_COMP_FW == PHASE_UNKNOWN &&
+                       ND_CQ_COMP_OPT - ND_CQ_COMP_FW == PHASE_OPT,
+                   "the comp_* quantities in the order of the launch phases");
+    for (int b = 0; b < PHASE_BUCKETS; b++)
+        s->q[ND_CQ_COMP_FW + b] = st->dev_phase_ns[b] / 1e6;
     for (size_t g = 0; g < st->n_dev_groups; g++) {
         const step_group *x = &st->dev_groups[g];
         if (x->exposed_ns > 0 &&

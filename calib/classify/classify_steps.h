@@ -30,11 +30,26 @@ struct trace_ctx {
     size_t held;      /* records held in all windows */
     bool has_kernels; /* device kernels seen */
     bool device_late; /* a step arrived after the device sweep passed its start */
+    bool launch_late; /* a step arrived after a launch inside its window */
+    bool preset;      /* a second reading: every step was registered before the events */
+    unsigned long long stepless_launches; /* launches no step held when read */
+    nd_ns stepless_lo, stepless_hi;       /* ... their times */
+    bool has_span;
+    nd_ns span_lo, span_hi; /* the events' span */
     link_store *links;  /* host ops that launch kernels (classify_links.h) */
     shape_table shapes; /* distinct GEMM and attention shapes */
     /* kernels of a collective that no link or own argument names (typed by name) */
     unsigned long long unlinked_comm, linked_comm;
+    /* device kernels no step holds (launched outside every step), and those of them that
+     * start after the last step's end (the trace ended before the device work did) */
+    unsigned long long unassigned_kernels, late_kernels;
+    double unassigned_ns, late_ns;
+    unsigned long long by_window; /* kernels placed by their start (no launch known) */
 };
+
+/* The step whose window [ts, ts + dur) holds time `at` (the latest starting one when
+ * windows overlap), or -1. */
+int32_t nd_classify_trace_step_of(const trace_ctx *t, nd_ns at);
 
 /* The samples of the trace's steps, into t->run (classify_samples.c). */
 int nd_classify_trace_samples(trace_ctx *t, nd_error *err);
