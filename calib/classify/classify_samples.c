@@ -128,6 +128,41 @@ static void note_fallbacks(trace_ctx *t, const placed *pl, const bool *used)
                    t->path, t->unlinked_comm);
 }
 
+/* Where the device's work and the trace's steps do not line up: the last step's kernels
+ * running past its end (counted in it), kernels no step holds, launches whose host ops
+ * were forgotten, compute of unknown launch. */
+static void note_device_extent(trace_ctx *t)
+{
+    size_t n;
+    const int32_t *order = nd_classify_trace_steps_by_time(t, &n);
+    const trace_step *last = n ? &t->steps[order[n - 1]] : NULL;
+    if (last && last->tail_kernels)
+        nd_classify_run_warn(t->run, "%s: the trace ends before its device work does: %lu kernels of %s "
+                             "end after it, %.3f ms past its end; they count in it (a kernel belongs to "
+                             "the step that launched it), so its device parts outlast its window",
+                             t->path, last->tail_kernels, last->name, last->tail_ns / 1e6);
+    if (t->late_kernels)
+        nd_classify_run_warn(t->run, "%s: the trace ends before its device work does: %llu kernels "
+                             "(%.3f ms) start after the last step ends and no launch ties them to a "
+                             "step: not counted", t->path, t->late_kernels, t->late_ns / 1e6);
+    if (t->unassigned_kernels > t->late_kernels)
+        nd_classify_trace_note(t, "%llu device kernels (%.3f ms) were launched outside every profiled "
+                               "step: not counted (HTA's iteration -1)", t->unassigned_kernels - t->late_kernels,
+                               (t->unassigned_ns - t->late_ns) / 1e6);
+    unsigned long long lost = nd_classify_links_forgotten(t->links);
+    if (lost)
+        nd_classify_run_warn(t->run, "%s: %llu launches came after the host ops around them were "
+                             "forgotten (at most %u kept): the compute of their kernels is comp_unsplit",
+                             t->path, lost, LINK_MAX);
+    double unknown = 0, comp = 0;
+    for (size_t i = 0; i < t->n_steps; i++)
+        unknown += t->steps[i].dev_phase_ns[PHASE_UNKNOWN], comp += t->steps[i].dev_comp_ns;
+    if (unknown > 0 && comp > 0)
+        nd_classify_trace_note(t, "%.1f %% of the device compute has no known launch (%llu kernels placed by "
+                               "their start): it is comp_unsplit, and the optimizer and the other phases "
+                               "hold the rest only", 100 * unknown / comp, t->by_window);
+}
+
 /* The degrees a trace's distributedInfo states fill the dimensions the run does not have
  * yet (from --dims, a strategy file or an earlier trace); one that disagrees with a
  * stated degree is a warning, and the stated one is kept. */
@@ -199,6 +234,7 @@ int nd_classify_trace_samples(trace_ctx *t, nd_error *err)
         int bad =
             !s.input || !s.step || (device ? device_parts(&s, st, pl) : host_parts(&s, st, pl));
         if (!bad && device && !(s.kernels = nd_classify_kernels_of_step(t, st, pl))) bad = 1;
+        if (device) s.comm_ms = st->dev_comm_ns / 1e6, s.overlapped_ms = st->dev_overlap_ns / 1e6;
         nd_classify_sample_complete(&s);
         if (bad) {
             rc = nd_error_set(err, ND_ENOMEM, "out of memory");
@@ -215,6 +251,7 @@ int nd_classify_trace_samples(trace_ctx *t, nd_error *err)
     if (!rc && empty)
         nd_classify_run_warn(t->run, "%s: %zu ProfilerStep event(s) of zero length skipped", t->path, empty);
     if (!rc) note_fallbacks(t, pl, used);
+    if (!rc && device) note_device_extent(t);
     if (!rc) nd_classify_cross_check(t, device);
     free(pl), free(used);
     return rc;

@@ -165,6 +165,9 @@ typedef struct nd_classify_sample {
     nd_classify_site *sites;         /* owned */
     size_t n_sites;
     nd_classify_kernels *kernels;    /* owned; NULL without the device view */
+    /* Device view: the time a communication kernel ran, and the part of it beside a
+     * compute kernel (HTA's comm/compute overlap is their ratio); 0 without. */
+    double comm_ms, overlapped_ms;
 } nd_classify_sample;
 
 /* Statistics of one quantity over the kept rank-steps. */
@@ -185,6 +188,11 @@ typedef struct nd_classify_summary {
     size_t n_sites;
     nd_classify_kernels kernels; /* means per rank-step over the kept samples that have it */
     size_t n_kernel_samples;     /* kept samples with a kernel view */
+    /* HTA's comm/compute overlap, %: over the kept rank-steps whose communication kernels
+     * ran (n_overlap_samples; the stats are meaningless when 0), and the ratio of the sums */
+    nd_classify_stats overlap_pct;
+    size_t n_overlap_samples;
+    double overlap_pct_all;
 } nd_classify_summary;
 
 /* Messages for the user, each kept once however often it is made (indexed by a hash,
