@@ -251,12 +251,14 @@ static int rank_of_row(const char *path, const table *t, size_t row, int c_type,
     return ND_OK;
 }
 
-int nd_classify_ascend_rows(const char *csv_path, ascend_row **rows_out, size_t *n_out, nd_error *err)
+int nd_classify_ascend_rows(const char *csv_path, ascend_row **rows_out, size_t *n_out, ascend_file_id *id,
+                            nd_error *err)
 {
     *rows_out = NULL, *n_out = 0;
     table t;
     int rc = nd_classify_csv_read(csv_path, MAX_CSV_BYTES, MAX_CSV_COLUMNS, &t, err), col[C_REQ];
     if (rc) return rc;
+    if (id) id->digest = t.digest, id->bytes = t.bytes;
     if ((rc = header_check(csv_path, &t, col, err))) return table_free(&t), rc;
     int c_dev = column_of(&t, "Device_id"), c_type = column_of(&t, "Type"),
         c_index = column_of(&t, "Index");
@@ -282,8 +284,12 @@ int nd_classify_ascend_read(nd_classify_run *run, const char *csv_path, nd_error
 {
     ascend_row *rows;
     size_t n;
-    int rc = nd_classify_ascend_rows(csv_path, &rows, &n, err);
+    ascend_file_id id;
+    int rc = nd_classify_ascend_rows(csv_path, &rows, &n, &id, err);
     if (rc) return rc;
+    /* the same file twice (a directory and its step_trace_time.csv): read once */
+    if ((rc = nd_classify_run_input_check(run, csv_path, -1, id.digest, id.bytes, err)))
+        return free(rows), rc < 0 ? rc : ND_OK;
     ascend_comm comm;
     rc = nd_classify_ascend_comm_load(run, csv_path, &comm, err);
     rank_book b = {0};

@@ -104,7 +104,7 @@ static void check_step_trace(trace_ctx *t)
         free(csv);
         return;
     }
-    if (nd_classify_ascend_rows(csv, &rows, &n, &err)) {
+    if (nd_classify_ascend_rows(csv, &rows, &n, NULL, &err)) {
         nd_classify_run_note(t->run, "%s: no cross-check with the step_trace_time.csv beside it: %s",
                              t->path, err.message);
         free(csv);

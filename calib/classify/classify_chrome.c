@@ -133,12 +133,21 @@ static int fail(parse *p, const char *fmt, ...)
     return 0;
 }
 
+/* A hash of a name or an id, eight bytes a step: every event's name is hashed (the
+ * feature cache), and a byte-at-a-time hash of kernel names cost a tenth of the reading. */
 static uint64_t fnv(const unsigned char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+    }
+    for (; i < n; i++)
         h = (h ^ s[i]) * 1099511628211ull;
-    return h;
+    return h ^ (h >> 32);
 }
 
 static uint32_t features_cached(parse *p, const unsigned char *s, size_t n)
@@ -151,6 +160,36 @@ static uint32_t features_cached(parse *p, const unsigned char *s, size_t n)
     memcpy(slot->text, s, n);
     slot->feat = nd_classify_name_features((const char *)s, n);
     return slot->feat;
+}
+
+/* An args key: by length first, then the text. Every spelling of the input shapes torch
+ * has written: "Input Dims", torch <= 1.9's "Input dims". */
+static enum key args_key(const unsigned char *s, size_t n)
+{
+#define IS(lit) (n == sizeof(lit) - 1 && memcmp(s, lit, n) == 0)
+    switch (n) {
+    case 4: return IS("name") ? K_META_NAME : K_NONE;
+    case 5: return IS("dtype") ? K_DTYPE : K_NONE;
+    case 6: return IS("labels") ? K_META_LABELS : K_NONE;
+    case 10:
+        if (IS("Input Dims") || IS("Input dims")) return K_IN_DIMS;
+        if (IS("Input type")) return K_IN_TYPE;
+        return IS("Group size") ? K_GROUP_SIZE : K_NONE;
+    case 11:
+        if (IS("External id")) return K_EXT;
+        return IS("correlation") ? K_CORR : K_NONE;
+    case 13: return IS("In msg nelems") ? K_NELEMS : K_NONE;
+    case 14: return IS("Out msg nelems") ? K_NELEMS : K_NONE;
+    case 15: return IS("Collective name") ? K_COLL : K_NONE;
+    case 17: return IS("Global rank start") ? K_RANK_START : K_NONE;
+    case 18:
+        if (IS("Process Group Name")) return K_PG_NAME;
+        return IS("Global rank stride") ? K_RANK_STRIDE : K_NONE;
+    case 19: return IS("Process Group Ranks") ? K_PG_RANKS : K_NONE;
+    case 25: return IS("Process Group Description") ? K_PG_DESC : K_NONE;
+    default: return K_NONE;
+    }
+#undef IS
 }
 
 static enum key key_of(const parse *p, const unsigned char *s, size_t n)
@@ -178,24 +217,8 @@ static enum key key_of(const parse *p, const unsigned char *s, size_t n)
             return K_NONE;
         }
     }
-    if (p->events_depth && d == p->events_depth + 2) {
-        if (IS("Input Dims")) return K_IN_DIMS;
-        if (IS("Input type")) return K_IN_TYPE;
-        if (IS("Collective name")) return K_COLL;
-        if (IS("Process Group Name")) return K_PG_NAME;
-        if (IS("Process Group Description")) return K_PG_DESC;
-        if (IS("Process Group Ranks")) return K_PG_RANKS;
-        if (IS("Group size")) return K_GROUP_SIZE;
-        if (IS("Global rank start")) return K_RANK_START;
-        if (IS("Global rank stride")) return K_RANK_STRIDE;
-        if (IS("External id")) return K_EXT;
-        if (IS("correlation")) return K_CORR;
-        if (IS("In msg nelems") || IS("Out msg nelems")) return K_NELEMS;
-        if (IS("dtype")) return K_DTYPE;
-        if (IS("name")) return K_META_NAME;
-        if (IS("labels")) return K_META_LABELS;
-        return K_NONE;
-    }
+    if (p->events_depth && d == p->events_depth + 2) /* args: most keys are none of these */
+        return args_key(s, n);
     if (p->info_depth && d == p->info_depth) {
         if (IS("rank")) return K_RANK;
         if (IS("world_size")) return K_WORLD;
@@ -338,6 +361,9 @@ static int event_end(parse *p)
     trace_extra x = {.device = device, .ext = e->ext_id, .corr = e->corr, .dims = &e->dims,
                      .summary = summary ? e->summary_kind : -1};
     if (!device && !summary && !link_group(p, e, r.group, &x.link_group)) return 0;
+    /* record_param_comms and nccl: annotations that name no group: their kind places them */
+    if (!device && r.group < 0 && x.link_group >= 0 && (e->feat & (F_RPC | F_COMM_ANNOT)))
+        r.group = x.link_group, r.flags |= REC_KIND_ONLY;
     p->t->offset = at(p);
     uint64_t key = e->pid * 1000003u ^ e->tid;
     if (nd_classify_trace_event(p->t, key, &r, e->step_name, &x, p->err)) return 0;
@@ -732,6 +758,7 @@ static int read_pass(trace_ctx *t, nd_classify_run *run, const char *path, const
             rc = nd_error_set(err, ND_EINPUT, "%s: empty file; expected a Chrome trace", path);
         if (!rc) rc = finish(p);
         if (!rc) rc = nd_classify_trace_drain(t, err);
+        t->digest = p->feed.digest, t->bytes = total;
     }
     if (p->feed.h) yajl_free(p->feed.h);
     free(p->cfg.name), free(p->cfg.desc), free(p->cfg.ranks);
@@ -765,7 +792,13 @@ int nd_classify_chrome_read(nd_classify_run *run, const char *path, nd_error *er
                                    (double)presets[0].dur / 1e6);
         free(presets);
     }
-    if (!rc) rc = nd_classify_trace_samples(&t, err);
+    int seen = 0;
+    if (!rc) {
+        int rank = t.rank >= 0 ? t.rank : nd_classify_trace_rank_from_name(path);
+        rc = seen = nd_classify_run_input_check(run, path, rank, t.digest, t.bytes, err);
+    }
+    if (seen == 1) rc = ND_OK; /* the same trace as an earlier input: read once */
+    else if (!rc) rc = nd_classify_trace_samples(&t, err);
     nd_classify_trace_ctx_free(&t);
     return rc;
 }

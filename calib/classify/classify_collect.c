@@ -75,9 +75,37 @@ void nd_classify_summary_free(nd_classify_summary *m)
     memset(m, 0, sizeof *m);
 }
 
+int nd_classify_run_input_check(nd_classify_run *run, const char *path, int rank, uint64_t digest,
+                                unsigned long long bytes, nd_error *err)
+{
+    for (size_t i = 0; i < run->n_ids; i++) {
+        const nd_classify_input_id *x = &run->ids[i];
+        if (x->digest == digest && x->bytes == bytes) {
+            if (!strcmp(path, x->path)) nd_classify_run_warn(run, "%s is given twice: read once", path);
+            else nd_classify_run_warn(run, "%s holds the same trace as %s (same content): read once", path, x->path);
+            return 1;
+        }
+        if (rank >= 0 && x->rank == rank)
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: rank %d was read already, from %s: two traces of one rank in "
+                                "one run would count it twice; give one of them, or classify each "
+                                "as a run of its own", path, rank, x->path);
+    }
+    nd_classify_input_id *n = realloc(run->ids, (run->n_ids + 1) * sizeof *n);
+    if (!n) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    run->ids = n;
+    nd_classify_input_id id = {nd_strdup(path), rank, digest, bytes};
+    if (!id.path) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    run->ids[run->n_ids++] = id;
+    return 0;
+}
+
 void nd_classify_run_free(nd_classify_run *run)
 {
     if (!run) return;
+    for (size_t i = 0; i < run->n_ids; i++)
+        free(run->ids[i].path);
+    free(run->ids);
     for (size_t i = 0; i < run->n_samples; i++)
         sample_free(&run->samples[i]);
     free(run->samples);

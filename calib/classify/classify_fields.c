@@ -46,6 +46,15 @@ int nd_classify_us_to_ns(const char *s, size_t n, nd_ns *out)
 
 int64_t nd_classify_text_int(const char *s, size_t n)
 {
+    /* The common case, plain digits, without strtod (a shape is read a number at a time). */
+    size_t i = n && s[0] == '-';
+    if (n > i && n - i <= 15) {
+        int64_t v = 0;
+        size_t k = i;
+        while (k < n && s[k] >= '0' && s[k] <= '9')
+            v = v * 10 + (s[k++] - '0');
+        if (k == n) return i ? -v : v;
+    }
     char buf[32];
     if (n >= sizeof buf) return 0;
     memcpy(buf, s, n);
@@ -69,14 +78,16 @@ uint64_t nd_classify_text_u64(const char *s, size_t n)
 /* The element size a collective's "dtype" names ("Float", "BFloat16", ...); 0 unknown. */
 int nd_classify_coll_dtype_bytes(const unsigned char *s, size_t n)
 {
+#define NAME(lit) lit, sizeof(lit) - 1 /* the length beside the name: no strlen per event */
     static const struct {
         const char *name;
+        size_t len;
         int bytes;
-    } sizes[] = {{"Float", 4}, {"BFloat16", 2}, {"Half", 2}, {"Double", 8}, {"Long", 8},
-                 {"Int", 4},   {"Byte", 1},     {"Char", 1}, {"Bool", 1},   {"Float8_e4m3fn", 1},
-                 {"Float8_e5m2", 1}};
+    } sizes[] = {{NAME("Float"), 4}, {NAME("BFloat16"), 2}, {NAME("Half"), 2}, {NAME("Double"), 8},
+                 {NAME("Long"), 8},  {NAME("Int"), 4},      {NAME("Byte"), 1}, {NAME("Char"), 1},
+                 {NAME("Bool"), 1},  {NAME("Float8_e4m3fn"), 1}, {NAME("Float8_e5m2"), 1}};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-        if (strlen(sizes[i].name) == n && !memcmp(sizes[i].name, s, n)) return sizes[i].bytes;
+        if (sizes[i].len == n && !memcmp(sizes[i].name, s, n)) return sizes[i].bytes;
     return 0;
 }
 
@@ -85,12 +96,15 @@ int nd_classify_dtype_bytes(const unsigned char *s, size_t n)
 {
     static const struct {
         const char *name;
+        size_t len;
         int bytes;
-    } sizes[] = {{"float", 4},         {"double", 8},     {"c10::BFloat16", 2}, {"c10::Half", 2},
-                 {"long int", 8},      {"int", 4},        {"short int", 2},     {"bool", 1},
-                 {"unsigned char", 1}, {"signed char", 1}};
+    } sizes[] = {{NAME("float"), 4},         {NAME("double"), 8},   {NAME("c10::BFloat16"), 2},
+                 {NAME("c10::Half"), 2},     {NAME("long int"), 8}, {NAME("int"), 4},
+                 {NAME("short int"), 2},     {NAME("bool"), 1},     {NAME("unsigned char"), 1},
+                 {NAME("signed char"), 1}};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-        if (strlen(sizes[i].name) == n && !memcmp(sizes[i].name, s, n)) return sizes[i].bytes;
+        if (sizes[i].len == n && !memcmp(sizes[i].name, s, n)) return sizes[i].bytes;
+#undef NAME
     return 4;
 }
 

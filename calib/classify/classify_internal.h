@@ -153,7 +153,10 @@ typedef enum {
     CAT_SKIP        /* flows, async, instant: not used by either view */
 } event_cat;
 
-enum { REC_OWN_GROUP = 1 }; /* trace_rec.flags: a kernel's own args name its group */
+enum {
+    REC_OWN_GROUP = 1, /* trace_rec.flags: a kernel's own args name its group */
+    REC_KIND_ONLY = 2, /* a host collective's group is its kind alone (it names none) */
+};
 
 typedef struct trace_rec {
     nd_ns ts, dur;
@@ -258,16 +261,24 @@ nd_ns nd_classify_device_sweep_position(const device_sweep *d);
 /* ---- reorder window (classify_order.c) ---------------------------------------- */
 
 /* Events of one stream are held back in a bounded window and released in (ts asc,
- * dur desc) order, so traces written nearly in time order (torch, torch_npu) are
- * processed exactly with bounded memory. */
+ * dur desc) order, so traces written nearly in time order (torch, torch_npu, MTIA's
+ * runtime events up to 73,116 events late) are processed exactly with bounded memory.
+ * Records in order are appended to a sorted ring (O(1)); one that sorts before the
+ * ring's last goes to a heap (O(log n)), so however far back it belongs it costs little. */
 typedef struct reorder_buf {
     trace_rec *ring;
-    size_t head, len, cap;
+    size_t head, ring_len, cap;
+    trace_rec *heap; /* a min-heap of the records that arrived out of order */
+    size_t heap_len, heap_cap;
+    size_t len;                      /* records held: ring_len + heap_len */
     nd_ns released_ts, released_dur; /* last record released */
     bool released_any;
 } reorder_buf;
 
-#define REORDER_WINDOW 65535 /* records held per stream (the ring stays at 2^16) */
+/* Records held per stream: 2^17 - 1, about 7 MiB (twice the first version's, for MTIA's
+ * runtime events up to 73,116 events late); HELD_BUDGET in classify_trace.c bounds them
+ * all together at 2^18 records, about 14 MiB. */
+#define REORDER_WINDOW 131071
 
 /* Inserts r; if the window is full, *out gets the oldest and 1 is returned, else 0.
  * -1 when out of memory. */
@@ -301,6 +312,12 @@ int nd_classify_run_note(nd_classify_run *run, const char *fmt, ...) ND_PRINTF(2
 /* A warning: something that may make the row wrong (a rank without data, a profiler
  * summary that disagrees); printed before the numbers. Kept once. */
 int nd_classify_run_warn(nd_classify_run *run, const char *fmt, ...) ND_PRINTF(2, 3);
+/* Records an input read (rank -1 when unknown): 0 when new; 1 when an earlier input had
+ * the same content (the same trace given twice, or as .json and .json.gz: a warning names
+ * both, and the caller adds no sample of it); ND_EINPUT when an earlier input of other
+ * content had the same rank (it would count twice). */
+int nd_classify_run_input_check(nd_classify_run *run, const char *path, int rank, uint64_t digest,
+                                unsigned long long bytes, nd_error *err);
 /* Fills idle and comp from the parts (time - comp - waits - unclassified). */
 void nd_classify_sample_complete(nd_classify_sample *s);
 

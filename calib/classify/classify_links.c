@@ -25,78 +25,60 @@ int nd_classify_phase_bucket(uint32_t phases)
 
 /* ---- a bounded map from a 64-bit id to a link_info --------------------------------- */
 
+/* A set-associative table: an id goes to one set of MAP_WAYS entries, and a set that is
+ * full forgets its oldest. About the last LINK_MAX ids are kept (fewer when ids crowd one
+ * set), at one cache miss a lookup: a FIFO over an open-addressing table (the first
+ * version) cost two misses and a deletion an op, a sixth of the reading. */
+#define MAP_WAYS 4
+#define MAP_SETS (LINK_MAX / MAP_WAYS)
+
 typedef struct link_map {
-    uint64_t *keys; /* 0: empty (id 0 means "none" and is never stored) */
+    uint64_t *keys; /* MAP_SETS x MAP_WAYS; 0: empty (id 0 means "none", never stored) */
     link_info *vals;
-    size_t n_slots;  /* a power of two, twice max */
-    uint64_t *fifo;  /* keys in insertion order: the oldest is forgotten first */
-    size_t head, count;
+    uint8_t *next;  /* per set: the way written next (round robin: the oldest) */
+    size_t count;
 } link_map;
 
-static size_t slot_of(uint64_t key, size_t mask)
+static size_t set_of(uint64_t key)
 {
     key ^= key >> 33, key *= 0xff51afd7ed558ccdull, key ^= key >> 33;
-    return (size_t)key & mask;
+    return (size_t)key & (MAP_SETS - 1);
 }
 
 static int map_init(link_map *m)
 {
-    m->n_slots = 2 * (size_t)LINK_MAX;
-    m->keys = calloc(m->n_slots, sizeof *m->keys);
-    m->vals = malloc(m->n_slots * sizeof *m->vals);
-    m->fifo = malloc((size_t)LINK_MAX * sizeof *m->fifo);
-    return m->keys && m->vals && m->fifo ? 0 : -1;
+    m->keys = calloc((size_t)MAP_SETS * MAP_WAYS, sizeof *m->keys);
+    m->vals = malloc((size_t)MAP_SETS * MAP_WAYS * sizeof *m->vals);
+    m->next = calloc(MAP_SETS, 1);
+    return m->keys && m->vals && m->next ? 0 : -1;
 }
 
 static void map_free(link_map *m)
 {
-    free(m->keys), free(m->vals), free(m->fifo);
+    free(m->keys), free(m->vals), free(m->next);
     memset(m, 0, sizeof *m);
 }
 
 static const link_info *map_get(const link_map *m, uint64_t key)
 {
     if (!m->keys || !key) return NULL;
-    size_t mask = m->n_slots - 1;
-    for (size_t i = slot_of(key, mask); m->keys[i]; i = (i + 1) & mask)
-        if (m->keys[i] == key) return &m->vals[i];
+    size_t base = set_of(key) * MAP_WAYS;
+    for (size_t w = 0; w < MAP_WAYS; w++)
+        if (m->keys[base + w] == key) return &m->vals[base + w];
     return NULL;
-}
-
-/* Linear probing's deletion by backward shift: no tombstones, probes stay short. */
-static void map_delete(link_map *m, uint64_t key)
-{
-    size_t mask = m->n_slots - 1, i = slot_of(key, mask);
-    while (m->keys[i] && m->keys[i] != key)
-        i = (i + 1) & mask;
-    if (!m->keys[i]) return;
-    for (size_t j = i;;) {
-        j = (j + 1) & mask;
-        if (!m->keys[j]) break;
-        size_t k = slot_of(m->keys[j], mask);
-        bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
-        if (stays) continue;
-        m->keys[i] = m->keys[j], m->vals[i] = m->vals[j];
-        i = j;
-    }
-    m->keys[i] = 0;
 }
 
 static int map_put(link_map *m, uint64_t key, const link_info *v)
 {
     if (!key) return 0;
     if (!m->keys && map_init(m)) return -1;
-    size_t mask = m->n_slots - 1, i = slot_of(key, mask);
-    for (; m->keys[i]; i = (i + 1) & mask)
-        if (m->keys[i] == key) return m->vals[i] = *v, 0;
-    if (m->count == LINK_MAX) { /* forget the oldest, then find the slot again */
-        map_delete(m, m->fifo[m->head]);
-        m->head = (m->head + 1) % LINK_MAX, m->count--;
-        for (i = slot_of(key, mask); m->keys[i]; i = (i + 1) & mask) {
-        }
-    }
-    m->keys[i] = key, m->vals[i] = *v;
-    m->fifo[(m->head + m->count++) % LINK_MAX] = key;
+    size_t set = set_of(key), base = set * MAP_WAYS;
+    for (size_t w = 0; w < MAP_WAYS; w++)
+        if (m->keys[base + w] == key) return m->vals[base + w] = *v, 0;
+    size_t w = m->next[set];
+    m->next[set] = (uint8_t)((w + 1) % MAP_WAYS);
+    m->count += m->keys[base + w] == 0;
+    m->keys[base + w] = key, m->vals[base + w] = *v;
     return 0;
 }
 
@@ -356,6 +338,7 @@ static const link_op *op_at(const link_thread *t, int64_t seq)
 static size_t enclosing(const link_thread *t, nd_ns ts, const link_op **in, bool *cut)
 {
     size_t lo = t->start, hi = t->n; /* the first op starting after ts */
+    if (t->ops[t->n - 1].ts <= ts) lo = hi; /* a launch read right after its op: the usual */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (t->ops[mid].ts <= ts) lo = mid + 1;

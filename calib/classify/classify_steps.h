@@ -34,6 +34,8 @@ struct trace_ctx {
     bool preset;      /* a second reading: every step was registered before the events */
     unsigned long long stepless_launches; /* launches no step held when read */
     nd_ns stepless_lo, stepless_hi;       /* ... their times */
+    uint64_t digest;          /* of the content's first MiB (duplicate inputs) */
+    unsigned long long bytes; /* the content's length */
     bool has_span;
     nd_ns span_lo, span_hi; /* the events' span */
     link_store *links;  /* host ops that launch kernels (classify_links.h) */

@@ -204,6 +204,15 @@ typedef struct nd_classify_messages {
     size_t n_slots;
 } nd_classify_messages;
 
+/* What identifies an input read: a duplicate is read once, or refused (docs/classify.md,
+ * "Duplicate inputs"). */
+typedef struct nd_classify_input_id {
+    char *path;               /* owned */
+    int rank;                 /* -1 unknown (or an Ascend file of many ranks) */
+    uint64_t digest;          /* of the first MiB of its content (decompressed) */
+    unsigned long long bytes; /* the content's length */
+} nd_classify_input_id;
+
 typedef struct nd_classify_run {
     nd_classify_options opts;
     nd_classify_sample *samples; /* every rank-step read, in input order */
@@ -211,6 +220,8 @@ typedef struct nd_classify_run {
     char dims_source[320]; /* where opts.dims came from: "--dims", "strategy.txt", ... */
     char **inputs; /* owned: every input added, in order (for messages) */
     size_t n_inputs;
+    nd_classify_input_id *ids; /* owned: the files read, for duplicates */
+    size_t n_ids;
     nd_classify_messages warnings; /* what may make the row wrong: printed first */
     nd_classify_messages notes;    /* what the user should know (fallbacks, skipped items) */
     bool finished;
