@@ -13,6 +13,7 @@
 #include "classify_shapes.h"
 
 #include <errno.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +65,7 @@ enum key {
 
 typedef struct name_slot {
     uint64_t hash;
-    uint32_t feat;
+    uint32_t feat, dev_feat; /* of the name; of a device kernel of that name (--comm-kernel) */
     uint16_t len;
     char text[NAME_CACHE_LEN];
 } name_slot;
@@ -73,7 +74,7 @@ typedef struct event {
     char ph;
     uint8_t cat;
     bool is_meta_proc; /* ph M process_name / process_labels */
-    uint32_t feat;
+    uint32_t feat, dev_feat;
     uint64_t pid, tid;
     bool has_ts, has_dur;
     nd_ns ts, dur;
@@ -113,6 +114,8 @@ typedef struct parse {
     int n_device_pids, n_summary_pids;
     pg_config cfg; /* the pg_config entry being read */
     name_slot *cache;
+    regex_t *comm_res; /* the user's communication kernels (options.comm_kernels) */
+    size_t n_comm_res;
 } parse;
 
 static unsigned long long at(const parse *p)
@@ -150,16 +153,40 @@ static uint64_t fnv(const unsigned char *s, size_t n)
     return h ^ (h >> 32);
 }
 
-static uint32_t features_cached(parse *p, const unsigned char *s, size_t n)
+/* The features of a device kernel of this name: a name the user's patterns match is a
+ * communication kernel (its collective from its words), beside the families nd knows. */
+static uint32_t device_features(const parse *p, const unsigned char *s, size_t n, uint32_t feat)
 {
-    if (n >= NAME_CACHE_LEN) return nd_classify_name_features((const char *)s, n);
+    if (!p->n_comm_res || (feat & F_COMM_KERNEL)) return feat;
+    char *name = malloc(n + 1);
+    if (!name) return feat;
+    memcpy(name, s, n), name[n] = '\0';
+    bool hit = false;
+    for (size_t i = 0; i < p->n_comm_res && !hit; i++)
+        hit = regexec(&p->comm_res[i], name, 0, NULL, 0) == 0;
+    free(name);
+    if (!hit) return feat;
+    feat &= ~((0xfu << F_COLL_SHIFT) | (0xfu << F_KCLASS_SHIFT));
+    return feat | F_COMM_KERNEL | ((uint32_t)nd_classify_coll_from_text((const char *)s, n) << F_COLL_SHIFT) |
+           ((uint32_t)ND_KC_COMM << F_KCLASS_SHIFT);
+}
+
+static void features_cached(parse *p, const unsigned char *s, size_t n, event *e)
+{
+    if (n >= NAME_CACHE_LEN) {
+        e->feat = nd_classify_name_features((const char *)s, n);
+        e->dev_feat = device_features(p, s, n, e->feat);
+        return;
+    }
     uint64_t h = fnv(s, n);
     name_slot *slot = &p->cache[h & (NAME_CACHE - 1)];
-    if (slot->hash == h && slot->len == n && memcmp(slot->text, s, n) == 0) return slot->feat;
-    slot->hash = h, slot->len = (uint16_t)n;
-    memcpy(slot->text, s, n);
-    slot->feat = nd_classify_name_features((const char *)s, n);
-    return slot->feat;
+    if (!(slot->hash == h && slot->len == n && memcmp(slot->text, s, n) == 0)) {
+        slot->hash = h, slot->len = (uint16_t)n;
+        memcpy(slot->text, s, n);
+        slot->feat = nd_classify_name_features((const char *)s, n);
+        slot->dev_feat = device_features(p, s, n, slot->feat);
+    }
+    e->feat = slot->feat, e->dev_feat = slot->dev_feat;
 }
 
 /* An args key: by length first, then the text. Every spelling of the input shapes torch
@@ -349,6 +376,7 @@ static int event_end(parse *p)
     bool summary = pid_in(p->summary_pids, p->n_summary_pids, e->pid);
     bool device = !summary && (e->cat == CAT_KERNEL || e->cat == CAT_MEMORY ||
                                (e->cat == CAT_OTHER && is_device_pid(p, e->pid)));
+    if (device && e->cat != CAT_MEMORY) e->feat = e->dev_feat;
     bool comm_kernel = device && (e->feat & F_COMM_KERNEL);
     trace_rec r = {.ts = e->ts, .dur = e->dur, .feat = e->feat, .group = -1};
     r.cat = summary ? CAT_SUMMARY : device ? (e->cat == CAT_MEMORY ? CAT_MEMORY : CAT_KERNEL) : e->cat;
@@ -374,7 +402,7 @@ static void event_begin(parse *p)
 {
     event *e = &p->ev;
     /* Reset only what is read (the big buffers are guarded by their lengths). */
-    e->ph = 0, e->cat = CAT_OTHER, e->is_meta_proc = e->is_proc_name = false, e->feat = 0;
+    e->ph = 0, e->cat = CAT_OTHER, e->is_meta_proc = e->is_proc_name = false, e->feat = e->dev_feat = 0;
     e->pid = e->tid = 0, e->has_ts = e->has_dur = false, e->ts = e->dur = 0;
     e->step_name[0] = '\0', e->n_inputs = e->n_types = 0;
     e->coll[0] = e->pg_name[0] = e->pg_desc[0] = e->meta[0] = '\0';
@@ -432,7 +460,7 @@ static int event_field(parse *p, int kind, const unsigned char *s, size_t n)
         return 1;
     case K_NAME:
         if (kind != 's') return 1;
-        e->feat = features_cached(p, s, n);
+        features_cached(p, s, n, e);
         if (e->feat & F_STEP) copy_text(e->step_name, sizeof e->step_name, s, n);
         e->is_proc_name = n == 12 && !memcmp(s, "process_name", 12);
         e->is_meta_proc = e->is_proc_name || (n == 14 && !memcmp(s, "process_labels", 14));
@@ -733,6 +761,20 @@ static int finish(parse *p)
     return ND_OK;
 }
 
+/* The user's communication kernels, compiled for this reading (they were checked when
+ * given: a failure here is memory). */
+static int patterns_compile(parse *p, const nd_classify_options *o, nd_error *err)
+{
+    if (!o->n_comm_kernels) return ND_OK;
+    if (!(p->comm_res = calloc(o->n_comm_kernels, sizeof *p->comm_res)))
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    for (; p->n_comm_res < o->n_comm_kernels; p->n_comm_res++)
+        if (regcomp(&p->comm_res[p->n_comm_res], o->comm_kernels[p->n_comm_res], REG_EXTENDED | REG_NOSUB))
+            return nd_error_set(err, ND_EUSAGE, "--comm-kernel: '%s' is not a POSIX extended regular expression",
+                                o->comm_kernels[p->n_comm_res]);
+    return ND_OK;
+}
+
 /* One reading of the file into t (presets: the steps a first reading found, or NULL). */
 static int read_pass(trace_ctx *t, nd_classify_run *run, const char *path, const preset_step *presets,
                      size_t n_presets, nd_error *err)
@@ -743,6 +785,7 @@ static int read_pass(trace_ctx *t, nd_classify_run *run, const char *path, const
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
     int rc = presets ? nd_classify_trace_preset(t, presets, n_presets, err) : ND_OK;
+    if (!rc) rc = patterns_compile(p, &run->opts, err);
     p->t = t, p->err = err;
     p->cache = calloc(NAME_CACHE, sizeof *p->cache);
     p->feed = (json_feed){.path = path, .err = err};
@@ -762,6 +805,9 @@ static int read_pass(trace_ctx *t, nd_classify_run *run, const char *path, const
     }
     if (p->feed.h) yajl_free(p->feed.h);
     free(p->cfg.name), free(p->cfg.desc), free(p->cfg.ranks);
+    for (size_t i = 0; i < p->n_comm_res; i++)
+        regfree(&p->comm_res[i]);
+    free(p->comm_res);
     free(p->cache), free(p);
     return rc;
 }

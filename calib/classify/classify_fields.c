@@ -117,7 +117,11 @@ uint8_t nd_classify_event_cat(const unsigned char *s, size_t n)
     if (IS("user_annotation")) return CAT_ANNOTATION;
     if (IS("kernel") || IS("Kernel")) return CAT_KERNEL;
     if (IS("gpu_memcpy") || IS("gpu_memset") || IS("Memcpy") || IS("Memset")) return CAT_MEMORY;
-    if (IS("cuda_runtime") || IS("cuda_driver") || IS("Runtime") || IS("Driver")) return CAT_RUNTIME;
+    /* runtime calls, with the correlation of what they launch: CUDA's, MTIA's, XPU's, and
+     * the out-of-tree devices' (PrivateUse1) */
+    if (IS("cuda_runtime") || IS("cuda_driver") || IS("Runtime") || IS("Driver") || IS("mtia_runtime") ||
+        IS("xpu_runtime") || IS("xpu_driver") || IS("privateuse1_runtime") || IS("privateuse1_driver"))
+        return CAT_RUNTIME;
     if (STARTS("gpu_") || STARTS("cuda") || IS("ac2g") || IS("fwdbwd") || STARTS("async") ||
         IS("enqueue") || IS("dequeue") || IS("HostToDevice") || IS("Trace") || IS("overhead"))
         return CAT_SKIP;

@@ -60,7 +60,13 @@ static const char help[] =
     "\n"
     "Exit status: 0 done, 1 failed while running, 2 bad usage or bad input.\n";
 
+#define MAX_COMM_KERNELS 256 /* --comm-kernel flags and the lines of --comm-kernel-file */
+
 typedef struct args {
+    const char *comm_kernel[MAX_COMM_KERNELS]; /* borrowed: argv, or owned_patterns */
+    size_t n_comm_kernel;
+    char **owned_patterns; /* the --comm-kernel-file lines, freed by main */
+    size_t n_owned;
     const char *csv, *perf_parts, *detail, *kernels, *sweep, *log_config;
     const char *out_dir, *plot_format, *report; /* -o DIR, --format, --report FILE */
     bool json, nd_columns, verbose, no_plots, log, skip_given, peak_allocated;
@@ -72,6 +78,44 @@ static int fail(int code, const char *msg)
     fprintf(stderr, "nd-classify: %s\n", msg);
     if (code == ND_EUSAGE) fprintf(stderr, "Try 'nd-classify --help'.\n");
     return nd_exit_status(code);
+}
+
+static int comm_kernel_add(args *a, const char *re, nd_error *err)
+{
+    if (a->n_comm_kernel == MAX_COMM_KERNELS)
+        return nd_error_set(err, ND_EUSAGE, "--comm-kernel: more than %d patterns", MAX_COMM_KERNELS);
+    a->comm_kernel[a->n_comm_kernel++] = re;
+    return ND_OK;
+}
+
+/* The patterns of a --comm-kernel-file, kept until main ends. */
+static int comm_kernel_file(args *a, const char *path, nd_error *err)
+{
+    char **lines;
+    size_t n;
+    if (nd_classify_patterns_read(path, &lines, &n, err)) return err->code;
+    char **all = realloc(a->owned_patterns, (a->n_owned + n + 1) * sizeof *all);
+    if (!all) {
+        for (size_t i = 0; i < n; i++)
+            free(lines[i]);
+        free(lines);
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
+    a->owned_patterns = all;
+    int rc = ND_OK;
+    for (size_t i = 0; i < n; i++) {
+        a->owned_patterns[a->n_owned++] = lines[i];
+        if (!rc) rc = comm_kernel_add(a, lines[i], err);
+    }
+    free(lines);
+    return rc;
+}
+
+static void args_free(args *a)
+{
+    for (size_t i = 0; i < a->n_owned; i++)
+        free(a->owned_patterns[i]);
+    free(a->owned_patterns);
 }
 
 static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, nd_error *err)
@@ -87,7 +131,8 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
         {"log-config", required_argument, 0, 'T'}, {"log-peak", required_argument, 0, 'K'},
         {"verbose", no_argument, 0, 'v'},          {"output-dir", required_argument, 0, 'o'},
         {"format", required_argument, 0, 'F'},     {"no-plots", no_argument, 0, 'P'},
-        {"report", required_argument, 0, 'R'},
+        {"report", required_argument, 0, 'R'},     {"comm-kernel", required_argument, 0, 'C'},
+        {"comm-kernel-file", required_argument, 0, 'G'},
         {0, 0, 0, 0}};
     int c;
     int64_t n;
@@ -135,6 +180,13 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
             break;
         case 'R':
             a->report = optarg;
+            break;
+        case 'C':
+            if (nd_classify_pattern_check(optarg, err)) return err->code;
+            if (comm_kernel_add(a, optarg, err)) return err->code;
+            break;
+        case 'G':
+            if (comm_kernel_file(a, optarg, err)) return err->code;
             break;
         case 'w':
             a->sweep = optarg;
@@ -204,6 +256,7 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
         return nd_error_set(err, ND_EUSAGE, "--log-config and --log-peak go with --log");
     if (!a->sweep && optind >= argc)
         return nd_error_set(err, ND_EUSAGE, a->log ? "no trainer log given" : "no trace or directory given");
+    o->comm_kernels = a->comm_kernel, o->n_comm_kernels = a->n_comm_kernel;
     return ND_OK;
 }
 
@@ -261,6 +314,8 @@ static int log_main(int argc, char **argv, const nd_classify_options *o, const a
     return rc;
 }
 
+static int classify_main(int argc, char **argv, const nd_classify_options *o, const args *a, nd_error *err);
+
 int main(int argc, char **argv)
 {
     nd_classify_options o;
@@ -268,27 +323,36 @@ int main(int argc, char **argv)
     args a = {0};
     nd_error err = {0};
     int rc = parse_flags(argc, argv, &o, &a, &err);
-    if (rc == 1) return fflush(stdout) == 0 ? 0 : 1;
-    if (rc) return fail(rc, err.message);
+    if (rc == 1) return args_free(&a), fflush(stdout) == 0 ? 0 : 1;
+    if (rc) return args_free(&a), fail(rc, err.message);
+    rc = classify_main(argc, argv, &o, &a, &err);
+    args_free(&a); /* the patterns the options borrowed */
+    return rc;
+}
+
+/* Everything after the flags; the exit status. */
+static int classify_main(int argc, char **argv, const nd_classify_options *o, const args *a, nd_error *err)
+{
+    int rc = ND_OK;
     nd_main_start();
-    if (a.log || a.sweep) {
-        rc = a.log ? log_main(argc, argv, &o, &a, &err) : sweep_main(&o, &a, &err);
-        if (rc) return fail(rc, err.message);
-        return nd_main_finish("nd-classify", ND_OK, &err);
+    if (a->log || a->sweep) {
+        rc = a->log ? log_main(argc, argv, o, a, err) : sweep_main(o, a, err);
+        if (rc) return fail(rc, err->message);
+        return nd_main_finish("nd-classify", ND_OK, err);
     }
-    nd_classify_run *run = nd_classify_run_alloc(&o);
+    nd_classify_run *run = nd_classify_run_alloc(o);
     if (!run) return fail(ND_ENOMEM, "out of memory");
     for (int i = optind; i < argc && !rc; i++)
-        rc = nd_classify_run_add(run, argv[i], &err);
-    if (!rc) rc = nd_classify_run_finish(run, &err);
-    if (!rc) rc = write_outputs(run, &a, &err);
+        rc = nd_classify_run_add(run, argv[i], err);
+    if (!rc) rc = nd_classify_run_finish(run, err);
+    if (!rc) rc = write_outputs(run, a, err);
     if (!rc) {
-        if (a.json)
+        if (a->json)
             nd_classify_json_print(run, stdout);
         else
-            nd_classify_report_print(run, stdout, a.verbose);
+            nd_classify_report_print(run, stdout, a->verbose);
     }
     nd_classify_run_free(run);
-    if (rc) return fail(rc, err.message);
-    return nd_main_finish("nd-classify", ND_OK, &err);
+    if (rc) return fail(rc, err->message);
+    return nd_main_finish("nd-classify", ND_OK, err);
 }

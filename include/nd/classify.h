@@ -91,7 +91,20 @@ typedef struct nd_classify_options {
     nd_classify_view view; /* ND_VIEW_AUTO, ND_VIEW_HOST or ND_VIEW_DEVICE (Chrome traces) */
     int skip_steps;        /* drop each rank's first N steps (warm-up) */
     nd_classify_stat stat; /* what the CSV and perf-parts rows hold */
+    /* More communication kernels: POSIX extended regular expressions matched against a
+     * device kernel's name (--comm-kernel, --comm-kernel-file), beside the families nd
+     * knows. Borrowed: they outlive the run. */
+    const char *const *comm_kernels;
+    size_t n_comm_kernels;
 } nd_classify_options;
+
+/* Checks that re is a POSIX extended regular expression; ND_EUSAGE naming it otherwise. */
+int nd_classify_pattern_check(const char *re, nd_error *err);
+
+/* The patterns of a file, one a line (blank lines and lines starting with '#' skipped,
+ * spaces around each trimmed), each checked; ND_EINPUT naming the file, line and pattern.
+ * The caller frees each of *out and *out. */
+int nd_classify_patterns_read(const char *path, char ***out, size_t *n, nd_error *err);
 
 /* No dims (taken from the traces' distributedInfo when they state them), auto view,
  * skip 0, mean. */
