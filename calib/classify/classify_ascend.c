@@ -7,16 +7,14 @@
  * (Type/Index columns, rank rows only; its cluster_communication.json too). */
 #include "classify_internal.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "classify_ascend.h"
-#include "classify_csv.h"
+#include "classify_kernel_details.h"
 #include "classify_output.h"
 #include "nd/io.h"
-#include "nd/text.h"
 
 static bool is_file(const char *p)
 {
@@ -144,8 +142,49 @@ static void warn_unmatched(nd_classify_run *run, const ascend_comm *comm, const 
                  csv_path, ms, b->unmatched_rows);
 }
 
+/* Moves the kernel view of each of src's samples onto the sample of run (from index
+ * `from`) of the same step and rank (a rank unknown on either side matches); the number
+ * moved. */
+static size_t kernel_views_move(nd_classify_run *run, size_t from, nd_classify_run *src)
+{
+    size_t moved = 0;
+    for (size_t i = 0; i < src->n_samples; i++) {
+        nd_classify_sample *k = &src->samples[i];
+        for (size_t j = from; j < run->n_samples && k->kernels; j++) {
+            nd_classify_sample *s = &run->samples[j];
+            bool rank = s->rank == k->rank || s->rank < 0 || k->rank < 0;
+            if (s->kernels || !rank || strcmp(s->step, k->step)) continue;
+            s->kernels = k->kernels, k->kernels = NULL;
+            s->comm_ms = k->comm_ms, s->overlapped_ms = k->overlapped_ms;
+            moved++;
+        }
+    }
+    return moved;
+}
+
+/* torch_npu writes kernel_details.csv beside step_trace_time.csv: its tasks give the run's
+ * rank-steps (those from index `from`) their kernel view, by step and rank. */
+static int kernel_views_beside(nd_classify_run *run, const char *csv_path, size_t from, nd_error *err)
+{
+    char *dir = nd_path_dir(csv_path), *kd = dir ? nd_path_join(dir, "kernel_details.csv") : NULL;
+    free(dir);
+    if (!kd) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!is_file(kd)) return free(kd), ND_OK;
+    nd_classify_run *src = nd_classify_run_alloc(&run->opts);
+    int rc = src ? nd_classify_kernel_details_read(src, kd, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc) {
+        size_t moved = kernel_views_move(run, from, src);
+        nd_classify_run_note(run, "%s: the kernel view of %zu rank-step(s) from the kernel_details.csv beside it "
+                             "(its tasks, by step and rank)", csv_path, moved);
+    }
+    nd_classify_run_free(src);
+    free(kd);
+    return rc;
+}
+
 int nd_classify_ascend_read(nd_classify_run *run, const char *csv_path, nd_error *err)
 {
+    size_t from = run->n_samples;
     ascend_row *rows;
     size_t n;
     ascend_file_id id;
@@ -173,6 +212,7 @@ int nd_classify_ascend_read(nd_classify_run *run, const char *csv_path, nd_error
         if (unmatched) b.unmatched[r->rank + 1] = true, b.unmatched_ms += r->exposed_ms, b.unmatched_rows++;
     }
     if (!rc) warn_unmatched(run, &comm, csv_path, &b);
+    if (!rc) rc = kernel_views_beside(run, csv_path, from, err);
     if (!rc && b.zero_rows)
         nd_classify_run_warn(run, "%s: %zu row(s) with a Stage of 0 skipped (a step of no length)",
                              csv_path, b.zero_rows);

@@ -66,6 +66,7 @@ enum key {
 typedef struct name_slot {
     uint64_t hash;
     uint32_t feat, dev_feat; /* of the name; of a device kernel of that name (--comm-kernel) */
+    uint8_t hta;             /* REC_HTA_*: HTA's kernel type of the name */
     uint16_t len;
     char text[NAME_CACHE_LEN];
 } name_slot;
@@ -75,6 +76,7 @@ typedef struct event {
     uint8_t cat;
     bool is_meta_proc; /* ph M process_name / process_labels */
     uint32_t feat, dev_feat;
+    uint8_t hta; /* REC_HTA_* of the name */
     uint64_t pid, tid;
     bool has_ts, has_dur;
     nd_ns ts, dur;
@@ -171,11 +173,28 @@ static uint32_t device_features(const parse *p, const unsigned char *s, size_t n
            ((uint32_t)ND_KC_COMM << F_KCLASS_SHIFT);
 }
 
+/* HTA's kernel types (hta/utils/utils.py: is_comm_kernel, is_memory_kernel), for the
+ * cross-check with HTA's temporal breakdown. */
+static bool contains(const unsigned char *s, size_t n, const char *lit)
+{
+    size_t k = strlen(lit);
+    for (size_t i = 0; i + k <= n; i++)
+        if (s[i] == (unsigned char)lit[0] && !memcmp(s + i, lit, k)) return true;
+    return false;
+}
+
+static uint8_t hta_type(const unsigned char *s, size_t n)
+{
+    if (contains(s, n, "ncclKernel")) return REC_HTA_COMM;
+    return contains(s, n, "Memcpy") || contains(s, n, "Memset") ? REC_HTA_MEMORY : 0;
+}
+
 static void features_cached(parse *p, const unsigned char *s, size_t n, event *e)
 {
     if (n >= NAME_CACHE_LEN) {
         e->feat = nd_classify_name_features((const char *)s, n);
         e->dev_feat = device_features(p, s, n, e->feat);
+        e->hta = hta_type(s, n);
         return;
     }
     uint64_t h = fnv(s, n);
@@ -185,8 +204,9 @@ static void features_cached(parse *p, const unsigned char *s, size_t n, event *e
         memcpy(slot->text, s, n);
         slot->feat = nd_classify_name_features((const char *)s, n);
         slot->dev_feat = device_features(p, s, n, slot->feat);
+        slot->hta = hta_type(s, n);
     }
-    e->feat = slot->feat, e->dev_feat = slot->dev_feat;
+    e->feat = slot->feat, e->dev_feat = slot->dev_feat, e->hta = slot->hta;
 }
 
 /* An args key: by length first, then the text. Every spelling of the input shapes torch
@@ -383,7 +403,7 @@ static int event_end(parse *p)
     if (e->feat & (F_C10D_OP | F_RPC | F_COMM_ANNOT)) r.bytes = payload_bytes(e);
     if (comm_kernel && e->nelems > 0 && e->nelems * (e->dtype_size ? e->dtype_size : 4) <= 1e18)
         r.bytes = (int64_t)(e->nelems * (e->dtype_size ? e->dtype_size : 4));
-    if (device) r.ext = e->ext_id, r.corr = e->corr, r.flags = has_group_info(e) ? REC_OWN_GROUP : 0;
+    if (device) r.ext = e->ext_id, r.corr = e->corr, r.flags = (uint8_t)((has_group_info(e) ? REC_OWN_GROUP : 0) | e->hta);
     if (!summary && !(e->feat & F_STEP) && !event_group(p, e, comm_kernel, &r.group)) return 0;
     if (device && (e->feat & F_STEP)) return 1; /* a device-side step marker: not a step */
     trace_extra x = {.device = device, .ext = e->ext_id, .corr = e->corr, .dims = &e->dims,
@@ -403,6 +423,7 @@ static void event_begin(parse *p)
     event *e = &p->ev;
     /* Reset only what is read (the big buffers are guarded by their lengths). */
     e->ph = 0, e->cat = CAT_OTHER, e->is_meta_proc = e->is_proc_name = false, e->feat = e->dev_feat = 0;
+    e->hta = 0;
     e->pid = e->tid = 0, e->has_ts = e->has_dur = false, e->ts = e->dur = 0;
     e->step_name[0] = '\0', e->n_inputs = e->n_types = 0;
     e->coll[0] = e->pg_name[0] = e->pg_desc[0] = e->meta[0] = '\0';

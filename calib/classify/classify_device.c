@@ -198,6 +198,27 @@ static void place_kernel(trace_ctx *t, const trace_rec *k, launch_place *at)
     if (last && k->ts >= last->ts + last->dur) t->late_kernels++, t->late_ns += (double)k->dur;
 }
 
+/* Adds [ts, end) to a union of intervals that arrive in start order. */
+static void union_add(nd_ns *run_end, double *sum, nd_ns ts, nd_ns end, bool first)
+{
+    nd_ns from = first || ts > *run_end ? ts : *run_end;
+    if (end > from) *sum += (double)(end - from);
+    if (first || end > *run_end) *run_end = end;
+}
+
+/* HTA's temporal breakdown of the kernels of the steps (classify_steps.h). */
+static void hta_add(hta_breakdown *h, const trace_rec *k)
+{
+    nd_ns end = k->ts + k->dur;
+    bool first = !h->any;
+    if (first || k->ts < h->lo) h->lo = k->ts;
+    if (first || end > h->hi) h->hi = end;
+    union_add(&h->all_end, &h->busy_ns, k->ts, end, first);
+    bool comp = !(k->flags & (REC_HTA_COMM | REC_HTA_MEMORY)) && k->cat != CAT_MEMORY;
+    if (comp) union_add(&h->comp_end, &h->comp_ns, k->ts, end, !h->any_comp), h->any_comp = true;
+    h->any = true;
+}
+
 /* Records k in its step: the kernel view, and the time it runs past the step's end. */
 static int step_record(trace_ctx *t, const trace_rec *k, const launch_place *at, bool comm,
                        const link_info *li)
@@ -205,6 +226,7 @@ static int step_record(trace_ctx *t, const trace_rec *k, const launch_place *at,
     trace_step *s = nd_classify_trace_step_at(t, at->step);
     if (!s) return 0;
     s->has_device = true;
+    hta_add(&t->hta, k);
     nd_ns end = s->ts + s->dur, from = k->ts > end ? k->ts : end;
     if (k->ts + k->dur > end) s->tail_kernels++, s->tail_ns += (double)(k->ts + k->dur - from);
     return kernel_view(s, k, comm, li);

@@ -156,6 +156,8 @@ typedef enum {
 enum {
     REC_OWN_GROUP = 1, /* trace_rec.flags: a kernel's own args name its group */
     REC_KIND_ONLY = 2, /* a host collective's group is its kind alone (it names none) */
+    REC_HTA_COMM = 4,   /* a kernel HTA calls communication ("ncclKernel" in its name) */
+    REC_HTA_MEMORY = 8, /* ... or memory ("Memcpy" or "Memset" in its name) */
 };
 
 typedef struct trace_rec {

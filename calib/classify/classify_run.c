@@ -1,6 +1,7 @@
 /* A classification run: the inputs read into rank-step samples, the warm-up steps
  * dropped, and the statistics over what is left. */
 #include "classify_internal.h"
+#include "classify_kernel_details.h"
 #include "classify_kernels.h"
 
 #include <errno.h>
@@ -27,6 +28,8 @@ int nd_classify_run_add(nd_classify_run *run, const char *path, nd_error *err)
     struct stat st;
     if (stat(path, &st) != 0)
         return nd_error_set(err, ND_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    if (S_ISREG(st.st_mode) && nd_classify_kernel_details_is(path))
+        return nd_classify_kernel_details_read(run, path, err);
     char *csv = NULL;
     int found = nd_classify_ascend_find(path, &csv, err);
     if (found < 0) return found;

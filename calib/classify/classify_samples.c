@@ -157,7 +157,7 @@ static void note_device_extent(trace_ctx *t)
     double unknown = 0, comp = 0;
     for (size_t i = 0; i < t->n_steps; i++)
         unknown += t->steps[i].dev_phase_ns[PHASE_UNKNOWN], comp += t->steps[i].dev_comp_ns;
-    if (unknown > 0 && comp > 0)
+    if (unknown > 0 && comp > 0 && !t->from_csv)
         nd_classify_trace_note(t, "%.1f %% of the device compute has no known launch (%llu kernels placed by "
                                "their start): it is comp_unsplit, and the optimizer and the other phases "
                                "hold the rest only", 100 * unknown / comp, t->by_window);

@@ -10,6 +10,17 @@
 
 typedef struct host_stream host_stream; /* classify_trace.h */
 
+/* HTA's temporal breakdown (breakdown_analysis.get_temporal_breakdown) of the kernels that
+ * belong to a step, with HTA's kernel types: the span from the first kernel's start to the
+ * last one's end; idle = span - the union of all kernels; compute = the union of the
+ * compute kernels. Kernels come in start order, so each union is a running end. */
+typedef struct hta_breakdown {
+    bool any, any_comp;
+    nd_ns lo, hi;          /* the span */
+    nd_ns all_end, comp_end; /* the running ends of the two unions */
+    double busy_ns, comp_ns;
+} hta_breakdown;
+
 struct trace_ctx {
     nd_classify_run *run;
     const char *path;
@@ -34,6 +45,7 @@ struct trace_ctx {
     bool preset;      /* a second reading: every step was registered before the events */
     unsigned long long stepless_launches; /* launches no step held when read */
     nd_ns stepless_lo, stepless_hi;       /* ... their times */
+    bool from_csv;            /* kernel_details.csv: tasks without launches by nature */
     uint64_t digest;          /* of the content's first MiB (duplicate inputs) */
     unsigned long long bytes; /* the content's length */
     bool has_span;
@@ -47,6 +59,7 @@ struct trace_ctx {
     unsigned long long unassigned_kernels, late_kernels;
     double unassigned_ns, late_ns;
     unsigned long long by_window; /* kernels placed by their start (no launch known) */
+    hta_breakdown hta; /* HTA's temporal breakdown of the steps' kernels (a cross-check) */
 };
 
 /* The step whose window [ts, ts + dur) holds time `at` (the latest starting one when

@@ -136,7 +136,38 @@ def load(path):
     return doc if isinstance(doc, list) else doc.get("traceEvents", [])
 
 
+def count_kernel_details(path, patterns):
+    """kernel_details.csv: a step per Step Id, its window the span of its tasks."""
+    import csv
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        rows = list(csv.DictReader(f))
+    steps, kernels = {}, []
+    for r in rows:
+        r = {k.strip(): (v or "").strip() for k, v in r.items()}
+        ts, dur = ns(r["Start Time(us)"]), ns(r["Duration(us)"])
+        sid = r.get("Step Id", "")
+        sid = int(sid) if sid.isdigit() else 0
+        lo, hi = steps.get(sid, (ts, ts + dur))
+        steps[sid] = (min(lo, ts), max(hi, ts + dur))
+        comm, kind = family_kind(r["Name"])
+        if r.get("Accelerator Core") == "HCCL" and not comm:
+            comm, kind = True, kind_of(r["Name"])
+        if any(p.search(r["Name"]) for p in patterns):
+            comm, kind = True, kind or kind_of(r["Name"])
+        kernels.append(dict(ts=ts, dur=dur, name=r["Name"], memory=False, args={}, sid=sid,
+                            comm=comm, kind=kind or "unknown",
+                            cls="communication" if comm else kernel_class(r["Name"], False),
+                            phase="unknown"))
+    order = sorted(steps)
+    step_list = [dict(name="step%d" % i, ts=steps[i][0], dur=steps[i][1] - steps[i][0]) for i in order]
+    for k in kernels:
+        k["step"] = order.index(k["sid"])
+    return step_list, kernels
+
+
 def count(path, patterns):
+    if path.endswith(".csv"):
+        return count_kernel_details(path, patterns)
     events = load(path)
     device_pids = {e.get("pid") for e in events if e.get("ph") == "M"
                    and e.get("name") == "process_name"
