@@ -288,7 +288,7 @@ nd_classify_cli(classify_cli_overlap_json 0 "\"overlap_pct\": \\{\"rank_steps\":
 nd_classify_sh(classify_cli_overlap_detail 0 "^rank,step,.*,idle,comm_kernel_ms,overlap_pct,.* -1,ProfilerStep#1,.*,0.050,0.300,50.0,"
   "rm -f $OUT/deepep_d.csv && $ND ${ND_CLASSIFY_DATA}/deepep_step.json --dims DP=8,EP=8 --detail $OUT/deepep_d.csv >/dev/null && tr '\\n' ' ' < $OUT/deepep_d.csv")
 # The single step ends before its device work: multi_tensor_apply ends 200 us after it.
-nd_classify_cli(classify_cli_tail_warning 0 "the trace ends before its device work does: 1 kernels of ProfilerStep#1 end after it, 0.200 ms past its end"
+nd_classify_cli(classify_cli_tail_warning 0 "the trace ends before its device work does: 1 kernel\\(s\\) of ProfilerStep#1 end after it, 0.200 ms past its end"
   ${ND_CLASSIFY_DATA}/deepep_step.json)
 # JSON: the unknown payload and bandwidths are null, not 0.
 nd_classify_cli(classify_cli_deepep_json_null 0 "\"type\": \"all-to-all\", \"calls\": 3, \"mib\": null, .*\"busbw_gbps\": null"

@@ -137,12 +137,12 @@ static void note_device_extent(trace_ctx *t)
     const int32_t *order = nd_classify_trace_steps_by_time(t, &n);
     const trace_step *last = n ? &t->steps[order[n - 1]] : NULL;
     if (last && last->tail_kernels)
-        nd_classify_run_warn(t->run, "%s: the trace ends before its device work does: %lu kernels of %s "
+        nd_classify_run_warn(t->run, "%s: the trace ends before its device work does: %lu kernel(s) of %s "
                              "end after it, %.3f ms past its end; they count in it (a kernel belongs to "
                              "the step that launched it), so its device parts outlast its window",
                              t->path, last->tail_kernels, last->name, last->tail_ns / 1e6);
     if (t->late_kernels)
-        nd_classify_run_warn(t->run, "%s: the trace ends before its device work does: %llu kernels "
+        nd_classify_run_warn(t->run, "%s: the trace ends before its device work does: %llu kernel(s) "
                              "(%.3f ms) start after the last step ends and no launch ties them to a "
                              "step: not counted", t->path, t->late_kernels, t->late_ns / 1e6);
     if (t->unassigned_kernels > t->late_kernels)
