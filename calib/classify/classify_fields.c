@@ -23,10 +23,14 @@ int nd_classify_us_to_ns(const char *s, size_t n, nd_ns *out)
         if (v > (INT64_MAX - 9) / 10 / 1000) return -1;
         v = v * 10 + (s[i] - '0');
     }
-    int64_t frac = 0, scale = 100;
+    /* The first three decimals are the nanoseconds; the rest is below them. A table, not
+     * a division per digit: every event has two times. */
+    static const int64_t scale[3] = {100, 10, 1};
+    int64_t frac = 0;
+    size_t k = 0;
     if (i < n && s[i] == '.')
-        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++, scale /= 10)
-            if (scale) frac += (s[i] - '0') * scale;
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++, k++)
+            if (k < 3) frac += (s[i] - '0') * scale[k];
     if (i < n && (s[i] == 'e' || s[i] == 'E')) { /* rare: let strtod do it */
         char buf[64];
         double d;

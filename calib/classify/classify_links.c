@@ -201,6 +201,7 @@ struct link_store {
     size_t n_threads, cap_threads, held, last;
     uint64_t next_op;
     unsigned long long forgotten; /* launches inside ops no longer kept */
+    bool launches_seen;           /* a runtime launch with a correlation was read */
 };
 
 link_store *nd_classify_links_alloc(void)
@@ -269,10 +270,12 @@ static int thread_reserve(link_thread *t)
 }
 
 /* Appends op (not before the thread's last op) with its enclosing op from the stack of
- * open ops. */
-static int thread_add(link_store *l, link_thread *t, link_op *op)
+ * open ops; *kept says whether it was (out of order, it is not). */
+static int thread_add(link_store *l, link_thread *t, link_op *op, bool *kept)
 {
+    *kept = false;
     if (t->n > t->start && op->ts < t->ops[t->n - 1].ts) return 0; /* out of order: not kept */
+    *kept = true;
     if (thread_reserve(t)) return -1;
     while (t->depth && t->stack[t->depth - 1].end <= op->ts)
         t->depth--;
@@ -291,10 +294,15 @@ int nd_classify_links_op(link_store *l, uint64_t thread, uint64_t ext_id, nd_ns 
 {
     link_op op = {.ts = ts, .end = ts + dur, .info = *info};
     op.info.op = ++l->next_op;
-    if ((info->group >= 0 || info->shape >= 0 || info->in_comm) && map_put(&l->by_ext, ext_id, &op.info))
-        return -1;
     link_thread *t = thread_of(l, thread, true);
-    if (!t || thread_add(l, t, &op)) return -1;
+    bool kept;
+    if (!t || thread_add(l, t, &op, &kept)) return -1;
+    /* By External id: the kernels' second way to their op. Once the trace has shown its
+     * launches, an op kept on its thread is found through them (by correlation); only
+     * before (kineto's older layout: every op, then the launches with their kernels) and
+     * for an op written out of order does the id table earn its cache misses. */
+    bool linked = info->group >= 0 || info->shape >= 0 || info->in_comm;
+    if (linked && (!l->launches_seen || !kept) && map_put(&l->by_ext, ext_id, &op.info)) return -1;
     while (l->held > LINK_MAX)
         forget_one(l);
     return 0;
@@ -362,6 +370,7 @@ int nd_classify_links_launch(link_store *l, group_table *groups, uint64_t thread
                              uint64_t corr, int32_t step)
 {
     if (!corr) return 0;
+    l->launches_seen = true;
     link_thread *t = thread_of(l, thread, false);
     const link_op *in[SCAN_BACK];
     bool cut = false;
