@@ -370,3 +370,7 @@ nd_classify_cli(classify_cli_log_mindformers_peak 0 "peak_mib 26244.0 \\(max res
   --log ${ND_CLASSIFY_DATA}/mindformers-peak.log)
 nd_classify_cli(classify_cli_log_mindformers_allocated 0 "peak_mib 24010.0 \\(max allocated"
   --log ${ND_CLASSIFY_DATA}/mindformers-peak.log --log-peak allocated)
+# A sweep's run folder holding rank0.json and rank0.json.gz (the DDP sample twice): one
+# trace, 3 rank-steps of 1 rank (nd used to say "6 rank-steps of 2 ranks").
+nd_classify_sh(classify_cli_sweep_duplicate 0 "holds the same trace as .*rank0.json \\(same content\\): read once.* 3 rank-steps of 1 rank"
+  "rm -rf $OUT/dup_sweep && mkdir -p $OUT/dup_sweep/run && cp ${ND_CLASSIFY_TRACES}/pytorch_hta/nccl_parser_config__nccl_data.json.gz $OUT/dup_sweep/run/rank0.json.gz && gzip -dc $OUT/dup_sweep/run/rank0.json.gz > $OUT/dup_sweep/run/rank0.json && printf 'DP=2\\n' > $OUT/dup_sweep/run/strategy.txt && $ND --sweep $OUT/dup_sweep -v | tr '\\n' ' '")
