@@ -40,7 +40,7 @@ typedef struct kd_reader {
     nd_error *err;
     int rc;
     int col[KD_COLS];        /* column of each field, -1 absent */
-    size_t field, row, line, row_line;
+    size_t field, row, line, row_line, last_end; /* last_end: the line the last record ended on */
     char cell[KD_COLS][KD_FIELD];
     size_t cell_len[KD_COLS];
     bool header_done;
@@ -195,13 +195,19 @@ static void on_row(int c, void *data)
     (void)c;
     kd_reader *k = data;
     size_t fields = k->field;
-    k->field = 0;
+    k->field = 0, k->last_end = k->line;
     if (k->rc || fields == 0) return;
     if (!k->header_done) {
         k->header_done = true;
-        if (k->col[KD_NAME] < 0 || k->col[KD_START] < 0 || k->col[KD_DUR] < 0)
-            fail(k, "missing column(s) Name, Start Time(us) or Duration(us) (a kernel_details.csv "
-                    "names every device task with its start and duration)");
+        char missing[96] = "";
+        static const int need[] = {KD_NAME, KD_START, KD_DUR};
+        for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+            if (k->col[need[i]] < 0)
+                snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s",
+                         missing[0] ? ", " : "", kd_names[need[i]]);
+        if (missing[0])
+            fail(k, "missing column(s) %s (a kernel_details.csv needs Name, Start Time(us), "
+                    "Duration(us))", missing);
         return;
     }
     k->row++;
@@ -222,8 +228,8 @@ static int read_once(kd_reader *k)
     if (!f) return k->err->code;
     char *buf = malloc(KD_LINE);
     struct csv_parser p;
-    csv_init(&p, CSV_STRICT | CSV_APPEND_NULL);
-    k->field = 0, k->row = 0, k->line = 1, k->header_done = false, k->bytes = 0;
+    csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
+    k->field = 0, k->row = 0, k->line = 1, k->last_end = 0, k->header_done = false, k->bytes = 0;
     k->digest = ND_DIGEST_SEED;
     for (int i = 0; i < KD_COLS; i++)
         k->col[i] = -1;
@@ -238,7 +244,9 @@ static int read_once(kd_reader *k)
         if (n && buf[n - 1] == '\n') k->line++;
     }
     if (!k->rc && ferror(f)) k->rc = nd_error_set(k->err, ND_EIO, "%s: read error", k->path);
-    if (!k->rc) csv_fini(&p, on_cell, on_row, k);
+    size_t open_line = k->last_end + 1; /* a record left open by a quote starts after the last */
+    if (!k->rc && csv_fini(&p, on_cell, on_row, k) != 0 && !k->rc)
+        k->rc = nd_error_set(k->err, ND_EINPUT, "%s:%zu: a quoted field is never closed", k->path, open_line);
     if (!k->rc && !k->header_done) k->rc = nd_error_set(k->err, ND_EINPUT, "%s: empty file; expected a header", k->path);
     csv_free(&p);
     free(buf);
