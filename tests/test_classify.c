@@ -339,9 +339,69 @@ static void bad_inputs(void **state)
     }
 }
 
+/* MTIA's trace: events up to 73,116 events out of order (the first reorder window held
+ * 65,535). By hand: one 200 ms step; 100,000 top-level cpu_ops of 1 us at 1 + 2i us, the
+ * first written after the 73,116 that follow it in time (it arrives 73,116 events late);
+ * host compute = 100,000 x 1 us = 100 ms, idle 100 ms. */
+static void far_out_of_order(void **state)
+{
+    (void)state;
+    enum { OPS = 100000, LATE = 73116 };
+    char tmpl[] = "/tmp/nd_classify_late_XXXXXX";
+    int fd = mkstemp(tmpl);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("{\"traceEvents\": [\n{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": "
+          "\"ProfilerStep#1\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 200000}", f);
+    for (int k = 1; k <= OPS; k++) {
+        int i = k <= LATE ? k : k == LATE + 1 ? 0 : k - 1; /* op 0 after ops 1..LATE */
+        fprintf(f, ",\n{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add\", \"pid\": 1, "
+                   "\"tid\": 1, \"ts\": %d, \"dur\": 1}", 1 + 2 * i);
+    }
+    fputs("]}\n", f);
+    fclose(f);
+    nd_error err = {0};
+    nd_classify_run *run = classify(tmpl, NULL, ND_VIEW_AUTO, 0, &err);
+    if (!run) fail_msg("%s", err.message);
+    NEAR(run->samples[0].q[ND_CQ_TIME], 200);
+    NEAR(run->samples[0].q[ND_CQ_COMP], 100);
+    NEAR(run->samples[0].q[ND_CQ_IDLE], 100);
+    nd_classify_run_free(run);
+    unlink(tmpl);
+}
+
+/* Kernels ordered by the heap and the ring of the reorder window together: a device
+ * stream written backwards (every kernel before the previous one), 2,000 kernels of 1 us
+ * at 10 us apart: each goes to the heap; compute 2 ms whatever the order, as written in
+ * order. */
+static void reorder_backwards(void **state)
+{
+    (void)state;
+    char tmpl[] = "/tmp/nd_classify_back_XXXXXX";
+    int fd = mkstemp(tmpl);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("[{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#1\", \"pid\": 1, "
+          "\"tid\": 1, \"ts\": 0, \"dur\": 30000}", f);
+    for (int i = 2000; i-- > 0;)
+        fprintf(f, ",\n{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, "
+                   "\"ts\": %d, \"dur\": 1}", 5 + 10 * i);
+    fputs("]\n", f);
+    fclose(f);
+    nd_error err = {0};
+    nd_classify_run *run = classify(tmpl, NULL, ND_VIEW_AUTO, 0, &err);
+    if (!run) fail_msg("%s", err.message);
+    NEAR(run->samples[0].q[ND_CQ_COMP], 2);
+    assert_int_equal(run->samples[0].view[ND_CQ_COMP], ND_VIEW_DEVICE);
+    nd_classify_run_free(run);
+    unlink(tmpl);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(far_out_of_order),
+        cmocka_unit_test(reorder_backwards),
         cmocka_unit_test(nd_worked_chrome),
         cmocka_unit_test(nd_worked_ascend),
         cmocka_unit_test(dims_parsing),

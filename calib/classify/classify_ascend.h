@@ -14,8 +14,13 @@ typedef struct ascend_row {
 } ascend_row;
 
 /* The rank rows of a step_trace_time.csv (stage rows skipped), checked; the caller frees
- * *rows. */
-int nd_classify_ascend_rows(const char *csv_path, ascend_row **rows, size_t *n, nd_error *err);
+ * *rows. id (may be NULL) gets the file's digest and length (duplicate inputs). */
+typedef struct ascend_file_id {
+    uint64_t digest;
+    size_t bytes;
+} ascend_file_id;
+int nd_classify_ascend_rows(const char *csv_path, ascend_row **rows, size_t *n, ascend_file_id *id,
+                            nd_error *err);
 
 /* The HCCL operators of communication.json summed per step, rank and kind: the
  * apportioning needs only these sums, so memory follows steps x ranks x kinds, not the

@@ -81,10 +81,11 @@ static void check_overlap(trace_ctx *t)
     if (c.steps) report(t, "torch_npu's Overlap Analysis", &c);
 }
 
-/* The N of "ProfilerStep#N", or -1. */
+/* The N of "ProfilerStep#N" (or of kernel_details.csv's "stepN"), or -1. */
 static long step_number(const char *name)
 {
     const char *h = strchr(name, '#');
+    if (!h && !strncmp(name, "step", 4)) h = name + 3;
     char *end;
     long v = h ? strtol(h + 1, &end, 10) : -1;
     return h && end != h + 1 && v >= 0 ? v : -1;
@@ -104,7 +105,7 @@ static void check_step_trace(trace_ctx *t)
         free(csv);
         return;
     }
-    if (nd_classify_ascend_rows(csv, &rows, &n, &err)) {
+    if (nd_classify_ascend_rows(csv, &rows, &n, NULL, &err)) {
         nd_classify_run_note(t->run, "%s: no cross-check with the step_trace_time.csv beside it: %s",
                              t->path, err.message);
         free(csv);
@@ -128,9 +129,34 @@ static void check_step_trace(trace_ctx *t)
     free(rows), free(csv);
 }
 
+/* HTA's temporal breakdown of the same kernels, with HTA's kernel types: its compute is
+ * nd's device compute when both call the same kernels communication; HTA calls only names
+ * holding "ncclKernel" so (not ncclDevKernel_, DeepEP, HCCL...), and the note says so. */
+static void check_hta(trace_ctx *t)
+{
+    const hta_breakdown *h = &t->hta;
+    if (!h->any || h->hi <= h->lo) return;
+    double nd = 0, span = (double)(h->hi - h->lo);
+    for (size_t i = 0; i < t->n_steps; i++)
+        nd += t->steps[i].dev_comp_ns;
+    double idle = span - h->busy_ns, non = span - h->comp_ns - idle;
+    char a[ND_CLASSIFY_MS_TEXT], b[ND_CLASSIFY_MS_TEXT], c[ND_CLASSIFY_MS_TEXT], d[ND_CLASSIFY_MS_TEXT];
+    nd_classify_format_ms(h->comp_ns / 1e6, a), nd_classify_format_ms(non / 1e6, b);
+    nd_classify_format_ms(idle / 1e6, c), nd_classify_format_ms(nd / 1e6, d);
+    bool same = fabs(nd - h->comp_ns) / 1e6 < 0.0005;
+    nd_classify_run_note(t->run, "%s: HTA's temporal breakdown of the steps' kernels (their span, %.3f ms): compute %s "
+                         "ms (%.1f %%), non-compute %s ms (%.1f %%), idle %s ms (%.1f %%); nd's device compute %s ms%s",
+                         t->path, span / 1e6, a, 100 * h->comp_ns / span, b, 100 * non / span, c, 100 * idle / span, d,
+                         same ? ": agrees"
+                         : nd < h->comp_ns ? ": HTA counts as compute the kernels nd knows as communication but whose "
+                                             "names hold no \"ncclKernel\" (ncclDevKernel_, DeepEP, HCCL, --comm-kernel ...)"
+                                           : ": HTA counts as memory the kernels named Memcpy or Memset that nd computes");
+}
+
 void nd_classify_cross_check(trace_ctx *t, bool device)
 {
     if (!device) return; /* the summaries describe the device, not the host's blocking */
     check_overlap(t);
     check_step_trace(t);
+    check_hta(t);
 }

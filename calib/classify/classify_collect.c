@@ -75,9 +75,37 @@ void nd_classify_summary_free(nd_classify_summary *m)
     memset(m, 0, sizeof *m);
 }
 
+int nd_classify_run_input_check(nd_classify_run *run, const char *path, int rank, uint64_t digest,
+                                unsigned long long bytes, nd_error *err)
+{
+    for (size_t i = 0; i < run->n_ids; i++) {
+        const nd_classify_input_id *x = &run->ids[i];
+        if (x->digest == digest && x->bytes == bytes) {
+            if (!strcmp(path, x->path)) nd_classify_run_warn(run, "%s is given twice: read once", path);
+            else nd_classify_run_warn(run, "%s holds the same trace as %s (same content): read once", path, x->path);
+            return 1;
+        }
+        if (rank >= 0 && x->rank == rank)
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: rank %d was read already, from %s: two traces of one rank in "
+                                "one run would count it twice; give one of them, or classify each "
+                                "as a run of its own", path, rank, x->path);
+    }
+    nd_classify_input_id *n = realloc(run->ids, (run->n_ids + 1) * sizeof *n);
+    if (!n) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    run->ids = n;
+    nd_classify_input_id id = {nd_strdup(path), rank, digest, bytes};
+    if (!id.path) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    run->ids[run->n_ids++] = id;
+    return 0;
+}
+
 void nd_classify_run_free(nd_classify_run *run)
 {
     if (!run) return;
+    for (size_t i = 0; i < run->n_ids; i++)
+        free(run->ids[i].path);
+    free(run->ids);
     for (size_t i = 0; i < run->n_samples; i++)
         sample_free(&run->samples[i]);
     free(run->samples);
@@ -88,6 +116,20 @@ void nd_classify_run_free(nd_classify_run *run)
     messages_free(&run->warnings);
     nd_classify_summary_free(&run->summary);
     free(run);
+}
+
+/* Here, beside the store, so that every reader (the Chrome sampler, the Ascend
+ * apportioning) can use it without reaching into another reader's file. */
+void nd_classify_sample_complete(nd_classify_sample *s)
+{
+    double *q = s->q;
+    q[ND_CQ_COMP] = q[ND_CQ_COMP_FW] + q[ND_CQ_COMP_BW] + q[ND_CQ_COMP_REC] + q[ND_CQ_COMP_OPT] +
+                    q[ND_CQ_COMP_OTHER] + q[ND_CQ_COMP_UNSPLIT];
+    q[ND_CQ_OPTIMIZER] = q[ND_CQ_COMP_OPT];
+    double busy = q[ND_CQ_COMP] + q[ND_CQ_UNCLASSIFIED];
+    for (int c = ND_CQ_DP_WAIT; c <= ND_CQ_SP_WAIT; c++)
+        busy += q[c];
+    q[ND_CQ_IDLE] = q[ND_CQ_TIME] - busy;
 }
 
 int nd_classify_run_sample_add(nd_classify_run *run, nd_classify_sample *s, nd_error *err)

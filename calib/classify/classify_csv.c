@@ -1,6 +1,7 @@
 /* A CSV table read whole with libcsv (strict), fed one line at a time so every record
  * knows the line it starts on: messages name lines, not record numbers. */
 #include "classify_csv.h"
+#include "classify_json.h"
 
 #include <csv.h>
 #include <ctype.h>
@@ -93,6 +94,8 @@ int nd_classify_csv_parse(const char *path, const char *data, size_t len, size_t
 {
     memset(t, 0, sizeof *t);
     t->max_cols = max_cols;
+    t->digest = ND_DIGEST_SEED, t->bytes = len;
+    nd_classify_digest_add(&t->digest, 0, (const unsigned char *)data, len);
     size_t skip = len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3) ? 3 : 0;
     struct csv_parser p;
     csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_EMPTY_IS_NULL);

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "nd/base/error.h"
 
@@ -13,6 +14,8 @@ typedef struct csv_table {
     char **cells;      /* row-major, rows x cols; NULL for an empty cell */
     size_t *row_line;  /* the line each record starts on (1-based) */
     size_t cols, rows; /* rows includes the header */
+    uint64_t digest;   /* of the first MiB of the data (duplicate inputs; classify_json.h) */
+    size_t bytes;      /* the data's length */
     /* while parsing */
     size_t n_cells, cap, cap_rows, row_fields, max_cols, line, row_start, last_end;
     bool oom, too_wide, ragged;

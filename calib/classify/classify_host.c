@@ -239,10 +239,25 @@ int nd_classify_host_track_feed(host_track *h, trace_ctx *t, uint32_t track, con
         f->is_compute = true;
     if (f->root >= 0) {
         frame *root = f->root == (int)h->depth ? f : &h->frames[f->root];
+        /* A group that is a kind alone places only nd's own roots (record_param_comms,
+         * nccl:*): ND leaves its roots that no rule places unclassified. Their payload is
+         * the largest tensor they or their annotations name (they hold no c10d op). */
+        bool nd_root = (root->feat & (F_RPC | F_COMM_ANNOT)) != 0;
         if (r->cat == CAT_CPU_OP && (r->feat & F_C10D_OP)) root->bytes += (double)r->bytes;
-        if (root->group < 0 && r->group >= 0) root->group = r->group;
+        else if (nd_root && (r->feat & (F_RPC | F_COMM_ANNOT)) && (double)r->bytes > root->bytes)
+            root->bytes = (double)r->bytes;
+        if (root->group < 0 && r->group >= 0 && (nd_root || !(r->flags & REC_KIND_ONLY))) root->group = r->group;
     }
     h->depth++;
+    return ND_OK;
+}
+
+int nd_classify_host_track_open(host_track *h, trace_ctx *t, int32_t index, nd_error *err)
+{
+    int rc = step_close(h, t, err);
+    trace_step *s = nd_classify_trace_step_at(t, index);
+    if (rc || !s) return rc;
+    h->step = index, h->step_start = s->ts, h->step_end = s->ts + s->dur;
     return ND_OK;
 }
 

@@ -25,6 +25,24 @@ double nd_classify_bus_factor(int coll, int64_t n)
     }
 }
 
+bool nd_classify_coll_mib(const nd_classify_kernels *k, int c, double *mib)
+{
+    *mib = k->coll_bytes[c] / 1048576.0;
+    return k->coll_bytes[c] > 0;
+}
+
+bool nd_classify_coll_algbw(const nd_classify_kernels *k, int c, double *gbps)
+{
+    *gbps = k->coll_ms[c] > 0 ? k->coll_bytes[c] / (k->coll_ms[c] * 1e-3) / 1e9 : 0;
+    return k->coll_ms[c] > 0 && k->coll_bytes[c] > 0;
+}
+
+bool nd_classify_coll_busbw(const nd_classify_kernels *k, int c, double *gbps)
+{
+    *gbps = k->coll_bus_ms[c] > 0 ? k->coll_bus_bytes[c] / (k->coll_bus_ms[c] * 1e-3) / 1e9 : 0;
+    return k->coll_bus_ms[c] > 0 && k->coll_bus_bytes[c] > 0;
+}
+
 void nd_classify_kernels_clear(nd_classify_kernels *k)
 {
     for (size_t i = 0; i < k->n_shapes; i++)

@@ -28,6 +28,14 @@ int nd_classify_kernels_summarize(const nd_classify_run *run, const bool *keep, 
 /* The report's kernel section (nothing without a device view). */
 void nd_classify_kernels_report(const nd_classify_run *run, FILE *f);
 
+/* A collective type's payload (MiB), algorithm and bus bandwidth (GB/s) per rank-step
+ * in k: false when not known (no payload recorded: 0 bytes means unknown; no kernel time;
+ * for the bus bandwidth, no group size, or a group of one rank), so that every output
+ * leaves the same numbers blank (CSV) or null (JSON). */
+bool nd_classify_coll_mib(const nd_classify_kernels *k, int coll, double *mib);
+bool nd_classify_coll_algbw(const nd_classify_kernels *k, int coll, double *gbps);
+bool nd_classify_coll_busbw(const nd_classify_kernels *k, int coll, double *gbps);
+
 /* NCCL-tests' bus-bandwidth factor of a collective on n ranks; -1 when it needs n and n
  * is unknown, or the kind has none. */
 double nd_classify_bus_factor(int coll, int64_t n);

@@ -80,11 +80,10 @@ static void collective_rows(FILE *f, const nd_classify_kernels *k, double step_m
         if (step_ms > 0) r.num[ND_KCOL_STEP_SHARE] = k->coll_ms[c] / step_ms;
         krow_ms(&r, ND_KCOL_EXPOSED_MS, k->coll_exposed_ms[c]);
         krow_ms(&r, ND_KCOL_OVERLAPPED_MS, fmax(0, k->coll_ms[c] - k->coll_exposed_ms[c]));
-        r.num[ND_KCOL_MIB] = k->coll_bytes[c] / 1048576.0;
-        if (k->coll_ms[c] > 0 && k->coll_bytes[c] > 0)
-            r.num[ND_KCOL_ALGBW_GBPS] = k->coll_bytes[c] / (k->coll_ms[c] * 1e-3) / 1e9;
-        if (k->coll_bus_ms[c] > 0 && k->coll_bus_bytes[c] > 0)
-            r.num[ND_KCOL_BUSBW_GBPS] = k->coll_bus_bytes[c] / (k->coll_bus_ms[c] * 1e-3) / 1e9;
+        double v;
+        if (nd_classify_coll_mib(k, c, &v)) r.num[ND_KCOL_MIB] = v;
+        if (nd_classify_coll_algbw(k, c, &v)) r.num[ND_KCOL_ALGBW_GBPS] = v;
+        if (nd_classify_coll_busbw(k, c, &v)) r.num[ND_KCOL_BUSBW_GBPS] = v;
         if (k->coll_calls[c] > 0) krow_ms(&r, ND_KCOL_MS_PER_CALL, k->coll_ms[c] / k->coll_calls[c]);
         krow_write(f, &r);
     }
@@ -155,10 +154,13 @@ void nd_classify_kernels_report(const nd_classify_run *run, FILE *f)
         if (!head) fprintf(f, "  %-20s %10s %8s %10s %10s %10s %9s\n", "collective", "calls", "MiB",
                            "kernel ms", "exposed", "overlap", "busbw GB/s");
         head = true;
-        fprintf(f, "  %-20s %10.2f %8.1f %10.3f %10.3f %10.3f ", nd_classify_coll_name(c),
-                k->coll_calls[c], k->coll_bytes[c] / 1048576.0, k->coll_ms[c], k->coll_exposed_ms[c],
+        double mib, bus;
+        fprintf(f, "  %-20s %10.2f ", nd_classify_coll_name(c), k->coll_calls[c]);
+        if (nd_classify_coll_mib(k, c, &mib)) fprintf(f, "%8.1f", mib);
+        else fprintf(f, "%8s", "?");
+        fprintf(f, " %10.3f %10.3f %10.3f ", k->coll_ms[c], k->coll_exposed_ms[c],
                 fmax(0, k->coll_ms[c] - k->coll_exposed_ms[c]));
-        if (k->coll_bus_ms[c] > 0) fprintf(f, "%9.1f\n", k->coll_bus_bytes[c] / (k->coll_bus_ms[c] * 1e-3) / 1e9);
+        if (nd_classify_coll_busbw(k, c, &bus)) fprintf(f, "%9.1f\n", bus);
         else fprintf(f, "%9s\n", "?");
     }
     for (size_t i = 0; i < k->n_shapes && i < 10; i++) {

@@ -9,7 +9,8 @@
  *   torchtitan: "step: 10  loss: 7.1234  memory: 58.31GiB(73.60%)  tps: 7,402  ..."
  *     (tokens per second per device), "Building 2-D device mesh with ['dp_shard', 'tp'], [4, 2]"
  *   NeMo: "... global_step=50.0, consumed_samples=76800.0, train_step_timing in s=5.900 ..."
- *   MindFormers: "{ Epoch:[ 1/ 2], step:[ 2/ 19], loss: 10.633, per_step_time: 1752ms, ..." */
+ *   MindFormers: "{ Epoch:[ 1/ 2], step:[ 2/ 19], loss: 10.633, per_step_time: 1752ms, ...",
+ *     MindSpore's "Actual peak memory usage (with fragments): 26244M" */
 #include "classify_log.h"
 
 #include <ctype.h>
@@ -237,9 +238,26 @@ static int step_line(log_state *s, const char *line, nd_error *err)
     return ND_OK;
 }
 
+/* MindSpore's memory report, which MindFormers' logs hold (with GLOG_v=1; MindSpore's
+ * tutorials, "DryRun"): "Actual peak memory usage (with fragments): 26244M" is what the
+ * device held (reserved), "Used peak memory usage (without fragments): 23716M" what was
+ * allocated; M is MiB (its "Device MOC memory size: 65536M" is a 64 GiB device). */
+static void mindspore_memory_line(log_state *s, const char *line)
+{
+    double v;
+    const char *end;
+    if (number_after(line, "Actual peak memory usage (with fragments)", &v, &end) && *end == 'M' &&
+        v > s->max_reserved_mib)
+        s->max_reserved_mib = v;
+    if (number_after(line, "Used peak memory usage (without fragments)", &v, &end) && *end == 'M' &&
+        v > s->max_allocated_mib)
+        s->max_allocated_mib = v;
+}
+
 /* Megatron's memory report: the largest of every rank's that the log holds. */
 static void memory_line(log_state *s, const char *line)
 {
+    if (strstr(line, "peak memory usage")) mindspore_memory_line(s, line);
     if (!strstr(line, "memory (MB)")) return;
     double v;
     if (number_after(line, "max allocated", &v, NULL) && v > s->max_allocated_mib) s->max_allocated_mib = v;

@@ -6,17 +6,23 @@
 #include <ctype.h>
 #include <string.h>
 
-static bool has(const char *s, size_t len, const char *needle)
+/* Where needle first appears in s[0, len), or NULL. */
+static const char *find(const char *s, size_t len, const char *needle)
 {
     size_t n = strlen(needle);
-    if (n > len) return false;
+    if (n > len) return NULL;
     const char *end = s + len - n;
     for (const char *p = s; p <= end; p++) {
         p = memchr(p, needle[0], (size_t)(end - p) + 1);
-        if (!p) return false;
-        if (memcmp(p, needle, n) == 0) return true;
+        if (!p) return NULL;
+        if (memcmp(p, needle, n) == 0) return p;
     }
-    return false;
+    return NULL;
+}
+
+static bool has(const char *s, size_t len, const char *needle)
+{
+    return find(s, len, needle) != NULL;
 }
 
 static bool starts(const char *s, size_t len, const char *prefix)
@@ -114,6 +120,53 @@ static coll_kind coll_after(const char *s, size_t len, size_t from)
     return nd_classify_coll_from_text(s + from, e - from);
 }
 
+/* Communication kernels by what they are: the families of communication libraries,
+ * matched on the kernel's name (docs/classify.md, "Communication kernels"). A prefix
+ * family names its collective after the prefix (ncclDevKernel_AllReduce_...); the others
+ * by the words of the whole name ("multimem_all_reduce" is an all-reduce), DeepEP's
+ * dispatch and combine being the all-to-all of expert parallelism. */
+typedef struct comm_family_def {
+    const char *text;
+    bool prefix;     /* text starts the name; else it appears anywhere in it */
+    coll_kind kind;  /* COLL_UNKNOWN: from the name's words */
+    uint32_t extra;  /* more feature bits */
+} comm_family_def;
+
+static const comm_family_def comm_families[] = {
+    {"ncclKernel_", true, COLL_UNKNOWN, F_NCCL_FAMILY},    /* NCCL, RCCL (same names), NCCLX */
+    {"ncclDevKernel_", true, COLL_UNKNOWN, F_NCCL_FAMILY}, /* NCCL >= 2.19 */
+    {"mscclKernel_", true, COLL_UNKNOWN, 0},               /* MSCCL */
+    {"hcom", true, COLL_UNKNOWN, 0},                       /* HCCL tasks: hcom_allReduce__... */
+    {"Hccl", true, COLL_UNKNOWN, 0},
+    {"rccl", false, COLL_UNKNOWN, 0},                      /* RCCL's own kernels */
+    {"deep_ep::", false, COLL_ALL_TO_ALL, 0},              /* DeepEP dispatch / combine */
+    {"dpsk::ep::", false, COLL_ALL_TO_ALL, 0},
+    {"nvshmem", false, COLL_UNKNOWN, 0},                   /* NVSHMEM (nvshmemi_*, nvshmem_*) */
+    {"mscclpp", false, COLL_UNKNOWN, 0},                   /* MSCCL++ */
+    {"ucc_tl_", false, COLL_UNKNOWN, 0},                   /* UCC's transport layers */
+    {"ucc_ec_", false, COLL_UNKNOWN, 0},
+    {"symmetric_memory::", false, COLL_UNKNOWN, 0},        /* torch's symmetric-memory collectives */
+    {"cross_device_reduce", false, COLL_ALL_REDUCE, 0},    /* vLLM's and SGLang's custom all-reduce */
+};
+
+/* The family a kernel name belongs to: sets F_COMM_KERNEL (and the family's bits) in *f
+ * and returns the collective it runs; leaves *f alone for any other name. */
+static coll_kind comm_family(const char *s, size_t len, uint32_t *f)
+{
+    for (size_t i = 0; i < sizeof comm_families / sizeof comm_families[0]; i++) {
+        const comm_family_def *d = &comm_families[i];
+        const char *at = d->prefix ? (starts(s, len, d->text) ? s : NULL) : find(s, len, d->text);
+        if (!at) continue;
+        *f |= F_COMM_KERNEL | d->extra;
+        if (d->kind != COLL_UNKNOWN) return d->kind;
+        if (!d->prefix) return nd_classify_coll_from_text(at, len - (size_t)(at - s));
+        size_t from = strlen(d->text);
+        if (from == 4 && len > 4 && s[4] == '_') from++; /* "hcom_allGather" */
+        return coll_after(s, len, from);
+    }
+    return COLL_UNKNOWN;
+}
+
 static uint32_t comm_features(const char *s, size_t len)
 {
     uint32_t f = 0;
@@ -130,12 +183,8 @@ static uint32_t comm_features(const char *s, size_t len)
     if (len == 18 && memcmp(s, "record_param_comms", 18) == 0) f |= F_RPC;
     if (starts(s, len, "nccl:") || starts(s, len, "gloo:"))
         f |= F_COMM_ANNOT, k = nd_classify_coll_from_text(s + 5, len - 5);
-    if (starts(s, len, "ncclKernel_")) f |= F_NCCL_KERNEL, k = coll_after(s, len, 11);
-    if (starts(s, len, "ncclDevKernel_")) f |= F_NCCL_KERNEL, k = coll_after(s, len, 14);
-    if (starts(s, len, "hcom_") || starts(s, len, "hcom")) {
-        size_t e = 4 + (len > 4 && s[4] == '_');
-        f |= F_HCOM, k = coll_after(s, len, e);
-    }
+    coll_kind family = comm_family(s, len, &f);
+    if (f & F_COMM_KERNEL) k = family;
     return f | ((uint32_t)k << F_COLL_SHIFT);
 }
 
@@ -165,7 +214,7 @@ static nd_classify_kernel_class kernel_class_of(const char *s, size_t len, uint3
         "cast", "exp", "copy", "fill", "zero", "where", "pow", "neg", "clamp", "multi_tensor",
         "bn_fw", "bn_bw", "transdata", "transpose", "nchwtonhwc", "nhwctonchw", "catarray",
         "sum", "mean", "max", "min", NULL};
-    if (comm & (F_NCCL_KERNEL | F_HCOM)) return ND_KC_COMM;
+    if (comm & F_COMM_KERNEL) return ND_KC_COMM;
     char low[256];
     size_t n = len < sizeof low - 1 ? len : sizeof low - 1;
     for (size_t i = 0; i < n; i++)

@@ -197,6 +197,7 @@ static void detail_header(FILE *f, const nd_classify_site *sites, size_t n)
     fputs("rank,step", f);
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
         fprintf(f, ",%s", nd_classify_quantity_name(cols[i]));
+    fputs(",comm_kernel_ms,overlap_pct", f);
     static const char *what[] = {"ms", "calls", "waits", "MiB"};
     for (size_t i = 0; i < n; i++)
         for (int k = 0; k < 4; k++) {
@@ -223,6 +224,10 @@ static void detail_row(FILE *f, const nd_classify_run *run, const nd_classify_sa
         fputc(',', f);
         classify_print_ms(f, s->q[cols[i]], 3);
     }
+    fputc(',', f);
+    if (s->kernels) classify_print_ms(f, s->comm_ms, 3);
+    fputc(',', f);
+    if (s->comm_ms > 0) fprintf(f, "%.1f", 100 * s->overlapped_ms / s->comm_ms); /* blank: no communication */
     for (size_t i = 0; i < n; i++) {
         const nd_classify_site *x = site_of(s, &sites[i]);
         fputc(',', f);

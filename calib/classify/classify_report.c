@@ -139,6 +139,11 @@ static void summary_block(const nd_classify_run *run, FILE *f)
     for (size_t i = 0; i < run->warnings.n; i++)
         fprintf(f, "  ! %s\n", run->warnings.items[i]);
     double t = median ? m->q[ND_CQ_TIME].median : m->q[ND_CQ_TIME].mean;
+    if (m->n_overlap_samples)
+        fprintf(f, "Communication kernels ran beside compute %.1f %% of their time (HTA's comm/compute "
+                   "overlap over %zu rank-step%s; per rank-step %.1f to %.1f %%)\n",
+                m->overlap_pct_all, m->n_overlap_samples, plural(m->n_overlap_samples),
+                m->overlap_pct.min, m->overlap_pct.max);
     fprintf(f, "Per step        %12s %8s\n", "ms", "share");
     for (int q = 0; q < ND_CQ_CSV_COLUMNS; q++) {
         double v = median ? m->q[q].median : m->q[q].mean;
@@ -266,12 +271,16 @@ static void json_kernels(const nd_classify_run *run, FILE *f)
         if (k->coll_calls[c] <= 0 && k->coll_ms[c] <= 0) continue;
         fputs(first ? "\n      {\"type\": " : ",\n      {\"type\": ", f), first = false;
         json_string(f, nd_classify_coll_name(c));
+        double mib, alg, bus;
+        bool has_mib = nd_classify_coll_mib(k, c, &mib), has_alg = nd_classify_coll_algbw(k, c, &alg);
+        bool has_bus = nd_classify_coll_busbw(k, c, &bus);
         fputs(", \"calls\": ", f), json_number(f, k->coll_calls[c]);
-        fputs(", \"mib\": ", f), json_number(f, k->coll_bytes[c] / 1048576.0);
+        fputs(", \"mib\": ", f), json_number(f, has_mib ? mib : NAN);
         fputs(", \"kernel_ms\": ", f), json_number(f, k->coll_ms[c]);
         fputs(", \"exposed_ms\": ", f), json_number(f, k->coll_exposed_ms[c]);
-        fputs(", \"busbw_gbps\": ", f);
-        json_number(f, k->coll_bus_ms[c] > 0 ? k->coll_bus_bytes[c] / (k->coll_bus_ms[c] * 1e-3) / 1e9 : NAN);
+        fputs(", \"overlapped_ms\": ", f), json_number(f, fmax(0, k->coll_ms[c] - k->coll_exposed_ms[c]));
+        fputs(", \"algbw_gbps\": ", f), json_number(f, has_alg ? alg : NAN);
+        fputs(", \"busbw_gbps\": ", f), json_number(f, has_bus ? bus : NAN);
         fputc('}', f);
     }
     fputs(first ? "],\n    \"shapes\": [" : "\n    ],\n    \"shapes\": [", f);
@@ -285,6 +294,29 @@ static void json_kernels(const nd_classify_run *run, FILE *f)
         fputc('}', f);
     }
     fputs(k->n_shapes ? "\n    ]},\n" : "]},\n", f);
+}
+
+/* "overlap_pct": HTA's comm/compute overlap, its statistics over the rank-steps whose
+ * communication kernels ran and each kept rank-step's (null: no communication kernel). */
+static void json_overlap(const nd_classify_run *run, FILE *f)
+{
+    const nd_classify_summary *m = &run->summary;
+    bool any = m->n_overlap_samples > 0;
+    fprintf(f, "  \"overlap_pct\": {\"rank_steps\": %zu, \"all\": ", m->n_overlap_samples);
+    json_number(f, any ? m->overlap_pct_all : NAN);
+    fputs(", \"mean\": ", f), json_number(f, any ? m->overlap_pct.mean : NAN);
+    fputs(", \"median\": ", f), json_number(f, any ? m->overlap_pct.median : NAN);
+    fputs(", \"min\": ", f), json_number(f, any ? m->overlap_pct.min : NAN);
+    fputs(", \"max\": ", f), json_number(f, any ? m->overlap_pct.max : NAN);
+    fputs(", \"per_rank_step\": [", f);
+    bool first = true;
+    for (size_t i = 0; i < run->n_samples; i++) {
+        const nd_classify_sample *s = &run->samples[i];
+        if (s->step_order < run->opts.skip_steps) continue;
+        fputs(first ? "" : ", ", f), first = false;
+        json_number(f, s->comm_ms > 0 ? 100 * s->overlapped_ms / s->comm_ms : NAN);
+    }
+    fputs("]},\n", f);
 }
 
 void nd_classify_json_print(const nd_classify_run *run, FILE *f)
@@ -314,6 +346,7 @@ void nd_classify_json_print(const nd_classify_run *run, FILE *f)
     fputs("},\n", f);
     json_sites(run, f);
     json_kernels(run, f);
+    json_overlap(run, f);
     fputs("  \"warnings\": [", f);
     for (size_t i = 0; i < run->warnings.n; i++) {
         fputs(i ? ", " : "", f);

@@ -1,6 +1,7 @@
 /* A classification run: the inputs read into rank-step samples, the warm-up steps
  * dropped, and the statistics over what is left. */
 #include "classify_internal.h"
+#include "classify_kernel_details.h"
 #include "classify_kernels.h"
 
 #include <errno.h>
@@ -27,6 +28,8 @@ int nd_classify_run_add(nd_classify_run *run, const char *path, nd_error *err)
     struct stat st;
     if (stat(path, &st) != 0)
         return nd_error_set(err, ND_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    if (S_ISREG(st.st_mode) && nd_classify_kernel_details_is(path))
+        return nd_classify_kernel_details_read(run, path, err);
     char *csv = NULL;
     int found = nd_classify_ascend_find(path, &csv, err);
     if (found < 0) return found;
@@ -72,6 +75,25 @@ static void stats_of(const nd_classify_run *run, const bool *keep, nd_classify_s
         s->min = tmp[0], s->max = tmp[n - 1];
         m->view[q] = (nd_classify_view)view;
     }
+}
+
+/* HTA's overlap over the rank-steps whose communication kernels ran. */
+static void overlap_of(const nd_classify_run *run, const bool *keep, nd_classify_summary *m, double *tmp)
+{
+    size_t n = 0;
+    double comm = 0, over = 0, sum = 0;
+    for (size_t i = 0; i < run->n_samples; i++) {
+        const nd_classify_sample *s = &run->samples[i];
+        if (!keep[i] || s->comm_ms <= 0) continue;
+        tmp[n] = 100 * s->overlapped_ms / s->comm_ms;
+        sum += tmp[n++], comm += s->comm_ms, over += s->overlapped_ms;
+    }
+    m->n_overlap_samples = n;
+    if (!n) return;
+    qsort(tmp, n, sizeof *tmp, cmp_double);
+    m->overlap_pct = (nd_classify_stats){sum / (double)n, n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2,
+                                         tmp[0], tmp[n - 1]};
+    m->overlap_pct_all = 100 * over / comm;
 }
 
 typedef struct rank_key {
@@ -176,6 +198,7 @@ int nd_classify_run_finish(nd_classify_run *run, nd_error *err)
                           run->opts.skip_steps, most);
     if (!rc) {
         stats_of(run, keep, m, tmp);
+        overlap_of(run, keep, m, tmp);
         if (slowest_of(run, keep, m) || sites_of(run, keep, m) ||
             nd_classify_kernels_summarize(run, keep, m))
             rc = nd_error_set(err, ND_ENOMEM, "out of memory");

@@ -9,18 +9,7 @@
 
 #include "classify_checks.h"
 #include "classify_kernels.h"
-
-void nd_classify_sample_complete(nd_classify_sample *s)
-{
-    double *q = s->q;
-    q[ND_CQ_COMP] = q[ND_CQ_COMP_FW] + q[ND_CQ_COMP_BW] + q[ND_CQ_COMP_REC] + q[ND_CQ_COMP_OPT] +
-                    q[ND_CQ_COMP_OTHER] + q[ND_CQ_COMP_UNSPLIT];
-    q[ND_CQ_OPTIMIZER] = q[ND_CQ_COMP_OPT];
-    double busy = q[ND_CQ_COMP] + q[ND_CQ_UNCLASSIFIED];
-    for (int c = ND_CQ_DP_WAIT; c <= ND_CQ_SP_WAIT; c++)
-        busy += q[c];
-    q[ND_CQ_IDLE] = q[ND_CQ_TIME] - busy;
-}
+#include "classify_links.h"
 
 static int site_add(nd_classify_sample *s, int column, const char *label, double ns, double calls,
                     double waits, double bytes)
@@ -46,16 +35,11 @@ static int site_add(nd_classify_sample *s, int column, const char *label, double
     return 0;
 }
 
+/* Every number but the step time comes from the device in the device view. */
 static void views_set(nd_classify_sample *s, bool device)
 {
     for (int q = 0; q < ND_CQ_COUNT; q++)
-        s->view[q] = ND_VIEW_HOST;
-    if (!device) return;
-    static const int dev[] = {ND_CQ_COMP,    ND_CQ_DP_WAIT,      ND_CQ_MP_WAIT,     ND_CQ_EP_WAIT,
-                              ND_CQ_CP_WAIT, ND_CQ_PP_WAIT,      ND_CQ_OP_WAIT,     ND_CQ_SP_WAIT,
-                              ND_CQ_IDLE,    ND_CQ_UNCLASSIFIED, ND_CQ_COMP_UNSPLIT};
-    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++)
-        s->view[dev[i]] = ND_VIEW_DEVICE;
+        s->view[q] = q != ND_CQ_TIME && device ? ND_VIEW_DEVICE : ND_VIEW_HOST;
 }
 
 static int host_parts(nd_classify_sample *s, const trace_step *st, const placed *pl)
@@ -71,16 +55,16 @@ static int host_parts(nd_classify_sample *s, const trace_step *st, const placed 
     return 0;
 }
 
-/* Device compute has no phases. The optimizer's part is the host's optimizer share of
- * host compute applied to device compute: kernels run after their launch, so a host
- * time window would catch the wrong kernels, while the share carries over. */
+/* Device compute by the phase of the host frames around each kernel's launch (the
+ * kernels launched inside Optimizer.step are the optimizer's, wherever they run);
+ * compute whose launch is not known is comp_unsplit. */
 static int device_parts(nd_classify_sample *s, const trace_step *st, const placed *pl)
 {
-    double comp = st->dev_comp_ns / 1e6, host = 0;
-    for (int b = 0; b < 5; b++)
-        host += st->phase_ns[b] / 1e6;
-    s->q[ND_CQ_COMP_OPT] = host > 0 ? comp * (st->phase_ns[3] / 1e6) / host : 0;
-    s->q[ND_CQ_COMP_UNSPLIT] = comp - s->q[ND_CQ_COMP_OPT];
+    _Static_assert(ND_CQ_COMP_UNSPLIT - ND_CQ_COMP_FW == PHASE_UNKNOWN &&
+                       ND_CQ_COMP_OPT - ND_CQ_COMP_FW == PHASE_OPT,
+                   "the comp_* quantities in the order of the launch phases");
+    for (int b = 0; b < PHASE_BUCKETS; b++)
+        s->q[ND_CQ_COMP_FW + b] = st->dev_phase_ns[b] / 1e6;
     for (size_t g = 0; g < st->n_dev_groups; g++) {
         const step_group *x = &st->dev_groups[g];
         if (x->exposed_ns > 0 &&
@@ -142,6 +126,41 @@ static void note_fallbacks(trace_ctx *t, const placed *pl, const bool *used)
                    "them (no matching correlation or External id): typed by their kernel name "
                    "(a SendRecv kernel counts as p2p, though NCCL runs all-to-all on it too)",
                    t->path, t->unlinked_comm);
+}
+
+/* Where the device's work and the trace's steps do not line up: the last step's kernels
+ * running past its end (counted in it), kernels no step holds, launches whose host ops
+ * were forgotten, compute of unknown launch. */
+static void note_device_extent(trace_ctx *t)
+{
+    size_t n;
+    const int32_t *order = nd_classify_trace_steps_by_time(t, &n);
+    const trace_step *last = n ? &t->steps[order[n - 1]] : NULL;
+    if (last && last->tail_kernels)
+        nd_classify_run_warn(t->run, "%s: the trace ends before its device work does: %lu kernel(s) of %s "
+                             "end after it, %.3f ms past its end; they count in it (a kernel belongs to "
+                             "the step that launched it), so its device parts outlast its window",
+                             t->path, last->tail_kernels, last->name, last->tail_ns / 1e6);
+    if (t->late_kernels)
+        nd_classify_run_warn(t->run, "%s: the trace ends before its device work does: %llu kernel(s) "
+                             "(%.3f ms) start after the last step ends and no launch ties them to a "
+                             "step: not counted", t->path, t->late_kernels, t->late_ns / 1e6);
+    if (t->unassigned_kernels > t->late_kernels)
+        nd_classify_trace_note(t, "%llu device kernels (%.3f ms) were launched outside every profiled "
+                               "step: not counted (HTA's iteration -1)", t->unassigned_kernels - t->late_kernels,
+                               (t->unassigned_ns - t->late_ns) / 1e6);
+    unsigned long long lost = nd_classify_links_forgotten(t->links);
+    if (lost)
+        nd_classify_run_warn(t->run, "%s: %llu launches came after the host ops around them were "
+                             "forgotten (at most %u kept): the compute of their kernels is comp_unsplit",
+                             t->path, lost, LINK_MAX);
+    double unknown = 0, comp = 0;
+    for (size_t i = 0; i < t->n_steps; i++)
+        unknown += t->steps[i].dev_phase_ns[PHASE_UNKNOWN], comp += t->steps[i].dev_comp_ns;
+    if (unknown > 0 && comp > 0 && !t->from_csv)
+        nd_classify_trace_note(t, "%.1f %% of the device compute has no known launch (%llu kernels placed by "
+                               "their start): it is comp_unsplit, and the optimizer and the other phases "
+                               "hold the rest only", 100 * unknown / comp, t->by_window);
 }
 
 /* The degrees a trace's distributedInfo states fill the dimensions the run does not have
@@ -215,6 +234,7 @@ int nd_classify_trace_samples(trace_ctx *t, nd_error *err)
         int bad =
             !s.input || !s.step || (device ? device_parts(&s, st, pl) : host_parts(&s, st, pl));
         if (!bad && device && !(s.kernels = nd_classify_kernels_of_step(t, st, pl))) bad = 1;
+        if (device) s.comm_ms = st->dev_comm_ns / 1e6, s.overlapped_ms = st->dev_overlap_ns / 1e6;
         nd_classify_sample_complete(&s);
         if (bad) {
             rc = nd_error_set(err, ND_ENOMEM, "out of memory");
@@ -231,6 +251,7 @@ int nd_classify_trace_samples(trace_ctx *t, nd_error *err)
     if (!rc && empty)
         nd_classify_run_warn(t->run, "%s: %zu ProfilerStep event(s) of zero length skipped", t->path, empty);
     if (!rc) note_fallbacks(t, pl, used);
+    if (!rc && device) note_device_extent(t);
     if (!rc) nd_classify_cross_check(t, device);
     free(pl), free(used);
     return rc;

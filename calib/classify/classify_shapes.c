@@ -23,14 +23,17 @@ static const char *const dtype_names[] = {"", "fp32", "bf16", "fp16", "fp8", "fp
 
 uint8_t nd_classify_dtype_of(const char *s, size_t n)
 {
+#define NAME(lit) lit, sizeof(lit) - 1 /* the length beside the name: no strlen per input */
     static const struct {
         const char *text;
+        size_t len;
         uint8_t dtype;
-    } map[] = {{"float", 1},          {"c10::BFloat16", 2},       {"c10::Half", 3},
-               {"c10::Float8_e4m3fn", 4}, {"c10::Float8_e5m2", 4}, {"double", 5},
-               {"signed char", 6},    {"unsigned char", 6}};
+    } map[] = {{NAME("float"), 1},         {NAME("c10::BFloat16"), 2},      {NAME("c10::Half"), 3},
+               {NAME("c10::Float8_e4m3fn"), 4}, {NAME("c10::Float8_e5m2"), 4}, {NAME("double"), 5},
+               {NAME("signed char"), 6},   {NAME("unsigned char"), 6}};
+#undef NAME
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (strlen(map[i].text) == n && !memcmp(map[i].text, s, n)) return map[i].dtype;
+        if (map[i].len == n && !memcmp(map[i].text, s, n)) return map[i].dtype;
     return 0;
 }
 

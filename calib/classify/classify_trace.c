@@ -19,11 +19,22 @@
 #define MAX_TRACKS 4096
 #define MAX_STEPS 65536
 
+/* A step the first reading registered (a second reading knows every step before its
+ * events): the index of the one starting at ts, or -1. */
+static int32_t preset_step_at(const trace_ctx *t, nd_ns ts, nd_ns dur)
+{
+    int32_t i = nd_classify_trace_step_of(t, ts);
+    return i >= 0 && t->steps[i].ts == ts && t->steps[i].dur == dur ? i : -1;
+}
+
 /* Registers a ProfilerStep window recorded on host thread `track`; *index_out gets its
- * index. The by_time order is kept by insertion. */
+ * index. The by_time order is kept by insertion. A step whose window holds a launch read
+ * before it, or whose start the device sweep has passed, asks for a second reading
+ * (classify_chrome.c) with every step known from the start. */
 static int trace_step_add(trace_ctx *t, const char *name, nd_ns ts, nd_ns dur, uint32_t track,
                           int32_t *index_out)
 {
+    if (t->preset) return *index_out = preset_step_at(t, ts, dur), ND_OK;
     if (t->n_steps == t->cap_steps) {
         size_t cap = t->cap_steps ? t->cap_steps * 2 : 16;
         trace_step *s = realloc(t->steps, cap * sizeof *s);
@@ -45,6 +56,7 @@ static int trace_step_add(trace_ctx *t, const char *name, nd_ns ts, nd_ns dur, u
     t->by_time[i] = (int32_t)t->n_steps;
     *index_out = (int32_t)t->n_steps++;
     if (t->dev && ts < nd_classify_device_sweep_position(t->dev)) t->device_late = true;
+    if (t->stepless_launches && ts <= t->stepless_hi && t->stepless_lo < ts + dur) t->launch_late = true;
     return ND_OK;
 }
 
@@ -121,10 +133,14 @@ static int release_one(trace_ctx *t, nd_error *err)
     return nd_classify_host_track_feed(t->tracks[best_i].host, t, (uint32_t)best_i, &r, err);
 }
 
-/* A host op that launches kernels worth knowing: kept for the links. */
+/* A host op that launches kernels worth knowing (a collective, a GEMM or attention with
+ * its shape) or that sets the phase of what it launches: kept for the links. */
 static int host_links(trace_ctx *t, uint64_t key, const trace_rec *r, const trace_extra *x)
 {
-    link_info li = {.group = x->link_group, .shape = -1, .bytes = (double)r->bytes};
+    bool frame = r->cat == CAT_CPU_OP || r->cat == CAT_PYTHON || r->cat == CAT_ANNOTATION;
+    link_info li = {.group = x->link_group, .shape = -1, .bytes = (double)r->bytes,
+                    .phases = frame ? (uint8_t)(r->feat & F_PHASES) : 0,
+                    .in_comm = (r->feat & (F_C10D_OP | F_RPC | F_COMM_ANNOT)) != 0};
     op_kind k = F_OPK(r->feat);
     shape_key sk;
     double flops = 0;
@@ -132,7 +148,7 @@ static int host_links(trace_ctx *t, uint64_t key, const trace_rec *r, const trac
         int i = nd_classify_shape_intern(&t->shapes, &sk);
         if (i >= 0) li.shape = i, li.flops = flops;
     }
-    if (li.group < 0 && li.shape < 0) return 0;
+    if (li.group < 0 && li.shape < 0 && !li.phases && !li.in_comm) return 0;
     return nd_classify_links_op(t->links, key, x->ext, r->ts, r->dur, &li);
 }
 
@@ -160,6 +176,7 @@ static int host_event(trace_ctx *t, uint64_t key, trace_rec *r, const char *name
     if ((r->feat & F_STEP) && (rc = trace_step_add(t, name, r->ts, r->dur, track, &r->group)))
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     host_stream *s = &t->tracks[track];
+    s->cpu_ops += r->cat == CAT_CPU_OP;
     if (nd_classify_reorder_late(&s->buf, r)) return late_error(t, "host thread", err);
     if ((rc = nd_classify_reorder_push(&s->buf, r, &out)) < 0)
         return nd_error_set(err, ND_ENOMEM, "out of memory");
@@ -167,17 +184,38 @@ static int host_event(trace_ctx *t, uint64_t key, trace_rec *r, const char *name
     return nd_classify_host_track_feed(s->host, t, track, &out, err);
 }
 
+/* A launch: its step, and which op around it, for its kernel. One that no step holds
+ * is remembered: a step registered later over it asks for a second reading. */
+static int launch_event(trace_ctx *t, uint64_t key, const trace_rec *r, const trace_extra *x,
+                        nd_error *err)
+{
+    if (!x->corr) return ND_OK;
+    int32_t step = nd_classify_trace_step_of(t, r->ts);
+    if (step < 0 && !t->preset) {
+        if (!t->stepless_launches || r->ts < t->stepless_lo) t->stepless_lo = r->ts;
+        if (!t->stepless_launches || r->ts > t->stepless_hi) t->stepless_hi = r->ts;
+        t->stepless_launches++;
+    }
+    if (nd_classify_links_launch(t->links, &t->groups, key, r->ts, x->corr, step))
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    return ND_OK;
+}
+
+/* The span of the trace's events (a trace without steps is one window over it). */
+static void span_add(trace_ctx *t, const trace_rec *r)
+{
+    if (!t->has_span || r->ts < t->span_lo) t->span_lo = r->ts;
+    if (!t->has_span || r->ts + r->dur > t->span_hi) t->span_hi = r->ts + r->dur;
+    t->has_span = true;
+}
+
 int nd_classify_trace_event(trace_ctx *t, uint64_t key, trace_rec *r, const char *name,
                             const trace_extra *x, nd_error *err)
 {
     int rc = ND_OK;
     trace_rec out;
-    if (r->cat == CAT_RUNTIME) { /* a launch: which op around it, for its kernel */
-        if (x->corr && !nd_classify_links_empty(t->links) &&
-            nd_classify_links_launch(t->links, &t->groups, key, r->ts, x->corr))
-            return nd_error_set(err, ND_ENOMEM, "out of memory");
-        return ND_OK;
-    }
+    span_add(t, r);
+    if (r->cat == CAT_RUNTIME) return launch_event(t, key, r, x, err);
     if (r->cat == CAT_SUMMARY) {
         if (x->summary < 0) return ND_OK;
         r->group = x->summary;
@@ -212,6 +250,45 @@ int nd_classify_trace_drain(trace_ctx *t, nd_error *err)
         if ((rc = nd_classify_device_sweep_feed(t->dev, t, &r, err))) return rc;
     t->held = 0;
     return nd_classify_device_sweep_finish(t->dev, t, err);
+}
+
+int nd_classify_trace_presets(const trace_ctx *t, preset_step **out, size_t *n)
+{
+    *n = 0;
+    size_t count = t->n_steps ? t->n_steps : 1;
+    if (!(*out = calloc(count, sizeof **out))) return ND_ENOMEM;
+    if (t->n_steps == 0) { /* one window: the whole trace, on its busiest host thread */
+        preset_step *w = &(*out)[0];
+        nd_text_copy(w->name, ND_CLASSIFY_WINDOW_STEP, sizeof w->name);
+        w->ts = t->span_lo, w->dur = t->span_hi - t->span_lo, w->window = true;
+        for (size_t i = 0; i < t->n_tracks; i++)
+            if (i == 0 || t->tracks[i].cpu_ops > (*out)[0].track_cpu_ops)
+                w->track_key = t->tracks[i].key, w->track_cpu_ops = t->tracks[i].cpu_ops;
+        return *n = t->has_span && w->dur > 0 ? 1 : 0, ND_OK;
+    }
+    for (size_t i = 0; i < t->n_steps; i++) {
+        const trace_step *s = &t->steps[i];
+        preset_step *p = &(*out)[i];
+        nd_text_copy(p->name, s->name, sizeof p->name);
+        p->ts = s->ts, p->dur = s->dur, p->track_key = t->tracks[s->track].key;
+    }
+    *n = t->n_steps;
+    return ND_OK;
+}
+
+int nd_classify_trace_preset(trace_ctx *t, const preset_step *p, size_t n, nd_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t track;
+        int32_t index;
+        int rc = track_of(t, p[i].track_key, &track, err);
+        if (!rc && trace_step_add(t, p[i].name, p[i].ts, p[i].dur, track, &index))
+            rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+        if (!rc && p[i].window) rc = nd_classify_host_track_open(t->tracks[track].host, t, index, err);
+        if (rc) return rc;
+    }
+    t->preset = true;
+    return ND_OK;
 }
 
 int nd_classify_trace_ctx_init(trace_ctx *t, nd_classify_run *run, const char *path)

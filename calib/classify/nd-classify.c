@@ -17,14 +17,18 @@ static const char usage[] =
     "       nd-classify --log TRAINER.log... [--log-config JOB.toml] [--dims ...] [--csv ROUND.csv]\n"
     "                   [--kernels FILE] [--perf-parts FILE] [--detail FILE] [--skip-steps N]\n"
     "                   [--view auto|host|device] [--stat mean|median] [--nd-columns]\n"
+    "                   [--comm-kernel REGEX]... [--comm-kernel-file FILE]\n"
     "                   [--json] [-v] [-o DIR [--format png|svg|pdf]]\n";
 
 static const char help[] =
     "Classifies the profiled steps of one run into ND's parts (compute, waits per parallel\n"
     "dimension, idle) and writes one row of the classified CSV that nd-compare and nd-fit read.\n"
     "\n"
-    "Inputs: torch.profiler Chrome traces (.json, .json.gz), torch_npu trace_view.json,\n"
-    "Ascend ASCEND_PROFILER_OUTPUT directories or step_trace_time.csv files.\n"
+    "Inputs: torch.profiler Chrome traces (.json, .json.gz; one without ProfilerStep is one\n"
+    "window), torch_npu trace_view.json, Ascend ASCEND_PROFILER_OUTPUT directories,\n"
+    "step_trace_time.csv files, kernel_details*.csv files (the Ascend kernel view). A trace\n"
+    "given twice (or as .json and .json.gz) is read once; two traces of one rank are refused.\n"
+    "Device kernels belong to the step that launched them (HTA's rule).\n"
     "\n"
     "  --dims SPEC        parallel degrees, e.g. DP=8,MP=4,PP=2,MB=16 (TP = MP; SP refused);\n"
     "                     without it, a trace's distributedInfo gives them when it names\n"
@@ -40,13 +44,19 @@ static const char help[] =
     "  --log-config FILE  torchtitan's job toml (batch, sequence, degrees) for --log\n"
     "  --log-peak KIND    peak_mib from the reserved (default) or allocated peak\n"
     "  --perf-parts FILE  the row in ND estimate columns\n"
-    "  --detail FILE      one row per rank-step with per-source columns\n"
+    "  --detail FILE      one row per rank-step with per-source columns and HTA's\n"
+    "                     comm/compute overlap (comm_kernel_ms, overlap_pct)\n"
     "  --kernels FILE     the kernel view: time by kernel class, each collective type\n"
     "                     (calls, MiB, exposed and overlapped ms, bus bandwidth) and each\n"
-    "                     GEMM or attention shape (ms per call, TFLOP/s)\n"
+    "                     GEMM or attention shape (ms per call, TFLOP/s); blank: not known\n"
     "  --skip-steps N     drop each rank's first N steps (warm-up); with --log, the first N\n"
     "                     step lines (default: the first tenth, at least one)\n"
     "  --view V           auto (device when a trace has kernels), host or device\n"
+    "  --comm-kernel RE   device kernels whose name matches the POSIX extended regular\n"
+    "                     expression RE are communication too (repeatable), beside the\n"
+    "                     families nd knows (NCCL, RCCL, MSCCL, HCCL, DeepEP, NVSHMEM,\n"
+    "                     MSCCL++, UCC, symmetric memory) and the kernels collectives launch\n"
+    "  --comm-kernel-file FILE  the same, one expression a line ('#' comments)\n"
     "  --stat S           what the rows hold: mean (ND, default) or median\n"
     "  --json             print the report as JSON\n"
     "  -o, --output-dir DIR  plots: classify_ranks (each rank's step by part) and, with a\n"
@@ -61,7 +71,13 @@ static const char help[] =
     "\n"
     "Exit status: 0 done, 1 failed while running, 2 bad usage or bad input.\n";
 
+#define MAX_COMM_KERNELS 256 /* --comm-kernel flags and the lines of --comm-kernel-file */
+
 typedef struct args {
+    const char *comm_kernel[MAX_COMM_KERNELS]; /* borrowed: argv, or owned_patterns */
+    size_t n_comm_kernel;
+    char **owned_patterns; /* the --comm-kernel-file lines, freed by main */
+    size_t n_owned;
     const char *csv, *perf_parts, *detail, *kernels, *sweep, *log_config;
     const char *out_dir, *plot_format, *report; /* -o DIR, --format, --report FILE */
     bool json, nd_columns, verbose, no_plots, log, skip_given, peak_allocated;
@@ -73,6 +89,44 @@ static int fail(int code, const char *msg)
     fprintf(stderr, "nd-classify: %s\n", msg);
     if (code == ND_EUSAGE) fprintf(stderr, "Try 'nd-classify --help'.\n");
     return nd_exit_status(code);
+}
+
+static int comm_kernel_add(args *a, const char *re, nd_error *err)
+{
+    if (a->n_comm_kernel == MAX_COMM_KERNELS)
+        return nd_error_set(err, ND_EUSAGE, "--comm-kernel: more than %d patterns", MAX_COMM_KERNELS);
+    a->comm_kernel[a->n_comm_kernel++] = re;
+    return ND_OK;
+}
+
+/* The patterns of a --comm-kernel-file, kept until main ends. */
+static int comm_kernel_file(args *a, const char *path, nd_error *err)
+{
+    char **lines;
+    size_t n;
+    if (nd_classify_patterns_read(path, &lines, &n, err)) return err->code;
+    char **all = realloc(a->owned_patterns, (a->n_owned + n + 1) * sizeof *all);
+    if (!all) {
+        for (size_t i = 0; i < n; i++)
+            free(lines[i]);
+        free(lines);
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
+    a->owned_patterns = all;
+    int rc = ND_OK;
+    for (size_t i = 0; i < n; i++) {
+        a->owned_patterns[a->n_owned++] = lines[i];
+        if (!rc) rc = comm_kernel_add(a, lines[i], err);
+    }
+    free(lines);
+    return rc;
+}
+
+static void args_free(args *a)
+{
+    for (size_t i = 0; i < a->n_owned; i++)
+        free(a->owned_patterns[i]);
+    free(a->owned_patterns);
 }
 
 static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, nd_error *err)
@@ -88,7 +142,8 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
         {"log-config", required_argument, 0, 'T'}, {"log-peak", required_argument, 0, 'K'},
         {"verbose", no_argument, 0, 'v'},          {"output-dir", required_argument, 0, 'o'},
         {"format", required_argument, 0, 'F'},     {"no-plots", no_argument, 0, 'P'},
-        {"report", required_argument, 0, 'R'},
+        {"report", required_argument, 0, 'R'},     {"comm-kernel", required_argument, 0, 'C'},
+        {"comm-kernel-file", required_argument, 0, 'G'},
         {0, 0, 0, 0}};
     int c;
     int64_t n;
@@ -136,6 +191,13 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
             break;
         case 'R':
             a->report = optarg;
+            break;
+        case 'C':
+            if (nd_classify_pattern_check(optarg, err)) return err->code;
+            if (comm_kernel_add(a, optarg, err)) return err->code;
+            break;
+        case 'G':
+            if (comm_kernel_file(a, optarg, err)) return err->code;
             break;
         case 'w':
             a->sweep = optarg;
@@ -205,6 +267,7 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
         return nd_error_set(err, ND_EUSAGE, "--log-config and --log-peak go with --log");
     if (!a->sweep && optind >= argc)
         return nd_error_set(err, ND_EUSAGE, a->log ? "no trainer log given" : "no trace or directory given");
+    o->comm_kernels = a->comm_kernel, o->n_comm_kernels = a->n_comm_kernel;
     return ND_OK;
 }
 
@@ -262,6 +325,8 @@ static int log_main(int argc, char **argv, const nd_classify_options *o, const a
     return rc;
 }
 
+static int classify_main(int argc, char **argv, const nd_classify_options *o, const args *a, nd_error *err);
+
 int main(int argc, char **argv)
 {
     nd_classify_options o;
@@ -269,27 +334,36 @@ int main(int argc, char **argv)
     args a = {0};
     nd_error err = {0};
     int rc = parse_flags(argc, argv, &o, &a, &err);
-    if (rc == 1) return fflush(stdout) == 0 ? 0 : 1;
-    if (rc) return fail(rc, err.message);
+    if (rc == 1) return args_free(&a), fflush(stdout) == 0 ? 0 : 1;
+    if (rc) return args_free(&a), fail(rc, err.message);
+    rc = classify_main(argc, argv, &o, &a, &err);
+    args_free(&a); /* the patterns the options borrowed */
+    return rc;
+}
+
+/* Everything after the flags; the exit status. */
+static int classify_main(int argc, char **argv, const nd_classify_options *o, const args *a, nd_error *err)
+{
+    int rc = ND_OK;
     nd_main_start();
-    if (a.log || a.sweep) {
-        rc = a.log ? log_main(argc, argv, &o, &a, &err) : sweep_main(&o, &a, &err);
-        if (rc) return fail(rc, err.message);
-        return nd_main_finish("nd-classify", ND_OK, &err);
+    if (a->log || a->sweep) {
+        rc = a->log ? log_main(argc, argv, o, a, err) : sweep_main(o, a, err);
+        if (rc) return fail(rc, err->message);
+        return nd_main_finish("nd-classify", ND_OK, err);
     }
-    nd_classify_run *run = nd_classify_run_alloc(&o);
+    nd_classify_run *run = nd_classify_run_alloc(o);
     if (!run) return fail(ND_ENOMEM, "out of memory");
     for (int i = optind; i < argc && !rc; i++)
-        rc = nd_classify_run_add(run, argv[i], &err);
-    if (!rc) rc = nd_classify_run_finish(run, &err);
-    if (!rc) rc = write_outputs(run, &a, &err);
+        rc = nd_classify_run_add(run, argv[i], err);
+    if (!rc) rc = nd_classify_run_finish(run, err);
+    if (!rc) rc = write_outputs(run, a, err);
     if (!rc) {
-        if (a.json)
+        if (a->json)
             nd_classify_json_print(run, stdout);
         else
-            nd_classify_report_print(run, stdout, a.verbose);
+            nd_classify_report_print(run, stdout, a->verbose);
     }
     nd_classify_run_free(run);
-    if (rc) return fail(rc, err.message);
-    return nd_main_finish("nd-classify", ND_OK, &err);
+    if (rc) return fail(rc, err->message);
+    return nd_main_finish("nd-classify", ND_OK, err);
 }
