@@ -56,7 +56,7 @@ nd_classify_cli(classify_bad_columns 2 "step_trace_time.csv:1: missing column\\(
 nd_classify_cli(classify_bad_communication 2 "communication.json: step1/collective/hcom_allGather__800_0_1@1: "
                 ${ND_CLASSIFY_BAD}/bad_communication --dims DP=8)
 
-# ND's worked tests through the binary (reference §3.3, §3.4): the printed digits.
+# ND's worked tests through the binary (docs/reference/nd-calibration.md §3.3, §3.4): the printed digits.
 nd_classify_sh(classify_cli_worked_chrome 0
   "^DP,MP,time,comp,dp_wait,mp_wait,ep_wait,cp_wait,pp_wait,op_wait,sp_wait,idle,unclassified,optimizer 2,1,1.000,0.340,0.086,0.010,0.020,0.008,0.010,0.050,0.004,0.463,0.009,0.050$"
   "rm -f $OUT/worked.csv && $ND ${ND_CLASSIFY_DATA}/rank2.pt.trace.json --dims DP=2,TP=1 --csv $OUT/worked.csv >/dev/null && tr '\\n' ' ' < $OUT/worked.csv | sed 's/ $//'")

@@ -20,14 +20,14 @@
 
 static char *traces;
 
-static nd_classify_run *classify_many(const char *const *names, const char *dims,
-                                      nd_classify_view view)
+static nd_classify_run *classify_many(const char *const *names, const char *dims, nd_classify_view view)
 {
     nd_classify_options o;
     nd_classify_options_init(&o);
     nd_error err = {0};
     assert_int_equal(nd_classify_dims_parse(dims, &o.dims, &err), 0);
-    o.has_dims = true, o.view = view;
+    o.has_dims = true;
+    o.view = view;
     nd_classify_run *run = nd_classify_run_alloc(&o);
     for (const char *const *n = names; *n; n++) {
         char *path = nd_path_join(traces, *n);
@@ -75,7 +75,8 @@ static void ddp_two_ranks(void **state)
         const double *q = run->samples[i].q;
         assert_true(fabs(q[ND_CQ_COMP_OPT] - (i == 1 ? 0.6920 : 0.6931)) < 0.0005);
         assert_true(q[ND_CQ_COMP_UNSPLIT] == 0);
-        assert_true(fabs(q[ND_CQ_COMP] - (q[ND_CQ_COMP_BW] + q[ND_CQ_COMP_OPT] + q[ND_CQ_COMP_OTHER])) < 1e-9);
+        assert_true(fabs(q[ND_CQ_COMP] - (q[ND_CQ_COMP_BW] + q[ND_CQ_COMP_OPT] + q[ND_CQ_COMP_OTHER])) <
+                    1e-9);
     }
     nd_classify_run_free(run);
     /* Host view: the broadcast runs on the step's thread (the all-reduce on DDP's
@@ -111,8 +112,8 @@ static void sampled_pair_of_128(void **state)
 static void no_distributed_info(void **state)
 {
     (void)state;
-    const char *names[] = {
-        "pytorch_hta/distributed_info_unavailable__distributed_info_not_found.json.gz", NULL};
+    const char *names[] = {"pytorch_hta/distributed_info_unavailable__distributed_info_not_found.json.gz",
+                           NULL};
     nd_classify_run *run = classify_many(names, "DP=8", ND_VIEW_AUTO);
     assert_int_equal(run->n_samples, 1); /* ProfilerStep#1009, 75.473 ms */
     assert_true(fabs(run->samples[0].q[ND_CQ_TIME] - 75.473) < 1e-9);

@@ -1,8 +1,8 @@
-/* The Ascend path (reference/nd-calibration.md §3.4): step_trace_time.csv gives each
+/* The Ascend path (docs/reference/nd-calibration.md §3.4): step_trace_time.csv gives each
  * device step's time, compute and exposed communication; communication.json names
  * the operators, whose elapse times share the exposed time out (ND's apportioning:
  * the overlap is assumed spread evenly over the operators). Every header version in
- * reference/ascend-profiler-formats.md is read: with or without Device_id and
+ * docs/reference/ascend-profiler-formats.md is read: with or without Device_id and
  * Preparing, the 2023 lower-case variant, and msprof-analyze's cluster file
  * (Type/Index columns, rank rows only; its cluster_communication.json too). */
 #include "classify_internal.h"
@@ -48,11 +48,15 @@ static char *find_nested(const char *dir)
         char *sub = nd_path_join(dir, names[i]);
         char *out = sub ? nd_path_join(sub, "ASCEND_PROFILER_OUTPUT") : NULL;
         char *csv = out ? nd_path_join(out, "step_trace_time.csv") : NULL;
-        if (csv && is_file(csv)) hit = csv, csv = NULL;
-        free(sub), free(out), free(csv);
+        if (csv && is_file(csv)) {
+            hit = csv;
+            csv = NULL;
+        }
+        free(sub);
+        free(out);
+        free(csv);
     }
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
+    for (size_t i = 0; i < n; i++) free(names[i]);
     free(names);
     return hit;
 }
@@ -68,13 +72,16 @@ int nd_classify_ascend_find(const char *path, char **csv_out, nd_error *err)
         *csv_out = nd_strdup(path);
         return *csv_out ? 1 : nd_error_set(err, ND_ENOMEM, "out of memory");
     }
-    static const char *const tries[] = {
-        "step_trace_time.csv", "ASCEND_PROFILER_OUTPUT/step_trace_time.csv",
-        "cluster_step_trace_time.csv", "cluster_analysis_output/cluster_step_trace_time.csv"};
+    static const char *const tries[] = {"step_trace_time.csv", "ASCEND_PROFILER_OUTPUT/step_trace_time.csv",
+                                        "cluster_step_trace_time.csv",
+                                        "cluster_analysis_output/cluster_step_trace_time.csv"};
     for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
         char *p = nd_path_join(path, tries[i]);
         if (!p) return nd_error_set(err, ND_ENOMEM, "out of memory");
-        if (is_file(p)) return *csv_out = p, 1;
+        if (is_file(p)) {
+            *csv_out = p;
+            return 1;
+        }
         free(p);
     }
     *csv_out = find_nested(path);
@@ -89,10 +96,12 @@ static void rank_list(const bool *seen, size_t n, char *buf, size_t size)
     for (size_t i = 0; i < n && used + 16 < size; i++) {
         if (!seen[i]) continue;
         size_t j = i;
-        while (j + 1 < n && seen[j + 1])
-            j++;
-        if (j == i) used += (size_t)snprintf(buf + used, size - used, "%s%ld", used ? ", " : "", (long)i - 1);
-        else used += (size_t)snprintf(buf + used, size - used, "%s%ld-%ld", used ? ", " : "", (long)i - 1, (long)j - 1);
+        while (j + 1 < n && seen[j + 1]) j++;
+        if (j == i)
+            used += (size_t)snprintf(buf + used, size - used, "%s%ld", used ? ", " : "", (long)i - 1);
+        else
+            used += (size_t)snprintf(buf + used, size - used, "%s%ld-%ld", used ? ", " : "", (long)i - 1,
+                                     (long)j - 1);
         i = j;
     }
 }
@@ -132,15 +141,16 @@ static void warn_unmatched(nd_classify_run *run, const ascend_comm *comm, const 
     const char *who = b->unmatched[0] ? "some steps" : "rank(s) ";
     if (comm->present)
         nd_classify_run_warn(run,
-                 "%s holds no operators for %s%s: their exposed communication (%s ms per "
-                 "rank-step over %zu rank-steps) is charged to unclassified, not placed in a "
-                 "dimension",
-                 comm->path, who, b->unmatched[0] ? "" : ranks, ms, b->unmatched_rows);
+                             "%s holds no operators for %s%s: their exposed communication (%s ms per "
+                             "rank-step over %zu rank-steps) is charged to unclassified, not placed in a "
+                             "dimension",
+                             comm->path, who, b->unmatched[0] ? "" : ranks, ms, b->unmatched_rows);
     else
-        nd_classify_run_warn(run,
-                 "%s: no communication.json beside it: the exposed communication (%s ms per rank-step "
-                 "over %zu rank-steps) is charged to unclassified, not placed in a dimension",
-                 csv_path, ms, b->unmatched_rows);
+        nd_classify_run_warn(
+            run,
+            "%s: no communication.json beside it: the exposed communication (%s ms per rank-step "
+            "over %zu rank-steps) is charged to unclassified, not placed in a dimension",
+            csv_path, ms, b->unmatched_rows);
 }
 
 /* Moves the kernel view of each of src's samples onto the sample of run (from index
@@ -155,8 +165,10 @@ static size_t kernel_views_move(nd_classify_run *run, size_t from, nd_classify_r
             nd_classify_sample *s = &run->samples[j];
             bool rank = s->rank == k->rank || s->rank < 0 || k->rank < 0;
             if (s->kernels || !rank || strcmp(s->step, k->step)) continue;
-            s->kernels = k->kernels, k->kernels = NULL;
-            s->comm_ms = k->comm_ms, s->overlapped_ms = k->overlapped_ms;
+            s->kernels = k->kernels;
+            k->kernels = NULL;
+            s->comm_ms = k->comm_ms;
+            s->overlapped_ms = k->overlapped_ms;
             moved++;
         }
     }
@@ -170,13 +182,19 @@ static int kernel_views_beside(nd_classify_run *run, const char *csv_path, size_
     char *dir = nd_path_dir(csv_path), *kd = dir ? nd_path_join(dir, "kernel_details.csv") : NULL;
     free(dir);
     if (!kd) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    if (!is_file(kd)) return free(kd), ND_OK;
+    if (!is_file(kd)) {
+        free(kd);
+        return ND_OK;
+    }
     nd_classify_run *src = nd_classify_run_alloc(&run->opts);
-    int rc = src ? nd_classify_kernel_details_read(src, kd, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
+    int rc =
+        src ? nd_classify_kernel_details_read(src, kd, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
     if (!rc) {
         size_t moved = kernel_views_move(run, from, src);
-        nd_classify_run_note(run, "%s: the kernel view of %zu rank-step(s) from the kernel_details.csv beside it "
-                             "(its tasks, by step and rank)", csv_path, moved);
+        nd_classify_run_note(run,
+                             "%s: the kernel view of %zu rank-step(s) from the kernel_details.csv beside it "
+                             "(its tasks, by step and rank)",
+                             csv_path, moved);
     }
     nd_classify_run_free(src);
     free(kd);
@@ -192,8 +210,10 @@ int nd_classify_ascend_read(nd_classify_run *run, const char *csv_path, nd_error
     int rc = nd_classify_ascend_rows(csv_path, &rows, &n, &id, err);
     if (rc) return rc;
     /* the same file twice (a directory and its step_trace_time.csv): read once */
-    if ((rc = nd_classify_run_input_check(run, csv_path, -1, id.digest, id.bytes, err)))
-        return free(rows), rc < 0 ? rc : ND_OK;
+    if ((rc = nd_classify_run_input_check(run, csv_path, -1, id.digest, id.bytes, err))) {
+        free(rows);
+        return rc < 0 ? rc : ND_OK;
+    }
     ascend_comm comm;
     rc = nd_classify_ascend_comm_load(run, csv_path, &comm, err);
     rank_book b = {0};
@@ -210,14 +230,19 @@ int nd_classify_ascend_read(nd_classify_run *run, const char *csv_path, nd_error
         }
         bool unmatched = false;
         rc = nd_classify_ascend_sample(run, csv_path, &comm, r, &unmatched, err);
-        if (unmatched) b.unmatched[r->rank + 1] = true, b.unmatched_ms += r->exposed_ms, b.unmatched_rows++;
+        if (unmatched) {
+            b.unmatched[r->rank + 1] = true;
+            b.unmatched_ms += r->exposed_ms;
+            b.unmatched_rows++;
+        }
     }
     if (!rc) warn_unmatched(run, &comm, csv_path, &b);
     if (!rc) rc = kernel_views_beside(run, csv_path, from, err);
     if (!rc && b.zero_rows)
-        nd_classify_run_warn(run, "%s: %zu row(s) with a Stage of 0 skipped (a step of no length)",
-                             csv_path, b.zero_rows);
-    free(b.orders), free(b.unmatched);
+        nd_classify_run_warn(run, "%s: %zu row(s) with a Stage of 0 skipped (a step of no length)", csv_path,
+                             b.zero_rows);
+    free(b.orders);
+    free(b.unmatched);
     nd_classify_ascend_comm_free(&comm);
     free(rows);
     return rc;

@@ -46,12 +46,13 @@ typedef struct ascend_comm {
 } ascend_comm;
 
 /* Loads communication.json (or cluster_communication.json) beside csv_path, if any. */
-int nd_classify_ascend_comm_load(nd_classify_run *run, const char *csv_path, ascend_comm *comm, nd_error *err);
+int nd_classify_ascend_comm_load(nd_classify_run *run, const char *csv_path, ascend_comm *comm,
+                                 nd_error *err);
 void nd_classify_ascend_comm_free(ascend_comm *comm);
 /* Apportions the row's exposed time over its operators and adds the sample. *unmatched
  * is set when the row has exposed communication but communication.json holds no
  * operator for its step and rank (the time is then unclassified, never idle). */
 int nd_classify_ascend_sample(nd_classify_run *run, const char *path, const ascend_comm *comm,
-                  const ascend_row *row, bool *unmatched, nd_error *err);
+                              const ascend_row *row, bool *unmatched, nd_error *err);
 
 #endif

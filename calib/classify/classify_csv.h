@@ -25,12 +25,11 @@ typedef struct csv_table {
 /* Parses len bytes of data (a UTF-8 BOM is dropped) into t. Every record must have the
  * header's number of fields and at most max_cols fields; a quoted field must be closed.
  * ND_EINPUT naming path and the line otherwise ("empty" when there is no record). */
-int nd_classify_csv_parse(const char *path, const char *data, size_t len, size_t max_cols,
-                          csv_table *t, nd_error *err);
+int nd_classify_csv_parse(const char *path, const char *data, size_t len, size_t max_cols, csv_table *t,
+                          nd_error *err);
 
 /* Reads path (a regular file of at most max_bytes) and parses it. */
-int nd_classify_csv_read(const char *path, size_t max_bytes, size_t max_cols, csv_table *t,
-                         nd_error *err);
+int nd_classify_csv_read(const char *path, size_t max_bytes, size_t max_cols, csv_table *t, nd_error *err);
 
 /* The cell at (row, col); NULL when empty or col < 0. */
 const char *nd_classify_csv_cell(const csv_table *t, size_t row, int col);

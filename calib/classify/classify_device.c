@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Static_assert(PHASE_BUCKETS == sizeof ((trace_step *)0)->dev_phase_ns / sizeof(double),
+_Static_assert(PHASE_BUCKETS == sizeof((trace_step *)0)->dev_phase_ns / sizeof(double),
                "a device phase per launch bucket");
 
 /* Kernels running at one instant: a device runs at most ~128 (CUDA's concurrent-kernel
@@ -63,7 +63,8 @@ static step_group *step_group_of(trace_step *s, int32_t group)
         step_group *g = realloc(s->dev_groups, n * sizeof *g);
         if (!g) return NULL;
         memset(g + s->n_dev_groups, 0, (n - s->n_dev_groups) * sizeof *g);
-        s->dev_groups = g, s->n_dev_groups = n;
+        s->dev_groups = g;
+        s->n_dev_groups = n;
     }
     return &s->dev_groups[group];
 }
@@ -73,15 +74,15 @@ static int charge(device_sweep *d, trace_ctx *t, nd_ns a, nd_ns b)
 {
     if (b <= a || d->n == 0) return 0;
     size_t n_comp = 0, n_comm = 0;
-    for (size_t i = 0; i < d->n; i++)
-        d->run[i].group < 0 ? n_comp++ : n_comm++;
+    for (size_t i = 0; i < d->n; i++) d->run[i].group < 0 ? n_comp++ : n_comm++;
     double len = (double)(b - a);
     for (size_t i = 0; i < d->n; i++) {
         const running *r = &d->run[i];
         trace_step *s = nd_classify_trace_step_at(t, r->step);
         if (!s) continue;
         if (r->group < 0) {
-            s->dev_phase_ns[r->phase] += len / (double)n_comp, s->dev_comp_ns += len / (double)n_comp;
+            s->dev_phase_ns[r->phase] += len / (double)n_comp;
+            s->dev_comp_ns += len / (double)n_comp;
             continue;
         }
         s->dev_comm_ns += len / (double)n_comm;
@@ -121,7 +122,8 @@ static step_shape *step_shape_of(trace_step *s, int32_t shape)
         size_t cap = s->cap_shapes ? s->cap_shapes * 2 : 8;
         step_shape *n = realloc(s->shapes, cap * sizeof *n);
         if (!n) return NULL;
-        s->shapes = n, s->cap_shapes = cap;
+        s->shapes = n;
+        s->cap_shapes = cap;
     }
     s->shapes[s->n_shapes] = (step_shape){.shape = shape};
     return &s->shapes[s->n_shapes++];
@@ -138,12 +140,18 @@ static int kernel_view(trace_step *s, const trace_rec *k, bool comm, const link_
     if (comm) {
         step_group *g = step_group_of(s, k->group);
         if (!g) return -1;
-        g->kernel_ns += ns, g->calls += 1, g->bytes += (double)k->bytes;
+        g->kernel_ns += ns;
+        g->calls += 1;
+        g->bytes += (double)k->bytes;
     } else if (li && li->shape >= 0 && cls != ND_KC_MEMORY) {
         step_shape *x = step_shape_of(s, li->shape);
         if (!x) return -1;
         x->ns += ns;
-        if (x->last_op != li->op) x->calls += 1, x->flops += li->flops, x->last_op = li->op;
+        if (x->last_op != li->op) {
+            x->calls += 1;
+            x->flops += li->flops;
+            x->last_op = li->op;
+        }
     }
     return 0;
 }
@@ -173,8 +181,10 @@ static bool link_kernel(trace_ctx *t, trace_rec *k, link_info *li, bool *found)
     if (!comm) return false;
     if (!(k->flags & REC_OWN_GROUP)) {
         coll_kind named = F_COLL(k->feat);
-        if (*found && li->group >= 0) k->group = li->group, t->linked_comm++;
-        else if ((k->feat & F_NCCL_FAMILY) && (named == COLL_P2P || named == COLL_UNKNOWN))
+        if (*found && li->group >= 0) {
+            k->group = li->group;
+            t->linked_comm++;
+        } else if ((k->feat & F_NCCL_FAMILY) && (named == COLL_P2P || named == COLL_UNKNOWN))
             t->unlinked_comm++; /* SendRecv: the name cannot tell p2p from all-to-all */
     }
     if (*found && k->bytes == 0 && li->bytes > 0 && li->bytes <= 1e18) k->bytes = (int64_t)li->bytes;
@@ -187,15 +197,20 @@ static bool link_kernel(trace_ctx *t, trace_rec *k, link_info *li, bool *found)
 static void place_kernel(trace_ctx *t, const trace_rec *k, launch_place *at)
 {
     if (!(k->corr && nd_classify_links_place(t->links, k->corr, at))) {
-        at->step = nd_classify_trace_step_of(t, k->ts), at->phase = PHASE_UNKNOWN;
+        at->step = nd_classify_trace_step_of(t, k->ts);
+        at->phase = PHASE_UNKNOWN;
         if (at->step >= 0) t->by_window++;
     }
     if (at->step >= 0) return;
-    t->unassigned_kernels++, t->unassigned_ns += (double)k->dur;
+    t->unassigned_kernels++;
+    t->unassigned_ns += (double)k->dur;
     size_t n;
     const int32_t *order = nd_classify_trace_steps_by_time(t, &n);
     const trace_step *last = n ? &t->steps[order[n - 1]] : NULL;
-    if (last && k->ts >= last->ts + last->dur) t->late_kernels++, t->late_ns += (double)k->dur;
+    if (last && k->ts >= last->ts + last->dur) {
+        t->late_kernels++;
+        t->late_ns += (double)k->dur;
+    }
 }
 
 /* Adds [ts, end) to a union of intervals that arrive in start order. */
@@ -215,7 +230,10 @@ static void hta_add(hta_breakdown *h, const trace_rec *k)
     if (first || end > h->hi) h->hi = end;
     union_add(&h->all_end, &h->busy_ns, k->ts, end, first);
     bool comp = !(k->flags & (REC_HTA_COMM | REC_HTA_MEMORY)) && k->cat != CAT_MEMORY;
-    if (comp) union_add(&h->comp_end, &h->comp_ns, k->ts, end, !h->any_comp), h->any_comp = true;
+    if (comp) {
+        union_add(&h->comp_end, &h->comp_ns, k->ts, end, !h->any_comp);
+        h->any_comp = true;
+    }
     h->any = true;
 }
 
@@ -228,14 +246,20 @@ static int step_record(trace_ctx *t, const trace_rec *k, const launch_place *at,
     s->has_device = true;
     hta_add(&t->hta, k);
     nd_ns end = s->ts + s->dur, from = k->ts > end ? k->ts : end;
-    if (k->ts + k->dur > end) s->tail_kernels++, s->tail_ns += (double)(k->ts + k->dur - from);
+    if (k->ts + k->dur > end) {
+        s->tail_kernels++;
+        s->tail_ns += (double)(k->ts + k->dur - from);
+    }
     return kernel_view(s, k, comm, li);
 }
 
-static int running_add(device_sweep *d, trace_ctx *t, const trace_rec *k, bool comm,
-                       const launch_place *at, nd_error *err)
+static int running_add(device_sweep *d, trace_ctx *t, const trace_rec *k, bool comm, const launch_place *at,
+                       nd_error *err)
 {
-    if (!d->started) d->pos = k->ts, d->started = true;
+    if (!d->started) {
+        d->pos = k->ts;
+        d->started = true;
+    }
     if (k->ts > d->pos && advance(d, t, k->ts)) return nd_error_set(err, ND_ENOMEM, "out of memory");
     if (d->n >= MAX_RUNNING)
         return nd_error_set(err, ND_EINPUT,
@@ -246,7 +270,8 @@ static int running_add(device_sweep *d, trace_ctx *t, const trace_rec *k, bool c
         size_t cap = d->cap ? d->cap * 2 : 16;
         running *run = realloc(d->run, cap * sizeof *run);
         if (!run) return nd_error_set(err, ND_ENOMEM, "out of memory");
-        d->run = run, d->cap = cap;
+        d->run = run;
+        d->cap = cap;
     }
     /* A kernel released slightly late (start before pos) runs from pos. */
     d->run[d->n++] = (running){k->ts + k->dur, comm ? k->group : -1, at->step, at->phase};
@@ -262,14 +287,14 @@ int nd_classify_device_sweep_feed(device_sweep *d, trace_ctx *t, const trace_rec
     bool comm = link_kernel(t, &k, &li, &found);
     launch_place at;
     place_kernel(t, &k, &at);
-    if (step_record(t, &k, &at, comm, found ? &li : NULL)) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (step_record(t, &k, &at, comm, found ? &li : NULL))
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
     if (k.cat == CAT_MEMORY) return ND_OK; /* a copy is not compute: only the kernel view */
     return running_add(d, t, &k, comm, &at, err);
 }
 
 int nd_classify_device_sweep_finish(device_sweep *d, trace_ctx *t, nd_error *err)
 {
-    if (d->started && advance(d, t, INT64_MAX))
-        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (d->started && advance(d, t, INT64_MAX)) return nd_error_set(err, ND_ENOMEM, "out of memory");
     return ND_OK;
 }

@@ -55,8 +55,7 @@ int64_t nd_classify_text_int(const char *s, size_t n)
     if (n > i && n - i <= 15) {
         int64_t v = 0;
         size_t k = i;
-        while (k < n && s[k] >= '0' && s[k] <= '9')
-            v = v * 10 + (s[k++] - '0');
+        while (k < n && s[k] >= '0' && s[k] <= '9') v = v * 10 + (s[k++] - '0');
         if (k == n) return i ? -v : v;
     }
     char buf[32];
@@ -87,24 +86,24 @@ int nd_classify_coll_dtype_bytes(const unsigned char *s, size_t n)
         const char *name;
         size_t len;
         int bytes;
-    } sizes[] = {{NAME("Float"), 4}, {NAME("BFloat16"), 2}, {NAME("Half"), 2}, {NAME("Double"), 8},
-                 {NAME("Long"), 8},  {NAME("Int"), 4},      {NAME("Byte"), 1}, {NAME("Char"), 1},
+    } sizes[] = {{NAME("Float"), 4}, {NAME("BFloat16"), 2},      {NAME("Half"), 2},       {NAME("Double"), 8},
+                 {NAME("Long"), 8},  {NAME("Int"), 4},           {NAME("Byte"), 1},       {NAME("Char"), 1},
                  {NAME("Bool"), 1},  {NAME("Float8_e4m3fn"), 1}, {NAME("Float8_e5m2"), 1}};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         if (sizes[i].len == n && !memcmp(sizes[i].name, s, n)) return sizes[i].bytes;
     return 0;
 }
 
-/* ND's dtype sizes (reference §3.2 step 8); anything else counts 4 bytes. */
+/* ND's dtype sizes (docs/reference/nd-calibration.md §3.2 step 8); anything else counts 4 bytes. */
 int nd_classify_dtype_bytes(const unsigned char *s, size_t n)
 {
     static const struct {
         const char *name;
         size_t len;
         int bytes;
-    } sizes[] = {{NAME("float"), 4},         {NAME("double"), 8},   {NAME("c10::BFloat16"), 2},
-                 {NAME("c10::Half"), 2},     {NAME("long int"), 8}, {NAME("int"), 4},
-                 {NAME("short int"), 2},     {NAME("bool"), 1},     {NAME("unsigned char"), 1},
+    } sizes[] = {{NAME("float"), 4},      {NAME("double"), 8},   {NAME("c10::BFloat16"), 2},
+                 {NAME("c10::Half"), 2},  {NAME("long int"), 8}, {NAME("int"), 4},
+                 {NAME("short int"), 2},  {NAME("bool"), 1},     {NAME("unsigned char"), 1},
                  {NAME("signed char"), 1}};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         if (sizes[i].len == n && !memcmp(sizes[i].name, s, n)) return sizes[i].bytes;
@@ -114,7 +113,7 @@ int nd_classify_dtype_bytes(const unsigned char *s, size_t n)
 
 uint8_t nd_classify_event_cat(const unsigned char *s, size_t n)
 {
-#define IS(lit) (n == sizeof(lit) - 1 && memcmp(s, lit, n) == 0)
+#define IS(lit)     (n == sizeof(lit) - 1 && memcmp(s, lit, n) == 0)
 #define STARTS(lit) (n >= sizeof(lit) - 1 && memcmp(s, lit, sizeof(lit) - 1) == 0)
     if (IS("cpu_op")) return CAT_CPU_OP;
     if (IS("python_function")) return CAT_PYTHON;
@@ -126,11 +125,10 @@ uint8_t nd_classify_event_cat(const unsigned char *s, size_t n)
     if (IS("cuda_runtime") || IS("cuda_driver") || IS("Runtime") || IS("Driver") || IS("mtia_runtime") ||
         IS("xpu_runtime") || IS("xpu_driver") || IS("privateuse1_runtime") || IS("privateuse1_driver"))
         return CAT_RUNTIME;
-    if (STARTS("gpu_") || STARTS("cuda") || IS("ac2g") || IS("fwdbwd") || STARTS("async") ||
-        IS("enqueue") || IS("dequeue") || IS("HostToDevice") || IS("Trace") || IS("overhead"))
+    if (STARTS("gpu_") || STARTS("cuda") || IS("ac2g") || IS("fwdbwd") || STARTS("async") || IS("enqueue") ||
+        IS("dequeue") || IS("HostToDevice") || IS("Trace") || IS("overhead"))
         return CAT_SKIP;
     return CAT_OTHER;
 #undef IS
 #undef STARTS
 }
-

@@ -71,8 +71,8 @@ typedef struct pg_config {
  * size_out (may be NULL) gets the group's size: its ranks, else the degree of the
  * dimension it was placed in, else 0. */
 nd_classify_quantity nd_classify_group_map(const comm_group *g, const pg_config *cfg, size_t n_cfg,
-                               int64_t world_size, const nd_classify_dims *dims, char *label_out,
-                               size_t label_size, const char **how_out, int64_t *size_out);
+                                           int64_t world_size, const nd_classify_dims *dims, char *label_out,
+                                           size_t label_size, const char **how_out, int64_t *size_out);
 
 /* The degrees distributedInfo states: each pg_config group whose description (or name)
  * names a dimension ("tp", "mesh_pp", "expert"...) gives that dimension its size; DP is
@@ -80,15 +80,15 @@ nd_classify_quantity nd_classify_group_map(const comm_group *g, const pg_config 
  * groups of one dimension disagree. */
 int nd_classify_dims_from_groups(const pg_config *cfg, size_t n, int64_t world, nd_classify_dims *out);
 
-/* ND's Ascend typing of a collective (reference §3.4), also the last resort for
+/* ND's Ascend typing of a collective (docs/reference/nd-calibration.md §3.4), also the last resort for
  * groups nd cannot place. */
 nd_classify_quantity nd_classify_coll_default_column(coll_kind k, const nd_classify_dims *dims,
-                                         bool is_p2p_section, const char **label_out);
+                                                     bool is_p2p_section, const char **label_out);
 
 /* ---- one trace event, compact ------------------------------------------------ */
 
 enum {
-    F_BW = 1u << 0, /* phase bits (reference §3.2 step 4) */
+    F_BW = 1u << 0, /* phase bits (docs/reference/nd-calibration.md §3.2 step 4) */
     F_REC = 1u << 1,
     F_OPT = 1u << 2,
     F_FW = 1u << 3,
@@ -107,23 +107,23 @@ enum {
     F_KCLASS_SHIFT = 24,      /* 4 bits: the kernel class a kernel name means */
     F_OPK_SHIFT = 28,         /* 4 bits: op_kind, a host op whose FLOPs nd counts */
 };
-#define F_RULE(f) (((f) >> F_RULE_SHIFT) & 0xfu)
-#define F_FSDP(f) (((f) >> F_FSDP_SHIFT) & 0xfu)
-#define F_COLL(f) ((coll_kind)(((f) >> F_COLL_SHIFT) & 0xfu))
+#define F_RULE(f)   (((f) >> F_RULE_SHIFT) & 0xfu)
+#define F_FSDP(f)   (((f) >> F_FSDP_SHIFT) & 0xfu)
+#define F_COLL(f)   ((coll_kind)(((f) >> F_COLL_SHIFT) & 0xfu))
 #define F_KCLASS(f) ((nd_classify_kernel_class)(((f) >> F_KCLASS_SHIFT) & 0xfu))
-#define F_OPK(f) ((op_kind)(((f) >> F_OPK_SHIFT) & 0xfu))
+#define F_OPK(f)    ((op_kind)(((f) >> F_OPK_SHIFT) & 0xfu))
 
 /* Host ops whose FLOPs follow from their input shapes (classify_shapes.c). BHSD: the
  * attention inputs are (batch, heads, seq, head_dim), as torch's SDPA; BSHD: (batch,
  * seq, heads, head_dim), as flash-attn and torch's _flash_attention_forward. */
 typedef enum {
     OPK_NONE = 0,
-    OPK_MM,        /* aten::mm (a[M,K], b[K,N]) */
-    OPK_ADDMM,     /* aten::addmm (bias, a[M,K], b[K,N]) */
-    OPK_BMM,       /* aten::bmm (a[B,M,K], b[B,K,N]) */
-    OPK_BADDBMM,   /* aten::baddbmm (bias, a, b) */
-    OPK_LINEAR,    /* aten::linear (x[...,K], w[N,K]) */
-    OPK_MATMUL,    /* aten::matmul (a[...,M,K], b[...,K,N]) */
+    OPK_MM,         /* aten::mm (a[M,K], b[K,N]) */
+    OPK_ADDMM,      /* aten::addmm (bias, a[M,K], b[K,N]) */
+    OPK_BMM,        /* aten::bmm (a[B,M,K], b[B,K,N]) */
+    OPK_BADDBMM,    /* aten::baddbmm (bias, a, b) */
+    OPK_LINEAR,     /* aten::linear (x[...,K], w[N,K]) */
+    OPK_MATMUL,     /* aten::matmul (a[...,M,K], b[...,K,N]) */
     OPK_GROUPED_MM, /* aten::_grouped_mm (a[M,K], b[G,K,N]) */
     OPK_ATTN_FWD_BHSD,
     OPK_ATTN_BWD_BHSD, /* inputs (grad_out, q, k, v, ...) */
@@ -154,20 +154,20 @@ typedef enum {
 } event_cat;
 
 enum {
-    REC_OWN_GROUP = 1, /* trace_rec.flags: a kernel's own args name its group */
-    REC_KIND_ONLY = 2, /* a host collective's group is its kind alone (it names none) */
+    REC_OWN_GROUP = 1,  /* trace_rec.flags: a kernel's own args name its group */
+    REC_KIND_ONLY = 2,  /* a host collective's group is its kind alone (it names none) */
     REC_HTA_COMM = 4,   /* a kernel HTA calls communication ("ncclKernel" in its name) */
     REC_HTA_MEMORY = 8, /* ... or memory ("Memcpy" or "Memset" in its name) */
 };
 
 typedef struct trace_rec {
     nd_ns ts, dur;
-    int64_t bytes;       /* c10d op or kernel: payload bytes */
-    uint64_t ext, corr;  /* device: External id and correlation (0 none), to find the op */
-    uint32_t feat;       /* nd_classify_name_features */
-    int32_t group;       /* group_table index, or -1; for F_STEP: the step index */
-    uint8_t cat;         /* event_cat */
-    uint8_t flags;       /* REC_* */
+    int64_t bytes;      /* c10d op or kernel: payload bytes */
+    uint64_t ext, corr; /* device: External id and correlation (0 none), to find the op */
+    uint32_t feat;      /* nd_classify_name_features */
+    int32_t group;      /* group_table index, or -1; for F_STEP: the step index */
+    uint8_t cat;        /* event_cat */
+    uint8_t flags;      /* REC_* */
 } trace_rec;
 
 /* ---- a trace being classified ------------------------------------------------ */
@@ -200,13 +200,13 @@ typedef struct trace_step {
     /* device view: the kernels of the step (those it launched; without a known launch,
      * those starting in its window), wherever they run */
     bool has_device;
-    double dev_comp_ns;        /* time a compute kernel ran (the sum of dev_phase_ns) */
-    double dev_phase_ns[6];    /* ... by the phase of the launch: classify_links.h PHASE_* */
-    double dev_comm_ns;        /* time a communication kernel ran */
-    double dev_overlap_ns;     /* ... of it beside a compute kernel (HTA's overlap) */
-    double tail_ns;            /* kernel time past the step's end */
+    double dev_comp_ns;         /* time a compute kernel ran (the sum of dev_phase_ns) */
+    double dev_phase_ns[6];     /* ... by the phase of the launch: classify_links.h PHASE_* */
+    double dev_comm_ns;         /* time a communication kernel ran */
+    double dev_overlap_ns;      /* ... of it beside a compute kernel (HTA's overlap) */
+    double tail_ns;             /* kernel time past the step's end */
     unsigned long tail_kernels; /* kernels ending after the step does */
-    step_group *dev_groups; /* per group index */
+    step_group *dev_groups;     /* per group index */
     size_t n_dev_groups;
     /* kernel view */
     double kclass_ns[ND_KC_COUNT];
@@ -243,7 +243,8 @@ typedef struct host_track host_track;
 host_track *nd_classify_host_track_alloc(void);
 void nd_classify_host_track_free(host_track *h);
 /* Feeds one event of this thread, in (start, longer first) order. */
-int nd_classify_host_track_feed(host_track *h, trace_ctx *t, uint32_t track, const trace_rec *r, nd_error *err);
+int nd_classify_host_track_feed(host_track *h, trace_ctx *t, uint32_t track, const trace_rec *r,
+                                nd_error *err);
 /* Opens step `index` on this thread at once (the window of a trace without steps). */
 int nd_classify_host_track_open(host_track *h, trace_ctx *t, int32_t index, nd_error *err);
 /* Closes the open step (end of the trace). */

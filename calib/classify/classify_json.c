@@ -121,7 +121,10 @@ int nd_classify_json_stream(json_feed *j, unsigned long long *total)
     }
     gzFile f = fd >= 0 ? gzdopen(fd, "rb") : NULL;
     int rc = fd;
-    if (fd >= 0 && !f) rc = (close(fd), nd_error_set(j->err, ND_ENOMEM, "out of memory"));
+    if (fd >= 0 && !f) {
+        close(fd);
+        rc = nd_error_set(j->err, ND_ENOMEM, "out of memory");
+    }
     if (f) {
         gzbuffer(f, 1 << 17);
         rc = feed(j, f, buf, total);

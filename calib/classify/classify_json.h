@@ -14,7 +14,7 @@
  * literal would cost its size in memory and its square in time. Real names and numbers
  * are under a kilobyte. */
 #define ND_JSON_TOKEN_MAX ((size_t)1 << 20)
-#define ND_JSON_CHUNK ((size_t)1 << 18)
+#define ND_JSON_CHUNK     ((size_t)1 << 18)
 
 typedef struct json_feed {
     yajl_handle h;            /* the reader's parser */

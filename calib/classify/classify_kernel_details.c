@@ -22,13 +22,13 @@
 #include "nd/base/io.h"
 #include "nd/base/text.h"
 
-#define KD_LINE 65536  /* a line is fed to libcsv in pieces of this size */
+#define KD_LINE  65536 /* a line is fed to libcsv in pieces of this size */
 #define KD_FIELD 512   /* the text kept of a cell (names are judged on it) */
 #define KD_STEPS 65536 /* distinct Step Ids */
 
 enum { KD_STEP, KD_NAME, KD_TYPE, KD_CORE, KD_START, KD_DUR, KD_DEVICE, KD_COLS };
-static const char *const kd_names[KD_COLS] = {"Step Id",      "Name",         "Type", "Accelerator Core",
-                                              "Start Time(us)", "Duration(us)", "Device_id"};
+static const char *const kd_names[KD_COLS] = {
+    "Step Id", "Name", "Type", "Accelerator Core", "Start Time(us)", "Duration(us)", "Device_id"};
 
 typedef struct kd_step {
     long num;
@@ -39,7 +39,7 @@ typedef struct kd_reader {
     const char *path;
     nd_error *err;
     int rc;
-    int col[KD_COLS];        /* column of each field, -1 absent */
+    int col[KD_COLS];                            /* column of each field, -1 absent */
     size_t field, row, line, row_line, last_end; /* last_end: the line the last record ended on */
     char cell[KD_COLS][KD_FIELD];
     size_t cell_len[KD_COLS];
@@ -71,22 +71,25 @@ static const char *cell_text(const kd_reader *k, int f, size_t *n)
 {
     const char *s = k->cell[f];
     size_t len = k->cell_len[f];
-    while (len && isspace((unsigned char)*s))
-        s++, len--;
-    while (len && isspace((unsigned char)s[len - 1]))
+    while (len && isspace((unsigned char)*s)) {
+        s++;
         len--;
+    }
+    while (len && isspace((unsigned char)s[len - 1])) len--;
     *n = len;
     return s;
 }
 
 static void header_cell(kd_reader *k, const char *s, size_t n)
 {
-    while (n && isspace((unsigned char)*s))
-        s++, n--;
-    while (n && isspace((unsigned char)s[n - 1]))
+    while (n && isspace((unsigned char)*s)) {
+        s++;
         n--;
+    }
+    while (n && isspace((unsigned char)s[n - 1])) n--;
     for (int f = 0; f < KD_COLS; f++)
-        if (strlen(kd_names[f]) == n && !memcmp(kd_names[f], s, n) && k->col[f] < 0) k->col[f] = (int)k->field;
+        if (strlen(kd_names[f]) == n && !memcmp(kd_names[f], s, n) && k->col[f] < 0)
+            k->col[f] = (int)k->field;
     if (k->col[KD_DEVICE] < 0 && n == 9 && !memcmp(s, "Device ID", 9)) k->col[KD_DEVICE] = (int)k->field;
 }
 
@@ -101,7 +104,8 @@ static void on_cell(void *field, size_t len, void *data)
             if (k->col[f] != (int)k->field) continue;
             size_t n = len < KD_FIELD - 1 ? len : KD_FIELD - 1;
             if (n) memcpy(k->cell[f], field, n);
-            k->cell[f][n] = '\0', k->cell_len[f] = n;
+            k->cell[f][n] = '\0';
+            k->cell_len[f] = n;
         }
     }
     k->field++;
@@ -130,10 +134,11 @@ static int task_step(kd_reader *k, long *num)
     if (!n || (n == 3 && !memcmp(s, "N/A", 3))) return ND_OK;
     int64_t v = nd_classify_text_int(s, n);
     bool digits = true;
-    for (size_t i = 0; i < n; i++)
-        digits &= isdigit((unsigned char)s[i]) != 0;
-    if (!digits || v < 0 || v > (int64_t)1 << 40) return fail(k, "column 'Step Id': '%.*s' is not a step number", (int)n, s);
-    return *num = (long)v, ND_OK;
+    for (size_t i = 0; i < n; i++) digits &= isdigit((unsigned char)s[i]) != 0;
+    if (!digits || v < 0 || v > (int64_t)1 << 40)
+        return fail(k, "column 'Step Id': '%.*s' is not a step number", (int)n, s);
+    *num = (long)v;
+    return ND_OK;
 }
 
 static int span_add(kd_reader *k, long num, nd_ns ts, nd_ns end)
@@ -195,7 +200,8 @@ static void on_row(int c, void *data)
     (void)c;
     kd_reader *k = data;
     size_t fields = k->field;
-    k->field = 0, k->last_end = k->line;
+    k->field = 0;
+    k->last_end = k->line;
     if (k->rc || fields == 0) return;
     if (!k->header_done) {
         k->header_done = true;
@@ -206,19 +212,27 @@ static void on_row(int c, void *data)
                 snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s",
                          missing[0] ? ", " : "", kd_names[need[i]]);
         if (missing[0])
-            fail(k, "missing column(s) %s (a kernel_details.csv needs Name, Start Time(us), "
-                    "Duration(us))", missing);
+            fail(k,
+                 "missing column(s) %s (a kernel_details.csv needs Name, Start Time(us), "
+                 "Duration(us))",
+                 missing);
         return;
     }
     k->row++;
     nd_ns ts, dur;
     long num;
     if (!task_times(k, &ts, &dur) && !task_step(k, &num)) {
-        if (!k->t) device_of(k), span_add(k, num, ts, ts + dur);
-        else feed_task(k, ts, dur);
+        if (!k->t) {
+            device_of(k);
+            span_add(k, num, ts, ts + dur);
+        } else
+            feed_task(k, ts, dur);
     }
     for (int f = 0; f < KD_COLS; f++) /* a row without a cell leaves it blank, not the last row's */
-        k->cell_len[f] = 0, k->cell[f][0] = '\0';
+    {
+        k->cell_len[f] = 0;
+        k->cell[f][0] = '\0';
+    }
 }
 
 /* One reading of the file, a line at a time. */
@@ -229,10 +243,14 @@ static int read_once(kd_reader *k)
     char *buf = malloc(KD_LINE);
     struct csv_parser p;
     csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
-    k->field = 0, k->row = 0, k->line = 1, k->last_end = 0, k->header_done = false, k->bytes = 0;
+    k->field = 0;
+    k->row = 0;
+    k->line = 1;
+    k->last_end = 0;
+    k->header_done = false;
+    k->bytes = 0;
     k->digest = ND_DIGEST_SEED;
-    for (int i = 0; i < KD_COLS; i++)
-        k->col[i] = -1;
+    for (int i = 0; i < KD_COLS; i++) k->col[i] = -1;
     if (!buf) k->rc = nd_error_set(k->err, ND_ENOMEM, "out of memory");
     while (!k->rc && fgets(buf, KD_LINE, f)) {
         size_t n = strlen(buf);
@@ -247,7 +265,8 @@ static int read_once(kd_reader *k)
     size_t open_line = k->last_end + 1; /* a record left open by a quote starts after the last */
     if (!k->rc && csv_fini(&p, on_cell, on_row, k) != 0 && !k->rc)
         k->rc = nd_error_set(k->err, ND_EINPUT, "%s:%zu: a quoted field is never closed", k->path, open_line);
-    if (!k->rc && !k->header_done) k->rc = nd_error_set(k->err, ND_EINPUT, "%s: empty file; expected a header", k->path);
+    if (!k->rc && !k->header_done)
+        k->rc = nd_error_set(k->err, ND_EINPUT, "%s: empty file; expected a header", k->path);
     csv_free(&p);
     free(buf);
     fclose(f);
@@ -267,7 +286,8 @@ static int presets_of(const kd_reader *k, preset_step **out)
     for (size_t i = 0; i < k->n_steps; i++) {
         preset_step *p = &(*out)[i];
         snprintf(p->name, sizeof p->name, "step%ld", k->steps[i].num);
-        p->ts = k->steps[i].lo, p->dur = k->steps[i].hi - k->steps[i].lo;
+        p->ts = k->steps[i].lo;
+        p->dur = k->steps[i].hi - k->steps[i].lo;
     }
     return ND_OK;
 }
@@ -282,20 +302,26 @@ int nd_classify_kernel_details_read(nd_classify_run *run, const char *path, nd_e
         if (k.rank < 0) k.rank = nd_classify_trace_rank_from_name(path);
         rc = seen = nd_classify_run_input_check(run, path, k.rank, k.digest, k.bytes, err);
     }
-    if (seen == 1 || rc) return free(k.steps), seen == 1 ? ND_OK : rc;
+    if (seen == 1 || rc) {
+        free(k.steps);
+        return seen == 1 ? ND_OK : rc;
+    }
     qsort(k.steps, k.n_steps, sizeof *k.steps, cmp_step);
     preset_step *presets = NULL;
     trace_ctx t;
     if (nd_classify_trace_ctx_init(&t, run, path) || presets_of(&k, &presets))
         rc = nd_error_set(err, ND_ENOMEM, "out of memory");
-    t.from_csv = true, t.rank = k.rank;
+    t.from_csv = true;
+    t.rank = k.rank;
     if (!rc) rc = nd_classify_trace_preset(&t, presets, k.n_steps, err);
-    k.t = &t, k.rc = rc;
+    k.t = &t;
+    k.rc = rc;
     if (!rc) rc = read_once(&k);
     if (!rc) rc = nd_classify_trace_drain(&t, err);
     if (!rc) rc = nd_classify_trace_samples(&t, err);
     nd_classify_trace_ctx_free(&t);
-    free(presets), free(k.steps);
+    free(presets);
+    free(k.steps);
     return rc;
 }
 

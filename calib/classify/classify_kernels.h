@@ -16,8 +16,7 @@ typedef struct placed {
 } placed;
 
 /* The kernel view of one step (device view); NULL when out of memory. */
-nd_classify_kernels *nd_classify_kernels_of_step(const trace_ctx *t, const trace_step *st,
-                                                 const placed *pl);
+nd_classify_kernels *nd_classify_kernels_of_step(const trace_ctx *t, const trace_step *st, const placed *pl);
 void nd_classify_kernels_free(nd_classify_kernels *k);
 /* Frees what a kernel view holds and clears it. */
 void nd_classify_kernels_clear(nd_classify_kernels *k);

@@ -35,13 +35,15 @@ int nd_classify_phase_bucket(uint32_t phases)
 typedef struct link_map {
     uint64_t *keys; /* MAP_SETS x MAP_WAYS; 0: empty (id 0 means "none", never stored) */
     link_info *vals;
-    uint8_t *next;  /* per set: the way written next (round robin: the oldest) */
+    uint8_t *next; /* per set: the way written next (round robin: the oldest) */
     size_t count;
 } link_map;
 
 static size_t set_of(uint64_t key)
 {
-    key ^= key >> 33, key *= 0xff51afd7ed558ccdull, key ^= key >> 33;
+    key ^= key >> 33;
+    key *= 0xff51afd7ed558ccdull;
+    key ^= key >> 33;
     return (size_t)key & (MAP_SETS - 1);
 }
 
@@ -55,7 +57,9 @@ static int map_init(link_map *m)
 
 static void map_free(link_map *m)
 {
-    free(m->keys), free(m->vals), free(m->next);
+    free(m->keys);
+    free(m->vals);
+    free(m->next);
     memset(m, 0, sizeof *m);
 }
 
@@ -74,11 +78,15 @@ static int map_put(link_map *m, uint64_t key, const link_info *v)
     if (!m->keys && map_init(m)) return -1;
     size_t set = set_of(key), base = set * MAP_WAYS;
     for (size_t w = 0; w < MAP_WAYS; w++)
-        if (m->keys[base + w] == key) return m->vals[base + w] = *v, 0;
+        if (m->keys[base + w] == key) {
+            m->vals[base + w] = *v;
+            return 0;
+        }
     size_t w = m->next[set];
     m->next[set] = (uint8_t)((w + 1) % MAP_WAYS);
     m->count += m->keys[base + w] == 0;
-    m->keys[base + w] = key, m->vals[base + w] = *v;
+    m->keys[base + w] = key;
+    m->vals[base + w] = *v;
     return 0;
 }
 
@@ -105,8 +113,10 @@ static size_t run_before(const run_list *r, uint64_t corr)
     size_t lo = 0, hi = r->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (r->items[mid].lo <= corr) lo = mid + 1;
-        else hi = mid;
+        if (r->items[mid].lo <= corr)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo ? lo - 1 : r->n;
 }
@@ -117,7 +127,8 @@ static int run_insert_at(run_list *r, size_t i, const launch_run *x)
         size_t cap = r->cap ? r->cap * 2 : 256;
         launch_run *n = realloc(r->items, cap * sizeof *n);
         if (!n) return -1;
-        r->items = n, r->cap = cap;
+        r->items = n;
+        r->cap = cap;
     }
     memmove(r->items + i + 1, r->items + i, (r->n - i) * sizeof *r->items);
     r->items[i] = *x;
@@ -138,12 +149,18 @@ static int run_put(run_list *r, uint64_t corr, const launch_place *at)
     if (!corr) return 0;
     if (r->n && corr > r->items[r->n - 1].hi) { /* in order: the common case */
         launch_run *last = &r->items[r->n - 1];
-        if (same_place(&last->at, at)) return last->hi = corr, 0;
+        if (same_place(&last->at, at)) {
+            last->hi = corr;
+            return 0;
+        }
         return run_insert_at(r, r->n, &(launch_run){corr, corr, *at});
     }
     size_t i = run_before(r, corr);
     if (i == r->n) { /* before every run */
-        if (r->n && same_place(&r->items[0].at, at) && r->items[0].lo == corr + 1) return r->items[0].lo = corr, 0;
+        if (r->n && same_place(&r->items[0].at, at) && r->items[0].lo == corr + 1) {
+            r->items[0].lo = corr;
+            return 0;
+        }
         return run_insert_at(r, 0, &(launch_run){corr, corr, *at});
     }
     launch_run *x = &r->items[i];
@@ -154,8 +171,10 @@ static int run_put(run_list *r, uint64_t corr, const launch_place *at)
     if (corr > x->hi) return run_insert_at(r, i + 1, &(launch_run){corr, corr, *at});
     launch_run right = {corr + 1, x->hi, x->at};
     bool has_left = x->lo < corr;
-    if (has_left) x->hi = corr - 1;
-    else *x = (launch_run){corr, corr, *at};
+    if (has_left)
+        x->hi = corr - 1;
+    else
+        *x = (launch_run){corr, corr, *at};
     if (has_left && run_insert_at(r, i + 1, &(launch_run){corr, corr, *at})) return -1;
     size_t after = has_left ? i + 2 : i + 1;
     return right.lo <= right.hi ? run_insert_at(r, after, &right) : 0;
@@ -186,7 +205,7 @@ typedef struct open_op {
 
 typedef struct link_thread {
     uint64_t key;
-    link_op *ops;   /* ops[start, n) in time order; ops[i] is the thread's op number base + i */
+    link_op *ops; /* ops[start, n) in time order; ops[i] is the thread's op number base + i */
     size_t start, n, cap;
     int64_t base;
     open_op stack[STACK_MAX]; /* ops open at the last op kept, outermost first */
@@ -212,10 +231,10 @@ link_store *nd_classify_links_alloc(void)
 void nd_classify_links_free(link_store *l)
 {
     if (!l) return;
-    map_free(&l->by_ext), map_free(&l->by_corr);
+    map_free(&l->by_ext);
+    map_free(&l->by_corr);
     free(l->runs.items);
-    for (size_t i = 0; i < l->n_threads; i++)
-        free(l->threads[i].ops);
+    for (size_t i = 0; i < l->n_threads; i++) free(l->threads[i].ops);
     free(l->threads);
     free(l);
 }
@@ -235,11 +254,13 @@ static link_thread *thread_of(link_store *l, uint64_t key, bool create)
         size_t cap = l->cap_threads ? l->cap_threads * 2 : 8;
         link_thread *t = realloc(l->threads, cap * sizeof *t);
         if (!t) return NULL;
-        l->threads = t, l->cap_threads = cap;
+        l->threads = t;
+        l->cap_threads = cap;
     }
     link_thread *t = &l->threads[l->n_threads];
     memset(t, 0, sizeof *t);
-    t->key = key, t->forgot_end = INT64_MIN;
+    t->key = key;
+    t->forgot_end = INT64_MIN;
     l->last = l->n_threads++;
     return t;
 }
@@ -252,20 +273,24 @@ static void forget_one(link_store *l)
         if (!big || l->threads[i].n - l->threads[i].start > big->n - big->start) big = &l->threads[i];
     if (!big || big->n == big->start) return;
     if (big->ops[big->start].end > big->forgot_end) big->forgot_end = big->ops[big->start].end;
-    big->start++, l->held--;
+    big->start++;
+    l->held--;
 }
 
 static int thread_reserve(link_thread *t)
 {
     if (t->start > 0 && (t->n == t->cap || t->start * 2 >= t->n)) { /* compact */
         memmove(t->ops, t->ops + t->start, (t->n - t->start) * sizeof *t->ops);
-        t->n -= t->start, t->base += (int64_t)t->start, t->start = 0;
+        t->n -= t->start;
+        t->base += (int64_t)t->start;
+        t->start = 0;
     }
     if (t->n < t->cap) return 0;
     size_t cap = t->cap ? t->cap * 2 : 256;
     link_op *o = realloc(t->ops, cap * sizeof *o);
     if (!o) return -1;
-    t->ops = o, t->cap = cap;
+    t->ops = o;
+    t->cap = cap;
     return 0;
 }
 
@@ -277,8 +302,7 @@ static int thread_add(link_store *l, link_thread *t, link_op *op, bool *kept)
     if (t->n > t->start && op->ts < t->ops[t->n - 1].ts) return 0; /* out of order: not kept */
     *kept = true;
     if (thread_reserve(t)) return -1;
-    while (t->depth && t->stack[t->depth - 1].end <= op->ts)
-        t->depth--;
+    while (t->depth && t->stack[t->depth - 1].end <= op->ts) t->depth--;
     const open_op *up = t->depth ? &t->stack[t->depth - 1] : NULL;
     op->parent = up ? up->seq : -1;
     op->inh = (uint8_t)(op->info.phases | (up ? up->inh : 0));
@@ -303,8 +327,7 @@ int nd_classify_links_op(link_store *l, uint64_t thread, uint64_t ext_id, nd_ns 
      * for an op written out of order does the id table earn its cache misses. */
     bool linked = info->group >= 0 || info->shape >= 0 || info->in_comm;
     if (linked && (!l->launches_seen || !kept) && map_put(&l->by_ext, ext_id, &op.info)) return -1;
-    while (l->held > LINK_MAX)
-        forget_one(l);
+    while (l->held > LINK_MAX) forget_one(l);
     return 0;
 }
 
@@ -345,15 +368,20 @@ static const link_op *op_at(const link_thread *t, int64_t seq)
  * enclosing ops are that op's chain of enclosing ops. */
 static size_t enclosing(const link_thread *t, nd_ns ts, const link_op **in, bool *cut)
 {
-    size_t lo = t->start, hi = t->n; /* the first op starting after ts */
+    size_t lo = t->start, hi = t->n;        /* the first op starting after ts */
     if (t->ops[t->n - 1].ts <= ts) lo = hi; /* a launch read right after its op: the usual */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (t->ops[mid].ts <= ts) lo = mid + 1;
-        else hi = mid;
+        if (t->ops[mid].ts <= ts)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     *cut = false;
-    if (lo == t->start) return *cut = t->forgot_end > ts, 0;
+    if (lo == t->start) {
+        *cut = t->forgot_end > ts;
+        return 0;
+    }
     const link_op *c = &t->ops[lo - 1];
     size_t n = 0;
     while (c && n < SCAN_BACK) {
@@ -366,8 +394,8 @@ static size_t enclosing(const link_thread *t, nd_ns ts, const link_op **in, bool
     return n;
 }
 
-int nd_classify_links_launch(link_store *l, group_table *groups, uint64_t thread, nd_ns ts,
-                             uint64_t corr, int32_t step)
+int nd_classify_links_launch(link_store *l, group_table *groups, uint64_t thread, nd_ns ts, uint64_t corr,
+                             int32_t step)
 {
     if (!corr) return 0;
     l->launches_seen = true;
@@ -383,8 +411,11 @@ int nd_classify_links_launch(link_store *l, group_table *groups, uint64_t thread
     if (n == 0) return 0;
     link_info v = {.group = merged_group(groups, in, n), .shape = -1};
     for (size_t i = 0; i < n; i++) {
-        if (v.shape < 0 && in[i]->info.shape >= 0)
-            v.shape = in[i]->info.shape, v.flops = in[i]->info.flops, v.op = in[i]->info.op;
+        if (v.shape < 0 && in[i]->info.shape >= 0) {
+            v.shape = in[i]->info.shape;
+            v.flops = in[i]->info.flops;
+            v.op = in[i]->info.op;
+        }
         if (in[i]->info.bytes > v.bytes) v.bytes = in[i]->info.bytes;
         v.in_comm |= in[i]->info.in_comm;
     }

@@ -35,11 +35,11 @@ int nd_classify_phase_bucket(uint32_t phases);
 
 /* What a host op tells about the kernels it launches. */
 typedef struct link_info {
-    int32_t group; /* a collective: its group in the trace's table (kind known); -1 */
-    int32_t shape; /* a GEMM or attention op: its row in the trace's shape table; -1 */
-    double flops;  /* FLOPs of that op; 0 unknown */
-    double bytes;  /* a collective's payload; 0 unknown */
-    uint64_t op;   /* which op (the store numbers them): its kernels count it once */
+    int32_t group;  /* a collective: its group in the trace's table (kind known); -1 */
+    int32_t shape;  /* a GEMM or attention op: its row in the trace's shape table; -1 */
+    double flops;   /* FLOPs of that op; 0 unknown */
+    double bytes;   /* a collective's payload; 0 unknown */
+    uint64_t op;    /* which op (the store numbers them): its kernels count it once */
     uint8_t phases; /* the op's own phase bits (F_PHASES) */
     bool in_comm;   /* a collective op (c10d::*, record_param_comms, nccl:*, gloo:*) */
 } link_info;
@@ -65,8 +65,8 @@ int nd_classify_links_op(link_store *l, uint64_t thread, uint64_t ext_id, nd_ns 
  * to the ops that enclose it (innermost first: the group with a name or ranks, else the
  * one with a kind; the innermost shape; the phase of them all); groups may be merged into
  * groups (a kind from one op, the ranks from another). -1 when out of memory. */
-int nd_classify_links_launch(link_store *l, group_table *groups, uint64_t thread, nd_ns ts,
-                             uint64_t corr, int32_t step);
+int nd_classify_links_launch(link_store *l, group_table *groups, uint64_t thread, nd_ns ts, uint64_t corr,
+                             int32_t step);
 
 /* What launched a kernel: by correlation, else External id. False when unknown. */
 bool nd_classify_links_find(const link_store *l, uint64_t corr, uint64_t ext_id, link_info *out);

@@ -21,10 +21,11 @@ static int ring_grow(reorder_buf *b)
     size_t cap = b->cap ? b->cap * 2 : 256;
     trace_rec *ring = malloc(cap * sizeof *ring);
     if (!ring) return -1;
-    for (size_t i = 0; i < b->ring_len; i++)
-        ring[i] = b->ring[(b->head + i) & (b->cap - 1)];
+    for (size_t i = 0; i < b->ring_len; i++) ring[i] = b->ring[(b->head + i) & (b->cap - 1)];
     free(b->ring);
-    b->ring = ring, b->cap = cap, b->head = 0;
+    b->ring = ring;
+    b->cap = cap;
+    b->head = 0;
     return 0;
 }
 
@@ -34,7 +35,8 @@ static int heap_push(reorder_buf *b, const trace_rec *r)
         size_t cap = b->heap_cap ? b->heap_cap * 2 : 256;
         trace_rec *h = realloc(b->heap, cap * sizeof *h);
         if (!h) return -1;
-        b->heap = h, b->heap_cap = cap;
+        b->heap = h;
+        b->heap_cap = cap;
     }
     size_t i = b->heap_len++;
     while (i > 0 && before(r, &b->heap[(i - 1) / 2])) {
@@ -73,7 +75,9 @@ int nd_classify_reorder_pop(reorder_buf *b, trace_rec *out)
         b->ring_len--;
     }
     b->len--;
-    b->released_ts = out->ts, b->released_dur = out->dur, b->released_any = true;
+    b->released_ts = out->ts;
+    b->released_dur = out->dur;
+    b->released_any = true;
     return 1;
 }
 

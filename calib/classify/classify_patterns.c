@@ -10,7 +10,7 @@
 #include "nd/base/io.h"
 
 /* Patterns a file may hold: each kernel name is tried against every one. */
-#define MAX_PATTERNS 256
+#define MAX_PATTERNS     256
 #define MAX_PATTERN_FILE ((size_t)1 << 20)
 
 static int compile_error(const char *where, const char *re, int code, const regex_t *rx, int status,
@@ -33,11 +33,9 @@ int nd_classify_pattern_check(const char *re, nd_error *err)
 /* Trims spaces from both ends of line (in place). */
 static char *trimmed(char *line)
 {
-    while (isspace((unsigned char)*line))
-        line++;
+    while (isspace((unsigned char)*line)) line++;
     size_t n = strlen(line);
-    while (n && isspace((unsigned char)line[n - 1]))
-        line[--n] = '\0';
+    while (n && isspace((unsigned char)line[n - 1])) line[--n] = '\0';
     return line;
 }
 
@@ -63,7 +61,8 @@ static int add_pattern(char ***out, size_t *n, const char *path, size_t line_no,
 
 int nd_classify_patterns_read(const char *path, char ***out, size_t *n, nd_error *err)
 {
-    *out = NULL, *n = 0;
+    *out = NULL;
+    *n = 0;
     char *data;
     size_t len;
     int rc = nd_read_file(path, MAX_PATTERN_FILE, &data, &len, err);
@@ -78,9 +77,10 @@ int nd_classify_patterns_read(const char *path, char ***out, size_t *n, nd_error
     }
     free(data);
     if (rc) {
-        for (size_t i = 0; i < *n; i++)
-            free((*out)[i]);
-        free(*out), *out = NULL, *n = 0;
+        for (size_t i = 0; i < *n; i++) free((*out)[i]);
+        free(*out);
+        *out = NULL;
+        *n = 0;
     }
     return rc;
 }

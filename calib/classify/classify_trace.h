@@ -20,9 +20,9 @@ struct host_stream {
 typedef struct preset_step {
     char name[48];
     nd_ns ts, dur;
-    uint64_t track_key;            /* the host thread it was recorded on */
+    uint64_t track_key; /* the host thread it was recorded on */
     unsigned long long track_cpu_ops;
-    bool window;                   /* the whole trace: opened on that thread at once */
+    bool window; /* the whole trace: opened on that thread at once */
 } preset_step;
 
 /* The steps of a read trace for a second reading (the whole trace as one window when it
@@ -43,8 +43,8 @@ typedef struct trace_extra {
 int nd_classify_trace_ctx_init(trace_ctx *t, nd_classify_run *run, const char *path);
 void nd_classify_trace_ctx_free(trace_ctx *t);
 /* Routes one complete event; for a ProfilerStep (host), registers the step. */
-int nd_classify_trace_event(trace_ctx *t, uint64_t key, trace_rec *r, const char *name,
-                            const trace_extra *x, nd_error *err);
+int nd_classify_trace_event(trace_ctx *t, uint64_t key, trace_rec *r, const char *name, const trace_extra *x,
+                            nd_error *err);
 /* End of the file: releases every held record and closes the open steps. */
 int nd_classify_trace_drain(trace_ctx *t, nd_error *err);
 

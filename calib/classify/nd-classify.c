@@ -107,8 +107,7 @@ static int comm_kernel_file(args *a, const char *path, nd_error *err)
     if (nd_classify_patterns_read(path, &lines, &n, err)) return err->code;
     char **all = realloc(a->owned_patterns, (a->n_owned + n + 1) * sizeof *all);
     if (!all) {
-        for (size_t i = 0; i < n; i++)
-            free(lines[i]);
+        for (size_t i = 0; i < n; i++) free(lines[i]);
         free(lines);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
@@ -124,27 +123,36 @@ static int comm_kernel_file(args *a, const char *path, nd_error *err)
 
 static void args_free(args *a)
 {
-    for (size_t i = 0; i < a->n_owned; i++)
-        free(a->owned_patterns[i]);
+    for (size_t i = 0; i < a->n_owned; i++) free(a->owned_patterns[i]);
     free(a->owned_patterns);
 }
 
 static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, nd_error *err)
 {
-    static const struct option longs[] = {
-        {"dims", required_argument, 0, 'd'},       {"csv", required_argument, 0, 'c'},
-        {"perf-parts", required_argument, 0, 'p'}, {"detail", required_argument, 0, 'D'},
-        {"skip-steps", required_argument, 0, 's'}, {"json", no_argument, 0, 'j'},
-        {"view", required_argument, 0, 'W'},       {"stat", required_argument, 0, 'S'},
-        {"nd-columns", no_argument, 0, 'n'},       {"help", no_argument, 0, 'h'},
-        {"version", no_argument, 0, 'V'},          {"kernels", required_argument, 0, 'k'},
-        {"sweep", required_argument, 0, 'w'},      {"log", no_argument, 0, 'L'},
-        {"log-config", required_argument, 0, 'T'}, {"log-peak", required_argument, 0, 'K'},
-        {"verbose", no_argument, 0, 'v'},          {"output-dir", required_argument, 0, 'o'},
-        {"format", required_argument, 0, 'F'},     {"no-plots", no_argument, 0, 'P'},
-        {"report", required_argument, 0, 'R'},     {"comm-kernel", required_argument, 0, 'C'},
-        {"comm-kernel-file", required_argument, 0, 'G'},
-        {0, 0, 0, 0}};
+    static const struct option longs[] = {{"dims", required_argument, 0, 'd'},
+                                          {"csv", required_argument, 0, 'c'},
+                                          {"perf-parts", required_argument, 0, 'p'},
+                                          {"detail", required_argument, 0, 'D'},
+                                          {"skip-steps", required_argument, 0, 's'},
+                                          {"json", no_argument, 0, 'j'},
+                                          {"view", required_argument, 0, 'W'},
+                                          {"stat", required_argument, 0, 'S'},
+                                          {"nd-columns", no_argument, 0, 'n'},
+                                          {"help", no_argument, 0, 'h'},
+                                          {"version", no_argument, 0, 'V'},
+                                          {"kernels", required_argument, 0, 'k'},
+                                          {"sweep", required_argument, 0, 'w'},
+                                          {"log", no_argument, 0, 'L'},
+                                          {"log-config", required_argument, 0, 'T'},
+                                          {"log-peak", required_argument, 0, 'K'},
+                                          {"verbose", no_argument, 0, 'v'},
+                                          {"output-dir", required_argument, 0, 'o'},
+                                          {"format", required_argument, 0, 'F'},
+                                          {"no-plots", no_argument, 0, 'P'},
+                                          {"report", required_argument, 0, 'R'},
+                                          {"comm-kernel", required_argument, 0, 'C'},
+                                          {"comm-kernel-file", required_argument, 0, 'G'},
+                                          {0, 0, 0, 0}};
     int c;
     int64_t n;
     opterr = 0; /* the refused flag is reported once, below, with a suggestion */
@@ -154,31 +162,18 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
             if (nd_classify_dims_parse(optarg, &o->dims, err)) return err->code;
             o->has_dims = true;
             break;
-        case 'c':
-            a->csv = optarg;
-            break;
-        case 'p':
-            a->perf_parts = optarg;
-            break;
-        case 'D':
-            a->detail = optarg;
-            break;
+        case 'c': a->csv = optarg; break;
+        case 'p': a->perf_parts = optarg; break;
+        case 'D': a->detail = optarg; break;
         case 's':
             if (nd_parse_int64(optarg, 0, 1000000, &n))
-                return nd_error_set(err, ND_EUSAGE, "--skip-steps: '%s' is not a whole number >= 0",
-                                    optarg);
+                return nd_error_set(err, ND_EUSAGE, "--skip-steps: '%s' is not a whole number >= 0", optarg);
             o->skip_steps = (int)n;
             a->skip_given = true;
             break;
-        case 'j':
-            a->json = true;
-            break;
-        case 'k':
-            a->kernels = optarg;
-            break;
-        case 'o':
-            a->out_dir = optarg;
-            break;
+        case 'j': a->json = true; break;
+        case 'k': a->kernels = optarg; break;
+        case 'o': a->out_dir = optarg; break;
         case 'F': {
             nd_plot_format f;
             if (nd_plot_format_from_name(optarg, &f, err))
@@ -186,12 +181,8 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
             a->plot_format = optarg;
             break;
         }
-        case 'P':
-            a->no_plots = true;
-            break;
-        case 'R':
-            a->report = optarg;
-            break;
+        case 'P': a->no_plots = true; break;
+        case 'R': a->report = optarg; break;
         case 'C':
             if (nd_classify_pattern_check(optarg, err)) return err->code;
             if (comm_kernel_add(a, optarg, err)) return err->code;
@@ -199,28 +190,17 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
         case 'G':
             if (comm_kernel_file(a, optarg, err)) return err->code;
             break;
-        case 'w':
-            a->sweep = optarg;
-            break;
-        case 'L':
-            a->log = true;
-            break;
-        case 'T':
-            a->log_config = optarg;
-            break;
+        case 'w': a->sweep = optarg; break;
+        case 'L': a->log = true; break;
+        case 'T': a->log_config = optarg; break;
         case 'K':
             if (!strcmp(optarg, "allocated") || !strcmp(optarg, "reserved"))
                 a->peak_allocated = !strcmp(optarg, "allocated");
             else
-                return nd_error_set(err, ND_EUSAGE, "--log-peak: '%s' is not reserved or allocated",
-                                    optarg);
+                return nd_error_set(err, ND_EUSAGE, "--log-peak: '%s' is not reserved or allocated", optarg);
             break;
-        case 'v':
-            a->verbose = true;
-            break;
-        case 'n':
-            a->nd_columns = true;
-            break;
+        case 'v': a->verbose = true; break;
+        case 'n': a->nd_columns = true; break;
         case 'W':
             if (!strcmp(optarg, "auto"))
                 o->view = ND_VIEW_AUTO;
@@ -229,8 +209,7 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
             else if (!strcmp(optarg, "device"))
                 o->view = ND_VIEW_DEVICE;
             else
-                return nd_error_set(err, ND_EUSAGE, "--view: '%s' is not auto, host or device",
-                                    optarg);
+                return nd_error_set(err, ND_EUSAGE, "--view: '%s' is not auto, host or device", optarg);
             break;
         case 'S':
             if (!strcmp(optarg, "mean"))
@@ -241,11 +220,11 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
                 return nd_error_set(err, ND_EUSAGE, "--stat: '%s' is not mean or median", optarg);
             break;
         case 'h':
-            fputs(usage, stdout), fputs("\n", stdout), fputs(help, stdout);
+            fputs(usage, stdout);
+            fputs("\n", stdout);
+            fputs(help, stdout);
             return 1;
-        case 'V':
-            printf("nd-classify %s\n", ND_VERSION);
-            return 1;
+        case 'V': printf("nd-classify %s\n", ND_VERSION); return 1;
         default: {
             char msg[400];
             nd_flag_refused_message(longs, "hVvo:", argv[optind - 1], msg, sizeof msg);
@@ -257,17 +236,21 @@ static int parse_flags(int argc, char **argv, nd_classify_options *o, args *a, n
         return nd_error_set(err, ND_EUSAGE, "--sweep DIR takes its runs from DIR: no other input ('%s')",
                             argv[optind]);
     if (a->sweep && (a->perf_parts || a->detail || a->kernels || a->out_dir || a->report))
-        return nd_error_set(err, ND_EUSAGE, "--sweep writes the round file (--csv) and the report; "
+        return nd_error_set(err, ND_EUSAGE,
+                            "--sweep writes the round file (--csv) and the report; "
                             "--perf-parts, --detail, --kernels, -o and --report are for one run");
-    if (a->log && (a->sweep || a->perf_parts || a->detail || a->kernels || a->json || a->out_dir || a->report))
-        return nd_error_set(err, ND_EUSAGE, "--log reads trainer logs into round rows (--csv) and a "
+    if (a->log &&
+        (a->sweep || a->perf_parts || a->detail || a->kernels || a->json || a->out_dir || a->report))
+        return nd_error_set(err, ND_EUSAGE,
+                            "--log reads trainer logs into round rows (--csv) and a "
                             "report: --sweep, --perf-parts, --detail, --kernels, --json, -o and --report are "
                             "for traces");
     if (!a->log && (a->log_config || a->peak_allocated))
         return nd_error_set(err, ND_EUSAGE, "--log-config and --log-peak go with --log");
     if (!a->sweep && optind >= argc)
         return nd_error_set(err, ND_EUSAGE, a->log ? "no trainer log given" : "no trace or directory given");
-    o->comm_kernels = a->comm_kernel, o->n_comm_kernels = a->n_comm_kernel;
+    o->comm_kernels = a->comm_kernel;
+    o->n_comm_kernels = a->n_comm_kernel;
     return ND_OK;
 }
 
@@ -307,7 +290,9 @@ static int sweep_main(const nd_classify_options *o, const args *a, nd_error *err
 
 static int log_main(int argc, char **argv, const nd_classify_options *o, const args *a, nd_error *err)
 {
-    nd_classify_log_options lo = {.dims = o->dims, .has_dims = o->has_dims, .config = a->log_config,
+    nd_classify_log_options lo = {.dims = o->dims,
+                                  .has_dims = o->has_dims,
+                                  .config = a->log_config,
                                   .skip_steps = a->skip_given ? o->skip_steps : -1,
                                   .peak_allocated = a->peak_allocated};
     size_t n = (size_t)(argc - optind);
@@ -319,8 +304,7 @@ static int log_main(int argc, char **argv, const nd_classify_options *o, const a
         rc = nd_classify_log_read(argv[optind + (int)read], &lo, &logs[read], err);
     if (!rc && a->csv) rc = nd_classify_logs_csv_write(logs, n, a->csv, err);
     if (!rc) nd_classify_logs_report_print(logs, n, stdout);
-    for (size_t i = 0; i < read; i++)
-        nd_classify_log_free(&logs[i]);
+    for (size_t i = 0; i < read; i++) nd_classify_log_free(&logs[i]);
     free(logs);
     return rc;
 }
@@ -334,8 +318,14 @@ int main(int argc, char **argv)
     args a = {0};
     nd_error err = {0};
     int rc = parse_flags(argc, argv, &o, &a, &err);
-    if (rc == 1) return args_free(&a), fflush(stdout) == 0 ? 0 : 1;
-    if (rc) return args_free(&a), fail(rc, err.message);
+    if (rc == 1) {
+        args_free(&a);
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
+    if (rc) {
+        args_free(&a);
+        return fail(rc, err.message);
+    }
     rc = classify_main(argc, argv, &o, &a, &err);
     args_free(&a); /* the patterns the options borrowed */
     return rc;
@@ -353,8 +343,7 @@ static int classify_main(int argc, char **argv, const nd_classify_options *o, co
     }
     nd_classify_run *run = nd_classify_run_alloc(o);
     if (!run) return fail(ND_ENOMEM, "out of memory");
-    for (int i = optind; i < argc && !rc; i++)
-        rc = nd_classify_run_add(run, argv[i], err);
+    for (int i = optind; i < argc && !rc; i++) rc = nd_classify_run_add(run, argv[i], err);
     if (!rc) rc = nd_classify_run_finish(run, err);
     if (!rc) rc = write_outputs(run, a, err);
     if (!rc) {

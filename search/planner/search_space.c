@@ -74,7 +74,10 @@ static int schedule_vpps(const nd_search_config *cfg, nd_schedule sc, int64_t pp
     if (cfg->space.max_vpp > 0 && hi > cfg->space.max_vpp) hi = cfg->space.max_vpp;
     if (hi > ND_MAX_CHUNKS_PER_RANK) hi = ND_MAX_CHUNKS_PER_RANK;
     int64_t lo = 1, top = 1;
-    if (sc == ND_SCHEDULE_INTERLEAVED) lo = 2, top = hi;
+    if (sc == ND_SCHEDULE_INTERLEAVED) {
+        lo = 2;
+        top = hi;
+    }
     if (sc == ND_SCHEDULE_ZB_V || sc == ND_SCHEDULE_DUALPIPE_V) lo = top = 2;
     for (int64_t k = lo; k <= top && n < max; k++)
         if (nd_search_allowed(cfg, ND_DIM_VPP, k) && pp * k <= ND_MAX_VIRTUAL_STAGES) v[n++] = k;

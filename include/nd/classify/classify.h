@@ -7,7 +7,7 @@
  * the step time split into compute, the seven waits of ND's CSV, unclassified
  * communication and idle, all in milliseconds. The row written to the round file is
  * the mean (ND's number) or the median over the samples. docs/classify.md has the
- * rules; reference/nd-calibration.md §3 is the behaviour reproduced.
+ * rules; docs/reference/nd-calibration.md §3 is the behaviour reproduced.
  *
  * Ownership: an nd_classify_run owns its samples, sites and notes; free it with
  * nd_classify_run_free. Errors: ND_EINPUT (bad usage or bad input, exit 2) with a
@@ -177,7 +177,7 @@ typedef struct nd_classify_sample {
     unsigned char view[ND_CQ_COUNT]; /* nd_classify_view each number comes from */
     nd_classify_site *sites;         /* owned */
     size_t n_sites;
-    nd_classify_kernels *kernels;    /* owned; NULL without the device view */
+    nd_classify_kernels *kernels; /* owned; NULL without the device view */
     /* Device view: the time a communication kernel ran, and the part of it beside a
      * compute kernel (HTA's comm/compute overlap is their ratio); 0 without. */
     double comm_ms, overlapped_ms;
@@ -264,7 +264,7 @@ char *nd_classify_csv_header(const nd_classify_dims *dims, bool nd_columns);
  * ND_EINPUT naming both. Written atomically: copy + row to a temporary file, rename. */
 int nd_classify_csv_write(const nd_classify_run *run, const char *path, bool nd_columns, nd_error *err);
 
-/* ND's --perf-parts file: the row in ND estimate columns (reference §3.5). */
+/* ND's --perf-parts file: the row in ND estimate columns (docs/reference/nd-calibration.md §3.5). */
 int nd_classify_perf_parts_write(const nd_classify_run *run, const char *path, nd_error *err);
 
 /* ND's --detail file: one row per rank-step with per-site columns (§3.6); warm-up

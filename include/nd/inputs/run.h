@@ -65,8 +65,9 @@ typedef struct nd_run {
     nd_config_format format;            /* its format */
     char train_yaml[512];               /* hyperparallel2: --train-yaml */
     char accelerate_yaml[512];          /* hyperparallel2: --accelerate-yaml */
-    char checkpoint[512];               /* the config.json beside the checkpoint (-V): a bare config.json,
-                                           model.config_json, or the one a framework config names; "" = none */
+    char checkpoint[512];               /* the config.json beside the checkpoint (-V): a bare
+                                           config.json, model.config_json, or the one a framework
+                                           config names; "" = none */
     unsigned search_modes;              /* recompute modes a search tries (1 << mode each), from the config
                                            (HyperParallel's context.recompute); 0 = not stated */
     bool derive_dp;                     /* DP follows from the device count (-d): the config states no
