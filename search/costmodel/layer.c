@@ -396,7 +396,7 @@ static comm tp_comm(const dims *x, nd_layer_kind kind, const acc *att, const acc
     comm c = {0, 0, 0, 0, 0, 0};
     const nd_layer_shape *sh = &x->sh;
     const nd_device *d = x->d;
-    bool overlap = x->t->tp_comm_overlap;
+    bool overlap = nd_train_tp_comm_overlap(x->t);
     double bytes = x->e * x->T * x->h;
     nd_group tp = {sh->tp, 1}, etp = {sh->etp, 1};
     double att_comm = nd_collective_ms(d, ND_COLL_ALL_REDUCE, tp, bytes);

@@ -34,6 +34,7 @@ void nd_train_init(nd_train *t)
     t->overlap_grad_reduce = true;
     t->overlap_param_gather = true;
     t->overlap_p2p_comm = true;
+    t->tp_comm_overlap = -1;
     t->moe_imbalance = 1.0;
     t->grad_accumulation_fusion = true;
     t->framework = ND_FRAMEWORK_MEGATRON;
@@ -63,6 +64,26 @@ nd_optimizer_impl nd_train_optimizer_impl(const nd_train *t)
 {
     if (t->optimizer_impl >= 0) return (nd_optimizer_impl)t->optimizer_impl;
     return nd_framework_profile_of(t->framework)->optimizer_impl;
+}
+
+/* Megatron-Bridge's and NeMo's recipes switch TP overlap on (userbuffers) wherever TP > 1;
+ * Megatron-LM's own default (--tp-comm-overlap) is off, and legacy Megatron, DeepSpeed and
+ * torchtitan (AsyncTP, enable_async_tensor_parallel) leave it off unless asked. */
+bool nd_train_tp_comm_overlap(const nd_train *t)
+{
+    if (t->tp_comm_overlap >= 0) return t->tp_comm_overlap;
+    return nd_framework_profile_of(t->framework)->tp_comm_overlap;
+}
+
+/* What nd's memory peaks leave unexplained is of the order of their benchmarked error
+ * (docs/benchmarks.md: 3-9 % on measured peaks): 3 % of the device keeps a pick off the edge;
+ * expandable segments (freed pages serve any request) fragment less, 2 %. */
+#define MARGIN_SHARE            0.03
+#define MARGIN_SHARE_EXPANDABLE 0.02
+
+double nd_train_memory_margin_mib(const nd_train *t, double capacity_mib)
+{
+    return capacity_mib * (nd_train_expandable_segments(t) ? MARGIN_SHARE_EXPANDABLE : MARGIN_SHARE);
 }
 
 bool nd_train_record_streams(const nd_train *t)
@@ -128,6 +149,7 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
             .schedules = MEGATRON_SCHEDULES,
             .split_accounts = true,
             .fp8_saves_fp8 = true,
+            .tp_comm_overlap = true,
         },
     [ND_FRAMEWORK_MEGATRON_LEGACY] =
         {

@@ -145,6 +145,10 @@ static int set_switch(int *field, const char *v)
     return 0;
 }
 
+static int set_tp_overlap(nd_train *t, const char *v)
+{
+    return set_switch(&t->tp_comm_overlap, v);
+}
 static int set_expandable(nd_train *t, const char *v)
 {
     return set_switch(&t->expandable_segments, v);
@@ -213,7 +217,7 @@ static const train_key keys[] = {
     CUSTOM("dropout", set_dropout, "a probability in [0, 1)"),
     BOOL("overlap_grad_reduce", overlap_grad_reduce),
     BOOL("overlap_param_gather", overlap_param_gather),
-    BOOL("tp_comm_overlap", tp_comm_overlap),
+    CUSTOM("tp_comm_overlap", set_tp_overlap, "true or false"),
     BOOL("ep_comm_overlap", ep_comm_overlap),
     BOOL("overlap_p2p_comm", overlap_p2p_comm),
     CUSTOM("moe_dispatcher", set_dispatcher, "alltoall or deepep (hybridep, flex)"),

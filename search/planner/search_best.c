@@ -69,7 +69,7 @@ static void write_train(FILE *fp, const nd_train *t, const nd_context *ctx, cons
     nd_yaml_write_double(fp, in, "dropout", t->dropout);
     nd_yaml_write_bool(fp, in, "overlap_grad_reduce", t->overlap_grad_reduce);
     nd_yaml_write_bool(fp, in, "overlap_param_gather", t->overlap_param_gather);
-    nd_yaml_write_bool(fp, in, "tp_comm_overlap", t->tp_comm_overlap);
+    nd_yaml_write_bool(fp, in, "tp_comm_overlap", nd_train_tp_comm_overlap(t));
     nd_yaml_write_bool(fp, in, "ep_comm_overlap", t->ep_comm_overlap);
     nd_yaml_write_bool(fp, in, "overlap_p2p_comm", t->overlap_p2p_comm);
     /* the winner's split: the embedding and loss counted, or the run's explicit layout */

@@ -106,7 +106,7 @@ static int search_config_run(const nd_search_config_file *f, const nd_cli_common
  * nor the file state them and `need_cluster` is false. Errors name the flag or file. */
 static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_file *file, bool need_cluster,
                                  nd_run *run, nd_device_table *table, const nd_device **device,
-                                 double *budget_mib, nd_error *err)
+                                 double *budget_mib, double *margin_mib, nd_error *err)
 {
     int rc;
     *device = NULL;
@@ -179,16 +179,20 @@ static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_
     if (need_cluster && run->devices <= 0)
         return nd_error_set(err, ND_EUSAGE, "no device count: give -d N or cluster.devices in the run file");
     double budget = nd_device_budget_mib(*device, run->memory_budget_mib);
+    /* the margin: -mem as given (ND's reserve; -mem 0 for none), else, when no budget is stated,
+     * what the framework's allocator leaves (a stated budget is the user's own margin) */
+    double reserve = 0;
     if (c->reserve) {
-        double reserve;
         if (nd_parse_memory_mib(c->reserve, &reserve))
             return nd_error_set(err, ND_EUSAGE, "-mem: '%s' is not a size such as 4GB", c->reserve);
         if (reserve >= budget)
             return nd_error_set(err, ND_EUSAGE, "-mem %s leaves no memory below the %.0f MiB budget",
                                 c->reserve, budget);
-        budget -= reserve;
+    } else if (run->memory_budget_mib <= 0) {
+        reserve = nd_train_memory_margin_mib(&run->train, nd_device_capacity_mib(*device));
     }
-    *budget_mib = budget;
+    *margin_mib = reserve;
+    *budget_mib = budget - reserve;
     return ND_OK;
 }
 
@@ -225,7 +229,7 @@ int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FI
         }
     }
     rc = nd_cli_common_resolve(flags, s->search, need_cluster && !c->search_config, &s->run, &s->table,
-                               &s->device, &s->budget_mib, err);
+                               &s->device, &s->budget_mib, &s->margin_mib, err);
     free(merged);
     if (!rc && s->search && !c->devices)
         rc = search_config_devices(s->search, c->search_config, &s->run, s->device, err);

@@ -82,7 +82,8 @@ typedef struct nd_train {
     double dropout;                   /* hidden and attention dropout probability */
     bool overlap_grad_reduce;         /* gradient reduction behind the last backward */
     bool overlap_param_gather;        /* sharded-parameter all-gather behind the next forward */
-    bool tp_comm_overlap;             /* TP collectives behind the GEMMs (userbuffers) */
+    int tp_comm_overlap;              /* TP collectives behind the GEMMs (userbuffers, AsyncTP); -1:
+                                         the framework's (nd_train_tp_comm_overlap) */
     bool ep_comm_overlap;             /* EP all-to-all of one micro-batch behind another's compute (Megatron's
                                          --overlap-moe-expert-parallel-comm; DualPipe does it by design) */
     bool overlap_p2p_comm;            /* interleaved pipeline sends behind the next chunk's compute
@@ -198,9 +199,18 @@ typedef struct nd_framework_profile {
     bool split_accounts;              /* it can count the embedding and loss as layers of the split */
     bool fp8_saves_fp8;               /* under FP8 its linear layers keep their inputs in FP8 (Transformer
                                          Engine), not the 16-bit tensors */
+    bool tp_comm_overlap;             /* its current recipes overlap TP communication with the GEMMs */
 } nd_framework_profile;
 
 const nd_framework_profile *nd_framework_profile_of(nd_framework f);
+
+/* Whether TP collectives run behind the GEMMs (the run's choice, else the framework's). */
+bool nd_train_tp_comm_overlap(const nd_train *t);
+
+/* The device memory a strategy should leave free beyond what nd prices: the fragmentation a
+ * framework's caching allocator really leaves, 3 % of the device (2 % with expandable
+ * segments), MiB. docs/cost-model.md §Memory per stage and the fits rule. */
+double nd_train_memory_margin_mib(const nd_train *t, double capacity_mib);
 
 /* Training defaults: bf16, fp32 gradients and master weights, AdamW, flash attention,
  * no dropout, selective = core attention, 1F1B, overlaps on except TP and EP. */
