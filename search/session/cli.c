@@ -121,9 +121,11 @@ static const struct {
     {'d', "  -d, --devices N          devices in the cluster\n"},
     {'b', "  -b, --global_batch_size N  sequences per optimizer step\n"},
     {'M', "  -M, --max_mem SIZE       memory budget per device (58GB, 60000MB; default: the device's HBM)\n"},
-    {ND_OPT_MEM, "  -mem, --mem-margin SIZE  memory kept free below the budget (default 0); a strategy fits\n"
-                 "                           when its reserved peak plus the runtime context stays under\n"
-                 "                           the budget less this margin (--mem_for_ppb: ND's spelling)\n"},
+    {ND_OPT_MEM, "  -mem, --mem-margin SIZE  memory kept free below the budget; a strategy fits when its\n"
+                 "                           reserved peak plus the runtime context stays under the budget\n"
+                 "                           less this margin (default: 3 % of the device, 2 % with\n"
+                 "                           expandable segments; 0 when -M or a budget is stated;\n"
+                 "                           --mem_for_ppb: ND's spelling)\n"},
     {'c', "  -c, --cache_file FILE    ratios file from nd-fit: each part x its ratio\n"},
     {ND_OPT_SEQ, "      --seq N              sequence length (tokens)\n"},
     {ND_OPT_PRECISION, "      --precision P        bf16, fp16 or fp32\n"},
