@@ -139,10 +139,36 @@ static void parts_constrain_their_fields(void **state)
     teardown(&fx);
 }
 
+/* Steps faster than the device's measured best GEMM rate can reach (an A100 with GEMMs at
+ * 1.3 x its measured ceiling of 0.94, impossible: cuBLAS tops out there) cannot lift the
+ * fitted rate above the ceiling: gemm_efficiency ends at most 2 % above the base's 0.94. */
+static void ceilings_hold(void **state)
+{
+    (void)state;
+    fixture fx;
+    setup(&fx);
+    const nd_device *a100 = fx.a100;
+    nd_error err = {0};
+    nd_device truth = *a100;
+    truth.gemm_efficiency = fmin(1.0, 1.3 * a100->gemm_efficiency);
+    for (size_t i = 0; i < fx.cmp.count; i++)
+        if (nd_device_fit_price(&truth, &fx.rows[i], &fx.rows[i].time_ms, NULL, &err))
+            fail_msg("%s", err.message);
+    nd_device_fit_options o;
+    nd_device_fit_options_init(&o);
+    nd_device_fit_result res;
+    if (nd_device_fit(a100, fx.rows, fx.cmp.count, &o, &res, &err)) fail_msg("%s", err.message);
+    assert_true(res.device.gemm_efficiency <= a100->gemm_efficiency * ND_FIT_CEILING_SLACK + 1e-12);
+    assert_true(res.device.gemm_efficiency >= a100->gemm_efficiency); /* it did push against it */
+    nd_device_fit_result_free(&res);
+    teardown(&fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(recovers_a_known_device),
+        cmocka_unit_test(ceilings_hold),
         cmocka_unit_test(parts_constrain_their_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,30 +27,32 @@
 #include "nd/costmodel/estimate.h"
 #include "nd/base/array.h"
 
-#define P(f, lo, hi, lg)                                                                                     \
+#define P(f, lo, hi, lg, top)                                                                                \
     {                                                                                                        \
-#f, offsetof(nd_device, f), lo, hi, lg                                                               \
+#f, offsetof(nd_device, f), lo, hi, lg, top                                                          \
     }
-/* Bounds: physically possible values, wide enough that a fit is not held by them. */
+/* Bounds: physically possible values, wide enough that a fit is not held by them; the
+ * efficiencies measured at their best (GEMM tables and MAMF, flash-attention benchmarks,
+ * STREAM, nccl-tests: docs/devices.md) no higher than the base device states them. */
 const nd_device_param_info nd_device_params[] = {
-    P(gemm_efficiency, 0.2, 1.0, false),
-    P(gemm_half_dim, 1, 8192, true),
-    P(gemm_fixed_us, 0, 50, false),
-    P(attention_fwd_efficiency, 0.05, 1.0, false),
-    P(attention_bwd_efficiency, 0.05, 1.0, false),
-    P(attention_half_seq, 1, 65536, true),
-    P(hbm_efficiency, 0.2, 1.0, false),
-    P(kernel_launch_us, 0, 50, false),
-    P(host_dispatch_us, 0.5, 500, true),
-    P(host_sync_us, 0, 2000, false),
-    P(microbatch_host_ms, 0, 50, false),
-    P(step_host_ms, 0, 2000, false),
-    P(intra_efficiency, 0.05, 1.0, false),
-    P(intra_latency_us, 0, 100, false),
-    P(intra_base_us, 0, 500, false),
-    P(inter_efficiency, 0.02, 1.0, false),
-    P(inter_latency_us, 0, 500, false),
-    P(inter_base_us, 0, 2000, false),
+    P(gemm_efficiency, 0.2, 1.0, false, true),
+    P(gemm_half_dim, 1, 8192, true, false),
+    P(gemm_fixed_us, 0, 50, false, false),
+    P(attention_fwd_efficiency, 0.05, 1.0, false, true),
+    P(attention_bwd_efficiency, 0.05, 1.0, false, true),
+    P(attention_half_seq, 1, 65536, true, false),
+    P(hbm_efficiency, 0.2, 1.0, false, true),
+    P(kernel_launch_us, 0, 50, false, false),
+    P(host_dispatch_us, 0.5, 500, true, false),
+    P(host_sync_us, 0, 2000, false, false),
+    P(microbatch_host_ms, 0, 50, false, false),
+    P(step_host_ms, 0, 2000, false, false),
+    P(intra_efficiency, 0.05, 1.0, false, true),
+    P(intra_latency_us, 0, 100, false, false),
+    P(intra_base_us, 0, 500, false, false),
+    P(inter_efficiency, 0.02, 1.0, false, true),
+    P(inter_latency_us, 0, 500, false, false),
+    P(inter_base_us, 0, 2000, false, false),
 };
 #undef P
 const size_t nd_device_param_count = ND_ARRAY_LEN(nd_device_params);
@@ -138,6 +140,7 @@ typedef struct problem {
     const bool *use; /* [n] rows in this fit (NULL: all) */
     size_t p;        /* fitted fields */
     size_t param[ND_DEVICE_FIT_MAX_PARAMS];
+    double top[ND_DEVICE_FIT_MAX_PARAMS]; /* param[j]'s ceiling (INFINITY: none) */
     double t0[ND_DEVICE_FIT_MAX_PARAMS];
     double prior_weight;
     size_t residuals; /* data residuals (before the p prior ones) */
@@ -157,7 +160,7 @@ static void device_at(const problem *pb, const gsl_vector *t, nd_device *d)
     *d = *pb->base;
     for (size_t j = 0; j < pb->p; j++) {
         const nd_device_param_info *info = &nd_device_params[pb->param[j]];
-        *field(d, info) = to_value(info, gsl_vector_get(t, j));
+        *field(d, info) = fmin(to_value(info, gsl_vector_get(t, j)), pb->top[j]);
     }
 }
 
@@ -213,6 +216,15 @@ static int jacobian(const gsl_vector *t, void *data, gsl_matrix *J)
  * of its range (a factor 1.5 on a log scale). */
 /* Largest relative move of any row's step when the field moves by a tenth of its value (a
  * hundredth of its range when it is 0): what "the rows exercise it" means. */
+/* Field q's ceiling: its base value (a measured best case) with the slack of noise. Values
+ * above are held at it (a flat stretch the solver does not climb), so that the base keeps
+ * the transform's full range below it. */
+static double ceiling_of(const nd_device *base, size_t q)
+{
+    const nd_device_param_info *b = &nd_device_params[q];
+    return b->ceiling ? *field((nd_device *)base, b) * ND_FIT_CEILING_SLACK : INFINITY;
+}
+
 static int effect_of(const problem *pb, size_t param, const double *base_step, double *effect)
 {
     const nd_device_param_info *info = &nd_device_params[param];
@@ -245,6 +257,7 @@ static int choose_fields(problem *pb, const nd_device_fit_options *o, nd_device_
             res->skipped++;
             continue;
         }
+        pb->top[pb->p] = ceiling_of(pb->base, q);
         const nd_device_param_info *info = &nd_device_params[q];
         res->param[pb->p] = q;
         res->effect[pb->p] = effect;
@@ -341,9 +354,9 @@ static int uncertainty(const problem *pb, const gsl_vector *t, const gsl_matrix 
     for (size_t j = 0; j < p; j++) {
         const nd_device_param_info *info = &nd_device_params[pb->param[j]];
         double tj = gsl_vector_get(t, j), half = tq * sqrt(gsl_matrix_get(cov, j, j) * s2);
-        res->value[j] = to_value(info, tj);
-        res->lo[j] = isfinite(half) ? to_value(info, tj - half) : NAN;
-        res->hi[j] = isfinite(half) ? to_value(info, tj + half) : NAN;
+        res->value[j] = fmin(to_value(info, tj), pb->top[j]);
+        res->lo[j] = isfinite(half) ? fmin(to_value(info, tj - half), pb->top[j]) : NAN;
+        res->hi[j] = isfinite(half) ? fmin(to_value(info, tj + half), pb->top[j]) : NAN;
     }
     /* h_i of the step's residual: J_i (JᵀJ)⁻¹ J_iᵀ. */
     size_t k = 0;
@@ -382,6 +395,39 @@ static int leave_one_model_out(problem *pb, nd_device_fit_result *res)
     return rc;
 }
 
+/* Whether field j's interval pins it: finite and narrower than half its range (on its
+ * scale). A field the rows move only together with another (a GEMM rate against a fixed
+ * cost, a link rate against its latency) has a wide one and would end at a bound. */
+static bool pinned(const nd_device_param_info *b, double lo, double hi)
+{
+    if (!isfinite(lo) || !isfinite(hi)) return false;
+    if (b->log_scale) return log(hi / lo) < 0.5 * log(b->hi / b->lo);
+    return hi - lo < 0.5 * (b->hi - b->lo);
+}
+
+/* Keeps the unpinned fields at the base: drops them from the problem and lists them in res.
+ * True when any was dropped (the rest are to be refitted). */
+static bool drop_unpinned(problem *pb, nd_device_fit_result *res)
+{
+    size_t kept = 0;
+    for (size_t j = 0; j < pb->p; j++) {
+        if (!pinned(&nd_device_params[pb->param[j]], res->lo[j], res->hi[j])) {
+            res->unpinned[res->unpinned_count++] = pb->param[j];
+            continue;
+        }
+        pb->param[kept] = pb->param[j];
+        pb->top[kept] = pb->top[j];
+        pb->t0[kept] = pb->t0[j];
+        res->param[kept] = res->param[j];
+        res->effect[kept] = res->effect[j];
+        res->base[kept] = res->base[j];
+        kept++;
+    }
+    bool dropped = kept < pb->p;
+    pb->p = res->count = kept;
+    return dropped;
+}
+
 /* Fits the fields; leaves t at the optimum and the intervals in res. */
 static int fit_fields(problem *pb, nd_device_fit_result *res, gsl_vector **t_out)
 {
@@ -416,6 +462,13 @@ int nd_device_fit(const nd_device *base, const nd_device_fit_row *rows, size_t n
     for (size_t i = 0; !rc && i < n; i++)
         rc = nd_device_fit_price(base, &rows[i], &res->base_ms[i], NULL, err);
     if (!rc) rc = fit_fields(&pb, res, &t);
+    if (!rc && drop_unpinned(&pb, res)) {
+        gsl_vector_free(t);
+        t = NULL;
+        rc = pb.p ? fit_fields(&pb, res, &t)
+                  : nd_error_set(err, ND_EINPUT, "the rows pin no field of device %s: nothing to fit",
+                                 base->name);
+    }
     if (!rc) rc = predict(&pb, t, res->fitted_ms);
     if (!rc) {
         device_at(&pb, t, &res->device);

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nd/costmodel/kernel_table.h"
+
 #include "nd/base/io.h"
 #include "nd/base/text.h"
 #include "nd/base/version.h"
@@ -35,6 +37,12 @@ static void print_report(FILE *fp, const nd_device *base, const nd_device_fit_re
                 res->base[j], res->value[j], interval, 100 * res->effect[j]);
     }
     fprintf(fp, "  (%zu more fields move no step by 0.1 %%: left at the base)\n", res->skipped);
+    if (res->unpinned_count) {
+        fprintf(fp, "  (kept at the base: the rows move but cannot pin");
+        for (size_t j = 0; j < res->unpinned_count; j++)
+            fprintf(fp, "%s %s", j ? "," : "", nd_device_params[res->unpinned[j]].name);
+        fprintf(fp, ")\n");
+    }
     fprintf(fp, "Step MAPE: base %.1f %%, fitted %.1f %%, leave-one-out %.1f %% (linearised)",
             100 * res->base_mape, 100 * res->fitted_mape, 100 * res->loo_mape);
     if (res->models > 1) fprintf(fp, ", leave-one-model-out %.1f %%", 100 * res->lomo_mape);
@@ -105,6 +113,32 @@ static void write_record(FILE *fp, const nd_device_fit_result *res, const nd_fit
     }
 }
 
+/* A built-in base is named; any other (a device of the user's file, a SimuMax system file)
+ * is written out field by field, with its kernel tables' file, so that the fitted file reads
+ * on its own. */
+static void write_base(FILE *fp, const nd_device *base, const nd_device_fit_result *res)
+{
+    const nd_device *builtin = nd_device_builtin_named(base->name);
+    if (builtin && nd_device_same_figures(builtin, base)) {
+        fprintf(fp, "    base: %s\n", base->name);
+        return;
+    }
+    fprintf(fp, "    # every figure of %s, which is not built in; the fitted ones below override\n",
+            base->name);
+    for (size_t i = 0; nd_device_field_key(i); i++) {
+        const char *key = nd_device_field_key(i);
+        bool fitted = false;
+        for (size_t j = 0; j < res->count && !fitted; j++)
+            fitted = !strcmp(nd_device_params[res->param[j]].name, key);
+        double v;
+        if (fitted || nd_device_field(base, key, &v)) continue;
+        fprintf(fp, "    %s: ", key);
+        yaml_number(fp, v);
+        fprintf(fp, "\n");
+    }
+    if (base->tables) fprintf(fp, "    kernel_tables: \"%s\"\n", base->tables->source);
+}
+
 static void write_yaml(FILE *fp, const nd_device *base, const nd_device_fit_result *res,
                        const nd_fit_device_context *ctx, const char *name)
 {
@@ -112,7 +146,8 @@ static void write_yaml(FILE *fp, const nd_device *base, const nd_device_fit_resu
             "# nd-fit --write_device: %s fitted on %zu measured steps; read it with\n"
             "# --device-file FILE -A %s. The fit: record below says how (docs/calibration.md).\n",
             base->name, res->n, name);
-    fprintf(fp, "devices:\n  %s:\n    base: %s\n", name, base->name);
+    fprintf(fp, "devices:\n  %s:\n", name);
+    write_base(fp, base, res);
     fprintf(fp, "    description: \"%s fitted by nd-fit on %zu steps\"\n", base->name, res->n);
     for (size_t j = 0; j < res->count; j++) {
         fprintf(fp, "    %s: ", nd_device_params[res->param[j]].name);

@@ -6,6 +6,8 @@
 
 #include <math.h>
 
+#include "nd/costmodel/kernel_table.h"
+
 static double bytes_per_ms(double gbps, double efficiency)
 {
     return gbps * efficiency * 1e9 / 1e3;
@@ -34,24 +36,59 @@ double nd_group_nodes(const nd_device *d, nd_group g)
     return g.size <= 1 ? 1.0 : (double)g.size / (double)nd_group_members_per_node(d, g);
 }
 
+/* The links a collective runs on: rates (bytes per ms), per-step latencies and the fixed
+ * cost of one call (ms). The device's figures, or where its kernel tables measured the
+ * operation on a tier, the measured ones (docs/devices.md §Kernel tables). */
+typedef struct links {
+    double intra, inter;
+    double intra_step, inter_step;
+    double base;
+} links;
+
+static double fixed_us(const nd_collective_rate *r, double n)
+{
+    for (int i = 0; i < r->sizes_count; i++)
+        if (r->sizes[i] == (int)n) return r->fixed_by_size_us[i];
+    return r->fixed_us;
+}
+
+static links links_for(const nd_device *d, nd_collective c, double n, double k, bool spans)
+{
+    links l = {bytes_per_ms(intra_gbps(d, c == ND_COLL_P2P ? 2 : k), d->intra_efficiency),
+               bytes_per_ms(d->inter_gbps, d->inter_efficiency), d->intra_latency_us / 1e3,
+               d->inter_latency_us / 1e3, (spans ? d->inter_base_us : d->intra_base_us) / 1e3};
+    if (!d->tables) return l;
+    const nd_collective_rate *a = &d->tables->collective[ND_TIER_INTRA][c];
+    const nd_collective_rate *e = &d->tables->collective[ND_TIER_INTER][c];
+    if (a->stated) {
+        l.intra = bytes_per_ms(a->gbps, a->efficiency);
+        l.intra_step = a->step_us / 1e3;
+        if (!spans) l.base = fixed_us(a, n) / 1e3;
+    }
+    if (e->stated) {
+        l.inter = bytes_per_ms(e->gbps, e->efficiency);
+        l.inter_step = e->step_us / 1e3;
+        if (spans) l.base = fixed_us(e, n) / 1e3;
+    }
+    return l;
+}
+
 double nd_dispatch_ms(const nd_device *d, nd_group g, double tokens, double copies, double remote_nodes,
                       double token_bytes, bool dedup)
 {
     if (g.size <= 1 || tokens <= 0) return 0.0;
     double n = (double)g.size, k = (double)nd_group_members_per_node(d, g), nodes = n / k;
-    double intra = bytes_per_ms(intra_gbps(d, k), d->intra_efficiency);
-    double inter = bytes_per_ms(d->inter_gbps, d->inter_efficiency);
     bool spans = nodes > 1;
+    links l = links_for(d, ND_COLL_ALL_TO_ALL, n, k, spans);
+    double intra = l.intra, inter = l.inter;
     /* copies for experts on this node (their share of the group), and for the others */
     double local = copies * (k - 1) / n, away = copies * (n - k) / n;
     double t_inter = spans ? tokens * (dedup ? remote_nodes : away) * token_bytes / inter : 0;
     /* over the fast links: the node's own copies, and with dedup also the fan-out of what
      * arrived from other nodes to the experts' ranks */
     double t_intra = tokens * (local + (dedup && spans ? away * (k - 1) / k : 0)) * token_bytes / intra;
-    double base = (spans ? d->inter_base_us : d->intra_base_us) / 1e3;
-    double lat = (k - 1) * d->intra_latency_us / 1e3 + (nodes - 1) * d->inter_latency_us / 1e3;
-    return base + fmax(t_inter, t_intra) +
-           (dedup ? d->intra_latency_us / 1e3 + d->inter_latency_us / 1e3 : lat);
+    double lat = (k - 1) * l.intra_step + (nodes - 1) * l.inter_step;
+    return l.base + fmax(t_inter, t_intra) + (dedup ? l.intra_step + l.inter_step : lat);
 }
 
 int nd_group_is_intra_node(const nd_device *d, nd_group g)
@@ -65,14 +102,13 @@ double nd_collective_ms(const nd_device *d, nd_collective c, nd_group g, double 
     double n = (double)g.size;
     double k = (double)nd_group_members_per_node(d, g);
     double nodes = n / k;
-    double intra = bytes_per_ms(intra_gbps(d, k), d->intra_efficiency);
-    double inter = bytes_per_ms(d->inter_gbps, d->inter_efficiency);
     bool spans = nodes > 1;
     /* A collective pays a fixed set-up (launch, protocol handshake) and a latency per ring
      * step, the slowest link's: a node crossing when the group spans nodes. Fitted to
      * nccl-tests tables per device (docs/devices.md). */
-    double base = (spans ? d->inter_base_us : d->intra_base_us) / 1e3;
-    double step = (spans ? d->inter_latency_us : d->intra_latency_us) / 1e3;
+    links l = links_for(d, c, n, k, spans);
+    double intra = l.intra, inter = l.inter, base = l.base;
+    double step = spans ? l.inter_step : l.intra_step;
 
     /* Ring reduce-scatter (or all-gather): n - 1 steps, (n-1)/n of the tensor passes every
      * link of the ring, so the slowest link sets the time. Inside a node that is the fast
@@ -89,14 +125,13 @@ double nd_collective_ms(const nd_device *d, nd_collective c, nd_group g, double 
         /* Each rank keeps 1/n and sends the rest: to the k-1 node peers over the fast
          * links and to the n-k others over its NIC, both at once. */
         double t_intra = (k - 1) / n * bytes / intra, t_inter = (n - k) / n * bytes / inter;
-        double a_intra = d->intra_latency_us / 1e3, a_inter = d->inter_latency_us / 1e3;
+        double a_intra = l.intra_step, a_inter = l.inter_step;
         return base + (t_intra > t_inter ? t_intra : t_inter) + (k - 1) * a_intra + (nodes - 1) * a_inter;
     }
     case ND_COLL_P2P: {
         /* Every hop of a ring or pipeline runs at once; the slowest (a node crossing
          * whenever the group spans nodes) sets the pace. A hop is one peer's link. */
-        double hop = bytes_per_ms(intra_gbps(d, 2), d->intra_efficiency);
-        return base + step + bytes / (spans ? inter : hop);
+        return base + step + bytes / (spans ? inter : intra);
     }
     }
     return 0.0;

@@ -4,6 +4,7 @@
  * figures are in device_builtin.c (and docs/devices.md); files are read in nd_inputs.
  */
 #include "nd/costmodel/device.h"
+#include "nd/costmodel/kernel_table.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -91,11 +92,28 @@ static const dfield dfields[] = {
 #define N_DFIELDS (ND_ARRAY_LEN(dfields))
 _Static_assert(N_DFIELDS <= ND_DEVICE_FIELDS_MAX, "seen[] arrays hold every device field");
 
+int nd_device_table_adopt_tables(nd_device_table *table, nd_kernel_tables *tables, nd_error *err)
+{
+    nd_kernel_tables **owned =
+        realloc(table->owned_tables, (size_t)(table->owned_tables_count + 1) * sizeof *owned);
+    if (!owned) {
+        nd_kernel_tables_free(tables);
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
+    table->owned_tables = owned;
+    table->owned_tables[table->owned_tables_count++] = tables;
+    return ND_OK;
+}
+
 void nd_device_table_free(nd_device_table *table)
 {
     free(table->items);
     table->items = NULL;
     table->count = 0;
+    for (int i = 0; i < table->owned_tables_count; i++) nd_kernel_tables_free(table->owned_tables[i]);
+    free(table->owned_tables);
+    table->owned_tables = NULL;
+    table->owned_tables_count = 0;
 }
 
 const nd_device *nd_device_table_find(const nd_device_table *table, const char *name)
@@ -128,6 +146,22 @@ int nd_device_field(const nd_device *d, const char *key, double *value)
             return 0;
         }
     return -1;
+}
+
+const char *nd_device_field_key(size_t i)
+{
+    size_t seen = 0;
+    for (size_t j = 0; j < N_DFIELDS; j++)
+        if (dfields[j].type != D_TEXT && seen++ == i) return dfields[j].key;
+    return NULL;
+}
+
+bool nd_device_same_figures(const nd_device *a, const nd_device *b)
+{
+    for (size_t i = 0; i < N_DFIELDS; i++)
+        if (dfields[i].type != D_TEXT && field_value(a, &dfields[i]) != field_value(b, &dfields[i]))
+            return false;
+    return a->tables == b->tables;
 }
 
 /* Device numbers divide work (bytes over a bandwidth, FLOPs over a rate times an

@@ -391,8 +391,17 @@ static const nd_device builtin[] = {
     },
 };
 
+const nd_device *nd_device_builtin_named(const char *name)
+{
+    for (size_t i = 0; i < ND_ARRAY_LEN(builtin); i++)
+        if (!strcmp(builtin[i].name, name)) return &builtin[i];
+    return NULL;
+}
+
 int nd_device_table_builtin(nd_device_table *table, nd_error *err)
 {
+    table->owned_tables = NULL;
+    table->owned_tables_count = 0;
     table->count = (int)(ND_ARRAY_LEN(builtin));
     table->items = malloc(sizeof builtin);
     if (!table->items) {

@@ -2,6 +2,10 @@
  * attention, memory-bound operators at the HBM rate. docs/cost-model.md §Compute kernels. */
 #include "kernels.h"
 
+#include <math.h>
+
+#include "nd/costmodel/kernel_table.h"
+
 static double saturate(double x, double half)
 {
     return x / (x + half);
@@ -33,6 +37,15 @@ static double gemm_efficiency(const nd_device *d, nd_gemm_precision p, double m,
 double nd_memory_ms(const nd_device *d, double bytes)
 {
     return bytes / (d->hbm_gbps * d->hbm_efficiency * 1e9) * 1e3;
+}
+
+double nd_memop_ms(const nd_device *d, nd_memop op, double bytes)
+{
+    if (bytes <= 0) return 0.0;
+    const nd_memop_rate *r = d->tables ? &d->tables->memop[op] : NULL;
+    if (r && !r->stated) r = &d->tables->memop[ND_MEMOP_DEFAULT];
+    if (!r || !r->stated) return nd_memory_ms(d, bytes);
+    return bytes / (r->gbps * r->efficiency * 1e9) * 1e3 + r->fixed_us / 1e3;
 }
 
 static double gemm_flop_ms(const nd_device *d, nd_gemm_precision p, double m, double n, double k,
@@ -68,13 +81,114 @@ double nd_grouped_gemm_ms(const nd_device *d, nd_gemm_precision p, double groups
     return d->gemm_fixed_us / 1e3 + (compute_ms > memory_ms ? compute_ms : memory_ms);
 }
 
-double nd_attention_ms(const nd_device *d, double flops, double s_k, bool backward, bool fa2)
+/* The GEMM a pass of a linear layer runs, as M x N x K: forward tokens x out x in, input
+ * gradient tokens x in x out, weight gradient in x out x tokens. */
+static void pass_gemm(nd_gemm_pass pass, double tokens, double in, double out, double mnk[3])
 {
-    if (flops <= 0) return 0.0;
+    double fwd[3] = {tokens, out, in}, dgrad[3] = {tokens, in, out}, wgrad[3] = {in, out, tokens};
+    const double *g = pass == ND_PASS_FORWARD ? fwd : pass == ND_PASS_INPUT_GRAD ? dgrad : wgrad;
+    for (int i = 0; i < 3; i++) mnk[i] = g[i];
+}
+
+typedef struct curve_ctx {
+    const nd_device *d;
+    nd_gemm_precision p;
+    nd_gemm_pass pass;
+    double elem_bytes;
+} curve_ctx;
+
+/* The fraction of peak the curve's whole time (fixed time and the memory roofline included)
+ * reaches on a shape: what a measured table's achieved efficiency is compared with. */
+static double achieved(double flops, double peak_tflops, double ms)
+{
+    return ms > 0 ? flops / (peak_tflops * 1e12 * ms / 1e3) : 0;
+}
+
+/* A kernel on a device with kernel tables takes at least its bytes at the memory rate the
+ * tables measured plus their fixed time per operator (SimuMax's roofline). */
+static double table_roofline(const nd_device *d, double compute_ms, double bytes)
+{
+    return fmax(compute_ms, nd_memop_ms(d, ND_MEMOP_DEFAULT, bytes));
+}
+
+static double linear_curve(const void *ctx, const double *g)
+{
+    const curve_ctx *c = ctx;
+    return achieved(2 * g[0] * g[1] * g[2], nd_gemm_peak_tflops(c->d, c->p),
+                    nd_gemm_ms(c->d, c->p, g[0], g[1], g[2], c->elem_bytes));
+}
+
+double nd_linear_ms(const nd_device *d, nd_gemm_precision p, nd_gemm_pass pass, double tokens, double in,
+                    double out, double elem_bytes)
+{
+    double g[3];
+    pass_gemm(pass, tokens, in, out, g);
+    double curve_ms = nd_gemm_ms(d, p, g[0], g[1], g[2], elem_bytes);
+    if (!d->tables || curve_ms <= 0) return curve_ms;
+    curve_ctx c = {d, p, pass, elem_bytes};
+    double flops = 2 * tokens * in * out, peak = nd_gemm_peak_tflops(d, p);
+    double here = achieved(flops, peak, curve_ms);
+    double e = nd_kernel_tables_gemm(d->tables, p, pass, g[0], g[1], g[2], here, linear_curve, &c);
+    return table_roofline(d, e == here ? curve_ms : flops / (peak * 1e12 * e) * 1e3,
+                          gemm_bytes(p, elem_bytes, g[0], g[1], g[2]));
+}
+
+static double grouped_curve(const void *ctx, const double *s)
+{
+    const curve_ctx *c = ctx;
+    double ms =
+        nd_grouped_gemm_ms(c->d, c->p, s[0], s[1], s[2], s[3], c->elem_bytes, c->pass == ND_PASS_WEIGHT_GRAD);
+    return achieved(2 * s[0] * s[1] * s[2] * s[3], nd_gemm_peak_tflops(c->d, c->p), ms);
+}
+
+double nd_grouped_linear_ms(const nd_device *d, nd_gemm_precision p, nd_gemm_pass pass, double groups,
+                            double tokens, double in, double out, double elem_bytes)
+{
+    double g[3];
+    pass_gemm(pass, tokens, in, out, g);
+    double curve_ms =
+        nd_grouped_gemm_ms(d, p, groups, g[0], g[1], g[2], elem_bytes, pass == ND_PASS_WEIGHT_GRAD);
+    if (!d->tables || curve_ms <= 0) return curve_ms;
+    curve_ctx c = {d, p, pass, elem_bytes};
+    double flops = 2 * groups * tokens * in * out, peak = nd_gemm_peak_tflops(d, p);
+    double here = achieved(flops, peak, curve_ms);
+    double e =
+        nd_kernel_tables_grouped(d->tables, p, pass, groups, g[0], g[1], g[2], here, grouped_curve, &c);
+    return table_roofline(d, e == here ? curve_ms : flops / (peak * 1e12 * e) * 1e3,
+                          groups * gemm_bytes(p, elem_bytes, g[0], g[1], g[2]));
+}
+
+static double attention_efficiency(const nd_device *d, double s_k, bool backward, bool fa2)
+{
     double e = backward ? d->attention_bwd_efficiency : d->attention_fwd_efficiency;
     double e2 = backward ? d->fa2_bwd_efficiency : d->fa2_fwd_efficiency;
     if (fa2 && e2 > 0) e = e2;
-    double eff = e * saturate(s_k, d->attention_half_seq);
+    return e * saturate(s_k, d->attention_half_seq);
+}
+
+typedef struct attention_ctx {
+    const nd_device *d;
+    bool backward, fa2;
+} attention_ctx;
+
+/* The curve at a measured kernel's shape: causal, so its mean key length is half its sequence. */
+static double attention_curve(const void *ctx, const double *shape)
+{
+    const attention_ctx *c = ctx;
+    return attention_efficiency(c->d, shape[1] / 2, c->backward, c->fa2);
+}
+
+double nd_attention_ms(const nd_device *d, double flops, double s_k, bool backward, bool fa2,
+                       const nd_attention_shape *shape)
+{
+    if (flops <= 0) return 0.0;
+    double eff = attention_efficiency(d, s_k, backward, fa2);
+    if (d->tables && shape) {
+        attention_ctx c = {d, backward, fa2};
+        eff = nd_kernel_tables_attention(d->tables, backward, shape->batch, 2 * s_k, shape->heads,
+                                         shape->kv_heads, shape->qk_dim, shape->v_dim, eff, attention_curve,
+                                         &c);
+    }
     if (eff <= 0) return 0.0;
     return flops / (d->peak_tflops * 1e12 * eff) * 1e3;
 }

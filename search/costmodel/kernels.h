@@ -10,9 +10,7 @@
 
 #include <stdbool.h>
 #include "nd/costmodel/device.h"
-
-/* The arithmetic a GEMM runs in: BF16/FP16, FP8 (Transformer Engine), TF32 or plain FP32. */
-typedef enum { ND_GEMM_16BIT = 0, ND_GEMM_FP8, ND_GEMM_TF32, ND_GEMM_FP32 } nd_gemm_precision;
+#include "nd/costmodel/kernel_table.h"
 
 /* The device's peak for precision p, TFLOP/s (TF32 falls back to FP32 on devices without it,
  * FP8 to 16-bit). */
@@ -31,12 +29,34 @@ double nd_gemm_ms(const nd_device *d, nd_gemm_precision p, double m, double n, d
 double nd_grouped_gemm_ms(const nd_device *d, nd_gemm_precision p, double groups, double m, double n,
                           double k, double elem_bytes, bool weight_grad);
 
+/* Time of the GEMM that `pass` of a linear layer (tokens x in -> out) runs: at the rate the
+ * device's kernel tables measured for it, interpolated between measured shapes, or on the
+ * curve (nd_gemm_ms) where they have nothing near. */
+double nd_linear_ms(const nd_device *d, nd_gemm_precision p, nd_gemm_pass pass, double tokens, double in,
+                    double out, double elem_bytes);
+
+/* The same for a grouped GEMM of `groups` experts, each tokens x in -> out. */
+double nd_grouped_linear_ms(const nd_device *d, nd_gemm_precision p, nd_gemm_pass pass, double groups,
+                            double tokens, double in, double out, double elem_bytes);
+
 /* Time of a memory-bound kernel moving `bytes` through HBM. */
 double nd_memory_ms(const nd_device *d, double bytes);
 
-/* Time of fused (flash) attention doing `flops` on keys of length s_k: forward at
- * attention_fwd_efficiency, backward at attention_bwd_efficiency, each times
- * s_k / (s_k + attention_half_seq), of the 16-bit peak. */
-double nd_attention_ms(const nd_device *d, double flops, double s_k, bool backward, bool fa2);
+/* Time of one memory-bound operator of class `op` moving `bytes`: at the rate and with the
+ * fixed time the device's kernel tables measured for the class (its default class where the
+ * tables do not name it), else nd_memory_ms. 0 bytes cost 0. */
+double nd_memop_ms(const nd_device *d, nd_memop op, double bytes);
+
+/* The kernel's shape, for a device's measured attention table: sequences, heads, head dims. */
+typedef struct nd_attention_shape {
+    double batch, heads, kv_heads, qk_dim, v_dim;
+} nd_attention_shape;
+
+/* Time of fused (flash) attention doing `flops` on keys of mean length s_k: forward at
+ * attention_fwd_efficiency, backward at attention_bwd_efficiency (FlashAttention-2's where
+ * fa2 and the device states them), each times s_k / (s_k + attention_half_seq), of the
+ * 16-bit peak; or at the device's measured rate for the shape (NULL: the curve). */
+double nd_attention_ms(const nd_device *d, double flops, double s_k, bool backward, bool fa2,
+                       const nd_attention_shape *shape);
 
 #endif

@@ -66,26 +66,35 @@ static void gemm_at(acc *a, const dims *x, nd_gemm_precision p, double M, double
 {
     if (M <= 0 || N <= 0 || K <= 0) return;
     double e = x->e;
-    a->fwd += nd_gemm_ms(x->d, p, M, N, K, e);
-    a->dgrad += nd_gemm_ms(x->d, p, M, K, N, e); /* dX = dY W^T */
-    a->wgrad += nd_gemm_ms(x->d, p, K, N, M, e); /* dW = X^T dY */
+    double fwd = nd_linear_ms(x->d, p, ND_PASS_FORWARD, M, K, N, e);
+    a->fwd += fwd;
+    a->dgrad += nd_linear_ms(x->d, p, ND_PASS_INPUT_GRAD, M, K, N, e);  /* dX = dY W^T */
+    a->wgrad += nd_linear_ms(x->d, p, ND_PASS_WEIGHT_GRAD, M, K, N, e); /* dW = X^T dY */
     a->flops += 2.0 * M * N * K;
     a->kernels_fwd += 1;
     a->kernels_bwd += 2;
     a->ops_fwd += 1;
     a->ops_bwd += 1;
-    a->gemm_fwd += nd_gemm_ms(x->d, p, M, N, K, e);
+    a->gemm_fwd += fwd;
     a->mm_out_bytes += e * M * N;
 }
 
-static void elementwise(acc *a, const dims *x, double fwd_bytes, double bwd_bytes, double kernels)
+/* A memory-bound operator of `kernels` kernels each way, priced as its class forward and
+ * backward (the device's measured classes: docs/devices.md §Kernel tables). */
+static void memory_op(acc *a, const dims *x, nd_memop fwd_class, nd_memop bwd_class, double fwd_bytes,
+                      double bwd_bytes, double kernels)
 {
-    a->fwd += nd_memory_ms(x->d, fwd_bytes);
-    a->dgrad += nd_memory_ms(x->d, bwd_bytes);
+    a->fwd += nd_memop_ms(x->d, fwd_class, fwd_bytes);
+    a->dgrad += nd_memop_ms(x->d, bwd_class, bwd_bytes);
     a->kernels_fwd += kernels;
     a->kernels_bwd += kernels;
     a->ops_fwd += kernels;
     a->ops_bwd += kernels;
+}
+
+static void elementwise(acc *a, const dims *x, double fwd_bytes, double bwd_bytes, double kernels)
+{
+    memory_op(a, x, ND_MEMOP_DEFAULT, ND_MEMOP_DEFAULT, fwd_bytes, bwd_bytes, kernels);
 }
 
 /* FP8 linear layers cast (and transpose, for the weight gradient) their input forward and
@@ -177,8 +186,10 @@ static void attention_core(acc *a, kept *k, const dims *x, double heads, double 
          * rank's block of keys, s / CP, split in the two halves of the load-balanced layout. */
         double keys = ring ? x->s / (2 * x->sh.cp) : x->s / 2;
         bool fa2 = nd_train_attention_kernel(x->t) == ND_ATTENTION_FA2;
-        tmp.fwd = nd_attention_ms(x->d, flops, keys, false, fa2);
-        tmp.dgrad = nd_attention_ms(x->d, 2.5 * flops, keys, true, fa2);
+        double kv_heads = x->m->attention == ND_ATTN_MLA ? heads : (double)x->m->kv_heads / (double)x->sh.tp;
+        nd_attention_shape shape = {b, heads, kv_heads, dqk, dv};
+        tmp.fwd = nd_attention_ms(x->d, flops, keys, false, fa2, &shape);
+        tmp.dgrad = nd_attention_ms(x->d, 2.5 * flops, keys, true, fa2, &shape);
         tmp.flops = flops;
         tmp.kernels_fwd = blocks;
         tmp.kernels_bwd = 3 * blocks; /* FA2: dO.O, dQdKdV, dQ cast */
@@ -228,7 +239,7 @@ static void attention_mha(acc *a, kept *k, const dims *x, acc *core)
     double t = (double)x->sh.tp, heads = (double)m->heads / t, kvh = (double)m->kv_heads / t;
     double dh = (double)m->head_dim, T = x->T;
     gemm(a, x, T, (heads + 2 * kvh) * dh, x->h);
-    a->col_dgrad += nd_gemm_ms(x->d, x->linear, T, x->h, (heads + 2 * kvh) * dh, x->e);
+    a->col_dgrad += nd_linear_ms(x->d, x->linear, ND_PASS_INPUT_GRAD, T, x->h, (heads + 2 * kvh) * dh, x->e);
     if (m->max_positions == 0) { /* rotary, fused; eager: upcast, complex multiply, cast back */
         double rot = x->e * T * (heads + kvh) * dh;
         if (x->eager)
@@ -290,19 +301,21 @@ static void gemm_groups(acc *a, const dims *x, double groups, double M, double N
     double m = M / groups, e = x->e;
     nd_gemm_precision p = x->linear;
     if (x->t->moe_grouped_gemm) {
-        a->gemm_fwd += nd_grouped_gemm_ms(x->d, p, groups, m, N, K, e, false);
-        a->fwd += nd_grouped_gemm_ms(x->d, p, groups, m, N, K, e, false);
-        a->dgrad += nd_grouped_gemm_ms(x->d, p, groups, m, K, N, e, false);
-        a->wgrad += nd_grouped_gemm_ms(x->d, p, groups, K, N, m, e, true);
+        double fwd = nd_grouped_linear_ms(x->d, p, ND_PASS_FORWARD, groups, m, K, N, e);
+        a->gemm_fwd += fwd;
+        a->fwd += fwd;
+        a->dgrad += nd_grouped_linear_ms(x->d, p, ND_PASS_INPUT_GRAD, groups, m, K, N, e);
+        a->wgrad += nd_grouped_linear_ms(x->d, p, ND_PASS_WEIGHT_GRAD, groups, m, K, N, e);
         a->kernels_fwd += 1;
         a->kernels_bwd += 2;
         a->ops_fwd += 1;
         a->ops_bwd += 1;
     } else {
-        a->gemm_fwd += groups * nd_gemm_ms(x->d, p, m, N, K, e);
-        a->fwd += groups * nd_gemm_ms(x->d, p, m, N, K, e);
-        a->dgrad += groups * nd_gemm_ms(x->d, p, m, K, N, e);
-        a->wgrad += groups * nd_gemm_ms(x->d, p, K, N, m, e);
+        double fwd = groups * nd_linear_ms(x->d, p, ND_PASS_FORWARD, m, K, N, e);
+        a->gemm_fwd += fwd;
+        a->fwd += fwd;
+        a->dgrad += groups * nd_linear_ms(x->d, p, ND_PASS_INPUT_GRAD, m, K, N, e);
+        a->wgrad += groups * nd_linear_ms(x->d, p, ND_PASS_WEIGHT_GRAD, m, K, N, e);
         a->kernels_fwd += groups;
         a->kernels_bwd += 2 * groups;
         a->ops_fwd += groups;
@@ -320,7 +333,7 @@ static void mlp(acc *a, kept *k, const dims *x, double tokens, double width, dou
     double w = width / split, e = x->e;
     double up = x->m->mlp == ND_MLP_GATED ? 2 * w : w; /* gate and up, or up alone */
     gemm_groups(a, x, groups, tokens, up, x->h);
-    if (groups <= 1) a->col_dgrad += nd_gemm_ms(x->d, x->linear, tokens, x->h, up, e);
+    if (groups <= 1) a->col_dgrad += nd_linear_ms(x->d, x->linear, ND_PASS_INPUT_GRAD, tokens, x->h, up, e);
     if (x->m->mlp == ND_MLP_GATED) {
         double kernels = x->eager ? 2 : 1; /* eager: silu, then the product */
         double fwd = (x->eager ? 5 : 3) * e * tokens * w, bwd = (x->eager ? 8 : 5) * e * tokens * w;
@@ -361,7 +374,7 @@ static void moe(acc *a, kept *k, const dims *x, acc *act, acc *act_moe, double *
     k->always += 4 * Tr * E;
     double M = expert_tokens(x), local = E / (double)x->sh.ep;
     /* Token permutation before the experts and its inverse after: sort, gather, scatter. */
-    elementwise(a, x, 4 * e * M * x->h, 4 * e * M * x->h, 6);
+    memory_op(a, x, ND_MEMOP_PERMUTE_FWD, ND_MEMOP_PERMUTE_BWD, 4 * e * M * x->h, 4 * e * M * x->h, 6);
     k->always += 2 * e * M * x->h; /* expert inputs and outputs (for the combine weights) */
     k->fp8_able += e * M * x->h;
     mlp(a, k, x, M, (double)m->moe_ffn, (double)x->sh.etp, local, act_moe, true);
@@ -762,9 +775,11 @@ void nd_layer_cost_head(const nd_layer_inputs *in, const nd_layer_shape *sh, nd_
         /* Cross entropy: fused, one read of the 16-bit logits and the gradient written in
          * place; else the framework's fp32 loss, pass by pass (nd_framework_profile). */
         if (in->train->fused_cross_entropy) {
-            elementwise(&a, &x, e * T * v, 2 * e * T * v, 1);
+            memory_op(&a, &x, ND_MEMOP_CROSS_ENTROPY_FUSED, ND_MEMOP_CROSS_ENTROPY_FUSED, e * T * v,
+                      2 * e * T * v, 1);
         } else {
-            elementwise(&a, &x, fw->ce_fwd_bytes * T * v, fw->ce_bwd_bytes * T * v, 1);
+            memory_op(&a, &x, ND_MEMOP_CROSS_ENTROPY, ND_MEMOP_DEFAULT, fw->ce_fwd_bytes * T * v,
+                      fw->ce_bwd_bytes * T * v, 1);
             a.kernels_fwd += fw->ce_fwd_kernels - 1;
             a.ops_fwd += fw->ce_fwd_kernels - 1;
             a.kernels_bwd += fw->ce_bwd_kernels - 1;

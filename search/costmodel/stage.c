@@ -361,7 +361,7 @@ void nd_stage_sync_compute(const nd_context *ctx, const nd_strategy *s, const nd
     if (tr->grad_clip) bytes += local * tr->grad_bytes;
     /* fp16 loss scaling: unscale the gradients and look for overflow, a read and a write. */
     if (tr->param_bytes == 2 && !strcmp(tr->precision, "fp16")) bytes += 2.0 * local * tr->grad_bytes;
-    t->optimizer_ms = nd_memory_ms(d, bytes);
+    t->optimizer_ms = nd_memop_ms(d, ND_MEMOP_OPTIMIZER, bytes);
     if (tr->grad_clip) {
         nd_group world = {s->dp * s->tp * s->pp * s->cp, 1};
         t->optimizer_ms += nd_collective_ms(d, ND_COLL_ALL_REDUCE, world, 8);

@@ -4,10 +4,55 @@
  */
 #include "nd/inputs/device_file.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "device_simumax.h"
+#include "nd/base/io.h"
 #include "nd/base/text.h"
 #include "nd/base/yaml_doc.h"
+
+#define DEVICE_FILE_MAX ((size_t)64 << 20)
+
+/* Reads a SimuMax system file's kernel tables for a device (the table owns them); with
+ * `as_device` also its figures, into *d. */
+static int read_simumax(nd_device_table *t, const char *path, nd_device *d, bool as_device, nd_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int rc = nd_read_file(path, DEVICE_FILE_MAX, &text, &len, err);
+    if (rc) return rc;
+    nd_device read;
+    nd_kernel_tables *tables = NULL;
+    if (!nd_device_file_is_simumax(text, len))
+        rc = nd_error_set(err, ND_EINPUT, "%s:1: kernel tables must be a SimuMax system file (JSON)", path);
+    else
+        rc = nd_kernel_tables_read_simumax(t, path, text, len, &read, &tables, err);
+    free(text);
+    if (rc) return rc;
+    char *absolute = nd_path_absolute(path);
+    if (absolute) nd_text_copy(tables->source, absolute, sizeof tables->source);
+    free(absolute);
+    if ((rc = nd_device_table_adopt_tables(t, tables, err))) return rc;
+    if (as_device) *d = read;
+    d->tables = tables;
+    return ND_OK;
+}
+
+/* `kernel_tables: FILE`, relative to the device file's directory. */
+static int attach_tables(nd_device_table *t, nd_yaml *y, const char *value, const char *where, nd_device *d,
+                         nd_error *err)
+{
+    char *dir = nd_path_dir(y->path);
+    char *path = value[0] == '/' || !dir ? nd_strdup(value) : nd_path_join(dir, value);
+    free(dir);
+    if (!path) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    nd_error inner = {0};
+    int rc = read_simumax(t, path, d, false, &inner);
+    if (rc) rc = nd_error_set(err, rc, "%s: field 'kernel_tables': %s", where, inner.message);
+    free(path);
+    return rc;
+}
 
 /* A new device without a base states every field: the missing ones are listed together. */
 static int need_every_field(nd_yaml *y, yaml_node_t *map, const char *name, const bool *seen, nd_error *err)
@@ -61,6 +106,10 @@ static int load_one(nd_device_table *t, nd_yaml *y, const char *name, yaml_node_
             return nd_error_set(err, ND_EINPUT, "%s: device %s: every field must be `key: value`", where,
                                 name);
         if (!strcmp(key, "base") || !strcmp(key, "name")) continue;
+        if (!strcmp(key, "kernel_tables")) {
+            if ((rc = attach_tables(t, y, value, where, &d, err))) return rc;
+            continue;
+        }
         if ((rc = nd_device_set_field(&d, key, value, where, err)) < 0) return rc;
         seen[rc] = true;
     }
@@ -70,10 +119,32 @@ static int load_one(nd_device_table *t, nd_yaml *y, const char *name, yaml_node_
     return nd_device_table_put(t, &d, where, err);
 }
 
+/* A SimuMax system file read as a device of its own, named by its sys_name. */
+static int load_simumax(nd_device_table *table, const char *path, nd_error *err)
+{
+    nd_device d;
+    int rc = read_simumax(table, path, &d, true, err);
+    if (rc) return rc;
+    char where[600];
+    snprintf(where, sizeof where, "%s:1", path);
+    if ((rc = nd_device_validate(&d, where, err))) return rc;
+    return nd_device_table_put(table, &d, where, err);
+}
+
 int nd_device_table_load(nd_device_table *table, const char *path, nd_error *err)
 {
+    char *text = NULL;
+    size_t len = 0;
+    int rc = nd_read_file(path, DEVICE_FILE_MAX, &text, &len, err);
+    if (rc) return rc;
+    bool json = nd_device_file_is_simumax(text, len);
+    if (json) {
+        free(text);
+        return load_simumax(table, path, err);
+    }
     nd_yaml y;
-    int rc = nd_yaml_load(&y, path, err);
+    rc = nd_yaml_parse(&y, text, len, path, err);
+    free(text);
     if (rc) return rc;
     yaml_node_t *root = nd_yaml_root(&y);
     if ((rc = nd_yaml_expect_mapping(&y, root, "the device file", err))) goto done;

@@ -18,5 +18,16 @@ grep -q "on 8 x A100-test" "$dir/est" || { echo "FAIL: estimate: $(head -2 "$dir
 reported=$(awk '$1 == "host_dispatch_us" { print $3 }' "$dir/out")
 written=$(awk '$1 == "host_dispatch_us:" { printf "%.5g\n", $2; exit }' "$dir/fitted.yaml")
 [ -n "$reported" ] && [ "$reported" = "$written" ] || { echo "FAIL: reported $reported, written $written"; ok=0; }
+# A device of the user's own file (not built in): the fitted file holds every figure and reads
+# on its own, without the user's file (it once wrote "base: MINE", which nothing else defines).
+printf 'devices:\n  MINE:\n    base: A100\n    host_dispatch_us: 9.5\n    intra_gbps: 280\n' > "$dir/cluster.yaml"
+"$fit" -y "$samples/runs/vtrain-gpt-h1024-l12.yaml" --real_csv "$samples/rounds/vtrain-gpt-h1024-l12.csv" \
+    --device-file "$dir/cluster.yaml" -A MINE --write_device "$dir/mine-fit.yaml" > "$dir/out2" 2>&1 ||
+  { echo "FAIL: nd-fit on MINE: $(tail -n 1 "$dir/out2")"; ok=0; }
+grep -q "^    base: MINE" "$dir/mine-fit.yaml" && { echo "FAIL: names MINE as its base"; ok=0; }
+grep -q "^    intra_gbps: 280$" "$dir/mine-fit.yaml" || { echo "FAIL: MINE's own intra_gbps not written"; ok=0; }
+"$est" -y "$samples/runs/vtrain-gpt-h1024-l12.yaml" --device-file "$dir/mine-fit.yaml" -A MINE-fit \
+    --strategy "DP=2 MP=2 PP=2 MB=4 MBS=1" > "$dir/est2" 2>&1 ||
+  { echo "FAIL: the fitted MINE alone: $(tail -n 1 "$dir/est2")"; ok=0; }
 rm -rf "$dir"
 [ "$ok" -eq 1 ] && echo ok

@@ -28,7 +28,12 @@ typedef struct nd_device_param_info {
     size_t offset;    /* offsetof(nd_device, ...) of a double */
     double lo, hi;    /* bounds the fit stays within */
     bool log_scale;   /* fitted on log v (a field spanning decades; lo > 0) */
+    bool ceiling;     /* a measured best case: the fit stays at or below the base device's value
+                         (ND_FIT_CEILING_SLACK above it), never above its measured ceiling */
 } nd_device_param_info;
+
+/* How far above its base value a ceiling field may go: measurement noise, not a new best. */
+#define ND_FIT_CEILING_SLACK 1.02
 
 /* The table, in the order the fitted device file lists them. */
 extern const nd_device_param_info nd_device_params[];
@@ -64,9 +69,13 @@ typedef struct nd_device_fit_result {
     size_t param[ND_DEVICE_FIT_MAX_PARAMS]; /* index into nd_device_params */
     double base[ND_DEVICE_FIT_MAX_PARAMS], value[ND_DEVICE_FIT_MAX_PARAMS];
     double lo[ND_DEVICE_FIT_MAX_PARAMS], hi[ND_DEVICE_FIT_MAX_PARAMS]; /* 95 % interval */
-    double effect[ND_DEVICE_FIT_MAX_PARAMS]; /* largest relative move of a step when the field
-                                                moves 10 % */
-    size_t skipped;                          /* fields left at the base: no row exercises them */
+    double effect[ND_DEVICE_FIT_MAX_PARAMS];   /* largest relative move of a step when the field
+                                                  moves 10 % */
+    size_t skipped;                            /* fields left at the base: no row exercises them */
+    size_t unpinned_count;                     /* fields the rows move but cannot pin (their 95 %
+                                                  interval spans half their range or more): kept
+                                                  at the base and the others refitted */
+    size_t unpinned[ND_DEVICE_FIT_MAX_PARAMS]; /* their indices into nd_device_params */
     size_t n, models;
     double *base_ms;                                    /* [n] the base device's estimate */
     double *fitted_ms;                                  /* [n] in sample */

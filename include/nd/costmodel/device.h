@@ -15,6 +15,7 @@
 #define ND_DEVICE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include "nd/base/error.h"
 
 typedef struct nd_device {
@@ -75,12 +76,18 @@ typedef struct nd_device {
     double inter_latency_us; /* per ring step across nodes */
     double inter_base_us;    /* per collective that crosses nodes */
     double host_gbps;        /* device <-> host memory (offload), GB/s per direction */
+
+    /* kernels measured on the machine (NULL: the curves above only); borrowed from the
+       device table that loaded them (nd/costmodel/kernel_table.h) */
+    const struct nd_kernel_tables *tables;
 } nd_device;
 
 /* A set of devices: the built-in ones plus any loaded from files. */
 typedef struct nd_device_table {
     nd_device *items;
     int count;
+    struct nd_kernel_tables **owned_tables; /* the kernel tables its devices point to */
+    int owned_tables_count;
 } nd_device_table;
 
 /* Devices a table holds at most (built-in and from files): finding one is a linear search. */
@@ -110,6 +117,15 @@ int nd_device_validate(const nd_device *d, const char *source, nd_error *err);
  * 0 with *value set, or -1 for a key that is not a numeric field. */
 int nd_device_field(const nd_device *d, const char *key, double *value);
 
+/* The key of the i-th numeric field (0-based, device-file order), or NULL past the last. */
+const char *nd_device_field_key(size_t i);
+
+/* The built-in device of exactly this name, or NULL. */
+const nd_device *nd_device_builtin_named(const char *name);
+
+/* Whether a and b hold the same figures (every numeric field) and kernel tables. */
+bool nd_device_same_figures(const nd_device *a, const nd_device *b);
+
 /* Sets the field a device-file key names from its text (a number, or the description).
  * Returns the field's index (below ND_DEVICE_FIELDS_MAX), or ND_EINPUT naming `where` and
  * the key (unknown keys get the nearest known one). Ranges are nd_device_validate's. */
@@ -123,6 +139,10 @@ size_t nd_device_missing_fields(const bool seen[ND_DEVICE_FIELDS_MAX], char *buf
 /* Adds d to the table, or replaces the device of the same name. ND_EINPUT (naming `where`)
  * past ND_DEVICE_TABLE_MAX devices, ND_ENOMEM. */
 int nd_device_table_put(nd_device_table *table, const nd_device *d, const char *where, nd_error *err);
+
+/* Takes ownership of kernel tables its devices will point to: freed with the table (also
+ * on failure, ND_ENOMEM). */
+int nd_device_table_adopt_tables(nd_device_table *table, struct nd_kernel_tables *tables, nd_error *err);
 
 void nd_device_table_free(nd_device_table *table);
 
