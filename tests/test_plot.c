@@ -206,16 +206,19 @@ static int draw_parts(const char *base, const nd_plot_options *opt, nd_error *er
     return nd_plot_parts_write(base, &p, opt, err);
 }
 
-/* Steps a = 10 + 20 = 30 ms, b = 12.5 + 18 = 30.5 ms. b's parts against a's, in % of
- * a's step: FW 100 x 2.5 / 30 = 8.33 %, BW 100 x -2 / 30 = -6.67 %: both differ, both
- * kept. Memory axis: the budget 4096 MiB is above both peaks; 4096 x 1.05 / 1024 =
- * 4.2 GiB, up to the round 5. */
-static const char *const ranking_lines[] = {"best_ms = 30",
-                                            "K = 2",
-                                            "set yrange [2 - 0.5:-0.5]",
+/* Steps a = 10 + 20 = 30 ms, b = 12.5 + 18 = 30.5 ms, no intervals given: the step axis spans
+ * 30 to 30.5 (0.5 ms), tics of the 1-2-5 step at or above 0.5 / 5 = 0.1, ends 4 % of the span
+ * out, on the grid: floor(29.98 / 0.1) = 299 -> 29.9, ceil(30.52 / 0.1) = 306 -> 30.6. b is
+ * +0.5 / 30 = +1.7 % behind (one decimal from 1 %), FW +2.5 ms the part that makes most of it
+ * (BW -2). Memory axis: the budget 4096 MiB is above both peaks; 4096 x 1.08 / 1024 = 4.32 GiB,
+ * up to the round 5, tics 1 (5 / 5). */
+static const char *const ranking_lines[] = {"set yrange [2 - 0.5:-0.5]",
                                             "budget_mib = 4096",
                                             "set xrange [0:5]",
-                                            "set title 'step time against #1 (30.0 ms), by part'",
+                                            "set xrange [29.9:30.6]",
+                                            "set xtics 0.1 nomirror",
+                                            "\"+1.7 %, +0.5 ms\" \"FW +2.5 ms\"",
+                                            "NaN with lines dt 2 lw 2 lc rgb '#c00000' title 'memory budget'",
                                             NULL};
 
 static int draw_ranking(const char *base, const nd_plot_options *opt, nd_error *err)
@@ -223,7 +226,7 @@ static int draw_ranking(const char *base, const nd_plot_options *opt, nd_error *
     static const char *const labels[] = {"a", "b"};
     static const char *const parts[] = {"FW", "BW"};
     static const double parts_ms[] = {10, 20, 12.5, 18}, peak_mib[] = {1000, 2048.5};
-    nd_plot_ranking p = {2, labels, 2, parts, parts_ms, peak_mib, 4096};
+    nd_plot_ranking p = {2, labels, 2, parts, parts_ms, peak_mib, 4096, NULL, NULL, NULL, NULL, NULL, NULL};
     return nd_plot_ranking_write(base, &p, opt, err);
 }
 
@@ -418,7 +421,7 @@ static void empty_or_non_finite_input_is_refused(void **state)
     assert_non_null(strstr(err.message, "no strategies"));
 
     /* A ranking without peak memory still draws (no bars); without a finite time it is refused. */
-    nd_plot_ranking rk = {2, labels, 2, parts, nan4, nan2, 0};
+    nd_plot_ranking rk = {2, labels, 2, parts, nan4, nan2, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     assert_int_equal(nd_plot_ranking_write(base, &rk, &o, &err), ND_EINPUT);
     assert_non_null(strstr(err.message, "no finite time"));
     rk.n_parts = 0;
@@ -476,7 +479,7 @@ static void missing_gnuplot_is_a_clear_error(void **state)
         peak_mib[i] = 1000.0 + (double)i / 7;
     }
     static const char *const parts[] = {"FW", "BW"};
-    nd_plot_ranking rk = {N, labels, 2, parts, parts_ms, peak_mib, 0};
+    nd_plot_ranking rk = {N, labels, 2, parts, parts_ms, peak_mib, 0, NULL, NULL, NULL, NULL, NULL, NULL};
 
     char *saved;
     set_path(empty, &saved);
@@ -628,7 +631,7 @@ static void failed_render_leaves_earlier_files(void **state)
     static const char *const labels[] = {"z"};
     static const char *const parts[] = {"FW"};
     static const double ms[] = {5}, mib[] = {10};
-    nd_plot_ranking other = {1, labels, 1, parts, ms, mib, 0};
+    nd_plot_ranking other = {1, labels, 1, parts, ms, mib, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     const char *scripts[] = {failing_gnuplot, silent_gnuplot};
     const char *messages[] = {"fake failure for the test (in: plot $DATA using 1:2)",
                               "gnuplot wrote an empty image"};

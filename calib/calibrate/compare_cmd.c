@@ -33,7 +33,7 @@ static int draw_plots(const nd_compare_request *req, const char *dir, const char
 static int write_report(const nd_compare_request *req, const nd_session *ses, const nd_compare *c,
                         const nd_plot_gallery *gallery, nd_html_capture *notes, nd_error *err)
 {
-    nd_compare_report_inputs in = {req->common.run_path, req->real_csv,     req->common.ratios_path,
+    nd_compare_report_inputs in = {req->common.run_path, req->real_csv,     req->common.shared.ratios,
                                    ses->run.model.name,  ses->device->name, ses->budget_mib};
     return nd_compare_report_html(req->report, c, &in, gallery, notes, err);
 }

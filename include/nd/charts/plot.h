@@ -205,22 +205,30 @@ int nd_plot_round_parity(const char *out_base, const nd_plot_round *round, const
 int nd_plot_round_parts(const char *out_base, const nd_plot_round *round, bool no_idle,
                         const nd_plot_options *opt, nd_error *err);
 
-/* ---- ranking: the top strategies ---------------------------------------- */
+/* ---- ranking: which to run, and how sure nd is ------------------------- */
 
 typedef struct nd_plot_ranking {
-    size_t n_strategies;       /* the top k, in rank order (best first) */
+    size_t n_strategies;       /* the distinct choices, in rank order (best first) */
     const char *const *labels; /* [n_strategies] */
     size_t n_parts;
     const char *const *part_names; /* [n_parts]; colour by index as in the parts plot */
     const double *parts_ms;        /* [n_strategies * n_parts], row-major */
     const double *peak_mib;        /* [n_strategies] peak memory per device */
     double budget_mib;             /* memory budget; <= 0 or NaN: no budget line */
+    const double *lo_ms, *hi_ms;   /* [n_strategies] each step's interval, or NULL (none known) */
+    const int *tied;               /* [n_strategies] 1: cannot be told apart from #1, or NULL */
+    const double *p_fastest;       /* [n_strategies] share of draws in which it is fastest (NaN:
+                                      none), or NULL */
+    const char *interval_name;     /* the intervals' legend ("95 % interval (fitted)"); NULL: "interval" */
+    const char *subtitle;          /* a second title line (what was searched), or NULL */
 } nd_plot_ranking;
 
-/* Ranking plot: per strategy a stacked bar of its time parts (ms, left axis),
- * its peak memory as a point (MiB, right axis) and the budget as a dashed
- * line on the right axis. ND_EINPUT: no strategies or parts, a NULL array, no
- * finite time value or no finite peak memory. */
+/* Ranking plot, for "which should I run, and how sure is nd?": per choice a row (best on top)
+ * with its step time in ms as a point and its interval as a bar on one axis, #1's interval
+ * shaded across the rows, each row coloured by whether it can be told apart from #1; right of
+ * it the difference from #1 and the part that makes most of it (and P(fastest)); right of
+ * that its peak memory against the budget (dashed) with the headroom written in the bar.
+ * ND_EINPUT: no strategies or parts, a NULL array, no finite time value. */
 int nd_plot_ranking_write(const char *out_base, const nd_plot_ranking *plot, const nd_plot_options *opt,
                           nd_error *err);
 
