@@ -18,7 +18,7 @@
 #include "nd/classify/classify.h"
 
 #define STEP_US 100000.0
-#define LAYERS 400
+#define LAYERS  400
 
 static const char *const pg =
     "\"Collective name\": \"allreduce\", \"In msg nelems\": 6637568, \"Out msg nelems\": "
@@ -52,23 +52,22 @@ static void host_step(FILE *f, int step, double t0)
                  "number\": %d",
                  step * 10000 + l, l);
         ev(f, bw ? "cpu_op" : "python_function",
-           bw ? "autograd::engine::evaluate_function: MmBackward0" : "nn.Module: Linear_0", 100,
-           100, t, per * 0.9, args);
+           bw ? "autograd::engine::evaluate_function: MmBackward0" : "nn.Module: Linear_0", 100, 100, t,
+           per * 0.9, args);
         ev(f, "cpu_op", bw ? "MmBackward0" : "aten::linear", 100, 100, t + 1, per * 0.5, args);
         ev(f, "cpu_op", "aten::mm", 100, 100, t + 2, per * 0.4, args);
         snprintf(args, sizeof args, "\"correlation\": %d", step * 10000 + 2 * l);
         ev(f, "cuda_runtime", "cudaLaunchKernel", 100, 100, t + 3, 5, args);
         if (!bw) continue;
-        ev(f, "python_function", "torch/distributed/distributed_c10d.py(2500): all_reduce", 100,
-           100, t + per * 0.6, per * 0.2, "");
+        ev(f, "python_function", "torch/distributed/distributed_c10d.py(2500): all_reduce", 100, 100,
+           t + per * 0.6, per * 0.2, "");
         ev(f, "cpu_op", "c10d::allreduce_", 100, 100, t + per * 0.6 + 1, per * 0.15,
            "\"Input Dims\": [[[6637568]]], \"Input type\": [\"TensorList\"]");
         ev(f, "cpu_op", "record_param_comms", 100, 100, t + per * 0.6 + 2, per * 0.1, pg);
         snprintf(args, sizeof args, "\"correlation\": %d", step * 10000 + 2 * l + 1);
         ev(f, "cuda_runtime", "cudaLaunchKernel", 100, 100, t + per * 0.6 + 3, 5, args);
     }
-    ev(f, "user_annotation", "Optimizer.step#AdamW.step", 100, 100, t0 + STEP_US * 0.85,
-       STEP_US * 0.1, "");
+    ev(f, "user_annotation", "Optimizer.step#AdamW.step", 100, 100, t0 + STEP_US * 0.85, STEP_US * 0.1, "");
     ev(f, "cpu_op", "aten::_foreach_add_", 100, 100, t0 + STEP_US * 0.86, STEP_US * 0.05, "");
 }
 
@@ -86,8 +85,8 @@ static void device_step(FILE *f, int step, double t0)
                  "\"correlation\": %d, \"registers per thread\": 168, \"grid\": [132, 1, 1], "
                  "\"block\": [384, 1, 1], \"est. achieved occupancy %%\": 12",
                  step * 10000 + 2 * l);
-        ev(f, "kernel", "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64", 0, 7, t,
-           per * 0.7, args);
+        ev(f, "kernel", "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64", 0, 7, t, per * 0.7,
+           args);
         if (l < LAYERS) continue;
         snprintf(args, sizeof args, "\"device\": 0, \"stream\": 20, \"correlation\": %d",
                  step * 10000 + 2 * l + 1);
@@ -112,8 +111,7 @@ static long write_trace(const char *path, double min_bytes)
         steps++;
         host_step(f, steps, t0 + steps * STEP_US);
     }
-    for (int s = 1; s <= steps; s++)
-        device_step(f, s, t0 + s * STEP_US);
+    for (int s = 1; s <= steps; s++) device_step(f, s, t0 + s * STEP_US);
     fputs("  {\"ph\": \"i\", \"name\": \"end\", \"ts\": 0, \"pid\": 0, \"tid\": 0}\n]}\n", f);
     long n = ftell(f);
     return fclose(f) == 0 ? n : -1;
@@ -135,10 +133,9 @@ static int classify_child(const char *path)
     else
         printf("classified %zu steps: time %.3f ms, comp %.3f, dp_wait %.3f, op_wait %.3f, ep_wait "
                "%.3f (%s view)\n",
-               run->summary.n_samples, run->summary.q[ND_CQ_TIME].mean,
-               run->summary.q[ND_CQ_COMP].mean, run->summary.q[ND_CQ_DP_WAIT].mean,
-               run->summary.q[ND_CQ_OP_WAIT].mean, run->summary.q[ND_CQ_EP_WAIT].mean,
-               nd_classify_view_name(run->summary.view[ND_CQ_DP_WAIT]));
+               run->summary.n_samples, run->summary.q[ND_CQ_TIME].mean, run->summary.q[ND_CQ_COMP].mean,
+               run->summary.q[ND_CQ_DP_WAIT].mean, run->summary.q[ND_CQ_OP_WAIT].mean,
+               run->summary.q[ND_CQ_EP_WAIT].mean, nd_classify_view_name(run->summary.view[ND_CQ_DP_WAIT]));
     nd_classify_run_free(run);
     fflush(stdout); /* the child leaves with _exit */
     return rc ? 1 : 0;
@@ -161,13 +158,14 @@ static long write_ascend(const char *dir, double min_bytes)
         steps++;
         fprintf(f, "%s\n\"step%d\": {\"collective\": {", steps > 1 ? "," : "", steps);
         for (int op = 0; op < 2000; op++)
-            fprintf(f, "%s\"hcom_%s__%d_%d_1@%d\": {\"Communication Time Info\": {\"Start "
-                       "Timestamp(us)\": 1695054582608213.0, \"Elapse Time(ms)\": 0.%03d, \"Transit "
-                       "Time(ms)\": 0.008, \"Wait Time(ms)\": 0.01, \"Synchronization Time(ms)\": 0.0, "
-                       "\"Idle Time(ms)\": 0.001}, \"Communication Bandwidth Info\": {\"RDMA\": "
-                       "{\"Transit Size(MB)\": 0, \"Transit Time(ms)\": 0, \"Bandwidth(GB/s)\": 0}, "
-                       "\"SDMA\": {\"Transit Size(MB)\": 1.5, \"Transit Time(ms)\": 0.02, "
-                       "\"Bandwidth(GB/s)\": 70.1}}}",
+            fprintf(f,
+                    "%s\"hcom_%s__%d_%d_1@%d\": {\"Communication Time Info\": {\"Start "
+                    "Timestamp(us)\": 1695054582608213.0, \"Elapse Time(ms)\": 0.%03d, \"Transit "
+                    "Time(ms)\": 0.008, \"Wait Time(ms)\": 0.01, \"Synchronization Time(ms)\": 0.0, "
+                    "\"Idle Time(ms)\": 0.001}, \"Communication Bandwidth Info\": {\"RDMA\": "
+                    "{\"Transit Size(MB)\": 0, \"Transit Time(ms)\": 0, \"Bandwidth(GB/s)\": 0}, "
+                    "\"SDMA\": {\"Transit Size(MB)\": 1.5, \"Transit Time(ms)\": 0.02, "
+                    "\"Bandwidth(GB/s)\": 70.1}}}",
                     op ? ", " : "", kinds[op % 4], op, steps, op % 8, 100 + op % 900);
         fputs(", \"Total Op Info\": {\"Communication Time Info\": {\"Elapse Time(ms)\": 900}}}}", f);
     }
@@ -177,8 +175,7 @@ static long write_ascend(const char *dir, double min_bytes)
     snprintf(path, sizeof path, "%s/step_trace_time.csv", dir);
     if (!(f = fopen(path, "w"))) return -1;
     fputs("Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble\n", f);
-    for (int st = 1; st <= steps; st++)
-        fprintf(f, "%d,600000,200000,100000,300000,200000,1000000,0\n", st);
+    for (int st = 1; st <= steps; st++) fprintf(f, "%d,600000,200000,100000,300000,200000,1000000,0\n", st);
     return fclose(f) == 0 ? n : -1;
 }
 
@@ -215,7 +212,8 @@ static int measure(int (*fn)(const char *), const char *arg, figures *out)
     waitpid(pid, &status, 0);
     clock_gettime(CLOCK_MONOTONIC, &b);
     out->wall_s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
-    out->rss_mib = v[0], out->cpu_s = v[1];
+    out->rss_mib = v[0];
+    out->cpu_s = v[1];
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }
 
@@ -229,7 +227,10 @@ int main(int argc, char **argv)
     printf("writing a synthetic trace of >= %.0f MB to %s ...\n", mb, path);
     fflush(stdout);
     long bytes = write_trace(path, mb * 1e6);
-    if (bytes < 0) return fprintf(stderr, "bench_classify: cannot write %s\n", path), 1;
+    if (bytes < 0) {
+        fprintf(stderr, "bench_classify: cannot write %s\n", path);
+        return 1;
+    }
     figures t;
     int rc = measure(classify_child, path, &t);
     unlink(path);
@@ -243,15 +244,20 @@ int main(int argc, char **argv)
     printf("writing a communication.json of >= %.0f MB to %s/ ...\n", comm_mb, adir);
     fflush(stdout);
     long cbytes = mkdir(adir, 0700) == 0 ? write_ascend(adir, comm_mb * 1e6) : -1;
-    if (cbytes < 0) return fprintf(stderr, "bench_classify: cannot write %s\n", adir), 1;
+    if (cbytes < 0) {
+        fprintf(stderr, "bench_classify: cannot write %s\n", adir);
+        return 1;
+    }
     figures c;
     rc |= measure(classify_child, adir, &c);
-    snprintf(path, sizeof path, "%s/communication.json", adir), unlink(path);
-    snprintf(path, sizeof path, "%s/step_trace_time.csv", adir), unlink(path);
+    snprintf(path, sizeof path, "%s/communication.json", adir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/step_trace_time.csv", adir);
+    unlink(path);
     rmdir(adir);
     printf("communication.json %.1f MB: %.2f s CPU, %.0f MB/s, peak RSS %.1f MiB (target < 64; a "
-           "JSON tree of it took 9.2 GB)\n", (double)cbytes / 1e6, c.cpu_s,
-           (double)cbytes / 1e6 / c.cpu_s, c.rss_mib);
+           "JSON tree of it took 9.2 GB)\n",
+           (double)cbytes / 1e6, c.cpu_s, (double)cbytes / 1e6 / c.cpu_s, c.rss_mib);
     met = met && c.rss_mib < 64;
     printf("%s\n", met ? "targets met" : "targets NOT met");
     return rc;

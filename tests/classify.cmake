@@ -56,7 +56,7 @@ nd_classify_cli(classify_bad_columns 2 "step_trace_time.csv:1: missing column\\(
 nd_classify_cli(classify_bad_communication 2 "communication.json: step1/collective/hcom_allGather__800_0_1@1: "
                 ${ND_CLASSIFY_BAD}/bad_communication --dims DP=8)
 
-# ND's worked tests through the binary (reference §3.3, §3.4): the printed digits.
+# ND's worked tests through the binary (docs/reference/nd-calibration.md §3.3, §3.4): the printed digits.
 nd_classify_sh(classify_cli_worked_chrome 0
   "^DP,MP,time,comp,dp_wait,mp_wait,ep_wait,cp_wait,pp_wait,op_wait,sp_wait,idle,unclassified,optimizer 2,1,1.000,0.340,0.086,0.010,0.020,0.008,0.010,0.050,0.004,0.463,0.009,0.050$"
   "rm -f $OUT/worked.csv && $ND ${ND_CLASSIFY_DATA}/rank2.pt.trace.json --dims DP=2,TP=1 --csv $OUT/worked.csv >/dev/null && tr '\\n' ' ' < $OUT/worked.csv | sed 's/ $//'")
@@ -127,9 +127,10 @@ nd_classify_cli(classify_cli_mstt_warns_ranks 0
   "cluster_communication.json holds no operators for rank\\(s\\) 2-7: their exposed communication \\(468.978 ms per rank-step over 6 rank-steps\\) is charged to unclassified"
   ${ND_CLASSIFY_TRACES}/ascend_mstt --dims DP=4,MP=2)
 
-# The kernel view of HTA's sampled pair against an independent per-class tally (kernel
-# time clipped to the 4 ProfilerStep windows, classes by the name rules of
-# docs/classify.md re-implemented in a short Python script): ms per step communication
+# The kernel view of HTA's sampled pair against an independent per-class tally (each
+# kernel's time in the step that launched it — here every kernel runs inside its step's
+# window, so clipping to the windows, the first rule, gave the same — classes by the name
+# rules of docs/classify.md re-implemented in hta_count.py): ms per step communication
 # 193.813, elementwise_norm 15.473, gemm 34.346, memcpy_memset 4.457 (gpu_memcpy and
 # gpu_memset events), other 70.754 (embedding, sort, permute kernels). Collectives (the
 # same tally, kernels linked to their c10d op): all-to-all 2 calls and 103.026 ms per
@@ -233,3 +234,143 @@ nd_classify_cli(classify_cli_sampled_pair 0 "4 rank-steps of 2 ranks"
   ${ND_CLASSIFY_TRACES}/pytorch_hta/trace_filter__sampled_rank-1.json.gz --dims DP=128)
 nd_classify_cli(classify_cli_no_distributed_info 0 "\"rank_steps\": 1,"
   ${ND_CLASSIFY_TRACES}/pytorch_hta/distributed_info_unavailable__distributed_info_not_found.json.gz --json)
+
+# The object files of nd_classify call each other one way (issue 26: apportion -> samples ->
+# checks -> ascend -> apportion was a ring): nm on the archive, no pair reaching each other.
+add_test(NAME classify_objects_no_cycles
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/classify_no_cycles.sh $<TARGET_FILE:nd_classify>)
+set_tests_properties(classify_objects_no_cycles PROPERTIES PASS_REGULAR_EXPRESSION "^ok")
+
+# ---- Issue 26: kernels by what they are, in the step that launched them ----------------------
+# Expected numbers by tests/data/classify/hta_count.py (an independent count done HTA's way:
+# the whole trace in Python, HTA's iteration rule, the temporal sweep, HTA's overlap), run by
+# hand on each file; the synthetic traces' numbers by hand too, below each.
+#
+# The DDP job (HTA's nccl_parser_config sample, 3 steps): the optimizer is the kernels
+# launched inside Optimizer.step#SGD.step, found by a short script (each kernel's
+# correlation -> the cudaLaunchKernel with it -> inside the annotation's host span): 9
+# kernels a step, 0.6931 + 0.6920 + 0.6931 ms, mean 0.693 ms (nd used to say 4.631: device
+# compute times the host's optimizer share). hta_count.py: comp 38.552 (bw 25.200, opt
+# 0.693, other 12.660), exposed all-reduce 13.148 + broadcast 0.038 = dp_wait 13.186 (the
+# default_pg of ranks [0, 1] is DP), idle 170.630 of 222.368.
+nd_classify_sh(classify_cli_ddp_optimizer 0
+  "^DP,time,comp,dp_wait,mp_wait,ep_wait,cp_wait,pp_wait,op_wait,sp_wait,idle,unclassified,optimizer 2,222.368,38.552,13.186,0.000,0.000,0.000,0.000,0.000,0.000,170.630,0.000,0.693$"
+  "rm -f $OUT/ddp_opt.csv && $ND ${ND_CLASSIFY_TRACES}/pytorch_hta/nccl_parser_config__nccl_data.json.gz --dims DP=2 --csv $OUT/ddp_opt.csv >/dev/null && tr '\\n' ' ' < $OUT/ddp_opt.csv | sed 's/ $//'")
+nd_classify_sh(classify_cli_ddp_phases 0 "comp_bw +25.200 .* comp_opt +0.693 .* comp_other +12.660 "
+  "$ND ${ND_CLASSIFY_TRACES}/pytorch_hta/nccl_parser_config__nccl_data.json.gz --dims DP=2 -v | tr '\n' ' '")
+# HTA's temporal breakdown of the same kernels (3 steps, span 660.551 ms) has the compute
+# nd has, 3 x 38.552 = 115.656 ms: its kernel types agree here (every NCCL kernel is named
+# ncclKernel_).
+nd_classify_cli(classify_cli_ddp_hta_breakdown 0 "HTA's temporal breakdown of the steps' kernels \\(their span, 660.551 ms\\): compute 115.656 ms .* nd's device compute 115.656 ms: agrees"
+  ${ND_CLASSIFY_TRACES}/pytorch_hta/nccl_parser_config__nccl_data.json.gz --dims DP=2 -v)
+
+# DeepEP and custom communication (tests/data/classify/deepep_step.json, by hand): one 1000 us
+# step; compute: a GEMM 100-400 (launched in nn.Module: forward), an elementwise 480-680
+# (forward), multi_tensor_apply 900-1200 (launched in Optimizer.step); communication: DeepEP's
+# dispatch 350-450 (dpsk::ep::) and combine 500-600 (deep_ep::), and my_a2a_kernel 700-800,
+# a kernel of no family launched inside c10d::alltoall_base_. comp = 300 + 200 + 300 = 0.800
+# (fw 0.500, optimizer 0.300: its kernel runs 200 us past the step, which it launched);
+# exposed: dispatch 400-450 and my_a2a 700-800 = 0.150, all-to-all, ep_wait by type; idle
+# 1.000 - 0.800 - 0.150 = 0.050. nd used to book DeepEP as compute (ep_wait 0, comp 0.650).
+nd_classify_sh(classify_cli_deepep 0
+  "^DP,EP,time,comp,dp_wait,mp_wait,ep_wait,cp_wait,pp_wait,op_wait,sp_wait,idle,unclassified,optimizer 8,8,1.000,0.800,0.000,0.000,0.150,0.000,0.000,0.000,0.000,0.050,0.000,0.300$"
+  "rm -f $OUT/deepep.csv && $ND ${ND_CLASSIFY_DATA}/deepep_step.json --dims DP=8,EP=8 --csv $OUT/deepep.csv >/dev/null && tr '\\n' ' ' < $OUT/deepep.csv | sed 's/ $//'")
+# The collectives: 3 all-to-all kernels, 0.300 ms, 0.150 exposed and 0.150 beside compute
+# (dispatch 350-400, combine 500-600), payload unknown (blank MiB and bandwidths).
+nd_classify_sh(classify_cli_deepep_kernels 0
+  "class,communication,communication,,0.300,.* collective,all-to-all,communication,3,0.300,0.3,0.150,0.150,,,,"
+  "rm -f $OUT/deepep_k.csv && $ND ${ND_CLASSIFY_DATA}/deepep_step.json --dims DP=8,EP=8 --kernels $OUT/deepep_k.csv >/dev/null && tr '\\n' ' ' < $OUT/deepep_k.csv")
+# HTA's overlap: communication kernels ran 300 us, 150 of them beside compute: 50 %.
+nd_classify_cli(classify_cli_overlap_report 0 "Communication kernels ran beside compute 50.0 % of their time"
+  ${ND_CLASSIFY_DATA}/deepep_step.json --dims DP=8,EP=8)
+nd_classify_cli(classify_cli_overlap_json 0 "\"overlap_pct\": \\{\"rank_steps\": 1, \"all\": 50, \"mean\": 50, .*\"per_rank_step\": \\[50\\]\\}"
+  ${ND_CLASSIFY_DATA}/deepep_step.json --dims DP=8,EP=8 --json)
+nd_classify_sh(classify_cli_overlap_detail 0 "^rank,step,.*,idle,comm_kernel_ms,overlap_pct,.* -1,ProfilerStep#1,.*,0.050,0.300,50.0,"
+  "rm -f $OUT/deepep_d.csv && $ND ${ND_CLASSIFY_DATA}/deepep_step.json --dims DP=8,EP=8 --detail $OUT/deepep_d.csv >/dev/null && tr '\\n' ' ' < $OUT/deepep_d.csv")
+# The single step ends before its device work: multi_tensor_apply ends 200 us after it.
+nd_classify_cli(classify_cli_tail_warning 0 "the trace ends before its device work does: 1 kernel\\(s\\) of ProfilerStep#1 end after it, 0.200 ms past its end"
+  ${ND_CLASSIFY_DATA}/deepep_step.json)
+# JSON: the unknown payload and bandwidths are null, not 0.
+nd_classify_cli(classify_cli_deepep_json_null 0 "\"type\": \"all-to-all\", \"calls\": 3, \"mib\": null, .*\"busbw_gbps\": null"
+  ${ND_CLASSIFY_DATA}/deepep_step.json --json)
+# The same trace with its ProfilerStep written after its events (torch_npu's order): the
+# launches come before their step, so nd reads it twice; the row is the same.
+nd_classify_sh(classify_cli_step_after_launches 0
+  "^DP,EP,time,comp,dp_wait,mp_wait,ep_wait,cp_wait,pp_wait,op_wait,sp_wait,idle,unclassified,optimizer 8,8,1.000,0.800,0.000,0.000,0.150,0.000,0.000,0.000,0.000,0.050,0.000,0.300$"
+  "rm -f $OUT/deepep_last.csv && $ND ${ND_CLASSIFY_DATA}/deepep_step_last.json --dims DP=8,EP=8 --csv $OUT/deepep_last.csv >/dev/null && tr '\\n' ' ' < $OUT/deepep_last.csv | sed 's/ $//'")
+# --comm-kernel: multi_tensor_apply as communication (900-1200, alone): comp 0.500,
+# communication kernels 0.600 ms, exposed 0.450 (0.150 + 0.300 of an unknown collective:
+# unclassified by type), idle 0.050.
+nd_classify_sh(classify_cli_comm_kernel_flag 0
+  " 8,8,1.000,0.500,0.000,0.000,0.150,0.000,0.000,0.000,0.000,0.050,0.300,0.000$"
+  "rm -f $OUT/deepep_re.csv && $ND ${ND_CLASSIFY_DATA}/deepep_step.json --dims DP=8,EP=8 --comm-kernel 'multi_tensor_[a-z]+' --csv $OUT/deepep_re.csv >/dev/null && tr '\\n' ' ' < $OUT/deepep_re.csv | sed 's/ $//'")
+nd_classify_sh(classify_cli_comm_kernel_file 0 " 8,8,1.000,0.500,0.000,0.000,0.150,0.000,0.000,0.000,0.000,0.050,0.300,0.000$"
+  "rm -f $OUT/deepep_rf.csv && printf '# ours\\n\\n  multi_tensor  \\n' > $OUT/comm_kernels.txt && $ND ${ND_CLASSIFY_DATA}/deepep_step.json --dims DP=8,EP=8 --comm-kernel-file $OUT/comm_kernels.txt --csv $OUT/deepep_rf.csv >/dev/null && tr '\\n' ' ' < $OUT/deepep_rf.csv | sed 's/ $//'")
+nd_classify_cli(classify_cli_comm_kernel_bad 2 "--comm-kernel: 'a\\(b' is not a POSIX extended regular expression"
+  ${ND_CLASSIFY_DATA}/deepep_step.json --comm-kernel "a(b")
+nd_classify_sh(classify_cli_comm_kernel_file_bad 2 "comm_bad.txt:3: '\\[x' is not a POSIX extended regular expression"
+  "printf 'ok\\n# c\\n[x\\n' > $OUT/comm_bad.txt && $ND ${ND_CLASSIFY_DATA}/deepep_step.json --comm-kernel-file $OUT/comm_bad.txt")
+
+# A trace without ProfilerStep (tests/data/classify/no_steps_kernels.json, by hand) is one
+# window, from its first event (aten::mm at 100 us) to its last end (the NCCL kernel ends at
+# 600): 0.500 ms; the GEMM 200-500 is compute (0.300), the all-reduce 400-600 exposed
+# 500-600 (0.100, dp_wait by type), idle 0.100. nd used to refuse it.
+nd_classify_sh(classify_cli_no_steps_window 0
+  "^DP,time,comp,dp_wait,mp_wait,ep_wait,cp_wait,pp_wait,op_wait,sp_wait,idle,unclassified,optimizer 8,0.500,0.300,0.100,0.000,0.000,0.000,0.000,0.000,0.000,0.100,0.000,0.000$"
+  "rm -f $OUT/nosteps.csv && $ND ${ND_CLASSIFY_DATA}/no_steps_kernels.json --dims DP=8 --csv $OUT/nosteps.csv >/dev/null && tr '\\n' ' ' < $OUT/nosteps.csv | sed 's/ $//'")
+nd_classify_cli(classify_cli_no_steps_note 0 "no ProfilerStep# events: the whole trace \\(0.500 ms, its first event's start to its last event's end\\) is one window"
+  ${ND_CLASSIFY_DATA}/no_steps_kernels.json -v)
+
+# torch <= 1.9 writes "Input dims" (tests/data/classify/old_kineto_dims.json, by hand):
+# aten::mm [1024, 2048] x [2048, 1024] fp32 = 2 x 1024 x 1024 x 2048 = 4.295 GFLOP; its GEMM
+# kernel takes 400 us; the 100 us memset it launched first is no part of its time (it made
+# 500 us and 8.590 TFLOP/s): 0.400 ms, 10.737 TFLOP/s.
+nd_classify_sh(classify_cli_input_dims_lower 0
+  "shape,aten::mm fp32 M=1024 N=1024 K=2048,gemm,1,0.400,0.2,,,,,,aten::mm,fp32,1,1024,1024,2048,,,,,0.400,4.29497,10.7374"
+  "rm -f $OUT/olddims.csv && $ND ${ND_CLASSIFY_DATA}/old_kineto_dims.json --kernels $OUT/olddims.csv >/dev/null && tr '\\n' ' ' < $OUT/olddims.csv")
+
+# A group of one rank moves no bytes on a bus: busbw blank in the CSV and null in the JSON
+# alike (tests/data/classify/one_rank_group.json: 2 MiB in 0.5 ms, algbw 4.194 GB/s).
+nd_classify_cli(classify_cli_busbw_null 0 "\"mib\": 2, .*\"algbw_gbps\": 4.194304, \"busbw_gbps\": null"
+  ${ND_CLASSIFY_DATA}/one_rank_group.json --dims DP=1 --json)
+nd_classify_sh(classify_cli_busbw_blank 0 "collective,all-reduce,communication,1,0.500,0.5,0.500,0.000,2,4.1943,,"
+  "rm -f $OUT/onerank.csv && $ND ${ND_CLASSIFY_DATA}/one_rank_group.json --dims DP=1 --kernels $OUT/onerank.csv >/dev/null && tr '\\n' ' ' < $OUT/onerank.csv")
+
+# Duplicate inputs: a trace and its gzip copy are one trace, read once with a warning (HTA's
+# rank-0 sample: 2 rank-steps of 1 rank, not 4 of 2); another trace of the same rank is refused.
+nd_classify_sh(classify_cli_duplicate_content 0 "2 rank-steps of 1 rank .* holds the same trace as .*rank0.json \\(same content\\): read once"
+  "gzip -dc ${ND_CLASSIFY_TRACES}/pytorch_hta/trace_filter__sampled_rank-0.json.gz > $OUT/rank0.json && cp ${ND_CLASSIFY_TRACES}/pytorch_hta/trace_filter__sampled_rank-0.json.gz $OUT/rank0.json.gz && $ND $OUT/rank0.json $OUT/rank0.json.gz --dims DP=128 | tr '\\n' ' '")
+nd_classify_sh(classify_cli_duplicate_rank 2 "rank0_again.json: rank 0 was read already, from .*rank-0.json.gz: two traces of one rank"
+  "cp ${ND_CLASSIFY_DATA}/deepep_step.json $OUT/rank0_again.json && $ND ${ND_CLASSIFY_TRACES}/pytorch_hta/trace_filter__sampled_rank-0.json.gz $OUT/rank0_again.json")
+
+# The host view places record_param_comms roots that name no group by the kind of their
+# nccl:* annotation (HTA's distributed_info_unavailable sample, by hand from the file): the
+# six wrapping nccl:all_to_all last 141 + 146 + 1327 + 90 + 72 + 69 us = 1.845 ms, ep_wait;
+# the six with no kind (8 + 4 + 4 + 6 + 5 + 2 us = 0.029 ms) stay unclassified, as in ND.
+nd_classify_sh(classify_cli_host_rpc_kind 0 "ep_wait +1.845 .* unclassified +0.029 "
+  "$ND ${ND_CLASSIFY_TRACES}/pytorch_hta/distributed_info_unavailable__distributed_info_not_found.json.gz --dims DP=1,EP=8 | tr '\n' ' '")
+
+# kernel_details.csv is the Ascend kernel view (msprof-analyze's advisor sample, by
+# hta_count.py): one step, its window the span of its 591 tasks (516.886 ms); compute
+# 49.172, the HCCL tasks exposed: all-reduce 26.874 (dp_wait by type), all-gather 4.927 and
+# reduce-scatter 4.614 (op_wait 9.542), broadcast 308.990 (unclassified by type), idle
+# 122.309. nd used to read it as a step_trace_time.csv ("missing column(s)").
+nd_classify_sh(classify_cli_kernel_details 0
+  "^DP,time,comp,dp_wait,mp_wait,ep_wait,cp_wait,pp_wait,op_wait,sp_wait,idle,unclassified,optimizer 8,516.886,49.172,26.874,0.000,0.000,0.000,0.000,9.542,0.000,122.309,308.990,0.000$"
+  "rm -f $OUT/kd.csv && $ND ${ND_CLASSIFY_TRACES}/ascend_mstt/kernel_details__advisor_backend_compute_advice.csv --dims DP=8 --csv $OUT/kd.csv >/dev/null && tr '\\n' ' ' < $OUT/kd.csv | sed 's/ $//'")
+# Beside step_trace_time.csv (tests/data/classify/ascend_kernels, by hand) it gives the
+# Ascend rank-step its kernel view: MatMulV2 0-400 us, hcom_allReduce 350-500, Add 600-700:
+# gemm 0.400; the all-reduce 0.150 ms, 0.100 exposed, 0.050 beside the MatMul.
+nd_classify_sh(classify_cli_ascend_kernel_view 0 "class,gemm,gemm,,0.400,.* collective,all-reduce,communication,1,0.150,0.15,0.100,0.050,"
+  "rm -f $OUT/ak.csv && $ND ${ND_CLASSIFY_DATA}/ascend_kernels --dims DP=8 --kernels $OUT/ak.csv >/dev/null && tr '\\n' ' ' < $OUT/ak.csv")
+
+# MindFormers' peak memory: MindSpore's "Actual peak memory usage (with fragments): 26244M"
+# (the larger of the two the log prints: 26244, 25980), allocated 24010 (of 23716, 24010).
+nd_classify_cli(classify_cli_log_mindformers_peak 0 "peak_mib 26244.0 \\(max reserved"
+  --log ${ND_CLASSIFY_DATA}/mindformers-peak.log)
+nd_classify_cli(classify_cli_log_mindformers_allocated 0 "peak_mib 24010.0 \\(max allocated"
+  --log ${ND_CLASSIFY_DATA}/mindformers-peak.log --log-peak allocated)
+# A sweep's run folder holding rank0.json and rank0.json.gz (the DDP sample twice): one
+# trace, 3 rank-steps of 1 rank (nd used to say "6 rank-steps of 2 ranks").
+nd_classify_sh(classify_cli_sweep_duplicate 0 "holds the same trace as .*rank0.json \\(same content\\): read once.* 3 rank-steps of 1 rank"
+  "rm -rf $OUT/dup_sweep && mkdir -p $OUT/dup_sweep/run && cp ${ND_CLASSIFY_TRACES}/pytorch_hta/nccl_parser_config__nccl_data.json.gz $OUT/dup_sweep/run/rank0.json.gz && gzip -dc $OUT/dup_sweep/run/rank0.json.gz > $OUT/dup_sweep/run/rank0.json && printf 'DP=2\\n' > $OUT/dup_sweep/run/strategy.txt && $ND --sweep $OUT/dup_sweep -v | tr '\\n' ' '")

@@ -7,6 +7,7 @@ target_include_directories(test_kernels PRIVATE ${PROJECT_SOURCE_DIR}/search/cos
 nd_add_unit_test(test_collective SOURCES test_collective.c LIBS nd_session)
 nd_add_unit_test(test_pipeline SOURCES test_pipeline.c LIBS nd_session)
 nd_add_unit_test(test_strategy SOURCES test_strategy.c LIBS nd_session)
+nd_add_unit_test(test_split SOURCES test_split.c LIBS nd_session)
 nd_add_unit_test(test_run SOURCES test_run.c LIBS nd_session)
 nd_add_unit_test(test_estimate SOURCES test_estimate.c LIBS nd_session)
 nd_add_unit_test(test_search SOURCES test_search.c LIBS nd_planner)

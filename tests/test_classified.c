@@ -39,7 +39,7 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
-/* ND's test sample (reference §2.2): IDLE = 10 - (5+1+1+1+1+1+0.5+0.25) = -0.75. */
+/* ND's test sample (docs/reference/nd-calibration.md §2.2): IDLE = 10 - (5+1+1+1+1+1+0.5+0.25) = -0.75. */
 static void nd_sample_idle(void **state)
 {
     (void)state;

@@ -1,4 +1,4 @@
-/* ND's apportioning of an Ascend step (reference/nd-calibration.md §3.4): the step's
+/* ND's apportioning of an Ascend step (docs/reference/nd-calibration.md §3.4): the step's
  * exposed communication (Communication(Not Overlapped) of step_trace_time.csv) is shared
  * out over the step's HCCL operators of communication.json in proportion to their
  * elapse times (the overlap assumed spread evenly over them). An operator's column is
@@ -10,13 +10,11 @@
 #include <string.h>
 #include "nd/base/io.h"
 
-static int site_add(nd_classify_sample *s, int column, const char *label, const ascend_op *op,
-                    double scale)
+static int site_add(nd_classify_sample *s, int column, const char *label, const ascend_op *op, double scale)
 {
     nd_classify_site *x = NULL;
     for (size_t i = 0; i < s->n_sites && !x; i++)
-        if ((int)s->sites[i].column == column && !strcmp(s->sites[i].label, label))
-            x = &s->sites[i];
+        if ((int)s->sites[i].column == column && !strcmp(s->sites[i].label, label)) x = &s->sites[i];
     if (!x) {
         nd_classify_site *n = realloc(s->sites, (s->n_sites + 1) * sizeof *n);
         if (!n) return -1;
@@ -30,7 +28,11 @@ static int site_add(nd_classify_sample *s, int column, const char *label, const 
     double ms = op ? op->elapse_ms * scale : scale;
     x->ms += ms;
     s->q[column] += ms;
-    if (op) x->calls += op->calls, x->wait_ms += op->wait_ms * scale, x->bytes += op->bytes;
+    if (op) {
+        x->calls += op->calls;
+        x->wait_ms += op->wait_ms * scale;
+        x->bytes += op->bytes;
+    }
     return 0;
 }
 
@@ -50,13 +52,13 @@ static size_t lower_bound(const ascend_comm *c, long step, int rank)
 }
 
 /* The column and label of an operator sum: its group's dimension, else its type. */
-static nd_classify_quantity place(const ascend_comm *c, const ascend_op *op,
-                                  const nd_classify_dims *dims, char *label, size_t size)
+static nd_classify_quantity place(const ascend_comm *c, const ascend_op *op, const nd_classify_dims *dims,
+                                  char *label, size_t size)
 {
     if (op->group >= 0 && (size_t)op->group < c->groups.n) {
         const char *how;
-        nd_classify_quantity col = nd_classify_group_map(&c->groups.items[op->group], NULL, 0, 0,
-                                                         dims, label, size, &how, NULL);
+        nd_classify_quantity col =
+            nd_classify_group_map(&c->groups.items[op->group], NULL, 0, 0, dims, label, size, &how, NULL);
         if (strcmp(how, "collective type")) return col;
     }
     const char *nd_label;
@@ -73,14 +75,13 @@ static int apportion(nd_classify_sample *s, const ascend_comm *c, const ascend_r
 {
     double elapse = 0;
     for (int k = 0; k < 4; k += 2)
-        for (size_t i = range[k]; i < range[k + 1]; i++)
-            elapse += c->ops[i].elapse_ms;
+        for (size_t i = range[k]; i < range[k + 1]; i++) elapse += c->ops[i].elapse_ms;
     if (elapse <= 0) { /* exposed, but no operator to charge it to: unclassified, not idle */
         if (r->exposed_ms <= 0) return 0;
         *unmatched = true;
         return site_add(s, ND_CQ_UNCLASSIFIED,
-                        c->present ? "no operators for this rank and step" : "no communication.json",
-                        NULL, r->exposed_ms);
+                        c->present ? "no operators for this rank and step" : "no communication.json", NULL,
+                        r->exposed_ms);
     }
     double scale = r->exposed_ms / elapse;
     char label[192];
@@ -96,24 +97,26 @@ int nd_classify_ascend_sample(nd_classify_run *run, const char *path, const asce
                               const ascend_row *r, bool *unmatched, nd_error *err)
 {
     nd_classify_sample s = {.rank = r->rank, .step_order = r->order};
-    s.input = nd_strdup(path), s.step = nd_strdup(r->step);
-    for (int q = 0; q < ND_CQ_COUNT; q++)
-        s.view[q] = ND_VIEW_ASCEND;
+    s.input = nd_strdup(path);
+    s.step = nd_strdup(r->step);
+    for (int q = 0; q < ND_CQ_COUNT; q++) s.view[q] = ND_VIEW_ASCEND;
     s.q[ND_CQ_TIME] = r->time_ms;
     s.q[ND_CQ_COMP_UNSPLIT] = r->comp_ms;
     long step = r->step_num < 0 ? 0 : r->step_num;
     /* a per-rank file's sums (rank -1), and a cluster file's for this rank */
     size_t range[4] = {lower_bound(c, step, -1), lower_bound(c, step, 0), 0, 0};
-    if (r->rank >= 0) range[2] = lower_bound(c, step, r->rank), range[3] = lower_bound(c, step, r->rank + 1);
+    if (r->rank >= 0) {
+        range[2] = lower_bound(c, step, r->rank);
+        range[3] = lower_bound(c, step, r->rank + 1);
+    }
     *unmatched = false;
     bool bad = !s.input || !s.step || apportion(&s, c, r, &run->opts.dims, range, unmatched) != 0;
-    if (!bad && r->bubble_ms > 0)
-        bad = site_add(&s, ND_CQ_PP_WAIT, "bubble (receive)", NULL, r->bubble_ms);
+    if (!bad && r->bubble_ms > 0) bad = site_add(&s, ND_CQ_PP_WAIT, "bubble (receive)", NULL, r->bubble_ms);
     nd_classify_sample_complete(&s);
     if (bad) {
-        free(s.input), free(s.step);
-        for (size_t i = 0; i < s.n_sites; i++)
-            free(s.sites[i].label);
+        free(s.input);
+        free(s.step);
+        for (size_t i = 0; i < s.n_sites; i++) free(s.sites[i].label);
         free(s.sites);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }

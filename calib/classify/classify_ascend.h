@@ -14,8 +14,13 @@ typedef struct ascend_row {
 } ascend_row;
 
 /* The rank rows of a step_trace_time.csv (stage rows skipped), checked; the caller frees
- * *rows. */
-int nd_classify_ascend_rows(const char *csv_path, ascend_row **rows, size_t *n, nd_error *err);
+ * *rows. id (may be NULL) gets the file's digest and length (duplicate inputs). */
+typedef struct ascend_file_id {
+    uint64_t digest;
+    size_t bytes;
+} ascend_file_id;
+int nd_classify_ascend_rows(const char *csv_path, ascend_row **rows, size_t *n, ascend_file_id *id,
+                            nd_error *err);
 
 /* The HCCL operators of communication.json summed per step, rank and kind: the
  * apportioning needs only these sums, so memory follows steps x ranks x kinds, not the
@@ -41,12 +46,13 @@ typedef struct ascend_comm {
 } ascend_comm;
 
 /* Loads communication.json (or cluster_communication.json) beside csv_path, if any. */
-int nd_classify_ascend_comm_load(nd_classify_run *run, const char *csv_path, ascend_comm *comm, nd_error *err);
+int nd_classify_ascend_comm_load(nd_classify_run *run, const char *csv_path, ascend_comm *comm,
+                                 nd_error *err);
 void nd_classify_ascend_comm_free(ascend_comm *comm);
 /* Apportions the row's exposed time over its operators and adds the sample. *unmatched
  * is set when the row has exposed communication but communication.json holds no
  * operator for its step and rank (the time is then unclassified, never idle). */
 int nd_classify_ascend_sample(nd_classify_run *run, const char *path, const ascend_comm *comm,
-                  const ascend_row *row, bool *unmatched, nd_error *err);
+                              const ascend_row *row, bool *unmatched, nd_error *err);
 
 #endif

@@ -13,6 +13,7 @@
 #include "classify_shapes.h"
 
 #include <errno.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +23,8 @@
 #define MAX_INPUTS 32
 /* Containers nested deeper are refused: yajl keeps a byte per level, so a file of '['
  * would otherwise grow the parser's memory with its size. torch nests 4 levels. */
-#define MAX_DEPTH 256
-#define NAME_CACHE 4096
+#define MAX_DEPTH      256
+#define NAME_CACHE     4096
 #define NAME_CACHE_LEN 160
 
 enum key {
@@ -64,7 +65,8 @@ enum key {
 
 typedef struct name_slot {
     uint64_t hash;
-    uint32_t feat;
+    uint32_t feat, dev_feat; /* of the name; of a device kernel of that name (--comm-kernel) */
+    uint8_t hta;             /* REC_HTA_*: HTA's kernel type of the name */
     uint16_t len;
     char text[NAME_CACHE_LEN];
 } name_slot;
@@ -73,7 +75,8 @@ typedef struct event {
     char ph;
     uint8_t cat;
     bool is_meta_proc; /* ph M process_name / process_labels */
-    uint32_t feat;
+    uint32_t feat, dev_feat;
+    uint8_t hta; /* REC_HTA_* of the name */
     uint64_t pid, tid;
     bool has_ts, has_dur;
     nd_ns ts, dur;
@@ -90,9 +93,9 @@ typedef struct event {
     bool ranks_cut;
     int64_t group_size, rank_start, rank_stride;
     uint64_t ext_id, corr;
-    double nelems;  /* "In/Out msg nelems": a collective's elements */
-    int dtype_size; /* of "dtype" ("Float", "BFloat16", ...); 0 unknown */
-    op_dims dims;   /* the first inputs' shapes, for GEMM and attention ops */
+    double nelems;     /* "In/Out msg nelems": a collective's elements */
+    int dtype_size;    /* of "dtype" ("Float", "BFloat16", ...); 0 unknown */
+    op_dims dims;      /* the first inputs' shapes, for GEMM and attention ops */
     bool is_proc_name; /* ph M "process_name" */
     int summary_kind;  /* an "Overlap Analysis" row's name: summary_kind, or -1 */
 } event;
@@ -100,11 +103,11 @@ typedef struct event {
 typedef struct parse {
     trace_ctx *t;
     nd_error *err;
-    json_feed feed; /* the parser, the file's name and the byte reached */
-    int depth, top;          /* top: 0 nothing yet, 'o' object, 'a' array */
-    int events_depth;        /* depth inside the events array, 0 when not in it */
-    int info_depth;          /* depth inside distributedInfo, 0 when not in it */
-    int skip_depth;          /* skipping a container opened at this depth */
+    json_feed feed;   /* the parser, the file's name and the byte reached */
+    int depth, top;   /* top: 0 nothing yet, 'o' object, 'a' array */
+    int events_depth; /* depth inside the events array, 0 when not in it */
+    int info_depth;   /* depth inside distributedInfo, 0 when not in it */
+    int skip_depth;   /* skipping a container opened at this depth */
     bool saw_events;
     enum key key[8];
     unsigned long long n_events;
@@ -113,6 +116,8 @@ typedef struct parse {
     int n_device_pids, n_summary_pids;
     pg_config cfg; /* the pg_config entry being read */
     name_slot *cache;
+    regex_t *comm_res; /* the user's communication kernels (options.comm_kernels) */
+    size_t n_comm_res;
 } parse;
 
 static unsigned long long at(const parse *p)
@@ -133,24 +138,107 @@ static int fail(parse *p, const char *fmt, ...)
     return 0;
 }
 
+/* A hash of a name or an id, eight bytes a step: every event's name is hashed (the
+ * feature cache), and a byte-at-a-time hash of kernel names cost a tenth of the reading. */
 static uint64_t fnv(const unsigned char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ s[i]) * 1099511628211ull;
-    return h;
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 29;
+    }
+    for (; i < n; i++) h = (h ^ s[i]) * 1099511628211ull;
+    return h ^ (h >> 32);
 }
 
-static uint32_t features_cached(parse *p, const unsigned char *s, size_t n)
+/* The features of a device kernel of this name: a name the user's patterns match is a
+ * communication kernel (its collective from its words), beside the families nd knows. */
+static uint32_t device_features(const parse *p, const unsigned char *s, size_t n, uint32_t feat)
 {
-    if (n >= NAME_CACHE_LEN) return nd_classify_name_features((const char *)s, n);
+    if (!p->n_comm_res || (feat & F_COMM_KERNEL)) return feat;
+    char *name = malloc(n + 1);
+    if (!name) return feat;
+    memcpy(name, s, n);
+    name[n] = '\0';
+    bool hit = false;
+    for (size_t i = 0; i < p->n_comm_res && !hit; i++) hit = regexec(&p->comm_res[i], name, 0, NULL, 0) == 0;
+    free(name);
+    if (!hit) return feat;
+    feat &= ~((0xfu << F_COLL_SHIFT) | (0xfu << F_KCLASS_SHIFT));
+    return feat | F_COMM_KERNEL | ((uint32_t)nd_classify_coll_from_text((const char *)s, n) << F_COLL_SHIFT) |
+           ((uint32_t)ND_KC_COMM << F_KCLASS_SHIFT);
+}
+
+/* HTA's kernel types (hta/utils/utils.py: is_comm_kernel, is_memory_kernel), for the
+ * cross-check with HTA's temporal breakdown. */
+static bool contains(const unsigned char *s, size_t n, const char *lit)
+{
+    size_t k = strlen(lit);
+    for (size_t i = 0; i + k <= n; i++)
+        if (s[i] == (unsigned char)lit[0] && !memcmp(s + i, lit, k)) return true;
+    return false;
+}
+
+static uint8_t hta_type(const unsigned char *s, size_t n)
+{
+    if (contains(s, n, "ncclKernel")) return REC_HTA_COMM;
+    return contains(s, n, "Memcpy") || contains(s, n, "Memset") ? REC_HTA_MEMORY : 0;
+}
+
+static void features_cached(parse *p, const unsigned char *s, size_t n, event *e)
+{
+    if (n >= NAME_CACHE_LEN) {
+        e->feat = nd_classify_name_features((const char *)s, n);
+        e->dev_feat = device_features(p, s, n, e->feat);
+        e->hta = hta_type(s, n);
+        return;
+    }
     uint64_t h = fnv(s, n);
     name_slot *slot = &p->cache[h & (NAME_CACHE - 1)];
-    if (slot->hash == h && slot->len == n && memcmp(slot->text, s, n) == 0) return slot->feat;
-    slot->hash = h, slot->len = (uint16_t)n;
-    memcpy(slot->text, s, n);
-    slot->feat = nd_classify_name_features((const char *)s, n);
-    return slot->feat;
+    if (!(slot->hash == h && slot->len == n && memcmp(slot->text, s, n) == 0)) {
+        slot->hash = h;
+        slot->len = (uint16_t)n;
+        memcpy(slot->text, s, n);
+        slot->feat = nd_classify_name_features((const char *)s, n);
+        slot->dev_feat = device_features(p, s, n, slot->feat);
+        slot->hta = hta_type(s, n);
+    }
+    e->feat = slot->feat;
+    e->dev_feat = slot->dev_feat;
+    e->hta = slot->hta;
+}
+
+/* An args key: by length first, then the text. Every spelling of the input shapes torch
+ * has written: "Input Dims", torch <= 1.9's "Input dims". */
+static enum key args_key(const unsigned char *s, size_t n)
+{
+#define IS(lit) (n == sizeof(lit) - 1 && memcmp(s, lit, n) == 0)
+    switch (n) {
+    case 4: return IS("name") ? K_META_NAME : K_NONE;
+    case 5: return IS("dtype") ? K_DTYPE : K_NONE;
+    case 6: return IS("labels") ? K_META_LABELS : K_NONE;
+    case 10:
+        if (IS("Input Dims") || IS("Input dims")) return K_IN_DIMS;
+        if (IS("Input type")) return K_IN_TYPE;
+        return IS("Group size") ? K_GROUP_SIZE : K_NONE;
+    case 11:
+        if (IS("External id")) return K_EXT;
+        return IS("correlation") ? K_CORR : K_NONE;
+    case 13: return IS("In msg nelems") ? K_NELEMS : K_NONE;
+    case 14: return IS("Out msg nelems") ? K_NELEMS : K_NONE;
+    case 15: return IS("Collective name") ? K_COLL : K_NONE;
+    case 17: return IS("Global rank start") ? K_RANK_START : K_NONE;
+    case 18:
+        if (IS("Process Group Name")) return K_PG_NAME;
+        return IS("Global rank stride") ? K_RANK_STRIDE : K_NONE;
+    case 19: return IS("Process Group Ranks") ? K_PG_RANKS : K_NONE;
+    case 25: return IS("Process Group Description") ? K_PG_DESC : K_NONE;
+    default: return K_NONE;
+    }
+#undef IS
 }
 
 static enum key key_of(const parse *p, const unsigned char *s, size_t n)
@@ -164,38 +252,14 @@ static enum key key_of(const parse *p, const unsigned char *s, size_t n)
     }
     if (p->events_depth && d == p->events_depth + 1) {
         switch (n) {
-        case 2:
-            return IS("ph") ? K_PH : IS("ts") ? K_TS : K_NONE;
-        case 3:
-            return IS("cat")   ? K_CAT
-                   : IS("pid") ? K_PID
-                   : IS("tid") ? K_TID
-                   : IS("dur") ? K_DUR
-                               : K_NONE;
-        case 4:
-            return IS("name") ? K_NAME : IS("args") ? K_ARGS : K_NONE;
-        default:
-            return K_NONE;
+        case 2: return IS("ph") ? K_PH : IS("ts") ? K_TS : K_NONE;
+        case 3: return IS("cat") ? K_CAT : IS("pid") ? K_PID : IS("tid") ? K_TID : IS("dur") ? K_DUR : K_NONE;
+        case 4: return IS("name") ? K_NAME : IS("args") ? K_ARGS : K_NONE;
+        default: return K_NONE;
         }
     }
-    if (p->events_depth && d == p->events_depth + 2) {
-        if (IS("Input Dims")) return K_IN_DIMS;
-        if (IS("Input type")) return K_IN_TYPE;
-        if (IS("Collective name")) return K_COLL;
-        if (IS("Process Group Name")) return K_PG_NAME;
-        if (IS("Process Group Description")) return K_PG_DESC;
-        if (IS("Process Group Ranks")) return K_PG_RANKS;
-        if (IS("Group size")) return K_GROUP_SIZE;
-        if (IS("Global rank start")) return K_RANK_START;
-        if (IS("Global rank stride")) return K_RANK_STRIDE;
-        if (IS("External id")) return K_EXT;
-        if (IS("correlation")) return K_CORR;
-        if (IS("In msg nelems") || IS("Out msg nelems")) return K_NELEMS;
-        if (IS("dtype")) return K_DTYPE;
-        if (IS("name")) return K_META_NAME;
-        if (IS("labels")) return K_META_LABELS;
-        return K_NONE;
-    }
+    if (p->events_depth && d == p->events_depth + 2) /* args: most keys are none of these */
+        return args_key(s, n);
     if (p->info_depth && d == p->info_depth) {
         if (IS("rank")) return K_RANK;
         if (IS("world_size")) return K_WORLD;
@@ -260,15 +324,15 @@ static int64_t payload_bytes(const event *e)
 static bool has_group_info(const event *e)
 {
     /* torch writes "Group size": 1 and "[]" for a Work.wait(): no group there. */
-    return e->pg_name[0] || e->pg_desc[0] || e->ranks_len > 2 || e->group_size > 1 ||
-           e->rank_stride > 0;
+    return e->pg_name[0] || e->pg_desc[0] || e->ranks_len > 2 || e->group_size > 1 || e->rank_stride > 0;
 }
 
 static int event_group(parse *p, const event *e, bool comm_kernel, int32_t *group)
 {
     *group = -1;
     if (!comm_kernel && !has_group_info(e)) return 1;
-    comm_group g = {.kind = e->coll[0] ? nd_classify_coll_from_text(e->coll, strlen(e->coll)) : F_COLL(e->feat),
+    comm_group g = {.kind =
+                        e->coll[0] ? nd_classify_coll_from_text(e->coll, strlen(e->coll)) : F_COLL(e->feat),
                     .pg_name = e->pg_name[0] ? (char *)e->pg_name : NULL,
                     .pg_desc = e->pg_desc[0] ? (char *)e->pg_desc : NULL,
                     .ranks = e->ranks_len && !e->ranks_cut ? (char *)e->ranks : NULL,
@@ -277,9 +341,12 @@ static int event_group(parse *p, const event *e, bool comm_kernel, int32_t *grou
                     .stride = e->rank_stride};
     int i = nd_classify_group_table_intern(&p->t->groups, &g);
     if (i == -2)
-        return fail(p, "event #%llu: more than %d distinct process groups (and collectives)",
-                    p->n_events, GROUP_TABLE_MAX);
-    if (i < 0) return nd_error_set(p->err, ND_ENOMEM, "out of memory"), 0;
+        return fail(p, "event #%llu: more than %d distinct process groups (and collectives)", p->n_events,
+                    GROUP_TABLE_MAX);
+    if (i < 0) {
+        nd_error_set(p->err, ND_ENOMEM, "out of memory");
+        return 0;
+    }
     *group = i;
     return 1;
 }
@@ -295,9 +362,12 @@ static int link_group(parse *p, const event *e, int32_t own, int32_t *out)
     comm_group g = {.kind = k};
     int i = nd_classify_group_table_intern(&p->t->groups, &g);
     if (i == -2)
-        return fail(p, "event #%llu: more than %d distinct process groups (and collectives)",
-                    p->n_events, GROUP_TABLE_MAX);
-    if (i < 0) return nd_error_set(p->err, ND_ENOMEM, "out of memory"), 0;
+        return fail(p, "event #%llu: more than %d distinct process groups (and collectives)", p->n_events,
+                    GROUP_TABLE_MAX);
+    if (i < 0) {
+        nd_error_set(p->err, ND_ENOMEM, "out of memory");
+        return 0;
+    }
     *out = i;
     return 1;
 }
@@ -318,7 +388,10 @@ static int event_end(parse *p)
 {
     event *e = &p->ev;
     p->n_events++;
-    if (e->ph == 'M') return meta_end(p, e), 1;
+    if (e->ph == 'M') {
+        meta_end(p, e);
+        return 1;
+    }
     if (e->ph != 'X' || e->cat == CAT_SKIP) return 1;
     if (!e->has_ts) return fail(p, "event #%llu: complete event ('X') without 'ts'", p->n_events);
     if (!e->has_dur) return fail(p, "event #%llu: complete event ('X') without 'dur'", p->n_events);
@@ -326,18 +399,31 @@ static int event_end(parse *p)
     bool summary = pid_in(p->summary_pids, p->n_summary_pids, e->pid);
     bool device = !summary && (e->cat == CAT_KERNEL || e->cat == CAT_MEMORY ||
                                (e->cat == CAT_OTHER && is_device_pid(p, e->pid)));
-    bool comm_kernel = device && (e->feat & (F_NCCL_KERNEL | F_HCOM));
+    if (device && e->cat != CAT_MEMORY) e->feat = e->dev_feat;
+    bool comm_kernel = device && (e->feat & F_COMM_KERNEL);
     trace_rec r = {.ts = e->ts, .dur = e->dur, .feat = e->feat, .group = -1};
     r.cat = summary ? CAT_SUMMARY : device ? (e->cat == CAT_MEMORY ? CAT_MEMORY : CAT_KERNEL) : e->cat;
     if (e->feat & (F_C10D_OP | F_RPC | F_COMM_ANNOT)) r.bytes = payload_bytes(e);
     if (comm_kernel && e->nelems > 0 && e->nelems * (e->dtype_size ? e->dtype_size : 4) <= 1e18)
         r.bytes = (int64_t)(e->nelems * (e->dtype_size ? e->dtype_size : 4));
-    if (device) r.ext = e->ext_id, r.corr = e->corr, r.flags = has_group_info(e) ? REC_OWN_GROUP : 0;
+    if (device) {
+        r.ext = e->ext_id;
+        r.corr = e->corr;
+        r.flags = (uint8_t)((has_group_info(e) ? REC_OWN_GROUP : 0) | e->hta);
+    }
     if (!summary && !(e->feat & F_STEP) && !event_group(p, e, comm_kernel, &r.group)) return 0;
     if (device && (e->feat & F_STEP)) return 1; /* a device-side step marker: not a step */
-    trace_extra x = {.device = device, .ext = e->ext_id, .corr = e->corr, .dims = &e->dims,
+    trace_extra x = {.device = device,
+                     .ext = e->ext_id,
+                     .corr = e->corr,
+                     .dims = &e->dims,
                      .summary = summary ? e->summary_kind : -1};
     if (!device && !summary && !link_group(p, e, r.group, &x.link_group)) return 0;
+    /* record_param_comms and nccl: annotations that name no group: their kind places them */
+    if (!device && r.group < 0 && x.link_group >= 0 && (e->feat & (F_RPC | F_COMM_ANNOT))) {
+        r.group = x.link_group;
+        r.flags |= REC_KIND_ONLY;
+    }
     p->t->offset = at(p);
     uint64_t key = e->pid * 1000003u ^ e->tid;
     if (nd_classify_trace_event(p->t, key, &r, e->step_name, &x, p->err)) return 0;
@@ -348,36 +434,42 @@ static void event_begin(parse *p)
 {
     event *e = &p->ev;
     /* Reset only what is read (the big buffers are guarded by their lengths). */
-    e->ph = 0, e->cat = CAT_OTHER, e->is_meta_proc = e->is_proc_name = false, e->feat = 0;
-    e->pid = e->tid = 0, e->has_ts = e->has_dur = false, e->ts = e->dur = 0;
-    e->step_name[0] = '\0', e->n_inputs = e->n_types = 0;
+    e->ph = 0;
+    e->cat = CAT_OTHER;
+    e->is_meta_proc = e->is_proc_name = false;
+    e->feat = e->dev_feat = 0;
+    e->hta = 0;
+    e->pid = e->tid = 0;
+    e->has_ts = e->has_dur = false;
+    e->ts = e->dur = 0;
+    e->step_name[0] = '\0';
+    e->n_inputs = e->n_types = 0;
     e->coll[0] = e->pg_name[0] = e->pg_desc[0] = e->meta[0] = '\0';
-    e->ranks_len = 0, e->ranks_cut = false;
+    e->ranks_len = 0;
+    e->ranks_cut = false;
     e->group_size = e->rank_start = e->rank_stride = 0;
-    e->ext_id = e->corr = 0, e->nelems = 0, e->dtype_size = 0, e->summary_kind = -1;
-    e->dims.n = 0, e->dims.dtype = 0;
+    e->ext_id = e->corr = 0;
+    e->nelems = 0;
+    e->dtype_size = 0;
+    e->summary_kind = -1;
+    e->dims.n = 0;
+    e->dims.dtype = 0;
 }
 
 static const char *kind_word(int kind)
 {
     switch (kind) {
-    case 's':
-        return "string";
-    case 'n':
-        return "number";
-    case 'b':
-        return "boolean";
-    case 'm':
-        return "object";
-    case 'a':
-        return "array";
-    default:
-        return "null";
+    case 's': return "string";
+    case 'n': return "number";
+    case 'b': return "boolean";
+    case 'm': return "object";
+    case 'a': return "array";
+    default: return "null";
     }
 }
 
-static int time_field(parse *p, const char *field, int kind, const unsigned char *s, size_t n,
-                      nd_ns *out, bool *has)
+static int time_field(parse *p, const char *field, int kind, const unsigned char *s, size_t n, nd_ns *out,
+                      bool *has)
 {
     if (kind == '0') return 1; /* null: as if absent */
     if (kind != 'n' && kind != 's')
@@ -398,32 +490,21 @@ static int event_field(parse *p, int kind, const unsigned char *s, size_t n)
 {
     event *e = &p->ev;
     switch (p->key[p->depth]) {
-    case K_PH:
-        e->ph = kind == 's' && n == 1 ? (char)s[0] : '?';
-        return 1;
-    case K_CAT:
-        e->cat = kind == 's' ? nd_classify_event_cat(s, n) : CAT_OTHER;
-        return 1;
+    case K_PH: e->ph = kind == 's' && n == 1 ? (char)s[0] : '?'; return 1;
+    case K_CAT: e->cat = kind == 's' ? nd_classify_event_cat(s, n) : CAT_OTHER; return 1;
     case K_NAME:
         if (kind != 's') return 1;
-        e->feat = features_cached(p, s, n);
+        features_cached(p, s, n, e);
         if (e->feat & F_STEP) copy_text(e->step_name, sizeof e->step_name, s, n);
         e->is_proc_name = n == 12 && !memcmp(s, "process_name", 12);
         e->is_meta_proc = e->is_proc_name || (n == 14 && !memcmp(s, "process_labels", 14));
         e->summary_kind = nd_classify_summary_kind((const char *)s, n);
         return 1;
-    case K_PID:
-        e->pid = fnv(s, n);
-        return 1;
-    case K_TID:
-        e->tid = fnv(s, n);
-        return 1;
-    case K_TS:
-        return time_field(p, "ts", kind, s, n, &e->ts, &e->has_ts);
-    case K_DUR:
-        return time_field(p, "dur", kind, s, n, &e->dur, &e->has_dur);
-    default:
-        return 1;
+    case K_PID: e->pid = fnv(s, n); return 1;
+    case K_TID: e->tid = fnv(s, n); return 1;
+    case K_TS: return time_field(p, "ts", kind, s, n, &e->ts, &e->has_ts);
+    case K_DUR: return time_field(p, "dur", kind, s, n, &e->dur, &e->has_dur);
+    default: return 1;
     }
 }
 
@@ -445,8 +526,10 @@ static int args_field(parse *p, int kind, const unsigned char *s, size_t n)
         if (!str) return 1;
         if (n + 1 >= sizeof e->ranks)
             e->ranks_cut = true;
-        else
-            copy_text(e->ranks, sizeof e->ranks, s, n), e->ranks_len = n;
+        else {
+            copy_text(e->ranks, sizeof e->ranks, s, n);
+            e->ranks_len = n;
+        }
         return 1;
     case K_GROUP_SIZE:
         if (num) e->group_size = nd_classify_text_int((const char *)s, n);
@@ -464,7 +547,8 @@ static int args_field(parse *p, int kind, const unsigned char *s, size_t n)
         if (num) e->corr = nd_classify_text_u64((const char *)s, n);
         return 1;
     case K_NELEMS:
-        if (num && (double)nd_classify_text_int((const char *)s, n) > e->nelems) e->nelems = (double)nd_classify_text_int((const char *)s, n);
+        if (num && (double)nd_classify_text_int((const char *)s, n) > e->nelems)
+            e->nelems = (double)nd_classify_text_int((const char *)s, n);
         return 1;
     case K_DTYPE:
         if (str) e->dtype_size = nd_classify_coll_dtype_bytes(s, n);
@@ -473,8 +557,7 @@ static int args_field(parse *p, int kind, const unsigned char *s, size_t n)
     case K_META_LABELS:
         if (str) copy_text(e->meta, sizeof e->meta, s, n);
         return 1;
-    default:
-        return 1;
+    default: return 1;
     }
 }
 
@@ -491,8 +574,12 @@ static int info_field(parse *p, int kind, const unsigned char *s, size_t n)
         char **dst = p->key[p->depth] == K_CFG_NAME   ? &p->cfg.name
                      : p->key[p->depth] == K_CFG_DESC ? &p->cfg.desc
                                                       : NULL;
-        if (dst && !*dst && (*dst = malloc(n + 1))) memcpy(*dst, s, n), (*dst)[n] = '\0';
-        if (p->key[p->depth] == K_CFG_SIZE && kind == 'n') p->cfg.size = nd_classify_text_int((const char *)s, n);
+        if (dst && !*dst && (*dst = malloc(n + 1))) {
+            memcpy(*dst, s, n);
+            (*dst)[n] = '\0';
+        }
+        if (p->key[p->depth] == K_CFG_SIZE && kind == 'n')
+            p->cfg.size = nd_classify_text_int((const char *)s, n);
     }
     if (d == 3 && kind == 'n' && p->key[p->info_depth + 2] == K_CFG_RANKS) {
         size_t old = p->cfg.ranks ? strlen(p->cfg.ranks) : 0;
@@ -503,7 +590,8 @@ static int info_field(parse *p, int kind, const unsigned char *s, size_t n)
         else
             r[old - 1] = ',';
         memcpy(r + old, s, n);
-        r[old + n] = ']', r[old + n + 1] = '\0';
+        r[old + n] = ']';
+        r[old + n + 1] = '\0';
         p->cfg.ranks = r;
     }
     return 1;
@@ -511,8 +599,7 @@ static int info_field(parse *p, int kind, const unsigned char *s, size_t n)
 
 static bool in_dims(const parse *p)
 {
-    return p->events_depth && p->depth >= p->events_depth + 3 &&
-           p->key[p->events_depth + 2] == K_IN_DIMS;
+    return p->events_depth && p->depth >= p->events_depth + 3 && p->key[p->events_depth + 2] == K_IN_DIMS;
 }
 
 static int scalar(parse *p, int kind, const unsigned char *s, size_t n)
@@ -531,8 +618,7 @@ static int scalar(parse *p, int kind, const unsigned char *s, size_t n)
         return fail(p, "event #%llu is a %s, expected an object", p->n_events + 1, kind_word(kind));
     if (ed && d == ed + 1) return event_field(p, kind, s, n);
     if (ed && d == ed + 2) return args_field(p, kind, s, n);
-    if (ed && d == ed + 3 && p->key[ed + 2] == K_IN_TYPE && kind == 's' &&
-        p->ev.n_types < MAX_INPUTS) {
+    if (ed && d == ed + 3 && p->key[ed + 2] == K_IN_TYPE && kind == 's' && p->ev.n_types < MAX_INPUTS) {
         if (p->ev.n_types == 0) p->ev.dims.dtype = nd_classify_dtype_of((const char *)s, n);
         p->ev.type_bytes[p->ev.n_types++] = nd_classify_dtype_bytes(s, n);
     }
@@ -587,22 +673,40 @@ static int on_start_map(void *c)
     parse *p = c;
     p->feed.calls++;
     if (p->depth >= MAX_DEPTH) return fail(p, "nested deeper than %d levels", MAX_DEPTH);
-    if (p->skip_depth) return p->depth++, 1;
+    if (p->skip_depth) {
+        p->depth++;
+        return 1;
+    }
     int d = p->depth, ed = p->events_depth;
     if (d + 1 < 8) p->key[d + 1] = K_NONE;
-    if (d == 0) return p->top = 'o', p->depth = 1, 1;
+    if (d == 0) {
+        p->top = 'o';
+        p->depth = 1;
+        return 1;
+    }
     if (p->top == 'o' && d == 1 && p->key[1] == K_TRACE_EVENTS)
         return fail(p, "'traceEvents' is an object, expected an array");
-    if (p->top == 'o' && d == 1 && p->key[1] == K_DIST_INFO)
-        return p->info_depth = 2, p->depth = 2, 1;
-    if (ed && d == ed) return event_begin(p), p->depth++, 1;
-    if (ed && d == ed + 1 && p->key[d] == K_ARGS) return p->depth++, 1;
+    if (p->top == 'o' && d == 1 && p->key[1] == K_DIST_INFO) {
+        p->info_depth = 2;
+        p->depth = 2;
+        return 1;
+    }
+    if (ed && d == ed) {
+        event_begin(p);
+        p->depth++;
+        return 1;
+    }
+    if (ed && d == ed + 1 && p->key[d] == K_ARGS) {
+        p->depth++;
+        return 1;
+    }
     if (ed && d == ed + 1 && (p->key[d] == K_TS || p->key[d] == K_DUR))
         return fail(p, "event #%llu: '%s' is an object, expected a number", p->n_events + 1,
                     p->key[d] == K_TS ? "ts" : "dur");
     if (p->info_depth && d == p->info_depth + 1 && p->key[p->info_depth] == K_PG_CONFIG) {
         memset(&p->cfg, 0, sizeof p->cfg);
-        return p->depth++, 1;
+        p->depth++;
+        return 1;
     }
     return open_skipped(p);
 }
@@ -612,31 +716,55 @@ static int on_start_array(void *c)
     parse *p = c;
     p->feed.calls++;
     if (p->depth >= MAX_DEPTH) return fail(p, "nested deeper than %d levels", MAX_DEPTH);
-    if (p->skip_depth) return p->depth++, 1;
+    if (p->skip_depth) {
+        p->depth++;
+        return 1;
+    }
     int d = p->depth, ed = p->events_depth;
-    if (d == 0) return p->top = 'a', p->events_depth = 1, p->saw_events = true, p->depth = 1, 1;
-    if (p->top == 'o' && d == 1 && p->key[1] == K_TRACE_EVENTS)
-        return p->events_depth = 2, p->saw_events = true, p->depth = 2, 1;
-    if (ed && d == ed)
-        return fail(p, "event #%llu is an array, expected an object", p->n_events + 1);
+    if (d == 0) {
+        p->top = 'a';
+        p->events_depth = 1;
+        p->saw_events = true;
+        p->depth = 1;
+        return 1;
+    }
+    if (p->top == 'o' && d == 1 && p->key[1] == K_TRACE_EVENTS) {
+        p->events_depth = 2;
+        p->saw_events = true;
+        p->depth = 2;
+        return 1;
+    }
+    if (ed && d == ed) return fail(p, "event #%llu is an array, expected an object", p->n_events + 1);
     if (ed && d == ed + 1 && (p->key[d] == K_TS || p->key[d] == K_DUR))
         return fail(p, "event #%llu: '%s' is an array, expected a number", p->n_events + 1,
                     p->key[d] == K_TS ? "ts" : "dur");
-    if (ed && d == ed + 2 &&
-        (p->key[d] == K_IN_DIMS || p->key[d] == K_IN_TYPE || p->key[d] == K_PG_RANKS))
-        return p->depth++, 1;
+    if (ed && d == ed + 2 && (p->key[d] == K_IN_DIMS || p->key[d] == K_IN_TYPE || p->key[d] == K_PG_RANKS)) {
+        p->depth++;
+        return 1;
+    }
     if (ed && d == ed + 3 && p->key[ed + 2] == K_IN_DIMS) {
-        p->ev.shape_prod = 1, p->ev.list_sum = 0, p->ev.nested = false;
+        p->ev.shape_prod = 1;
+        p->ev.list_sum = 0;
+        p->ev.nested = false;
         if (p->ev.n_inputs < SHAPE_INPUTS) p->ev.dims.nd[p->ev.n_inputs] = 0;
-        return p->depth++, 1;
+        p->depth++;
+        return 1;
     }
     if (ed && d == ed + 4 && p->key[ed + 2] == K_IN_DIMS) {
-        p->ev.nested = true, p->ev.shape_prod = 1;
+        p->ev.nested = true;
+        p->ev.shape_prod = 1;
         if (p->ev.n_inputs < SHAPE_INPUTS) p->ev.dims.nd[p->ev.n_inputs] = -1; /* a list of tensors */
-        return p->depth++, 1;
+        p->depth++;
+        return 1;
     }
-    if (p->info_depth && d == p->info_depth && p->key[d] == K_PG_CONFIG) return p->depth++, 1;
-    if (p->info_depth && d == p->info_depth + 2 && p->key[d] == K_CFG_RANKS) return p->depth++, 1;
+    if (p->info_depth && d == p->info_depth && p->key[d] == K_PG_CONFIG) {
+        p->depth++;
+        return 1;
+    }
+    if (p->info_depth && d == p->info_depth + 2 && p->key[d] == K_CFG_RANKS) {
+        p->depth++;
+        return 1;
+    }
     return open_skipped(p);
 }
 
@@ -650,8 +778,7 @@ static int close_container(parse *p, bool is_map)
     int d = p->depth, ed = p->events_depth;
     if (is_map && ed && d == ed + 1 && !event_end(p)) return 0;
     if (!is_map && ed && d == ed) p->events_depth = 0;
-    if (!is_map && ed && d == ed + 5 && p->key[ed + 2] == K_IN_DIMS)
-        p->ev.list_sum += p->ev.shape_prod;
+    if (!is_map && ed && d == ed + 5 && p->key[ed + 2] == K_IN_DIMS) p->ev.list_sum += p->ev.shape_prod;
     if (!is_map && ed && d == ed + 4 && p->key[ed + 2] == K_IN_DIMS && p->ev.n_inputs < MAX_INPUTS) {
         p->ev.elems[p->ev.n_inputs++] = p->ev.nested ? p->ev.list_sum : p->ev.shape_prod;
         if (p->ev.dims.n < SHAPE_INPUTS) p->ev.dims.n = p->ev.n_inputs;
@@ -661,8 +788,12 @@ static int close_container(parse *p, bool is_map)
         if (t->n_cfg == t->cap_cfg) {
             size_t cap = t->cap_cfg ? t->cap_cfg * 2 : 4;
             pg_config *n = realloc(t->cfg, cap * sizeof *n);
-            if (!n) return nd_error_set(p->err, ND_ENOMEM, "out of memory"), 0;
-            t->cfg = n, t->cap_cfg = cap;
+            if (!n) {
+                nd_error_set(p->err, ND_ENOMEM, "out of memory");
+                return 0;
+            }
+            t->cfg = n;
+            t->cap_cfg = cap;
         }
         t->cfg[t->n_cfg++] = p->cfg;
         memset(&p->cfg, 0, sizeof p->cfg);
@@ -707,35 +838,101 @@ static int finish(parse *p)
     return ND_OK;
 }
 
-int nd_classify_chrome_read(nd_classify_run *run, const char *path, nd_error *err)
+/* The user's communication kernels, compiled for this reading (they were checked when
+ * given: a failure here is memory). */
+static int patterns_compile(parse *p, const nd_classify_options *o, nd_error *err)
 {
-    trace_ctx t;
+    if (!o->n_comm_kernels) return ND_OK;
+    if (!(p->comm_res = calloc(o->n_comm_kernels, sizeof *p->comm_res)))
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    for (; p->n_comm_res < o->n_comm_kernels; p->n_comm_res++)
+        if (regcomp(&p->comm_res[p->n_comm_res], o->comm_kernels[p->n_comm_res], REG_EXTENDED | REG_NOSUB))
+            return nd_error_set(err, ND_EUSAGE,
+                                "--comm-kernel: '%s' is not a POSIX extended regular expression",
+                                o->comm_kernels[p->n_comm_res]);
+    return ND_OK;
+}
+
+/* One reading of the file into t (presets: the steps a first reading found, or NULL). */
+static int read_pass(trace_ctx *t, nd_classify_run *run, const char *path, const preset_step *presets,
+                     size_t n_presets, nd_error *err)
+{
     parse *p = calloc(1, sizeof *p);
-    if (!p || nd_classify_trace_ctx_init(&t, run, path) != ND_OK) {
+    if (!p || nd_classify_trace_ctx_init(t, run, path) != ND_OK) {
         free(p);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
-    p->t = &t, p->err = err;
+    int rc = presets ? nd_classify_trace_preset(t, presets, n_presets, err) : ND_OK;
+    if (!rc) rc = patterns_compile(p, &run->opts, err);
+    p->t = t;
+    p->err = err;
     p->cache = calloc(NAME_CACHE, sizeof *p->cache);
     p->feed = (json_feed){.path = path, .err = err};
     p->feed.h = p->cache ? yajl_alloc(&callbacks, NULL, p) : NULL;
-    int rc;
     unsigned long long total = 0;
-    if (!p->feed.h) {
+    if (!rc && !p->feed.h) {
         rc = nd_error_set(err, ND_ENOMEM, "out of memory");
-    } else {
+    } else if (!rc) {
         /* Profiler names are not always valid UTF-8; nd never prints them back. */
         yajl_config(p->feed.h, yajl_dont_validate_strings, 1);
         rc = nd_classify_json_stream(&p->feed, &total);
         if (!rc && total == 0)
             rc = nd_error_set(err, ND_EINPUT, "%s: empty file; expected a Chrome trace", path);
         if (!rc) rc = finish(p);
-        if (!rc) rc = nd_classify_trace_drain(&t, err);
-        if (!rc) rc = nd_classify_trace_samples(&t, err);
+        if (!rc) rc = nd_classify_trace_drain(t, err);
+        t->digest = p->feed.digest;
+        t->bytes = total;
     }
     if (p->feed.h) yajl_free(p->feed.h);
-    free(p->cfg.name), free(p->cfg.desc), free(p->cfg.ranks);
-    free(p->cache), free(p);
+    free(p->cfg.name);
+    free(p->cfg.desc);
+    free(p->cfg.ranks);
+    for (size_t i = 0; i < p->n_comm_res; i++) regfree(&p->comm_res[i]);
+    free(p->comm_res);
+    free(p->cache);
+    free(p);
+    return rc;
+}
+
+/* A second reading is needed when the first could not place every kernel in its step: a
+ * step came after launches or kernels of its own (torch_npu writes a step after its
+ * events), or the trace has no step (one window over the whole trace, as HTA). */
+static bool second_reading(const trace_ctx *t)
+{
+    return t->n_steps == 0 || t->launch_late || (t->device_late && t->has_kernels);
+}
+
+int nd_classify_chrome_read(nd_classify_run *run, const char *path, nd_error *err)
+{
+    trace_ctx t;
+    int rc = read_pass(&t, run, path, NULL, 0, err);
+    if (!rc && second_reading(&t)) {
+        preset_step *presets = NULL;
+        size_t n = 0;
+        bool window = t.n_steps == 0;
+        rc = nd_classify_trace_presets(&t, &presets, &n) ? nd_error_set(err, ND_ENOMEM, "out of memory")
+                                                         : ND_OK;
+        nd_classify_trace_ctx_free(&t);
+        if (!rc && n)
+            rc = read_pass(&t, run, path, presets, n, err);
+        else if (!rc)
+            nd_classify_trace_ctx_init(&t, run, path);
+        if (!rc && window && n)
+            nd_classify_trace_note(&t,
+                                   "no ProfilerStep# events: the whole trace (%.3f ms, its first event's "
+                                   "start to its last event's end) is one window, as HTA reads it",
+                                   (double)presets[0].dur / 1e6);
+        free(presets);
+    }
+    int seen = 0;
+    if (!rc) {
+        int rank = t.rank >= 0 ? t.rank : nd_classify_trace_rank_from_name(path);
+        rc = seen = nd_classify_run_input_check(run, path, rank, t.digest, t.bytes, err);
+    }
+    if (seen == 1)
+        rc = ND_OK; /* the same trace as an earlier input: read once */
+    else if (!rc)
+        rc = nd_classify_trace_samples(&t, err);
     nd_classify_trace_ctx_free(&t);
     return rc;
 }

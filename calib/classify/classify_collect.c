@@ -19,8 +19,8 @@ _Static_assert(ND_CQ_OPTIMIZER - ND_CQ_COMP == ND_MEAS_OPTIMIZER && ND_CQ_IDLE -
 const char *nd_classify_quantity_name(nd_classify_quantity q)
 {
     /* comp split by phase: columns of the --detail file only */
-    static const char *phases[ND_CQ_COUNT - ND_CQ_CSV_COLUMNS] = {
-        "comp_fw", "comp_bw", "comp_rec", "comp_opt", "comp_other", "comp_unsplit"};
+    static const char *phases[ND_CQ_COUNT - ND_CQ_CSV_COLUMNS] = {"comp_fw",  "comp_bw",    "comp_rec",
+                                                                  "comp_opt", "comp_other", "comp_unsplit"};
     if (q == ND_CQ_TIME) return nd_classified_csv.time;
     if (q >= ND_CQ_COMP && q < ND_CQ_CSV_COLUMNS) return nd_classified_csv.measured[q - ND_CQ_COMP];
     return (unsigned)q < ND_CQ_COUNT ? phases[q - ND_CQ_CSV_COLUMNS] : "?";
@@ -50,8 +50,7 @@ nd_classify_run *nd_classify_run_alloc(const nd_classify_options *opts)
 
 static void messages_free(nd_classify_messages *m)
 {
-    for (size_t i = 0; i < m->n; i++)
-        free(m->items[i]);
+    for (size_t i = 0; i < m->n; i++) free(m->items[i]);
     free(m->items);
     free(m->slots);
     memset(m, 0, sizeof *m);
@@ -60,34 +59,75 @@ static void messages_free(nd_classify_messages *m)
 static void sample_free(nd_classify_sample *s)
 {
     nd_classify_kernels_free(s->kernels);
-    free(s->input), free(s->step);
-    for (size_t i = 0; i < s->n_sites; i++)
-        free(s->sites[i].label);
+    free(s->input);
+    free(s->step);
+    for (size_t i = 0; i < s->n_sites; i++) free(s->sites[i].label);
     free(s->sites);
 }
 
 void nd_classify_summary_free(nd_classify_summary *m)
 {
-    for (size_t i = 0; i < m->n_sites; i++)
-        free(m->sites[i].label);
+    for (size_t i = 0; i < m->n_sites; i++) free(m->sites[i].label);
     free(m->sites);
     nd_classify_kernels_clear(&m->kernels);
     memset(m, 0, sizeof *m);
 }
 
+int nd_classify_run_input_check(nd_classify_run *run, const char *path, int rank, uint64_t digest,
+                                unsigned long long bytes, nd_error *err)
+{
+    for (size_t i = 0; i < run->n_ids; i++) {
+        const nd_classify_input_id *x = &run->ids[i];
+        if (x->digest == digest && x->bytes == bytes) {
+            if (!strcmp(path, x->path))
+                nd_classify_run_warn(run, "%s is given twice: read once", path);
+            else
+                nd_classify_run_warn(run, "%s holds the same trace as %s (same content): read once", path,
+                                     x->path);
+            return 1;
+        }
+        if (rank >= 0 && x->rank == rank)
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: rank %d was read already, from %s: two traces of one rank in "
+                                "one run would count it twice; give one of them, or classify each "
+                                "as a run of its own",
+                                path, rank, x->path);
+    }
+    nd_classify_input_id *n = realloc(run->ids, (run->n_ids + 1) * sizeof *n);
+    if (!n) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    run->ids = n;
+    nd_classify_input_id id = {nd_strdup(path), rank, digest, bytes};
+    if (!id.path) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    run->ids[run->n_ids++] = id;
+    return 0;
+}
+
 void nd_classify_run_free(nd_classify_run *run)
 {
     if (!run) return;
-    for (size_t i = 0; i < run->n_samples; i++)
-        sample_free(&run->samples[i]);
+    for (size_t i = 0; i < run->n_ids; i++) free(run->ids[i].path);
+    free(run->ids);
+    for (size_t i = 0; i < run->n_samples; i++) sample_free(&run->samples[i]);
     free(run->samples);
-    for (size_t i = 0; i < run->n_inputs; i++)
-        free(run->inputs[i]);
+    for (size_t i = 0; i < run->n_inputs; i++) free(run->inputs[i]);
     free(run->inputs);
     messages_free(&run->notes);
     messages_free(&run->warnings);
     nd_classify_summary_free(&run->summary);
     free(run);
+}
+
+/* Here, beside the store, so that every reader (the Chrome sampler, the Ascend
+ * apportioning) can use it without reaching into another reader's file. */
+void nd_classify_sample_complete(nd_classify_sample *s)
+{
+    double *q = s->q;
+    q[ND_CQ_COMP] = q[ND_CQ_COMP_FW] + q[ND_CQ_COMP_BW] + q[ND_CQ_COMP_REC] + q[ND_CQ_COMP_OPT] +
+                    q[ND_CQ_COMP_OTHER] + q[ND_CQ_COMP_UNSPLIT];
+    q[ND_CQ_OPTIMIZER] = q[ND_CQ_COMP_OPT];
+    double busy = q[ND_CQ_COMP] + q[ND_CQ_UNCLASSIFIED];
+    for (int c = ND_CQ_DP_WAIT; c <= ND_CQ_SP_WAIT; c++) busy += q[c];
+    q[ND_CQ_IDLE] = q[ND_CQ_TIME] - busy;
 }
 
 int nd_classify_run_sample_add(nd_classify_run *run, nd_classify_sample *s, nd_error *err)
@@ -99,7 +139,8 @@ int nd_classify_run_sample_add(nd_classify_run *run, nd_classify_sample *s, nd_e
             sample_free(s);
             return nd_error_set(err, ND_ENOMEM, "out of memory");
         }
-        run->samples = n, run->cap_samples = cap;
+        run->samples = n;
+        run->cap_samples = cap;
     }
     run->samples[run->n_samples++] = *s;
     return ND_OK;
@@ -108,8 +149,7 @@ int nd_classify_run_sample_add(nd_classify_run *run, nd_classify_sample *s, nd_e
 static uint64_t text_hash(const char *s)
 {
     uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
     return h;
 }
 
@@ -120,12 +160,12 @@ static int messages_grow(nd_classify_messages *m)
     if (!slots) return ND_ENOMEM;
     for (size_t i = 0; i < m->n; i++) {
         size_t k = text_hash(m->items[i]) & (n - 1);
-        while (slots[k])
-            k = (k + 1) & (n - 1);
+        while (slots[k]) k = (k + 1) & (n - 1);
         slots[k] = (uint32_t)i + 1;
     }
     free(m->slots);
-    m->slots = slots, m->n_slots = n;
+    m->slots = slots;
+    m->n_slots = n;
     return ND_OK;
 }
 

@@ -5,7 +5,7 @@
  *   cluster:   group "(0, 1)" -> step<N> -> operator -> rank -> entry   (msprof-analyze)
  * An entry: {"Communication Time Info": {"Elapse Time(ms)", "Wait Time(ms)",
  * "Transit Time(ms)", ...}, "Communication Bandwidth Info": {"RDMA": {"Transit Size(MB)"},
- * "SDMA": {...}, "HCCS"...}}. The apportioning (ND's, reference/nd-calibration.md §3.4)
+ * "SDMA": {...}, "HCCS"...}}. The apportioning (ND's, docs/reference/nd-calibration.md §3.4)
  * is classify_apportion.c's. */
 #include "classify_ascend.h"
 
@@ -25,7 +25,7 @@
 /* Nesting past the deepest layout (cluster: group, step, operator, rank, entry, link,
  * size distribution: 8) is refused; the parser needs a key per level. */
 #define MAX_JSON_DEPTH 64
-#define KEY_MAX 256
+#define KEY_MAX        256
 /* A time or size in the file: finite, not negative, at most about 30 years of ms. */
 #define MAX_VALUE 1e12
 
@@ -80,7 +80,8 @@ static long step_digits(const char *key)
     for (const char *s = key; *s; s++) {
         if (!isdigit((unsigned char)*s)) continue;
         if (v > (LONG_MAX - 9) / 10) return -1;
-        v = v * 10 + (*s - '0'), any = true;
+        v = v * 10 + (*s - '0');
+        any = true;
     }
     return any ? v : 0;
 }
@@ -103,8 +104,8 @@ static uint64_t op_hash(const ascend_op *o)
 
 static bool same_key(const ascend_op *a, const ascend_op *b)
 {
-    return a->step_num == b->step_num && a->rank == b->rank && a->p2p == b->p2p &&
-           a->kind == b->kind && a->group == b->group;
+    return a->step_num == b->step_num && a->rank == b->rank && a->p2p == b->p2p && a->kind == b->kind &&
+           a->group == b->group;
 }
 
 static int slots_grow(ascend_comm *c)
@@ -114,12 +115,12 @@ static int slots_grow(ascend_comm *c)
     if (!s) return -1;
     for (size_t i = 0; i < c->n; i++) {
         size_t k = op_hash(&c->ops[i]) & (n - 1);
-        while (s[k])
-            k = (k + 1) & (n - 1);
+        while (s[k]) k = (k + 1) & (n - 1);
         s[k] = (uint32_t)i + 1;
     }
     free(c->slots);
-    c->slots = s, c->n_slots = n;
+    c->slots = s;
+    c->n_slots = n;
     return 0;
 }
 
@@ -131,15 +132,19 @@ static int op_sum(ascend_comm *c, const ascend_op *o)
     for (; c->slots[k]; k = (k + 1) & (c->n_slots - 1)) {
         ascend_op *x = &c->ops[c->slots[k] - 1];
         if (!same_key(x, o)) continue;
-        x->calls += o->calls, x->elapse_ms += o->elapse_ms, x->wait_ms += o->wait_ms;
-        x->transit_ms += o->transit_ms, x->bytes += o->bytes;
+        x->calls += o->calls;
+        x->elapse_ms += o->elapse_ms;
+        x->wait_ms += o->wait_ms;
+        x->transit_ms += o->transit_ms;
+        x->bytes += o->bytes;
         return 0;
     }
     if (c->n == c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 64;
         ascend_op *ops = realloc(c->ops, cap * sizeof *ops);
         if (!ops) return -1;
-        c->ops = ops, c->cap = cap;
+        c->ops = ops;
+        c->cap = cap;
     }
     if (c->n >= UINT32_MAX - 1) return -1;
     c->ops[c->n] = *o;
@@ -157,7 +162,8 @@ static int32_t cluster_group(comm_parse *p, const char *key)
     ranks[k++] = '[';
     for (const char *s = key; *s && k + 2 < sizeof ranks; s++)
         if (isdigit((unsigned char)*s) || *s == ',' || *s == ' ') ranks[k++] = *s;
-    ranks[k++] = ']', ranks[k] = '\0';
+    ranks[k++] = ']';
+    ranks[k] = '\0';
     if (k <= 2) return -1;
     comm_group g = {.kind = p->op.kind, .ranks = ranks, .pg_name = (char *)key};
     int i = nd_classify_group_table_intern(&p->c->groups, &g);
@@ -170,19 +176,22 @@ static void entry_begin(comm_parse *p)
     bool cluster = ed == 5;
     const char *name = p->key[3];
     memset(&p->op, 0, sizeof p->op);
-    p->in_entry = true, p->has_elapse = false, p->info = I_NONE;
+    p->in_entry = true;
+    p->has_elapse = false;
+    p->info = I_NONE;
     p->skip_entry = strncmp(name, "hcom_", 5) != 0; /* "Total Op Info" repeats the step */
     if (p->skip_entry) {
         if (!p->skipped++) nd_text_copy(p->skipped_name, name, sizeof p->skipped_name);
         return;
     }
     p->op.step_num = step_digits(p->key[cluster ? 2 : 1]);
-    p->op.rank = -1, p->op.group = -1, p->op.calls = 1;
+    p->op.rank = -1;
+    p->op.group = -1;
+    p->op.calls = 1;
     p->op.p2p = (!cluster && !strcmp(p->key[2], "p2p")) || is_p2p_name(name);
     const char *letters = name + 5;
     size_t n = 0;
-    while (isalpha((unsigned char)letters[n]))
-        n++;
+    while (isalpha((unsigned char)letters[n])) n++;
     p->op.kind = n ? nd_classify_coll_from_text(letters, n) : COLL_UNKNOWN;
     if (cluster) {
         int64_t rank;
@@ -201,7 +210,8 @@ static int entry_end(comm_parse *p)
     if (p->skip_entry) return 1;
     char w[4 * KEY_MAX];
     if (!p->has_elapse)
-        return fail(p, ND_EINPUT, "%s: 'Communication Time Info' / 'Elapse Time(ms)' is missing or not a number",
+        return fail(p, ND_EINPUT,
+                    "%s: 'Communication Time Info' / 'Elapse Time(ms)' is missing or not a number",
                     where(p, p->entry_depth - 1, w, sizeof w));
     if (op_sum(p->c, &p->op)) return fail(p, ND_ENOMEM, "out of memory");
     return 1;
@@ -209,8 +219,10 @@ static int entry_end(comm_parse *p)
 
 static const char *field_name(enum field f)
 {
-    return f == F_ELAPSE ? "Elapse Time(ms)" : f == F_WAIT ? "Wait Time(ms)"
-         : f == F_TRANSIT ? "Transit Time(ms)" : "Transit Size(MB)";
+    return f == F_ELAPSE    ? "Elapse Time(ms)"
+           : f == F_WAIT    ? "Wait Time(ms)"
+           : f == F_TRANSIT ? "Transit Time(ms)"
+                            : "Transit Size(MB)";
 }
 
 static int number(comm_parse *p, enum field f, const char *s, size_t n)
@@ -218,13 +230,17 @@ static int number(comm_parse *p, enum field f, const char *s, size_t n)
     char text[64], w[4 * KEY_MAX];
     double v;
     if (n >= sizeof text) n = sizeof text - 1;
-    memcpy(text, s, n), text[n] = '\0';
+    memcpy(text, s, n);
+    text[n] = '\0';
     if (nd_parse_double(text, &v) != 0) return 1; /* not a number: as if absent */
     if (!(v >= 0 && v <= MAX_VALUE))
         return fail(p, ND_EINPUT, "%s: '%s' is %s: not a value in [0, 1e12]",
                     where(p, p->entry_depth - 1, w, sizeof w), field_name(f), text);
     switch (f) {
-    case F_ELAPSE: p->op.elapse_ms = v, p->has_elapse = true; break;
+    case F_ELAPSE:
+        p->op.elapse_ms = v;
+        p->has_elapse = true;
+        break;
     case F_WAIT: p->op.wait_ms = v; break;
     case F_TRANSIT: p->op.transit_ms = v; break;
     case F_LINK_SIZE: p->op.bytes += v * 1048576.0; break;
@@ -239,8 +255,10 @@ static enum field field_at(const comm_parse *p)
     int d = p->depth - p->entry_depth;
     if (p->info == I_TIME && d == 1) {
         const char *k = p->key[p->depth];
-        return !strcmp(k, "Elapse Time(ms)") ? F_ELAPSE : !strcmp(k, "Wait Time(ms)") ? F_WAIT
-             : !strcmp(k, "Transit Time(ms)") ? F_TRANSIT : F_NONE;
+        return !strcmp(k, "Elapse Time(ms)")    ? F_ELAPSE
+               : !strcmp(k, "Wait Time(ms)")    ? F_WAIT
+               : !strcmp(k, "Transit Time(ms)") ? F_TRANSIT
+                                                : F_NONE;
     }
     if (p->info == I_BW && d == 2 && p->link_counted && !strcmp(p->key[p->depth], "Transit Size(MB)"))
         return F_LINK_SIZE;
@@ -259,7 +277,8 @@ static int not_object(comm_parse *p)
         return 1;
     }
     if (ed == 4 && d < ed) return fail(p, ND_EINPUT, "%s: is not an object", where(p, d, w, sizeof w));
-    if (ed == 5 && (d == 1 || d == 4)) return fail(p, ND_EINPUT, "%s: is not an object", where(p, d, w, sizeof w));
+    if (ed == 5 && (d == 1 || d == 4))
+        return fail(p, ND_EINPUT, "%s: is not an object", where(p, d, w, sizeof w));
     return 1; /* a cluster's odd step or operator value: skipped, as before */
 }
 
@@ -273,9 +292,19 @@ static int on_scalar(void *ctx, const char *s, size_t n, bool is_number_or_strin
     return f == F_NONE ? 1 : number(p, f, s, n);
 }
 
-static int on_null(void *ctx) { return on_scalar(ctx, NULL, 0, false); }
-static int on_bool(void *ctx, int b) { (void)b; return on_scalar(ctx, NULL, 0, false); }
-static int on_number(void *ctx, const char *s, size_t n) { return on_scalar(ctx, s, n, true); }
+static int on_null(void *ctx)
+{
+    return on_scalar(ctx, NULL, 0, false);
+}
+static int on_bool(void *ctx, int b)
+{
+    (void)b;
+    return on_scalar(ctx, NULL, 0, false);
+}
+static int on_number(void *ctx, const char *s, size_t n)
+{
+    return on_scalar(ctx, s, n, true);
+}
 static int on_string(void *ctx, const unsigned char *s, size_t n)
 {
     return on_scalar(ctx, (const char *)s, n, true);
@@ -307,16 +336,22 @@ static int open_container(comm_parse *p, bool map)
 {
     p->feed.calls++;
     if (p->depth >= MAX_JSON_DEPTH)
-        return fail(p, ND_EINPUT, "byte %llu: nested deeper than %d levels",
-                    nd_classify_json_at(&p->feed), MAX_JSON_DEPTH);
+        return fail(p, ND_EINPUT, "byte %llu: nested deeper than %d levels", nd_classify_json_at(&p->feed),
+                    MAX_JSON_DEPTH);
     if (!map && p->depth < (p->entry_depth ? p->entry_depth : 1) && !not_object(p)) return 0;
     if (map && p->entry_depth && p->depth == p->entry_depth - 1) entry_begin(p);
     p->depth++;
     return 1;
 }
 
-static int on_start_map(void *ctx) { return open_container(ctx, true); }
-static int on_start_array(void *ctx) { return open_container(ctx, false); }
+static int on_start_map(void *ctx)
+{
+    return open_container(ctx, true);
+}
+static int on_start_array(void *ctx)
+{
+    return open_container(ctx, false);
+}
 
 static int on_end(void *ctx)
 {
@@ -327,8 +362,8 @@ static int on_end(void *ctx)
     return 1;
 }
 
-static const yajl_callbacks callbacks = {on_null, on_bool, NULL, NULL, on_number, on_string,
-                                         on_start_map, on_key, on_end, on_start_array, on_end};
+static const yajl_callbacks callbacks = {on_null,      on_bool, NULL,   NULL,           on_number, on_string,
+                                         on_start_map, on_key,  on_end, on_start_array, on_end};
 
 static int cmp_step_rank(const void *a, const void *b)
 {
@@ -341,7 +376,8 @@ static int parse_file(nd_classify_run *run, ascend_comm *c, nd_error *err)
 {
     comm_parse *p = calloc(1, sizeof *p);
     if (!p) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    p->run = run, p->c = c;
+    p->run = run;
+    p->c = c;
     p->feed = (json_feed){.path = c->path, .err = err};
     p->feed.h = yajl_alloc(&callbacks, NULL, p);
     int rc = p->feed.h ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
@@ -367,17 +403,24 @@ int nd_classify_ascend_comm_load(nd_classify_run *run, const char *csv_path, asc
 {
     memset(c, 0, sizeof *c);
     char *dir = nd_path_dir(csv_path), *stem = nd_path_stem(csv_path);
-    if (!dir || !stem) return free(dir), free(stem), nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!dir || !stem) {
+        free(dir);
+        free(stem);
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
     bool is_cluster = !strncmp(stem, "cluster_", 8);
     c->path = nd_path_join(dir, is_cluster ? "cluster_communication.json" : "communication.json");
-    free(dir), free(stem);
+    free(dir);
+    free(stem);
     if (!c->path) return nd_error_set(err, ND_ENOMEM, "out of memory");
     struct stat st;
     if (stat(c->path, &st) != 0 && errno == ENOENT) /* ND: no operator; warned per row */
         return ND_OK;
     c->present = true;
     int rc = parse_file(run, c, err);
-    free(c->slots), c->slots = NULL, c->n_slots = 0;
+    free(c->slots);
+    c->slots = NULL;
+    c->n_slots = 0;
     if (!rc && c->n) qsort(c->ops, c->n, sizeof *c->ops, cmp_step_rank);
     if (rc) nd_classify_ascend_comm_free(c);
     return rc;

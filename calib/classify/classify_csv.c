@@ -1,6 +1,7 @@
 /* A CSV table read whole with libcsv (strict), fed one line at a time so every record
  * knows the line it starts on: messages name lines, not record numbers. */
 #include "classify_csv.h"
+#include "classify_json.h"
 
 #include <csv.h>
 #include <ctype.h>
@@ -14,7 +15,8 @@ static bool cells_reserve(csv_table *t)
     size_t cap = t->cap ? t->cap * 2 : 256;
     char **c = realloc(t->cells, cap * sizeof *c);
     if (!c) return false;
-    t->cells = c, t->cap = cap;
+    t->cells = c;
+    t->cap = cap;
     return true;
 }
 
@@ -36,7 +38,10 @@ static void cell_cb(void *field, size_t len, void *data)
         t->oom = true;
         return;
     }
-    if (v) memcpy(v, field, len), v[len] = '\0';
+    if (v) {
+        memcpy(v, field, len);
+        v[len] = '\0';
+    }
     t->cells[t->n_cells++] = v;
     t->row_fields++;
 }
@@ -53,14 +58,18 @@ static void row_cb(int c, void *data)
             t->oom = true;
             return;
         }
-        t->row_line = l, t->cap_rows = cap;
+        t->row_line = l;
+        t->cap_rows = cap;
     }
     if (t->row_fields == 0) t->row_start = t->line;
     t->row_line[t->rows] = t->row_start;
     if (t->rows == 0)
         t->cols = t->row_fields;
-    else if (t->row_fields != t->cols && !t->ragged)
-        t->ragged = true, t->ragged_row = t->rows, t->ragged_fields = t->row_fields;
+    else if (t->row_fields != t->cols && !t->ragged) {
+        t->ragged = true;
+        t->ragged_row = t->rows;
+        t->ragged_fields = t->row_fields;
+    }
     t->rows++;
     t->row_fields = 0;
     t->last_end = t->line;
@@ -74,25 +83,26 @@ static size_t open_record_line(const csv_table *t, const char *data, size_t len)
     const char *p = data, *end = data + len;
     for (; p < end && line <= t->last_end; p++) /* to the line after the last record */
         line += *p == '\n';
-    while (p < end && (*p == '\n' || *p == '\r'))
-        line += *p++ == '\n';
+    while (p < end && (*p == '\n' || *p == '\r')) line += *p++ == '\n';
     return line;
 }
 
 void nd_classify_csv_free(csv_table *t)
 {
-    for (size_t i = 0; i < t->n_cells; i++)
-        free(t->cells[i]);
+    for (size_t i = 0; i < t->n_cells; i++) free(t->cells[i]);
     free(t->cells);
     free(t->row_line);
     memset(t, 0, sizeof *t);
 }
 
-int nd_classify_csv_parse(const char *path, const char *data, size_t len, size_t max_cols,
-                          csv_table *t, nd_error *err)
+int nd_classify_csv_parse(const char *path, const char *data, size_t len, size_t max_cols, csv_table *t,
+                          nd_error *err)
 {
     memset(t, 0, sizeof *t);
     t->max_cols = max_cols;
+    t->digest = ND_DIGEST_SEED;
+    t->bytes = len;
+    nd_classify_digest_add(&t->digest, 0, (const unsigned char *)data, len);
     size_t skip = len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3) ? 3 : 0;
     struct csv_parser p;
     csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_EMPTY_IS_NULL);
@@ -112,11 +122,10 @@ int nd_classify_csv_parse(const char *path, const char *data, size_t len, size_t
     if (t->oom)
         rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     else if (t->too_wide)
-        rc = nd_error_set(err, ND_EINPUT, "%s:%zu: more than %zu columns", path, t->row_start,
-                          max_cols);
+        rc = nd_error_set(err, ND_EINPUT, "%s:%zu: more than %zu columns", path, t->row_start, max_cols);
     else if (bad)
-        rc = nd_error_set(err, ND_EINPUT, "%s:%zu: not valid CSV (a quote inside an unquoted field?)",
-                          path, t->line);
+        rc = nd_error_set(err, ND_EINPUT, "%s:%zu: not valid CSV (a quote inside an unquoted field?)", path,
+                          t->line);
     else if (open_quote)
         rc = nd_error_set(err, ND_EINPUT, "%s:%zu: a quoted field is never closed", path,
                           open_record_line(t, data + skip, len - skip));
@@ -129,8 +138,7 @@ int nd_classify_csv_parse(const char *path, const char *data, size_t len, size_t
     return rc;
 }
 
-int nd_classify_csv_read(const char *path, size_t max_bytes, size_t max_cols, csv_table *t,
-                         nd_error *err)
+int nd_classify_csv_read(const char *path, size_t max_bytes, size_t max_cols, csv_table *t, nd_error *err)
 {
     memset(t, 0, sizeof *t);
     char *data;
@@ -152,11 +160,9 @@ int nd_classify_csv_column(const csv_table *t, const char *name, size_t from)
     for (size_t c = from; c < t->cols; c++) {
         const char *h = t->cells[c];
         if (!h) continue;
-        while (isspace((unsigned char)*h))
-            h++;
+        while (isspace((unsigned char)*h)) h++;
         size_t n = strlen(h);
-        while (n && isspace((unsigned char)h[n - 1]))
-            n--;
+        while (n && isspace((unsigned char)h[n - 1])) n--;
         if (n == strlen(name) && !strncmp(h, name, n)) return (int)c;
     }
     return -1;

@@ -1,17 +1,23 @@
 /* The device view: a sweep over the kernels of a trace in start order.
  *
- * At every instant the sweep knows which kernels run (a handful: one per busy
- * stream). Time where a compute kernel runs is compute; time where only
- * communication kernels run is exposed communication, split evenly between the
- * groups running then, so the parts of a step still add up to its time. Each step
- * window [ts, ts + dur) of the host's ProfilerStep collects the device time inside
- * it: the device numbers answer "what did the device do during this step's wall
- * time", the question the step time asks. Memory: the running kernels only. */
+ * Every kernel belongs to one step: the step that launched it (its correlation's runtime
+ * call falls in the step's window: HTA's iteration rule), else, when no launch is known,
+ * the step whose window holds its start. At every instant the sweep knows which kernels
+ * run (a handful: one per busy stream). Time where a compute kernel runs is compute,
+ * split evenly between the compute kernels running then, each share to its kernel's step
+ * and launch phase; time where only communication kernels run is exposed communication,
+ * split evenly between them, each share to its kernel's step and group. So the parts of
+ * all steps add up to the device's busy time, and a step's kernels count wherever they
+ * run: a kernel launched in step k that runs in step k+1's window is step k's. Memory:
+ * the running kernels only. */
 #include "classify_steps.h"
 #include "classify_links.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+_Static_assert(PHASE_BUCKETS == sizeof((trace_step *)0)->dev_phase_ns / sizeof(double),
+               "a device phase per launch bucket");
 
 /* Kernels running at one instant: a device runs at most ~128 (CUDA's concurrent-kernel
  * limit); more is a broken trace (durations far too long), and each kernel fed scans
@@ -21,6 +27,8 @@
 typedef struct running {
     nd_ns end;
     int32_t group; /* -1: compute */
+    int32_t step;  /* -1: no step holds it (it still occupies the device) */
+    uint8_t phase; /* PHASE_* of its launch */
 } running;
 
 struct device_sweep {
@@ -28,8 +36,6 @@ struct device_sweep {
     size_t n, cap;
     nd_ns pos;
     bool started;
-    size_t cursor;  /* first step (by time) that may still get device time */
-    size_t kcursor; /* the same for the kernel view (kernels arrive in start order) */
 };
 
 device_sweep *nd_classify_device_sweep_alloc(void)
@@ -57,45 +63,36 @@ static step_group *step_group_of(trace_step *s, int32_t group)
         step_group *g = realloc(s->dev_groups, n * sizeof *g);
         if (!g) return NULL;
         memset(g + s->n_dev_groups, 0, (n - s->n_dev_groups) * sizeof *g);
-        s->dev_groups = g, s->n_dev_groups = n;
+        s->dev_groups = g;
+        s->n_dev_groups = n;
     }
     return &s->dev_groups[group];
 }
 
-/* Charges [a, b) with the running set to every step window it overlaps. */
+/* Charges [a, b) with the running set: each running kernel's share to its step. */
 static int charge(device_sweep *d, trace_ctx *t, nd_ns a, nd_ns b)
 {
     if (b <= a || d->n == 0) return 0;
-    size_t n_steps, n_comm = 0;
-    bool compute = false;
+    size_t n_comp = 0, n_comm = 0;
+    for (size_t i = 0; i < d->n; i++) d->run[i].group < 0 ? n_comp++ : n_comm++;
+    double len = (double)(b - a);
     for (size_t i = 0; i < d->n; i++) {
-        if (d->run[i].group < 0)
-            compute = true;
-        else
-            n_comm++;
-    }
-    const int32_t *order = nd_classify_trace_steps_by_time(t, &n_steps);
-    while (d->cursor < n_steps) {
-        const trace_step *s = nd_classify_trace_step_at(t, order[d->cursor]);
-        if (s->ts + s->dur > a) break;
-        d->cursor++;
-    }
-    for (size_t k = d->cursor; k < n_steps; k++) {
-        trace_step *s = nd_classify_trace_step_at(t, order[k]);
-        if (s->ts >= b) break;
-        nd_ns lo = a > s->ts ? a : s->ts, hi = b < s->ts + s->dur ? b : s->ts + s->dur;
-        if (hi <= lo) continue;
-        double len = (double)(hi - lo);
-        s->has_device = true;
-        if (compute) {
-            s->dev_comp_ns += len;
+        const running *r = &d->run[i];
+        trace_step *s = nd_classify_trace_step_at(t, r->step);
+        if (!s) continue;
+        if (r->group < 0) {
+            s->dev_phase_ns[r->phase] += len / (double)n_comp;
+            s->dev_comp_ns += len / (double)n_comp;
             continue;
         }
-        for (size_t i = 0; i < d->n; i++) {
-            step_group *g = step_group_of(s, d->run[i].group);
-            if (!g) return -1;
-            g->exposed_ns += len / (double)n_comm;
+        s->dev_comm_ns += len / (double)n_comm;
+        if (n_comp) {
+            s->dev_overlap_ns += len / (double)n_comm;
+            continue;
         }
+        step_group *g = step_group_of(s, r->group);
+        if (!g) return -1;
+        g->exposed_ns += len / (double)n_comm;
     }
     return 0;
 }
@@ -125,78 +122,145 @@ static step_shape *step_shape_of(trace_step *s, int32_t shape)
         size_t cap = s->cap_shapes ? s->cap_shapes * 2 : 8;
         step_shape *n = realloc(s->shapes, cap * sizeof *n);
         if (!n) return NULL;
-        s->shapes = n, s->cap_shapes = cap;
+        s->shapes = n;
+        s->cap_shapes = cap;
     }
     s->shapes[s->n_shapes] = (step_shape){.shape = shape};
     return &s->shapes[s->n_shapes++];
 }
 
-/* The kernel view: k's time inside each step window it overlaps, by class; a
- * collective's time, call and payload by group; a GEMM's or attention's by shape. A call
- * counts in the step its kernel starts in. */
-static int kernel_view(device_sweep *d, trace_ctx *t, const trace_rec *k, const link_info *li)
+/* The kernel view: k's whole time in its step, by class; a collective's time, call and
+ * payload by group; a GEMM's or attention's by shape (its op's other kernels add time,
+ * not calls; a memset or copy the op launched is no part of its time). */
+static int kernel_view(trace_step *s, const trace_rec *k, bool comm, const link_info *li)
 {
-    size_t n;
-    const int32_t *order = nd_classify_trace_steps_by_time(t, &n);
-    while (d->kcursor < n) {
-        const trace_step *s = nd_classify_trace_step_at(t, order[d->kcursor]);
-        if (s->ts + s->dur > k->ts) break;
-        d->kcursor++;
-    }
     nd_classify_kernel_class cls = k->cat == CAT_MEMORY ? ND_KC_MEMORY : F_KCLASS(k->feat);
-    bool comm = (k->feat & (F_NCCL_KERNEL | F_HCOM)) && k->group >= 0;
-    for (size_t i = d->kcursor; i < n; i++) {
-        trace_step *s = nd_classify_trace_step_at(t, order[i]);
-        if (s->ts >= k->ts + k->dur) break;
-        nd_ns lo = k->ts > s->ts ? k->ts : s->ts, hi = k->ts + k->dur;
-        if (hi > s->ts + s->dur) hi = s->ts + s->dur;
-        if (hi <= lo) continue;
-        bool starts = k->ts >= s->ts && k->ts < s->ts + s->dur;
-        s->kclass_ns[cls] += (double)(hi - lo);
-        if (comm) {
-            step_group *g = step_group_of(s, k->group);
-            if (!g) return -1;
-            g->kernel_ns += (double)(hi - lo);
-            if (starts) g->calls += 1, g->bytes += (double)k->bytes;
-        } else if (li && li->shape >= 0) {
-            step_shape *x = step_shape_of(s, li->shape);
-            if (!x) return -1;
-            x->ns += (double)(hi - lo);
-            if (starts && x->last_op != li->op) x->calls += 1, x->flops += li->flops, x->last_op = li->op;
+    double ns = (double)k->dur;
+    s->kclass_ns[cls] += ns;
+    if (comm) {
+        step_group *g = step_group_of(s, k->group);
+        if (!g) return -1;
+        g->kernel_ns += ns;
+        g->calls += 1;
+        g->bytes += (double)k->bytes;
+    } else if (li && li->shape >= 0 && cls != ND_KC_MEMORY) {
+        step_shape *x = step_shape_of(s, li->shape);
+        if (!x) return -1;
+        x->ns += ns;
+        if (x->last_op != li->op) {
+            x->calls += 1;
+            x->flops += li->flops;
+            x->last_op = li->op;
         }
     }
     return 0;
 }
 
+/* A group of kind k alone (a kernel whose launching collective names none). */
+static int32_t kind_group(trace_ctx *t, coll_kind k)
+{
+    comm_group g = {.kind = k};
+    int i = nd_classify_group_table_intern(&t->groups, &g);
+    return i >= 0 ? i : -1;
+}
+
 /* A kernel's collective and payload from the op that launched it, unless its own
  * arguments name its group (newer torch). SendRecv kernels run all-to-all too: only the
- * launching op says which. */
-static void link_kernel(trace_ctx *t, trace_rec *k, link_info *li, bool *found)
+ * launching op says which. A kernel of no known family that a collective op launched,
+ * and that its name does not make a GEMM, an elementwise or a copy, is communication too
+ * (a custom all-to-all). Returns whether k is communication. */
+static bool link_kernel(trace_ctx *t, trace_rec *k, link_info *li, bool *found)
 {
-    *found = (k->corr || k->ext) && !nd_classify_links_empty(t->links) &&
-             nd_classify_links_find(t->links, k->corr, k->ext, li);
-    if (!(k->feat & (F_NCCL_KERNEL | F_HCOM))) return;
+    *found = (k->corr || k->ext) && nd_classify_links_find(t->links, k->corr, k->ext, li);
+    bool comm = (k->feat & F_COMM_KERNEL) != 0;
+    if (!comm && *found && li->in_comm && k->cat == CAT_KERNEL && F_KCLASS(k->feat) == ND_KC_OTHER) {
+        comm = true;
+        k->feat = (k->feat & ~(0xfu << F_KCLASS_SHIFT)) | ((uint32_t)ND_KC_COMM << F_KCLASS_SHIFT);
+        k->group = li->group >= 0 ? li->group : kind_group(t, COLL_UNKNOWN);
+    }
+    if (!comm) return false;
     if (!(k->flags & REC_OWN_GROUP)) {
         coll_kind named = F_COLL(k->feat);
-        if (*found && li->group >= 0) k->group = li->group, t->linked_comm++;
-        else if ((k->feat & F_NCCL_KERNEL) && (named == COLL_P2P || named == COLL_UNKNOWN))
+        if (*found && li->group >= 0) {
+            k->group = li->group;
+            t->linked_comm++;
+        } else if ((k->feat & F_NCCL_FAMILY) && (named == COLL_P2P || named == COLL_UNKNOWN))
             t->unlinked_comm++; /* SendRecv: the name cannot tell p2p from all-to-all */
     }
     if (*found && k->bytes == 0 && li->bytes > 0 && li->bytes <= 1e18) k->bytes = (int64_t)li->bytes;
+    return k->group >= 0;
 }
 
-int nd_classify_device_sweep_feed(device_sweep *d, trace_ctx *t, const trace_rec *r, nd_error *err)
+/* The step of k: its launch's (none when no step held the launch: HTA's iteration -1),
+ * else, when no launch is known, the one whose window holds its start; and the phase of
+ * its launch. Counts what no step holds. */
+static void place_kernel(trace_ctx *t, const trace_rec *k, launch_place *at)
 {
-    if (r->dur <= 0) return ND_OK;
-    trace_rec k = *r;
-    link_info li;
-    bool found;
-    link_kernel(t, &k, &li, &found);
-    if (kernel_view(d, t, &k, found ? &li : NULL)) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    if (k.cat == CAT_MEMORY) return ND_OK; /* a copy is not compute: only the kernel view */
-    if (!d->started) d->pos = k.ts, d->started = true;
-    if (k.ts > d->pos && advance(d, t, k.ts))
-        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!(k->corr && nd_classify_links_place(t->links, k->corr, at))) {
+        at->step = nd_classify_trace_step_of(t, k->ts);
+        at->phase = PHASE_UNKNOWN;
+        if (at->step >= 0) t->by_window++;
+    }
+    if (at->step >= 0) return;
+    t->unassigned_kernels++;
+    t->unassigned_ns += (double)k->dur;
+    size_t n;
+    const int32_t *order = nd_classify_trace_steps_by_time(t, &n);
+    const trace_step *last = n ? &t->steps[order[n - 1]] : NULL;
+    if (last && k->ts >= last->ts + last->dur) {
+        t->late_kernels++;
+        t->late_ns += (double)k->dur;
+    }
+}
+
+/* Adds [ts, end) to a union of intervals that arrive in start order. */
+static void union_add(nd_ns *run_end, double *sum, nd_ns ts, nd_ns end, bool first)
+{
+    nd_ns from = first || ts > *run_end ? ts : *run_end;
+    if (end > from) *sum += (double)(end - from);
+    if (first || end > *run_end) *run_end = end;
+}
+
+/* HTA's temporal breakdown of the kernels of the steps (classify_steps.h). */
+static void hta_add(hta_breakdown *h, const trace_rec *k)
+{
+    nd_ns end = k->ts + k->dur;
+    bool first = !h->any;
+    if (first || k->ts < h->lo) h->lo = k->ts;
+    if (first || end > h->hi) h->hi = end;
+    union_add(&h->all_end, &h->busy_ns, k->ts, end, first);
+    bool comp = !(k->flags & (REC_HTA_COMM | REC_HTA_MEMORY)) && k->cat != CAT_MEMORY;
+    if (comp) {
+        union_add(&h->comp_end, &h->comp_ns, k->ts, end, !h->any_comp);
+        h->any_comp = true;
+    }
+    h->any = true;
+}
+
+/* Records k in its step: the kernel view, and the time it runs past the step's end. */
+static int step_record(trace_ctx *t, const trace_rec *k, const launch_place *at, bool comm,
+                       const link_info *li)
+{
+    trace_step *s = nd_classify_trace_step_at(t, at->step);
+    if (!s) return 0;
+    s->has_device = true;
+    hta_add(&t->hta, k);
+    nd_ns end = s->ts + s->dur, from = k->ts > end ? k->ts : end;
+    if (k->ts + k->dur > end) {
+        s->tail_kernels++;
+        s->tail_ns += (double)(k->ts + k->dur - from);
+    }
+    return kernel_view(s, k, comm, li);
+}
+
+static int running_add(device_sweep *d, trace_ctx *t, const trace_rec *k, bool comm, const launch_place *at,
+                       nd_error *err)
+{
+    if (!d->started) {
+        d->pos = k->ts;
+        d->started = true;
+    }
+    if (k->ts > d->pos && advance(d, t, k->ts)) return nd_error_set(err, ND_ENOMEM, "out of memory");
     if (d->n >= MAX_RUNNING)
         return nd_error_set(err, ND_EINPUT,
                             "%s: byte %llu: more than %d device kernels overlap in time (no "
@@ -206,17 +270,31 @@ int nd_classify_device_sweep_feed(device_sweep *d, trace_ctx *t, const trace_rec
         size_t cap = d->cap ? d->cap * 2 : 16;
         running *run = realloc(d->run, cap * sizeof *run);
         if (!run) return nd_error_set(err, ND_ENOMEM, "out of memory");
-        d->run = run, d->cap = cap;
+        d->run = run;
+        d->cap = cap;
     }
-    bool comm = (k.feat & (F_NCCL_KERNEL | F_HCOM)) && k.group >= 0;
     /* A kernel released slightly late (start before pos) runs from pos. */
-    d->run[d->n++] = (running){k.ts + k.dur, comm ? k.group : -1};
+    d->run[d->n++] = (running){k->ts + k->dur, comm ? k->group : -1, at->step, at->phase};
     return ND_OK;
+}
+
+int nd_classify_device_sweep_feed(device_sweep *d, trace_ctx *t, const trace_rec *r, nd_error *err)
+{
+    if (r->dur <= 0) return ND_OK;
+    trace_rec k = *r;
+    link_info li;
+    bool found;
+    bool comm = link_kernel(t, &k, &li, &found);
+    launch_place at;
+    place_kernel(t, &k, &at);
+    if (step_record(t, &k, &at, comm, found ? &li : NULL))
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (k.cat == CAT_MEMORY) return ND_OK; /* a copy is not compute: only the kernel view */
+    return running_add(d, t, &k, comm, &at, err);
 }
 
 int nd_classify_device_sweep_finish(device_sweep *d, trace_ctx *t, nd_error *err)
 {
-    if (d->started && advance(d, t, INT64_MAX))
-        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (d->started && advance(d, t, INT64_MAX)) return nd_error_set(err, ND_ENOMEM, "out of memory");
     return ND_OK;
 }

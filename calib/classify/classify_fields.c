@@ -23,10 +23,14 @@ int nd_classify_us_to_ns(const char *s, size_t n, nd_ns *out)
         if (v > (INT64_MAX - 9) / 10 / 1000) return -1;
         v = v * 10 + (s[i] - '0');
     }
-    int64_t frac = 0, scale = 100;
+    /* The first three decimals are the nanoseconds; the rest is below them. A table, not
+     * a division per digit: every event has two times. */
+    static const int64_t scale[3] = {100, 10, 1};
+    int64_t frac = 0;
+    size_t k = 0;
     if (i < n && s[i] == '.')
-        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++, scale /= 10)
-            if (scale) frac += (s[i] - '0') * scale;
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, digits++, k++)
+            if (k < 3) frac += (s[i] - '0') * scale[k];
     if (i < n && (s[i] == 'e' || s[i] == 'E')) { /* rare: let strtod do it */
         char buf[64];
         double d;
@@ -46,6 +50,14 @@ int nd_classify_us_to_ns(const char *s, size_t n, nd_ns *out)
 
 int64_t nd_classify_text_int(const char *s, size_t n)
 {
+    /* The common case, plain digits, without strtod (a shape is read a number at a time). */
+    size_t i = n && s[0] == '-';
+    if (n > i && n - i <= 15) {
+        int64_t v = 0;
+        size_t k = i;
+        while (k < n && s[k] >= '0' && s[k] <= '9') v = v * 10 + (s[k++] - '0');
+        if (k == n) return i ? -v : v;
+    }
     char buf[32];
     if (n >= sizeof buf) return 0;
     memcpy(buf, s, n);
@@ -69,46 +81,54 @@ uint64_t nd_classify_text_u64(const char *s, size_t n)
 /* The element size a collective's "dtype" names ("Float", "BFloat16", ...); 0 unknown. */
 int nd_classify_coll_dtype_bytes(const unsigned char *s, size_t n)
 {
+#define NAME(lit) lit, sizeof(lit) - 1 /* the length beside the name: no strlen per event */
     static const struct {
         const char *name;
+        size_t len;
         int bytes;
-    } sizes[] = {{"Float", 4}, {"BFloat16", 2}, {"Half", 2}, {"Double", 8}, {"Long", 8},
-                 {"Int", 4},   {"Byte", 1},     {"Char", 1}, {"Bool", 1},   {"Float8_e4m3fn", 1},
-                 {"Float8_e5m2", 1}};
+    } sizes[] = {{NAME("Float"), 4}, {NAME("BFloat16"), 2},      {NAME("Half"), 2},       {NAME("Double"), 8},
+                 {NAME("Long"), 8},  {NAME("Int"), 4},           {NAME("Byte"), 1},       {NAME("Char"), 1},
+                 {NAME("Bool"), 1},  {NAME("Float8_e4m3fn"), 1}, {NAME("Float8_e5m2"), 1}};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-        if (strlen(sizes[i].name) == n && !memcmp(sizes[i].name, s, n)) return sizes[i].bytes;
+        if (sizes[i].len == n && !memcmp(sizes[i].name, s, n)) return sizes[i].bytes;
     return 0;
 }
 
-/* ND's dtype sizes (reference §3.2 step 8); anything else counts 4 bytes. */
+/* ND's dtype sizes (docs/reference/nd-calibration.md §3.2 step 8); anything else counts 4 bytes. */
 int nd_classify_dtype_bytes(const unsigned char *s, size_t n)
 {
     static const struct {
         const char *name;
+        size_t len;
         int bytes;
-    } sizes[] = {{"float", 4},         {"double", 8},     {"c10::BFloat16", 2}, {"c10::Half", 2},
-                 {"long int", 8},      {"int", 4},        {"short int", 2},     {"bool", 1},
-                 {"unsigned char", 1}, {"signed char", 1}};
+    } sizes[] = {{NAME("float"), 4},      {NAME("double"), 8},   {NAME("c10::BFloat16"), 2},
+                 {NAME("c10::Half"), 2},  {NAME("long int"), 8}, {NAME("int"), 4},
+                 {NAME("short int"), 2},  {NAME("bool"), 1},     {NAME("unsigned char"), 1},
+                 {NAME("signed char"), 1}};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-        if (strlen(sizes[i].name) == n && !memcmp(sizes[i].name, s, n)) return sizes[i].bytes;
+        if (sizes[i].len == n && !memcmp(sizes[i].name, s, n)) return sizes[i].bytes;
+#undef NAME
     return 4;
 }
 
 uint8_t nd_classify_event_cat(const unsigned char *s, size_t n)
 {
-#define IS(lit) (n == sizeof(lit) - 1 && memcmp(s, lit, n) == 0)
+#define IS(lit)     (n == sizeof(lit) - 1 && memcmp(s, lit, n) == 0)
 #define STARTS(lit) (n >= sizeof(lit) - 1 && memcmp(s, lit, sizeof(lit) - 1) == 0)
     if (IS("cpu_op")) return CAT_CPU_OP;
     if (IS("python_function")) return CAT_PYTHON;
     if (IS("user_annotation")) return CAT_ANNOTATION;
     if (IS("kernel") || IS("Kernel")) return CAT_KERNEL;
     if (IS("gpu_memcpy") || IS("gpu_memset") || IS("Memcpy") || IS("Memset")) return CAT_MEMORY;
-    if (IS("cuda_runtime") || IS("cuda_driver") || IS("Runtime") || IS("Driver")) return CAT_RUNTIME;
-    if (STARTS("gpu_") || STARTS("cuda") || IS("ac2g") || IS("fwdbwd") || STARTS("async") ||
-        IS("enqueue") || IS("dequeue") || IS("HostToDevice") || IS("Trace") || IS("overhead"))
+    /* runtime calls, with the correlation of what they launch: CUDA's, MTIA's, XPU's, and
+     * the out-of-tree devices' (PrivateUse1) */
+    if (IS("cuda_runtime") || IS("cuda_driver") || IS("Runtime") || IS("Driver") || IS("mtia_runtime") ||
+        IS("xpu_runtime") || IS("xpu_driver") || IS("privateuse1_runtime") || IS("privateuse1_driver"))
+        return CAT_RUNTIME;
+    if (STARTS("gpu_") || STARTS("cuda") || IS("ac2g") || IS("fwdbwd") || STARTS("async") || IS("enqueue") ||
+        IS("dequeue") || IS("HostToDevice") || IS("Trace") || IS("overhead"))
         return CAT_SKIP;
     return CAT_OTHER;
 #undef IS
 #undef STARTS
 }
-

@@ -14,7 +14,7 @@ int64_t nd_classify_text_int(const char *s, size_t n);
 uint64_t nd_classify_text_u64(const char *s, size_t n);
 /* The element size a collective's "dtype" names ("Float", "BFloat16", ...); 0 unknown. */
 int nd_classify_coll_dtype_bytes(const unsigned char *s, size_t n);
-/* ND's dtype sizes of "Input type" (reference §3.2 step 8); 4 for anything else. */
+/* ND's dtype sizes of "Input type" (docs/reference/nd-calibration.md §3.2 step 8); 4 for anything else. */
 int nd_classify_dtype_bytes(const unsigned char *s, size_t n);
 /* The event_cat of a "cat" value. */
 uint8_t nd_classify_event_cat(const unsigned char *s, size_t n);

@@ -47,12 +47,11 @@ static int dim_item(nd_classify_dims *d, const char *item, nd_error *err)
     int64_t v;
     /* Bounded so the products of three degrees (a group's stride) fit an int64. */
     if (nd_parse_int64(eq + 1, 1, (int64_t)1 << 20, &v) != 0)
-        return nd_error_set(err, ND_EUSAGE, "--dims: %s: '%s' is not a whole number in [1, 1048576]",
-                            name, eq + 1);
+        return nd_error_set(err, ND_EUSAGE, "--dims: %s: '%s' is not a whole number in [1, 1048576]", name,
+                            eq + 1);
     for (int i = 0; i < d->count; i++)
         if ((int)d->dim[i] == dim) return nd_error_set(err, ND_EUSAGE, "--dims: %s is given twice", name);
-    if (d->count == ND_CLASSIFY_DIMS_MAX)
-        return nd_error_set(err, ND_EUSAGE, "--dims: too many dimensions");
+    if (d->count == ND_CLASSIFY_DIMS_MAX) return nd_error_set(err, ND_EUSAGE, "--dims: too many dimensions");
     d->dim[d->count] = (nd_dim)dim;
     d->value[d->count++] = v;
     return ND_OK;
@@ -67,8 +66,7 @@ int nd_classify_dims_parse(const char *text, nd_classify_dims *dims, nd_error *e
     for (char *save = NULL, *item = strtok_r(copy, ",", &save); item && !rc;
          item = strtok_r(NULL, ",", &save)) {
         bool blank = true;
-        for (const char *p = item; *p; p++)
-            blank &= isspace((unsigned char)*p) != 0;
+        for (const char *p = item; *p; p++) blank &= isspace((unsigned char)*p) != 0;
         if (!blank) rc = dim_item(dims, item, err);
     }
     free(copy);
@@ -95,9 +93,9 @@ int nd_classify_group_table_intern(group_table *t, const comm_group *g)
 {
     for (size_t i = 0; i < t->n; i++) {
         const comm_group *h = &t->items[i];
-        if (h->kind == g->kind && h->size == g->size && h->start == g->start &&
-            h->stride == g->stride && same_text(h->pg_name, g->pg_name) &&
-            same_text(h->pg_desc, g->pg_desc) && same_text(h->ranks, g->ranks))
+        if (h->kind == g->kind && h->size == g->size && h->start == g->start && h->stride == g->stride &&
+            same_text(h->pg_name, g->pg_name) && same_text(h->pg_desc, g->pg_desc) &&
+            same_text(h->ranks, g->ranks))
             return (int)i;
     }
     if (t->n >= GROUP_TABLE_MAX) return -2;
@@ -105,7 +103,8 @@ int nd_classify_group_table_intern(group_table *t, const comm_group *g)
         size_t cap = t->cap ? t->cap * 2 : 8;
         comm_group *items = realloc(t->items, cap * sizeof *items);
         if (!items) return -1;
-        t->items = items, t->cap = cap;
+        t->items = items;
+        t->cap = cap;
     }
     comm_group *h = &t->items[t->n];
     *h = *g;
@@ -113,7 +112,9 @@ int nd_classify_group_table_intern(group_table *t, const comm_group *g)
     h->pg_desc = nd_strdup(g->pg_desc);
     h->ranks = nd_strdup(g->ranks);
     if ((g->pg_name && !h->pg_name) || (g->pg_desc && !h->pg_desc) || (g->ranks && !h->ranks)) {
-        free(h->pg_name), free(h->pg_desc), free(h->ranks);
+        free(h->pg_name);
+        free(h->pg_desc);
+        free(h->ranks);
         return -1;
     }
     return (int)t->n++;
@@ -121,34 +122,42 @@ int nd_classify_group_table_intern(group_table *t, const comm_group *g)
 
 void nd_classify_group_table_free(group_table *t)
 {
-    for (size_t i = 0; i < t->n; i++)
-        free(t->items[i].pg_name), free(t->items[i].pg_desc), free(t->items[i].ranks);
+    for (size_t i = 0; i < t->n; i++) {
+        free(t->items[i].pg_name);
+        free(t->items[i].pg_desc);
+        free(t->items[i].ranks);
+    }
     free(t->items);
     memset(t, 0, sizeof *t);
 }
 
 nd_classify_quantity nd_classify_coll_default_column(coll_kind k, const nd_classify_dims *dims,
-                                         bool is_p2p_section, const char **label_out)
+                                                     bool is_p2p_section, const char **label_out)
 {
     bool mp_or_cp =
         dims && (nd_classify_dims_get(dims, ND_DIM_MP) > 1 || nd_classify_dims_get(dims, ND_DIM_CP) > 1);
-    if (is_p2p_section || k == COLL_P2P) return *label_out = "pipeline p2p", ND_CQ_PP_WAIT;
+    if (is_p2p_section || k == COLL_P2P) {
+        *label_out = "pipeline p2p";
+        return ND_CQ_PP_WAIT;
+    }
     switch (k) {
-    case COLL_ALL_TO_ALL:
-        *label_out = "expert all-to-all";
-        return ND_CQ_EP_WAIT;
+    case COLL_ALL_TO_ALL: *label_out = "expert all-to-all"; return ND_CQ_EP_WAIT;
     case COLL_ALL_GATHER:
-        if (mp_or_cp) return *label_out = "all-gather (MP or CP active)", ND_CQ_UNCLASSIFIED;
-        return *label_out = "fsdp all-gather", ND_CQ_OP_WAIT;
+        if (mp_or_cp) {
+            *label_out = "all-gather (MP or CP active)";
+            return ND_CQ_UNCLASSIFIED;
+        }
+        *label_out = "fsdp all-gather";
+        return ND_CQ_OP_WAIT;
     case COLL_REDUCE_SCATTER:
-        if (mp_or_cp) return *label_out = "reduce-scatter (MP or CP active)", ND_CQ_UNCLASSIFIED;
-        return *label_out = "fsdp reduce-scatter", ND_CQ_OP_WAIT;
-    case COLL_ALL_REDUCE:
-        *label_out = "all-reduce";
-        return ND_CQ_DP_WAIT;
-    default:
-        *label_out = nd_classify_coll_label(k);
-        return ND_CQ_UNCLASSIFIED;
+        if (mp_or_cp) {
+            *label_out = "reduce-scatter (MP or CP active)";
+            return ND_CQ_UNCLASSIFIED;
+        }
+        *label_out = "fsdp reduce-scatter";
+        return ND_CQ_OP_WAIT;
+    case COLL_ALL_REDUCE: *label_out = "all-reduce"; return ND_CQ_DP_WAIT;
+    default: *label_out = nd_classify_coll_label(k); return ND_CQ_UNCLASSIFIED;
     }
 }
 
@@ -163,8 +172,10 @@ typedef struct candidate {
 /* "MP", ..., or "DPxCP": how a site label names the candidate. */
 static void candidate_name(const candidate *c, char *buf, size_t size)
 {
-    if (c->dim >= 0) snprintf(buf, size, "%s", nd_dim_name((nd_dim)c->dim));
-    else snprintf(buf, size, "%sx%s", nd_dim_name(ND_DIM_DP), nd_dim_name(ND_DIM_CP));
+    if (c->dim >= 0)
+        snprintf(buf, size, "%s", nd_dim_name((nd_dim)c->dim));
+    else
+        snprintf(buf, size, "%sx%s", nd_dim_name(ND_DIM_DP), nd_dim_name(ND_DIM_CP));
 }
 
 static size_t candidates(const nd_classify_dims *d, candidate out[6])
@@ -189,16 +200,14 @@ static long parse_ranks(const char *s, int64_t *ranks, long max)
 {
     long n = 0;
     const char *p = s;
-    while (*p && (isspace((unsigned char)*p) || *p == '['))
-        p++;
+    while (*p && (isspace((unsigned char)*p) || *p == '[')) p++;
     while (*p && *p != ']') {
         char *end;
         long long v = strtoll(p, &end, 10);
         if (end == p || v < 0 || v > INT32_MAX || n == max) return -1; /* ranks are ints */
         ranks[n++] = v;
         p = end;
-        while (*p && (isspace((unsigned char)*p) || *p == ','))
-            p++;
+        while (*p && (isspace((unsigned char)*p) || *p == ',')) p++;
     }
     return n;
 }
@@ -209,8 +218,7 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static const candidate *by_ranks(const int64_t *r, long n, const candidate *c, size_t nc,
-                                 coll_kind kind)
+static const candidate *by_ranks(const int64_t *r, long n, const candidate *c, size_t nc, coll_kind kind)
 {
     const candidate *hit = NULL;
     for (size_t i = 0; i < nc; i++) {
@@ -230,12 +238,14 @@ static const candidate *by_ranks(const int64_t *r, long n, const candidate *c, s
 /* The dimension a word of a process group's name means, or -1. */
 static int dim_of_word(const char *w)
 {
-    static const struct { const char *word; nd_dim dim; } map[] = {
-        {"tp", ND_DIM_MP},      {"tensor", ND_DIM_MP}, {"mp", ND_DIM_MP},   {"model", ND_DIM_MP},
-        {"cp", ND_DIM_CP},      {"context", ND_DIM_CP}, {"pp", ND_DIM_PP},  {"pipe", ND_DIM_PP},
-        {"pipeline", ND_DIM_PP}, {"ep", ND_DIM_EP},    {"expert", ND_DIM_EP}, {"moe", ND_DIM_EP},
-        {"dp", ND_DIM_DP},      {"data", ND_DIM_DP},   {"fsdp", ND_DIM_DP}, {"ddp", ND_DIM_DP},
-        {"replicate", ND_DIM_DP}};
+    static const struct {
+        const char *word;
+        nd_dim dim;
+    } map[] = {{"tp", ND_DIM_MP},       {"tensor", ND_DIM_MP},  {"mp", ND_DIM_MP},     {"model", ND_DIM_MP},
+               {"cp", ND_DIM_CP},       {"context", ND_DIM_CP}, {"pp", ND_DIM_PP},     {"pipe", ND_DIM_PP},
+               {"pipeline", ND_DIM_PP}, {"ep", ND_DIM_EP},      {"expert", ND_DIM_EP}, {"moe", ND_DIM_EP},
+               {"dp", ND_DIM_DP},       {"data", ND_DIM_DP},    {"fsdp", ND_DIM_DP},   {"ddp", ND_DIM_DP},
+               {"replicate", ND_DIM_DP}};
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (!strcmp(w, map[i].word)) return map[i].dim;
     return -1;
@@ -245,8 +255,7 @@ static int dim_of_word(const char *w)
 static int next_word_dim(const char **pp)
 {
     const char *p = *pp;
-    while (*p && !isalnum((unsigned char)*p))
-        p++;
+    while (*p && !isalnum((unsigned char)*p)) p++;
     if (!*p) return -2;
     char word[32];
     size_t k = 0;
@@ -278,7 +287,8 @@ static int dims_set(nd_classify_dims *d, nd_dim dim, int64_t v)
     for (int i = 0; i < d->count; i++)
         if (d->dim[i] == dim) return d->value[i] == v ? 0 : -1; /* two groups disagree */
     if (d->count == ND_CLASSIFY_DIMS_MAX) return -1;
-    d->dim[d->count] = dim, d->value[d->count++] = v;
+    d->dim[d->count] = dim;
+    d->value[d->count++] = v;
     return 0;
 }
 
@@ -295,8 +305,7 @@ int nd_classify_dims_from_groups(const pg_config *cfg, size_t n, int64_t world, 
         if (dim != ND_DIM_DP && dim != ND_DIM_EP) product *= size;
     }
     bool has_dp = false;
-    for (int i = 0; i < out->count; i++)
-        has_dp |= out->dim[i] == ND_DIM_DP;
+    for (int i = 0; i < out->count; i++) has_dp |= out->dim[i] == ND_DIM_DP;
     /* DP is what the world leaves (EP folds inside it); a world of one default group is DP */
     if (!has_dp && world > 0 && world % product == 0 && world / product <= ((int64_t)1 << 20) &&
         dims_set(out, ND_DIM_DP, world / product))
@@ -316,8 +325,8 @@ static const candidate *by_size(int64_t size, const candidate *c, size_t nc)
 }
 
 /* The ranks of g: its own list, its pg_config entry, start/stride, or the world. */
-static long group_ranks(const comm_group *g, const pg_config *cfg, size_t n_cfg, int64_t world,
-                        int64_t *r, long max, int64_t *size)
+static long group_ranks(const comm_group *g, const pg_config *cfg, size_t n_cfg, int64_t world, int64_t *r,
+                        long max, int64_t *size)
 {
     const char *ranks = g->ranks;
     *size = g->size;
@@ -332,17 +341,16 @@ static long group_ranks(const comm_group *g, const pg_config *cfg, size_t n_cfg,
         if (n > 0 && !*size) *size = n;
         if (n > 0) return n;
     }
-    if (g->stride > 0 && g->stride <= INT32_MAX && g->start >= 0 && g->start <= INT32_MAX &&
-        *size > 0 && *size <= max) {
-        for (long k = 0; k < *size; k++)
-            r[k] = g->start + k * g->stride;
+    if (g->stride > 0 && g->stride <= INT32_MAX && g->start >= 0 && g->start <= INT32_MAX && *size > 0 &&
+        *size <= max) {
+        for (long k = 0; k < *size; k++) r[k] = g->start + k * g->stride;
         return (long)*size;
     }
     bool world_group = g->pg_desc && !strcmp(g->pg_desc, "default_pg");
     if (world_group && world > 0 && world <= max && (!*size || *size == world)) {
-        for (long k = 0; k < world; k++)
-            r[k] = k;
-        return *size = world, (long)world;
+        for (long k = 0; k < world; k++) r[k] = k;
+        *size = world;
+        return (long)world;
     }
     return 0;
 }
@@ -365,8 +373,8 @@ static int64_t column_degree(nd_classify_quantity col, const nd_classify_dims *d
 }
 
 nd_classify_quantity nd_classify_group_map(const comm_group *g, const pg_config *cfg, size_t n_cfg,
-                               int64_t world_size, const nd_classify_dims *dims, char *label,
-                               size_t label_size, const char **how, int64_t *size_out)
+                                           int64_t world_size, const nd_classify_dims *dims, char *label,
+                                           size_t label_size, const char **how, int64_t *size_out)
 {
     enum { MAX_RANKS = 4096 };
     candidate c[6];
@@ -377,9 +385,18 @@ nd_classify_quantity nd_classify_group_map(const comm_group *g, const pg_config 
     free(r);
     *how = "ranks";
     const char *pg = g->pg_desc ? g->pg_desc : g->pg_name;
-    if (!hit && g->pg_desc) hit = by_name(g->pg_desc, c, nc), *how = "name";
-    if (!hit && g->pg_name) hit = by_name(g->pg_name, c, nc), *how = "name";
-    if (!hit && size > 1) hit = by_size(size, c, nc), *how = "size";
+    if (!hit && g->pg_desc) {
+        hit = by_name(g->pg_desc, c, nc);
+        *how = "name";
+    }
+    if (!hit && g->pg_name) {
+        hit = by_name(g->pg_name, c, nc);
+        *how = "name";
+    }
+    if (!hit && size > 1) {
+        hit = by_size(size, c, nc);
+        *how = "size";
+    }
     if (hit) {
         char dim[16];
         candidate_name(hit, dim, sizeof dim);

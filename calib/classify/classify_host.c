@@ -1,4 +1,4 @@
-/* The host view: ND's Chrome-path classifier (reference/nd-calibration.md §3.2-§3.3),
+/* The host view: ND's Chrome-path classifier (docs/reference/nd-calibration.md §3.2-§3.3),
  * one thread at a time, online.
  *
  * ND sorts a step's events and walks them with an open-frame stack, then takes unions
@@ -56,16 +56,11 @@ void nd_classify_host_track_free(host_track *h)
 static const char *fsdp_label(unsigned kind)
 {
     switch (kind) {
-    case 2:
-        return "fsdp grad reduce-scatter";
-    case 3:
-        return "fsdp grad all-reduce";
-    case 4:
-        return "fsdp grad all-to-all";
-    case 5:
-        return "fsdp grad p2p";
-    default:
-        return "fsdp grad unknown";
+    case 2: return "fsdp grad reduce-scatter";
+    case 3: return "fsdp grad all-reduce";
+    case 4: return "fsdp grad all-to-all";
+    case 5: return "fsdp grad p2p";
+    default: return "fsdp grad unknown";
     }
 }
 
@@ -75,35 +70,23 @@ static int classify_root(const host_track *h, uint32_t self, const char **label)
     for (size_t i = h->depth + 1; i-- > 0;) {
         uint32_t f = i == h->depth ? self : h->frames[i].feat;
         switch (F_RULE(f)) {
-        case 0:
-            continue;
-        case 1:
-            *label = "sequence parallel";
-            return ND_CQ_SP_WAIT;
-        case 2:
-            *label = "tensor parallel";
-            return ND_CQ_MP_WAIT;
-        case 3:
-            *label = "context parallel";
-            return ND_CQ_CP_WAIT;
-        case 4:
-            *label = "expert parallel";
-            return ND_CQ_EP_WAIT;
-        case 5:
-            *label = "pipeline p2p";
-            return ND_CQ_PP_WAIT;
-        case 6:
-            *label = "grad-norm all-reduce";
-            return ND_CQ_DP_WAIT;
-        case 8:
-            *label = "trainer all-reduce";
-            return ND_CQ_DP_WAIT;
+        case 0: continue;
+        case 1: *label = "sequence parallel"; return ND_CQ_SP_WAIT;
+        case 2: *label = "tensor parallel"; return ND_CQ_MP_WAIT;
+        case 3: *label = "context parallel"; return ND_CQ_CP_WAIT;
+        case 4: *label = "expert parallel"; return ND_CQ_EP_WAIT;
+        case 5: *label = "pipeline p2p"; return ND_CQ_PP_WAIT;
+        case 6: *label = "grad-norm all-reduce"; return ND_CQ_DP_WAIT;
+        case 8: *label = "trainer all-reduce"; return ND_CQ_DP_WAIT;
         case 7: {
             unsigned kind = F_FSDP(self);
-            for (size_t k = h->depth; !kind && k-- > 0;)
-                kind = F_FSDP(h->frames[k].feat);
-            if (kind == 1) return *label = "fsdp param all-gather", ND_CQ_OP_WAIT;
-            return *label = fsdp_label(kind), ND_CQ_DP_WAIT;
+            for (size_t k = h->depth; !kind && k-- > 0;) kind = F_FSDP(h->frames[k].feat);
+            if (kind == 1) {
+                *label = "fsdp param all-gather";
+                return ND_CQ_OP_WAIT;
+            }
+            *label = fsdp_label(kind);
+            return ND_CQ_DP_WAIT;
         }
         }
     }
@@ -114,14 +97,10 @@ static int classify_root(const host_track *h, uint32_t self, const char **label)
 static bool is_root(const trace_rec *r)
 {
     switch (r->cat) {
-    case CAT_PYTHON:
-        return (r->feat & (F_WAIT_ROOT | F_C10D_PY)) != 0;
-    case CAT_CPU_OP:
-        return (r->feat & (F_C10D_OP | F_RPC)) != 0;
-    case CAT_ANNOTATION:
-        return (r->feat & F_COMM_ANNOT) != 0;
-    default:
-        return false;
+    case CAT_PYTHON: return (r->feat & (F_WAIT_ROOT | F_C10D_PY)) != 0;
+    case CAT_CPU_OP: return (r->feat & (F_C10D_OP | F_RPC)) != 0;
+    case CAT_ANNOTATION: return (r->feat & F_COMM_ANNOT) != 0;
+    default: return false;
     }
 }
 
@@ -212,14 +191,17 @@ static void root_open(host_track *h, frame *f, const trace_rec *r)
     }
 }
 
-int nd_classify_host_track_feed(host_track *h, trace_ctx *t, uint32_t track, const trace_rec *r, nd_error *err)
+int nd_classify_host_track_feed(host_track *h, trace_ctx *t, uint32_t track, const trace_rec *r,
+                                nd_error *err)
 {
     int rc;
     if (r->feat & F_STEP) {
         if ((rc = step_close(h, t, err))) return rc;
         trace_step *s = nd_classify_trace_step_at(t, r->group);
         if (!s || s->track != track) return ND_OK;
-        h->step = r->group, h->step_start = r->ts, h->step_end = r->ts + r->dur;
+        h->step = r->group;
+        h->step_start = r->ts;
+        h->step_end = r->ts + r->dur;
         return ND_OK;
     }
     if (h->step < 0 || r->ts < h->step_start) return ND_OK;
@@ -229,7 +211,8 @@ int nd_classify_host_track_feed(host_track *h, trace_ctx *t, uint32_t track, con
         size_t cap = h->cap ? h->cap * 2 : 64;
         frame *fr = realloc(h->frames, cap * sizeof *fr);
         if (!fr) return nd_error_set(err, ND_ENOMEM, "out of memory");
-        h->frames = fr, h->cap = cap;
+        h->frames = fr;
+        h->cap = cap;
     }
     frame *f = &h->frames[h->depth];
     frame_init(h, f, r);
@@ -239,10 +222,29 @@ int nd_classify_host_track_feed(host_track *h, trace_ctx *t, uint32_t track, con
         f->is_compute = true;
     if (f->root >= 0) {
         frame *root = f->root == (int)h->depth ? f : &h->frames[f->root];
-        if (r->cat == CAT_CPU_OP && (r->feat & F_C10D_OP)) root->bytes += (double)r->bytes;
-        if (root->group < 0 && r->group >= 0) root->group = r->group;
+        /* A group that is a kind alone places only nd's own roots (record_param_comms,
+         * nccl:*): ND leaves its roots that no rule places unclassified. Their payload is
+         * the largest tensor they or their annotations name (they hold no c10d op). */
+        bool nd_root = (root->feat & (F_RPC | F_COMM_ANNOT)) != 0;
+        if (r->cat == CAT_CPU_OP && (r->feat & F_C10D_OP))
+            root->bytes += (double)r->bytes;
+        else if (nd_root && (r->feat & (F_RPC | F_COMM_ANNOT)) && (double)r->bytes > root->bytes)
+            root->bytes = (double)r->bytes;
+        if (root->group < 0 && r->group >= 0 && (nd_root || !(r->flags & REC_KIND_ONLY)))
+            root->group = r->group;
     }
     h->depth++;
+    return ND_OK;
+}
+
+int nd_classify_host_track_open(host_track *h, trace_ctx *t, int32_t index, nd_error *err)
+{
+    int rc = step_close(h, t, err);
+    trace_step *s = nd_classify_trace_step_at(t, index);
+    if (rc || !s) return rc;
+    h->step = index;
+    h->step_start = s->ts;
+    h->step_end = s->ts + s->dur;
     return ND_OK;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "classify_kernels.h"
 #include "nd/classify/classify.h"
 #include "nd/html/html.h"
 #include "nd/base/version.h"
@@ -15,14 +16,51 @@ static void summary(nd_html *h, const nd_classify_run *run)
     const nd_classify_summary *m = &run->summary;
     double time = m->q[ND_CQ_TIME].mean, comp = m->q[ND_CQ_COMP].mean, idle = m->q[ND_CQ_IDLE].mean;
     char verdict[320];
-    snprintf(verdict, sizeof verdict, "A step takes %.3f ms on average: %.0f %% compute, %.0f %% waiting for "
+    snprintf(verdict, sizeof verdict,
+             "A step takes %.3f ms on average: %.0f %% compute, %.0f %% waiting for "
              "communication, %.0f %% idle. The slowest rank is %d (%.3f ms a step).",
              time, time > 0 ? 100 * comp / time : 0, time > 0 ? 100 * (time - comp - idle) / time : 0,
              time > 0 ? 100 * idle / time : 0, m->slowest_rank, m->slowest_mean_ms);
     nd_html_section(h, "summary", "Summary");
     nd_html_verdict(h, verdict);
-    nd_html_text(h, "%zu rank-steps of %zu ranks kept (%zu warm-up rank-steps dropped); the round's row holds the %s.",
-                 m->n_samples, m->n_ranks, m->n_dropped, run->opts.stat == ND_STAT_MEDIAN ? "median" : "mean");
+    nd_html_text(
+        h, "%zu rank-steps of %zu ranks kept (%zu warm-up rank-steps dropped); the round's row holds the %s.",
+        m->n_samples, m->n_ranks, m->n_dropped, run->opts.stat == ND_STAT_MEDIAN ? "median" : "mean");
+    if (m->n_overlap_samples)
+        nd_html_text(
+            h,
+            "Communication kernels ran beside compute %.1f %% of their time (HTA's comm/compute overlap; "
+            "per rank-step %.1f to %.1f %%).",
+            m->overlap_pct_all, m->overlap_pct.min, m->overlap_pct.max);
+}
+
+/* The kernel view's collectives: what --kernels writes, per rank-step; unknown numbers blank. */
+static void collectives_table(nd_html *h, const nd_classify_run *run)
+{
+    static const char *const headers[] = {"collective", "calls",         "MiB",        "kernel ms",
+                                          "exposed ms", "overlapped ms", "algbw GB/s", "busbw GB/s"};
+    const nd_classify_kernels *k = &run->summary.kernels;
+    size_t n = 0;
+    for (int c = 0; c < ND_CLASSIFY_COLLS; c++) n += k->coll_calls[c] > 0 || k->coll_ms[c] > 0;
+    nd_html_grid g;
+    if (!run->summary.n_kernel_samples || !n || !nd_html_grid_init(&g, 8, n)) return;
+    size_t row = 0;
+    for (int c = 0; c < ND_CLASSIFY_COLLS; c++) {
+        if (k->coll_calls[c] <= 0 && k->coll_ms[c] <= 0) continue;
+        double v;
+        nd_html_grid_set(&g, row, 0, "%s", nd_classify_coll_name(c));
+        nd_html_grid_set(&g, row, 1, "%.2f", k->coll_calls[c]);
+        if (nd_classify_coll_mib(k, c, &v)) nd_html_grid_set(&g, row, 2, "%.1f", v);
+        nd_html_grid_set(&g, row, 3, "%.3f", k->coll_ms[c]);
+        nd_html_grid_set(&g, row, 4, "%.3f", k->coll_exposed_ms[c]);
+        nd_html_grid_set(&g, row, 5, "%.3f", fmax(0, k->coll_ms[c] - k->coll_exposed_ms[c]));
+        if (nd_classify_coll_algbw(k, c, &v)) nd_html_grid_set(&g, row, 6, "%.1f", v);
+        if (nd_classify_coll_busbw(k, c, &v)) nd_html_grid_set(&g, row, 7, "%.1f", v);
+        row++;
+    }
+    nd_html_grid_table(h, "Collectives on the device, per rank-step (the kernel view; blank: not known)",
+                       headers, &g);
+    nd_html_grid_free(&g);
 }
 
 static void inputs(nd_html *h, const nd_classify_run *run, const char *csv)
@@ -32,20 +70,28 @@ static void inputs(nd_html *h, const nd_classify_run *run, const char *csv)
     size_t n = run->n_inputs + 2;
     const char **names = calloc(n, sizeof *names), **values = calloc(n, sizeof *values);
     if (!names || !values) {
-        free(names), free(values);
+        free(names);
+        free(values);
         return;
     }
-    for (size_t i = 0; i < run->n_inputs; i++) names[i] = "input", values[i] = run->inputs[i];
-    names[n - 2] = "degrees (--dims)", values[n - 2] = dims;
-    names[n - 1] = "round file (--csv)", values[n - 1] = csv ? csv : "none";
+    for (size_t i = 0; i < run->n_inputs; i++) {
+        names[i] = "input";
+        values[i] = run->inputs[i];
+    }
+    names[n - 2] = "degrees (--dims)";
+    values[n - 2] = dims;
+    names[n - 1] = "round file (--csv)";
+    values[n - 1] = csv ? csv : "none";
     nd_html_section(h, "inputs", "Inputs");
     nd_html_facts(h, n, names, values);
-    free(names), free(values);
+    free(names);
+    free(values);
 }
 
 static void parts_table(nd_html *h, const nd_classify_run *run)
 {
-    static const char *const headers[] = {"part", "mean ms", "median ms", "min ms", "max ms", "share of the step"};
+    static const char *const headers[] = {"part",   "mean ms", "median ms",
+                                          "min ms", "max ms",  "share of the step"};
     const nd_classify_summary *m = &run->summary;
     nd_html_grid g;
     if (!nd_html_grid_init(&g, 6, ND_CQ_CSV_COLUMNS)) return;
@@ -99,8 +145,10 @@ static void notes(nd_html *h, const nd_classify_run *run, nd_html_capture *captu
     for (size_t i = 0; i < run->warnings.n; i++) items[i] = run->warnings.items[i];
     for (size_t i = 0; i < run->notes.n; i++) items[run->warnings.n + i] = run->notes.items[i];
     nd_html_section(h, "warnings", "Warnings and notes of the classification");
-    if (n) nd_html_notes(h, n, items);
-    else nd_html_text(h, "None.");
+    if (n)
+        nd_html_notes(h, n, items);
+    else
+        nd_html_text(h, "None.");
     free(items);
     if (capture) nd_html_notes_from_capture(h, capture);
 }
@@ -118,10 +166,12 @@ int nd_classify_report_html(const nd_classify_run *run, const char *path, const 
         summary(h, run);
         inputs(h, run, csv);
         parts_table(h, run);
-        static const char *const captions[] = {"Each rank's step (the mean of its kept steps) split into ND's parts.",
-                                      "Device time by kernel class, ms per step, largest first."};
+        static const char *const captions[] = {
+            "Each rank's step (the mean of its kept steps) split into ND's parts.",
+            "Device time by kernel class, ms per step, largest first."};
         nd_html_plots_section(h, plots, captions, sizeof captions / sizeof captions[0]);
         sites_table(h, run, 40);
+        collectives_table(h, run);
         notes(h, run, capture);
         rc = nd_html_write(h, path, err);
     }

@@ -71,8 +71,8 @@ typedef struct pg_config {
  * size_out (may be NULL) gets the group's size: its ranks, else the degree of the
  * dimension it was placed in, else 0. */
 nd_classify_quantity nd_classify_group_map(const comm_group *g, const pg_config *cfg, size_t n_cfg,
-                               int64_t world_size, const nd_classify_dims *dims, char *label_out,
-                               size_t label_size, const char **how_out, int64_t *size_out);
+                                           int64_t world_size, const nd_classify_dims *dims, char *label_out,
+                                           size_t label_size, const char **how_out, int64_t *size_out);
 
 /* The degrees distributedInfo states: each pg_config group whose description (or name)
  * names a dimension ("tp", "mesh_pp", "expert"...) gives that dimension its size; DP is
@@ -80,15 +80,15 @@ nd_classify_quantity nd_classify_group_map(const comm_group *g, const pg_config 
  * groups of one dimension disagree. */
 int nd_classify_dims_from_groups(const pg_config *cfg, size_t n, int64_t world, nd_classify_dims *out);
 
-/* ND's Ascend typing of a collective (reference §3.4), also the last resort for
+/* ND's Ascend typing of a collective (docs/reference/nd-calibration.md §3.4), also the last resort for
  * groups nd cannot place. */
 nd_classify_quantity nd_classify_coll_default_column(coll_kind k, const nd_classify_dims *dims,
-                                         bool is_p2p_section, const char **label_out);
+                                                     bool is_p2p_section, const char **label_out);
 
 /* ---- one trace event, compact ------------------------------------------------ */
 
 enum {
-    F_BW = 1u << 0, /* phase bits (reference §3.2 step 4) */
+    F_BW = 1u << 0, /* phase bits (docs/reference/nd-calibration.md §3.2 step 4) */
     F_REC = 1u << 1,
     F_OPT = 1u << 2,
     F_FW = 1u << 3,
@@ -99,31 +99,31 @@ enum {
     F_RPC = 1u << 7,          /* record_param_comms (nd: a root in old traces) */
     F_COMM_ANNOT = 1u << 8,   /* "nccl:..." / "gloo:..." annotations (nd: a root) */
     F_STEP = 1u << 9,         /* "ProfilerStep#" */
-    F_NCCL_KERNEL = 1u << 10, /* ncclKernel_*, ncclDevKernel_* */
-    F_HCOM = 1u << 11,        /* hcom_* (HCCL) */
+    F_COMM_KERNEL = 1u << 10, /* a communication kernel by its name (a known family) */
+    F_NCCL_FAMILY = 1u << 11, /* ncclKernel_*, ncclDevKernel_*: SendRecv runs all-to-all too */
     F_RULE_SHIFT = 12,        /* 4 bits: call-site rule matched first in this frame, 0 none */
     F_FSDP_SHIFT = 16,        /* 4 bits: FSDP kind matched first in this frame, 0 none */
     F_COLL_SHIFT = 20,        /* 4 bits: coll_kind a kernel or hcom name means */
     F_KCLASS_SHIFT = 24,      /* 4 bits: the kernel class a kernel name means */
     F_OPK_SHIFT = 28,         /* 4 bits: op_kind, a host op whose FLOPs nd counts */
 };
-#define F_RULE(f) (((f) >> F_RULE_SHIFT) & 0xfu)
-#define F_FSDP(f) (((f) >> F_FSDP_SHIFT) & 0xfu)
-#define F_COLL(f) ((coll_kind)(((f) >> F_COLL_SHIFT) & 0xfu))
+#define F_RULE(f)   (((f) >> F_RULE_SHIFT) & 0xfu)
+#define F_FSDP(f)   (((f) >> F_FSDP_SHIFT) & 0xfu)
+#define F_COLL(f)   ((coll_kind)(((f) >> F_COLL_SHIFT) & 0xfu))
 #define F_KCLASS(f) ((nd_classify_kernel_class)(((f) >> F_KCLASS_SHIFT) & 0xfu))
-#define F_OPK(f) ((op_kind)(((f) >> F_OPK_SHIFT) & 0xfu))
+#define F_OPK(f)    ((op_kind)(((f) >> F_OPK_SHIFT) & 0xfu))
 
 /* Host ops whose FLOPs follow from their input shapes (classify_shapes.c). BHSD: the
  * attention inputs are (batch, heads, seq, head_dim), as torch's SDPA; BSHD: (batch,
  * seq, heads, head_dim), as flash-attn and torch's _flash_attention_forward. */
 typedef enum {
     OPK_NONE = 0,
-    OPK_MM,        /* aten::mm (a[M,K], b[K,N]) */
-    OPK_ADDMM,     /* aten::addmm (bias, a[M,K], b[K,N]) */
-    OPK_BMM,       /* aten::bmm (a[B,M,K], b[B,K,N]) */
-    OPK_BADDBMM,   /* aten::baddbmm (bias, a, b) */
-    OPK_LINEAR,    /* aten::linear (x[...,K], w[N,K]) */
-    OPK_MATMUL,    /* aten::matmul (a[...,M,K], b[...,K,N]) */
+    OPK_MM,         /* aten::mm (a[M,K], b[K,N]) */
+    OPK_ADDMM,      /* aten::addmm (bias, a[M,K], b[K,N]) */
+    OPK_BMM,        /* aten::bmm (a[B,M,K], b[B,K,N]) */
+    OPK_BADDBMM,    /* aten::baddbmm (bias, a, b) */
+    OPK_LINEAR,     /* aten::linear (x[...,K], w[N,K]) */
+    OPK_MATMUL,     /* aten::matmul (a[...,M,K], b[...,K,N]) */
     OPK_GROUPED_MM, /* aten::_grouped_mm (a[M,K], b[G,K,N]) */
     OPK_ATTN_FWD_BHSD,
     OPK_ATTN_BWD_BHSD, /* inputs (grad_out, q, k, v, ...) */
@@ -153,16 +153,21 @@ typedef enum {
     CAT_SKIP        /* flows, async, instant: not used by either view */
 } event_cat;
 
-enum { REC_OWN_GROUP = 1 }; /* trace_rec.flags: a kernel's own args name its group */
+enum {
+    REC_OWN_GROUP = 1,  /* trace_rec.flags: a kernel's own args name its group */
+    REC_KIND_ONLY = 2,  /* a host collective's group is its kind alone (it names none) */
+    REC_HTA_COMM = 4,   /* a kernel HTA calls communication ("ncclKernel" in its name) */
+    REC_HTA_MEMORY = 8, /* ... or memory ("Memcpy" or "Memset" in its name) */
+};
 
 typedef struct trace_rec {
     nd_ns ts, dur;
-    int64_t bytes;       /* c10d op or kernel: payload bytes */
-    uint64_t ext, corr;  /* device: External id and correlation (0 none), to find the op */
-    uint32_t feat;       /* nd_classify_name_features */
-    int32_t group;       /* group_table index, or -1; for F_STEP: the step index */
-    uint8_t cat;         /* event_cat */
-    uint8_t flags;       /* REC_* */
+    int64_t bytes;      /* c10d op or kernel: payload bytes */
+    uint64_t ext, corr; /* device: External id and correlation (0 none), to find the op */
+    uint32_t feat;      /* nd_classify_name_features */
+    int32_t group;      /* group_table index, or -1; for F_STEP: the step index */
+    uint8_t cat;        /* event_cat */
+    uint8_t flags;      /* REC_* */
 } trace_rec;
 
 /* ---- a trace being classified ------------------------------------------------ */
@@ -192,10 +197,16 @@ typedef struct trace_step {
     double phase_ns[5]; /* fw, bw, rec, opt, other */
     struct step_site *sites;
     size_t n_sites, cap_sites;
-    /* device view */
+    /* device view: the kernels of the step (those it launched; without a known launch,
+     * those starting in its window), wherever they run */
     bool has_device;
-    double dev_comp_ns;
-    step_group *dev_groups; /* per group index */
+    double dev_comp_ns;         /* time a compute kernel ran (the sum of dev_phase_ns) */
+    double dev_phase_ns[6];     /* ... by the phase of the launch: classify_links.h PHASE_* */
+    double dev_comm_ns;         /* time a communication kernel ran */
+    double dev_overlap_ns;      /* ... of it beside a compute kernel (HTA's overlap) */
+    double tail_ns;             /* kernel time past the step's end */
+    unsigned long tail_kernels; /* kernels ending after the step does */
+    step_group *dev_groups;     /* per group index */
     size_t n_dev_groups;
     /* kernel view */
     double kclass_ns[ND_KC_COUNT];
@@ -232,7 +243,10 @@ typedef struct host_track host_track;
 host_track *nd_classify_host_track_alloc(void);
 void nd_classify_host_track_free(host_track *h);
 /* Feeds one event of this thread, in (start, longer first) order. */
-int nd_classify_host_track_feed(host_track *h, trace_ctx *t, uint32_t track, const trace_rec *r, nd_error *err);
+int nd_classify_host_track_feed(host_track *h, trace_ctx *t, uint32_t track, const trace_rec *r,
+                                nd_error *err);
+/* Opens step `index` on this thread at once (the window of a trace without steps). */
+int nd_classify_host_track_open(host_track *h, trace_ctx *t, int32_t index, nd_error *err);
 /* Closes the open step (end of the trace). */
 int nd_classify_host_track_finish(host_track *h, trace_ctx *t, nd_error *err);
 
@@ -250,16 +264,24 @@ nd_ns nd_classify_device_sweep_position(const device_sweep *d);
 /* ---- reorder window (classify_order.c) ---------------------------------------- */
 
 /* Events of one stream are held back in a bounded window and released in (ts asc,
- * dur desc) order, so traces written nearly in time order (torch, torch_npu) are
- * processed exactly with bounded memory. */
+ * dur desc) order, so traces written nearly in time order (torch, torch_npu, MTIA's
+ * runtime events up to 73,116 events late) are processed exactly with bounded memory.
+ * Records in order are appended to a sorted ring (O(1)); one that sorts before the
+ * ring's last goes to a heap (O(log n)), so however far back it belongs it costs little. */
 typedef struct reorder_buf {
     trace_rec *ring;
-    size_t head, len, cap;
+    size_t head, ring_len, cap;
+    trace_rec *heap; /* a min-heap of the records that arrived out of order */
+    size_t heap_len, heap_cap;
+    size_t len;                      /* records held: ring_len + heap_len */
     nd_ns released_ts, released_dur; /* last record released */
     bool released_any;
 } reorder_buf;
 
-#define REORDER_WINDOW 65535 /* records held per stream (the ring stays at 2^16) */
+/* Records held per stream: 2^17 - 1, about 7 MiB (twice the first version's, for MTIA's
+ * runtime events up to 73,116 events late); HELD_BUDGET in classify_trace.c bounds them
+ * all together at 2^18 records, about 14 MiB. */
+#define REORDER_WINDOW 131071
 
 /* Inserts r; if the window is full, *out gets the oldest and 1 is returned, else 0.
  * -1 when out of memory. */
@@ -293,6 +315,12 @@ int nd_classify_run_note(nd_classify_run *run, const char *fmt, ...) ND_PRINTF(2
 /* A warning: something that may make the row wrong (a rank without data, a profiler
  * summary that disagrees); printed before the numbers. Kept once. */
 int nd_classify_run_warn(nd_classify_run *run, const char *fmt, ...) ND_PRINTF(2, 3);
+/* Records an input read (rank -1 when unknown): 0 when new; 1 when an earlier input had
+ * the same content (the same trace given twice, or as .json and .json.gz: a warning names
+ * both, and the caller adds no sample of it); ND_EINPUT when an earlier input of other
+ * content had the same rank (it would count twice). */
+int nd_classify_run_input_check(nd_classify_run *run, const char *path, int rank, uint64_t digest,
+                                unsigned long long bytes, nd_error *err);
 /* Fills idle and comp from the parts (time - comp - waits - unclassified). */
 void nd_classify_sample_complete(nd_classify_sample *s);
 

@@ -25,10 +25,27 @@ double nd_classify_bus_factor(int coll, int64_t n)
     }
 }
 
+bool nd_classify_coll_mib(const nd_classify_kernels *k, int c, double *mib)
+{
+    *mib = k->coll_bytes[c] / 1048576.0;
+    return k->coll_bytes[c] > 0;
+}
+
+bool nd_classify_coll_algbw(const nd_classify_kernels *k, int c, double *gbps)
+{
+    *gbps = k->coll_ms[c] > 0 ? k->coll_bytes[c] / (k->coll_ms[c] * 1e-3) / 1e9 : 0;
+    return k->coll_ms[c] > 0 && k->coll_bytes[c] > 0;
+}
+
+bool nd_classify_coll_busbw(const nd_classify_kernels *k, int c, double *gbps)
+{
+    *gbps = k->coll_bus_ms[c] > 0 ? k->coll_bus_bytes[c] / (k->coll_bus_ms[c] * 1e-3) / 1e9 : 0;
+    return k->coll_bus_ms[c] > 0 && k->coll_bus_bytes[c] > 0;
+}
+
 void nd_classify_kernels_clear(nd_classify_kernels *k)
 {
-    for (size_t i = 0; i < k->n_shapes; i++)
-        free(k->shapes[i].label);
+    for (size_t i = 0; i < k->n_shapes; i++) free(k->shapes[i].label);
     free(k->shapes);
     memset(k, 0, sizeof *k);
 }
@@ -40,17 +57,21 @@ void nd_classify_kernels_free(nd_classify_kernels *k)
     free(k);
 }
 
-static void collectives_of(nd_classify_kernels *k, const trace_ctx *t, const trace_step *st,
-                           const placed *pl)
+static void collectives_of(nd_classify_kernels *k, const trace_ctx *t, const trace_step *st, const placed *pl)
 {
     for (size_t g = 0; g < st->n_dev_groups && g < t->groups.n; g++) {
         const step_group *x = &st->dev_groups[g];
         int kind = (int)t->groups.items[g].kind;
         double ms = x->kernel_ns / 1e6;
-        k->coll_calls[kind] += x->calls, k->coll_bytes[kind] += x->bytes;
-        k->coll_ms[kind] += ms, k->coll_exposed_ms[kind] += x->exposed_ns / 1e6;
+        k->coll_calls[kind] += x->calls;
+        k->coll_bytes[kind] += x->bytes;
+        k->coll_ms[kind] += ms;
+        k->coll_exposed_ms[kind] += x->exposed_ns / 1e6;
         double f = nd_classify_bus_factor(kind, pl[g].size);
-        if (f >= 0 && x->bytes > 0) k->coll_bus_bytes[kind] += x->bytes * f, k->coll_bus_ms[kind] += ms;
+        if (f >= 0 && x->bytes > 0) {
+            k->coll_bus_bytes[kind] += x->bytes * f;
+            k->coll_bus_ms[kind] += ms;
+        }
     }
 }
 
@@ -69,22 +90,31 @@ static int shapes_of(nd_classify_kernels *k, const trace_ctx *t, const trace_ste
         snprintf(o->op, sizeof o->op, "%s", nd_classify_op_kind_name((op_kind)sk->op));
         snprintf(o->dtype, sizeof o->dtype, "%s", nd_classify_dtype_name(sk->dtype));
         o->cls = nd_classify_op_kind_class((op_kind)sk->op);
-        o->batch = sk->batch, o->m = sk->m, o->n = sk->n, o->k = sk->k;
-        o->heads = sk->heads, o->seq_q = sk->seq_q, o->seq_kv = sk->seq_kv, o->head_dim = sk->head_dim;
-        o->calls = x->calls, o->ms = x->ns / 1e6, o->flops = x->flops;
+        o->batch = sk->batch;
+        o->m = sk->m;
+        o->n = sk->n;
+        o->k = sk->k;
+        o->heads = sk->heads;
+        o->seq_q = sk->seq_q;
+        o->seq_kv = sk->seq_kv;
+        o->head_dim = sk->head_dim;
+        o->calls = x->calls;
+        o->ms = x->ns / 1e6;
+        o->flops = x->flops;
     }
     return 0;
 }
 
-nd_classify_kernels *nd_classify_kernels_of_step(const trace_ctx *t, const trace_step *st,
-                                                 const placed *pl)
+nd_classify_kernels *nd_classify_kernels_of_step(const trace_ctx *t, const trace_step *st, const placed *pl)
 {
     nd_classify_kernels *k = calloc(1, sizeof *k);
     if (!k) return NULL;
-    for (int c = 0; c < ND_KC_COUNT; c++)
-        k->class_ms[c] = st->kclass_ns[c] / 1e6;
+    for (int c = 0; c < ND_KC_COUNT; c++) k->class_ms[c] = st->kclass_ns[c] / 1e6;
     collectives_of(k, t, st, pl);
-    if (shapes_of(k, t, st)) return nd_classify_kernels_free(k), NULL;
+    if (shapes_of(k, t, st)) {
+        nd_classify_kernels_free(k);
+        return NULL;
+    }
     return k;
 }
 
@@ -98,12 +128,14 @@ static nd_classify_shape *shape_find(nd_classify_kernels *m, const char *label)
 /* Adds a sample's view to the sums in m. */
 static int add(nd_classify_kernels *m, const nd_classify_kernels *k)
 {
-    for (int c = 0; c < ND_KC_COUNT; c++)
-        m->class_ms[c] += k->class_ms[c];
+    for (int c = 0; c < ND_KC_COUNT; c++) m->class_ms[c] += k->class_ms[c];
     for (int c = 0; c < ND_CLASSIFY_COLLS; c++) {
-        m->coll_calls[c] += k->coll_calls[c], m->coll_bytes[c] += k->coll_bytes[c];
-        m->coll_ms[c] += k->coll_ms[c], m->coll_exposed_ms[c] += k->coll_exposed_ms[c];
-        m->coll_bus_bytes[c] += k->coll_bus_bytes[c], m->coll_bus_ms[c] += k->coll_bus_ms[c];
+        m->coll_calls[c] += k->coll_calls[c];
+        m->coll_bytes[c] += k->coll_bytes[c];
+        m->coll_ms[c] += k->coll_ms[c];
+        m->coll_exposed_ms[c] += k->coll_exposed_ms[c];
+        m->coll_bus_bytes[c] += k->coll_bus_bytes[c];
+        m->coll_bus_ms[c] += k->coll_bus_ms[c];
     }
     for (size_t i = 0; i < k->n_shapes; i++) {
         const nd_classify_shape *x = &k->shapes[i];
@@ -118,7 +150,9 @@ static int add(nd_classify_kernels *m, const nd_classify_kernels *k)
             if (!(y->label = nd_strdup(x->label))) return -1;
             m->n_shapes++;
         }
-        y->calls += x->calls, y->ms += x->ms, y->flops += x->flops;
+        y->calls += x->calls;
+        y->ms += x->ms;
+        y->flops += x->flops;
     }
     return 0;
 }
@@ -144,14 +178,20 @@ int nd_classify_kernels_summarize(const nd_classify_run *run, const bool *keep, 
     }
     double n = (double)m->n_kernel_samples;
     if (n == 0) return ND_OK;
-    for (int c = 0; c < ND_KC_COUNT; c++)
-        s->class_ms[c] /= n;
+    for (int c = 0; c < ND_KC_COUNT; c++) s->class_ms[c] /= n;
     for (int c = 0; c < ND_CLASSIFY_COLLS; c++) {
-        s->coll_calls[c] /= n, s->coll_bytes[c] /= n, s->coll_ms[c] /= n;
-        s->coll_exposed_ms[c] /= n, s->coll_bus_bytes[c] /= n, s->coll_bus_ms[c] /= n;
+        s->coll_calls[c] /= n;
+        s->coll_bytes[c] /= n;
+        s->coll_ms[c] /= n;
+        s->coll_exposed_ms[c] /= n;
+        s->coll_bus_bytes[c] /= n;
+        s->coll_bus_ms[c] /= n;
     }
-    for (size_t i = 0; i < s->n_shapes; i++)
-        s->shapes[i].calls /= n, s->shapes[i].ms /= n, s->shapes[i].flops /= n;
+    for (size_t i = 0; i < s->n_shapes; i++) {
+        s->shapes[i].calls /= n;
+        s->shapes[i].ms /= n;
+        s->shapes[i].flops /= n;
+    }
     if (s->n_shapes) qsort(s->shapes, s->n_shapes, sizeof *s->shapes, cmp_shape);
     return ND_OK;
 }

@@ -33,21 +33,27 @@ typedef struct krow {
 
 static void krow_init(krow *r)
 {
-    for (int i = 0; i < ND_KERNELS_COLUMNS; i++)
-        r->text[i] = NULL, r->num[i] = -1, r->is_ms[i] = false;
+    for (int i = 0; i < ND_KERNELS_COLUMNS; i++) {
+        r->text[i] = NULL;
+        r->num[i] = -1;
+        r->is_ms[i] = false;
+    }
 }
 
 static void krow_ms(krow *r, int col, double v)
 {
-    r->num[col] = v, r->is_ms[col] = true;
+    r->num[col] = v;
+    r->is_ms[col] = true;
 }
 
 static void krow_write(FILE *f, const krow *r)
 {
     for (int i = 0; i < ND_KERNELS_COLUMNS; i++) {
         if (i) fputc(',', f);
-        if (r->text[i]) nd_classify_csv_put(f, r->text[i]);
-        else if (r->num[i] >= 0 && isfinite(r->num[i])) r->is_ms[i] ? put_ms(f, r->num[i]) : put_num(f, r->num[i]);
+        if (r->text[i])
+            nd_classify_csv_put(f, r->text[i]);
+        else if (r->num[i] >= 0 && isfinite(r->num[i]))
+            r->is_ms[i] ? put_ms(f, r->num[i]) : put_num(f, r->num[i]);
     }
     fputc('\n', f);
 }
@@ -59,7 +65,8 @@ static void class_rows(FILE *f, const nd_classify_kernels *k, double step_ms)
         krow_init(&r);
         const char *name = nd_classify_kernel_class_name((nd_classify_kernel_class)c);
         r.text[ND_KCOL_SECTION] = nd_kernels_csv.section_class;
-        r.text[ND_KCOL_NAME] = name, r.text[ND_KCOL_CLASS] = name;
+        r.text[ND_KCOL_NAME] = name;
+        r.text[ND_KCOL_CLASS] = name;
         krow_ms(&r, ND_KCOL_KERNEL_MS, k->class_ms[c]);
         if (step_ms > 0) r.num[ND_KCOL_STEP_SHARE] = k->class_ms[c] / step_ms;
         krow_write(f, &r);
@@ -80,11 +87,10 @@ static void collective_rows(FILE *f, const nd_classify_kernels *k, double step_m
         if (step_ms > 0) r.num[ND_KCOL_STEP_SHARE] = k->coll_ms[c] / step_ms;
         krow_ms(&r, ND_KCOL_EXPOSED_MS, k->coll_exposed_ms[c]);
         krow_ms(&r, ND_KCOL_OVERLAPPED_MS, fmax(0, k->coll_ms[c] - k->coll_exposed_ms[c]));
-        r.num[ND_KCOL_MIB] = k->coll_bytes[c] / 1048576.0;
-        if (k->coll_ms[c] > 0 && k->coll_bytes[c] > 0)
-            r.num[ND_KCOL_ALGBW_GBPS] = k->coll_bytes[c] / (k->coll_ms[c] * 1e-3) / 1e9;
-        if (k->coll_bus_ms[c] > 0 && k->coll_bus_bytes[c] > 0)
-            r.num[ND_KCOL_BUSBW_GBPS] = k->coll_bus_bytes[c] / (k->coll_bus_ms[c] * 1e-3) / 1e9;
+        double v;
+        if (nd_classify_coll_mib(k, c, &v)) r.num[ND_KCOL_MIB] = v;
+        if (nd_classify_coll_algbw(k, c, &v)) r.num[ND_KCOL_ALGBW_GBPS] = v;
+        if (nd_classify_coll_busbw(k, c, &v)) r.num[ND_KCOL_BUSBW_GBPS] = v;
         if (k->coll_calls[c] > 0) krow_ms(&r, ND_KCOL_MS_PER_CALL, k->coll_ms[c] / k->coll_calls[c]);
         krow_write(f, &r);
     }
@@ -99,7 +105,8 @@ static void shape_rows(FILE *f, const nd_classify_kernels *k, double step_ms)
         r.text[ND_KCOL_SECTION] = nd_kernels_csv.section_shape;
         r.text[ND_KCOL_NAME] = x->label;
         r.text[ND_KCOL_CLASS] = nd_classify_kernel_class_name(x->cls);
-        r.text[ND_KCOL_OP] = x->op, r.text[ND_KCOL_DTYPE] = x->dtype;
+        r.text[ND_KCOL_OP] = x->op;
+        r.text[ND_KCOL_DTYPE] = x->dtype;
         r.num[ND_KCOL_CALLS] = x->calls;
         krow_ms(&r, ND_KCOL_KERNEL_MS, x->ms);
         if (step_ms > 0) r.num[ND_KCOL_STEP_SHARE] = x->ms / step_ms;
@@ -142,8 +149,10 @@ void nd_classify_kernels_report(const nd_classify_run *run, FILE *f)
     const nd_classify_kernels *k = &m->kernels;
     if (!m->n_kernel_samples) return;
     double step = m->q[ND_CQ_TIME].mean;
-    fprintf(f, "Kernels, ms per step (device view, mean of %zu rank-steps; kernels overlap, so "
-               "classes need not add up to the step)\n", m->n_kernel_samples);
+    fprintf(f,
+            "Kernels, ms per step (device view, mean of %zu rank-steps; kernels overlap, so "
+            "classes need not add up to the step)\n",
+            m->n_kernel_samples);
     for (int c = 0; c < ND_KC_COUNT; c++)
         if (k->class_ms[c] > 0)
             fprintf(f, "  %-20s %10.3f %6.1f %%\n",
@@ -152,14 +161,22 @@ void nd_classify_kernels_report(const nd_classify_run *run, FILE *f)
     bool head = false;
     for (int c = 0; c < ND_CLASSIFY_COLLS; c++) {
         if (k->coll_calls[c] <= 0 && k->coll_ms[c] <= 0) continue;
-        if (!head) fprintf(f, "  %-20s %10s %8s %10s %10s %10s %9s\n", "collective", "calls", "MiB",
-                           "kernel ms", "exposed", "overlap", "busbw GB/s");
+        if (!head)
+            fprintf(f, "  %-20s %10s %8s %10s %10s %10s %9s\n", "collective", "calls", "MiB", "kernel ms",
+                    "exposed", "overlap", "busbw GB/s");
         head = true;
-        fprintf(f, "  %-20s %10.2f %8.1f %10.3f %10.3f %10.3f ", nd_classify_coll_name(c),
-                k->coll_calls[c], k->coll_bytes[c] / 1048576.0, k->coll_ms[c], k->coll_exposed_ms[c],
+        double mib, bus;
+        fprintf(f, "  %-20s %10.2f ", nd_classify_coll_name(c), k->coll_calls[c]);
+        if (nd_classify_coll_mib(k, c, &mib))
+            fprintf(f, "%8.1f", mib);
+        else
+            fprintf(f, "%8s", "?");
+        fprintf(f, " %10.3f %10.3f %10.3f ", k->coll_ms[c], k->coll_exposed_ms[c],
                 fmax(0, k->coll_ms[c] - k->coll_exposed_ms[c]));
-        if (k->coll_bus_ms[c] > 0) fprintf(f, "%9.1f\n", k->coll_bus_bytes[c] / (k->coll_bus_ms[c] * 1e-3) / 1e9);
-        else fprintf(f, "%9s\n", "?");
+        if (nd_classify_coll_busbw(k, c, &bus))
+            fprintf(f, "%9.1f\n", bus);
+        else
+            fprintf(f, "%9s\n", "?");
     }
     for (size_t i = 0; i < k->n_shapes && i < 10; i++) {
         const nd_classify_shape *x = &k->shapes[i];

@@ -9,7 +9,8 @@
  *   torchtitan: "step: 10  loss: 7.1234  memory: 58.31GiB(73.60%)  tps: 7,402  ..."
  *     (tokens per second per device), "Building 2-D device mesh with ['dp_shard', 'tp'], [4, 2]"
  *   NeMo: "... global_step=50.0, consumed_samples=76800.0, train_step_timing in s=5.900 ..."
- *   MindFormers: "{ Epoch:[ 1/ 2], step:[ 2/ 19], loss: 10.633, per_step_time: 1752ms, ..." */
+ *   MindFormers: "{ Epoch:[ 1/ 2], step:[ 2/ 19], loss: 10.633, per_step_time: 1752ms, ...",
+ *     MindSpore's "Actual peak memory usage (with fragments): 26244M" */
 #include "classify_log.h"
 
 #include <ctype.h>
@@ -23,8 +24,8 @@
 #include "nd/base/toml.h"
 
 #define LOG_MAX_STEPS 10000000 /* step lines kept (16 bytes each) */
-#define LOG_PIECE 65536        /* a longer line is read in pieces of this size */
-#define LOG_MAX_MS 1e9         /* a step of more than 11 days is no step */
+#define LOG_PIECE     65536    /* a longer line is read in pieces of this size */
+#define LOG_MAX_MS    1e9      /* a step of more than 11 days is no step */
 
 typedef struct kv {
     char key[48];
@@ -54,8 +55,7 @@ static void strip_ansi(char *s)
     for (char *r = s; *r;) {
         if (*r == '\x1b' && r[1] == '[') {
             r += 2;
-            while (*r && !isalpha((unsigned char)*r))
-                r++;
+            while (*r && !isalpha((unsigned char)*r)) r++;
             if (*r) r++;
             continue;
         }
@@ -71,8 +71,7 @@ static bool number_after(const char *line, const char *key, double *v, const cha
     const char *p = strstr(line, key);
     if (!p) return false;
     p += strlen(key);
-    while (*p == ' ' || *p == ':' || *p == '=' || *p == '[')
-        p++;
+    while (*p == ' ' || *p == ':' || *p == '=' || *p == '[') p++;
     char buf[64];
     size_t k = 0;
     for (; *p && k + 1 < sizeof buf && (isdigit((unsigned char)*p) || strchr("+-.,eE", *p)); p++)
@@ -93,10 +92,15 @@ static long step_id(double step)
 static int add_step(log_state *s, long step, double ms, nd_error *err)
 {
     if (!(ms > 0 && ms <= LOG_MAX_MS))
-        return nd_error_set(err, ND_EINPUT, "%s: step %ld: a step time of %g ms is not a time "
-                            "nd reads (0 < ms <= 1e9)", s->path, step, ms);
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: step %ld: a step time of %g ms is not a time "
+                            "nd reads (0 < ms <= 1e9)",
+                            s->path, step, ms);
     /* a progress bar redrawn for the same step (NeMo) is one step */
-    if (s->n && s->step[s->n - 1] == step && step >= 0) return s->ms[s->n - 1] = ms, ND_OK;
+    if (s->n && s->step[s->n - 1] == step && step >= 0) {
+        s->ms[s->n - 1] = ms;
+        return ND_OK;
+    }
     if (s->n == LOG_MAX_STEPS)
         return nd_error_set(err, ND_EINPUT, "%s: more than %d step lines", s->path, LOG_MAX_STEPS);
     if (s->n == s->cap) {
@@ -105,9 +109,11 @@ static int add_step(log_state *s, long step, double ms, nd_error *err)
         if (m) s->ms = m;
         long *st = m ? realloc(s->step, cap * sizeof *st) : NULL;
         if (!st) return nd_error_set(err, ND_ENOMEM, "out of memory");
-        s->step = st, s->cap = cap;
+        s->step = st;
+        s->cap = cap;
     }
-    s->ms[s->n] = ms, s->step[s->n++] = step;
+    s->ms[s->n] = ms;
+    s->step[s->n++] = step;
     return ND_OK;
 }
 
@@ -121,13 +127,16 @@ static int add_arg(log_state *s, const char *key, size_t klen, const char *value
         size_t cap = s->cap_args ? s->cap_args * 2 : 64;
         kv *a = realloc(s->args, cap * sizeof *a);
         if (!a) return ND_ENOMEM;
-        s->args = a, s->cap_args = cap;
+        s->args = a;
+        s->cap_args = cap;
     }
     kv *a = &s->args[s->n_args++];
-    memcpy(a->key, key, klen), a->key[klen] = '\0';
+    memcpy(a->key, key, klen);
+    a->key[klen] = '\0';
     size_t v = strcspn(value, " \t\r\n|,");
     if (v >= sizeof a->value) v = sizeof a->value - 1;
-    memcpy(a->value, value, v), a->value[v] = '\0';
+    memcpy(a->value, value, v);
+    a->value[v] = '\0';
     return ND_OK;
 }
 
@@ -145,22 +154,18 @@ static const char *arg(const log_state *s, const char *key)
 static int arg_line(log_state *s, const char *line)
 {
     const char *p = line;
-    while (*p == ' ' || *p == '>' || *p == '\t')
-        p++;
+    while (*p == ' ' || *p == '>' || *p == '\t') p++;
     const char *k = p;
-    while (*p && (isalnum((unsigned char)*p) || *p == '_'))
-        p++;
+    while (*p && (isalnum((unsigned char)*p) || *p == '_')) p++;
     size_t klen = (size_t)(p - k);
     if (!klen) return ND_OK;
     if (!strncmp(p, " ..", 3)) { /* dots then the value */
-        while (*p == ' ' || *p == '.')
-            p++;
+        while (*p == ' ' || *p == '.') p++;
         return add_arg(s, k, klen, p);
     }
     if (*p == ':' && p[1] == ' ' && !strchr(p + 2, ':') && !strchr(p + 2, '|')) {
         p += 2;
-        while (*p == ' ')
-            p++;
+        while (*p == ' ') p++;
         return *p ? add_arg(s, k, klen, p) : ND_OK;
     }
     return ND_OK;
@@ -177,14 +182,12 @@ static int mesh_line(log_state *s, const char *line)
     sizes += 4;
     char name[32];
     while (*p && *p != ']') {
-        while (*p == ' ' || *p == ',' || *p == '\'' || *p == '"')
-            p++;
+        while (*p == ' ' || *p == ',' || *p == '\'' || *p == '"') p++;
         size_t n = 0;
         while (*p && *p != '\'' && *p != '"' && *p != ',' && *p != ']' && n + 6 < sizeof name)
             name[n++] = *p++;
         name[n] = '\0';
-        while (*sizes == ' ' || *sizes == ',')
-            sizes++;
+        while (*sizes == ' ' || *sizes == ',') sizes++;
         char *end;
         long v = strtol(sizes, &end, 10);
         if (!n || end == sizes) break;
@@ -193,8 +196,7 @@ static int mesh_line(log_state *s, const char *line)
         snprintf(value, sizeof value, "%ld", v);
         if (add_arg(s, key, strlen(key), value)) return ND_ENOMEM;
         sizes = end;
-        while (*p == '\'' || *p == '"')
-            p++;
+        while (*p == '\'' || *p == '"') p++;
     }
     return ND_OK;
 }
@@ -221,7 +223,7 @@ static int step_line(log_state *s, const char *line, nd_error *err)
         if (number_after(line, "memory", &gib, &end) && !strncmp(end, "GiB", 3) &&
             gib * 1024 > s->max_reserved_mib)
             s->max_reserved_mib = gib * 1024;
-        if (v <= 0) return ND_OK; /* no tokens logged yet */
+        if (v <= 0) return ND_OK;                  /* no tokens logged yet */
         return add_step(s, step_id(step), v, err); /* tokens per s: a time at the end (times_of) */
     }
     if (number_after(line, "train_step_timing in s", &v, NULL)) {
@@ -237,9 +239,26 @@ static int step_line(log_state *s, const char *line, nd_error *err)
     return ND_OK;
 }
 
+/* MindSpore's memory report, which MindFormers' logs hold (with GLOG_v=1; MindSpore's
+ * tutorials, "DryRun"): "Actual peak memory usage (with fragments): 26244M" is what the
+ * device held (reserved), "Used peak memory usage (without fragments): 23716M" what was
+ * allocated; M is MiB (its "Device MOC memory size: 65536M" is a 64 GiB device). */
+static void mindspore_memory_line(log_state *s, const char *line)
+{
+    double v;
+    const char *end;
+    if (number_after(line, "Actual peak memory usage (with fragments)", &v, &end) && *end == 'M' &&
+        v > s->max_reserved_mib)
+        s->max_reserved_mib = v;
+    if (number_after(line, "Used peak memory usage (without fragments)", &v, &end) && *end == 'M' &&
+        v > s->max_allocated_mib)
+        s->max_allocated_mib = v;
+}
+
 /* Megatron's memory report: the largest of every rank's that the log holds. */
 static void memory_line(log_state *s, const char *line)
 {
+    if (strstr(line, "peak memory usage")) mindspore_memory_line(s, line);
     if (!strstr(line, "memory (MB)")) return;
     double v;
     if (number_after(line, "max allocated", &v, NULL) && v > s->max_allocated_mib) s->max_allocated_mib = v;
@@ -310,9 +329,13 @@ int nd_classify_log_dims_set(nd_classify_dims *d, nd_dim dim, int64_t v)
 {
     if (v < 1 || v > ((int64_t)1 << 20)) return 0;
     for (int i = 0; i < d->count; i++)
-        if (d->dim[i] == dim) return d->value[i] = v, 0;
+        if (d->dim[i] == dim) {
+            d->value[i] = v;
+            return 0;
+        }
     if (d->count == ND_CLASSIFY_DIMS_MAX) return -1;
-    d->dim[d->count] = dim, d->value[d->count++] = v;
+    d->dim[d->count] = dim;
+    d->value[d->count++] = v;
     return 0;
 }
 
@@ -338,10 +361,14 @@ static const char *recompute_word(const char *v, bool full_if_true)
 /* Megatron-LM's arguments (also Megatron-DeepSpeed's and MindSpeed's). */
 static void megatron_strategy(const log_state *s, strat *t)
 {
-    t->mp = arg_int(s, "tensor_model_parallel_size"), t->pp = arg_int(s, "pipeline_model_parallel_size");
-    t->cp = arg_int(s, "context_parallel_size"), t->ep = arg_int(s, "expert_model_parallel_size");
-    t->dp = arg_int(s, "data_parallel_size"), t->vpp = arg_int(s, "virtual_pipeline_model_parallel_size");
-    t->mbs = arg_int(s, "micro_batch_size"), t->gbs = arg_int(s, "global_batch_size");
+    t->mp = arg_int(s, "tensor_model_parallel_size");
+    t->pp = arg_int(s, "pipeline_model_parallel_size");
+    t->cp = arg_int(s, "context_parallel_size");
+    t->ep = arg_int(s, "expert_model_parallel_size");
+    t->dp = arg_int(s, "data_parallel_size");
+    t->vpp = arg_int(s, "virtual_pipeline_model_parallel_size");
+    t->mbs = arg_int(s, "micro_batch_size");
+    t->gbs = arg_int(s, "global_batch_size");
     if (!t->gbs) t->gbs = arg_int(s, "logged_global_batch_size");
     t->seq = arg_int(s, "seq_length");
     int64_t world = arg_int(s, "world_size");
@@ -350,9 +377,15 @@ static void megatron_strategy(const log_state *s, strat *t)
     t->sp = arg_bool(s, "sequence_parallel");
     t->recompute = recompute_word(arg(s, "recompute_granularity"), false);
     if (arg_true(s, "use_distributed_optimizer") && t->dp) /* sharded over DP (with CP) */
-        t->op = t->dp * (t->cp ? t->cp : 1), t->zero = 1;
+    {
+        t->op = t->dp * (t->cp ? t->cp : 1);
+        t->zero = 1;
+    }
     int64_t zero = arg_int(s, "zero_stage"); /* Megatron-DeepSpeed: ZeRO over DP */
-    if (zero >= 1 && zero <= 3 && t->dp) t->op = t->dp, t->zero = zero;
+    if (zero >= 1 && zero <= 3 && t->dp) {
+        t->op = t->dp;
+        t->zero = zero;
+    }
 }
 
 /* torchtitan: the device mesh it logs, the toml's [training] and [parallelism]. */
@@ -360,7 +393,9 @@ static void torchtitan_strategy(const log_state *s, const log_state *toml, strat
 {
     int64_t rep = arg_int(s, "mesh_dp_replicate"), shard = arg_int(s, "mesh_dp_shard");
     bool mesh = rep || shard || arg_int(s, "mesh_tp") || arg_int(s, "mesh_pp") || arg_int(s, "mesh_cp");
-    t->mp = arg_int(s, "mesh_tp"), t->pp = arg_int(s, "mesh_pp"), t->cp = arg_int(s, "mesh_cp");
+    t->mp = arg_int(s, "mesh_tp");
+    t->pp = arg_int(s, "mesh_pp");
+    t->cp = arg_int(s, "mesh_cp");
     t->ep = arg_int(s, "mesh_ep");
     if (!mesh && toml) { /* no mesh line: the toml's degrees (-1 means "the rest": unknown) */
         rep = arg_int(toml, "parallelism.data_parallel_replicate_degree");
@@ -371,12 +406,17 @@ static void torchtitan_strategy(const log_state *s, const log_state *toml, strat
         t->ep = arg_int(toml, "parallelism.expert_parallel_degree");
     }
     if (mesh) { /* the mesh lists the dimensions above 1: the others are 1, not "the run's" */
-        t->mp = t->mp ? t->mp : 1, t->pp = t->pp ? t->pp : 1, t->cp = t->cp ? t->cp : 1;
+        t->mp = t->mp ? t->mp : 1;
+        t->pp = t->pp ? t->pp : 1;
+        t->cp = t->cp ? t->cp : 1;
         t->ep = t->ep ? t->ep : 1;
     }
     if (mesh || rep || shard) t->dp = (rep ? rep : 1) * (shard ? shard : 1);
     t->sp = t->mp > 1 ? 1 : t->mp == 1 ? 0 : -1; /* torchtitan's TP shards the norms' sequence */
-    if (shard > 1) t->op = shard * (t->cp ? t->cp : 1), t->zero = 3; /* FSDP over dp_shard x cp */
+    if (shard > 1) {
+        t->op = shard * (t->cp ? t->cp : 1);
+        t->zero = 3;
+    } /* FSDP over dp_shard x cp */
     if (!toml) return;
     int64_t local = arg_int(toml, "training.local_batch_size");
     if (!local) local = arg_int(toml, "training.batch_size");
@@ -393,12 +433,17 @@ static void torchtitan_strategy(const log_state *s, const log_state *toml, strat
 static void config_strategy(const log_state *s, strat *t, bool mindformers)
 {
     if (mindformers) {
-        t->dp = arg_int(s, "data_parallel"), t->mp = arg_int(s, "model_parallel");
-        t->pp = arg_int(s, "pipeline_stage"), t->cp = arg_int(s, "context_parallel");
-        t->ep = arg_int(s, "expert_parallel"), t->mb = arg_int(s, "micro_batch_num");
-        t->mbs = arg_int(s, "batch_size"), t->seq = arg_int(s, "seq_length");
+        t->dp = arg_int(s, "data_parallel");
+        t->mp = arg_int(s, "model_parallel");
+        t->pp = arg_int(s, "pipeline_stage");
+        t->cp = arg_int(s, "context_parallel");
+        t->ep = arg_int(s, "expert_parallel");
+        t->mb = arg_int(s, "micro_batch_num");
+        t->mbs = arg_int(s, "batch_size");
+        t->seq = arg_int(s, "seq_length");
         t->sp = arg_bool(s, "use_seq_parallel");
-        t->recompute = arg_true(s, "select_recompute") ? "selective" : recompute_word(arg(s, "recompute"), true);
+        t->recompute =
+            arg_true(s, "select_recompute") ? "selective" : recompute_word(arg(s, "recompute"), true);
         if (t->dp && t->mbs) t->gbs = t->dp * t->mbs * (t->mb ? t->mb : 1);
         return;
     }
@@ -442,9 +487,10 @@ static int dims_over(nd_classify_log *l, const nd_classify_log_options *o, nd_er
         for (int k = 0; k < l->dims.count; k++)
             if (l->dims.dim[k] == o->dims.dim[i]) had = l->dims.value[k];
         if (had && had != o->dims.value[i] && l->n_notes < 4)
-            snprintf(l->notes[l->n_notes++], sizeof l->notes[0], "the log says %s=%lld, --dims %lld: "
-                     "--dims is kept", nd_dim_name(o->dims.dim[i]), (long long)had,
-                     (long long)o->dims.value[i]);
+            snprintf(l->notes[l->n_notes++], sizeof l->notes[0],
+                     "the log says %s=%lld, --dims %lld: "
+                     "--dims is kept",
+                     nd_dim_name(o->dims.dim[i]), (long long)had, (long long)o->dims.value[i]);
         if (set(&l->dims, o->dims.dim[i], o->dims.value[i], l->path, err)) return err->code;
     }
     if (o->has_dims)
@@ -460,21 +506,31 @@ static int strategy_of(log_state *s, const nd_classify_log_options *o, nd_error 
     log_state toml = {.path = o->config};
     int rc = ND_OK;
     if (o->config && (rc = toml_read(o->config, &toml, err))) return rc;
-    if (s->format == LOG_MEGATRON) megatron_strategy(s, &t);
-    else if (s->format == LOG_TORCHTITAN) torchtitan_strategy(s, o->config ? &toml : NULL, &t);
-    else config_strategy(s, &t, s->format == LOG_MINDFORMERS);
+    if (s->format == LOG_MEGATRON)
+        megatron_strategy(s, &t);
+    else if (s->format == LOG_TORCHTITAN)
+        torchtitan_strategy(s, o->config ? &toml : NULL, &t);
+    else
+        config_strategy(s, &t, s->format == LOG_MINDFORMERS);
     free(toml.args);
     if (!t.mb && t.gbs && t.mbs && t.dp && t.gbs % (t.mbs * t.dp) == 0) t.mb = t.gbs / (t.mbs * t.dp);
-    const struct { nd_dim dim; int64_t v; } dims[] = {
-        {ND_DIM_DP, t.dp}, {ND_DIM_EP, t.ep}, {ND_DIM_MP, t.mp}, {ND_DIM_CP, t.cp}, {ND_DIM_PP, t.pp},
-        {ND_DIM_VPP, t.vpp}, {ND_DIM_MB, t.mb}, {ND_DIM_MBS, t.mbs}, {ND_DIM_OP, t.op}};
+    const struct {
+        nd_dim dim;
+        int64_t v;
+    } dims[] = {{ND_DIM_DP, t.dp}, {ND_DIM_EP, t.ep},   {ND_DIM_MP, t.mp},
+                {ND_DIM_CP, t.cp}, {ND_DIM_PP, t.pp},   {ND_DIM_VPP, t.vpp},
+                {ND_DIM_MB, t.mb}, {ND_DIM_MBS, t.mbs}, {ND_DIM_OP, t.op}};
     for (size_t i = 0; i < sizeof dims / sizeof dims[0] && !rc; i++)
         if (dims[i].v) rc = set(&l->dims, dims[i].dim, dims[i].v, s->path, err);
     if (rc) return rc;
     if (l->dims.count)
         snprintf(l->dims_source, sizeof l->dims_source, "the log%s",
                  s->format == LOG_TORCHTITAN && o->config ? " and --log-config" : "");
-    l->gbs = t.gbs, l->seq_len = t.seq, l->sp = t.sp, l->zero = t.zero, l->recompute = t.recompute;
+    l->gbs = t.gbs;
+    l->seq_len = t.seq;
+    l->sp = t.sp;
+    l->zero = t.zero;
+    l->recompute = t.recompute;
     l->local_tokens = t.gbs && t.dp && t.seq ? (double)t.gbs / (double)t.dp * (double)t.seq : 0;
     l->non_dp = (t.mp ? t.mp : 1) * (t.pp ? t.pp : 1) * (t.cp ? t.cp : 1);
     if ((rc = dims_over(l, o, err))) return rc;
@@ -497,22 +553,31 @@ static int times_of(log_state *s, const nd_classify_log_options *o, nd_error *er
         for (size_t i = 0; i < s->n; i++) { /* tps per device: ms per step */
             s->ms[i] = 1000.0 * l->local_tokens / (s->ms[i] * (double)l->non_dp);
             if (!(s->ms[i] > 0 && s->ms[i] <= LOG_MAX_MS))
-                return nd_error_set(err, ND_EINPUT, "%s: step %ld: %g tokens per second make a "
-                                    "step of %g ms, not a time nd reads", s->path, s->step[i],
+                return nd_error_set(err, ND_EINPUT,
+                                    "%s: step %ld: %g tokens per second make a "
+                                    "step of %g ms, not a time nd reads",
+                                    s->path, s->step[i],
                                     1000.0 * l->local_tokens / (s->ms[i] * (double)l->non_dp), s->ms[i]);
         }
     }
     size_t skip = o->skip_steps >= 0 ? (size_t)o->skip_steps
-                  : s->n >= 3 ? (s->n / 10 > 1 ? s->n / 10 : 1) : s->n == 2 ? 1 : 0;
+                  : s->n >= 3        ? (s->n / 10 > 1 ? s->n / 10 : 1)
+                  : s->n == 2        ? 1
+                                     : 0;
     if (skip >= s->n)
-        return nd_error_set(err, ND_EINPUT, "%s: --skip-steps %zu drops every step (the log has %zu "
-                            "step lines)", s->path, skip, s->n);
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: --skip-steps %zu drops every step (the log has %zu "
+                            "step lines)",
+                            s->path, skip, s->n);
     size_t n = s->n - skip;
     double *v = s->ms + skip;
     qsort(v, n, sizeof *v, cmp_double);
-    l->n_steps = s->n, l->n_warmup = skip, l->n_steady = n;
+    l->n_steps = s->n;
+    l->n_warmup = skip;
+    l->n_steady = n;
     l->time_ms = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    l->min_ms = v[0], l->max_ms = v[n - 1];
+    l->min_ms = v[0];
+    l->max_ms = v[n - 1];
     if (s->n == 1 && l->n_notes < 4)
         snprintf(l->notes[l->n_notes++], sizeof l->notes[0],
                  "one step line only: it may hold warm-up (compilation, allocator growth)");
@@ -523,9 +588,11 @@ static void peak_of(log_state *s, const nd_classify_log_options *o)
 {
     nd_classify_log *l = s->out;
     if (o->peak_allocated) {
-        l->peak_mib = s->max_allocated_mib, l->peak_kind = "max allocated";
+        l->peak_mib = s->max_allocated_mib;
+        l->peak_kind = "max allocated";
     } else {
-        l->peak_mib = s->max_reserved_mib, l->peak_kind = "max reserved";
+        l->peak_mib = s->max_reserved_mib;
+        l->peak_kind = "max reserved";
     }
     if (l->peak_mib <= 0) l->peak_kind = NULL;
 }
@@ -556,7 +623,9 @@ int nd_classify_log_read(const char *path, const nd_classify_log_options *o, nd_
     if (!rc) rc = strategy_of(&s, o, err);
     if (!rc) rc = times_of(&s, o, err);
     if (!rc) peak_of(&s, o);
-    free(s.ms), free(s.step), free(s.args);
+    free(s.ms);
+    free(s.step);
+    free(s.args);
     if (rc) nd_classify_log_free(out);
     return rc;
 }

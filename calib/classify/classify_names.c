@@ -1,22 +1,28 @@
 /* What an event name means to the classifier: ND's phase and call-site patterns
- * (reference/nd-calibration.md §3.2-§3.3), communication roots, and the collective a
+ * (docs/reference/nd-calibration.md §3.2-§3.3), communication roots, and the collective a
  * name stands for. Computed once per distinct name (the caller caches). */
 #include "classify_internal.h"
 
 #include <ctype.h>
 #include <string.h>
 
-static bool has(const char *s, size_t len, const char *needle)
+/* Where needle first appears in s[0, len), or NULL. */
+static const char *find(const char *s, size_t len, const char *needle)
 {
     size_t n = strlen(needle);
-    if (n > len) return false;
+    if (n > len) return NULL;
     const char *end = s + len - n;
     for (const char *p = s; p <= end; p++) {
         p = memchr(p, needle[0], (size_t)(end - p) + 1);
-        if (!p) return false;
-        if (memcmp(p, needle, n) == 0) return true;
+        if (!p) return NULL;
+        if (memcmp(p, needle, n) == 0) return p;
     }
-    return false;
+    return NULL;
+}
+
+static bool has(const char *s, size_t len, const char *needle)
+{
+    return find(s, len, needle) != NULL;
 }
 
 static bool starts(const char *s, size_t len, const char *prefix)
@@ -32,8 +38,7 @@ static bool has_py_line(const char *s, size_t len, const char *prefix, const cha
     for (size_t i = 0; i + np <= len; i++) {
         if (memcmp(s + i, prefix, np) != 0) continue;
         size_t j = i + np, d = j;
-        while (j < len && isdigit((unsigned char)s[j]))
-            j++;
+        while (j < len && isdigit((unsigned char)s[j])) j++;
         if (j > d && j + ns <= len && memcmp(s + j, suffix, ns) == 0) return true;
     }
     return false;
@@ -47,14 +52,14 @@ static bool c10d_python(const char *s, size_t len, const char **word, size_t *wo
     for (size_t i = len >= nk ? len - nk + 1 : 0; i-- > 0;) {
         if (memcmp(s + i, key, nk) != 0) continue;
         size_t j = i + nk, d = j;
-        while (j < len && isdigit((unsigned char)s[j]))
-            j++;
+        while (j < len && isdigit((unsigned char)s[j])) j++;
         if (j == d || j + 3 > len || memcmp(s + j, "): ", 3) != 0) return false;
         size_t w = j + 3;
         if (w == len) return false;
         for (size_t k = w; k < len; k++)
             if (!isalnum((unsigned char)s[k]) && s[k] != '_') return false;
-        *word = s + w, *word_len = len - w;
+        *word = s + w;
+        *word_len = len - w;
         return true;
     }
     return false;
@@ -83,8 +88,8 @@ static unsigned fsdp_kind_of(const char *s, size_t len)
         return 2;
     if (has(s, len, "all_reduce") || has(s, len, "allreduce")) return 3;
     if (has(s, len, "all_to_all") || has(s, len, "alltoall")) return 4;
-    if (has(s, len, "isend") || has(s, len, "irecv") || has(s, len, "send") ||
-        has(s, len, "recv") || has(s, len, "p2p"))
+    if (has(s, len, "isend") || has(s, len, "irecv") || has(s, len, "send") || has(s, len, "recv") ||
+        has(s, len, "p2p"))
         return 5;
     return 0;
 }
@@ -96,10 +101,9 @@ static uint32_t phases_of(const char *s, size_t len)
         has_py_line(s, len, "torch/autograd/__init__.py(", "): backward") ||
         has_py_line(s, len, "torch/_tensor.py(", "): backward"))
         f |= F_BW;
-    if (has(s, len, "torch/utils/checkpoint.py") || has(s, len, "activation_checkpoint"))
-        f |= F_REC;
-    if (has(s, len, "Optimizer.step") || has(s, len, "torch/optim/") ||
-        has(s, len, "components/optim") || has(s, len, "clip_grad") || has(s, len, "zero_grad"))
+    if (has(s, len, "torch/utils/checkpoint.py") || has(s, len, "activation_checkpoint")) f |= F_REC;
+    if (has(s, len, "Optimizer.step") || has(s, len, "torch/optim/") || has(s, len, "components/optim") ||
+        has(s, len, "clip_grad") || has(s, len, "zero_grad"))
         f |= F_OPT;
     if (starts(s, len, "nn.Module: ")) f |= F_FW;
     return f;
@@ -109,9 +113,55 @@ static uint32_t phases_of(const char *s, size_t len)
 static coll_kind coll_after(const char *s, size_t len, size_t from)
 {
     size_t e = from;
-    while (e < len && s[e] != '_' && s[e] != '(' && s[e] != '@' && s[e] != ' ')
-        e++;
+    while (e < len && s[e] != '_' && s[e] != '(' && s[e] != '@' && s[e] != ' ') e++;
     return nd_classify_coll_from_text(s + from, e - from);
+}
+
+/* Communication kernels by what they are: the families of communication libraries,
+ * matched on the kernel's name (docs/classify.md, "Communication kernels"). A prefix
+ * family names its collective after the prefix (ncclDevKernel_AllReduce_...); the others
+ * by the words of the whole name ("multimem_all_reduce" is an all-reduce), DeepEP's
+ * dispatch and combine being the all-to-all of expert parallelism. */
+typedef struct comm_family_def {
+    const char *text;
+    bool prefix;    /* text starts the name; else it appears anywhere in it */
+    coll_kind kind; /* COLL_UNKNOWN: from the name's words */
+    uint32_t extra; /* more feature bits */
+} comm_family_def;
+
+static const comm_family_def comm_families[] = {
+    {"ncclKernel_", true, COLL_UNKNOWN, F_NCCL_FAMILY},    /* NCCL, RCCL (same names), NCCLX */
+    {"ncclDevKernel_", true, COLL_UNKNOWN, F_NCCL_FAMILY}, /* NCCL >= 2.19 */
+    {"mscclKernel_", true, COLL_UNKNOWN, 0},               /* MSCCL */
+    {"hcom", true, COLL_UNKNOWN, 0},                       /* HCCL tasks: hcom_allReduce__... */
+    {"Hccl", true, COLL_UNKNOWN, 0},
+    {"rccl", false, COLL_UNKNOWN, 0},         /* RCCL's own kernels */
+    {"deep_ep::", false, COLL_ALL_TO_ALL, 0}, /* DeepEP dispatch / combine */
+    {"dpsk::ep::", false, COLL_ALL_TO_ALL, 0},
+    {"nvshmem", false, COLL_UNKNOWN, 0}, /* NVSHMEM (nvshmemi_*, nvshmem_*) */
+    {"mscclpp", false, COLL_UNKNOWN, 0}, /* MSCCL++ */
+    {"ucc_tl_", false, COLL_UNKNOWN, 0}, /* UCC's transport layers */
+    {"ucc_ec_", false, COLL_UNKNOWN, 0},
+    {"symmetric_memory::", false, COLL_UNKNOWN, 0},     /* torch's symmetric-memory collectives */
+    {"cross_device_reduce", false, COLL_ALL_REDUCE, 0}, /* vLLM's and SGLang's custom all-reduce */
+};
+
+/* The family a kernel name belongs to: sets F_COMM_KERNEL (and the family's bits) in *f
+ * and returns the collective it runs; leaves *f alone for any other name. */
+static coll_kind comm_family(const char *s, size_t len, uint32_t *f)
+{
+    for (size_t i = 0; i < sizeof comm_families / sizeof comm_families[0]; i++) {
+        const comm_family_def *d = &comm_families[i];
+        const char *at = d->prefix ? (starts(s, len, d->text) ? s : NULL) : find(s, len, d->text);
+        if (!at) continue;
+        *f |= F_COMM_KERNEL | d->extra;
+        if (d->kind != COLL_UNKNOWN) return d->kind;
+        if (!d->prefix) return nd_classify_coll_from_text(at, len - (size_t)(at - s));
+        size_t from = strlen(d->text);
+        if (from == 4 && len > 4 && s[4] == '_') from++; /* "hcom_allGather" */
+        return coll_after(s, len, from);
+    }
+    return COLL_UNKNOWN;
 }
 
 static uint32_t comm_features(const char *s, size_t len)
@@ -121,21 +171,23 @@ static uint32_t comm_features(const char *s, size_t len)
     const char *w;
     size_t wl;
     if (starts(s, len, "<built-in method wait of ")) f |= F_WAIT_ROOT;
-    if (c10d_python(s, len, &w, &wl)) f |= F_C10D_PY, k = nd_classify_coll_from_text(w, wl);
+    if (c10d_python(s, len, &w, &wl)) {
+        f |= F_C10D_PY;
+        k = nd_classify_coll_from_text(w, wl);
+    }
     if (starts(s, len, "c10d::") || starts(s, len, "_c10d_functional::") ||
         starts(s, len, "c10d_functional::")) {
         const char *c = strstr(s, "::");
-        f |= F_C10D_OP, k = nd_classify_coll_from_text(c + 2, len - (size_t)(c + 2 - s));
+        f |= F_C10D_OP;
+        k = nd_classify_coll_from_text(c + 2, len - (size_t)(c + 2 - s));
     }
     if (len == 18 && memcmp(s, "record_param_comms", 18) == 0) f |= F_RPC;
-    if (starts(s, len, "nccl:") || starts(s, len, "gloo:"))
-        f |= F_COMM_ANNOT, k = nd_classify_coll_from_text(s + 5, len - 5);
-    if (starts(s, len, "ncclKernel_")) f |= F_NCCL_KERNEL, k = coll_after(s, len, 11);
-    if (starts(s, len, "ncclDevKernel_")) f |= F_NCCL_KERNEL, k = coll_after(s, len, 14);
-    if (starts(s, len, "hcom_") || starts(s, len, "hcom")) {
-        size_t e = 4 + (len > 4 && s[4] == '_');
-        f |= F_HCOM, k = coll_after(s, len, e);
+    if (starts(s, len, "nccl:") || starts(s, len, "gloo:")) {
+        f |= F_COMM_ANNOT;
+        k = nd_classify_coll_from_text(s + 5, len - 5);
     }
+    coll_kind family = comm_family(s, len, &f);
+    if (f & F_COMM_KERNEL) k = family;
     return f | ((uint32_t)k << F_COLL_SHIFT);
 }
 
@@ -157,19 +209,19 @@ static nd_classify_kernel_class kernel_class_of(const char *s, size_t len, uint3
     static const char *const attention[] = {"flash", "fmha", "attention", "sdpa", "attn", NULL};
     static const char *const backward[] = {"bwd", "backward", "grad", "dq_", "dkdv", NULL};
     static const char *const grouped[] = {"grouped", "group_gemm", "groupgemm", NULL};
-    static const char *const gemm[] = {"gemm", "matmul", "xmma", "cutlass", "cublas", "nvjet",
-                                       "scudnn", "addmm", "bmm", "aclnnmm", NULL};
+    static const char *const gemm[] = {"gemm",   "matmul", "xmma", "cutlass", "cublas", "nvjet",
+                                       "scudnn", "addmm",  "bmm",  "aclnnmm", NULL};
     static const char *const elementwise[] = {
-        "elementwise", "vectorized", "unrolled", "reduce", "norm", "softmax", "dropout",
-        "gelu", "silu", "relu", "swiglu", "sigmoid", "tanh", "add", "mul", "div", "sqrt",
-        "cast", "exp", "copy", "fill", "zero", "where", "pow", "neg", "clamp", "multi_tensor",
-        "bn_fw", "bn_bw", "transdata", "transpose", "nchwtonhwc", "nhwctonchw", "catarray",
-        "sum", "mean", "max", "min", NULL};
-    if (comm & (F_NCCL_KERNEL | F_HCOM)) return ND_KC_COMM;
+        "elementwise", "vectorized", "unrolled",  "reduce",     "norm",       "softmax",      "dropout",
+        "gelu",        "silu",       "relu",      "swiglu",     "sigmoid",    "tanh",         "add",
+        "mul",         "div",        "sqrt",      "cast",       "exp",        "copy",         "fill",
+        "zero",        "where",      "pow",       "neg",        "clamp",      "multi_tensor", "bn_fw",
+        "bn_bw",       "transdata",  "transpose", "nchwtonhwc", "nhwctonchw", "catarray",     "sum",
+        "mean",        "max",        "min",       NULL};
+    if (comm & F_COMM_KERNEL) return ND_KC_COMM;
     char low[256];
     size_t n = len < sizeof low - 1 ? len : sizeof low - 1;
-    for (size_t i = 0; i < n; i++)
-        low[i] = (char)tolower((unsigned char)s[i]);
+    for (size_t i = 0; i < n; i++) low[i] = (char)tolower((unsigned char)s[i]);
     low[n] = '\0';
     for (char *fb = low; (fb = strstr(fb, "fbgemm"));) /* fbgemm_gpu: embedding kernels, not GEMMs */
         memcpy(fb, "fb_gem", 6);
@@ -246,8 +298,7 @@ coll_kind nd_classify_coll_from_text(const char *s, size_t len)
     if (strstr(n, "allgather")) return COLL_ALL_GATHER;
     if (strstr(n, "alltoall")) return COLL_ALL_TO_ALL;
     if (strstr(n, "broadcast")) return COLL_BROADCAST;
-    if (strstr(n, "send") || strstr(n, "recv") || strstr(n, "receive") || strstr(n, "p2p"))
-        return COLL_P2P;
+    if (strstr(n, "send") || strstr(n, "recv") || strstr(n, "receive") || strstr(n, "p2p")) return COLL_P2P;
     if (strstr(n, "barrier")) return COLL_BARRIER;
     if (strstr(n, "reduce")) return COLL_REDUCE;
     return COLL_UNKNOWN;
@@ -255,9 +306,9 @@ coll_kind nd_classify_coll_from_text(const char *s, size_t len)
 
 const char *nd_classify_kernel_class_name(nd_classify_kernel_class c)
 {
-    static const char *names[ND_KC_COUNT] = {"gemm",          "grouped_gemm",  "attention_fwd",
-                                             "attention_bwd", "elementwise_norm", "memcpy_memset",
-                                             "communication", "other"};
+    static const char *names[ND_KC_COUNT] = {
+        "gemm",          "grouped_gemm",  "attention_fwd", "attention_bwd", "elementwise_norm",
+        "memcpy_memset", "communication", "other"};
     return (unsigned)c < ND_KC_COUNT ? names[c] : "?";
 }
 

@@ -12,9 +12,8 @@
 #include "classify_round.h"
 
 static const nd_classify_quantity nd_columns[ND_CQ_CSV_COLUMNS] = {
-    ND_CQ_TIME,    ND_CQ_COMP,    ND_CQ_DP_WAIT,      ND_CQ_MP_WAIT,
-    ND_CQ_EP_WAIT, ND_CQ_CP_WAIT, ND_CQ_PP_WAIT,      ND_CQ_OP_WAIT,
-    ND_CQ_SP_WAIT, ND_CQ_IDLE,    ND_CQ_UNCLASSIFIED, ND_CQ_OPTIMIZER};
+    ND_CQ_TIME,    ND_CQ_COMP,    ND_CQ_DP_WAIT, ND_CQ_MP_WAIT, ND_CQ_EP_WAIT,      ND_CQ_CP_WAIT,
+    ND_CQ_PP_WAIT, ND_CQ_OP_WAIT, ND_CQ_SP_WAIT, ND_CQ_IDLE,    ND_CQ_UNCLASSIFIED, ND_CQ_OPTIMIZER};
 
 /* The number the row holds for q: mean or median, per --stat. */
 static double classify_value(const nd_classify_run *run, nd_classify_quantity q)
@@ -39,8 +38,7 @@ void nd_classify_format_ms(double v, char buf[ND_CLASSIFY_MS_TEXT])
     if (decimals > 15) decimals = 15;
     snprintf(buf, ND_CLASSIFY_MS_TEXT, "%.*f", decimals, v);
     size_t n = strlen(buf);
-    for (int d = decimals; d > 3 && buf[n - 1] == '0'; d--)
-        buf[--n] = '\0';
+    for (int d = decimals; d > 3 && buf[n - 1] == '0'; d--) buf[--n] = '\0';
     /* "-0.000" says nothing a reader can use. */
     if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)) memmove(buf, buf + 1, strlen(buf));
 }
@@ -51,8 +49,10 @@ static void classify_print_ms(FILE *f, double v, int decimals)
     if (decimals == 3) {
         nd_classify_format_ms(v, buf);
     } else {
-        if (fabs(v) >= 1e15) nd_format_double(v, buf);
-        else snprintf(buf, sizeof buf, "%.*f", decimals, v);
+        if (fabs(v) >= 1e15)
+            nd_format_double(v, buf);
+        else
+            snprintf(buf, sizeof buf, "%.*f", decimals, v);
         if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1)) memmove(buf, buf + 1, strlen(buf));
     }
     fputs(buf, f);
@@ -93,12 +93,12 @@ int nd_classify_round_row_of(const nd_classify_run *run, bool nd_only, round_row
     for (int i = 0; i < n && !rc; i++) {
         double v = classify_value(run, nd_columns[i]);
         const char *name = nd_classify_quantity_name(nd_columns[i]);
-        bool bad = !isfinite(v) || (nd_columns[i] == ND_CQ_TIME ? v <= 0
-                                    : nd_columns[i] != ND_CQ_IDLE && v < -1e-9);
+        bool bad =
+            !isfinite(v) || (nd_columns[i] == ND_CQ_TIME ? v <= 0 : nd_columns[i] != ND_CQ_IDLE && v < -1e-9);
         if (bad)
             return nd_error_set(err, ND_EINPUT,
-                                "the row's '%s' would be %g ms, which nd-compare refuses: not written",
-                                name, v);
+                                "the row's '%s' would be %g ms, which nd-compare refuses: not written", name,
+                                v);
         nd_classify_format_ms(v, text);
         rc = nd_classify_round_row_add(row, name, text, err);
     }
@@ -126,8 +126,8 @@ int nd_classify_csv_write(const nd_classify_run *run, const char *path, bool nd_
 const char *nd_classify_perf_part_name(int i)
 {
     /* ND's ten parts, TOTAL, nd's OPTIMIZER part, then what ND's debug.csv adds */
-    static const char *const extra[] = {"TOTAL", NULL, "OTHER_COMPUTE", "UNSPLIT_COMPUTE",
-                                        "UNCLASSIFIED_COMM", "IDLE"};
+    static const char *const extra[] = {
+        "TOTAL", NULL, "OTHER_COMPUTE", "UNSPLIT_COMPUTE", "UNCLASSIFIED_COMM", "IDLE"};
     if (i < ND_ND_PARTS) return nd_part_name((nd_part)i);
     if (i == ND_ND_PARTS + 1) return nd_part_name(ND_PART_OPTIMIZER);
     return i < PERF_PARTS ? extra[i - ND_ND_PARTS] : "?";
@@ -142,12 +142,10 @@ int nd_classify_perf_parts_write(const nd_classify_run *run, const char *path, n
     int rc = nd_outfile_open(&out, path, err);
     if (rc) return rc;
     const nd_classify_dims *d = &run->opts.dims;
-    for (int i = 0; i < d->count; i++)
-        fprintf(out.fp, "%s,", nd_dim_name(d->dim[i]));
+    for (int i = 0; i < d->count; i++) fprintf(out.fp, "%s,", nd_dim_name(d->dim[i]));
     for (int i = 0; i < PERF_PARTS; i++)
         fprintf(out.fp, "%s%c", nd_classify_perf_part_name(i), i + 1 < PERF_PARTS ? ',' : '\n');
-    for (int i = 0; i < d->count; i++)
-        fprintf(out.fp, "%lld,", (long long)d->value[i]);
+    for (int i = 0; i < d->count; i++) fprintf(out.fp, "%lld,", (long long)d->value[i]);
     for (int i = 0; i < PERF_PARTS; i++) {
         classify_print_ms(out.fp, v[i], 3);
         fputc(i + 1 < PERF_PARTS ? ',' : '\n', out.fp);
@@ -182,8 +180,7 @@ static int cmp_site(const void *a, const void *b)
 static const nd_classify_site *site_of(const nd_classify_sample *s, const nd_classify_site *k)
 {
     for (size_t i = 0; i < s->n_sites; i++)
-        if (s->sites[i].column == k->column && !strcmp(s->sites[i].label, k->label))
-            return &s->sites[i];
+        if (s->sites[i].column == k->column && !strcmp(s->sites[i].label, k->label)) return &s->sites[i];
     return NULL;
 }
 
@@ -197,6 +194,7 @@ static void detail_header(FILE *f, const nd_classify_site *sites, size_t n)
     fputs("rank,step", f);
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
         fprintf(f, ",%s", nd_classify_quantity_name(cols[i]));
+    fputs(",comm_kernel_ms,overlap_pct", f);
     static const char *what[] = {"ms", "calls", "waits", "MiB"};
     for (size_t i = 0; i < n; i++)
         for (int k = 0; k < 4; k++) {
@@ -223,6 +221,10 @@ static void detail_row(FILE *f, const nd_classify_run *run, const nd_classify_sa
         fputc(',', f);
         classify_print_ms(f, s->q[cols[i]], 3);
     }
+    fputc(',', f);
+    if (s->kernels) classify_print_ms(f, s->comm_ms, 3);
+    fputc(',', f);
+    if (s->comm_ms > 0) fprintf(f, "%.1f", 100 * s->overlapped_ms / s->comm_ms); /* blank: no communication */
     for (size_t i = 0; i < n; i++) {
         const nd_classify_site *x = site_of(s, &sites[i]);
         fputc(',', f);
@@ -248,7 +250,10 @@ int nd_classify_detail_write(const nd_classify_run *run, const char *path, nd_er
                 seen = sites[j].column == x->column && !strcmp(sites[j].label, x->label);
             if (seen) continue;
             nd_classify_site *m = realloc(sites, (n + 1) * sizeof *m);
-            if (!m) return free(sites), nd_error_set(err, ND_ENOMEM, "out of memory");
+            if (!m) {
+                free(sites);
+                return nd_error_set(err, ND_ENOMEM, "out of memory");
+            }
             sites = m;
             sites[n++] = *x; /* labels borrowed from the samples */
         }
@@ -257,8 +262,7 @@ int nd_classify_detail_write(const nd_classify_run *run, const char *path, nd_er
     int rc = nd_outfile_open(&out, path, err);
     if (!rc) {
         detail_header(out.fp, sites, n);
-        for (size_t i = 0; i < run->n_samples; i++)
-            detail_row(out.fp, run, &run->samples[i], sites, n);
+        for (size_t i = 0; i < run->n_samples; i++) detail_row(out.fp, run, &run->samples[i], sites, n);
         rc = nd_outfile_commit(&out, err);
     }
     free(sites);

@@ -7,7 +7,7 @@
 #include "classify_round.h"
 
 #define PERF_PARTS 16
-/* ND's estimate columns (reference §3.5) with DP_REDUCE, then nd's extras. */
+/* ND's estimate columns (docs/reference/nd-calibration.md §3.5) with DP_REDUCE, then nd's extras. */
 const char *nd_classify_perf_part_name(int i);
 void nd_classify_perf_parts(const nd_classify_run *run, double v[PERF_PARTS]);
 

@@ -19,8 +19,7 @@
 
 int nd_classify_round_row_add(round_row *r, const char *name, const char *value, nd_error *err)
 {
-    if (r->n == ROUND_MAX_COLUMNS || strlen(name) >= ROUND_NAME_MAX ||
-        strlen(value) >= ROUND_VALUE_MAX)
+    if (r->n == ROUND_MAX_COLUMNS || strlen(name) >= ROUND_NAME_MAX || strlen(value) >= ROUND_VALUE_MAX)
         return nd_error_set(err, ND_EINPUT, "a round row holds at most %d columns of short texts",
                             ROUND_MAX_COLUMNS);
     nd_text_copy(r->name[r->n], name, ROUND_NAME_MAX);
@@ -32,12 +31,10 @@ int nd_classify_round_row_add(round_row *r, const char *name, const char *value,
 /* A header name trimmed of spaces, as nd-compare reads it. */
 static void trimmed(const char *s, char *out, size_t size)
 {
-    while (*s == ' ' || *s == '\t')
-        s++;
+    while (*s == ' ' || *s == '\t') s++;
     nd_text_copy(out, s, size);
     size_t n = strlen(out);
-    while (n && (out[n - 1] == ' ' || out[n - 1] == '\t'))
-        out[--n] = '\0';
+    while (n && (out[n - 1] == ' ' || out[n - 1] == '\t')) out[--n] = '\0';
 }
 
 static bool same_column(const char *a, const char *b)
@@ -123,8 +120,8 @@ static void write_rows(FILE *f, const header *h, const round_row *rows, size_t n
 }
 
 /* The whole file again: the merged header, the old records spread over it, the rows. */
-static void write_merged(FILE *f, const header *h, const csv_table *old, bool bom,
-                         const round_row *rows, size_t n, const char *eol)
+static void write_merged(FILE *f, const header *h, const csv_table *old, bool bom, const round_row *rows,
+                         size_t n, const char *eol)
 {
     if (bom) fputs("\xEF\xBB\xBF", f);
     for (int i = 0; i < h->n; i++) {

@@ -8,8 +8,8 @@
 
 /* nd-compare reads at most 64 columns; a round file never grows past them. */
 #define ROUND_MAX_COLUMNS 64
-#define ROUND_NAME_MAX 32
-#define ROUND_VALUE_MAX 64
+#define ROUND_NAME_MAX    32
+#define ROUND_VALUE_MAX   64
 
 /* One row: column names (a dimension, time, comp, ..., peak_mib) and their texts. */
 typedef struct round_row {

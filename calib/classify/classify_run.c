@@ -1,6 +1,7 @@
 /* A classification run: the inputs read into rank-step samples, the warm-up steps
  * dropped, and the statistics over what is left. */
 #include "classify_internal.h"
+#include "classify_kernel_details.h"
 #include "classify_kernels.h"
 
 #include <errno.h>
@@ -27,6 +28,8 @@ int nd_classify_run_add(nd_classify_run *run, const char *path, nd_error *err)
     struct stat st;
     if (stat(path, &st) != 0)
         return nd_error_set(err, ND_EINPUT, "%s: cannot open: %s", path, strerror(errno));
+    if (S_ISREG(st.st_mode) && nd_classify_kernel_details_is(path))
+        return nd_classify_kernel_details_read(run, path, err);
     char *csv = NULL;
     int found = nd_classify_ascend_find(path, &csv, err);
     if (found < 0) return found;
@@ -38,8 +41,7 @@ int nd_classify_run_add(nd_classify_run *run, const char *path, nd_error *err)
     if (found == 0) return nd_classify_chrome_read(run, path, err);
     int rc = ND_OK;
     if (!run->opts.has_dims)
-        rc =
-            nd_error_set(err, ND_EUSAGE, "--dims is required to classify an Ascend run (%s)", path);
+        rc = nd_error_set(err, ND_EUSAGE, "--dims is required to classify an Ascend run (%s)", path);
     if (!rc) rc = nd_classify_ascend_read(run, csv, err);
     free(csv);
     return rc;
@@ -51,8 +53,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void stats_of(const nd_classify_run *run, const bool *keep, nd_classify_summary *m,
-                     double *tmp)
+static void stats_of(const nd_classify_run *run, const bool *keep, nd_classify_summary *m, double *tmp)
 {
     for (int q = 0; q < ND_CQ_COUNT; q++) {
         size_t n = 0;
@@ -69,9 +70,31 @@ static void stats_of(const nd_classify_run *run, const bool *keep, nd_classify_s
         nd_classify_stats *s = &m->q[q];
         s->mean = sum / (double)n;
         s->median = n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
-        s->min = tmp[0], s->max = tmp[n - 1];
+        s->min = tmp[0];
+        s->max = tmp[n - 1];
         m->view[q] = (nd_classify_view)view;
     }
+}
+
+/* HTA's overlap over the rank-steps whose communication kernels ran. */
+static void overlap_of(const nd_classify_run *run, const bool *keep, nd_classify_summary *m, double *tmp)
+{
+    size_t n = 0;
+    double comm = 0, over = 0, sum = 0;
+    for (size_t i = 0; i < run->n_samples; i++) {
+        const nd_classify_sample *s = &run->samples[i];
+        if (!keep[i] || s->comm_ms <= 0) continue;
+        tmp[n] = 100 * s->overlapped_ms / s->comm_ms;
+        sum += tmp[n++];
+        comm += s->comm_ms;
+        over += s->overlapped_ms;
+    }
+    m->n_overlap_samples = n;
+    if (!n) return;
+    qsort(tmp, n, sizeof *tmp, cmp_double);
+    m->overlap_pct = (nd_classify_stats){
+        sum / (double)n, n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2, tmp[0], tmp[n - 1]};
+    m->overlap_pct_all = 100 * over / comm;
 }
 
 typedef struct rank_key {
@@ -109,8 +132,10 @@ static int slowest_of(const nd_classify_run *run, const bool *keep, nd_classify_
         m->n_ranks++;
         double mean = sum / (double)(b - a);
         if (mean > m->slowest_mean_ms || (mean == m->slowest_mean_ms && k[a].first < best_first)) {
-            m->slowest_mean_ms = mean, best_first = k[a].first;
-            m->slowest_rank = k[a].rank, m->slowest_input = k[a].input;
+            m->slowest_mean_ms = mean;
+            best_first = k[a].first;
+            m->slowest_rank = k[a].rank;
+            m->slowest_input = k[a].input;
         }
     }
     free(k);
@@ -125,8 +150,7 @@ static int sites_of(const nd_classify_run *run, const bool *keep, nd_classify_su
             const nd_classify_site *x = &run->samples[i].sites[k];
             nd_classify_site *y = NULL;
             for (size_t j = 0; j < m->n_sites && !y; j++)
-                if (m->sites[j].column == x->column && !strcmp(m->sites[j].label, x->label))
-                    y = &m->sites[j];
+                if (m->sites[j].column == x->column && !strcmp(m->sites[j].label, x->label)) y = &m->sites[j];
             if (!y) {
                 nd_classify_site *n = realloc(m->sites, (m->n_sites + 1) * sizeof *n);
                 if (!n) return ND_ENOMEM;
@@ -137,8 +161,11 @@ static int sites_of(const nd_classify_run *run, const bool *keep, nd_classify_su
                 if (!(y->label = nd_strdup(x->label))) return ND_ENOMEM;
                 m->n_sites++;
             }
-            y->ms += x->ms, y->calls += x->calls, y->waits += x->waits;
-            y->wait_ms += x->wait_ms, y->bytes += x->bytes;
+            y->ms += x->ms;
+            y->calls += x->calls;
+            y->waits += x->waits;
+            y->wait_ms += x->wait_ms;
+            y->bytes += x->bytes;
         }
     }
     return ND_OK;
@@ -160,7 +187,11 @@ int nd_classify_run_finish(nd_classify_run *run, nd_error *err)
     }
     bool *keep = calloc(run->n_samples, sizeof *keep);
     double *tmp = malloc(run->n_samples * sizeof *tmp);
-    if (!keep || !tmp) return free(keep), free(tmp), nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!keep || !tmp) {
+        free(keep);
+        free(tmp);
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
     int most = 0;
     for (size_t i = 0; i < run->n_samples; i++) {
         keep[i] = run->samples[i].step_order >= run->opts.skip_steps;
@@ -176,11 +207,12 @@ int nd_classify_run_finish(nd_classify_run *run, nd_error *err)
                           run->opts.skip_steps, most);
     if (!rc) {
         stats_of(run, keep, m, tmp);
-        if (slowest_of(run, keep, m) || sites_of(run, keep, m) ||
-            nd_classify_kernels_summarize(run, keep, m))
+        overlap_of(run, keep, m, tmp);
+        if (slowest_of(run, keep, m) || sites_of(run, keep, m) || nd_classify_kernels_summarize(run, keep, m))
             rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     }
-    free(keep), free(tmp);
+    free(keep);
+    free(tmp);
     run->finished = rc == ND_OK;
     return rc;
 }

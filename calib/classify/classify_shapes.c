@@ -23,14 +23,22 @@ static const char *const dtype_names[] = {"", "fp32", "bf16", "fp16", "fp8", "fp
 
 uint8_t nd_classify_dtype_of(const char *s, size_t n)
 {
+#define NAME(lit) lit, sizeof(lit) - 1 /* the length beside the name: no strlen per input */
     static const struct {
         const char *text;
+        size_t len;
         uint8_t dtype;
-    } map[] = {{"float", 1},          {"c10::BFloat16", 2},       {"c10::Half", 3},
-               {"c10::Float8_e4m3fn", 4}, {"c10::Float8_e5m2", 4}, {"double", 5},
-               {"signed char", 6},    {"unsigned char", 6}};
+    } map[] = {{NAME("float"), 1},
+               {NAME("c10::BFloat16"), 2},
+               {NAME("c10::Half"), 3},
+               {NAME("c10::Float8_e4m3fn"), 4},
+               {NAME("c10::Float8_e5m2"), 4},
+               {NAME("double"), 5},
+               {NAME("signed char"), 6},
+               {NAME("unsigned char"), 6}};
+#undef NAME
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (strlen(map[i].text) == n && !memcmp(map[i].text, s, n)) return map[i].dtype;
+        if (map[i].len == n && !memcmp(map[i].text, s, n)) return map[i].dtype;
     return 0;
 }
 
@@ -41,10 +49,18 @@ const char *nd_classify_dtype_name(uint8_t dtype)
 
 const char *nd_classify_op_kind_name(op_kind k)
 {
-    static const char *names[OPK_COUNT] = {
-        "",           "aten::mm",        "aten::addmm",      "aten::bmm",
-        "aten::baddbmm", "aten::linear", "aten::matmul",     "aten::_grouped_mm",
-        "attention fwd", "attention bwd", "attention fwd",   "attention bwd"};
+    static const char *names[OPK_COUNT] = {"",
+                                           "aten::mm",
+                                           "aten::addmm",
+                                           "aten::bmm",
+                                           "aten::baddbmm",
+                                           "aten::linear",
+                                           "aten::matmul",
+                                           "aten::_grouped_mm",
+                                           "attention fwd",
+                                           "attention bwd",
+                                           "attention fwd",
+                                           "attention bwd"};
     return (unsigned)k < OPK_COUNT ? names[k] : "";
 }
 
@@ -71,11 +87,17 @@ static bool gemm(const op_dims *d, int a, int b, bool batched, shape_key *o)
     int na = d->nd[a], nb = d->nd[b];
     if (batched) {
         if (na != 3 || nb != 3 || d->dim[a][0] != d->dim[b][0]) return false;
-        o->batch = d->dim[a][0], o->m = d->dim[a][1], o->k = d->dim[a][2], o->n = d->dim[b][2];
+        o->batch = d->dim[a][0];
+        o->m = d->dim[a][1];
+        o->k = d->dim[a][2];
+        o->n = d->dim[b][2];
         return d->dim[b][1] == o->k;
     }
     if (na != 2 || nb != 2) return false;
-    o->batch = 1, o->m = d->dim[a][0], o->k = d->dim[a][1], o->n = d->dim[b][1];
+    o->batch = 1;
+    o->m = d->dim[a][0];
+    o->k = d->dim[a][1];
+    o->n = d->dim[b][1];
     return d->dim[b][0] == o->k;
 }
 
@@ -83,9 +105,11 @@ static bool linear(const op_dims *d, shape_key *o)
 {
     int nx = d->nd[0];
     if (nx < 1 || d->nd[1] != 2 || d->dim[1][1] != d->dim[0][nx - 1]) return false;
-    o->batch = 1, o->m = 1, o->k = d->dim[0][nx - 1], o->n = d->dim[1][0];
-    for (int i = 0; i < nx - 1; i++)
-        o->m *= d->dim[0][i];
+    o->batch = 1;
+    o->m = 1;
+    o->k = d->dim[0][nx - 1];
+    o->n = d->dim[1][0];
+    for (int i = 0; i < nx - 1; i++) o->m *= d->dim[0][i];
     return true;
 }
 
@@ -93,9 +117,11 @@ static bool matmul(const op_dims *d, shape_key *o)
 {
     int na = d->nd[0], nb = d->nd[1];
     if (na < 2 || nb < 2) return false;
-    o->batch = 1, o->m = d->dim[0][na - 2], o->k = d->dim[0][na - 1], o->n = d->dim[1][nb - 1];
-    for (int i = 0; i < na - 2; i++)
-        o->batch *= d->dim[0][i];
+    o->batch = 1;
+    o->m = d->dim[0][na - 2];
+    o->k = d->dim[0][na - 1];
+    o->n = d->dim[1][nb - 1];
+    for (int i = 0; i < na - 2; i++) o->batch *= d->dim[0][i];
     return d->dim[1][nb - 2] == o->k;
 }
 
@@ -104,14 +130,19 @@ static bool attention(const op_dims *d, int q, bool bshd, shape_key *o)
     if (d->n <= q + 1 || d->nd[q] != 4 || d->nd[q + 1] != 4) return false;
     const int64_t *x = d->dim[q], *y = d->dim[q + 1];
     int s = bshd ? 1 : 2, h = bshd ? 2 : 1;
-    o->batch = x[0], o->heads = x[h], o->seq_q = x[s], o->head_dim = x[3], o->seq_kv = y[s];
+    o->batch = x[0];
+    o->heads = x[h];
+    o->seq_q = x[s];
+    o->head_dim = x[3];
+    o->seq_kv = y[s];
     return y[0] == x[0] && y[3] == x[3];
 }
 
 bool nd_classify_shape_of(op_kind k, const op_dims *d, shape_key *o, double *flops)
 {
     memset(o, 0, sizeof *o);
-    o->op = (uint8_t)k, o->dtype = d->dtype;
+    o->op = (uint8_t)k;
+    o->dtype = d->dtype;
     bool ok;
     switch (k) {
     case OPK_MM: ok = d->n >= 2 && gemm(d, 0, 1, false, o); break;
@@ -122,7 +153,12 @@ bool nd_classify_shape_of(op_kind k, const op_dims *d, shape_key *o, double *flo
     case OPK_MATMUL: ok = d->n >= 2 && matmul(d, o); break;
     case OPK_GROUPED_MM:
         ok = d->n >= 2 && d->nd[0] == 2 && d->nd[1] == 3 && d->dim[1][1] == d->dim[0][1];
-        if (ok) o->m = d->dim[0][0], o->k = d->dim[0][1], o->n = d->dim[1][2], o->batch = d->dim[1][0];
+        if (ok) {
+            o->m = d->dim[0][0];
+            o->k = d->dim[0][1];
+            o->n = d->dim[1][2];
+            o->batch = d->dim[1][0];
+        }
         break;
     case OPK_ATTN_FWD_BHSD: ok = attention(d, 0, false, o); break;
     case OPK_ATTN_BWD_BHSD: ok = attention(d, 1, false, o); break;
@@ -148,18 +184,18 @@ bool nd_classify_shape_of(op_kind k, const op_dims *d, shape_key *o, double *flo
 
 static uint64_t key_hash(const shape_key *k)
 {
-    const int64_t v[] = {k->op, k->dtype, k->batch, k->m, k->n, k->k, k->heads, k->seq_q, k->seq_kv, k->head_dim};
+    const int64_t v[] = {k->op, k->dtype, k->batch, k->m,      k->n,
+                         k->k,  k->heads, k->seq_q, k->seq_kv, k->head_dim};
     uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-        h = (h ^ (uint64_t)v[i]) * 1099511628211ull;
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) h = (h ^ (uint64_t)v[i]) * 1099511628211ull;
     return h ^ (h >> 31);
 }
 
 static bool same(const shape_key *a, const shape_key *b)
 {
-    return a->op == b->op && a->dtype == b->dtype && a->batch == b->batch && a->m == b->m &&
-           a->n == b->n && a->k == b->k && a->heads == b->heads && a->seq_q == b->seq_q &&
-           a->seq_kv == b->seq_kv && a->head_dim == b->head_dim;
+    return a->op == b->op && a->dtype == b->dtype && a->batch == b->batch && a->m == b->m && a->n == b->n &&
+           a->k == b->k && a->heads == b->heads && a->seq_q == b->seq_q && a->seq_kv == b->seq_kv &&
+           a->head_dim == b->head_dim;
 }
 
 static int grow(shape_table *t)
@@ -169,12 +205,12 @@ static int grow(shape_table *t)
     if (!s) return -1;
     for (size_t i = 0; i < t->n; i++) {
         size_t k = key_hash(&t->items[i]) & (n - 1);
-        while (s[k])
-            k = (k + 1) & (n - 1);
+        while (s[k]) k = (k + 1) & (n - 1);
         s[k] = (uint32_t)i + 1;
     }
     free(t->slots);
-    t->slots = s, t->n_slots = n;
+    t->slots = s;
+    t->n_slots = n;
     return 0;
 }
 
@@ -189,7 +225,8 @@ int nd_classify_shape_intern(shape_table *t, const shape_key *key)
         size_t cap = t->cap ? t->cap * 2 : 32;
         shape_key *items = realloc(t->items, cap * sizeof *items);
         if (!items) return -1;
-        t->items = items, t->cap = cap;
+        t->items = items;
+        t->cap = cap;
     }
     t->items[t->n] = *key;
     t->slots[k] = (uint32_t)++t->n;
@@ -198,7 +235,8 @@ int nd_classify_shape_intern(shape_table *t, const shape_key *key)
 
 void nd_classify_shape_table_free(shape_table *t)
 {
-    free(t->items), free(t->slots);
+    free(t->items);
+    free(t->slots);
     memset(t, 0, sizeof *t);
 }
 
@@ -207,12 +245,12 @@ void nd_classify_shape_label(const shape_key *k, char *buf, size_t size)
     const char *op = nd_classify_op_kind_name((op_kind)k->op), *dt = nd_classify_dtype_name(k->dtype);
     if (k->op >= OPK_ATTN_FWD_BHSD)
         snprintf(buf, size, "%s%s%s B=%lld H=%lld S=%lld Sk=%lld D=%lld", op, *dt ? " " : "", dt,
-                 (long long)k->batch, (long long)k->heads, (long long)k->seq_q,
-                 (long long)k->seq_kv, (long long)k->head_dim);
+                 (long long)k->batch, (long long)k->heads, (long long)k->seq_q, (long long)k->seq_kv,
+                 (long long)k->head_dim);
     else if (k->batch > 1)
-        snprintf(buf, size, "%s%s%s B=%lld M=%lld N=%lld K=%lld", op, *dt ? " " : "", dt,
-                 (long long)k->batch, (long long)k->m, (long long)k->n, (long long)k->k);
-    else
-        snprintf(buf, size, "%s%s%s M=%lld N=%lld K=%lld", op, *dt ? " " : "", dt,
+        snprintf(buf, size, "%s%s%s B=%lld M=%lld N=%lld K=%lld", op, *dt ? " " : "", dt, (long long)k->batch,
                  (long long)k->m, (long long)k->n, (long long)k->k);
+    else
+        snprintf(buf, size, "%s%s%s M=%lld N=%lld K=%lld", op, *dt ? " " : "", dt, (long long)k->m,
+                 (long long)k->n, (long long)k->k);
 }

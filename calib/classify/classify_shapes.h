@@ -6,8 +6,8 @@
 
 #include "classify_internal.h"
 
-#define SHAPE_INPUTS 4 /* inputs whose dims are kept */
-#define SHAPE_DIMS 6   /* dims kept per input */
+#define SHAPE_INPUTS    4 /* inputs whose dims are kept */
+#define SHAPE_DIMS      6 /* dims kept per input */
 #define SHAPE_TABLE_MAX 4096
 
 typedef struct shape_key {
@@ -25,10 +25,10 @@ typedef struct shape_table {
 
 /* The dims of an op's first inputs, as recorded. */
 typedef struct op_dims {
-    int n;                              /* inputs seen (at most SHAPE_INPUTS kept) */
-    int nd[SHAPE_INPUTS];               /* dims of each; -1 when not a plain tensor */
+    int n;                /* inputs seen (at most SHAPE_INPUTS kept) */
+    int nd[SHAPE_INPUTS]; /* dims of each; -1 when not a plain tensor */
     int64_t dim[SHAPE_INPUTS][SHAPE_DIMS];
-    uint8_t dtype;                      /* the first input's type */
+    uint8_t dtype; /* the first input's type */
 } op_dims;
 
 /* "float" -> fp32, "c10::BFloat16" -> bf16, ...; 0 for anything else. */

@@ -19,6 +19,21 @@ const int32_t *nd_classify_trace_steps_by_time(const trace_ctx *t, size_t *n)
     return t->by_time;
 }
 
+int32_t nd_classify_trace_step_of(const trace_ctx *t, nd_ns at)
+{
+    size_t lo = 0, hi = t->n_steps; /* the first step starting after at */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->steps[t->by_time[mid]].ts <= at)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0) return -1;
+    const trace_step *s = &t->steps[t->by_time[lo - 1]];
+    return at < s->ts + s->dur ? t->by_time[lo - 1] : -1;
+}
+
 step_site *nd_classify_trace_step_site(trace_step *s, int column, const char *label, int32_t group)
 {
     for (size_t i = 0; i < s->n_sites; i++) {
@@ -31,11 +46,14 @@ step_site *nd_classify_trace_step_site(trace_step *s, int column, const char *la
         size_t cap = s->cap_sites ? s->cap_sites * 2 : 8;
         step_site *n = realloc(s->sites, cap * sizeof *n);
         if (!n) return NULL;
-        s->sites = n, s->cap_sites = cap;
+        s->sites = n;
+        s->cap_sites = cap;
     }
     step_site *x = &s->sites[s->n_sites++];
     memset(x, 0, sizeof *x);
-    x->column = column, x->label = label, x->group = group;
+    x->column = column;
+    x->label = label;
+    x->group = group;
     return x;
 }
 

@@ -12,10 +12,10 @@
 #include "nd/base/io.h"
 #include "nd/base/text.h"
 
-#define STRATEGY_FILE "strategy.txt"
+#define STRATEGY_FILE      "strategy.txt"
 #define STRATEGY_MAX_BYTES ((size_t)64 << 10)
-#define SWEEP_MAX_RUNS 4096
-#define RUN_MAX_INPUTS 65536
+#define SWEEP_MAX_RUNS     4096
+#define RUN_MAX_INPUTS     65536
 
 typedef struct names {
     char **items;
@@ -24,8 +24,7 @@ typedef struct names {
 
 static void names_free(names *n)
 {
-    for (size_t i = 0; i < n->n; i++)
-        free(n->items[i]);
+    for (size_t i = 0; i < n->n; i++) free(n->items[i]);
     free(n->items);
     memset(n, 0, sizeof *n);
 }
@@ -51,12 +50,16 @@ static int list_dir(const char *dir, names *out, size_t max, nd_error *err)
         char **m = realloc(out->items, (out->n + 1) * sizeof *m);
         if (m) out->items = m;
         char *p = m ? nd_path_join(dir, e->d_name) : NULL;
-        if (!p) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
-        else out->items[out->n++] = p;
+        if (!p)
+            rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+        else
+            out->items[out->n++] = p;
     }
     closedir(d);
-    if (rc) names_free(out);
-    else if (out->n) qsort(out->items, out->n, sizeof *out->items, cmp_str);
+    if (rc)
+        names_free(out);
+    else if (out->n)
+        qsort(out->items, out->n, sizeof *out->items, cmp_str);
     return rc;
 }
 
@@ -77,7 +80,7 @@ static bool ends_with(const char *s, const char *suffix)
 static bool is_trace_name(const char *path)
 {
     static const char *const not_traces[] = {"communication", "cluster_communication", "config",
-                                             "profiler_info", "profiler_metadata", NULL};
+                                             "profiler_info", "profiler_metadata",     NULL};
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     if (!ends_with(base, ".json") && !ends_with(base, ".json.gz")) return false;
@@ -123,8 +126,10 @@ static int run_inputs(const char *dir, names *out, nd_error *err)
         }
         int found = nd_classify_ascend_find(p, &csv, err);
         free(csv);
-        if (found < 0) rc = found;
-        else if (found) rc = names_add(out, p) ? nd_error_set(err, ND_ENOMEM, "out of memory") : ND_OK;
+        if (found < 0)
+            rc = found;
+        else if (found)
+            rc = names_add(out, p) ? nd_error_set(err, ND_ENOMEM, "out of memory") : ND_OK;
         else {
             names sub;
             rc = list_dir(p, &sub, RUN_MAX_INPUTS, err);
@@ -149,12 +154,14 @@ static int strategy_file(const char *dir, nd_classify_options *o, nd_classify_ru
     char *path = nd_path_join(dir, STRATEGY_FILE), *text = NULL;
     if (!path) return nd_error_set(err, ND_ENOMEM, "out of memory");
     struct stat st;
-    if (stat(path, &st) != 0) return free(path), ND_OK;
+    if (stat(path, &st) != 0) {
+        free(path);
+        return ND_OK;
+    }
     int rc = nd_read_file(path, STRATEGY_MAX_BYTES, &text, NULL, err);
     for (char *p = text; !rc && *p; p++) {
         if (*p == '#')
-            while (*p && *p != '\n')
-                *p++ = ' ';
+            while (*p && *p != '\n') *p++ = ' ';
         if (*p == '\n' || *p == '\r' || *p == '\t' || *p == ' ') *p = ',';
     }
     nd_classify_dims d;
@@ -162,8 +169,7 @@ static int strategy_file(const char *dir, nd_classify_options *o, nd_classify_ru
     if (!rc) {
         for (int i = 0; i < d.count; i++) { /* over --dims */
             int k = 0;
-            while (k < o->dims.count && o->dims.dim[k] != d.dim[i])
-                k++;
+            while (k < o->dims.count && o->dims.dim[k] != d.dim[i]) k++;
             if (k == o->dims.count && k < ND_CLASSIFY_DIMS_MAX) o->dims.dim[o->dims.count++] = d.dim[i];
             if (k < ND_CLASSIFY_DIMS_MAX) o->dims.value[k] = d.value[i];
         }
@@ -171,7 +177,8 @@ static int strategy_file(const char *dir, nd_classify_options *o, nd_classify_ru
         o->has_dims = true;
         snprintf(run->dims_source, sizeof run->dims_source, "%s%s", path, merged ? " over --dims" : "");
     }
-    free(text), free(path);
+    free(text);
+    free(path);
     return rc;
 }
 
@@ -185,20 +192,25 @@ static int sweep_one(const char *dir, const nd_classify_options *defaults, nd_cl
     names in = {0};
     int rc = strategy_file(dir, &run->opts, run, err);
     if (!rc) rc = run_inputs(dir, &in, err);
-    for (size_t i = 0; i < in.n && !rc; i++)
-        rc = nd_classify_run_add(run, in.items[i], err);
+    for (size_t i = 0; i < in.n && !rc; i++) rc = nd_classify_run_add(run, in.items[i], err);
     if (!rc) rc = nd_classify_run_finish(run, err);
     names_free(&in);
-    if (rc) return nd_classify_run_free(run), rc;
+    if (rc) {
+        nd_classify_run_free(run);
+        return rc;
+    }
     *out = run;
     return ND_OK;
 }
 
 void nd_classify_sweep_free(nd_classify_sweep *s)
 {
-    for (size_t i = 0; i < s->n; i++)
-        free(s->dirs[i]), nd_classify_run_free(s->runs[i]);
-    free(s->dirs), free(s->runs);
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->dirs[i]);
+        nd_classify_run_free(s->runs[i]);
+    }
+    free(s->dirs);
+    free(s->runs);
     memset(s, 0, sizeof *s);
 }
 
@@ -223,12 +235,14 @@ int nd_classify_sweep_load(const char *dir, const nd_classify_options *opts, nd_
             rc = nd_error_set(err, ND_ENOMEM, "out of memory");
             break;
         }
-        s->dirs[s->n] = all.items[i], all.items[i] = NULL;
+        s->dirs[s->n] = all.items[i];
+        all.items[i] = NULL;
         s->runs[s->n++] = run;
     }
     names_free(&all);
     if (!rc && s->n == 0)
-        rc = nd_error_set(err, ND_EINPUT, "%s: no run directories in it (a sweep holds one directory per strategy)", dir);
+        rc = nd_error_set(err, ND_EINPUT,
+                          "%s: no run directories in it (a sweep holds one directory per strategy)", dir);
     if (rc) nd_classify_sweep_free(s);
     return rc;
 }
@@ -240,8 +254,10 @@ int nd_classify_sweep_csv_write(const nd_classify_sweep *s, const char *path, bo
     int rc = ND_OK;
     for (size_t i = 0; i < s->n && !rc; i++) {
         if (!s->runs[i]->opts.has_dims)
-            rc = nd_error_set(err, ND_EUSAGE, "%s: no degrees for this run (no %s in it, no --dims, "
-                              "no distributedInfo naming its groups)", s->dirs[i], STRATEGY_FILE);
+            rc = nd_error_set(err, ND_EUSAGE,
+                              "%s: no degrees for this run (no %s in it, no --dims, "
+                              "no distributedInfo naming its groups)",
+                              s->dirs[i], STRATEGY_FILE);
         else if ((rc = nd_classify_round_row_of(s->runs[i], nd_columns, &rows[i], err)))
             nd_error_prefix(err, "%s", s->dirs[i]);
     }

@@ -16,13 +16,17 @@ static const char usage[] =
     "       nd-classify --log TRAINER.log... [--log-config JOB.toml] [--dims ...] [--csv ROUND.csv]\n"
     "                   [--kernels FILE] [--perf-parts FILE] [--detail FILE] [--skip-steps N]\n"
     "                   [--view auto|host|device] [--stat mean|median] [--nd-columns]\n"
+    "                   [--comm-kernel REGEX]... [--comm-kernel-file FILE]\n"
     "                   [--json] [-v N] [-o DIR [--format png|svg|pdf]]\n"
     "\n"
     "Classifies the profiled steps of one run into ND's parts (compute, waits per parallel\n"
     "dimension, idle) and writes one row of the classified CSV that nd-compare and nd-fit read.\n"
     "\n"
-    "Inputs: torch.profiler Chrome traces (.json, .json.gz), torch_npu trace_view.json,\n"
-    "Ascend ASCEND_PROFILER_OUTPUT directories or step_trace_time.csv files.\n"
+    "Inputs: torch.profiler Chrome traces (.json, .json.gz; one without ProfilerStep is one\n"
+    "window), torch_npu trace_view.json, Ascend ASCEND_PROFILER_OUTPUT directories,\n"
+    "step_trace_time.csv files, kernel_details*.csv files (the Ascend kernel view). A trace\n"
+    "given twice (or as .json and .json.gz) is read once; two traces of one rank are refused.\n"
+    "Device kernels belong to the step that launched them (HTA's rule).\n"
     "\n"
     "  --dims SPEC        parallel degrees, e.g. DP=8,MP=4,PP=2,MB=16 (TP = MP; SP refused);\n"
     "                     without it, a trace's distributedInfo gives them when it names\n"
@@ -38,10 +42,11 @@ static const char usage[] =
     "  --log-config FILE  torchtitan's job toml (batch, sequence, degrees) for --log\n"
     "  --log-peak KIND    peak_mib from the reserved (default) or allocated peak\n"
     "  --perf-parts FILE  the row in ND estimate columns\n"
-    "  --detail FILE      one row per rank-step with per-source columns\n"
+    "  --detail FILE      one row per rank-step with per-source columns and HTA's\n"
+    "                     comm/compute overlap (comm_kernel_ms, overlap_pct)\n"
     "  --kernels FILE     the kernel view: time by kernel class, each collective type\n"
     "                     (calls, MiB, exposed and overlapped ms, bus bandwidth) and each\n"
-    "                     GEMM or attention shape (ms per call, TFLOP/s)\n"
+    "                     GEMM or attention shape (ms per call, TFLOP/s); blank: not known\n"
     "  --skip-steps N     drop each rank's first N steps (warm-up); with --log, the first N\n"
     "                     step lines (default: the first tenth, at least one)\n"
     "  --view V           auto (device when a trace has kernels), host or device\n"
@@ -50,9 +55,16 @@ static const char usage[] =
     "  --no-plots         no plots with -o\n"
     "  --report FILE      a one-page HTML report: summary, inputs, ND's parts, the plots (inline\n"
     "                     SVG, drawn for it even without -o), communication, warnings and notes\n"
+    "  --comm-kernel RE   device kernels whose name matches the POSIX extended regular\n"
+    "                     expression RE are communication too (repeatable), beside the\n"
+    "                     families nd knows (NCCL, RCCL, MSCCL, HCCL, DeepEP, NVSHMEM,\n"
+    "                     MSCCL++, UCC, symmetric memory) and the kernels collectives launch\n"
+    "  --comm-kernel-file FILE  the same, one expression a line ('#' comments)\n"
     "  --format F         plot format (-o, --report): png (default), svg or pdf\n";
 
 static const char exit_status[] = "Exit status: 0 done, 1 failed while running, 2 bad usage or bad input.\n";
+
+#define MAX_COMM_KERNELS 256 /* --comm-kernel flags and the lines of --comm-kernel-file */
 
 typedef struct args {
     const char *csv, *perf_parts, *detail, *kernels, *sweep, *log_config;
@@ -61,6 +73,10 @@ typedef struct args {
     const char **inputs; /* the traces, directories or logs, in order */
     int n_inputs;
     nd_classify_options *o;
+    const char *comm_kernel[MAX_COMM_KERNELS]; /* borrowed: argv, or owned_patterns */
+    size_t n_comm_kernel;
+    char **owned_patterns; /* the --comm-kernel-file lines, freed by main */
+    size_t n_owned;
 } args;
 
 static int fail(int code, const char *msg)
@@ -69,6 +85,42 @@ static int fail(int code, const char *msg)
     fprintf(stderr, "nd-classify: %s\n", msg);
     if (code == ND_EUSAGE) fprintf(stderr, "Try 'nd-classify --help'.\n");
     return nd_exit_status(code);
+}
+
+static int comm_kernel_add(args *a, const char *re, nd_error *err)
+{
+    if (a->n_comm_kernel == MAX_COMM_KERNELS)
+        return nd_error_set(err, ND_EUSAGE, "--comm-kernel: more than %d patterns", MAX_COMM_KERNELS);
+    a->comm_kernel[a->n_comm_kernel++] = re;
+    return ND_OK;
+}
+
+/* The patterns of a --comm-kernel-file, kept until main ends. */
+static int comm_kernel_file(args *a, const char *path, nd_error *err)
+{
+    char **lines;
+    size_t n;
+    if (nd_classify_patterns_read(path, &lines, &n, err)) return err->code;
+    char **all = realloc(a->owned_patterns, (a->n_owned + n + 1) * sizeof *all);
+    if (!all) {
+        for (size_t i = 0; i < n; i++) free(lines[i]);
+        free(lines);
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
+    a->owned_patterns = all;
+    int rc = ND_OK;
+    for (size_t i = 0; i < n; i++) {
+        a->owned_patterns[a->n_owned++] = lines[i];
+        if (!rc) rc = comm_kernel_add(a, lines[i], err);
+    }
+    free(lines);
+    return rc;
+}
+
+static void args_free(args *a)
+{
+    for (size_t i = 0; i < a->n_owned; i++) free(a->owned_patterns[i]);
+    free(a->owned_patterns);
 }
 
 enum {
@@ -88,7 +140,9 @@ enum {
     OPT_LOG_PEAK,
     OPT_FORMAT,
     OPT_NO_PLOTS,
-    OPT_REPORT
+    OPT_REPORT,
+    OPT_COMM_KERNEL,
+    OPT_COMM_KERNEL_FILE
 };
 
 static const struct option longs[] = {{"dims", required_argument, 0, OPT_DIMS},
@@ -108,6 +162,8 @@ static const struct option longs[] = {{"dims", required_argument, 0, OPT_DIMS},
                                       {"format", required_argument, 0, OPT_FORMAT},
                                       {"no-plots", no_argument, 0, OPT_NO_PLOTS},
                                       {"report", required_argument, 0, OPT_REPORT},
+                                      {"comm-kernel", required_argument, 0, OPT_COMM_KERNEL},
+                                      {"comm-kernel-file", required_argument, 0, OPT_COMM_KERNEL_FILE},
                                       {0, 0, 0, 0}};
 
 static int take_choice(int opt, const char *arg, args *a, nd_error *err)
@@ -173,6 +229,10 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
     case OPT_NO_PLOTS: a->no_plots = true; return 0;
     case OPT_NO_PLOTS | ND_CMDLINE_NO: a->no_plots = false; return 0;
     case OPT_REPORT: a->report = arg; return 0;
+    case OPT_COMM_KERNEL:
+        if (nd_classify_pattern_check(arg, err)) return err->code;
+        return comm_kernel_add(a, arg, err);
+    case OPT_COMM_KERNEL_FILE: return comm_kernel_file(a, arg, err);
     case OPT_SWEEP: a->sweep = arg; return 0;
     case OPT_LOG: a->log = true; return 0;
     case OPT_LOG | ND_CMDLINE_NO: a->log = false; return 0;
@@ -322,8 +382,11 @@ int main(int argc, char **argv)
     if (status < 0 && check_flags(&a, &sh, &err)) status = nd_cmdline_usage_error("nd-classify", err.message);
     if (status >= 0) {
         free(a.inputs);
+        args_free(&a);
         return status == 0 && fflush(stdout) != 0 ? 1 : status;
     }
+    o.comm_kernels = a.comm_kernel;
+    o.n_comm_kernels = a.n_comm_kernel;
     nd_main_start();
     nd_cmdline_streams io;
     nd_cmdline_streams_open(sh.verbosity, &io);
@@ -336,5 +399,6 @@ int main(int argc, char **argv)
         rc = traces_main(&o, &a, &sh, io.out, &err);
     nd_cmdline_streams_close(&io);
     free(a.inputs);
+    args_free(&a); /* the patterns the options borrowed */
     return nd_main_end("nd-classify", sh.verbosity, rc, &err);
 }

@@ -123,16 +123,22 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     p[ND_PART_EP_COMM] = m * x->ep_ms;
     p[ND_PART_CP_COMM] = m * x->cp_ms;
     p[ND_PART_BUBBLE] = nd_pipeline_ms(s, times, sx) - m * x->total_ms;
-    p[ND_PART_PP_COMM] = nd_stage_p2p_ms(ctx, s);
+    p[ND_PART_PP_COMM] = nd_stage_p2p_ms(ctx, s, x);
     p[ND_PART_DP_COMM] = y->dp_comm_ms;
     p[ND_PART_DP_REDUCE] = y->dp_reduce_ms;
     p[ND_PART_OPTIMIZER] = y->optimizer_ms;
     p[ND_PART_OVERHEAD] = m * x->overhead_ms + ctx->device->step_host_ms;
 
     /* The counts a calibration's fixed costs multiply (docs/calibration.md §Fixed costs). */
-    est->microbatch_slots = s->schedule == ND_SCHEDULE_INTERLEAVED && s->vpp > 1
-                                ? m + (double)(s->pp - 1) / (double)s->vpp
-                                : m + (double)(s->pp - 1);
+    switch (s->schedule) {
+    case ND_SCHEDULE_INTERLEAVED: est->microbatch_slots = m + (double)(s->pp - 1) / (double)s->vpp; break;
+    case ND_SCHEDULE_ZB_V:
+    case ND_SCHEDULE_DUALPIPE:
+    case ND_SCHEDULE_DUALPIPE_V: /* the slots the straggler's time fills */
+        est->microbatch_slots = x->total_ms > 0 ? nd_pipeline_ms(s, times, sx) / x->total_ms : m;
+        break;
+    default: est->microbatch_slots = m + (double)(s->pp - 1);
+    }
     est->kernels_per_step = x->kernels * est->microbatch_slots;
     memcpy(est->parts_ms, est->raw_parts_ms, sizeof est->parts_ms);
     if (ctx->ratios)

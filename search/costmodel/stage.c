@@ -11,6 +11,7 @@
 #include "nd/base/units.h"
 #include "kernels.h"
 #include "nd/base/array.h"
+#include "nd/costmodel/split.h"
 
 static int64_t gcd64(int64_t a, int64_t b)
 {
@@ -47,26 +48,58 @@ static void layer_params(const nd_context *ctx, const nd_strategy *s, nd_layer_k
     *e = (double)pc->moe_routed / (double)(s->ep * s->etp);
 }
 
+void nd_stage_held_chunks(const nd_strategy *s, int64_t stage, nd_held_chunks *h)
+{
+    h->n = 0;
+    switch (s->schedule) {
+    case ND_SCHEDULE_ZB_V:
+    case ND_SCHEDULE_DUALPIPE_V: /* a V: down the ranks, then back up */
+        h->v[h->n++] = stage;
+        h->v[h->n++] = 2 * s->pp - 1 - stage;
+        return;
+    case ND_SCHEDULE_DUALPIPE: /* both directions: this rank's stage and its mirror */
+        h->v[h->n++] = stage;
+        if (s->pp - 1 - stage != stage) h->v[h->n++] = s->pp - 1 - stage;
+        if (h->n == 2 && h->v[1] < h->v[0]) {
+            h->v[1] = h->v[0];
+            h->v[0] = s->pp - 1 - stage;
+        }
+        return;
+    default:
+        for (int64_t c = 0; c < s->vpp && h->n < ND_MAX_CHUNKS_PER_RANK; c++)
+            h->v[h->n++] = c * s->pp + stage;
+    }
+}
+
+/* The layers of each kind rank `stage` holds, the first of its first chunk and their count;
+ * whether it holds the embedding (virtual stage 0) and the loss (the last). */
 static void count_layers(const nd_context *ctx, const nd_strategy *s, int64_t stage,
-                         int64_t kinds[ND_LAYER_KINDS], int64_t *first, int64_t *count)
+                         int64_t kinds[ND_LAYER_KINDS], nd_stage_work *w)
 {
     const nd_model *m = ctx->model;
     kinds[ND_LAYER_DENSE] = kinds[ND_LAYER_MOE] = 0;
-    if (s->vpp <= 1) {
-        nd_strategy_stage_layers(s, m->layers, stage, first, count);
+    nd_held_chunks h;
+    nd_stage_held_chunks(s, stage, &h);
+    int64_t last_v = nd_stage_virtual_count(s) - 1;
+    w->layers = 0;
+    w->first = w->last = false;
+    for (int i = 0; i < h.n; i++) {
+        int64_t first, count;
+        nd_split_chunk(s, m->layers, h.v[i] % s->pp, h.v[i] / s->pp, &first, &count);
+        if (i == 0) w->first_layer = first;
+        w->layers += count;
+        w->first |= h.v[i] == 0;
+        w->last |= h.v[i] == last_v;
         for (int k = 0; k < ND_LAYER_KINDS; k++)
-            kinds[k] = nd_model_count_kind(m, *first, *count, (nd_layer_kind)k);
-        return;
+            kinds[k] += nd_model_count_kind(m, first, count, (nd_layer_kind)k);
     }
-    /* Interleaved: stage s holds chunks s, s + PP, s + 2 PP, ... of L / (PP x VPP) layers. */
-    int64_t chunk = m->layers / (s->pp * s->vpp);
-    *first = stage * chunk;
-    *count = chunk * s->vpp;
-    for (int64_t c = 0; c < s->vpp; c++) {
-        int64_t start = (c * s->pp + stage) * chunk;
-        for (int k = 0; k < ND_LAYER_KINDS; k++)
-            kinds[k] += nd_model_count_kind(m, start, chunk, (nd_layer_kind)k);
-    }
+    /* DualPipe: each micro-batch passes one of the rank's two stages */
+    w->pass_share = s->schedule == ND_SCHEDULE_DUALPIPE && h.n == 2 ? 0.5 : 1.0;
+}
+
+int64_t nd_stage_virtual_count(const nd_strategy *s)
+{
+    return s->schedule == ND_SCHEDULE_DUALPIPE ? s->pp : s->pp * s->vpp;
 }
 
 void nd_stage_work_init(const nd_context *ctx, const nd_strategy *s, const nd_recompute_plan *plan,
@@ -81,10 +114,8 @@ void nd_stage_work_next(const nd_context *ctx, const nd_strategy *s, const nd_re
     const nd_model *m = ctx->model;
     memset(w, 0, sizeof *w);
     w->stage = stage;
-    w->first = stage == 0;
-    w->last = stage == s->pp - 1;
     int64_t kinds[ND_LAYER_KINDS];
-    count_layers(ctx, s, stage, kinds, &w->first_layer, &w->layers);
+    count_layers(ctx, s, stage, kinds, w);
     if (w->last && m->mtp_layers) kinds[nd_model_layer_kind(m, m->layers)] += m->mtp_layers;
     if (plan && stage < plan->stages) {
         memcpy(w->n, plan->layers[stage], sizeof w->n);
@@ -126,6 +157,22 @@ void nd_stage_work_next(const nd_context *ctx, const nd_strategy *s, const nd_re
         if (needs_embedding && s->pp > 1) w->params_ne += v * h / tp;
         w->params_ne += (double)m->mtp_layers * (3 * norm + 2 * h * h / tp);
     }
+}
+
+/* Whether the schedule runs a forward and a backward of two micro-batches at once on a rank
+ * (DualPipe's F&B pairs), so that one's communication hides behind the other's compute. */
+static bool pairs_passes(const nd_context *ctx, const nd_strategy *s)
+{
+    return s->schedule == ND_SCHEDULE_DUALPIPE || s->schedule == ND_SCHEDULE_DUALPIPE_V ||
+           (ctx->train->ep_comm_overlap && s->pp > 1);
+}
+
+/* A per-micro-batch time scaled by the share of the rank one micro-batch passes. */
+static void scale_time(nd_stage_time *t, double f)
+{
+    double *v[] = {&t->forward_ms, &t->backward_ms, &t->recompute_ms, &t->weight_grad_ms, &t->tp_ms,
+                   &t->ep_ms,      &t->cp_ms,       &t->overhead_ms,  &t->kernels,        &t->total_ms};
+    for (size_t i = 0; i < ND_ARRAY_LEN(v); i++) *v[i] *= f;
 }
 
 void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s, const nd_layer_cache_entry *costs,
@@ -216,6 +263,19 @@ void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s, const nd
                       d->microbatch_host_ms + (graphs ? 0 : fw->microbatch_ops * op);
     t->kernels = kernels;
     t->total_ms = busy + t->overhead_ms;
+    if (w->pass_share > 0 && w->pass_share != 1.0) scale_time(t, w->pass_share);
+    if (pairs_passes(ctx, s)) {
+        /* one micro-batch's all-to-alls beside the other's forward or backward: the steady
+         * state's pairs, not the first forwards a 1F1B rank runs alone */
+        double m = (double)s->mb,
+               alone = s->schedule == ND_SCHEDULE_DUALPIPE || s->schedule == ND_SCHEDULE_DUALPIPE_V
+                           ? 0
+                           : fmin(m, (double)(s->pp - w->stage - 1));
+        double window = t->forward_ms + t->backward_ms + t->recompute_ms;
+        double hidden = fmin(t->ep_ms, window) * (m - alone) / m;
+        t->ep_ms -= hidden;
+        t->total_ms -= hidden;
+    }
 }
 
 /* Communication that may hide behind `window` ms; never less than one bucket of it. */
@@ -569,40 +629,74 @@ double nd_stage_model_flops(const nd_context *ctx, const nd_layer_cache_entry *c
     return f;
 }
 
-double nd_stage_p2p_ms(const nd_context *ctx, const nd_strategy *s)
+double nd_stage_p2p_ms(const nd_context *ctx, const nd_strategy *s, const nd_stage_time *straggler)
 {
     if (s->pp <= 1) return 0.0;
     const nd_train *tr = ctx->train;
     double T = (double)s->mbs * (double)tr->seq_len / (double)s->cp;
     double bytes = tr->param_bytes * T * (double)ctx->model->hidden / (s->sp ? (double)s->tp : 1);
     nd_group pipe = {s->pp, s->tp * s->cp * s->dp};
-    /* Blocking sends on the critical path: one forward and one backward per micro-batch
-     * chunk crossing, plus the fill and drain across the stages. */
-    double crossings = 2.0 * ((double)(s->mb * s->vpp) + (double)s->pp - 2);
-    return crossings * nd_collective_ms(ctx->device, ND_COLL_P2P, pipe, bytes);
+    double one = nd_collective_ms(ctx->device, ND_COLL_P2P, pipe, bytes);
+    double m = (double)s->mb, v = (double)s->vpp, p = (double)s->pp;
+    switch (s->schedule) {
+    case ND_SCHEDULE_DUALPIPE:
+    case ND_SCHEDULE_DUALPIPE_V:
+        /* sends run beside the paired passes' compute: only the first forward's and the last
+         * backward's crossings of the ranks wait on them */
+        return 2.0 * (p - 1) * one;
+    case ND_SCHEDULE_INTERLEAVED:
+        if (tr->overlap_p2p_comm) {
+            /* Megatron's overlap_p2p_comm: a chunk's send and the next chunk's receive run
+             * beside the current chunk's compute; the fill and drain still wait, and a
+             * transfer longer than a chunk's compute shows its excess */
+            double chunk = straggler ? straggler->total_ms / v : 0;
+            return 2.0 * (p - 1) * one + 2.0 * (m * v) * fmax(0.0, one - chunk);
+        }
+        break;
+    default: break;
+    }
+    /* Blocking sends on the critical path: one forward and one backward per micro-batch chunk
+     * crossing, plus the fill and drain across the stages (ZB-V's V crosses each rank twice). */
+    double crossings = 2.0 * (m * v + p - 2);
+    return crossings * one;
 }
 
-/* Pipeline time of m micro-batches over the stages (x: per-micro-batch stage times). */
+/* Pipeline time of m micro-batches over the stages (st: per-micro-batch stage times). */
 double nd_pipeline_ms(const nd_strategy *s, const nd_stage_time *st, int straggler)
 {
     double m = (double)s->mb, p = (double)s->pp, v = (double)s->vpp;
-    double X = st[straggler].total_ms, sum = 0;
+    const nd_stage_time *x = &st[straggler];
+    double X = x->total_ms, sum = 0;
     for (int64_t i = 0; i < s->pp; i++) sum += st[i].total_ms;
+    /* the other stages' idle time while the straggler fills and drains, less what weight
+     * gradients (W) deferred into the bubble fill: ZB-H1 2 W, ZB-H2 3 W (Qi et al. 2023:
+     * bubbles (p-1)(F+B-W) and (p-1)(F+B-2W), B there being the input gradients alone) */
+    double idle = 0, w_fill = s->schedule == ND_SCHEDULE_ZB_H1 ? 2 : 3;
+    for (int64_t i = 0; i < s->pp; i++)
+        if (i != straggler) idle += fmax(0.0, st[i].total_ms - w_fill * st[i].weight_grad_ms);
+    /* DualPipe's bubble, (PP/2 - 1)(F&B + B - 3W) (DeepSeek-V3 report, Table 2): F&B a paired
+     * forward and backward, B a full backward, W its weight gradients */
+    double fb = fmax(0.0, X + x->backward_ms + x->recompute_ms - 3 * x->weight_grad_ms);
     switch (s->schedule) {
-    case ND_SCHEDULE_INTERLEAVED: return (sum + p * (v - 1) * X) / v + (m * v - p * (v - 1) - 1) * X / v;
-    case ND_SCHEDULE_ZB_H1: {
-        /* Weight gradients fill the bubble: each other stage idles x - 2W, not x. */
-        double t = m * X;
-        for (int64_t i = 0; i < s->pp; i++)
-            if (i != straggler) t += fmax(0.0, st[i].total_ms - 2 * st[i].weight_grad_ms);
-        return t;
-    }
+    case ND_SCHEDULE_INTERLEAVED: return m * X + (sum - X) / v;
+    case ND_SCHEDULE_ZB_H1:
+    case ND_SCHEDULE_ZB_H2: return m * X + idle;
+    case ND_SCHEDULE_ZB_V:
+        /* two chunks a rank: every fill and drain step is half a rank's work (Qi et al. 2024) */
+        return m * X + idle / 2;
+    case ND_SCHEDULE_DUALPIPE: return m * X + fmax(0.0, p / 2 - 1) * fb;
+    case ND_SCHEDULE_DUALPIPE_V:
+        /* DualPipeV: a DualPipe of 2 PP chunks over PP ranks, each chunk half a rank's work */
+        return m * X + (p - 1) * fb / 2;
     default: return sum + (m - 1) * X;
     }
 }
 
-/* Micro-batches whose activations a stage holds at its peak (Narayanan et al. 2021 for
- * 1F1B and the interleaved schedule; Qi et al. 2023: ZB-H1 holds what 1F1B holds). */
+/* Micro-batches of a rank's activations held at its peak: Narayanan et al. 2021 for 1F1B and
+ * the interleaved schedule; Qi et al. 2023: ZB-H1 holds what 1F1B holds, ZB-H2 twice;
+ * Qi et al. 2024: ZB-V what 1F1B holds on the first rank, on every rank; DeepSeek-V3 report
+ * Table 2 and the DualPipe repository: DualPipe PP + 1 of one stage (its two stages hold the
+ * rank's layers twice over), DualPipeV 2 PP + 1 chunks (half a rank's layers each). */
 double nd_stage_inflight(const nd_strategy *s, int64_t stage)
 {
     double m = (double)s->mb, p = (double)s->pp, v = (double)s->vpp, st = (double)stage;
@@ -613,6 +707,10 @@ double nd_stage_inflight(const nd_strategy *s, int64_t stage)
         if (chunks > m * v) chunks = m * v;
         return chunks / v;
     }
+    case ND_SCHEDULE_ZB_H2: return fmin(m, 2 * (p - st) - 1);
+    case ND_SCHEDULE_ZB_V: return fmin(m, p);
+    case ND_SCHEDULE_DUALPIPE: return fmin(m, p + 1) / 2;
+    case ND_SCHEDULE_DUALPIPE_V: return fmin(m, p + 0.5);
     default: return fmin(m, p - st);
     }
 }

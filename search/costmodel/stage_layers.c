@@ -5,6 +5,8 @@
  */
 #include "nd/costmodel/stage.h"
 
+#include "nd/costmodel/split.h"
+
 int64_t nd_stage_layer_count(const nd_context *ctx, const nd_stage_work *w)
 {
     return w->layers + (w->last ? ctx->model->mtp_layers : 0);
@@ -14,10 +16,15 @@ int64_t nd_stage_layer_at(const nd_context *ctx, const nd_strategy *s, const nd_
 {
     const nd_model *m = ctx->model;
     if (j >= w->layers) return m->layers + (j - w->layers); /* MTP layers follow the body */
-    if (s->vpp <= 1) return w->first_layer + j;
-    /* Interleaved: the stage holds chunks stage, stage + PP, stage + 2 PP, ... */
-    int64_t chunk = m->layers / (s->pp * s->vpp);
-    return ((j / chunk) * s->pp + w->stage) * chunk + j % chunk;
+    nd_held_chunks h;
+    nd_stage_held_chunks(s, w->stage, &h);
+    for (int i = 0; i < h.n; i++) {
+        int64_t first, count;
+        nd_split_chunk(s, m->layers, h.v[i] % s->pp, h.v[i] / s->pp, &first, &count);
+        if (j < count) return first + j;
+        j -= count;
+    }
+    return -1;
 }
 
 nd_recompute nd_plan_layer_mode(const nd_recompute_plan *plan, int64_t stage, nd_layer_kind kind, int64_t pos,

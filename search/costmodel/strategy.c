@@ -13,6 +13,7 @@
 
 #include "nd/base/text.h"
 #include "nd/base/array.h"
+#include "nd/costmodel/split.h"
 
 #define DEGREE_MAX ((int64_t)1 << 20)
 
@@ -27,7 +28,9 @@ void nd_strategy_init(nd_strategy *s)
 }
 
 static const char *recompute_names[] = {"off", "selective", "full"};
-static const char *schedule_names[] = {"1f1b", "interleaved", "zb-h1", "gpipe"};
+static const char *schedule_names[] = {"1f1b",  "interleaved", "zb-h1",    "gpipe",
+                                       "zb-h2", "zb-v",        "dualpipe", "dualpipev"};
+_Static_assert(ND_ARRAY_LEN(schedule_names) == ND_SCHEDULES, "a name per schedule");
 
 const char *nd_recompute_name(nd_recompute r)
 {
@@ -60,15 +63,25 @@ int nd_schedule_parse(const char *text, nd_schedule *out)
             *out = (nd_schedule)i;
             return 0;
         }
-    if (nd_text_equal_nocase(text, "zb") || nd_text_equal_nocase(text, "zbh1") ||
-        nd_text_equal_nocase(text, "zero_bubble")) {
-        *out = ND_SCHEDULE_ZB_H1;
-        return 0;
-    }
-    if (nd_text_equal_nocase(text, "vpp")) {
-        *out = ND_SCHEDULE_INTERLEAVED;
-        return 0;
-    }
+    /* other spellings: nd's earlier ones, torchtitan's schedule classes, DeepSeek's */
+    static const struct {
+        const char *name;
+        nd_schedule schedule;
+    } aliases[] = {{"zb", ND_SCHEDULE_ZB_H1},
+                   {"zbh1", ND_SCHEDULE_ZB_H1},
+                   {"zero_bubble", ND_SCHEDULE_ZB_H1},
+                   {"vpp", ND_SCHEDULE_INTERLEAVED},
+                   {"interleaved1f1b", ND_SCHEDULE_INTERLEAVED},
+                   {"zbh2", ND_SCHEDULE_ZB_H2},
+                   {"zbv", ND_SCHEDULE_ZB_V},
+                   {"zbvzerobubble", ND_SCHEDULE_ZB_V},
+                   {"dualpipe_v", ND_SCHEDULE_DUALPIPE_V},
+                   {"dualpipe-v", ND_SCHEDULE_DUALPIPE_V}};
+    for (size_t i = 0; i < ND_ARRAY_LEN(aliases); i++)
+        if (nd_text_equal_nocase(text, aliases[i].name)) {
+            *out = aliases[i].schedule;
+            return 0;
+        }
     return -1;
 }
 
@@ -182,8 +195,11 @@ int nd_strategy_set(nd_strategy *s, const char *key, const char *value, nd_error
     }
     if (nd_text_equal_nocase(key, nd_strategy_keys.schedule)) {
         if (nd_schedule_parse(value, &s->schedule))
-            return nd_error_set(err, ND_EINPUT,
-                                "strategy schedule=%s: must be 1f1b, interleaved, zb-h1 or gpipe", value);
+            return nd_error_set(
+                err, ND_EINPUT,
+                "strategy schedule=%s: must be 1f1b, interleaved, zb-h1, zb-h2, zb-v, gpipe, dualpipe or "
+                "dualpipev",
+                value);
         return ND_OK;
     }
     char known[160];
@@ -249,29 +265,8 @@ int64_t nd_strategy_devices(const nd_strategy *s)
 
 static int check_layers(const nd_strategy *s, const nd_model *m, nd_error *err)
 {
-    int64_t L = m->layers;
-    if (s->pp > L)
-        return nd_error_set(err, ND_EINPUT, "PP=%lld: more pipeline stages than the %lld layers",
-                            (long long)s->pp, (long long)L);
-    if (!s->first_stage_layers && !s->last_stage_layers) {
-        if (L % (s->pp * s->vpp))
-            return nd_error_set(err, ND_EINPUT,
-                                "PP=%lld VPP=%lld: the %lld layers do not divide into %lld equal "
-                                "chunks (give FIRST= and/or LAST= layers for uneven end stages)",
-                                (long long)s->pp, (long long)s->vpp, (long long)L,
-                                (long long)(s->pp * s->vpp));
-        return ND_OK;
-    }
-    if (s->pp < 2 || s->vpp > 1) return nd_error_set(err, ND_EINPUT, "FIRST=/LAST= need PP >= 2 and VPP = 1");
-    int64_t set = (s->first_stage_layers > 0) + (s->last_stage_layers > 0);
-    int64_t rest = L - s->first_stage_layers - s->last_stage_layers;
-    int64_t middle = s->pp - set;
-    if (rest < 0 || (middle == 0 && rest != 0) || (middle > 0 && (rest <= 0 || rest % middle)))
-        return nd_error_set(err, ND_EINPUT,
-                            "FIRST=%lld LAST=%lld: the other %lld layers do not divide evenly over "
-                            "the other %lld stages",
-                            (long long)s->first_stage_layers, (long long)s->last_stage_layers,
-                            (long long)rest, (long long)middle);
+    char why[320];
+    if (nd_split_check(s, m->layers, why, sizeof why)) return nd_error_set(err, ND_EINPUT, "%s", why);
     return ND_OK;
 }
 
@@ -324,24 +319,64 @@ static int check_experts(nd_strategy *s, const nd_model *m, nd_error *err)
     return ND_OK;
 }
 
+/* The schedules that run two chunks a rank in a V (ZB-V, DualPipeV) and DualPipe's two
+ * directions, with what each needs (Qi et al. 2024; DeepSeek-AI 2024, §3.2.1 and its DualPipe
+ * repository). */
+static bool v_shaped(nd_schedule sc)
+{
+    return sc == ND_SCHEDULE_ZB_V || sc == ND_SCHEDULE_DUALPIPE_V;
+}
+
 static int check_pipeline(nd_strategy *s, nd_error *err)
 {
+    long long pp = (long long)s->pp, vpp = (long long)s->vpp, mb = (long long)s->mb;
     if (s->vpp > 1 && s->schedule == ND_SCHEDULE_1F1B) s->schedule = ND_SCHEDULE_INTERLEAVED;
-    if (s->schedule == ND_SCHEDULE_INTERLEAVED) {
+    if (v_shaped(s->schedule) && s->vpp == 1) s->vpp = 2; /* its two chunks a rank */
+    const char *name = nd_schedule_name(s->schedule);
+    if (s->vpp > ND_MAX_CHUNKS_PER_RANK || s->pp * s->vpp > ND_MAX_VIRTUAL_STAGES)
+        return nd_error_set(err, ND_EINPUT, "VPP=%lld: at most %d chunks a rank and %d virtual stages in all",
+                            vpp, ND_MAX_CHUNKS_PER_RANK, ND_MAX_VIRTUAL_STAGES);
+    switch (s->schedule) {
+    case ND_SCHEDULE_INTERLEAVED:
         if (s->vpp < 2 || s->pp < 2)
             return nd_error_set(err, ND_EINPUT,
-                                "schedule=interleaved needs PP >= 2 and VPP >= 2 (here PP=%lld VPP=%lld)",
-                                (long long)s->pp, (long long)s->vpp);
+                                "schedule=interleaved needs PP >= 2 and VPP >= 2 (here PP=%lld VPP=%lld)", pp,
+                                vpp);
         if (s->mb % s->pp)
             return nd_error_set(err, ND_EINPUT,
                                 "VPP=%lld: the interleaved schedule runs micro-batches in groups of "
                                 "PP=%lld, which MB=%lld is not a multiple of",
-                                (long long)s->vpp, (long long)s->pp, (long long)s->mb);
-    } else if (s->vpp > 1) {
-        return nd_error_set(err, ND_EINPUT, "VPP=%lld needs schedule=interleaved, not %s", (long long)s->vpp,
-                            nd_schedule_name(s->schedule));
+                                vpp, pp, mb);
+        return ND_OK;
+    case ND_SCHEDULE_ZB_V:
+    case ND_SCHEDULE_DUALPIPE_V:
+        if (s->vpp != 2 || s->pp < 2)
+            return nd_error_set(err, ND_EINPUT,
+                                "schedule=%s runs two chunks on each of PP >= 2 ranks (here PP=%lld "
+                                "VPP=%lld)",
+                                name, pp, vpp);
+        if (s->mb < 2 * s->pp)
+            return nd_error_set(err, ND_EINPUT,
+                                "schedule=%s needs at least 2 x PP = %lld micro-batches (MB=%lld)", name,
+                                2 * pp, mb);
+        return ND_OK;
+    case ND_SCHEDULE_DUALPIPE:
+        if (s->vpp != 1 || s->pp < 2 || s->pp % 2)
+            return nd_error_set(err, ND_EINPUT,
+                                "schedule=dualpipe needs an even PP >= 2 and VPP 1 (here PP=%lld VPP=%lld)",
+                                pp, vpp);
+        if (s->mb < 2 * s->pp || s->mb % 2)
+            return nd_error_set(err, ND_EINPUT,
+                                "schedule=dualpipe feeds half the micro-batches from each end: MB=%lld "
+                                "must be even and at least 2 x PP = %lld",
+                                mb, 2 * pp);
+        return ND_OK;
+    default:
+        if (s->vpp > 1)
+            return nd_error_set(err, ND_EINPUT,
+                                "VPP=%lld needs schedule=interleaved, zb-v or dualpipev, not %s", vpp, name);
+        return ND_OK;
     }
-    return ND_OK;
 }
 
 int nd_strategy_check(nd_strategy *s, const nd_model *m, int64_t devices, int64_t global_batch,
@@ -369,6 +404,7 @@ int nd_strategy_check(nd_strategy *s, const nd_model *m, int64_t devices, int64_
                             (long long)s->dp, (long long)s->mb, (long long)s->mbs,
                             (long long)(s->dp * s->mb * s->mbs), (long long)global_batch);
     if ((rc = check_heads_and_widths(s, m, err))) return rc;
+    if (v_shaped(s->schedule) && s->vpp == 1) s->vpp = 2;
     if ((rc = check_layers(s, m, err))) return rc;
     if ((rc = check_experts(s, m, err))) return rc;
     if (s->cp > 1 && seq_len % (2 * s->cp))
@@ -384,40 +420,15 @@ int nd_strategy_check(nd_strategy *s, const nd_model *m, int64_t devices, int64_
     if (s->zero < 0) s->zero = s->op > 1 ? 1 : 0;
     if (s->zero > 0 && s->op == 1) s->zero = 0; /* one shard holds everything */
     if (s->tp == 1) s->sp = false;              /* nothing to shard the sequence over */
-    if ((rc = check_pipeline(s, err))) return rc;
-    if (s->schedule == ND_SCHEDULE_ZB_H1 && s->vpp > 1)
-        return nd_error_set(err, ND_EINPUT, "schedule=zb-h1 has no interleaved form here (VPP must be 1)");
-    return ND_OK;
+    return check_pipeline(s, err);
 }
 
 void nd_strategy_stage_layers(const nd_strategy *s, int64_t layers, int64_t stage, int64_t *first,
                               int64_t *count)
 {
-    int64_t f = s->first_stage_layers, l = s->last_stage_layers;
-    if (s->pp == 1) {
-        *first = 0;
-        *count = layers;
-        return;
-    }
-    if (!f && !l) {
-        int64_t per = layers / s->pp;
-        *first = stage * per;
-        *count = per;
-        return;
-    }
-    int64_t middle = s->pp - (f > 0) - (l > 0);
-    int64_t per = middle ? (layers - f - l) / middle : 0;
-    int64_t first_count = f ? f : per;
-    if (stage == 0) {
-        *first = 0;
-        *count = first_count;
-    } else if (stage == s->pp - 1) {
-        *count = l ? l : per;
-        *first = layers - *count;
-    } else {
-        *first = first_count + (stage - 1) * per;
-        *count = per;
-    }
+    int64_t chunk_count;
+    nd_split_chunk(s, layers, stage, 0, first, &chunk_count);
+    *count = nd_split_rank_layers(s, layers, stage);
 }
 
 void nd_strategy_format(const nd_strategy *s, char *buf, size_t size)
@@ -447,17 +458,5 @@ void nd_strategy_label(const nd_strategy *s, char *buf, size_t size)
 
 bool nd_strategy_uneven_split(int64_t layers, int64_t pp, int64_t *first, int64_t *last)
 {
-    if (pp == 2) {
-        *first = (layers + 1) / 2;
-        *last = layers / 2;
-        return *last >= 1;
-    }
-    for (int64_t per = layers / pp; per <= layers / pp + 1; per++) {
-        int64_t rest = layers - (pp - 2) * per;
-        if (per < 1 || rest < 2 || rest > 2 * per) continue;
-        *first = (rest + 1) / 2;
-        *last = rest / 2;
-        return true;
-    }
-    return false;
+    return nd_split_uneven(layers, pp, 1, first, last);
 }

@@ -37,6 +37,19 @@ static int set_selective(nd_train *t, const char *word, const char *where, nd_er
 
 /* `precision` sets the gradient and master-weight sizes too, so it is applied before the
  * keys that refine them, wherever it stands in the file. */
+/* train.pipeline_layout: kept as text, read once the strategy's PP is known
+ * (nd_run_bind_layout). */
+static int set_layout_text(nd_run *run, const char *value, const char *where, nd_error *err)
+{
+    if (strlen(value) >= sizeof run->pipeline_layout_text || nd_text_name_chars(value) < 0)
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: key 'pipeline_layout': not a layout of printable text up to %zu "
+                            "bytes",
+                            where, sizeof run->pipeline_layout_text - 1);
+    nd_text_copy(run->pipeline_layout_text, value, sizeof run->pipeline_layout_text);
+    return ND_OK;
+}
+
 static int load_train(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
 {
     const char *spelled[ND_TRAIN_FIELDS] = {0}; /* per train field, the spelling the file used */
@@ -65,6 +78,10 @@ static int load_train(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err)
         if (!key || !value)
             return nd_error_set(err, ND_EINPUT, "%s: train entries must be `key: value`", where);
         if (!strcmp(key, "precision")) continue;
+        if (!strcmp(key, "pipeline_layout") || !strcmp(key, "pipeline_model_parallel_layout")) {
+            if ((rc = set_layout_text(run, value, where, err))) return rc;
+            continue;
+        }
         int field = nd_train_key_index(key);
         if (field >= 0 && spelled[field])
             return nd_error_set(err, ND_EINPUT,
@@ -239,6 +256,8 @@ void nd_run_sync_strategy(nd_run *run, bool strategy_recompute, bool strategy_sc
 {
     if (!strategy_recompute) run->strategy.recompute = run->train.recompute;
     if (!strategy_schedule) run->strategy.schedule = run->train.schedule;
+    run->strategy.embedding_in_split = run->train.account_embedding;
+    run->strategy.loss_in_split = run->train.account_loss;
 }
 
 static bool has_key_nocase(nd_yaml *y, yaml_node_t *map, const char *key);
@@ -281,6 +300,7 @@ static int load_yaml(nd_run *run, nd_yaml *y, nd_error *err)
      * numbers beside the model it read from a checkpoint (census_spec.yaml). nd reads neither. */
     nd_run_sync_strategy(run, has_key_nocase(y, strategy, "recompute"),
                          has_key_nocase(y, strategy, "schedule"));
+    if ((rc = nd_run_bind_layout(run, err))) return rc;
     return ND_OK;
 }
 
@@ -349,6 +369,11 @@ int nd_run_set(nd_run *run, const char *key, const char *value, nd_error *err)
                                 value);
         run->memory_budget_mib = mib;
         return ND_OK;
+    }
+    if (!strcmp(key, "pipeline_layout") || !strcmp(key, "pipeline_model_parallel_layout")) {
+        int rc = set_layout_text(run, value, "--set pipeline_layout", err);
+        if (rc) err->code = ND_EUSAGE;
+        return rc;
     }
     if (!strcmp(key, "selective_modules")) {
         /* A comma-separated list on the command line: core_attn,activation,norm. */

@@ -33,7 +33,8 @@ void nd_search_space_init(nd_search_space *sp, const nd_train *train)
     sp->modes[0] = train->recompute;
     sp->n_modes = 1;
     sp->host_overlap = 0.8;
-    sp->max_vpp = 4;
+    sp->max_vpp = 0;
+    sp->schedules = nd_framework_profile_of(train->framework)->schedules | 1u << train->schedule;
 }
 
 /* ---- the total order of the ranking --------------------------------------- */
@@ -49,7 +50,11 @@ static int strategy_compare(const nd_strategy *x, const nd_strategy *y)
     int c;
     if ((c = cmp_i64(x->dp, y->dp)) || (c = cmp_i64(x->tp, y->tp)) || (c = cmp_i64(x->pp, y->pp)) ||
         (c = cmp_i64(x->cp, y->cp)) || (c = cmp_i64(x->ep, y->ep)) || (c = cmp_i64(x->op, y->op)) ||
-        (c = cmp_i64(x->vpp, y->vpp)) || (c = cmp_i64(x->mbs, y->mbs)) || (c = cmp_i64(x->sp, y->sp)))
+        (c = cmp_i64(x->vpp, y->vpp)) || (c = cmp_i64(x->mbs, y->mbs)) || (c = cmp_i64(x->sp, y->sp)) ||
+        (c = cmp_i64(x->schedule, y->schedule)) ||
+        (c = cmp_i64(x->first_stage_layers, y->first_stage_layers)) ||
+        (c = cmp_i64(x->last_stage_layers, y->last_stage_layers)) ||
+        (c = cmp_i64(x->embedding_in_split, y->embedding_in_split)))
         return c;
     return cmp_i64(x->recompute, y->recompute);
 }
@@ -207,19 +212,22 @@ static int outer(worker *w, const outer_item *it)
         w->st.refused[ND_REFUSE_BATCH]++;
         return 0;
     }
-    nd_values ep, vpp;
+    nd_values ep;
     if (m->experts)
         nd_search_divisors(cfg, ND_DIM_EP, m->experts, m->experts, &ep);
     else {
         ep.n = 1;
         ep.v[0] = 1;
     }
-    /* VPP ranges over 1 .. min(max_vpp, layers per stage), as ND's does. */
-    int64_t vpp_max = it->pp > 1 ? cfg->space.max_vpp : 1;
-    if (vpp_max > m->layers / it->pp) vpp_max = m->layers / it->pp > 0 ? m->layers / it->pp : 1;
-    nd_search_range(cfg, ND_DIM_VPP, 1, vpp_max, &vpp);
+    nd_pipeline_choice pipes[ND_SEARCH_MAX_PIPELINES];
+    int n_pipes = nd_search_pipelines(cfg, it->pp, pipes, ND_SEARCH_MAX_PIPELINES);
+    if (!n_pipes) {
+        w->st.enumerated++;
+        w->st.refused[ND_REFUSE_LAYERS]++;
+        return 0;
+    }
     for (int e = 0; e < ep.n; e++)
-        for (int v = 0; v < vpp.n; v++)
+        for (int v = 0; v < n_pipes; v++)
             for (int sp = 0; sp <= (it->tp > 1 ? 1 : 0); sp++) {
                 /* Without MP, SP means nothing: the run's SP then does not restrict. */
                 if (it->tp > 1 && !nd_search_allowed(cfg, ND_DIM_SP, sp)) continue;
@@ -230,7 +238,7 @@ static int outer(worker *w, const outer_item *it)
                     s.cp = it->cp;
                     s.dp = dp;
                     s.ep = ep.v[e];
-                    s.vpp = vpp.v[v];
+                    nd_pipeline_choice_apply(&pipes[v], &s);
                     s.sp = sp;
                     s.recompute = cfg->space.modes[mode];
                     s.etp = cfg->base.etp;

@@ -15,6 +15,7 @@
 #include "nd/costmodel/stage.h"
 #include "nd/base/text.h"
 #include "nd/base/yaml_doc.h"
+#include "nd/costmodel/split.h"
 
 /* A name in a comment: a control character would end the comment. */
 static void comment_text(FILE *fp, const char *v)
@@ -28,7 +29,7 @@ static const char *bytes_name(int bytes)
     return bytes == 4 ? "fp32" : "bf16";
 }
 
-static void write_train(FILE *fp, const nd_train *t)
+static void write_train(FILE *fp, const nd_train *t, const nd_context *ctx, const nd_strategy *best)
 {
     const char *in = "  ";
     static const char *optimizers[] = {"adamw", "sgd", "muon"};
@@ -62,6 +63,15 @@ static void write_train(FILE *fp, const nd_train *t)
     nd_yaml_write_bool(fp, in, "overlap_param_gather", t->overlap_param_gather);
     nd_yaml_write_bool(fp, in, "tp_comm_overlap", t->tp_comm_overlap);
     nd_yaml_write_bool(fp, in, "ep_comm_overlap", t->ep_comm_overlap);
+    nd_yaml_write_bool(fp, in, "overlap_p2p_comm", t->overlap_p2p_comm);
+    /* the winner's split: the embedding and loss counted, or the run's explicit layout */
+    nd_yaml_write_bool(fp, in, "account_for_embedding_in_pipeline_split", best->embedding_in_split);
+    nd_yaml_write_bool(fp, in, "account_for_loss_in_pipeline_split", best->loss_in_split);
+    if (best->layout) {
+        char layout[4096];
+        nd_split_layout_text(best, ctx->model->layers, ctx->model->mtp_layers, layout, sizeof layout);
+        nd_yaml_write_text(fp, in, "pipeline_layout", layout);
+    }
     nd_yaml_write_bool(fp, in, "swap_optimizer", t->swap_optimizer);
     nd_yaml_write_bool(fp, in, "grad_accumulation_fusion", t->grad_accumulation_fusion);
     nd_yaml_write_bool(fp, in, "fp8", t->fp8);
@@ -275,7 +285,7 @@ int nd_search_write_best(const char *path, const nd_search_config *cfg, const nd
     write_header(fp, cfg, res, ans, assumed);
     fputs("model:\n", fp);
     nd_model_write_yaml(fp, cfg->ctx->model, "  ");
-    write_train(fp, cfg->ctx->train);
+    write_train(fp, cfg->ctx->train, cfg->ctx, &best->s);
     nd_yaml_write_int(fp, "  ", "global_batch", cfg->global_batch);
     write_cluster(fp, cfg, run);
     write_strategy(fp, &best->s);

@@ -58,6 +58,8 @@ static int build_space(const nd_search_request *req, const nd_session *ses, cons
 {
     nd_search_space_init(sp, &ses->run.train);
     *base = ses->run.strategy;
+    /* a schedule stated on the command line is the one to search; the run's is one of them */
+    if (nd_cli_sets(&req->common, "schedule")) sp->schedules = 1u << base->schedule;
     if (file) {
         nd_schedule run_schedule = base->schedule;
         nd_search_config_apply(file, sp, base);

@@ -5,6 +5,7 @@
  */
 #include "search_internal.h"
 
+#include "nd/costmodel/split.h"
 #include "nd/inputs/search_config.h"
 
 #include <stdio.h>
@@ -18,7 +19,7 @@ static const char *refusal_names[ND_REFUSE_REASONS] = {
     "experts do not divide over EP",
     "sequence does not split over CP",
     "OP does not divide DP x CP",
-    "interleaving needs 1F1B, PP >= 2 and MB a multiple of PP",
+    "the schedule needs more micro-batches (interleaving: a multiple of PP; DualPipe: 2 x PP)",
     "global batch does not divide over DP",
     "outside the fixed degrees or the search config lists",
 };
@@ -65,6 +66,96 @@ void nd_search_range(const nd_search_config *cfg, nd_dim d, int64_t lo, int64_t 
         if (nd_search_allowed(cfg, d, k)) out->v[out->n++] = k;
 }
 
+/* The schedule's VPP values: 1, 2 for the V schedules, 2 .. the layers a stage holds for
+ * interleaving (the search config's max_vpp and list, and the chunks a rank may hold). */
+static int schedule_vpps(const nd_search_config *cfg, nd_schedule sc, int64_t pp, int64_t *v, int max)
+{
+    int64_t layers = cfg->ctx->model->layers, hi = layers / pp, n = 0;
+    if (cfg->space.max_vpp > 0 && hi > cfg->space.max_vpp) hi = cfg->space.max_vpp;
+    if (hi > ND_MAX_CHUNKS_PER_RANK) hi = ND_MAX_CHUNKS_PER_RANK;
+    int64_t lo = 1, top = 1;
+    if (sc == ND_SCHEDULE_INTERLEAVED) {
+        lo = 2;
+        top = hi;
+    }
+    if (sc == ND_SCHEDULE_ZB_V || sc == ND_SCHEDULE_DUALPIPE_V) lo = top = 2;
+    for (int64_t k = lo; k <= top && n < max; k++)
+        if (nd_search_allowed(cfg, ND_DIM_VPP, k) && pp * k <= ND_MAX_VIRTUAL_STAGES) v[n++] = k;
+    return (int)n;
+}
+
+static int add_choice(nd_pipeline_choice *out, int n, int max, nd_schedule sc, int64_t vpp)
+{
+    if (n >= max) return n;
+    memset(&out[n], 0, sizeof out[n]);
+    out[n].schedule = sc;
+    out[n].vpp = vpp;
+    return n + 1;
+}
+
+int nd_search_pipelines(const nd_search_config *cfg, int64_t pp, nd_pipeline_choice *out, int max)
+{
+    const nd_strategy *b = &cfg->base;
+    int64_t layers = cfg->ctx->model->layers;
+    if (pp == 1) { /* no pipeline: the run's schedule when it has one chunk a rank, as it does */
+        nd_schedule sc = b->schedule;
+        bool single = sc == ND_SCHEDULE_1F1B || sc == ND_SCHEDULE_GPIPE || sc == ND_SCHEDULE_ZB_H1 ||
+                      sc == ND_SCHEDULE_ZB_H2;
+        return add_choice(out, 0, max, single ? sc : ND_SCHEDULE_1F1B, 1);
+    }
+    bool accounts = nd_framework_profile_of(cfg->ctx->train->framework)->split_accounts;
+    int n = 0;
+    for (int sc = 0; sc < ND_SCHEDULES; sc++) {
+        if (!(cfg->space.schedules & 1u << sc)) continue;
+        /* GPipe bubbles as 1F1B does and holds more: tried only when 1F1B is not */
+        bool gpipe_needless = sc == ND_SCHEDULE_GPIPE && cfg->space.schedules & 1u << ND_SCHEDULE_1F1B;
+        if ((sc == ND_SCHEDULE_DUALPIPE && pp % 2) || gpipe_needless) continue;
+        int64_t vpps[ND_MAX_CHUNKS_PER_RANK];
+        int nv = schedule_vpps(cfg, (nd_schedule)sc, pp, vpps, ND_MAX_CHUNKS_PER_RANK);
+        for (int i = 0; i < nv && n < max; i++) {
+            int64_t v = vpps[i];
+            bool own_split = b->layout || b->first_stage_layers || b->last_stage_layers ||
+                             b->embedding_in_split || b->loss_in_split;
+            if (own_split && pp == b->pp && v == b->vpp) { /* the run's own split at its PP and VPP */
+                n = add_choice(out, n, max, (nd_schedule)sc, v);
+                nd_pipeline_choice *c = &out[n - 1];
+                c->layout = b->layout;
+                c->first_stage_layers = b->first_stage_layers;
+                c->last_stage_layers = b->last_stage_layers;
+                c->embedding_in_split = b->embedding_in_split;
+                c->loss_in_split = b->loss_in_split;
+                continue;
+            }
+            /* with two chunks in all, counting the embedding and loss changes nothing */
+            bool even = layers % (pp * v) == 0,
+                 account = accounts && pp * v > 2 && nd_split_accounts(layers, pp, v);
+            if (even) n = add_choice(out, n, max, (nd_schedule)sc, v);
+            if (account && n < max) {
+                n = add_choice(out, n, max, (nd_schedule)sc, v);
+                out[n - 1].embedding_in_split = out[n - 1].loss_in_split = true;
+            }
+            int64_t f, l;
+            if (!even && !account && n < max && nd_split_uneven(layers, pp, v, &f, &l)) {
+                n = add_choice(out, n, max, (nd_schedule)sc, v);
+                out[n - 1].first_stage_layers = f;
+                out[n - 1].last_stage_layers = l;
+            }
+        }
+    }
+    return n;
+}
+
+void nd_pipeline_choice_apply(const nd_pipeline_choice *c, nd_strategy *s)
+{
+    s->schedule = c->schedule;
+    s->vpp = c->vpp;
+    s->first_stage_layers = c->first_stage_layers;
+    s->last_stage_layers = c->last_stage_layers;
+    s->embedding_in_split = c->embedding_in_split;
+    s->loss_in_split = c->loss_in_split;
+    s->layout = c->layout;
+}
+
 int nd_search_check(const nd_search_config *cfg, nd_strategy *s)
 {
     const nd_model *m = cfg->ctx->model;
@@ -74,28 +165,23 @@ int nd_search_check(const nd_search_config *cfg, nd_strategy *s)
     if ((m->ffn && m->ffn % s->tp) || (m->experts && m->moe_ffn % s->etp) ||
         (m->experts && m->shared_experts && (m->shared_experts * m->shared_ffn) % s->tp))
         return ND_REFUSE_WIDTH;
-    const nd_strategy *b = &cfg->base;
-    /* The run's own FIRST/LAST stand for its PP; other layouts get the automatic split. */
-    bool run_split = s->pp == b->pp && s->vpp == 1 && (b->first_stage_layers || b->last_stage_layers);
-    s->first_stage_layers = run_split ? b->first_stage_layers : 0;
-    s->last_stage_layers = run_split ? b->last_stage_layers : 0;
-    if (!run_split && m->layers % (s->pp * s->vpp)) {
-        if (s->vpp > 1 || s->pp < 2 ||
-            !nd_strategy_uneven_split(m->layers, s->pp, &s->first_stage_layers, &s->last_stage_layers))
-            return ND_REFUSE_LAYERS;
-    }
     if (m->experts && (m->experts % s->ep || (s->tp * s->cp * s->dp) % (s->ep * s->etp)))
         return ND_REFUSE_EXPERTS;
     if (s->cp > 1 && cfg->ctx->train->seq_len % (2 * s->cp)) return ND_REFUSE_SEQUENCE;
     if ((s->dp * s->cp) % s->op) return ND_REFUSE_SHARDING;
-    if (s->vpp > 1) {
-        /* Interleaving is a form of 1F1B; ZB-H1 and GPipe have none here. */
-        if (s->pp < 2 || s->mb % s->pp || s->schedule == ND_SCHEDULE_ZB_H1 ||
-            s->schedule == ND_SCHEDULE_GPIPE)
-            return ND_REFUSE_SCHEDULE;
-        s->schedule = ND_SCHEDULE_INTERLEAVED;
-    } else if (s->schedule == ND_SCHEDULE_INTERLEAVED) {
-        s->schedule = ND_SCHEDULE_1F1B;
+    /* What the schedules need of the micro-batches (strategy.c's check_pipeline) */
+    switch (s->schedule) {
+    case ND_SCHEDULE_INTERLEAVED:
+        if (s->mb % s->pp) return ND_REFUSE_SCHEDULE;
+        break;
+    case ND_SCHEDULE_DUALPIPE:
+        if (s->mb % 2 || s->mb < 2 * s->pp) return ND_REFUSE_SCHEDULE;
+        break;
+    case ND_SCHEDULE_ZB_V:
+    case ND_SCHEDULE_DUALPIPE_V:
+        if (s->mb < 2 * s->pp) return ND_REFUSE_SCHEDULE;
+        break;
+    default: break;
     }
     s->zero = s->op > 1 ? (cfg->base.zero > 0 ? cfg->base.zero : 1) : 0;
     if (s->tp == 1) s->sp = false;

@@ -139,6 +139,7 @@ static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_
         return nd_error_prefix(err, "-M");
     if (file) search_config_numbers(file, c, run);
     if (run->format != ND_CONFIG_ND && (rc = nd_config_derive(run, err))) return rc;
+    if ((rc = nd_run_bind_layout(run, err))) return rc;
     if (c->mppb) { /* ND's -mppb: the config's stage layers; its recompute counts are a plan */
         char note[sizeof run->notes[0]];
         nd_layout_strategy(run, note, sizeof note);

@@ -7,7 +7,7 @@
  * the step time split into compute, the seven waits of ND's CSV, unclassified
  * communication and idle, all in milliseconds. The row written to the round file is
  * the mean (ND's number) or the median over the samples. docs/classify.md has the
- * rules; reference/nd-calibration.md §3 is the behaviour reproduced.
+ * rules; docs/reference/nd-calibration.md §3 is the behaviour reproduced.
  *
  * Ownership: an nd_classify_run owns its samples, sites and notes; free it with
  * nd_classify_run_free. Errors: ND_EINPUT (bad usage or bad input, exit 2) with a
@@ -91,7 +91,20 @@ typedef struct nd_classify_options {
     nd_classify_view view; /* ND_VIEW_AUTO, ND_VIEW_HOST or ND_VIEW_DEVICE (Chrome traces) */
     int skip_steps;        /* drop each rank's first N steps (warm-up) */
     nd_classify_stat stat; /* what the CSV and perf-parts rows hold */
+    /* More communication kernels: POSIX extended regular expressions matched against a
+     * device kernel's name (--comm-kernel, --comm-kernel-file), beside the families nd
+     * knows. Borrowed: they outlive the run. */
+    const char *const *comm_kernels;
+    size_t n_comm_kernels;
 } nd_classify_options;
+
+/* Checks that re is a POSIX extended regular expression; ND_EUSAGE naming it otherwise. */
+int nd_classify_pattern_check(const char *re, nd_error *err);
+
+/* The patterns of a file, one a line (blank lines and lines starting with '#' skipped,
+ * spaces around each trimmed), each checked; ND_EINPUT naming the file, line and pattern.
+ * The caller frees each of *out and *out. */
+int nd_classify_patterns_read(const char *path, char ***out, size_t *n, nd_error *err);
 
 /* No dims (taken from the traces' distributedInfo when they state them), auto view,
  * skip 0, mean. */
@@ -165,6 +178,9 @@ typedef struct nd_classify_sample {
     nd_classify_site *sites;         /* owned */
     size_t n_sites;
     nd_classify_kernels *kernels; /* owned; NULL without the device view */
+    /* Device view: the time a communication kernel ran, and the part of it beside a
+     * compute kernel (HTA's comm/compute overlap is their ratio); 0 without. */
+    double comm_ms, overlapped_ms;
 } nd_classify_sample;
 
 /* Statistics of one quantity over the kept rank-steps. */
@@ -185,6 +201,11 @@ typedef struct nd_classify_summary {
     size_t n_sites;
     nd_classify_kernels kernels; /* means per rank-step over the kept samples that have it */
     size_t n_kernel_samples;     /* kept samples with a kernel view */
+    /* HTA's comm/compute overlap, %: over the kept rank-steps whose communication kernels
+     * ran (n_overlap_samples; the stats are meaningless when 0), and the ratio of the sums */
+    nd_classify_stats overlap_pct;
+    size_t n_overlap_samples;
+    double overlap_pct_all;
 } nd_classify_summary;
 
 /* Messages for the user, each kept once however often it is made (indexed by a hash,
@@ -196,6 +217,15 @@ typedef struct nd_classify_messages {
     size_t n_slots;
 } nd_classify_messages;
 
+/* What identifies an input read: a duplicate is read once, or refused (docs/classify.md,
+ * "Duplicate inputs"). */
+typedef struct nd_classify_input_id {
+    char *path;               /* owned */
+    int rank;                 /* -1 unknown (or an Ascend file of many ranks) */
+    uint64_t digest;          /* of the first MiB of its content (decompressed) */
+    unsigned long long bytes; /* the content's length */
+} nd_classify_input_id;
+
 typedef struct nd_classify_run {
     nd_classify_options opts;
     nd_classify_sample *samples; /* every rank-step read, in input order */
@@ -203,6 +233,8 @@ typedef struct nd_classify_run {
     char dims_source[320]; /* where opts.dims came from: "--dims", "strategy.txt", ... */
     char **inputs;         /* owned: every input added, in order (for messages) */
     size_t n_inputs;
+    nd_classify_input_id *ids; /* owned: the files read, for duplicates */
+    size_t n_ids;
     nd_classify_messages warnings; /* what may make the row wrong: printed first */
     nd_classify_messages notes;    /* what the user should know (fallbacks, skipped items) */
     bool finished;
@@ -232,7 +264,7 @@ char *nd_classify_csv_header(const nd_classify_dims *dims, bool nd_columns);
  * ND_EINPUT naming both. Written atomically: copy + row to a temporary file, rename. */
 int nd_classify_csv_write(const nd_classify_run *run, const char *path, bool nd_columns, nd_error *err);
 
-/* ND's --perf-parts file: the row in ND estimate columns (reference §3.5). */
+/* ND's --perf-parts file: the row in ND estimate columns (docs/reference/nd-calibration.md §3.5). */
 int nd_classify_perf_parts_write(const nd_classify_run *run, const char *path, nd_error *err);
 
 /* ND's --detail file: one row per rank-step with per-site columns (§3.6); warm-up

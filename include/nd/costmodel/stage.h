@@ -9,6 +9,7 @@
 #include "nd/base/formats.h"
 #include "nd/costmodel/context.h"
 #include "nd/costmodel/layer_cache.h"
+#include "nd/costmodel/split.h"
 
 /* Memory of one pipeline stage, per device, MiB. The components add up to total_mib:
  * params + grads + optimizer + activations + working + buffers is the peak of what tensors
@@ -56,14 +57,27 @@ typedef struct nd_stage_work {
     int64_t stage;
     int64_t first_layer, layers;                   /* body layers (all chunks); MTP layers are extra */
     int64_t n[ND_LAYER_KINDS][ND_RECOMPUTE_MODES]; /* layers by kind and recompute mode */
-    bool first, last;
-    double inflight;  /* micro-batches of activations held at the peak */
-    double params_ne; /* non-expert parameters per device (TP-sharded, before ZeRO) */
-    double params_e;  /* expert parameters per device (EP x ETP-sharded, before ZeRO) */
+    bool first, last;  /* the rank holds the embedding (virtual stage 0), the loss (the last one) */
+    double pass_share; /* the share of the rank's layers one micro-batch passes (DualPipe 1/2) */
+    double inflight;   /* micro-batches of activations of all the rank's layers held at the peak */
+    double params_ne;  /* non-expert parameters per device (TP-sharded, before ZeRO) */
+    double params_e;   /* expert parameters per device (EP x ETP-sharded, before ZeRO) */
     double layer_ne[ND_LAYER_KINDS], layer_e[ND_LAYER_KINDS]; /* one layer's parameters per device */
     int64_t offloaded[ND_LAYER_KINDS]; /* mode-off layers whose activations live on the host */
     double copy_cost_ms_per_gib;
 } nd_stage_work;
+
+/* The virtual stages (split.h's order) rank `stage` holds, in the order it runs them: chunk c
+ * is c x PP + stage; a V-shaped schedule (ZB-V, DualPipeV) holds `stage` and 2 PP - 1 - stage;
+ * DualPipe holds stage and PP - 1 - stage of a PP-stage split. */
+typedef struct nd_held_chunks {
+    int n;
+    int64_t v[ND_MAX_CHUNKS_PER_RANK];
+} nd_held_chunks;
+void nd_stage_held_chunks(const nd_strategy *s, int64_t stage, nd_held_chunks *h);
+
+/* Virtual stages of the schedule's split: PP x VPP (DualPipe: PP). */
+int64_t nd_stage_virtual_count(const nd_strategy *s);
 
 /* Layers, modes and parameters of stage `stage`. plan NULL: every layer in s->recompute. */
 void nd_stage_work_init(const nd_context *ctx, const nd_strategy *s, const nd_recompute_plan *plan,
@@ -120,13 +134,17 @@ void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s, const 
 /* Forward model FLOPs of one micro-batch on one device of the stage. */
 double nd_stage_model_flops(const nd_context *ctx, const nd_layer_cache_entry *costs, const nd_stage_work *w);
 
-/* Exposed pipeline point-to-point time of a step (PP_COMM), ms. */
-double nd_stage_p2p_ms(const nd_context *ctx, const nd_strategy *s);
+/* Exposed pipeline point-to-point time of a step (PP_COMM), ms: blocking sends of every chunk
+ * crossing, or with Megatron's overlap_p2p_comm (interleaved) and DualPipe's paired passes the
+ * fill and drain alone, and what a transfer takes beyond a chunk of the straggler's compute. */
+double nd_stage_p2p_ms(const nd_context *ctx, const nd_strategy *s, const nd_stage_time *straggler);
 
 /* Time of the whole pipeline for one step, ms: stage st[i].total_ms per micro-batch,
- * straggler = the slowest stage. 1F1B and GPipe: sum + (MB-1) x slowest (Narayanan et al.
- * 2021); interleaved: (sum + PP(VPP-1) x slowest) / VPP + (MB x VPP - PP(VPP-1) - 1) x
- * slowest / VPP; ZB-H1: MB x slowest + each other stage's max(0, x - 2 W) (Qi et al. 2023). */
+ * straggler = the slowest stage, X its time. 1F1B and GPipe: sum + (MB-1) X (Narayanan et al.
+ * 2021); interleaved: MB X + (sum - X) / VPP; ZB-H1 and ZB-H2: MB X + each other stage's
+ * max(0, x - 2W) and max(0, x - 3W) (Qi et al. 2023); ZB-V half of ZB-H2's; DualPipe: MB X +
+ * (PP/2 - 1)(F&B + B - 3W), DualPipeV MB X + (PP - 1)(F&B + B - 3W) / 2 (DeepSeek-V3 report).
+ * docs/cost-model.md §Step time of the pipeline. */
 double nd_pipeline_ms(const nd_strategy *s, const nd_stage_time *st, int straggler);
 
 /* Micro-batches in flight on a stage at its memory peak, per schedule. */

@@ -29,8 +29,14 @@ typedef enum {
     ND_SCHEDULE_INTERLEAVED = 1, /* Megatron interleaved 1F1B, VPP chunks per stage */
     ND_SCHEDULE_ZB_H1 = 2,       /* zero-bubble ZB-H1 (Qi et al. 2023) */
     ND_SCHEDULE_GPIPE = 3,       /* all forwards, then all backwards */
-    ND_SCHEDULES = 4
+    ND_SCHEDULE_ZB_H2 = 4,       /* zero-bubble ZB-H2 (Qi et al. 2023): more in flight, less bubble */
+    ND_SCHEDULE_ZB_V = 5,        /* zero-bubble ZB-V (Qi et al. 2024): two chunks a rank in a V */
+    ND_SCHEDULE_DUALPIPE = 6,    /* DeepSeek's DualPipe: both directions, two stages a rank */
+    ND_SCHEDULE_DUALPIPE_V = 7,  /* DualPipeV: DualPipe cut in half, two chunks a rank in a V */
+    ND_SCHEDULES = 8
 } nd_schedule;
+
+struct nd_pipeline_layout; /* split.h: an explicit layout of the layers over the virtual stages */
 
 typedef struct nd_strategy {
     int64_t dp;  /* data-parallel replicas */
@@ -48,8 +54,13 @@ typedef struct nd_strategy {
     bool sp;     /* sequence parallel (Megatron SP: norms and dropout sharded over TP) */
     nd_recompute recompute;
     nd_schedule schedule;
-    int64_t first_stage_layers; /* 0 = even split; else layers on the first stage */
-    int64_t last_stage_layers;  /* 0 = even split; else layers on the last stage */
+    int64_t first_stage_layers; /* 0 = even split; else layers on the first stage (all its chunks) */
+    int64_t last_stage_layers;  /* 0 = even split; else layers on the last stage (all its chunks) */
+    bool embedding_in_split;    /* the embedding counts as a layer of the split (Megatron's
+                                   --account-for-embedding-in-pipeline-split) */
+    bool loss_in_split;         /* the loss likewise (--account-for-loss-in-pipeline-split) */
+    const struct nd_pipeline_layout *layout; /* an explicit layout (the run's pipeline_layout),
+                                                owned by the run; NULL: the rules above (split.h) */
 } nd_strategy;
 
 /* The field of s that dimension d names (formats.h's nd_dim table): the value as stored,
@@ -94,13 +105,12 @@ int nd_strategy_set_once(nd_strategy *s, const char *key, const char *value, uin
 int nd_strategy_check(nd_strategy *s, const nd_model *m, int64_t devices, int64_t global_batch,
                       int64_t seq_len, nd_error *err);
 
-/* An uneven pipeline for a layer count PP does not divide (DeepSeek-V3's 61 layers): middle
- * stages of equal size, the remainder over the first and last stage, which also carry the
- * embedding and the head, so they get no more than a middle stage. False when there is none. */
+/* An uneven pipeline for a layer count PP x VPP does not divide (DeepSeek-V3's 61 layers):
+ * nd_split_uneven (split.h) for VPP 1. */
 bool nd_strategy_uneven_split(int64_t layers, int64_t pp, int64_t *first, int64_t *last);
 
-/* Layers of pipeline stage `stage` (0-based) and the first layer index, from the even
- * split or first/last_stage_layers. VPP chunks split each stage's layers evenly. */
+/* Layers of pipeline stage `stage` (0-based), all its chunks, and the first layer of its
+ * first chunk (split.h says which layers each chunk holds). */
 void nd_strategy_stage_layers(const nd_strategy *s, int64_t layers, int64_t stage, int64_t *first,
                               int64_t *count);
 

@@ -73,7 +73,12 @@ typedef struct nd_train {
     bool overlap_grad_reduce;      /* gradient reduction behind the last backward */
     bool overlap_param_gather;     /* sharded-parameter all-gather behind the next forward */
     bool tp_comm_overlap;          /* TP collectives behind the GEMMs (userbuffers) */
-    bool ep_comm_overlap;          /* EP all-to-all behind other micro-batches' compute */
+    bool ep_comm_overlap;          /* EP all-to-all of one micro-batch behind another's compute (Megatron's
+                                      --overlap-moe-expert-parallel-comm; DualPipe does it by design) */
+    bool overlap_p2p_comm;         /* interleaved pipeline sends behind the next chunk's compute
+                                      (Megatron's default, --no-overlap-p2p-communication to stop) */
+    bool account_embedding;        /* the embedding counts as a layer of the pipeline split */
+    bool account_loss;             /* the loss likewise (Megatron's account_for_*_in_pipeline_split) */
     bool swap_optimizer;           /* optimizer states live in host memory (ND's -swap_os) */
     bool fp8;                      /* linear-layer GEMMs in FP8 (Transformer Engine), the rest 16-bit */
     bool grad_accumulation_fusion; /* weight-gradient GEMMs add into the fp32 gradient buffer
@@ -174,6 +179,9 @@ typedef struct nd_framework_profile {
     bool expandable_segments;         /* the framework's launcher sets expandable_segments:True */
     bool record_streams;              /* its collectives' buffers are recordStream'ed (PyTorch 1.x era;
                                          docs/cost-model.md §Memory, held collective buffers) */
+    unsigned schedules;               /* 1 << nd_schedule of each pipeline schedule it runs, which a search
+                               tries (the run's own is always tried) */
+    bool split_accounts;              /* it can count the embedding and loss as layers of the split */
 } nd_framework_profile;
 
 const nd_framework_profile *nd_framework_profile_of(nd_framework f);

@@ -12,6 +12,7 @@
 #include "nd/base/error.h"
 #include "nd/costmodel/model.h"
 #include "nd/costmodel/strategy.h"
+#include "nd/costmodel/split.h"
 #include "nd/costmodel/train.h"
 
 /* A per-layer recompute plan stated in a run file (`recompute_plan:`, as nd-search -ar
@@ -60,24 +61,28 @@ typedef struct nd_run {
     bool has_strategy;        /* a strategy: section was given */
     bool has_plan;            /* a recompute_plan: section was given */
     nd_run_plan plan;
-    char source[512];           /* the file it came from */
-    nd_config_format format;    /* its format */
-    char train_yaml[512];       /* hyperparallel2: --train-yaml */
-    char accelerate_yaml[512];  /* hyperparallel2: --accelerate-yaml */
-    char checkpoint[512];       /* the config.json beside the checkpoint (-V): a bare config.json,
-                                   model.config_json, or the one a framework config names; "" = none */
-    unsigned search_modes;      /* recompute modes a search tries (1 << mode each), from the config
-                                   (HyperParallel's context.recompute); 0 = not stated */
-    bool derive_dp;             /* DP follows from the device count (-d): the config states no
-                                   world size (Megatron without its launcher, HyperParallel) */
-    bool op_spans_dp;           /* the optimizer shards over the DP x CP ranks, once DP is known */
-    int64_t op_instances;       /* ... in this many groups (Megatron's --num-distributed-optimizer-
-                                   instances); 0 = one */
-    bool derive_mb;             /* the micro-batches per step follow from the batch (Megatron) */
-    bool search_full_recompute; /* ND's rule for a framework config: a search prices every
-                                   candidate fully recomputed unless -mppb, --recompute or -ar */
-    nd_run_layout layout;       /* -mppb: the config's per-stage layers and recompute */
-    int n_notes;                /* what a framework reader took from a default, for stderr */
+    char source[512];                   /* the file it came from */
+    nd_config_format format;            /* its format */
+    char train_yaml[512];               /* hyperparallel2: --train-yaml */
+    char accelerate_yaml[512];          /* hyperparallel2: --accelerate-yaml */
+    char checkpoint[512];               /* the config.json beside the checkpoint (-V): a bare
+                                           config.json, model.config_json, or the one a framework
+                                           config names; "" = none */
+    unsigned search_modes;              /* recompute modes a search tries (1 << mode each), from the config
+                                           (HyperParallel's context.recompute); 0 = not stated */
+    bool derive_dp;                     /* DP follows from the device count (-d): the config states no
+                                           world size (Megatron without its launcher, HyperParallel) */
+    bool op_spans_dp;                   /* the optimizer shards over the DP x CP ranks, once DP is known */
+    int64_t op_instances;               /* ... in this many groups (Megatron's --num-distributed-optimizer-
+                                           instances); 0 = one */
+    bool derive_mb;                     /* the micro-batches per step follow from the batch (Megatron) */
+    bool search_full_recompute;         /* ND's rule for a framework config: a search prices every
+                                           candidate fully recomputed unless -mppb, --recompute or -ar */
+    nd_run_layout layout;               /* -mppb: the config's per-stage layers and recompute */
+    char pipeline_layout_text[4096];    /* train.pipeline_layout as given ("" = none) */
+    nd_pipeline_layout pipeline_layout; /* ... read for the strategy's PP (nd_run_bind_layout); the
+                                           strategy's `layout` points here */
+    int n_notes;                        /* what a framework reader took from a default, for stderr */
     char notes[ND_RUN_MAX_NOTES][256];
 } nd_run;
 
@@ -98,5 +103,15 @@ int nd_run_load(nd_run *run, const char *path, nd_error *err);
  * optimizer, recompute, schedule, flash_attention, dropout, device, devices,
  * memory_budget, or any train key of the run file. ND_EUSAGE names the flag. */
 int nd_run_set(nd_run *run, const char *key, const char *value, nd_error *err);
+
+/* Megatron's pipeline layout text (pipeline_layout.c) read for PP stages of a model of `layers`
+ * decoder and `mtp` MTP layers into out. 0, or -1 with the reason in why. */
+int nd_pipeline_layout_parse(const char *text, int64_t pp, int64_t layers, int64_t mtp,
+                             nd_pipeline_layout *out, char *why, size_t size);
+
+/* Reads the run's pipeline_layout (when it states one) for its strategy's PP and points the
+ * strategy at it (VPP from the layout). ND_EINPUT naming the run file. A run copied elsewhere
+ * must be bound again: its strategy points into the run it was bound in. */
+int nd_run_bind_layout(nd_run *run, nd_error *err);
 
 #endif

@@ -56,12 +56,15 @@ typedef struct nd_search_space {
     double host_cost_ms_per_gib; /* step time each GiB moved costs (0 = free) */
     double sustained_tflops;     /* the forward the copies hide in, as FLOPs at this rate
                                     (ND's --sustained_tflops); 0 = the priced forward */
-    int64_t max_vpp;             /* largest VPP tried (ND: 4) */
+    int64_t max_vpp;             /* largest VPP tried; 0 = up to the layers a stage holds (ND caps at 4) */
+    unsigned schedules;          /* 1 << nd_schedule of each pipeline schedule tried: the framework's
+                                    and the run's own (nd_search_space_init) */
     const nd_run_layout *layout; /* -mppb: the config's per-stage recompute counts, a plan
                                     for each candidate (nd_layout_plan); NULL = none */
 } nd_search_space;
 
-/* The defaults: every dimension varies, the run's recompute mode, no -ar/-ao, VPP up to 4. */
+/* The defaults: every dimension varies, the run's recompute mode, no -ar/-ao, every VPP, the
+ * schedules the run's framework runs and the run's own. */
 void nd_search_space_init(nd_search_space *sp, const nd_train *train);
 
 /* One priced strategy. */
@@ -123,5 +126,24 @@ void nd_search_config_apply(const struct nd_search_config_file *f, nd_search_spa
 /* The per-layer recompute plan of a ranked strategy (-ar), recomputed deterministically:
  * plan->layers must hold s.pp stages. Returns 0, or -1 when it has none. */
 int nd_search_plan(const nd_search_config *cfg, const nd_ranked *r, nd_recompute_plan *plan);
+
+/* One way to run PP stages: a schedule, its VPP and how the layers split (split.h). */
+typedef struct nd_pipeline_choice {
+    nd_schedule schedule;
+    int64_t vpp, first_stage_layers, last_stage_layers;
+    bool embedding_in_split, loss_in_split;
+    const struct nd_pipeline_layout *layout;
+} nd_pipeline_choice;
+
+#define ND_SEARCH_MAX_PIPELINES 512
+
+/* The pipeline choices a search tries for PP stages: every schedule of the search space with
+ * every VPP it may take, each with the splits its framework can run — the run's own split at
+ * the run's PP and VPP, else the even split, the embedding and loss counted (Megatron), and
+ * where neither divides the uneven first/last split. Returns how many (0: none splits). */
+int nd_search_pipelines(const nd_search_config *cfg, int64_t pp, nd_pipeline_choice *out, int max);
+
+/* Sets s's schedule, VPP and split from c. */
+void nd_pipeline_choice_apply(const nd_pipeline_choice *c, nd_strategy *s);
 
 #endif
