@@ -89,7 +89,7 @@ static int ranking_row(const nd_csv_table *t, size_t i, size_t k, const size_t *
     int rc = nd_plot_cmd_degrees(t, i, deg, err);
     if (rc) return rc;
     if (b->variants[i] > 1)
-        snprintf(b->text[k], sizeof b->text[k], "#%zu  %s (+%zu OP)", k + 1, deg, b->variants[i] - 1);
+        snprintf(b->text[k], sizeof b->text[k], "#%zu  %s (+%zu)", k + 1, deg, b->variants[i] - 1);
     else
         snprintf(b->text[k], sizeof b->text[k], "#%zu  %s", k + 1, deg);
     b->labels[k] = b->text[k];
@@ -159,7 +159,7 @@ int nd_plot_cmd_ranking(const char *base, const nd_plot_cmd_input *in, nd_error 
         const char *kind = a.interval >= 0 ? nd_csv_table_cell(t, 0, (size_t)a.interval) : NULL;
         char subtitle[256], interval[64];
         snprintf(subtitle, sizeof subtitle,
-                 "%zu of %zu distinct choices in %s%s%s; +N OP: N rows that differ only in OP", k, shown,
+                 "%zu of %zu distinct choices in %s%s%s; +N: N rows that differ only in OP or VPP", k, shown,
                  t->path, kind ? ", " : "", kind ? kind : "");
         snprintf(interval, sizeof interval, "its %s interval", kind ? kind : "");
         nd_plot_ranking p = {k,

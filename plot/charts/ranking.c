@@ -1,6 +1,6 @@
 /* Ranking plot: which should I run, and how sure is nd?
  *
- * The candidates are distinct choices (the search folds rows that differ only in OP), one row
+ * The candidates are distinct choices (the search folds rows that differ only in OP or VPP), one row
  * each, best on top, named on the left where long names read without rotation. The left panel
  * puts each step time on one millisecond axis as a point with its interval as a bar, #1's
  * interval shaded across every row: a row whose point sits in the shade and is drawn in

@@ -1,7 +1,7 @@
 /*
  * search_answer.c — what nd-search answers, as a planner acts on it: the ranking folded into
- * distinct choices (rows that differ only in OP and are within ND_FOLD_STEP_SHARE of each
- * other are one choice), each with its interval, odds and whether it can be told apart from
+ * distinct choices (rows that differ only in OP or VPP and are within ND_FOLD_STEP_SHARE of
+ * each other are one choice), each with its interval, odds and whether it can be told apart from
  * #1; each row's plan in words; and what the answer assumed (calibration, the switches that
  * decide it, the memory margin, what nd cannot represent, what the round never exercised).
  */
@@ -17,20 +17,18 @@
 
 /* ---- folding ---------------------------------------------------------------------------- */
 
-/* Whether two rows are one layout but for OP (and the ZERO that follows it): every other
- * dimension (formats.h's table, so a dimension added there counts), the recompute mode and its
- * per-layer choice, the schedule and the uneven split. A total order for sorting. */
+/* Whether two rows are one layout but for the knobs that tune it without changing how the
+ * devices are split: OP (and the ZERO that follows it) and VPP (and the schedule and uneven
+ * split that follow it). Every other dimension (formats.h's table, so a dimension added there
+ * counts), the recompute mode and its per-layer choice must agree. A total order for sorting. */
 static int layout_compare(const nd_ranked *a, const nd_ranked *b)
 {
     for (int d = 0; d < ND_DIMS; d++) {
-        if (d == ND_DIM_OP || d == ND_DIM_ZERO) continue;
+        if (d == ND_DIM_OP || d == ND_DIM_ZERO || d == ND_DIM_VPP) continue;
         int64_t x = nd_strategy_dim(&a->s, (nd_dim)d), y = nd_strategy_dim(&b->s, (nd_dim)d);
         if (x != y) return x < y ? -1 : 1;
     }
-    const int64_t x[] = {a->s.recompute, a->s.schedule, a->s.first_stage_layers, a->s.last_stage_layers,
-                         a->per_layer},
-                  y[] = {b->s.recompute, b->s.schedule, b->s.first_stage_layers, b->s.last_stage_layers,
-                         b->per_layer};
+    const int64_t x[] = {a->s.recompute, a->per_layer}, y[] = {b->s.recompute, b->per_layer};
     for (size_t i = 0; i < ND_ARRAY_LEN(x); i++)
         if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
     return 0;
@@ -148,14 +146,22 @@ int nd_search_answer_build(const nd_search_config *cfg, const nd_search_result *
         nd_search_choice *c = &out->choices[l];
         const nd_ranked *r = &res->items[i];
         if (!out->folded_into[i]) {
-            *c = (nd_search_choice){i, 0,   r->s.op, r->s.op, 0,
-                                    0, NAN, NAN,     false,   cfg->ctx->budget_mib - r->peak_mib};
+            *c = (nd_search_choice){.index = i,
+                                    .op_min = r->s.op,
+                                    .op_max = r->s.op,
+                                    .vpp_min = r->s.vpp,
+                                    .vpp_max = r->s.vpp,
+                                    .p_fastest = NAN,
+                                    .p_faster = NAN,
+                                    .headroom_mib = cfg->ctx->budget_mib - r->peak_mib};
             interval_of(cfg, r, &c->lo_ms, &c->hi_ms);
             out->count++;
         }
         c->variants++;
         if (r->s.op < c->op_min) c->op_min = r->s.op;
         if (r->s.op > c->op_max) c->op_max = r->s.op;
+        if (r->s.vpp < c->vpp_min) c->vpp_min = r->s.vpp;
+        if (r->s.vpp > c->vpp_max) c->vpp_max = r->s.vpp;
     }
     if (out->interval == ND_INTERVAL_FITTED) {
         int rc = choices_odds(cfg, res, out, err);
@@ -201,11 +207,15 @@ void nd_search_plan_text(const nd_ranked *r, char *buf, size_t size)
 
 void nd_search_variants_text(const nd_search_choice *c, char *buf, size_t size)
 {
-    if (c->variants <= 1 || c->op_min == c->op_max)
-        snprintf(buf, size, "OP %lld", (long long)c->op_min);
+    char op[48] = "", vpp[48] = "";
+    if (c->op_min != c->op_max)
+        snprintf(op, sizeof op, "OP %lld-%lld", (long long)c->op_min, (long long)c->op_max);
+    if (c->vpp_min != c->vpp_max)
+        snprintf(vpp, sizeof vpp, "VPP %lld-%lld", (long long)c->vpp_min, (long long)c->vpp_max);
+    if (c->variants <= 1)
+        snprintf(buf, size, "no variant");
     else
-        snprintf(buf, size, "OP %lld-%lld (%zu variants)", (long long)c->op_min, (long long)c->op_max,
-                 c->variants);
+        snprintf(buf, size, "%s%s%s: %zu variants", op, op[0] && vpp[0] ? ", " : "", vpp, c->variants);
 }
 
 /* ---- assumptions -------------------------------------------------------------------------- */
@@ -313,11 +323,18 @@ static void limits(const nd_search_config *cfg, const nd_search_result *res, con
     const nd_model *m = cfg->ctx->model;
     const nd_ranked *b = &res->items[ans->choices[0].index];
     const char *what = "not represented";
-    if (b->s.pp > 1)
-        nd_search_assumptions_add(out, what,
-                                  "pipeline schedules other than 1F1B, interleaved 1F1B, ZB-H1 and GPipe "
-                                  "(ZB-V, DualPipe, ...); stages are not rebalanced by time (only an uneven "
-                                  "layer count's remainder is placed)");
+    if (b->s.pp > 1) {
+        char names[256];
+        size_t used = 0;
+        for (int sc = 0; sc < ND_SCHEDULES && used < sizeof names; sc++)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", sc ? ", " : "",
+                                     nd_schedule_name((nd_schedule)sc));
+        nd_search_assumptions_add(
+            out, what,
+            "pipeline stages rebalanced by time (only the split's layers are placed), and "
+            "schedules other than the ones nd prices (%s)",
+            names);
+    }
     if (m->attention == ND_ATTN_MHA && m->kv_heads < m->heads)
         nd_search_assumptions_add(
             out, what,

@@ -33,7 +33,7 @@ static int ranking_plot(const char *dir, const nd_search_config *cfg, const nd_s
         char lab[96];
         nd_strategy_label(&r->s, lab, sizeof lab);
         if (c->variants > 1)
-            snprintf(text[i], sizeof text[i], "#%zu  %s (+%zu OP)", i + 1, lab, c->variants - 1);
+            snprintf(text[i], sizeof text[i], "#%zu  %s (+%zu)", i + 1, lab, c->variants - 1);
         else
             snprintf(text[i], sizeof text[i], "#%zu  %s", i + 1, lab);
         labels[i] = text[i];
@@ -48,8 +48,8 @@ static int ranking_plot(const char *dir, const nd_search_config *cfg, const nd_s
         char subtitle[400], interval[96];
         snprintf(
             subtitle, sizeof subtitle,
-            "%s on %lld x %s: %zu of %zu distinct choices (%llu fitting strategies), %s; +N OP: N rows that "
-            "differ only in OP",
+            "%s on %lld x %s: %zu of %zu distinct choices (%llu fitting strategies), %s; +N: N rows that "
+            "differ only in OP or VPP",
             cfg->ctx->model->name, (long long)cfg->ctx->devices, cfg->ctx->device->name, n, ans->layouts,
             (unsigned long long)res->stats.fitting,
             ans->interval == ND_INTERVAL_FITTED ? "calibrated" : "uncalibrated");

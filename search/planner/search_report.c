@@ -40,13 +40,13 @@ static void summary(nd_html *h, const nd_search_config *cfg, const nd_search_res
     uint64_t refused = 0;
     for (int r = 0; r < ND_REFUSE_REASONS; r++) refused += st->refused[r];
     /* No duration: the same search gives the same page. */
-    nd_html_text(h,
-                 "%" PRIu64 " strategies enumerated for %lld x %s, global batch %lld: %" PRIu64
-                 " refused, %" PRIu64 " fit the budget (%zu distinct choices: rows that differ only in OP "
-                 "within %.1f %% are one), %" PRIu64 " do not; %" PRIu64 " priced.",
-                 st->enumerated, (long long)cfg->ctx->devices, cfg->ctx->device->name,
-                 (long long)cfg->global_batch, refused, st->fitting, ans->layouts, 100 * ND_FOLD_STEP_SHARE,
-                 st->dropped_memory, st->priced);
+    nd_html_text(
+        h,
+        "%" PRIu64 " strategies enumerated for %lld x %s, global batch %lld: %" PRIu64 " refused, %" PRIu64
+        " fit the budget (%zu distinct choices: rows that differ only in OP or VPP "
+        "within %.1f %% are one), %" PRIu64 " do not; %" PRIu64 " priced.",
+        st->enumerated, (long long)cfg->ctx->devices, cfg->ctx->device->name, (long long)cfg->global_batch,
+        refused, st->fitting, ans->layouts, 100 * ND_FOLD_STEP_SHARE, st->dropped_memory, st->priced);
     if (ans->draws && isfinite(c->p_fastest))
         nd_html_text(h,
                      "With the calibration's uncertainty (%zu draws), #1 is the fastest in %.0f %% of them.",

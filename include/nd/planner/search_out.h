@@ -12,6 +12,7 @@
 #include "nd/inputs/run.h"
 #include "nd/charts/plot.h"
 #include "nd/planner/search.h"
+#include "nd/session/fidelity.h" /* ND_UNCALIBRATED_STEP_ERROR */
 
 #define ND_ODDS_MAX 64
 
@@ -37,32 +38,26 @@ int nd_search_odds_of(const nd_search_config *cfg, const nd_search_result *res, 
 
 /* ---- the answer: distinct choices, how sure nd is, what it assumed (search_answer.c) ---- */
 
-/* Two rows that differ only in OP (and the ZERO that follows it) are one choice to launch when
- * their steps are within this share of each other: far below what any estimate resolves (nd's
- * benchmarked error is percents, docs/benchmarks.md) and below a training step's run-to-run
- * noise, so such a row is not another answer but a variant of one. */
+/* Two rows that differ only in how they tune one split of the devices, OP (and the ZERO that
+ * follows it) and VPP (and the schedule and split that follow it), are one choice to launch
+ * when their steps are within this share of each other: far below what any estimate resolves
+ * (nd's benchmarked error is percents, docs/benchmarks.md) and below a training step's
+ * run-to-run noise, so such a row is not another answer but a variant of one. */
 #define ND_FOLD_STEP_SHARE 0.005
-
-/* nd's own benchmarked error of an uncalibrated step estimate, as a share of the step: the
- * largest step MAPE of docs/benchmarks.md's section "Fidelity: nd against real training runs,
- * uncalibrated" (llm-foundry's MPT runs on H100, 32.6 % over 52 runs, every bias negative:
- * nd too fast; the Megatron-LM rounds there are 7.2 % and 8.3 %). The interval of an
- * uncalibrated estimate is step x (1 +- this), and a candidate within it of #1 cannot be told
- * apart from #1. Update it when bench_fidelity's figures change. */
-#define ND_UNCALIBRATED_STEP_ERROR 0.326
 
 /* One distinct choice: a ranked row and the rows folded into it. */
 typedef struct nd_search_choice {
-    size_t index;           /* the row shown (the fastest of its variants), into res->items */
-    size_t variants;        /* rows folded into it, itself included */
-    int64_t op_min, op_max; /* OP over its variants */
-    double lo_ms, hi_ms;    /* the step's interval: 95 % prediction with -c, else +-
+    size_t index;             /* the row shown (the fastest of its variants), into res->items */
+    size_t variants;          /* rows folded into it, itself included */
+    int64_t op_min, op_max;   /* OP over its variants */
+    int64_t vpp_min, vpp_max; /* VPP over its variants */
+    double lo_ms, hi_ms;      /* the step's interval: 95 % prediction with -c, else +-
                               ND_UNCALIBRATED_STEP_ERROR */
-    double p_fastest;       /* with -c and an uncertainty: share of draws in which it is fastest;
+    double p_fastest;         /* with -c and an uncertainty: share of draws in which it is fastest;
                               NaN otherwise */
-    double p_faster;        /* ... in which it beats #1 (NaN for #1 and without draws) */
-    bool tied;              /* cannot be told apart from #1 (never #1 itself) */
-    double headroom_mib;    /* the budget less its peak */
+    double p_faster;          /* ... in which it beats #1 (NaN for #1 and without draws) */
+    bool tied;                /* cannot be told apart from #1 (never #1 itself) */
+    double headroom_mib;      /* the budget less its peak */
 } nd_search_choice;
 
 typedef enum {
@@ -83,9 +78,9 @@ typedef struct nd_search_answer {
     size_t draws; /* the odds' draws (0 without) */
 } nd_search_answer;
 
-/* Folds the ranking into distinct choices (rows differing only in OP within ND_FOLD_STEP_SHARE
- * of the row they fold into), keeps the first `top` (1 at least), and gives each its interval,
- * its odds (-c) and whether it can be told apart from #1. ND_ENOMEM; after a failure the
+/* Folds the ranking into distinct choices (rows differing only in OP or VPP within
+ * ND_FOLD_STEP_SHARE of the row they fold into), keeps the first `top` (1 at least), and gives
+ * each its interval, its odds (-c) and whether it can be told apart from #1. ND_ENOMEM; after a failure the
  * answer is empty and safe to free. */
 int nd_search_answer_build(const nd_search_config *cfg, const nd_search_result *res, size_t top,
                            nd_search_answer *out, nd_error *err);
@@ -96,7 +91,7 @@ void nd_search_answer_free(nd_search_answer *a);
  * 3 offloaded". */
 void nd_search_plan_text(const nd_ranked *r, char *buf, size_t size);
 
-/* The OP of a choice's variants: "OP 64" or "OP 8-64 (4 variants)". */
+/* The OP and VPP of a choice's variants: "OP 8-64, VPP 2-4: 6 variants", or "no variant". */
 void nd_search_variants_text(const nd_search_choice *c, char *buf, size_t size);
 
 #define ND_ASSUMPTIONS_MAX 32
