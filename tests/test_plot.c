@@ -241,7 +241,7 @@ static int draw_stage_memory(const char *base, const nd_plot_options *opt, nd_er
 {
     static const char *const names[] = {"weights", "activations"};
     static const double mib[] = {100, 200, 150, 250};
-    nd_plot_stage_memory p = {2, NULL, 2, names, mib, 512, NULL, 0};
+    nd_plot_stage_memory p = {2, NULL, 2, names, mib, 512, NULL, 0, NULL};
     return nd_plot_stage_memory_write(base, &p, opt, err);
 }
 
@@ -253,14 +253,14 @@ static const char *const stage_memory_held_lines[] = {
     "F = 1",
     "fs pattern 4",
     "budget_mib / 1024.0 with lines",
-    "100 * below(2,F) / budget_mib",
+    "\"1\" 300 600 \"1\" \"59 %\" \"\"",
     NULL};
 
 static int draw_stage_memory_held(const char *base, const nd_plot_options *opt, nd_error *err)
 {
     static const char *const names[] = {"weights", "held"};
     static const double mib[] = {100, 0, 300, 600};
-    nd_plot_stage_memory p = {2, NULL, 2, names, mib, 512, NULL, 1};
+    nd_plot_stage_memory p = {2, NULL, 2, names, mib, 512, NULL, 1, NULL};
     return nd_plot_stage_memory_write(base, &p, opt, err);
 }
 
@@ -428,7 +428,7 @@ static void empty_or_non_finite_input_is_refused(void **state)
     assert_int_equal(nd_plot_ranking_write(base, &rk, &o, &err), ND_EINPUT);
 
     assert_int_equal(nd_plot_stage_memory_write(base, NULL, &o, &err), ND_EINPUT);
-    nd_plot_stage_memory sm = {2, NULL, 2, parts, nan4, 100, NULL, 0};
+    nd_plot_stage_memory sm = {2, NULL, 2, parts, nan4, 100, NULL, 0, NULL};
     assert_int_equal(nd_plot_stage_memory_write(base, &sm, &o, &err), ND_EINPUT);
 
     nd_plot_recompute_series s = {"c", 0, one2, one2};

@@ -217,7 +217,7 @@ int nd_plot_cmd_memory(const char *base, const nd_plot_cmd_input *in, nd_error *
     if (!rc) rc = memory_budget(in, &budget, err);
     if (!rc) {
         nd_plot_stage_memory p = {n,    stage >= 0 ? labels : NULL, COMPONENTS, f->title, v, budget,
-                                  NULL, ND_MEMORY_RECLAIMABLE};
+                                  NULL, ND_MEMORY_RECLAIMABLE,      NULL};
         rc = nd_plot_stage_memory_write(base, &p, &in->opt, err);
     }
     free(labels);

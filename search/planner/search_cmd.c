@@ -203,9 +203,8 @@ static int write_plots(const nd_search_request *req, const nd_search_config *cfg
     opt.gallery = gallery;
     opt.gallery_only = gallery && !req->out_dir;
     const char *dir = req->out_dir ? req->out_dir : ".";
-    size_t top = req->top > 0 ? (size_t)req->top : 10;
     if (!rc && !req->no_plots) rc = nd_search_plots(dir, cfg, res, ans, &opt, err);
-    if (!rc && req->potentials) rc = nd_search_potentials(dir, cfg, res, top, &opt, !req->no_plots, err);
+    if (!rc && req->potentials) rc = nd_search_potentials(dir, cfg, res, ans, &opt, !req->no_plots, err);
     return rc;
 }
 

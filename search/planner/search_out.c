@@ -129,7 +129,7 @@ static bool choice_row(FILE *fp, const nd_search_config *cfg, const nd_search_re
     /* '!' when the headroom is within the calibration's own 95 % error of the peak */
     double half = nd_search_peak_halfwidth_mib(cfg, r);
     bool tight = isfinite(half) && c->headroom_mib < half;
-    fprintf(fp, "  %-26s %9.0f %8.0f%c %10.2f %13s %10.1f %5.1f%%\n", plan, r->peak_mib, c->headroom_mib,
+    fprintf(fp, "  %-30s %9.0f %8.0f%c %10.2f %13s %10.1f %5.1f%%\n", plan, r->peak_mib, c->headroom_mib,
             tight ? '!' : ' ', r->step_ms, interval, r->tokens_per_s_per_device, 100 * r->mfu);
     fputs("       ", fp);
     for (int p = 0; p < ND_PARTS; p++)
@@ -158,7 +158,7 @@ void nd_search_print_choices(FILE *fp, const nd_search_config *cfg, const nd_sea
         100 * ND_FOLD_STEP_SHARE);
     fprintf(fp, "%5s", "#");
     for (int d = 0; d < ND_DIMS_SEARCHED; d++) fprintf(fp, " %5s", nd_dim_name((nd_dim)d));
-    fprintf(fp, "  %-26s %9s %9s %10s %13s %10s %6s\n", "plan (recompute, offload)", "peak MiB", "headroom",
+    fprintf(fp, "  %-30s %9s %9s %10s %13s %10s %6s\n", "plan (recompute, offload)", "peak MiB", "headroom",
             "step ms", ans->interval == ND_INTERVAL_FITTED ? "95 % interval" : "interval", "tokens/s/d",
             "MFU");
     int tight_rows = 0;

@@ -86,10 +86,21 @@ static int memory_plot(const char *dir, const nd_search_config *cfg, const nd_ra
     char label[96], strategy[112];
     nd_strategy_label(&best->s, label, sizeof label);
     snprintf(strategy, sizeof strategy, "#1 %s", label);
+    /* the layers each stage's plan offloads (-ao) */
+    int64_t *host = rc ? NULL : calloc((size_t)pp, sizeof *host);
+    if (!rc && !host) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    for (int64_t i = 0; !rc && ps.plan.offloaded && i < pp; i++)
+        for (int k = 0; k < ND_LAYER_KINDS; k++) host[i] += ps.plan.offloaded[i][k];
     if (!rc) {
-        nd_plot_stage_memory p = {
-            (size_t)pp,           NULL,     ND_MEMORY_COMPONENTS, nd_memory_csv.title, comp,
-            cfg->ctx->budget_mib, strategy, ND_MEMORY_RECLAIMABLE};
+        nd_plot_stage_memory p = {(size_t)pp,
+                                  NULL,
+                                  ND_MEMORY_COMPONENTS,
+                                  nd_memory_csv.title,
+                                  comp,
+                                  cfg->ctx->budget_mib,
+                                  strategy,
+                                  ND_MEMORY_RECLAIMABLE,
+                                  best->offloaded_layers ? host : NULL};
         char *base = nd_path_join(dir, "memory");
         rc = base ? nd_plot_stage_memory_write(base, &p, opt, err)
                   : nd_error_set(err, ND_ENOMEM, "out of memory");
@@ -97,6 +108,7 @@ static int memory_plot(const char *dir, const nd_search_config *cfg, const nd_ra
     }
     nd_priced_stages_free(&ps);
     free(comp);
+    free(host);
     return rc;
 }
 

@@ -43,11 +43,12 @@ static void note_uncalibrated(FILE *out, const nd_context *ctx, const nd_estimat
 {
     if (ctx->ratios) return;
     double e = ND_UNCALIBRATED_STEP_ERROR;
-    fprintf(out,
-            "uncalibrated: nd's step estimates were off by up to %.1f %% on the real runs it was benchmarked "
-            "against, mostly too fast (docs/benchmarks.md): the step is %.0f to %.0f ms, the MFU %.1f %% at "
-            "%.1f %% longer; calibrate with a profiling round (nd-fit)\n",
-            100 * e, est->step_ms * (1 - e), est->step_ms * (1 + e), 100 * est->mfu / (1 + e), 100 * e);
+    fprintf(
+        out,
+        "uncalibrated: on the real runs nd was benchmarked against, its step estimates were off by 7 to "
+        "%.0f %% on average per set, mostly too fast (docs/benchmarks.md): at +-%.1f %% the step is %.0f to "
+        "%.0f ms and the MFU %.1f %% at the longer end; a profiling round calibrates it (nd-fit)\n",
+        100 * e, 100 * e, est->step_ms * (1 - e), est->step_ms * (1 + e), 100 * est->mfu / (1 + e));
 }
 
 int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, nd_error *err)

@@ -245,12 +245,17 @@ typedef struct nd_plot_stage_memory {
     size_t n_reclaimable;               /* the last components are memory the runtime gives back
                                            under pressure: drawn hatched, left out of the share
                                            of the budget */
+    const int64_t *offloaded_layers;    /* [n_stages] layers whose activations live in host memory
+                                           (offload), or NULL: written above the stage's bar and
+                                           totalled in the title */
 } nd_plot_stage_memory;
 
 /* Memory plot: per pipeline stage a stacked bar of memory components, in GiB, against a
  * dashed budget line, each bar's % of the budget above it (without its reclaimable
- * components); the title names the strategy, the peak stage and its % of the budget.
- * Components 0 in every stage are left out.
+ * components; where bars are too narrow for every label, the peak's and those that differ
+ * from their neighbours', never overlapping), the offloaded layers above it; the title names
+ * the strategy, the peak stage and its % of the budget. Components 0 in every stage are
+ * left out; the legend draws the budget as the dashed line it is.
  * ND_EINPUT: no stages or components, a NULL array, or no finite value. */
 int nd_plot_stage_memory_write(const char *out_base, const nd_plot_stage_memory *plot,
                                const nd_plot_options *opt, nd_error *err);

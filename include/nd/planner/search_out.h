@@ -223,10 +223,12 @@ struct nd_plot_options;
 int nd_search_plots(const char *dir, const nd_search_config *cfg, const nd_search_result *res,
                     const nd_search_answer *ans, const struct nd_plot_options *opt, nd_error *err);
 
-/* -rp: for the top configurations, step time and peak memory as each further layer is fully
- * recomputed; DIR/recompute_potentials.csv (ND's columns) and its plot. Needs -ar. */
+/* -rp: for the answer's first distinct choices (at most 20), step time and peak memory as each
+ * further layer is fully recomputed; DIR/recompute_potentials.csv (ND's columns; TOP is the
+ * choice's number) and its plot. Needs -ar. */
 int nd_search_potentials(const char *dir, const nd_search_config *cfg, const nd_search_result *res,
-                         size_t top, const struct nd_plot_options *opt, bool plots, nd_error *err);
+                         const nd_search_answer *ans, const struct nd_plot_options *opt, bool plots,
+                         nd_error *err);
 
 /* What the report states about the run besides the search. Borrowed strings; NULL: none. */
 typedef struct nd_search_report_inputs {
