@@ -269,6 +269,19 @@ const nd_run_list_format nd_run_list_csv = {
     .reason = "reason",
 };
 
+const nd_fit_plot_format nd_fit_plot_csv = {
+    .ratio = "ratio",
+    .value = "value",
+    .lo = "lo",
+    .hi = "hi",
+    .status = "status",
+    .note = "note",
+    .label = "label",
+    .measured = ":measured",
+    .fitted = ":fitted",
+    .left_out = ":left_out",
+};
+
 const nd_ranking_format nd_ranking_csv = {
     .rank = "rank",
     .recompute = "recompute",

@@ -199,3 +199,11 @@ nd_plot_cli_sh(cli_plot_output_dir none "^ok$"
   "mkdir -p \"$3/into\"; \"$1\" memory \"$2/memory.csv\" --script-only -o \"$3\" --name into >/dev/null; \
    \"$1\" ranking \"$2/ranking.csv\" --script-only -o \"$3/fresh/\" >/dev/null 2>&1 || true; \
    test -s \"$3/into/memory.gp\"; echo ok")
+
+# Issue 24: nd-plot draws again every plot an nd program draws (parity, parts, ranking, memory,
+# potentials, nd-fit's ratios and loo, nd-classify's ranks and kernels), from the CSV each
+# program writes, the same data as the program's own plot.
+add_test(NAME plot_cli_every_kind
+         COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cli/plot_every_kind.sh $<TARGET_FILE_DIR:nd-plot> ${PROJECT_SOURCE_DIR})
+set_tests_properties(plot_cli_every_kind PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 120
+                     PASS_REGULAR_EXPRESSION "(^|\n)ok")

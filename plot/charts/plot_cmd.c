@@ -16,7 +16,7 @@
 #include "nd/base/array.h"
 
 /* The kinds nd-plot knows, for the message refusing another. */
-static const char kind_names[] = "parity, parts, ranking, memory, potentials";
+static const char kind_names[] = "parity, parts, ranking, memory, potentials, ratios, loo, ranks, kernels";
 
 typedef int (*kind_fn)(const char *base, const nd_plot_cmd_input *in, nd_error *err);
 
@@ -36,6 +36,10 @@ static const kind_info kinds[] = {
      false, true, false},
     {"potentials", nd_plot_cmd_potentials, "recompute_potentials.csv from nd-search -rp",
      "recompute_potentials", true, true, false},
+    {"ratios", nd_plot_cmd_ratios, "nd-fit -o's <stem>_ratios.csv", NULL, false, false, false},
+    {"loo", nd_plot_cmd_loo, "nd-fit -o's <stem>_loo.csv", NULL, false, false, false},
+    {"ranks", nd_plot_cmd_ranks, "nd-classify's --detail file", "classify_ranks", false, false, false},
+    {"kernels", nd_plot_cmd_kernels, "nd-classify's --kernels file", "classify_kernels", false, false, false},
 };
 
 /* ---- the flags ------------------------------------------------------------ */
@@ -102,16 +106,21 @@ static int read_flags(const kind_info *k, const nd_plot_request *req, nd_plot_cm
 
 /* The files' path without extension: -o's directory (else the current one) and --name (else
  * the kind's own name). nd-compare names its plots after the round, and its CSV
- * <round>_estimates.csv: dropping "_estimates" gives the same names. */
+ * <round>_estimates.csv, nd-fit its plots' CSVs <round>_ratios.csv and <round>_loo.csv:
+ * dropping "_estimates" (or "_<kind>") gives the programs' own names. */
 static char *output_base(const kind_info *k, const nd_plot_request *req)
 {
     const char *dir = req->out_dir ? req->out_dir : ".";
     if (req->name) return nd_path_join(dir, req->name);
     char *stem = nd_path_stem(req->input), *base = NULL;
     if (stem) {
-        static const char suffix[] = "_estimates";
-        size_t n = strlen(stem), s = sizeof suffix - 1;
-        if (n > s && strcmp(stem + n - s, suffix) == 0) stem[n - s] = '\0';
+        char own[40];
+        snprintf(own, sizeof own, "_%s", k->name);
+        const char *suffixes[] = {"_estimates", own};
+        for (size_t i = 0; i < ND_ARRAY_LEN(suffixes); i++) {
+            size_t n = strlen(stem), s = strlen(suffixes[i]);
+            if (n > s && strcmp(stem + n - s, suffixes[i]) == 0) stem[n - s] = '\0';
+        }
         if (k->out_name)
             base = nd_path_join(dir, k->out_name);
         else

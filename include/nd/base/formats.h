@@ -310,6 +310,19 @@ typedef struct nd_run_list_format {
 
 extern const nd_run_list_format nd_run_list_csv;
 
+/* ---- nd-fit's plot CSVs (nd-fit -o: <stem>_ratios.csv, <stem>_loo.csv) -------------- */
+
+/* ratios: a row per ratio key, its value and 95 % interval (blank unless fitted), its status
+ * (the status names of fit.h) and the note drawn beside it. loo: a row per strategy, its label,
+ * then per panel (the step, then each ratio fitted on a column of its own) the panel's name
+ * with each suffix: what was measured, the fit on every row, the prediction left out. */
+typedef struct nd_fit_plot_format {
+    const char *ratio, *value, *lo, *hi, *status, *note;
+    const char *label, *measured, *fitted, *left_out; /* the last three are suffixes: "step:measured" */
+} nd_fit_plot_format;
+
+extern const nd_fit_plot_format nd_fit_plot_csv;
+
 /* ---- the recompute potentials CSV (nd-search -rp) ------------------------------- */
 
 /* TOP, step, the searched dimensions, then the rest in this order. layer_recompute
