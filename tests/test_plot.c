@@ -156,8 +156,8 @@ static int draw_parity(const char *base, const nd_plot_options *opt, nd_error *e
     static const double step_m[] = {100, 120}, step_e[] = {80, 150}, step_c[] = {97, 130};
     const double fw_m[] = {40, NAN}, fw_e[] = {30.5, 70}, fw_c[] = {39, 0.1};
     const nd_plot_parity_panel panels[] = {
-        {"step", step_m, step_e, step_c, NULL},
-        {"FW_COMPUTE", fw_m, fw_e, fw_c, NULL},
+        {"step", step_m, step_e, step_c, NULL, NULL},
+        {"FW_COMPUTE", fw_m, fw_e, fw_c, NULL, NULL},
     };
     nd_plot_parity p = {2, labels, 2, panels, NULL, NULL, ND_PLOT_SCALE_LINEAR};
     return nd_plot_parity_write(base, &p, opt, err);
@@ -179,7 +179,7 @@ static int draw_parity_log(const char *base, const nd_plot_options *opt, nd_erro
 {
     static const char *const labels[] = {"a", "b", "c"};
     static const double m[] = {1, 10, 1000}, e[] = {2, 9, 1100};
-    const nd_plot_parity_panel panel = {"step", m, e, NULL, NULL};
+    const nd_plot_parity_panel panel = {"step", m, e, NULL, NULL, NULL};
     nd_plot_parity p = {3, labels, 1, &panel, "nd", NULL, ND_PLOT_SCALE_AUTO};
     return nd_plot_parity_write(base, &p, opt, err);
 }
@@ -193,7 +193,7 @@ static int draw_parity_repeat(const char *base, const nd_plot_options *opt, nd_e
 {
     static const char *const labels[] = {"a", "a", "b", "c"};
     static const double m[] = {10, 10, 20, 100}, e[] = {20, 20, 30, 102};
-    const nd_plot_parity_panel panel = {"step", m, e, NULL, NULL};
+    const nd_plot_parity_panel panel = {"step", m, e, NULL, NULL, NULL};
     nd_plot_parity p = {4, labels, 1, &panel, "nd", NULL, ND_PLOT_SCALE_LINEAR};
     return nd_plot_parity_write(base, &p, opt, err);
 }
@@ -403,7 +403,7 @@ static void empty_or_non_finite_input_is_refused(void **state)
     const char *labels[] = {"a", "b"};
     const double nan2[] = {NAN, NAN}, one2[] = {1, 2}, zero2[] = {0, 2};
 
-    nd_plot_parity_panel panel = {"step", one2, one2, NULL, NULL};
+    nd_plot_parity_panel panel = {"step", one2, one2, NULL, NULL, NULL};
     nd_plot_parity parity = {0, labels, 1, &panel, NULL, NULL, ND_PLOT_SCALE_LINEAR};
     assert_int_equal(nd_plot_parity_write(base, &parity, &o, &err), ND_EINPUT);
     assert_non_null(strstr(err.message, "no points"));

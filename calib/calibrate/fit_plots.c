@@ -66,8 +66,12 @@ static size_t loo_panels(const nd_fit_result *res, size_t n, double *buf, nd_plo
     double *none = buf;
     size_t k_panels = 0;
     for (size_t i = 0; i < n; i++) none[i] = NAN;
-    panels[k_panels++] = (nd_plot_parity_panel){res->mode == ND_FIT_SUMS ? "busy" : "step", res->target_ms,
-                                                res->corrected_ms, res->left_out_ms, "ms"};
+    panels[k_panels++] = (nd_plot_parity_panel){res->mode == ND_FIT_SUMS ? "busy" : "step",
+                                                res->target_ms,
+                                                res->corrected_ms,
+                                                res->left_out_ms,
+                                                "ms",
+                                                NULL};
     for (int k = 0; res->group_target && res->group_left_out && k < ND_RATIO_KEYS; k++) {
         if (res->status[k] != ND_RATIO_FITTED) continue;
         double *m = buf + n + (size_t)k * 2 * n, *l = m + n;
@@ -78,7 +82,8 @@ static size_t loo_panels(const nd_fit_result *res, size_t n, double *buf, nd_plo
             any |= isfinite(m[i]) && m[i] > 0 && isfinite(l[i]);
         }
         if (any)
-            panels[k_panels++] = (nd_plot_parity_panel){nd_ratio_key_name((nd_ratio_key)k), m, none, l, "ms"};
+            panels[k_panels++] =
+                (nd_plot_parity_panel){nd_ratio_key_name((nd_ratio_key)k), m, none, l, "ms", NULL};
     }
     return k_panels;
 }

@@ -152,10 +152,12 @@ static double judged(const nd_plot_parity_panel *p, size_t i)
     return p->corrected_ms ? p->corrected_ms[i] : p->estimated_ms[i];
 }
 
-/* Relative error of point i, or NaN when it has none (a measurement <= 0 or missing). */
+/* Relative error of point i, or NaN when it has none (a measurement <= 0 or missing) or is not
+ * judged (the panel's mask). */
 static double rel_error(const nd_plot_parity_panel *p, size_t i)
 {
     double m = p->measured_ms[i], e = judged(p, i);
+    if (p->judged && !p->judged[i]) return NAN;
     return isfinite(m) && m > 0 && isfinite(e) ? (e - m) / m : NAN;
 }
 
@@ -347,14 +349,17 @@ static void panel_labels(const nd_plot_parity *plot, size_t k, const axis_range 
     }
 }
 
-/* "step: MAPE 5.7 %, worst -9.6 %". */
-static void put_panel_title(FILE *fp, const nd_plot_parity_panel *p, double mape, double worst, bool log)
+/* "step: MAPE 5.7 %, worst -9.6 %"; a panel whose points are all too small to judge says so. */
+static void put_panel_title(FILE *fp, const nd_plot_parity *plot, const nd_plot_parity_panel *p, double mape,
+                            double worst)
 {
     char title[200];
-    (void)log;
     if (isfinite(mape))
         snprintf(title, sizeof title, "%s: MAPE %.1f %%, worst %+.1f %%", p->name ? p->name : "", 100 * mape,
                  100 * worst);
+    else if (p->judged && plot->n_points)
+        snprintf(title, sizeof title, "%s: under %.1f %% of every step, not judged", p->name ? p->name : "",
+                 100 * ND_PLOT_JUDGED_PART_SHARE);
     else
         snprintf(title, sizeof title, "%s", p->name ? p->name : "");
     fputs("set title ", fp);
@@ -371,7 +376,7 @@ static void put_panel(FILE *fp, const nd_plot_parity *plot, size_t k, const axis
     size_t m = 2 + k * panel_width(corrected), e = m + 1, c = m + 2;
     const char *unit = p->unit ? p->unit : "ms";
     fprintf(fp, "# Panel %zu of %zu\n", k + 1, plot->n_panels);
-    put_panel_title(fp, p, mape, worst, r->log);
+    put_panel_title(fp, plot, p, mape, worst);
     /* panels of one plot may differ in their axes (a panel with a 0 stays linear): each says which */
     fprintf(fp, "set xlabel 'measured (%s), %s axes'\nset ylabel 'estimated (%s)'\n", unit,
             r->log ? "log" : "linear", unit);

@@ -104,8 +104,8 @@ int nd_plot_cmd_loo(const char *base, const nd_plot_cmd_input *in, nd_error *err
     }
     nd_plot_parity_panel panels[LOO_PANELS_MAX];
     for (size_t p = 0; p < k; p++)
-        panels[p] =
-            (nd_plot_parity_panel){names[p], v + 3 * p * n, v + (3 * p + 1) * n, v + (3 * p + 2) * n, "ms"};
+        panels[p] = (nd_plot_parity_panel){names[p], v + 3 * p * n, v + (3 * p + 1) * n, v + (3 * p + 2) * n,
+                                           "ms",     NULL};
     if (!rc) {
         nd_plot_options o = in->opt;
         if (!o.title) o.title = "Leave-one-out: each strategy predicted by ratios fitted on the others";

@@ -52,6 +52,10 @@ typedef enum {
     ND_PLOT_PDF,     /* pdfcairo; not byte-reproducible (embedded date) */
 } nd_plot_format;
 
+/* A measured part below this share of its row's measured step is too small to divide by: its
+ * relative error is not judged (nd-compare's accuracy table and the parity panels alike). */
+#define ND_PLOT_JUDGED_PART_SHARE 0.005
+
 #define ND_PLOT_WIDTH_DEFAULT  1000
 #define ND_PLOT_HEIGHT_DEFAULT 700
 #define ND_PLOT_SIZE_MAX       20000
@@ -111,12 +115,15 @@ typedef enum {
 
 /* One panel: the same points (strategies) for one quantity, e.g. "step" or a part. */
 typedef struct nd_plot_parity_panel {
-    const char *name;           /* panel title */
-    const double *measured_ms;  /* [n_points]: x */
-    const double *estimated_ms; /* [n_points]: y */
-    const double *corrected_ms; /* [n_points] or NULL: a second estimate, e.g. after calibration */
-    const char *unit;           /* the axes' unit; NULL: "ms" (the fields say _ms, but a panel of
+    const char *name;            /* panel title */
+    const double *measured_ms;   /* [n_points]: x */
+    const double *estimated_ms;  /* [n_points]: y */
+    const double *corrected_ms;  /* [n_points] or NULL: a second estimate, e.g. after calibration */
+    const char *unit;            /* the axes' unit; NULL: "ms" (the fields say _ms, but a panel of
                                    memory in GiB is drawn the same way) */
+    const unsigned char *judged; /* [n_points] 0: drawn but left out of the title's MAPE and
+                                    worst and of the labels (a part too small to divide by), or
+                                    NULL: every point with a measurement is judged */
 } nd_plot_parity_panel;
 
 typedef struct nd_plot_parity {
