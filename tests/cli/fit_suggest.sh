@@ -27,5 +27,13 @@ done | grep -q FAIL && fail "a profiled strategy was suggested"
 "$fit" -y "$samples/runs/dlperf-gpt-h2304-l24.yaml" --real_csv "$samples/rounds/dlperf-gpt-h2304-l24.csv" \
   > /dev/null 2> "$dir/err"
 grep -q "to separate them profile e.g. DP" "$dir/err" || fail "refusal: $(cat "$dir/err")"
+# Issue 24: the sample round varies DP, MP, PP and VPP, never CP; the calibrated search over every
+# dimension on 64 H100 at 512 sequences picks DP 32 CP 2 (nd-search -c with these ratios says so),
+# so the first suggestion is that row, naming the dimension the round lacks.
+"$fit" -y "$samples/runs/llama3-8b.yaml" --real_csv "$samples/rounds/llama3-8b-h100.csv" --robust \
+  --suggest 4 -d 64 -b 512 --run-list "$dir/cp.csv" >/dev/null 2>&1 || fail "--suggest on 64 H100"
+first=$(sed -n 2p "$dir/cp.csv")
+echo "$first" | grep -q "uses CP 2, which this round never varied" || fail "first suggestion: $first"
+[ "$(echo "$first" | cut -d, -f4)" = 2 ] || fail "first suggestion has CP $(echo "$first" | cut -d, -f4)"
 rm -rf "$dir"
 [ "$ok" -eq 1 ] && echo ok
