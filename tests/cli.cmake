@@ -181,7 +181,8 @@ set_tests_properties(cli_signals_remove_temporaries PROPERTIES ENVIRONMENT "${ND
                      PASS_REGULAR_EXPRESSION ", 0 failed")
 # ND's -ar --recompute MODES: each layer chooses among MODES only. With selective alone the
 # plan of best.yaml runs every one of Llama-3-8B's 32 layers selective ([off, selective, full]).
-add_test(NAME cli_search_ar_modes COMMAND sh -c "rm -rf \"$1\" && \"$0\" -y \"$2\" -d 64 -b 512 -t 1 -ar --recompute selective -M 40GB -o \"$1\" --no-plots --no-progress >/dev/null && grep -q 'dense: \\[0, 32, 0\\]' \"$1/best.yaml\""
+# -ar with --recompute selective: every layer of every stage selective (off and full counts 0)
+add_test(NAME cli_search_ar_modes COMMAND sh -c "rm -rf \"$1\" && \"$0\" -y \"$2\" -d 64 -b 512 -t 1 -ar --recompute selective -M 40GB -o \"$1\" --no-plots --no-progress >/dev/null && grep -q 'dense: \\[0, [1-9][0-9]*, 0\\]' \"$1/best.yaml\" && ! grep 'dense: \\[' \"$1/best.yaml\" | grep -qv 'dense: \\[0, [0-9]*, 0\\]'"
          ${SEARCH} ${CMAKE_CURRENT_BINARY_DIR}/ar_modes ${LLAMA})
 
 

@@ -29,6 +29,31 @@ static int64_t nd_group_members_per_node(const nd_device *d, nd_group g)
     return k < g.size ? k : g.size;
 }
 
+double nd_group_nodes(const nd_device *d, nd_group g)
+{
+    return g.size <= 1 ? 1.0 : (double)g.size / (double)nd_group_members_per_node(d, g);
+}
+
+double nd_dispatch_ms(const nd_device *d, nd_group g, double tokens, double copies, double remote_nodes,
+                      double token_bytes, bool dedup)
+{
+    if (g.size <= 1 || tokens <= 0) return 0.0;
+    double n = (double)g.size, k = (double)nd_group_members_per_node(d, g), nodes = n / k;
+    double intra = bytes_per_ms(intra_gbps(d, k), d->intra_efficiency);
+    double inter = bytes_per_ms(d->inter_gbps, d->inter_efficiency);
+    bool spans = nodes > 1;
+    /* copies for experts on this node (their share of the group), and for the others */
+    double local = copies * (k - 1) / n, away = copies * (n - k) / n;
+    double t_inter = spans ? tokens * (dedup ? remote_nodes : away) * token_bytes / inter : 0;
+    /* over the fast links: the node's own copies, and with dedup also the fan-out of what
+     * arrived from other nodes to the experts' ranks */
+    double t_intra = tokens * (local + (dedup && spans ? away * (k - 1) / k : 0)) * token_bytes / intra;
+    double base = (spans ? d->inter_base_us : d->intra_base_us) / 1e3;
+    double lat = (k - 1) * d->intra_latency_us / 1e3 + (nodes - 1) * d->inter_latency_us / 1e3;
+    return base + fmax(t_inter, t_intra) +
+           (dedup ? d->intra_latency_us / 1e3 + d->inter_latency_us / 1e3 : lat);
+}
+
 int nd_group_is_intra_node(const nd_device *d, nd_group g)
 {
     return nd_group_members_per_node(d, g) >= g.size;

@@ -57,6 +57,11 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     if (s->pp > ND_MAX_STAGES)
         return nd_error_set(err, ND_EINPUT, "PP=%lld: at most %d pipeline stages are priced",
                             (long long)s->pp, ND_MAX_STAGES);
+    if (s->cp > 1 && !ctx->train->flash_attention)
+        return nd_error_set(err, ND_EINPUT,
+                            "CP=%lld: context parallelism runs a blockwise fused attention kernel, and the "
+                            "run has flash_attention false",
+                            (long long)s->cp);
 
     nd_layer_inputs in = {ctx->model, ctx->train, ctx->device, ctx->train->seq_len};
     nd_layer_shape shape = {s->tp, s->cp, s->ep, s->etp ? s->etp : s->tp, s->mbs, s->sp};

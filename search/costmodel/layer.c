@@ -37,6 +37,10 @@ typedef struct kept {
     double core_attn;   /* attention scores/softmax/dropout (s^2 terms), flash's softmax stats */
     double activation;  /* the MLP activation function's output */
     double norm;        /* the norms' outputs */
+    double mla_up;      /* MLA's per-head Q, K, V from the up-projections (and rotary) */
+    double moe_act;     /* the routed experts' activation output (Megatron's moe_act) */
+    double fp8_able;    /* of `always`: GEMM inputs Transformer Engine keeps in FP8 under FP8 */
+    double swiglu_in;   /* of `always`: the routed experts' gated-activation inputs */
     double score_grads; /* transient in backward: unfused attention's score gradients */
 } kept;
 
@@ -166,16 +170,26 @@ static void attention_core(acc *a, kept *k, const dims *x, double heads, double 
          * backward kernels reach different fractions of peak (docs/devices.md). A ring of CP
          * ranks runs one kernel per K/V block. */
         double flops = 2.0 * b * x->s_q * x->s * heads * (dqk + dv) * 0.5;
-        double blocks = x->t->cp_comm == ND_CP_RING ? (double)x->sh.cp : 1.0;
+        bool ring = x->sh.cp > 1 && x->t->cp_comm == ND_CP_RING;
+        double blocks = ring ? (double)x->sh.cp : 1.0;
         /* Causal attention runs like full attention over half the keys (the diagonal
-         * blocks' imbalance), so its efficiency is that of s / 2. */
-        tmp.fwd = nd_attention_ms(x->d, flops, x->s / 2, false);
-        tmp.dgrad = nd_attention_ms(x->d, 2.5 * flops, x->s / 2, true);
+         * blocks' imbalance), so its efficiency is that of s / 2. A CP ring's kernel sees one
+         * rank's block of keys, s / CP, split in the two halves of the load-balanced layout. */
+        double keys = ring ? x->s / (2 * x->sh.cp) : x->s / 2;
+        tmp.fwd = nd_attention_ms(x->d, flops, keys, false);
+        tmp.dgrad = nd_attention_ms(x->d, 2.5 * flops, keys, true);
         tmp.flops = flops;
         tmp.kernels_fwd = blocks;
         tmp.kernels_bwd = 3 * blocks; /* FA2: dO.O, dQdKdV, dQ cast */
         tmp.ops_fwd = blocks;
         tmp.ops_bwd = blocks;
+        if (ring) {
+            /* each step's partial output merged into the running one by its log-sum-exp: fp32
+             * reads and writes of the output and the statistics (Transformer Engine's
+             * flash_attn_fwd_out_correction); the backward sums dK, dV of each block likewise */
+            double out = b * x->s_q * heads * dv;
+            elementwise(&tmp, x, (blocks - 1) * 12 * out, (blocks - 1) * 12 * out, 2 * (blocks - 1));
+        }
         k->core_attn += 4.0 * x->T * heads; /* fp32 log-sum-exp per query and head */
     } else {
         /* Unfused: two batched GEMMs over the full (masked) score matrix, softmax and
@@ -228,10 +242,11 @@ static void attention_mha(acc *a, kept *k, const dims *x, acc *core)
     k->always += x->e * T * (heads + 2 * kvh) * dh; /* Q, K, V */
     attention_core(a, k, x, heads, dh, dh, core);
     k->always += x->e * T * heads * dh; /* context: the output projection's input */
+    k->fp8_able += x->e * T * heads * dh;
     gemm(a, x, T, x->h, heads * dh);
 }
 
-static void attention_mla(acc *a, kept *k, const dims *x, acc *core)
+static void attention_mla(acc *a, kept *k, const dims *x, acc *core, acc *up)
 {
     const nd_model *m = x->m;
     double t = (double)x->sh.tp, heads = (double)m->heads / t, T = x->T, e = x->e;
@@ -244,6 +259,7 @@ static void attention_mla(acc *a, kept *k, const dims *x, acc *core)
         elementwise(a, x, 2 * e * T * cq, 3 * e * T * cq, 1);
         k->always += 2 * e * T * cq; /* latent query, normed */
         gemm(a, x, T, heads * dqk, cq);
+        gemm(up, x, T, heads * dqk, cq);
     } else {
         gemm(a, x, T, heads * dqk, x->h);
     }
@@ -251,10 +267,13 @@ static void attention_mla(acc *a, kept *k, const dims *x, acc *core)
     elementwise(a, x, 2 * e * T * ckv, 3 * e * T * ckv, 1);
     k->always += e * T * (ckv + rope) + e * T * ckv; /* latent KV, normed */
     gemm(a, x, T, heads * ((double)m->qk_nope_head_dim + dv), ckv);
+    gemm(up, x, T, heads * ((double)m->qk_nope_head_dim + dv), ckv);
     elementwise(a, x, 2 * e * T * (heads + 1) * rope, 2 * e * T * (heads + 1) * rope, 1);
-    k->always += e * T * heads * (2 * dqk + dv); /* Q, K, V per head */
+    elementwise(up, x, 2 * e * T * (heads + 1) * rope, 0, 1);
+    k->mla_up += e * T * heads * (2 * dqk + dv); /* Q, K, V per head */
     attention_core(a, k, x, heads, dqk, dv, core);
     k->always += e * T * heads * dv;
+    k->fp8_able += e * T * heads * dv;
     gemm(a, x, T, x->h, heads * dv);
 }
 
@@ -295,7 +314,7 @@ static void gemm_groups(acc *a, const dims *x, double groups, double M, double N
 
 /* A dense MLP of `width` over `tokens`, TP-split by `split`, as `groups` experts. */
 static void mlp(acc *a, kept *k, const dims *x, double tokens, double width, double split, double groups,
-                acc *act)
+                acc *act, bool routed)
 {
     double w = width / split, e = x->e;
     double up = x->m->mlp == ND_MLP_GATED ? 2 * w : w; /* gate and up, or up alone */
@@ -307,12 +326,17 @@ static void mlp(acc *a, kept *k, const dims *x, double tokens, double width, dou
         elementwise(a, x, fwd, bwd, kernels);
         if (act) elementwise(act, x, fwd, 0, kernels);
         k->always += 2 * e * tokens * w; /* gate and up outputs */
+        if (routed) k->swiglu_in += 2 * e * tokens * w;
     } else {
         elementwise(a, x, 2 * e * tokens * w, 3 * e * tokens * w, 1);
         if (act) elementwise(act, x, 2 * e * tokens * w, 0, 1);
         k->always += e * tokens * w; /* activation input */
     }
-    k->activation += e * tokens * w; /* activation output: the down projection's input */
+    /* activation output: the down projection's input */
+    if (routed)
+        k->moe_act += e * tokens * w;
+    else
+        k->activation += e * tokens * w;
     gemm_groups(a, x, groups, tokens, x->h, w);
 }
 
@@ -322,10 +346,11 @@ static double expert_tokens(const dims *x)
 {
     const nd_model *m = x->m;
     double tokens = x->T * (double)m->experts_per_token * (double)x->sh.etp / (double)x->sh.tp;
-    return m->capacity_factor > 0 ? tokens * m->capacity_factor : tokens;
+    /* dropless, the busiest rank gets its imbalance; capacity pads every expert alike */
+    return m->capacity_factor > 0 ? tokens * m->capacity_factor : tokens * x->t->moe_imbalance;
 }
 
-static void moe(acc *a, kept *k, const dims *x, acc *act, double *dispatch_bytes)
+static void moe(acc *a, kept *k, const dims *x, acc *act, acc *act_moe, double *dispatch_bytes)
 {
     const nd_model *m = x->m;
     double e = x->e, E = (double)m->experts, Tr = x->Tn;
@@ -337,9 +362,10 @@ static void moe(acc *a, kept *k, const dims *x, acc *act, double *dispatch_bytes
     /* Token permutation before the experts and its inverse after: sort, gather, scatter. */
     elementwise(a, x, 4 * e * M * x->h, 4 * e * M * x->h, 6);
     k->always += 2 * e * M * x->h; /* expert inputs and outputs (for the combine weights) */
-    mlp(a, k, x, M, (double)m->moe_ffn, (double)x->sh.etp, local, act);
+    k->fp8_able += e * M * x->h;
+    mlp(a, k, x, M, (double)m->moe_ffn, (double)x->sh.etp, local, act_moe, true);
     if (m->shared_experts) {
-        mlp(a, k, x, x->T, (double)(m->shared_experts * m->shared_ffn), (double)x->sh.tp, 1, act);
+        mlp(a, k, x, x->T, (double)(m->shared_experts * m->shared_ffn), (double)x->sh.tp, 1, act, false);
         if (m->shared_expert_gate) gemm_at(a, x, x->other, x->T, 1, x->h);
     }
     *dispatch_bytes = 2 * e * M * x->h;
@@ -370,7 +396,7 @@ static comm tp_comm(const dims *x, nd_layer_kind kind, const acc *att, const acc
     comm c = {0, 0, 0, 0, 0, 0};
     const nd_layer_shape *sh = &x->sh;
     const nd_device *d = x->d;
-    bool overlap = x->t->tp_comm_overlap;
+    bool overlap = nd_train_tp_comm_overlap(x->t);
     double bytes = x->e * x->T * x->h;
     nd_group tp = {sh->tp, 1}, etp = {sh->etp, 1};
     double att_comm = nd_collective_ms(d, ND_COLL_ALL_REDUCE, tp, bytes);
@@ -398,18 +424,37 @@ static comm tp_comm(const dims *x, nd_layer_kind kind, const acc *att, const acc
     return c;
 }
 
-/* EP: the dispatch and combine all-to-alls forward, and again backward. */
-static comm ep_comm(const dims *x, const acc *att, double dispatch_bytes)
+double nd_moe_remote_nodes(const nd_model *m, double nodes)
+{
+    double k = (double)m->experts_per_token, A = nodes;
+    if (m->router_groups > 0 && m->router_group_topk > 0) {
+        double groups_per_node = (double)m->router_groups / nodes;
+        A = fmin(nodes, groups_per_node >= 1 ? ceil((double)m->router_group_topk / groups_per_node)
+                                             : (double)m->router_group_topk / groups_per_node);
+    }
+    if (A <= 1) return 0;
+    return A * (1 - pow(1 - 1 / A, k)) * (nodes - 1) / nodes;
+}
+
+/* EP: the dispatch and combine forward, and again backward (the gradients, 16-bit both ways),
+ * priced as the dispatcher runs them (nd_dispatch_ms); the busiest rank waits for its share. */
+static comm ep_comm(const dims *x, double dispatch_bytes)
 {
     comm c = {0, 0, 0, 0, 0, 0};
+    const nd_train *t = x->t;
     nd_group ep = {x->sh.ep, x->sh.etp};
-    double a2a = 2 * nd_collective_ms(x->d, ND_COLL_ALL_TO_ALL, ep, dispatch_bytes / 2);
+    double tokens = x->T * (double)x->sh.etp / (double)x->sh.tp; /* entering one rank's dispatch */
+    double copies = (double)x->m->experts_per_token, h = x->h, e = x->e;
+    bool dedup = t->moe_dispatcher == ND_MOE_DEEPEP;
+    double remote = nd_moe_remote_nodes(x->m, nd_group_nodes(x->d, ep));
+    double dispatch =
+        nd_dispatch_ms(x->d, ep, tokens, copies, remote, h * (t->moe_dispatch_fp8 ? 1 : e), dedup);
+    double combine = nd_dispatch_ms(x->d, ep, tokens, copies, remote, h * e, dedup);
     /* exposed here; a schedule that pairs micro-batches hides it at the stage (stage.c) */
-    (void)att;
-    c.fwd_ms = a2a;
-    c.bwd_ms = a2a;
+    c.fwd_ms = t->moe_imbalance * (dispatch + combine);
+    c.bwd_ms = t->moe_imbalance * 2 * combine;
     c.kernels_fwd = c.kernels_bwd = 2;
-    c.bytes_fwd = c.bytes_bwd = 2 * dispatch_bytes; /* each all-to-all's input and output */
+    c.bytes_fwd = c.bytes_bwd = 2 * dispatch_bytes; /* each exchange's input and output */
     return c;
 }
 
@@ -443,8 +488,25 @@ static comm cp_comm(const dims *x, const acc *core)
         return c;
     }
     double block = x->e * x->T * kv_width / tp;
-    c.fwd_ms = steps * exposed(nd_collective_ms(x->d, ND_COLL_P2P, cp, block), true, core->fwd / n);
-    c.bwd_ms = steps * exposed(nd_collective_ms(x->d, ND_COLL_P2P, cp, 2 * block), true, core->dgrad / n);
+    if (x->t->cp_comm == ND_CP_ALLGATHER) {
+        /* All-gather (Llama 3 §3.3.2, torchtitan's allgather rotation): K and V gathered from
+         * every rank before the attention, their gradients reduce-scattered after the
+         * backward; nothing to hide behind (the attention needs all of it). */
+        c.fwd_ms = nd_collective_ms(x->d, ND_COLL_ALL_GATHER, cp, block * n);
+        c.bwd_ms = c.fwd_ms + nd_collective_ms(x->d, ND_COLL_REDUCE_SCATTER, cp, block * n);
+        c.kernels_fwd = 1;
+        c.kernels_bwd = 2;
+        c.bytes_fwd = 2 * block * n;
+        c.bytes_bwd = 4 * block * n;
+        return c;
+    }
+    /* A step's transfer runs beside the block's attention: what it takes beyond it is
+     * exposed, and every step pays its set-up (the collective's fixed cost) whatever the block:
+     * at 2-8k tokens the blocks are too short to hide it. */
+    double p2p = nd_collective_ms(x->d, ND_COLL_P2P, cp, block),
+           p2p_b = nd_collective_ms(x->d, ND_COLL_P2P, cp, 2 * block);
+    c.fwd_ms = steps * exposed(p2p, true, core->fwd / n);
+    c.bwd_ms = steps * exposed(p2p_b, true, core->dgrad / n);
     c.kernels_fwd = c.kernels_bwd = 2 * steps; /* a send and a receive per step */
     c.bytes_fwd = 2 * steps * block;
     c.bytes_bwd = 2 * steps * 2 * block;
@@ -537,12 +599,12 @@ void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const 
     dims_init(&x, in, sh);
     const nd_model *m = in->model;
     const nd_train *t = in->train;
-    acc att = {0}, ffn = {0}, core = {0}, act = {0}, norms = {0};
+    acc att = {0}, ffn = {0}, core = {0}, act = {0}, act_moe = {0}, norms = {0}, mla_up = {0};
     kept k = {0};
 
     norm(&att, &k, &x, &norms);
     if (m->attention == ND_ATTN_MLA)
-        attention_mla(&att, &k, &x, &core);
+        attention_mla(&att, &k, &x, &core, &mla_up);
     else
         attention_mha(&att, &k, &x, &core);
     residual(&att, &k, &x);
@@ -550,9 +612,9 @@ void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const 
     norm(&ffn, &k, &x, &norms);
     double dispatch = 0;
     if (kind == ND_LAYER_MOE)
-        moe(&ffn, &k, &x, &act, &dispatch);
+        moe(&ffn, &k, &x, &act, &act_moe, &dispatch);
     else
-        mlp(&ffn, &k, &x, x.T, (double)m->ffn, (double)sh->tp, 1, &act);
+        mlp(&ffn, &k, &x, x.T, (double)m->ffn, (double)sh->tp, 1, &act, false);
     residual(&ffn, &k, &x);
 
     acc all = att;
@@ -565,7 +627,7 @@ void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const 
     comm none = {0, 0, 0, 0, 0, 0};
     comm tp =
         sh->tp > 1 || (kind == ND_LAYER_MOE && sh->etp > 1) ? tp_comm(&x, kind, &att, &ffn, &core) : none;
-    comm ep = kind == ND_LAYER_MOE && sh->ep > 1 ? ep_comm(&x, &att, dispatch) : none;
+    comm ep = kind == ND_LAYER_MOE && sh->ep > 1 ? ep_comm(&x, dispatch) : none;
     comm cp = sh->cp > 1 ? cp_comm(&x, &core) : none;
     if (kind == ND_LAYER_MOE && sh->ep > 1) out->buffer_bytes = 2 * dispatch;
 
@@ -573,7 +635,20 @@ void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const 
      * Megatron's per-module recompute (selective_modules), or torchtitan's per-op policy:
      * the attention's output and every other matmul output saved, every other op replayed. */
     unsigned sel = t->selective_modules;
-    double kept_off = k.always + k.core_attn + k.activation + k.norm;
+    /* Transformer Engine under FP8 keeps the linear layers' inputs as the FP8 copies their
+     * GEMMs read (its Linear and LayerNormLinear save the cast input for the weight gradient):
+     * one byte where the 16-bit tensor took e. */
+    if (t->fp8 && nd_framework_profile_of(t->framework)->fp8_saves_fp8) {
+        double f = 1.0 / x.e;
+        k.always -= k.fp8_able * (1 - f);
+        /* DeepSeek-V3's recipe (blockwise scales) caches the experts' SwiGLU inputs in FP8 too
+         * (the V3 report §3.3.2) */
+        if (t->fp8_recipe == ND_FP8_BLOCKWISE) k.always -= k.swiglu_in * (1 - f);
+        k.activation *= f;
+        k.moe_act *= f;
+        k.norm *= f;
+    }
+    double kept_off = k.always + k.core_attn + k.activation + k.norm + k.mla_up + k.moe_act;
     double layer_input = x.e * x.Tn * x.h;
     acc replay_sel = {0};
     double dropped;
@@ -588,12 +663,15 @@ void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const 
             layer_input + op_sac_saved_mm_bytes(&x, kind, all.mm_out_bytes) + attn_out + k.core_attn;
         dropped = fmax(0.0, kept_off - saved);
     } else {
+        bool moe_act = sel & (ND_SELECTIVE_ACTIVATION | ND_SELECTIVE_MOE_ACT);
         if (sel & ND_SELECTIVE_CORE_ATTN) acc_add(&replay_sel, &core);
         if (sel & ND_SELECTIVE_ACTIVATION) acc_add(&replay_sel, &act);
+        if (moe_act) acc_add(&replay_sel, &act_moe);
         if (sel & ND_SELECTIVE_NORM) acc_add(&replay_sel, &norms);
+        if (sel & ND_SELECTIVE_MLA_UP) acc_add(&replay_sel, &mla_up);
         dropped = ((sel & ND_SELECTIVE_CORE_ATTN) ? k.core_attn : 0) +
-                  ((sel & ND_SELECTIVE_ACTIVATION) ? k.activation : 0) +
-                  ((sel & ND_SELECTIVE_NORM) ? k.norm : 0);
+                  ((sel & ND_SELECTIVE_ACTIVATION) ? k.activation : 0) + (moe_act ? k.moe_act : 0) +
+                  ((sel & ND_SELECTIVE_NORM) ? k.norm : 0) + ((sel & ND_SELECTIVE_MLA_UP) ? k.mla_up : 0);
     }
     layer_modes(&x, kind, &all, &replay_sel, &tp, &ep, &cp, out);
 

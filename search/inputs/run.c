@@ -22,16 +22,18 @@ static int set_selective(nd_train *t, const char *word, const char *where, nd_er
         const char *name;
         unsigned bit;
     } mods[] = {
-        {"core_attn", ND_SELECTIVE_CORE_ATTN},
-        {"activation", ND_SELECTIVE_ACTIVATION},
-        {"norm", ND_SELECTIVE_NORM},
+        {"core_attn", ND_SELECTIVE_CORE_ATTN}, {"activation", ND_SELECTIVE_ACTIVATION},
+        {"norm", ND_SELECTIVE_NORM},           {"layernorm", ND_SELECTIVE_NORM},
+        {"mla_up_proj", ND_SELECTIVE_MLA_UP},  {"moe_act", ND_SELECTIVE_MOE_ACT},
     };
     for (size_t i = 0; i < ND_ARRAY_LEN(mods); i++)
         if (!strcmp(word, mods[i].name)) {
             t->selective_modules |= mods[i].bit;
             return ND_OK;
         }
-    return nd_error_set(err, ND_EINPUT, "%s%sselective_modules: '%s' is not core_attn, activation or norm",
+    return nd_error_set(err, ND_EINPUT,
+                        "%s%sselective_modules: '%s' is not core_attn, activation, norm (layernorm), "
+                        "mla_up_proj or moe_act",
                         where ? where : "", where ? ": " : "", word);
 }
 

@@ -26,7 +26,7 @@ typedef struct train_key {
 } train_key;
 
 static const char *const recipe_words[] = {"delayed", "current", "blockwise"};
-static const char *const cp_words[] = {"ring", "a2a"};
+static const char *const cp_words[] = {"ring", "a2a", "allgather"};
 
 /* The index of v among words (case-insensitive, '_' and '-' alike), or -1. */
 static int word_index(const char *v, const char *const *words, int count)
@@ -110,6 +110,33 @@ static int set_dropout(nd_train *t, const char *v)
 }
 
 /* A switch whose unset value (-1) defers to the framework's profile. */
+/* Megatron's dispatchers: alltoall (and allgather, priced alike), or the flex dispatcher's
+ * DeepEP and HybridEP backends, which send a token once a node. */
+static int set_dispatcher(nd_train *t, const char *v)
+{
+    static const char *const a2a[] = {"alltoall", "allgather"}, *const dedup[] = {"deepep", "hybridep",
+                                                                                  "flex"};
+    for (size_t i = 0; i < ND_ARRAY_LEN(a2a); i++)
+        if (nd_text_equal_nocase(v, a2a[i])) {
+            t->moe_dispatcher = ND_MOE_ALLTOALL;
+            return 0;
+        }
+    for (size_t i = 0; i < ND_ARRAY_LEN(dedup); i++)
+        if (nd_text_equal_nocase(v, dedup[i])) {
+            t->moe_dispatcher = ND_MOE_DEEPEP;
+            return 0;
+        }
+    return -1;
+}
+
+static int set_imbalance(nd_train *t, const char *v)
+{
+    double f;
+    if (nd_parse_double(v, &f) || !(f >= 1 && f <= 64)) return -1;
+    t->moe_imbalance = f;
+    return 0;
+}
+
 static int set_switch(int *field, const char *v)
 {
     bool b;
@@ -118,6 +145,10 @@ static int set_switch(int *field, const char *v)
     return 0;
 }
 
+static int set_tp_overlap(nd_train *t, const char *v)
+{
+    return set_switch(&t->tp_comm_overlap, v);
+}
 static int set_expandable(nd_train *t, const char *v)
 {
     return set_switch(&t->expandable_segments, v);
@@ -186,9 +217,12 @@ static const train_key keys[] = {
     CUSTOM("dropout", set_dropout, "a probability in [0, 1)"),
     BOOL("overlap_grad_reduce", overlap_grad_reduce),
     BOOL("overlap_param_gather", overlap_param_gather),
-    BOOL("tp_comm_overlap", tp_comm_overlap),
+    CUSTOM("tp_comm_overlap", set_tp_overlap, "true or false"),
     BOOL("ep_comm_overlap", ep_comm_overlap),
     BOOL("overlap_p2p_comm", overlap_p2p_comm),
+    CUSTOM("moe_dispatcher", set_dispatcher, "alltoall or deepep (hybridep, flex)"),
+    BOOL("moe_dispatch_fp8", moe_dispatch_fp8),
+    CUSTOM("moe_imbalance", set_imbalance, "a factor in [1, 64]"),
     BOOL("account_for_embedding_in_pipeline_split", account_embedding),
     BOOL("account_for_loss_in_pipeline_split", account_loss),
     BOOL("swap_optimizer", swap_optimizer),
@@ -198,7 +232,7 @@ static const train_key keys[] = {
     WORDS("framework", framework, nd_framework_names,
           "megatron, megatron-legacy, megatron-deepspeed, torchtitan, fsdp, deepspeed or mindspeed"),
     BOOL("tf32", tf32),
-    WORDS("cp_comm", cp_comm, cp_words, "ring or a2a"),
+    WORDS("cp_comm", cp_comm, cp_words, "ring, a2a or allgather"),
     BOOL("cuda_graphs", cuda_graphs),
     BOOL("moe_grouped_gemm", moe_grouped_gemm),
     BOOL("fused_cross_entropy", fused_cross_entropy),

@@ -88,7 +88,7 @@ static void interval_of(const nd_search_config *cfg, const nd_ranked *r, double 
                                                r->microbatch_slots, r->step_ms);
         if (isfinite(h)) half = h;
     }
-    *lo = r->step_ms - half;
+    *lo = fmax(0, r->step_ms - half); /* a step is never shorter than 0, whatever the spread says */
     *hi = r->step_ms + half;
 }
 
@@ -288,12 +288,12 @@ static void switches(const nd_search_config *cfg, const nd_search_result *res, c
 {
     const nd_train *t = cfg->ctx->train;
     const nd_ranked *b = &res->items[ans->choices[0].index];
-    nd_search_assumptions_add(out, "overlap",
-                              "tp_comm_overlap %s, ep_comm_overlap %s, overlap_grad_reduce %s, "
-                              "overlap_param_gather %s (the run's train keys; --set KEY=true|false)",
-                              t->tp_comm_overlap ? "true" : "false", t->ep_comm_overlap ? "true" : "false",
-                              t->overlap_grad_reduce ? "true" : "false",
-                              t->overlap_param_gather ? "true" : "false");
+    nd_search_assumptions_add(
+        out, "overlap",
+        "tp_comm_overlap %s, ep_comm_overlap %s, overlap_grad_reduce %s, "
+        "overlap_param_gather %s (the run's train keys, else the framework's; --set KEY=true|false)",
+        nd_train_tp_comm_overlap(t) ? "true" : "false", t->ep_comm_overlap ? "true" : "false",
+        t->overlap_grad_reduce ? "true" : "false", t->overlap_param_gather ? "true" : "false");
     nd_search_assumptions_add(out, "schedule", "%s for #1 (the run's %s; VPP > 1 runs interleaved)",
                               nd_schedule_name(b->s.schedule), nd_schedule_name(t->schedule));
     double free_mib = f->device_budget_mib - b->peak_mib;

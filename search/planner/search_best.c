@@ -55,13 +55,21 @@ static void write_train(FILE *fp, const nd_train *t, const nd_context *ctx, cons
         fprintf(fp, "%sactivation", sep);
         sep = ", ";
     }
-    if (t->selective_modules & ND_SELECTIVE_NORM) fprintf(fp, "%snorm", sep);
+    if (t->selective_modules & ND_SELECTIVE_NORM) {
+        fprintf(fp, "%snorm", sep);
+        sep = ", ";
+    }
+    if (t->selective_modules & ND_SELECTIVE_MLA_UP) {
+        fprintf(fp, "%smla_up_proj", sep);
+        sep = ", ";
+    }
+    if (t->selective_modules & ND_SELECTIVE_MOE_ACT) fprintf(fp, "%smoe_act", sep);
     fputs("]\n", fp);
     nd_yaml_write_bool(fp, in, "flash_attention", t->flash_attention);
     nd_yaml_write_double(fp, in, "dropout", t->dropout);
     nd_yaml_write_bool(fp, in, "overlap_grad_reduce", t->overlap_grad_reduce);
     nd_yaml_write_bool(fp, in, "overlap_param_gather", t->overlap_param_gather);
-    nd_yaml_write_bool(fp, in, "tp_comm_overlap", t->tp_comm_overlap);
+    nd_yaml_write_bool(fp, in, "tp_comm_overlap", nd_train_tp_comm_overlap(t));
     nd_yaml_write_bool(fp, in, "ep_comm_overlap", t->ep_comm_overlap);
     nd_yaml_write_bool(fp, in, "overlap_p2p_comm", t->overlap_p2p_comm);
     /* the winner's split: the embedding and loss counted, or the run's explicit layout */
@@ -76,7 +84,8 @@ static void write_train(FILE *fp, const nd_train *t, const nd_context *ctx, cons
     nd_yaml_write_bool(fp, in, "grad_accumulation_fusion", t->grad_accumulation_fusion);
     nd_yaml_write_bool(fp, in, "fp8", t->fp8);
     /* what prices the framework's own costs: without it best.yaml would price another step */
-    static const char *recipes[] = {"delayed", "current", "blockwise"}, *cp_forms[] = {"ring", "a2a"};
+    static const char *recipes[] = {"delayed", "current", "blockwise"},
+                      *cp_forms[] = {"ring", "a2a", "allgather"};
     nd_yaml_write_text(fp, in, "fp8_recipe", recipes[t->fp8_recipe]);
     nd_yaml_write_text(fp, in, "framework", nd_framework_name(t->framework));
     nd_yaml_write_bool(fp, in, "tf32", t->tf32);

@@ -261,8 +261,15 @@ static int what_if(const nd_search_config *cfg, const nd_search_result *res, nd_
     for (size_t i = 0; i < ND_ARRAY_LEN(names); i++) {
         if (i == 1 && cfg->ctx->model->experts == 0) continue;
         nd_train t = *cfg->ctx->train;
-        bool *flag = i == 0 ? &t.tp_comm_overlap : &t.ep_comm_overlap;
-        *flag = !*flag;
+        bool priced; /* the switch as priced (TP overlap: the framework's when the run leaves it) */
+        if (i == 0) {
+            priced = nd_train_tp_comm_overlap(&t);
+            t.tp_comm_overlap = !priced;
+        } else {
+            priced = t.ep_comm_overlap;
+            t.ep_comm_overlap = !priced;
+        }
+        const bool flipped_to = !priced, *flag = &flipped_to;
         nd_context ctx = *cfg->ctx;
         ctx.train = &t;
         nd_search_config flipped = *cfg;

@@ -197,7 +197,7 @@ static void answer_cells(FILE *fp, const nd_search_config *cfg, const nd_search_
     } else if (ans->interval == ND_INTERVAL_FITTED) {
         double half = nd_ratios_step_halfwidth_ms(cfg->ctx->ratios, &r->s, r->raw_parts_ms,
                                                   r->kernels_per_step, r->microbatch_slots, r->step_ms);
-        lo = r->step_ms - half;
+        lo = fmax(0, r->step_ms - half);
         hi = r->step_ms + half;
     } else {
         lo = r->step_ms * (1 - ND_UNCALIBRATED_STEP_ERROR);

@@ -22,6 +22,7 @@ static const char *refusal_names[ND_REFUSE_REASONS] = {
     "the schedule needs more micro-batches (interleaving: a multiple of PP; DualPipe: 2 x PP)",
     "global batch does not divide over DP",
     "outside the fixed degrees or the search config lists",
+    "context parallelism needs fused (flash) attention",
 };
 
 const char *nd_refusal_name(nd_refusal r)
@@ -168,6 +169,7 @@ int nd_search_check(const nd_search_config *cfg, nd_strategy *s)
     if (m->experts && (m->experts % s->ep || (s->tp * s->cp * s->dp) % (s->ep * s->etp)))
         return ND_REFUSE_EXPERTS;
     if (s->cp > 1 && cfg->ctx->train->seq_len % (2 * s->cp)) return ND_REFUSE_SEQUENCE;
+    if (s->cp > 1 && !cfg->ctx->train->flash_attention) return ND_REFUSE_ATTENTION;
     if ((s->dp * s->cp) % s->op) return ND_REFUSE_SHARDING;
     /* What the schedules need of the micro-batches (strategy.c's check_pipeline) */
     switch (s->schedule) {

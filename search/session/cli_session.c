@@ -179,17 +179,20 @@ static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_
     if (need_cluster && run->devices <= 0)
         return nd_error_set(err, ND_EUSAGE, "no device count: give -d N or cluster.devices in the run file");
     double budget = nd_device_budget_mib(*device, run->memory_budget_mib);
+    /* the margin: -mem as given (ND's reserve; -mem 0 for none), else, when no budget is stated,
+     * what the framework's allocator leaves (a stated budget is the user's own margin) */
+    double reserve = 0;
     if (c->reserve) {
-        double reserve;
         if (nd_parse_memory_mib(c->reserve, &reserve))
             return nd_error_set(err, ND_EUSAGE, "-mem: '%s' is not a size such as 4GB", c->reserve);
         if (reserve >= budget)
             return nd_error_set(err, ND_EUSAGE, "-mem %s leaves no memory below the %.0f MiB budget",
                                 c->reserve, budget);
-        budget -= reserve;
-        *margin_mib = reserve;
+    } else if (run->memory_budget_mib <= 0) {
+        reserve = nd_train_memory_margin_mib(&run->train, nd_device_capacity_mib(*device));
     }
-    *budget_mib = budget;
+    *margin_mib = reserve;
+    *budget_mib = budget - reserve;
     return ND_OK;
 }
 

@@ -36,4 +36,15 @@ int nd_group_is_intra_node(const nd_device *d, nd_group g);
  * one rank costs 0. */
 double nd_collective_ms(const nd_device *d, nd_collective c, nd_group g, double bytes);
 
+/* One direction of an expert dispatch (or combine) over the EP group g: `tokens` tokens of
+ * `token_bytes` each leave a rank, each for `copies` experts. remote_nodes is how many other
+ * nodes one token reaches: a plain all-to-all (dedup false) sends every copy, those for other
+ * nodes over the NIC; DeepEP-style kernels (dedup true) send a token once to each node
+ * (remote_nodes over the NIC) and fan it out over the fast links there. ms. */
+double nd_dispatch_ms(const nd_device *d, nd_group g, double tokens, double copies, double remote_nodes,
+                      double token_bytes, bool dedup);
+
+/* Nodes the ranks of g span (1 inside a node). */
+double nd_group_nodes(const nd_device *d, nd_group g);
+
 #endif

@@ -55,6 +55,13 @@ typedef struct nd_layer_inputs {
     int64_t seq_len;
 } nd_layer_inputs;
 
+/* Other nodes one token's experts are on, over an EP group spanning `nodes` nodes. Its top-k
+ * experts fall evenly over the nodes a token may reach: every node of the group, or with
+ * DeepSeek's node-limited routing (router_groups, router_group_topk; DeepSeek-V3 report
+ * §2.1.2, at most M = 4 nodes) the nodes of its chosen groups. k experts over A nodes reach
+ * A (1 - (1 - 1/A)^k) of them, and one of the N nodes is the token's own: x (N - 1) / N. */
+double nd_moe_remote_nodes(const nd_model *m, double nodes);
+
 /* A decoder layer of `kind`. */
 void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const nd_layer_shape *sh,
                            nd_layer_cost *out);

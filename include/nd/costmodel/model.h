@@ -57,8 +57,13 @@ typedef struct nd_model {
     int64_t moe_layer_freq;    /* DeepSeek: layer i >= first_k_dense is MoE when i % freq == 0 */
     int64_t moe_sparse_step;   /* Qwen-MoE: layer i is MoE when (i + 1) % step == 0 */
     double capacity_factor;    /* tokens per expert over the balanced share; 0 = dropless */
-    bool router_bias;          /* a per-expert score bias (DeepSeek-V3's correction bias) */
-    bool shared_expert_gate;   /* a sigmoid gate on the shared expert (Qwen2-MoE) */
+    int64_t router_groups;     /* experts in this many groups, a token's experts from at most
+                                  router_group_topk of them (DeepSeek's n_group, topk_group;
+                                  Megatron's --moe-router-num-groups, --moe-router-group-topk);
+                                  0 = no group limit */
+    int64_t router_group_topk;
+    bool router_bias;        /* a per-expert score bias (DeepSeek-V3's correction bias) */
+    bool shared_expert_gate; /* a sigmoid gate on the shared expert (Qwen2-MoE) */
 
     /* Multi-head latent attention (DeepSeek-V2/V3). */
     int64_t q_lora_rank; /* 0: queries projected directly from h */

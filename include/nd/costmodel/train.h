@@ -27,6 +27,8 @@ enum {
     ND_SELECTIVE_CORE_ATTN = 1,  /* attention scores, softmax, dropout (Korthikanti et al.) */
     ND_SELECTIVE_ACTIVATION = 2, /* the MLP activation function's output */
     ND_SELECTIVE_NORM = 4,       /* the norms' outputs */
+    ND_SELECTIVE_MLA_UP = 8,     /* MLA's up-projections and rotary (Megatron's mla_up_proj) */
+    ND_SELECTIVE_MOE_ACT = 16,   /* the routed experts' activation alone (Megatron's moe_act) */
 };
 
 /* The training framework, for what it does beyond the arithmetic: the host operators it issues
@@ -51,8 +53,16 @@ typedef enum {
 typedef enum { ND_FP8_DELAYED = 0, ND_FP8_CURRENT, ND_FP8_BLOCKWISE } nd_fp8_recipe;
 
 /* Context-parallel attention: a ring passing K/V blocks (Ring Attention, Megatron's
- * "p2p"), or all-to-alls that swap sequence for heads (DeepSpeed-Ulysses, "a2a"). */
-typedef enum { ND_CP_RING = 0, ND_CP_A2A } nd_cp_comm;
+ * "p2p"), all-to-alls that swap sequence for heads (DeepSpeed-Ulysses, "a2a"), or K and V
+ * gathered from every rank (Llama 3's, torchtitan's "allgather"). Every form runs a blockwise
+ * fused attention kernel: unfused attention has no CP (Megatron requires Transformer Engine's). */
+typedef enum { ND_CP_RING = 0, ND_CP_A2A, ND_CP_ALLGATHER } nd_cp_comm;
+
+/* How routed tokens reach their experts: an NCCL all-to-all of every token copy (Megatron's
+ * alltoall dispatcher), or DeepEP-style kernels that send a token once to each node holding its
+ * experts over the NIC and fan it out over NVLink there (DeepEP, Megatron's flex dispatcher with
+ * deepep or hybridep backends). */
+typedef enum { ND_MOE_ALLTOALL = 0, ND_MOE_DEEPEP } nd_moe_dispatcher;
 
 typedef struct nd_train {
     int64_t seq_len;      /* tokens per sequence */
@@ -69,20 +79,25 @@ typedef struct nd_train {
     unsigned selective_modules; /* ND_SELECTIVE_* */
     nd_schedule schedule;
     bool flash_attention;
-    double dropout;                /* hidden and attention dropout probability */
-    bool overlap_grad_reduce;      /* gradient reduction behind the last backward */
-    bool overlap_param_gather;     /* sharded-parameter all-gather behind the next forward */
-    bool tp_comm_overlap;          /* TP collectives behind the GEMMs (userbuffers) */
-    bool ep_comm_overlap;          /* EP all-to-all of one micro-batch behind another's compute (Megatron's
-                                      --overlap-moe-expert-parallel-comm; DualPipe does it by design) */
-    bool overlap_p2p_comm;         /* interleaved pipeline sends behind the next chunk's compute
-                                      (Megatron's default, --no-overlap-p2p-communication to stop) */
-    bool account_embedding;        /* the embedding counts as a layer of the pipeline split */
-    bool account_loss;             /* the loss likewise (Megatron's account_for_*_in_pipeline_split) */
-    bool swap_optimizer;           /* optimizer states live in host memory (ND's -swap_os) */
-    bool fp8;                      /* linear-layer GEMMs in FP8 (Transformer Engine), the rest 16-bit */
-    bool grad_accumulation_fusion; /* weight-gradient GEMMs add into the fp32 gradient buffer
-                                      (Megatron); false: an extra pass per micro-batch */
+    double dropout;                   /* hidden and attention dropout probability */
+    bool overlap_grad_reduce;         /* gradient reduction behind the last backward */
+    bool overlap_param_gather;        /* sharded-parameter all-gather behind the next forward */
+    int tp_comm_overlap;              /* TP collectives behind the GEMMs (userbuffers, AsyncTP); -1:
+                                         the framework's (nd_train_tp_comm_overlap) */
+    bool ep_comm_overlap;             /* EP all-to-all of one micro-batch behind another's compute (Megatron's
+                                         --overlap-moe-expert-parallel-comm; DualPipe does it by design) */
+    bool overlap_p2p_comm;            /* interleaved pipeline sends behind the next chunk's compute
+                                         (Megatron's default, --no-overlap-p2p-communication to stop) */
+    nd_moe_dispatcher moe_dispatcher; /* how tokens reach their experts */
+    bool moe_dispatch_fp8;            /* dispatch sends FP8 tokens (DeepEP), the combine 16-bit ones */
+    double moe_imbalance;             /* tokens the busiest rank's experts get over the balanced share
+                                         (1: balanced, as Megatron-Bridge's benchmarks force it) */
+    bool account_embedding;           /* the embedding counts as a layer of the pipeline split */
+    bool account_loss;                /* the loss likewise (Megatron's account_for_*_in_pipeline_split) */
+    bool swap_optimizer;              /* optimizer states live in host memory (ND's -swap_os) */
+    bool fp8;                         /* linear-layer GEMMs in FP8 (Transformer Engine), the rest 16-bit */
+    bool grad_accumulation_fusion;    /* weight-gradient GEMMs add into the fp32 gradient buffer
+                                         (Megatron); false: an extra pass per micro-batch */
     nd_framework framework;
     bool tf32; /* fp32 runs: matmuls on TF32 tensor cores (PyTorch's default
                   since 1.12 is false: plain FP32) */
@@ -180,11 +195,22 @@ typedef struct nd_framework_profile {
     bool record_streams;              /* its collectives' buffers are recordStream'ed (PyTorch 1.x era;
                                          docs/cost-model.md §Memory, held collective buffers) */
     unsigned schedules;               /* 1 << nd_schedule of each pipeline schedule it runs, which a search
-                               tries (the run's own is always tried) */
+                                         tries (the run's own is always tried) */
     bool split_accounts;              /* it can count the embedding and loss as layers of the split */
+    bool fp8_saves_fp8;               /* under FP8 its linear layers keep their inputs in FP8 (Transformer
+                                         Engine), not the 16-bit tensors */
+    bool tp_comm_overlap;             /* its current recipes overlap TP communication with the GEMMs */
 } nd_framework_profile;
 
 const nd_framework_profile *nd_framework_profile_of(nd_framework f);
+
+/* Whether TP collectives run behind the GEMMs (the run's choice, else the framework's). */
+bool nd_train_tp_comm_overlap(const nd_train *t);
+
+/* The device memory a strategy should leave free beyond what nd prices: the fragmentation a
+ * framework's caching allocator really leaves, 3 % of the device (2 % with expandable
+ * segments), MiB. docs/cost-model.md §Memory per stage and the fits rule. */
+double nd_train_memory_margin_mib(const nd_train *t, double capacity_mib);
 
 /* Training defaults: bf16, fp32 gradients and master weights, AdamW, flash attention,
  * no dropout, selective = core attention, 1F1B, overlaps on except TP and EP. */

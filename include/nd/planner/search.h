@@ -36,6 +36,7 @@ typedef enum {
     ND_REFUSE_SCHEDULE,  /* interleaving needs PP >= 2 and MB a multiple of PP */
     ND_REFUSE_BATCH,     /* the global batch does not divide over DP (x MBS) */
     ND_REFUSE_LIST,      /* outside the search config's list */
+    ND_REFUSE_ATTENTION, /* context parallelism without a fused attention kernel */
     ND_REFUSE_REASONS
 } nd_refusal;
 

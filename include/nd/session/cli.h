@@ -144,8 +144,8 @@ typedef struct nd_session {
     struct nd_search_config_file *search; /* -s, read; NULL without (owned) */
     nd_device_table table;
     const nd_device *device;
-    double budget_mib; /* what a strategy may use: the device's budget (-M) less margin_mib */
-    double margin_mib; /* -mem: kept free below the budget (0: none) */
+    double budget_mib; /* what a strategy may use: the stated budget or the device's, less the margin */
+    double margin_mib; /* the margin taken off: -mem, else the framework's (nd_train_memory_margin_mib) */
     nd_ratios_file ratios;
     bool has_ratios;
 } nd_session;
