@@ -300,10 +300,14 @@ static void switches(const nd_search_config *cfg, const nd_search_result *res, c
     nd_search_assumptions_add(
         out, "memory",
         "a strategy fits when its peak stays under %.0f MiB: the %.0f MiB budget less a "
-        "margin of %.0f MiB (-mem%s); #1 peaks at %.0f MiB, %.0f MiB of headroom "
+        "margin of %.0f MiB (%s); #1 peaks at %.0f MiB, %.0f MiB of headroom "
         "(%.0f MiB free on the device's budget)",
         cfg->ctx->budget_mib, f->device_budget_mib, f->margin_mib,
-        f->margin_mib > 0 ? "" : "; none by default", b->peak_mib, ans->choices[0].headroom_mib, free_mib);
+        f->margin_stated ? "-mem"
+        : f->margin_mib > 0
+            ? "by default what the framework's allocator leaves; -mem SIZE sets it, -mem 0 drops it"
+            : "none: a stated budget -M is its own margin; -mem SIZE adds one",
+        b->peak_mib, ans->choices[0].headroom_mib, free_mib);
     if (cfg->space.offload)
         nd_search_assumptions_add(
             out, "offload",

@@ -404,8 +404,8 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
         size_t n_notes = 0;
         for (int i = 0; i < ses.run.n_notes && n_notes < ND_ARRAY_LEN(notes); i++)
             notes[n_notes++] = ses.run.notes[i];
-        nd_search_facts facts = {ses.budget_mib + ses.margin_mib, ses.margin_mib, req->common.shared.ratios,
-                                 notes, n_notes};
+        nd_search_facts facts = {ses.budget_mib + ses.margin_mib, ses.margin_mib, req->common.reserve != NULL,
+                                 req->common.shared.ratios,       notes,          n_notes};
         if (!rc) nd_search_assumptions_build(&cfg, &res, &ans, &facts, &assumed);
         if (!rc && !req->no_what_if) rc = what_if(&cfg, &res, &assumed, err);
         /* ND's levels: -v 4 ranks every fitting strategy, 5 and 6 add the top ones' stages */

@@ -115,7 +115,8 @@ typedef struct nd_search_assumptions {
  * file's path, the run's notes. Borrowed. */
 typedef struct nd_search_facts {
     double device_budget_mib; /* the budget before the margin */
-    double margin_mib;        /* -mem: kept free below it (0: none) */
+    double margin_mib;        /* kept free below it (0: none) */
+    bool margin_stated;       /* -mem gave it; else the framework's default (a stated -M: none) */
     const char *ratios_path;  /* -c, or NULL */
     const char *const *notes; /* the run's and the search config's notes (n_notes) */
     size_t n_notes;
