@@ -158,9 +158,9 @@ int nd_plot_cmd_ranking(const char *base, const nd_plot_cmd_input *in, nd_error 
     if (!rc) {
         const char *kind = a.interval >= 0 ? nd_csv_table_cell(t, 0, (size_t)a.interval) : NULL;
         char subtitle[256], interval[64];
-        snprintf(subtitle, sizeof subtitle,
-                 "%zu of %zu distinct choices in %s%s%s; +N: N rows that differ only in OP or VPP", k, shown,
-                 t->path, kind ? ", " : "", kind ? kind : "");
+        const char *slash = strrchr(t->path, '/');
+        snprintf(subtitle, sizeof subtitle, "%zu of %zu distinct choices in %.80s%s%s", k, shown,
+                 slash ? slash + 1 : t->path, kind ? ", " : "", kind ? kind : "");
         snprintf(interval, sizeof interval, "its %s interval", kind ? kind : "");
         nd_plot_ranking p = {k,
                              b.labels,

@@ -311,8 +311,16 @@ static void put_key(FILE *fp, const nd_plot_ranking *p, const ranking_view *v)
         "# the legend\nset lmargin at screen 0.03\nset rmargin at screen 0.97\nset tmargin at screen 0.115\n"
         "set bmargin at screen 0.01\nunset border\nunset tics\nunset grid\nunset title\nunset xlabel\n"
         "unset ylabel\nunset arrow\nunset label\nunset object\nset xrange [0:1]\nset yrange [0:1]\n"
-        "set key inside left top horizontal Left reverse samplen 3 width 2 maxrows 2 noopaque nobox\nplot ",
+        "set key inside left top horizontal Left reverse samplen 3 width 2 maxrows 2 noopaque nobox\n",
         fp);
+    bool folded = false;
+    for (size_t i = 0; i < p->n_strategies; i++) folded |= strstr(p->labels[i], " (+") != NULL;
+    if (folded) /* a label's "(+N)", as nd-search and nd-plot write it */
+        fputs(
+            "set label 1 '(+N): N more rows folded in, that differ only in OP or VPP (ranking.csv has them)' "
+            "at graph 1, graph 0.02 right font ',9' tc rgb '#505050'\n",
+            fp);
+    fputs("plot ", fp);
     fprintf(fp, "NaN with xerrorbars pt 7 ps 1.4 lw 2 lc rgb '%s' title ", COLOR_BEST);
     nd_plot_put_string(fp, interval);
     static const struct {

@@ -46,13 +46,10 @@ static int ranking_plot(const char *dir, const nd_search_config *cfg, const nd_s
     }
     if (!rc) {
         char subtitle[400], interval[96];
-        snprintf(
-            subtitle, sizeof subtitle,
-            "%s on %lld x %s: %zu of %zu distinct choices (%llu fitting strategies), %s; +N: N rows that "
-            "differ only in OP or VPP",
-            cfg->ctx->model->name, (long long)cfg->ctx->devices, cfg->ctx->device->name, n, ans->layouts,
-            (unsigned long long)res->stats.fitting,
-            ans->interval == ND_INTERVAL_FITTED ? "calibrated" : "uncalibrated");
+        snprintf(subtitle, sizeof subtitle, "%s on %lld x %s, %zu of %zu distinct choices (%llu fitting), %s",
+                 cfg->ctx->model->name, (long long)cfg->ctx->devices, cfg->ctx->device->name, n, ans->layouts,
+                 (unsigned long long)res->stats.fitting,
+                 ans->interval == ND_INTERVAL_FITTED ? "calibrated" : "uncalibrated");
         if (ans->interval == ND_INTERVAL_FITTED)
             snprintf(interval, sizeof interval, "its 95 %% interval (fitted)");
         else

@@ -105,9 +105,11 @@ static const nd_cmdline_help common_help[] = {
     {ND_OPT_DEVICE_FILE, "      --device-file FILE   YAML file adding or overriding devices\n"},
     {'d', "  -d, --devices N          devices in the cluster\n"},
     {'b', "  -b, --global_batch_size N  sequences per optimizer step\n"},
-    {ND_OPT_MEM, "  -mem, --mem-margin SIZE  memory kept free below the budget (default 0); a strategy fits\n"
-                 "                           when its reserved peak plus the runtime context stays under\n"
-                 "                           the budget less this margin (--mem_for_ppb: ND's spelling)\n"},
+    {ND_OPT_MEM, "  -mem, --mem-margin SIZE  memory kept free below the budget; a strategy fits when its\n"
+                 "                           reserved peak plus the runtime context stays under the budget\n"
+                 "                           less this margin (default: what the framework's allocator\n"
+                 "                           leaves, none under a stated -M; -mem 0: none; --mem_for_ppb:\n"
+                 "                           ND's spelling)\n"},
     {ND_OPT_SEQ, "      --seq N              sequence length (tokens)\n"},
     {ND_OPT_PRECISION, "      --precision P        bf16, fp16 or fp32\n"},
     {ND_OPT_GRAD_PRECISION, "      --grad-precision P   gradient precision: fp32, bf16 or fp16\n"},
