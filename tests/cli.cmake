@@ -227,3 +227,18 @@ set_tests_properties(cli_torchtitan_reshard_after_forward PROPERTIES ENVIRONMENT
 add_test(NAME cli_trained_runs_fit
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/trained_runs_fit.sh $<TARGET_FILE:bench_fidelity>)
 set_tests_properties(cli_trained_runs_fit PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 120)
+
+# Issue 24: the shared flags (-h --version -v N -q -o DIR -V -M -c) through each of the six
+# programs, with the outcome docs/cli.md's table gives each.
+add_test(NAME cli_shared_flags
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/shared_flags.sh $<TARGET_FILE_DIR:nd-plot> ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli_shared_flags PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 300
+                     PASS_REGULAR_EXPRESSION "(^|\n)ok")
+
+# Issue 24's "done when": on every published configuration (samples/published/) and the demo's
+# searches, the top 5 are five distinct layouts, each with its interval, plan and headroom, in the
+# terminal, the CSV, the plot's data and the report.
+add_test(NAME cli_published_answers
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/published_answers.sh $<TARGET_FILE_DIR:nd-search> ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli_published_answers PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 600
+                     PASS_REGULAR_EXPRESSION "(^|\n)ok")

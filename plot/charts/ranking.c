@@ -1,17 +1,17 @@
 /* Ranking plot: which should I run, and how sure is nd?
  *
- * The candidates are distinct choices (the search folds rows that differ only in OP or VPP), one row
- * each, best on top, named on the left where long names read without rotation. The left panel
- * puts each step time on one millisecond axis as a point with its interval as a bar, #1's
- * interval shaded across every row: a row whose point sits in the shade and is drawn in
- * amber cannot be told apart from #1, one in grey can (it is slower). A step axis from 0
- * would hide the differences, a difference axis (ms against #1) would draw 0.001 % as if it
- * mattered; the intervals say at a glance how much the order means. The column right of it
- * says by how much each is behind #1 and which part makes most of it (the parts that differ
- * are in the data), and P(fastest) when the calibration gives odds. The right panel is each
- * peak memory per device against the budget (dashed), the headroom written in the bar; a bar
- * within 5 % of the budget is amber. The legend names every mark, the budget's as a dashed
- * line. */
+ * The candidates are distinct choices (the search folds rows that differ only in OP, or in
+ * VPP by less than 0.5 %), one row each, best on top, named on the left where long names read
+ * without rotation. The left panel puts each step time on one millisecond axis as a point
+ * with its interval as a bar, #1's interval shaded across every row: a row whose point sits
+ * in the shade and is drawn in amber cannot be told apart from #1, one in grey can (it is
+ * slower). A step axis from 0 would hide the differences, a difference axis (ms against #1)
+ * would draw 0.001 % as if it mattered; the intervals say at a glance how much the order
+ * means. The column right of it says by how much each is behind #1 and which part makes most
+ * of it (the parts that differ are in the data), and P(fastest) when the calibration gives
+ * odds. The right panel is each peak memory per device against the budget (dashed), the
+ * headroom written in the bar; a bar within 5 % of the budget is amber. The legend names every
+ * mark, the budget's as a dashed line. */
 #include "plot_internal.h"
 #include "nd/base/array.h"
 #include "nd/base/units.h"
@@ -316,10 +316,10 @@ static void put_key(FILE *fp, const nd_plot_ranking *p, const ranking_view *v)
     bool folded = false;
     for (size_t i = 0; i < p->n_strategies; i++) folded |= strstr(p->labels[i], " (+") != NULL;
     if (folded) /* a label's "(+N)", as nd-search and nd-plot write it */
-        fputs(
-            "set label 1 '(+N): N more rows folded in, that differ only in OP or VPP (ranking.csv has them)' "
-            "at graph 1, graph 0.02 right font ',9' tc rgb '#505050'\n",
-            fp);
+        fputs("set label 1 '(+N): N more rows folded in, that differ only in OP or VPP (ranking.csv has "
+              "them)' "
+              "at graph 1, graph 0.02 right font ',9' tc rgb '#505050'\n",
+              fp);
     fputs("plot ", fp);
     fprintf(fp, "NaN with xerrorbars pt 7 ps 1.4 lw 2 lc rgb '%s' title ", COLOR_BEST);
     nd_plot_put_string(fp, interval);

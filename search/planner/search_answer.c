@@ -1,9 +1,10 @@
 /*
  * search_answer.c — what nd-search answers, as a planner acts on it: the ranking folded into
- * distinct choices (rows that differ only in OP or VPP and are within ND_FOLD_STEP_SHARE of
- * each other are one choice), each with its interval, odds and whether it can be told apart from
- * #1; each row's plan in words; and what the answer assumed (calibration, the switches that
- * decide it, the memory margin, what nd cannot represent, what the round never exercised).
+ * distinct choices (rows that differ only in OP are one choice, and rows that differ only in
+ * VPP within ND_FOLD_STEP_SHARE of each other), each with its interval, odds and whether it
+ * can be told apart from #1; each row's plan in words; and what the answer assumed
+ * (calibration, the switches that decide it, the memory margin, what nd cannot represent, what
+ * the round never exercised).
  */
 #include "nd/planner/search_out.h"
 
@@ -18,13 +19,13 @@
 /* ---- folding ---------------------------------------------------------------------------- */
 
 /* Whether two rows are one layout but for the knobs that tune it without changing how the
- * devices are split: OP (and the ZERO that follows it) and VPP (and the schedule and uneven
- * split that follow it). Every other dimension (formats.h's table, so a dimension added there
- * counts), the recompute mode and its per-layer choice must agree. A total order for sorting. */
-static int layout_compare(const nd_ranked *a, const nd_ranked *b)
+ * devices are split: OP (and the ZERO that follows it), and with `vpp` also VPP (and the
+ * schedule and split that follow it). Every other dimension (formats.h's table, so a dimension
+ * added there counts), the recompute mode and its per-layer choice must agree. A total order. */
+static int layout_compare(const nd_ranked *a, const nd_ranked *b, bool vpp)
 {
     for (int d = 0; d < ND_DIMS; d++) {
-        if (d == ND_DIM_OP || d == ND_DIM_ZERO || d == ND_DIM_VPP) continue;
+        if (d == ND_DIM_OP || d == ND_DIM_ZERO || (vpp && d == ND_DIM_VPP)) continue;
         int64_t x = nd_strategy_dim(&a->s, (nd_dim)d), y = nd_strategy_dim(&b->s, (nd_dim)d);
         if (x != y) return x < y ? -1 : 1;
     }
@@ -34,41 +35,60 @@ static int layout_compare(const nd_ranked *a, const nd_ranked *b)
     return 0;
 }
 
-typedef struct sort_ctx_row {
+typedef struct sort_row {
     const nd_ranked *row;
     size_t rank; /* 0-based */
+    bool vpp;    /* the order ignores VPP too */
 } sort_row;
 
 static int sort_rows(const void *pa, const void *pb)
 {
     const sort_row *a = pa, *b = pb;
-    int c = layout_compare(a->row, b->row);
+    int c = layout_compare(a->row, b->row, a->vpp);
     if (c) return c;
     return a->rank < b->rank ? -1 : a->rank > b->rank;
 }
 
-/* folded_into[i]: the 1-based rank of the row row i folds into (0: shown). Within one layout
- * (sorted by rank), a row folds into the layout's last shown row when its step is within the
- * share of that row's; else it is shown. */
+/* One pass: rows[0..m-1] (shown rows so far) sorted by layout; within one layout, a row folds
+ * into the layout's last shown row when `any` or when its step is within the share of that
+ * row's; folded_into[i] then names that row (1-based), else i stays shown. */
+static void fold_pass(const nd_search_result *res, sort_row *rows, size_t m, bool vpp, bool any,
+                      size_t *folded_into)
+{
+    for (size_t k = 0; k < m; k++) rows[k].vpp = vpp;
+    qsort(rows, m, sizeof *rows, sort_rows);
+    size_t shown = 0;
+    for (size_t k = 0; k < m; k++) {
+        size_t i = rows[k].rank;
+        bool same = k > 0 && layout_compare(rows[k - 1].row, rows[k].row, vpp) == 0;
+        if (same && (any || res->items[i].step_ms <= res->items[shown].step_ms * (1 + ND_FOLD_STEP_SHARE)))
+            folded_into[i] = shown + 1;
+        else
+            shown = i;
+    }
+}
+
+/* folded_into[i]: the 1-based rank of the row row i folds into (0: shown). Rows that differ
+ * only in OP are one choice whatever their steps: the fastest is shown, the others run the same
+ * split of the devices more slowly. Then shown rows that differ only in VPP fold when within
+ * ND_FOLD_STEP_SHARE of the one they fold into (VPP changes the schedule: a larger gap is
+ * another choice). A row folded into a row that folds in turn names the last one. */
 static int fold_rows(const nd_search_result *res, size_t *folded_into)
 {
-    size_t n = res->count;
+    size_t n = res->count, m = 0;
     sort_row *rows = malloc((n ? n : 1) * sizeof *rows);
     if (!rows) return -1;
-    for (size_t i = 0; i < n; i++) rows[i] = (sort_row){&res->items[i], i};
-    qsort(rows, n, sizeof *rows, sort_rows);
-    size_t shown = 0;
-    for (size_t k = 0; k < n; k++) {
-        size_t i = rows[k].rank;
-        bool same = k > 0 && layout_compare(rows[k - 1].row, rows[k].row) == 0;
-        const nd_ranked *rep = &res->items[shown];
-        if (same && res->items[i].step_ms <= rep->step_ms * (1 + ND_FOLD_STEP_SHARE)) {
-            folded_into[i] = shown + 1;
-        } else {
-            folded_into[i] = 0;
-            shown = i;
-        }
+    for (size_t i = 0; i < n; i++) {
+        rows[i] = (sort_row){&res->items[i], i, false};
+        folded_into[i] = 0;
     }
+    fold_pass(res, rows, n, false, true, folded_into);
+    for (size_t i = 0; i < n; i++)
+        if (!folded_into[i]) rows[m++] = (sort_row){&res->items[i], i, true};
+    fold_pass(res, rows, m, true, false, folded_into);
+    for (size_t i = 0; i < n; i++) /* a representative folds before its rows: rank order */
+        if (folded_into[i] && folded_into[folded_into[i] - 1])
+            folded_into[i] = folded_into[folded_into[i] - 1];
     free(rows);
     return 0;
 }

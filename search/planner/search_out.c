@@ -152,7 +152,7 @@ void nd_search_print_choices(FILE *fp, const nd_search_config *cfg, const nd_sea
     fprintf(
         fp,
         "Top %zu of %llu fitting strategies%s, as distinct choices (%zu in all: rows that differ only in OP "
-        "or VPP within %.1f %% are one); ms, parts in ms and %% of the step:\n",
+        "are one, only in VPP within %.1f %%); ms, parts in ms and %% of the step:\n",
         ans->count, (unsigned long long)res->stats.fitting,
         cfg->ctx->ratios ? ", corrected by the ratios file" : ", uncalibrated", ans->layouts,
         100 * ND_FOLD_STEP_SHARE);

@@ -43,8 +43,8 @@ static void summary(nd_html *h, const nd_search_config *cfg, const nd_search_res
     nd_html_text(
         h,
         "%" PRIu64 " strategies enumerated for %lld x %s, global batch %lld: %" PRIu64 " refused, %" PRIu64
-        " fit the budget (%zu distinct choices: rows that differ only in OP or VPP "
-        "within %.1f %% are one), %" PRIu64 " do not; %" PRIu64 " priced.",
+        " fit the budget (%zu distinct choices: rows that differ only in OP are one, only in VPP "
+        "within %.1f %%), %" PRIu64 " do not; %" PRIu64 " priced.",
         st->enumerated, (long long)cfg->ctx->devices, cfg->ctx->device->name, (long long)cfg->global_batch,
         refused, st->fitting, ans->layouts, 100 * ND_FOLD_STEP_SHARE, st->dropped_memory, st->priced);
     if (ans->draws && isfinite(c->p_fastest))

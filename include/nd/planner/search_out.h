@@ -38,11 +38,12 @@ int nd_search_odds_of(const nd_search_config *cfg, const nd_search_result *res, 
 
 /* ---- the answer: distinct choices, how sure nd is, what it assumed (search_answer.c) ---- */
 
-/* Two rows that differ only in how they tune one split of the devices, OP (and the ZERO that
- * follows it) and VPP (and the schedule and split that follow it), are one choice to launch
- * when their steps are within this share of each other: far below what any estimate resolves
- * (nd's benchmarked error is percents, docs/benchmarks.md) and below a training step's
- * run-to-run noise, so such a row is not another answer but a variant of one. */
+/* Rows that differ only in OP (and the ZERO that follows it) are one choice to launch: the
+ * fastest, the others the same split of the devices run more slowly. Rows that differ only in
+ * VPP (and the schedule and split that follow it) are one when their steps are within this share
+ * of each other: far below what any estimate resolves (nd's benchmarked error is percents,
+ * docs/benchmarks.md) and below a training step's run-to-run noise, so such a row is not another
+ * answer but a variant of one. */
 #define ND_FOLD_STEP_SHARE 0.005
 
 /* One distinct choice: a ranked row and the rows folded into it. */
@@ -78,7 +79,7 @@ typedef struct nd_search_answer {
     size_t draws; /* the odds' draws (0 without) */
 } nd_search_answer;
 
-/* Folds the ranking into distinct choices (rows differing only in OP or VPP within
+/* Folds the ranking into distinct choices (rows differing only in OP; only in VPP, within
  * ND_FOLD_STEP_SHARE of the row they fold into), keeps the first `top` (1 at least), and gives
  * each its interval, its odds (-c) and whether it can be told apart from #1. ND_ENOMEM; after a failure the
  * answer is empty and safe to free. */
