@@ -193,12 +193,14 @@ nd_plot_cli_sh(cli_plot_parity_thinned none "^ok$"
    \"$1\" parity \"$3/many.csv\" --script-only -o \"$3\" --name many >/dev/null; \
    grep -q '^# [0-9]* of 10000 rows' \"$3/many.dat\"; \
    test \"$(grep -vc '^#' \"$3/many.dat\")\" -lt 100; echo ok")
-# -o DIR (an existing directory, or ending with /): the default name in it, as -o means an
-# output directory in the other binaries.
+# -o DIR is a directory, as in every nd program (created when missing): the kind's name in it,
+# or --name's; the earlier runs' files are removed first so that only this run can pass.
 nd_plot_cli_sh(cli_plot_output_dir none "^ok$"
-  "mkdir -p \"$3/into\"; \"$1\" memory \"$2/memory.csv\" --script-only -o \"$3\" --name into >/dev/null; \
-   \"$1\" ranking \"$2/ranking.csv\" --script-only -o \"$3/fresh/\" >/dev/null 2>&1 || true; \
-   test -s \"$3/into/memory.gp\"; echo ok")
+  "rm -rf \"$3/into\" \"$3/fresh\" \"$3/named.gp\"; \
+   \"$1\" memory \"$2/memory.csv\" --script-only -o \"$3/into\" >/dev/null 2>&1; \
+   \"$1\" ranking \"$2/ranking.csv\" --script-only -o \"$3/fresh/\" >/dev/null 2>&1; \
+   \"$1\" memory \"$2/memory.csv\" --script-only -o \"$3\" --name named >/dev/null 2>&1; \
+   test -s \"$3/into/memory.gp\"; test -s \"$3/fresh/ranking.gp\"; test -s \"$3/named.gp\"; echo ok")
 
 # Issue 24: nd-plot draws again every plot an nd program draws (parity, parts, ranking, memory,
 # potentials, nd-fit's ratios and loo, nd-classify's ranks and kernels), from the CSV each

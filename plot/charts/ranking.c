@@ -206,6 +206,7 @@ static void nice_range(double lo, double hi, int tics, double *from, double *to,
     if (!(span > 0)) span = fabs(hi) > 0 ? fabs(hi) * 0.02 : 1;
     *tic = nice125(span / (tics > 2 ? tics : 2));
     *from = on_grid(floor((lo - 0.04 * span) / *tic) * *tic, *tic);
+    if (lo >= 0 && *from < 0) *from = 0; /* a step is never below 0 ms: nor is its axis */
     *to = on_grid(ceil((hi + 0.04 * span) / *tic) * *tic, *tic);
 }
 
