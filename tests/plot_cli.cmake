@@ -51,7 +51,8 @@ nd_plot_cli(cli_plot_help 0 "potentials +recompute_potentials[.]csv" ${NDP} --he
 #   linear axes, largest x 1.05 up to a round number: step 136.5 -> 150, tics 150/4 ->
 #   40; comp 118.65 -> 120 (tics 30).
 # memory: the eight *_mib components, budget 16384 from budget_mib; totals 8024 and 6524
-#   MiB: the peak is stage 0, 7.8 GiB, 48.97 % of the 16 GiB budget.
+#   MiB: the peak is stage 0, 7.8 GiB, 48.97 % of the 16 GiB budget, (16384 - 8024) / 1024 =
+#   8.16 GiB free.
 # potentials: TOP 1 (3 steps, SP on) and TOP 2 (2 steps); --budget 64GB = 65536 MiB: TOP
 #   1 fits at step 0 (60000), TOP 2 never (70000, 66000); x from -0.5 to 2.5.
 nd_plot_cli_sh(cli_plot_golden_parity none "^same$"
@@ -64,7 +65,7 @@ nd_plot_cli_sh(cli_plot_golden_parity none "^same$"
 nd_plot_cli_sh(cli_plot_golden_memory none "^same$"
   "\"$1\" memory \"$2/memory.csv\" --script-only -o \"$3\" --name memory >/dev/null; \
    diff -u \"$2/expected/memory.dat\" \"$3/memory.dat\"; \
-   grep -q \"'peak 7.8 GiB on stage 0, 49 % of the 16 GiB budget'\" \"$3/memory.gp\"; \
+   grep -q \"'peak 7.8 GiB on stage 0, 49 % of the 16 GiB budget, 8.2 GiB free'\" \"$3/memory.gp\"; \
    grep -q 'budget_mib = 16384' \"$3/memory.gp\"; echo same")
 nd_plot_cli_sh(cli_plot_golden_potentials none "^same$"
   "\"$1\" potentials \"$2/potentials.csv\" --budget 64GB --script-only -o \"$3\" --name potentials >/dev/null; \

@@ -136,7 +136,8 @@ static void restore_path(char *saved)
  * worst +8.3 %, and only the second is more than 5 % off: labelled, rank 1, at its corrected
  * point (120, 130). Its label goes right of the point: two panels of 1000 px are 500 px cells,
  * the square plot area 0.7 x 500 = 350 px centred (75 px in), x = 120 of 200 is 75 + 0.6 x 350
- * = 285 px, and the 7 characters need 5.6 x 7 + 8 = 47 px of the 207 left. Both panels are
+ * = 285 px, and the 7 characters need 6 x 7 + 8 = 50 px of the 207 left; alone in its panel it
+ * stays at its point's height, 130 of [0:200] = graph 0.65 (no leader line). Both panels are
  * linear and say so. FW_COMPUTE: 39/40 - 1 = -2.5 % (the second row has no measurement). */
 static const char *const parity_lines[] = {
     "set multiplot layout 1,2 title 'Run ''A''' font ',12'",
@@ -146,7 +147,7 @@ static const char *const parity_lines[] = {
     "set title 'FW_COMPUTE: MAPE 2.5 %, worst -2.5 %'",
     "set xrange [0:80]",
     "set xtics 20",
-    "set label 10 'tp4 \"b\"' at 120,130 left offset char 0.6,0.5 font ',8' front",
+    "set label 10 'tp4 \"b\"' at first 120, graph 0.65 left offset char 0.6,0 font ',8' front",
     "set xlabel 'measured (ms), linear axes'",
     NULL};
 
@@ -198,6 +199,29 @@ static int draw_parity_repeat(const char *base, const nd_plot_options *opt, nd_e
     return nd_plot_parity_write(base, &p, opt, err);
 }
 
+/* Three points a line apart at most: labels that would overlap are moved apart. Linear, as in
+ * parity_repeat [0:120] (102 x 1.05 up to a round number); errors +100 %, +94 %, +89 % rank a,
+ * b, c. Heights 100, 101, 102 of 120: graph 0.8333, 0.8417, 0.85. One panel of 1000 x 700 px:
+ * the plot area is 0.7 x 700 = 490 px, a line 13 / 490 = 0.02653 of it, so a stays, b goes up
+ * to 0.8333 + 0.02653 = 0.85986 and c to 0.88639; both moved more than 6 px (8.9 and 17.8),
+ * so both have a leader line down to their point. */
+static const char *const parity_close_lines[] = {"set label 10 'a' at first 50, graph 0.8333333333333",
+                                                 "set label 11 'b' at first 52, graph 0.8598639",
+                                                 "set label 12 'c' at first 54, graph 0.8863945",
+                                                 "set arrow 11 from first 52, graph 0.8598639",
+                                                 "to first 52, first 101 nohead",
+                                                 "set arrow 12 from first 54, graph 0.8863945",
+                                                 NULL};
+
+static int draw_parity_close(const char *base, const nd_plot_options *opt, nd_error *err)
+{
+    static const char *const labels[] = {"a", "b", "c"};
+    static const double m[] = {50, 52, 54}, e[] = {100, 101, 102};
+    const nd_plot_parity_panel panel = {"step", m, e, NULL, NULL, NULL};
+    nd_plot_parity p = {3, labels, 1, &panel, "nd", NULL, ND_PLOT_SCALE_LINEAR};
+    return nd_plot_parity_write(base, &p, opt, err);
+}
+
 /* Three parts with the middle one omitted: IDLE keeps colour 2 (#e15759).
  * The NaN of s2's measured IDLE is written "nan" and drawn as 0. Columns: label
  * 1, no table, the measured step 2 (nan: none given), measured FW and IDLE 3-4,
@@ -239,10 +263,10 @@ static int draw_ranking(const char *base, const nd_plot_options *opt, nd_error *
 }
 
 /* Stage totals 300 and 400 MiB: the peak is stage 1, 400 / 1024 = 0.39 GiB, 400 / 512 =
- * 78 % of the 0.5 GiB budget. */
+ * 78 % of the 0.5 GiB budget, 512 - 400 = 112 MiB free (under 1 GiB: in MiB). */
 static const char *const stage_memory_lines[] = {
     "set multiplot title 'Memory per pipeline stage'.\"\\n\".'peak 0.4 GiB on stage 1, 78 % of the 0.5 GiB "
-    "budget' font ',12'",
+    "budget, 112 MiB free' font ',12'",
     "budget_mib = 512", NULL};
 
 static int draw_stage_memory(const char *base, const nd_plot_options *opt, nd_error *err)
@@ -253,11 +277,11 @@ static int draw_stage_memory(const char *base, const nd_plot_options *opt, nd_er
     return nd_plot_stage_memory_write(base, &p, opt, err);
 }
 
-/* Stage 1 must fit 300 MiB (59 % of the 512 MiB budget: 300 / 512) and holds 600 MiB more
+/* Stage 1 must fit 300 MiB (59 % of the 512 MiB budget: 300 / 512; 212 MiB free) and holds 600 MiB more
  * that the runtime gives back under pressure: drawn hatched, left out of the share. The
  * budget line divides in floating point (512 / 1024 is 0 in gnuplot's integer division). */
 static const char *const stage_memory_held_lines[] = {
-    "peak 0.3 GiB on stage 1, 59 % of the 0.5 GiB budget (+0.6 GiB given back under pressure)",
+    "peak 0.3 GiB on stage 1, 59 % of the 0.5 GiB budget, 212 MiB free (+0.6 GiB given back under pressure)",
     "F = 1",
     "fs pattern 4",
     "budget_mib / 1024.0 with lines",
@@ -307,6 +331,7 @@ static const plot_case cases[] = {
     {"stage_memory_held", ND_PLOT_PNG, 0, 0, NULL, draw_stage_memory_held, stage_memory_held_lines},
     {"recompute", ND_PLOT_PNG, 0, 0, NULL, draw_recompute, recompute_lines},
     {"parity_repeat", ND_PLOT_SVG, 0, 0, NULL, draw_parity_repeat, parity_repeat_lines},
+    {"parity_close", ND_PLOT_SVG, 0, 0, NULL, draw_parity_close, parity_close_lines},
 };
 #define N_CASES (ND_ARRAY_LEN(cases))
 

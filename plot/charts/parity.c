@@ -309,15 +309,46 @@ static void put_data(FILE *fp, const nd_plot_parity *plot, int corrected, const 
  * "..." when no side of it has room for the whole). */
 typedef struct point_label {
     double x, y;
-    bool left; /* the label ends at the point (right-aligned) */
+    double gy;   /* the label's height, a fraction of the plot area (graph coordinates) */
+    bool left;   /* the label ends at the point (right-aligned) */
+    bool leader; /* moved off its point's height: a thin line joins them */
     char text[160];
 } point_label;
 
+/* Moves the labels apart vertically so no two are closer than gap (graph fraction) and all stay
+ * within [gap / 2, 1 - gap / 2]: upwards from the lowest, then back down from the top. */
+static void spread_labels(point_label *l, int n, double gap)
+{
+    int order[LABELLED_MAX], m = 0;
+    for (int i = 0; i < n; i++)
+        if (l[i].text[0]) order[m++] = i;
+    for (int i = 1; i < m; i++) /* insertion sort by height; ties keep rank order */
+        for (int j = i; j > 0 && l[order[j]].gy < l[order[j - 1]].gy; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    double floor_at = gap / 2;
+    for (int i = 0; i < m; i++) {
+        point_label *a = &l[order[i]];
+        if (a->gy < floor_at) a->gy = floor_at;
+        floor_at = a->gy + gap;
+    }
+    double ceil_at = 1 - gap / 2;
+    for (int i = m - 1; i >= 0; i--) {
+        point_label *a = &l[order[i]];
+        if (a->gy > ceil_at) a->gy = ceil_at;
+        ceil_at = a->gy - gap;
+    }
+}
+
 /* The labels of panel k (LABELLED_MAX at most, by rank): right of the point, unless the panel's
  * cell has no room there and more on the left; cut to the side's room when neither holds it. A
- * label may run into the gap beside its panel, never out of its cell. Panels sit in a grid of
+ * label may run into the empty gap right of its panel, never out of its cell, and on the left
+ * never over the axis (its tick labels); labels are kept a line apart and inside the plot area,
+ * with a leader line to a point they had to leave (spread_labels). Panels sit in a grid of
  * cols x rows cells; a square panel's plot area is about 0.7 of the smaller of a cell's sides,
- * centred; a character at 8 pt is about 5.6 px. */
+ * centred; a character at 8 pt is about 6 px (5.6 on average, more for capitals). */
 static void panel_labels(const nd_plot_parity *plot, size_t k, const axis_range *r, size_t cols, size_t rows,
                          const nd_plot_options *opt, const unsigned char *show, point_label *out)
 {
@@ -334,19 +365,25 @@ static void panel_labels(const nd_plot_parity *plot, size_t k, const axis_range 
         point_label *l = &out[rank - 1];
         double f = r->log ? (log(x) - log(r->lo)) / (log(r->hi) - log(r->lo)) : (x - r->lo) / (r->hi - r->lo);
         double margin = (cell_w - side) / 2, at = margin + f * side; /* within the cell, px */
-        double room_right = cell_w - at - 8, room_left = at - 8;
+        double room_right = cell_w - at - 8, room_left = f * side - 8;
         const char *name = plot->labels[i] ? plot->labels[i] : "";
-        double need = 5.6 * (double)strlen(name) + 8;
+        double need = 6.0 * (double)strlen(name) + 8;
         l->x = x;
         l->y = y;
+        l->gy = r->log ? (log(y) - log(r->lo)) / (log(r->hi) - log(r->lo)) : (y - r->lo) / (r->hi - r->lo);
         l->left = need > room_right && room_left > room_right;
         double room = l->left ? room_left : room_right;
-        size_t fit = room > 8 ? (size_t)((room - 8) / 5.6) : 1, n = strlen(name);
+        size_t fit = room > 8 ? (size_t)((room - 8) / 6.0) : 1, n = strlen(name);
         if (n <= fit)
             snprintf(l->text, sizeof l->text, "%s", name);
         else
             snprintf(l->text, sizeof l->text, "%.*s...", (int)(fit > 3 ? fit - 3 : 1), name);
     }
+    double at[LABELLED_MAX];
+    for (int rank = 0; rank < LABELLED_MAX; rank++) at[rank] = out[rank].gy;
+    spread_labels(out, LABELLED_MAX, 13.0 / side); /* an 8 pt line is about 11 px */
+    for (int rank = 0; rank < LABELLED_MAX; rank++)
+        out[rank].leader = out[rank].text[0] && fabs(out[rank].gy - at[rank]) * side > 6;
 }
 
 /* "step: MAPE 5.7 %, worst -9.6 %"; a panel whose points are all too small to judge says so. */
@@ -358,7 +395,7 @@ static void put_panel_title(FILE *fp, const nd_plot_parity *plot, const nd_plot_
         snprintf(title, sizeof title, "%s: MAPE %.1f %%, worst %+.1f %%", p->name ? p->name : "", 100 * mape,
                  100 * worst);
     else if (p->judged && plot->n_points)
-        snprintf(title, sizeof title, "%s: under %.1f %% of every step, not judged", p->name ? p->name : "",
+        snprintf(title, sizeof title, "%s: not judged (< %.1f %% of step)", p->name ? p->name : "",
                  100 * ND_PLOT_JUDGED_PART_SHARE);
     else
         snprintf(title, sizeof title, "%s", p->name ? p->name : "");
@@ -399,20 +436,30 @@ static void put_panel(FILE *fp, const nd_plot_parity *plot, size_t k, const axis
         nd_plot_put_number(fp, r->hi);
         fputs("]\n", fp);
     }
-    /* The worst three points' labels at three heights, so two close points stay readable, each on
-     * the side of its point that has room (panel_labels). */
-    static const char *const heights[] = {"0.5", "-0.7", "1.6"};
+    /* The worst three points' labels, each on the side of its point that has room, a line apart
+     * (panel_labels); a label moved off its point's height has a leader line to it. */
     for (int rank = 0; rank < LABELLED_MAX; rank++) {
         const point_label *l = &labels[rank];
         if (!l->text[0]) continue;
         fprintf(fp, "set label %d ", 10 + rank);
         nd_plot_put_string(fp, l->text);
-        fputs(" at ", fp);
+        fputs(" at first ", fp);
         nd_plot_put_number(fp, l->x);
-        fputc(',', fp);
-        nd_plot_put_number(fp, l->y);
-        fprintf(fp, " %s offset char %s,%s font ',8' front\n", l->left ? "right" : "left",
-                l->left ? "-0.6" : "0.6", heights[rank]);
+        fputs(", graph ", fp);
+        nd_plot_put_number(fp, l->gy);
+        fprintf(fp, " %s offset char %s,0 font ',8' front\n", l->left ? "right" : "left",
+                l->left ? "-0.6" : "0.6");
+        if (l->leader) {
+            fprintf(fp, "set arrow %d from first ", 10 + rank);
+            nd_plot_put_number(fp, l->x);
+            fputs(", graph ", fp);
+            nd_plot_put_number(fp, l->gy);
+            fputs(" to first ", fp);
+            nd_plot_put_number(fp, l->x);
+            fputs(", first ", fp);
+            nd_plot_put_number(fp, l->y);
+            fputs(" nohead lc rgb '#909090' lw 0.5 front\n", fp);
+        }
     }
     /* The band is filled between 0.9 x and 1.1 x over the sampled x range
      * ('+'); on log axes both edges are straight lines too. */
@@ -434,7 +481,7 @@ static void put_panel(FILE *fp, const nd_plot_parity *plot, size_t k, const axis
                 nd_plot_color(2));
         nd_plot_put_string(fp, plot->corrected_name ? plot->corrected_name : "corrected");
     }
-    fputs("\nunset label\n", fp);
+    fputs("\nunset label\nunset arrow\n", fp);
 }
 
 int nd_plot_parity_write(const char *out_base, const nd_plot_parity *plot, const nd_plot_options *opt,

@@ -213,7 +213,7 @@ static void put_data(FILE *fp, const nd_plot_stage_memory *p, const memory_view 
     }
 }
 
-/* "Memory per stage of DP 8 PP 2: peak 72.9 GiB on stage 0, 91 % of the 80 GiB budget". */
+/* "Memory per stage of DP 8 PP 2: peak 72.9 GiB on stage 0, 91 % of the 80 GiB budget, 7.1 GiB free". */
 static void default_title(const nd_plot_stage_memory *p, const memory_view *v, char *out, size_t size)
 {
     char stage[64];
@@ -225,9 +225,20 @@ static void default_title(const nd_plot_stage_memory *p, const memory_view *v, c
     int n = snprintf(out, size, "Memory per pipeline stage%s%s\npeak %.1f GiB on stage %s",
                      p->strategy ? " of " : "", p->strategy ? p->strategy : "", v->peak_mib / ND_MIB_PER_GIB,
                      stage);
-    if (nd_plot_has_budget(p->budget_mib) && n > 0 && (size_t)n < size)
-        n += snprintf(out + n, size - (size_t)n, ", %.0f %% of the %.4g GiB budget",
-                      100 * v->peak_mib / p->budget_mib, p->budget_mib / ND_MIB_PER_GIB);
+    if (nd_plot_has_budget(p->budget_mib) && n > 0 && (size_t)n < size) {
+        /* The headroom too, in MiB under 1 GiB: a peak just under the budget reads "99.6 %", not
+         * a rounded "100 %" that looks like a peak at the budget. */
+        double pct = 100 * v->peak_mib / p->budget_mib, free_mib = p->budget_mib - v->peak_mib;
+        int digits = pct >= 99.5 && pct < 100 ? 1 : 0;
+        n += snprintf(out + n, size - (size_t)n, ", %.*f %% of the %.4g GiB budget", digits, pct,
+                      p->budget_mib / ND_MIB_PER_GIB);
+        if (n > 0 && (size_t)n < size && free_mib >= 0) {
+            if (free_mib < ND_MIB_PER_GIB)
+                n += snprintf(out + n, size - (size_t)n, ", %.0f MiB free", free_mib);
+            else
+                n += snprintf(out + n, size - (size_t)n, ", %.1f GiB free", free_mib / ND_MIB_PER_GIB);
+        }
+    }
     if (v->reclaimable_mib > 0 && n > 0 && (size_t)n < size)
         n += snprintf(out + n, size - (size_t)n, " (+%.1f GiB given back under pressure)",
                       v->reclaimable_mib / ND_MIB_PER_GIB);
