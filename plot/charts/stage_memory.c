@@ -81,6 +81,13 @@ static void build_view(const nd_plot_stage_memory *p, memory_view *v)
     }
 }
 
+/* Digits of a share of the budget: one just under 100 %, where "100 %" would read as a peak at
+ * the budget though it is under it; none elsewhere. */
+static int share_digits(double pct)
+{
+    return pct >= 99.5 && pct < 100 ? 1 : 0;
+}
+
 static double stage_total(const nd_plot_stage_memory *p, size_t i, bool firm_only)
 {
     double t = 0;
@@ -143,7 +150,8 @@ static int build_labels(const nd_plot_stage_memory *p, memory_view *v, const nd_
     for (size_t i = 0; i < n; i++) {
         double firm = stage_total(p, i, true);
         if (budget)
-            snprintf(v->share[i], LABEL_MAX, "%.0f %%", 100 * firm / p->budget_mib);
+            snprintf(v->share[i], LABEL_MAX, "%.*f %%", share_digits(100 * firm / p->budget_mib),
+                     100 * firm / p->budget_mib);
         else
             snprintf(v->share[i], LABEL_MAX, "%.1f", firm / ND_MIB_PER_GIB);
         if (p->stage_labels)
@@ -226,11 +234,9 @@ static void default_title(const nd_plot_stage_memory *p, const memory_view *v, c
                      p->strategy ? " of " : "", p->strategy ? p->strategy : "", v->peak_mib / ND_MIB_PER_GIB,
                      stage);
     if (nd_plot_has_budget(p->budget_mib) && n > 0 && (size_t)n < size) {
-        /* The headroom too, in MiB under 1 GiB: a peak just under the budget reads "99.6 %", not
-         * a rounded "100 %" that looks like a peak at the budget. */
+        /* The headroom too, in MiB under 1 GiB (share_digits: a peak just under reads "99.6 %"). */
         double pct = 100 * v->peak_mib / p->budget_mib, free_mib = p->budget_mib - v->peak_mib;
-        int digits = pct >= 99.5 && pct < 100 ? 1 : 0;
-        n += snprintf(out + n, size - (size_t)n, ", %.*f %% of the %.4g GiB budget", digits, pct,
+        n += snprintf(out + n, size - (size_t)n, ", %.*f %% of the %.4g GiB budget", share_digits(pct), pct,
                       p->budget_mib / ND_MIB_PER_GIB);
         if (n > 0 && (size_t)n < size && free_mib >= 0) {
             if (free_mib < ND_MIB_PER_GIB)
