@@ -200,11 +200,10 @@ unset label 2
 set title 'peak memory'
 set ylabel 'peak memory per device (GiB)'
 set key bottom left opaque box Left reverse invert
-plot $DATA index 4 using 2:($4 / 1024) with linespoints pt 7 ps 0.8 lw 1.5 lc rgb '#59a14f' title 'TOP 5', \
-     $DATA index 3 using 2:($4 / 1024) with linespoints pt 7 ps 0.8 lw 1.5 lc rgb '#76b7b2' title 'TOP 4', \
+plot $DATA index 3 using 2:($4 / 1024) with linespoints pt 7 ps 0.8 lw 1.5 lc rgb '#76b7b2' title 'TOP 4', \
      $DATA index 2 using 2:($4 / 1024) with linespoints pt 7 ps 0.8 lw 1.5 lc rgb '#e15759' title 'TOP 3', \
      $DATA index 1 using 2:($4 / 1024) with linespoints pt 7 ps 0.8 lw 1.5 lc rgb '#f28e2b' title 'TOP 2', \
-     $DATA index 0 using 2:($4 / 1024) with linespoints pt 7 ps 1.2 lw 3 lc rgb '#4e79a7' title 'TOP 1', \
+     $DATA index 0 using 2:($4 / 1024) with linespoints pt 7 ps 1.2 lw 3 lc rgb '#4e79a7' title 'TOP 1 (~ TOP 5)', \
      77.6 with lines dt 2 lw 2 lc rgb '#c00000' title 'memory budget, 77.6 GiB'
 unset multiplot
 unset output

@@ -34,32 +34,50 @@ static int check_recompute(const nd_plot_recompute *plot, nd_error *err)
 
 /* Series j draws nothing of its own when an earlier one has exactly its numbers: it is
  * named in that one's legend instead ("TOP 1 (= TOP 2)"), so coinciding lines are said to
- * coincide rather than hidden under each other. */
-static bool same_series(const nd_plot_recompute_series *a, const nd_plot_recompute_series *b)
+ * coincide rather than hidden under each other. (close_mib: unused, as same_memory's.) */
+static bool same_series(const nd_plot_recompute_series *a, const nd_plot_recompute_series *b,
+                        double close_mib)
 {
+    (void)close_mib;
     if (a->n_steps != b->n_steps) return false;
     for (size_t i = 0; i < a->n_steps; i++)
         if (a->step_ms[i] != b->step_ms[i] || a->peak_mib[i] != b->peak_mib[i]) return false;
     return true;
 }
 
-/* The same peak memory at every step: lines of the memory panel that lie on each other. */
-static bool same_memory(const nd_plot_recompute_series *a, const nd_plot_recompute_series *b)
+/* Peak memory within close_mib of each other at every step: lines of the memory panel that lie
+ * on each other, drawn once and named together, "=" when exactly equal, "~" when close. */
+static bool same_memory(const nd_plot_recompute_series *a, const nd_plot_recompute_series *b,
+                        double close_mib)
 {
     if (a->n_steps != b->n_steps) return false;
     for (size_t i = 0; i < a->n_steps; i++)
-        if (a->peak_mib[i] != b->peak_mib[i]) return false;
+        if (a->peak_mib[i] != b->peak_mib[i] && !(fabs(a->peak_mib[i] - b->peak_mib[i]) <= close_mib))
+            return false;
     return true;
 }
 
+/* The memory panel's "close": MEMORY_CLOSE of its largest peak (the axis' scale). 0.5 % of
+ * 75 GiB is 0.38 GiB, about 3 px of a panel 490 px tall, under a point's size. */
+#define MEMORY_CLOSE 0.005
+static double memory_close_mib(const nd_plot_recompute *plot)
+{
+    double top = 0;
+    for (size_t i = 0; i < plot->n_series; i++)
+        for (size_t j = 0; j < plot->series[i].n_steps; j++)
+            if (isfinite(plot->series[i].peak_mib[j])) top = fmax(top, plot->series[i].peak_mib[j]);
+    return MEMORY_CLOSE * top;
+}
+
 /* shown_as[j]: the series whose line stands for j (itself when it is drawn), by `same`. */
-static void find_duplicates(const nd_plot_recompute *plot, size_t *shown_as,
-                            bool (*same)(const nd_plot_recompute_series *, const nd_plot_recompute_series *))
+static void find_duplicates(const nd_plot_recompute *plot, size_t *shown_as, double close_mib,
+                            bool (*same)(const nd_plot_recompute_series *, const nd_plot_recompute_series *,
+                                         double))
 {
     for (size_t j = 0; j < plot->n_series; j++) {
         shown_as[j] = j;
         for (size_t i = 0; i < j && shown_as[j] == j; i++)
-            if (shown_as[i] == i && same(&plot->series[i], &plot->series[j])) shown_as[j] = i;
+            if (shown_as[i] == i && same(&plot->series[i], &plot->series[j], close_mib)) shown_as[j] = i;
     }
 }
 
@@ -99,7 +117,10 @@ static void series_title(const nd_plot_recompute *plot, const size_t *shown_as, 
         /* Only the name before ':' of the others ("TOP 2"), the degrees being the same line's. */
         const char *label = plot->series[j].label ? plot->series[j].label : "";
         int len = (int)strcspn(label, ":");
-        used += (size_t)snprintf(out + used, size - used, "%s%.*s", first ? " (= " : ", ", len, label);
+        const char *sep =
+            first ? (same_memory(&plot->series[i], &plot->series[j], 0) ? " (= " : " (~ ") : ", ";
+        if (!first && !same_memory(&plot->series[i], &plot->series[j], 0)) sep = ", ~ ";
+        used += (size_t)snprintf(out + used, size - used, "%s%.*s", sep, len, label);
         first = false;
     }
     if (!first && used < size) snprintf(out + used, size - used, ")");
@@ -196,8 +217,8 @@ int nd_plot_recompute_write(const char *out_base, const nd_plot_recompute *plot,
     bool budget = nd_plot_has_budget(plot->budget_mib);
     size_t *shown_as = calloc(2 * plot->n_series, sizeof *shown_as), *memory_as = shown_as + plot->n_series;
     if (!shown_as) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    find_duplicates(plot, shown_as, same_series);
-    find_duplicates(plot, memory_as, same_memory);
+    find_duplicates(plot, shown_as, 0, same_series);
+    find_duplicates(plot, memory_as, memory_close_mib(plot), same_memory);
 
     nd_plot_texts t = {0};
     if ((rc = nd_plot_texts_open(&t, err))) goto done;
@@ -220,7 +241,7 @@ int nd_plot_recompute_write(const char *out_base, const nd_plot_recompute *plot,
     if (budget) put_budget_note(fp, plot, shown_as);
     put_lines(fp, plot, shown_as, 3, false);
     /* The memory panel names its lines too, short: configurations of the same memory lie on one
-     * line, named together ("TOP 1 (= TOP 2, TOP 3)"). */
+     * line, named together ("TOP 1 (= TOP 2, ~ TOP 3)", same_memory). */
     fputs("\nunset label 2\nset title 'peak memory'\nset ylabel 'peak memory per device (GiB)'\n", fp);
     fputs("set key bottom left opaque box Left reverse invert\n", fp);
     put_lines(fp, plot, memory_as, 4, true);

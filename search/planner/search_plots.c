@@ -53,7 +53,7 @@ static int ranking_plot(const char *dir, const nd_search_config *cfg, const nd_s
         if (ans->interval == ND_INTERVAL_FITTED)
             snprintf(interval, sizeof interval, "its 95 %% interval (fitted)");
         else
-            snprintf(interval, sizeof interval, "its interval, +-%.1f %% (uncalibrated)",
+            snprintf(interval, sizeof interval, "its interval, \xc2\xb1%.1f %% (uncalibrated)", /* U+00B1 */
                      100 * ND_UNCALIBRATED_STEP_ERROR);
         nd_plot_ranking p = {n,  labels, ND_PARTS, nd_part_names, parts,   peak, cfg->ctx->budget_mib, lo,
                              hi, tied,   pf,       interval,      subtitle};
