@@ -93,6 +93,8 @@ static void doc_table_matches_builtin(void **state)
                                               "attention_fwd_efficiency",
                                               "attention_bwd_efficiency",
                                               "attention_half_seq",
+                                              "fa2_fwd_efficiency",
+                                              "fa2_bwd_efficiency",
                                               "kernel_launch_us",
                                               "host_dispatch_us",
                                               "host_sync_us",

@@ -85,10 +85,20 @@ static void attention_forward_and_backward(void **state)
     (void)state;
     nd_device d = round_device();
     /* 1e12 FLOP on 1000 keys: 0.5 x 1000 / 2000 = 0.25 of peak, 40 ms; backward at half. */
-    near(nd_attention_ms(&d, 1e12, 1000, false), 40);
-    near(nd_attention_ms(&d, 1e12, 1000, true), 80);
+    near(nd_attention_ms(&d, 1e12, 1000, false, false), 40);
+    near(nd_attention_ms(&d, 1e12, 1000, true, false), 80);
     /* Long sequences approach the device's efficiency: 9000 keys give 0.45, 22.2 ms. */
-    near(nd_attention_ms(&d, 1e12, 9000, false), 1e12 / (100e12 * 0.45) * 1e3);
+    near(nd_attention_ms(&d, 1e12, 9000, false, false), 1e12 / (100e12 * 0.45) * 1e3);
+    /* A stack on FlashAttention-2 runs at the device's FA2 efficiency where it has one:
+     * 0.25 x 0.5 = 0.125 of peak, 80 ms forward; 0.125 x 0.5, 160 ms backward. */
+    d.fa2_fwd_efficiency = 0.25;
+    d.fa2_bwd_efficiency = 0.125;
+    near(nd_attention_ms(&d, 1e12, 1000, false, true), 80);
+    near(nd_attention_ms(&d, 1e12, 1000, true, true), 160);
+    near(nd_attention_ms(&d, 1e12, 1000, false, false), 40);
+    /* Without one (0), FA2 runs at the device's fused-attention efficiency. */
+    d.fa2_fwd_efficiency = 0;
+    near(nd_attention_ms(&d, 1e12, 1000, false, true), 40);
 }
 
 /* Mean absolute error of a built-in device's curve over the rows of one precision of a

@@ -63,6 +63,8 @@ static const dfield dfields[] = {
     DFO(grouped_wgrad_efficiency),
     DF(attention_fwd_efficiency),
     DF(attention_bwd_efficiency),
+    DFO(fa2_fwd_efficiency),
+    DFO(fa2_bwd_efficiency),
     DZ(attention_half_seq),
     DZ(kernel_launch_us),
     DZ(host_dispatch_us),

@@ -26,7 +26,8 @@
  *            t = launch + gemm_fixed + max(2mnk / (peak e sat(m) sat(n) sat(k)), bytes / bw).
  *  [FA2]     Dao 2023, FlashAttention-2 (arXiv:2307.08691) §4.1: A100 up to 73 % fwd, 63 % bwd.
  *  [FA3]     Shah et al. 2024, FlashAttention-3 (arXiv:2407.08608) Figs 5-6: H100 hd128 BF16,
- *            fwd 63-66 %, bwd 55-57 % at 4k-16k (non-causal); causal hd64 43-48 %.
+ *            fwd 63-66 %, bwd 55-57 % at 4k-16k (non-causal); causal hd64 43-48 %;
+ *            FlashAttention-2 on the same H100 ~35 % fwd, ~30 % bwd.
  *  [FA4]     FlashAttention-4 (B200): up to 1613 TFLOP/s fwd, 1.1-1.3x cuDNN 9.13.
  *  [STREAM]  Azure AI-benchmarking-guide BabelStream: A100 0.79-0.83, H100 0.87-0.89, H200
  *            0.84-0.86 of datasheet HBM bandwidth.
@@ -197,6 +198,8 @@ static const nd_device builtin[] = {
         .grouped_wgrad_efficiency = 0.70, /* DeepGEMM ~ dense */
         .attention_fwd_efficiency = 0.64,
         .attention_bwd_efficiency = 0.55, /* [FA3] */
+        .fa2_fwd_efficiency = 0.35,
+        .fa2_bwd_efficiency = 0.30, /* [FA3] Figs 5-6, FlashAttention-2's bars */
         .attention_half_seq = 1024,
         NV_STACK(10),
         .hbm_gib = 80,
@@ -228,6 +231,8 @@ static const nd_device builtin[] = {
         .grouped_wgrad_efficiency = 0.70,
         .attention_fwd_efficiency = 0.64,
         .attention_bwd_efficiency = 0.55,
+        .fa2_fwd_efficiency = 0.35,
+        .fa2_bwd_efficiency = 0.30,
         .attention_half_seq = 1024,
         NV_STACK(10),
         .hbm_gib = 80,
@@ -260,6 +265,8 @@ static const nd_device builtin[] = {
         .grouped_wgrad_efficiency = 0.70,
         .attention_fwd_efficiency = 0.64,
         .attention_bwd_efficiency = 0.55,
+        .fa2_fwd_efficiency = 0.35,
+        .fa2_bwd_efficiency = 0.30,
         .attention_half_seq = 1024,
         NV_STACK(10),
         .hbm_gib = 139.8,

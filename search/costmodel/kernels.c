@@ -68,10 +68,12 @@ double nd_grouped_gemm_ms(const nd_device *d, nd_gemm_precision p, double groups
     return d->gemm_fixed_us / 1e3 + (compute_ms > memory_ms ? compute_ms : memory_ms);
 }
 
-double nd_attention_ms(const nd_device *d, double flops, double s_k, bool backward)
+double nd_attention_ms(const nd_device *d, double flops, double s_k, bool backward, bool fa2)
 {
     if (flops <= 0) return 0.0;
     double e = backward ? d->attention_bwd_efficiency : d->attention_fwd_efficiency;
+    double e2 = backward ? d->fa2_bwd_efficiency : d->fa2_fwd_efficiency;
+    if (fa2 && e2 > 0) e = e2;
     double eff = e * saturate(s_k, d->attention_half_seq);
     if (eff <= 0) return 0.0;
     return flops / (d->peak_tflops * 1e12 * eff) * 1e3;

@@ -37,6 +37,6 @@ double nd_memory_ms(const nd_device *d, double bytes);
 /* Time of fused (flash) attention doing `flops` on keys of length s_k: forward at
  * attention_fwd_efficiency, backward at attention_bwd_efficiency, each times
  * s_k / (s_k + attention_half_seq), of the 16-bit peak. */
-double nd_attention_ms(const nd_device *d, double flops, double s_k, bool backward);
+double nd_attention_ms(const nd_device *d, double flops, double s_k, bool backward, bool fa2);
 
 #endif

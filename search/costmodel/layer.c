@@ -176,8 +176,9 @@ static void attention_core(acc *a, kept *k, const dims *x, double heads, double 
          * blocks' imbalance), so its efficiency is that of s / 2. A CP ring's kernel sees one
          * rank's block of keys, s / CP, split in the two halves of the load-balanced layout. */
         double keys = ring ? x->s / (2 * x->sh.cp) : x->s / 2;
-        tmp.fwd = nd_attention_ms(x->d, flops, keys, false);
-        tmp.dgrad = nd_attention_ms(x->d, 2.5 * flops, keys, true);
+        bool fa2 = nd_train_attention_kernel(x->t) == ND_ATTENTION_FA2;
+        tmp.fwd = nd_attention_ms(x->d, flops, keys, false, fa2);
+        tmp.dgrad = nd_attention_ms(x->d, 2.5 * flops, keys, true, fa2);
         tmp.flops = flops;
         tmp.kernels_fwd = blocks;
         tmp.kernels_bwd = 3 * blocks; /* FA2: dO.O, dQdKdV, dQ cast */

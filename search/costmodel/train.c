@@ -66,6 +66,17 @@ nd_optimizer_impl nd_train_optimizer_impl(const nd_train *t)
     return nd_framework_profile_of(t->framework)->optimizer_impl;
 }
 
+/* Megatron-core runs Transformer Engine's attention (cuDNN's fused kernel on Hopper and
+ * Blackwell), MindSpeed Ascend's FlashAttentionScore; torchtitan and the Hugging Face stacks
+ * PyTorch's SDPA, whose flash backend is FlashAttention-2; llm-foundry's MPT runs of 2023 a
+ * Triton flash kernel (attn_impl: triton), priced as FA2 (pytorch/benchmark's H100 table: the
+ * Triton FA2 forward 0.33-0.48 of peak). */
+nd_attention_kernel nd_train_attention_kernel(const nd_train *t)
+{
+    if (t->attention_kernel != ND_ATTENTION_AUTO) return t->attention_kernel;
+    return nd_framework_profile_of(t->framework)->attention;
+}
+
 /* Megatron-Bridge's and NeMo's recipes switch TP overlap on (userbuffers) wherever TP > 1;
  * Megatron-LM's own default (--tp-comm-overlap) is off, and legacy Megatron, DeepSpeed and
  * torchtitan (AsyncTP, enable_async_tensor_parallel) leave it off unless asked. */
@@ -150,6 +161,7 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
             .split_accounts = true,
             .fp8_saves_fp8 = true,
             .tp_comm_overlap = true,
+            .attention = ND_ATTENTION_BEST,
         },
     [ND_FRAMEWORK_MEGATRON_LEGACY] =
         {
@@ -174,6 +186,7 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
             .schedules = MEGATRON_SCHEDULES,
             .split_accounts = false,
             .fp8_saves_fp8 = true,
+            .attention = ND_ATTENTION_FA2,
         },
     [ND_FRAMEWORK_MEGATRON_DEEPSPEED] =
         {
@@ -198,6 +211,7 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
             .schedules = SCHEDULE_BIT(ND_SCHEDULE_1F1B),
             .split_accounts = false,
             .fp8_saves_fp8 = false,
+            .attention = ND_ATTENTION_FA2,
         },
     [ND_FRAMEWORK_TORCHTITAN] =
         {
@@ -222,6 +236,7 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
             .schedules = TORCHTITAN_SCHEDULES,
             .split_accounts = false,
             .fp8_saves_fp8 = false,
+            .attention = ND_ATTENTION_FA2,
         },
     [ND_FRAMEWORK_FSDP] =
         {
@@ -246,6 +261,7 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
             .schedules = SCHEDULE_BIT(ND_SCHEDULE_1F1B),
             .split_accounts = false,
             .fp8_saves_fp8 = false,
+            .attention = ND_ATTENTION_FA2,
         },
     /* DeepSpeed's ZeRO-3 adds its per-module fetch and release hooks to the model's eager ops */
     [ND_FRAMEWORK_DEEPSPEED] =
@@ -271,6 +287,7 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
             .schedules = SCHEDULE_BIT(ND_SCHEDULE_1F1B),
             .split_accounts = false,
             .fp8_saves_fp8 = false,
+            .attention = ND_ATTENTION_FA2,
         },
     [ND_FRAMEWORK_MINDSPEED] =
         {
@@ -295,6 +312,7 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
             .schedules = MINDSPEED_SCHEDULES,
             .split_accounts = false,
             .fp8_saves_fp8 = false,
+            .attention = ND_ATTENTION_BEST,
         },
 };
 

@@ -109,7 +109,6 @@ static int set_dropout(nd_train *t, const char *v)
     return 0;
 }
 
-/* A switch whose unset value (-1) defers to the framework's profile. */
 /* Megatron's dispatchers: alltoall (and allgather, priced alike), or the flex dispatcher's
  * DeepEP and HybridEP backends, which send a token once a node. */
 static int set_dispatcher(nd_train *t, const char *v)
@@ -137,12 +136,39 @@ static int set_imbalance(nd_train *t, const char *v)
     return 0;
 }
 
+/* A switch whose unset value (-1) defers to the framework's profile. */
 static int set_switch(int *field, const char *v)
 {
     bool b;
     if (nd_parse_bool(v, &b)) return -1;
     *field = b;
     return 0;
+}
+
+/* The fused kernel by its name: the device's best (FA3, cuDNN, FA4), FA2 and its kin (Triton's,
+ * SDPA's flash backend), or none (unfused sets flash_attention false). */
+static int set_attention_kernel(nd_train *t, const char *v)
+{
+    static const char *const best[] = {"fa3", "cudnn", "fa4", "te"}, *const fa2[] = {"fa2", "triton", "sdpa"};
+    if (nd_text_equal_nocase(v, "auto")) {
+        t->attention_kernel = ND_ATTENTION_AUTO;
+        return 0;
+    }
+    if (nd_text_equal_nocase(v, "unfused")) {
+        t->flash_attention = false;
+        return 0;
+    }
+    for (size_t i = 0; i < ND_ARRAY_LEN(best); i++)
+        if (nd_text_equal_nocase(v, best[i])) {
+            t->attention_kernel = ND_ATTENTION_BEST;
+            return 0;
+        }
+    for (size_t i = 0; i < ND_ARRAY_LEN(fa2); i++)
+        if (nd_text_equal_nocase(v, fa2[i])) {
+            t->attention_kernel = ND_ATTENTION_FA2;
+            return 0;
+        }
+    return -1;
 }
 
 static int set_tp_overlap(nd_train *t, const char *v)
@@ -214,6 +240,7 @@ static const train_key keys[] = {
     CUSTOM("recompute", set_recompute, "off, selective or full"),
     CUSTOM("schedule", set_schedule, "1f1b, interleaved, zb-h1, zb-h2, zb-v, gpipe, dualpipe or dualpipev"),
     BOOL("flash_attention", flash_attention),
+    CUSTOM("attention_kernel", set_attention_kernel, "auto, fa3, cudnn, fa4, fa2, triton, sdpa or unfused"),
     CUSTOM("dropout", set_dropout, "a probability in [0, 1)"),
     BOOL("overlap_grad_reduce", overlap_grad_reduce),
     BOOL("overlap_param_gather", overlap_param_gather),

@@ -107,9 +107,9 @@ static const nd_cmdline_help common_help[] = {
     {'b', "  -b, --global_batch_size N  sequences per optimizer step\n"},
     {ND_OPT_MEM, "  -mem, --mem-margin SIZE  memory kept free below the budget; a strategy fits when its\n"
                  "                           reserved peak plus the runtime context stays under the budget\n"
-                 "                           less this margin (default: what the framework's allocator\n"
-                 "                           leaves, none under a stated -M; -mem 0: none; --mem_for_ppb:\n"
-                 "                           ND's spelling)\n"},
+                 "                           less this margin (default: 3 % of the device, 2 % with\n"
+                 "                           expandable segments; 0 when -M or a budget is stated;\n"
+                 "                           --mem_for_ppb: ND's spelling)\n"},
     {ND_OPT_SEQ, "      --seq N              sequence length (tokens)\n"},
     {ND_OPT_PRECISION, "      --precision P        bf16, fp16 or fp32\n"},
     {ND_OPT_GRAD_PRECISION, "      --grad-precision P   gradient precision: fp32, bf16 or fp16\n"},

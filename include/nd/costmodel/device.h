@@ -39,14 +39,18 @@ typedef struct nd_device {
                                         the FLOPs it does, at long sequences (head dim 128) */
     double attention_bwd_efficiency; /* the same for its backward */
     double attention_half_seq;       /* key length at which fused attention's efficiency halves */
-    double kernel_launch_us;         /* fixed device time per kernel (launch gap, ramp, tail), µs */
-    double host_dispatch_us;         /* host (framework) time to issue one operator, µs: when a
-                                        micro-batch's operators take the host longer than the device
-                                        needs to run them, the host sets the pace */
-    double host_sync_us;             /* one device-to-host synchronisation (a D2H copy read by the
-                                        host: dropless MoE token counts), µs */
-    double microbatch_host_ms;       /* host work per micro-batch not hidden by the device, ms */
-    double step_host_ms;             /* host work per optimizer step (loss sync, logging), ms */
+    double fa2_fwd_efficiency;       /* FlashAttention-2 (and Triton's flash kernels), where the
+                                        device's best fused kernel is another (Hopper: FA3, cuDNN);
+                                        0 = the same as attention_fwd_efficiency */
+    double fa2_bwd_efficiency;
+    double kernel_launch_us;   /* fixed device time per kernel (launch gap, ramp, tail), µs */
+    double host_dispatch_us;   /* host (framework) time to issue one operator, µs: when a
+                                  micro-batch's operators take the host longer than the device
+                                  needs to run them, the host sets the pace */
+    double host_sync_us;       /* one device-to-host synchronisation (a D2H copy read by the
+                                  host: dropless MoE token counts), µs */
+    double microbatch_host_ms; /* host work per micro-batch not hidden by the device, ms */
+    double step_host_ms;       /* host work per optimizer step (loss sync, logging), ms */
 
     /* memory */
     double hbm_gib;             /* capacity, GiB */

@@ -64,6 +64,11 @@ typedef enum { ND_CP_RING = 0, ND_CP_A2A, ND_CP_ALLGATHER } nd_cp_comm;
  * deepep or hybridep backends). */
 typedef enum { ND_MOE_ALLTOALL = 0, ND_MOE_DEEPEP } nd_moe_dispatcher;
 
+/* The fused attention kernel a stack runs: the device's best (cuDNN's fused attention,
+ * FlashAttention-3 on Hopper, -4 on Blackwell), or FlashAttention-2 and the Triton flash kernels
+ * of its generation (FA3 paper, arXiv:2407.08608: FA2 reaches about 35 % of H100's peak). */
+typedef enum { ND_ATTENTION_AUTO = 0, ND_ATTENTION_BEST, ND_ATTENTION_FA2 } nd_attention_kernel;
+
 typedef struct nd_train {
     int64_t seq_len;      /* tokens per sequence */
     int64_t global_batch; /* sequences per optimizer step; 0 = not stated */
@@ -79,11 +84,12 @@ typedef struct nd_train {
     unsigned selective_modules; /* ND_SELECTIVE_* */
     nd_schedule schedule;
     bool flash_attention;
-    double dropout;                   /* hidden and attention dropout probability */
-    bool overlap_grad_reduce;         /* gradient reduction behind the last backward */
-    bool overlap_param_gather;        /* sharded-parameter all-gather behind the next forward */
-    int tp_comm_overlap;              /* TP collectives behind the GEMMs (userbuffers, AsyncTP); -1:
-                                         the framework's (nd_train_tp_comm_overlap) */
+    nd_attention_kernel attention_kernel; /* which fused kernel; AUTO: the framework's */
+    double dropout;                       /* hidden and attention dropout probability */
+    bool overlap_grad_reduce;             /* gradient reduction behind the last backward */
+    bool overlap_param_gather;            /* sharded-parameter all-gather behind the next forward */
+    int tp_comm_overlap;                  /* TP collectives behind the GEMMs (userbuffers, AsyncTP); -1:
+                                             the framework's (nd_train_tp_comm_overlap) */
     bool ep_comm_overlap;             /* EP all-to-all of one micro-batch behind another's compute (Megatron's
                                          --overlap-moe-expert-parallel-comm; DualPipe does it by design) */
     bool overlap_p2p_comm;            /* interleaved pipeline sends behind the next chunk's compute
@@ -200,9 +206,13 @@ typedef struct nd_framework_profile {
     bool fp8_saves_fp8;               /* under FP8 its linear layers keep their inputs in FP8 (Transformer
                                          Engine), not the 16-bit tensors */
     bool tp_comm_overlap;             /* its current recipes overlap TP communication with the GEMMs */
+    nd_attention_kernel attention;    /* the fused attention kernel it runs by default */
 } nd_framework_profile;
 
 const nd_framework_profile *nd_framework_profile_of(nd_framework f);
+
+/* The fused attention kernel (the run's choice, else the framework's): BEST or FA2. */
+nd_attention_kernel nd_train_attention_kernel(const nd_train *t);
 
 /* Whether TP collectives run behind the GEMMs (the run's choice, else the framework's). */
 bool nd_train_tp_comm_overlap(const nd_train *t);
