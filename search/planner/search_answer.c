@@ -317,17 +317,31 @@ static void switches(const nd_search_config *cfg, const nd_search_result *res, c
     nd_search_assumptions_add(out, "schedule", "%s for #1 (the run's %s; VPP > 1 runs interleaved)",
                               nd_schedule_name(b->s.schedule), nd_schedule_name(t->schedule));
     double free_mib = f->device_budget_mib - b->peak_mib;
+    /* where the margin comes from: -mem, the default (a share of the device, which the session
+     * takes from the cost model), or none under a stated budget */
+    char source[200];
+    double capacity = cfg->ctx->device ? nd_device_capacity_mib(cfg->ctx->device) : 0;
+    if (f->margin_stated)
+        snprintf(source, sizeof source, "-mem");
+    else if (f->margin_mib > 0 && capacity > 0)
+        snprintf(
+            source, sizeof source,
+            "by default %.0f %% of the device's %.0f MiB, what the allocator leaves%s; -mem SIZE sets it, "
+            "-mem 0 drops it",
+            100 * f->margin_mib / capacity, capacity,
+            nd_train_expandable_segments(t) ? " with expandable segments" : "");
+    else if (f->margin_mib > 0)
+        snprintf(source, sizeof source,
+                 "by default what the allocator leaves; -mem SIZE sets it, -mem 0 drops it");
+    else
+        snprintf(source, sizeof source, "none: a stated budget -M is its own margin; -mem SIZE adds one");
     nd_search_assumptions_add(
         out, "memory",
         "a strategy fits when its peak stays under %.0f MiB: the %.0f MiB budget less a "
         "margin of %.0f MiB (%s); #1 peaks at %.0f MiB, %.0f MiB of headroom "
         "(%.0f MiB free on the device's budget)",
-        cfg->ctx->budget_mib, f->device_budget_mib, f->margin_mib,
-        f->margin_stated ? "-mem"
-        : f->margin_mib > 0
-            ? "by default what the framework's allocator leaves; -mem SIZE sets it, -mem 0 drops it"
-            : "none: a stated budget -M is its own margin; -mem SIZE adds one",
-        b->peak_mib, ans->choices[0].headroom_mib, free_mib);
+        cfg->ctx->budget_mib, f->device_budget_mib, f->margin_mib, source, b->peak_mib,
+        ans->choices[0].headroom_mib, free_mib);
     if (cfg->space.offload)
         nd_search_assumptions_add(
             out, "offload",
