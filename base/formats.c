@@ -269,6 +269,19 @@ const nd_run_list_format nd_run_list_csv = {
     .reason = "reason",
 };
 
+const nd_fit_plot_format nd_fit_plot_csv = {
+    .ratio = "ratio",
+    .value = "value",
+    .lo = "lo",
+    .hi = "hi",
+    .status = "status",
+    .note = "note",
+    .label = "label",
+    .measured = ":measured",
+    .fitted = ":fitted",
+    .left_out = ":left_out",
+};
+
 const nd_ranking_format nd_ranking_csv = {
     .rank = "rank",
     .recompute = "recompute",
@@ -280,6 +293,13 @@ const nd_ranking_format nd_ranking_csv = {
     .step_hi_ms = "step_hi_ms",
     .p_fastest = "p_fastest",
     .tied_with_best = "tied_with_best",
+    .layout = "layout",
+    .folded_into = "folded_into",
+    .plan = "plan",
+    .offloaded_layers = "offloaded_layers",
+    .headroom_mib = "headroom_mib",
+    .interval = "interval",
+    .mfu = "mfu",
 };
 
 const nd_kernels_format nd_kernels_csv = {
@@ -432,4 +452,17 @@ const nd_report_format nd_report_json = {
     .p_faster_than_best = "p_faster_than_best",
     .tied_with_best = "tied_with_best",
     .memory_error = "memory_error",
+    .choices = "choices",
+    .layouts = "layouts",
+    .plan = "plan",
+    .variants = "variants",
+    .op_range = "op_range",
+    .interval = "interval",
+    .headroom_mib = "headroom_mib",
+    .assumptions = "assumptions",
+    .what = "what",
+    .text = "text",
+    .fold_step_share = "fold_step_share",
+    .margin_mib = "margin_mib",
+    .device_budget_mib = "device_budget_mib",
 };

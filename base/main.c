@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nd/base/cmdline.h"
 #include "nd/base/io.h"
 
 void nd_main_start(void)
@@ -15,7 +16,19 @@ void nd_main_start(void)
     nd_outputs_begin();
 }
 
+/* "nd-X: wrote PATH" on stderr, one line per output. */
+static void say_wrote(void *program, const char *path, bool replaced)
+{
+    fprintf(stderr, "%s: wrote %s%s\n", (const char *)program, path,
+            replaced ? " (replacing an earlier file)" : "");
+}
+
 int nd_main_finish(const char *program, int code, const nd_error *err)
+{
+    return nd_main_end(program, 0, code, err);
+}
+
+int nd_main_end(const char *program, int verbosity, int code, const nd_error *err)
 {
     if (code) {
         nd_outputs_abort();
@@ -29,7 +42,9 @@ int nd_main_finish(const char *program, int code, const nd_error *err)
         return 1;
     }
     nd_error commit = {0};
-    if ((code = nd_outputs_commit(&commit))) {
+    /* the notes' level (nd/base/cmdline.h): -q and below write no such line */
+    bool list = verbosity >= ND_VERBOSITY_DEFAULT;
+    if ((code = nd_outputs_commit_each(&commit, list ? say_wrote : NULL, (void *)program))) {
         fprintf(stderr, "%s: %s\n", program, commit.message);
         return nd_exit_status(code);
     }

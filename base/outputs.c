@@ -536,14 +536,46 @@ static void end_run(bool failed)
     running = false;
 }
 
-int nd_outputs_commit(nd_error *err)
+/* The staged outputs' destinations in the order they were opened, and whether each replaced
+ * an earlier file (it had a backup), copied before end_run frees them. Lock held. */
+typedef struct written_list {
+    char **paths;
+    bool *replaced;
+    size_t n;
+} written_list;
+
+static void list_staged(written_list *w)
+{
+    size_t n = 0;
+    for (nd_output *p = outputs; p; p = p->next) n += p->state == OUT_STAGED;
+    w->paths = n ? calloc(n, sizeof *w->paths) : NULL;
+    w->replaced = n ? calloc(n, sizeof *w->replaced) : NULL;
+    if (n && (!w->paths || !w->replaced)) return; /* out of memory: nothing is listed */
+    for (nd_output *p = outputs; p; p = p->next)
+        if (p->state == OUT_STAGED && (w->paths[w->n] = nd_strdup(p->dest))) w->replaced[w->n++] = p->backup;
+}
+
+int nd_outputs_commit_each(nd_error *err, void (*each)(void *arg, const char *path, bool replaced), void *arg)
 {
     sigset_t old;
+    written_list w = {0};
     run_enter(&old);
     int rc = commit_staged(err);
+    if (!rc && each) list_staged(&w);
     end_run(rc != ND_OK);
     run_leave(&old);
+    for (size_t i = 0; i < w.n; i++) {
+        each(arg, w.paths[i], w.replaced[i]);
+        free(w.paths[i]);
+    }
+    free(w.paths);
+    free(w.replaced);
     return rc;
+}
+
+int nd_outputs_commit(nd_error *err)
+{
+    return nd_outputs_commit_each(err, NULL, NULL);
 }
 
 void nd_outputs_abort(void)

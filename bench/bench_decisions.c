@@ -81,7 +81,7 @@ static int one(const char *dir, const row *w, totals *t)
     nd_cli_common common;
     nd_cli_common_init(&common);
     common.run_path = path;
-    common.verbosity = 0;
+    common.shared.verbosity = 0;
     nd_session s;
     nd_error err = {0};
     t->rows++;

@@ -104,7 +104,7 @@ static int one_peak(const char *dir, const published_peak *p, double *abs_err, d
     common.device = p->device;
     common.devices = p->devices;
     common.gbs = p->gbs;
-    common.budget = p->budget;
+    common.shared.budget = p->budget;
     nd_estimate est;
     double budget_mib;
     if (price_run(&common, NULL, p->run, &est, &budget_mib)) return 1;
@@ -299,7 +299,7 @@ static int one_titan(const titan_run *r, const char *run_path, double *abs_err, 
     common.run_path = run_path;
     common.device = "H100";
     common.devices = devices;
-    common.budget = "97280MB";
+    common.shared.budget = "97280MB";
     nd_estimate est;
     double budget_mib;
     if (price_run(&common, NULL, "torchtitan's table", &est, &budget_mib)) return 1;

@@ -59,7 +59,7 @@ nd_cli_test(cli_compare_no_csv 2 "--real_csv ROUND.csv is required" ${CMP} -y ${
 add_test(NAME cli_compare_writes_beside_round
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/compare_beside_input.sh ${CMP} ${LLAMA} ${ROUND})
 set_tests_properties(cli_compare_writes_beside_round PROPERTIES ENVIRONMENT "${ND_TEST_ENV}"
-                     PASS_REGULAR_EXPRESSION "^ok")
+                     PASS_REGULAR_EXPRESSION "(^|\n)ok")
 nd_cli_test(cli_compare_bad_cell 2 "round_bad_cell.csv:3: column 'comp': 'abc' is not a number"
             ${CMP} -y ${LLAMA} --real_csv ${BAD}/round_bad_cell.csv)
 nd_cli_test(cli_compare_unknown_column 2 "round_unknown_column.csv:1: column 'latency' is not one nd reads"
@@ -96,21 +96,21 @@ nd_cli_test(cli_fit_bad_hold 2 "--hold LATENCY: 'LATENCY' is not a ratio key" ${
             --hold LATENCY)
 add_test(NAME cli_fit_device_roundtrip
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/fit_device_roundtrip.sh $<TARGET_FILE:nd-fit> ${EST} ${SAMPLES})
-set_tests_properties(cli_fit_device_roundtrip PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" PASS_REGULAR_EXPRESSION "^ok")
+set_tests_properties(cli_fit_device_roundtrip PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" PASS_REGULAR_EXPRESSION "(^|\n)ok")
 
 # nd-fit --suggest: D-optimal picks, never a profiled strategy, deterministic; refusals name strategies.
 add_test(NAME cli_fit_suggest COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/fit_suggest.sh $<TARGET_FILE:nd-fit> ${SAMPLES})
-set_tests_properties(cli_fit_suggest PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" PASS_REGULAR_EXPRESSION "^ok")
+set_tests_properties(cli_fit_suggest PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" PASS_REGULAR_EXPRESSION "(^|\n)ok")
 
 # The nightly job: provenance, history and drift in the ratios and device files.
 add_test(NAME cli_fit_nightly COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/nightly.sh $<TARGET_FILE:nd-fit> ${EST} ${SAMPLES})
-set_tests_properties(cli_fit_nightly PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" PASS_REGULAR_EXPRESSION "^ok")
+set_tests_properties(cli_fit_nightly PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" PASS_REGULAR_EXPRESSION "(^|\n)ok")
 
 # What -c carries from the fit's uncertainty: intervals and odds, deterministic.
 add_test(NAME cli_calibrated_outputs
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/calibrated_outputs.sh $<TARGET_FILE:nd-fit> ${EST}
                  $<TARGET_FILE:nd-compare> $<TARGET_FILE:nd-search> ${SAMPLES})
-set_tests_properties(cli_calibrated_outputs PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" PASS_REGULAR_EXPRESSION "^ok")
+set_tests_properties(cli_calibrated_outputs PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" PASS_REGULAR_EXPRESSION "(^|\n)ok")
 
 # nd-search
 set(SEARCH $<TARGET_FILE:nd-search>)
@@ -227,3 +227,18 @@ set_tests_properties(cli_torchtitan_reshard_after_forward PROPERTIES ENVIRONMENT
 add_test(NAME cli_trained_runs_fit
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/trained_runs_fit.sh $<TARGET_FILE:bench_fidelity>)
 set_tests_properties(cli_trained_runs_fit PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 120)
+
+# Issue 24: the shared flags (-h --version -v N -q -o DIR -V -M -c) through each of the six
+# programs, with the outcome docs/cli.md's table gives each.
+add_test(NAME cli_shared_flags
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/shared_flags.sh $<TARGET_FILE_DIR:nd-plot> ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli_shared_flags PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 300
+                     PASS_REGULAR_EXPRESSION "(^|\n)ok")
+
+# Issue 24's "done when": on every published configuration (samples/published/) and the demo's
+# searches, the top 5 are five distinct layouts, each with its interval, plan and headroom, in the
+# terminal, the CSV, the plot's data and the report.
+add_test(NAME cli_published_answers
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/published_answers.sh $<TARGET_FILE_DIR:nd-search> ${PROJECT_SOURCE_DIR})
+set_tests_properties(cli_published_answers PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 600
+                     PASS_REGULAR_EXPRESSION "(^|\n)ok")

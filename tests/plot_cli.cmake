@@ -51,23 +51,24 @@ nd_plot_cli(cli_plot_help 0 "potentials +recompute_potentials[.]csv" ${NDP} --he
 #   linear axes, largest x 1.05 up to a round number: step 136.5 -> 150, tics 150/4 ->
 #   40; comp 118.65 -> 120 (tics 30).
 # memory: the eight *_mib components, budget 16384 from budget_mib; totals 8024 and 6524
-#   MiB: the peak is stage 0, 7.8 GiB, 48.97 % of the 16 GiB budget.
+#   MiB: the peak is stage 0, 7.8 GiB, 48.97 % of the 16 GiB budget, (16384 - 8024) / 1024 =
+#   8.16 GiB free.
 # potentials: TOP 1 (3 steps, SP on) and TOP 2 (2 steps); --budget 64GB = 65536 MiB: TOP
 #   1 fits at step 0 (60000), TOP 2 never (70000, 66000); x from -0.5 to 2.5.
 nd_plot_cli_sh(cli_plot_golden_parity none "^same$"
-  "\"$1\" parity \"$2/estimates.csv\" --script-only -o \"$3/parity\" >/dev/null; \
+  "\"$1\" parity \"$2/estimates.csv\" --script-only -o \"$3\" --name parity >/dev/null; \
    diff -u \"$2/expected/parity.dat\" \"$3/parity.dat\"; \
    grep -q \"set multiplot layout 2,3 title 'Estimated against measured'\" \"$3/parity.gp\"; \
    grep -q \"set title 'step: MAPE 9.2 %, worst -10.0 %'\" \"$3/parity.gp\"; \
    grep -q 'set xrange \\[0:150\\]' \"$3/parity.gp\"; grep -q 'set xtics 40' \"$3/parity.gp\"; \
    grep -q 'set xrange \\[0:120\\]' \"$3/parity.gp\"; echo same")
 nd_plot_cli_sh(cli_plot_golden_memory none "^same$"
-  "\"$1\" memory \"$2/memory.csv\" --script-only -o \"$3/memory\" >/dev/null; \
+  "\"$1\" memory \"$2/memory.csv\" --script-only -o \"$3\" --name memory >/dev/null; \
    diff -u \"$2/expected/memory.dat\" \"$3/memory.dat\"; \
-   grep -q \"'peak 7.8 GiB on stage 0, 49 % of the 16 GiB budget'\" \"$3/memory.gp\"; \
+   grep -q \"'peak 7.8 GiB on stage 0, 49 % of the 16 GiB budget, 8.2 GiB free'\" \"$3/memory.gp\"; \
    grep -q 'budget_mib = 16384' \"$3/memory.gp\"; echo same")
 nd_plot_cli_sh(cli_plot_golden_potentials none "^same$"
-  "\"$1\" potentials \"$2/potentials.csv\" --budget 64GB --script-only -o \"$3/potentials\" >/dev/null; \
+  "\"$1\" potentials \"$2/potentials.csv\" --budget 64GB --script-only -o \"$3\" --name potentials >/dev/null; \
    diff -u \"$2/expected/potentials.dat\" \"$3/potentials.dat\"; \
    grep -q 'set xrange \\[-0.5:2.5\\]' \"$3/potentials.gp\"; \
    grep -q \"set label 2 'Fits the 64 GiB budget: TOP 1 from step 0, TOP 2 never'\" \"$3/potentials.gp\"; \
@@ -78,45 +79,54 @@ nd_plot_cli_sh(cli_plot_golden_potentials none "^same$"
 # peak, 30000 / 1024 = 29.3 GiB), the measured step, the measured folds then the estimated
 # ones, ep/cp/pp left out (0 or blank in every bar), as derived above.
 nd_plot_cli_sh(cli_plot_parts gnuplot "\"DP 4 MP 2\" \"4\" \"2\" \"off\" \"29.3\" 100 75 8 10 7 72 6 8 4"
-  "\"$1\" parts \"$2/estimates.csv\" -o \"$3/parts\"; \
+  "\"$1\" parts \"$2/estimates.csv\" -o \"$3\" --name parts; \
    test -s \"$3/parts.png\"; cat \"$3/parts.gp\"")
 nd_plot_cli_sh(cli_plot_parts_no_idle none "^ok$"
-  "\"$1\" parts \"$2/estimates.csv\" --no-idle --script-only -o \"$3/parts_no_idle\"; \
+  "\"$1\" parts \"$2/estimates.csv\" --no-idle --script-only -o \"$3\" --name parts_no_idle; \
    grep -q \"title 'mp_wait'\" \"$3/parts_no_idle.gp\"; \
    absent \"title 'idle'\" \"$3/parts_no_idle.gp\"; absent \"title 'pp_wait'\" \"$3/parts_no_idle.gp\"; echo ok")
 # Corrected estimates (raw_ms != score): step raw 90 -> corrected 99 (-1 %: not labelled); the comp panel has
 # no raw series (the CSV keeps no raw parts: nan) and corrected 33+44+0+2.2 = 79.2, +5.6 % off 75: rank 1.
 nd_plot_cli_sh(cli_plot_parity_corrected none "\"DP 4 MP 2\" 100 90 99 0 75 nan 79[.]2 1 "
-  "\"$1\" parity \"$2/estimates_corrected.csv\" --script-only -o \"$3/parity_corrected\"; \
+  "\"$1\" parity \"$2/estimates_corrected.csv\" --script-only -o \"$3\" --name parity_corrected; \
    grep -q \"title 'raw estimate'\" \"$3/parity_corrected.gp\"; \
    grep -q \"title 'corrected'\" \"$3/parity_corrected.gp\"; cat \"$3/parity_corrected.gp\"")
-# ranking -t 2: rows 1 and 2 only, labels as nd-search writes them; 58GB = 59392 MiB.
-# Steps 100 and 110 ms (the sums of the parts); #2's parts against #1's, in % of 100 ms:
-# RECOMPUTE +10, DP_COMM +1, MP_COMM -8, BUBBLE +7 (the other parts are equal: left out).
+# ranking -t 2: rows 1 and 2 only, labels as nd-search writes them; -M 58GB = 59392 MiB (the old
+# --budget still reads). Steps 100 and 110 ms (the sums of the parts); the file has no interval
+# or tie columns (an older nd-search's): each interval is its step, #2 is "not judged" (3).
+# #2's parts against #1's, ms: RECOMPUTE +10, DP_COMM +1, MP_COMM -8, BUBBLE +7 (the other parts
+# are equal: left out); RECOMPUTE makes most of it; +10 ms is +10.0 % of 100.
 nd_plot_cli_sh(cli_plot_ranking gnuplot "budget_mib = 59392"
   "\"$1\" ranking \"$2/ranking.csv\" -t 2 --budget 58GB --format svg \
-   --title 'Top two' -o \"$3/ranking\"; test -s \"$3/ranking.svg\"; \
-   grep -q '^\"#1  DP 8 MP 2 PP 2 MB 16 OP 8 SP\" 100 50000 0 0 0 0$' \"$3/ranking.gp\"; \
-   grep -q '^\"#2  DP 16 PP 2 MB 8 OP 16\" 110 60000.5 10 1 -8 7$' \"$3/ranking.gp\"; \
-   grep -q '^# label step_ms peak_mib d:RECOMPUTE d:DP_COMM d:MP_COMM d:BUBBLE$' \"$3/ranking.gp\"; \
+   --title 'Top two' -o \"$3\" --name ranking; test -s \"$3/ranking.svg\"; \
+   grep -q '^\"#1  DP 8 MP 2 PP 2 MB 16 OP 8 SP\" 100 100 100 2 nan 50000 \"100.0 ms\" \"the pick\" \"\" 0 0 0 0$' \"$3/ranking.gp\"; \
+   grep -q '^\"#2  DP 16 PP 2 MB 8 OP 16\" 110 110 110 3 nan 60000.5 \"+10.0 %, +10 ms\" \"RECOMPUTE +10 ms\" \"\" 10 1 -8 7$' \"$3/ranking.gp\"; \
+   grep -q '^# label step_ms lo_ms hi_ms status p_fastest peak_mib text1 text2 text3 d:RECOMPUTE d:DP_COMM d:MP_COMM d:BUBBLE$' \"$3/ranking.gp\"; \
    absent '^\"#3' \"$3/ranking.gp\"; grep -q \"title 'Top two'\" \"$3/ranking.gp\"; \
+   \"$1\" ranking \"$2/ranking.csv\" -t 2 -M 58GB --script-only -o \"$3\" --name ranking_m -q; \
+   grep -q 'budget_mib = 59392' \"$3/ranking_m.gp\"; \
    cat \"$3/ranking.gp\"")
 # memory: --budget 12GiB (12288 MiB) replaces the file's 16384.
 nd_plot_cli_sh(cli_plot_memory_budget none "budget_mib = 12288$"
-  "\"$1\" memory \"$2/memory.csv\" --budget 12GiB --script-only -o \"$3/memory_budget\"; \
+  "\"$1\" memory \"$2/memory.csv\" --budget 12GiB --script-only -o \"$3\" --name memory_budget; \
    cat \"$3/memory_budget.gp\"")
 # potentials -t 1: the first configuration only.
 nd_plot_cli_sh(cli_plot_potentials_top gnuplot "^ok$"
   "\"$1\" potentials \"$2/potentials.csv\" -t 1 --format pdf --width 800 \
-   --height 600 -o \"$3/potentials_top\"; test -s \"$3/potentials_top.pdf\"; \
+   --height 600 -o \"$3\" --name potentials_top; test -s \"$3/potentials_top.pdf\"; \
    grep -q 'pdfcairo size 8in,6in' \"$3/potentials_top.gp\"; \
    absent 'TOP 2' \"$3/potentials_top.gp\"; echo ok")
-# Default output: beside the input, "_estimates" dropped as nd-compare names its plots.
+# Default output: the current directory, never the input's (issue 24), "_estimates" dropped
+# as nd-compare names its plots; one "wrote PATH" line per file on stderr.
 nd_plot_cli_sh(cli_plot_default_name none "^ok$"
-  "cp \"$2/estimates.csv\" \"$3/round_estimates.csv\"; \
-   \"$1\" parity \"$3/round_estimates.csv\" --script-only >/dev/null; \
-   \"$1\" parts \"$3/round_estimates.csv\" --no-idle --script-only >/dev/null; \
-   test -s \"$3/round_parity.gp\"; test -s \"$3/round_parts_no_idle.dat\"; echo ok")
+  "rm -rf \"$3/in\" \"$3/cwd\"; mkdir -p \"$3/in\" \"$3/cwd\"; cp \"$2/estimates.csv\" \"$3/in/round_estimates.csv\"; \
+   (cd \"$3/cwd\" && \"$1\" parity ../in/round_estimates.csv --script-only 2>\"$3/wrote.txt\" >/dev/null); \
+   (cd \"$3/cwd\" && \"$1\" parts ../in/round_estimates.csv --no-idle --script-only -q); \
+   test -s \"$3/cwd/round_parity.gp\"; test -s \"$3/cwd/round_parts_no_idle.dat\"; \
+   test ! -e \"$3/in/round_parity.gp\"; \
+   grep -qx 'nd-plot: wrote ./round_parity.dat' \"$3/wrote.txt\"; \
+   grep -qx 'nd-plot: wrote ./round_parity.gp' \"$3/wrote.txt\"; \
+   test \"$(wc -l < \"$3/wrote.txt\")\" -eq 2; echo ok")
 
 # ---- bad usage and bad input: exit 2, one line naming file, line and column ----------
 nd_plot_cli(cli_plot_unknown_kind 2 "unknown plot kind 'histogram' [(]known: parity, parts"
@@ -126,47 +136,47 @@ nd_plot_cli(cli_plot_bad_flag 2 "unknown option '--frobnicate'" ${NDP} --frobnic
 nd_plot_cli(cli_plot_missing_file 2 "nope[.]csv: cannot open" ${NDP} memory ${NDP_DATA}/nope.csv)
 nd_plot_cli(cli_plot_missing_column 2
             "missing_column[.]csv:1: no column 'OVERHEAD' [(]the ranking plot reads nd-search's"
-            ${NDP} ranking ${NDP_DATA}/missing_column.csv --script-only -o ${NDP_OUT}/x)
+            ${NDP} ranking ${NDP_DATA}/missing_column.csv --script-only -o ${NDP_OUT} --name x)
 nd_plot_cli(cli_plot_not_a_number 2
             "bad_number[.]csv:3: column 'measured_comp': '1OO' is not a number"
-            ${NDP} parity ${NDP_DATA}/bad_number.csv --script-only -o ${NDP_OUT}/x)
+            ${NDP} parity ${NDP_DATA}/bad_number.csv --script-only -o ${NDP_OUT} --name x)
 nd_plot_cli(cli_plot_empty 2 "empty[.]csv:1: the file is empty: no header row"
-            ${NDP} memory ${NDP_DATA}/empty.csv --script-only -o ${NDP_OUT}/x)
+            ${NDP} memory ${NDP_DATA}/empty.csv --script-only -o ${NDP_OUT} --name x)
 nd_plot_cli(cli_plot_header_only 2 "header_only[.]csv:2: no rows under the header"
-            ${NDP} memory ${NDP_DATA}/header_only.csv --script-only -o ${NDP_OUT}/x)
+            ${NDP} memory ${NDP_DATA}/header_only.csv --script-only -o ${NDP_OUT} --name x)
 nd_plot_cli(cli_plot_ragged 2 "ragged[.]csv:3: the row has 12 cells, the header 13"
-            ${NDP} memory ${NDP_DATA}/ragged.csv --script-only -o ${NDP_OUT}/x)
+            ${NDP} memory ${NDP_DATA}/ragged.csv --script-only -o ${NDP_OUT} --name x)
 nd_plot_cli(cli_plot_potentials_gap 2 "potentials_gap[.]csv:3: column 'step': 2, expected 1"
-            ${NDP} potentials ${NDP_DATA}/potentials_gap.csv --script-only -o ${NDP_OUT}/x)
+            ${NDP} potentials ${NDP_DATA}/potentials_gap.csv --script-only -o ${NDP_OUT} --name x)
 # A round of step times only: the measured step is one grey bar beside the estimate's split
 # (comp 98+164+86+25 = 373, dp_wait 0 and 15, idle 10), under them DP, MBS and the estimated
 # (11375 / 1024 = 11.1 GiB) and measured (14362 / 1024 = 14.0 GiB) peaks; --no-idle is refused.
 nd_plot_cli_sh(cli_plot_parts_unmeasured none "^ok$"
-  "\"$1\" parts \"$2/estimates_step_only.csv\" --script-only -o \"$3/step_only\" >/dev/null; \
+  "\"$1\" parts \"$2/estimates_step_only.csv\" --script-only -o \"$3\" --name step_only >/dev/null; \
    grep -q '^\"DP 1 MBS 2\" \"1\" \"2\" \"11.1\" \"14.0\" 464 nan nan nan 373 0 10$' \"$3/step_only.gp\"; \
    grep -q \"title 'measured step (not split)'\" \"$3/step_only.gp\"; echo ok")
 nd_plot_cli(cli_plot_parts_unmeasured_no_idle 2 "estimates_step_only[.]csv:1: --no-idle: the measured_[*] columns"
-            ${NDP} parts ${NDP_DATA}/estimates_step_only.csv --no-idle --script-only -o ${NDP_OUT}/x)
+            ${NDP} parts ${NDP_DATA}/estimates_step_only.csv --no-idle --script-only -o ${NDP_OUT} --name x)
 nd_plot_cli(cli_plot_bad_format 2 "--format 'bmp': expected png, svg or pdf"
             ${NDP} memory ${NDP_DATA}/memory.csv --format bmp)
 nd_plot_cli(cli_plot_bad_top 2 "-t 'ten': not a whole number" ${NDP} ranking
             ${NDP_DATA}/ranking.csv -t ten)
-nd_plot_cli(cli_plot_bad_budget 2 "--budget '58 parsecs': not a memory size" ${NDP} ranking
-            ${NDP_DATA}/ranking.csv --budget "58 parsecs")
+nd_plot_cli(cli_plot_bad_budget 2 "-M '58 parsecs': not a memory size" ${NDP} ranking
+            ${NDP_DATA}/ranking.csv -M "58 parsecs")
 nd_plot_cli(cli_plot_flag_not_for_kind 2 "--no-idle applies to the parts plot only" ${NDP}
             parity ${NDP_DATA}/estimates.csv --no-idle)
 
 # ---- failures while running: exit 1 ------------------------------------------------
-nd_plot_cli(cli_plot_no_output_dir 1 "nonexistent/memory[.]dat: cannot write" ${NDP} memory
+nd_plot_cli(cli_plot_no_output_dir 1 "nonexistent/memory: cannot create directory" ${NDP} memory
             ${NDP_DATA}/memory.csv --script-only -o ${NDP_OUT}/nonexistent/memory)
 nd_plot_cli(cli_plot_no_gnuplot 1 "gnuplot not found on PATH: install gnuplot-nox"
-            env PATH=/nonexistent ${NDP} memory ${NDP_DATA}/memory.csv -o ${NDP_OUT}/no_gnuplot)
+            env PATH=/nonexistent ${NDP} memory ${NDP_DATA}/memory.csv -o ${NDP_OUT} --name no_gnuplot)
 
 # Issue 17: a PDF is byte-identical from run to run and honours SOURCE_DATE_EPOCH.
 add_test(NAME plot_cli_pdf_reproducible
          COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cli/pdf_reproducible.sh ${NDP} ${NDP_DATA}/memory.csv)
 set_tests_properties(plot_cli_pdf_reproducible PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" SKIP_RETURN_CODE 77
-                     PASS_REGULAR_EXPRESSION "^ok")
+                     PASS_REGULAR_EXPRESSION "(^|\n)ok")
 
 # Issue 17: what a reader cannot see is not drawn. 5,000 stages become 256 bars, each the
 # fullest stage of its range (stage i here holds i MiB of activations, so the bar of
@@ -175,18 +185,28 @@ set_tests_properties(plot_cli_pdf_reproducible PROPERTIES ENVIRONMENT "${ND_TEST
 nd_plot_cli_sh(cli_plot_memory_binned none "^ok$"
   "awk 'BEGIN { print \"stage,first_layer,layers,inflight,params_mib,grads_mib,optimizer_mib,activations_mib,working_mib,buffers_mib,allocator_mib,context_mib,total_mib,budget_mib\"; \
      for (i = 0; i < 5000; i++) printf \"%d,%d,1,1,10,10,10,%d,1,1,1,1,%d,1000000\\n\", i, i, i, 36 + i }' >\"$3/stages.csv\"; \
-   \"$1\" memory \"$3/stages.csv\" --script-only -o \"$3/stages\" >/dev/null; \
+   \"$1\" memory \"$3/stages.csv\" --script-only -o \"$3\" --name stages >/dev/null; \
    test \"$(grep -vc '^#' \"$3/stages.dat\")\" -eq 256; \
    grep -q '^\"4980-4999\" 10 10 10 4999 ' \"$3/stages.dat\"; echo ok")
 nd_plot_cli_sh(cli_plot_parity_thinned none "^ok$"
   "awk 'NR == 1 { print; next } NR == 2 { row = $0 } END { for (i = 0; i < 10000; i++) print row }' \
      \"$2/estimates.csv\" >\"$3/many.csv\"; \
-   \"$1\" parity \"$3/many.csv\" --script-only -o \"$3/many\" >/dev/null; \
+   \"$1\" parity \"$3/many.csv\" --script-only -o \"$3\" --name many >/dev/null; \
    grep -q '^# [0-9]* of 10000 rows' \"$3/many.dat\"; \
    test \"$(grep -vc '^#' \"$3/many.dat\")\" -lt 100; echo ok")
-# -o DIR (an existing directory, or ending with /): the default name in it, as -o means an
-# output directory in the other binaries.
+# -o DIR is a directory, as in every nd program (created when missing): the kind's name in it,
+# or --name's; the earlier runs' files are removed first so that only this run can pass.
 nd_plot_cli_sh(cli_plot_output_dir none "^ok$"
-  "mkdir -p \"$3/into\"; \"$1\" memory \"$2/memory.csv\" --script-only -o \"$3/into\" >/dev/null; \
-   \"$1\" ranking \"$2/ranking.csv\" --script-only -o \"$3/fresh/\" >/dev/null 2>&1 || true; \
-   test -s \"$3/into/memory.gp\"; echo ok")
+  "rm -rf \"$3/into\" \"$3/fresh\" \"$3/named.gp\"; \
+   \"$1\" memory \"$2/memory.csv\" --script-only -o \"$3/into\" >/dev/null 2>&1; \
+   \"$1\" ranking \"$2/ranking.csv\" --script-only -o \"$3/fresh/\" >/dev/null 2>&1; \
+   \"$1\" memory \"$2/memory.csv\" --script-only -o \"$3\" --name named >/dev/null 2>&1; \
+   test -s \"$3/into/memory.gp\"; test -s \"$3/fresh/ranking.gp\"; test -s \"$3/named.gp\"; echo ok")
+
+# Issue 24: nd-plot draws again every plot an nd program draws (parity, parts, ranking, memory,
+# potentials, nd-fit's ratios and loo, nd-classify's ranks and kernels), from the CSV each
+# program writes, the same data as the program's own plot.
+add_test(NAME plot_cli_every_kind
+         COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cli/plot_every_kind.sh $<TARGET_FILE_DIR:nd-plot> ${PROJECT_SOURCE_DIR})
+set_tests_properties(plot_cli_every_kind PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 120
+                     PASS_REGULAR_EXPRESSION "(^|\n)ok")

@@ -133,17 +133,23 @@ static void restore_path(char *saved)
  * is 200, tics every 200 / 4 = 50; FW_COMPUTE's largest 70 x 1.05 = 73.5 -> 80,
  * tics every 20. Both start at 0. Errors of the corrected estimates: step
  * 97/100 - 1 = -3 % and 130/120 - 1 = +8.33 %: MAPE (3 + 8.33) / 2 = 5.7 %, the
- * worst +8.3 %, and only the second is more than 5 % off: labelled, rank 1.
- * FW_COMPUTE: 39/40 - 1 = -2.5 % (the second row has no measurement). */
-static const char *const parity_lines[] = {"set multiplot layout 1,2 title 'Run ''A''' font ',12'",
-                                           "set title 'step: MAPE 5.7 %, worst +8.3 %'",
-                                           "set xrange [0:200]",
-                                           "set xtics 50",
-                                           "set title 'FW_COMPUTE: MAPE 2.5 %, worst -2.5 %'",
-                                           "set xrange [0:80]",
-                                           "set xtics 20",
-                                           "$DATA using 2:4:($5 == 1 ? strcol(1) : '') with labels",
-                                           NULL};
+ * worst +8.3 %, and only the second is more than 5 % off: labelled, rank 1, at its corrected
+ * point (120, 130). Its label goes right of the point: two panels of 1000 px are 500 px cells,
+ * the square plot area 0.7 x 500 = 350 px centred (75 px in), x = 120 of 200 is 75 + 0.6 x 350
+ * = 285 px, and the 7 characters need 6 x 7 + 8 = 50 px of the 207 left; alone in its panel it
+ * stays at its point's height, 130 of [0:200] = graph 0.65 (no leader line). Both panels are
+ * linear and say so. FW_COMPUTE: 39/40 - 1 = -2.5 % (the second row has no measurement). */
+static const char *const parity_lines[] = {
+    "set multiplot layout 1,2 title 'Run ''A''' font ',12'",
+    "set title 'step: MAPE 5.7 %, worst +8.3 %'",
+    "set xrange [0:200]",
+    "set xtics 50",
+    "set title 'FW_COMPUTE: MAPE 2.5 %, worst -2.5 %'",
+    "set xrange [0:80]",
+    "set xtics 20",
+    "set label 10 'tp4 \"b\"' at first 120, graph 0.65 left offset char 0.6,0 font ',8' front",
+    "set xlabel 'measured (ms), linear axes'",
+    NULL};
 
 static int draw_parity(const char *base, const nd_plot_options *opt, nd_error *err)
 {
@@ -151,8 +157,8 @@ static int draw_parity(const char *base, const nd_plot_options *opt, nd_error *e
     static const double step_m[] = {100, 120}, step_e[] = {80, 150}, step_c[] = {97, 130};
     const double fw_m[] = {40, NAN}, fw_e[] = {30.5, 70}, fw_c[] = {39, 0.1};
     const nd_plot_parity_panel panels[] = {
-        {"step", step_m, step_e, step_c, NULL},
-        {"FW_COMPUTE", fw_m, fw_e, fw_c, NULL},
+        {"step", step_m, step_e, step_c, NULL, NULL},
+        {"FW_COMPUTE", fw_m, fw_e, fw_c, NULL, NULL},
     };
     nd_plot_parity p = {2, labels, 2, panels, NULL, NULL, ND_PLOT_SCALE_LINEAR};
     return nd_plot_parity_write(base, &p, opt, err);
@@ -163,15 +169,18 @@ static int draw_parity(const char *base, const nd_plot_options *opt, nd_error *e
  * 7 x 10^k) to 1100 x 1.1 = 1210 up to 1500, with tics at 1, 2, 5 x 10^k between.
  * Errors: a +100 %, b -10 %, c +10 %: MAPE 40.0 %; all three above 5 %, labelled
  * by size, b before c on the tie (the earlier row). */
-static const char *const parity_log_lines[] = {"set logscale xy", "set xrange [0.7:1500]",
+static const char *const parity_log_lines[] = {"set logscale xy",
+                                               "set xrange [0.7:1500]",
+                                               "set xlabel 'measured (ms), log axes'",
                                                "set xtics (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)",
-                                               "set title 'step: MAPE 40.0 %, worst +100.0 %'", NULL};
+                                               "set title 'step: MAPE 40.0 %, worst +100.0 %'",
+                                               NULL};
 
 static int draw_parity_log(const char *base, const nd_plot_options *opt, nd_error *err)
 {
     static const char *const labels[] = {"a", "b", "c"};
     static const double m[] = {1, 10, 1000}, e[] = {2, 9, 1100};
-    const nd_plot_parity_panel panel = {"step", m, e, NULL, NULL};
+    const nd_plot_parity_panel panel = {"step", m, e, NULL, NULL, NULL};
     nd_plot_parity p = {3, labels, 1, &panel, "nd", NULL, ND_PLOT_SCALE_AUTO};
     return nd_plot_parity_write(base, &p, opt, err);
 }
@@ -185,8 +194,31 @@ static int draw_parity_repeat(const char *base, const nd_plot_options *opt, nd_e
 {
     static const char *const labels[] = {"a", "a", "b", "c"};
     static const double m[] = {10, 10, 20, 100}, e[] = {20, 20, 30, 102};
-    const nd_plot_parity_panel panel = {"step", m, e, NULL, NULL};
+    const nd_plot_parity_panel panel = {"step", m, e, NULL, NULL, NULL};
     nd_plot_parity p = {4, labels, 1, &panel, "nd", NULL, ND_PLOT_SCALE_LINEAR};
+    return nd_plot_parity_write(base, &p, opt, err);
+}
+
+/* Three points a line apart at most: labels that would overlap are moved apart. Linear, as in
+ * parity_repeat [0:120] (102 x 1.05 up to a round number); errors +100 %, +94 %, +89 % rank a,
+ * b, c. Heights 100, 101, 102 of 120: graph 0.8333, 0.8417, 0.85. One panel of 1000 x 700 px:
+ * the plot area is 0.7 x 700 = 490 px, a line 13 / 490 = 0.02653 of it, so a stays, b goes up
+ * to 0.8333 + 0.02653 = 0.85986 and c to 0.88639; both moved more than 6 px (8.9 and 17.8),
+ * so both have a leader line down to their point. */
+static const char *const parity_close_lines[] = {"set label 10 'a' at first 50, graph 0.8333333333333",
+                                                 "set label 11 'b' at first 52, graph 0.8598639",
+                                                 "set label 12 'c' at first 54, graph 0.8863945",
+                                                 "set arrow 11 from first 52, graph 0.8598639",
+                                                 "to first 52, first 101 nohead",
+                                                 "set arrow 12 from first 54, graph 0.8863945",
+                                                 NULL};
+
+static int draw_parity_close(const char *base, const nd_plot_options *opt, nd_error *err)
+{
+    static const char *const labels[] = {"a", "b", "c"};
+    static const double m[] = {50, 52, 54}, e[] = {100, 101, 102};
+    const nd_plot_parity_panel panel = {"step", m, e, NULL, NULL, NULL};
+    nd_plot_parity p = {3, labels, 1, &panel, "nd", NULL, ND_PLOT_SCALE_LINEAR};
     return nd_plot_parity_write(base, &p, opt, err);
 }
 
@@ -206,16 +238,19 @@ static int draw_parts(const char *base, const nd_plot_options *opt, nd_error *er
     return nd_plot_parts_write(base, &p, opt, err);
 }
 
-/* Steps a = 10 + 20 = 30 ms, b = 12.5 + 18 = 30.5 ms. b's parts against a's, in % of
- * a's step: FW 100 x 2.5 / 30 = 8.33 %, BW 100 x -2 / 30 = -6.67 %: both differ, both
- * kept. Memory axis: the budget 4096 MiB is above both peaks; 4096 x 1.05 / 1024 =
- * 4.2 GiB, up to the round 5. */
-static const char *const ranking_lines[] = {"best_ms = 30",
-                                            "K = 2",
-                                            "set yrange [2 - 0.5:-0.5]",
+/* Steps a = 10 + 20 = 30 ms, b = 12.5 + 18 = 30.5 ms, no intervals given: the step axis spans
+ * 30 to 30.5 (0.5 ms), tics of the 1-2-5 step at or above 0.5 / 5 = 0.1, ends 4 % of the span
+ * out, on the grid: floor(29.98 / 0.1) = 299 -> 29.9, ceil(30.52 / 0.1) = 306 -> 30.6. b is
+ * +0.5 / 30 = +1.7 % behind (one decimal from 1 %), FW +2.5 ms the part that makes most of it
+ * (BW -2). Memory axis: the budget 4096 MiB is above both peaks; 4096 x 1.08 / 1024 = 4.32 GiB,
+ * up to the round 5, tics 1 (5 / 5). */
+static const char *const ranking_lines[] = {"set yrange [2 - 0.5:-0.5]",
                                             "budget_mib = 4096",
                                             "set xrange [0:5]",
-                                            "set title 'step time against #1 (30.0 ms), by part'",
+                                            "set xrange [29.9:30.6]",
+                                            "set xtics 0.1 nomirror",
+                                            "\"+1.7 %, +0.5 ms\" \"FW +2.5 ms\"",
+                                            "NaN with lines dt 2 lw 2 lc rgb '#c00000' title 'memory budget'",
                                             NULL};
 
 static int draw_ranking(const char *base, const nd_plot_options *opt, nd_error *err)
@@ -223,41 +258,41 @@ static int draw_ranking(const char *base, const nd_plot_options *opt, nd_error *
     static const char *const labels[] = {"a", "b"};
     static const char *const parts[] = {"FW", "BW"};
     static const double parts_ms[] = {10, 20, 12.5, 18}, peak_mib[] = {1000, 2048.5};
-    nd_plot_ranking p = {2, labels, 2, parts, parts_ms, peak_mib, 4096};
+    nd_plot_ranking p = {2, labels, 2, parts, parts_ms, peak_mib, 4096, NULL, NULL, NULL, NULL, NULL, NULL};
     return nd_plot_ranking_write(base, &p, opt, err);
 }
 
 /* Stage totals 300 and 400 MiB: the peak is stage 1, 400 / 1024 = 0.39 GiB, 400 / 512 =
- * 78 % of the 0.5 GiB budget. */
+ * 78 % of the 0.5 GiB budget, 512 - 400 = 112 MiB free (under 1 GiB: in MiB). */
 static const char *const stage_memory_lines[] = {
     "set multiplot title 'Memory per pipeline stage'.\"\\n\".'peak 0.4 GiB on stage 1, 78 % of the 0.5 GiB "
-    "budget' font ',12'",
+    "budget, 112 MiB free' font ',12'",
     "budget_mib = 512", NULL};
 
 static int draw_stage_memory(const char *base, const nd_plot_options *opt, nd_error *err)
 {
     static const char *const names[] = {"weights", "activations"};
     static const double mib[] = {100, 200, 150, 250};
-    nd_plot_stage_memory p = {2, NULL, 2, names, mib, 512, NULL, 0};
+    nd_plot_stage_memory p = {2, NULL, 2, names, mib, 512, NULL, 0, NULL};
     return nd_plot_stage_memory_write(base, &p, opt, err);
 }
 
-/* Stage 1 must fit 300 MiB (59 % of the 512 MiB budget: 300 / 512) and holds 600 MiB more
+/* Stage 1 must fit 300 MiB (59 % of the 512 MiB budget: 300 / 512; 212 MiB free) and holds 600 MiB more
  * that the runtime gives back under pressure: drawn hatched, left out of the share. The
  * budget line divides in floating point (512 / 1024 is 0 in gnuplot's integer division). */
 static const char *const stage_memory_held_lines[] = {
-    "peak 0.3 GiB on stage 1, 59 % of the 0.5 GiB budget (+0.6 GiB given back under pressure)",
+    "peak 0.3 GiB on stage 1, 59 % of the 0.5 GiB budget, 212 MiB free (+0.6 GiB given back under pressure)",
     "F = 1",
     "fs pattern 4",
     "budget_mib / 1024.0 with lines",
-    "100 * below(2,F) / budget_mib",
+    "\"1\" 300 600 \"1\" \"59 %\" \"\"",
     NULL};
 
 static int draw_stage_memory_held(const char *base, const nd_plot_options *opt, nd_error *err)
 {
     static const char *const names[] = {"weights", "held"};
     static const double mib[] = {100, 0, 300, 600};
-    nd_plot_stage_memory p = {2, NULL, 2, names, mib, 512, NULL, 1};
+    nd_plot_stage_memory p = {2, NULL, 2, names, mib, 512, NULL, 1, NULL};
     return nd_plot_stage_memory_write(base, &p, opt, err);
 }
 
@@ -275,6 +310,27 @@ static int draw_recompute(const char *base, const nd_plot_options *opt, nd_error
         {"tp4", 2, b_ms, b_mib},
     };
     nd_plot_recompute p = {2, series, 5500};
+    return nd_plot_recompute_write(base, &p, opt, err);
+}
+
+/* Memory lines that lie on each other are drawn once, named together: TOP 2 has exactly
+ * TOP 1's peaks ("="), TOP 3 is 20 MiB off, within 0.5 % of the largest peak 6040 (30.2 MiB:
+ * "~"), TOP 4 40 MiB off, beyond it: its own line. Their step times differ: four lines in
+ * the step panel, each with its full name. */
+static const char *const recompute_close_lines[] = {"title 'TOP 1 (= TOP 2, ~ TOP 3)'", "title 'TOP 4'",
+                                                    "title 'TOP 3: c'", "title 'TOP 1: a'", NULL};
+
+static int draw_recompute_close(const char *base, const nd_plot_options *opt, nd_error *err)
+{
+    static const double a_ms[] = {100, 110}, b_ms[] = {120, 130}, c_ms[] = {125, 135}, d_ms[] = {90, 95};
+    static const double a_mib[] = {6000, 5000}, c_mib[] = {6020, 5020}, d_mib[] = {6040, 5040};
+    const nd_plot_recompute_series series[] = {
+        {"TOP 1: a", 2, a_ms, a_mib},
+        {"TOP 2: b", 2, b_ms, a_mib},
+        {"TOP 3: c", 2, c_ms, c_mib},
+        {"TOP 4: d", 2, d_ms, d_mib},
+    };
+    nd_plot_recompute p = {4, series, 0};
     return nd_plot_recompute_write(base, &p, opt, err);
 }
 
@@ -296,6 +352,8 @@ static const plot_case cases[] = {
     {"stage_memory_held", ND_PLOT_PNG, 0, 0, NULL, draw_stage_memory_held, stage_memory_held_lines},
     {"recompute", ND_PLOT_PNG, 0, 0, NULL, draw_recompute, recompute_lines},
     {"parity_repeat", ND_PLOT_SVG, 0, 0, NULL, draw_parity_repeat, parity_repeat_lines},
+    {"parity_close", ND_PLOT_SVG, 0, 0, NULL, draw_parity_close, parity_close_lines},
+    {"recompute_close", ND_PLOT_SVG, 0, 0, NULL, draw_recompute_close, recompute_close_lines},
 };
 #define N_CASES (ND_ARRAY_LEN(cases))
 
@@ -392,7 +450,7 @@ static void empty_or_non_finite_input_is_refused(void **state)
     const char *labels[] = {"a", "b"};
     const double nan2[] = {NAN, NAN}, one2[] = {1, 2}, zero2[] = {0, 2};
 
-    nd_plot_parity_panel panel = {"step", one2, one2, NULL, NULL};
+    nd_plot_parity_panel panel = {"step", one2, one2, NULL, NULL, NULL};
     nd_plot_parity parity = {0, labels, 1, &panel, NULL, NULL, ND_PLOT_SCALE_LINEAR};
     assert_int_equal(nd_plot_parity_write(base, &parity, &o, &err), ND_EINPUT);
     assert_non_null(strstr(err.message, "no points"));
@@ -418,14 +476,14 @@ static void empty_or_non_finite_input_is_refused(void **state)
     assert_non_null(strstr(err.message, "no strategies"));
 
     /* A ranking without peak memory still draws (no bars); without a finite time it is refused. */
-    nd_plot_ranking rk = {2, labels, 2, parts, nan4, nan2, 0};
+    nd_plot_ranking rk = {2, labels, 2, parts, nan4, nan2, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     assert_int_equal(nd_plot_ranking_write(base, &rk, &o, &err), ND_EINPUT);
     assert_non_null(strstr(err.message, "no finite time"));
     rk.n_parts = 0;
     assert_int_equal(nd_plot_ranking_write(base, &rk, &o, &err), ND_EINPUT);
 
     assert_int_equal(nd_plot_stage_memory_write(base, NULL, &o, &err), ND_EINPUT);
-    nd_plot_stage_memory sm = {2, NULL, 2, parts, nan4, 100, NULL, 0};
+    nd_plot_stage_memory sm = {2, NULL, 2, parts, nan4, 100, NULL, 0, NULL};
     assert_int_equal(nd_plot_stage_memory_write(base, &sm, &o, &err), ND_EINPUT);
 
     nd_plot_recompute_series s = {"c", 0, one2, one2};
@@ -476,7 +534,7 @@ static void missing_gnuplot_is_a_clear_error(void **state)
         peak_mib[i] = 1000.0 + (double)i / 7;
     }
     static const char *const parts[] = {"FW", "BW"};
-    nd_plot_ranking rk = {N, labels, 2, parts, parts_ms, peak_mib, 0};
+    nd_plot_ranking rk = {N, labels, 2, parts, parts_ms, peak_mib, 0, NULL, NULL, NULL, NULL, NULL, NULL};
 
     char *saved;
     set_path(empty, &saved);
@@ -628,7 +686,7 @@ static void failed_render_leaves_earlier_files(void **state)
     static const char *const labels[] = {"z"};
     static const char *const parts[] = {"FW"};
     static const double ms[] = {5}, mib[] = {10};
-    nd_plot_ranking other = {1, labels, 1, parts, ms, mib, 0};
+    nd_plot_ranking other = {1, labels, 1, parts, ms, mib, 0, NULL, NULL, NULL, NULL, NULL, NULL};
     const char *scripts[] = {failing_gnuplot, silent_gnuplot};
     const char *messages[] = {"fake failure for the test (in: plot $DATA using 1:2)",
                               "gnuplot wrote an empty image"};

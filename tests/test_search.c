@@ -280,7 +280,7 @@ static void best_yaml_round_trip(void **state)
         char path[] = "/tmp/nd_test_best_XXXXXX";
         int fd = mkstemp(path);
         close(fd);
-        assert_int_equal(nd_search_write_best(path, &cfg, &run, &res.items[0], &err), 0);
+        assert_int_equal(nd_search_write_best(path, &cfg, &run, &res, NULL, NULL, &err), 0);
         nd_run back;
         int rc = nd_run_load(&back, path, &err);
         if (rc) fail_msg("%s", err.message);

@@ -1,7 +1,10 @@
 /* nd-search -c's odds (search/planner/search_odds.c) against the normal distribution: two candidates
- * whose only uncertainty is their own scatter (residual_sd 2 %, no covariance, no shapes),
- * steps 100 and 102 ms. The second beats the first when 102 (1 + 0.02 e2) < 100 (1 + 0.02 e1),
- * a normal difference of mean 2 and sd sqrt(2^2 + 2.04^2) = 2.857: P = Phi(-0.700) = 0.242. */
+ * of different layer shapes (MP 1 and MP 2) whose only uncertainty is their scatter (residual_sd
+ * 2 %, no covariance, no shapes), steps 100 and 102 ms. Different shapes scatter independently:
+ * the second beats the first when 102 (1 + 0.02 e2) < 100 (1 + 0.02 e1), a normal difference of
+ * mean 2 and sd sqrt(2^2 + 2.04^2) = 2.857: P = Phi(-0.700) = 0.242. Two candidates of one shape
+ * (they differ only in OP) share the draw e: 102 (1 + 0.02 e) < 100 (1 + 0.02 e) never holds
+ * while 1 + 0.02 e > 0 (e > -50, always in practice), so P = 0 and they are told apart. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,6 +38,7 @@ static void odds_match_the_normal_law(void **state)
     memset(items, 0, sizeof items);
     for (int i = 0; i < 2; i++) {
         nd_strategy_init(&items[i].s);
+        items[i].s.tp = 1 + i;
         items[i].step_ms = 100 + 2 * i;
         items[i].raw_parts_ms[ND_PART_FW_COMPUTE] = items[i].step_ms;
     }
@@ -54,6 +58,13 @@ static void odds_match_the_normal_law(void **state)
     nd_search_odds again;
     assert_int_equal(nd_search_odds_compute(&cfg, &res, 10, &again, &err), 0);
     assert_true(again.p_faster_than_best[1] == odds.p_faster_than_best[1]);
+    /* One shape (the second differs only in OP): one shared draw, told apart by the real 2 ms. */
+    items[1].s.tp = 1;
+    items[1].s.op = 2;
+    assert_int_equal(nd_search_odds_compute(&cfg, &res, 10, &odds, &err), 0);
+    assert_true(odds.p_faster_than_best[1] == 0);
+    assert_true(odds.p_fastest[0] == 1);
+    assert_false(odds.tied[1]);
     /* Without an uncertainty there are no odds. */
     r.time.terms = 0;
     assert_int_equal(nd_search_odds_compute(&cfg, &res, 10, &odds, &err), 0);

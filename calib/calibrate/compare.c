@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include "nd/base/progress.h"
 #include "nd/inputs/layout.h"
+#include "nd/charts/plot.h" /* ND_PLOT_JUDGED_PART_SHARE: the table and the plots judge alike */
 
 #include <math.h>
 #include <stdlib.h>
@@ -232,7 +233,7 @@ static void fold_metrics(nd_compare *c, double *x, double *y)
         m->spearman = ranks ? nd_metric_spearman(x, y, c->count) : NAN;
         /* A part below 0.5 % of its own row's step is noise to divide by: left out. */
         for (size_t i = 0; i < c->count && f != ND_FOLD_TOTAL; i++)
-            if (y[i] < 0.005 * c->rows[i].measured[ND_FOLD_TOTAL]) y[i] = NAN;
+            if (y[i] < ND_PLOT_JUDGED_PART_SHARE * c->rows[i].measured[ND_FOLD_TOTAL]) y[i] = NAN;
         nd_metric_relative_errors(x, y, c->count, 0, &m->errors);
     }
 }

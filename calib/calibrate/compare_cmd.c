@@ -33,41 +33,43 @@ static int draw_plots(const nd_compare_request *req, const char *dir, const char
 static int write_report(const nd_compare_request *req, const nd_session *ses, const nd_compare *c,
                         const nd_plot_gallery *gallery, nd_html_capture *notes, nd_error *err)
 {
-    nd_compare_report_inputs in = {req->common.run_path, req->real_csv,     req->common.ratios_path,
+    nd_compare_report_inputs in = {req->common.run_path, req->real_csv,     req->common.shared.ratios,
                                    ses->run.model.name,  ses->device->name, ses->budget_mib};
     return nd_compare_report_html(req->report, c, &in, gallery, notes, err);
 }
 
 static int write_outputs(const nd_compare_request *req, const nd_session *ses, const nd_compare *c,
-                         const nd_classified *round, FILE *out, nd_html_capture *notes, nd_error *err)
+                         const nd_classified *round, FILE *out, FILE *diag, nd_html_capture *notes,
+                         nd_error *err)
 {
-    /* Without -o, beside the round, as ND writes them: a nightly job's outputs stay with
-     * its input whatever directory it runs in. */
-    char *dir = req->out_dir ? nd_strdup(req->out_dir) : nd_path_dir(req->real_csv);
+    /* Into -o DIR only: nothing is written beside an input unless -o names its directory (ND
+     * wrote beside the round, which put files into a repository's samples/). */
     char *stem = nd_path_stem(req->real_csv);
-    if (!dir || !stem) {
-        free(dir);
-        free(stem);
-        return nd_error_set(err, ND_ENOMEM, "out of memory");
-    }
-    int rc = req->out_dir ? nd_make_dir(dir, err) : ND_OK;
-    char *estimates = nd_path_printf("%s/%s_estimates.csv", dir, stem);
-    char *report = nd_path_printf("%s/%s_report.json", dir, stem);
+    if (!stem) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    const char *dir = req->out_dir;
+    int rc = dir ? nd_make_dir(dir, err) : ND_OK;
+    if (!dir && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
+        fprintf(diag,
+                "nd-compare: note: no -o DIR: %s_estimates.csv and %s_report.json are not written (-o DIR "
+                "writes them and the plots there)\n",
+                stem, stem);
+    char *estimates = dir ? nd_path_printf("%s/%s_estimates.csv", dir, stem) : NULL;
+    char *report = dir ? nd_path_printf("%s/%s_report.json", dir, stem) : NULL;
     cJSON *doc = nd_compare_report_json(c, req->real_csv, ses->run.model.name, ses->device->name);
-    if (!doc || !estimates || !report) rc = rc ? rc : nd_error_set(err, ND_ENOMEM, "out of memory");
-    if (!rc) rc = nd_compare_write_estimates(estimates, c, round, err);
-    if (!rc) rc = nd_compare_write_report(report, doc, c, err);
+    if (!doc || (dir && (!estimates || !report)))
+        rc = rc ? rc : nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc && dir) rc = nd_compare_write_estimates(estimates, c, round, err);
+    if (!rc && dir) rc = nd_compare_write_report(report, doc, c, err);
     free(estimates);
     free(report);
     if (!rc && req->json && nd_compare_print_report(out, doc, c))
         rc = nd_error_set(err, ND_EIO, "cannot write stdout");
     nd_plot_gallery gallery = {0};
-    if (!rc) rc = draw_plots(req, dir, stem, c, &gallery, err);
+    if (!rc) rc = draw_plots(req, dir ? dir : ".", stem, c, &gallery, err);
     if (!rc && req->report) rc = write_report(req, ses, c, &gallery, notes, err);
     nd_plot_gallery_free(&gallery);
     cJSON_Delete(doc);
     free(stem);
-    free(dir);
     return rc;
 }
 
@@ -111,7 +113,7 @@ int nd_compare_command(const nd_compare_request *req, FILE *out, FILE *diag, nd_
         if (!rc) nd_compare_print_skips(diag, &cmp);
     }
     if (!rc && !req->json) nd_compare_print(out, &cmp, req->real_csv);
-    if (!rc) rc = write_outputs(req, &ses, &cmp, &round, out, req->report ? &capture : NULL, err);
+    if (!rc) rc = write_outputs(req, &ses, &cmp, &round, out, diag, req->report ? &capture : NULL, err);
 done:
     nd_compare_free(&cmp);
     nd_classified_free(&round);

@@ -29,20 +29,23 @@ static void print_row(FILE *fp, const nd_compare *c, const nd_compare_row *r)
 {
     double m = r->measured[ND_FOLD_TOTAL], e = r->est.step_ms;
     fprintf(fp, "%s: measured %.6g ms, estimated %.6g ms (%+.1f %%)", r->label, m, e, pct(e - m, m));
+    if (c->normalized) fprintf(fp, "; ranked by %.6g ms x devices / sequence", r->rank_cost);
     if (isfinite(r->step_halfwidth_ms))
         fprintf(fp, ", 95 %% interval %.6g to %.6g ms%s", e - r->step_halfwidth_ms, e + r->step_halfwidth_ms,
                 fabs(e - m) > r->step_halfwidth_ms ? " (measured outside)" : "");
     fputc('\n', fp);
     bool parts = false;
     for (int f = 0; f < ND_FOLD_TOTAL; f++) parts |= c->fold_measured[f];
+    /* est - meas: each part's error in % of the measured step, with the headline's sign (estimated
+     * minus measured); over the parts they add up to the headline's error */
     if (parts)
-        fprintf(fp, "  %-9s %10s %7s %10s %9s %8s\n", "part", "measured", "share", "estimated", "share",
-                "diff");
+        fprintf(fp, "  %-9s %10s %7s %10s %9s %13s\n", "part", "measured", "share", "estimated", "share",
+                "est - meas");
     for (int f = 0; f < ND_FOLD_TOTAL; f++) {
         if (!c->fold_measured[f]) continue;
         double sm = pct(r->measured[f], m), se = pct(r->estimated[f], e);
-        fprintf(fp, "  %-9s %10.1f %6.1f%% %10.1f %8.1f%% %+7.1f%%\n", nd_fold_name((nd_fold)f),
-                r->measured[f], sm, r->estimated[f], se, sm - se);
+        fprintf(fp, "  %-9s %10.1f %6.1f%% %10.1f %8.1f%% %+7.1f%% step\n", nd_fold_name((nd_fold)f),
+                r->measured[f], sm, r->estimated[f], se, pct(r->estimated[f] - r->measured[f], m));
     }
     if (!isnan(r->row->peak_mib))
         fprintf(fp, "  peak memory: measured %.0f MiB, estimated %.0f MiB (%+.1f %%)%s\n", r->row->peak_mib,
@@ -77,6 +80,10 @@ void nd_compare_print(FILE *fp, const nd_compare *c, const char *csv_path)
             c->corrected ? "corrected by the ratios file" : "uncorrected (no -c)");
     /* A table of 100,000 rows is read by no one and costs a second to print: the first rows
      * in measured order (the fastest), then a count; every row is in the CSV and the report. */
+    fprintf(fp, "Rows fastest first, by %s\n\n",
+            c->normalized ? "measured ms x devices / sequence (the rows differ in devices or global batch; "
+                            "each row says its figure)"
+                          : "the measured step (the trainer's own step where the round has one)");
     for (size_t i = 0; i < c->count && i < PRINTED_ROWS; i++) {
         print_row(fp, c, &c->rows[i]);
         fputc('\n', fp);
@@ -86,7 +93,10 @@ void nd_compare_print(FILE *fp, const nd_compare *c, const char *csv_path)
                 "... and %zu more rows, slower as measured (all of them are in the estimates CSV and the "
                 "report JSON)\n\n",
                 c->count - PRINTED_ROWS);
-    fprintf(fp, "Accuracy per part (relative errors over rows where the part is >= 0.5 %% of the step)\n");
+    fprintf(fp,
+            "Accuracy per part (relative errors over rows where the part is >= %.1f %% of the step; '-': no "
+            "such row, and the parity plot leaves it unjudged too)\n",
+            100 * ND_PLOT_JUDGED_PART_SHARE);
     fprintf(fp, "  %-9s %8s %8s %8s %8s %8s %4s\n", "part", "pearson", "spearman", "MAPE", "bias", "max err",
             "n");
     for (int f = 0; f < ND_FOLDS; f++)
@@ -106,10 +116,17 @@ void nd_compare_print(FILE *fp, const nd_compare *c, const char *csv_path)
             c->top_k, c->count);
     if (c->normalized)
         fprintf(fp, "Rows differ in devices or global batch: ranking compares ms x devices / sequences.\n");
-    fprintf(fp,
-            "The estimate ranks %s first: it measures %.1f ms; the fastest, %s, %.1f ms: "
-            "following the estimate costs %.1f %%.\n",
-            pick->label, pick->rank_ms, fast->label, fast->rank_ms, 100 * c->regret);
+    if (c->normalized)
+        fprintf(fp,
+                "The estimate ranks %s first: it measures %.1f ms a step, %.1f ms x devices / sequence; the "
+                "fastest, %s, %.1f ms, %.1f ms x devices / sequence: following the estimate costs %.1f %%.\n",
+                pick->label, pick->rank_ms, pick->rank_cost, fast->label, fast->rank_ms, fast->rank_cost,
+                100 * c->regret);
+    else
+        fprintf(fp,
+                "The estimate ranks %s first: it measures %.1f ms; the fastest, %s, %.1f ms: "
+                "following the estimate costs %.1f %%.\n",
+                pick->label, pick->rank_ms, fast->label, fast->rank_ms, 100 * c->regret);
     if (c->trainer_steps)
         fprintf(fp, "Ranking uses the trainer's own step on %zu of %zu strategies.\n", c->trainer_steps,
                 c->count);

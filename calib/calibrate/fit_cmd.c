@@ -228,6 +228,13 @@ static int fit_device(fit_job *job, FILE *out, nd_error *err)
 static int write_plots(const nd_fit_request *req, const nd_fit_result *res, const nd_fit_row *rows, size_t n,
                        nd_plot_gallery *gallery, nd_error *err)
 {
+    if (req->out_dir) { /* the plots' numbers, for nd-plot ratios and loo, with or without plots */
+        char *csv_stem = nd_path_stem(req->real_csv[0]);
+        int rc = csv_stem ? nd_make_dir(req->out_dir, err) : nd_error_set(err, ND_ENOMEM, "out of memory");
+        if (!rc) rc = nd_fit_plot_csvs(req->out_dir, csv_stem, res, rows, n, err);
+        free(csv_stem);
+        if (rc) return rc;
+    }
     if (req->no_plots || (!req->out_dir && !req->report)) return ND_OK;
     nd_plot_options opt;
     nd_plot_options_init(&opt);

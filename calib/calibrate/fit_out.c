@@ -135,7 +135,8 @@ void nd_fit_print(FILE *fp, const nd_fit_result *res, const nd_fit_row *rows, si
         for (size_t i = 0; i < n; i++) order[i] = (keyed_row){res->corrected_ms[i], i};
         qsort(order, n, sizeof *order, by_corrected);
         fprintf(fp, "  %-34s %9s %9s %9s %7s %9s\n", "strategy", "corrected", "left out",
-                res->mode == ND_FIT_SUMS ? "busy" : "measured", "error", per_sequence ? "cost" : "step");
+                res->mode == ND_FIT_SUMS ? "busy" : "measured", "error",
+                per_sequence ? "ms*dev/seq" : "step");
         for (size_t j = 0; j < n; j++) {
             size_t i = order[j].i;
             fprintf(fp, "  %-34.34s %9.1f", rows[i].label, res->corrected_ms[i]);
@@ -160,12 +161,21 @@ void nd_fit_print(FILE *fp, const nd_fit_result *res, const nd_fit_row *rows, si
                 print_loo(fp, nd_ratio_key_name((nd_ratio_key)k), &res->loo_key[k]);
         if (res->loo_memory.n) print_loo(fp, "peak mem", &res->loo_memory);
     }
-    if (res->distinct >= ND_FIT_MIN_DISTINCT)
+    /* in ms a step as nd-compare says it, with the cost it ranks by when the rows differ in
+     * devices or batch */
+    const nd_fit_row *pick = &rows[res->pick], *fast = &rows[res->fastest];
+    if (res->distinct >= ND_FIT_MIN_DISTINCT && per_sequence)
+        fprintf(
+            fp,
+            "Corrected, nd ranks %s first: it measures %.1f ms a step, %.1f %s; the fastest, %s, %.1f ms, "
+            "%.1f %s: following the corrected estimate costs %.1f%%.\n",
+            pick->label, pick->rank_ms / pick->rank_scale, pick->rank_ms, unit, fast->label,
+            fast->rank_ms / fast->rank_scale, fast->rank_ms, unit, 100 * res->regret);
+    else if (res->distinct >= ND_FIT_MIN_DISTINCT)
         fprintf(fp,
-                "Corrected, nd ranks %s first: it measures %.1f %s; the fastest, %s, %.1f %s: "
+                "Corrected, nd ranks %s first: it measures %.1f ms; the fastest, %s, %.1f ms: "
                 "following the corrected estimate costs %.1f%%.\n",
-                rows[res->pick].label, rows[res->pick].rank_ms, unit, rows[res->fastest].label,
-                rows[res->fastest].rank_ms, unit, 100 * res->regret);
+                pick->label, pick->rank_ms, fast->label, fast->rank_ms, 100 * res->regret);
     if (res->distinct >= ND_FIT_MIN_DISTINCT && isfinite(res->spearman))
         fprintf(fp, "Rank correlation of the corrected estimate with the measured step: %+.2f.\n",
                 res->spearman);

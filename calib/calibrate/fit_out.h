@@ -119,4 +119,10 @@ int nd_fit_report_html(const char *path, const nd_fit_result *res, const nd_fit_
 int nd_fit_plots(const char *dir, const char *stem, const nd_fit_result *res, const nd_fit_row *rows,
                  size_t n, const nd_plot_options *opt, nd_error *err);
 
+/* What those plots draw as CSV in dir, for nd-plot to draw them again: <stem>_ratios.csv (ratio,
+ * value, lo, hi, status, note) and <stem>_loo.csv (label, then per panel its measured, fitted and
+ * left-out values; formats.h's nd_fit_plot_csv). Written atomically. */
+int nd_fit_plot_csvs(const char *dir, const char *stem, const nd_fit_result *res, const nd_fit_row *rows,
+                     size_t n, nd_error *err);
+
 #endif

@@ -14,7 +14,8 @@
  *     -log(1 - w u_S' V_SS^-1 u_S / (1 + w x' V x)), u = V x, V = M^-1 (the matrix
  *     determinant lemma).
  * Candidates vary only the dimensions the round varies (its columns); the others keep the
- * run's values, so a round of DP, MP and PP is not told to try context parallelism.
+ * run's values, so a round of DP, MP and PP is not told to try context parallelism, unless the
+ * calibrated search over every dimension picks a #1 that uses one: that #1 comes first.
  */
 #include <gsl/gsl_linalg.h>
 #include <math.h>
@@ -304,12 +305,49 @@ static int separate_top(const nd_suggest_inputs *in, size_t k, nd_suggestion *ou
     return rc;
 }
 
+/* The search over every dimension, corrected: when its #1 uses a dimension the round never
+ * varied, that #1 is the row to profile (its part of the step, CP_COMM for CP, rests on a ratio
+ * the round held at 1). nd-search says the same in its assumptions ("not profiled"). */
+static int unexercised(const nd_suggest_inputs *in, size_t k, nd_suggestion *out, size_t *count,
+                       nd_error *err)
+{
+    if (!in->vary || *count >= k) return ND_OK;
+    nd_suggest_inputs all = *in;
+    all.vary = ND_DIM_BIT(ND_DIMS_SEARCHED) - 1;
+    nd_search_result cand;
+    int rc = candidates(&all, in->ratios, &cand, err);
+    if (rc) return rc;
+    const nd_strategy *best = &cand.items[0].s;
+    char dims[96] = "";
+    size_t used = 0;
+    for (int d = 0; d < ND_DIMS_SEARCHED && used < sizeof dims; d++) {
+        int64_t v = nd_strategy_dim(best, (nd_dim)d);
+        if (in->vary & ND_DIM_BIT(d) || d == ND_DIM_MB || d == ND_DIM_OP || v <= 1) continue;
+        used += (size_t)snprintf(dims + used, sizeof dims - used, "%s%s %lld", used ? ", " : "",
+                                 nd_dim_name((nd_dim)d), (long long)v);
+    }
+    if (dims[0] && !profiled(in, best)) {
+        nd_suggestion *s = &out[(*count)++];
+        s->strategy = *best;
+        s->estimate_ms = cand.items[0].step_ms;
+        snprintf(s->reason, sizeof s->reason,
+                 "the calibrated search's #1 over every dimension uses %s, which this round never varied: "
+                 "profile it",
+                 dims);
+    }
+    nd_search_result_free(&cand);
+    return ND_OK;
+}
+
 int nd_fit_suggest(const nd_suggest_inputs *in, size_t k, nd_suggestion *out, size_t *count, nd_error *err)
 {
     *count = 0;
     int rc = ND_OK;
+    /* First the dimension the winner needs and the round lacks, then half the picks to settling
+     * the top, the rest (at least half) to the design. */
+    if (in->ratios && k > 1) rc = unexercised(in, k, out, count, err);
     /* Half the picks may go to settling the top, the rest (at least half) to the design. */
-    if (in->ratios && in->ratios->time.terms) rc = separate_top(in, k / 2, out, count, err);
+    if (!rc && in->ratios && in->ratios->time.terms) rc = separate_top(in, k / 2, out, count, err);
     nd_search_result cand;
     if (!rc && !(rc = candidates(in, NULL, &cand, err))) {
         rc = d_optimal(in, &cand, k, out, count, err);

@@ -106,7 +106,6 @@ static const struct option options[] = {
     {"peak", required_argument, 0, OPT_PEAK},
     {"write_device", required_argument, 0, OPT_WRITE_DEVICE},
     {"device-name", required_argument, 0, OPT_DEVICE_NAME},
-    {"output-dir", required_argument, 0, 'o'},
     {"format", required_argument, 0, OPT_FORMAT},
     {"no-plots", no_argument, 0, OPT_NO_PLOTS},
     {"recompute", required_argument, 0, OPT_RECOMPUTE},
@@ -147,7 +146,6 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
     }
     case OPT_RUN_LIST: req->run_list = arg; return 0;
     case OPT_PEAK: req->peak = arg; return 0;
-    case 'o': req->out_dir = arg; return 0;
     case OPT_FORMAT: req->plot_format = arg; return 0;
     case OPT_NO_PLOTS: req->no_plots = true; return 0;
     case OPT_ROBUST | ND_CLI_NO: req->robust = false; return 0;
@@ -165,18 +163,31 @@ int main(int argc, char **argv)
         {'c', true, "nd-fit fits the raw estimates (a ratios file would correct them first)"},
         {0, false, NULL},
     };
-    static const nd_cli_program program = {"nd-fit", usage, exit_status, options, "o:", handle, NULL, unused};
+    static const nd_cmdline_help own[] = {
+        {ND_FLAG_OUTPUT_DIR,
+         "  -o, --output-dir DIR     the fit's plots and their CSVs: ratios with intervals,\n"
+         "                           leave-one-out (created if missing)\n"},
+        {0, NULL}};
+    static const nd_cli_program program = {.name = "nd-fit",
+                                           .usage = usage,
+                                           .exit_status = exit_status,
+                                           .options = options,
+                                           .short_options = "",
+                                           .handle = handle,
+                                           .unused = unused,
+                                           .shared_help = own};
     nd_fit_request req;
     memset(&req, 0, sizeof req);
     nd_cli_common_init(&req.common);
     int status = nd_cli_parse(&program, argc, argv, &req.common, &req);
     if (status >= 0) return status;
+    req.out_dir = req.common.shared.out_dir;
     nd_error err = {0};
     nd_main_start();
     nd_cli_streams io;
     nd_cli_streams_open(&req.common, &io);
-    int rc = req.common.verify ? nd_verify_command(&req.common, req.out_dir, io.out, io.diag, &err)
-                               : nd_fit_command(&req, io.out, io.diag, &err);
+    int rc = req.common.shared.verify ? nd_verify_command(&req.common, req.out_dir, io.out, io.diag, &err)
+                                      : nd_fit_command(&req, io.out, io.diag, &err);
     nd_cli_streams_close(&io);
-    return nd_main_finish("nd-fit", rc, &err);
+    return nd_main_end("nd-fit", req.common.shared.verbosity, rc, &err);
 }

@@ -14,7 +14,7 @@ $DATA << EOD
 EOD
 set title 'Device time by kernel class, ms per step (mean of 4 rank-steps)' font ',12'
 set lmargin at screen 0.145
-set rmargin at screen 0.80
+set rmargin at screen 0.74
 set style fill solid 1.0
 set yrange [5 - 0.5:-0.5]
 set ytics nomirror scale 0
@@ -23,7 +23,7 @@ unset key
 xmax = 200
 set xrange [0:xmax]
 total = 318.8435
-set xlabel 'kernel time per step (ms)'
+set xlabel 'kernel time per step (ms); each share is of the sum of the bars (318.8)'
 plot $DATA using ($2 / 2):0:(0):($2):($0 - 0.32):($0 + 0.32):ytic(1) with boxxyerror fc rgb '#4e79a7' notitle, \
-     $DATA using (xmax):0:(sprintf('%.4g (%.0f %%)', $2, 100 * $2 / total)) with labels left offset char 1,0 notitle
+     $DATA using (xmax):0:(sprintf('%.4g (%.0f %% of the sum)', $2, 100 * $2 / total)) with labels left offset char 1,0 notitle
 unset output

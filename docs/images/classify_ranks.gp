@@ -7,7 +7,7 @@ $DATA << EOD
 # nd stacked bar data: one row per bar, the parts not 0 in every bar (nan = not available, drawn as 0).
 # label comp dp_wait op_wait ep_wait idle
 "0" 105.16 34.216 53.07 81.2055 341.4685
-"1" 135.9865 3.322 52.4535 95.98599999999999 331.5235
+"1" 135.98649999999998 3.322 52.4535 95.98599999999999 331.5235
 EOD
 v(c) = valid(c) ? column(c) : 0
 below(c, k) = sum [j=0:k-1] v(c + j)
@@ -52,7 +52,7 @@ unset yzeroaxis
 unset logscale
 set xrange [0:1]
 set yrange [0:1]
-set key inside left top horizontal Left reverse samplen 1.5 width 1 maxrows 1 noopaque nobox
+set key inside left top horizontal Left reverse samplen 2.5 width 1 maxrows 1 noopaque nobox
 plot NaN with boxes fs solid 1.0 fc rgb '#4e79a7' title 'comp', \
      NaN with boxes fs solid 1.0 fc rgb '#f28e2b' title 'dp_wait', \
      NaN with boxes fs solid 1.0 fc rgb '#9c755f' title 'op_wait', \

@@ -9,11 +9,11 @@ $DATA << EOD
 "COMPUTE" 1.0826047310720954 1.065748341533497 1.099461120610694 1 "fitted on comp"
 "DP_COMM" 0.9030388986544385 0.8972195723206854 0.9088582249881917 1 "fitted on dp_wait + op_wait"
 "DP_REDUCE" 1 nan nan 0 "held at 1: no row of the round exercises it"
-"MP_COMM" 1.321459516352508 1.3019061701954031 1.341012862509613 1 "fitted on mp_wait + sp_wait"
+"MP_COMM" 6.629806295696448 3.876904449155872 9.382708142237025 1 "fitted on mp_wait + sp_wait"
 "EP_COMM" 1 nan nan 0 "held at 1: no row of the round exercises it"
 "CP_COMM" 1 nan nan 0 "held at 1: no row of the round exercises it"
-"PP_COMM" 1.068647607475187 0.8788306936410397 1.2584645213093342 1 "fitted on pp_wait"
-"BUBBLE" 1.1283346610787435 1.0818861454009359 1.174783176756551 1 "fitted on pp_wait"
+"PP_COMM" 1.473160987289303 0.99571743247972 1.950604542098886 1 "fitted on pp_wait"
+"BUBBLE" 1.4033095591632079 1.3429709178297609 1.463648200496655 1 "fitted on pp_wait"
 "OPTIMIZER" 1.2856383490890175 1.2612020118763454 1.3100746863016897 1 "fitted on optimizer"
 "OVERHEAD" 2.175529856060695 2.0728518159568696 2.27820789616452 1 "fitted on idle"
 EOD
@@ -27,8 +27,8 @@ set ytics nomirror scale 0
 set grid xtics
 unset key
 set xlabel 'ratio (1 = the estimate needs no correction)'
-xmin = -0.0911283158465808
-xmax = 2.369336212011101
+xmin = -0.16
+xmax = 4.16
 set xrange [xmin:xmax]
 cut(x) = x < xmin ? xmin : x > xmax ? xmax : x
 set arrow 1 from 1, graph 0 to 1, graph 1 nohead dt 2 lw 1.5 lc rgb '#404040' back

@@ -4,16 +4,16 @@ set encoding utf8
 set terminal pngcairo size 1000,700 noenhanced font 'Sans,10'
 set output 'memory.png'
 $DATA << EOD
-# nd stage memory data: one row per pipeline stage, the memory components that are not 0 in every stage, in MiB; nan = not available (drawn as 0).
-# stage parameters gradients optimizer activations working buffers allocator_cache runtime_context
-"0" 8926.095703125 17852.19140625 1091.2053680419922 26282 56 504 896 3400
-"1" 12659.25390625 25318.5078125 2060.7012634277344 20095.25 621.75 504 581 3400
-"2" 12659.25390625 25318.5078125 2060.7012634277344 17224.5 621.75 504 498 3400
-"3" 12659.25390625 25318.5078125 2060.7012634277344 19871.25 621.75 504 565 3400
-"4" 12659.25390625 25318.5078125 2060.7012634277344 18104 56 504 512 3400
-"5" 12659.25390625 25318.5078125 2060.7012634277344 13578 56 504 384 3400
-"6" 12659.25390625 25318.5078125 2060.7012634277344 9052 56 504 256 3400
-"7" 12942.40185546875 25884.8037109375 1846.8375434875488 4128.25 1010 504 112 3400
+# nd stage memory data: one row per pipeline stage, the memory components that are not 0 in every stage, in MiB (nan = not available, drawn as 0), then the labels drawn: the stage's tic, its share of the budget, its offloaded layers ("" = none, or no room).
+# stage parameters gradients optimizer activations working buffers allocator_cache runtime_context tic share host
+"0" 7259.220703125 14518.44140625 1096.2759704589844 27192 112 504 896 3000 "0" "86 %" ""
+"1" 11835.25390625 23670.5078125 2066.7775268554688 20664 694 504 581 3000 "1" "99 %" ""
+"2" 11835.25390625 23670.5078125 2066.7775268554688 21120 694 504 588 3000 "2" "99.9 %" ""
+"3" 11835.25390625 23670.5078125 2066.7775268554688 20440 694 504 565 3000 "3" "99 %" ""
+"4" 11835.25390625 23670.5078125 2066.7775268554688 18624 112 504 512 3000 "4" "95 %" ""
+"5" 11835.25390625 23670.5078125 2066.7775268554688 13968 112 504 384 3000 "5" "87 %" ""
+"6" 11835.25390625 23670.5078125 2066.7775268554688 9312 112 504 256 3000 "6" "80 %" ""
+"7" 11288.65185546875 22577.3037109375 1852.1555557250977 4298 1012 504 112 3000 "7" "70 %" ""
 EOD
 v(c) = valid(c) ? column(c) : 0
 # below(c, k): where segment k of a stack starts (MiB)
@@ -21,7 +21,7 @@ below(c, k) = sum [j=0:k-1] v(c + j)
 K = 8
 # the first F segments must fit; the rest are given back under pressure
 F = 8
-set multiplot title 'Memory per pipeline stage of #1 DP 128 EP 16 MP 2 CP 2 PP 8 MB 64 OP 256 SP'."\n".'peak 63.7 GiB on stage 1, 100 % of the 64 GiB budget' font ',12'
+set multiplot title 'Memory per pipeline stage of #1 DP 128 EP 16 MP 4 PP 8 MB 64 OP 128 SP'."\n".'peak 62.0 GiB on stage 2, 99.9 % of the 62.08 GiB budget, 91 MiB free' font ',12'
 set lmargin at screen 0.09
 set rmargin at screen 0.97
 set tmargin at screen 0.90
@@ -34,10 +34,10 @@ set xtics nomirror scale 0
 set ytics nomirror
 set xrange [-0.5:8 - 0.5]
 set yrange [0:*]
-set offsets 0, 0, graph 0.1, 0
+set offsets 0, 0, graph 0.14, 0
 unset key
-budget_mib = 65536
-plot $DATA using 0:(NaN):xtic(1) notitle, \
+budget_mib = 63569.92
+plot $DATA using 0:(NaN):xtic(10) notitle, \
      $DATA using 0:(below(2,1) / 1024):($0 - 0.35):($0 + 0.35):(below(2,0) / 1024):(below(2,1) / 1024) with boxxyerror fc rgb '#4e79a7' notitle, \
      $DATA using 0:(below(2,2) / 1024):($0 - 0.35):($0 + 0.35):(below(2,1) / 1024):(below(2,2) / 1024) with boxxyerror fc rgb '#f28e2b' notitle, \
      $DATA using 0:(below(2,3) / 1024):($0 - 0.35):($0 + 0.35):(below(2,2) / 1024):(below(2,3) / 1024) with boxxyerror fc rgb '#e15759' notitle, \
@@ -47,7 +47,8 @@ plot $DATA using 0:(NaN):xtic(1) notitle, \
      $DATA using 0:(below(2,7) / 1024):($0 - 0.35):($0 + 0.35):(below(2,6) / 1024):(below(2,7) / 1024) with boxxyerror fc rgb '#b07aa1' notitle, \
      $DATA using 0:(below(2,8) / 1024):($0 - 0.35):($0 + 0.35):(below(2,7) / 1024):(below(2,8) / 1024) with boxxyerror fc rgb '#ff9da7' notitle, \
      budget_mib / 1024.0 with lines dt 2 lw 2 lc rgb '#c00000' notitle, \
-     $DATA using 0:(below(2,K) / 1024):(sprintf('%.0f %%', 100 * below(2,F) / budget_mib)) with labels offset 0,0.7 notitle
+     $DATA using 0:(below(2,K) / 1024):11 with labels offset 0,0.7 notitle, \
+     $DATA using 0:(below(2,K) / 1024):12 with labels offset 0,1.8 tc rgb '#4e79a7' notitle
 # the legend, a panel of its own across the image
 set lmargin at screen 0.090
 set rmargin at screen 0.97
@@ -66,7 +67,7 @@ unset yzeroaxis
 unset logscale
 set xrange [0:1]
 set yrange [0:1]
-set key inside left top horizontal Left reverse samplen 1.5 width 1 maxrows 2 noopaque nobox
+set key inside left top horizontal Left reverse samplen 2.5 width 1 maxrows 2 noopaque nobox
 plot NaN with boxes fs solid 1.0 fc rgb '#4e79a7' title 'parameters', \
      NaN with boxes fs solid 1.0 fc rgb '#f28e2b' title 'gradients', \
      NaN with boxes fs solid 1.0 fc rgb '#e15759' title 'optimizer', \
@@ -75,6 +76,6 @@ plot NaN with boxes fs solid 1.0 fc rgb '#4e79a7' title 'parameters', \
      NaN with boxes fs solid 1.0 fc rgb '#edc948' title 'buffers', \
      NaN with boxes fs solid 1.0 fc rgb '#b07aa1' title 'allocator cache', \
      NaN with boxes fs solid 1.0 fc rgb '#ff9da7' title 'runtime context', \
-     NaN with boxes fs solid 1.0 fc rgb '#c00000' title 'budget 64 GiB'
+     NaN with lines dt 2 lw 2 lc rgb '#c00000' title 'budget 62.08 GiB'
 unset multiplot
 unset output

@@ -23,34 +23,39 @@ set size square
 set key top left opaque box Left reverse
 # Panel 1 of 2
 set title 'step: MAPE 5.7 %, worst -9.6 %'
-set xlabel 'measured (ms)'
+set xlabel 'measured (ms), log axes'
 set ylabel 'estimated (ms)'
 set logscale xy
 set xtics (500, 1000, 2000, 5000)
 set ytics (500, 1000, 2000, 5000)
 set xrange [300:7000]
 set yrange [300:7000]
+set label 10 'DP 32 MBS 2' at first 683.51, graph 0.2633888436263504 left offset char 0.6,0 font ',8' front
+set arrow 10 from first 683.51, graph 0.2633888436263504 to first 683.51, first 617.8238159543721 nohead lc rgb '#909090' lw 0.5 front
+set label 11 'DP 8 PP 4 MB 32 MBS 2' at first 4893.55, graph 0.9121047566151417 right offset char -0.6,0 font ',8' front
+set label 12 'DP 16 MBS 2' at first 664.46, graph 0.22624598648349326 left offset char 0.6,0 font ',8' front
 plot '+' using 1:($1*0.9):($1*1.1) with filledcurves fc rgb '#d9d9d9' fs solid 1.0 noborder title '±10 %', \
      x with lines lc rgb '#404040' dt 2 title 'y = x', \
-     $DATA using 2:3 with points pt 7 ps 1 lc rgb '#4e79a7' title 'estimate', \
-     $DATA using 2:3:($4 == 1 ? strcol(1) : '') with labels left offset char 0.6,0.5 font ',8' notitle, \
-     $DATA using 2:3:($4 == 2 ? strcol(1) : '') with labels left offset char 0.6,-0.7 font ',8' notitle, \
-     $DATA using 2:3:($4 == 3 ? strcol(1) : '') with labels left offset char 0.6,1.6 font ',8' notitle
+     $DATA using 2:3 with points pt 7 ps 1 lc rgb '#4e79a7' title 'estimate'
+unset label
+unset arrow
 unset key
 # Panel 2 of 2
 set title 'peak memory: MAPE 2.9 %, worst +7.1 %'
-set xlabel 'measured (GiB)'
+set xlabel 'measured (GiB), linear axes'
 set ylabel 'estimated (GiB)'
 unset logscale
 set xtics 5
 set ytics 5
 set xrange [0:20]
 set yrange [0:20]
+set label 10 'DP 8 PP 4 MB 32 MBS 2' at first 6.962890625, graph 0.3730310440063477 left offset char 0.6,0 font ',8' front
+set label 11 'DP 2 MP 4 MBS 8' at first 8.890625, graph 0.4761957168579102 left offset char 0.6,0 font ',8' front
+set label 12 'DP 4 MP 2 MBS 4' at first 9.416015625, graph 0.5133385740007673 left offset char 0.6,0 font ',8' front
 plot '+' using 1:($1*0.9):($1*1.1) with filledcurves fc rgb '#d9d9d9' fs solid 1.0 noborder title '±10 %', \
      x with lines lc rgb '#404040' dt 2 title 'y = x', \
-     $DATA using 5:6 with points pt 7 ps 1 lc rgb '#4e79a7' title 'estimate', \
-     $DATA using 5:6:($7 == 1 ? strcol(1) : '') with labels left offset char 0.6,0.5 font ',8' notitle, \
-     $DATA using 5:6:($7 == 2 ? strcol(1) : '') with labels left offset char 0.6,-0.7 font ',8' notitle, \
-     $DATA using 5:6:($7 == 3 ? strcol(1) : '') with labels left offset char 0.6,1.6 font ',8' notitle
+     $DATA using 5:6 with points pt 7 ps 1 lc rgb '#4e79a7' title 'estimate'
+unset label
+unset arrow
 unset multiplot
 unset output

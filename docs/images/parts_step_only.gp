@@ -77,7 +77,7 @@ unset yzeroaxis
 unset logscale
 set xrange [0:1]
 set yrange [0:1]
-set key inside left top horizontal Left reverse samplen 1.5 width 1 maxrows 2 noopaque nobox
+set key inside left top horizontal Left reverse samplen 2.5 width 1 maxrows 2 noopaque nobox
 plot NaN with boxes fs solid 1.0 fc rgb '#4e79a7' title 'comp', \
      NaN with boxes fs solid 1.0 fc rgb '#f28e2b' title 'dp_wait', \
      NaN with boxes fs solid 1.0 fc rgb '#e15759' title 'mp_wait', \

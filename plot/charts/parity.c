@@ -152,10 +152,12 @@ static double judged(const nd_plot_parity_panel *p, size_t i)
     return p->corrected_ms ? p->corrected_ms[i] : p->estimated_ms[i];
 }
 
-/* Relative error of point i, or NaN when it has none (a measurement <= 0 or missing). */
+/* Relative error of point i, or NaN when it has none (a measurement <= 0 or missing) or is not
+ * judged (the panel's mask). */
 static double rel_error(const nd_plot_parity_panel *p, size_t i)
 {
     double m = p->measured_ms[i], e = judged(p, i);
+    if (p->judged && !p->judged[i]) return NAN;
     return isfinite(m) && m > 0 && isfinite(e) ? (e - m) / m : NAN;
 }
 
@@ -303,13 +305,98 @@ static void put_data(FILE *fp, const nd_plot_parity *plot, int corrected, const 
     }
 }
 
-/* "step: MAPE 5.7 %, worst -9.6 %" */
-static void put_panel_title(FILE *fp, const nd_plot_parity_panel *p, double mape, double worst)
+/* A labelled point's label as drawn: where, which side of the point, and the text (cut with
+ * "..." when no side of it has room for the whole). */
+typedef struct point_label {
+    double x, y;
+    double gy;   /* the label's height, a fraction of the plot area (graph coordinates) */
+    bool left;   /* the label ends at the point (right-aligned) */
+    bool leader; /* moved off its point's height: a thin line joins them */
+    char text[160];
+} point_label;
+
+/* Moves the labels apart vertically so no two are closer than gap (graph fraction) and all stay
+ * within [gap / 2, 1 - gap / 2]: upwards from the lowest, then back down from the top. */
+static void spread_labels(point_label *l, int n, double gap)
+{
+    int order[LABELLED_MAX], m = 0;
+    for (int i = 0; i < n; i++)
+        if (l[i].text[0]) order[m++] = i;
+    for (int i = 1; i < m; i++) /* insertion sort by height; ties keep rank order */
+        for (int j = i; j > 0 && l[order[j]].gy < l[order[j - 1]].gy; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    double floor_at = gap / 2;
+    for (int i = 0; i < m; i++) {
+        point_label *a = &l[order[i]];
+        if (a->gy < floor_at) a->gy = floor_at;
+        floor_at = a->gy + gap;
+    }
+    double ceil_at = 1 - gap / 2;
+    for (int i = m - 1; i >= 0; i--) {
+        point_label *a = &l[order[i]];
+        if (a->gy > ceil_at) a->gy = ceil_at;
+        ceil_at = a->gy - gap;
+    }
+}
+
+/* The labels of panel k (LABELLED_MAX at most, by rank): right of the point, unless the panel's
+ * cell has no room there and more on the left; cut to the side's room when neither holds it. A
+ * label may run into the empty gap right of its panel, never out of its cell, and on the left
+ * never over the axis (its tick labels); labels are kept a line apart and inside the plot area,
+ * with a leader line to a point they had to leave (spread_labels). Panels sit in a grid of
+ * cols x rows cells; a square panel's plot area is about 0.7 of the smaller of a cell's sides,
+ * centred; a character at 8 pt is about 6 px (5.6 on average, more for capitals). */
+static void panel_labels(const nd_plot_parity *plot, size_t k, const axis_range *r, size_t cols, size_t rows,
+                         const nd_plot_options *opt, const unsigned char *show, point_label *out)
+{
+    int width = opt && opt->width_px > 0 ? opt->width_px : ND_PLOT_WIDTH_DEFAULT;
+    int height = opt && opt->height_px > 0 ? opt->height_px : ND_PLOT_HEIGHT_DEFAULT;
+    if (rows > 2 && height == ND_PLOT_HEIGHT_DEFAULT) height = 330 * (int)rows;
+    double cell_w = (double)width / (double)cols, side = 0.7 * fmin(cell_w, (double)height / (double)rows);
+    const nd_plot_parity_panel *p = &plot->panels[k];
+    for (int rank = 0; rank < LABELLED_MAX; rank++) out[rank].text[0] = '\0';
+    for (size_t i = 0; i < plot->n_points; i++) {
+        int rank = show[k * plot->n_points + i];
+        double x = p->measured_ms[i], y = judged(p, i);
+        if (!rank || !isfinite(x) || !isfinite(y)) continue;
+        point_label *l = &out[rank - 1];
+        double f = r->log ? (log(x) - log(r->lo)) / (log(r->hi) - log(r->lo)) : (x - r->lo) / (r->hi - r->lo);
+        double margin = (cell_w - side) / 2, at = margin + f * side; /* within the cell, px */
+        double room_right = cell_w - at - 8, room_left = f * side - 8;
+        const char *name = plot->labels[i] ? plot->labels[i] : "";
+        double need = 6.0 * (double)strlen(name) + 8;
+        l->x = x;
+        l->y = y;
+        l->gy = r->log ? (log(y) - log(r->lo)) / (log(r->hi) - log(r->lo)) : (y - r->lo) / (r->hi - r->lo);
+        l->left = need > room_right && room_left > room_right;
+        double room = l->left ? room_left : room_right;
+        size_t fit = room > 8 ? (size_t)((room - 8) / 6.0) : 1, n = strlen(name);
+        if (n <= fit)
+            snprintf(l->text, sizeof l->text, "%s", name);
+        else
+            snprintf(l->text, sizeof l->text, "%.*s...", (int)(fit > 3 ? fit - 3 : 1), name);
+    }
+    double at[LABELLED_MAX];
+    for (int rank = 0; rank < LABELLED_MAX; rank++) at[rank] = out[rank].gy;
+    spread_labels(out, LABELLED_MAX, 13.0 / side); /* an 8 pt line is about 11 px */
+    for (int rank = 0; rank < LABELLED_MAX; rank++)
+        out[rank].leader = out[rank].text[0] && fabs(out[rank].gy - at[rank]) * side > 6;
+}
+
+/* "step: MAPE 5.7 %, worst -9.6 %"; a panel whose points are all too small to judge says so. */
+static void put_panel_title(FILE *fp, const nd_plot_parity *plot, const nd_plot_parity_panel *p, double mape,
+                            double worst)
 {
     char title[200];
     if (isfinite(mape))
         snprintf(title, sizeof title, "%s: MAPE %.1f %%, worst %+.1f %%", p->name ? p->name : "", 100 * mape,
                  100 * worst);
+    else if (p->judged && plot->n_points)
+        snprintf(title, sizeof title, "%s: not judged (< %.1f %% of step)", p->name ? p->name : "",
+                 100 * ND_PLOT_JUDGED_PART_SHARE);
     else
         snprintf(title, sizeof title, "%s", p->name ? p->name : "");
     fputs("set title ", fp);
@@ -320,14 +407,16 @@ static void put_panel_title(FILE *fp, const nd_plot_parity_panel *p, double mape
 /* One panel's commands. Columns of its data: m (measured), m + 1 (estimated),
  * m + 2 (corrected), then whether the point is labelled. */
 static void put_panel(FILE *fp, const nd_plot_parity *plot, size_t k, const axis_range *r, int corrected,
-                      double mape, double worst)
+                      double mape, double worst, const point_label *labels)
 {
     const nd_plot_parity_panel *p = &plot->panels[k];
-    size_t m = 2 + k * panel_width(corrected), e = m + 1, c = m + 2, named = m + panel_width(corrected) - 1;
+    size_t m = 2 + k * panel_width(corrected), e = m + 1, c = m + 2;
     const char *unit = p->unit ? p->unit : "ms";
     fprintf(fp, "# Panel %zu of %zu\n", k + 1, plot->n_panels);
-    put_panel_title(fp, p, mape, worst);
-    fprintf(fp, "set xlabel 'measured (%s)'\nset ylabel 'estimated (%s)'\n", unit, unit);
+    put_panel_title(fp, plot, p, mape, worst);
+    /* panels of one plot may differ in their axes (a panel with a 0 stays linear): each says which */
+    fprintf(fp, "set xlabel 'measured (%s), %s axes'\nset ylabel 'estimated (%s)'\n", unit,
+            r->log ? "log" : "linear", unit);
     if (r->log) {
         fputs("set logscale xy\n", fp);
         put_log_tics(fp, r->lo, r->hi);
@@ -347,6 +436,31 @@ static void put_panel(FILE *fp, const nd_plot_parity *plot, size_t k, const axis
         nd_plot_put_number(fp, r->hi);
         fputs("]\n", fp);
     }
+    /* The worst three points' labels, each on the side of its point that has room, a line apart
+     * (panel_labels); a label moved off its point's height has a leader line to it. */
+    for (int rank = 0; rank < LABELLED_MAX; rank++) {
+        const point_label *l = &labels[rank];
+        if (!l->text[0]) continue;
+        fprintf(fp, "set label %d ", 10 + rank);
+        nd_plot_put_string(fp, l->text);
+        fputs(" at first ", fp);
+        nd_plot_put_number(fp, l->x);
+        fputs(", graph ", fp);
+        nd_plot_put_number(fp, l->gy);
+        fprintf(fp, " %s offset char %s,0 font ',8' front\n", l->left ? "right" : "left",
+                l->left ? "-0.6" : "0.6");
+        if (l->leader) {
+            fprintf(fp, "set arrow %d from first ", 10 + rank);
+            nd_plot_put_number(fp, l->x);
+            fputs(", graph ", fp);
+            nd_plot_put_number(fp, l->gy);
+            fputs(" to first ", fp);
+            nd_plot_put_number(fp, l->x);
+            fputs(", first ", fp);
+            nd_plot_put_number(fp, l->y);
+            fputs(" nohead lc rgb '#909090' lw 0.5 front\n", fp);
+        }
+    }
     /* The band is filled between 0.9 x and 1.1 x over the sampled x range
      * ('+'); on log axes both edges are straight lines too. */
     fputs("plot '+' using 1:($1*0.9):($1*1.1) with filledcurves fc rgb '#d9d9d9' fs solid 1.0 "
@@ -358,23 +472,16 @@ static void put_panel(FILE *fp, const nd_plot_parity *plot, size_t k, const axis
                 "     $DATA using %zu:%zu:(0):($%zu-$%zu) with vectors nohead lc rgb '#b0b0b0' "
                 "notitle, \\\n",
                 m, e, c, e);
+    /* The second set is open triangles over filled dots: where the two coincide (a left-out
+     * prediction as good as the fit) both stay visible. */
     fprintf(fp, "     $DATA using %zu:%zu with points pt 7 ps 1 lc rgb '%s' title ", m, e, nd_plot_color(0));
     nd_plot_put_string(fp, plot->estimated_name ? plot->estimated_name : "estimated");
-    fputs(", \\\n", fp);
     if (corrected) {
-        fprintf(fp, "     $DATA using %zu:%zu with points pt 9 ps 1.2 lc rgb '%s' title ", m, c,
+        fprintf(fp, ", \\\n     $DATA using %zu:%zu with points pt 8 ps 1.5 lw 1.5 lc rgb '%s' title ", m, c,
                 nd_plot_color(2));
         nd_plot_put_string(fp, plot->corrected_name ? plot->corrected_name : "corrected");
-        fputs(", \\\n", fp);
     }
-    /* The worst three points' labels at three heights, so two close points stay readable. */
-    static const char *const offsets[] = {"0.6,0.5", "0.6,-0.7", "0.6,1.6"};
-    for (int rank = 1; rank <= LABELLED_MAX; rank++)
-        fprintf(fp,
-                "%s     $DATA using %zu:%zu:($%zu == %d ? strcol(1) : '') with labels left offset char %s "
-                "font ',8' notitle",
-                rank > 1 ? ", \\\n" : "", m, corrected ? c : e, named, rank, offsets[rank - 1]);
-    fputc('\n', fp);
+    fputs("\nunset label\nunset arrow\n", fp);
 }
 
 int nd_plot_parity_write(const char *out_base, const nd_plot_parity *plot, const nd_plot_options *opt,
@@ -418,7 +525,9 @@ int nd_plot_parity_write(const char *out_base, const nd_plot_parity *plot, const
     nd_plot_put_string(t.body.fp, nd_plot_title(opt, "Estimated against measured"));
     fputs(" font ',12'\nset grid\nset size square\nset key top left opaque box Left reverse\n", t.body.fp);
     for (size_t k = 0; k < plot->n_panels; k++) {
-        put_panel(t.body.fp, plot, k, &ranges[k], corrected, mape[k], worst[k]);
+        point_label labels[LABELLED_MAX];
+        panel_labels(plot, k, &ranges[k], cols, rows, &o, show, labels);
+        put_panel(t.body.fp, plot, k, &ranges[k], corrected, mape[k], worst[k], labels);
         if (k == 0 && plot->n_panels > 1) fputs("unset key\n", t.body.fp);
     }
     fputs("unset multiplot\n", t.body.fp);

@@ -6,7 +6,6 @@
 
 #include <math.h>
 #include <stdbool.h>
-#include <sys/stat.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +16,7 @@
 #include "nd/base/array.h"
 
 /* The kinds nd-plot knows, for the message refusing another. */
-static const char kind_names[] = "parity, parts, ranking, memory, potentials";
+static const char kind_names[] = "parity, parts, ranking, memory, potentials, ratios, loo, ranks, kernels";
 
 typedef int (*kind_fn)(const char *base, const nd_plot_cmd_input *in, nd_error *err);
 
@@ -37,6 +36,10 @@ static const kind_info kinds[] = {
      false, true, false},
     {"potentials", nd_plot_cmd_potentials, "recompute_potentials.csv from nd-search -rp",
      "recompute_potentials", true, true, false},
+    {"ratios", nd_plot_cmd_ratios, "nd-fit -o's <stem>_ratios.csv", NULL, false, false, false},
+    {"loo", nd_plot_cmd_loo, "nd-fit -o's <stem>_loo.csv", NULL, false, false, false},
+    {"ranks", nd_plot_cmd_ranks, "nd-classify's --detail file", "classify_ranks", false, false, false},
+    {"kernels", nd_plot_cmd_kernels, "nd-classify's --kernels file", "classify_kernels", false, false, false},
 };
 
 /* ---- the flags ------------------------------------------------------------ */
@@ -55,8 +58,7 @@ static int applies(const kind_info *k, const nd_plot_request *req, nd_error *err
     if (req->top && !k->uses_top)
         return nd_error_set(err, ND_EUSAGE, "-t applies to the ranking and potentials plots only");
     if (req->budget && !k->uses_budget)
-        return nd_error_set(err, ND_EUSAGE,
-                            "--budget applies to the ranking, memory and potentials plots only");
+        return nd_error_set(err, ND_EUSAGE, "-M applies to the ranking, memory and potentials plots only");
     if (req->no_idle && !k->uses_no_idle)
         return nd_error_set(err, ND_EUSAGE, "--no-idle applies to the parts plot only");
     return ND_OK;
@@ -95,41 +97,46 @@ static int read_flags(const kind_info *k, const nd_plot_request *req, nd_plot_cm
     if (req->top && (rc = whole_flag("-t", req->top, 1000000, &v, err))) return rc;
     in->top = (size_t)v;
     if (req->budget && (nd_parse_memory_mib(req->budget, &in->budget_mib) || !(in->budget_mib > 0)))
-        return nd_error_set(err, ND_EUSAGE, "--budget '%s': not a memory size such as 58GB, 60000MB or 80GiB",
+        return nd_error_set(err, ND_EUSAGE, "-M '%s': not a memory size such as 58GB, 60000MB or 80GiB",
                             req->budget);
     return ND_OK;
 }
 
 /* ---- the output name ------------------------------------------------------ */
 
-/* Whether -o names a directory (it ends with '/' or is one): the plot then takes its default
- * name in it, as -o means an output directory in the other binaries. */
-static bool names_directory(const char *path)
+/* The files' path without extension: -o's directory (else the current one) and --name (else
+ * the kind's own name). nd-compare names its plots after the round, and its CSV
+ * <round>_estimates.csv, nd-fit its plots' CSVs <round>_ratios.csv and <round>_loo.csv:
+ * dropping "_estimates" (or "_<kind>") gives the programs' own names. */
+static char *output_base(const kind_info *k, const nd_plot_request *req)
 {
-    struct stat st;
-    size_t n = strlen(path);
-    return (n && path[n - 1] == '/') || (stat(path, &st) == 0 && S_ISDIR(st.st_mode));
-}
-
-/* Beside the input, or in -o's directory. nd-compare names its plots after the round, and its
- * CSV <round>_estimates.csv: dropping "_estimates" gives the same names, so drawing again
- * replaces nd-compare's files rather than adding new ones. */
-static char *default_base(const kind_info *k, const nd_plot_request *req)
-{
-    char *dir = req->out_base ? nd_strdup(req->out_base) : nd_path_dir(req->input);
+    const char *dir = req->out_dir ? req->out_dir : ".";
+    if (req->name) return nd_path_join(dir, req->name);
     char *stem = nd_path_stem(req->input), *base = NULL;
-    if (dir && stem) {
-        static const char suffix[] = "_estimates";
-        size_t n = strlen(stem), s = sizeof suffix - 1;
-        if (n > s && strcmp(stem + n - s, suffix) == 0) stem[n - s] = '\0';
+    if (stem) {
+        char own[40];
+        snprintf(own, sizeof own, "_%s", k->name);
+        const char *suffixes[] = {"_estimates", own};
+        for (size_t i = 0; i < ND_ARRAY_LEN(suffixes); i++) {
+            size_t n = strlen(stem), s = strlen(suffixes[i]);
+            if (n > s && strcmp(stem + n - s, suffixes[i]) == 0) stem[n - s] = '\0';
+        }
         if (k->out_name)
             base = nd_path_join(dir, k->out_name);
         else
             base = nd_path_printf("%s/%s_%s%s", dir, stem, k->name, req->no_idle ? "_no_idle" : "");
     }
-    free(dir);
     free(stem);
     return base;
+}
+
+/* --name is a file name: a directory in it belongs in -o. */
+static int check_name(const char *name, nd_error *err)
+{
+    if (name && (!*name || strchr(name, '/')))
+        return nd_error_set(err, ND_EUSAGE, "--name '%s': a file name without '/' (the directory is -o DIR)",
+                            name);
+    return ND_OK;
 }
 
 /* ---- the command ---------------------------------------------------------- */
@@ -141,16 +148,7 @@ static const kind_info *find_kind(const char *name)
     return NULL;
 }
 
-static void say_written(FILE *out, const char *base, const nd_plot_options *opt)
-{
-    if (opt->script_only)
-        fprintf(out, "wrote %s.gp and %s.dat (--script-only: no image)\n", base, base);
-    else
-        fprintf(out, "wrote %s.%s, %s.gp and %s.dat\n", base, nd_plot_format_extension(opt->format), base,
-                base);
-}
-
-int nd_plot_command(const nd_plot_request *req, FILE *out, nd_error *err)
+int nd_plot_command(const nd_plot_request *req, nd_error *err)
 {
     const kind_info *k = find_kind(req->kind);
     char hint_buf[ND_TEXT_HINT_MAX];
@@ -162,15 +160,15 @@ int nd_plot_command(const nd_plot_request *req, FILE *out, nd_error *err)
     nd_plot_cmd_input in;
     memset(&in, 0, sizeof in);
     int rc = read_flags(k, req, &in, err);
+    if (!rc) rc = check_name(req->name, err);
+    if (!rc && req->out_dir) rc = nd_make_dir(req->out_dir, err);
     if (rc) return rc;
     nd_csv_table t;
     if ((rc = nd_csv_table_load(req->input, &t, err))) return rc;
     in.t = &t;
-    char *base =
-        req->out_base && !names_directory(req->out_base) ? nd_strdup(req->out_base) : default_base(k, req);
+    char *base = output_base(k, req);
     if (!base) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     if (!rc) rc = k->draw(base, &in, err);
-    if (!rc) say_written(out, base, &in.opt);
     free(base);
     nd_csv_table_free(&t);
     return rc;

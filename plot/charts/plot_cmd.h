@@ -25,27 +25,28 @@
  * typed (NULL when the flag was not given): the command checks them, so the
  * main only collects them. */
 typedef struct nd_plot_request {
-    const char *kind;     /* parity, parts, ranking, memory or potentials */
-    const char *input;    /* the CSV file */
-    const char *out_base; /* -o: output path without extension, or a directory (existing, or
-                             ending with '/') for the default name; NULL: beside the input,
-                             named by kind (<stem>_parity, <stem>_parts, ranking, memory,
-                             recompute_potentials) */
-    const char *format;   /* --format png|svg|pdf; NULL: png */
-    const char *top;      /* -t K: ranking rows (default 10), potentials configurations
+    const char *kind;    /* parity, parts, ranking, memory or potentials */
+    const char *input;   /* the CSV file */
+    const char *out_dir; /* -o DIR: where the files go (created if missing); NULL: the current
+                             directory, never the input's unless -o names it */
+    const char *name;    /* --name NAME: the files' name without extension; NULL: the kind's
+                             (<stem>_parity, <stem>_parts, ranking, memory, ...) */
+    const char *format;  /* --format png|svg|pdf; NULL: png */
+    const char *top;     /* -t K: ranking rows (default 10), potentials configurations
                              (default all) */
-    const char *budget;   /* --budget SIZE (nd_parse_memory_mib): ranking, memory, potentials */
-    const char *title;    /* --title TEXT; NULL: the plot's default title */
-    const char *width;    /* --width PX */
-    const char *height;   /* --height PX */
-    bool no_idle;         /* --no-idle: parts without idle (ND's _no_idle view) */
-    bool script_only;     /* --script-only: write .gp and .dat, run no gnuplot */
+    const char *budget;  /* -M SIZE (nd_parse_memory_mib): ranking, memory, potentials */
+    const char *title;   /* --title TEXT; NULL: the plot's default title */
+    const char *width;   /* --width PX */
+    const char *height;  /* --height PX */
+    bool no_idle;        /* --no-idle: parts without idle (ND's _no_idle view) */
+    bool script_only;    /* --script-only: write .gp and .dat, run no gnuplot */
 } nd_plot_request;
 
-/* Reads req->input, draws the plot and prints the files written to out.
+/* Reads req->input and draws the plot (the files it wrote are the run's outputs: nd-plot's
+ * main names them, "wrote PATH").
  * Errors: ND_EUSAGE (unknown kind, a bad or inapplicable flag value),
  * ND_EINPUT (the CSV: "FILE:LINE: column 'X': ..."), ND_EIO, ND_ERUNTIME
  * (gnuplot), ND_ENOMEM — with one line in err. */
-int nd_plot_command(const nd_plot_request *req, FILE *out, nd_error *err);
+int nd_plot_command(const nd_plot_request *req, nd_error *err);
 
 #endif

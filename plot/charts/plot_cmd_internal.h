@@ -3,7 +3,8 @@
  *
  * plot_cmd.c checks the request, loads the CSV and calls one kind; the kinds
  * (plot_cmd_compare.c: parity, parts; plot_cmd_search.c: ranking, memory,
- * potentials) turn the table's columns into an nd_plot_* struct and draw it.
+ * potentials; plot_cmd_more.c: ratios, loo, ranks, kernels) turn the table's columns into
+ * an nd_plot_* struct and draw it.
  */
 #ifndef ND_PLOT_CMD_INTERNAL_H
 #define ND_PLOT_CMD_INTERNAL_H
@@ -32,6 +33,10 @@ int nd_plot_cmd_parts(const char *base, const nd_plot_cmd_input *in, nd_error *e
 int nd_plot_cmd_ranking(const char *base, const nd_plot_cmd_input *in, nd_error *err);
 int nd_plot_cmd_memory(const char *base, const nd_plot_cmd_input *in, nd_error *err);
 int nd_plot_cmd_potentials(const char *base, const nd_plot_cmd_input *in, nd_error *err);
+int nd_plot_cmd_ratios(const char *base, const nd_plot_cmd_input *in, nd_error *err);
+int nd_plot_cmd_loo(const char *base, const nd_plot_cmd_input *in, nd_error *err);
+int nd_plot_cmd_ranks(const char *base, const nd_plot_cmd_input *in, nd_error *err);
+int nd_plot_cmd_kernels(const char *base, const nd_plot_cmd_input *in, nd_error *err);
 
 /* The indices of columns names[0..n-1] into cols. A missing column is
  * ND_EINPUT "FILE:LINE: no column 'X' (the <kind> plot reads <source>)". */

@@ -13,7 +13,7 @@
 #include "nd/base/text.h"
 #include "plot_cmd_internal.h"
 
-typedef char label_text[ND_PLOT_CMD_LABEL_MAX + 32];
+typedef char label_text[ND_PLOT_CMD_LABEL_MAX + 64];
 
 /* ---- ranking ---------------------------------------------------------------- */
 
@@ -22,20 +22,63 @@ typedef char label_text[ND_PLOT_CMD_LABEL_MAX + 32];
 typedef struct ranking_buf {
     const char **labels;
     label_text *text;
-    double *parts, *peak; /* [n * parts], [n] */
+    double *parts, *peak, *lo, *hi, *pf; /* [n * parts], [n] each */
+    int *tied;
+    size_t *variants; /* [rows] rows folded into each shown row, itself included */
 } ranking_buf;
 
-static int ranking_alloc(ranking_buf *b, size_t n, nd_error *err)
+static int ranking_alloc(ranking_buf *b, size_t n, size_t rows, nd_error *err)
 {
     b->labels = calloc(n, sizeof *b->labels);
     b->text = calloc(n, sizeof *b->text);
-    b->parts = calloc(n * (ND_PARTS + 1), sizeof *b->parts);
-    if (!b->labels || !b->text || !b->parts) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    b->parts = calloc(n * (ND_PARTS + 4), sizeof *b->parts);
+    b->tied = calloc(n, sizeof *b->tied);
+    b->variants = calloc(rows, sizeof *b->variants);
+    if (!b->labels || !b->text || !b->parts || !b->tied || !b->variants)
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
     b->peak = b->parts + n * ND_PARTS;
+    b->lo = b->peak + n;
+    b->hi = b->lo + n;
+    b->pf = b->hi + n;
     return ND_OK;
 }
 
-static int ranking_row(const nd_csv_table *t, size_t i, const size_t *cols, ranking_buf *b, nd_error *err)
+static void ranking_free(ranking_buf *b)
+{
+    free(b->labels);
+    free(b->text);
+    free(b->parts);
+    free(b->tied);
+    free(b->variants);
+}
+
+/* The optional columns of nd-search's answer (-1 when absent: an older file, every row shown,
+ * no intervals). */
+typedef struct answer_cols {
+    int folded, lo, hi, tied, pf, headroom, interval;
+} answer_cols;
+
+static void find_answer(const nd_csv_table *t, answer_cols *a)
+{
+    const nd_ranking_format *f = &nd_ranking_csv;
+    a->folded = nd_csv_table_find(t, f->folded_into);
+    a->lo = nd_csv_table_find(t, f->step_lo_ms);
+    a->hi = nd_csv_table_find(t, f->step_hi_ms);
+    a->tied = nd_csv_table_find(t, f->tied_with_best);
+    a->pf = nd_csv_table_find(t, f->p_fastest);
+    a->headroom = nd_csv_table_find(t, f->headroom_mib);
+    a->interval = nd_csv_table_find(t, f->interval);
+}
+
+static int optional_number(const nd_csv_table *t, size_t i, int col, double *v, nd_error *err)
+{
+    *v = NAN;
+    return col < 0 ? ND_OK : nd_csv_table_number(t, i, (size_t)col, v, err);
+}
+
+/* Row i of the file as the k-th row drawn. */
+static int ranking_row(const nd_csv_table *t, size_t i, size_t k, const size_t *cols, const answer_cols *a,
+                       ranking_buf *b, nd_error *err)
 {
     const char *rank = nd_csv_table_cell(t, i, cols[0]);
     int64_t r;
@@ -45,13 +88,43 @@ static int ranking_row(const nd_csv_table *t, size_t i, const size_t *cols, rank
     char deg[ND_PLOT_CMD_LABEL_MAX];
     int rc = nd_plot_cmd_degrees(t, i, deg, err);
     if (rc) return rc;
-    snprintf(b->text[i], sizeof b->text[i], "#%lld  %s", (long long)r, deg);
-    b->labels[i] = b->text[i];
-    if ((rc = nd_csv_table_number(t, i, cols[1], &b->peak[i], err))) return rc;
-    return nd_plot_cmd_numbers(t, i, cols + 2, ND_PARTS, &b->parts[i * ND_PARTS], err);
+    if (b->variants[i] > 1)
+        snprintf(b->text[k], sizeof b->text[k], "#%zu  %s (+%zu)", k + 1, deg, b->variants[i] - 1);
+    else
+        snprintf(b->text[k], sizeof b->text[k], "#%zu  %s", k + 1, deg);
+    b->labels[k] = b->text[k];
+    double tied = NAN;
+    if (!rc) rc = nd_csv_table_number(t, i, cols[1], &b->peak[k], err);
+    if (!rc) rc = optional_number(t, i, a->lo, &b->lo[k], err);
+    if (!rc) rc = optional_number(t, i, a->hi, &b->hi[k], err);
+    if (!rc) rc = optional_number(t, i, a->pf, &b->pf[k], err);
+    if (!rc) rc = optional_number(t, i, a->tied, &tied, err);
+    b->tied[k] = isnan(tied) ? -1 : tied == 1;
+    return rc ? rc : nd_plot_cmd_numbers(t, i, cols + 2, ND_PARTS, &b->parts[k * ND_PARTS], err);
 }
 
-/* The first -t rows in file order (nd-search writes them best first). */
+/* Which rows are shown (folded_into blank) and how many fold into each; folded_into names the
+ * rank of an earlier row. */
+static int count_variants(const nd_csv_table *t, const answer_cols *a, size_t *variants, nd_error *err)
+{
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const char *into = a->folded < 0 ? NULL : nd_csv_table_cell(t, i, (size_t)a->folded);
+        int64_t r;
+        if (!into) {
+            variants[i]++;
+            continue;
+        }
+        if (nd_parse_int64(into, 1, (int64_t)i, &r))
+            return nd_error_set(err, ND_EINPUT, "%s:%d: column '%s': '%s' is not the rank of an earlier row",
+                                t->path, t->lines[i], nd_ranking_csv.folded_into, into);
+        variants[r - 1]++;
+    }
+    return ND_OK;
+}
+
+/* The first -t distinct choices in file order (nd-search writes them best first): the rows it
+ * shows, the rows folded into them counted. The budget is -M's, else the first row's peak plus
+ * its headroom. */
 int nd_plot_cmd_ranking(const char *base, const nd_plot_cmd_input *in, nd_error *err)
 {
     const char *names[2 + ND_PARTS] = {nd_ranking_csv.rank, nd_ranking_csv.memory_mb};
@@ -60,18 +133,51 @@ int nd_plot_cmd_ranking(const char *base, const nd_plot_cmd_input *in, nd_error 
     int rc = nd_plot_cmd_need_rows(in, err);
     if (!rc) rc = nd_plot_cmd_columns(in, names, 2 + ND_PARTS, cols, err);
     if (rc) return rc;
-    size_t top = in->top ? in->top : RANKING_TOP_DEFAULT;
-    size_t n = top < in->t->n_rows ? top : in->t->n_rows;
+    const nd_csv_table *t = in->t;
+    answer_cols a;
+    find_answer(t, &a);
+    /* by default the choices the search judged (tied_with_best stated), else nd-search's -t default */
+    size_t judged = 0;
+    for (size_t i = 0; a.tied >= 0 && a.folded >= 0 && i < t->n_rows; i++)
+        judged += nd_csv_table_cell(t, i, (size_t)a.tied) != NULL;
+    size_t top = in->top ? in->top : judged ? judged : RANKING_TOP_DEFAULT;
+    size_t n = top < t->n_rows ? top : t->n_rows;
     ranking_buf b = {0};
-    rc = ranking_alloc(&b, n, err);
-    for (size_t i = 0; !rc && i < n; i++) rc = ranking_row(in->t, i, cols, &b, err);
+    rc = ranking_alloc(&b, n, t->n_rows, err);
+    if (!rc) rc = count_variants(t, &a, b.variants, err);
+    size_t k = 0, shown = 0;
+    for (size_t i = 0; !rc && i < t->n_rows; i++) {
+        if (!b.variants[i]) continue;
+        shown++;
+        if (k < n) rc = ranking_row(t, i, k++, cols, &a, &b, err);
+    }
+    double budget = in->budget_mib, headroom = NAN;
+    if (!rc && !isfinite(budget) && a.headroom >= 0 &&
+        !(rc = nd_csv_table_number(t, 0, (size_t)a.headroom, &headroom, err)) && isfinite(headroom))
+        budget = b.peak[0] + headroom;
     if (!rc) {
-        nd_plot_ranking p = {n, b.labels, ND_PARTS, nd_part_names, b.parts, b.peak, in->budget_mib};
+        const char *kind = a.interval >= 0 ? nd_csv_table_cell(t, 0, (size_t)a.interval) : NULL;
+        char subtitle[256], interval[64];
+        const char *slash = strrchr(t->path, '/');
+        snprintf(subtitle, sizeof subtitle, "%zu of %zu distinct choices in %.80s%s%s", k, shown,
+                 slash ? slash + 1 : t->path, kind ? ", " : "", kind ? kind : "");
+        snprintf(interval, sizeof interval, "its %s interval", kind ? kind : "");
+        nd_plot_ranking p = {k,
+                             b.labels,
+                             ND_PARTS,
+                             nd_part_names,
+                             b.parts,
+                             b.peak,
+                             budget,
+                             a.lo >= 0 ? b.lo : NULL,
+                             a.hi >= 0 ? b.hi : NULL,
+                             a.tied >= 0 ? b.tied : NULL,
+                             a.pf >= 0 ? b.pf : NULL,
+                             kind ? interval : NULL,
+                             subtitle};
         rc = nd_plot_ranking_write(base, &p, &in->opt, err);
     }
-    free(b.labels);
-    free(b.text);
-    free(b.parts);
+    ranking_free(&b);
     return rc;
 }
 
@@ -111,7 +217,7 @@ int nd_plot_cmd_memory(const char *base, const nd_plot_cmd_input *in, nd_error *
     if (!rc) rc = memory_budget(in, &budget, err);
     if (!rc) {
         nd_plot_stage_memory p = {n,    stage >= 0 ? labels : NULL, COMPONENTS, f->title, v, budget,
-                                  NULL, ND_MEMORY_RECLAIMABLE};
+                                  NULL, ND_MEMORY_RECLAIMABLE,      NULL};
         rc = nd_plot_stage_memory_write(base, &p, &in->opt, err);
     }
     free(labels);

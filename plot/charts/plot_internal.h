@@ -66,6 +66,12 @@ void nd_plot_put_key_panel(FILE *fp, const char *const *names, const char *const
                            const char *mark_title, double left, double bottom, double top,
                            const nd_plot_options *opt);
 
+/* The same, and after the entries, when budget_title is not NULL, the budget as it is drawn:
+ * a dashed red line titled budget_title. */
+void nd_plot_put_key_panel_line(FILE *fp, const char *const *names, const char *const *colors, size_t n,
+                                const char *mark_title, const char *budget_title, double left, double bottom,
+                                double top, const nd_plot_options *opt);
+
 /* Whether budget_mib asks for a budget line: finite and > 0. */
 bool nd_plot_has_budget(double budget_mib);
 /* A plot clause (starting with ", \" and a new line) drawing the budget as a

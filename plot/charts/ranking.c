@@ -1,16 +1,19 @@
-/* Ranking plot: why the best strategy is first, and whether each fits.
+/* Ranking plot: which should I run, and how sure is nd?
  *
- * Near-identical step times (5,868 ms against 5,915 ms) on an axis from 0 look
- * alike; what separates the candidates is a fraction of a percent in a few
- * parts. So the left panel draws each strategy's step as its difference from
- * #1, in % of #1's step, split into the parts that differ: a part a candidate
- * spends more on than #1 stacks right of 0, one it spends less on stacks left,
- * and a black mark sits at the net difference. Parts equal in every row carry
- * no information here and are left out, so the legend holds only parts that
- * explain an order. The right panel draws each peak memory as a bar against the
- * budget, in GiB, with its % of the budget. Strategies are rows, names on the
- * left where long ones read without rotation. */
+ * The candidates are distinct choices (the search folds rows that differ only in OP, or in
+ * VPP by less than 0.5 %), one row each, best on top, named on the left where long names read
+ * without rotation. The left panel puts each step time on one millisecond axis as a point
+ * with its interval as a bar, #1's interval shaded across every row: a row whose point sits
+ * in the shade and is drawn in amber cannot be told apart from #1, one in grey can (it is
+ * slower). A step axis from 0 would hide the differences, a difference axis (ms against #1)
+ * would draw 0.001 % as if it mattered; the intervals say at a glance how much the order
+ * means. The column right of it says by how much each is behind #1 and which part makes most
+ * of it (the parts that differ are in the data), and P(fastest) when the calibration gives
+ * odds. The right panel is each peak memory per device against the budget (dashed), the
+ * headroom written in the bar; a bar within 5 % of the budget is amber. The legend names every
+ * mark, the budget's as a dashed line. */
 #include "plot_internal.h"
+#include "nd/base/array.h"
 #include "nd/base/units.h"
 
 #include <math.h>
@@ -19,25 +22,31 @@
 #include <string.h>
 
 #define RANKING_PARTS_MAX 64
+#define TEXT_MAX          64
+
+/* Colours: #1, a choice nd cannot tell apart from it, one it can, #1's interval shaded. */
+#define COLOR_BEST     "#4e79a7"
+#define COLOR_TIED     "#e49444"
+#define COLOR_APART    "#8c8c8c"
+#define COLOR_UNJUDGED "#c9c9c9"
+#define COLOR_SHADE    "#dce6f2"
+#define COLOR_MEMORY   "#bac2cc"
+#define COLOR_TIGHT    "#f1ce63"
+#define COLOR_OVER     "#e15759"
 
 typedef struct ranking_view {
-    size_t keep[RANKING_PARTS_MAX], n_keep;
-    double *step_ms;                /* [n] the sum of the finite parts */
-    double best_ms;                 /* step of #1 */
-    double lo_pct, hi_pct, net_max; /* extent of the stacks, largest |net| */
-    double peak_max_mib;
+    size_t keep[RANKING_PARTS_MAX], n_keep; /* the parts that differ between rows */
+    double *step_ms;                        /* [n] the sum of the finite parts */
+    double *lo, *hi;                        /* [n] the interval (the step itself when none) */
+    char (*line1)[TEXT_MAX], (*line2)[TEXT_MAX], (*line3)[TEXT_MAX];
+    int lines; /* lines of text a row has room for (1 to 3) */
+    double x_lo, x_hi, peak_max_mib;
 } ranking_view;
 
 static double part_at(const nd_plot_ranking *p, size_t i, size_t k)
 {
     double v = p->parts_ms[i * p->n_parts + k];
     return isfinite(v) ? v : 0;
-}
-
-/* The difference of row i's part k from #1's, in % of #1's step. */
-static double delta_pct(const nd_plot_ranking *p, const ranking_view *v, size_t i, size_t k)
-{
-    return v->best_ms > 0 ? 100.0 * (part_at(p, i, k) - part_at(p, 0, k)) / v->best_ms : 0;
 }
 
 static int check_ranking(const nd_plot_ranking *p, nd_error *err)
@@ -58,42 +67,93 @@ static int check_ranking(const nd_plot_ranking *p, nd_error *err)
     return ND_OK;
 }
 
-/* Steps, kept parts and the extents the axes need. */
+/* ms with a decimal below 10, whole above: "+0.5 ms", "+53 ms". */
+static void put_ms(char *buf, size_t size, double ms)
+{
+    snprintf(buf, size, fabs(ms) < 10 ? "%+.1f ms" : "%+.0f ms", ms);
+}
+
+static bool tied_at(const nd_plot_ranking *p, size_t i)
+{
+    return i > 0 && p->tied && p->tied[i] == 1;
+}
+
+/* 2 for #1, 1 when it cannot be told apart from #1, 0 when it can, 3 when nobody judged
+ * (no tied array, or tied < 0: a row beyond the ones the search gave odds for). */
+static int status_at(const nd_plot_ranking *p, size_t i)
+{
+    return i == 0 ? 2 : !p->tied || p->tied[i] < 0 ? 3 : p->tied[i] ? 1 : 0;
+}
+
+/* The column's lines of row i: how far behind #1 (or #1's step), the part that makes most of
+ * the difference, P(fastest). */
+static void row_text(const nd_plot_ranking *p, const ranking_view *v, size_t i)
+{
+    double best = v->step_ms[0], diff = v->step_ms[i] - best;
+    double pf = p->p_fastest ? p->p_fastest[i] : NAN;
+    if (isfinite(pf)) snprintf(v->line3[i], TEXT_MAX, "P(fastest) %.0f %%", 100 * pf);
+    if (i == 0) {
+        snprintf(v->line1[i], TEXT_MAX, "%.1f ms", best);
+        snprintf(v->line2[i], TEXT_MAX, "the pick");
+        return;
+    }
+    double pct = best > 0 ? 100 * diff / best : 0;
+    int digits = fabs(pct) < 0.1 ? 3 : fabs(pct) < 1 ? 2 : 1;
+    char ms[32], part[32];
+    put_ms(ms, sizeof ms, diff);
+    snprintf(v->line1[i], TEXT_MAX, "%+.*f %%, %s%s", digits, pct, ms, tied_at(p, i) ? ", tied" : "");
+    size_t top = 0;
+    double most = 0;
+    for (size_t k = 0; k < p->n_parts; k++) {
+        double d = part_at(p, i, k) - part_at(p, 0, k);
+        if (fabs(d) > fabs(most)) {
+            most = d;
+            top = k;
+        }
+    }
+    put_ms(part, sizeof part, most);
+    if (most != 0) snprintf(v->line2[i], TEXT_MAX, "%s %s", p->part_names[top], part);
+}
+
+/* Steps, intervals, the parts that differ and the axes' extents. */
 static void build_view(const nd_plot_ranking *p, ranking_view *v)
 {
+    v->x_lo = INFINITY;
+    v->x_hi = -INFINITY;
     for (size_t i = 0; i < p->n_strategies; i++) {
         double s = 0;
         for (size_t k = 0; k < p->n_parts; k++) s += part_at(p, i, k);
         v->step_ms[i] = s;
+        double lo = p->lo_ms && isfinite(p->lo_ms[i]) ? p->lo_ms[i] : s;
+        double hi = p->hi_ms && isfinite(p->hi_ms[i]) ? p->hi_ms[i] : s;
+        v->lo[i] = lo < s ? lo : s;
+        v->hi[i] = hi > s ? hi : s;
+        if (v->lo[i] < v->x_lo) v->x_lo = v->lo[i];
+        if (v->hi[i] > v->x_hi) v->x_hi = v->hi[i];
         if (isfinite(p->peak_mib[i]) && p->peak_mib[i] > v->peak_max_mib) v->peak_max_mib = p->peak_mib[i];
     }
-    v->best_ms = v->step_ms[0];
     for (size_t k = 0; k < p->n_parts; k++) {
         bool differs = false;
-        for (size_t i = 1; i < p->n_strategies && !differs; i++) differs = delta_pct(p, v, i, k) != 0;
+        for (size_t i = 1; i < p->n_strategies && !differs; i++)
+            differs = part_at(p, i, k) != part_at(p, 0, k);
         if (differs) v->keep[v->n_keep++] = k;
     }
-    for (size_t i = 0; i < p->n_strategies; i++) {
-        double pos = 0, neg = 0;
-        for (size_t j = 0; j < v->n_keep; j++) {
-            double d = delta_pct(p, v, i, v->keep[j]);
-            if (d > 0)
-                pos += d;
-            else
-                neg += d;
-        }
-        if (pos > v->hi_pct) v->hi_pct = pos;
-        if (neg < v->lo_pct) v->lo_pct = neg;
-        if (fabs(pos + neg) > v->net_max) v->net_max = fabs(pos + neg);
-    }
+    for (size_t i = 0; i < p->n_strategies; i++) row_text(p, v, i);
+    /* the rows share 64 % of the image's height (700 px by default), a line of text 15 px */
+    double row_px = 0.64 * ND_PLOT_HEIGHT_DEFAULT / (double)p->n_strategies;
+    v->lines = row_px >= 48 && p->p_fastest ? 3 : row_px >= 32 ? 2 : 1;
 }
 
 static void put_data(FILE *fp, const nd_plot_ranking *p, const ranking_view *v)
 {
-    fputs("# nd ranking data: one row per strategy in rank order (best first): its step (ms, the sum of "
-          "its parts), peak memory (MiB), then for each part that differs between rows its difference "
-          "from #1 in % of #1's step.\n# label step_ms peak_mib",
-          fp);
+    fputs(
+        "# nd ranking data: one row per distinct choice in rank order (best first): its step (ms, the sum of "
+        "its parts) and its interval (ms), 2 for #1, 1 when it cannot be told apart from #1, 0 when it "
+        "can, 3 when not judged, "
+        "P(fastest) (nan: no odds), peak memory (MiB), the lines of text drawn beside it, then for each "
+        "part that differs between rows its difference from #1 (ms).\n"
+        "# label step_ms lo_ms hi_ms status p_fastest peak_mib text1 text2 text3",
+        fp);
     for (size_t j = 0; j < v->n_keep; j++) {
         fputs(" d:", fp);
         nd_plot_put_word(fp, p->part_names[v->keep[j]]);
@@ -101,77 +161,115 @@ static void put_data(FILE *fp, const nd_plot_ranking *p, const ranking_view *v)
     fputc('\n', fp);
     for (size_t i = 0; i < p->n_strategies; i++) {
         nd_plot_put_label(fp, p->labels[i]);
+        const double nums[] = {
+            v->step_ms[i], v->lo[i], v->hi[i], status_at(p, i), p->p_fastest ? p->p_fastest[i] : NAN,
+            p->peak_mib[i]};
+        for (size_t k = 0; k < ND_ARRAY_LEN(nums); k++) {
+            fputc(' ', fp);
+            nd_plot_put_number(fp, nums[k]);
+        }
         fputc(' ', fp);
-        nd_plot_put_number(fp, v->step_ms[i]);
+        nd_plot_put_label(fp, v->line1[i]);
         fputc(' ', fp);
-        nd_plot_put_number(fp, p->peak_mib[i]);
+        nd_plot_put_label(fp, v->line2[i]);
+        fputc(' ', fp);
+        nd_plot_put_label(fp, v->line3[i]);
         for (size_t j = 0; j < v->n_keep; j++) {
             fputc(' ', fp);
-            nd_plot_put_number(fp, delta_pct(p, v, i, v->keep[j]));
+            nd_plot_put_number(fp, part_at(p, i, v->keep[j]) - part_at(p, 0, v->keep[j]));
         }
         fputc('\n', fp);
     }
 }
 
-/* The left panel: stacks of differences, a mark at the net, its text. */
-static void put_delta_panel(FILE *fp, const ranking_view *v, double split)
+/* The smallest 1, 2 or 5 x 10^k at least x (x > 0): tics a reader counts in. */
+static double nice125(double x)
 {
-    double span = v->hi_pct - v->lo_pct;
-    if (!(span > 0)) span = 1;
-    /* Digits enough for the largest difference to show two significant figures. */
-    int digits = v->net_max < 1 ? 2 : v->net_max < 10 ? 1 : 0;
-    fprintf(fp, "K = %zu\nbest_ms = ", v->n_keep);
-    nd_plot_put_number(fp, v->best_ms);
-    fputs("\n# pos(k), neg(k): where segment k of the right (slower) and left (faster) stacks starts\n"
-          "pos(k) = sum [j=0:k-1] (v(4 + j) > 0 ? v(4 + j) : 0)\n"
-          "neg(k) = sum [j=0:k-1] (v(4 + j) < 0 ? v(4 + j) : 0)\n"
-          "lo(k) = v(4 + k) >= 0 ? pos(k) : neg(k + 1)\n"
-          "hi(k) = v(4 + k) >= 0 ? pos(k + 1) : neg(k)\n"
-          "net(x) = sum [j=0:K-1] v(4 + j)\n",
-          fp);
-    /* The net difference is written right of the panel, a column of its own that no bar reaches. */
-    fprintf(fp, "set lmargin at screen %.3f\nset rmargin at screen 0.595\n", split);
-    fputs("set title ", fp);
-    char title[160];
-    snprintf(title, sizeof title, "step time against #1 (%.1f ms), by part", v->best_ms);
-    nd_plot_put_string(fp, title);
-    fputs(
-        "\nset xlabel 'slower than #1 (%)'\nset yzeroaxis lt 1 lw 1.5 lc rgb '#404040'\nset format x '%+g'\n"
-        "xmin = ",
-        fp);
-    nd_plot_put_number(fp, v->lo_pct - 0.04 * span);
-    fputs("\nxmax = ", fp);
-    nd_plot_put_number(fp, v->hi_pct + 0.04 * span);
-    fputs("\nset xrange [xmin:xmax]\nunset key\nset xtics ", fp);
-    nd_plot_put_number(fp, nd_plot_nice_ceil(span / 5)); /* five or six tics: readable in a narrow panel */
-    fputc('\n', fp);
-    fputs("plot $DATA using (0):0:ytic(1) with points pt -1 notitle", fp);
-    for (size_t j = 0; j < v->n_keep; j++) {
-        fprintf(
-            fp,
-            ", \\\n     $DATA using ((lo(%zu) + hi(%zu)) / 2):0:(lo(%zu)):(hi(%zu)):($0 - 0.32):($0 + 0.32) "
-            "with boxxyerror fc rgb '%s' notitle",
-            j, j, j, j, nd_plot_color(v->keep[j]));
-    }
-    fputs(", \\\n     $DATA using (net(0)):0 with points pt 9 ps 1.3 lc rgb '#000000' notitle", fp);
-    fprintf(fp,
-            ", \\\n     $DATA using (xmax):0:($0 == 0 ? sprintf('%%.1f ms', $2) : "
-            "sprintf('%%+.%df %%%%, %%+.0f ms', net(0), $2 - best_ms)) with labels left offset char 1,0 "
-            "notitle\n",
-            digits);
+    double p = nd_plot_pow10((int)floor(log10(x)));
+    return x <= p ? p : x <= 2 * p ? 2 * p : x <= 5 * p ? 5 * p : 10 * p;
 }
 
-/* The right panel: peak memory bars against the budget, % of the budget inside. */
+/* x on the decimal grid of tic, as the double nearest to its decimal text (29.9, not
+ * 29.900000000000002): a tic's digits, one more. */
+static double on_grid(double x, double tic)
+{
+    int digits = tic >= 1 ? 0 : (int)ceil(-log10(tic)) + 1;
+    char text[64];
+    snprintf(text, sizeof text, "%.*f", digits, x);
+    return strtod(text, NULL);
+}
+
+/* A tic step giving at most `tics` tics over the span (at least 2), and the range's ends on it. */
+static void nice_range(double lo, double hi, int tics, double *from, double *to, double *tic)
+{
+    double span = hi - lo;
+    if (!(span > 0)) span = fabs(hi) > 0 ? fabs(hi) * 0.02 : 1;
+    *tic = nice125(span / (tics > 2 ? tics : 2));
+    *from = on_grid(floor((lo - 0.04 * span) / *tic) * *tic, *tic);
+    if (lo >= 0 && *from < 0) *from = 0; /* a step is never below 0 ms: nor is its axis */
+    *to = on_grid(ceil((hi + 0.04 * span) / *tic) * *tic, *tic);
+}
+
+/* The left panel: points and interval bars, #1's interval shaded; the text column right of it. */
+static void put_step_panel(FILE *fp, const nd_plot_ranking *p, const ranking_view *v, double split,
+                           const nd_plot_options *opt)
+{
+    double from, to, tic;
+    /* as many tics as their labels fit side by side: about 7 px a digit and a gap of 3 digits */
+    int width = opt && opt->width_px > 0 ? opt->width_px : ND_PLOT_WIDTH_DEFAULT;
+    char widest[32];
+    snprintf(widest, sizeof widest, "%.0f", fabs(v->x_hi) > fabs(v->x_lo) ? v->x_hi : v->x_lo);
+    int tics = (int)((0.55 - split) * width / (7.2 * ((double)strlen(widest) + 3)));
+    nice_range(v->x_lo, v->x_hi, tics < 5 ? tics : 5, &from, &to, &tic);
+    fprintf(fp, "set lmargin at screen %.3f\nset rmargin at screen 0.55\n", split);
+    fputs("set title 'step time (ms): the estimate and its interval'\nset xlabel 'ms per step'\n"
+          "set format x '%g'\n"
+          "set xrange [",
+          fp);
+    nd_plot_put_number(fp, from);
+    fputc(':', fp);
+    nd_plot_put_number(fp, to);
+    fputs("]\nset xtics ", fp);
+    nd_plot_put_number(fp, tic);
+    fputs(" nomirror\nunset key\nset grid xtics\n", fp);
+    fputs("# #1's interval, across every row: a point inside it is not told apart by the estimate alone\n"
+          "set object 1 rect from ",
+          fp);
+    nd_plot_put_number(fp, v->lo[0]);
+    fputs(", graph 0 to ", fp);
+    nd_plot_put_number(fp, v->hi[0]);
+    fprintf(fp, ", graph 1 behind fc rgb '%s' fs solid 1.0 noborder\n", COLOR_SHADE);
+    static const double offsets[3][3] = {{0, 0, 0}, {0.55, -0.55, 0}, {1.0, 0, -1.0}};
+    const double *off = offsets[v->lines - 1];
+    fprintf(fp,
+            "color(s) = s == 2 ? 0x%s : s == 1 ? 0x%s : s == 3 ? 0x%s : 0x%s\n"
+            "plot $DATA using 2:0:3:4:(color($5)):ytic(1) with xerrorbars pt 7 ps 1.4 lw 2 lc rgb variable "
+            "notitle",
+            COLOR_BEST + 1, COLOR_TIED + 1, COLOR_UNJUDGED + 1, COLOR_APART + 1);
+    static const char *const colors[] = {"#202020", "#505050", "#505050"};
+    for (int l = 0; l < v->lines; l++) {
+        fputs(", \\\n     $DATA using (", fp);
+        nd_plot_put_number(fp, to);
+        fprintf(fp, "):0:%d with labels left offset char 1,%.2f tc rgb '%s' notitle", 8 + l, off[l],
+                colors[l]);
+    }
+    fputs("\nunset object 1\n", fp);
+    (void)p;
+}
+
+/* The right panel: peak memory bars against the budget, the headroom inside. */
 static void put_memory_panel(FILE *fp, const nd_plot_ranking *p, const ranking_view *v)
 {
     bool budget = nd_plot_has_budget(p->budget_mib);
     double top = v->peak_max_mib > p->budget_mib || !budget ? v->peak_max_mib : p->budget_mib;
-    fputs("set lmargin at screen 0.74\nset rmargin at screen 0.97\nset xtics autofreq\nunset ytics\nunset "
-          "yzeroaxis\n"
-          "set format x '%g'\nset xlabel 'GiB'\nunset key\nset xrange [0:",
+    double gib = nd_plot_nice_ceil(top > 0 ? top * 1.08 / ND_MIB_PER_GIB : 1), tic = nice125(gib / 5);
+    fputs("set lmargin at screen 0.80\nset rmargin at screen 0.97\nunset ytics\nunset grid\nset grid xtics\n"
+          "set format x '%g'\nset xlabel 'GiB per device'\nunset key\nset xrange [0:",
           fp);
-    nd_plot_put_number(fp, nd_plot_nice_ceil(top > 0 ? top * 1.05 / ND_MIB_PER_GIB : 1));
-    fputs("]\n", fp);
+    nd_plot_put_number(fp, gib);
+    fputs("]\nset xtics ", fp);
+    nd_plot_put_number(fp, tic);
+    fputc('\n', fp);
     if (budget) {
         fputs("budget_mib = ", fp);
         nd_plot_put_number(fp, p->budget_mib);
@@ -181,25 +279,80 @@ static void put_memory_panel(FILE *fp, const nd_plot_ranking *p, const ranking_v
             "set arrow 1 from budget_mib / 1024.0, graph 0 to budget_mib / 1024.0, graph 1 nohead dt 2 lw 2 "
             "lc rgb '%s' front\n"
             "# over the budget: red; within 5 %% of it: amber; else grey\n"
-            "shade(m) = m > budget_mib ? 0xe15759 : m > 0.95 * budget_mib ? 0xf1ce63 : 0xbac2cc\n",
-            ND_PLOT_BUDGET_COLOR);
+            "shade(m) = m > budget_mib ? 0x%s : m > 0.95 * budget_mib ? 0x%s : 0x%s\n"
+            "free(m) = m > budget_mib ? sprintf('%%.1f GiB over', (m - budget_mib) / 1024.0) : "
+            "sprintf('%%.1f GiB free', (budget_mib - m) / 1024.0)\n",
+            ND_PLOT_BUDGET_COLOR, COLOR_OVER + 1, COLOR_TIGHT + 1, COLOR_MEMORY + 1);
     } else {
-        fputs("set title 'peak memory'\nshade(m) = 0xbac2cc\n", fp);
+        fprintf(fp, "set title 'peak memory'\nshade(m) = 0x%s\nfree(m) = sprintf('%%.1f GiB', m / 1024.0)\n",
+                COLOR_MEMORY + 1);
     }
+    fputs("plot $DATA using ($7 / 2048):0:(0):($7 / 1024):($0 - 0.3):($0 + 0.3):(shade($7)) with boxxyerror "
+          "fc rgb variable notitle, \\\n"
+          "     $DATA using (0):0:(free($7)) with labels left offset char 0.5,0 tc rgb '#202020' notitle\n"
+          "unset arrow 1\n",
+          fp);
+}
+
+/* Whether some row has status st. */
+static bool any_status(const nd_plot_ranking *p, int st)
+{
+    for (size_t i = 0; i < p->n_strategies; i++)
+        if (status_at(p, i) == st) return true;
+    return false;
+}
+
+/* The legend, a panel of its own across the image, naming only what is drawn; the budget's
+ * entry is a dashed line, as drawn. */
+static void put_key(FILE *fp, const nd_plot_ranking *p, const ranking_view *v)
+{
+    char interval[96];
+    snprintf(interval, sizeof interval, "#1 and %s", p->interval_name ? p->interval_name : "its interval");
     fputs(
-        "plot $DATA using ($3 / 2048):0:(0):($3 / 1024):($0 - 0.32):($0 + 0.32):(shade($3)) with boxxyerror "
-        "fc rgb variable notitle",
+        "# the legend\nset lmargin at screen 0.03\nset rmargin at screen 0.97\nset tmargin at screen 0.115\n"
+        "set bmargin at screen 0.01\nunset border\nunset tics\nunset grid\nunset title\nunset xlabel\n"
+        "unset ylabel\nunset arrow\nunset label\nunset object\nset xrange [0:1]\nset yrange [0:1]\n"
+        "set key inside left top horizontal Left reverse samplen 3 width 2 maxrows 2 noopaque nobox\n",
         fp);
+    bool folded = false;
+    for (size_t i = 0; i < p->n_strategies; i++) folded |= strstr(p->labels[i], " (+") != NULL;
+    if (folded) /* a label's "(+N)", as nd-search and nd-plot write it */
+        fputs("set label 1 '(+N): N more rows folded in, that differ only in OP or VPP (ranking.csv has "
+              "them)' "
+              "at graph 1, graph 0.02 right font ',9' tc rgb '#505050'\n",
+              fp);
+    fputs("plot ", fp);
+    fprintf(fp, "NaN with xerrorbars pt 7 ps 1.4 lw 2 lc rgb '%s' title ", COLOR_BEST);
+    nd_plot_put_string(fp, interval);
+    static const struct {
+        int status;
+        const char *color, *title;
+    } marks[] = {{1, COLOR_TIED, "cannot be told apart from #1"},
+                 {0, COLOR_APART, "told apart: slower than #1"},
+                 {3, COLOR_UNJUDGED, "not judged (beyond the odds)"}};
+    for (size_t k = 0; k < ND_ARRAY_LEN(marks); k++)
+        if (any_status(p, marks[k].status))
+            fprintf(fp, ", \\\n     NaN with xerrorbars pt 7 ps 1.4 lw 2 lc rgb '%s' title '%s'",
+                    marks[k].color, marks[k].title);
+    if (v->hi[0] > v->lo[0])
+        fprintf(fp, ", \\\n     NaN with boxes fs solid 1.0 fc rgb '%s' title '#1 interval, across the rows'",
+                COLOR_SHADE);
+    bool budget = nd_plot_has_budget(p->budget_mib), tight = false, over = false;
+    for (size_t i = 0; budget && i < p->n_strategies; i++) {
+        over |= p->peak_mib[i] > p->budget_mib;
+        tight |= p->peak_mib[i] <= p->budget_mib && p->peak_mib[i] > 0.95 * p->budget_mib;
+    }
+    fprintf(fp, ", \\\n     NaN with boxes fs solid 1.0 fc rgb '%s' title 'peak memory, headroom written'",
+            COLOR_MEMORY);
+    if (tight)
+        fprintf(fp, ", \\\n     NaN with boxes fs solid 1.0 fc rgb '%s' title 'within 5 %% of the budget'",
+                COLOR_TIGHT);
+    if (over)
+        fprintf(fp, ", \\\n     NaN with boxes fs solid 1.0 fc rgb '%s' title 'over the budget'", COLOR_OVER);
     if (budget)
-        fputs(", \\\n     $DATA using ($3 / 1024):0:(sprintf('%.0f %%', 100 * $3 / budget_mib)) with labels "
-              "right "
-              "offset char -0.5,0 tc rgb '#202020' notitle",
-              fp);
-    else
-        fputs(", \\\n     $DATA using ($3 / 1024):0:(sprintf('%.1f', $3 / 1024)) with labels right "
-              "offset char -0.5,0 tc rgb '#202020' notitle",
-              fp);
-    fputs("\nunset arrow 1\n", fp);
+        fprintf(fp, ", \\\n     NaN with lines dt 2 lw 2 lc rgb '%s' title 'memory budget'",
+                ND_PLOT_BUDGET_COLOR);
+    fputc('\n', fp);
 }
 
 int nd_plot_ranking_write(const char *out_base, const nd_plot_ranking *plot, const nd_plot_options *opt,
@@ -207,38 +360,47 @@ int nd_plot_ranking_write(const char *out_base, const nd_plot_ranking *plot, con
 {
     int rc = check_ranking(plot, err);
     if (rc) return rc;
+    size_t n = plot->n_strategies;
     ranking_view v;
     memset(&v, 0, sizeof v);
-    v.step_ms = calloc(plot->n_strategies, sizeof *v.step_ms);
-    if (!v.step_ms) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    v.step_ms = calloc(3 * n, sizeof *v.step_ms);
+    v.line1 = calloc(n, sizeof *v.line1);
+    v.line2 = calloc(n, sizeof *v.line2);
+    v.line3 = calloc(n, sizeof *v.line3);
+    if (!v.step_ms || !v.line1 || !v.line2 || !v.line3) {
+        rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+        goto done;
+    }
+    v.lo = v.step_ms + n;
+    v.hi = v.lo + n;
     build_view(plot, &v);
     nd_plot_texts t = {0};
-    if ((rc = nd_plot_texts_open(&t, err))) goto done;
+    if ((rc = nd_plot_texts_open(&t, err))) goto free_texts;
     put_data(t.data.fp, plot, &v);
     FILE *fp = t.body.fp;
-    char title[160];
-    snprintf(title, sizeof title, "Top %zu strategies: what separates them from #1, and their memory",
-             plot->n_strategies);
-    double split = nd_plot_label_margin(plot->labels, plot->n_strategies, opt);
+    char title[512];
+    snprintf(title, sizeof title, "Which to run: the top %zu distinct choices, and how sure nd is%s%s", n,
+             plot->subtitle ? "\n" : "", plot->subtitle ? plot->subtitle : "");
+    double split = nd_plot_label_margin(plot->labels, n, opt);
+    /* more rows than fit at the default height make the image taller (30 px a row) */
     fputs("set multiplot title ", fp);
-    nd_plot_put_string(fp, nd_plot_title(opt, title));
+    nd_plot_put_lines(fp, nd_plot_title(opt, title));
     fprintf(fp,
             " font ',12'\nv(c) = valid(c) ? column(c) : 0\nset style fill solid 1.0 border rgb '#ffffff'\n"
-            "set yrange [%zu - 0.5:-0.5]\nset ytics nomirror scale 0\nset grid xtics\n"
-            "set tmargin at screen 0.90\nset bmargin at screen 0.20\n",
-            plot->n_strategies);
-    put_delta_panel(fp, &v, split);
+            "set yrange [%zu - 0.5:-0.5]\nset ytics nomirror scale 0\nset tmargin at screen 0.86\n"
+            "set bmargin at screen 0.22\n",
+            n);
+    put_step_panel(fp, plot, &v, split, opt);
     put_memory_panel(fp, plot, &v);
-    const char *names[RANKING_PARTS_MAX], *colors[RANKING_PARTS_MAX];
-    for (size_t j = 0; j < v.n_keep; j++) {
-        names[j] = plot->part_names[v.keep[j]];
-        colors[j] = nd_plot_color(v.keep[j]);
-    }
-    nd_plot_put_key_panel(fp, names, colors, v.n_keep, "net", 0.03, 0.01, 0.125, opt);
+    put_key(fp, plot, &v);
     fputs("unset multiplot\n", fp);
     rc = nd_plot_texts_emit(&t, "ranking", out_base, opt, err);
-done:
+free_texts:
     nd_plot_texts_free(&t);
+done:
     free(v.step_ms);
+    free(v.line1);
+    free(v.line2);
+    free(v.line3);
     return rc;
 }

@@ -34,22 +34,50 @@ static int check_recompute(const nd_plot_recompute *plot, nd_error *err)
 
 /* Series j draws nothing of its own when an earlier one has exactly its numbers: it is
  * named in that one's legend instead ("TOP 1 (= TOP 2)"), so coinciding lines are said to
- * coincide rather than hidden under each other. */
-static bool same_series(const nd_plot_recompute_series *a, const nd_plot_recompute_series *b)
+ * coincide rather than hidden under each other. (close_mib: unused, as same_memory's.) */
+static bool same_series(const nd_plot_recompute_series *a, const nd_plot_recompute_series *b,
+                        double close_mib)
 {
+    (void)close_mib;
     if (a->n_steps != b->n_steps) return false;
     for (size_t i = 0; i < a->n_steps; i++)
         if (a->step_ms[i] != b->step_ms[i] || a->peak_mib[i] != b->peak_mib[i]) return false;
     return true;
 }
 
-/* shown_as[j]: the series whose line stands for j (itself when it is drawn). */
-static void find_duplicates(const nd_plot_recompute *plot, size_t *shown_as)
+/* Peak memory within close_mib of each other at every step: lines of the memory panel that lie
+ * on each other, drawn once and named together, "=" when exactly equal, "~" when close. */
+static bool same_memory(const nd_plot_recompute_series *a, const nd_plot_recompute_series *b,
+                        double close_mib)
+{
+    if (a->n_steps != b->n_steps) return false;
+    for (size_t i = 0; i < a->n_steps; i++)
+        if (a->peak_mib[i] != b->peak_mib[i] && !(fabs(a->peak_mib[i] - b->peak_mib[i]) <= close_mib))
+            return false;
+    return true;
+}
+
+/* The memory panel's "close": MEMORY_CLOSE of its largest peak (the axis' scale). 0.5 % of
+ * 75 GiB is 0.38 GiB, about 3 px of a panel 490 px tall, under a point's size. */
+#define MEMORY_CLOSE 0.005
+static double memory_close_mib(const nd_plot_recompute *plot)
+{
+    double top = 0;
+    for (size_t i = 0; i < plot->n_series; i++)
+        for (size_t j = 0; j < plot->series[i].n_steps; j++)
+            if (isfinite(plot->series[i].peak_mib[j])) top = fmax(top, plot->series[i].peak_mib[j]);
+    return MEMORY_CLOSE * top;
+}
+
+/* shown_as[j]: the series whose line stands for j (itself when it is drawn), by `same`. */
+static void find_duplicates(const nd_plot_recompute *plot, size_t *shown_as, double close_mib,
+                            bool (*same)(const nd_plot_recompute_series *, const nd_plot_recompute_series *,
+                                         double))
 {
     for (size_t j = 0; j < plot->n_series; j++) {
         shown_as[j] = j;
         for (size_t i = 0; i < j && shown_as[j] == j; i++)
-            if (shown_as[i] == i && same_series(&plot->series[i], &plot->series[j])) shown_as[j] = i;
+            if (shown_as[i] == i && same(&plot->series[i], &plot->series[j], close_mib)) shown_as[j] = i;
     }
 }
 
@@ -77,44 +105,49 @@ static void put_data(FILE *fp, const nd_plot_recompute *plot)
 }
 
 /* The legend text of drawn series i: its label, and those it stands for. */
-static void series_title(const nd_plot_recompute *plot, const size_t *shown_as, size_t i, char *out,
-                         size_t size)
+static void series_title(const nd_plot_recompute *plot, const size_t *shown_as, size_t i, bool short_name,
+                         char *out, size_t size)
 {
-    size_t used = (size_t)snprintf(out, size, "%s", plot->series[i].label ? plot->series[i].label : "");
+    const char *own = plot->series[i].label ? plot->series[i].label : "";
+    size_t used =
+        (size_t)snprintf(out, size, "%.*s", short_name ? (int)strcspn(own, ":") : (int)strlen(own), own);
     bool first = true;
     for (size_t j = i + 1; j < plot->n_series && used < size; j++) {
         if (shown_as[j] != i) continue;
         /* Only the name before ':' of the others ("TOP 2"), the degrees being the same line's. */
         const char *label = plot->series[j].label ? plot->series[j].label : "";
         int len = (int)strcspn(label, ":");
-        used += (size_t)snprintf(out + used, size - used, "%s%.*s", first ? " (= " : ", ", len, label);
+        const char *sep =
+            first ? (same_memory(&plot->series[i], &plot->series[j], 0) ? " (= " : " (~ ") : ", ";
+        if (!first && !same_memory(&plot->series[i], &plot->series[j], 0)) sep = ", ~ ";
+        used += (size_t)snprintf(out + used, size - used, "%s%.*s", sep, len, label);
         first = false;
     }
     if (!first && used < size) snprintf(out + used, size - used, ")");
 }
 
 /* The lines of one panel (column 3: step time in ms, 4: peak memory, drawn in GiB). Beyond
- * the palette's 16 colours the point shape changes, so lines stay distinct. */
+ * the palette's 16 colours the point shape changes, so lines stay distinct. The first
+ * configuration is drawn last, thicker, so a line close to it never hides it; the key is
+ * inverted to list it first all the same. */
 static void put_lines(FILE *fp, const nd_plot_recompute *plot, const size_t *shown_as, int column,
-                      bool titled)
+                      bool short_titles)
 {
     static const int shapes[] = {7, 5, 9, 11};
     fputs("plot ", fp);
     bool first = true;
-    for (size_t i = 0; i < plot->n_series; i++) {
+    for (size_t k = plot->n_series; k-- > 0;) {
+        size_t i = k;
         if (shown_as[i] != i) continue;
         if (!first) fputs(", \\\n     ", fp);
         first = false;
-        fprintf(fp, "$DATA index %zu using 2:%s with linespoints pt %d lw 2 lc rgb '%s' ", i,
-                column == 3 ? "3" : "($4 / 1024)", shapes[(i / 16) % 4], nd_plot_color(i));
-        if (titled) {
-            char title[512];
-            series_title(plot, shown_as, i, title, sizeof title);
-            fputs("title ", fp);
-            nd_plot_put_string(fp, title);
-        } else {
-            fputs("notitle", fp);
-        }
+        fprintf(fp, "$DATA index %zu using 2:%s with linespoints pt %d ps %s lw %s lc rgb '%s' ", i,
+                column == 3 ? "3" : "($4 / 1024)", shapes[(i / 16) % 4], i == 0 ? "1.2" : "0.8",
+                i == 0 ? "3" : "1.5", nd_plot_color(i));
+        char title[512];
+        series_title(plot, shown_as, i, short_titles, title, sizeof title);
+        fputs("title ", fp);
+        nd_plot_put_string(fp, title);
     }
 }
 
@@ -182,9 +215,10 @@ int nd_plot_recompute_write(const char *out_base, const nd_plot_recompute *plot,
     /* One tick per step up to 10 steps, then about ten ticks, all whole. */
     size_t tick = last_step <= 10 ? 1 : (last_step + 9) / 10;
     bool budget = nd_plot_has_budget(plot->budget_mib);
-    size_t *shown_as = calloc(plot->n_series, sizeof *shown_as);
+    size_t *shown_as = calloc(2 * plot->n_series, sizeof *shown_as), *memory_as = shown_as + plot->n_series;
     if (!shown_as) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    find_duplicates(plot, shown_as);
+    find_duplicates(plot, shown_as, 0, same_series);
+    find_duplicates(plot, memory_as, memory_close_mib(plot), same_memory);
 
     nd_plot_texts t = {0};
     if ((rc = nd_plot_texts_open(&t, err))) goto done;
@@ -201,14 +235,16 @@ int nd_plot_recompute_write(const char *out_base, const nd_plot_recompute *plot,
     nd_plot_put_number(fp, (double)last_step + 0.5);
     fprintf(fp,
             "]\nset offsets 0, 0, graph 0.05, graph 0.05\nset xtics 0, %zu\n"
-            "set key top left opaque box Left reverse\n"
+            "set key top left opaque box Left reverse invert\n"
             "set title 'step time'\nset ylabel 'step time (ms)'\n",
             tick);
     if (budget) put_budget_note(fp, plot, shown_as);
-    put_lines(fp, plot, shown_as, 3, true);
+    put_lines(fp, plot, shown_as, 3, false);
+    /* The memory panel names its lines too, short: configurations of the same memory lie on one
+     * line, named together ("TOP 1 (= TOP 2, ~ TOP 3)", same_memory). */
     fputs("\nunset label 2\nset title 'peak memory'\nset ylabel 'peak memory per device (GiB)'\n", fp);
-    fputs(budget ? "set key bottom left opaque box Left reverse\n" : "unset key\n", fp);
-    put_lines(fp, plot, shown_as, 4, false);
+    fputs("set key bottom left opaque box Left reverse invert\n", fp);
+    put_lines(fp, plot, memory_as, 4, true);
     if (budget) {
         /* The configurations are named in the left panel's legend; this one
          * only explains the dashed line. */

@@ -39,7 +39,12 @@ int nd_plot_round_parity(const char *base, const nd_plot_round *r, const nd_plot
     size_t n = r->n, k = 0;
     nd_plot_parity_panel panels[2 + ND_FOLDS];
     double *none = calloc(3 * n + 1, sizeof *none), *mem_m = none + n, *mem_e = mem_m + n;
-    if (!none) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    unsigned char *judged = calloc(ND_FOLDS * n + 1, 1);
+    if (!none || !judged) {
+        free(none);
+        free(judged);
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
     for (size_t i = 0; i < n; i++) {
         none[i] = NAN;
         mem_m[i] = r->measured_peak_mib ? r->measured_peak_mib[i] / ND_MIB_PER_GIB : NAN;
@@ -47,24 +52,34 @@ int nd_plot_round_parity(const char *base, const nd_plot_round *r, const nd_plot
     }
     bool corrected = r->raw_step_ms != NULL;
     /* With ratios the raw estimate is the first series and the corrected one the second. */
-    panels[k++] =
-        (nd_plot_parity_panel){"step", r->measured_step_ms, corrected ? r->raw_step_ms : r->estimated_step_ms,
-                               corrected ? r->estimated_step_ms : NULL, "ms"};
+    panels[k++] = (nd_plot_parity_panel){"step",
+                                         r->measured_step_ms,
+                                         corrected ? r->raw_step_ms : r->estimated_step_ms,
+                                         corrected ? r->estimated_step_ms : NULL,
+                                         "ms",
+                                         NULL};
     if (pairs(mem_m, mem_e, n)) /* memory is not corrected by time ratios: one series */
-        panels[k++] = (nd_plot_parity_panel){"peak memory", mem_m, mem_e, corrected ? none : NULL, "GiB"};
+        panels[k++] =
+            (nd_plot_parity_panel){"peak memory", mem_m, mem_e, corrected ? none : NULL, "GiB", NULL};
     static const nd_fold order[] = {ND_FOLD_COMP, ND_FOLD_DP, ND_FOLD_MP,  ND_FOLD_EP,
                                     ND_FOLD_CP,   ND_FOLD_PP, ND_FOLD_IDLE};
     for (size_t j = 0; j < ND_ARRAY_LEN(order); j++) {
         nd_fold f = order[j];
         if (!fold_drawable(r, f)) continue;
         const double *est = &r->estimated[f * n], *raw = r->raw ? &r->raw[f * n] : none;
-        panels[k++] = (nd_plot_parity_panel){nd_fold_name(f), &r->measured[f * n], corrected ? raw : est,
-                                             corrected ? est : NULL, "ms"};
+        /* judged as nd-compare's accuracy table judges it: a part of at least
+         * ND_PLOT_JUDGED_PART_SHARE of its row's measured step */
+        unsigned char *mask = &judged[f * n];
+        for (size_t i = 0; i < n; i++)
+            mask[i] = r->measured[f * n + i] >= ND_PLOT_JUDGED_PART_SHARE * r->measured_step_ms[i];
+        panels[k++] = (nd_plot_parity_panel){
+            nd_fold_name(f), &r->measured[f * n], corrected ? raw : est, corrected ? est : NULL, "ms", mask};
     }
     nd_plot_parity p = {n,           r->labels,         k, panels, corrected ? "raw estimate" : "estimate",
                         "corrected", ND_PLOT_SCALE_AUTO};
     int rc = nd_plot_parity_write(base, &p, opt, err);
     free(none);
+    free(judged);
     return rc;
 }
 

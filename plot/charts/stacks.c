@@ -127,20 +127,26 @@ int nd_plot_bars_write(const char *out_base, const nd_plot_bars *plot, const nd_
     fputs("set title ", fp);
     nd_plot_put_lines(fp, nd_plot_title(opt, "Bars"));
     fprintf(fp,
-            " font ',12'\nset lmargin at screen %.3f\nset rmargin at screen 0.80\nset style fill solid 1.0\n"
+            " font ',12'\nset lmargin at screen %.3f\nset rmargin at screen 0.74\nset style fill solid 1.0\n"
             "set yrange [%zu - 0.5:-0.5]\nset ytics nomirror scale 0\nset grid xtics\nunset key\nxmax = ",
             nd_plot_label_margin(plot->labels, plot->n, opt), plot->n);
     nd_plot_put_number(fp, nd_plot_nice_ceil(top > 0 ? top * 1.02 : 1));
     fputs("\nset xrange [0:xmax]\ntotal = ", fp);
     nd_plot_put_number(fp, total > 0 ? total : 1);
+    /* The share beside each bar is of the bars' sum, which is not always what a reader compares
+     * it with (nd-classify's kernel classes: of the kernel time, where its CSV's shares are of
+     * the step): the axis says which. */
+    char xlabel[256];
+    snprintf(xlabel, sizeof xlabel, "%s%seach share is of the sum of the bars (%.4g)",
+             plot->x_name ? plot->x_name : "", plot->x_name ? "; " : "", total);
     fputs("\nset xlabel ", fp);
-    nd_plot_put_string(fp, plot->x_name ? plot->x_name : "");
+    nd_plot_put_string(fp, xlabel);
     fprintf(
         fp,
         "\nplot $DATA using ($2 / 2):0:(0):($2):($0 - 0.32):($0 + 0.32):ytic(1) with boxxyerror fc rgb '%s' "
         "notitle, \\\n"
-        "     $DATA using (xmax):0:(sprintf('%%.4g (%%.0f %%%%)', $2, 100 * $2 / total)) with labels "
-        "left offset char 1,0 notitle\n",
+        "     $DATA using (xmax):0:(sprintf('%%.4g (%%.0f %%%% of the sum)', $2, 100 * $2 / total)) "
+        "with labels left offset char 1,0 notitle\n",
         nd_plot_color(plot->color_index));
     rc = nd_plot_texts_emit(&t, "bar", out_base, opt, err);
 done:

@@ -1,9 +1,14 @@
 /* Memory per pipeline stage: which stage is closest to the budget, and why.
  *
  * One stacked bar per stage, the components in GiB, the budget a dashed line,
- * each bar's share of the budget above it, and the title naming the strategy
- * and where its peak is. Components zero in every stage are left out. */
+ * each bar's share of the budget above it, the layers it offloads to the host
+ * above that, and the title naming the strategy and where its peak is.
+ * Components zero in every stage are left out. Where the bars are narrower than
+ * their labels (16 stages and more), a stage is labelled only when it is the
+ * peak or says something its neighbours do not, and never within a label's
+ * width of another, so no two labels overlap. */
 #include "plot_internal.h"
+#include "nd/base/array.h"
 #include "nd/base/units.h"
 
 #include <math.h>
@@ -14,8 +19,11 @@
 
 #define COMPONENTS_MAX 64
 
+#define LABEL_MAX 48
+
 typedef struct memory_view {
     size_t keep[COMPONENTS_MAX], n;
+    char (*tic)[LABEL_MAX], (*share)[LABEL_MAX], (*host)[LABEL_MAX]; /* [n_stages] texts, "" = none */
     size_t n_firm; /* of the kept, those before the reclaimable ones */
     size_t peak_stage;
     double peak_mib;        /* the largest stage's firm memory (reclaimable left out) */
@@ -73,16 +81,127 @@ static void build_view(const nd_plot_stage_memory *p, memory_view *v)
     }
 }
 
+/* Digits of a share of the budget: one just under 100 %, where "100 %" would read as a peak at
+ * the budget though it is under it; none elsewhere. */
+static int share_digits(double pct)
+{
+    return pct >= 99.5 && pct < 100 ? 1 : 0;
+}
+
+static double stage_total(const nd_plot_stage_memory *p, size_t i, bool firm_only)
+{
+    double t = 0;
+    for (size_t k = 0; k < p->n_components - (firm_only ? p->n_reclaimable : 0); k++) t += cell(p, i, k);
+    return t;
+}
+
+/* Whether slot i is at least `gap` slots from every kept label. */
+static bool slot_free(const bool *keep, size_t n, size_t gap, size_t i)
+{
+    for (size_t j = i >= gap ? i - gap + 1 : 0; j < n && j < i + gap; j++)
+        if (keep[j]) return false;
+    return true;
+}
+
+/* Which of n labels to keep, so kept labels never overlap (`gap` slots apart): the one at
+ * `first` (the peak) always; then each run of equal texts (text[i] as long as text[i + 1]
+ * says the same) once, at the first of its slots that is free. keep[i] out. */
+static void place_labels(char (*text)[LABEL_MAX], size_t n, size_t first, size_t gap, bool *keep)
+{
+    for (size_t i = 0; i < n; i++) keep[i] = gap <= 1 && text[i][0]; /* room for every label */
+    if (gap <= 1) return;
+    if (first < n && text[first][0]) keep[first] = true;
+    for (size_t a = 0; a < n;) {
+        size_t b = a + 1;
+        while (b < n && !strcmp(text[b], text[a])) b++;
+        bool done = !text[a][0];
+        for (size_t i = a; i < b && !done; i++) done = keep[i];
+        for (size_t i = a; i < b && !done; i++)
+            if (slot_free(keep, n, gap, i)) done = keep[i] = true;
+        a = b;
+    }
+}
+
+/* The slots a label of `chars` characters takes at this width (about 7.2 px a character at
+ * 10 pt, and a gap), at least 1. */
+static size_t label_slots(const nd_plot_options *opt, size_t n_stages, size_t chars)
+{
+    int width = opt && opt->width_px > 0 ? opt->width_px : ND_PLOT_WIDTH_DEFAULT;
+    double slot_px = 0.88 * width / (double)n_stages, need = 7.2 * (double)chars + 8;
+    size_t g = (size_t)ceil(need / slot_px);
+    return g < 1 ? 1 : g;
+}
+
+/* The labels drawn: every stage's tic and share where the bars are wide enough; else the
+ * peak's, the ends' and those that differ from the stage before, as far apart as they need. */
+static int build_labels(const nd_plot_stage_memory *p, memory_view *v, const nd_plot_options *opt,
+                        nd_error *err)
+{
+    size_t n = p->n_stages, longest = 1;
+    v->tic = calloc(n, sizeof *v->tic);
+    v->share = calloc(n, sizeof *v->share);
+    v->host = calloc(n, sizeof *v->host);
+    bool *keep = calloc(n, sizeof *keep);
+    if (!v->tic || !v->share || !v->host || !keep) {
+        free(keep);
+        return nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
+    bool budget = nd_plot_has_budget(p->budget_mib);
+    for (size_t i = 0; i < n; i++) {
+        double firm = stage_total(p, i, true);
+        if (budget)
+            snprintf(v->share[i], LABEL_MAX, "%.*f %%", share_digits(100 * firm / p->budget_mib),
+                     100 * firm / p->budget_mib);
+        else
+            snprintf(v->share[i], LABEL_MAX, "%.1f", firm / ND_MIB_PER_GIB);
+        if (p->stage_labels)
+            snprintf(v->tic[i], LABEL_MAX, "%.40s", p->stage_labels[i] ? p->stage_labels[i] : "");
+        else
+            snprintf(v->tic[i], LABEL_MAX, "%zu", i);
+        if (strlen(v->tic[i]) > longest) longest = strlen(v->tic[i]);
+        if (p->offloaded_layers && p->offloaded_layers[i] > 0)
+            snprintf(v->host[i], LABEL_MAX, "%lld on host", (long long)p->offloaded_layers[i]);
+    }
+    /* shares: the peak's, and each run of equal shares once; then the offloaded layers, above */
+    place_labels(v->share, n, v->peak_stage, label_slots(opt, n, 5), keep);
+    for (size_t i = 0; i < n; i++)
+        if (!keep[i]) v->share[i][0] = '\0';
+    place_labels(v->host, n, n, label_slots(opt, n, 11), keep);
+    for (size_t i = 0; i < n; i++)
+        if (!keep[i]) v->host[i][0] = '\0';
+    /* tics: every stage that has room, the ends and the peak first (each tic its own run) */
+    size_t gap = label_slots(opt, n, longest);
+    for (size_t i = 0; i < n; i++) keep[i] = false;
+    const size_t must[] = {0, n - 1, v->peak_stage};
+    for (size_t k = 0; k < ND_ARRAY_LEN(must); k++)
+        if (slot_free(keep, n, gap, must[k]) || k == 0) keep[must[k]] = true;
+    for (size_t i = 0; i < n; i++)
+        if (!keep[i] && slot_free(keep, n, gap, i)) keep[i] = true;
+    for (size_t i = 0; i < n; i++)
+        if (!keep[i]) v->tic[i][0] = '\0';
+    free(keep);
+    return ND_OK;
+}
+
+static void view_free(memory_view *v)
+{
+    free(v->tic);
+    free(v->share);
+    free(v->host);
+}
+
 static void put_data(FILE *fp, const nd_plot_stage_memory *p, const memory_view *v)
 {
-    fputs("# nd stage memory data: one row per pipeline stage, the memory components that are not 0 in "
-          "every stage, in MiB; nan = not available (drawn as 0).\n# stage",
-          fp);
+    fputs(
+        "# nd stage memory data: one row per pipeline stage, the memory components that are not 0 in "
+        "every stage, in MiB (nan = not available, drawn as 0), then the labels drawn: the stage's tic, its "
+        "share of the budget, its offloaded layers (\"\" = none, or no room).\n# stage",
+        fp);
     for (size_t j = 0; j < v->n; j++) {
         fputc(' ', fp);
         nd_plot_put_word(fp, p->component_names[v->keep[j]]);
     }
-    fputc('\n', fp);
+    fputs(" tic share host\n", fp);
     for (size_t i = 0; i < p->n_stages; i++) {
         if (p->stage_labels)
             nd_plot_put_label(fp, p->stage_labels[i]);
@@ -92,11 +211,17 @@ static void put_data(FILE *fp, const nd_plot_stage_memory *p, const memory_view 
             fputc(' ', fp);
             nd_plot_put_number(fp, p->component_mib[i * p->n_components + v->keep[j]]);
         }
+        fputc(' ', fp);
+        nd_plot_put_label(fp, v->tic[i]);
+        fputc(' ', fp);
+        nd_plot_put_label(fp, v->share[i]);
+        fputc(' ', fp);
+        nd_plot_put_label(fp, v->host[i]);
         fputc('\n', fp);
     }
 }
 
-/* "Memory per stage of DP 8 PP 2: peak 72.9 GiB on stage 0, 91 % of the 80 GiB budget". */
+/* "Memory per stage of DP 8 PP 2: peak 72.9 GiB on stage 0, 91 % of the 80 GiB budget, 7.1 GiB free". */
 static void default_title(const nd_plot_stage_memory *p, const memory_view *v, char *out, size_t size)
 {
     char stage[64];
@@ -108,12 +233,26 @@ static void default_title(const nd_plot_stage_memory *p, const memory_view *v, c
     int n = snprintf(out, size, "Memory per pipeline stage%s%s\npeak %.1f GiB on stage %s",
                      p->strategy ? " of " : "", p->strategy ? p->strategy : "", v->peak_mib / ND_MIB_PER_GIB,
                      stage);
-    if (nd_plot_has_budget(p->budget_mib) && n > 0 && (size_t)n < size)
-        n += snprintf(out + n, size - (size_t)n, ", %.0f %% of the %.4g GiB budget",
-                      100 * v->peak_mib / p->budget_mib, p->budget_mib / ND_MIB_PER_GIB);
+    if (nd_plot_has_budget(p->budget_mib) && n > 0 && (size_t)n < size) {
+        /* The headroom too, in MiB under 1 GiB (share_digits: a peak just under reads "99.6 %"). */
+        double pct = 100 * v->peak_mib / p->budget_mib, free_mib = p->budget_mib - v->peak_mib;
+        n += snprintf(out + n, size - (size_t)n, ", %.*f %% of the %.4g GiB budget", share_digits(pct), pct,
+                      p->budget_mib / ND_MIB_PER_GIB);
+        if (n > 0 && (size_t)n < size && free_mib >= 0) {
+            if (free_mib < ND_MIB_PER_GIB)
+                n += snprintf(out + n, size - (size_t)n, ", %.0f MiB free", free_mib);
+            else
+                n += snprintf(out + n, size - (size_t)n, ", %.1f GiB free", free_mib / ND_MIB_PER_GIB);
+        }
+    }
     if (v->reclaimable_mib > 0 && n > 0 && (size_t)n < size)
-        snprintf(out + n, size - (size_t)n, " (+%.1f GiB given back under pressure)",
-                 v->reclaimable_mib / ND_MIB_PER_GIB);
+        n += snprintf(out + n, size - (size_t)n, " (+%.1f GiB given back under pressure)",
+                      v->reclaimable_mib / ND_MIB_PER_GIB);
+    long long host = 0;
+    for (size_t i = 0; p->offloaded_layers && i < p->n_stages; i++) host += p->offloaded_layers[i];
+    if (host && n > 0 && (size_t)n < size)
+        snprintf(out + n, size - (size_t)n, "; %lld layer%s keep%s %s activations on the host", host,
+                 host == 1 ? "" : "s", host == 1 ? "s" : "", host == 1 ? "its" : "their");
 }
 
 static void put_body(FILE *fp, const nd_plot_stage_memory *p, const memory_view *v,
@@ -135,7 +274,7 @@ static void put_body(FILE *fp, const nd_plot_stage_memory *p, const memory_view 
         " font ',12'\nset lmargin at screen 0.09\nset rmargin at screen 0.97\nset tmargin at screen 0.90\n"
         "set bmargin at screen 0.20\nset style fill solid 1.0 border rgb '#ffffff'\nset grid ytics\n"
         "set xlabel 'pipeline stage'\nset ylabel 'memory per device (GiB)'\nset xtics nomirror scale 0\n"
-        "set ytics nomirror\nset xrange [-0.5:%zu - 0.5]\nset yrange [0:*]\nset offsets 0, 0, graph 0.1, 0\n"
+        "set ytics nomirror\nset xrange [-0.5:%zu - 0.5]\nset yrange [0:*]\nset offsets 0, 0, graph 0.14, 0\n"
         "unset key\n",
         p->n_stages);
     if (budget) {
@@ -143,7 +282,8 @@ static void put_body(FILE *fp, const nd_plot_stage_memory *p, const memory_view 
         nd_plot_put_number(fp, p->budget_mib);
         fputc('\n', fp);
     }
-    fputs("plot $DATA using 0:(NaN):xtic(1) notitle", fp);
+    int tic = 2 + (int)v->n; /* the label columns after the components */
+    fprintf(fp, "plot $DATA using 0:(NaN):xtic(%d) notitle", tic);
     for (size_t j = 0; j < v->n; j++)
         fprintf(
             fp,
@@ -152,29 +292,23 @@ static void put_body(FILE *fp, const nd_plot_stage_memory *p, const memory_view 
             j + 1, j, j + 1, j < v->n_firm ? "" : "fs pattern 4 border rgb '#ffffff' ",
             nd_plot_color(v->keep[j]));
     if (budget)
-        fprintf(fp,
-                ", \\\n     budget_mib / 1024.0 with lines dt 2 lw 2 lc rgb '%s' notitle"
-                ", \\\n     $DATA using 0:(below(2,K) / 1024):(sprintf('%%.0f %%%%', 100 * below(2,F) / "
-                "budget_mib)) "
-                "with labels offset 0,0.7 notitle\n",
+        fprintf(fp, ", \\\n     budget_mib / 1024.0 with lines dt 2 lw 2 lc rgb '%s' notitle",
                 ND_PLOT_BUDGET_COLOR);
-    else
-        fputs(", \\\n     $DATA using 0:(below(2,K) / 1024):(sprintf('%.1f', below(2,F) / 1024)) with labels "
-              "offset 0,0.7 notitle\n",
-              fp);
-    const char *names[COMPONENTS_MAX + 1], *colors[COMPONENTS_MAX + 1];
+    fprintf(
+        fp,
+        ", \\\n     $DATA using 0:(below(2,K) / 1024):%d with labels offset 0,0.7 notitle"
+        ", \\\n     $DATA using 0:(below(2,K) / 1024):%d with labels offset 0,1.8 tc rgb '#4e79a7' notitle\n",
+        tic + 1, tic + 2);
+    const char *names[COMPONENTS_MAX], *colors[COMPONENTS_MAX];
     char budget_name[64];
     size_t n = 0;
     for (size_t j = 0; j < v->n; j++) {
         names[n] = p->component_names[v->keep[j]];
         colors[n++] = nd_plot_color(v->keep[j]);
     }
-    if (budget) {
-        snprintf(budget_name, sizeof budget_name, "budget %.4g GiB", p->budget_mib / ND_MIB_PER_GIB);
-        names[n] = budget_name;
-        colors[n++] = ND_PLOT_BUDGET_COLOR;
-    }
-    nd_plot_put_key_panel(fp, names, colors, n, NULL, 0.09, 0.01, 0.11, opt);
+    if (budget) snprintf(budget_name, sizeof budget_name, "budget %.4g GiB", p->budget_mib / ND_MIB_PER_GIB);
+    nd_plot_put_key_panel_line(fp, names, colors, n, NULL, budget ? budget_name : NULL, 0.09, 0.01, 0.11,
+                               opt);
     fputs("unset multiplot\n", fp);
 }
 
@@ -233,6 +367,7 @@ static int bin_stages(const nd_plot_stage_memory *p, binned *b, nd_error *err)
     b->plot.n_stages = bins;
     b->plot.component_mib = b->mib;
     b->plot.stage_labels = b->labels;
+    b->plot.offloaded_layers = NULL; /* counted per stage, not per group: the title's total goes */
     return ND_OK;
 }
 
@@ -251,11 +386,12 @@ int nd_plot_stage_memory_write(const char *out_base, const nd_plot_stage_memory 
     memory_view v;
     build_view(plot, &v);
     nd_plot_texts t = {0};
-    if ((rc = nd_plot_texts_open(&t, err))) goto done;
+    if ((rc = build_labels(plot, &v, opt, err)) || (rc = nd_plot_texts_open(&t, err))) goto done;
     put_data(t.data.fp, plot, &v);
     put_body(t.body.fp, plot, &v, opt);
     rc = nd_plot_texts_emit(&t, "stage memory", out_base, opt, err);
 done:
     nd_plot_texts_free(&t);
+    view_free(&v);
     return rc;
 }

@@ -174,15 +174,24 @@ void nd_plot_put_key_panel(FILE *fp, const char *const *names, const char *const
                            const char *mark_title, double left, double bottom, double top,
                            const nd_plot_options *opt)
 {
+    nd_plot_put_key_panel_line(fp, names, colors, n, mark_title, NULL, left, bottom, top, opt);
+}
+
+void nd_plot_put_key_panel_line(FILE *fp, const char *const *names, const char *const *colors, size_t n,
+                                const char *mark_title, const char *budget_title, double left, double bottom,
+                                double top, const nd_plot_options *opt)
+{
     /* gnuplot sizes a horizontal key to the plot it belongs to: this panel is that plot. */
     int width = opt && opt->width_px > 0 ? opt->width_px : ND_PLOT_WIDTH_DEFAULT;
     /* a column is as wide as the longest entry (about 7 px a character, the swatch and a gap):
      * at least 145 px, as before there were long names */
     size_t longest = mark_title ? strlen(mark_title) : 0;
+    if (budget_title && strlen(budget_title) > longest) longest = strlen(budget_title);
     for (size_t k = 0; k < n; k++)
         if (names[k] && strlen(names[k]) > longest) longest = strlen(names[k]);
     double column_px = 7.2 * (double)longest + 40 > 145 ? 7.2 * (double)longest + 40 : 145;
-    size_t entries = n + (mark_title != NULL), cols = (size_t)((0.97 - left) * width / column_px);
+    size_t entries = n + (mark_title != NULL) + (budget_title != NULL),
+           cols = (size_t)((0.97 - left) * width / column_px);
     if (cols < 1) cols = 1;
     fprintf(fp,
             "# the legend, a panel of its own across the image\n"
@@ -190,7 +199,7 @@ void nd_plot_put_key_panel(FILE *fp, const char *const *names, const char *const
             "set bmargin at screen %.3f\nunset border\nunset tics\nunset grid\nunset title\nunset xlabel\n"
             "unset ylabel\nunset arrow\nunset label\nunset xzeroaxis\nunset yzeroaxis\nunset logscale\n"
             "set xrange [0:1]\nset yrange [0:1]\n"
-            "set key inside left top horizontal Left reverse samplen 1.5 width 1 maxrows %zu noopaque nobox\n"
+            "set key inside left top horizontal Left reverse samplen 2.5 width 1 maxrows %zu noopaque nobox\n"
             "plot ",
             left, top, bottom, (entries + cols - 1) / cols);
     for (size_t k = 0; k < n; k++) {
@@ -200,6 +209,11 @@ void nd_plot_put_key_panel(FILE *fp, const char *const *names, const char *const
     if (mark_title) {
         fprintf(fp, "%sNaN with points pt 9 ps 1.3 lc rgb '#000000' title ", n ? ", \\\n     " : "");
         nd_plot_put_string(fp, mark_title);
+    }
+    if (budget_title) { /* as the budget is drawn: a dashed line, not a swatch */
+        fprintf(fp, "%sNaN with lines dt 2 lw 2 lc rgb '%s' title ", n || mark_title ? ", \\\n     " : "",
+                ND_PLOT_BUDGET_COLOR);
+        nd_plot_put_string(fp, budget_title);
     }
     fputc('\n', fp);
 }

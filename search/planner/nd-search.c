@@ -43,6 +43,8 @@ static const char usage[] =
     "      --format F           plot format: png (default), svg or pdf\n"
     "      --no-plots           no plots with -o\n"
     "      --no-progress        no progress on stderr\n"
+    "      --no-what-if         no second search with tp_comm_overlap (ep_comm_overlap with experts)\n"
+    "                           flipped, to say whether it would change #1\n"
     "      --real_csv FILE      compare with a profiled round instead (ND's): runs nd-compare\n"
     "      --write_ratios FILE  with --real_csv: then fit and write the ratios\n"
     "      --report FILE        a one-page HTML report: summary, inputs, the top -t strategies, the\n"
@@ -70,7 +72,8 @@ enum {
     OPT_WRITE,
     OPT_REPORT,
     OPT_EE,
-    OPT_EEE
+    OPT_EEE,
+    OPT_NO_WHAT_IF
 };
 
 static const struct option options[] = {
@@ -84,7 +87,6 @@ static const struct option options[] = {
     {"sustained_tflops", required_argument, 0, OPT_TFLOPS},
     {"top_config_number", required_argument, 0, 't'},
     {"ranking_csv", required_argument, 0, OPT_RANKING},
-    {"output-dir", required_argument, 0, 'o'},
     {"rp", no_argument, 0, OPT_RP},
     {"recompute_potentials", no_argument, 0, OPT_RP},
     {"auto_recompute", no_argument, 0, OPT_AR},
@@ -101,6 +103,7 @@ static const struct option options[] = {
     {"eee", required_argument, 0, OPT_EEE},
     {"fforce-exhaustive", required_argument, 0, OPT_EEE},
     {"ppb_k", required_argument, 0, 'k'},
+    {"no-what-if", no_argument, 0, OPT_NO_WHAT_IF},
     {0, 0, 0, 0},
 };
 
@@ -157,7 +160,6 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
         return 0;
     }
     case OPT_RANKING: req->ranking_csv = arg; return 0;
-    case 'o': req->out_dir = arg; return 0;
     case OPT_FORMAT: req->plot_format = arg; return 0;
     case OPT_NO_PLOTS: req->no_plots = true; return 0;
     case OPT_NO_PROGRESS: req->quiet = true; return 0;
@@ -174,6 +176,7 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
     case OPT_REAL: req->real_csv = arg; return 0;
     case OPT_WRITE: req->write_ratios = arg; return 0;
     case OPT_REPORT: req->report = arg; return 0;
+    case OPT_NO_WHAT_IF: req->no_what_if = true; return 0;
     case OPT_RP: req->potentials = true; return 0;
     case OPT_RP | ND_CLI_NO: req->potentials = false; return 0;
     default: return 1;
@@ -218,21 +221,33 @@ static int run_compare(char **argv)
 
 int main(int argc, char **argv)
 {
-    static const nd_cli_program program = {"nd-search",  usage,  exit_status, options,
-                                           "l:t:o:e:k:", handle, operand,     NULL};
+    static const nd_cmdline_help own[] = {
+        {ND_FLAG_OUTPUT_DIR,
+         "  -o, --output-dir DIR     ranking.csv, summary.json, best.yaml, memory.csv, the ranking\n"
+         "                           and memory plots (created if missing)\n"},
+        {0, NULL}};
+    static const nd_cli_program program = {.name = "nd-search",
+                                           .usage = usage,
+                                           .exit_status = exit_status,
+                                           .options = options,
+                                           .short_options = "l:t:e:k:",
+                                           .handle = handle,
+                                           .operand = operand,
+                                           .shared_help = own};
     nd_search_request req;
     memset(&req, 0, sizeof req);
     nd_cli_common_init(&req.common);
     req.host_overlap = req.host_cost = -1;
     int status = nd_cli_parse(&program, argc, argv, &req.common, &req);
     if (status >= 0) return status;
+    req.out_dir = req.common.shared.out_dir;
     if (req.write_ratios && !req.real_csv) {
         fprintf(stderr, "nd-search: --write_ratios fits the ratios on a comparison: it needs --real_csv\n"
                         "Try 'nd-search --help'.\n");
         return 2;
     }
     if ((req.exhaustive[0] || req.exhaustive[1] || req.exhaustive[2]) &&
-        (req.real_csv || req.common.verify)) {
+        (req.real_csv || req.common.shared.verify)) {
         fprintf(stderr,
                 "nd-search: --exhaustive, --force_exhaustive, and --fforce-exhaustive apply to the standard "
                 "ND search, not --real_csv, --search-config, or --verify\nTry 'nd-search --help'.\n");
@@ -243,8 +258,8 @@ int main(int argc, char **argv)
     nd_main_start();
     nd_cli_streams io;
     nd_cli_streams_open(&req.common, &io);
-    int rc = req.common.verify ? nd_verify_command(&req.common, req.out_dir, io.out, io.diag, &err)
-                               : nd_search_command(&req, io.out, io.diag, &err);
+    int rc = req.common.shared.verify ? nd_verify_command(&req.common, req.out_dir, io.out, io.diag, &err)
+                                      : nd_search_command(&req, io.out, io.diag, &err);
     nd_cli_streams_close(&io);
-    return nd_main_finish("nd-search", rc, &err);
+    return nd_main_end("nd-search", req.common.shared.verbosity, rc, &err);
 }

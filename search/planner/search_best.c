@@ -162,6 +162,38 @@ static void write_layer_modes(FILE *fp, const nd_context *ctx, const nd_strategy
     if (!lm.differ) fputs("    layers: {}\n", fp);
 }
 
+/* The plan's offloaded layers as the trainer's list of body-layer indices (quoted, as the
+ * layers map), in the plan's layer order: the first offloaded[stage][kind] layers of each
+ * kind on each stage (nd_plan_layer_mode's order). */
+static void write_offloaded(FILE *fp, const nd_context *ctx, const nd_strategy *s,
+                            const nd_recompute_plan *plan)
+{
+    int64_t total = 0;
+    for (int64_t i = 0; plan->offloaded && i < plan->stages; i++)
+        for (int k = 0; k < ND_LAYER_KINDS; k++) total += plan->offloaded[i][k];
+    if (!total) return;
+    fprintf(fp,
+            "    # %lld layers keep their activations in host memory between forward and backward (-ao),\n"
+            "    # as nd priced them; without offload the plan needs more memory than the budget\n",
+            (long long)total);
+    if (total > MAX_LISTED_LAYERS) {
+        fprintf(fp, "    offloaded_layers: %lld  # too many to list: recompute_plan counts them per stage\n",
+                (long long)total);
+        return;
+    }
+    fputs("    offloaded_layers: [", fp);
+    const char *sep = "";
+    for (int64_t i = 0; i < plan->stages; i++)
+        for (int k = 0; k < ND_LAYER_KINDS; k++)
+            for (int64_t pos = 0; pos < plan->offloaded[i][k]; pos++) {
+                int64_t layer = nd_plan_layer_index(ctx, s, i, (nd_layer_kind)k, pos);
+                if (layer < 0) continue;
+                fprintf(fp, "%s\"%lld\"", sep, (long long)layer);
+                sep = ", ";
+            }
+    fputs("]\n", fp);
+}
+
 static void write_hyperparallel(FILE *fp, const nd_context *ctx, const nd_ranked *best,
                                 const nd_recompute_plan *plan)
 {
@@ -182,6 +214,7 @@ static void write_hyperparallel(FILE *fp, const nd_context *ctx, const nd_ranked
     fputs("  activation_checkpoint:\n", fp);
     nd_yaml_write_text(fp, "    ", "mode", nd_recompute_name(s->recompute));
     if (plan) write_layer_modes(fp, ctx, s, plan, s->recompute);
+    if (plan) write_offloaded(fp, ctx, s, plan);
 }
 
 static void write_plan(FILE *fp, const nd_recompute_plan *plan)
@@ -214,22 +247,51 @@ static void write_cluster(FILE *fp, const nd_search_config *cfg, const nd_run *r
     fprintf(fp, "  memory_budget: %s\n", buf);
 }
 
-int nd_search_write_best(const char *path, const nd_search_config *cfg, const nd_run *run,
-                         const nd_ranked *best, nd_error *err)
+/* The answer in comments: #1's step and interval, its headroom, and what it assumes. */
+static void write_header(FILE *fp, const nd_search_config *cfg, const nd_search_result *res,
+                         const nd_search_answer *ans, const nd_search_assumptions *assumed)
 {
-    nd_outfile out;
-    int rc = nd_outfile_open(&out, path, err);
-    if (rc) return rc;
-    FILE *fp = out.fp;
+    const nd_ranked *best = &res->items[0];
     fputs("# nd-search's best strategy for ", fp);
     comment_text(fp, cfg->ctx->model->name);
     fprintf(fp, " on %lld x ", (long long)cfg->ctx->devices);
     comment_text(fp, cfg->ctx->device->name);
+    fprintf(fp, ", global batch %lld: %.2f ms per step", (long long)cfg->global_batch, best->step_ms);
+    if (ans && ans->count)
+        fprintf(fp, " (%s %.0f to %.0f ms)",
+                ans->interval == ND_INTERVAL_FITTED ? "95 % interval" : "uncalibrated,",
+                ans->choices[0].lo_ms, ans->choices[0].hi_ms);
     fprintf(fp,
-            ", global batch %lld: %.2f ms per step,\n"
-            "# peak %.0f MiB. `nd-estimate -y best.yaml` prices it again; the hyperparallel: section holds\n"
-            "# HyperParallel's train.yaml keys for the trainer.\n",
-            (long long)cfg->global_batch, best->step_ms, best->peak_mib);
+            ",\n# peak %.0f MiB, %.0f MiB of headroom under the %.0f MiB budget. `nd-estimate -y best.yaml`\n"
+            "# prices it again; the hyperparallel: section holds HyperParallel's train.yaml keys for the\n"
+            "# trainer, with the same recompute and offload plan.\n",
+            best->peak_mib, cfg->ctx->budget_mib - best->peak_mib, cfg->ctx->budget_mib);
+    if (ans && ans->count > 1) {
+        size_t tied = 0;
+        for (size_t j = 1; j < ans->count; j++) tied += ans->choices[j].tied;
+        fprintf(fp, "# %zu of the next %zu distinct choices cannot be told apart from it (ranking.csv).\n",
+                tied, ans->count - 1);
+    }
+    if (!assumed || !assumed->count) return;
+    fputs("#\n# What this answer assumes:\n", fp);
+    for (size_t i = 0; i < assumed->count; i++) {
+        fprintf(fp, "#   %s: ", assumed->items[i].what);
+        comment_text(fp, assumed->items[i].text);
+        fputc('\n', fp);
+    }
+}
+
+int nd_search_write_best(const char *path, const nd_search_config *cfg, const nd_run *run,
+                         const nd_search_result *res, const nd_search_answer *ans,
+                         const nd_search_assumptions *assumed, nd_error *err)
+{
+    if (!res->count) return nd_error_set(err, ND_EINPUT, "no strategy to write");
+    const nd_ranked *best = &res->items[0];
+    nd_outfile out;
+    int rc = nd_outfile_open(&out, path, err);
+    if (rc) return rc;
+    FILE *fp = out.fp;
+    write_header(fp, cfg, res, ans, assumed);
     fputs("model:\n", fp);
     nd_model_write_yaml(fp, cfg->ctx->model, "  ");
     write_train(fp, cfg->ctx->train, cfg->ctx, &best->s);

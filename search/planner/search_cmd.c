@@ -149,12 +149,6 @@ static int build_space(const nd_search_request *req, const nd_session *ses, cons
     return ND_OK;
 }
 
-/* Whether ND's -e/-ee/-eee or -k need every ranked strategy kept. */
-static bool extras_need_all(const nd_search_request *req)
-{
-    return req->exhaustive[0] || req->exhaustive[1] || req->exhaustive[2] || req->has_ppb_k;
-}
-
 /* ND's -e/-ee/-eee additions after the table, and -k's description. */
 static int print_extras(const nd_search_request *req, const nd_search_config *cfg,
                         const nd_search_result *res, size_t top, FILE *out, FILE *diag, nd_error *err)
@@ -201,7 +195,7 @@ static int write_resolved(const char *dir, const nd_search_config *cfg, const nd
 /* The plots into -o DIR; with a gallery (--report) an SVG copy of each too, and without -o
  * only the copies. */
 static int write_plots(const nd_search_request *req, const nd_search_config *cfg, const nd_search_result *res,
-                       nd_plot_gallery *gallery, nd_error *err)
+                       const nd_search_answer *ans, nd_plot_gallery *gallery, nd_error *err)
 {
     nd_plot_options opt;
     nd_plot_options_init(&opt);
@@ -209,23 +203,29 @@ static int write_plots(const nd_search_request *req, const nd_search_config *cfg
     opt.gallery = gallery;
     opt.gallery_only = gallery && !req->out_dir;
     const char *dir = req->out_dir ? req->out_dir : ".";
-    size_t top = req->top > 0 ? (size_t)req->top : 10;
-    if (!rc && !req->no_plots) rc = nd_search_plots(dir, cfg, res, top, &opt, err);
-    if (!rc && req->potentials) rc = nd_search_potentials(dir, cfg, res, top, &opt, !req->no_plots, err);
+    if (!rc && !req->no_plots) rc = nd_search_plots(dir, cfg, res, ans, &opt, err);
+    if (!rc && req->potentials) rc = nd_search_potentials(dir, cfg, res, ans, &opt, !req->no_plots, err);
     return rc;
 }
 
+/* What the outputs are written from: the answer and what it assumes. */
+typedef struct search_outputs {
+    const nd_search_answer *ans;
+    const nd_search_assumptions *assumed;
+    const nd_search_facts *facts;
+} search_outputs;
+
 static int write_files(const nd_search_request *req, const nd_search_config *cfg, const nd_session *ses,
-                       const nd_search_result *res, const nd_search_odds *odds, nd_plot_gallery *gallery,
+                       const nd_search_result *res, const search_outputs *o, nd_plot_gallery *gallery,
                        FILE *out, nd_error *err)
 {
     int rc = ND_OK;
-    if (req->ranking_csv) rc = nd_search_write_ranking(req->ranking_csv, cfg, res, odds, err);
+    if (req->ranking_csv) rc = nd_search_write_ranking(req->ranking_csv, cfg, res, o->ans, err);
     /* ND writes resolved.yaml beside its search config's run, in the current directory
      * without -o */
     if (!rc && !req->out_dir && ses->search && ses->run.format != ND_CONFIG_ND)
         rc = write_resolved(".", cfg, ses, res, out, err);
-    if (!rc && !req->out_dir && gallery) rc = write_plots(req, cfg, res, gallery, err);
+    if (!rc && !req->out_dir && gallery) rc = write_plots(req, cfg, res, o->ans, gallery, err);
     if (rc || !req->out_dir) return rc;
     if ((rc = nd_make_dir(req->out_dir, err))) return rc;
     char *ranking = nd_path_join(req->out_dir, "ranking.csv");
@@ -233,9 +233,9 @@ static int write_files(const nd_search_request *req, const nd_search_config *cfg
     char *best = nd_path_join(req->out_dir, "best.yaml");
     char *memory = nd_path_join(req->out_dir, "memory.csv");
     if (!ranking || !summary || !best || !memory) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
-    if (!rc) rc = nd_search_write_ranking(ranking, cfg, res, odds, err);
-    if (!rc) rc = nd_search_write_summary(summary, cfg, res, odds, err);
-    if (!rc) rc = nd_search_write_best(best, cfg, &ses->run, &res->items[0], err);
+    if (!rc) rc = nd_search_write_ranking(ranking, cfg, res, o->ans, err);
+    if (!rc) rc = nd_search_write_summary(summary, cfg, res, o->ans, o->assumed, o->facts, err);
+    if (!rc) rc = nd_search_write_best(best, cfg, &ses->run, res, o->ans, o->assumed, err);
     if (!rc) rc = nd_search_write_memory(memory, cfg, &res->items[0], err);
     free(ranking);
     free(summary);
@@ -249,7 +249,57 @@ static int write_files(const nd_search_request *req, const nd_search_config *cfg
         (rc = nd_search_write_debug(req->out_dir, cfg, res,
                                     nd_cli_says(&req->common, ND_VERBOSITY_DETAIL) ? res->count : top, err)))
         return rc;
-    return write_plots(req, cfg, res, gallery, err);
+    return write_plots(req, cfg, res, o->ans, gallery, err);
+}
+
+/* The switches that may decide the pick, each flipped in a search of the same space: whether
+ * #1 would change. tp_comm_overlap always, ep_comm_overlap for a model with experts. */
+static int what_if(const nd_search_config *cfg, const nd_search_result *res, nd_search_assumptions *out,
+                   nd_error *err)
+{
+    static const char *const names[] = {"tp_comm_overlap", "ep_comm_overlap"};
+    for (size_t i = 0; i < ND_ARRAY_LEN(names); i++) {
+        if (i == 1 && cfg->ctx->model->experts == 0) continue;
+        nd_train t = *cfg->ctx->train;
+        bool priced; /* the switch as priced (TP overlap: the framework's when the run leaves it) */
+        if (i == 0) {
+            priced = nd_train_tp_comm_overlap(&t);
+            t.tp_comm_overlap = !priced;
+        } else {
+            priced = t.ep_comm_overlap;
+            t.ep_comm_overlap = !priced;
+        }
+        const bool flipped_to = !priced, *flag = &flipped_to;
+        nd_context ctx = *cfg->ctx;
+        ctx.train = &t;
+        nd_search_config flipped = *cfg;
+        flipped.ctx = &ctx;
+        flipped.keep = 1;
+        flipped.progress = NULL;
+        nd_search_result other;
+        nd_error quiet = {0};
+        int rc = nd_search_run(&flipped, &other, &quiet);
+        if (rc == ND_ENOMEM) return nd_error_set(err, ND_ENOMEM, "out of memory");
+        char was[128], now[128] = "";
+        nd_strategy_label(&res->items[0].s, was, sizeof was);
+        if (!rc && other.count) nd_strategy_label(&other.items[0].s, now, sizeof now);
+        if (rc || !other.count) {
+            nd_search_assumptions_add(out, "what if", "with %s %s nothing would fit", names[i],
+                                      *flag ? "true" : "false");
+        } else if (!strcmp(now, was)) {
+            nd_search_assumptions_add(out, "what if", "with %s %s #1 stays %s (%.1f ms)", names[i],
+                                      *flag ? "true" : "false", was, other.items[0].step_ms);
+        } else {
+            nd_search_assumptions_add(
+                out, "what if",
+                "with %s %s the pick changes: #1 would be %s (%.1f ms against %.1f ms): "
+                "state what the trainer runs (--set %s=%s)",
+                names[i], *flag ? "true" : "false", now, other.items[0].step_ms, res->items[0].step_ms,
+                names[i], *flag ? "true" : "false");
+        }
+        if (!rc) nd_search_result_free(&other);
+    }
+    return ND_OK;
 }
 
 int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_error *err)
@@ -311,10 +361,7 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
                             base,
                             ses.run.train.global_batch,
                             space,
-                            (req->ranking_csv || req->out_dir ||
-                             nd_cli_says(&req->common, ND_VERBOSITY_DETAIL) || extras_need_all(req))
-                                ? 0
-                                : (req->top > 0 ? (size_t)req->top : 10),
+                            0, /* every fitting row: the answer folds them into distinct choices */
                             req->common.jobs > 0 ? req->common.jobs : 1,
                             req->quiet || !nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT) ? NULL : progress};
     if (nd_cli_says(&req->common, ND_VERBOSITY_INFO)) nd_search_print_space(diag, &cfg);
@@ -350,26 +397,42 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
          * search took, which would make the report differ from run to run. */
         if (nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT)) nd_search_print_summary(progress, &cfg, &res);
         size_t top = req->top > 0 ? (size_t)req->top : 10;
+        nd_search_answer ans;
+        nd_search_assumptions assumed;
+        rc = nd_search_answer_build(&cfg, &res, top, &ans, err);
+        const char *notes[ND_RUN_MAX_NOTES];
+        size_t n_notes = 0;
+        for (int i = 0; i < ses.run.n_notes && n_notes < ND_ARRAY_LEN(notes); i++)
+            notes[n_notes++] = ses.run.notes[i];
+        nd_search_facts facts = {ses.budget_mib + ses.margin_mib, ses.margin_mib, req->common.reserve != NULL,
+                                 req->common.shared.ratios,       notes,          n_notes};
+        if (!rc) nd_search_assumptions_build(&cfg, &res, &ans, &facts, &assumed);
+        if (!rc && !req->no_what_if) rc = what_if(&cfg, &res, &assumed, err);
         /* ND's levels: -v 4 ranks every fitting strategy, 5 and 6 add the top ones' stages */
-        nd_search_print_table(out, &cfg, &res,
-                              nd_cli_says(&req->common, ND_VERBOSITY_DETAIL) ? res.count : top);
-        if (nd_cli_says(&req->common, ND_VERBOSITY_TRACE))
+        if (!rc && nd_cli_says(&req->common, ND_VERBOSITY_DETAIL))
+            nd_search_print_table(out, &cfg, &res, res.count);
+        else if (!rc)
+            nd_search_print_choices(out, &cfg, &res, &ans);
+        if (!rc && nd_cli_says(&req->common, ND_VERBOSITY_TRACE))
             nd_search_print_stages(diag, &cfg, &res, top, false);
-        if (nd_cli_says(&req->common, ND_VERBOSITY_DEBUG))
+        if (!rc && nd_cli_says(&req->common, ND_VERBOSITY_DEBUG))
             nd_search_print_stages(diag, &cfg, &res, top, true);
-        if (file) nd_search_print_config_result(out, &cfg, file, &res);
-        rc = print_extras(req, &cfg, &res, top, out, diag, err);
-        /* With -c, how sure the calibration is of that order. */
-        nd_search_odds odds;
-        if (!rc) rc = nd_search_odds_compute(&cfg, &res, top, &odds, err);
-        if (!rc) nd_search_print_odds(out, &res, &odds);
-        nd_plot_gallery gallery = {0};
-        if (!rc) rc = write_files(req, &cfg, &ses, &res, &odds, req->report ? &gallery : NULL, out, err);
-        if (!rc && req->report) {
-            nd_search_report_inputs in = {req->common.run_path, req->common.ratios_path,
-                                          req->common.search_config, req->out_dir};
-            rc = nd_search_report_html(req->report, &cfg, &res, top, &odds, &in, &gallery, &capture, err);
+        if (!rc) nd_search_print_answer(out, &cfg, &res, &ans);
+        if (!rc) {
+            fputc('\n', out);
+            nd_search_print_assumptions(out, &assumed, "");
         }
+        if (!rc && file) nd_search_print_config_result(out, &cfg, file, &res);
+        if (!rc) rc = print_extras(req, &cfg, &res, top, out, diag, err);
+        search_outputs o = {&ans, &assumed, &facts};
+        nd_plot_gallery gallery = {0};
+        if (!rc) rc = write_files(req, &cfg, &ses, &res, &o, req->report ? &gallery : NULL, out, err);
+        if (!rc && req->report) {
+            nd_search_report_inputs in = {req->common.run_path, req->common.shared.ratios,
+                                          req->common.search_config, req->out_dir};
+            rc = nd_search_report_html(req->report, &cfg, &res, &ans, &assumed, &in, &gallery, &capture, err);
+        }
+        nd_search_answer_free(&ans);
         nd_plot_gallery_free(&gallery);
     }
     nd_search_result_free(&res);

@@ -37,6 +37,7 @@ typedef struct nd_search_request {
     bool has_ppb_k;
     const char *write_ratios; /* --write_ratios, with --real_csv */
     const char *report;       /* --report FILE: the one-page HTML report */
+    bool no_what_if;          /* --no-what-if: no search with the overlap switches flipped */
 } nd_search_request;
 
 /* nd-search: rank every fitting strategy. */

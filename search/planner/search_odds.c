@@ -5,12 +5,16 @@
  *
  * Each draw samples what the fit does not know: the fitted terms from their covariance
  * (shared by every candidate), each layer shape's correction from its standard error (the
- * spread between shapes for one the round did not profile; shared by the candidates of that
- * shape), and each candidate's own scatter around the fitted estimate (residual_sd x its
- * step, independent). A candidate's probability of being fastest is the share of draws in
- * which its step is the smallest; one that is faster than #1 in at least 5 % of the draws
- * cannot be told apart from #1. The generator (splitmix64, Box-Muller) has a fixed seed, so
- * the output is byte-identical run to run and thread count to thread count.
+ * spread between shapes for one the round did not profile) and the scatter of a strategy
+ * around the fitted estimate (residual_sd x its step), both shared by the candidates of one
+ * layer shape. Candidates of one shape run the same kernels per micro-batch (parts.h), so
+ * what the fit misses about them it misses alike: two rows that differ only in OP or MB are
+ * told apart by their real difference, not by two independent draws of the same error (which
+ * made P(fastest) near uniform). Candidates of different shapes scatter independently. A
+ * candidate's probability of being fastest is the share of draws in which its step is the
+ * smallest; one that is faster than #1 in at least 5 % of the draws cannot be told apart
+ * from #1. The generator (splitmix64, Box-Muller) has a fixed seed, so the output is
+ * byte-identical run to run and thread count to thread count.
  */
 #include <math.h>
 #include <stdint.h>
@@ -90,10 +94,18 @@ static void regressors(const nd_spread *s, const nd_ranked *r, double x[ND_SPREA
 int nd_search_odds_compute(const nd_search_config *cfg, const nd_search_result *res, size_t top,
                            nd_search_odds *out, nd_error *err)
 {
+    size_t n = top < res->count ? top : res->count, index[ND_ODDS_MAX];
+    if (n > ND_ODDS_MAX) n = ND_ODDS_MAX;
+    for (size_t j = 0; j < n; j++) index[j] = j;
+    return nd_search_odds_of(cfg, res, index, n, out, err);
+}
+
+int nd_search_odds_of(const nd_search_config *cfg, const nd_search_result *res, const size_t *index, size_t n,
+                      nd_search_odds *out, nd_error *err)
+{
     memset(out, 0, sizeof *out);
     const nd_ratios *r = cfg->ctx->ratios;
-    if (!r || r->time.terms == 0 || res->count == 0) return ND_OK;
-    size_t n = top < res->count ? top : res->count;
+    if (!r || r->time.terms == 0 || res->count == 0 || n == 0) return ND_OK;
     if (n > ND_ODDS_MAX) n = ND_ODDS_MAX;
     double(*x)[ND_SPREAD_MAX_TERMS] = calloc(n, sizeof *x);
     double *work = calloc(5 * n, sizeof *work);
@@ -107,15 +119,15 @@ int nd_search_odds_compute(const nd_search_config *cfg, const nd_search_result *
     double *step = work + n, *shape_sd = step + n, *draw = shape_sd + n, *faster = draw + n;
     size_t wins[ND_ODDS_MAX] = {0}, groups = 0;
     for (size_t j = 0; j < n; j++) {
-        const nd_ranked *c = &res->items[j];
+        const nd_ranked *c = &res->items[index[j]];
         regressors(&r->time, c, x[j], &work[j]);
-        /* Candidates of one shape share its draw. */
+        /* Candidates of one shape share its draws. */
         nd_shape_key k;
         nd_shape_key_of(&c->s, &k);
         group[j] = -1;
         for (size_t i = 0; i < j && group[j] < 0; i++) {
             nd_shape_key ki;
-            nd_shape_key_of(&res->items[i].s, &ki);
+            nd_shape_key_of(&res->items[index[i]].s, &ki);
             if (!nd_shape_key_compare(&k, &ki)) group[j] = group[i];
         }
         if (group[j] < 0) {
@@ -131,14 +143,17 @@ int nd_search_odds_compute(const nd_search_config *cfg, const nd_search_result *
     cholesky(&r->time, L);
     rng g = {0x6E642D6F646473ull, false, 0}; /* "nd-odds" */
     for (int d = 0; d < ND_ODDS_DRAWS; d++) {
-        double u[ND_SPREAD_MAX_TERMS], z[ND_SPREAD_MAX_TERMS] = {0}, shape[ND_ODDS_MAX];
+        double u[ND_SPREAD_MAX_TERMS], z[ND_SPREAD_MAX_TERMS] = {0}, shape[ND_ODDS_MAX], scatter[ND_ODDS_MAX];
         for (int t = 0; t < r->time.terms; t++) u[t] = normal(&g);
         for (int t = 0; t < r->time.terms; t++)
             for (int k = 0; k <= t; k++) z[t] += L[t][k] * u[k];
-        for (size_t q = 0; q < groups; q++) shape[q] = shape_sd[q] * normal(&g);
+        for (size_t q = 0; q < groups; q++) {
+            shape[q] = shape_sd[q] * normal(&g);
+            scatter[q] = r->time.residual_sd * normal(&g);
+        }
         size_t best = 0;
         for (size_t j = 0; j < n; j++) {
-            double v = step[j] + work[j] * shape[group[j]] + step[j] * r->time.residual_sd * normal(&g);
+            double v = step[j] + work[j] * shape[group[j]] + step[j] * scatter[group[j]];
             for (int t = 0; t < r->time.terms; t++) v += z[t] * x[j][t];
             draw[j] = v;
             if (v < draw[best]) best = j;
@@ -157,24 +172,4 @@ int nd_search_odds_compute(const nd_search_config *cfg, const nd_search_result *
     free(work);
     free(group);
     return ND_OK;
-}
-
-void nd_search_print_odds(FILE *fp, const nd_search_result *res, const nd_search_odds *odds)
-{
-    if (!odds->count) return;
-    fprintf(
-        fp,
-        "\nWhat the calibration knows (the ratios file's uncertainty): 95 %% prediction intervals, and over "
-        "%zu draws of the fitted ratios, shapes and scatter (fixed seed) the chance of each being fastest:\n",
-        odds->draws);
-    fprintf(fp, "%5s %11s %25s %11s %15s\n", "TOP", "step ms", "95 % interval, ms", "P(fastest)",
-            "faster than #1");
-    for (size_t j = 0; j < odds->count; j++) {
-        const nd_ranked *r = &res->items[j];
-        char faster[32] = "-";
-        if (j) snprintf(faster, sizeof faster, "%.1f %%", 100 * odds->p_faster_than_best[j]);
-        fprintf(fp, "%5zu %11.2f %11.2f to %11.2f %10.1f%% %15s%s\n", j + 1, r->step_ms,
-                r->step_ms - odds->half[j], r->step_ms + odds->half[j], 100 * odds->p_fastest[j], faster,
-                odds->tied[j] ? "   cannot be told apart from #1" : "");
-    }
 }

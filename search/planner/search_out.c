@@ -112,6 +112,64 @@ void nd_search_print_rows(FILE *fp, const nd_search_config *cfg, const nd_search
     for (size_t i = 0; i < n; i++) table_row(fp, cfg, &res->items[index[i]], index[i] + 1);
 }
 
+/* One choice's two lines: the degrees, its plan, memory, step and interval; then its parts,
+ * its variants and whether it can be told apart from #1. */
+static bool choice_row(FILE *fp, const nd_search_config *cfg, const nd_search_result *res,
+                       const nd_search_answer *ans, size_t j)
+{
+    const nd_search_choice *c = &ans->choices[j];
+    const nd_ranked *r = &res->items[c->index];
+    char plan[96], variants[64], interval[48];
+    nd_search_plan_text(r, plan, sizeof plan);
+    nd_search_variants_text(c, variants, sizeof variants);
+    snprintf(interval, sizeof interval, "%.0f-%.0f", c->lo_ms, c->hi_ms);
+    fprintf(fp, "%5zu", j + 1);
+    for (int d = 0; d < ND_DIMS_SEARCHED; d++)
+        fprintf(fp, " %5lld", (long long)nd_strategy_dim(&r->s, (nd_dim)d));
+    /* '!' when the headroom is within the calibration's own 95 % error of the peak */
+    double half = nd_search_peak_halfwidth_mib(cfg, r);
+    bool tight = isfinite(half) && c->headroom_mib < half;
+    fprintf(fp, "  %-30s %9.0f %8.0f%c %10.2f %13s %10.1f %5.1f%%\n", plan, r->peak_mib, c->headroom_mib,
+            tight ? '!' : ' ', r->step_ms, interval, r->tokens_per_s_per_device, 100 * r->mfu);
+    fputs("       ", fp);
+    for (int p = 0; p < ND_PARTS; p++)
+        if (r->parts_ms[p] > 0.005 * r->step_ms)
+            fprintf(fp, " %s %.1f (%.0f%%)", nd_part_short((nd_part)p), r->parts_ms[p],
+                    100 * r->parts_ms[p] / r->step_ms);
+    if (c->variants > 1) fprintf(fp, "   [%s]", variants);
+    if (j > 0) {
+        double behind = 100 * (r->step_ms / res->items[ans->choices[0].index].step_ms - 1);
+        fprintf(fp, "   %+.2f %% vs #1%s", behind, c->tied ? ", cannot be told apart from #1" : "");
+    }
+    fputc('\n', fp);
+    return tight;
+}
+
+void nd_search_print_choices(FILE *fp, const nd_search_config *cfg, const nd_search_result *res,
+                             const nd_search_answer *ans)
+{
+    if (!ans->count) return;
+    fprintf(
+        fp,
+        "Top %zu of %llu fitting strategies%s, as distinct choices (%zu in all: rows that differ only in OP "
+        "are one, only in VPP within %.1f %%); ms, parts in ms and %% of the step:\n",
+        ans->count, (unsigned long long)res->stats.fitting,
+        cfg->ctx->ratios ? ", corrected by the ratios file" : ", uncalibrated", ans->layouts,
+        100 * ND_FOLD_STEP_SHARE);
+    fprintf(fp, "%5s", "#");
+    for (int d = 0; d < ND_DIMS_SEARCHED; d++) fprintf(fp, " %5s", nd_dim_name((nd_dim)d));
+    fprintf(fp, "  %-30s %9s %9s %10s %13s %10s %6s\n", "plan (recompute, offload)", "peak MiB", "headroom",
+            "step ms", ans->interval == ND_INTERVAL_FITTED ? "95 % interval" : "interval", "tokens/s/d",
+            "MFU");
+    int tight_rows = 0;
+    for (size_t j = 0; j < ans->count; j++) tight_rows += choice_row(fp, cfg, res, ans, j);
+    if (tight_rows)
+        fprintf(fp,
+                "! %d of these fit by less than the calibration's 95 %% error of their peak: "
+                "measure before you rely on them\n",
+                tight_rows);
+}
+
 static void put_double(FILE *fp, double v)
 {
     char buf[ND_DOUBLE_TEXT_MAX];
@@ -119,11 +177,49 @@ static void put_double(FILE *fp, double v)
     fputs(nd_format_double(v, buf), fp);
 }
 
-int nd_search_write_ranking(const char *path, const nd_search_config *cfg, const nd_search_result *res,
-                            const nd_search_odds *odds, nd_error *err)
+/* The answer's columns of row i, after ND's and nd's first ones. */
+static void answer_cells(FILE *fp, const nd_search_config *cfg, const nd_search_result *res,
+                         const nd_search_answer *ans, size_t i)
 {
-    const nd_ratios *ratios = cfg->ctx->ratios;
-    bool intervals = ratios && ratios->time.terms > 0, ranked_odds = odds && odds->count;
+    const nd_ranked *r = &res->items[i];
+    char plan[96];
+    nd_search_plan_text(r, plan, sizeof plan);
+    size_t layout = ans->layout ? ans->layout[i] : i + 1, into = ans->folded_into ? ans->folded_into[i] : 0;
+    fprintf(fp, ",%zu,", layout);
+    if (into) fprintf(fp, "%zu", into);
+    fprintf(fp, ",%s,%lld", plan, (long long)r->offloaded_layers);
+    put_double(fp, cfg->ctx->budget_mib - r->peak_mib);
+    const nd_search_choice *c = !into && layout <= ans->count ? &ans->choices[layout - 1] : NULL;
+    double lo, hi;
+    if (c) {
+        lo = c->lo_ms;
+        hi = c->hi_ms;
+    } else if (ans->interval == ND_INTERVAL_FITTED) {
+        double half = nd_ratios_step_halfwidth_ms(cfg->ctx->ratios, &r->s, r->raw_parts_ms,
+                                                  r->kernels_per_step, r->microbatch_slots, r->step_ms);
+        lo = fmax(0, r->step_ms - half);
+        hi = r->step_ms + half;
+    } else {
+        lo = r->step_ms * (1 - ND_UNCALIBRATED_STEP_ERROR);
+        hi = r->step_ms * (1 + ND_UNCALIBRATED_STEP_ERROR);
+    }
+    put_double(fp, lo);
+    put_double(fp, hi);
+    fprintf(fp, ",%s", ans->interval == ND_INTERVAL_FITTED ? "fitted" : "uncalibrated");
+    if (c && isfinite(c->p_fastest))
+        put_double(fp, c->p_fastest);
+    else
+        fputc(',', fp);
+    if (c)
+        fprintf(fp, ",%d", c->tied);
+    else
+        fputc(',', fp);
+    put_double(fp, r->mfu);
+}
+
+int nd_search_write_ranking(const char *path, const nd_search_config *cfg, const nd_search_result *res,
+                            const nd_search_answer *ans, nd_error *err)
+{
     nd_outfile out;
     int rc = nd_outfile_open(&out, path, err);
     if (rc) return rc;
@@ -135,9 +231,9 @@ int nd_search_write_ranking(const char *path, const nd_search_config *cfg, const
     fprintf(fp, ",%s,%s", col->memory_mb, col->score);
     for (int p = 0; p < ND_PARTS; p++) fprintf(fp, ",%s", nd_part_name((nd_part)p));
     fprintf(fp, ",%s,%s", col->step_ms, col->tokens_per_s);
-    if (intervals) fprintf(fp, ",%s,%s", col->step_lo_ms, col->step_hi_ms);
-    if (ranked_odds) fprintf(fp, ",%s,%s", col->p_fastest, col->tied_with_best);
-    fputc('\n', fp);
+    fprintf(fp, ",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", col->layout, col->folded_into, col->plan,
+            col->offloaded_layers, col->headroom_mib, col->step_lo_ms, col->step_hi_ms, col->interval,
+            col->p_fastest, col->tied_with_best, col->mfu);
     /* Shortest round-trip digits cost ~20 us a row: a large search's ranking takes seconds. */
     nd_progress bar;
     nd_progress_begin(&bar, cfg->progress, "nd-search: writing the ranking", "rows", (double)res->count);
@@ -154,26 +250,55 @@ int nd_search_write_ranking(const char *path, const nd_search_config *cfg, const
         for (int p = 0; p < ND_PARTS; p++) put_double(fp, r->parts_ms[p]);
         put_double(fp, r->step_ms);
         put_double(fp, r->tokens_per_s_per_device);
-        if (intervals) {
-            double half = nd_ratios_step_halfwidth_ms(ratios, &r->s, r->raw_parts_ms, r->kernels_per_step,
-                                                      r->microbatch_slots, r->step_ms);
-            put_double(fp, r->step_ms - half);
-            put_double(fp, r->step_ms + half);
-        }
-        if (ranked_odds && i < odds->count) {
-            put_double(fp, odds->p_fastest[i]);
-            fprintf(fp, ",%d", i > 0 && odds->tied[i]);
-        } else if (ranked_odds) {
-            fputs(",,", fp);
-        }
+        answer_cells(fp, cfg, res, ans, i);
         fputc('\n', fp);
     }
     nd_progress_end(&bar);
     return nd_outfile_commit(&out, err);
 }
 
+/* The answer's choices, each with its strategy, plan, interval, odds and headroom. */
+static void add_choices(cJSON *doc, const nd_search_config *cfg, const nd_search_result *res,
+                        const nd_search_answer *ans)
+{
+    const nd_report_format *key = &nd_report_json;
+    nd_json_add_number(doc, key->layouts, (double)ans->layouts);
+    nd_json_add_number(doc, key->fold_step_share, ND_FOLD_STEP_SHARE);
+    cJSON_AddStringToObject(doc, key->interval,
+                            ans->interval == ND_INTERVAL_FITTED ? "fitted" : "uncalibrated");
+    if (ans->draws) nd_json_add_number(doc, key->draws, (double)ans->draws);
+    cJSON *list = cJSON_AddArrayToObject(doc, key->choices);
+    for (size_t j = 0; j < ans->count; j++) {
+        const nd_search_choice *c = &ans->choices[j];
+        const nd_ranked *r = &res->items[c->index];
+        char plan[96];
+        nd_search_plan_text(r, plan, sizeof plan);
+        cJSON *o = cJSON_CreateObject();
+        nd_json_add_number(o, key->rank, (double)(j + 1));
+        cJSON_AddItemToObject(o, key->strategy, nd_report_strategy_json(&r->s));
+        cJSON_AddStringToObject(o, key->plan, plan);
+        nd_json_add_number(o, key->variants, (double)c->variants);
+        cJSON *ops = cJSON_AddArrayToObject(o, key->op_range);
+        cJSON_AddItemToArray(ops, cJSON_CreateNumber((double)c->op_min));
+        cJSON_AddItemToArray(ops, cJSON_CreateNumber((double)c->op_max));
+        nd_json_add_number(o, key->step_ms, r->step_ms);
+        cJSON *a = cJSON_AddArrayToObject(o, key->step_interval_ms);
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(c->lo_ms));
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(c->hi_ms));
+        if (isfinite(c->p_fastest)) nd_json_add_number(o, key->p_fastest, c->p_fastest);
+        if (isfinite(c->p_faster)) nd_json_add_number(o, key->p_faster_than_best, c->p_faster);
+        cJSON_AddBoolToObject(o, key->tied_with_best, c->tied);
+        nd_json_add_number(o, key->peak_mib, r->peak_mib);
+        nd_json_add_number(o, key->headroom_mib, c->headroom_mib);
+        nd_json_add_number(o, key->mfu, r->mfu);
+        cJSON_AddItemToArray(list, o);
+    }
+    (void)cfg;
+}
+
 int nd_search_write_summary(const char *path, const nd_search_config *cfg, const nd_search_result *res,
-                            const nd_search_odds *odds, nd_error *err)
+                            const nd_search_answer *ans, const nd_search_assumptions *assumed,
+                            const nd_search_facts *facts, nd_error *err)
 {
     const nd_search_stats *st = &res->stats;
     cJSON *doc = cJSON_CreateObject();
@@ -185,6 +310,10 @@ int nd_search_write_summary(const char *path, const nd_search_config *cfg, const
     nd_json_add_number(doc, key->devices, (double)cfg->ctx->devices);
     nd_json_add_number(doc, key->global_batch, (double)cfg->global_batch);
     nd_json_add_number(doc, key->budget_mib, cfg->ctx->budget_mib);
+    if (facts) {
+        nd_json_add_number(doc, key->device_budget_mib, facts->device_budget_mib);
+        nd_json_add_number(doc, key->margin_mib, facts->margin_mib);
+    }
     nd_json_add_number(doc, key->enumerated, (double)st->enumerated);
     cJSON *refused = cJSON_AddObjectToObject(doc, key->refused);
     for (int r = 0; r < ND_REFUSE_REASONS; r++)
@@ -199,20 +328,13 @@ int nd_search_write_summary(const char *path, const nd_search_config *cfg, const
         cJSON_AddItemToObject(doc, key->best, nd_report_strategy_json(&res->items[0].s));
         nd_json_add_number(doc, key->best_step_ms, res->items[0].step_ms);
     }
-    if (odds && odds->count) {
-        nd_json_add_number(doc, key->draws, (double)odds->draws);
-        cJSON *list = cJSON_AddArrayToObject(doc, key->odds);
-        for (size_t i = 0; i < odds->count; i++) {
-            const nd_ranked *r = &res->items[i];
+    if (ans && ans->count) add_choices(doc, cfg, res, ans);
+    if (assumed && assumed->count) {
+        cJSON *list = cJSON_AddArrayToObject(doc, key->assumptions);
+        for (size_t i = 0; i < assumed->count; i++) {
             cJSON *o = cJSON_CreateObject();
-            nd_json_add_number(o, key->rank, (double)(i + 1));
-            nd_json_add_number(o, key->step_ms, r->step_ms);
-            cJSON *a = cJSON_AddArrayToObject(o, key->step_interval_ms);
-            cJSON_AddItemToArray(a, cJSON_CreateNumber(r->step_ms - odds->half[i]));
-            cJSON_AddItemToArray(a, cJSON_CreateNumber(r->step_ms + odds->half[i]));
-            nd_json_add_number(o, key->p_fastest, odds->p_fastest[i]);
-            nd_json_add_number(o, key->p_faster_than_best, odds->p_faster_than_best[i]);
-            cJSON_AddBoolToObject(o, key->tied_with_best, odds->tied[i]);
+            cJSON_AddStringToObject(o, key->what, assumed->items[i].what);
+            cJSON_AddStringToObject(o, key->text, assumed->items[i].text);
             cJSON_AddItemToArray(list, o);
         }
     }

@@ -258,10 +258,10 @@ static int one_configuration(row_writer *wr, const nd_ranked *r, nd_plot_recompu
 }
 
 int nd_search_potentials(const char *dir, const nd_search_config *cfg, const nd_search_result *res,
-                         size_t top, const nd_plot_options *opt, bool plots, nd_error *err)
+                         const nd_search_answer *ans, const nd_plot_options *opt, bool plots, nd_error *err)
 {
-    size_t n = top && top < res->count ? top : res->count;
-    if (n > 20) n = 20;
+    /* the answer's distinct choices: variants of one choice would draw near-identical lines */
+    size_t n = ans->count < 20 ? ans->count : 20;
     char *path = nd_path_join(dir, "recompute_potentials.csv");
     if (!path) return nd_error_set(err, ND_ENOMEM, "out of memory");
     nd_outfile out;
@@ -279,15 +279,16 @@ int nd_search_potentials(const char *dir, const nd_search_config *cfg, const nd_
     nd_progress_begin(&bar, cfg->progress, "nd-search: recompute potentials", "configurations", (double)n);
     for (size_t i = 0; !rc && i < n; i++) {
         nd_progress_update(&bar, (double)i);
-        if (!res->items[i].per_layer) continue;
+        const nd_ranked *r = &res->items[ans->choices[i].index];
+        if (!r->per_layer) continue;
         row_writer wr = {out.fp, cfg, i + 1};
         nd_plot_recompute_series *se = &series[drawn];
         double *steps = &values[drawn * cap * 2], *peaks = steps + cap;
         char lab[80];
-        nd_strategy_label(&res->items[i].s, lab, sizeof lab);
+        nd_strategy_label(&r->s, lab, sizeof lab);
         snprintf(labels[drawn], sizeof labels[drawn], "%s %zu: %s", col->top, i + 1, lab);
         *se = (nd_plot_recompute_series){labels[drawn], 0, steps, peaks};
-        rc = one_configuration(&wr, &res->items[i], se, steps, peaks, cap, err);
+        rc = one_configuration(&wr, r, se, steps, peaks, cap, err);
         if (!rc && se->n_steps) drawn++;
     }
     nd_progress_end(&bar);

@@ -28,7 +28,7 @@ static void search_config_defaults(const nd_search_config_file *f, nd_cli_common
 static void search_config_numbers(const nd_search_config_file *f, const nd_cli_common *c, nd_run *run)
 {
     if (!c->gbs && f->global_batch) run->train.global_batch = f->global_batch;
-    if (!c->budget && f->memory_mib > 0) run->memory_budget_mib = f->memory_mib;
+    if (!c->shared.budget && f->memory_mib > 0) run->memory_budget_mib = f->memory_mib;
 }
 
 /* -s: ND's search config is the same file in every binary. A strategy typed after -s is
@@ -135,7 +135,7 @@ static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_
         }
     if (c->devices && (rc = nd_run_set(run, "devices", c->devices, err))) return nd_error_prefix(err, "-d");
     if (c->gbs && (rc = nd_run_set(run, "global_batch", c->gbs, err))) return nd_error_prefix(err, "-b");
-    if (c->budget && (rc = nd_run_set(run, "memory_budget", c->budget, err)))
+    if (c->shared.budget && (rc = nd_run_set(run, "memory_budget", c->shared.budget, err)))
         return nd_error_prefix(err, "-M");
     if (file) search_config_numbers(file, c, run);
     if (run->format != ND_CONFIG_ND && (rc = nd_config_derive(run, err))) return rc;
@@ -238,7 +238,7 @@ int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FI
     for (int i = 0; !rc && diag && nd_cli_says(c, ND_VERBOSITY_DEFAULT) && i < s->run.n_notes; i++)
         fprintf(diag, "note: %s\n", s->run.notes[i]);
     /* -c, else the search config's estimator.ratios_file */
-    const char *ratios = c->ratios_path;
+    const char *ratios = c->shared.ratios;
     if (!ratios && s->search && s->search->ratios_file[0] && !s->search->calibration_off)
         ratios = s->search->ratios_file;
     if (rc || !ratios) return rc;

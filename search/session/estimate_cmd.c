@@ -10,11 +10,46 @@
 #include "nd/costmodel/estimate.h"
 #include "nd/costmodel/layer_cache.h"
 #include "nd/inputs/ratios.h"
+#include "nd/base/io.h"
 #include "nd/base/json.h"
+#include "nd/session/fidelity.h"
 #include "nd/costmodel/report.h"
 #include "nd/inputs/search_config.h"
 #include "nd/costmodel/stage.h"
 #include "nd/inputs/layout.h"
+
+/* -o DIR: the estimate as --json prints it (estimate.json) and its memory per stage
+ * (memory.csv, nd-plot memory's input). */
+static int write_dir(const char *dir, const nd_context *ctx, const nd_strategy *s, const nd_estimate *est,
+                     nd_error *err)
+{
+    int rc = nd_make_dir(dir, err);
+    char *json = rc ? NULL : nd_path_join(dir, "estimate.json"),
+         *csv = rc ? NULL : nd_path_join(dir, "memory.csv");
+    if (!rc && (!json || !csv)) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    cJSON *doc = rc ? NULL : nd_report_estimate_json(ctx, s, est);
+    if (!rc && !doc) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc) rc = nd_json_write_file(json, doc, err);
+    if (!rc) rc = nd_report_memory_csv(csv, est, ctx->budget_mib, err);
+    cJSON_Delete(doc);
+    free(json);
+    free(csv);
+    return rc;
+}
+
+/* An estimate without ratios is nd's raw model: how far off such estimates were on the runs nd
+ * was benchmarked against, and the step and MFU at that error. */
+static void note_uncalibrated(FILE *out, const nd_context *ctx, const nd_estimate *est)
+{
+    if (ctx->ratios) return;
+    double e = ND_UNCALIBRATED_STEP_ERROR;
+    fprintf(
+        out,
+        "uncalibrated: on the real runs nd was benchmarked against, its step estimates were off by 7 to "
+        "%.0f %% on average per set, mostly too fast (docs/benchmarks.md): at +-%.1f %% the step is %.0f to "
+        "%.0f ms and the MFU %.1f %% at the longer end; a profiling round calibrates it (nd-fit)\n",
+        100 * e, 100 * e, est->step_ms * (1 - e), est->step_ms * (1 + e), 100 * est->mfu / (1 + e));
+}
 
 int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, nd_error *err)
 {
@@ -91,6 +126,9 @@ int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, n
             }
         }
         if (!rc && req->memory_csv) rc = nd_report_memory_csv(req->memory_csv, &est, ctx.budget_mib, err);
+        if (!rc && req->common.shared.out_dir)
+            rc = write_dir(req->common.shared.out_dir, &ctx, &s, &est, err);
+        if (!rc && !req->json) note_uncalibrated(out, &ctx, &est);
     }
 free_est:
     free(est.stage_memory);

@@ -1,6 +1,8 @@
 #!/bin/sh
 # check_reports.sh BUILD_DIR OUT_DIR — the one-page HTML reports in a real browser: runs the
-# demo (scripts/demo.sh, every binary's --report) into OUT_DIR, then loads each report in
+# demo (scripts/demo.sh, every binary's --report) into OUT_DIR, writes the kinds of page it does
+# not (a device view, an offloaded plan, a published configuration, a fit of step times), then
+# loads each report in
 # headless Chromium and fails on a script or console error, a resource that does not load,
 # a plot (inline SVG) that does not render, or a missing section (docs/report.md).
 #
@@ -37,7 +39,7 @@ want_for() {
   case "$(sed -n 's/.*<footer>Written by \(nd-[a-z]*\) .*/\1/p' "$1" | head -1)" in
     nd-compare) echo "summary inputs accuracy plots rows notes" ;;
     nd-fit) echo "summary inputs ratios plots rows notes" ;;
-    nd-search) echo "summary inputs ranking plots refused notes" ;;
+    nd-search) echo "summary assumptions inputs ranking plan plots refused notes" ;;
     nd-classify) echo "summary inputs parts plots communication warnings" ;;
     *) echo "unknown-generator" ;;
   esac
@@ -76,12 +78,29 @@ check_page() {
   return 0
 }
 
+# The pages the demo does not write, so that every kind of page is loaded: nd-classify's with a
+# device view (its kernel classes figure), nd-search's with an offloaded plan, an uncalibrated
+# search without -c's odds, nd-fit's of a round of step times only.
+bin="$build/bin"
+"$bin/nd-classify" "$src/tests/data/classify/kernel_shapes.json" --dims DP=8 -q \
+  --report "$out/demo/extra-classify-kernels.html" >/dev/null &&
+"$bin/nd-search" -y "$src/samples/runs/llama3-8b.yaml" -d 16 -b 64 -M 20GB -A A3 -ar -ao -t 5 -q \
+  --report "$out/demo/extra-search-offload.html" >/dev/null &&
+"$bin/nd-search" -y "$src/samples/published/llama3.1-405b-mbridge-h100.yaml" -ar -t 5 -q \
+  --report "$out/demo/extra-search-published.html" >/dev/null &&
+"$bin/nd-fit" -y "$src/samples/runs/dlperf-gpt-h1536-l16.yaml" --real_csv "$src/samples/rounds/dlperf-gpt-h1536-l16.csv" \
+  --hold auto -q --report "$out/demo/extra-fit-total.html" >/dev/null || {
+  echo "FAIL: an extra report could not be written"; exit 1; }
+grep -q '<figcaption>Device time by kernel class' "$out/demo/extra-classify-kernels.html" || { echo "FAIL: no kernel classes figure"; exit 1; }
+grep -q '<td>[^<]*offloaded</td>' "$out/demo/extra-search-offload.html" || {
+  echo "FAIL: the offloaded plan is not in the search report"; exit 1; }
+
 n=0 fails=0 checked=0
 for report in $(find "$out/demo" -name '*.html' | sort); do
   checked=$((checked + 1))
   check_page "$report" "$(want_for "$report")" 0 || fails=$((fails + 1))
 done
-[ $checked -ge 6 ] || { echo "FAIL: only $checked reports found in the demo's output"; exit 1; }
+[ $checked -ge 11 ] || { echo "FAIL: only $checked reports found"; exit 1; }
 
 # The checker must catch what it is for: each broken copy of a report has to fail.
 base="$out/demo/compare-raw/report.html"

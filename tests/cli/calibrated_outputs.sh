@@ -24,7 +24,7 @@ done
 grep -q "P(fastest)" "$dir/search1" || fail "nd-search: no odds"
 cmp -s "$dir/search1" "$dir/search2" || fail "nd-search output differs between -j 1 and -j 2"
 cmp -s "$dir/s1/ranking.csv" "$dir/s2/ranking.csv" || fail "ranking.csv differs"
-head -1 "$dir/s1/ranking.csv" | grep -q "step_lo_ms,step_hi_ms,p_fastest,tied_with_best" || fail "ranking columns"
-grep -q '"odds"' "$dir/s1/summary.json" || fail "summary.json: no odds"
+head -1 "$dir/s1/ranking.csv" | grep -q "headroom_mib,step_lo_ms,step_hi_ms,interval,p_fastest,tied_with_best" || fail "ranking columns"
+grep -q '"choices"' "$dir/s1/summary.json" || fail "summary.json: no choices"
 rm -rf "$dir"
 [ "$ok" -eq 1 ] && echo ok

@@ -27,5 +27,24 @@ done | grep -q FAIL && fail "a profiled strategy was suggested"
 "$fit" -y "$samples/runs/dlperf-gpt-h2304-l24.yaml" --real_csv "$samples/rounds/dlperf-gpt-h2304-l24.csv" \
   > /dev/null 2> "$dir/err"
 grep -q "to separate them profile e.g. DP" "$dir/err" || fail "refusal: $(cat "$dir/err")"
+# Issue 24: the sample round varies DP, MP, PP and VPP (its columns), never CP or EP. nd-search
+# with the fitted ratios over every dimension names #1; when #1 uses a dimension the round never
+# varied, nd-fit --suggest's first row is that #1, naming the dimension; when it does not, no row
+# says so. The two programs find #1 through their own searches (search_cmd.c, fit_suggest.c).
+"$fit" -y "$samples/runs/llama3-8b.yaml" --real_csv "$samples/rounds/llama3-8b-h100.csv" --robust \
+  --write_ratios "$dir/cp_ratios.json" --suggest 4 -d 64 -b 512 --run-list "$dir/cp.csv" >/dev/null 2>&1 ||
+  fail "--suggest on 64 H100"
+search=$(dirname "$fit")/nd-search
+"$search" -y "$samples/runs/llama3-8b.yaml" -d 64 -b 512 -c "$dir/cp_ratios.json" -t 1 -q --no-what-if \
+  --ranking_csv "$dir/rank.csv" >/dev/null 2>&1 || fail "nd-search -c"
+best=$(sed -n 2p "$dir/rank.csv")
+cp=$(echo "$best" | cut -d, -f5) ep=$(echo "$best" | cut -d, -f3)
+first=$(sed -n 2p "$dir/cp.csv")
+if [ "$cp" -gt 1 ] || [ "$ep" -gt 1 ]; then
+  echo "$first" | grep -q "which this round never varied" || fail "#1 has CP $cp EP $ep; first suggestion: $first"
+  [ "$(echo "$first" | cut -d, -f4)" = "$cp" ] || fail "first suggestion's CP is not #1's ($cp): $first"
+elif grep -q "never varied" "$dir/cp.csv"; then
+  fail "#1 uses only dimensions the round varied, yet: $(grep 'never varied' "$dir/cp.csv")"
+fi
 rm -rf "$dir"
 [ "$ok" -eq 1 ] && echo ok

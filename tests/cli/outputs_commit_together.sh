@@ -59,8 +59,8 @@ check "nd-search --ranking_csv onto its run file" 2 "run.yaml: $input" . -- \
   "$bin/nd-search" -y run.yaml -d 8 -b 64 --no-progress --ranking_csv run.yaml
 "$bin/nd-compare" -y run.yaml --real_csv round.csv -o cmp --no-plots >/dev/null 2>&1
 cp cmp/round_estimates.csv est.dat
-check "nd-plot parity est.dat -o est (est.dat is the input)" 2 "est.dat: $input" . -- \
-  "$bin/nd-plot" parity est.dat -o est --script-only
+check "nd-plot parity est.dat --name est (est.dat is the input)" 2 "est.dat: $input" . -- \
+  "$bin/nd-plot" parity est.dat -o . --name est --script-only
 cp "$samples/../tests/data/classify/rank2.pt.trace.json" t.json
 check "nd-classify t.json --detail t.json" 2 "t.json: $input" . -- \
   "$bin/nd-classify" t.json --dims DP=2 --detail t.json

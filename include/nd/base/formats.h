@@ -278,6 +278,10 @@ typedef struct nd_ranking_format {
     /* with -c and an uncertainty: the step's 95 % prediction interval; for the top
      * candidates the probability of being fastest and whether #1 is told apart from it */
     const char *step_lo_ms, *step_hi_ms, *p_fastest, *tied_with_best;
+    /* the answer: the distinct choice a row belongs to, the rank of the row it is folded into
+     * (blank when shown), its plan in words, offloaded layers, headroom under the budget, the
+     * interval's kind ("fitted" or "uncalibrated") and its MFU */
+    const char *layout, *folded_into, *plan, *offloaded_layers, *headroom_mib, *interval, *mfu;
 } nd_ranking_format;
 
 extern const nd_ranking_format nd_ranking_csv;
@@ -305,6 +309,19 @@ typedef struct nd_run_list_format {
 } nd_run_list_format;
 
 extern const nd_run_list_format nd_run_list_csv;
+
+/* ---- nd-fit's plot CSVs (nd-fit -o: <stem>_ratios.csv, <stem>_loo.csv) -------------- */
+
+/* ratios: a row per ratio key, its value and 95 % interval (blank unless fitted), its status
+ * (the status names of fit.h) and the note drawn beside it. loo: a row per strategy, its label,
+ * then per panel (the step, then each ratio fitted on a column of its own) the panel's name
+ * with each suffix: what was measured, the fit on every row, the prediction left out. */
+typedef struct nd_fit_plot_format {
+    const char *ratio, *value, *lo, *hi, *status, *note;
+    const char *label, *measured, *fitted, *left_out; /* the last three are suffixes: "step:measured" */
+} nd_fit_plot_format;
+
+extern const nd_fit_plot_format nd_fit_plot_csv;
 
 /* ---- the recompute potentials CSV (nd-search -rp) ------------------------------- */
 
@@ -399,6 +416,9 @@ typedef struct nd_report_format {
     /* what a calibration's uncertainty says (-c) */
     const char *step_interval_ms, *peak_interval_mib, *odds, *draws, *rank, *p_fastest;
     const char *p_faster_than_best, *tied_with_best, *memory_error;
+    /* the search's answer (summary.json): distinct choices and what they assume */
+    const char *choices, *layouts, *plan, *variants, *op_range, *interval, *headroom_mib, *assumptions, *what,
+        *text, *fold_step_share, *margin_mib, *device_budget_mib;
 } nd_report_format;
 
 extern const nd_report_format nd_report_json;

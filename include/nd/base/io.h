@@ -63,6 +63,12 @@ void nd_outputs_begin(void);
  * back); ND_EINPUT if one now names an input. */
 int nd_outputs_commit(nd_error *err);
 
+/* The same, then calls each(arg, path, replaced) for every output the run wrote, in the order
+ * they were opened; replaced says an earlier file was there. Not called when the commit
+ * fails (or, out of memory, for outputs it cannot list). */
+int nd_outputs_commit_each(nd_error *err, void (*each)(void *arg, const char *path, bool replaced),
+                           void *arg);
+
 /* Removes every temporary file of the run (staged or still open) and ends it; every earlier
  * file stays as it was. */
 void nd_outputs_abort(void);

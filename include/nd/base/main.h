@@ -17,4 +17,9 @@ void nd_main_start(void);
  * a failed commit, and returns the exit status. */
 int nd_main_finish(const char *program, int code, const nd_error *err);
 
+/* The same, and on success "<program>: wrote PATH" on stderr for every output the run wrote
+ * (" (replacing an earlier file)" when one was there), at verbosity ND_VERBOSITY_DEFAULT and
+ * above (nd/base/cmdline.h; -q writes none). nd_main_finish lists none. */
+int nd_main_end(const char *program, int verbosity, int code, const nd_error *err);
+
 #endif

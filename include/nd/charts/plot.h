@@ -52,6 +52,10 @@ typedef enum {
     ND_PLOT_PDF,     /* pdfcairo; not byte-reproducible (embedded date) */
 } nd_plot_format;
 
+/* A measured part below this share of its row's measured step is too small to divide by: its
+ * relative error is not judged (nd-compare's accuracy table and the parity panels alike). */
+#define ND_PLOT_JUDGED_PART_SHARE 0.005
+
 #define ND_PLOT_WIDTH_DEFAULT  1000
 #define ND_PLOT_HEIGHT_DEFAULT 700
 #define ND_PLOT_SIZE_MAX       20000
@@ -111,12 +115,15 @@ typedef enum {
 
 /* One panel: the same points (strategies) for one quantity, e.g. "step" or a part. */
 typedef struct nd_plot_parity_panel {
-    const char *name;           /* panel title */
-    const double *measured_ms;  /* [n_points]: x */
-    const double *estimated_ms; /* [n_points]: y */
-    const double *corrected_ms; /* [n_points] or NULL: a second estimate, e.g. after calibration */
-    const char *unit;           /* the axes' unit; NULL: "ms" (the fields say _ms, but a panel of
+    const char *name;            /* panel title */
+    const double *measured_ms;   /* [n_points]: x */
+    const double *estimated_ms;  /* [n_points]: y */
+    const double *corrected_ms;  /* [n_points] or NULL: a second estimate, e.g. after calibration */
+    const char *unit;            /* the axes' unit; NULL: "ms" (the fields say _ms, but a panel of
                                    memory in GiB is drawn the same way) */
+    const unsigned char *judged; /* [n_points] 0: drawn but left out of the title's MAPE and
+                                    worst and of the labels (a part too small to divide by), or
+                                    NULL: every point with a measurement is judged */
 } nd_plot_parity_panel;
 
 typedef struct nd_plot_parity {
@@ -205,22 +212,30 @@ int nd_plot_round_parity(const char *out_base, const nd_plot_round *round, const
 int nd_plot_round_parts(const char *out_base, const nd_plot_round *round, bool no_idle,
                         const nd_plot_options *opt, nd_error *err);
 
-/* ---- ranking: the top strategies ---------------------------------------- */
+/* ---- ranking: which to run, and how sure nd is ------------------------- */
 
 typedef struct nd_plot_ranking {
-    size_t n_strategies;       /* the top k, in rank order (best first) */
+    size_t n_strategies;       /* the distinct choices, in rank order (best first) */
     const char *const *labels; /* [n_strategies] */
     size_t n_parts;
     const char *const *part_names; /* [n_parts]; colour by index as in the parts plot */
     const double *parts_ms;        /* [n_strategies * n_parts], row-major */
     const double *peak_mib;        /* [n_strategies] peak memory per device */
     double budget_mib;             /* memory budget; <= 0 or NaN: no budget line */
+    const double *lo_ms, *hi_ms;   /* [n_strategies] each step's interval, or NULL (none known) */
+    const int *tied;               /* [n_strategies] 1: cannot be told apart from #1, or NULL */
+    const double *p_fastest;       /* [n_strategies] share of draws in which it is fastest (NaN:
+                                      none), or NULL */
+    const char *interval_name;     /* the intervals' legend ("95 % interval (fitted)"); NULL: "interval" */
+    const char *subtitle;          /* a second title line (what was searched), or NULL */
 } nd_plot_ranking;
 
-/* Ranking plot: per strategy a stacked bar of its time parts (ms, left axis),
- * its peak memory as a point (MiB, right axis) and the budget as a dashed
- * line on the right axis. ND_EINPUT: no strategies or parts, a NULL array, no
- * finite time value or no finite peak memory. */
+/* Ranking plot, for "which should I run, and how sure is nd?": per choice a row (best on top)
+ * with its step time in ms as a point and its interval as a bar on one axis, #1's interval
+ * shaded across the rows, each row coloured by whether it can be told apart from #1; right of
+ * it the difference from #1 and the part that makes most of it (and P(fastest)); right of
+ * that its peak memory against the budget (dashed) with the headroom written in the bar.
+ * ND_EINPUT: no strategies or parts, a NULL array, no finite time value. */
 int nd_plot_ranking_write(const char *out_base, const nd_plot_ranking *plot, const nd_plot_options *opt,
                           nd_error *err);
 
@@ -237,12 +252,17 @@ typedef struct nd_plot_stage_memory {
     size_t n_reclaimable;               /* the last components are memory the runtime gives back
                                            under pressure: drawn hatched, left out of the share
                                            of the budget */
+    const int64_t *offloaded_layers;    /* [n_stages] layers whose activations live in host memory
+                                           (offload), or NULL: written above the stage's bar and
+                                           totalled in the title */
 } nd_plot_stage_memory;
 
 /* Memory plot: per pipeline stage a stacked bar of memory components, in GiB, against a
  * dashed budget line, each bar's % of the budget above it (without its reclaimable
- * components); the title names the strategy, the peak stage and its % of the budget.
- * Components 0 in every stage are left out.
+ * components; where bars are too narrow for every label, the peak's and those that differ
+ * from their neighbours', never overlapping), the offloaded layers above it; the title names
+ * the strategy, the peak stage and its % of the budget. Components 0 in every stage are
+ * left out; the legend draws the budget as the dashed line it is.
  * ND_EINPUT: no stages or components, a NULL array, or no finite value. */
 int nd_plot_stage_memory_write(const char *out_base, const nd_plot_stage_memory *plot,
                                const nd_plot_options *opt, nd_error *err);

@@ -2,9 +2,11 @@
  * cli.h — the command line every pricing binary shares, and turning it into a loaded
  * run, a device and a budget.
  *
- * The shared options are ND's (run_nd's -y -f -m -d -b -A -M -mem -c -s -v -j -V
- * --strict -swap_os -mppb --train-yaml --accelerate-yaml) plus nd's run overrides
- * (--seq, --set, ...). nd_cli_parse reads ND's spellings as ND users type them:
+ * The pricing options are ND's (run_nd's -y -f -m -d -b -A -mem -s -j --strict -swap_os
+ * -mppb --train-yaml --accelerate-yaml) plus nd's run overrides (--seq, --set, ...), a group
+ * of the one command line of all six programs (nd/base/cmdline.h), which reads the flags
+ * every program shares: -h --version -v -q -o -V -M -c. nd_cli_parse reads ND's spellings
+ * as ND users type them:
  * '_' and '-' alike in every long option (--yaml_config = --yaml-config), one dash or
  * two, --no-X for every switch, ND's multi-word -l DP MP and --recompute off full,
  * `-v 2`. An ND flag that belongs to another nd binary's job is accepted everywhere
@@ -18,24 +20,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "nd/costmodel/device.h"
+#include "nd/base/cmdline.h"
 #include "nd/base/error.h"
 #include "nd/inputs/ratios.h"
 #include "nd/inputs/run.h"
 #include <stdio.h>
 
 #define ND_CLI_MAX_SETS 64
-
-/* ND's verbosity scale (-v N, 0..6; ND's default 2). */
-enum {
-    ND_VERBOSITY_QUIET = 0,   /* errors only: no table, no notes */
-    ND_VERBOSITY_RESULTS = 1, /* results on stdout, no notes or progress on stderr */
-    ND_VERBOSITY_DEFAULT = 2, /* + notes, summaries, progress; debug.csv and debug_mem.csv with -o */
-    ND_VERBOSITY_INFO = 3,    /* + the search's bounds and counts per refusal reason */
-    ND_VERBOSITY_DETAIL = 4,  /* + every dropped candidate and its excess memory */
-    ND_VERBOSITY_TRACE = 5,   /* + every priced candidate */
-    ND_VERBOSITY_DEBUG = 6,   /* + every candidate's parts per stage */
-    ND_VERBOSITY_MAX = 6
-};
 
 #define ND_CLI_MAX_NOTES 16
 
@@ -48,21 +39,16 @@ typedef struct nd_cli_common {
     const char *search_config;   /* -s: ND's search config, in every binary */
     const char *device;          /* -A */
     const char *device_file;     /* --device-file */
-    const char *ratios_path;     /* -c */
     const char *devices;         /* -d */
     const char *gbs;             /* -b */
-    const char *budget;          /* -M */
     const char *reserve;         /* -mem */
-    int verbosity;               /* -v N (ND_VERBOSITY_*; default 2) */
     int jobs;                    /* -j, --jobs, else $ND_JOBS; 0 = not stated */
     bool strict;                 /* --strict: refuse what would be priced from a default */
-    bool verify;                 /* -V: the census of the model against its checkpoint */
     bool mppb;                   /* -mppb: stage layers and recompute from the framework config */
-    const char *output_dir;      /* -o given to a binary without one of its own (-V -o) */
     int n_notes;                 /* ND flags this binary does not use, as typed, for a note */
     const char *notes[ND_CLI_MAX_NOTES];
     const char *note_owner[ND_CLI_MAX_NOTES];
-    char words[8192]; /* the command line's words as nd_cli_parse spelled them */
+    nd_cmdline_shared shared; /* -v -q -o -V -M -c, read alike by all six programs */
     int set_count;
     const char *set_keys[ND_CLI_MAX_SETS];
     const char *set_values[ND_CLI_MAX_SETS];
@@ -84,20 +70,17 @@ enum {
     ND_OPT_DROPOUT,
     ND_OPT_GRAD_PRECISION,
     ND_OPT_SWAP_OS,
-    ND_OPT_HELP,
-    ND_OPT_VERSION,
     ND_OPT_TRAIN_YAML,
     ND_OPT_ACCELERATE_YAML,
     ND_OPT_STRICT,
     ND_OPT_MPPB,
-    ND_OPT_VERBOSITY,
     ND_OPT_FOREIGN,
     ND_OPT_COMMON_LAST = ND_OPT_FOREIGN + 64
 };
 
 /* Added to a switch's code for its --no-X form: a handler sees `opt & ND_CLI_NO` and sets
  * the switch off. Every option without an argument has one. */
-#define ND_CLI_NO 0x10000
+#define ND_CLI_NO ND_CMDLINE_NO
 
 /* A binary's own flags beside the shared ones. handle returns 0 when it took opt,
  * 1 when opt is not one of its own, or ND_EUSAGE with err filled. A switch's --no-X
@@ -109,11 +92,7 @@ typedef int (*nd_cli_handler)(int opt, const char *arg, void *request, nd_error 
 typedef int (*nd_cli_operand_handler)(const char *arg, void *request);
 /* A shared option a program has no use for: giving it is refused (refuse) or noted on stderr,
  * never silently ignored, and the program's --help leaves it out. */
-typedef struct nd_cli_unused {
-    int opt;         /* the shared option's code ('c', 'd', ND_OPT_SEQ...); 0 ends a list */
-    bool refuse;     /* true: a usage error; false: a note, and the run goes on */
-    const char *why; /* "nd-fit fits the raw estimates" */
-} nd_cli_unused;
+typedef nd_cmdline_unused nd_cli_unused;
 
 typedef struct nd_cli_program {
     const char *name;             /* "nd-fit": message prefix and --version */
@@ -122,8 +101,9 @@ typedef struct nd_cli_program {
     const struct option *options; /* its own long options, ending with a zero entry */
     const char *short_options;    /* its own short options ("o:"), beside the shared ones */
     nd_cli_handler handle;
-    nd_cli_operand_handler operand; /* NULL: the program takes no operands */
-    const nd_cli_unused *unused;    /* shared options it does not use, ending with {0}; NULL: none */
+    nd_cli_operand_handler operand;     /* NULL: the program takes no operands */
+    const nd_cli_unused *unused;        /* shared options it does not use, ending with {0}; NULL: none */
+    const nd_cmdline_help *shared_help; /* its own --help text for a shared flag; NULL: none */
 } nd_cli_program;
 
 /* Parses argv: the shared options into *common, the program's through its handler, plus
@@ -143,10 +123,7 @@ bool nd_cli_says(const nd_cli_common *c, int level);
 /* Where a command prints, by verbosity: results to `out` (stdout; nowhere at -v 0), notes,
  * summaries and progress to `diag` (stderr; nowhere below -v 2). Errors always reach stderr
  * (nd_main_finish). Files are written at every level. */
-typedef struct nd_cli_streams {
-    FILE *out, *diag;
-    FILE *null; /* /dev/null when something is silenced (owned) */
-} nd_cli_streams;
+typedef nd_cmdline_streams nd_cli_streams;
 void nd_cli_streams_open(const nd_cli_common *c, nd_cli_streams *s);
 void nd_cli_streams_close(nd_cli_streams *s);
 

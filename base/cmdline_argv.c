@@ -1,5 +1,5 @@
 /*
- * cli_argv.c — ND's spellings of a command line brought to the one getopt reads.
+ * cmdline_argv.c — ND's spellings of a command line brought to the one getopt reads.
  *
  * ND's run_nd is an argparse program: its long options mix '_' and '-'
  * (--yaml_config, --train-yaml), -l and --recompute take several words, -v takes a
@@ -7,12 +7,12 @@
  * getopt_long_only knows none of this, so the words are rewritten first; the
  * caller's argv is never modified (messages quote it as typed).
  */
-#include "cli_internal.h"
+#include "cmdline_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void nd_cli_spell(char *name)
+void nd_cmdline_spell(char *name)
 {
     for (; *name && *name != '='; name++)
         if (*name == '_') *name = '-';
@@ -34,7 +34,7 @@ static bool names_option(const struct option *options, const char *name)
 }
 
 /* A copy of word (malloc'd, freed here) in the storage, or NULL when it is full. */
-static char *own(nd_cli_argv *a, char *word)
+static char *own(nd_cmdline_argv *a, char *word)
 {
     size_t len = word ? strlen(word) + 1 : 0;
     char *kept = word && a->used + len <= a->size ? a->storage + a->used : NULL;
@@ -68,8 +68,8 @@ static const char *dashes(const char *word, size_t *skip)
 }
 
 /* The multi-word option a spelled word names, or NULL. */
-static const nd_cli_multiword *multiword(const nd_cli_multiword *multi, int n, const char *dash,
-                                         const char *name)
+static const nd_cmdline_multiword *multiword(const nd_cmdline_multiword *multi, int n, const char *dash,
+                                             const char *name)
 {
     for (int i = 0; i < n; i++) {
         if (!strcmp(dash, "-") && multi[i].short_name && name[0] == multi[i].short_name && !name[1])
@@ -102,7 +102,7 @@ static char *spell_word(const struct option *options, const char *word, const ch
         return NULL;
     }
     strcpy(spelled, name);
-    nd_cli_spell(spelled);
+    nd_cmdline_spell(spelled);
     if (names_option(options, spelled)) strcpy(name, spelled);
     free(spelled);
     char *out = malloc(strlen(dash) + strlen(name) + 1);
@@ -132,8 +132,8 @@ static char *join_words(const char *long_name, char **argv, int from, int to)
     return out;
 }
 
-int nd_cli_argv_normalize(const struct option *options, const nd_cli_multiword *multi, int n_multi, int argc,
-                          char **argv, char *storage, size_t size, nd_cli_argv *a)
+int nd_cmdline_argv_normalize(const struct option *options, const nd_cmdline_multiword *multi, int n_multi,
+                              int argc, char **argv, char *storage, size_t size, nd_cmdline_argv *a)
 {
     memset(a, 0, sizeof *a);
     a->storage = storage;
@@ -141,7 +141,7 @@ int nd_cli_argv_normalize(const struct option *options, const nd_cli_multiword *
     a->argv = calloc((size_t)argc + 1, sizeof *a->argv);
     a->origin = calloc((size_t)argc + 1, sizeof *a->origin);
     if (!a->argv || !a->origin) {
-        nd_cli_argv_free(a);
+        nd_cmdline_argv_free(a);
         return -1;
     }
     a->argv[0] = argv[0];
@@ -161,16 +161,16 @@ int nd_cli_argv_normalize(const struct option *options, const nd_cli_multiword *
         char *name;
         char *spelled = spell_word(options, word, &dash, &name);
         if (!spelled) {
-            nd_cli_argv_free(a);
+            nd_cmdline_argv_free(a);
             return -1;
         }
         if (!(spelled = own(a, spelled))) {
             free(name);
-            nd_cli_argv_free(a);
+            nd_cmdline_argv_free(a);
             return -1;
         }
         a->argv[at] = spelled;
-        const nd_cli_multiword *m = strchr(name, '=') ? NULL : multiword(multi, n_multi, dash, name);
+        const nd_cmdline_multiword *m = strchr(name, '=') ? NULL : multiword(multi, n_multi, dash, name);
         bool verbosity = !strchr(name, '=') &&
                          (!strcmp(name, "v") || !strcmp(name, "verbosity") || !strcmp(name, "verbose"));
         free(name);
@@ -179,14 +179,14 @@ int nd_cli_argv_normalize(const struct option *options, const nd_cli_multiword *
             while (end < argc && argv[end][0] != '-') end++;
             if (end == i + 1 && m->short_name != 'l') continue; /* getopt says what is missing */
             if (!(a->argv[at] = own(a, join_words(m->long_name, argv, i + 1, end)))) {
-                nd_cli_argv_free(a);
+                nd_cmdline_argv_free(a);
                 return -1;
             }
             i = end - 1;
         } else if (verbosity && i + 1 < argc && is_count(argv[i + 1])) {
             char *joined = own(a, join_words("verbosity", argv, i + 1, i + 2));
             if (!joined) {
-                nd_cli_argv_free(a);
+                nd_cmdline_argv_free(a);
                 return -1;
             }
             a->argv[at] = joined;
@@ -197,7 +197,7 @@ int nd_cli_argv_normalize(const struct option *options, const nd_cli_multiword *
     return 0;
 }
 
-void nd_cli_argv_free(nd_cli_argv *a)
+void nd_cmdline_argv_free(nd_cmdline_argv *a)
 {
     free(a->argv);
     free(a->origin);
