@@ -24,6 +24,8 @@
  *            (sm_90, sm_100), Azure AI-benchmarking-guide cuBLASLt sweeps, DeepGEMM's H800 table,
  *            S. Bekman's MAMF finder results — fitted with scripts/fit-gemm-table.py to
  *            t = launch + gemm_fixed + max(2mnk / (peak e sat(m) sat(n) sat(k)), bytes / bw).
+ *  [TRAIN]   samples/devices/gemm/b200-training.csv: SimuMax's GEMMs measured in training on a
+ *            DGX B200 (samples/devices/simumax/), as nd's M x N x K per pass.
  *  [FA2]     Dao 2023, FlashAttention-2 (arXiv:2307.08691) §4.1: A100 up to 73 % fwd, 63 % bwd.
  *  [FA3]     Shah et al. 2024, FlashAttention-3 (arXiv:2407.08608) Figs 5-6: H100 hd128 BF16,
  *            fwd 63-66 %, bwd 55-57 % at 4k-16k (non-causal); causal hd64 43-48 %;
@@ -65,20 +67,26 @@
 #define NV_INTER(nic_gbps)                                                                                   \
     .inter_gbps = (nic_gbps), .inter_efficiency = 0.92, .inter_latency_us = 2, .inter_base_us = 25
 
-/* Blackwell kernel curves. B200's are fitted to its GEMM table [GEMM] and FlashAttention-4 /
- * cuDNN [FA4]; the rack-scale parts keep B200's shape dependence at the MAMF ceilings measured
- * on GB200 (72.9 % BF16, 72.3 % FP8). B300 and GB300 take their sibling's curves (assumed: MAMF
- * measures B300 at 78.6 % of peak against B200's 77.6 %). torchao's B200 MXFP8 puts the weight-
- * gradient grouped GEMM at 1.31x the forward's time. */
+/* Blackwell kernel curves. B200's 16-bit curve is fitted to the GEMMs SimuMax measured inside
+ * training runs on a DGX B200 [TRAIN]: 432 shapes, e 0.52, half dimension 112, 1.5 us of fixed
+ * time with the launch (so no more beyond it), where isolated sweeps of the chip [GEMM] fit 0.77
+ * (the in-training rate: clocks and power under sustained load, real data; the sweeps stay the
+ * upper bound). FP8 was not measured in training: its isolated curve (0.76, half dim. 128)
+ * is scaled by the same in-training share, 0.52 / 0.77 (assumed). Attention from FlashAttention-4
+ * / cuDNN [FA4]. The
+ * rack-scale parts keep B200's shape dependence at their MAMF ceilings relative to B200's
+ * (GB200 72.9 % against 77.6 % BF16), and B300 and GB300 take their sibling's curves (assumed:
+ * MAMF measures B300 at 78.6 % of peak against B200's 77.6 %). torchao's B200 MXFP8 puts the
+ * weight-gradient grouped GEMM at 1.31x the forward's time. */
 #define BLACKWELL_GROUPED                                                                                    \
     .grouped_gemm_efficiency = 0.75, .grouped_wgrad_efficiency = 0.57, .attention_half_seq = 1024
 #define B200_CURVES                                                                                          \
-    .gemm_efficiency = 0.85, .gemm_half_dim = 176, .gemm_fixed_us = 2.5, .fp8_gemm_efficiency = 0.82,        \
-    .fp8_gemm_half_dim = 144, .attention_fwd_efficiency = 0.62, .attention_bwd_efficiency = 0.48,            \
+    .gemm_efficiency = 0.52, .gemm_half_dim = 112, .gemm_fixed_us = 0, .fp8_gemm_efficiency = 0.51,          \
+    .fp8_gemm_half_dim = 128, .attention_fwd_efficiency = 0.62, .attention_bwd_efficiency = 0.48,            \
     BLACKWELL_GROUPED
 #define GB200_CURVES                                                                                         \
-    .gemm_efficiency = 0.78, .gemm_half_dim = 176, .gemm_fixed_us = 2.5, .fp8_gemm_efficiency = 0.77,        \
-    .fp8_gemm_half_dim = 144, .attention_fwd_efficiency = 0.58, .attention_bwd_efficiency = 0.45,            \
+    .gemm_efficiency = 0.49, .gemm_half_dim = 112, .gemm_fixed_us = 0, .fp8_gemm_efficiency = 0.48,          \
+    .fp8_gemm_half_dim = 128, .attention_fwd_efficiency = 0.58, .attention_bwd_efficiency = 0.45,            \
     BLACKWELL_GROUPED
 
 /* Ascend 910B/910C die with torch_npu [EAGER]; everything but the host dispatch is assumed
@@ -132,9 +140,9 @@ static const nd_device builtin[] = {
         .peak_tflops = 312,
         .tf32_tflops = 156,
         .fp32_tflops = 19.5, /* [DS] */
-        .gemm_efficiency = 0.94,
+        .gemm_efficiency = 0.84,
         .gemm_half_dim = 96,
-        .gemm_fixed_us = 7, /* [GEMM] a100.csv */
+        .gemm_fixed_us = 5.5, /* [GEMM] a100.csv, below its MAMF best (271 TFLOP/s) */
         .grouped_gemm_efficiency = 0.80,
         .grouped_wgrad_efficiency = 0.60, /* assumed */
         .attention_fwd_efficiency = 0.76,
@@ -160,9 +168,9 @@ static const nd_device builtin[] = {
         .peak_tflops = 312,
         .tf32_tflops = 156,
         .fp32_tflops = 19.5,
-        .gemm_efficiency = 0.94,
+        .gemm_efficiency = 0.84,
         .gemm_half_dim = 96,
-        .gemm_fixed_us = 7,
+        .gemm_fixed_us = 5.5,
         .grouped_gemm_efficiency = 0.80,
         .grouped_wgrad_efficiency = 0.60,
         .attention_fwd_efficiency = 0.76,
@@ -189,11 +197,11 @@ static const nd_device builtin[] = {
         .fp8_tflops = 1979,
         .tf32_tflops = 494.5,
         .fp32_tflops = 67, /* [DS] */
-        .gemm_efficiency = 0.82,
+        .gemm_efficiency = 0.80,
         .gemm_half_dim = 16,
-        .gemm_fixed_us = 3, /* [GEMM] h100.csv */
-        .fp8_gemm_efficiency = 0.72,
-        .fp8_gemm_half_dim = 0, /* [GEMM] h100.csv */
+        .gemm_fixed_us = 3, /* [GEMM] h100.csv, below its MAMF best (794.5 TFLOP/s) */
+        .fp8_gemm_efficiency = 0.69,
+        .fp8_gemm_half_dim = 0, /* [GEMM] h100.csv, below its MAMF best (1402.6 TFLOP/s) */
         .grouped_gemm_efficiency = 0.90,
         .grouped_wgrad_efficiency = 0.70, /* DeepGEMM ~ dense */
         .attention_fwd_efficiency = 0.64,
@@ -222,7 +230,7 @@ static const nd_device builtin[] = {
         .fp8_tflops = 1979,
         .tf32_tflops = 494.5,
         .fp32_tflops = 67,
-        .gemm_efficiency = 0.82,
+        .gemm_efficiency = 0.80,
         .gemm_half_dim = 16,
         .gemm_fixed_us = 3,
         .fp8_gemm_efficiency = 0.60,
@@ -256,11 +264,11 @@ static const nd_device builtin[] = {
         .fp8_tflops = 1979,
         .tf32_tflops = 494.5,
         .fp32_tflops = 67,
-        .gemm_efficiency = 0.82,
+        .gemm_efficiency = 0.80,
         .gemm_half_dim = 16,
         .gemm_fixed_us = 3,
-        .fp8_gemm_efficiency = 0.75,
-        .fp8_gemm_half_dim = 0, /* [GEMM] h200.csv */
+        .fp8_gemm_efficiency = 0.71,
+        .fp8_gemm_half_dim = 128, /* [GEMM] h200.csv, below its MAMF best (1453.4 TFLOP/s) */
         .grouped_gemm_efficiency = 0.90,
         .grouped_wgrad_efficiency = 0.70,
         .attention_fwd_efficiency = 0.64,
