@@ -192,3 +192,10 @@ double nd_attention_ms(const nd_device *d, double flops, double s_k, bool backwa
     if (eff <= 0) return 0.0;
     return flops / (d->peak_tflops * 1e12 * eff) * 1e3;
 }
+
+double nd_overlapped_ms(double comm_ms, bool overlap, double window_ms)
+{
+    if (!overlap) return comm_ms;
+    double hidden = fmin(comm_ms, fmax(window_ms, 0.0));
+    return comm_ms - hidden + ND_OVERLAP_SLOWDOWN * hidden;
+}

@@ -29,6 +29,15 @@ double nd_gemm_ms(const nd_device *d, nd_gemm_precision p, double m, double n, d
 double nd_grouped_gemm_ms(const nd_device *d, nd_gemm_precision p, double groups, double m, double n,
                           double k, double elem_bytes, bool weight_grad);
 
+/* Communication that runs beside compute still slows it: its kernels take SMs and HBM
+ * bandwidth. Hu et al. 2025 (arXiv:2507.03114) measure compute kernels 18.9 % slower on average
+ * while a collective overlaps them; nd charges that share of every hidden millisecond. */
+#define ND_OVERLAP_SLOWDOWN 0.189
+
+/* What `comm_ms` of communication costs a pass when it may run behind `window_ms` of compute
+ * (overlap): its excess over the window, plus the slowdown of the compute it hides behind. */
+double nd_overlapped_ms(double comm_ms, bool overlap, double window_ms);
+
 /* Time of the GEMM that `pass` of a linear layer (tokens x in -> out) runs: at the rate the
  * device's kernel tables measured for it, interpolated between measured shapes, or on the
  * curve (nd_gemm_ms) where they have nothing near. */

@@ -388,8 +388,7 @@ static void moe(acc *a, kept *k, const dims *x, acc *act, acc *act_moe, double *
 /* An exposed collective: hidden behind `window` ms of compute when overlap is on. */
 static double exposed(double comm_ms, bool overlap, double window_ms)
 {
-    if (!overlap) return comm_ms;
-    return comm_ms > window_ms ? comm_ms - window_ms : 0.0;
+    return nd_overlapped_ms(comm_ms, overlap, window_ms);
 }
 
 /* Exposed communication of one layer pass, and the collectives it launches. */

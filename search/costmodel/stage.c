@@ -272,7 +272,7 @@ void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s, const nd
                            ? 0
                            : fmin(m, (double)(s->pp - w->stage - 1));
         double window = t->forward_ms + t->backward_ms + t->recompute_ms;
-        double hidden = fmin(t->ep_ms, window) * (m - alone) / m;
+        double hidden = fmin(t->ep_ms, window) * (m - alone) / m * (1 - ND_OVERLAP_SLOWDOWN);
         t->ep_ms -= hidden;
         t->total_ms -= hidden;
     }
@@ -282,7 +282,8 @@ void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s, const nd
 static double behind(double comm_ms, bool overlap, double window_ms, double buckets)
 {
     if (!overlap) return comm_ms;
-    return fmax(comm_ms / buckets, comm_ms - window_ms);
+    double last = comm_ms / buckets; /* the last bucket waits for the last backward */
+    return last + nd_overlapped_ms(comm_ms - last, true, window_ms);
 }
 
 /* Synchronisation of one parameter group (non-expert or expert) over its data-parallel
