@@ -217,6 +217,45 @@ static int across_models(round_data *rounds, size_t models, double *mape, nd_err
     return rc;
 }
 
+/* The device fitted on both DLPerf models' single-node rows (8 GPUs or fewer) predicting their
+ * multi-node rows (16 and 32 GPUs over 2 and 4 nodes): whether a node's calibration carries
+ * to the cluster. Uncalibrated MAPE on the same rows beside it. */
+static int node_transfer(round_data *rounds, size_t models, nd_error *err)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < models; k++) total += rounds[k].cmp.count;
+    nd_device_fit_row *rows = malloc(total * sizeof *rows);
+    bool *use = calloc(total ? total : 1, sizeof *use);
+    int rc = (!rows || !use) ? nd_error_set(err, ND_ENOMEM, "out of memory") : ND_OK;
+    for (size_t k = 0, at = 0; !rc && k < models; at += rounds[k].cmp.count, k++)
+        nd_device_fit_rows(&rounds[k].cmp, &rounds[k].ses.run, (int)k, rows + at);
+    size_t single = 0;
+    for (size_t i = 0; !rc && i < total; i++) {
+        use[i] = rows[i].devices <= rounds[0].ses.device->devices_per_node;
+        single += use[i];
+    }
+    nd_device fitted;
+    if (!rc) rc = fit_device(rounds[0].ses.device, rows, total, use, &fitted, err);
+    double fit_sum = 0, raw_sum = 0;
+    size_t n = 0;
+    for (size_t i = 0; !rc && i < total; i++) {
+        if (use[i]) continue;
+        double step, raw;
+        if ((rc = nd_device_fit_price(&fitted, &rows[i], &step, NULL, err))) break;
+        if ((rc = nd_device_fit_price(rounds[0].ses.device, &rows[i], &raw, NULL, err))) break;
+        fit_sum += fabs(step / rows[i].time_ms - 1);
+        raw_sum += fabs(raw / rows[i].time_ms - 1);
+        n++;
+    }
+    if (!rc)
+        printf("  fitted on %zu single-node rows, predicting %zu multi-node rows: step MAPE %.1f %% "
+               "(uncalibrated %.1f %%)\n",
+               single, n, 100 * fit_sum / (double)n, 100 * raw_sum / (double)n);
+    free(rows);
+    free(use);
+    return rc;
+}
+
 static int loo(round_data *d, nd_error *err)
 {
     nd_fit_options o;
@@ -263,10 +302,11 @@ int main(int argc, char **argv)
     printf("\nvTrain, the device fitted on the other three models predicting this one (step MAPE)\n");
     for (size_t k = 0; k < VT; k++) printf("  %-16s %8.2f%%\n", v[k].ses.run.model.name, 100 * lomo[k]);
     printf("\nDLPerf (V100), nd-fit --hold auto, exact leave-one-out MAPE\n");
-    for (size_t k = 0; k < DL; k++) {
+    for (size_t k = 0; k < DL; k++)
         if (load(dir, dlperf[k][0], dlperf[k][1], &dl[k], &err) || loo(&dl[k], &err)) return fail(&err);
-        unload(&dl[k]);
-    }
+    printf("\nDLPerf (V100), the device fitted on one node predicting 2 and 4 nodes\n");
+    if (node_transfer(dl, DL, &err)) return fail(&err);
+    for (size_t k = 0; k < DL; k++) unload(&dl[k]);
     for (size_t k = 0; k < VT; k++) unload(&v[k]);
     return 0;
 }
