@@ -57,6 +57,31 @@ static void price(const char *text, const nd_ratios *ratios, nd_estimate *est, n
     assert_int_equal(nd_estimate_strategy(&ctx, &s, NULL, NULL, est, &err), 0);
 }
 
+/* DeepSpeed's ZeRO-3 fetches each module as it runs (6 a layer: four linears, two norms) and
+ * waits for it, against FSDP's whole-layer gathers (here with overlap off, so both are fully
+ * exposed). Collectives are alpha-beta: calls x AG(W / calls) = AG(W) + (calls - 1) x alpha, so
+ * per micro-batch (2 gathers, 1 scatter) DeepSpeed pays 3 (calls - 1) alpha more, alpha the
+ * fixed part of one 64-rank gather (its time on no bytes); 32 layers: calls = 192, MB 8. */
+static void zero3_fetched_module_by_module(void **state)
+{
+    (void)state;
+    nd_estimate fsdp, ds;
+    nd_stage_memory mem[8];
+    nd_stage_time tm[8];
+    nd_train saved = run.train;
+    run.train.overlap_grad_reduce = run.train.overlap_param_gather = false;
+    run.train.framework = ND_FRAMEWORK_FSDP;
+    price("DP=64 ZERO=3 OP=64 MB=8 MBS=1", NULL, &fsdp, mem, tm);
+    run.train.framework = ND_FRAMEWORK_DEEPSPEED;
+    price("DP=64 ZERO=3 OP=64 MB=8 MBS=1", NULL, &ds, mem, tm);
+    run.train = saved;
+    double alpha = nd_collective_ms(h100, ND_COLL_ALL_GATHER, (nd_group){64, 1}, 1e-6);
+    double want = 8 * 3 * (192 - 1) * alpha;
+    double got = ds.parts_ms[ND_PART_DP_COMM] - fsdp.parts_ms[ND_PART_DP_COMM];
+    if (fabs(got - want) > 1e-6 * want)
+        fail_msg("DeepSpeed's ZeRO-3 pays %.6f ms more, want %.6f", got, want);
+}
+
 static void parts_add_up_to_the_step(void **state)
 {
     (void)state;
@@ -437,6 +462,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(parts_add_up_to_the_step),
+        cmocka_unit_test(zero3_fetched_module_by_module),
         cmocka_unit_test(ratios_scale_each_part),
         cmocka_unit_test(memory_of_static_state),
         cmocka_unit_test(data_parallel_all_reduce),

@@ -308,6 +308,16 @@ static void sync_group(const nd_context *ctx, const nd_strategy *s, const nd_sta
     double rs = nd_collective_ms(d, ND_COLL_REDUCE_SCATTER, shards, grads);
     double ar = nd_collective_ms(d, ND_COLL_ALL_REDUCE, replicas, grads / (double)shard);
     double ag = nd_collective_ms(d, ND_COLL_ALL_GATHER, shards, weights);
+    int fetches = nd_framework_profile_of(tr->framework)->zero3_fetches_per_layer;
+    if (zero == 3 && fetches > 0) {
+        /* fetched module by module as each runs, each gather and scatter waited for */
+        double calls = buckets * fetches;
+        double ag_one = nd_collective_ms(d, ND_COLL_ALL_GATHER, shards, weights / calls);
+        double rs_one = nd_collective_ms(d, ND_COLL_REDUCE_SCATTER, shards, grads / calls);
+        *dp_comm += m * calls * (2 * ag_one + rs_one);
+        *dp_reduce += behind(ar, tr->overlap_grad_reduce, bwd, buckets);
+        return;
+    }
     if (zero == 3) {
         /* FSDP: gather the weights before forward and again before backward, scatter the
          * gradients after backward, every micro-batch; prefetch hides what compute covers. */

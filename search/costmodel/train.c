@@ -288,6 +288,12 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
             .split_accounts = false,
             .fp8_saves_fp8 = false,
             .attention = ND_ATTENTION_FA2,
+            /* DeepSpeed's ZeRO-3 hooks gather a module's partitioned parameters as it is entered
+             * and release them after: a layer's four linear modules and its two norms, forward and
+             * again backward, with the gradients reduce-scattered per module (deepspeed/runtime/
+             * zero/partitioned_param_coordinator.py); the 2021 Megatron-LM comparison (Narayanan
+             * et al., SC21, Fig. 10) measured ZeRO-3 at scale well below its bandwidth bound */
+            .zero3_fetches_per_layer = 6,
         },
     [ND_FRAMEWORK_MINDSPEED] =
         {

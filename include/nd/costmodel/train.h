@@ -207,6 +207,9 @@ typedef struct nd_framework_profile {
                                          Engine), not the 16-bit tensors */
     bool tp_comm_overlap;             /* its current recipes overlap TP communication with the GEMMs */
     nd_attention_kernel attention;    /* the fused attention kernel it runs by default */
+    int zero3_fetches_per_layer;      /* ZeRO-3 fetches each module's weights as it runs (DeepSpeed):
+                                         this many gathers (and gradient scatters) a layer, each
+                                         waited for; 0: whole-layer gathers prefetched (FSDP) */
 } nd_framework_profile;
 
 const nd_framework_profile *nd_framework_profile_of(nd_framework f);
