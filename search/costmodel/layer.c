@@ -105,8 +105,14 @@ static void elementwise(acc *a, const dims *x, double fwd_bytes, double bwd_byte
 static void fp8_casts(acc *a, const dims *x, double M, double N, double K)
 {
     if (x->linear != ND_GEMM_FP8) return;
-    double per_element = x->e + 2 + (x->t->fp8_recipe == ND_FP8_CURRENT ? x->e : 0);
-    elementwise(a, x, per_element * M * K, per_element * M * N, 1);
+    bool current = x->t->fp8_recipe == ND_FP8_CURRENT;
+    double per_element = x->e + 2 + (current ? x->e : 0), kernels = current ? 2 : 1;
+    /* Transformer Engine casts a weight once per step; torchao's Float8Linear casts it (and
+     * its transpose) in every forward and backward, amax first under dynamic scaling
+     * (torchao/float8/float8_linear.py) */
+    bool cached = nd_framework_profile_of(x->t->framework)->fp8_saves_fp8;
+    double weight = cached ? 0 : per_element * K * N;
+    elementwise(a, x, per_element * M * K + weight, per_element * M * N + weight, kernels * (cached ? 1 : 2));
 }
 
 /* A linear layer's GEMM: in FP8 when the run trains in FP8, with its casts. */

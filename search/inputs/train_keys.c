@@ -25,7 +25,6 @@ typedef struct train_key {
     int (*set)(nd_train *t, const char *value); /* K_CUSTOM */
 } train_key;
 
-static const char *const recipe_words[] = {"delayed", "current", "blockwise"};
 static const char *const cp_words[] = {"ring", "a2a", "allgather"};
 
 /* The index of v among words (case-insensitive, '_' and '-' alike), or -1. */
@@ -134,6 +133,25 @@ static int set_imbalance(nd_train *t, const char *v)
     if (nd_parse_double(v, &f) || !(f >= 1 && f <= 64)) return -1;
     t->moe_imbalance = f;
     return 0;
+}
+
+/* FP8 scaling by its names: TE's delayed scaling; a scale from the tensor's own amax each
+ * pass (TE's current scaling, torchao's tensorwise and rowwise dynamic scaling); per-block
+ * scales (DeepSeek-V3's 1x128 / 128x128 blockwise recipe, Blackwell's MXFP8 32-element blocks). */
+static int set_fp8_recipe(nd_train *t, const char *v)
+{
+    static const struct {
+        const char *word;
+        nd_fp8_recipe recipe;
+    } words[] = {{"delayed", ND_FP8_DELAYED}, {"current", ND_FP8_CURRENT}, {"tensorwise", ND_FP8_CURRENT},
+                 {"rowwise", ND_FP8_CURRENT}, {"dynamic", ND_FP8_CURRENT}, {"blockwise", ND_FP8_BLOCKWISE},
+                 {"mxfp8", ND_FP8_BLOCKWISE}};
+    for (size_t i = 0; i < ND_ARRAY_LEN(words); i++)
+        if (nd_text_equal_nocase(v, words[i].word)) {
+            t->fp8_recipe = words[i].recipe;
+            return 0;
+        }
+    return -1;
 }
 
 /* A switch whose unset value (-1) defers to the framework's profile. */
@@ -255,7 +273,8 @@ static const train_key keys[] = {
     BOOL("swap_optimizer", swap_optimizer),
     BOOL("grad_accumulation_fusion", grad_accumulation_fusion),
     BOOL("fp8", fp8),
-    WORDS("fp8_recipe", fp8_recipe, recipe_words, "delayed, current or blockwise"),
+    CUSTOM("fp8_recipe", set_fp8_recipe,
+           "delayed, current (tensorwise, rowwise, dynamic) or blockwise (mxfp8)"),
     WORDS("framework", framework, nd_framework_names,
           "megatron, megatron-legacy, megatron-deepspeed, torchtitan, fsdp, deepspeed or mindspeed"),
     BOOL("tf32", tf32),
