@@ -2,13 +2,16 @@
  * bench_search — search speed on the two spaces of issue 3, printed, never asserted:
  *   a Megatron-Turing-style 530B GPT on 5,128 A100s, global batch 2,520, all dimensions
  *   (5,128 = 8 x 641 admits no strategy; the same model on 5,120 shows the full space);
- *   DeepSeek-V3 on 4,096 A3 dies, global batch 8,192, all dimensions, with -ar.
+ *   DeepSeek-V3 on 4,096 A3 dies, global batch 8,192, all dimensions, with -ar;
+ *   the same on 4,096 B200s of SimuMax's measured kernel tables (samples/devices/simumax/), the
+ *   tables in use.
  * Usage: bench_search [SOURCE_DIR]   (default: the source tree it was built from)
  */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include "nd/inputs/device_file.h"
 #include "nd/inputs/run.h"
 #include "nd/planner/search.h"
 
@@ -19,7 +22,8 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static void run(const char *title, const char *run_file, int64_t devices, bool per_layer, int threads)
+static void run(const char *title, const char *run_file, int64_t devices, bool per_layer, int threads,
+                const char *device_file, const char *device)
 {
     nd_run r;
     nd_error err = {0};
@@ -29,7 +33,12 @@ static void run(const char *title, const char *run_file, int64_t devices, bool p
     }
     nd_device_table table;
     nd_device_table_builtin(&table, &err);
-    const nd_device *d = nd_device_table_find(&table, r.device);
+    if (device_file && nd_device_table_load(&table, device_file, &err)) {
+        printf("%s: %s\n", title, err.message);
+        nd_device_table_free(&table);
+        return;
+    }
+    const nd_device *d = nd_device_table_find(&table, device ? device : r.device);
     nd_context ctx;
     nd_context_init(&ctx, &r.model, &r.train, d, devices, 0, NULL);
     nd_search_config cfg = {&ctx, r.strategy, r.train.global_batch, {0}, 10, threads, NULL};
@@ -57,14 +66,16 @@ static void run(const char *title, const char *run_file, int64_t devices, bool p
 int main(int argc, char **argv)
 {
     const char *src = argc > 1 ? argv[1] : ND_SOURCE_DIR;
-    char gpt[1024], ds[1024];
+    char gpt[1024], ds[1024], sm[1024];
     snprintf(gpt, sizeof gpt, "%s/samples/runs/mt-nlg-530b.yaml", src);
     snprintf(ds, sizeof ds, "%s/samples/runs/deepseek-v3.yaml", src);
+    snprintf(sm, sizeof sm, "%s/samples/devices/simumax/b200_bf16_ceperm.json", src);
     for (int threads = 1; threads <= 2; threads++) {
-        run("530B GPT, 5128 A100, GBS 2520, all dims", gpt, 5128, false, threads);
-        run("530B GPT, 5120 A100, GBS 2520, all dims", gpt, 5120, false, threads);
-        run("DeepSeek-V3, 4096 A3, GBS 8192, all dims", ds, 4096, false, threads);
-        run("DeepSeek-V3, 4096 A3, GBS 8192, all + -ar", ds, 4096, true, threads);
+        run("530B GPT, 5128 A100, GBS 2520, all dims", gpt, 5128, false, threads, NULL, NULL);
+        run("530B GPT, 5120 A100, GBS 2520, all dims", gpt, 5120, false, threads, NULL, NULL);
+        run("DeepSeek-V3, 4096 A3, GBS 8192, all dims", ds, 4096, false, threads, NULL, NULL);
+        run("DeepSeek-V3, 4096 A3, GBS 8192, all + -ar", ds, 4096, true, threads, NULL, NULL);
+        run("DeepSeek-V3, 4096 B200 kernel tables, all", ds, 4096, false, threads, sm, "b200_bf16_ceperm");
     }
     return 0;
 }

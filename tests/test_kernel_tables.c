@@ -169,23 +169,29 @@ static double flat(const void *ctx, const double *shape)
 static void interpolates_between_measured_shapes(void **state)
 {
     (void)state;
-    nd_gemm_point pts[2] = {{1000, 1000, 1000, 0.4, ND_PASS_FORWARD, ND_GEMM_16BIT},
-                            {4000, 1000, 1000, 0.6, ND_PASS_FORWARD, ND_GEMM_16BIT}};
-    nd_kernel_tables t;
-    memset(&t, 0, sizeof t);
-    t.gemm = pts;
-    t.gemm_count = 2;
-    close_to(nd_kernel_tables_gemm(&t, ND_GEMM_16BIT, ND_PASS_FORWARD, 2000, 1000, 1000, 0.5, flat, NULL),
+    nd_kernel_tables *t = calloc(1, sizeof *t);
+    assert_non_null(t);
+    t->gemm = calloc(2, sizeof *t->gemm);
+    assert_non_null(t->gemm);
+    t->gemm[0] = (nd_gemm_point){1000, 1000, 1000, 0.4, ND_PASS_FORWARD, ND_GEMM_16BIT, {0}};
+    t->gemm[1] = (nd_gemm_point){4000, 1000, 1000, 0.6, ND_PASS_FORWARD, ND_GEMM_16BIT, {0}};
+    t->gemm_count = 2;
+    assert_int_equal(nd_kernel_tables_index(t), 0);
+    close_to(nd_kernel_tables_gemm(t, ND_GEMM_16BIT, ND_PASS_FORWARD, 2000, 1000, 1000, 0.5, flat, NULL),
              0.5 * sqrt(0.96), 1e-12);
-    close_to(nd_kernel_tables_gemm(&t, ND_GEMM_16BIT, ND_PASS_FORWARD, 4000, 1000, 1000, 0.5, flat, NULL),
-             0.6, 1e-12);
-    close_to(nd_kernel_tables_gemm(&t, ND_GEMM_16BIT, ND_PASS_FORWARD, 6000, 1000, 1000, 0.5, flat, NULL),
-             0.5, 1e-12);
-    /* another pass, another precision: nothing measured */
-    close_to(nd_kernel_tables_gemm(&t, ND_GEMM_16BIT, ND_PASS_INPUT_GRAD, 4000, 1000, 1000, 0.5, flat, NULL),
-             0.5, 1e-12);
-    close_to(nd_kernel_tables_gemm(&t, ND_GEMM_FP8, ND_PASS_FORWARD, 4000, 1000, 1000, 0.5, flat, NULL), 0.5,
+    close_to(nd_kernel_tables_gemm(t, ND_GEMM_16BIT, ND_PASS_FORWARD, 4000, 1000, 1000, 0.5, flat, NULL), 0.6,
              1e-12);
+    close_to(nd_kernel_tables_gemm(t, ND_GEMM_16BIT, ND_PASS_FORWARD, 6000, 1000, 1000, 0.5, flat, NULL), 0.5,
+             1e-12);
+    /* another pass, another precision: nothing measured */
+    close_to(nd_kernel_tables_gemm(t, ND_GEMM_16BIT, ND_PASS_INPUT_GRAD, 4000, 1000, 1000, 0.5, flat, NULL),
+             0.5, 1e-12);
+    close_to(nd_kernel_tables_gemm(t, ND_GEMM_FP8, ND_PASS_FORWARD, 4000, 1000, 1000, 0.5, flat, NULL), 0.5,
+             1e-12);
+    /* asked again, the memo answers the same */
+    close_to(nd_kernel_tables_gemm(t, ND_GEMM_16BIT, ND_PASS_FORWARD, 2000, 1000, 1000, 0.5, flat, NULL),
+             0.5 * sqrt(0.96), 1e-12);
+    nd_kernel_tables_free(t);
 }
 
 /* Tables beside another device's curves: a YAML device with `base: B200` and `kernel_tables:`

@@ -154,11 +154,11 @@ static int read_gemm(const reader *r, const cJSON *table, nd_gemm_precision prec
         if (rc) return rc;
         /* as nd runs them: forward tokens x out x in, input gradient tokens x in x out,
          * weight gradient in x out x tokens (SimuMax's NT key is its transpose) */
-        nd_gemm_point p = {b * m, n, k, eff, ND_PASS_FORWARD, precision};
+        nd_gemm_point p = {b * m, n, k, eff, ND_PASS_FORWARD, precision, {0}};
         if (!strcmp(layout, "NN")) {
             p.pass = ND_PASS_INPUT_GRAD;
         } else if (!strcmp(layout, "NT")) {
-            p = (nd_gemm_point){n, m, b * k, eff, ND_PASS_WEIGHT_GRAD, precision};
+            p = (nd_gemm_point){n, m, b * k, eff, ND_PASS_WEIGHT_GRAD, precision, {0}};
             if (strcmp(out_dtype, "fp32")) p.efficiency = -eff; /* bf16 accumulation: a fallback */
         } else if (strcmp(layout, "TN")) {
             return bad(r, "matmul.accurate_efficient_factor", e->string,
@@ -216,7 +216,8 @@ static int read_grouped(const reader *r, const cJSON *table, nd_gemm_precision p
         /* the forward's shape whatever the stage: the GEMM the stage runs, per expert */
         double fwd[3] = {m, n, k}, dgrad[3] = {m, k, n}, wgrad[3] = {k, n, m};
         const double *run = pass == ND_PASS_FORWARD ? fwd : pass == ND_PASS_INPUT_GRAD ? dgrad : wgrad;
-        t->grouped[t->grouped_count++] = (nd_grouped_point){g, run[0], run[1], run[2], eff, pass, precision};
+        t->grouped[t->grouped_count++] =
+            (nd_grouped_point){g, run[0], run[1], run[2], eff, pass, precision, {0}};
     }
     return ND_OK;
 }
@@ -245,7 +246,8 @@ static int read_attention(const reader *r, const cJSON *table, bool backward, nd
         if (strcmp(contiguous, "True")) continue;
         if ((rc = grow((void **)&t->attention, cap, t->attention_count, sizeof *t->attention, r->err)))
             return rc;
-        t->attention[t->attention_count++] = (nd_attention_point){b, s, h, kvh, dqk, dv, eff / 2, backward};
+        t->attention[t->attention_count++] =
+            (nd_attention_point){b, s, h, kvh, dqk, dv, eff / 2, backward, {0}};
     }
     return ND_OK;
 }
@@ -534,6 +536,7 @@ int nd_kernel_tables_read_simumax(nd_device_table *table, const char *path, cons
         nd_kernel_tables_free(t);
         return rc;
     }
+    nd_kernel_tables_index(t); /* out of memory: no memo, the same answers more slowly */
     *tables = t;
     return ND_OK;
 }

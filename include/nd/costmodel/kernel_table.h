@@ -30,6 +30,7 @@ typedef struct nd_gemm_point {
     double efficiency;
     nd_gemm_pass pass;
     nd_gemm_precision precision;
+    double key[3]; /* log m, log n, log k (nd_kernel_tables_index) */
 } nd_gemm_point;
 
 /* A measured grouped GEMM: `groups` experts, each the M x N x K GEMM of its pass. */
@@ -38,6 +39,7 @@ typedef struct nd_grouped_point {
     double efficiency;
     nd_gemm_pass pass;
     nd_gemm_precision precision;
+    double key[4];
 } nd_grouped_point;
 
 /* A measured fused-attention kernel, causal; efficiency is on nd's causal FLOPs
@@ -46,6 +48,7 @@ typedef struct nd_attention_point {
     double batch, seq, heads, kv_heads, qk_dim, v_dim;
     double efficiency;
     bool backward;
+    double key[6];
 } nd_attention_point;
 
 /* Classes of memory-bound operators, each with its measured bandwidth share and fixed time. */
@@ -96,6 +99,11 @@ typedef struct nd_kernel_tables {
     size_t attention_count;
     nd_memop_rate memop[ND_MEMOP_CLASSES];
     nd_collective_rate collective[ND_LINK_TIERS][ND_COLLECTIVES];
+    /* filled by nd_kernel_tables_index: the points grouped by precision x 4 + pass (GEMMs,
+       grouped GEMMs) or backward (attention), and where each group begins */
+#define ND_TABLE_GROUPS 16
+    size_t gemm_from[ND_TABLE_GROUPS + 1], grouped_from[ND_TABLE_GROUPS + 1], attention_from[3];
+    struct nd_kernel_memo *memo; /* answers already looked up; may be NULL */
 } nd_kernel_tables;
 
 /* A measured rate near a query: the measured efficiency where the query is a measured shape,
@@ -120,6 +128,12 @@ double nd_kernel_tables_grouped(const nd_kernel_tables *t, nd_gemm_precision pre
 double nd_kernel_tables_attention(const nd_kernel_tables *t, bool backward, double batch, double seq,
                                   double heads, double kv_heads, double qk_dim, double v_dim,
                                   double curve_here, nd_curve_fn curve, const void *ctx);
+
+/* Fills every point's key (the logs of its shape) once the points are in, and makes the memo of
+ * answers (a search asks the same shapes many times; threads share it under a lock): lookups
+ * compare keys, so a reader calls this before the tables are used. ND_ENOMEM leaves the tables
+ * usable without a memo; 0 otherwise. */
+int nd_kernel_tables_index(nd_kernel_tables *t);
 
 void nd_kernel_tables_free(nd_kernel_tables *t);
 
