@@ -113,7 +113,9 @@ static const nd_cmdline_help common_help[] = {
     {ND_OPT_SEQ, "      --seq N              sequence length (tokens)\n"},
     {ND_OPT_PRECISION, "      --precision P        bf16, fp16 or fp32\n"},
     {ND_OPT_GRAD_PRECISION, "      --grad-precision P   gradient precision: fp32, bf16 or fp16\n"},
-    {ND_OPT_SCHEDULE, "      --schedule S         pipeline schedule: 1f1b, interleaved, zb-h1, gpipe\n"},
+    {ND_OPT_SCHEDULE,
+     "      --schedule S         pipeline schedule: 1f1b, interleaved, zb-h1, zb-h2, zb-v, gpipe,\n"
+     "                           dualpipe, dualpipev\n"},
     {ND_OPT_OPTIMIZER, "      --optimizer O        adamw, sgd or muon\n"},
     {ND_OPT_FLASH, "      --flash-attention B  true or false\n"},
     {ND_OPT_DROPOUT, "      --dropout P          dropout probability\n"},
