@@ -272,7 +272,11 @@ static void logs_of(const double *shape, size_t dims, double *key)
 static int group_items(void *items, size_t count, size_t size, int groups, int (*group)(const void *item),
                        size_t *from)
 {
-    char *copy = malloc(count ? count * size : 1);
+    if (count == 0) { /* an empty table: memcpy must not see its null pointer */
+        for (int g = 0; g <= groups; g++) from[g] = 0;
+        return 0;
+    }
+    char *copy = malloc(count * size);
     if (!copy) return -1;
     memcpy(copy, items, count * size);
     size_t at = 0;
