@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 shared=${ND_SHARED_DIR:-$root/../shared}
 rm -rf "$out"
-for t in classified run hf_config ratios search_config devices chrome ascend_steps ascend_comm log round csv_table safetensors; do
+for t in classified run hf_config ratios search_config devices chrome ascend_steps ascend_comm log round csv_table safetensors kernel_tables; do
   mkdir -p "$out/$t"
 done
 
@@ -37,6 +37,8 @@ done
 put ratios "$root"/samples/ratios/*.json "$root"/tests/bad/ratios_*.json "$root"/tests/bad/ratios/*
 put search_config "$root"/samples/search/*.yaml "$root"/tests/bad/search_*.yaml "$root"/tests/bad/search/*
 put devices "$root"/samples/devices/*.yaml "$root"/tests/bad/devices_*.yaml "$root"/tests/bad/devices/*
+put kernel_tables "$root"/samples/devices/gemm/*.csv "$root"/samples/devices/collectives/*.csv \
+    "$root"/tests/data/kernel_tables/*
 put chrome "$root"/samples/traces/*.json "$root"/tests/data/classify/*.json \
     "$root"/tests/bad/classify/*.json "$root"/tests/bad/trace/*
 put ascend_steps "$root"/tests/data/classify/ascend_worked/ASCEND_PROFILER_OUTPUT/step_trace_time.csv \
