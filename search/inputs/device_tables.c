@@ -182,30 +182,37 @@ static int pass_of(const reader *r, const char *column, const char *text, nd_gem
     return bad(r, column, "is not a pass (forward, input_grad, weight_grad, any; or TN, NN, NT)", text);
 }
 
+/* Appends one item of `size` bytes to an array of *count, doubling its room when the count
+ * reaches a power of two (the room is then always the next power of two). */
+static int append(const reader *r, void **items, size_t *count, size_t size, const void *item,
+                  const char *what)
+{
+    if (*count >= POINTS_MAX)
+        return nd_error_set(r->err, ND_EINPUT, "%s:%d: more than %d %s", r->path, r->line, POINTS_MAX, what);
+    if ((*count & (*count - 1)) == 0) {
+        void *grown = realloc(*items, (*count ? 2 * *count : 1) * size);
+        if (!grown) return nd_error_set(r->err, ND_ENOMEM, "out of memory");
+        *items = grown;
+    }
+    memcpy((char *)*items + *count * size, item, size);
+    (*count)++;
+    return ND_OK;
+}
+
 static int add_gemm(const reader *r, nd_gemm_point p)
 {
-    nd_kernel_tables *t = r->t;
-    if (t->gemm_count >= POINTS_MAX)
-        return nd_error_set(r->err, ND_EINPUT, "%s:%d: more than %d GEMM points", r->path, r->line,
-                            POINTS_MAX);
-    nd_gemm_point *grown = realloc(t->gemm, (t->gemm_count + 1) * sizeof *grown);
-    if (!grown) return nd_error_set(r->err, ND_ENOMEM, "out of memory");
-    t->gemm = grown;
-    t->gemm[t->gemm_count++] = p;
-    return ND_OK;
+    void *items = r->t->gemm; /* through a void *, not a cast of &gemm (strict aliasing) */
+    int rc = append(r, &items, &r->t->gemm_count, sizeof p, &p, "GEMM points");
+    r->t->gemm = items;
+    return rc;
 }
 
 static int add_grouped(const reader *r, nd_grouped_point p)
 {
-    nd_kernel_tables *t = r->t;
-    if (t->grouped_count >= POINTS_MAX)
-        return nd_error_set(r->err, ND_EINPUT, "%s:%d: more than %d grouped points", r->path, r->line,
-                            POINTS_MAX);
-    nd_grouped_point *grown = realloc(t->grouped, (t->grouped_count + 1) * sizeof *grown);
-    if (!grown) return nd_error_set(r->err, ND_ENOMEM, "out of memory");
-    t->grouped = grown;
-    t->grouped[t->grouped_count++] = p;
-    return ND_OK;
+    void *items = r->t->grouped;
+    int rc = append(r, &items, &r->t->grouped_count, sizeof p, &p, "grouped GEMM points");
+    r->t->grouped = items;
+    return rc;
 }
 
 /* The fraction of peak a measured GEMM reached, from its TFLOP/s or its time. */
@@ -336,14 +343,10 @@ static int add_coll(const reader *r, coll_points *pts, coll_point p)
         return nd_error_set(r->err, ND_EINPUT,
                             "%s:%d: %g ranks a node, more than the device's devices_per_node (%d)", r->path,
                             r->line, p.per_node, r->d->devices_per_node);
-    if (pts->count >= POINTS_MAX)
-        return nd_error_set(r->err, ND_EINPUT, "%s:%d: more than %d collective rows", r->path, r->line,
-                            POINTS_MAX);
-    coll_point *grown = realloc(pts->items, (pts->count + 1) * sizeof *grown);
-    if (!grown) return nd_error_set(r->err, ND_ENOMEM, "out of memory");
-    pts->items = grown;
-    pts->items[pts->count++] = p;
-    return ND_OK;
+    void *items = pts->items;
+    int rc = append(r, &items, &pts->count, sizeof p, &p, "collective rows");
+    pts->items = items;
+    return rc;
 }
 
 /* op, ranks, bytes, time_us, and nodes (optional, 1): one measured call. */
