@@ -9,3 +9,6 @@ add_test(NAME cli_tt_torchtitan
                  $<TARGET_FILE:nd-estimate> ${PROJECT_SOURCE_DIR}/samples ${CMAKE_CURRENT_SOURCE_DIR}/data/torchtitan)
 set_tests_properties(cli_tt_torchtitan PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 120
                      PASS_REGULAR_EXPRESSION "torchtitan ok")
+
+# Framework write-back read back before it is committed (nd_config_write)
+nd_add_unit_test(test_readback SOURCES test_readback.c LIBS nd_inputs)

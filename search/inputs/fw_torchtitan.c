@@ -584,6 +584,7 @@ static int fw_torchtitan_read(fw_reader *r)
     struct stat st;
     if (x.module[0] && stat(x.module, &st)) x.module[0] = '\0'; /* a Python module path: nd's table */
     nd_text_copy(r->run->source, x.toml, sizeof r->run->source);
+    nd_text_copy(r->run->module_py, x.module, sizeof r->run->module_py); /* for reading resolved.toml back */
     fw_reader sub = *r;
     sub.path = x.toml;
     x.r = &sub;
