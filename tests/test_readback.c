@@ -82,10 +82,42 @@ static void refused_choice_writes_nothing(void **state)
     free(run);
 }
 
+/* A config nd reads is written back with its own strategy and reads back the same: the schedule
+ * of pp_zero_bubble.toml ("ZeroBubble": ZB-H1, one stage a rank) and of pp_layers_per_stage.toml
+ * (Interleaved1F1B with 16 layers a stage: VPP 1) kept as they are, not renamed to schedules that
+ * read back as VPP 2 or 1F1B. */
+static void own_strategy_reads_back(void **state)
+{
+    (void)state;
+    static const char *const files[] = {"pp_zero_bubble.toml", "pp_layers_per_stage.toml", "old_layout.toml",
+                                        "inline.toml", "dotted.toml"};
+    nd_run *run = malloc(sizeof *run);
+    assert_non_null(run);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[1024], dir[64], written[1024];
+        snprintf(path, sizeof path, "%s/tests/data/torchtitan/%s", getenv("ND_SOURCE_DIR"), files[i]);
+        snprintf(dir, sizeof dir, "/tmp/nd_test_readback_%d", (int)getpid());
+        nd_config_input in = {path, NULL, NULL, NULL, false};
+        nd_error err = {0};
+        assert_int_equal(nd_config_load(run, &in, &err), 0);
+        if (run->derive_dp) assert_int_equal(nd_run_set(run, "devices", "16", &err), 0);
+        assert_int_equal(nd_config_derive(run, &err), 0);
+        nd_config_choice c = {run->strategy, run->train.global_batch, NULL, 0};
+        if (nd_config_write(run, &c, dir, written, sizeof written, &err))
+            fail_msg("%s: %s", files[i], err.message);
+        char file[128];
+        snprintf(file, sizeof file, "%s/resolved.toml", dir);
+        remove(file);
+        rmdir(dir);
+    }
+    free(run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(refused_choice_writes_nothing),
+        cmocka_unit_test(own_strategy_reads_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -459,6 +459,18 @@ static int read_training(tt *x)
     return rc;
 }
 
+/* nd's schedule for a torchtitan pipeline_parallel_schedule, and whether it runs several
+ * stages a rank (Interleaved*, Looped*, ZBV*, DualPipe*: VPP 2 unless the stage's layers say). */
+static const char *schedule_of(const char *name, bool *inter)
+{
+    *inter = strstr(name, "Interleaved") || strstr(name, "Looped") || strstr(name, "ZBV") ||
+             strstr(name, "DualPipe");
+    return strstr(name, "GPipe")                               ? "gpipe"
+           : strstr(name, "ZeroBubble") || strstr(name, "ZBV") ? "zb-h1"
+           : *inter                                            ? "interleaved"
+                                                               : "1f1b";
+}
+
 static int read_strategy(tt *x)
 {
     fw_reader *r = x->r;
@@ -506,14 +518,9 @@ static int read_strategy(tt *x)
     }
     const char *sched = get(x, par, "experimental", "pipeline_parallel_schedule", &line);
     if (!rc && sched && pp > 1) {
-        bool inter = strstr(sched, "Interleaved") || strstr(sched, "Looped") || strstr(sched, "ZBV") ||
-                     strstr(sched, "DualPipe");
-        rc = fw_train(r, "schedule",
-                      strstr(sched, "GPipe")                                ? "gpipe"
-                      : strstr(sched, "ZeroBubble") || strstr(sched, "ZBV") ? "zb-h1"
-                      : inter                                               ? "interleaved"
-                                                                            : "1f1b",
-                      line, "[parallelism] pipeline_parallel_schedule");
+        bool inter;
+        rc = fw_train(r, "schedule", schedule_of(sched, &inter), line,
+                      "[parallelism] pipeline_parallel_schedule");
         int64_t per = 0;
         if (!rc)
             rc = num(x, par, NULL, "pipeline_parallel_layers_per_stage", 1, TT_DEGREE_MAX, 1, &per, &line);
@@ -659,19 +666,35 @@ static int fw_torchtitan_write(const nd_run *run, const nd_config_choice *c, con
         rc = set_num(t, par, "expert_tensor_parallel_degree", s->etp ? s->etp : s->tp, false, err);
     if (!rc && (s->pp > 1 || nd_toml_get(t, par_table(t, "pipeline_parallel_schedule"),
                                          "pipeline_parallel_schedule", NULL))) {
-        const char *sched = s->schedule == ND_SCHEDULE_GPIPE   ? "\"GPipe\""
-                            : s->schedule == ND_SCHEDULE_ZB_H1 ? "\"InterleavedZeroBubble\""
-                            : s->vpp > 1                       ? "\"Interleaved1F1B\""
-                                                               : "\"1F1B\"";
-        rc = nd_toml_set(t, par_table(t, "pipeline_parallel_schedule"), "pipeline_parallel_schedule", sched,
-                         err);
+        /* the file's own name when it reads as the chosen schedule, else torchtitan's */
+        const char *sched_table = par_table(t, "pipeline_parallel_schedule");
+        const char *now = nd_toml_get(t, sched_table, "pipeline_parallel_schedule", NULL);
+        bool inter = false;
+        bool interleaved = s->vpp > 1 || s->schedule == ND_SCHEDULE_INTERLEAVED;
+        const char *want = s->schedule == ND_SCHEDULE_GPIPE   ? "gpipe"
+                           : s->schedule == ND_SCHEDULE_ZB_H1 ? "zb-h1"
+                           : interleaved                      ? "interleaved"
+                                                              : "1f1b";
+        char sched[160];
+        if (now && !strcmp(schedule_of(now, &inter), want) && strlen(now) < 100) {
+            snprintf(sched, sizeof sched, "\"%s\"", now);
+        } else {
+            snprintf(sched, sizeof sched, "%s",
+                     s->schedule == ND_SCHEDULE_GPIPE   ? "\"GPipe\""
+                     : s->schedule == ND_SCHEDULE_ZB_H1 ? "\"InterleavedZeroBubble\""
+                     : interleaved                      ? "\"Interleaved1F1B\""
+                                                        : "\"1F1B\"");
+            schedule_of(sched, &inter);
+        }
+        rc = nd_toml_set(t, sched_table, "pipeline_parallel_schedule", sched, err);
         if (!rc) rc = set_num(t, par, "pipeline_parallel_microbatch_size", s->mbs, true, err);
         /* the older count of micro-batches, when the file states it, decides over the size */
         if (!rc) rc = set_num(t, par, "pipeline_parallel_microbatches", s->mb, false, err);
-        /* the stage's layers decide VPP whenever stated: rewritten for VPP 1 too */
+        /* the stage's layers decide VPP whenever stated: rewritten for VPP 1 too, and written
+         * whenever the schedule runs several stages a rank (else torchtitan's VPP 2) */
         if (!rc)
             rc = set_num(t, par, "pipeline_parallel_layers_per_stage", run->model.layers / (s->pp * s->vpp),
-                         s->vpp > 1, err);
+                         s->vpp > 1 || inter, err);
     }
     int64_t local = s->pp > 1 ? s->mb * s->mbs : s->mbs;
     if (!rc)
