@@ -857,6 +857,30 @@ static bool utf16(const char *s, size_t len)
     return n >= 2 && (odd >= n / 2 || even >= n / 2);
 }
 
+/* The offset of the first byte that is not UTF-8 (an overlong form, a surrogate, past
+ * U+10FFFF, a cut sequence), or len when all is. */
+static size_t utf8_error(const unsigned char *u, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        unsigned c = u[i];
+        size_t n = c < 0x80             ? 1
+                   : (c & 0xE0) == 0xC0 ? 2
+                   : (c & 0xF0) == 0xE0 ? 3
+                   : (c & 0xF8) == 0xF0 ? 4
+                                        : 0;
+        if (!n || i + n > len) return i;
+        uint32_t v = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+        for (size_t k = 1; k < n; k++) {
+            if ((u[i + k] & 0xC0) != 0x80) return i;
+            v = v << 6 | (u[i + k] & 0x3F);
+        }
+        static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+        if (v < least[n] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return i;
+        i += n;
+    }
+    return len;
+}
+
 int nd_toml_load(nd_toml **out, const char *path, nd_error *err)
 {
     nd_toml *t = calloc(1, sizeof *t);
@@ -866,6 +890,13 @@ int nd_toml_load(nd_toml **out, const char *path, nd_error *err)
     if (!rc && utf16(t->text, t->len))
         rc = nd_error_set(err, ND_EINPUT, "%s: UTF-16: TOML files are UTF-8 (save it as UTF-8)", path);
     if (!rc && memchr(t->text, '\0', t->len)) rc = nd_error_set(err, ND_EINPUT, "%s: holds a NUL byte", path);
+    size_t bad = rc ? 0 : utf8_error((const unsigned char *)t->text, t->len);
+    if (!rc && bad < t->len) {
+        int line = 1;
+        for (size_t i = 0; i < bad; i++) line += t->text[i] == '\n';
+        rc = nd_error_set(err, ND_EINPUT, "%s:%d: byte 0x%02x is not UTF-8: TOML files are UTF-8", path, line,
+                          (unsigned char)t->text[bad]);
+    }
     if (!rc) rc = parse(t, err);
     if (rc) {
         nd_toml_free(t);

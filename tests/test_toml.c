@@ -247,6 +247,10 @@ static void utf16_named(void **state)
                                   &err),
                      ND_EINPUT);
     assert_non_null(strstr(err.message, "UTF-16: TOML files are UTF-8"));
+    assert_int_equal(nd_toml_load(&t, write_bytes("a = 1\nb = \"\xC3\x28\"\n", 12), &err), ND_EINPUT);
+    assert_non_null(strstr(err.message, ":2: byte 0xc3 is not UTF-8: TOML files are UTF-8"));
+    assert_int_equal(nd_toml_load(&t, write_bytes("a = \"\xED\xA0\x80\"\n", 9), &err),
+                     ND_EINPUT); /* U+D800 */
     assert_int_equal(nd_toml_load(&t, write_bytes("a = 1\n# x\0\n", 11), &err), ND_EINPUT);
     assert_non_null(strstr(err.message, "holds a NUL byte"));
 }
