@@ -35,7 +35,8 @@ grep -q '^parallelism.tensor_parallel_degree = ' "$dir/dotted/resolved.toml" || 
 
 # 3. the 8B flavor's n_layers=32, with a comment naming the 70B's 80 (8,030,261,248 parameters:
 #    Llama 3 8B's published count, as tests/nd_compat/LINES torchtitan_module)
-sed 's/^        n_layers=32,$/        n_layers=32,  # the 70B has n_layers=80, "n_heads=64"/' \
+#    and a string holding '#' and an argument before it
+sed 's/^        n_layers=32,$/        note="# n_layers=80", n_layers=32,  # the 70B has n_layers=80, "n_heads=64"/' \
     "$samples/frameworks/torchtitan_llama3/__init__.py" >"$dir/__init__.py"
 grep -q 'the 70B has n_layers=80' "$dir/__init__.py" || fail "sed did not add the comment"
 "$estimate" -y "$dir/__init__.py:$samples/frameworks/torchtitan_llama3_8b.toml" -A H100 -d 8 2>/dev/null |
