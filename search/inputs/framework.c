@@ -337,14 +337,18 @@ static int read_back(const nd_run *run, const nd_config_choice *c, const fw_form
             rc = nd_run_set(back, "global_batch", gbs, err);
         }
         if (!rc) rc = nd_config_derive(back, err);
-        const char *name = file[MAIN] ? file[MAIN] : file[TRAIN] ? file[TRAIN] : file[ACCEL];
+        const char *first = file[MAIN] ? file[MAIN] : file[TRAIN] ? file[TRAIN] : file[ACCEL];
+        char name[1200];
+        snprintf(name, sizeof name, "%s%s%s%s", first ? first : run->source,
+                 file[TRAIN] && file[ACCEL] ? " (with " : "", file[TRAIN] && file[ACCEL] ? file[ACCEL] : "",
+                 file[TRAIN] && file[ACCEL] ? ")" : "");
         if (rc)
             rc = nd_error_prefix(err,
                                  "%s: reading back what nd wrote, nothing was written (a bug: please report "
                                  "it)",
-                                 name ? name : run->source);
+                                 name);
         else
-            rc = compare_back(run, c, back, name ? name : run->source, err);
+            rc = compare_back(run, c, back, name, err);
         if (rc) rc = ND_ERUNTIME;
     }
     free(back);
