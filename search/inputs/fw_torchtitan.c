@@ -410,20 +410,37 @@ static int read_training(tt *x)
                        (long long)r->run->train.seq_len);
     }
     const char *prec = get(x, "training", NULL, "mixed_precision_param", &line);
+    if (!rc && prec && !fw_precision_of(prec))
+        return nd_error_set(r->err, ND_EINPUT,
+                            "%s:%d: key 'training.mixed_precision_param': '%.40s' is not a dtype nd reads "
+                            "(bfloat16, float16, float32)",
+                            x->toml, line, prec);
     if (!rc)
-        rc = fw_train(r, "precision", prec && fw_precision_of(prec) ? fw_precision_of(prec) : "bf16", line,
+        rc = fw_train(r, "precision", prec ? fw_precision_of(prec) : "bf16", line,
                       "[training] mixed_precision_param");
     if (!rc && (v = get(x, "training", NULL, "max_norm", &line))) {
+        nd_toml_type type = nd_toml_type_of(x->t, "training", "max_norm");
         double clip = 0;
-        nd_parse_double(v, &clip);
+        if ((type != ND_TOML_FLOAT && type != ND_TOML_INTEGER) || nd_parse_double(v, &clip))
+            return nd_error_set(
+                r->err, ND_EINPUT, "%s:%d: key 'training.max_norm': %s%.40s%s is not a TOML number", x->toml,
+                line, type == ND_TOML_STRING ? "\"" : "", v, type == ND_TOML_STRING ? "\"" : "");
         rc = fw_train(r, "grad_clip", clip > 0 ? "true" : "false", line, "[training] max_norm");
     }
     if (!rc && (v = get(x, "activation_checkpoint", NULL, "mode", &line)))
         rc = fw_train(r, "recompute", !strcmp(v, "none") ? "off" : v, line, "[activation_checkpoint] mode");
+    /* selective_ac_option: "op" (by operator), or an int N (a string in torchtitan's config) */
     int64_t every;
-    if (!rc && (v = get(x, "activation_checkpoint", NULL, "selective_ac_option", &line)) &&
-        !nd_parse_int64(v, 1, 1 << 20, &every))
+    if (!rc && (v = get(x, "activation_checkpoint", NULL, "selective_ac_option", &line)) && strcmp(v, "op")) {
+        nd_toml_type type = nd_toml_type_of(x->t, "activation_checkpoint", "selective_ac_option");
+        if ((type != ND_TOML_STRING && type != ND_TOML_INTEGER) || nd_parse_int64(v, 1, 1 << 20, &every))
+            return nd_error_set(
+                r->err, ND_EINPUT,
+                "%s:%d: key 'activation_checkpoint.selective_ac_option': %.40s is neither \"op\" "
+                "nor a whole number of layers in [1, 1048576]",
+                x->toml, line, v);
         rc = fw_train(r, "selective_every", v, line, "[activation_checkpoint] selective_ac_option");
+    }
     /* torch.compile: [compile] enable compiles the components listed (torchtitan's default
      * ["model", "loss"]); only "model" among them compiles the model nd prices. Older
      * torchtitan: [training] compile = true compiled the model. */
