@@ -9,7 +9,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 shared=${ND_SHARED_DIR:-$root/../shared}
 rm -rf "$out"
-for t in classified run hf_config ratios search_config devices chrome ascend_steps ascend_comm log round csv_table safetensors kernel_tables; do
+targets="classified run hf_config ratios search_config devices chrome ascend_steps ascend_comm log round"
+targets="$targets csv_table safetensors"
+targets="$targets kernel_tables"
+targets="$targets toml torchtitan"
+for t in $targets; do
   mkdir -p "$out/$t"
 done
 
@@ -51,6 +55,10 @@ put ascend_comm "$root"/tests/data/classify/ascend_worked/ASCEND_PROFILER_OUTPUT
 put log "$root"/samples/logs/*.log "$root"/tests/bad/log/*
 put round "$root"/samples/rounds/*.csv "$root"/tests/bad/round/* "$root"/tests/bad/round_*.csv
 put safetensors "$root"/samples/checkpoints/*/*.safetensors
+put toml "$root"/samples/frameworks/*.toml "$root"/samples/logs/*.toml "$root"/tests/bad/run/*.toml \
+    "$root"/tests/data/torchtitan/*.toml
+put torchtitan "$root"/samples/frameworks/*.toml "$root"/tests/bad/run/torchtitan_*.toml \
+    "$root"/tests/data/torchtitan/*.toml
 sh "$root/tests/nd_compat/tiny_moe.sh" "$out/moe.tmp" && cp "$out/moe.tmp/model.safetensors" "$out/safetensors/tiny_moe.safetensors"
 sh "$root/tests/nd_compat/tiny_moe.sh" "$out/moe.tmp" 6 && cp "$out/moe.tmp/model.safetensors" "$out/safetensors/tiny_moe_6.safetensors"
 rm -rf "$out/moe.tmp"
