@@ -58,13 +58,45 @@ int nd_yaml_edit_write(const nd_yaml_edit *e, const char *path, nd_error *err)
     return nd_write_file_atomic(path, e->text, e->len, err);
 }
 
-/* The byte offset of a libyaml mark: its line, then its column in characters (UTF-8). */
+/* The bytes of the line break at `at`, 0 when there is none: the breaks libyaml counts
+ * (its scanner's IS_BREAK and IS_CRLF): "\r\n" as one, a lone "\r", "\n", U+0085 (NEL),
+ * U+2028 and U+2029. Counting fewer would put every mark after one of them a line off. */
+static size_t break_at(const char *t, size_t len, size_t at)
+{
+    if (at >= len) return 0;
+    unsigned char c = (unsigned char)t[at];
+    if (c == '\r') return at + 1 < len && t[at + 1] == '\n' ? 2 : 1;
+    if (c == '\n') return 1;
+    if (c == 0xC2 && at + 1 < len && (unsigned char)t[at + 1] == 0x85) return 2;
+    if (c == 0xE2 && at + 2 < len && (unsigned char)t[at + 1] == 0x80 &&
+        ((unsigned char)t[at + 2] == 0xA8 || (unsigned char)t[at + 2] == 0xA9))
+        return 3;
+    return 0;
+}
+
+/* Whether the bytes just before `at` end a line break (of any kind break_at knows). */
+static size_t break_before(const char *t, size_t at)
+{
+    if (at >= 1 && t[at - 1] == '\n') return at >= 2 && t[at - 2] == '\r' ? 2 : 1;
+    if (at >= 1 && t[at - 1] == '\r') return 1;
+    if (at >= 2 && (unsigned char)t[at - 2] == 0xC2 && (unsigned char)t[at - 1] == 0x85) return 2;
+    if (at >= 3 && (unsigned char)t[at - 3] == 0xE2 && (unsigned char)t[at - 2] == 0x80 &&
+        ((unsigned char)t[at - 1] == 0xA8 || (unsigned char)t[at - 1] == 0xA9))
+        return 3;
+    return 0;
+}
+
+/* The byte offset of a libyaml mark: its line (breaks counted as libyaml counts them), then
+ * its column in characters (UTF-8). */
 static size_t offset_of(const nd_yaml_edit *e, yaml_mark_t m)
 {
     size_t at = e->len >= 3 && !memcmp(e->text, "\xEF\xBB\xBF", 3) ? 3 : 0;
-    for (size_t line = 0; line < m.line && at < e->len; at++)
-        if (e->text[at] == '\n') line++;
-    for (size_t col = 0; col < m.column && at < e->len && e->text[at] != '\n'; col++) {
+    for (size_t line = 0; line < m.line && at < e->len;) {
+        size_t b = break_at(e->text, e->len, at);
+        if (b) line++;
+        at += b ? b : 1;
+    }
+    for (size_t col = 0; col < m.column && at < e->len && !break_at(e->text, e->len, at); col++) {
         at++;
         while (at < e->len && ((unsigned char)e->text[at] & 0xC0) == 0x80) at++;
     }
@@ -97,16 +129,23 @@ static size_t content_end(const nd_yaml_edit *e, nd_yaml *y, yaml_node_t *n)
     if (n->type == YAML_SEQUENCE_NODE && count > 0 && n->data.sequence.style != YAML_FLOW_SEQUENCE_STYLE)
         return content_end(e, y, nd_yaml_item(y, n, count - 1));
     size_t end = offset_of(e, n->end_mark);
-    while (end > 0 && (e->text[end - 1] == ' ' || e->text[end - 1] == '\n' || e->text[end - 1] == '\r'))
-        end--;
+    for (;;) {
+        size_t b = break_before(e->text, end);
+        if (b)
+            end -= b;
+        else if (end > 0 && (e->text[end - 1] == ' ' || e->text[end - 1] == '\t'))
+            end--;
+        else
+            break;
+    }
     return end;
 }
 
 /* The offset of the line after the one holding `at` (the end of the text when there is none). */
 static size_t next_line(const nd_yaml_edit *e, size_t at)
 {
-    while (at < e->len && e->text[at] != '\n') at++;
-    return at < e->len ? at + 1 : at;
+    while (at < e->len && !break_at(e->text, e->len, at)) at++;
+    return at + break_at(e->text, e->len, at);
 }
 
 /* The key node of `key` in a mapping, or NULL. */
@@ -163,7 +202,7 @@ static int insert_keys(nd_yaml_edit *e, nd_yaml *y, yaml_node_t *map, const char
     char *lines = block_lines(keys, from, depth, indent, value);
     if (!lines) return nd_error_set(err, ND_ENOMEM, "out of memory");
     int rc = ND_OK;
-    if (at == e->len && e->len > 0 && e->text[e->len - 1] != '\n') {
+    if (at == e->len && e->len > 0 && !break_before(e->text, e->len)) {
         rc = splice(e, e->len, e->len, "\n", err);
         at++;
     }
@@ -256,7 +295,7 @@ int nd_yaml_edit_remove(nd_yaml_edit *e, const char *key, nd_error *err)
     yaml_node_t *root = nd_yaml_root(&y), *k = key_node(&y, root, key, &index);
     if (k && root->data.mapping.style != YAML_FLOW_MAPPING_STYLE) {
         size_t from = offset_of(e, k->start_mark);
-        while (from > 0 && e->text[from - 1] != '\n') from--;
+        while (from > 0 && !break_before(e->text, from)) from--;
         size_t to = next_line(e, content_end(e, &y, nd_yaml_value_at(&y, root, index)));
         rc = splice(e, from, to, "", err);
     }

@@ -96,6 +96,43 @@ static void yaml_empty_and_list_values(void **state)
     nd_yaml_edit_free(e);
 }
 
+/* Line breaks as libyaml counts them (its scanner's IS_BREAK/IS_CRLF: "\r\n" as one, a lone
+ * "\r", "\n", U+0085, U+2028, U+2029): after each kind the next edit lands on its own line.
+ * Counting "\n" alone put "\r\r\n" two lines into one and edited the line below
+ * (issue 27: mp_comm_recompute: True became False). */
+static void yaml_line_breaks_as_libyaml_counts(void **state)
+{
+    (void)state;
+    nd_yaml_edit *e;
+    nd_error err = {0};
+    const char *in = "recompute_config:\r\r\n"
+                     "  recompute: True\r"
+                     "  mp_comm_recompute: True\xC2\x85"
+                     "  select_recompute: False\xE2\x80\xA8"
+                     "  fine_grain: 0\xE2\x80\xA9"
+                     "  pp_interleave_num: 1\r\n";
+    assert_int_equal(nd_yaml_edit_open(&e, write_temp(in), &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "recompute_config.recompute", "False", &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "recompute_config.select_recompute", "True", &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "recompute_config.pp_interleave_num", "2", &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "recompute_config.added", "3", &err), 0);
+    assert_string_equal(nd_yaml_edit_text(e, NULL), "recompute_config:\r\r\n"
+                                                    "  recompute: False\r"
+                                                    "  mp_comm_recompute: True\xC2\x85"
+                                                    "  select_recompute: True\xE2\x80\xA8"
+                                                    "  fine_grain: 0\xE2\x80\xA9"
+                                                    "  pp_interleave_num: 2\r\n"
+                                                    "  added: 3\n");
+    nd_yaml_edit_free(e);
+    /* the last line without a break: the added key starts a line of its own */
+    assert_int_equal(nd_yaml_edit_open(&e, write_temp("a:\r\r  b: 1\r  c: 2\r"), &err), 0);
+    assert_int_equal(nd_yaml_edit_remove(e, "x", &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "a.c", "5", &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "d", "6", &err), 0);
+    assert_string_equal(nd_yaml_edit_text(e, NULL), "a:\r\r  b: 1\r  c: 5\rd: 6\n");
+    nd_yaml_edit_free(e);
+}
+
 static void toml_read_and_edit(void **state)
 {
     (void)state;
@@ -163,9 +200,12 @@ static void toml_errors_name_the_line(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(yaml_value_replaced_comments_kept), cmocka_unit_test(yaml_missing_sections_created),
-        cmocka_unit_test(yaml_empty_and_list_values),        cmocka_unit_test(toml_read_and_edit),
+        cmocka_unit_test(yaml_value_replaced_comments_kept),
+        cmocka_unit_test(yaml_missing_sections_created),
+        cmocka_unit_test(yaml_empty_and_list_values),
+        cmocka_unit_test(toml_read_and_edit),
         cmocka_unit_test(toml_errors_name_the_line),
+        cmocka_unit_test(yaml_line_breaks_as_libyaml_counts),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char path[64];
