@@ -133,6 +133,57 @@ static void yaml_line_breaks_as_libyaml_counts(void **state)
     nd_yaml_edit_free(e);
 }
 
+/* Anchors and aliases (issue 25: write-back exited "found undefined alias" after dropping
+ * &dp with the old value). Each expected text by hand from yaml_edit.h's rules: an anchored
+ * value changes after its anchor (its aliases follow); a value set where an alias is stays
+ * the alias if the anchor ends up equal, else the alias is expanded there alone; a mapping
+ * written into through an alias becomes a << merge of it. */
+static void yaml_anchors_and_aliases(void **state)
+{
+    (void)state;
+    nd_yaml_edit *e;
+    nd_error err = {0};
+    const char *in = "parallel_config:\n"
+                     "  data_parallel: &dp 1  # replicas\n"
+                     "  micro_batch_num: &mb 4\n"
+                     "parallel:\n"
+                     "  dataset_strategy: [[*dp, 1], [*dp, 1]]\n"
+                     "cb:\n"
+                     "  dp: *dp\n"
+                     "  mb: *mb\n";
+    assert_int_equal(nd_yaml_edit_open(&e, write_temp(in), &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "parallel_config.data_parallel", "8", &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "cb.dp", "8", &err), 0); /* equal: stays *dp */
+    assert_int_equal(nd_yaml_edit_set_path(e, "cb.mb", "2", &err), 0); /* differs: expanded */
+    assert_int_equal(nd_yaml_edit_set_path(e, "parallel_config.micro_batch_num", "16", &err), 0);
+    assert_string_equal(nd_yaml_edit_text(e, NULL), "parallel_config:\n"
+                                                    "  data_parallel: &dp 8  # replicas\n"
+                                                    "  micro_batch_num: &mb 16\n"
+                                                    "parallel:\n"
+                                                    "  dataset_strategy: [[*dp, 1], [*dp, 1]]\n"
+                                                    "cb:\n"
+                                                    "  dp: *dp\n"
+                                                    "  mb: 2\n");
+    nd_yaml_edit_free(e);
+
+    in = "base: &b\n  x: 1\ncfg: *b\nmerged:\n  <<: *b\nctx:\n  c: &c 3\nuse: *c\n";
+    assert_int_equal(nd_yaml_edit_open(&e, write_temp(in), &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "cfg.y", "2", &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "merged.x", "5", &err), 0);
+    assert_int_equal(nd_yaml_edit_remove(e, "ctx", &err), 0); /* defines &c, used after: kept */
+    assert_string_equal(nd_yaml_edit_text(e, NULL), "base: &b\n  x: 1\n"
+                                                    "cfg:\n  <<: *b\n  y: 2\n"
+                                                    "merged:\n  <<: *b\n  x: 5\n"
+                                                    "ctx:\n  c: &c 3\nuse: *c\n");
+    /* a mapping that only << supplies is not copied to write under it */
+    assert_int_equal(nd_yaml_edit_set_path(e, "top.inner.k", "1", &err), 0);
+    nd_yaml_edit_free(e);
+    assert_int_equal(nd_yaml_edit_open(&e, write_temp("b: &b\n  inner:\n    k: 0\nm:\n  <<: *b\n"), &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "m.inner.k", "1", &err), -1);
+    assert_non_null(strstr(err.message, "'inner' comes from a merge key"));
+    nd_yaml_edit_free(e);
+}
+
 static void toml_read_and_edit(void **state)
 {
     (void)state;
@@ -206,6 +257,7 @@ int main(void)
         cmocka_unit_test(toml_read_and_edit),
         cmocka_unit_test(toml_errors_name_the_line),
         cmocka_unit_test(yaml_line_breaks_as_libyaml_counts),
+        cmocka_unit_test(yaml_anchors_and_aliases),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char path[64];
