@@ -31,6 +31,36 @@ struct nd_yaml_edit {
     size_t n_uses, cap_uses;
 };
 
+static size_t offset_of(const nd_yaml_edit *e, yaml_mark_t m);
+static size_t break_at(const char *t, size_t len, size_t at);
+
+/* Refuses explicit keys (`? key`, its ':' anywhere after): nd edits `key: value` lines, and
+ * framework configs write no other kind. libyaml's KEY token sits on the '?' of one. */
+static int check_no_explicit_keys(const nd_yaml_edit *e, nd_error *err)
+{
+    yaml_parser_t p;
+    if (!yaml_parser_initialize(&p)) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    yaml_parser_set_input_string(&p, (const unsigned char *)e->text, e->len);
+    int rc = ND_OK;
+    for (bool done = false; !done && !rc;) {
+        yaml_token_t t;
+        if (!yaml_parser_scan(&p, &t)) break; /* the parse already passed: cannot happen */
+        size_t at = t.type == YAML_KEY_TOKEN ? offset_of(e, t.start_mark) : e->len;
+        /* the indicator is '?' and a blank or a break; a plain key may start "?x" */
+        if (at < e->len && e->text[at] == '?' &&
+            (at + 1 == e->len || e->text[at + 1] == ' ' || e->text[at + 1] == '\t' ||
+             break_at(e->text, e->len, at + 1)))
+            rc = nd_error_set(err, ND_EINPUT,
+                              "%s:%lu: an explicit key (? key): nd writes back `key: value` lines only; "
+                              "write it so",
+                              e->path, (unsigned long)t.start_mark.line + 1);
+        done = t.type == YAML_STREAM_END_TOKEN;
+        yaml_token_delete(&t);
+    }
+    yaml_parser_delete(&p);
+    return rc;
+}
+
 int nd_yaml_edit_open(nd_yaml_edit **out, const char *path, nd_error *err)
 {
     nd_yaml_edit *e = calloc(1, sizeof *e);
@@ -47,6 +77,10 @@ int nd_yaml_edit_open(nd_yaml_edit **out, const char *path, nd_error *err)
         return rc;
     }
     nd_yaml_free(&y);
+    if ((rc = check_no_explicit_keys(e, err))) {
+        nd_yaml_edit_free(e);
+        return rc;
+    }
     *out = e;
     return ND_OK;
 }
@@ -187,13 +221,17 @@ static size_t value_at(const nd_yaml_edit *e, yaml_node_t *key, size_t *colon)
     return at;
 }
 
-/* The length of an anchor's or alias's name at `at` (YAML: up to a blank, a break or a flow
- * indicator). */
+/* The length of an anchor's or alias's name at `at`: libyaml's anchor characters (its
+ * scanner's IS_ALPHA: letters, digits, '_' and '-'). */
+static bool anchor_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
 static size_t name_len(const nd_yaml_edit *e, size_t at)
 {
     size_t n = 0;
-    while (at + n < e->len && !strchr(" \t\r\n,[]{}", e->text[at + n]) && !break_at(e->text, e->len, at + n))
-        n++;
+    while (at + n < e->len && anchor_char(e->text[at + n])) n++;
     return n;
 }
 
@@ -202,8 +240,13 @@ static size_t past_properties(const nd_yaml_edit *e, size_t at, bool *anchored)
 {
     *anchored = false;
     while (at < e->len && (e->text[at] == '&' || e->text[at] == '!')) {
-        if (e->text[at] == '&') *anchored = true;
-        at += name_len(e, at);
+        if (e->text[at] == '&') {
+            *anchored = true;
+            at += 1 + name_len(e, at + 1);
+        } else { /* a tag: up to a blank or a break */
+            while (at < e->len && e->text[at] != ' ' && e->text[at] != '\t' && !break_at(e->text, e->len, at))
+                at++;
+        }
         while (at < e->len && (e->text[at] == ' ' || e->text[at] == '\t' || break_at(e->text, e->len, at)))
             at += break_at(e->text, e->len, at) ? break_at(e->text, e->len, at) : 1;
     }
@@ -259,6 +302,7 @@ static int insert_keys(nd_yaml_edit *e, nd_yaml *y, yaml_node_t *map, const char
                        int depth, const char *value, nd_error *err)
 {
     size_t indent = 0, at = e->len;
+    int rc = ND_OK;
     if (map) {
         if (map->data.mapping.style == YAML_FLOW_MAPPING_STYLE)
             return nd_error_set(err, ND_EINPUT,
@@ -272,7 +316,7 @@ static int insert_keys(nd_yaml_edit *e, nd_yaml *y, yaml_node_t *map, const char
     }
     char *lines = block_lines(keys, from, depth, indent, value);
     if (!lines) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    int rc = ND_OK;
+    rc = ND_OK;
     if (at == e->len && e->len > 0 && !break_before(e->text, e->len)) {
         rc = splice(e, e->len, e->len, "\n", err);
         at++;
@@ -321,7 +365,18 @@ static int replace_value(nd_yaml_edit *e, nd_yaml *y, yaml_node_t *key, yaml_nod
     size_t from = offset_of(e, key->end_mark);
     size_t to = is_empty_value(val) ? from : content_end(e, y, val);
     if (to < from) to = from;
-    if (anchored && start <= to) return splice(e, start, to, value, err);
+    if (anchored && start <= to) {
+        /* `&name::x` holds the scalar "::x": a new value needs a blank after the name */
+        bool blank = start > 0 && (e->text[start - 1] == ' ' || e->text[start - 1] == '\t' ||
+                                   break_before(e->text, start));
+        if (blank) return splice(e, start, to, value, err);
+        char *spaced = malloc(strlen(value) + 2);
+        if (!spaced) return nd_error_set(err, ND_ENOMEM, "out of memory");
+        sprintf(spaced, " %s", value);
+        int rc = splice(e, start, to, spaced, err);
+        free(spaced);
+        return rc;
+    }
     char *with = malloc(strlen(value) + 3);
     if (!with) return nd_error_set(err, ND_ENOMEM, "out of memory");
     sprintf(with, ": %s", value);

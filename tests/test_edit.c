@@ -181,7 +181,13 @@ static void yaml_anchors_and_aliases(void **state)
     assert_int_equal(nd_yaml_edit_open(&e, write_temp("b: &b\n  inner:\n    k: 0\nm:\n  <<: *b\n"), &err), 0);
     assert_int_equal(nd_yaml_edit_set_path(e, "m.inner.k", "1", &err), -1);
     assert_non_null(strstr(err.message, "'inner' comes from a merge key"));
+    /* an explicit key (`? key`, its ':' anywhere after) is refused when the file is opened for
+     * editing: found by fuzz_yaml_edit, where an edit took the ':' of the next key */
     nd_yaml_edit_free(e);
+    e = NULL;
+    assert_int_equal(nd_yaml_edit_open(&e, write_temp("trainer:\n  x: 1\n? first\n"), &err), -1);
+    assert_non_null(strstr(err.message, ":3: an explicit key (? key)"));
+    assert_null(e);
 }
 
 static void toml_read_and_edit(void **state)

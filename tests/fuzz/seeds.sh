@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 shared=${ND_SHARED_DIR:-$root/../shared}
 rm -rf "$out"
-for t in classified run hf_config ratios search_config devices chrome ascend_steps ascend_comm log round csv_table safetensors; do
+for t in classified run hf_config ratios search_config devices chrome ascend_steps ascend_comm log round csv_table safetensors yaml_edit; do
   mkdir -p "$out/$t"
 done
 
@@ -47,6 +47,10 @@ put ascend_comm "$root"/tests/data/classify/ascend_worked/ASCEND_PROFILER_OUTPUT
     "$root"/tests/bad/ascend/*/communication.json
 
 put log "$root"/samples/logs/*.log "$root"/tests/bad/log/*
+# The YAML write-back: framework configs with anchors, aliases, merge keys and odd line breaks.
+put yaml_edit "$root"/samples/frameworks/*.yaml "$root"/samples/frameworks/*/*.yaml \
+    "$root"/samples/frameworks/*/*/*.yaml "$root"/tests/bad/run_*.yaml
+printf 'a: &x 1\r\r\nb: [*x, 2]\rc: *x\302\205d:\n  <<: {e: 3}\n' >"$out/yaml_edit/line_breaks_aliases.yaml"
 put round "$root"/samples/rounds/*.csv "$root"/tests/bad/round/* "$root"/tests/bad/round_*.csv
 put safetensors "$root"/samples/checkpoints/*/*.safetensors
 sh "$root/tests/nd_compat/tiny_moe.sh" "$out/moe.tmp" && cp "$out/moe.tmp/model.safetensors" "$out/safetensors/tiny_moe.safetensors"
