@@ -84,3 +84,15 @@ nd_cli_test(cli_mf_hyper_nd_roundtrip 0 "^roundtrip ok .*strategy: DP="
 nd_cli_test(cli_mf_two_spellings 2
             "bad_two_spellings.yaml:13: model.model_config.num_hidden_layers and model.model_config.num_layers [(]line 10[)] are two spellings"
             ${EST} -y ${MF_SAMPLES}/yaml/bad_two_spellings.yaml -A A2)
+
+# DeepSeek-V3's offsets written back as MindFormers counts them, num_layers + mtp_depth = 62
+# over 16 stages of 62 / 16 = 3: nd's split 3, 4 x 14, 2 plus the MTP layer on the last stage
+# = 3, 4 x 14, 3, offsets 0, 1 x 14, 0 (sum 14 = 62 - 48).
+nd_cli_test(cli_mf_deepseek3_offsets_mtp 0 "^    offset: \\[0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0\\]$"
+            sh -c "cd \"$1\" && \"$2\" -y \"$3\" -A A2 -d 1024 -b 4608 -l MB -t 1 -o ds --no-plots --no-progress >/dev/null && cat ds/resolved.yaml"
+            sh ${CMAKE_CURRENT_BINARY_DIR} $<TARGET_FILE:nd-search> ${MF_REAL}/pretrain_deepseek3_671b.yaml)
+# hyper_v2's legacy schema keeps the chosen VPP: train.accelerator.pp_interleave_num added
+# (it was dropped, so the file read back as VPP=1).
+nd_cli_test(cli_mf_hyper_legacy_vpp_roundtrip 0 "^roundtrip ok .* VPP=([2-9]|[1-9][0-9]) .*schedule=interleaved"
+            ${MF_RT} ${CMAKE_CURRENT_BINARY_DIR}/mf_rt_hyper_vpp ${MF_REAL}/hyper_qwen3_72b.yaml "-f hyper_v2 -A A2"
+            -- -f hyper_v2 -A A2 -d 1024 -b 4608 -l VPP MB --set schedule=interleaved)
