@@ -96,3 +96,8 @@ nd_cli_test(cli_mf_deepseek3_offsets_mtp 0 "^    offset: \\[0, 1, 1, 1, 1, 1, 1,
 nd_cli_test(cli_mf_hyper_legacy_vpp_roundtrip 0 "^roundtrip ok .* VPP=([2-9]|[1-9][0-9]) .*schedule=interleaved"
             ${MF_RT} ${CMAKE_CURRENT_BINARY_DIR}/mf_rt_hyper_vpp ${MF_REAL}/hyper_qwen3_72b.yaml "-f hyper_v2 -A A2"
             -- -f hyper_v2 -A A2 -d 1024 -b 4608 -l VPP MB --set schedule=interleaved)
+# A stated fsdp_config.edp_shard_size is never left at a size the layout cannot have
+# (samples/frameworks/yaml/hyper_v2_edp/train.yaml's header: 3 becomes 8).
+nd_cli_test(cli_mf_hyper_edp_shard 0 "^  edp_shard_size: 8$"
+            sh -c "cd \"$1\" && \"$2\" -f hyper_v2 -y \"$3\" -A A2 -d 64 -b 512 -l MB MBS -t 1 -o edp --no-plots --no-progress >/dev/null && cat edp/resolved.yaml"
+            sh ${CMAKE_CURRENT_BINARY_DIR} $<TARGET_FILE:nd-search> ${MF_SAMPLES}/yaml/hyper_v2_edp/train.yaml)

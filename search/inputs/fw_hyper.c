@@ -680,10 +680,15 @@ static int write_degrees(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, c
         rc = nd_yaml_edit_set_path(e, "accelerator.sequence_parallel", s->sp ? "true" : "false", err);
     if (!rc) rc = set_num(e, y, "fsdp_config.dp_shard_size", shard, true, err);
     if (!rc && present(y, "fsdp_config.edp_shard_size")) {
-        /* the experts' shard: the dense shard, within the experts' data parallel group,
-         * DP x CP x TP / (EP x ETP), never left at the old layout's value */
+        /* the experts' shard, within the experts' data parallel group DP x CP x TP / (EP x ETP):
+         * the file's while it still divides that group, else the dense shard when it does,
+         * else the whole group; never left at a size the new layout cannot have */
         int64_t etp = s->etp ? s->etp : 1, edp = s->ep * etp > 0 ? s->dp * s->cp * s->tp / (s->ep * etp) : 1;
-        int64_t edp_shard = edp > 0 && edp % shard == 0 ? shard : edp > 0 ? edp : 1;
+        int64_t old = 0;
+        const char *t = fw_yaml_text((nd_yaml *)y, "fsdp_config.edp_shard_size", NULL);
+        if (t) nd_parse_int64(t, 1, 1 << 24, &old);
+        if (edp < 1) edp = 1;
+        int64_t edp_shard = old > 0 && edp % old == 0 ? old : edp % shard == 0 ? shard : edp;
         rc = set_num(e, y, "fsdp_config.edp_shard_size", edp_shard, false, err);
     }
     return rc;
