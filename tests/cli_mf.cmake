@@ -101,3 +101,11 @@ nd_cli_test(cli_mf_hyper_legacy_vpp_roundtrip 0 "^roundtrip ok .* VPP=([2-9]|[1-
 nd_cli_test(cli_mf_hyper_edp_shard 0 "^  edp_shard_size: 8$"
             sh -c "cd \"$1\" && \"$2\" -f hyper_v2 -y \"$3\" -A A2 -d 64 -b 512 -l MB MBS -t 1 -o edp --no-plots --no-progress >/dev/null && cat edp/resolved.yaml"
             sh ${CMAKE_CURRENT_BINARY_DIR} $<TARGET_FILE:nd-search> ${MF_SAMPLES}/yaml/hyper_v2_edp/train.yaml)
+
+# micro_batch_interleave_num multiplies the batch per micro-batch (base_trainer.py): 1 x 2 = 2
+# sequences, so 32 x 144 x 2 = 9216 a step; written back so the choice's MBS reads back.
+nd_cli_test(cli_mf_interleave_read 0 "MB=144 MBS=2 SP=1"
+            ${EST} -y ${MF_SAMPLES}/yaml/mindformers_interleave2.yaml -A A2)
+nd_cli_test(cli_mf_interleave_roundtrip 0 "^roundtrip ok .*strategy: DP="
+            ${MF_RT} ${CMAKE_CURRENT_BINARY_DIR}/mf_rt_mbi ${MF_SAMPLES}/yaml/mindformers_interleave2.yaml "-A A2"
+            -- -A A2 -d 1024 -b 9216)

@@ -248,6 +248,20 @@ static int read_strategy(mf_doc *d)
                 "pipeline (base_trainer.py); the micro-batches are micro_batch_num",
                 r->path, line, (long long)gas);
     }
+    /* micro_batch_interleave_num splits each micro-batch's batch_size x interleave samples into
+     * interleaved slices (base_trainer.py: the batch per card and step multiplies by it) */
+    int64_t mbi = 1, bs = 1;
+    bool has_mbi, has_bs;
+    if (!rc) rc = read_int(d, "micro_batch_interleave_num", 1, &mbi, &has_mbi);
+    if (!rc) rc = read_int(d, "runner_config.batch_size", 1, &bs, &has_bs);
+    if (!rc && has_mbi && mbi > 1) {
+        fw_yaml_text(&d->y, "micro_batch_interleave_num", &line);
+        fw_note(r->run,
+                "%s:%d: micro_batch_interleave_num %lld: each micro-batch is runner_config.batch_size "
+                "%lld x %lld = %lld sequences (base_trainer.py)",
+                r->path, line, (long long)mbi, (long long)bs, (long long)mbi, (long long)(bs * mbi));
+        rc = fw_degree(r, "MBS", bs * mbi, line, "micro_batch_interleave_num");
+    }
     const char *sp = fw_yaml_text(&d->y, "parallel_config.use_seq_parallel", &line);
     if (!rc && sp)
         rc = fw_strategy(r, "SP", fw_true(sp) ? "1" : "0", line, "parallel_config.use_seq_parallel");
@@ -522,8 +536,14 @@ static int fw_mindformers_write(const nd_run *run, const nd_config_choice *c, co
     /* base_trainer.py: micro_batch_num with a pipeline, gradient_accumulation_steps without */
     SETN("parallel_config.micro_batch_num", s->pp > 1 ? s->mb : 1, true);
     SETN("runner_config.gradient_accumulation_steps", s->pp > 1 ? 1 : s->mb, s->pp == 1 && s->mb > 1);
-    SETN("runner_config.batch_size", s->mbs, true);
-    SETN("model.model_config.batch_size", s->mbs, false);
+    /* MBS = batch_size x micro_batch_interleave_num (as read): the interleave kept where it
+     * divides the chosen MBS, else set to 1 */
+    int64_t mbi = 1;
+    const char *mbi_text = fw_yaml_text(&y, "micro_batch_interleave_num", NULL);
+    if (mbi_text && (nd_parse_int64(mbi_text, 1, 1 << 24, &mbi) || s->mbs % mbi)) mbi = 1;
+    SETN("micro_batch_interleave_num", mbi, false);
+    SETN("runner_config.batch_size", s->mbs / mbi, true);
+    SETN("model.model_config.batch_size", s->mbs / mbi, false);
     SETN("model.model_config.pp_interleave_num", s->vpp, s->vpp > 1);
     if (!rc)
         rc = set_if(e, &y, "parallel.pipeline_config.pipeline_interleave", s->vpp > 1 ? "True" : "False",
