@@ -134,6 +134,27 @@ static int check_no_nul(nd_yaml *y, nd_error *err)
     return ND_OK;
 }
 
+/* A << whose value is not a mapping or a sequence of mappings: PyYAML refuses it
+ * ("expected a mapping or list of mappings for merging"), so nd does too. */
+static int check_merges(nd_yaml *y, nd_error *err)
+{
+    for (yaml_node_t *n = y->doc.nodes.start; n < y->doc.nodes.top; n++) {
+        for (size_t i = 0; n->type == YAML_MAPPING_NODE && i < nd_yaml_size(n); i++) {
+            if (!nd_yaml_is_merge_key(nd_yaml_key_at(y, n, i))) continue;
+            yaml_node_t *v = nd_yaml_value_at(y, n, i);
+            bool ok = v->type == YAML_MAPPING_NODE || v->type == YAML_SEQUENCE_NODE;
+            for (size_t j = 0; ok && v->type == YAML_SEQUENCE_NODE && j < nd_yaml_size(v); j++)
+                ok = nd_yaml_item(y, v, j)->type == YAML_MAPPING_NODE;
+            if (!ok)
+                return nd_error_set(err, ND_EINPUT,
+                                    "%s:%d: a merge key (<<) takes a mapping or a list of "
+                                    "mappings (an alias *name of one)",
+                                    y->path, nd_yaml_line(nd_yaml_key_at(y, n, i)));
+        }
+    }
+    return ND_OK;
+}
+
 /* libyaml loads one document at a time: a second one would be silently ignored. */
 static int check_one_document(yaml_parser_t *p, const char *path, nd_error *err)
 {
@@ -176,6 +197,7 @@ int nd_yaml_parse(nd_yaml *y, const char *text, size_t len, const char *path, nd
     yaml_parser_delete(&p);
     if (!rc) rc = check_no_nul(y, err);
     if (!rc) rc = check_unique_keys(y, err);
+    if (!rc) rc = check_merges(y, err);
     if (rc) nd_yaml_free(y);
     return rc;
 }
@@ -230,15 +252,41 @@ yaml_node_t *nd_yaml_item(nd_yaml *y, yaml_node_t *seq, size_t i)
     return yaml_document_get_node(&y->doc, seq->data.sequence.items.start[i]);
 }
 
-yaml_node_t *nd_yaml_get(nd_yaml *y, yaml_node_t *map, const char *key)
+bool nd_yaml_is_merge_key(const yaml_node_t *key)
 {
-    if (!map || map->type != YAML_MAPPING_NODE) return NULL;
+    /* PyYAML resolves a plain << (never a quoted one) to tag:yaml.org,2002:merge */
+    return key && key->type == YAML_SCALAR_NODE && key->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+           !strcmp((const char *)key->data.scalar.value, "<<");
+}
+
+/* key in map, then in what map's << merges (a mapping, or a sequence of them, the
+ * earlier winning), as PyYAML's flatten_mapping reads it: explicit keys win. */
+static yaml_node_t *get_merged(nd_yaml *y, yaml_node_t *map, const char *key, int depth)
+{
+    if (!map || map->type != YAML_MAPPING_NODE || depth > ND_YAML_MAX_DEPTH) return NULL;
     size_t n = nd_yaml_size(map);
+    yaml_node_t *merge = NULL;
     for (size_t i = 0; i < n; i++) {
-        const char *k = nd_yaml_text(nd_yaml_key_at(y, map, i));
+        yaml_node_t *kn = nd_yaml_key_at(y, map, i);
+        if (nd_yaml_is_merge_key(kn)) {
+            merge = nd_yaml_value_at(y, map, i);
+            continue;
+        }
+        const char *k = nd_yaml_text(kn);
         if (k && !strcmp(k, key)) return nd_yaml_value_at(y, map, i);
     }
+    if (!merge) return NULL;
+    if (merge->type == YAML_MAPPING_NODE) return get_merged(y, merge, key, depth + 1);
+    for (size_t i = 0; merge->type == YAML_SEQUENCE_NODE && i < nd_yaml_size(merge); i++) {
+        yaml_node_t *v = get_merged(y, nd_yaml_item(y, merge, i), key, depth + 1);
+        if (v) return v;
+    }
     return NULL;
+}
+
+yaml_node_t *nd_yaml_get(nd_yaml *y, yaml_node_t *map, const char *key)
+{
+    return get_merged(y, map, key, 0);
 }
 
 int nd_yaml_line(const yaml_node_t *node)

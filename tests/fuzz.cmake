@@ -31,7 +31,8 @@ set(ND_FUZZ_TARGETS
   log:nd_classify round:nd_classify csv_table:nd_charts safetensors:nd_session
   kernel_tables:nd_session
   toml:nd_base
-  torchtitan:nd_inputs)
+  torchtitan:nd_inputs
+  yaml_edit:nd_base)
 set(ND_FUZZ_NAMES "")
 foreach(pair IN LISTS ND_FUZZ_TARGETS)
   string(REPLACE ":" ";" pair "${pair}")

@@ -96,6 +96,100 @@ static void yaml_empty_and_list_values(void **state)
     nd_yaml_edit_free(e);
 }
 
+/* Line breaks as libyaml counts them (its scanner's IS_BREAK/IS_CRLF: "\r\n" as one, a lone
+ * "\r", "\n", U+0085, U+2028, U+2029): after each kind the next edit lands on its own line.
+ * Counting "\n" alone put "\r\r\n" two lines into one and edited the line below
+ * (issue 27: mp_comm_recompute: True became False). */
+static void yaml_line_breaks_as_libyaml_counts(void **state)
+{
+    (void)state;
+    nd_yaml_edit *e;
+    nd_error err = {0};
+    const char *in = "recompute_config:\r\r\n"
+                     "  recompute: True\r"
+                     "  mp_comm_recompute: True\xC2\x85"
+                     "  select_recompute: False\xE2\x80\xA8"
+                     "  fine_grain: 0\xE2\x80\xA9"
+                     "  pp_interleave_num: 1\r\n";
+    assert_int_equal(nd_yaml_edit_open(&e, write_temp(in), &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "recompute_config.recompute", "False", &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "recompute_config.select_recompute", "True", &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "recompute_config.pp_interleave_num", "2", &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "recompute_config.added", "3", &err), 0);
+    assert_string_equal(nd_yaml_edit_text(e, NULL), "recompute_config:\r\r\n"
+                                                    "  recompute: False\r"
+                                                    "  mp_comm_recompute: True\xC2\x85"
+                                                    "  select_recompute: True\xE2\x80\xA8"
+                                                    "  fine_grain: 0\xE2\x80\xA9"
+                                                    "  pp_interleave_num: 2\r\n"
+                                                    "  added: 3\n");
+    nd_yaml_edit_free(e);
+    /* the last line without a break: the added key starts a line of its own */
+    assert_int_equal(nd_yaml_edit_open(&e, write_temp("a:\r\r  b: 1\r  c: 2\r"), &err), 0);
+    assert_int_equal(nd_yaml_edit_remove(e, "x", &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "a.c", "5", &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "d", "6", &err), 0);
+    assert_string_equal(nd_yaml_edit_text(e, NULL), "a:\r\r  b: 1\r  c: 5\rd: 6\n");
+    nd_yaml_edit_free(e);
+}
+
+/* Anchors and aliases (issue 25: write-back exited "found undefined alias" after dropping
+ * &dp with the old value). Each expected text by hand from yaml_edit.h's rules: an anchored
+ * value changes after its anchor (its aliases follow); a value set where an alias is stays
+ * the alias if the anchor ends up equal, else the alias is expanded there alone; a mapping
+ * written into through an alias becomes a << merge of it. */
+static void yaml_anchors_and_aliases(void **state)
+{
+    (void)state;
+    nd_yaml_edit *e;
+    nd_error err = {0};
+    const char *in = "parallel_config:\n"
+                     "  data_parallel: &dp 1  # replicas\n"
+                     "  micro_batch_num: &mb 4\n"
+                     "parallel:\n"
+                     "  dataset_strategy: [[*dp, 1], [*dp, 1]]\n"
+                     "cb:\n"
+                     "  dp: *dp\n"
+                     "  mb: *mb\n";
+    assert_int_equal(nd_yaml_edit_open(&e, write_temp(in), &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "parallel_config.data_parallel", "8", &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "cb.dp", "8", &err), 0); /* equal: stays *dp */
+    assert_int_equal(nd_yaml_edit_set_path(e, "cb.mb", "2", &err), 0); /* differs: expanded */
+    assert_int_equal(nd_yaml_edit_set_path(e, "parallel_config.micro_batch_num", "16", &err), 0);
+    assert_string_equal(nd_yaml_edit_text(e, NULL), "parallel_config:\n"
+                                                    "  data_parallel: &dp 8  # replicas\n"
+                                                    "  micro_batch_num: &mb 16\n"
+                                                    "parallel:\n"
+                                                    "  dataset_strategy: [[*dp, 1], [*dp, 1]]\n"
+                                                    "cb:\n"
+                                                    "  dp: *dp\n"
+                                                    "  mb: 2\n");
+    nd_yaml_edit_free(e);
+
+    in = "base: &b\n  x: 1\ncfg: *b\nmerged:\n  <<: *b\nctx:\n  c: &c 3\nuse: *c\n";
+    assert_int_equal(nd_yaml_edit_open(&e, write_temp(in), &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "cfg.y", "2", &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "merged.x", "5", &err), 0);
+    assert_int_equal(nd_yaml_edit_remove(e, "ctx", &err), 0); /* defines &c, used after: kept */
+    assert_string_equal(nd_yaml_edit_text(e, NULL), "base: &b\n  x: 1\n"
+                                                    "cfg:\n  <<: *b\n  y: 2\n"
+                                                    "merged:\n  <<: *b\n  x: 5\n"
+                                                    "ctx:\n  c: &c 3\nuse: *c\n");
+    /* a mapping that only << supplies is not copied to write under it */
+    assert_int_equal(nd_yaml_edit_set_path(e, "top.inner.k", "1", &err), 0);
+    nd_yaml_edit_free(e);
+    assert_int_equal(nd_yaml_edit_open(&e, write_temp("b: &b\n  inner:\n    k: 0\nm:\n  <<: *b\n"), &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "m.inner.k", "1", &err), -1);
+    assert_non_null(strstr(err.message, "'inner' comes from a merge key"));
+    /* an explicit key (`? key`, its ':' anywhere after) is refused when the file is opened for
+     * editing: found by fuzz_yaml_edit, where an edit took the ':' of the next key */
+    nd_yaml_edit_free(e);
+    e = NULL;
+    assert_int_equal(nd_yaml_edit_open(&e, write_temp("trainer:\n  x: 1\n? first\n"), &err), -1);
+    assert_non_null(strstr(err.message, ":3: an explicit key (? key)"));
+    assert_null(e);
+}
+
 static void toml_read_and_edit(void **state)
 {
     (void)state;
@@ -163,9 +257,13 @@ static void toml_errors_name_the_line(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(yaml_value_replaced_comments_kept), cmocka_unit_test(yaml_missing_sections_created),
-        cmocka_unit_test(yaml_empty_and_list_values),        cmocka_unit_test(toml_read_and_edit),
+        cmocka_unit_test(yaml_value_replaced_comments_kept),
+        cmocka_unit_test(yaml_missing_sections_created),
+        cmocka_unit_test(yaml_empty_and_list_values),
+        cmocka_unit_test(toml_read_and_edit),
         cmocka_unit_test(toml_errors_name_the_line),
+        cmocka_unit_test(yaml_line_breaks_as_libyaml_counts),
+        cmocka_unit_test(yaml_anchors_and_aliases),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char path[64];

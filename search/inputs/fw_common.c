@@ -181,6 +181,35 @@ const char *fw_yaml_text(nd_yaml *y, const char *dotted, int *line)
     return t;
 }
 
+int fw_check_spellings(fw_reader *r, nd_yaml *y, yaml_node_t *map, const char *what)
+{
+    static const char *const groups[][4] = {
+        {"num_layers", "num_hidden_layers", "n_layer", "n_layers"},
+        {"num_heads", "num_attention_heads", "n_head", "n_heads"},
+        {"n_kv_heads", "num_key_value_heads", "num_query_groups", NULL},
+        {"intermediate_size", "ffn_hidden_size", NULL, NULL},
+        {"qk_layernorm", "use_qk_norm", "qk_norm", NULL},
+        {"mtp_depth", "num_nextn_predict_layers", "mtp_num_layers", NULL},
+    };
+    for (size_t g = 0; g < ND_ARRAY_LEN(groups); g++) {
+        const char *first = NULL;
+        yaml_node_t *at = NULL;
+        for (size_t k = 0; k < 4 && groups[g][k]; k++) {
+            yaml_node_t *v = nd_yaml_get(y, map, groups[g][k]);
+            if (!v) continue;
+            if (first)
+                return nd_error_set(r->err, ND_EINPUT,
+                                    "%s:%d: %s.%s and %s.%s (line %d) are two spellings of one field: "
+                                    "state one",
+                                    r->path, nd_yaml_line(v), what, groups[g][k], what, first,
+                                    nd_yaml_line(at));
+            first = groups[g][k];
+            at = v;
+        }
+    }
+    return ND_OK;
+}
+
 char *fw_path_beside(const char *base, const char *name)
 {
     if (name[0] == '/') return nd_strdup(name);

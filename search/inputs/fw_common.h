@@ -49,6 +49,10 @@ bool fw_true(const char *text);
 yaml_node_t *fw_yaml_at(nd_yaml *y, const char *dotted);
 /* Its text when a scalar, else NULL. */
 const char *fw_yaml_text(nd_yaml *y, const char *dotted, int *line);
+/* Refuses (ND_EINPUT, naming both lines) a model mapping `what` (e.g. model.model_config)
+ * that states one field under two of its spellings (num_layers and num_hidden_layers):
+ * docs/limits.md, one field under two spellings. */
+int fw_check_spellings(fw_reader *r, nd_yaml *y, yaml_node_t *map, const char *what);
 
 /* The file next to `base` (relative to its directory) or as given when absolute; new string. */
 char *fw_path_beside(const char *base, const char *name);

@@ -87,7 +87,9 @@ static int read_overrides(hy *h, int doc)
     yaml_node_t *map = node_in(h, doc, "model.config_overrides");
     if (!map || map->type != YAML_MAPPING_NODE) return ND_OK;
     nd_yaml *y = &h->y[doc];
-    int rc = ND_OK;
+    fw_reader where = *h->r;
+    where.path = h->path[doc];
+    int rc = fw_check_spellings(&where, y, map, "model.config_overrides");
     for (size_t i = 0; !rc && i < nd_yaml_size(map); i++) {
         yaml_node_t *kn = nd_yaml_key_at(y, map, i);
         const char *k = nd_yaml_text(kn), *v = nd_yaml_text(nd_yaml_value_at(y, map, i));
@@ -153,6 +155,13 @@ static int read_model(hy *h)
     return rc;
 }
 
+/* HyperParallel's words for no recompute: none, no (as ND's samples write it), false, off. */
+static bool off_word(const char *v)
+{
+    bool b;
+    return !strcmp(v, "none") || !strcmp(v, "no") || (!nd_parse_bool(v, &b) && !b);
+}
+
 static int read_training(hy *h)
 {
     fw_reader *r = h->r;
@@ -200,7 +209,7 @@ static int read_training(hy *h)
     static const char *const ac_keys[] = {"activation_checkpoint.mode",
                                           "train.gradient_checkpointing.activation_checkpoint", NULL};
     if (!rc && (v = first_of(h, train_text, ac_keys, &which, &line)))
-        rc = fw_train(r, "recompute", !strcmp(v, "none") ? "off" : v, line, which);
+        rc = fw_train(r, "recompute", off_word(v) ? "off" : v, line, which);
     if (!rc && !v && fw_true(degree_text(h, "fsdp_config.fsdp_activation_checkpointing", &line)))
         rc = fw_train(r, "recompute", "full", line, "fsdp_config.fsdp_activation_checkpointing");
     if (!rc && (v = train_text(h, "context.max_device_memory", &line)) &&
@@ -280,8 +289,12 @@ static int read_strategy(hy *h)
     if (!rc && r->run->strategy.vpp > 1) rc = fw_train(r, "schedule", "interleaved", 0, "");
     const char *which = "", *v;
     int line = 0;
-    static const char *const sp[] = {"accelerator.sequence_parallel", "accelerator.use_seq_parallel",
-                                     "megatron_lm_config.megatron_lm_sequence_parallelism", NULL};
+    static const char *const sp[] = {"accelerator.sequence_parallel",
+                                     "accelerator.use_seq_parallel",
+                                     "train.accelerator.use_seq_parallel",
+                                     "train.accelerator.sequence_parallel",
+                                     "megatron_lm_config.megatron_lm_sequence_parallelism",
+                                     NULL};
     if (!rc && (v = first_of(h, degree_text, sp, &which, &line)))
         rc = fw_strategy(r, "SP", fw_true(v) ? "1" : "0", line, which);
     if (!rc && (v = degree_text(h, "accelerator.context_parallel_algo", &line)))
@@ -322,6 +335,21 @@ static int read_strategy(hy *h)
     if (!rc && dp_shard > 1 && zero > 0) {
         rc = fw_degree(r, "OP", dp_shard, line, "fsdp_config.dp_shard_size");
         if (!rc) rc = fw_degree(r, "ZERO", zero, line, "fsdp_config.dp_shard_size");
+    }
+    /* MindSpore's optimizer parallel (ND's hyper samples): enable_parallel_optimizer shards the
+     * optimizer (ZeRO-1) over optimizer_weight_shard_size ranks, else all of DP x CP */
+    static const char *const opt_on[] = {"train.accelerator.enable_parallel_optimizer",
+                                         "accelerator.enable_parallel_optimizer", NULL};
+    static const char *const opt_size[] = {"train.accelerator.optimizer_weight_shard_size",
+                                           "accelerator.optimizer_weight_shard_size", NULL};
+    if (!rc && fw_true(first_of(h, degree_text, opt_on, &which, &line)) && s->op <= 1) {
+        int64_t all = s->dp * s->cp, op = all;
+        if ((v = first_of(h, degree_text, opt_size, &which, &line)) && nd_parse_int64(v, -1, 1 << 24, &op))
+            return nd_error_set(r->err, ND_EINPUT, "%s:%d: %s: '%s' is not a whole number", r->path, line,
+                                which, v);
+        if (op < 1 || op > all) op = all; /* -1: all */
+        if (op > 1) rc = fw_degree(r, "OP", op, line, which);
+        if (!rc && op > 1) rc = fw_degree(r, "ZERO", 1, line, which);
     }
     r->run->derive_mb = !first_of(h, degree_text, mb, &which, &line);
     return rc;
@@ -383,12 +411,20 @@ static int read_search_modes(hy *h)
         h->r->run->search_modes = 7;
         return ND_OK;
     }
+    if (t && off_word(t)) {
+        h->r->run->search_modes = 1u << ND_RECOMPUTE_OFF;
+        return ND_OK;
+    }
     if (t && !nd_recompute_parse(t, &m)) {
         h->r->run->search_modes = 1u << m;
         return ND_OK;
     }
     for (size_t i = 0; n->type == YAML_SEQUENCE_NODE && i < nd_yaml_size(n); i++) {
         const char *w = nd_yaml_text(nd_yaml_item(&h->y[DOC_TRAIN], n, i));
+        if (w && off_word(w)) {
+            h->r->run->search_modes |= 1u << ND_RECOMPUTE_OFF;
+            continue;
+        }
         if (!w || nd_recompute_parse(w, &m))
             return nd_error_set(h->r->err, ND_EINPUT,
                                 "%s:%d: context.recompute: '%s' is not off, selective, full or "
@@ -416,7 +452,13 @@ static int64_t override_stages(hy *h, const char *key, int64_t out[ND_RUN_MAX_ST
         *path = h->path[docs[i]];
         memset(out, 0, sizeof(int64_t) * ND_RUN_MAX_STAGES);
         const char *t = nd_yaml_text(n);
-        if (t) return nd_parse_int64(t, -(1 << 24), 1 << 24, &out[0]) ? -1 : 1;
+        bool on;
+        if (t && !nd_parse_int64(t, -(1 << 24), 1 << 24, &out[0])) return 1;
+        if (t && strcmp(key, "offset") && !nd_parse_bool(t, &on)) { /* sel_rec: false (ND's samples) */
+            out[0] = on ? -1 : 0;                                   /* true: every layer */
+            return 1;
+        }
+        if (t) return -1;
         if (n->type != YAML_SEQUENCE_NODE) return -1;
         int64_t stages = 0;
         for (size_t a = 0; a < nd_yaml_size(n); a++) {
@@ -454,8 +496,8 @@ static int read_layout(hy *h)
         int64_t n = override_stages(h, keys[k], into[k] ? into[k] : off, &line, &path);
         if (n < 0)
             return nd_error_set(h->r->err, ND_EINPUT,
-                                "%s:%d: model.config_overrides.%s: a whole number or a list "
-                                "of them per pipeline stage",
+                                "%s:%d: model.config_overrides.%s: a whole number, a list "
+                                "of them per pipeline stage, or (recompute) true or false",
                                 path, line, keys[k]);
         if (n == 0) continue;
         if (n > 1 && n != pp)
@@ -597,6 +639,12 @@ static int write_degrees(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, c
                                             "pipeline_parallel_degree",
                                             "context_parallel_degree",
                                             "expert_parallel_degree"};
+        /* MindSpore's optimizer parallel (enable_parallel_optimizer) is the OP, not FSDP's shard */
+        bool opt = present(y, "train.accelerator.enable_parallel_optimizer") && s->zero < 3;
+        if (opt) { /* DP = dp_replicate x dp_shard, as read */
+            shard = 1;
+            replicate = s->dp;
+        }
         int64_t v[] = {replicate, shard, s->tp, s->pp, s->cp, s->ep};
         rc = ND_OK;
         for (int i = 0; !rc && i < 6; i++) {
@@ -607,6 +655,17 @@ static int write_degrees(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, c
         if (!rc && run->model.experts)
             rc = set_num(e, y, "train.accelerator.expert_tensor_parallel_degree", s->etp ? s->etp : 1, true,
                          err);
+        /* VPP: ND's hyper_v2 legacy key, written whenever it is used or stated */
+        if (!rc) rc = set_num(e, y, "train.accelerator.pp_interleave_num", s->vpp, s->vpp > 1, err);
+        if (!rc && present(y, "train.accelerator.use_seq_parallel"))
+            rc =
+                nd_yaml_edit_set_path(e, "train.accelerator.use_seq_parallel", s->sp ? "true" : "false", err);
+        if (!rc && opt)
+            rc = nd_yaml_edit_set_path(e, "train.accelerator.enable_parallel_optimizer",
+                                       s->op > 1 ? "true" : "false", err);
+        if (!rc && opt)
+            rc = set_num(e, y, "train.accelerator.optimizer_weight_shard_size", s->op > 1 ? s->op : 1,
+                         s->op > 1 && s->op != s->dp * s->cp, err);
         return rc;
     }
     rc = set_num(e, y, "accelerator.tp_size", s->tp, true, err);
@@ -620,6 +679,18 @@ static int write_degrees(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, c
     if (!rc && present(y, "accelerator.sequence_parallel"))
         rc = nd_yaml_edit_set_path(e, "accelerator.sequence_parallel", s->sp ? "true" : "false", err);
     if (!rc) rc = set_num(e, y, "fsdp_config.dp_shard_size", shard, true, err);
+    if (!rc && present(y, "fsdp_config.edp_shard_size")) {
+        /* the experts' shard, within the experts' data parallel group DP x CP x TP / (EP x ETP):
+         * the file's while it still divides that group, else the dense shard when it does,
+         * else the whole group; never left at a size the new layout cannot have */
+        int64_t etp = s->etp ? s->etp : 1, edp = s->ep * etp > 0 ? s->dp * s->cp * s->tp / (s->ep * etp) : 1;
+        int64_t old = 0;
+        const char *t = fw_yaml_text((nd_yaml *)y, "fsdp_config.edp_shard_size", NULL);
+        if (t) nd_parse_int64(t, 1, 1 << 24, &old);
+        if (edp < 1) edp = 1;
+        int64_t edp_shard = old > 0 && edp % old == 0 ? old : edp % shard == 0 ? shard : edp;
+        rc = set_num(e, y, "fsdp_config.edp_shard_size", edp_shard, false, err);
+    }
     return rc;
 }
 

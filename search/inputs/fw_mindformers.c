@@ -7,6 +7,7 @@
  */
 #include "fw_formats.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,8 @@ static int read_model(mf_doc *d)
     nd_text_copy(r->run->model.name, name ? name : type ? type : "model", sizeof r->run->model.name);
     bool mla = fw_yaml_text(&d->y, "model.model_config.kv_lora_rank", NULL) != NULL;
     int rc = fw_model_family(r, mla ? "deepseek_v3" : type ? type : name, line);
+    yaml_node_t *mc = fw_yaml_at(&d->y, "model.model_config");
+    if (!rc && mc) rc = fw_check_spellings(r, &d->y, mc, "model.model_config");
     for (size_t i = 0; !rc && i < ND_ARRAY_LEN(model_keys); i++) {
         char path[128];
         snprintf(path, sizeof path, "model.model_config.%s", model_keys[i].theirs);
@@ -141,16 +144,13 @@ static int64_t stage_list(mf_doc *d, const char *dotted, int64_t out[ND_RUN_MAX_
     *err_rc = ND_OK;
     if (!n) return 0;
     if (t) {
+        /* one value for every stage: a bare true recomputes every layer of every stage
+         * (docs/frameworks.md §MindFormers yaml (`-f mindformers`)), not stage 0's alone */
         int64_t v;
-        if (fw_true(t)) {
-            out[0] = -1;
-            return 1;
-        }
-        if (!nd_parse_int64(t, 0, 1 << 24, &v)) {
-            out[0] = v;
-            return 1;
-        }
-        return 0; /* false, or a word: nothing per stage */
+        bool all = fw_true(t);
+        if (!all && nd_parse_int64(t, -(1 << 24), 1 << 24, &v)) return 0; /* false, or a word */
+        for (size_t i = 0; i < ND_RUN_MAX_STAGES; i++) out[i] = all ? -1 : v;
+        return 1;
     }
     if (n->type != YAML_SEQUENCE_NODE) return 0;
     int64_t stages = 0;
@@ -226,14 +226,59 @@ static int read_strategy(mf_doc *d)
         if (!rc && has && v >= 1) rc = fw_degree(r, degrees[i].dim, v, line, degrees[i].theirs);
     }
     int line;
+    /* MindFormers (mindformers/trainer/base_trainer.py): micro_batch_num counts only with a
+     * pipeline; at pipeline_stage 1 it is reset to 1 and runner_config's
+     * gradient_accumulation_steps accumulates instead (which a pipeline resets to 1) */
+    int64_t mb = 1, gas = 1;
+    bool has_mb, has_gas;
+    if (!rc) rc = read_int(d, "parallel_config.micro_batch_num", 0, &mb, &has_mb);
+    if (!rc) rc = read_int(d, "runner_config.gradient_accumulation_steps", 1, &gas, &has_gas);
+    fw_yaml_text(&d->y, "runner_config.gradient_accumulation_steps", &line);
+    if (!rc && r->run->strategy.pp == 1) {
+        if (has_mb && mb > 1)
+            fw_note(
+                r->run,
+                "%s: parallel_config.micro_batch_num %lld at pipeline_stage 1: MindFormers resets it to 1 "
+                "(base_trainer.py); the step accumulates runner_config.gradient_accumulation_steps = %lld",
+                r->path, (long long)mb, (long long)gas);
+        rc = fw_degree(r, "MB", gas, line, "runner_config.gradient_accumulation_steps");
+    } else if (!rc && has_gas && gas > 1) {
+        fw_note(r->run,
+                "%s:%d: runner_config.gradient_accumulation_steps %lld: MindFormers resets it to 1 with a "
+                "pipeline (base_trainer.py); the micro-batches are micro_batch_num",
+                r->path, line, (long long)gas);
+    }
+    /* micro_batch_interleave_num splits each micro-batch's batch_size x interleave samples into
+     * interleaved slices (base_trainer.py: the batch per card and step multiplies by it) */
+    int64_t mbi = 1, bs = 1;
+    bool has_mbi, has_bs;
+    if (!rc) rc = read_int(d, "micro_batch_interleave_num", 1, &mbi, &has_mbi);
+    if (!rc) rc = read_int(d, "runner_config.batch_size", 1, &bs, &has_bs);
+    if (!rc && has_mbi && mbi > 1) {
+        fw_yaml_text(&d->y, "micro_batch_interleave_num", &line);
+        fw_note(r->run,
+                "%s:%d: micro_batch_interleave_num %lld: each micro-batch is runner_config.batch_size "
+                "%lld x %lld = %lld sequences (base_trainer.py)",
+                r->path, line, (long long)mbi, (long long)bs, (long long)mbi, (long long)(bs * mbi));
+        rc = fw_degree(r, "MBS", bs * mbi, line, "micro_batch_interleave_num");
+    }
     const char *sp = fw_yaml_text(&d->y, "parallel_config.use_seq_parallel", &line);
     if (!rc && sp)
         rc = fw_strategy(r, "SP", fw_true(sp) ? "1" : "0", line, "parallel_config.use_seq_parallel");
     if (!rc && fw_true(fw_yaml_text(&d->y, "parallel.enable_parallel_optimizer", &line))) {
-        /* ND: the optimizer shards over optimizer_weight_shard_size ranks, else all of DP */
-        int64_t op = r->run->strategy.dp;
+        /* ND: the optimizer shards over optimizer_weight_shard_size ranks, else all the ranks
+         * holding the same weights: DP x CP (context parallel replicates the weights too) */
+        int64_t all = r->run->strategy.dp * r->run->strategy.cp, op = all;
         rc = read_int(d, "parallel.parallel_optimizer_config.optimizer_weight_shard_size", 1, &op, NULL);
-        if (op < 1 || op > r->run->strategy.dp) op = r->run->strategy.dp; /* -1: all */
+        if (rc && nd_parse_int64(fw_yaml_text(&d->y,
+                                              "parallel.parallel_optimizer_config."
+                                              "optimizer_weight_shard_size",
+                                              NULL),
+                                 -1, -1, &op) == 0) {
+            rc = ND_OK; /* -1: MindSpore's "all" */
+            op = all;
+        }
+        if (op < 1 || op > all) op = all;
         bool grads = fw_true(
             fw_yaml_text(&d->y, "parallel.parallel_optimizer_config.gradient_accumulation_shard", NULL));
         if (!rc) rc = fw_degree(r, "OP", op, line, "parallel.enable_parallel_optimizer");
@@ -272,13 +317,23 @@ static int read_offsets(mf_doc *d)
                             "%s: model.model_config.offset lists %lld stages but "
                             "pipeline_stage is %lld",
                             d->r->path, (long long)n, (long long)pp);
-    int64_t sum = 0;
+    int64_t sum = 0, mtp = d->r->run->model.mtp_layers;
     for (int64_t i = 0; i < pp; i++) sum += L->layers[i] = layers / pp + off[n == 1 ? 0 : i];
+    if (sum != layers && mtp > 0) {
+        /* MindFormers' DeepSeek models split num_layers + mtp_depth layers over the stages
+         * (LayerSetting(num_layers + mtp_depth, offset, ...)), the MTP layers last */
+        sum = 0;
+        for (int64_t i = 0; i < pp; i++) sum += L->layers[i] = (layers + mtp) / pp + off[n == 1 ? 0 : i];
+        if (sum == layers + mtp && L->layers[pp - 1] > mtp) {
+            L->layers[pp - 1] -= mtp;
+            sum = layers;
+        }
+    }
     if (sum != layers) { /* only -mppb reads the offsets: a note, not an error */
         fw_note(d->r->run,
-                "%s: model.model_config.offset puts %lld layers on the stages, the model has %lld: "
-                "-mppb splits the layers as nd does without it",
-                d->r->path, (long long)sum, (long long)layers);
+                "%s: model.model_config.offset puts %lld layers on the stages, the model has %lld "
+                "(%lld with its MTP layers): -mppb splits the layers as nd does without it",
+                d->r->path, (long long)sum, (long long)layers, (long long)(layers + mtp));
         return ND_OK;
     }
     L->has_layers = true;
@@ -362,6 +417,99 @@ static void stage_counts(const nd_config_choice *c, int mode, char *buf, size_t 
     snprintf(buf + used, size > used ? size - used : 0, "]");
 }
 
+/* Whether the file's offsets count the MTP layers (MindFormers' DeepSeek models split
+ * num_layers + mtp_depth): so when the list sums so, or when the file states none. */
+static bool offsets_count_mtp(nd_yaml *y, const nd_run *run)
+{
+    int64_t mtp = run->model.mtp_layers, layers = run->model.layers, pp = 1, off[ND_RUN_MAX_STAGES];
+    if (mtp <= 0) return false;
+    nd_error ignored;
+    fw_reader r = {.run = (nd_run *)run, .err = &ignored, .path = y->path};
+    mf_doc d = {.r = &r, .y = *y}; /* the same document, looked at only */
+    int rc;
+    int64_t n = stage_list(&d, "model.model_config.offset", off, &rc);
+    const char *t = fw_yaml_text(y, "parallel_config.pipeline_stage", NULL);
+    if (t) nd_parse_int64(t, 1, ND_RUN_MAX_STAGES, &pp);
+    if (rc || n <= 1 || n != pp) return true;
+    int64_t sum = 0;
+    for (int64_t i = 0; i < pp; i++) sum += (layers + mtp) / pp + off[i];
+    return sum == layers + mtp;
+}
+
+/* parallel.dataset_strategy: MindFormers requires its rows to start with data_parallel when
+ * full_batch is False (base_trainer.py). Rows that alias the data_parallel anchor follow it;
+ * a stated number is rewritten, the rest of each row kept. */
+static int write_dataset_strategy(nd_yaml_edit *e, nd_yaml *y, const nd_strategy *s, nd_error *err)
+{
+    yaml_node_t *ds = fw_yaml_at(y, "parallel.dataset_strategy");
+    yaml_node_t *dp = fw_yaml_at(y, "parallel_config.data_parallel");
+    if (!ds || ds->type != YAML_SEQUENCE_NODE || fw_true(fw_yaml_text(y, "parallel.full_batch", NULL)))
+        return ND_OK;
+    char text[1024];
+    size_t used = (size_t)snprintf(text, sizeof text, "[");
+    bool change = false;
+    for (size_t i = 0; i < nd_yaml_size(ds); i++) {
+        yaml_node_t *row = nd_yaml_item(y, ds, i);
+        if (row->type != YAML_SEQUENCE_NODE || !nd_yaml_size(row)) return ND_OK; /* not rows */
+        used +=
+            (size_t)snprintf(text + used, used < sizeof text ? sizeof text - used : 0, "%s[", i ? ", " : "");
+        for (size_t j = 0; j < nd_yaml_size(row); j++) {
+            yaml_node_t *cell = nd_yaml_item(y, row, j);
+            const char *c = nd_yaml_text(cell);
+            if (!c) return ND_OK;
+            char num[32];
+            if (j == 0 && cell != dp) { /* an alias of the anchor is the anchor's node */
+                snprintf(num, sizeof num, "%lld", (long long)s->dp);
+                change |= strcmp(num, c) != 0;
+                c = num;
+            } else if (j == 0) {
+                return ND_OK; /* the rows alias data_parallel: they follow it */
+            }
+            used += (size_t)snprintf(text + used, used < sizeof text ? sizeof text - used : 0, "%s%s",
+                                     j ? ", " : "", c);
+        }
+        used += (size_t)snprintf(text + used, used < sizeof text ? sizeof text - used : 0, "]");
+    }
+    snprintf(text + used, used < sizeof text ? sizeof text - used : 0, "]");
+    if (used + 2 >= sizeof text)
+        return nd_error_set(err, ND_EINPUT, "%s:%d: parallel.dataset_strategy is too long for nd to rewrite",
+                            y->path, nd_yaml_line(ds));
+    return change ? nd_yaml_edit_set_path(e, "parallel.dataset_strategy", text, err) : ND_OK;
+}
+
+/* recompute_config.select_comm_recompute, which nd does not price: a per-stage list is
+ * re-sized to the new PP, each stage keeping the file's share of recomputed layers (a
+ * MindFormers list must have one entry per stage). */
+static int write_comm_recompute(nd_yaml_edit *e, nd_yaml *y, const nd_run *run, const nd_strategy *s,
+                                nd_error *err)
+{
+    yaml_node_t *n = fw_yaml_at(y, "recompute_config.select_comm_recompute");
+    if (!n || n->type != YAML_SEQUENCE_NODE || (int64_t)nd_yaml_size(n) == s->pp) return ND_OK;
+    int64_t sum = 0;
+    for (size_t i = 0; i < nd_yaml_size(n); i++) {
+        int64_t v;
+        const char *c = nd_yaml_text(nd_yaml_item(y, n, i));
+        if (!c || nd_parse_int64(c, 0, 1 << 24, &v))
+            return nd_error_set(err, ND_EINPUT,
+                                "%s:%d: recompute_config.select_comm_recompute: nd re-sizes a list of whole "
+                                "numbers per stage to PP=%lld, not this one",
+                                y->path, nd_yaml_line(n), (long long)s->pp);
+        sum += v;
+    }
+    char text[1024];
+    size_t used = (size_t)snprintf(text, sizeof text, "[");
+    int64_t L = run->model.layers;
+    for (int64_t i = 0; i < s->pp && used + 24 < sizeof text; i++) {
+        int64_t first, count;
+        nd_strategy_stage_layers(s, L, i, &first, &count);
+        int64_t k = L > 0 ? (int64_t)llround((double)count * (double)sum / (double)L) : 0;
+        used += (size_t)snprintf(text + used, sizeof text - used, "%s%lld", i ? ", " : "",
+                                 (long long)(k > count ? count : k));
+    }
+    snprintf(text + used, sizeof text - used, "]");
+    return nd_yaml_edit_set_path(e, "recompute_config.select_comm_recompute", text, err);
+}
+
 static int fw_mindformers_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written,
                                 size_t size, nd_error *err)
 {
@@ -385,9 +533,17 @@ static int fw_mindformers_write(const nd_run *run, const nd_config_choice *c, co
     SETN("parallel_config.pipeline_stage", s->pp, true);
     SETN("parallel_config.context_parallel", s->cp, s->cp > 1);
     SETN("parallel_config.expert_parallel", s->ep, s->ep > 1 || run->model.experts > 0);
-    SETN("parallel_config.micro_batch_num", s->mb, true);
-    SETN("runner_config.batch_size", s->mbs, true);
-    SETN("model.model_config.batch_size", s->mbs, false);
+    /* base_trainer.py: micro_batch_num with a pipeline, gradient_accumulation_steps without */
+    SETN("parallel_config.micro_batch_num", s->pp > 1 ? s->mb : 1, true);
+    SETN("runner_config.gradient_accumulation_steps", s->pp > 1 ? 1 : s->mb, s->pp == 1 && s->mb > 1);
+    /* MBS = batch_size x micro_batch_interleave_num (as read): the interleave kept where it
+     * divides the chosen MBS, else set to 1 */
+    int64_t mbi = 1;
+    const char *mbi_text = fw_yaml_text(&y, "micro_batch_interleave_num", NULL);
+    if (mbi_text && (nd_parse_int64(mbi_text, 1, 1 << 24, &mbi) || s->mbs % mbi)) mbi = 1;
+    SETN("micro_batch_interleave_num", mbi, false);
+    SETN("runner_config.batch_size", s->mbs / mbi, true);
+    SETN("model.model_config.batch_size", s->mbs / mbi, false);
     SETN("model.model_config.pp_interleave_num", s->vpp, s->vpp > 1);
     if (!rc)
         rc = set_if(e, &y, "parallel.pipeline_config.pipeline_interleave", s->vpp > 1 ? "True" : "False",
@@ -395,8 +551,9 @@ static int fw_mindformers_write(const nd_run *run, const nd_config_choice *c, co
     if (!rc) rc = set_if(e, &y, "parallel_config.use_seq_parallel", s->sp ? "True" : "False", true, err);
     if (!rc)
         rc = set_if(e, &y, "parallel.enable_parallel_optimizer", s->op > 1 ? "True" : "False", true, err);
+    /* stated whenever the file states one (never left stale), else where it is not all of DP x CP */
     SETN("parallel.parallel_optimizer_config.optimizer_weight_shard_size", s->op,
-         s->op > 1 && s->op != s->dp);
+         s->op > 1 && s->op != s->dp * s->cp);
     if (!rc && s->op > 1)
         rc = set_if(e, &y, "parallel.parallel_optimizer_config.gradient_accumulation_shard",
                     s->zero >= 2 ? "True" : "False", s->zero >= 2, err);
@@ -414,16 +571,22 @@ static int fw_mindformers_write(const nd_run *run, const nd_config_choice *c, co
             rc = nd_yaml_edit_set_path(e, "recompute_config.select_recompute",
                                        m == ND_RECOMPUTE_SELECTIVE ? "True" : "False", err);
     }
+    if (!rc) rc = write_dataset_strategy(e, &y, s, err);
+    if (!rc) rc = write_comm_recompute(e, &y, run, s, err);
     if (!rc &&
         (s->first_stage_layers || s->last_stage_layers || fw_yaml_at(&y, "model.model_config.offset"))) {
         char offsets[1024] = "0";
+        bool mtp_counted = offsets_count_mtp(&y, run);
         if (s->first_stage_layers || s->last_stage_layers) {
             size_t used = (size_t)snprintf(offsets, sizeof offsets, "[");
             for (int64_t i = 0; i < s->pp && used < sizeof offsets; i++) {
                 int64_t first, count;
                 nd_strategy_stage_layers(s, run->model.layers, i, &first, &count);
+                /* the MTP layers on the last stage, counted as MindFormers' DeepSeek counts them */
+                int64_t mtp = mtp_counted ? run->model.mtp_layers : 0;
+                if (i == s->pp - 1) count += mtp;
                 used += (size_t)snprintf(offsets + used, sizeof offsets - used, "%s%lld", i ? ", " : "",
-                                         (long long)(count - run->model.layers / s->pp));
+                                         (long long)(count - (run->model.layers + mtp) / s->pp));
             }
             snprintf(offsets + used, sizeof offsets > used ? sizeof offsets - used : 0, "]");
         }

@@ -13,6 +13,7 @@ targets="classified run hf_config ratios search_config devices chrome ascend_ste
 targets="$targets csv_table safetensors"
 targets="$targets kernel_tables"
 targets="$targets toml torchtitan"
+targets="$targets yaml_edit"
 for t in $targets; do
   mkdir -p "$out/$t"
 done
@@ -53,6 +54,10 @@ put ascend_comm "$root"/tests/data/classify/ascend_worked/ASCEND_PROFILER_OUTPUT
     "$root"/tests/bad/ascend/*/communication.json
 
 put log "$root"/samples/logs/*.log "$root"/tests/bad/log/*
+# The YAML write-back: framework configs with anchors, aliases, merge keys and odd line breaks.
+put yaml_edit "$root"/samples/frameworks/*.yaml "$root"/samples/frameworks/*/*.yaml \
+    "$root"/samples/frameworks/*/*/*.yaml "$root"/tests/bad/run_*.yaml
+printf 'a: &x 1\r\r\nb: [*x, 2]\rc: *x\302\205d:\n  <<: {e: 3}\n' >"$out/yaml_edit/line_breaks_aliases.yaml"
 put round "$root"/samples/rounds/*.csv "$root"/tests/bad/round/* "$root"/tests/bad/round_*.csv
 put safetensors "$root"/samples/checkpoints/*/*.safetensors
 put toml "$root"/samples/frameworks/*.toml "$root"/samples/logs/*.toml "$root"/tests/bad/run/*.toml \

@@ -46,8 +46,15 @@ int nd_yaml_check_keys_nocase(nd_yaml *y, yaml_node_t *map, nd_error *err);
 
 yaml_node_t *nd_yaml_root(nd_yaml *y);
 
-/* The value under key in a mapping node, or NULL (also when map is not a mapping). */
+/* The value under key in a mapping node, or NULL (also when map is not a mapping). Merge
+ * keys count as PyYAML reads them: `<<: *base` or `<<: [*a, *b]` supply the keys the mapping
+ * does not state itself (explicit keys win, then a before b). nd_yaml_parse refuses a <<
+ * that is not a mapping or a list of them. Walking a mapping (nd_yaml_key_at) shows << as
+ * a key; nd_yaml_is_merge_key tells it. */
 yaml_node_t *nd_yaml_get(nd_yaml *y, yaml_node_t *map, const char *key);
+
+/* Whether a key node is YAML's merge key (a plain <<). */
+bool nd_yaml_is_merge_key(const yaml_node_t *key);
 
 /* 1-based line of a node. */
 int nd_yaml_line(const yaml_node_t *node);

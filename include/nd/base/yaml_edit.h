@@ -7,6 +7,14 @@
  * library would drop the comments, so edits are made on the text: a value's span (from
  * libyaml's marks) is replaced, and a missing key is inserted as a new line at the end
  * of its mapping, indented like its siblings. Block style only where a key is added.
+ *
+ * Anchors and aliases (docs/frameworks.md §Anchors, aliases and merge keys): a value with an
+ * anchor (`data_parallel: &dp 8`) is changed after the anchor, so every alias (*dp) takes
+ * the new value, as the file's author asked by writing one. A value nd sets where the file
+ * has an alias stays the alias when the anchor ends up holding that value, and is
+ * replaced by it (the alias expanded at that one place) otherwise, decided at
+ * nd_yaml_edit_finish. A mapping reached through an alias (`cfg: *base`) that nd writes
+ * into becomes `cfg:` with `<<: *base` under it: the keys nd adds win there alone.
  */
 #ifndef ND_YAML_EDIT_H
 #define ND_YAML_EDIT_H
@@ -31,14 +39,19 @@ int nd_yaml_edit_set(nd_yaml_edit *e, const char *const *keys, int depth, const 
 int nd_yaml_edit_set_path(nd_yaml_edit *e, const char *dotted, const char *value, nd_error *err);
 
 /* Removes a top-level key and its whole block (its lines up to the next top-level key).
- * Nothing happens when it is absent. */
+ * Nothing happens when it is absent, or when the block defines an anchor an alias after it
+ * uses (the rest would not parse). */
 int nd_yaml_edit_remove(nd_yaml_edit *e, const char *key, nd_error *err);
 
-/* The text as edited (owned by e). */
-const char *nd_yaml_edit_text(const nd_yaml_edit *e, size_t *len);
+/* Settles the values set where aliases are (see above), then checks that the text still
+ * parses. nd_yaml_edit_text and nd_yaml_edit_write call it. */
+int nd_yaml_edit_finish(nd_yaml_edit *e, nd_error *err);
 
-/* Writes the edited text to path atomically. ND_EIO on failure. */
-int nd_yaml_edit_write(const nd_yaml_edit *e, const char *path, nd_error *err);
+/* The text as edited (owned by e), after nd_yaml_edit_finish. */
+const char *nd_yaml_edit_text(nd_yaml_edit *e, size_t *len);
+
+/* nd_yaml_edit_finish, then writes the edited text to path atomically. ND_EIO on failure. */
+int nd_yaml_edit_write(nd_yaml_edit *e, const char *path, nd_error *err);
 
 void nd_yaml_edit_free(nd_yaml_edit *e);
 

@@ -1,0 +1,111 @@
+# CLI tests of the YAML readers and write-back of MindFormers and HyperParallel configs
+# (issues 25 and 27): merge keys, anchors and aliases, real public configs read, searched,
+# written back, parsed by Python's yaml (else libyaml) and read back.
+set(MF_SAMPLES ${PROJECT_SOURCE_DIR}/samples/frameworks)
+
+# Merge keys as PyYAML reads them (the sample's header holds yaml.safe_load's reading):
+# DP=2 MP=4 from &par, PP=2 stated beside the merge; 8 experts from the first of two merged
+# mappings. Parameters by hand: embeddings 2 x 32000 x 1024 = 65,536,000; per layer
+# attention 2,621,440 + norms 2,048 + 8 experts x 3 x 1024 x 2816 = 69,206,016 + router
+# 8,192 = 71,837,696, x 8 layers, + the final norm 1,024 = 640,238,592.
+nd_cli_test(cli_mf_merge_keys 0 "strategy: DP=2 MP=4 PP=2 CP=1 .* MB=2 "
+            ${EST} -y ${MF_SAMPLES}/yaml/mindformers_merge.yaml -A A2)
+nd_cli_test(cli_mf_merge_keys_experts 0 "parameters: 640,238,592, active per token 225,002,496"
+            ${EST} -y ${MF_SAMPLES}/yaml/mindformers_merge.yaml -A A2)
+# A << of a scalar: PyYAML refuses it ("expected a mapping or list of mappings"), so does nd.
+nd_cli_test(cli_mf_merge_scalar 2 "bad_merge.yaml:3: a merge key \\(<<\\) takes a mapping"
+            ${EST} -y ${MF_SAMPLES}/yaml/bad_merge.yaml -A A2)
+
+# ---- real public configs (samples/frameworks/real/README.md) ------------------------------
+set(MF_REAL ${MF_SAMPLES}/real)
+set(MF_RT sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/yaml_roundtrip.sh $<TARGET_FILE_DIR:nd-search>)
+# Qwen3-32B by hand: embeddings 2 x 151936 x 5120 = 1,555,824,640; per layer q 5120 x 8192
+# + k, v 2 x 5120 x 1024 + o 8192 x 5120 = 94,371,840, q/k norms 256, norms 10,240, MLP
+# 3 x 5120 x 25600 = 393,216,000: 487,598,336 x 64 + final norm 5,120 = 32,762,123,264.
+nd_cli_test(cli_mf_real_qwen3_32b_read 0 "^parameters: 32,762,123,264,"
+            ${EST} -y ${MF_REAL}/pretrain_qwen3_32b_4k.yaml -A A2)
+nd_cli_test(cli_mf_real_qwen3_32b_layout 0 "strategy: DP=1 MP=4 PP=4 CP=1 .* MB=4 MBS=1 SP=0 recompute=full"
+            ${EST} -y ${MF_REAL}/pretrain_qwen3_32b_4k.yaml -A A2)
+# ND's MindFormers demo, Qwen3-72B by hand: embeddings 2 x 152064 x 8192 = 2,491,416,576; per
+# layer attention 150,994,944 + norms 16,640 + MLP 3 x 8192 x 29696 = 729,808,896 =
+# 880,820,480 x 80 + 8,192 = 72,957,063,168; OP 8 from optimizer_weight_shard_size.
+nd_cli_test(cli_mf_real_qwen3_72b_read 0 "^parameters: 72,957,063,168,"
+            ${EST} -y ${MF_REAL}/pretrain_qwen3_72b.yaml -A A2)
+nd_cli_test(cli_mf_real_qwen3_72b_layout 0 "strategy: DP=32 MP=4 PP=8 CP=1 .* OP=8 ZERO=1 VPP=1 MB=144 MBS=1 SP=1"
+            ${EST} -y ${MF_REAL}/pretrain_qwen3_72b.yaml -A A2)
+# DeepSeek-V3 by hand (MLA q_lora 1536, kv_lora 512, 128 heads of 128 + 64 rope, 3 dense
+# layers of 18432, 58 MoE layers of 256 + 1 experts of 2048): attention 187,107,328 a layer;
+# dense layers 3 x 583,483,392; MoE layers 58 x (187,107,328 + 14,336 + 257 x 44,040,192 +
+# router 1,835,008 + bias 256); embeddings 2 x 129280 x 7168; final norm: 671,026,419,200.
+nd_cli_test(cli_mf_real_deepseek3_read 0 "^parameters: 671,026,419,200 "
+            ${EST} -y ${MF_REAL}/pretrain_deepseek3_671b.yaml -A A2)
+foreach(f pretrain_qwen3_32b_4k pretrain_qwen3_72b pretrain_deepseek3_671b)
+  nd_cli_test(cli_mf_real_${f}_roundtrip 0 "^roundtrip ok .*strategy: DP="
+              ${MF_RT} ${CMAKE_CURRENT_BINARY_DIR}/mf_rt_${f} ${MF_REAL}/${f}.yaml "-A A2"
+              -- -A A2 -d 1024 -b 4608)
+endforeach()
+
+# The chosen strategy written back reads back as chosen, for -l DP MB at PP=1 too: MindFormers
+# resets micro_batch_num to 1 without a pipeline (base_trainer.py), so the micro-batches go to
+# runner_config.gradient_accumulation_steps.
+nd_cli_test(cli_mf_pp1_roundtrip 0 "^roundtrip ok .*PP=1 .*MB=8 "
+            ${MF_RT} ${CMAKE_CURRENT_BINARY_DIR}/mf_rt_pp1 ${MF_SAMPLES}/mindformers_llama2_7b.yaml "-A A2"
+            -- -A A2 -d 8 -b 64 -l DP MB)
+nd_cli_test(cli_mf_pp1_accumulation 0 "MB=2 MBS=1"
+            ${EST} -y ${MF_SAMPLES}/yaml/mindformers_pp1_accumulation.yaml -A A2)
+
+# -mppb: a bare recompute: True recomputes every layer of every stage (docs/frameworks.md),
+# 64 layers / 4 stages = 16 each, none selective, none off.
+nd_cli_test(cli_mf_mppb_scalar_recompute 0 "full/selective/off layers: 16/0/0 16/0/0 16/0/0 16/0/0$"
+            ${EST} -y ${MF_REAL}/pretrain_qwen3_32b_4k.yaml -A A2 -mppb)
+# MindFormers' DeepSeek splits num_layers + mtp_depth = 62 layers (LayerSetting): 62 / 16 = 3
+# a stage + offset [1 x 15, -1] = 4 x 15 + 2, the last stage's 2 holding the MTP layer: 61
+# transformer layers as 4 x 15 + 1.
+nd_cli_test(cli_mf_mppb_mtp_offsets 0 "FIRST=4 LAST=1"
+            ${EST} -y ${MF_REAL}/pretrain_deepseek3_671b.yaml -A A2 -mppb)
+
+# ND's own hyper_v2 demo: sel_rec: false read (as no selective layers), use_seq_parallel: true
+# as SP=1, enable_parallel_optimizer with optimizer_weight_shard_size 8 as OP=8 (ZeRO-1); the
+# same 72,957,063,168 parameters as the MindFormers twin (pretrain_qwen3_72b.yaml).
+nd_cli_test(cli_mf_hyper_nd_read 0 "strategy: DP=32 MP=4 PP=8 CP=1 .* OP=8 ZERO=1 VPP=1 MB=144 MBS=1 SP=1 recompute=full"
+            ${EST} -f hyper_v2 -y ${MF_REAL}/hyper_qwen3_72b.yaml -A A2)
+nd_cli_test(cli_mf_hyper_nd_params 0 "^parameters: 72,957,063,168,"
+            ${EST} -f hyper_v2 -y ${MF_REAL}/hyper_qwen3_72b.yaml -A A2)
+nd_cli_test(cli_mf_hyper_nd_mppb 0 "full/selective/off layers: 8/0/2 6/0/4 6/0/4 6/0/4 4/0/6 4/0/6 2/0/8 2/0/8"
+            ${EST} -f hyper_v2 -y ${MF_REAL}/hyper_qwen3_72b.yaml -A A2 -mppb)
+nd_cli_test(cli_mf_hyper_recompute_no 0 "SP=1 recompute=off"
+            ${EST} -f hyper_v2 -y ${MF_SAMPLES}/yaml/hyper_recompute_no.yaml -A A2)
+nd_cli_test(cli_mf_hyper_nd_roundtrip 0 "^roundtrip ok .*strategy: DP="
+            ${MF_RT} ${CMAKE_CURRENT_BINARY_DIR}/mf_rt_hyper ${MF_REAL}/hyper_qwen3_72b.yaml "-f hyper_v2 -A A2"
+            -- -f hyper_v2 -A A2 -d 1024 -b 4608)
+
+# One field under two spellings is refused naming both lines (docs/limits.md): num_layers 32
+# and num_hidden_layers 40 would otherwise price whichever came last.
+nd_cli_test(cli_mf_two_spellings 2
+            "bad_two_spellings.yaml:13: model.model_config.num_hidden_layers and model.model_config.num_layers [(]line 10[)] are two spellings"
+            ${EST} -y ${MF_SAMPLES}/yaml/bad_two_spellings.yaml -A A2)
+
+# DeepSeek-V3's offsets written back as MindFormers counts them, num_layers + mtp_depth = 62
+# over 16 stages of 62 / 16 = 3: nd's split 3, 4 x 14, 2 plus the MTP layer on the last stage
+# = 3, 4 x 14, 3, offsets 0, 1 x 14, 0 (sum 14 = 62 - 48).
+nd_cli_test(cli_mf_deepseek3_offsets_mtp 0 "^    offset: \\[0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0\\]$"
+            sh -c "cd \"$1\" && \"$2\" -y \"$3\" -A A2 -d 1024 -b 4608 -l MB -t 1 -o ds --no-plots --no-progress >/dev/null && cat ds/resolved.yaml"
+            sh ${CMAKE_CURRENT_BINARY_DIR} $<TARGET_FILE:nd-search> ${MF_REAL}/pretrain_deepseek3_671b.yaml)
+# hyper_v2's legacy schema keeps the chosen VPP: train.accelerator.pp_interleave_num added
+# (it was dropped, so the file read back as VPP=1).
+nd_cli_test(cli_mf_hyper_legacy_vpp_roundtrip 0 "^roundtrip ok .* VPP=([2-9]|[1-9][0-9]) .*schedule=interleaved"
+            ${MF_RT} ${CMAKE_CURRENT_BINARY_DIR}/mf_rt_hyper_vpp ${MF_REAL}/hyper_qwen3_72b.yaml "-f hyper_v2 -A A2"
+            -- -f hyper_v2 -A A2 -d 1024 -b 4608 -l VPP MB --set schedule=interleaved)
+# A stated fsdp_config.edp_shard_size is never left at a size the layout cannot have
+# (samples/frameworks/yaml/hyper_v2_edp/train.yaml's header: 3 becomes 8).
+nd_cli_test(cli_mf_hyper_edp_shard 0 "^  edp_shard_size: 8$"
+            sh -c "cd \"$1\" && \"$2\" -f hyper_v2 -y \"$3\" -A A2 -d 64 -b 512 -l MB MBS -t 1 -o edp --no-plots --no-progress >/dev/null && cat edp/resolved.yaml"
+            sh ${CMAKE_CURRENT_BINARY_DIR} $<TARGET_FILE:nd-search> ${MF_SAMPLES}/yaml/hyper_v2_edp/train.yaml)
+
+# micro_batch_interleave_num multiplies the batch per micro-batch (base_trainer.py): 1 x 2 = 2
+# sequences, so 32 x 144 x 2 = 9216 a step; written back so the choice's MBS reads back.
+nd_cli_test(cli_mf_interleave_read 0 "MB=144 MBS=2 SP=1"
+            ${EST} -y ${MF_SAMPLES}/yaml/mindformers_interleave2.yaml -A A2)
+nd_cli_test(cli_mf_interleave_roundtrip 0 "^roundtrip ok .*strategy: DP="
+            ${MF_RT} ${CMAKE_CURRENT_BINARY_DIR}/mf_rt_mbi ${MF_SAMPLES}/yaml/mindformers_interleave2.yaml "-A A2"
+            -- -A A2 -d 1024 -b 9216)
