@@ -611,6 +611,21 @@ static int set_num(nd_yaml_edit *e, const nd_yaml *y, const char *dotted, int64_
     return nd_yaml_edit_set_path(e, dotted, t, err);
 }
 
+/* Accelerate's world size: num_processes, read as the device count, becomes the chosen
+ * layout's, and num_machines keeps the processes a machine had. */
+static int write_world(nd_yaml_edit *e, const nd_yaml *y, const nd_strategy *s, nd_error *err)
+{
+    int64_t world = s->dp * s->cp * s->tp * s->pp, old = 0, machines = 0;
+    const char *t = fw_yaml_text((nd_yaml *)y, "num_processes", NULL);
+    if (!t || nd_parse_int64(t, 1, 1 << 24, &old)) return ND_OK;
+    int rc = set_num(e, y, "num_processes", world, false, err);
+    t = fw_yaml_text((nd_yaml *)y, "num_machines", NULL);
+    if (rc || !t || nd_parse_int64(t, 1, 1 << 24, &machines) || old % machines) return rc;
+    int64_t per_machine = old / machines;
+    return set_num(e, y, "num_machines", world % per_machine ? world / per_machine + 1 : world / per_machine,
+                   false, err);
+}
+
 /* The degrees into a file in HyperParallel's accelerator schema (AutoModels or legacy) or
  * Hugging Face Accelerate's parallelism_config. */
 static int write_degrees(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, const nd_strategy *s,
@@ -629,6 +644,7 @@ static int write_degrees(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, c
         if (!rc) rc = set_num(e, y, key, shard, true, err);
         snprintf(key, sizeof key, "%sdp_replicate_size", k);
         if (!rc) rc = set_num(e, y, key, replicate, true, err);
+        if (!rc) rc = write_world(e, y, s, err);
         return rc;
     }
     if (present(y, "train.accelerator")) { /* the legacy Trainer schema */

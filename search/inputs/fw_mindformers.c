@@ -182,6 +182,28 @@ static int64_t stage_list(mf_doc *d, const char *dotted, int64_t out[ND_RUN_MAX_
     return stages;
 }
 
+/* Whether a select_recompute list holds an operator's name (a regex) rather than counts. */
+static bool names_operators(mf_doc *d, yaml_node_t *list)
+{
+    for (size_t i = 0; i < nd_yaml_size(list); i++) {
+        yaml_node_t *item = nd_yaml_item(&d->y, list, i);
+        const char *t = nd_yaml_text(item);
+        int64_t v;
+        if (item->type == YAML_SEQUENCE_NODE && names_operators(d, item)) return true;
+        if (t && nd_parse_int64(t, -(1 << 24), 1 << 24, &v) && !fw_true(t) && strcmp(t, "False") &&
+            strcmp(t, "false"))
+            return true;
+    }
+    return false;
+}
+
+static bool any_layer(const int64_t *per_stage, int64_t stages)
+{
+    for (int64_t i = 0; i < stages && i < ND_RUN_MAX_STAGES; i++)
+        if (per_stage[i] != 0) return true;
+    return false;
+}
+
 /* The recompute mode, and -mppb's per-stage counts, from recompute_config. */
 static int read_recompute(mf_doc *d)
 {
@@ -193,7 +215,11 @@ static int read_recompute(mf_doc *d)
     int64_t sel = stage_list(d, "recompute_config.select_recompute", L->selective, &rc);
     if (rc) return rc;
     yaml_node_t *sel_node = fw_yaml_at(&d->y, "recompute_config.select_recompute");
-    bool sel_on = sel > 0 && (sel_node->type == YAML_SEQUENCE_NODE || L->selective[0] != 0);
+    /* a list is on when it names operators (regexes) or recomputes a layer somewhere: a list
+     * of zeros per stage, as nd writes for a plan without selective layers, is off */
+    bool sel_on =
+        sel > 0 && (L->selective[0] != 0 || (sel_node->type == YAML_SEQUENCE_NODE &&
+                                             (names_operators(d, sel_node) || any_layer(L->selective, sel))));
     if (sel_node && sel_node->type == YAML_MAPPING_NODE) sel_on = true; /* {op regex: [counts]} */
     bool full_on = full > 0 && (full > 1 || L->recompute[0] != 0);
     L->has_recompute = full > 0 && full_on;
