@@ -221,7 +221,7 @@ static int read_recompute(mf_doc *d)
         sel > 0 && (L->selective[0] != 0 || (sel_node->type == YAML_SEQUENCE_NODE &&
                                              (names_operators(d, sel_node) || any_layer(L->selective, sel))));
     if (sel_node && sel_node->type == YAML_MAPPING_NODE) sel_on = true; /* {op regex: [counts]} */
-    bool full_on = full > 0 && (full > 1 || L->recompute[0] != 0);
+    bool full_on = full > 0 && any_layer(L->recompute, full);           /* [0, 0] per stage: off */
     L->has_recompute = full > 0 && full_on;
     L->has_selective = sel_on && sel > 0;
     int line = 0;
