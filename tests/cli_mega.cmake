@@ -1,0 +1,122 @@
+# cli_mega.cmake — Megatron-LM and MindSpeed-LLM launch scripts as real ones spell them
+# (issue 25; issue 27's variable cap and MindSpeed json casts): the public scripts of
+# samples/frameworks/real/ (README.md there names each one's repository, commit and licence)
+# read with their published parameter counts, searched, written back, launched with the
+# launcher stubbed and read back; and each spelling on its own.
+set(MEGA_REAL ${SAMPLES}/frameworks/real)
+set(MEGA_DIR ${CMAKE_CURRENT_SOURCE_DIR}/mega)
+set(MEGA_OUT ${CMAKE_CURRENT_BINARY_DIR}/mega-out)
+set(MEGA_BIN $<TARGET_FILE_DIR:nd-estimate>)
+set(MIXTRAL ${MEGA_REAL}/megatron_mixtral_8x7b.sh)
+set(DSV3 ${MEGA_REAL}/mindspeed_deepseek3_671b_4k.sh)
+set(QWEN72 ${MEGA_REAL}/mindspeed_qwen25_72b_32k.sh)
+file(MAKE_DIRECTORY ${MEGA_OUT})
+# the lines a written script may change: the strategy's flags and the variables they use
+set(MEGA_KEYS "parallel-size|micro-batch-size|global-batch-size|sequence-parallel|distributed-optimizer|recompute|nnodes|virtual|num-layer-list|schedules-method|pipeline-num-layers|pipeline-split|pipeline-model-parallel-layout|^[<>] *$|^[<>] (TP|PP|CP|EP|MBS|GBS|NNODES)=")
+
+# ---- parameter counts -----------------------------------------------------------------------
+# Mixtral 8x7B: 46,702,792,704, the count of Mixtral-8x7B-v0.1's safetensors (Mistral's
+# published 46.7B), with the experts --ffn-hidden-size wide (Megatron's default when
+# --moe-ffn-hidden-size is absent); its launcher has 8 x ${SLURM_NNODES:-"1"} devices.
+nd_cli_test(mega_mixtral_params 0 "^parameters: 46,702,792,704, active per token 12,879,925,248"
+            ${EST} -y ${MIXTRAL} -A H100 -d 64)
+nd_cli_test(mega_mixtral_launcher_world 2 "EP=8 ETP=1: experts fold over the MP\\*CP\\*DP = 2 ranks"
+            ${EST} -y ${MIXTRAL} -A H100)
+# Every other layer MoE (--moe-layer-freq 2, and as Megatron's list): by hand, 16 MoE layers
+# fewer: 46,702,792,704 - 16 x (8 x 3 x 4096 x 14336 + 8 x 4096 - 3 x 4096 x 14336)
+# = 26,972,262,400.
+nd_cli_test(mega_moe_freq_int 0 "^parameters: 26,972,262,400," sh -c
+            "sed 's/--num-experts 8/--num-experts 8 --moe-layer-freq 2/' ${MIXTRAL} > ${MEGA_OUT}/freq2.sh && ${EST} -y ${MEGA_OUT}/freq2.sh -A H100 -d 64")
+nd_cli_test(mega_moe_freq_list 0 "^parameters: 26,972,262,400," sh -c
+            "sed 's/--num-experts 8/--num-experts 8 --moe-layer-freq \"[1,0]*16\"/' ${MIXTRAL} > ${MEGA_OUT}/freql.sh && ${EST} -y ${MEGA_OUT}/freql.sh -A H100 -d 64")
+nd_cli_test(mega_moe_freq_unrepresented 2 "--moe-layer-freq: '\\[1,1,0\\]\\*10\\+\\[1,1\\]': nd represents dense first layers then MoE, or every k-th layer MoE" sh -c
+            "sed 's/--num-experts 8/--num-experts 8 --moe-layer-freq \"[1,1,0]*10+[1,1]\"/' ${MIXTRAL} > ${MEGA_OUT}/freqb.sh && ${EST} -y ${MEGA_OUT}/freqb.sh -A H100 -d 64")
+nd_cli_test(mega_moe_freq_length 2 "--moe-layer-freq: 20 entries for 32 layers" sh -c
+            "sed 's/--num-experts 8/--num-experts 8 --moe-layer-freq \"[1,0]*10\"/' ${MIXTRAL} > ${MEGA_OUT}/freqn.sh && ${EST} -y ${MEGA_OUT}/freqn.sh -A H100 -d 64")
+# DeepSeek-V3 in MindSpeed's spelling (MLA, first 3 dense, one shared expert, 64 layers of
+# which --noop-layers 61,62,63 are identities): 671,026,419,200, the count nd gives
+# DeepSeek-V3's own config.json (DeepSeek's published 671B), and its MTP module beside it.
+nd_cli_test(mega_dsv3_params 0 "^parameters: 671,026,419,200 \\(with MTP 682,636,487,424\\)"
+            ${EST} -y ${DSV3} -A H100)
+# the no-op layers empty chunk 15 of 16 (layers 60-63 hold one real layer), which DualPipeV's
+# V puts on rank 0 beside chunk 0: rank 0 holds 4 + 1 layers, every other rank 8
+nd_cli_test(mega_dsv3_noop_v 0 "^layers: 5,8,8,8,8,8,8,8$" sh ${MEGA_DIR}/layers.sh ${EST} -y ${DSV3} -A H100)
+nd_cli_test(mega_dsv3_dualpipev 0 "schedule=dualpipev" ${EST} -y ${DSV3} -A H100)
+# MindSpeed's --moe-layer-freq -1 (every layer MoE after the dense ones): the same model
+nd_cli_test(mega_moe_freq_minus_one 0 "^parameters: 671,026,419,200 " sh -c
+            "sed 's/--moe-layer-freq 1 /--moe-layer-freq -1 /' ${DSV3} > ${MEGA_OUT}/m1.sh && ${EST} -y ${MEGA_OUT}/m1.sh -A H100")
+# Megatron's list for the same model: 3 dense, then 61 MoE (no-op places included: 64 entries)
+nd_cli_test(mega_moe_freq_dense_first 0 "^parameters: 671,026,419,200 " sh -c
+            "sed -e 's/--first-k-dense-replace 3 //' -e 's/--moe-layer-freq 1 /--moe-layer-freq ([0]*3+[1]*61) /' ${DSV3} > ${MEGA_OUT}/ml.sh && ${EST} -y ${MEGA_OUT}/ml.sh -A H100")
+# Qwen2.5-72B: 72,706,203,648 (Qwen's published 72.7B); MindSpeed's --num-layer-list
+# 17,20,22,21 is the layers of each stage, with and without -mppb
+nd_cli_test(mega_qwen72_params 0 "^parameters: 72,706,203,648," ${EST} -y ${QWEN72} -A H100)
+nd_cli_test(mega_qwen72_layer_list 0 "^layers: 17,20,22,21$" sh ${MEGA_DIR}/layers.sh ${EST} -y ${QWEN72} -A H100)
+nd_cli_test(mega_qwen72_layer_list_mppb 0 "^layers: 17,20,22,21$" sh ${MEGA_DIR}/layers.sh ${EST} -y ${QWEN72}
+            -A H100 -mppb)
+nd_cli_test(mega_layer_list_sum 2 "--num-layer-list 17,20,22,20: not PP=4 counts that sum to the 80 layers" sh -c
+            "sed 's/--num-layer-list 17,20,22,21/--num-layer-list 17,20,22,20/' ${QWEN72} > ${MEGA_OUT}/ll.sh && ${EST} -y ${MEGA_OUT}/ll.sh -A H100")
+# --grad-reduce-in-bf16: gradients kept in bf16, 2 bytes a parameter like the bf16 weights,
+# so the grads column equals the params column (fp32 main_grad buffers would double it)
+nd_cli_test(mega_grad_reduce_bf16 0 "^ +0 +17 +3855 +3855 " sh -c
+            "sed 's/--bf16 /--bf16 --grad-reduce-in-bf16 /' ${QWEN72} > ${MEGA_OUT}/g16.sh && ${EST} -y ${MEGA_OUT}/g16.sh -A H100")
+nd_cli_test(mega_grad_fp32_default 0 "^ +0 +17 +3855 +7710 " ${EST} -y ${QWEN72} -A H100)
+
+# ---- the pipeline-layout flags ---------------------------------------------------------------
+nd_cli_test(mega_layout_flag 0 "^layers: 17,20,22,21$" sh -c
+            "sed \"s/--num-layer-list 17,20,22,21/--pipeline-model-parallel-layout Et*17|t*20|t*22|t*21L/\" ${QWEN72} > ${MEGA_OUT}/lay.sh && sh ${MEGA_DIR}/layers.sh ${EST} -y ${MEGA_OUT}/lay.sh -A H100")
+# Megatron's DeepSeek-V3 layout puts the MTP layer in a stage of its own: nd says so
+nd_cli_test(mega_layout_standalone_mtp 2 "standalone MTP stage is not represented" sh -c
+            "sed -e 's/--noop-layers 61,62,63 //' -e 's/NUM_LAYERS=64/NUM_LAYERS=61/' -e 's/--schedules-method dualpipev //' -e 's/PP=8/PP=16/' -e 's/--moe-fb-overlap /--moe-fb-overlap --pipeline-model-parallel-layout Et*3|(tt|)*29,m|L /' ${DSV3} > ${MEGA_OUT}/mtp.sh && ${EST} -y ${MEGA_OUT}/mtp.sh -A H100 -d 1024")
+nd_cli_test(mega_vpp_per_chunk 0 "VPP=4 .*schedule=interleaved" sh -c
+            "sed 's/--num-layer-list 17,20,22,21/--num-layers-per-virtual-pipeline-stage 5/' ${QWEN72} > ${MEGA_OUT}/v5.sh && ${EST} -y ${MEGA_OUT}/v5.sh -A H100")
+nd_cli_test(mega_vpp_legacy 0 "VPP=2 .*schedule=interleaved" sh -c
+            "sed 's/--num-layer-list 17,20,22,21/--virtual-pipeline-model-parallel-size 2/' ${QWEN72} > ${MEGA_OUT}/v2.sh && ${EST} -y ${MEGA_OUT}/v2.sh -A H100")
+nd_cli_test(mega_first_last 0 "^layers: 17,21,21,21$" sh -c
+            "sed 's/--num-layer-list 17,20,22,21/--decoder-first-pipeline-num-layers 17 --decoder-last-pipeline-num-layers 21/' ${QWEN72} > ${MEGA_OUT}/fl.sh && sh ${MEGA_DIR}/layers.sh ${EST} -y ${MEGA_OUT}/fl.sh -A H100")
+
+# ---- launchers: shell arithmetic, -d, variables ------------------------------------------------
+# bash gives --nproc_per_node 8 --nnodes 2 (the second test asks bash itself)
+nd_cli_test(mega_arith_world 0 "^arith on 16 x H100" ${EST} -y ${MEGA_DIR}/arith.sh -A H100)
+nd_cli_test(mega_arith_dp 0 "^strategy: DP=8 MP=2 " ${EST} -y ${MEGA_DIR}/arith.sh -A H100)
+nd_cli_test(mega_arith_bash_agrees 0 "^--nproc_per_node 8 --nnodes 2 pretrain_gpt.py" bash
+            ${MEGA_DIR}/bash_launch.sh ${MEGA_DIR}/arith.sh)
+# -d overrides a launcher whose count (8 x 3) does not divide TP x PP x CP = 128
+nd_cli_test(mega_launcher_not_dividing 2 "-d 24: the devices \\(-d, else the config's world size\\) do not divide over TP x PP x CP = 128" sh -c
+            "sed 's/^NNODES=16/NNODES=3/' ${QWEN72} > ${MEGA_OUT}/n3.sh && ${EST} -y ${MEGA_OUT}/n3.sh -A H100")
+nd_cli_test(mega_d_overrides_launcher 0 "^strategy: DP=2 MP=8 PP=4 CP=4 " sh -c
+            "sed 's/^NNODES=16/NNODES=3/' ${QWEN72} > ${MEGA_OUT}/n3d.sh && ${EST} -y ${MEGA_OUT}/n3d.sh -A H100 -d 256")
+# issue 27: no cap on the variables a script sets (TP is the 301st)
+nd_cli_test(mega_300_variables 0 "^strategy: DP=4 MP=8 PP=2 " sh -c
+            "sh ${MEGA_DIR}/vars300.sh ${SAMPLES}/frameworks/megatron_llama3_8b.sh ${MEGA_OUT}/vars.sh && ${EST} -y ${MEGA_OUT}/vars.sh -A H100")
+
+# ---- issue 27: MindSpeed json numbers are checked before they are cast -----------------------
+foreach(bad "1e308" "2.5" "0.5" "-3")
+  string(MAKE_C_IDENTIFIER "${bad}" id)
+  nd_cli_test(mega_mindspeed_json_tp_${id} 2 "tp${id}.json: tmp.tp: .* is not a whole number from 0 to 16777216" sh -c
+              "sed 's/\"tp\": 4/\"tp\": ${bad}/' ${SAMPLES}/frameworks/mindspeed_qwen2_7b.json > ${MEGA_OUT}/tp${id}.json && ${EST} -y ${MEGA_OUT}/tp${id}.json -A H100")
+endforeach()
+nd_cli_test(mega_mindspeed_json_pipeline_fraction 2 "pipeline_num_layers\\[\\]: 14.5 is not a whole number" sh -c
+            "sed 's/\\[14, 14\\]/[14.5, 13.5]/' ${SAMPLES}/frameworks/mindspeed_qwen2_7b.json > ${MEGA_OUT}/pl.json && ${EST} -y ${MEGA_OUT}/pl.json -A H100")
+
+# ---- the real scripts end to end: searched, written back, launched (stubbed), read back -------
+foreach(script megatron_mixtral_8x7b mindspeed_deepseek3_671b_4k mindspeed_qwen25_72b_32k)
+  set(devices)
+  if(script STREQUAL "megatron_mixtral_8x7b")
+    set(devices -d 64)
+  endif()
+  nd_cli_test(mega_launch_${script} 0 "^launch ok: " sh ${MEGA_DIR}/real_launch.sh ${MEGA_BIN}
+              ${MEGA_REAL}/${script}.sh ${MEGA_OUT}/${script} "${MEGA_KEYS}" -A H100 ${devices})
+endforeach()
+# flags nd adds on a one-line command go after whole words: the quoted value and the
+# ${VAR:-"..."} default stay as they were
+nd_cli_test(mega_launch_oneline 0 "^launch ok: " env "CHECK=--tensorboard-dir \"\${CKPT}/tb board\" --wandb-exp-name \${WANDB_NAME:-\"my run\"}"
+            sh ${MEGA_DIR}/variant.sh ${MEGA_BIN} ${MEGA_DIR}/oneline.sh "s/^#.*//" ${MEGA_OUT}/oneline "parallel-size|^[<>] *$|pretrain_gpt" -A H100)
+# a variable used once is changed at its assignment: the flag keeps ${TP}
+nd_cli_test(mega_launch_variable_kept 0 "^launch ok: " env "CHECK=--tensor-model-parallel-size \${TP}"
+            sh ${MEGA_DIR}/variant.sh ${MEGA_BIN} ${QWEN72} "s/^#.*//" ${MEGA_OUT}/qvar "${MEGA_KEYS}" -A H100)
+# the layout flag: the choice's layout in its place
+nd_cli_test(mega_launch_layout 0 "^launch ok: " sh ${MEGA_DIR}/variant.sh ${MEGA_BIN} ${QWEN72}
+            "s/--num-layer-list 17,20,22,21/--pipeline-model-parallel-layout Et*17|t*20|t*22|t*21L/" ${MEGA_OUT}/qlay "${MEGA_KEYS}" -A H100)
+nd_cli_test(mega_launch_vpp_legacy 0 "^launch ok: " sh ${MEGA_DIR}/variant.sh ${MEGA_BIN} ${QWEN72}
+            "s/--num-layer-list 17,20,22,21/--virtual-pipeline-model-parallel-size 2/" ${MEGA_OUT}/qvpp "${MEGA_KEYS}" -A H100)
