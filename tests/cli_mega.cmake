@@ -12,7 +12,7 @@ set(DSV3 ${MEGA_REAL}/mindspeed_deepseek3_671b_4k.sh)
 set(QWEN72 ${MEGA_REAL}/mindspeed_qwen25_72b_32k.sh)
 file(MAKE_DIRECTORY ${MEGA_OUT})
 # the lines a written script may change: the strategy's flags and the variables they use
-set(MEGA_KEYS "parallel-size|micro-batch-size|global-batch-size|sequence-parallel|distributed-optimizer|recompute|nnodes|virtual|num-layer-list|schedules-method|pipeline-num-layers|pipeline-split|pipeline-model-parallel-layout|^[<>] *$|^[<>] (TP|PP|CP|EP|MBS|GBS|NNODES)=")
+set(MEGA_KEYS "parallel-size|micro-batch-size|global-batch-size|sequence-parallel|distributed-optimizer|recompute|nnodes|virtual|num-layer-list|schedules-method|pipeline-num-layers|pipeline-split|pipeline-model-parallel-layout|moe-tp-extend-ep|^[<>] *$|^[<>] (TP|PP|CP|EP|MBS|GBS|NNODES)=")
 
 # ---- parameter counts -----------------------------------------------------------------------
 # Mixtral 8x7B: 46,702,792,704, the count of Mixtral-8x7B-v0.1's safetensors (Mistral's
@@ -120,3 +120,16 @@ nd_cli_test(mega_launch_layout 0 "^launch ok: " sh ${MEGA_DIR}/variant.sh ${MEGA
             "s/--num-layer-list 17,20,22,21/--pipeline-model-parallel-layout Et*17|t*20|t*22|t*21L/" ${MEGA_OUT}/qlay "${MEGA_KEYS}" -A H100)
 nd_cli_test(mega_launch_vpp_legacy 0 "^launch ok: " sh ${MEGA_DIR}/variant.sh ${MEGA_BIN} ${QWEN72}
             "s/--num-layer-list 17,20,22,21/--virtual-pipeline-model-parallel-size 2/" ${MEGA_OUT}/qvpp "${MEGA_KEYS}" -A H100)
+# a search at another -d than the script's own (128, stated, dividing): the written script's
+# --nnodes is the choice's (64 / 8 = 8; $NNODES is used by WORLD_SIZE too, so the flag takes it)
+nd_cli_test(mega_launch_qwen72_d64 0 "^launch ok: .*DP=4 " sh ${MEGA_DIR}/real_launch.sh ${MEGA_BIN}
+            ${QWEN72} ${MEGA_OUT}/qwen_d64 "${MEGA_KEYS}" -A H100 -d 64)
+# a stated launcher is the job's count: nd-estimate -d must agree with it
+nd_cli_test(mega_stated_launcher 2 "DP\\*MP\\*PP\\*CP = 1\\*8\\*4\\*4 = 128 devices, but the cluster has 64"
+            ${EST} -y ${QWEN72} -A H100 -d 64)
+# no degree flags at all: the new ones go beside --num-layers, not after the script's last
+# word (a ${WANDB_NAME:-"..."} default, inside which they once landed)
+nd_cli_test(mega_launch_no_degrees 0 "^launch ok: " env "CHECK=--wandb-exp-name \${WANDB_NAME:-\"my run\"}"
+            sh ${MEGA_DIR}/variant.sh ${MEGA_BIN} ${MEGA_DIR}/oneline.sh "s/ --tensor-model-parallel-size 8//" ${MEGA_OUT}/nodeg "parallel-size|^[<>] *$|pretrain_gpt" -A H100)
+# MindSpeed's --moe-tp-extend-ep: EP=8 over TP=4 unsharded is 32 expert ranks, ETP 1
+nd_cli_test(mega_dsv3_tp_extend_ep 0 "^strategy: DP=16 MP=4 PP=8 CP=1 EP=32 ETP=1 " ${EST} -y ${DSV3} -A H100)

@@ -30,6 +30,7 @@ typedef struct arg {
     bool has_value;
     bool unresolved; /* its value uses a variable the script does not set */
     bool inner;      /* it stands in a quoted variable's value (GPT_ARGS="...") */
+    bool defaulted;  /* its value took a default for a variable the script does not set */
 } arg;
 
 /* A shell variable the script sets (NAME=value); every assignment is kept, in order. */
@@ -38,6 +39,7 @@ typedef struct var {
     char *value;       /* expanded */
     size_t vfrom, vto; /* the value's bytes (inside its quotes) */
     bool plain;        /* the value is a literal word (no $, no quotes inside) */
+    bool defaulted;    /* it took a ${NAME:-default} for a variable the script does not set */
 } var;
 
 typedef struct args_doc {
@@ -201,18 +203,27 @@ static bool next_word(const char *t, size_t end, size_t *p, int *line, bool inne
     return true;
 }
 
-/* The value of the script's last assignment of NAME so far, NULL when it sets none. */
-static const char *var_value(const args_doc *d, const char *name, size_t n)
+/* The script's last assignment of NAME so far, NULL when it sets none. */
+static const var *var_find(const args_doc *d, const char *name, size_t n)
 {
     for (int i = d->n_vars - 1; i >= 0; i--)
-        if (strlen(d->vars[i].name) == n && !strncmp(d->vars[i].name, name, n)) return d->vars[i].value;
+        if (strlen(d->vars[i].name) == n && !strncmp(d->vars[i].name, name, n)) return &d->vars[i];
     return NULL;
 }
 
 typedef struct outbuf {
     char *s;
     size_t used, size;
+    bool defaulted; /* a default stood in for a variable the script does not set */
 } outbuf;
+
+/* Its value (NULL when the script does not set it), noting in o a value that took a default. */
+static const char *var_value(const args_doc *d, const char *name, size_t n, outbuf *o)
+{
+    const var *v = var_find(d, name, n);
+    if (v && v->defaulted && o) o->defaulted = true;
+    return v ? v->value : NULL;
+}
 
 static void put(outbuf *o, char c)
 {
@@ -230,6 +241,7 @@ typedef struct arith {
     size_t i, n;
     int depth;
     bool ok;
+    outbuf *o; /* where a defaulted variable is noted */
 } arith;
 
 static void blanks(arith *a)
@@ -239,9 +251,9 @@ static void blanks(arith *a)
 
 static int64_t arith_sum(arith *a);
 
-static int64_t arith_text(const args_doc *d, const char *s, size_t n, int depth, bool *ok)
+static int64_t arith_text(const args_doc *d, const char *s, size_t n, int depth, bool *ok, outbuf *o)
 {
-    arith a = {d, s, 0, n, depth, true};
+    arith a = {d, s, 0, n, depth, true, o};
     int64_t v = depth > MAX_DEPTH ? (a.ok = false, 0) : arith_sum(&a);
     blanks(&a);
     if (a.i != a.n) a.ok = false;
@@ -252,13 +264,13 @@ static int64_t arith_text(const args_doc *d, const char *s, size_t n, int depth,
 /* A variable in an expression: its value, itself an expression (bash evaluates it so). */
 static int64_t arith_var(arith *a, const char *name, size_t len)
 {
-    const char *v = var_value(a->d, name, len);
+    const char *v = var_value(a->d, name, len, a->o);
     if (!v) {
         a->ok = false; /* not set by the script: its value comes from the environment */
         return 0;
     }
     bool ok;
-    int64_t x = *v ? arith_text(a->d, v, strlen(v), a->depth + 1, &ok) : 0;
+    int64_t x = *v ? arith_text(a->d, v, strlen(v), a->depth + 1, &ok, a->o) : 0;
     if (!ok) a->ok = false;
     return x;
 }
@@ -394,7 +406,7 @@ static bool expand_brace(const args_doc *d, const char *body, size_t n, int dept
     size_t k = 0;
     while (k < n && name_char(body[k])) k++;
     if (k == 0 || (body[0] >= '0' && body[0] <= '9')) return false;
-    const char *v = var_value(d, body, k);
+    const char *v = var_value(d, body, k, o);
     if (k == n) {
         for (const char *q = v ? v : ""; *q; q++) put(o, *q);
         return v != NULL;
@@ -409,6 +421,7 @@ static bool expand_brace(const args_doc *d, const char *body, size_t n, int dept
         for (const char *q = v; *q; q++) put(o, *q);
         return true;
     }
+    if (!v) o->defaulted = true; /* the environment may set it: the default is a guess */
     return expand_into(d, body + op + 1, n - op - 1, depth + 1, o);
 }
 
@@ -438,7 +451,7 @@ static bool expand_into(const args_doc *d, const char *s, size_t n, int depth, o
                 break;
             }
             char num[32];
-            int64_t v = arith_text(d, s + i + 3, close - 2 - (i + 3), depth + 1, &ok);
+            int64_t v = arith_text(d, s + i + 3, close - 2 - (i + 3), depth + 1, &ok, o);
             snprintf(num, sizeof num, "%lld", (long long)v);
             for (const char *q = num; *q; q++) put(o, *q);
             i = close - 1;
@@ -463,7 +476,7 @@ static bool expand_into(const args_doc *d, const char *s, size_t n, int depth, o
                 ok = false; /* $@, $#, ... */
                 break;
             }
-            const char *v = var_value(d, s + i + 1, end - i - 1);
+            const char *v = var_value(d, s + i + 1, end - i - 1, o);
             for (const char *q = v ? v : ""; *q; q++) put(o, *q);
             ok = v != NULL;
             i = end - 1;
@@ -474,11 +487,13 @@ static bool expand_into(const args_doc *d, const char *s, size_t n, int depth, o
     return ok;
 }
 
-static bool expand(const args_doc *d, const char *s, size_t n, char *out, size_t size)
+static bool expand(const args_doc *d, const char *s, size_t n, char *out, size_t size, bool *defaulted)
 {
-    outbuf o = {out, 0, size};
+    outbuf o = {out, 0, size, false};
     out[0] = '\0';
-    return expand_into(d, s, n, 0, &o);
+    bool ok = expand_into(d, s, n, 0, &o);
+    if (defaulted) *defaulted = o.defaulted;
+    return ok;
 }
 
 static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int line, bool inner,
@@ -506,8 +521,10 @@ static int read_assignment(args_doc *d, const word *w, const char *path, nd_erro
     size_t size = 2 * (vto - vfrom) + 512;
     char *value = malloc(size);
     if (!value) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    expand(d, t + vfrom, vto - vfrom, value, size);
+    bool defaulted;
+    expand(d, t + vfrom, vto - vfrom, value, size, &defaulted);
     var *v = &d->vars[d->n_vars];
+    v->defaulted = defaulted;
     snprintf(v->name, sizeof v->name, "%.*s", (int)(i - w->from), t + w->from);
     v->value = value;
     v->vfrom = quoted ? vfrom + 1 : vfrom;
@@ -562,7 +579,8 @@ static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int
                 a->has_value = true;
             }
         }
-        if (a->has_value && !expand(d, d->text + a->vfrom, a->vto - a->vfrom, a->value, sizeof a->value))
+        if (a->has_value &&
+            !expand(d, d->text + a->vfrom, a->vto - a->vfrom, a->value, sizeof a->value, &a->defaulted))
             a->unresolved = true; /* an error only where nd needs the value */
     }
     return ND_OK;
@@ -1113,6 +1131,12 @@ static int read_strategy(rd *x)
         rc =
             switch_arg(x, "account-for-loss-in-pipeline-split", "account_for_loss_in_pipeline_split", "true");
     if (!rc) rc = read_split(x, total);
+    /* MindSpeed's --moe-tp-extend-ep: the experts spread over the TP ranks too, unsharded */
+    if (!rc && on(d, "moe-tp-extend-ep") && r->run->model.experts && s->tp > 1) {
+        line = find(d, "moe-tp-extend-ep")->line;
+        rc = fw_degree(r, "EP", s->ep * s->tp, line, "--moe-tp-extend-ep");
+        if (!rc) rc = fw_degree(r, "ETP", 1, line, "--moe-tp-extend-ep");
+    }
     if (!rc && on(d, "sequence-parallel"))
         rc = fw_strategy(r, "SP", "1", find(d, "sequence-parallel")->line, "--sequence-parallel");
     /* the distributed optimizer shards over the DP x CP ranks; torch FSDP2 shards everything */
@@ -1127,9 +1151,17 @@ static int read_strategy(rd *x)
                                 "number",
                                 r->path, inst);
     }
-    /* the launcher's world size: the device count, which -d overrides; DP follows (nd_session) */
+    /* the launcher's world size: the device count. Stated by the script and dividing TP x PP x
+     * CP, it states DP, as the script runs (a search at another -d still searches); taken from an
+     * environment default (${SLURM_NNODES:-"1"}) or not dividing, it is a count -d overrides and
+     * DP follows from the count (nd_session), as it does without a launcher */
     int64_t world = world_size(d);
+    const arg *per = find(d, "nproc-per-node"), *nodes = find(d, "nnodes");
+    bool guessed = (per && per->defaulted) || (nodes && nodes->defaulted);
+    int64_t model = s->tp * s->pp * s->cp;
+    r->run->derive_dp = !world || guessed || model <= 0 || world % model != 0;
     if (!rc && world) r->run->devices = world;
+    if (!rc && !r->run->derive_dp) s->dp = world / model;
     return rc;
 }
 
@@ -1150,10 +1182,9 @@ static int fw_megatron_read(fw_reader *r)
                           "%s:%d: --%s: '%.*s' uses a shell variable the script does not set", r->path,
                           u->line, u->name, (int)(u->vto - u->vfrom), d->text + u->vfrom);
     if (!rc) {
-        /* DP follows from the device count: the launcher's, or -d's (nd_session, run->derive_dp) */
-        r->run->derive_dp = true;
         r->run->derive_mb = true; /* Megatron: global batch / (DP x micro-batch size) */
-        rc = fw_finish(r);
+        if (!r->run->derive_dp) rc = nd_config_derive(r->run, r->err);
+        if (!rc) rc = fw_finish(r);
     }
     unload(d);
     return rc;
@@ -1432,9 +1463,13 @@ static int fw_megatron_write(const nd_run *run, const nd_config_choice *c, const
     plan_number(p, "tensor-model-parallel-size", s->tp, false, "pipeline-model-parallel-size");
     plan_number(p, "pipeline-model-parallel-size", s->pp, false, par);
     plan_number(p, "context-parallel-size", s->cp, s->cp == 1, par);
-    plan_number(p, "expert-model-parallel-size", s->ep, s->ep == 1, par);
     int64_t etp = s->etp ? s->etp : s->tp; /* Megatron's default: TP */
-    plan_number(p, "expert-tensor-parallel-size", etp, run->model.experts == 0 || etp == s->tp, par);
+    /* MindSpeed's --moe-tp-extend-ep stays where the choice is its shape (ETP 1, EP over TP) */
+    bool extend = find(d, "moe-tp-extend-ep") && etp == 1 && s->tp > 1 && s->ep % s->tp == 0;
+    if (find(d, "moe-tp-extend-ep") && !extend) plan_edit(p, "moe-tp-extend-ep", "", false, NULL);
+    plan_number(p, "expert-model-parallel-size", extend ? s->ep / s->tp : s->ep, s->ep == 1, par);
+    if (!extend)
+        plan_number(p, "expert-tensor-parallel-size", etp, run->model.experts == 0 || etp == s->tp, par);
     plan_number(p, "micro-batch-size", s->mbs, false, "global-batch-size");
     plan_number(p, "global-batch-size", c->global_batch, false, mb);
     plan_split(p, run, s);
