@@ -10,9 +10,10 @@ set(MEGA_BIN $<TARGET_FILE_DIR:nd-estimate>)
 set(MIXTRAL ${MEGA_REAL}/megatron_mixtral_8x7b.sh)
 set(DSV3 ${MEGA_REAL}/mindspeed_deepseek3_671b_4k.sh)
 set(QWEN72 ${MEGA_REAL}/mindspeed_qwen25_72b_32k.sh)
+set(QWEN3 ${MEGA_REAL}/mindspeed_qwen3_235b_a22b_4k.sh)
 file(MAKE_DIRECTORY ${MEGA_OUT})
 # the lines a written script may change: the strategy's flags and the variables they use
-set(MEGA_KEYS "parallel-size|micro-batch-size|global-batch-size|sequence-parallel|distributed-optimizer|recompute|nnodes|virtual|num-layer-list|schedules-method|pipeline-num-layers|pipeline-split|pipeline-model-parallel-layout|moe-tp-extend-ep|^[<>] *$|^[<>] (TP|PP|CP|EP|MBS|GBS|NNODES)=")
+set(MEGA_KEYS "parallel-size|micro-batch-size|global-batch-size|sequence-parallel|distributed-optimizer|recompute|nnodes|virtual|num-layer-list|schedules-method|pipeline-num-layers|pipeline-split|pipeline-model-parallel-layout|moe-tp-extend-ep|noop-layers|--num-layers |^[<>] *$|^[<>] (TP|PP|CP|EP|VPP|MBS|GBS|NNODES|NUM_LAYERS)=")
 
 # ---- parameter counts -----------------------------------------------------------------------
 # Mixtral 8x7B: 46,702,792,704, the count of Mixtral-8x7B-v0.1's safetensors (Mistral's
@@ -100,13 +101,16 @@ nd_cli_test(mega_mindspeed_json_pipeline_fraction 2 "pipeline_num_layers\\[\\]: 
             "sed 's/\\[14, 14\\]/[14.5, 13.5]/' ${SAMPLES}/frameworks/mindspeed_qwen2_7b.json > ${MEGA_OUT}/pl.json && ${EST} -y ${MEGA_OUT}/pl.json -A H100")
 
 # ---- the real scripts end to end: searched, written back, launched (stubbed), read back -------
-foreach(script megatron_mixtral_8x7b mindspeed_deepseek3_671b_4k mindspeed_qwen25_72b_32k)
-  set(devices)
+foreach(script megatron_mixtral_8x7b mindspeed_deepseek3_671b_4k mindspeed_qwen25_72b_32k
+        mindspeed_qwen3_235b_a22b_4k)
+  set(devices -A H100)
   if(script STREQUAL "megatron_mixtral_8x7b")
-    set(devices -d 64)
+    set(devices -A H100 -d 64)
+  elseif(script STREQUAL "mindspeed_qwen3_235b_a22b_4k")
+    set(devices -A A3) # the script's Ascend A3 (16 NPUs a node)
   endif()
   nd_cli_test(mega_launch_${script} 0 "^launch ok: " sh ${MEGA_DIR}/real_launch.sh ${MEGA_BIN}
-              ${MEGA_REAL}/${script}.sh ${MEGA_OUT}/${script} "${MEGA_KEYS}" -A H100 ${devices})
+              ${MEGA_REAL}/${script}.sh ${MEGA_OUT}/${script} "${MEGA_KEYS}" ${devices})
 endforeach()
 # flags nd adds on a one-line command go after whole words: the quoted value and the
 # ${VAR:-"..."} default stay as they were
@@ -133,3 +137,11 @@ nd_cli_test(mega_launch_no_degrees 0 "^launch ok: " env "CHECK=--wandb-exp-name 
             sh ${MEGA_DIR}/variant.sh ${MEGA_BIN} ${MEGA_DIR}/oneline.sh "s/ --tensor-model-parallel-size 8//" ${MEGA_OUT}/nodeg "parallel-size|^[<>] *$|pretrain_gpt" -A H100)
 # MindSpeed's --moe-tp-extend-ep: EP=8 over TP=4 unsharded is 32 expert ranks, ETP 1
 nd_cli_test(mega_dsv3_tp_extend_ep 0 "^strategy: DP=16 MP=4 PP=8 CP=1 EP=32 ETP=1 " ${EST} -y ${DSV3} -A H100)
+# Qwen3-235B-A22B (MindSpeed-LLM, A3): 235,093,610,496 = the checkpoint's 235,093,634,560
+# (Qwen's published 235B) less the q/k norms the script does not state (--qk-layernorm
+# absent: 94 layers x 2 x 128 = 24,064); --noop-layers 94,95 with VPP 3 (96 / (4 x 8)) empty
+# two places of chunk 11, rank 3's last; --moe-tp-extend-ep makes EP 32 x TP 2 = 64
+nd_cli_test(mega_qwen3_params 0 "^parameters: 235,093,610,496, active per token 22,190,739,456" ${EST} -y ${QWEN3} -A A3)
+nd_cli_test(mega_qwen3_noop_vpp 0 "^layers: 24,24,24,22$" sh ${MEGA_DIR}/layers.sh ${EST} -y ${QWEN3} -A A3)
+nd_cli_test(mega_qwen3_strategy 0 "^strategy: DP=32 MP=2 PP=4 CP=1 EP=64 ETP=1 .* VPP=3 .*recompute=full schedule=interleaved"
+            ${EST} -y ${QWEN3} -A A3)

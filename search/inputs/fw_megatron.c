@@ -1383,10 +1383,13 @@ static void plan_split(plan *p, const nd_run *run, const nd_strategy *s)
     else
         plan_edit(p, "schedules-method", "", false, NULL);
     if (s->layout) return; /* the run's own layout: the flags that state it stand as they are */
-    /* the script's layers, with MindSpeed's no-op ones, as Megatron splits them */
+    /* MindSpeed's no-op layers pad the run's own split; another split is the choice's own, of
+     * the real layers (--num-layers without them) */
     int64_t total = run->model.layers;
-    const arg *n_layers = find(d, "num-layers");
-    if (n_layers && n_layers->has_value) nd_parse_int64(n_layers->value, 1, 1 << 24, &total);
+    if (find(d, "noop-layers")) {
+        plan_number(p, "num-layers", run->model.layers, false, NULL);
+        plan_edit(p, "noop-layers", "", false, NULL);
+    }
     bool ends = s->first_stage_layers || s->last_stage_layers, stated = false;
     if (find(d, layout)) { /* the script writes layouts: the choice's, in Megatron's grammar */
         char text[4096];
