@@ -145,3 +145,8 @@ nd_cli_test(mega_qwen3_params 0 "^parameters: 235,093,610,496, active per token 
 nd_cli_test(mega_qwen3_noop_vpp 0 "^layers: 24,24,24,22$" sh ${MEGA_DIR}/layers.sh ${EST} -y ${QWEN3} -A A3)
 nd_cli_test(mega_qwen3_strategy 0 "^strategy: DP=32 MP=2 PP=4 CP=1 EP=64 ETP=1 .* VPP=3 .*recompute=full schedule=interleaved"
             ${EST} -y ${QWEN3} -A A3)
+# flags inside quoted array elements ("--vocab-size 128256", split by ${ARGS[@]}): Llama 3 8B's
+# 8,030,261,248 (Meta's published 8.03B) with the vocabulary the element states, no default
+nd_cli_test(mega_quoted_array_words 0 "^parameters: 8,030,261,248," ${EST} -y ${MEGA_DIR}/quoted_words.sh -A H100)
+nd_cli_test(mega_quoted_array_no_default 0 "^0$" sh -c
+            "${EST} -y ${MEGA_DIR}/quoted_words.sh -A H100 2>&1 >/dev/null | grep -c 'a vocabulary of' || true")

@@ -548,6 +548,14 @@ static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int
         pending = false;
         const char *t = d->text + w.from;
         size_t n = w.to - w.from;
+        /* a quoted word holding flags ("--fp8-format hybrid" in an array): ${ARGS[@]} unquoted
+         * splits it into its words, so they are read as the command line's */
+        if (!inner && n >= 4 && (t[0] == '"' || t[0] == '\'') && t[n - 1] == t[0] &&
+            !strncmp(t + 1, "--", 2) && skip_group(d->text, w.to, w.from, &(int){0}) == w.to) {
+            int rc = scan_range(d, path, w.from + 1, w.to - 1, w.line, true, err);
+            if (rc) return rc;
+            continue;
+        }
         if (n < 3 || strncmp(t, "--", 2)) {
             int rc = inner ? ND_OK : read_assignment(d, &w, path, err);
             if (rc) return rc;
