@@ -150,3 +150,10 @@ nd_cli_test(mega_qwen3_strategy 0 "^strategy: DP=32 MP=2 PP=4 CP=1 EP=64 ETP=1 .
 nd_cli_test(mega_quoted_array_words 0 "^parameters: 8,030,261,248," ${EST} -y ${MEGA_DIR}/quoted_words.sh -A H100)
 nd_cli_test(mega_quoted_array_no_default 0 "^0$" sh -c
             "${EST} -y ${MEGA_DIR}/quoted_words.sh -A H100 2>&1 >/dev/null | grep -c 'a vocabulary of' || true")
+# NVIDIA's DeepSeek-V3 layout "Et*2|(tt|)*22t|(tt|)*7mL" (32 chunks: PP 8 x VPP 4) in the
+# MindSpeed script: rank r holds chunks r, r+8, r+16, r+24; rank 7's are 2 + 2 + 1 + 0 (the
+# MTP layer and the loss) = 5 layers, the others 8 (by hand from the layout)
+nd_cli_test(mega_dsv3_layout 0 "^layers: 8,8,8,8,8,8,8,5$" sh -c
+            "sed -f ${MEGA_DIR}/dsv3_layout.sed ${DSV3} > ${MEGA_OUT}/dsl.sh && sh ${MEGA_DIR}/layers.sh ${EST} -y ${MEGA_OUT}/dsl.sh -A H100")
+nd_cli_test(mega_launch_dsv3_layout 0 "^launch ok: .*VPP=4 " sh ${MEGA_DIR}/variant.sh ${MEGA_BIN} ${DSV3}
+            @${MEGA_DIR}/dsv3_layout.sed ${MEGA_OUT}/dsv3_layout "${MEGA_KEYS}" -A H100)
