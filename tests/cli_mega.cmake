@@ -157,3 +157,8 @@ nd_cli_test(mega_dsv3_layout 0 "^layers: 8,8,8,8,8,8,8,5$" sh -c
             "sed -f ${MEGA_DIR}/dsv3_layout.sed ${DSV3} > ${MEGA_OUT}/dsl.sh && sh ${MEGA_DIR}/layers.sh ${EST} -y ${MEGA_OUT}/dsl.sh -A H100")
 nd_cli_test(mega_launch_dsv3_layout 0 "^launch ok: .*VPP=4 " sh ${MEGA_DIR}/variant.sh ${MEGA_BIN} ${DSV3}
             @${MEGA_DIR}/dsv3_layout.sed ${MEGA_OUT}/dsv3_layout "${MEGA_KEYS}" -A H100)
+# a variable set from a command's output is not a value nd knows (not its ${TP:-2} default)
+nd_cli_test(mega_unknown_value 2 "unknown.sh:7: --tensor-model-parallel-size: '\\$\\{TP:-2\\}' uses a shell value nd does not read \\(a variable the script does not set, a command's output or the script's arguments\\)"
+            ${EST} -y ${MEGA_DIR}/unknown.sh -A H100 -d 8)
+nd_cli_test(mega_unknown_world 0 "^strategy: DP=8 MP=1 " sh -c
+            "sed 's/^TP=.*/TP=1/' ${MEGA_DIR}/unknown.sh > ${MEGA_OUT}/unknown_world.sh && ${EST} -y ${MEGA_OUT}/unknown_world.sh -A H100 -d 8")

@@ -40,6 +40,7 @@ typedef struct var {
     size_t vfrom, vto; /* the value's bytes (inside its quotes) */
     bool plain;        /* the value is a literal word (no $, no quotes inside) */
     bool defaulted;    /* it took a ${NAME:-default} for a variable the script does not set */
+    bool unknown;      /* its value uses what nd does not read (a command's output, $1, ...) */
 } var;
 
 typedef struct args_doc {
@@ -217,11 +218,13 @@ typedef struct outbuf {
     bool defaulted; /* a default stood in for a variable the script does not set */
 } outbuf;
 
-/* Its value (NULL when the script does not set it), noting in o a value that took a default. */
-static const char *var_value(const args_doc *d, const char *name, size_t n, outbuf *o)
+/* Its value (NULL when the script does not set it), noting in o a value that took a default;
+ * *unknown when the script sets it from what nd does not read. */
+static const char *var_value(const args_doc *d, const char *name, size_t n, outbuf *o, bool *unknown)
 {
     const var *v = var_find(d, name, n);
     if (v && v->defaulted && o) o->defaulted = true;
+    *unknown = v && v->unknown;
     return v ? v->value : NULL;
 }
 
@@ -264,8 +267,9 @@ static int64_t arith_text(const args_doc *d, const char *s, size_t n, int depth,
 /* A variable in an expression: its value, itself an expression (bash evaluates it so). */
 static int64_t arith_var(arith *a, const char *name, size_t len)
 {
-    const char *v = var_value(a->d, name, len, a->o);
-    if (!v) {
+    bool unknown;
+    const char *v = var_value(a->d, name, len, a->o, &unknown);
+    if (!v || unknown) {
         a->ok = false; /* not set by the script: its value comes from the environment */
         return 0;
     }
@@ -406,7 +410,9 @@ static bool expand_brace(const args_doc *d, const char *body, size_t n, int dept
     size_t k = 0;
     while (k < n && name_char(body[k])) k++;
     if (k == 0 || (body[0] >= '0' && body[0] <= '9')) return false;
-    const char *v = var_value(d, body, k, o);
+    bool unknown;
+    const char *v = var_value(d, body, k, o, &unknown);
+    if (unknown) return false; /* set, to a value nd does not know */
     if (k == n) {
         for (const char *q = v ? v : ""; *q; q++) put(o, *q);
         return v != NULL;
@@ -476,9 +482,10 @@ static bool expand_into(const args_doc *d, const char *s, size_t n, int depth, o
                 ok = false; /* $@, $#, ... */
                 break;
             }
-            const char *v = var_value(d, s + i + 1, end - i - 1, o);
+            bool unknown;
+            const char *v = var_value(d, s + i + 1, end - i - 1, o, &unknown);
             for (const char *q = v ? v : ""; *q; q++) put(o, *q);
-            ok = v != NULL;
+            ok = v != NULL && !unknown;
             i = end - 1;
         } else {
             put(o, c);
@@ -522,9 +529,10 @@ static int read_assignment(args_doc *d, const word *w, const char *path, nd_erro
     char *value = malloc(size);
     if (!value) return nd_error_set(err, ND_ENOMEM, "out of memory");
     bool defaulted;
-    expand(d, t + vfrom, vto - vfrom, value, size, &defaulted);
+    bool known = expand(d, t + vfrom, vto - vfrom, value, size, &defaulted);
     var *v = &d->vars[d->n_vars];
     v->defaulted = defaulted;
+    v->unknown = !known;
     snprintf(v->name, sizeof v->name, "%.*s", (int)(i - w->from), t + w->from);
     v->value = value;
     v->vfrom = quoted ? vfrom + 1 : vfrom;
@@ -681,7 +689,10 @@ static int read_vocab(rd *x)
         int rc = model_arg(x, "vocab-size", "vocab_size");
         return rc ? rc : model_arg(x, "padded-vocab-size", "vocab_size");
     }
-    const char *tok = val(x->d, "tokenizer-type", NULL), *model = val(x->d, "tokenizer-model", NULL);
+    /* the tokenizer only picks the default, so one nd cannot read is no error */
+    const arg *ta = find(x->d, "tokenizer-type"), *ma = find(x->d, "tokenizer-model");
+    const char *tok = ta && ta->has_value && !ta->unresolved ? ta->value : NULL;
+    const char *model = ma && ma->has_value && !ma->unresolved ? ma->value : NULL;
     const char *vocab = "32000";
     if (tok && strstr(tok, "GPT2")) vocab = "50257";
     if (model && (strstr(model, "llama3") || strstr(model, "Llama-3") || strstr(model, "llama-3")))
@@ -999,7 +1010,11 @@ static int read_training(rd *x)
 /* The world size of the script's launcher (torchrun --nproc_per_node x --nnodes), 0 if not there. */
 static int64_t world_size(args_doc *d)
 {
-    const char *per = val(d, "nproc-per-node", NULL), *nodes = val(d, "nnodes", NULL);
+    /* a count nd cannot read (GPUS=$(nvidia-smi ...)) is no world size: -d gives it */
+    const arg *pa = find(d, "nproc-per-node"), *na = find(d, "nnodes");
+    const char *per = pa && pa->has_value && !pa->unresolved ? pa->value : NULL;
+    const char *nodes = na && na->has_value && !na->unresolved ? na->value : NULL;
+    if (na && na->unresolved) return 0;
     int64_t a = 0, b = 1;
     if (!per || nd_parse_int64(per, 1, 1 << 20, &a)) return 0;
     if (nodes && nd_parse_int64(nodes, 1, 1 << 20, &b)) return 0;
@@ -1187,8 +1202,9 @@ static int fw_megatron_read(fw_reader *r)
     const arg *u = d->needed_unresolved;
     if (!rc && u)
         rc = nd_error_set(r->err, ND_EINPUT,
-                          "%s:%d: --%s: '%.*s' uses a shell variable the script does not set", r->path,
-                          u->line, u->name, (int)(u->vto - u->vfrom), d->text + u->vfrom);
+                          "%s:%d: --%s: '%.*s' uses a shell value nd does not read (a variable the script "
+                          "does not set, a command's output or the script's arguments)",
+                          r->path, u->line, u->name, (int)(u->vto - u->vfrom), d->text + u->vfrom);
     if (!rc) {
         r->run->derive_mb = true; /* Megatron: global batch / (DP x micro-batch size) */
         if (!r->run->derive_dp) rc = nd_config_derive(r->run, r->err);
