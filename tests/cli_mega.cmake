@@ -162,3 +162,5 @@ nd_cli_test(mega_unknown_value 2 "unknown.sh:7: --tensor-model-parallel-size: '\
             ${EST} -y ${MEGA_DIR}/unknown.sh -A H100 -d 8)
 nd_cli_test(mega_unknown_world 0 "^strategy: DP=8 MP=1 " sh -c
             "sed 's/^TP=.*/TP=1/' ${MEGA_DIR}/unknown.sh > ${MEGA_OUT}/unknown_world.sh && ${EST} -y ${MEGA_OUT}/unknown_world.sh -A H100 -d 8")
+# nesting past reason never runs the stack out (every group, default and expression is bounded)
+nd_cli_test(mega_deep_nesting 0 "^no crash: 6 scripts" sh ${MEGA_DIR}/deep_nesting.sh ${EST} ${MEGA_OUT}/deep)

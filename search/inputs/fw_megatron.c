@@ -18,8 +18,9 @@
 #include "nd/base/text.h"
 #include "nd/base/array.h"
 
-#define MAX_ARGS  1024
-#define MAX_DEPTH 16 /* nested ${...:-...} defaults and variables in $((...)) */
+#define MAX_ARGS    1024
+#define MAX_DEPTH   16 /* nested ${...:-...} defaults and variables in $((...)) */
+#define MAX_NESTING 64 /* nested quotes, $(...), ${...} and arithmetic parentheses */
 
 typedef struct arg {
     char name[64];     /* without the dashes, '_' as '-' */
@@ -128,8 +129,9 @@ static bool name_char(char c)
 
 /* Past the group that opens at t[p] ('"', '\'', '`', "$(", "${"), quotes and nested groups
  * inside it included; lines counted. Returns the offset after its close (len when open). */
-static size_t skip_group(const char *t, size_t len, size_t p, int *line)
+static size_t skip_group_at(const char *t, size_t len, size_t p, int *line, int nest)
 {
+    if (nest > MAX_NESTING) return len; /* nested past reason: the rest of the text */
     char open = t[p], close = open;
     size_t i = p + 1;
     if (open == '$') {
@@ -152,9 +154,9 @@ static size_t skip_group(const char *t, size_t len, size_t p, int *line)
         } else if (open == '`' && c == '`') {
             return i + 1;
         } else if (c == '$' && i + 1 < len && (t[i + 1] == '(' || t[i + 1] == '{')) {
-            i = skip_group(t, len, i, line);
+            i = skip_group_at(t, len, i, line, nest + 1);
         } else if (open != '"' && (c == '"' || c == '\'' || c == '`')) {
-            i = skip_group(t, len, i, line);
+            i = skip_group_at(t, len, i, line, nest + 1);
         } else if ((open == '(' || open == '{') && c == open) {
             depth++;
             i++;
@@ -166,6 +168,11 @@ static size_t skip_group(const char *t, size_t len, size_t p, int *line)
         }
     }
     return len;
+}
+
+static size_t skip_group(const char *t, size_t len, size_t p, int *line)
+{
+    return skip_group_at(t, len, p, line, 0);
 }
 
 /* The next shell word in [*p, end): blanks, newlines, `\` continuations and (at the top
@@ -244,7 +251,8 @@ typedef struct arith {
     size_t i, n;
     int depth;
     bool ok;
-    outbuf *o; /* where a defaulted variable is noted */
+    outbuf *o;   /* where a defaulted variable is noted */
+    int nesting; /* parentheses, signs and powers open: bounded, so no input runs the stack out */
 } arith;
 
 static void blanks(arith *a)
@@ -256,7 +264,7 @@ static int64_t arith_sum(arith *a);
 
 static int64_t arith_text(const args_doc *d, const char *s, size_t n, int depth, bool *ok, outbuf *o)
 {
-    arith a = {d, s, 0, n, depth, true, o};
+    arith a = {d, s, 0, n, depth, true, o, 0};
     int64_t v = depth > MAX_DEPTH ? (a.ok = false, 0) : arith_sum(&a);
     blanks(&a);
     if (a.i != a.n) a.ok = false;
@@ -341,7 +349,9 @@ static int64_t arith_primary(arith *a)
     return arith_var(a, s + from, len);
 }
 
-static int64_t arith_unary(arith *a)
+static int64_t arith_unary(arith *a);
+
+static int64_t arith_unary_at(arith *a)
 {
     blanks(a);
     if (a->i < a->n && (a->s[a->i] == '-' || a->s[a->i] == '+') &&
@@ -353,13 +363,32 @@ static int64_t arith_unary(arith *a)
     return arith_primary(a);
 }
 
+/* Every nesting (a parenthesis, a sign, a power) passes here, bounded. */
+static int64_t arith_unary(arith *a)
+{
+    if (++a->nesting > MAX_NESTING) {
+        a->ok = false;
+        a->i = a->n;
+        return 0;
+    }
+    int64_t v = arith_unary_at(a);
+    a->nesting--;
+    return v;
+}
+
 static int64_t arith_power(arith *a)
 {
     int64_t b = arith_unary(a);
     blanks(a);
     if (a->i + 1 < a->n && a->s[a->i] == '*' && a->s[a->i + 1] == '*') {
         a->i += 2;
+        if (++a->nesting > MAX_NESTING) {
+            a->ok = false;
+            a->i = a->n;
+            return 0;
+        }
         int64_t e = arith_power(a);
+        a->nesting--;
         if (e < 0) {
             a->ok = false; /* bash: exponent less than 0 */
             return 0;
