@@ -164,3 +164,9 @@ nd_cli_test(mega_unknown_world 0 "^strategy: DP=8 MP=1 " sh -c
             "sed 's/^TP=.*/TP=1/' ${MEGA_DIR}/unknown.sh > ${MEGA_OUT}/unknown_world.sh && ${EST} -y ${MEGA_OUT}/unknown_world.sh -A H100 -d 8")
 # nesting past reason never runs the stack out (every group, default and expression is bounded)
 nd_cli_test(mega_deep_nesting 0 "^no crash: 6 scripts" sh ${MEGA_DIR}/deep_nesting.sh ${EST} ${MEGA_OUT}/deep)
+# a launcher without --nnodes (one node of 8) searched on -d 64: the written one gains --nnodes 8
+nd_cli_test(mega_launch_nnodes_added 0 "^launch ok: .*DP=64 " env "CHECK=--nnodes 8"
+            sh ${MEGA_DIR}/variant.sh ${MEGA_BIN} ${MIXTRAL} "/--nnodes \\$NNODES/d" ${MEGA_OUT}/nonodes "${MEGA_KEYS}" -A H100 -d 64)
+# 12 devices are not whole nodes of 8: refused rather than a launcher that runs another count
+nd_cli_test(mega_not_whole_nodes 2 "the choice's 12 devices are not whole nodes of the launcher's --nproc_per_node 8" sh -c
+            "sed '/--nnodes \\$NNODES/d' ${MIXTRAL} > ${MEGA_OUT}/n12.sh && ${SEARCH} -y ${MEGA_OUT}/n12.sh -A H100 -d 12 -t 1 -o ${MEGA_OUT}/n12 --no-plots -q")

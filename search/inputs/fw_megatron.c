@@ -1539,9 +1539,17 @@ static int fw_megatron_write(const nd_run *run, const nd_config_choice *c, const
     /* the launcher's nodes, when the chosen strategy needs another device count (-d) */
     int64_t devices = s->dp * s->tp * s->pp * s->cp, per = 0;
     const char *per_text = val(d, "nproc-per-node", NULL);
-    if (per_text && find(d, "nnodes") && !nd_parse_int64(per_text, 1, 1 << 20, &per) && devices % per == 0 &&
-        world_size(d) != devices)
-        plan_number(p, "nnodes", devices / per, true, NULL);
+    int64_t world = world_size(d);
+    if (per_text && !nd_parse_int64(per_text, 1, 1 << 20, &per) && world && world != devices) {
+        if (devices % per)
+            rc = nd_error_set(err, ND_EINPUT,
+                              "%s: the choice's %lld devices are not whole nodes of the launcher's "
+                              "--nproc_per_node %lld: nd cannot write the launcher for it (give -d a "
+                              "multiple of %lld)",
+                              run->source, (long long)devices, (long long)per, (long long)per);
+        else
+            plan_number(p, "nnodes", devices / per, false, "nproc-per-node");
+    }
     nd_recompute m = fw_choice_mode(c);
     if (m == ND_RECOMPUTE_OFF) {
         plan_edit(p, rec, "", false, NULL);
@@ -1559,7 +1567,7 @@ static int fw_megatron_write(const nd_run *run, const nd_config_choice *c, const
         plan_edit(p, "recompute-num-layers", "", false, NULL);
     }
     int n = pl.n;
-    if (n >= MAX_EDITS)
+    if (!rc && n >= MAX_EDITS)
         rc = nd_error_set(err, ND_EINPUT, "%s: more than %d edits to write back", run->source, MAX_EDITS);
     qsort(edits, (size_t)n, sizeof *edits, cmp_edit);
     for (int i = 0; !rc && i + 1 < n; i++) /* sorted last first: each must end before the later one starts */
