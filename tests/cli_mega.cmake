@@ -170,3 +170,8 @@ nd_cli_test(mega_launch_nnodes_added 0 "^launch ok: .*DP=64 " env "CHECK=--nnode
 # 12 devices are not whole nodes of 8: refused rather than a launcher that runs another count
 nd_cli_test(mega_not_whole_nodes 2 "the choice's 12 devices are not whole nodes of the launcher's --nproc_per_node 8" sh -c
             "sed '/--nnodes \\$NNODES/d' ${MIXTRAL} > ${MEGA_OUT}/n12.sh && ${SEARCH} -y ${MEGA_OUT}/n12.sh -A H100 -d 12 -t 1 -o ${MEGA_OUT}/n12 --no-plots -q")
+# a layout of 3000 layers (3003 bytes) is read whole; one of 5000 is refused, not cut short
+nd_cli_test(mega_long_layout 0 "^layers: 1500,1500$" sh -c
+            "sh ${MEGA_DIR}/long_layout.sh ${MEGA_OUT}/l3000.sh 3000 && sh ${MEGA_DIR}/layers.sh ${EST} -y ${MEGA_OUT}/l3000.sh -A H100")
+nd_cli_test(mega_too_long_value 2 "l5000.sh:1: --pipeline-model-parallel-layout: its value is longer than the 4095 bytes nd reads" sh -c
+            "sh ${MEGA_DIR}/long_layout.sh ${MEGA_OUT}/l5000.sh 5000 && ${EST} -y ${MEGA_OUT}/l5000.sh -A H100")

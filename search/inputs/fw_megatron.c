@@ -24,7 +24,7 @@
 
 typedef struct arg {
     char name[64];     /* without the dashes, '_' as '-' */
-    char value[512];   /* variables expanded; "" for a switch */
+    char value[4096];  /* variables expanded; "" for a switch */
     size_t from, to;   /* the flag word's bytes */
     size_t vfrom, vto; /* the value word's bytes (equal when none) */
     int line;
@@ -32,6 +32,7 @@ typedef struct arg {
     bool unresolved; /* its value uses a variable the script does not set */
     bool inner;      /* it stands in a quoted variable's value (GPT_ARGS="...") */
     bool defaulted;  /* its value took a default for a variable the script does not set */
+    bool too_long;   /* its value does not fit value[] */
 } arg;
 
 /* A shell variable the script sets (NAME=value); every assignment is kept, in order. */
@@ -223,6 +224,7 @@ typedef struct outbuf {
     char *s;
     size_t used, size;
     bool defaulted; /* a default stood in for a variable the script does not set */
+    bool full;      /* a character did not fit */
 } outbuf;
 
 /* Its value (NULL when the script does not set it), noting in o a value that took a default;
@@ -237,7 +239,10 @@ static const char *var_value(const args_doc *d, const char *name, size_t n, outb
 
 static void put(outbuf *o, char c)
 {
-    if (o->used + 1 < o->size) o->s[o->used++] = c;
+    if (o->used + 1 < o->size)
+        o->s[o->used++] = c;
+    else
+        o->full = true;
     o->s[o->used] = '\0';
 }
 
@@ -523,13 +528,15 @@ static bool expand_into(const args_doc *d, const char *s, size_t n, int depth, o
     return ok;
 }
 
-static bool expand(const args_doc *d, const char *s, size_t n, char *out, size_t size, bool *defaulted)
+static bool expand(const args_doc *d, const char *s, size_t n, char *out, size_t size, bool *defaulted,
+                   bool *full)
 {
-    outbuf o = {out, 0, size, false};
+    outbuf o = {out, 0, size, false, false};
     out[0] = '\0';
     bool ok = expand_into(d, s, n, 0, &o);
     if (defaulted) *defaulted = o.defaulted;
-    return ok;
+    if (full) *full = o.full;
+    return ok && !o.full;
 }
 
 static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int line, bool inner,
@@ -558,7 +565,7 @@ static int read_assignment(args_doc *d, const word *w, const char *path, nd_erro
     char *value = malloc(size);
     if (!value) return nd_error_set(err, ND_ENOMEM, "out of memory");
     bool defaulted;
-    bool known = expand(d, t + vfrom, vto - vfrom, value, size, &defaulted);
+    bool known = expand(d, t + vfrom, vto - vfrom, value, size, &defaulted, NULL);
     var *v = &d->vars[d->n_vars];
     v->defaulted = defaulted;
     v->unknown = !known;
@@ -624,8 +631,8 @@ static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int
                 a->has_value = true;
             }
         }
-        if (a->has_value &&
-            !expand(d, d->text + a->vfrom, a->vto - a->vfrom, a->value, sizeof a->value, &a->defaulted))
+        if (a->has_value && !expand(d, d->text + a->vfrom, a->vto - a->vfrom, a->value, sizeof a->value,
+                                    &a->defaulted, &a->too_long))
             a->unresolved = true; /* an error only where nd needs the value */
     }
     return ND_OK;
@@ -1229,7 +1236,10 @@ static int fw_megatron_read(fw_reader *r)
     if (!rc) rc = read_training(&x);
     if (!rc) rc = read_strategy(&x);
     const arg *u = d->needed_unresolved;
-    if (!rc && u)
+    if (!rc && u && u->too_long)
+        rc = nd_error_set(r->err, ND_EINPUT, "%s:%d: --%s: its value is longer than the %zu bytes nd reads",
+                          r->path, u->line, u->name, sizeof u->value - 1);
+    else if (!rc && u)
         rc = nd_error_set(r->err, ND_EINPUT,
                           "%s:%d: --%s: '%.*s' uses a shell value nd does not read (a variable the script "
                           "does not set, a command's output or the script's arguments)",
