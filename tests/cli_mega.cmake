@@ -175,3 +175,6 @@ nd_cli_test(mega_long_layout 0 "^layers: 1500,1500$" sh -c
             "sh ${MEGA_DIR}/long_layout.sh ${MEGA_OUT}/l3000.sh 3000 && sh ${MEGA_DIR}/layers.sh ${EST} -y ${MEGA_OUT}/l3000.sh -A H100")
 nd_cli_test(mega_too_long_value 2 "l5000.sh:1: --pipeline-model-parallel-layout: its value is longer than the 4095 bytes nd reads" sh -c
             "sh ${MEGA_DIR}/long_layout.sh ${MEGA_OUT}/l5000.sh 5000 && ${EST} -y ${MEGA_OUT}/l5000.sh -A H100")
+# Megatron's own list for DeepSeek-V3's 61 layers, ([0]*3+[1]*58): the same 671B model
+nd_cli_test(mega_moe_freq_megatron_list 0 "^parameters: 671,026,419,200 " sh -c
+            "sed -f ${MEGA_DIR}/dsv3_megatron_freq.sed ${DSV3} > ${MEGA_OUT}/mfl.sh && ${EST} -y ${MEGA_OUT}/mfl.sh -A H100")
