@@ -251,7 +251,9 @@ int nd_config_derive(nd_run *run, nd_error *err)
                                 "context.device_num), from which DP follows",
                                 run->source);
         if (run->devices % model)
-            return nd_error_set(err, ND_EUSAGE, "-d %lld: the devices do not divide over TP x PP x CP = %lld",
+            return nd_error_set(err, ND_EUSAGE,
+                                "-d %lld: the devices (-d, else the config's world size) do not divide "
+                                "over TP x PP x CP = %lld",
                                 (long long)run->devices, (long long)model);
         s->dp = run->devices / model;
     }

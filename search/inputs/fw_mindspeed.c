@@ -58,6 +58,23 @@ static const char *scalar(const cJSON *v, char *buf, size_t size)
     return buf;
 }
 
+/* A JSON number that must be a whole number in [min, max]: 0 and *out set; 1 when the key
+ * is absent (or null); an error naming the file and key for a fraction, an infinity or a
+ * number out of range (a double's cast to int64 is checked, never undefined). */
+static int whole(fw_reader *r, const cJSON *v, const char *key, int64_t min, int64_t max, int64_t *out)
+{
+    if (!v || cJSON_IsNull(v)) return 1;
+    double x = v->valuedouble;
+    if (!cJSON_IsNumber(v) || !isfinite(x) || x != floor(x) || x < (double)min || x > (double)max) {
+        char shown[40] = "a value that is not a number";
+        if (cJSON_IsNumber(v)) snprintf(shown, sizeof shown, "%.17g", x);
+        return nd_error_set(r->err, ND_EINPUT, "%s: %s: %s is not a whole number from %lld to %lld", r->path,
+                            key, shown, (long long)min, (long long)max);
+    }
+    *out = (int64_t)x;
+    return 0;
+}
+
 static int read_module(fw_reader *r, const cJSON *mod)
 {
     static const struct {
@@ -101,24 +118,44 @@ static int read_module(fw_reader *r, const cJSON *mod)
         rc = fw_train(r, "precision", fw_precision_of(dtype), 0, "params_dtype");
     if (!rc && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(mod, "moe_grouped_gemm")))
         rc = fw_train(r, "moe_grouped_gemm", "true", 0, "moe_grouped_gemm");
-    /* recompute_num_layers: the layers each stage recomputes fully (an int, or one per stage) */
+    /* recompute_num_layers: the layers each stage recomputes fully (an int, or one per stage;
+     * -1 = every layer) */
     const cJSON *rec = cJSON_GetObjectItemCaseSensitive(mod, "recompute_num_layers"), *item;
     nd_run_layout *L = &r->run->layout;
-    if (cJSON_IsNumber(rec) && rec->valuedouble > 0) {
-        L->has_recompute = true;
-        for (int i = 0; i < ND_RUN_MAX_STAGES; i++) L->recompute[i] = (int64_t)rec->valuedouble;
-    } else if (cJSON_IsArray(rec)) {
+    int64_t k = 0;
+    if (!rc && cJSON_IsArray(rec)) {
         int i = 0;
-        cJSON_ArrayForEach(item, rec) if (i < ND_RUN_MAX_STAGES) L->recompute[i++] =
-            (int64_t)item->valuedouble;
+        cJSON_ArrayForEach(item, rec)
+        {
+            if (i >= ND_RUN_MAX_STAGES) break;
+            if (whole(r, item, "recompute_num_layers[]", -1, 1 << 24, &k) != 0)
+                return rc ? rc
+                          : nd_error_set(r->err, ND_EINPUT, "%s: recompute_num_layers[%d]: not a number",
+                                         r->path, i);
+            L->recompute[i++] = k;
+        }
         L->has_recompute = i > 0;
+    } else if (!rc && rec) {
+        int got = whole(r, rec, "recompute_num_layers", 0, 1 << 24, &k);
+        if (got < 0) return got;
+        if (got == 0 && k > 0) {
+            L->has_recompute = true;
+            for (int i = 0; i < ND_RUN_MAX_STAGES; i++) L->recompute[i] = k;
+        }
     }
     if (!rc) rc = fw_train(r, "recompute", L->has_recompute ? "full" : "off", 0, "recompute_num_layers");
     const cJSON *parts = cJSON_GetObjectItemCaseSensitive(mod, "pipeline_num_layers");
     int i = 0;
-    if (cJSON_IsArray(parts))
-        cJSON_ArrayForEach(item, parts) if (i < ND_RUN_MAX_STAGES && cJSON_IsNumber(item)) L->layers[i++] =
-            (int64_t)item->valuedouble;
+    if (!rc && cJSON_IsArray(parts)) cJSON_ArrayForEach(item, parts)
+        {
+            if (i >= ND_RUN_MAX_STAGES) break;
+            int got = whole(r, item, "pipeline_num_layers[]", 0, 1 << 24, &k);
+            if (got)
+                return got < 0
+                           ? got
+                           : nd_error_set(r->err, ND_EINPUT, "%s: pipeline_num_layers[%d]: null", r->path, i);
+            L->layers[i++] = k;
+        }
     L->has_layers = i > 0;
     L->stages = i;
     return rc;
@@ -146,12 +183,14 @@ static int read_degrees(fw_reader *r, const cJSON *root, const cJSON *mod)
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(tmp, degrees[i].tmp);
         char where[64];
         snprintf(where, sizeof where, "tmp.%s", degrees[i].tmp);
-        if (!cJSON_IsNumber(v) && degrees[i].theirs) {
+        if (!v && degrees[i].theirs) {
             v = cJSON_GetObjectItemCaseSensitive(mod, degrees[i].theirs);
             snprintf(where, sizeof where, "%s", degrees[i].theirs);
         }
-        if (cJSON_IsNumber(v) && v->valuedouble >= 1)
-            rc = fw_degree(r, degrees[i].dim, (int64_t)v->valuedouble, 0, where);
+        int64_t k = 0;
+        int got = whole(r, v, where, 0, 1 << 24, &k);
+        if (got < 0) return got;
+        if (got == 0 && k >= 1) rc = fw_degree(r, degrees[i].dim, k, 0, where); /* 0: not set */
     }
     if (!rc && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(mod, "sequence_parallel")))
         rc = fw_strategy(r, "SP", "1", 0, "sequence_parallel");

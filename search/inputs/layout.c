@@ -44,6 +44,12 @@ int nd_layout_strategy(nd_run *run, char *note, size_t size)
     const nd_run_layout *L = &run->layout;
     nd_strategy *s = &run->strategy;
     note[0] = '\0';
+    if (!nd_layout_stated(L) && s->layout) { /* the layers per stage its layout states, bound already */
+        snprintf(note, size,
+                 "-mppb: %s: the layers per stage its pipeline layout states, no recompute counts",
+                 run->source);
+        return 0;
+    }
     if (!nd_layout_stated(L)) {
         snprintf(note, size, "-mppb: %s states no per-stage layers or recompute: nothing to apply",
                  run->source);

@@ -1,0 +1,180 @@
+# cli_mega.cmake — Megatron-LM and MindSpeed-LLM launch scripts as real ones spell them
+# (issue 25; issue 27's variable cap and MindSpeed json casts): the public scripts of
+# samples/frameworks/real/ (README.md there names each one's repository, commit and licence)
+# read with their published parameter counts, searched, written back, launched with the
+# launcher stubbed and read back; and each spelling on its own.
+set(MEGA_REAL ${SAMPLES}/frameworks/real)
+set(MEGA_DIR ${CMAKE_CURRENT_SOURCE_DIR}/mega)
+set(MEGA_OUT ${CMAKE_CURRENT_BINARY_DIR}/mega-out)
+set(MEGA_BIN $<TARGET_FILE_DIR:nd-estimate>)
+set(MIXTRAL ${MEGA_REAL}/megatron_mixtral_8x7b.sh)
+set(DSV3 ${MEGA_REAL}/mindspeed_deepseek3_671b_4k.sh)
+set(QWEN72 ${MEGA_REAL}/mindspeed_qwen25_72b_32k.sh)
+set(QWEN3 ${MEGA_REAL}/mindspeed_qwen3_235b_a22b_4k.sh)
+file(MAKE_DIRECTORY ${MEGA_OUT})
+# the lines a written script may change: the strategy's flags and the variables they use
+set(MEGA_KEYS "parallel-size|micro-batch-size|global-batch-size|sequence-parallel|distributed-optimizer|recompute|nnodes|virtual|num-layer-list|schedules-method|pipeline-num-layers|pipeline-split|pipeline-model-parallel-layout|moe-tp-extend-ep|noop-layers|--num-layers |^[<>] *$|^[<>] (TP|PP|CP|EP|VPP|MBS|GBS|NNODES|NUM_LAYERS)=")
+
+# ---- parameter counts -----------------------------------------------------------------------
+# Mixtral 8x7B: 46,702,792,704, the count of Mixtral-8x7B-v0.1's safetensors (Mistral's
+# published 46.7B), with the experts --ffn-hidden-size wide (Megatron's default when
+# --moe-ffn-hidden-size is absent); its launcher has 8 x ${SLURM_NNODES:-"1"} devices.
+nd_cli_test(mega_mixtral_params 0 "^parameters: 46,702,792,704, active per token 12,879,925,248"
+            ${EST} -y ${MIXTRAL} -A H100 -d 64)
+nd_cli_test(mega_mixtral_launcher_world 2 "EP=8 ETP=1: experts fold over the MP\\*CP\\*DP = 2 ranks"
+            ${EST} -y ${MIXTRAL} -A H100)
+# Every other layer MoE (--moe-layer-freq 2, and as Megatron's list): by hand, 16 MoE layers
+# fewer: 46,702,792,704 - 16 x (8 x 3 x 4096 x 14336 + 8 x 4096 - 3 x 4096 x 14336)
+# = 26,972,262,400.
+nd_cli_test(mega_moe_freq_int 0 "^parameters: 26,972,262,400," sh -c
+            "sed 's/--num-experts 8/--num-experts 8 --moe-layer-freq 2/' ${MIXTRAL} > ${MEGA_OUT}/freq2.sh && ${EST} -y ${MEGA_OUT}/freq2.sh -A H100 -d 64")
+nd_cli_test(mega_moe_freq_list 0 "^parameters: 26,972,262,400," sh -c
+            "sed 's/--num-experts 8/--num-experts 8 --moe-layer-freq \"[1,0]*16\"/' ${MIXTRAL} > ${MEGA_OUT}/freql.sh && ${EST} -y ${MEGA_OUT}/freql.sh -A H100 -d 64")
+nd_cli_test(mega_moe_freq_unrepresented 2 "--moe-layer-freq: '\\[1,1,0\\]\\*10\\+\\[1,1\\]': nd represents dense first layers then MoE, or every k-th layer MoE" sh -c
+            "sed 's/--num-experts 8/--num-experts 8 --moe-layer-freq \"[1,1,0]*10+[1,1]\"/' ${MIXTRAL} > ${MEGA_OUT}/freqb.sh && ${EST} -y ${MEGA_OUT}/freqb.sh -A H100 -d 64")
+nd_cli_test(mega_moe_freq_length 2 "--moe-layer-freq: 20 entries for 32 layers" sh -c
+            "sed 's/--num-experts 8/--num-experts 8 --moe-layer-freq \"[1,0]*10\"/' ${MIXTRAL} > ${MEGA_OUT}/freqn.sh && ${EST} -y ${MEGA_OUT}/freqn.sh -A H100 -d 64")
+# DeepSeek-V3 in MindSpeed's spelling (MLA, first 3 dense, one shared expert, 64 layers of
+# which --noop-layers 61,62,63 are identities): 671,026,419,200, the count nd gives
+# DeepSeek-V3's own config.json (DeepSeek's published 671B), and its MTP module beside it.
+nd_cli_test(mega_dsv3_params 0 "^parameters: 671,026,419,200 \\(with MTP 682,636,487,424\\)"
+            ${EST} -y ${DSV3} -A H100)
+# the no-op layers empty chunk 15 of 16 (layers 60-63 hold one real layer), which DualPipeV's
+# V puts on rank 0 beside chunk 0: rank 0 holds 4 + 1 layers, every other rank 8
+nd_cli_test(mega_dsv3_noop_v 0 "^layers: 5,8,8,8,8,8,8,8$" sh ${MEGA_DIR}/layers.sh ${EST} -y ${DSV3} -A H100)
+nd_cli_test(mega_dsv3_dualpipev 0 "schedule=dualpipev" ${EST} -y ${DSV3} -A H100)
+# MindSpeed's --moe-layer-freq -1 (every layer MoE after the dense ones): the same model
+nd_cli_test(mega_moe_freq_minus_one 0 "^parameters: 671,026,419,200 " sh -c
+            "sed 's/--moe-layer-freq 1 /--moe-layer-freq -1 /' ${DSV3} > ${MEGA_OUT}/m1.sh && ${EST} -y ${MEGA_OUT}/m1.sh -A H100")
+# Megatron's list for the same model: 3 dense, then 61 MoE (no-op places included: 64 entries)
+nd_cli_test(mega_moe_freq_dense_first 0 "^parameters: 671,026,419,200 " sh -c
+            "sed -e 's/--first-k-dense-replace 3 //' -e 's/--moe-layer-freq 1 /--moe-layer-freq ([0]*3+[1]*61) /' ${DSV3} > ${MEGA_OUT}/ml.sh && ${EST} -y ${MEGA_OUT}/ml.sh -A H100")
+# Qwen2.5-72B: 72,706,203,648 (Qwen's published 72.7B); MindSpeed's --num-layer-list
+# 17,20,22,21 is the layers of each stage, with and without -mppb
+nd_cli_test(mega_qwen72_params 0 "^parameters: 72,706,203,648," ${EST} -y ${QWEN72} -A H100)
+nd_cli_test(mega_qwen72_layer_list 0 "^layers: 17,20,22,21$" sh ${MEGA_DIR}/layers.sh ${EST} -y ${QWEN72} -A H100)
+nd_cli_test(mega_qwen72_layer_list_mppb 0 "^layers: 17,20,22,21$" sh ${MEGA_DIR}/layers.sh ${EST} -y ${QWEN72}
+            -A H100 -mppb)
+nd_cli_test(mega_layer_list_sum 2 "--num-layer-list 17,20,22,20: not PP=4 counts that sum to the 80 layers" sh -c
+            "sed 's/--num-layer-list 17,20,22,21/--num-layer-list 17,20,22,20/' ${QWEN72} > ${MEGA_OUT}/ll.sh && ${EST} -y ${MEGA_OUT}/ll.sh -A H100")
+# --grad-reduce-in-bf16: gradients kept in bf16, 2 bytes a parameter like the bf16 weights,
+# so the grads column equals the params column (fp32 main_grad buffers would double it)
+nd_cli_test(mega_grad_reduce_bf16 0 "^ +0 +17 +3855 +3855 " sh -c
+            "sed 's/--bf16 /--bf16 --grad-reduce-in-bf16 /' ${QWEN72} > ${MEGA_OUT}/g16.sh && ${EST} -y ${MEGA_OUT}/g16.sh -A H100")
+nd_cli_test(mega_grad_fp32_default 0 "^ +0 +17 +3855 +7710 " ${EST} -y ${QWEN72} -A H100)
+
+# ---- the pipeline-layout flags ---------------------------------------------------------------
+nd_cli_test(mega_layout_flag 0 "^layers: 17,20,22,21$" sh -c
+            "sed \"s/--num-layer-list 17,20,22,21/--pipeline-model-parallel-layout Et*17|t*20|t*22|t*21L/\" ${QWEN72} > ${MEGA_OUT}/lay.sh && sh ${MEGA_DIR}/layers.sh ${EST} -y ${MEGA_OUT}/lay.sh -A H100")
+# Megatron's DeepSeek-V3 layout puts the MTP layer in a stage of its own: nd says so
+nd_cli_test(mega_layout_standalone_mtp 2 "standalone MTP stage is not represented" sh -c
+            "sed -e 's/--noop-layers 61,62,63 //' -e 's/NUM_LAYERS=64/NUM_LAYERS=61/' -e 's/--schedules-method dualpipev //' -e 's/PP=8/PP=16/' -e 's/--moe-fb-overlap /--moe-fb-overlap --pipeline-model-parallel-layout Et*3|(tt|)*29,m|L /' ${DSV3} > ${MEGA_OUT}/mtp.sh && ${EST} -y ${MEGA_OUT}/mtp.sh -A H100 -d 1024")
+nd_cli_test(mega_vpp_per_chunk 0 "VPP=4 .*schedule=interleaved" sh -c
+            "sed 's/--num-layer-list 17,20,22,21/--num-layers-per-virtual-pipeline-stage 5/' ${QWEN72} > ${MEGA_OUT}/v5.sh && ${EST} -y ${MEGA_OUT}/v5.sh -A H100")
+nd_cli_test(mega_vpp_legacy 0 "VPP=2 .*schedule=interleaved" sh -c
+            "sed 's/--num-layer-list 17,20,22,21/--virtual-pipeline-model-parallel-size 2/' ${QWEN72} > ${MEGA_OUT}/v2.sh && ${EST} -y ${MEGA_OUT}/v2.sh -A H100")
+nd_cli_test(mega_first_last 0 "^layers: 17,21,21,21$" sh -c
+            "sed 's/--num-layer-list 17,20,22,21/--decoder-first-pipeline-num-layers 17 --decoder-last-pipeline-num-layers 21/' ${QWEN72} > ${MEGA_OUT}/fl.sh && sh ${MEGA_DIR}/layers.sh ${EST} -y ${MEGA_OUT}/fl.sh -A H100")
+
+# ---- launchers: shell arithmetic, -d, variables ------------------------------------------------
+# bash gives --nproc_per_node 8 --nnodes 2 (the second test asks bash itself)
+nd_cli_test(mega_arith_world 0 "^arith on 16 x H100" ${EST} -y ${MEGA_DIR}/arith.sh -A H100)
+nd_cli_test(mega_arith_dp 0 "^strategy: DP=8 MP=2 " ${EST} -y ${MEGA_DIR}/arith.sh -A H100)
+nd_cli_test(mega_arith_bash_agrees 0 "^--nproc_per_node 8 --nnodes 2 pretrain_gpt.py" bash
+            ${MEGA_DIR}/bash_launch.sh ${MEGA_DIR}/arith.sh)
+# -d overrides a launcher whose count (8 x 3) does not divide TP x PP x CP = 128
+nd_cli_test(mega_launcher_not_dividing 2 "-d 24: the devices \\(-d, else the config's world size\\) do not divide over TP x PP x CP = 128" sh -c
+            "sed 's/^NNODES=16/NNODES=3/' ${QWEN72} > ${MEGA_OUT}/n3.sh && ${EST} -y ${MEGA_OUT}/n3.sh -A H100")
+nd_cli_test(mega_d_overrides_launcher 0 "^strategy: DP=2 MP=8 PP=4 CP=4 " sh -c
+            "sed 's/^NNODES=16/NNODES=3/' ${QWEN72} > ${MEGA_OUT}/n3d.sh && ${EST} -y ${MEGA_OUT}/n3d.sh -A H100 -d 256")
+# issue 27: no cap on the variables a script sets (TP is the 301st)
+nd_cli_test(mega_300_variables 0 "^strategy: DP=4 MP=8 PP=2 " sh -c
+            "sh ${MEGA_DIR}/vars300.sh ${SAMPLES}/frameworks/megatron_llama3_8b.sh ${MEGA_OUT}/vars.sh && ${EST} -y ${MEGA_OUT}/vars.sh -A H100")
+
+# ---- issue 27: MindSpeed json numbers are checked before they are cast -----------------------
+foreach(bad "1e308" "2.5" "0.5" "-3")
+  string(MAKE_C_IDENTIFIER "${bad}" id)
+  nd_cli_test(mega_mindspeed_json_tp_${id} 2 "tp${id}.json: tmp.tp: .* is not a whole number from 0 to 16777216" sh -c
+              "sed 's/\"tp\": 4/\"tp\": ${bad}/' ${SAMPLES}/frameworks/mindspeed_qwen2_7b.json > ${MEGA_OUT}/tp${id}.json && ${EST} -y ${MEGA_OUT}/tp${id}.json -A H100")
+endforeach()
+nd_cli_test(mega_mindspeed_json_pipeline_fraction 2 "pipeline_num_layers\\[\\]: 14.5 is not a whole number" sh -c
+            "sed 's/\\[14, 14\\]/[14.5, 13.5]/' ${SAMPLES}/frameworks/mindspeed_qwen2_7b.json > ${MEGA_OUT}/pl.json && ${EST} -y ${MEGA_OUT}/pl.json -A H100")
+
+# ---- the real scripts end to end: searched, written back, launched (stubbed), read back -------
+foreach(script megatron_mixtral_8x7b mindspeed_deepseek3_671b_4k mindspeed_qwen25_72b_32k
+        mindspeed_qwen3_235b_a22b_4k)
+  set(devices -A H100)
+  if(script STREQUAL "megatron_mixtral_8x7b")
+    set(devices -A H100 -d 64)
+  elseif(script STREQUAL "mindspeed_qwen3_235b_a22b_4k")
+    set(devices -A A3) # the script's Ascend A3 (16 NPUs a node)
+  endif()
+  nd_cli_test(mega_launch_${script} 0 "^launch ok: " sh ${MEGA_DIR}/real_launch.sh ${MEGA_BIN}
+              ${MEGA_REAL}/${script}.sh ${MEGA_OUT}/${script} "${MEGA_KEYS}" ${devices})
+endforeach()
+# flags nd adds on a one-line command go after whole words: the quoted value and the
+# ${VAR:-"..."} default stay as they were
+nd_cli_test(mega_launch_oneline 0 "^launch ok: " env "CHECK=--tensorboard-dir \"\${CKPT}/tb board\" --wandb-exp-name \${WANDB_NAME:-\"my run\"}"
+            sh ${MEGA_DIR}/variant.sh ${MEGA_BIN} ${MEGA_DIR}/oneline.sh "s/^#.*//" ${MEGA_OUT}/oneline "parallel-size|^[<>] *$|pretrain_gpt" -A H100)
+# a variable used once is changed at its assignment: the flag keeps ${TP}
+nd_cli_test(mega_launch_variable_kept 0 "^launch ok: " env "CHECK=--tensor-model-parallel-size \${TP}"
+            sh ${MEGA_DIR}/variant.sh ${MEGA_BIN} ${QWEN72} "s/^#.*//" ${MEGA_OUT}/qvar "${MEGA_KEYS}" -A H100)
+# the layout flag: the choice's layout in its place
+nd_cli_test(mega_launch_layout 0 "^launch ok: " sh ${MEGA_DIR}/variant.sh ${MEGA_BIN} ${QWEN72}
+            "s/--num-layer-list 17,20,22,21/--pipeline-model-parallel-layout Et*17|t*20|t*22|t*21L/" ${MEGA_OUT}/qlay "${MEGA_KEYS}" -A H100)
+nd_cli_test(mega_launch_vpp_legacy 0 "^launch ok: " sh ${MEGA_DIR}/variant.sh ${MEGA_BIN} ${QWEN72}
+            "s/--num-layer-list 17,20,22,21/--virtual-pipeline-model-parallel-size 2/" ${MEGA_OUT}/qvpp "${MEGA_KEYS}" -A H100)
+# a search at another -d than the script's own (128, stated, dividing): the written script's
+# --nnodes is the choice's (64 / 8 = 8; $NNODES is used by WORLD_SIZE too, so the flag takes it)
+nd_cli_test(mega_launch_qwen72_d64 0 "^launch ok: .*DP=4 " sh ${MEGA_DIR}/real_launch.sh ${MEGA_BIN}
+            ${QWEN72} ${MEGA_OUT}/qwen_d64 "${MEGA_KEYS}" -A H100 -d 64)
+# a stated launcher is the job's count: nd-estimate -d must agree with it
+nd_cli_test(mega_stated_launcher 2 "DP\\*MP\\*PP\\*CP = 1\\*8\\*4\\*4 = 128 devices, but the cluster has 64"
+            ${EST} -y ${QWEN72} -A H100 -d 64)
+# no degree flags at all: the new ones go beside --num-layers, not after the script's last
+# word (a ${WANDB_NAME:-"..."} default, inside which they once landed)
+nd_cli_test(mega_launch_no_degrees 0 "^launch ok: " env "CHECK=--wandb-exp-name \${WANDB_NAME:-\"my run\"}"
+            sh ${MEGA_DIR}/variant.sh ${MEGA_BIN} ${MEGA_DIR}/oneline.sh "s/ --tensor-model-parallel-size 8//" ${MEGA_OUT}/nodeg "parallel-size|^[<>] *$|pretrain_gpt" -A H100)
+# MindSpeed's --moe-tp-extend-ep: EP=8 over TP=4 unsharded is 32 expert ranks, ETP 1
+nd_cli_test(mega_dsv3_tp_extend_ep 0 "^strategy: DP=16 MP=4 PP=8 CP=1 EP=32 ETP=1 " ${EST} -y ${DSV3} -A H100)
+# Qwen3-235B-A22B (MindSpeed-LLM, A3): 235,093,610,496 = the checkpoint's 235,093,634,560
+# (Qwen's published 235B) less the q/k norms the script does not state (--qk-layernorm
+# absent: 94 layers x 2 x 128 = 24,064); --noop-layers 94,95 with VPP 3 (96 / (4 x 8)) empty
+# two places of chunk 11, rank 3's last; --moe-tp-extend-ep makes EP 32 x TP 2 = 64
+nd_cli_test(mega_qwen3_params 0 "^parameters: 235,093,610,496, active per token 22,190,739,456" ${EST} -y ${QWEN3} -A A3)
+nd_cli_test(mega_qwen3_noop_vpp 0 "^layers: 24,24,24,22$" sh ${MEGA_DIR}/layers.sh ${EST} -y ${QWEN3} -A A3)
+nd_cli_test(mega_qwen3_strategy 0 "^strategy: DP=32 MP=2 PP=4 CP=1 EP=64 ETP=1 .* VPP=3 .*recompute=full schedule=interleaved"
+            ${EST} -y ${QWEN3} -A A3)
+# flags inside quoted array elements ("--vocab-size 128256", split by ${ARGS[@]}): Llama 3 8B's
+# 8,030,261,248 (Meta's published 8.03B) with the vocabulary the element states, no default
+nd_cli_test(mega_quoted_array_words 0 "^parameters: 8,030,261,248," ${EST} -y ${MEGA_DIR}/quoted_words.sh -A H100)
+nd_cli_test(mega_quoted_array_no_default 0 "^0$" sh -c
+            "${EST} -y ${MEGA_DIR}/quoted_words.sh -A H100 2>&1 >/dev/null | grep -c 'a vocabulary of' || true")
+# NVIDIA's DeepSeek-V3 layout "Et*2|(tt|)*22t|(tt|)*7mL" (32 chunks: PP 8 x VPP 4) in the
+# MindSpeed script: rank r holds chunks r, r+8, r+16, r+24; rank 7's are 2 + 2 + 1 + 0 (the
+# MTP layer and the loss) = 5 layers, the others 8 (by hand from the layout)
+nd_cli_test(mega_dsv3_layout 0 "^layers: 8,8,8,8,8,8,8,5$" sh -c
+            "sed -f ${MEGA_DIR}/dsv3_layout.sed ${DSV3} > ${MEGA_OUT}/dsl.sh && sh ${MEGA_DIR}/layers.sh ${EST} -y ${MEGA_OUT}/dsl.sh -A H100")
+nd_cli_test(mega_launch_dsv3_layout 0 "^launch ok: .*VPP=4 " sh ${MEGA_DIR}/variant.sh ${MEGA_BIN} ${DSV3}
+            @${MEGA_DIR}/dsv3_layout.sed ${MEGA_OUT}/dsv3_layout "${MEGA_KEYS}" -A H100)
+# a variable set from a command's output is not a value nd knows (not its ${TP:-2} default)
+nd_cli_test(mega_unknown_value 2 "unknown.sh:7: --tensor-model-parallel-size: '\\$\\{TP:-2\\}' uses a shell value nd does not read \\(a variable the script does not set, a command's output or the script's arguments\\)"
+            ${EST} -y ${MEGA_DIR}/unknown.sh -A H100 -d 8)
+nd_cli_test(mega_unknown_world 0 "^strategy: DP=8 MP=1 " sh -c
+            "sed 's/^TP=.*/TP=1/' ${MEGA_DIR}/unknown.sh > ${MEGA_OUT}/unknown_world.sh && ${EST} -y ${MEGA_OUT}/unknown_world.sh -A H100 -d 8")
+# nesting past reason never runs the stack out (every group, default and expression is bounded)
+nd_cli_test(mega_deep_nesting 0 "^no crash: 6 scripts" sh ${MEGA_DIR}/deep_nesting.sh ${EST} ${MEGA_OUT}/deep)
+# a launcher without --nnodes (one node of 8) searched on -d 64: the written one gains --nnodes 8
+nd_cli_test(mega_launch_nnodes_added 0 "^launch ok: .*DP=64 " env "CHECK=--nnodes 8"
+            sh ${MEGA_DIR}/variant.sh ${MEGA_BIN} ${MIXTRAL} "/--nnodes \\$NNODES/d" ${MEGA_OUT}/nonodes "${MEGA_KEYS}" -A H100 -d 64)
+# 12 devices are not whole nodes of 8: refused rather than a launcher that runs another count
+nd_cli_test(mega_not_whole_nodes 2 "the choice's 12 devices are not whole nodes of the launcher's --nproc_per_node 8" sh -c
+            "sed '/--nnodes \\$NNODES/d' ${MIXTRAL} > ${MEGA_OUT}/n12.sh && ${SEARCH} -y ${MEGA_OUT}/n12.sh -A H100 -d 12 -t 1 -o ${MEGA_OUT}/n12 --no-plots -q")
+# a layout of 3000 layers (3003 bytes) is read whole; one of 5000 is refused, not cut short
+nd_cli_test(mega_long_layout 0 "^layers: 1500,1500$" sh -c
+            "sh ${MEGA_DIR}/long_layout.sh ${MEGA_OUT}/l3000.sh 3000 && sh ${MEGA_DIR}/layers.sh ${EST} -y ${MEGA_OUT}/l3000.sh -A H100")
+nd_cli_test(mega_too_long_value 2 "l5000.sh:1: --pipeline-model-parallel-layout: its value is longer than the 4095 bytes nd reads" sh -c
+            "sh ${MEGA_DIR}/long_layout.sh ${MEGA_OUT}/l5000.sh 5000 && ${EST} -y ${MEGA_OUT}/l5000.sh -A H100")
+# Megatron's own list for DeepSeek-V3's 61 layers, ([0]*3+[1]*58): the same 671B model
+nd_cli_test(mega_moe_freq_megatron_list 0 "^parameters: 671,026,419,200 " sh -c
+            "sed -f ${MEGA_DIR}/dsv3_megatron_freq.sed ${DSV3} > ${MEGA_OUT}/mfl.sh && ${EST} -y ${MEGA_OUT}/mfl.sh -A H100")
