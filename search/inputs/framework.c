@@ -337,6 +337,7 @@ static int read_back(const nd_run *run, const nd_config_choice *c, const fw_form
             rc = nd_run_set(back, "global_batch", gbs, err);
         }
         if (!rc) rc = nd_config_derive(back, err);
+        if (!rc) rc = nd_run_bind_layout(back, err); /* a layout states VPP, as the session reads it */
         const char *first = file[MAIN] ? file[MAIN] : file[TRAIN] ? file[TRAIN] : file[ACCEL];
         char name[1200];
         snprintf(name, sizeof name, "%s%s%s%s", first ? first : run->source,
