@@ -186,7 +186,7 @@ static void write_yaml(FILE *fp, const nd_device *base, const nd_device_fit_resu
 
 int nd_fit_device_write(const char *path, const nd_device *base, const nd_device_fit_result *res,
                         const nd_device_fit_row *rows, const nd_fit_device_context *ctx, FILE *report,
-                        nd_device *fitted, nd_error *err)
+                        FILE *written, nd_device *fitted, nd_error *err)
 {
     char name[sizeof fitted->name];
     if (ctx->name) {
@@ -209,10 +209,10 @@ int nd_fit_device_write(const char *path, const nd_device *base, const nd_device
     write_yaml(out.fp, base, res, ctx, name);
     rc = nd_outfile_commit(&out, err);
     if (!rc) {
-        fprintf(report, "Device written to %s; price with --device-file %s -A %s.\n", path, path, name);
+        fprintf(written, "Device written to %s; price with --device-file %s -A %s.\n", path, path, name);
         if (ctx->previous) {
             nd_fit_drift_entry d[ND_HISTORY_TERMS];
-            nd_fit_drift_print(report, path, ctx->previous, d, device_drift(res, ctx->previous, d));
+            nd_fit_drift_print(written, path, ctx->previous, d, device_drift(res, ctx->previous, d));
         }
     }
     return rc;

@@ -59,6 +59,15 @@ const char *nd_text_hint(const char *word, const char *list, char buf[ND_TEXT_HI
  * or model name would reach a terminal or break the YAML nd writes). -1 otherwise. */
 long nd_text_name_chars(const char *s);
 
+/* The length of s cut to at most max bytes on a UTF-8 character boundary (a character the
+ * cut would split is left out whole). */
+size_t nd_text_cut_utf8(const char *s, size_t max);
+
+/* s as a message may show it: every control byte (C0, DEL, the lead byte of a UTF-8 C1
+ * control) written \xHH and a backslash \\, so an ESC sequence or a newline in a name read
+ * from a file never reaches the terminal raw. Cut to size - 1 bytes; returns buf. */
+const char *nd_text_shown(const char *s, char *buf, size_t size);
+
 /* Refuses (ND_EINPUT, naming path) text nd cannot read as UTF-8: a UTF-16 or UTF-32 byte
  * order mark, or NUL bytes among the first bytes (UTF-16 without a mark, or a binary
  * file), with the iconv command that converts it. 0 when the text may be UTF-8. */

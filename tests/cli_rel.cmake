@@ -1,0 +1,15 @@
+# Issue 27 (reliability, round three): hangs, lost or lying outputs, bounds. Each test fails
+# before its fix. Shell tests take the binaries' directory and the samples.
+set(REL_BIN $<TARGET_FILE_DIR:nd-search>)
+function(nd_rel_script name script)
+  add_test(NAME ${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/${script} ${REL_BIN} ${SAMPLES} ${ARGN})
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 300
+                       PASS_REGULAR_EXPRESSION ", 0 failed")
+endfunction()
+
+# Locks: one file named twice refused up front; X/Y swapped never deadlock; nothing created.
+nd_rel_script(cli_rel_fit_locks fit_locks.sh)
+# fit.history as real numbers (round trip with the first fit's values) and bounded.
+nd_rel_script(cli_rel_fit_history fit_history.sh)
+# Outputs named through a symlink are written through it (the link stays).
+nd_rel_script(cli_rel_symlink_outputs symlink_outputs.sh ${CMAKE_CURRENT_SOURCE_DIR}/data/classify/rank2.pt.trace.json)
