@@ -13,3 +13,5 @@ nd_rel_script(cli_rel_fit_locks fit_locks.sh)
 nd_rel_script(cli_rel_fit_history fit_history.sh)
 # Outputs named through a symlink are written through it (the link stays).
 nd_rel_script(cli_rel_symlink_outputs symlink_outputs.sh ${CMAKE_CURRENT_SOURCE_DIR}/data/classify/rank2.pt.trace.json)
+# --write_device writes only files --device-file reads: paths, names, history keys.
+nd_rel_script(cli_rel_fit_device_names fit_device_names.sh)
