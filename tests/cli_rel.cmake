@@ -15,3 +15,5 @@ nd_rel_script(cli_rel_fit_history fit_history.sh)
 nd_rel_script(cli_rel_symlink_outputs symlink_outputs.sh ${CMAKE_CURRENT_SOURCE_DIR}/data/classify/rank2.pt.trace.json)
 # --write_device writes only files --device-file reads: paths, names, history keys.
 nd_rel_script(cli_rel_fit_device_names fit_device_names.sh)
+# nd-classify --log --csv writes only rows nd-compare reads; what it leaves out is noted.
+nd_rel_script(cli_rel_classify_log_rows classify_log_rows.sh)
