@@ -17,3 +17,7 @@ nd_rel_script(cli_rel_symlink_outputs symlink_outputs.sh ${CMAKE_CURRENT_SOURCE_
 nd_rel_script(cli_rel_fit_device_names fit_device_names.sh)
 # nd-classify --log --csv writes only rows nd-compare reads; what it leaves out is noted.
 nd_rel_script(cli_rel_classify_log_rows classify_log_rows.sh)
+# -V: a shard named through many symlinks read once; parameters past 2^53 refused.
+nd_rel_script(cli_rel_census_bounds census_bounds.sh)
+# nd-plot holds a CSV in under 4x its size.
+nd_rel_script(cli_rel_plot_memory_bound plot_memory_bound.sh)

@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -383,6 +384,16 @@ int nd_census_build(const nd_run *run, const nd_device *device, const nd_checkpo
         const nd_tensor_info *ti = &t->items[i];
         role *r = &roles[i];
         read_role(ti->name, r);
+        /* every other sum is of some of these: checked here, none overflows (the reader also
+         * caps the whole at 2^53, checkpoint.c) */
+        if (ti->elements < 0 || ti->elements > INT64_MAX - c->params) {
+            free(roles);
+            free(sums);
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: the checkpoint's tensors hold more than 2^63 parameters in all (past "
+                                "tensor '%s'): not a checkpoint nd reads",
+                                t->dir, ti->name);
+        }
         c->params += ti->elements;
         if (r->layer >= m->layers) r->p = P_MTP; /* DeepSeek-V3 stores its MTP module as layer 61 */
         if (r->p == P_OTHER) {
