@@ -170,30 +170,3 @@ size_t nd_text_cut_utf8(const char *s, size_t max)
     while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80) k--;
     return k;
 }
-
-const char *nd_text_shown(const char *s, char *buf, size_t size)
-{
-    static const char hex[] = "0123456789abcdef";
-    size_t k = 0;
-    if (!size) return "";
-    for (const unsigned char *p = (const unsigned char *)s; *p && k + 1 < size; p++) {
-        unsigned c = *p;
-        /* C1 controls arrive as UTF-8 \xc2\x80..\xc2\x9f: escaped too, the lead as \xc2. */
-        bool control = c < 0x20 || c == 0x7f || (c == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f);
-        if (!control && c != '\\') {
-            buf[k++] = (char)c;
-            continue;
-        }
-        if (k + 5 > size) break;
-        buf[k++] = '\\';
-        if (c == '\\') {
-            buf[k++] = '\\';
-            continue;
-        }
-        buf[k++] = 'x';
-        buf[k++] = hex[c >> 4];
-        buf[k++] = hex[c & 15];
-    }
-    buf[k] = '\0';
-    return buf;
-}

@@ -21,3 +21,5 @@ nd_rel_script(cli_rel_classify_log_rows classify_log_rows.sh)
 nd_rel_script(cli_rel_census_bounds census_bounds.sh)
 # nd-plot holds a CSV in under 4x its size.
 nd_rel_script(cli_rel_plot_memory_bound plot_memory_bound.sh)
+# Names read from files (sweep directories, process groups, tensors) reach the terminal escaped.
+nd_rel_script(cli_rel_terminal_escapes terminal_escapes.sh ${CMAKE_CURRENT_SOURCE_DIR}/data/classify)

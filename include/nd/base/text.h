@@ -63,9 +63,10 @@ long nd_text_name_chars(const char *s);
  * cut would split is left out whole). */
 size_t nd_text_cut_utf8(const char *s, size_t max);
 
-/* s as a message may show it: every control byte (C0, DEL, the lead byte of a UTF-8 C1
- * control) written \xHH and a backslash \\, so an ESC sequence or a newline in a name read
- * from a file never reaches the terminal raw. Cut to size - 1 bytes; returns buf. */
+/* s as a message may show it, escaped as every error message is (base/error.c): a line
+ * break, a tab, another control byte (C0, DEL, C1) or a byte that is not UTF-8 written
+ * \n, \r, \t or \xHH, so an ESC sequence or a newline in a name read from a file never
+ * reaches the terminal raw. Cut to size - 1 bytes on a whole escape; returns buf. */
 const char *nd_text_shown(const char *s, char *buf, size_t size);
 
 /* Refuses (ND_EINPUT, naming path) text nd cannot read as UTF-8: a UTF-16 or UTF-32 byte
