@@ -23,3 +23,5 @@ nd_rel_script(cli_rel_census_bounds census_bounds.sh)
 nd_rel_script(cli_rel_plot_memory_bound plot_memory_bound.sh)
 # Names read from files (sweep directories, process groups, tensors) reach the terminal escaped.
 nd_rel_script(cli_rel_terminal_escapes terminal_escapes.sh ${CMAKE_CURRENT_SOURCE_DIR}/data/classify)
+# Messages: a strategy.txt error is the file's (no "Try --help"); --hold "" refused.
+nd_rel_script(cli_rel_messages messages_rel.sh ${CMAKE_CURRENT_SOURCE_DIR}/bad)

@@ -28,9 +28,14 @@ static int parse_hold(const char *list, nd_fit_options *o, nd_error *err)
         o->hold_auto = true;
         return ND_OK;
     }
-    nd_text_copy(buf, list, sizeof buf);
+    if (nd_text_copy(buf, list, sizeof buf) >= sizeof buf)
+        return nd_error_set(err, ND_EUSAGE, "--hold: a list of %zu bytes; nd reads at most %zu", strlen(list),
+                            sizeof buf - 1);
+    int named = 0;
     for (char *save = NULL, *key = strtok_r(buf, ",", &save); key; key = strtok_r(NULL, ",", &save)) {
         while (*key == ' ') key++;
+        if (!*key) continue;
+        named++;
         int k = nd_ratio_key_from_name(key), f = nd_fixed_cost_from_name(key),
             m = nd_memory_ratio_from_name(key);
         if (k >= 0)
@@ -46,6 +51,11 @@ static int parse_hold(const char *list, nd_fit_options *o, nd_error *err)
                                 "MEM_ACTIVATIONS, MEM_TRANSIENT)",
                                 list, key);
     }
+    if (!named)
+        return nd_error_set(err, ND_EUSAGE,
+                            "--hold '%s' names no key: give ratio keys, fixed costs or memory ratios "
+                            "(COMPUTE,DP_COMM,...) or auto",
+                            list);
     /* The step cannot split PP_COMM from BUBBLE: holding either holds both. */
     o->hold[ND_RATIO_PP_COMM] = o->hold[ND_RATIO_BUBBLE] =
         o->hold[ND_RATIO_PP_COMM] || o->hold[ND_RATIO_BUBBLE];
