@@ -53,15 +53,17 @@ for i in 1 2 3 4 5 6; do
 done
 result "two fits with X and Y swapped never deadlock" "$why"
 
-# A refused fit (the round does not identify every ratio without --hold) creates nothing.
+# A refused fit (the round does not identify every ratio without --hold) creates nothing and
+# says it wrote nothing (it printed "Device written to" and "Run list written to").
 mkdir fresh
 "$bin/nd-fit" -y "$run" --real_csv "$round" --write_ratios fresh/r.json --write_device fresh/d.yaml \
-  >out 2>err
+  --suggest 2 --run-list fresh/next.csv >out 2>err
 status=$?
 why=""
 [ "$status" -eq 2 ] || why="exit status $status, expected 2"
 [ -z "$(ls -A fresh)" ] || why="$why; left: $(ls -lA fresh | tr '\n' ' ')"
 grep -q "Device written to" out && why="$why; says 'Device written to' of a file it did not write"
+grep -q "Run list written to" out && why="$why; says 'Run list written to' of a file it did not write"
 result "a refused fit leaves no file, says no 'written'" "$why"
 
 echo "$passed passed, $failed failed"
