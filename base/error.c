@@ -1,6 +1,7 @@
 /* error.c — filling an nd_error: one line of printable UTF-8 naming file, line and field,
  * context prefixed to a message, and the exit status an error code means. */
 #include "nd/base/error.h"
+#include "nd/base/text.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -67,6 +68,13 @@ static size_t escape_line(char *dst, size_t size, const char *src)
     }
     dst[k] = '\0';
     return k;
+}
+
+const char *nd_text_shown(const char *s, char *buf, size_t size)
+{
+    if (!size) return "";
+    escape_line(buf, size, s);
+    return buf;
 }
 
 /* src as one line in dst. A message too long for dst keeps its start (the file) and its

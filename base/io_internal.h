@@ -9,9 +9,9 @@
  * run replaces it. Out of memory: ND_ENOMEM. */
 int nd_run_note_input(const struct stat *st);
 
-/* Inside a run, takes over a lock (nd_path_lock) on path: the run closes fd once its outputs
- * are renamed, or, when it fails, removes the file too if the lock created it and it is
- * still empty. false (the caller releases it) outside a run or when out of memory. */
-bool nd_run_hold_lock(int fd, const char *path, bool created);
+/* Inside a run, takes over a lock (nd_path_lock's descriptor of a locked directory): the run
+ * closes fd once its outputs are renamed or removed. false (the caller releases it) outside a
+ * run or when out of memory. */
+bool nd_run_hold_lock(int fd);
 
 #endif

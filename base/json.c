@@ -105,7 +105,8 @@ int nd_json_write_file(const char *path, const cJSON *doc, nd_error *err)
     nd_outfile out;
     int rc = nd_outfile_open(&out, path, err);
     if (rc) return rc;
-    if (nd_json_print(out.fp, doc)) {
+    /* A failed write (ENOSPC, EFBIG past `ulimit -f`) is left to the commit, which says why. */
+    if (nd_json_print(out.fp, doc) && !ferror(out.fp)) {
         nd_outfile_discard(&out);
         return nd_error_set(err, ND_EIO, "%s: cannot write", path);
     }

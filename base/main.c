@@ -9,6 +9,7 @@
 
 #include "nd/base/cmdline.h"
 #include "nd/base/io.h"
+#include "nd/base/text.h"
 
 void nd_main_start(void)
 {
@@ -19,7 +20,8 @@ void nd_main_start(void)
 /* "nd-X: wrote PATH" on stderr, one line per output. */
 static void say_wrote(void *program, const char *path, bool replaced)
 {
-    fprintf(stderr, "%s: wrote %s%s\n", (const char *)program, path,
+    char shown[4096]; /* a path may hold an ESC sequence or a newline: shown escaped */
+    fprintf(stderr, "%s: wrote %s%s\n", (const char *)program, nd_text_shown(path, shown, sizeof shown),
             replaced ? " (replacing an earlier file)" : "");
 }
 

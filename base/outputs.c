@@ -7,7 +7,9 @@
  * backup); if a rename fails, the destinations already renamed are put back from their
  * backups (or removed, when there was no earlier file) and the other temporaries removed.
  * A run also remembers the identity (device, inode) of every file it read, so that no output
- * replaces an input, whatever path (symlink, hard link, "./") names it.
+ * replaces an input, whatever path (symlink, hard link, "./") names it. An output named
+ * through a symlink is written through it: the temporary goes beside the file the link names
+ * and is renamed over that file, so the link stays.
  *
  * This is process-wide state, against the house rule of no globals, because it has no
  * other home: a signal handler can reach only globals, and a run is a process. It is
@@ -37,7 +39,8 @@
 enum { OUT_OPEN, OUT_STAGED };
 
 typedef struct nd_output {
-    char *dest;
+    char *dest;   /* as the user named it (messages) */
+    char *target; /* the file replaced: dest with its symlinks followed */
     char *tmp;    /* the temporary; NULL once renamed or removed */
     char *backup; /* a link to the earlier destination while a commit runs, or NULL */
     dev_t dev;    /* identity: the destination's, or its directory's when new */
@@ -52,13 +55,10 @@ typedef struct file_id {
     ino_t ino;
 } file_id;
 
-/* A lock on a file one of the run's outputs replaces (a round appended to): held until the
- * run's renames are done. */
-typedef struct held_lock {
-    int fd;
-    char *path;
-    bool created;
-} held_lock;
+/* A lock (nd_path_lock: a descriptor of a locked directory) on what one of the run's outputs
+ * replaces (a round appended to, a refitted ratios file): held until the run's renames are
+ * done. */
+typedef int held_lock;
 
 static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
 static nd_output *volatile outputs; /* every temporary of this process: the handler's list */
@@ -70,6 +70,8 @@ static size_t n_locks, cap_locks;
 static volatile pid_t owner; /* a child between fork and exec must not unlink our files */
 
 static const int handled_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+/* SIGXFSZ (a write past `ulimit -f`) is ignored instead: the write then fails with EFBIG and
+ * the run ends like any other failed write, its temporary removed and one line said. */
 #define N_HANDLED (ND_ARRAY_LEN(handled_signals))
 
 /* ---- signals ----------------------------------------------------------------------------- */
@@ -102,6 +104,11 @@ void nd_signals_install(void)
         act.sa_flags = SA_RESETHAND;
         sigaction(handled_signals[i], &act, NULL);
     }
+    struct sigaction ign;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGXFSZ, &ign, NULL);
 }
 
 void nd_signals_block(sigset_t *old)
@@ -163,7 +170,7 @@ static bool is_input(const struct stat *st)
     return false;
 }
 
-bool nd_run_hold_lock(int fd, const char *path, bool created)
+bool nd_run_hold_lock(int fd)
 {
     sigset_t old;
     bool held = false;
@@ -176,28 +183,18 @@ bool nd_run_hold_lock(int fd, const char *path, bool created)
             cap_locks = cap;
         }
     }
-    char *copy = running && n_locks < cap_locks ? nd_strdup(path) : NULL;
-    if (copy) {
-        locks[n_locks++] = (held_lock){fd, copy, created};
+    if (running && n_locks < cap_locks) {
+        locks[n_locks++] = fd;
         held = true;
     }
     run_leave(&old);
     return held;
 }
 
-/* Closes the held locks (releasing them); after a failed run, a file a lock created is
- * removed when it is still that empty file. */
-static void release_locks(bool failed)
+/* Closes the held locks (releasing them). */
+static void release_locks(void)
 {
-    for (size_t i = 0; i < n_locks; i++) {
-        struct stat fd_st, path_st;
-        if (failed && locks[i].created && fstat(locks[i].fd, &fd_st) == 0 && fd_st.st_size == 0 &&
-            stat(locks[i].path, &path_st) == 0 && path_st.st_dev == fd_st.st_dev &&
-            path_st.st_ino == fd_st.st_ino)
-            unlink(locks[i].path);
-        close(locks[i].fd);
-        free(locks[i].path);
-    }
+    for (size_t i = 0; i < n_locks; i++) close(locks[i]);
     free(locks);
     locks = NULL;
     n_locks = cap_locks = 0;
@@ -208,6 +205,7 @@ static void release_locks(bool failed)
 static void output_free(nd_output *p)
 {
     free(p->dest);
+    free(p->target);
     free(p->tmp);
     free(p->backup);
     free(p->new_name);
@@ -246,7 +244,7 @@ static const char *base_name(const char *path)
 static int check_destination(nd_output *p, const char *dir, nd_error *err)
 {
     struct stat st;
-    if (stat(p->dest, &st) == 0) {
+    if (stat(p->target, &st) == 0) {
         if (S_ISDIR(st.st_mode))
             return nd_error_set(err, ND_EINPUT, "%s: is a directory, not a file to write", p->dest);
         if (!S_ISREG(st.st_mode))
@@ -266,7 +264,7 @@ static int check_destination(nd_output *p, const char *dir, nd_error *err)
             return nd_error_set(err, ND_EIO, "%s: cannot write: %s", p->dest, strerror(errno));
         p->dev = st.st_dev;
         p->ino = st.st_ino;
-        if (!(p->new_name = nd_strdup(base_name(p->dest))))
+        if (!(p->new_name = nd_strdup(base_name(p->target))))
             return nd_error_set(err, ND_ENOMEM, "out of memory");
     }
     for (nd_output *q = outputs; q; q = q->next) {
@@ -289,10 +287,12 @@ int nd_outfile_open(nd_outfile *out, const char *path, nd_error *err)
     if (!*path || !*base_name(path))
         return nd_error_set(err, ND_EINPUT, "'%s': an output needs a file name", path);
     nd_output *p = calloc(1, sizeof *p);
-    char *dir = nd_path_dir(path);
+    char *dir = NULL;
     if (p) p->dest = nd_strdup(path);
-    if (p && dir && p->dest) p->tmp = temporary_template(dir, base_name(path));
-    if (!p || !dir || !p->dest || !p->tmp) {
+    if (p && p->dest) p->target = nd_path_resolve(path);
+    if (p && p->target) dir = nd_path_dir(p->target);
+    if (p && dir) p->tmp = temporary_template(dir, base_name(p->target));
+    if (!p || !dir || !p->dest || !p->target || !p->tmp) {
         free(dir);
         if (p) output_free(p);
         return nd_error_set(err, ND_ENOMEM, "out of memory");
@@ -392,7 +392,7 @@ int nd_outfile_commit(nd_outfile *out, nd_error *err)
         memset(out, 0, sizeof *out);
         return ND_OK;
     }
-    if (rename(p->tmp, p->dest) != 0) {
+    if (rename(p->tmp, p->target) != 0) {
         int rc = cannot_write(err, p->dest, errno);
         nd_outfile_discard(out);
         return rc;
@@ -454,9 +454,9 @@ static int make_backup(nd_output *p)
     for (int k = 0; k < 100; k++) {
         char *name = nd_path_printf("%s.b%d", p->tmp, k);
         if (!name) return ENOMEM;
-        int e = link(p->dest, name) == 0 ? 0 : errno;
+        int e = link(p->target, name) == 0 ? 0 : errno;
         if (e == EPERM || e == EMLINK || e == ENOTSUP || e == EOPNOTSUPP || e == ENOSYS)
-            e = copy_file(p->dest, name);
+            e = copy_file(p->target, name);
         if (!e) {
             p->backup = name;
             return 0;
@@ -474,9 +474,9 @@ static int make_backup(nd_output *p)
 static void restore(nd_output *p)
 {
     if (!p->backup)
-        unlink(p->dest);
+        unlink(p->target);
     else
-        rename(p->backup, p->dest);
+        rename(p->backup, p->target);
     free(p->backup);
     p->backup = NULL;
 }
@@ -488,7 +488,7 @@ static int commit_staged(nd_error *err)
     int rc = ND_OK;
     for (nd_output *p = outputs; p && !rc; p = p->next) {
         struct stat st;
-        if (p->state == OUT_STAGED && stat(p->dest, &st) == 0 && is_input(&st))
+        if (p->state == OUT_STAGED && stat(p->target, &st) == 0 && is_input(&st))
             rc = nd_error_set(err, ND_EINPUT,
                               "%s: is also an input of this run; an output must "
                               "not replace it: choose another output name",
@@ -501,7 +501,7 @@ static int commit_staged(nd_error *err)
     nd_output *failed = NULL;
     for (nd_output *p = outputs; p && !rc; p = p->next) {
         if (p->state != OUT_STAGED) continue;
-        if (rename(p->tmp, p->dest) != 0) {
+        if (rename(p->tmp, p->target) != 0) {
             rc = cannot_write(err, p->dest, errno);
             failed = p;
             break;
@@ -516,9 +516,9 @@ static int commit_staged(nd_error *err)
 
 /* Ends the run: removes what the staged outputs left (temporaries, backups), releases the
  * held locks and forgets the inputs. Lock held. */
-static void end_run(bool failed)
+static void end_run(void)
 {
-    release_locks(failed);
+    release_locks();
     for (nd_output *volatile *q = &outputs; *q;) {
         nd_output *p = *q;
         if (p->state != OUT_STAGED) {
@@ -562,7 +562,7 @@ int nd_outputs_commit_each(nd_error *err, void (*each)(void *arg, const char *pa
     run_enter(&old);
     int rc = commit_staged(err);
     if (!rc && each) list_staged(&w);
-    end_run(rc != ND_OK);
+    end_run();
     run_leave(&old);
     for (size_t i = 0; i < w.n; i++) {
         each(arg, w.paths[i], w.replaced[i]);
@@ -593,6 +593,50 @@ void nd_outputs_abort(void)
 {
     sigset_t old;
     run_enter(&old);
-    end_run(true);
+    end_run();
     run_leave(&old);
+}
+
+/* ---- outputs named twice ------------------------------------------------------------------ */
+
+/* What a write to path replaces: the file's identity, or for a new file its directory's and
+ * its name (owned by *name). false when neither can be read (the write will say why). */
+static bool output_identity(const char *path, file_id *id, char **name)
+{
+    *name = NULL;
+    char *target = nd_path_resolve(path);
+    if (!target) return false;
+    struct stat st;
+    bool known = stat(target, &st) == 0;
+    if (!known) {
+        char *dir = nd_path_dir(target);
+        known = dir && stat(dir, &st) == 0 && (*name = nd_strdup(base_name(target)));
+        free(dir);
+    }
+    free(target);
+    if (known) *id = (file_id){st.st_dev, st.st_ino};
+    return known;
+}
+
+int nd_outputs_distinct(const char *const *names, const char *const *paths, int n, nd_error *err)
+{
+    int rc = ND_OK;
+    for (int i = 0; i < n && !rc; i++) {
+        file_id a;
+        char *an;
+        if (!paths[i] || !output_identity(paths[i], &a, &an)) continue;
+        for (int j = 0; j < i && !rc; j++) {
+            file_id b;
+            char *bn;
+            if (!paths[j] || !output_identity(paths[j], &b, &bn)) continue;
+            if (a.dev == b.dev && a.ino == b.ino && (!an ? !bn : bn && !strcmp(an, bn)))
+                rc = nd_error_set(err, ND_EUSAGE,
+                                  "%s %s: is named twice as an output of this run (also as %s): give "
+                                  "%s and %s each its own file",
+                                  names[i], paths[i], paths[j], names[j], names[i]);
+            free(bn);
+        }
+        free(an);
+    }
+    return rc;
 }

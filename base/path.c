@@ -1,5 +1,5 @@
 /* path.c — paths and owned strings: joining, the stem and the directory of a path, an
- * absolute path, a formatted path, a directory made when missing. */
+ * absolute path, a formatted path, a directory made when missing, the file a symlink names. */
 #include "nd/base/io.h"
 
 #include <errno.h>
@@ -97,4 +97,37 @@ int nd_make_dir(const char *path, nd_error *err)
     if (mkdir(path, 0777) != 0 && errno != EEXIST)
         return nd_error_set(err, ND_EIO, "%s: cannot create directory: %s", path, strerror(errno));
     return ND_OK;
+}
+
+/* The system's own limit on links followed in one lookup (Linux MAXSYMLINKS). */
+#define LINKS_FOLLOWED_MAX 40
+
+char *nd_path_resolve(const char *path)
+{
+    char *cur = nd_strdup(path);
+    for (int hop = 0; cur && hop < LINKS_FOLLOWED_MAX; hop++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) return cur;
+        size_t size = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+        char *target = malloc(size + 1);
+        ssize_t got = target ? readlink(cur, target, size) : -1;
+        if (got < 0 || (size_t)got >= size) { /* changed meanwhile: leave it to the write */
+            free(target);
+            return cur;
+        }
+        target[got] = '\0';
+        char *next = NULL;
+        if (target[0] == '/') {
+            next = target;
+            target = NULL;
+        } else {
+            char *dir = nd_path_dir(cur);
+            next = dir ? nd_path_join(dir, target) : NULL;
+            free(dir);
+        }
+        free(target);
+        free(cur);
+        cur = next;
+    }
+    return cur;
 }

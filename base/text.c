@@ -160,3 +160,13 @@ int nd_text_check_encoding(const char *text, size_t len, const char *path, nd_er
                         "(iconv -f UTF-16 -t UTF-8 FILE > NEW)",
                         path, what);
 }
+
+size_t nd_text_cut_utf8(const char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (n <= max) return n;
+    /* Back over the continuation bytes of the character the cut falls in, then its lead. */
+    size_t k = max;
+    while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80) k--;
+    return k;
+}

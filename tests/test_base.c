@@ -160,8 +160,8 @@ static void only_regular_files_are_read(void **state)
     free(file);
 }
 
-/* The path lock creates an absent file and removes it again when nothing was written;
- * a file replaced by rename while locked is still the one the next lock takes. */
+/* The path lock creates nothing: it locks the file's directory, so an absent file stays
+ * absent, and a file replaced by rename while locked is the one nd_path_lock_read reads. */
 static void path_lock_follows_replacements(void **state)
 {
     (void)state;
@@ -171,21 +171,23 @@ static void path_lock_follows_replacements(void **state)
     nd_error err = {0};
     nd_path_lock lock;
     assert_int_equal(nd_path_lock_take(&lock, path, &err), 0);
-    assert_true(lock.created);
-    nd_path_lock_release(&lock, path, true);
     struct stat st;
-    assert_int_not_equal(stat(path, &st), 0); /* the empty file it made is gone */
-
-    assert_int_equal(nd_path_lock_take(&lock, path, &err), 0);
+    assert_int_not_equal(stat(path, &st), 0); /* locking made no file */
+    char *data = NULL;
+    size_t len = 1;
+    assert_int_equal(nd_path_lock_read(path, 100, &data, &len, &err), 0);
+    assert_null(data);
+    assert_int_equal(len, 0);
     assert_int_equal(nd_write_file_atomic(path, "a\n", 2, &err), 0); /* replaced under the lock */
-    nd_path_lock_release(&lock, path, true);
-    assert_int_equal(stat(path, &st), 0); /* not the created file any more: kept */
-    assert_int_equal(nd_path_lock_take(&lock, path, &err), 0);
-    assert_false(lock.created);
-    char c = 0;
-    assert_int_equal(read(lock.fd, &c, 1), 1); /* the lock holds the new file */
-    assert_int_equal(c, 'a');
-    nd_path_lock_release(&lock, path, true);
+    assert_int_equal(nd_path_lock_read(path, 100, &data, &len, &err), 0);
+    assert_string_equal(data, "a\n");
+    free(data);
+    int other = open(dir, O_RDONLY);
+    assert_true(other >= 0);
+    assert_int_not_equal(flock(other, LOCK_EX | LOCK_NB), 0); /* the directory is held */
+    nd_path_lock_release(&lock);
+    assert_int_equal(flock(other, LOCK_EX | LOCK_NB), 0);
+    close(other);
     unlink(path);
     rmdir(dir);
     free(path);
@@ -390,8 +392,8 @@ static void run_holds_round_locks_until_commit(void **state)
     nd_path_lock lock;
     assert_int_equal(nd_path_lock_take(&lock, path, &err), ND_OK);
     write_text(dir, "round.csv", "time\n1\n2\n", ND_OK);
-    nd_path_lock_release(&lock, path, false);
-    int other = open(path, O_RDONLY);
+    nd_path_lock_release(&lock);
+    int other = open(dir, O_RDONLY); /* the lock is on the round's directory */
     assert_true(other >= 0);
     assert_int_not_equal(flock(other, LOCK_EX | LOCK_NB), 0); /* still held by the run */
     assert_int_equal(nd_outputs_commit(&err), ND_OK);

@@ -28,9 +28,14 @@ static int parse_hold(const char *list, nd_fit_options *o, nd_error *err)
         o->hold_auto = true;
         return ND_OK;
     }
-    nd_text_copy(buf, list, sizeof buf);
+    if (nd_text_copy(buf, list, sizeof buf) >= sizeof buf)
+        return nd_error_set(err, ND_EUSAGE, "--hold: a list of %zu bytes; nd reads at most %zu", strlen(list),
+                            sizeof buf - 1);
+    int named = 0;
     for (char *save = NULL, *key = strtok_r(buf, ",", &save); key; key = strtok_r(NULL, ",", &save)) {
         while (*key == ' ') key++;
+        if (!*key) continue;
+        named++;
         int k = nd_ratio_key_from_name(key), f = nd_fixed_cost_from_name(key),
             m = nd_memory_ratio_from_name(key);
         if (k >= 0)
@@ -46,6 +51,11 @@ static int parse_hold(const char *list, nd_fit_options *o, nd_error *err)
                                 "MEM_ACTIVATIONS, MEM_TRANSIENT)",
                                 list, key);
     }
+    if (!named)
+        return nd_error_set(err, ND_EUSAGE,
+                            "--hold '%s' names no key: give ratio keys, fixed costs or memory ratios "
+                            "(COMPUTE,DP_COMM,...) or auto",
+                            list);
     /* The step cannot split PP_COMM from BUBBLE: holding either holds both. */
     o->hold[ND_RATIO_PP_COMM] = o->hold[ND_RATIO_BUBBLE] =
         o->hold[ND_RATIO_PP_COMM] || o->hold[ND_RATIO_BUBBLE];
@@ -123,6 +133,7 @@ typedef struct fit_job {
     size_t n;
     nd_html_capture *notes; /* --report: what the run printed on stderr, else NULL */
     FILE *progress;         /* progress lines (stderr), or NULL */
+    FILE *later;            /* lines saying a file was written: printed only when the fit succeeds */
 } fit_job;
 
 static int open_rounds(fit_job *job, FILE *diag, nd_error *err)
@@ -208,12 +219,11 @@ static int fit_device(fit_job *job, FILE *out, nd_error *err)
         const char *models[ND_FIT_MAX_ROUNDS];
         for (int r = 0; r < job->count; r++) models[r] = job->rounds[r].ses.run.model.name;
         nd_fit_previous prev;
-        nd_path_lock lock = {-1, false};
-        if (!(rc = nd_fit_previous_take(job->req->write_device, true, &lock, &prev, err))) {
+        if (!(rc = nd_fit_previous_read(job->req->write_device, true, &prev, err))) {
             nd_fit_device_context ctx = {
                 job->req->device_name, job->req->real_csv, job->count, models, job->hash, &prev};
-            rc = nd_fit_device_write(job->req->write_device, base, &res, rows, &ctx, out, &job->fitted, err);
-            nd_path_lock_release(&lock, job->req->write_device, rc != ND_OK);
+            rc = nd_fit_device_write(job->req->write_device, base, &res, rows, &ctx, out, job->later,
+                                     &job->fitted, err);
         }
         nd_fit_previous_free(&prev);
         job->has_fitted = !rc;
@@ -342,7 +352,7 @@ static int suggest(const fit_job *job, const nd_fit_result *res, unsigned res_un
             if (wrc)
                 rc = wrc;
             else
-                fprintf(out, "Run list written to %s.\n", req->run_list);
+                fprintf(job->later, "Run list written to %s.\n", req->run_list);
         }
     }
     free(s);
@@ -367,8 +377,7 @@ static size_t ratio_drift(const nd_fit_result *res, const nd_fit_previous *prev,
     return n;
 }
 
-static int write_outputs(const fit_job *job, const nd_fit_result *res, const nd_fit_options *o, FILE *out,
-                         nd_error *err)
+static int write_outputs(const fit_job *job, const nd_fit_result *res, const nd_fit_options *o, nd_error *err)
 {
     const nd_fit_request *req = job->req;
     const nd_session *ses = &job->rounds[0].ses;
@@ -388,11 +397,11 @@ static int write_outputs(const fit_job *job, const nd_fit_result *res, const nd_
     nd_fit_drift_entry drift[ND_HISTORY_TERMS];
     size_t n_drift = 0;
     cJSON *drift_json = NULL;
-    nd_path_lock lock = {-1, false};
     int rc = ND_OK;
     if (req->write_ratios) {
-        /* Read the file this fit replaces under its lock: two nightly jobs cannot interleave. */
-        if ((rc = nd_fit_previous_take(req->write_ratios, false, &lock, &prev, err))) return rc;
+        /* The file this fit replaces, read under the run's lock: two nightly jobs cannot
+         * interleave. */
+        if ((rc = nd_fit_previous_read(req->write_ratios, false, &prev, err))) return rc;
         n_drift = ratio_drift(res, &prev, drift);
         if (prev.present) drift_json = nd_fit_drift_json(drift, n_drift);
     }
@@ -415,7 +424,10 @@ static int write_outputs(const fit_job *job, const nd_fit_result *res, const nd_
         rc = doc ? nd_json_write_file(req->write_ratios, doc, err)
                  : nd_error_set(err, ND_ENOMEM, "out of memory");
         cJSON_Delete(doc);
-        if (!rc) nd_fit_drift_print(out, req->write_ratios, &prev, drift, n_drift);
+        if (!rc) {
+            fprintf(job->later, "Ratios written to %s; nd-search -c reads them.\n", req->write_ratios);
+            nd_fit_drift_print(job->later, req->write_ratios, &prev, drift, n_drift);
+        }
     }
     if (!rc && req->report_json) {
         cJSON *doc = nd_fit_report_json(res, job->rows, job->n, &ctx);
@@ -435,10 +447,22 @@ static int write_outputs(const fit_job *job, const nd_fit_result *res, const nd_
         rc = nd_fit_report_html(req->report, res, job->rows, job->n, &in, &gallery, job->notes, err);
     }
     nd_plot_gallery_free(&gallery);
-    if (req->write_ratios) nd_path_lock_release(&lock, req->write_ratios, rc != ND_OK);
     cJSON_Delete(drift_json);
     nd_fit_previous_free(&prev);
     return rc;
+}
+
+/* Before anything runs: no file named by two output flags (the same path, a symlink or a hard
+ * link to it), and the locks on the files this fit reads back and replaces (its ratios and
+ * its device file: their history), taken together in one fixed order (nd_path_lock), so that
+ * two fits naming them in either order never deadlock. */
+static int take_outputs(const nd_fit_request *req, nd_path_lock *lock, nd_error *err)
+{
+    const char *names[] = {"--write_ratios", "--write_device", "--report-json", "--run-list", "--report"};
+    const char *paths[] = {req->write_ratios, req->write_device, req->report_json, req->run_list,
+                           req->report};
+    int rc = nd_outputs_distinct(names, paths, 5, err);
+    return rc ? rc : nd_path_lock_take_all(lock, paths, 2, err);
 }
 
 int nd_fit_command(const nd_fit_request *req, FILE *out, FILE *diag, nd_error *err)
@@ -472,7 +496,13 @@ int nd_fit_command(const nd_fit_request *req, FILE *out, FILE *diag, nd_error *e
     nd_fit_result res = {0};
     nd_fit_options o;
     nd_classified firsts[ND_FIT_MAX_ROUNDS];
-    int rc = open_rounds(&job, diag, err);
+    nd_path_lock lock = {{0}, 0};
+    char *later_text = NULL;
+    size_t later_len = 0;
+    int rc = take_outputs(req, &lock, err);
+    if (!rc && !(job.later = open_memstream(&later_text, &later_len)))
+        rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc) rc = open_rounds(&job, diag, err);
     for (int r = 0; !rc && r < job.count; r++) firsts[r] = rounds[r].round;
     if (!rc) rc = parse_options(req, firsts, job.count, &o, err);
     if (!rc) rc = price_rounds(&job, NULL, err);
@@ -486,12 +516,16 @@ int nd_fit_command(const nd_fit_request *req, FILE *out, FILE *diag, nd_error *e
     if (ratios) rc = nd_fit_run(job.rows, job.n, &o, &res, err);
     if (ratios && rc == ND_EINPUT && res.unidentified) suggest(&job, NULL, res.unidentified, true, out, err);
     if (ratios && !rc) {
-        nd_fit_print(out, &res, job.rows, job.n, rounds[0].cmp.normalized, req->write_ratios);
-        rc = write_outputs(&job, &res, &o, out, err);
+        nd_fit_print(out, &res, job.rows, job.n, rounds[0].cmp.normalized, NULL);
+        rc = write_outputs(&job, &res, &o, err);
         if (!rc && req->suggest) rc = suggest(&job, &res, 0, false, out, err);
     }
     nd_fit_result_free(&res);
     close_rounds(&job);
+    nd_path_lock_release(&lock); /* the run holds it until its renames are done */
+    if (job.later) fclose(job.later);
+    if (!rc && later_len) fwrite(later_text, 1, later_len, out);
+    free(later_text);
     nd_html_capture_close(&capture);
     return rc;
 }

@@ -9,6 +9,7 @@
  */
 #include "fit_out.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "nd/base/io.h"
 #include "nd/base/text.h"
 #include "nd/base/version.h"
+#include "nd/inputs/device_file.h"
 
 static void print_report(FILE *fp, const nd_device *base, const nd_device_fit_result *res,
                          const nd_device_fit_row *rows, const nd_fit_device_context *ctx, const char *name)
@@ -60,6 +62,68 @@ static void print_report(FILE *fp, const nd_device *base, const nd_device_fit_re
     }
 }
 
+/* The bytes of one well-formed UTF-8 character at p (not a control), or 0. */
+static size_t utf8_char(const unsigned char *p)
+{
+    unsigned c = p[0];
+    size_t n = c >= 0x20 && c < 0x7f    ? 1
+               : c >= 0xc2 && c <= 0xdf ? 2
+               : c >= 0xe0 && c <= 0xef ? 3
+               : c >= 0xf0 && c <= 0xf4 ? 4
+                                        : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80) return 0;
+    if (n == 2 && c == 0xc2 && p[1] < 0xa0) return 0; /* C1 controls */
+    if (n == 3 && ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] >= 0xa0)))
+        return 0; /* overlong, surrogates */
+    if (n == 4 && ((c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] >= 0x90))) return 0;
+    return n;
+}
+
+/* s as a YAML double-quoted scalar: '"' and '\\' escaped, every other byte that is not part of
+ * a printable UTF-8 character written \xHH, so any name or path reads back (docs/calibration.md
+ * §The fitted device). */
+static bool utf8_valid(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t n = utf8_char(p);
+        if (!n) return false;
+        p += n;
+    }
+    return true;
+}
+
+static void yaml_string(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t n = utf8_char(p);
+        if (n == 1 && (*p == '"' || *p == '\\')) {
+            fprintf(fp, "\\%c", *p);
+        } else if (n) {
+            fwrite(p, 1, n, fp);
+        } else {
+            fprintf(fp, "\\x%02x", *p);
+            n = 1;
+        }
+        p += n;
+    }
+    fputc('"', fp);
+}
+
+/* A device name: plain when it is letters, digits (or any non-ASCII character) and "-_.+()/",
+ * as every built-in name is, else double-quoted. */
+static void yaml_name(FILE *fp, const char *s)
+{
+    bool plain = isalnum((unsigned char)s[0]) || (unsigned char)s[0] >= 0x80;
+    for (const char *p = s; plain && *p; p++)
+        plain = isalnum((unsigned char)*p) || (unsigned char)*p >= 0x80 || strchr("-_.+()/", *p);
+    if (plain && utf8_valid(s))
+        fputs(s, fp);
+    else
+        yaml_string(fp, s);
+}
+
 static void yaml_number(FILE *fp, double v)
 {
     char buf[ND_DOUBLE_TEXT_MAX];
@@ -92,8 +156,9 @@ static void write_record(FILE *fp, const nd_device_fit_result *res, const nd_fit
         int k = 0;
         cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(e, "parameters"))
         {
+            /* names of letters, digits and '_' only (fit_history.c keeps no other) */
             fprintf(fp, "%s%s: ", k++ ? ", " : "", v->string);
-            yaml_number(fp, v->valuedouble);
+            yaml_number(fp, cJSON_IsNumber(v) ? v->valuedouble : NAN);
         }
         fprintf(fp, "}}\n");
     }
@@ -101,7 +166,7 @@ static void write_record(FILE *fp, const nd_device_fit_result *res, const nd_fit
     size_t n = device_drift(res, prev, d);
     fprintf(fp, "  drift:%s\n", n ? "" : " []");
     for (size_t i = 0; i < n; i++) {
-        fprintf(fp, "    - {key: %s, previous: ", d[i].name);
+        fprintf(fp, "    - {key: %s, previous: ", d[i].name); /* one of nd's device fields */
         yaml_number(fp, d[i].previous);
         fprintf(fp, ", ci95: [");
         yaml_number(fp, d[i].lo);
@@ -120,7 +185,9 @@ static void write_base(FILE *fp, const nd_device *base, const nd_device_fit_resu
 {
     const nd_device *builtin = nd_device_builtin_named(base->name);
     if (builtin && nd_device_same_figures(builtin, base)) {
-        fprintf(fp, "    base: %s\n", base->name);
+        fprintf(fp, "    base: ");
+        yaml_name(fp, base->name);
+        fprintf(fp, "\n");
         return;
     }
     fprintf(fp, "    # every figure of %s, which is not built in; the fitted ones below override\n",
@@ -136,7 +203,11 @@ static void write_base(FILE *fp, const nd_device *base, const nd_device_fit_resu
         yaml_number(fp, v);
         fprintf(fp, "\n");
     }
-    if (base->tables) fprintf(fp, "    kernel_tables: \"%s\"\n", base->tables->source);
+    if (base->tables) {
+        fprintf(fp, "    kernel_tables: ");
+        yaml_string(fp, base->tables->source);
+        fprintf(fp, "\n");
+    }
 }
 
 static void write_yaml(FILE *fp, const nd_device *base, const nd_device_fit_result *res,
@@ -146,23 +217,34 @@ static void write_yaml(FILE *fp, const nd_device *base, const nd_device_fit_resu
             "# nd-fit --write_device: %s fitted on %zu measured steps; read it with\n"
             "# --device-file FILE -A %s. The fit: record below says how (docs/calibration.md).\n",
             base->name, res->n, name);
-    fprintf(fp, "devices:\n  %s:\n", name);
+    fprintf(fp, "devices:\n  ");
+    yaml_name(fp, name);
+    fprintf(fp, ":\n");
     write_base(fp, base, res);
-    fprintf(fp, "    description: \"%s fitted by nd-fit on %zu steps\"\n", base->name, res->n);
+    char description[sizeof base->name + 64];
+    snprintf(description, sizeof description, "%s fitted by nd-fit on %zu steps", base->name, res->n);
+    fprintf(fp, "    description: ");
+    yaml_string(fp, description);
+    fprintf(fp, "\n");
     for (size_t j = 0; j < res->count; j++) {
         fprintf(fp, "    %s: ", nd_device_params[res->param[j]].name);
         yaml_number(fp, res->value[j]);
         fprintf(fp, "  # 95 %% [%.4g, %.4g], base %.4g\n", res->lo[j], res->hi[j], res->base[j]);
     }
-    fprintf(fp, "fit:\n  nd_version: %s\n  cost_model: %s\n  base: %s\n  rows: %zu\n", ND_VERSION,
-            ND_COST_MODEL_VERSION, base->name, res->n);
+    fprintf(fp, "fit:\n  nd_version: %s\n  cost_model: %s\n  base: ", ND_VERSION, ND_COST_MODEL_VERSION);
+    yaml_name(fp, base->name);
+    fprintf(fp, "\n  rows: %zu\n", res->n);
     fprintf(fp, "  rounds:\n");
-    for (int r = 0; r < ctx->rounds; r++)
-        fprintf(fp, "    - {csv: \"%s\", model: \"%s\", fnv1a64: \"%016llx\"}\n", ctx->csv[r], ctx->models[r],
-                (unsigned long long)ctx->hash[r]);
+    for (int r = 0; r < ctx->rounds; r++) {
+        fprintf(fp, "    - {csv: ");
+        yaml_string(fp, ctx->csv[r]);
+        fprintf(fp, ", model: ");
+        yaml_string(fp, ctx->models[r]);
+        fprintf(fp, ", fnv1a64: \"%016llx\"}\n", (unsigned long long)ctx->hash[r]);
+    }
     fprintf(fp, "  parameters:\n");
     for (size_t j = 0; j < res->count; j++) {
-        fprintf(fp, "    %s: {value: ", nd_device_params[res->param[j]].name);
+        fprintf(fp, "    %s: {value: ", nd_device_params[res->param[j]].name); /* names of nd's own */
         yaml_number(fp, res->value[j]);
         fprintf(fp, ", ci95: [");
         yaml_number(fp, res->lo[j]);
@@ -184,20 +266,47 @@ static void write_yaml(FILE *fp, const nd_device *base, const nd_device_fit_resu
     write_record(fp, res, ctx);
 }
 
+/* The written file read back by the device reader before it is committed: one that
+ * --device-file would refuse, or that does not define the fitted device, is not written
+ * (exit 1, the earlier file kept). */
+static int read_back(nd_outfile *out, const char *name, nd_error *err)
+{
+    if (fflush(out->fp) != 0) return ND_OK; /* the commit reports the write error */
+    nd_device_table t;
+    nd_error inner = {0};
+    int rc = nd_device_table_builtin(&t, &inner);
+    if (!rc) rc = nd_device_table_load(&t, out->tmp_path, &inner);
+    if (!rc && !nd_device_table_find(&t, name))
+        rc = nd_error_set(&inner, ND_EINPUT, "it defines no device %s", name);
+    nd_device_table_free(&t);
+    if (!rc) return ND_OK;
+    rc = nd_error_set(err, ND_EIO,
+                      "%s: internal: the device file nd-fit wrote does not read back (%s); "
+                      "nothing written, any earlier file is unchanged",
+                      out->path, inner.message);
+    nd_outfile_discard(out);
+    return rc;
+}
+
 int nd_fit_device_write(const char *path, const nd_device *base, const nd_device_fit_result *res,
                         const nd_device_fit_row *rows, const nd_fit_device_context *ctx, FILE *report,
-                        nd_device *fitted, nd_error *err)
+                        FILE *written, nd_device *fitted, nd_error *err)
 {
     char name[sizeof fitted->name];
     if (ctx->name) {
-        if (!ctx->name[0] || strlen(ctx->name) >= sizeof name || strpbrk(ctx->name, " :#{}[],\"'\n"))
+        long chars = nd_text_name_chars(ctx->name);
+        if (chars < 1 || chars > ND_DEVICE_NAME_CHARS || strpbrk(ctx->name, " :#{}[],\"'\\"))
             return nd_error_set(err, ND_EUSAGE,
-                                "--device-name '%s': 1 to %zu characters, no spaces or YAML "
-                                "punctuation",
-                                ctx->name, sizeof name - 1);
+                                "--device-name '%s': 1 to %d characters of printable UTF-8, no spaces or "
+                                "YAML punctuation",
+                                ctx->name, ND_DEVICE_NAME_CHARS);
         nd_text_copy(name, ctx->name, sizeof name);
-    } else {
-        snprintf(name, sizeof name, "%.27s-fit", base->name);
+    } else { /* the base's first characters (whole ones) and "-fit": a name the reader takes */
+        size_t bytes = 0;
+        for (int c = 0; c < ND_DEVICE_NAME_CHARS - 4 && base->name[bytes]; c++) do
+                bytes++;
+            while (((unsigned char)base->name[bytes] & 0xc0) == 0x80);
+        snprintf(name, sizeof name, "%.*s-fit", (int)bytes, base->name);
     }
     *fitted = res->device;
     nd_text_copy(fitted->name, name, sizeof fitted->name);
@@ -207,12 +316,12 @@ int nd_fit_device_write(const char *path, const nd_device *base, const nd_device
     int rc = nd_outfile_open(&out, path, err);
     if (rc) return rc;
     write_yaml(out.fp, base, res, ctx, name);
-    rc = nd_outfile_commit(&out, err);
+    if (!(rc = read_back(&out, name, err))) rc = nd_outfile_commit(&out, err);
     if (!rc) {
-        fprintf(report, "Device written to %s; price with --device-file %s -A %s.\n", path, path, name);
+        fprintf(written, "Device written to %s; price with --device-file %s -A %s.\n", path, path, name);
         if (ctx->previous) {
             nd_fit_drift_entry d[ND_HISTORY_TERMS];
-            nd_fit_drift_print(report, path, ctx->previous, d, device_drift(res, ctx->previous, d));
+            nd_fit_drift_print(written, path, ctx->previous, d, device_drift(res, ctx->previous, d));
         }
     }
     return rc;

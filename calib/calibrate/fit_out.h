@@ -16,7 +16,9 @@
 /* ---- the nightly job's record (fit_history.c) ---- */
 
 #define ND_HISTORY_TERMS 48
-#define ND_HISTORY_MAX   50 /* earlier fits a file keeps */
+/* Earlier fits a file keeps (the oldest dropped): seven weeks of nightly fits, and with each
+ * entry bounded (fit_history.c) at most ~0.7 MB of history, far below the 4 MiB `-c` reads. */
+#define ND_HISTORY_MAX 50
 
 /* What the file a new fit replaces said: its fitted terms and intervals, and its history
  * with its own fit appended (JSON in memory for both file kinds). present is false when
@@ -34,13 +36,11 @@ typedef struct nd_fit_drift_entry {
     double previous, lo, hi, value;
 } nd_fit_drift_entry;
 
-/* Takes the lock on the output at path (nd_path_lock: created empty when absent) and reads
- * what the file there says: a ratios file's `_nd.ratios` and `_nd.history`, or a fitted
- * device file's `fit:`. A file that is not nd's has no history (not an error). The caller
- * writes the new file, then releases the lock (removing a created file on failure); frees
- * out with nd_fit_previous_free. Errors: nd_path_lock_take's. */
-int nd_fit_previous_take(const char *path, bool device, nd_path_lock *lock, nd_fit_previous *out,
-                         nd_error *err);
+/* Reads what the file at path says (the caller holds nd_path_lock on it): a ratios file's
+ * `_nd.ratios` and `_nd.history`, or a fitted device file's `fit:`. A missing file, or one
+ * that is not nd's, has no history (not an error). The history is rebuilt bounded (see
+ * fit_history.c). The caller frees out with nd_fit_previous_free. */
+int nd_fit_previous_read(const char *path, bool device, nd_fit_previous *out, nd_error *err);
 void nd_fit_previous_free(nd_fit_previous *p);
 
 /* Appends to out[n] a drift entry when prev fitted `name` with an interval that excludes
@@ -96,10 +96,11 @@ typedef struct nd_fit_device_context {
 } nd_fit_device_context;
 
 /* Prints the device fit's report to `report`, sets *fitted (the fitted device under its
- * name) and, when path is non-NULL, writes the device file atomically. */
+ * name) and, when path is non-NULL, writes the device file atomically, then says so (and its
+ * drift) to `written`, which the caller shows only once the whole fit succeeded. */
 int nd_fit_device_write(const char *path, const nd_device *base, const nd_device_fit_result *res,
                         const nd_device_fit_row *rows, const nd_fit_device_context *ctx, FILE *report,
-                        nd_device *fitted, nd_error *err);
+                        FILE *written, nd_device *fitted, nd_error *err);
 /* What the report states about the run besides the fit. Borrowed strings; NULL: none. */
 typedef struct nd_fit_report_inputs {
     const char *run_path, *round_path, *model, *device, *ratios_path, *report_json;

@@ -276,11 +276,15 @@ static enum key key_of(const parse *p, const unsigned char *s, size_t n)
 #undef IS
 }
 
+/* A trace's text (a collective's or a process group's name) as nd shows it: control bytes
+ * escaped (nd_text_shown), so an ESC sequence or a newline never reaches a terminal. */
 static void copy_text(char *dst, size_t size, const unsigned char *s, size_t n)
 {
-    if (n >= size) n = size - 1;
-    memcpy(dst, s, n);
-    dst[n] = '\0';
+    char raw[256];
+    if (n >= sizeof raw) n = sizeof raw - 1;
+    memcpy(raw, s, n);
+    raw[n] = '\0';
+    nd_text_shown(raw, dst, size);
 }
 
 static void ranks_append(event *e, const char *s, size_t n)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "nd/base/formats.h"
 #include "nd/base/io.h"
+#include "nd/base/text.h"
 
 /* The classified CSV's columns are the quantities from time to optimizer, in order. */
 _Static_assert(ND_CQ_CSV_COLUMNS == 1 + ND_MEAS_COUNT && ND_CQ_ND_COLUMNS == 1 + ND_MEAS_ND,
@@ -187,9 +188,10 @@ static int messages_add(nd_classify_messages *m, const char *msg)
 static int messages_addv(nd_classify_messages *m, const char *fmt, va_list ap) ND_PRINTF(2, 0);
 static int messages_addv(nd_classify_messages *m, const char *fmt, va_list ap)
 {
-    char msg[ND_ERROR_MESSAGE_MAX];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    return messages_add(m, msg);
+    char raw[ND_ERROR_MESSAGE_MAX], msg[ND_ERROR_MESSAGE_MAX];
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    /* a trace's names and paths may hold an ESC sequence or a newline: shown escaped */
+    return messages_add(m, nd_text_shown(raw, msg, sizeof msg));
 }
 
 int nd_classify_run_note(nd_classify_run *run, const char *fmt, ...)

@@ -15,6 +15,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,9 +24,11 @@
 #include "nd/base/text.h"
 #include "nd/base/toml.h"
 
-#define LOG_MAX_STEPS 10000000 /* step lines kept (16 bytes each) */
-#define LOG_PIECE     65536    /* a longer line is read in pieces of this size */
-#define LOG_MAX_MS    1e9      /* a step of more than 11 days is no step */
+#define LOG_MAX_STEPS   10000000     /* step lines kept (16 bytes each) */
+#define LOG_PIECE       65536        /* a longer line is read in pieces of this size */
+#define LOG_MAX_MS      1e9          /* a step of more than 11 days is no step */
+#define LOG_MAX_MIB     1073741824.0 /* a round's peak_mib limit (ND_MEMORY_MIB_MAX) */
+#define LOG_MAX_DEVICES 1073741824.0 /* a round's devices limit */
 
 typedef struct kv {
     char key[48];
@@ -35,18 +38,34 @@ typedef struct kv {
 typedef struct log_state {
     nd_classify_log *out;
     const char *path;
+    const char *config; /* the --log-config file these arguments come from, or NULL */
     double *ms;
     long *step;
     size_t n, cap;
     kv *args; /* printed arguments, config lines, the torchtitan mesh */
     size_t n_args, cap_args;
     double max_reserved_mib, max_allocated_mib;
-    int format; /* LOG_* once known */
+    int format;      /* LOG_* once known */
+    size_t zero_tps; /* torchtitan step lines with tps 0 (no tokens yet): left out, noted */
 } log_state;
 
 static const char *const format_names[] = {"", "Megatron", "torchtitan", "NeMo", "MindFormers"};
 
 /* ---- small text helpers ------------------------------------------------------ */
+
+/* A note on what was read (printed with the report); the same note once, at most 8. */
+static void ND_PRINTF(2, 3) note(nd_classify_log *l, const char *fmt, ...)
+{
+    char text[sizeof l->notes[0]];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    for (int i = 0; i < l->n_notes; i++)
+        if (!strcmp(l->notes[i], text)) return;
+    if (l->n_notes < (int)(sizeof l->notes / sizeof l->notes[0]))
+        nd_text_copy(l->notes[l->n_notes++], text, sizeof text);
+}
 
 /* Removes terminal colour sequences (ESC [ ... letter), which torchtitan writes. */
 static void strip_ansi(char *s)
@@ -91,7 +110,11 @@ static long step_id(double step)
 
 static int add_step(log_state *s, long step, double ms, nd_error *err)
 {
-    if (!(ms > 0 && ms <= LOG_MAX_MS))
+    if (s->format == LOG_TORCHTITAN) { /* tokens per second, a time once the tokens are known */
+        if (!(ms > 0 && isfinite(ms)))
+            return nd_error_set(err, ND_EINPUT, "%s: step %ld: tps %g is not a rate of tokens nd reads",
+                                s->path, step, ms);
+    } else if (!(ms > 0 && ms <= LOG_MAX_MS))
         return nd_error_set(err, ND_EINPUT,
                             "%s: step %ld: a step time of %g ms is not a time "
                             "nd reads (0 < ms <= 1e9)",
@@ -223,7 +246,10 @@ static int step_line(log_state *s, const char *line, nd_error *err)
         if (number_after(line, "memory", &gib, &end) && !strncmp(end, "GiB", 3) &&
             gib * 1024 > s->max_reserved_mib)
             s->max_reserved_mib = gib * 1024;
-        if (v <= 0) return ND_OK;                  /* no tokens logged yet */
+        if (v <= 0) { /* no tokens logged yet: left out, and said */
+            s->zero_tps++;
+            return ND_OK;
+        }
         return add_step(s, step_id(step), v, err); /* tokens per s: a time at the end (times_of) */
     }
     if (number_after(line, "train_step_timing in s", &v, NULL)) {
@@ -302,11 +328,19 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* A whole number in [1, 2^30] (a round's limit for gbs and seq_len); 0 when absent, and when
+ * the log gives another value, which is noted (the row then does not state it). */
 static int64_t arg_int(const log_state *s, const char *key)
 {
     const char *v = arg(s, key);
     int64_t n;
-    return v && nd_parse_int64(v, 1, (int64_t)1 << 30, &n) == 0 ? n : 0;
+    if (!v) return 0;
+    if (nd_parse_int64(v, 1, (int64_t)1 << 30, &n) == 0) return n;
+    char shown[64];
+    if (s->out && strcmp(v, "None") && strcmp(v, "null") && strcmp(v, "-1"))
+        note(s->out, "%s%s%s = %s is not a whole number in [1, 1073741824]: left out",
+             s->config ? s->config : "", s->config ? ": " : "", key, nd_text_shown(v, shown, sizeof shown));
+    return 0;
 }
 
 static bool arg_true(const log_state *s, const char *key)
@@ -347,14 +381,19 @@ typedef struct strat {
     const char *recompute;
 } strat;
 
-static const char *recompute_word(const char *v, bool full_if_true)
+static const char *recompute_word(const log_state *s, const char *key, bool full_if_true)
 {
+    const char *v = arg(s, key);
     if (!v) return NULL;
     if (!strcmp(v, "selective")) return "selective";
     if (!strcmp(v, "full") || (full_if_true && (!strcmp(v, "True") || !strcmp(v, "true")))) return "full";
     if (!strcmp(v, "None") || !strcmp(v, "none") || !strcmp(v, "null") || !strcmp(v, "False") ||
         !strcmp(v, "false"))
         return "off";
+    char shown[64];
+    if (s->out)
+        note(s->out, "%s = %s is not a recompute mode nd knows (selective, full, None): the row states none",
+             key, nd_text_shown(v, shown, sizeof shown));
     return NULL;
 }
 
@@ -375,7 +414,7 @@ static void megatron_strategy(const log_state *s, strat *t)
     int64_t rest = (t->mp ? t->mp : 1) * (t->pp ? t->pp : 1) * (t->cp ? t->cp : 1);
     if (!t->dp && world && world % rest == 0) t->dp = world / rest;
     t->sp = arg_bool(s, "sequence_parallel");
-    t->recompute = recompute_word(arg(s, "recompute_granularity"), false);
+    t->recompute = recompute_word(s, "recompute_granularity", false);
     if (arg_true(s, "use_distributed_optimizer") && t->dp) /* sharded over DP (with CP) */
     {
         t->op = t->dp * (t->cp ? t->cp : 1);
@@ -426,7 +465,7 @@ static void torchtitan_strategy(const log_state *s, const log_state *toml, strat
     t->mbs = local;
     int64_t pp_mbs = arg_int(toml, "parallelism.pipeline_parallel_microbatch_size");
     if (t->pp > 1 && pp_mbs) t->mbs = pp_mbs;
-    t->recompute = recompute_word(arg(toml, "activation_checkpoint.mode"), false);
+    t->recompute = recompute_word(toml, "activation_checkpoint.mode", false);
 }
 
 /* NeMo's and MindFormers' config dumps. */
@@ -442,8 +481,7 @@ static void config_strategy(const log_state *s, strat *t, bool mindformers)
         t->mbs = arg_int(s, "batch_size");
         t->seq = arg_int(s, "seq_length");
         t->sp = arg_bool(s, "use_seq_parallel");
-        t->recompute =
-            arg_true(s, "select_recompute") ? "selective" : recompute_word(arg(s, "recompute"), true);
+        t->recompute = arg_true(s, "select_recompute") ? "selective" : recompute_word(s, "recompute", true);
         if (t->dp && t->mbs) t->gbs = t->dp * t->mbs * (t->mb ? t->mb : 1);
         return;
     }
@@ -452,7 +490,7 @@ static void config_strategy(const log_state *s, strat *t, bool mindformers)
     int64_t world = arg_int(s, "devices") * (arg_int(s, "num_nodes") ? arg_int(s, "num_nodes") : 1);
     int64_t rest = (t->mp ? t->mp : 1) * (t->pp ? t->pp : 1) * (t->cp ? t->cp : 1);
     if (!t->dp && world && world % rest == 0) t->dp = world / rest;
-    if (!t->recompute) t->recompute = recompute_word(arg(s, "activations_checkpoint_granularity"), false);
+    if (!t->recompute) t->recompute = recompute_word(s, "activations_checkpoint_granularity", false);
 }
 
 /* The job's toml (torchtitan's config) as "table.key" arguments, read by nd_toml. */
@@ -486,11 +524,9 @@ static int dims_over(nd_classify_log *l, const nd_classify_log_options *o, nd_er
         int64_t had = 0;
         for (int k = 0; k < l->dims.count; k++)
             if (l->dims.dim[k] == o->dims.dim[i]) had = l->dims.value[k];
-        if (had && had != o->dims.value[i] && l->n_notes < 4)
-            snprintf(l->notes[l->n_notes++], sizeof l->notes[0],
-                     "the log says %s=%lld, --dims %lld: "
-                     "--dims is kept",
-                     nd_dim_name(o->dims.dim[i]), (long long)had, (long long)o->dims.value[i]);
+        if (had && had != o->dims.value[i])
+            note(l, "the log says %s=%lld, --dims %lld: --dims is kept", nd_dim_name(o->dims.dim[i]),
+                 (long long)had, (long long)o->dims.value[i]);
         if (set(&l->dims, o->dims.dim[i], o->dims.value[i], l->path, err)) return err->code;
     }
     if (o->has_dims)
@@ -503,7 +539,7 @@ static int strategy_of(log_state *s, const nd_classify_log_options *o, nd_error 
 {
     nd_classify_log *l = s->out;
     strat t = {.sp = -1};
-    log_state toml = {.path = o->config};
+    log_state toml = {.out = l, .path = o->config, .config = o->config};
     int rc = ND_OK;
     if (o->config && (rc = toml_read(o->config, &toml, err))) return rc;
     if (s->format == LOG_MEGATRON)
@@ -544,20 +580,31 @@ static int times_of(log_state *s, const nd_classify_log_options *o, nd_error *er
 {
     nd_classify_log *l = s->out;
     if (s->format == LOG_TORCHTITAN) {
-        if (l->local_tokens <= 0)
+        if (l->local_tokens <= 0 && !o->config)
             return nd_error_set(err, ND_EINPUT,
                                 "%s: torchtitan logs tokens per second per device (tps); the step "
                                 "time needs the tokens a rank takes per step: give the job's toml "
                                 "with --log-config (training.local_batch_size, training.seq_len)",
                                 s->path);
+        if (l->local_tokens <= 0) /* the toml was given: say what in it is missing or wrong */
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: torchtitan logs tokens per second per device (tps); the step "
+                                "time needs the tokens a rank takes per step, which %s does not "
+                                "give: %s",
+                                s->path, o->config,
+                                l->n_notes ? l->notes[l->n_notes - 1]
+                                           : "it needs training.local_batch_size (or global_batch_size "
+                                             "and the data-parallel degrees) and training.seq_len");
         for (size_t i = 0; i < s->n; i++) { /* tps per device: ms per step */
-            s->ms[i] = 1000.0 * l->local_tokens / (s->ms[i] * (double)l->non_dp);
+            double tps = s->ms[i];
+            s->ms[i] = 1000.0 * l->local_tokens / (tps * (double)l->non_dp);
             if (!(s->ms[i] > 0 && s->ms[i] <= LOG_MAX_MS))
-                return nd_error_set(err, ND_EINPUT,
-                                    "%s: step %ld: %g tokens per second make a "
-                                    "step of %g ms, not a time nd reads",
-                                    s->path, s->step[i],
-                                    1000.0 * l->local_tokens / (s->ms[i] * (double)l->non_dp), s->ms[i]);
+                return nd_error_set(
+                    err, ND_EINPUT,
+                    "%s: step %ld: tps %g with %.0f tokens a step per rank makes a step of %g ms; "
+                    "nd reads steps of more than 0 and at most 1e9 ms: is the tps or the toml's "
+                    "batch and seq_len wrong?",
+                    s->path, s->step[i], tps, l->local_tokens / (double)l->non_dp, s->ms[i]);
         }
     }
     size_t skip = o->skip_steps >= 0 ? (size_t)o->skip_steps
@@ -578,9 +625,10 @@ static int times_of(log_state *s, const nd_classify_log_options *o, nd_error *er
     l->time_ms = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     l->min_ms = v[0];
     l->max_ms = v[n - 1];
-    if (s->n == 1 && l->n_notes < 4)
-        snprintf(l->notes[l->n_notes++], sizeof l->notes[0],
-                 "one step line only: it may hold warm-up (compilation, allocator growth)");
+    if (s->n == 1) note(l, "one step line only: it may hold warm-up (compilation, allocator growth)");
+    if (s->zero_tps)
+        note(l, "%zu step line%s with tps 0 (no tokens counted yet) left out", s->zero_tps,
+             s->zero_tps == 1 ? "" : "s");
     return ND_OK;
 }
 
@@ -595,6 +643,28 @@ static void peak_of(log_state *s, const nd_classify_log_options *o)
         l->peak_kind = "max reserved";
     }
     if (l->peak_mib <= 0) l->peak_kind = NULL;
+}
+
+/* The row nd-compare would read (calib/calibrate/classified.c's limits: a step in (0, 1e9]
+ * ms, a peak in (0, 2^30] MiB, at most 2^30 devices): a value beyond them is a note and no
+ * row, so one log never poisons the round it is appended to. */
+static void check_row(nd_classify_log *l)
+{
+    double devices = 1;
+    for (int i = 0; i < l->dims.count; i++)
+        if (l->dims.dim[i] == ND_DIM_DP || l->dims.dim[i] == ND_DIM_MP || l->dims.dim[i] == ND_DIM_PP ||
+            l->dims.dim[i] == ND_DIM_CP)
+            devices *= (double)l->dims.value[i];
+    char why[200] = "";
+    if (!(l->time_ms > 0 && l->time_ms <= LOG_MAX_MS))
+        snprintf(why, sizeof why, "the step time %g ms is beyond (0, 1e9] ms", l->time_ms);
+    else if (l->peak_mib != 0 && !(l->peak_mib > 0 && l->peak_mib <= LOG_MAX_MIB))
+        snprintf(why, sizeof why, "the peak %g MiB is beyond (0, 2^30] MiB", l->peak_mib);
+    else if (devices > LOG_MAX_DEVICES)
+        snprintf(why, sizeof why, "DP x MP x PP x CP = %.0f devices, beyond 2^30", devices);
+    if (!why[0]) return;
+    l->skip_row = true;
+    note(l, "%s: no round row is written for this log", why);
 }
 
 void nd_classify_log_free(nd_classify_log *l)
@@ -623,6 +693,7 @@ int nd_classify_log_read(const char *path, const nd_classify_log_options *o, nd_
     if (!rc) rc = strategy_of(&s, o, err);
     if (!rc) rc = times_of(&s, o, err);
     if (!rc) peak_of(&s, o);
+    if (!rc) check_row(out);
     free(s.ms);
     free(s.step);
     free(s.args);

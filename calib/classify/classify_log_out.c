@@ -52,8 +52,18 @@ int nd_classify_logs_csv_write(const nd_classify_log *logs, size_t n, const char
     round_row *rows = calloc(n, sizeof *rows);
     if (!rows) return nd_error_set(err, ND_ENOMEM, "out of memory");
     int rc = ND_OK;
-    for (size_t i = 0; i < n && !rc; i++) rc = row_of(&logs[i], &rows[i], err);
-    if (!rc) rc = nd_classify_round_append(path, rows, n, err);
+    size_t kept = 0;
+    const nd_classify_log *skipped = NULL;
+    /* A log whose row the round could not hold is noted and left out (classify_log.c). */
+    for (size_t i = 0; i < n && !rc; i++)
+        if (logs[i].skip_row)
+            skipped = skipped ? skipped : &logs[i];
+        else
+            rc = row_of(&logs[i], &rows[kept++], err);
+    if (!rc && !kept && skipped)
+        rc = nd_error_set(err, ND_EINPUT, "%s: %s (the round file is unchanged)", skipped->path,
+                          skipped->notes[skipped->n_notes - 1]);
+    if (!rc) rc = nd_classify_round_append(path, rows, kept, err);
     free(rows);
     return rc;
 }
@@ -73,7 +83,10 @@ void nd_classify_logs_report_print(const nd_classify_log *logs, size_t n, FILE *
                 l->path, l->format, l->n_steps, l->n_steps == 1 ? "" : "s", l->n_warmup, l->n_steady, ms, lo,
                 hi);
         if (l->peak_mib > 0)
-            fprintf(f, "  peak_mib %.1f (%s, the largest the log prints)\n", l->peak_mib, l->peak_kind);
+            fprintf(f,
+                    l->peak_mib < 1e15 ? "  peak_mib %.1f (%s, the largest the log prints)\n"
+                                       : "  peak_mib %g (%s, the largest the log prints)\n",
+                    l->peak_mib, l->peak_kind);
         else
             fprintf(f, "  peak_mib: the log prints no peak memory\n");
         fprintf(f, "  degrees %s%s%s%s%s\n", l->has_dims ? dims : "none stated", l->sp == 1 ? " SP" : "",

@@ -7,6 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "nd/base/text.h"
 #include "nd/base/formats.h"
 #include "nd/base/io.h"
 
@@ -94,8 +96,10 @@ static void stats_block(const nd_classify_run *run, FILE *f)
                 nd_classify_quantity_name((nd_classify_quantity)q), s->mean, s->median, s->min, s->max,
                 nd_classify_view_name(m->view[q]));
     }
+    char input[1024]; /* a trace's path may hold an ESC sequence or a newline */
     fprintf(f, "Slowest rank: %d (%s), mean step %.3f ms\n", m->slowest_rank,
-            m->slowest_input ? m->slowest_input : "?", m->slowest_mean_ms);
+            m->slowest_input ? nd_text_shown(m->slowest_input, input, sizeof input) : "?",
+            m->slowest_mean_ms);
 }
 
 static const char *plural(size_t n)
@@ -130,9 +134,9 @@ static void summary_block(const nd_classify_run *run, FILE *f)
             m->n_samples, plural(m->n_samples), m->n_ranks, plural(m->n_ranks), m->n_dropped,
             plural(m->n_dropped), run_view(run), median ? "median" : "mean");
     if (run->opts.has_dims && strcmp(run->dims_source, "--dims")) {
-        char dims[160];
+        char dims[160], source[2 * sizeof run->dims_source];
         nd_classify_dims_text(&run->opts.dims, dims, sizeof dims);
-        fprintf(f, "Degrees %s, from %s\n", dims, run->dims_source);
+        fprintf(f, "Degrees %s, from %s\n", dims, nd_text_shown(run->dims_source, source, sizeof source));
     }
     if (run->warnings.n) fprintf(f, "Warnings\n");
     for (size_t i = 0; i < run->warnings.n; i++) fprintf(f, "  ! %s\n", run->warnings.items[i]);
@@ -188,9 +192,10 @@ void nd_classify_sweep_report_print(const nd_classify_sweep *s, FILE *f, bool ve
     for (size_t i = 0; i < s->n; i++) {
         const nd_classify_run *run = s->runs[i];
         const char *base = strrchr(s->dirs[i], '/');
-        char dims[160];
+        char dims[160], name[512]; /* a directory's name may hold an ESC or a newline */
         nd_classify_dims_text(&run->opts.dims, dims, sizeof dims);
-        fprintf(f, "  %-24s %-22s", base ? base + 1 : s->dirs[i], run->opts.has_dims ? dims : "?");
+        fprintf(f, "  %-24s %-22s", nd_text_shown(base ? base + 1 : s->dirs[i], name, sizeof name),
+                run->opts.has_dims ? dims : "?");
         for (int q = 0; q < ND_CQ_CSV_COLUMNS - 1; q++) {
             const nd_classify_stats *x = &run->summary.q[q];
             fprintf(f, " %9.3f", run->opts.stat == ND_STAT_MEDIAN ? x->median : x->mean);
@@ -198,7 +203,8 @@ void nd_classify_sweep_report_print(const nd_classify_sweep *s, FILE *f, bool ve
         fputc('\n', f);
     }
     for (size_t i = 0; verbose && i < s->n; i++) {
-        fprintf(f, "\n== %s\n", s->dirs[i]);
+        char dir[1024];
+        fprintf(f, "\n== %s\n", nd_text_shown(s->dirs[i], dir, sizeof dir));
         nd_classify_report_print(s->runs[i], f, true);
     }
 }

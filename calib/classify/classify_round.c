@@ -1,7 +1,7 @@
 /* Appending rows to a round file. Several nd-classify runs of one profiling round may
  * append at once (one per strategy, from a job array), so the file is read, extended
- * and renamed under an exclusive lock (nd_path_lock: flock, re-checked against the
- * path after a rival's rename). Columns are matched by name, not position: the union
+ * and renamed under an exclusive lock (nd_path_lock: flock on the file's directory, which
+ * creates nothing). Columns are matched by name, not position: the union
  * of the file's columns and the rows' is written, blank where a row has no value. */
 #include "classify_round.h"
 
@@ -139,11 +139,11 @@ static void write_merged(FILE *f, const header *h, const csv_table *old, bool bo
     write_rows(f, h, rows, n, eol);
 }
 
-static int append_locked(const char *path, int fd, const round_row *rows, size_t n, nd_error *err)
+static int append_locked(const char *path, const round_row *rows, size_t n, nd_error *err)
 {
     char *data = NULL;
     size_t len = 0;
-    int rc = nd_read_fd(fd, path, ROUND_MAX_BYTES, &data, &len, err);
+    int rc = nd_path_lock_read(path, ROUND_MAX_BYTES, &data, &len, err);
     if (rc) return rc;
     csv_table old;
     bool has_old = len > 0;
@@ -180,7 +180,7 @@ int nd_classify_round_append(const char *path, const round_row *rows, size_t n_r
     nd_path_lock lock;
     int rc = nd_path_lock_take(&lock, path, err);
     if (rc) return rc;
-    rc = append_locked(path, lock.fd, rows, n_rows, err);
-    nd_path_lock_release(&lock, path, rc != ND_OK);
+    rc = append_locked(path, rows, n_rows, err);
+    nd_path_lock_release(&lock);
     return rc;
 }

@@ -165,7 +165,10 @@ static int strategy_file(const char *dir, nd_classify_options *o, nd_classify_ru
         if (*p == '\n' || *p == '\r' || *p == '\t' || *p == ' ') *p = ',';
     }
     nd_classify_dims d;
-    if (!rc && (rc = nd_classify_dims_parse(text, &d, err))) nd_error_prefix(err, "%s", path);
+    if (!rc && (rc = nd_classify_dims_parse(text, &d, err))) {
+        nd_error_prefix(err, "%s", path);
+        rc = err->code = ND_EINPUT; /* the file's fault, not the command line's: no "Try --help" */
+    }
     if (!rc) {
         for (int i = 0; i < d.count; i++) { /* over --dims */
             int k = 0;

@@ -31,9 +31,10 @@ typedef struct loader {
     int rc;
     int line;        /* the line being fed, from 1 */
     int record_line; /* the line the current record started on */
-    char **rec;      /* the cells of the record being read */
+    char **rec;      /* the cells of the record being read (pointers into the arena) */
     size_t n_rec, cap_rec;
     size_t cap_rows;
+    size_t used; /* bytes of t->arena written */
 } loader;
 
 static int fail(loader *l, int line, const char *fmt, ...) ND_PRINTF(3, 4);
@@ -142,8 +143,7 @@ static void end_record(int c, void *data)
         else
             take_row(l);
     }
-    for (size_t i = 0; i < l->n_rec; i++) free(l->rec[i]);
-    l->n_rec = 0;
+    l->n_rec = 0; /* the cells stay in the arena (a header's or a failed row's: unused) */
 }
 
 static void end_field(void *field, size_t len, void *data)
@@ -165,13 +165,11 @@ static void end_field(void *field, size_t len, void *data)
         l->cap_rec = cap;
     }
     char *copy = NULL;
-    if (field) {
-        if (!(copy = malloc(len + 1))) {
-            out_of_memory(l);
-            return;
-        }
+    if (field) { /* the arena holds 2 x the text: a cell (at most the text) and its NUL fit */
+        copy = l->t->arena + l->used;
         memcpy(copy, field, len);
         copy[len] = '\0';
+        l->used += len + 1;
     }
     l->rec[l->n_rec++] = copy;
 }
@@ -204,9 +202,13 @@ static int parse(loader *l, const char *text, size_t len)
     if (csv_init(&csv, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_EMPTY_IS_NULL) != 0)
         return nd_error_set(l->err, ND_ENOMEM, "out of memory");
     csv_set_blk_size(&csv, (size_t)1 << 20); /* a long cell in 1 MiB steps, not libcsv's 128 B */
+    /* Reserved, not touched: only the pages the cells are written to count as memory. */
+    if (!(l->t->arena = malloc(2 * len + 2))) {
+        csv_free(&csv);
+        return nd_error_set(l->err, ND_ENOMEM, "out of memory");
+    }
     int rc = feed(l, &csv, text, len);
     csv_free(&csv);
-    for (size_t i = 0; i < l->n_rec; i++) free(l->rec[i]);
     free(l->rec);
     if (!rc && !l->t->header)
         rc = nd_error_set(l->err, ND_EINPUT, "%s:1: the file is empty: no header row", l->t->path);
@@ -240,7 +242,7 @@ void nd_csv_table_free(nd_csv_table *t)
 {
     if (!t) return;
     for (size_t i = 0; t->header && i < t->n_cols; i++) free(t->header[i]);
-    for (size_t i = 0; t->cells && i < t->n_rows * t->n_cols; i++) free(t->cells[i]);
+    free(t->arena);
     free(t->header);
     free(t->cells);
     free(t->lines);

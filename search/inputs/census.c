@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -226,8 +227,10 @@ static int64_t expected_outside(const nd_model *m, const role *r)
     return -1;
 }
 
-static void add_mismatch(nd_census *c, const char *what, int64_t ckpt, int64_t nd, int64_t layer)
+static void add_mismatch(nd_census *c, const char *raw, int64_t ckpt, int64_t nd, int64_t layer)
 {
+    char what[sizeof c->mismatches[0].what]; /* a tensor's name may hold an ESC or a newline */
+    nd_text_shown(raw, what, sizeof what);
     for (int i = 0; i < c->n_mismatches; i++) {
         nd_census_mismatch *x = &c->mismatches[i];
         if (strcmp(x->what, what) || x->checkpoint != ckpt || x->nd != nd) continue;
@@ -383,10 +386,20 @@ int nd_census_build(const nd_run *run, const nd_device *device, const nd_checkpo
         const nd_tensor_info *ti = &t->items[i];
         role *r = &roles[i];
         read_role(ti->name, r);
+        /* every other sum is of some of these: checked here, none overflows (the reader also
+         * caps the whole at 2^53, checkpoint.c) */
+        if (ti->elements < 0 || ti->elements > INT64_MAX - c->params) {
+            free(roles);
+            free(sums);
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: the checkpoint's tensors hold more than 2^63 parameters in all (past "
+                                "tensor '%s'): not a checkpoint nd reads",
+                                t->dir, ti->name);
+        }
         c->params += ti->elements;
         if (r->layer >= m->layers) r->p = P_MTP; /* DeepSeek-V3 stores its MTP module as layer 61 */
         if (r->p == P_OTHER) {
-            if (!c->unknown++) snprintf(c->first_unknown, sizeof c->first_unknown, "%s", ti->name);
+            if (!c->unknown++) nd_text_shown(ti->name, c->first_unknown, sizeof c->first_unknown);
             continue;
         }
         if (r->layer < 0 || r->p == P_MTP) {
@@ -528,10 +541,10 @@ void nd_census_print_nd(FILE *out, const nd_run *run, const nd_census *c)
 
 void nd_census_print(FILE *out, const nd_run *run, const nd_census *c)
 {
-    char a[40], b[40], d[40];
+    char a[40], b[40], d[40], dir[sizeof c->dir];
     fprintf(out, "Census of %s against %s (%d file%s, %lld tensors): %s parameters, nd's model %s\n",
-            run->model.name, c->dir, c->files, c->files == 1 ? "" : "s", (long long)c->tensors,
-            grouped(c->params, a, sizeof a), grouped(c->nd_params, b, sizeof b));
+            run->model.name, nd_text_shown(c->dir, dir, sizeof dir), c->files, c->files == 1 ? "" : "s",
+            (long long)c->tensors, grouped(c->params, a, sizeof a), grouped(c->nd_params, b, sizeof b));
     if (!c->derived_ok)
         fprintf(out, "The tensors' sizes are no model nd can price (%s): nd's side only below.\n",
                 c->derived_why);

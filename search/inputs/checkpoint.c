@@ -234,13 +234,55 @@ static int read_header(nd_checkpoint_tensors *t, const char *path, nd_error *err
     return rc;
 }
 
+/* The files read so far, by device and inode: a shard named through several symlinks (or
+ * hard links) is opened and parsed once, so memory grows with the files, not their names. */
+typedef struct file_ids {
+    dev_t dev[4096];
+    ino_t ino[4096];
+    int n;
+} file_ids;
+
+/* true when path is a file already read (or the list is full, which the callers' own
+ * limits of 4096 and 256 files prevent); else remembers it. */
+static bool seen_file(file_ids *ids, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return false; /* the open says why */
+    for (int i = 0; i < ids->n; i++)
+        if (ids->dev[i] == st.st_dev && ids->ino[i] == st.st_ino) return true;
+    if (ids->n < (int)ND_ARRAY_LEN(ids->dev)) {
+        ids->dev[ids->n] = st.st_dev;
+        ids->ino[ids->n++] = st.st_ino;
+    }
+    return false;
+}
+
+/* 2^53 parameters in all (9.0e15, a thousand times the largest model published): every sum
+ * the census makes of them stays exact in a double and far from int64's 9.2e18. */
+#define CHECKPOINT_MAX_ELEMENTS ((int64_t)1 << 53)
+
+static int check_total(const nd_checkpoint_tensors *t, nd_error *err)
+{
+    int64_t total = 0;
+    for (size_t i = 0; i < t->count; i++) {
+        if (t->items[i].elements > CHECKPOINT_MAX_ELEMENTS - total)
+            return nd_error_set(err, ND_EINPUT,
+                                "%s: the checkpoint's tensors hold more than 2^53 parameters in all (past "
+                                "tensor '%s', the %zu-th): not a checkpoint nd reads",
+                                t->dir, t->items[i].name, i + 1);
+        total += t->items[i].elements;
+    }
+    return ND_OK;
+}
+
 static int by_name(const void *a, const void *b)
 {
     return strcmp(((const nd_tensor_info *)a)->name, ((const nd_tensor_info *)b)->name);
 }
 
 /* The shard files model.safetensors.index.json's weight_map names, each once. */
-static int read_index(nd_checkpoint_tensors *t, const char *dir, const char *index, nd_error *err)
+static int read_index(nd_checkpoint_tensors *t, const char *dir, const char *index, file_ids *ids,
+                      nd_error *err)
 {
     char *text = NULL;
     size_t len = 0;
@@ -275,6 +317,7 @@ static int read_index(nd_checkpoint_tensors *t, const char *dir, const char *ind
             rc = nd_error_set(err, ND_EINPUT, "%s: weight_map names a file of too long a name", index);
             break;
         }
+        if (seen_file(ids, path)) continue;
         if ((rc = read_header(t, path, err))) break;
     }
     cJSON_Delete(root);
@@ -288,11 +331,16 @@ int nd_checkpoint_tensors_read(const char *dir, nd_checkpoint_tensors *t, nd_err
     char index[2048];
     snprintf(index, sizeof index, "%s/model.safetensors.index.json", dir);
     int rc = ND_OK;
+    file_ids *ids = calloc(1, sizeof *ids);
+    if (!ids) return nd_error_set(err, ND_ENOMEM, "out of memory");
     if (is_file(index)) {
-        rc = read_index(t, dir, index, err);
+        rc = read_index(t, dir, index, ids, err);
     } else {
         DIR *d = opendir(dir);
-        if (!d) return nd_error_set(err, ND_EIO, "%s: cannot read the directory: %s", dir, strerror(errno));
+        if (!d) {
+            free(ids);
+            return nd_error_set(err, ND_EIO, "%s: cannot read the directory: %s", dir, strerror(errno));
+        }
         /* every *.safetensors, in name order so that the census is the same on every machine */
         char names[256][256];
         int n = 0;
@@ -307,9 +355,11 @@ int nd_checkpoint_tensors_read(const char *dir, nd_checkpoint_tensors *t, nd_err
         for (int i = 0; !rc && i < n; i++) {
             char path[2048];
             if (snprintf(path, sizeof path, "%.1023s/%.255s", dir, names[i]) >= (int)sizeof path) continue;
-            rc = read_header(t, path, err);
+            if (!seen_file(ids, path)) rc = read_header(t, path, err);
         }
     }
+    free(ids);
+    if (!rc) rc = check_total(t, err);
     if (rc) {
         nd_checkpoint_tensors_free(t);
         return rc;

@@ -109,26 +109,52 @@ int nd_open_regular(const char *path, nd_error *err);
 /* The same as a stdio stream opened "rb" (the caller fcloses it); NULL with err set. */
 FILE *nd_fopen_regular(const char *path, nd_error *err);
 
-/* An exclusive lock on the file at path, for a read-modify-replace cycle that
- * several processes may run at once (appending a row to a round file). The file is
- * opened (created empty when absent), locked with flock(), and checked to still be
- * the file the path names: a writer that replaced it by rename meanwhile makes the
- * lock retry on the new file. Hold it while reading the old content through fd and
- * renaming the new one over path; then nd_path_unlock. */
+/* Exclusive locks for read-modify-replace cycles that several processes may run at once
+ * (appending a row to a round file, a nightly refit replacing yesterday's ratios). The lock
+ * is on the directory that holds each file (the file a symlink at the end of the path names,
+ * where the replacement is written): flock() on the directory, re-checked to still be the
+ * directory the path names. Taking it creates nothing, so a run killed while it waits or
+ * holds the lock leaves no file behind, and a replacement renamed in by a rival is simply
+ * read after the lock is taken. Several paths are locked in one call, each directory once,
+ * in the order of their (device, inode): two runs that lock the same files, named in any
+ * order, take them in the same order and cannot deadlock. Hold the locks while reading the
+ * old content (nd_path_lock_read) and renaming the new one over the path. */
+#define ND_PATH_LOCK_MAX 8
 typedef struct nd_path_lock {
-    int fd;       /* open read-only on the locked file; -1 when not held */
-    bool created; /* the file did not exist: this lock created it empty */
+    int fd[ND_PATH_LOCK_MAX]; /* open on each locked directory */
+    int n;                    /* how many are held */
 } nd_path_lock;
 
-/* ND_EINPUT when path is not a regular file, ND_EIO when it cannot be opened or
- * locked. */
+/* Locks the directory of path. ND_EINPUT when path names a directory or a file that is not
+ * regular, ND_EIO when the directory cannot be opened or locked. */
 int nd_path_lock_take(nd_path_lock *lock, const char *path, nd_error *err);
 
-/* Releases the lock. With remove_created, a file this lock created (and nothing has
- * replaced) is removed again: a failed run leaves no empty file behind. Inside a run,
- * without remove_created, the run takes the lock over and releases it once its outputs
- * are renamed (or removes the created file when the run fails). */
-void nd_path_lock_release(nd_path_lock *lock, const char *path, bool remove_created);
+/* Locks the directories of n paths (NULL entries skipped, at most ND_PATH_LOCK_MAX), each
+ * once, in (device, inode) order; the same errors. Nothing is held after an error. */
+int nd_path_lock_take_all(nd_path_lock *lock, const char *const *paths, int n, nd_error *err);
+
+/* Releases the locks. Inside a run (nd_outputs_begin) the run takes them over and releases
+ * them once its outputs are renamed or removed, so a rival never reads a file between the
+ * read and the replacement. */
+void nd_path_lock_release(nd_path_lock *lock);
+
+/* Reads the file path names now (after symlinks), held under nd_path_lock, into a
+ * NUL-terminated buffer the caller frees: the file about to be replaced, not an input of the
+ * run. A missing file gives ND_OK with *data NULL and *len 0; a file that is not regular
+ * ND_EINPUT; one larger than max_bytes ND_EINPUT. */
+int nd_path_lock_read(const char *path, size_t max_bytes, char **data, size_t *len, nd_error *err);
+
+/* The file a write to path replaces: path with every symlink at its end followed (a relative
+ * link read against the link's directory), so that an output named through a link is written
+ * through it and the link stays. A new string the caller frees; NULL when out of memory.
+ * A loop of links is left as it is (the write then fails with the system's reason). */
+char *nd_path_resolve(const char *path);
+
+/* Refuses, before anything runs, two outputs that name one file: the same spelling, a
+ * symlink to it, a hard link or another path through the file system (compared by device
+ * and inode, or for a new file by its directory's and its name). names[i] is the flag that
+ * named paths[i] ("--write_ratios"); NULL paths are skipped. ND_EUSAGE naming both flags. */
+int nd_outputs_distinct(const char *const *names, const char *const *paths, int n, nd_error *err);
 
 /* Reads what remains of an open descriptor (named path in messages) into a
  * NUL-terminated buffer the caller frees; the same limits and errors as nd_read_file.

@@ -59,6 +59,16 @@ const char *nd_text_hint(const char *word, const char *list, char buf[ND_TEXT_HI
  * or model name would reach a terminal or break the YAML nd writes). -1 otherwise. */
 long nd_text_name_chars(const char *s);
 
+/* The length of s cut to at most max bytes on a UTF-8 character boundary (a character the
+ * cut would split is left out whole). */
+size_t nd_text_cut_utf8(const char *s, size_t max);
+
+/* s as a message may show it, escaped as every error message is (base/error.c): a line
+ * break, a tab, another control byte (C0, DEL, C1) or a byte that is not UTF-8 written
+ * \n, \r, \t or \xHH, so an ESC sequence or a newline in a name read from a file never
+ * reaches the terminal raw. Cut to size - 1 bytes on a whole escape; returns buf. */
+const char *nd_text_shown(const char *s, char *buf, size_t size);
+
 /* Refuses (ND_EINPUT, naming path) text nd cannot read as UTF-8: a UTF-16 or UTF-32 byte
  * order mark, or NUL bytes among the first bytes (UTF-16 without a mark, or a binary
  * file), with the iconv command that converts it. 0 when the text may be UTF-8. */

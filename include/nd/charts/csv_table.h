@@ -18,6 +18,11 @@
  * Ownership: nd_csv_table_load fills a table the caller releases with
  * nd_csv_table_free; every pointer handed out by the lookups points into it.
  *
+ * Memory: the cells' text lives in one block reserved at twice the file's size (a cell's
+ * text and its NUL can never need more) of which only what is written is touched, so a
+ * table holds about the file's size in text plus 8 bytes a cell for the pointers
+ * (docs/limits.md).
+ *
  * Errors (return value, one line in err naming file and line):
  *   ND_EINPUT   missing or unreadable file, not text, malformed CSV, no header,
  *               a blank or repeated column name, a row with the wrong number
@@ -44,6 +49,7 @@ typedef struct nd_csv_table {
     size_t n_rows;   /* may be 0: a header alone is a valid table */
     char **cells;    /* [n_rows * n_cols], row-major, untrimmed; NULL for an empty cell */
     int *lines;      /* [n_rows] the line each row started on */
+    char *arena;     /* every cell's text, NUL after each: one block, not a malloc per cell */
 } nd_csv_table;
 
 /* Reads the CSV file at path into t (t is overwritten). On failure t is left

@@ -347,8 +347,9 @@ typedef struct nd_classify_log {
     int sp;                     /* sequence parallel: 1, 0, or -1 unknown */
     double local_tokens;        /* tokens one data-parallel rank takes per step (torchtitan) */
     int64_t non_dp;             /* MP x PP x CP */
-    char notes[4][256];
+    char notes[8][256];
     int n_notes;
+    bool skip_row; /* a value beyond what a round holds: noted, no row appended (--csv) */
 } nd_classify_log;
 
 /* Reads a trainer log. ND_EINPUT when it holds no step time of a known format, when a
