@@ -244,7 +244,8 @@ static int write_files(const nd_search_request *req, const nd_search_config *cfg
     if (rc) return rc;
     if (ses->run.format != ND_CONFIG_ND && (rc = write_resolved(req->out_dir, cfg, ses, res, out, err)))
         return rc;
-    size_t top = req->top > 0 ? (size_t)req->top : 10;
+    /* ND's debug files hold its top -t, every fitting strategy without -t (ND lists all) */
+    size_t top = req->top > 0 ? (size_t)req->top : res->count;
     if (nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT) &&
         (rc = nd_search_write_debug(req->out_dir, cfg, res,
                                     nd_cli_says(&req->common, ND_VERBOSITY_DETAIL) ? res->count : top, err)))
@@ -326,9 +327,15 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
         rc = nd_error_set(err, ND_EUSAGE, "-rp needs -ar: potentials start from a per-layer plan");
         goto done;
     }
+    nd_search_request rp_req;
     if (req->potentials && !req->out_dir) {
-        rc = nd_error_set(err, ND_EUSAGE, "-rp needs -o DIR");
-        goto done;
+        /* ND writes its files, the potentials too, into its output folder without -o */
+        rp_req = *req;
+        rp_req.out_dir = ND_SEARCH_OUTPUT_DIR;
+        req = &rp_req;
+        if (nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
+            fprintf(diag, "nd-search: note: -rp without -o: writing into %s/, ND's output folder\n",
+                    ND_SEARCH_OUTPUT_DIR);
     }
     /* Plot files are drawn into -o's directory only: --format without it would do nothing. */
     if (!req->out_dir && req->plot_format && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
@@ -422,11 +429,13 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
             fputc('\n', out);
             nd_search_print_assumptions(out, &assumed, "");
         }
-        if (!rc && file) nd_search_print_config_result(out, &cfg, file, &res);
+        if (!rc && file) nd_search_print_config_space(out, &cfg, file);
         if (!rc) rc = print_extras(req, &cfg, &res, top, out, diag, err);
         search_outputs o = {&ans, &assumed, &facts};
         nd_plot_gallery gallery = {0};
         if (!rc) rc = write_files(req, &cfg, &ses, &res, &o, req->report ? &gallery : NULL, out, err);
+        /* ND prints its result after "Resolved strategy written to" */
+        if (!rc && file) nd_search_print_config_result(out, &cfg, &res);
         if (!rc && req->report) {
             nd_search_report_inputs in = {req->common.run_path, req->common.shared.ratios,
                                           req->common.search_config, req->out_dir};
