@@ -7,6 +7,7 @@
  */
 #include "search_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,7 +164,7 @@ void nd_search_print_config_result(FILE *out, const nd_search_config *cfg, const
             "Optimal strategy: dp=%lld tp=%lld pp=%lld cp=%lld ep=%lld mb_num=%lld recompute=%s mem=%.0f MB "
             "score=%.2e\n",
             (long long)s->dp, (long long)s->tp, (long long)s->pp, (long long)s->cp, (long long)s->ep,
-            (long long)s->mb, nd_recompute_name(s->recompute), best->peak_mib, best->step_ms);
+            (long long)s->mb, nd_recompute_name(s->recompute), floor(best->peak_mib), best->step_ms);
     /* nd's: the rest of ND's result keys, and the score at full precision, in ms */
     int64_t shard = s->op < s->dp * s->cp ? s->op : s->dp * s->cp; /* ND: OP capped by DP x CP */
     fprintf(out, "  dp_shard=%lld dp_replicate=%lld score=%.2f ms\n", (long long)shard,
