@@ -4,10 +4,12 @@
 #include "nd/inputs/ratios.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "nd/base/formats.h"
 #include "nd/base/io.h"
@@ -290,6 +292,23 @@ static int read_ratios(const cJSON *root, const char *text, const char *path, nd
         out->ratios.stated[k] = true;
     }
     return ND_OK;
+}
+
+int nd_ratios_missing(const char *path, bool strict, FILE *diag, nd_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 || errno != ENOENT) return 0; /* any other failure: the load says why */
+    if (strict)
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: ratios file (-c) not found; --strict refuses to price uncalibrated "
+                            "(ND proceeds without it)",
+                            path);
+    if (diag)
+        fprintf(diag,
+                "warning: cache file not found: %s\nwarning: Proceeding without cache file... (uncalibrated; "
+                "--strict refuses)\n",
+                path);
+    return 1;
 }
 
 int nd_ratios_load(const char *path, nd_ratios_file *out, nd_error *err)

@@ -15,6 +15,7 @@
 #define ND_RATIO_MAX 1e3
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include "nd/base/error.h"
 #include "nd/costmodel/parts.h"
@@ -34,6 +35,12 @@ typedef struct nd_ratios_file {
  * refused with an explanation. Keys the file does not state stay 1 (uncorrected).
  * Errors: ND_EINPUT naming the file and key. out owns no memory: nothing to free. */
 int nd_ratios_load(const char *path, nd_ratios_file *out, nd_error *err);
+
+/* -c FILE that does not exist: ND logs "cache file not found: FILE" and "Proceeding without
+ * cache file..." and prices uncalibrated. Returns 0 when the file exists; 1 when it does not
+ * and the caller proceeds uncalibrated (a warning saying so on diag, when not NULL); with
+ * strict, ND_EINPUT naming the file (--strict refuses what ND would do without it). */
+int nd_ratios_missing(const char *path, bool strict, FILE *diag, nd_error *err);
 
 /* One line per way `f` was fitted for something other than (device, model, seq_len),
  * written into buf (empty when it matches or the file has no stamp). */
