@@ -197,6 +197,12 @@ static int read_stamp(const cJSON *nd, const char *path, nd_ratios_file *out, nd
                             path, stamp, keys->units, units->valuestring, keys->units_ms);
     out->stamped = true;
     nd_text_copy(out->cost_model, cm->valuestring, sizeof out->cost_model);
+    if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, keys->mode)))
+        nd_text_copy(out->mode, v->valuestring, sizeof out->mode);
+    const cJSON *rounds = cJSON_GetObjectItemCaseSensitive(nd, keys->rounds);
+    const cJSON *first = cJSON_IsArray(rounds) ? cJSON_GetArrayItem(rounds, 0) : NULL;
+    if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(first, keys->fitted_csv)))
+        nd_text_copy(out->round, v->valuestring, sizeof out->round);
     if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, keys->device)))
         nd_text_copy(out->device, v->valuestring, sizeof out->device);
     if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, keys->model)))
@@ -214,21 +220,84 @@ static int read_stamp(const cJSON *nd, const char *path, nd_ratios_file *out, nd
     return ND_OK;
 }
 
+char *nd_ratios_converted_path(const char *path)
+{
+    size_t n = strlen(path);
+    bool json = n >= 5 && !strcmp(path + n - 5, ".json");
+    return nd_path_printf("%.*s.nd.json", (int)(json ? n - 5 : n), path);
+}
+
+static bool file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The file name of a path (after the last '/'). */
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static int load(const char *path, bool convert, nd_ratios_file *out, nd_error *err);
+
 /* No stamp: ND's own file, or one written by hand. ND's ratios turn its abstract units into
  * ms (COMPUTE ~ 7e-11); nd's correct estimates already in ms, and a hand-written file
- * states nothing of what it corrects. Neither is applied: the message says how to refit. */
-static int refuse_unstamped(const cJSON *root, const char *path, const nd_ratios_file *r, nd_error *err)
+ * states nothing of what it corrects: neither is applied as it is. ND's is converted by
+ * refitting the round it names with ND's ratio of sums (nd-fit --mode sums) into a new
+ * file beside it; that file, once written, is read in its place. */
+static int unstamped(const cJSON *root, const char *path, bool convert, nd_ratios_file *out, nd_error *err)
 {
-    const cJSON *fitted = cJSON_GetObjectItemCaseSensitive(root, "_fitted_on");
-    const cJSON *csv = cJSON_GetObjectItemCaseSensitive(fitted, "csv");
+    const cJSON *fitted = cJSON_GetObjectItemCaseSensitive(root, keys->fitted_on);
+    const cJSON *csv_item = cJSON_GetObjectItemCaseSensitive(fitted, keys->fitted_csv);
+    const char *csv =
+        cJSON_IsString(csv_item) && csv_item->valuestring[0] && !strchr(csv_item->valuestring, '\n')
+            ? csv_item->valuestring
+            : NULL;
     char value[64] = "";
-    if (r->ratios.stated[ND_RATIO_COMPUTE])
-        snprintf(value, sizeof value, " (COMPUTE = %g)", r->ratios.value[ND_RATIO_COMPUTE]);
-    return nd_error_set(err, ND_EINPUT,
-                        "%s: no '%s' stamp, so not nd's: ND's ratios%s are ms per ND unit, nd's correct "
-                        "ms estimates; refit the round: nd-fit -y RUN --real_csv %s --mode sums "
-                        "--write_ratios %s (ND's ratio of sums)",
-                        path, keys->stamp, value, cJSON_IsString(csv) ? csv->valuestring : "ROUND.csv", path);
+    const cJSON *compute = cJSON_GetObjectItemCaseSensitive(root, nd_ratio_key_name(ND_RATIO_COMPUTE));
+    if (cJSON_IsNumber(compute)) snprintf(value, sizeof value, " (COMPUTE = %g)", compute->valuedouble);
+    char *conv = nd_ratios_converted_path(path);
+    if (!conv) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    int rc;
+    if (convert && csv && file_exists(conv)) {
+        nd_error quiet = {0};
+        rc = load(conv, false, out, &quiet);
+        if (!rc && out->stamped && !strcmp(base_name(out->round), base_name(csv))) {
+            nd_text_copy(out->converted_from, path, sizeof out->converted_from);
+            free(conv);
+            return ND_OK;
+        }
+        memset(out, 0, sizeof *out);
+        nd_ratios_init(&out->ratios);
+    }
+    /* the round as named (from where nd runs), else beside the ratios file */
+    char *beside = NULL, *dir = nd_path_dir(path);
+    const char *round = NULL;
+    if (csv && file_exists(csv)) {
+        round = csv;
+    } else if (csv && dir && csv[0] != '/' && (beside = nd_path_join(dir, base_name(csv))) &&
+               file_exists(beside)) {
+        round = beside;
+    }
+    char missing[400] = "";
+    if (!round)
+        snprintf(missing, sizeof missing, "; the round it names, %s, is not found: give its path",
+                 csv ? csv : "(none: no _fitted_on.csv)");
+    rc = nd_error_set(err, ND_EINPUT,
+                      "%s: no '%s' stamp, so not nd's: ND's ratios%s are ms per ND unit, nd's correct "
+                      "ms estimates; refit the round: nd-fit -y RUN --real_csv %s --mode sums "
+                      "--write_ratios %s (ND's ratio of sums, into a new file; -c %s then reads it)%s",
+                      path, keys->stamp, value,
+                      round ? round
+                      : csv ? csv
+                            : "ROUND.csv",
+                      conv, path, missing);
+    free(beside);
+    free(dir);
+    free(conv);
+    return rc;
 }
 
 /* A fixed cost (>= 0, ms or µs) or a memory ratio (> 0): the keys beside the ratio keys. */
@@ -311,7 +380,7 @@ int nd_ratios_missing(const char *path, bool strict, FILE *diag, nd_error *err)
     return 1;
 }
 
-int nd_ratios_load(const char *path, nd_ratios_file *out, nd_error *err)
+static int load(const char *path, bool convert, nd_ratios_file *out, nd_error *err)
 {
     memset(out, 0, sizeof *out);
     nd_ratios_init(&out->ratios);
@@ -325,10 +394,13 @@ int nd_ratios_load(const char *path, nd_ratios_file *out, nd_error *err)
         rc = nd_error_set(err, ND_EINPUT, "%s: a ratios file is a JSON object of KEY: ratio", path);
         goto done;
     }
-    if ((rc = read_ratios(root, text, path, out, err))) goto done;
     const cJSON *nd = cJSON_GetObjectItemCaseSensitive(root, keys->stamp);
+    /* ND's file (its _fitted_on): its values, ms per ND unit and maybe 0, are no nd ratios
+     * to check; a file with neither is checked as nd's first */
+    bool nds = !nd && cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, keys->fitted_on));
+    if (!nds && (rc = read_ratios(root, text, path, out, err))) goto done;
     if (!nd) {
-        rc = refuse_unstamped(root, path, out, err);
+        rc = unstamped(root, path, convert, out, err);
         goto done;
     }
     /* A fitted ratio corrects an estimate in ms: far from 1 it means a broken fit, and 1e308
@@ -350,12 +422,22 @@ done:
     return rc;
 }
 
+int nd_ratios_load(const char *path, nd_ratios_file *out, nd_error *err)
+{
+    return load(path, true, out, err);
+}
+
 void nd_ratios_mismatch(const nd_ratios_file *f, const char *device, const char *model, int64_t seq_len,
                         char *buf, size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
     if (!f->stamped) return;
+    if (f->converted_from[0])
+        used += (size_t)snprintf(buf, size,
+                                 "%s is ND's (no _nd stamp): read as its conversion, nd's refit of its round "
+                                 "%s (mode %s)\n",
+                                 f->converted_from, f->round, f->mode[0] ? f->mode : "?");
     if (f->device[0] && device && !nd_text_equal_nocase(f->device, device))
         used += (size_t)snprintf(buf + used, size - used, "ratios fitted on device %s, used for %s\n",
                                  f->device, device);
