@@ -36,6 +36,7 @@ typedef struct nd_search_request {
     size_t ppb_k;            /* -k */
     bool has_ppb_k;
     const char *write_ratios; /* --write_ratios, with --real_csv */
+    const char *fit_mode;     /* --fit_mode, with --write_ratios: nd-compare's */
     const char *report;       /* --report FILE: the one-page HTML report */
     bool no_what_if;          /* --no-what-if: no search with the overlap switches flipped */
 } nd_search_request;
