@@ -303,6 +303,40 @@ static int what_if(const nd_search_config *cfg, const nd_search_result *res, nd_
     return ND_OK;
 }
 
+/* ND's -d with a search config: num_nodes = devices // cards_per_node (the config's, else the
+ * device's node size), whole nodes only, a warning naming the devices left out (run_nd.py
+ * _apply_cli_overrides). Fewer devices than a node: nd keeps them as one node (ND would
+ * place a whole node). --strict refuses a count that is not whole nodes. */
+static int whole_nodes(const nd_cli_common *c, const nd_search_config_file *f, nd_session *ses, FILE *diag,
+                       nd_error *err)
+{
+    int64_t cards = f->cards_per_node ? f->cards_per_node : ses->device->devices_per_node;
+    int64_t d = ses->run.devices;
+    if (!c->devices || cards <= 0 || d <= 0 || d % cards == 0) return ND_OK;
+    if (c->strict)
+        return nd_error_set(
+            err, ND_EUSAGE,
+            "-d %lld is not a whole number of %lld-device nodes (%s): --strict refuses what ND "
+            "would not place",
+            (long long)d, (long long)cards,
+            f->cards_per_node ? "cluster.cards_per_node" : "the device's node size");
+    if (d < cards) {
+        if (nd_cli_says(c, ND_VERBOSITY_RESULTS))
+            fprintf(diag,
+                    "warning: devices=%lld is less than cards_per_node=%lld: priced as one node of %lld (ND "
+                    "places a whole node of %lld)\n",
+                    (long long)d, (long long)cards, (long long)d, (long long)cards);
+        return ND_OK;
+    }
+    if (nd_cli_says(c, ND_VERBOSITY_RESULTS))
+        fprintf(diag,
+                "warning: devices=%lld is not a multiple of cards_per_node=%lld: %lld device(s) will not be "
+                "placed\n",
+                (long long)d, (long long)cards, (long long)(d % cards));
+    ses->run.devices = d / cards * cards;
+    return ND_OK;
+}
+
 int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_error *err)
 {
     int rc = ND_OK;
@@ -317,6 +351,7 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
     nd_session ses;
     if ((rc = nd_session_open(&ses, &req->common, false, diag, err))) goto done;
     const nd_search_config_file *file = ses.search;
+    if (file && (rc = whole_nodes(&req->common, file, &ses, diag, err))) goto done;
     if ((req->exhaustive[0] || req->exhaustive[1] || req->exhaustive[2]) && file) {
         rc = nd_error_set(err, ND_EUSAGE,
                           "--exhaustive, --force_exhaustive, and --fforce-exhaustive apply to the "
