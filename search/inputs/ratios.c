@@ -48,6 +48,69 @@ static int read_term(const cJSON *names, const char *path, bool time, nd_spread 
     return ND_OK;
 }
 
+/* The smallest eigenvalue of the symmetric n x n matrix c (cyclic Jacobi rotations; n <=
+ * ND_SPREAD_MAX_TERMS), and the largest |eigenvalue| in *scale. */
+static double min_eigenvalue(const double c[ND_SPREAD_MAX_TERMS][ND_SPREAD_MAX_TERMS], int n, double *scale)
+{
+    double m[ND_SPREAD_MAX_TERMS][ND_SPREAD_MAX_TERMS];
+    memcpy(m, c, sizeof m);
+    for (int sweep = 0; sweep < 100; sweep++) {
+        double off = 0;
+        for (int p = 0; p < n; p++)
+            for (int q = p + 1; q < n; q++) off += m[p][q] * m[p][q];
+        if (off < 1e-300) break;
+        for (int p = 0; p < n; p++)
+            for (int q = p + 1; q < n; q++) {
+                if (m[p][q] == 0) continue;
+                double theta = (m[q][q] - m[p][p]) / (2 * m[p][q]);
+                double t = (theta >= 0 ? 1 : -1) / (fabs(theta) + sqrt(theta * theta + 1));
+                double cs = 1 / sqrt(t * t + 1), sn = t * cs;
+                for (int k = 0; k < n; k++) { /* columns p and q */
+                    double kp = m[k][p], kq = m[k][q];
+                    m[k][p] = cs * kp - sn * kq;
+                    m[k][q] = sn * kp + cs * kq;
+                }
+                for (int k = 0; k < n; k++) { /* rows p and q */
+                    double pk = m[p][k], qk = m[q][k];
+                    m[p][k] = cs * pk - sn * qk;
+                    m[q][k] = sn * pk + cs * qk;
+                }
+            }
+    }
+    double lo = n ? m[0][0] : 0, hi = 0;
+    for (int i = 0; i < n; i++) {
+        lo = fmin(lo, m[i][i]);
+        hi = fmax(hi, fabs(m[i][i]));
+    }
+    *scale = hi;
+    return lo;
+}
+
+/* A covariance is symmetric and positive semi-definite: one that is not (a file edited by
+ * hand, or broken) would give an interval of +-0 % or a negative variance, so it is refused
+ * rather than repaired (docs/calibration.md §Reading it (-c, --cache_file, --ratios)). */
+static int check_covariance(const nd_spread *s, int n, const char *path, bool time, nd_error *err)
+{
+    const char *which = time ? keys->time : keys->memory;
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++) {
+            double x = s->cov[a][b], y = s->cov[b][a];
+            if (fabs(x - y) > 1e-9 * fmax(fabs(x), fabs(y)) + 1e-300)
+                return nd_error_set(err, ND_EINPUT,
+                                    "%s: '%s.%s.%s.%s' is not symmetric (row %d column %d is %g, row %d "
+                                    "column %d %g): not a fit's covariance; refit with nd-fit",
+                                    path, keys->stamp, keys->uncertainty, which, keys->covariance, a + 1,
+                                    b + 1, x, b + 1, a + 1, y);
+        }
+    double scale, lo = min_eigenvalue(s->cov, n, &scale);
+    if (lo < -1e-9 * scale)
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: '%s.%s.%s.%s' is not positive semi-definite (an eigenvalue of %g): some "
+                            "combination of its terms would have a negative variance; refit with nd-fit",
+                            path, keys->stamp, keys->uncertainty, which, keys->covariance, lo);
+    return ND_OK;
+}
+
 /* _nd.uncertainty.time or .memory: terms, their covariance, the residual scatter, t95. */
 static int read_spread(const cJSON *o, const char *path, bool time, nd_spread *s, nd_error *err)
 {
@@ -80,8 +143,10 @@ static int read_spread(const cJSON *o, const char *path, bool time, nd_spread *s
                             path, keys->stamp, keys->uncertainty, time ? keys->time : keys->memory,
                             keys->terms, ND_SPREAD_MAX_TERMS, keys->covariance, keys->residual_sd, keys->t95,
                             keys->dof);
+    int rc = check_covariance(s, n, path, time, err);
+    if (rc) return rc;
     for (int t = 0; t < n; t++) {
-        int rc = read_term(cJSON_GetArrayItem(terms, t), path, time, s, t, err);
+        rc = read_term(cJSON_GetArrayItem(terms, t), path, time, s, t, err);
         if (rc) return rc;
     }
     s->terms = n;
