@@ -204,7 +204,16 @@ static int write_plots(const nd_search_request *req, const nd_search_config *cfg
     opt.gallery_only = gallery && !req->out_dir;
     const char *dir = req->out_dir ? req->out_dir : ".";
     if (!rc && !req->no_plots) rc = nd_search_plots(dir, cfg, res, ans, &opt, err);
-    if (!rc && req->potentials) rc = nd_search_potentials(dir, cfg, res, ans, &opt, !req->no_plots, err);
+    if (!rc && req->potentials && req->top > 0)
+        rc = nd_search_potentials(dir, cfg, res, ans, &opt, !req->no_plots, err);
+    if (!rc && req->potentials && req->top <= 0) {
+        /* ND's potentials take its first 20 configurations unless -t says otherwise */
+        nd_search_answer wide;
+        if (!(rc = nd_search_answer_build(cfg, res, ND_SEARCH_POTENTIALS_TOP, &wide, err))) {
+            rc = nd_search_potentials(dir, cfg, res, &wide, &opt, !req->no_plots, err);
+            nd_search_answer_free(&wide);
+        }
+    }
     return rc;
 }
 

@@ -43,6 +43,8 @@ typedef struct nd_search_request {
 
 /* Where -rp writes without -o: ND's output folder (ND: its package's nd/output/). */
 #define ND_SEARCH_OUTPUT_DIR "output"
+/* The configurations -rp expands without -t: ND's potentials' default top (20). */
+#define ND_SEARCH_POTENTIALS_TOP 20
 
 /* nd-search: rank every fitting strategy. */
 int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_error *err);
