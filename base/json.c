@@ -178,6 +178,29 @@ static const char *escaped_nul(const char *text)
     return NULL;
 }
 
+/* A NUL byte anywhere, or a raw control byte (below 0x20) inside a string, which JSON (RFC 8259
+ * §7) refuses and cJSON would take (a NUL cutting the string short): ND_EINPUT naming the line. */
+static int raw_control(const char *text, size_t len, const char *path, nd_error *err)
+{
+    bool in_string = false;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (!c)
+            return nd_error_set(err, ND_EINPUT, "%s:%d: holds a NUL byte%s", path, line_at(text, text + i),
+                                in_string ? " inside a string, which would cut it short" : "");
+        if (in_string && c < 0x20)
+            return nd_error_set(err, ND_EINPUT,
+                                "%s:%d: a string holds the raw control byte 0x%02x, which JSON refuses "
+                                "(write it as an escape, \\u%04x)",
+                                path, line_at(text, text + i), c, c);
+        if (c == '"')
+            in_string = !in_string;
+        else if (c == '\\' && in_string && i + 1 < len)
+            i++; /* the escaped byte: \" does not end the string */
+    }
+    return ND_OK;
+}
+
 int nd_json_parse(const char *text, size_t len, const char *path, cJSON **root, nd_error *err)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -186,6 +209,7 @@ int nd_json_parse(const char *text, size_t len, const char *path, cJSON **root, 
     int rc = nd_text_check_encoding(text, len, path, err);
     if (rc) return rc;
     size_t bom = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0; /* cJSON refuses a BOM */
+    if ((rc = raw_control(text, len, path, err))) return rc;
     const char *nul = escaped_nul(text + bom);
     if (nul)
         return nd_error_set(err, ND_EINPUT,

@@ -578,6 +578,17 @@ int nd_outputs_commit(nd_error *err)
     return nd_outputs_commit_each(err, NULL, NULL);
 }
 
+const char *nd_outputs_staged(const char *path)
+{
+    const char *tmp = NULL;
+    sigset_t old;
+    run_enter(&old);
+    for (nd_output *p = outputs; p && !tmp; p = p->next)
+        if (p->state == OUT_STAGED && p->tmp && !strcmp(p->dest, path)) tmp = p->tmp;
+    run_leave(&old);
+    return tmp;
+}
+
 void nd_outputs_abort(void)
 {
     sigset_t old;

@@ -1,29 +1,45 @@
 /*
- * toml.c — a TOML reader that remembers where each value is, so a value can be
- * replaced in the user's own text (toml.h). Parsed again after every edit.
+ * toml.c — a TOML 1.0 reader that remembers where each value is, so a value can be
+ * replaced in the user's own text (toml.h). Values are checked by TOML's own grammar
+ * (numbers, strings and their escapes, dates, arrays, inline tables), tables by its rules
+ * (none defined twice, no header over a dotted or inline table, [x] and [[x]] not both),
+ * as Python's tomllib reads them. Parsed again after every edit.
  */
 #include "nd/base/toml.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nd/base/io.h"
 
+#define PATH_MAX_TOML 256
+
 typedef struct entry {
-    char table[192];
-    char key[128];
-    char *value;     /* decoded (owned) */
-    size_t from, to; /* the value's bytes in the text */
+    char table[PATH_MAX_TOML];  /* the table holding the key */
+    char key[128];              /* the key's last part */
+    char anchor[PATH_MAX_TOML]; /* the [header] the line stands under ("" = top level) */
+    char *value;                /* decoded (owned) */
+    size_t from, to;            /* the value's bytes in the text */
     int line;
+    nd_toml_type type;
+    bool int_ok;  /* an integer within int64 */
+    int64_t ival; /* ... its value */
 } entry;
 
-typedef struct header {
-    char name[192];
-    size_t line_end; /* offset just past the header's line */
-    bool array;
-} header;
+enum { N_IMPLICIT, N_HEADER, N_DOTTED, N_INLINE, N_ARRAY };
+
+/* A table: how it was defined, for TOML's rules and for adding keys to it. */
+typedef struct node {
+    char path[PATH_MAX_TOML];
+    int kind, line, count;      /* count: the elements of an array of tables */
+    size_t line_end;            /* a header: the offset just past its line */
+    char anchor[PATH_MAX_TOML]; /* dotted: the header its keys stand under */
+    size_t close;               /* inline: the offset of its table's '}' */
+    size_t root_len;            /* inline: the length of that table's path */
+} node;
 
 struct nd_toml {
     char *text;
@@ -31,16 +47,17 @@ struct nd_toml {
     char path[512];
     entry *items;
     size_t count, cap;
-    header *headers;
-    size_t n_headers, cap_headers;
+    node *nodes;
+    size_t n_nodes, cap_nodes;
 };
 
 typedef struct parser {
     nd_toml *t;
     size_t p;
     int line;
-    char table[192];
+    char table[PATH_MAX_TOML]; /* the current header's table */
     nd_error *err;
+    int depth; /* arrays and inline tables nested */
 } parser;
 
 static int fail(parser *ps, const char *what)
@@ -48,9 +65,24 @@ static int fail(parser *ps, const char *what)
     return nd_error_set(ps->err, ND_EINPUT, "%s:%d: %s", ps->t->path, ps->line, what);
 }
 
+static int fail_key(parser *ps, int line, const char *key, const char *what)
+{
+    return nd_error_set(ps->err, ND_EINPUT, "%s:%d: key '%s': %s", ps->t->path, line, key, what);
+}
+
 static char peek(const parser *ps, size_t ahead)
 {
     return ps->p + ahead < ps->t->len ? ps->t->text[ps->p + ahead] : '\0';
+}
+
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static bool is_hex(char c)
+{
+    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
 static void skip_blank(parser *ps)
@@ -58,48 +90,222 @@ static void skip_blank(parser *ps)
     while (peek(ps, 0) == ' ' || peek(ps, 0) == '\t') ps->p++;
 }
 
-static void skip_comment(parser *ps)
+/* A comment to the end of its line: tab and printable text only (TOML). */
+static int skip_comment(parser *ps)
 {
-    if (peek(ps, 0) == '#')
-        while (ps->p < ps->t->len && peek(ps, 0) != '\n') ps->p++;
+    if (peek(ps, 0) != '#') return ND_OK;
+    while (ps->p < ps->t->len && peek(ps, 0) != '\n') {
+        unsigned char c = (unsigned char)peek(ps, 0);
+        if ((c < 0x20 && c != '\t' && !(c == '\r' && peek(ps, 1) == '\n')) || c == 0x7f)
+            return fail(ps, "a comment holds a control character");
+        ps->p++;
+    }
+    return ND_OK;
+}
+
+/* A line break (\n or \r\n): true and past it. */
+static bool newline(parser *ps)
+{
+    if (peek(ps, 0) == '\n' || (peek(ps, 0) == '\r' && peek(ps, 1) == '\n')) {
+        ps->p += peek(ps, 0) == '\r' ? 2 : 1;
+        ps->line++;
+        return true;
+    }
+    return false;
+}
+
+/* Blanks, comments and line breaks (inside arrays). */
+static int skip_space(parser *ps)
+{
+    for (;;) {
+        skip_blank(ps);
+        int rc = skip_comment(ps);
+        if (rc) return rc;
+        if (!newline(ps)) return ND_OK;
+    }
+}
+
+/* ---- strings ---------------------------------------------------------------------------- */
+
+typedef struct buf {
+    char *s;
+    size_t n, cap;
+    bool failed;
+} buf;
+
+static void put(buf *b, char c)
+{
+    if (b->n + 2 > b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 64;
+        char *s = realloc(b->s, cap);
+        if (!s) {
+            b->failed = true;
+            return;
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+    b->s[b->n++] = c;
+    b->s[b->n] = '\0';
+}
+
+static void put_utf8(buf *b, uint32_t u)
+{
+    if (u < 0x80) {
+        put(b, (char)u);
+    } else if (u < 0x800) {
+        put(b, (char)(0xC0 | (u >> 6)));
+        put(b, (char)(0x80 | (u & 0x3F)));
+    } else if (u < 0x10000) {
+        put(b, (char)(0xE0 | (u >> 12)));
+        put(b, (char)(0x80 | ((u >> 6) & 0x3F)));
+        put(b, (char)(0x80 | (u & 0x3F)));
+    } else {
+        put(b, (char)(0xF0 | (u >> 18)));
+        put(b, (char)(0x80 | ((u >> 12) & 0x3F)));
+        put(b, (char)(0x80 | ((u >> 6) & 0x3F)));
+        put(b, (char)(0x80 | (u & 0x3F)));
+    }
+}
+
+/* A string at the quote, any of TOML's four forms, decoded into out (may be NULL). */
+static int read_string(parser *ps, buf *out, bool allow_multi)
+{
+    char q = peek(ps, 0);
+    bool multi = allow_multi && peek(ps, 1) == q && peek(ps, 2) == q;
+    ps->p += multi ? 3 : 1;
+    buf scratch = {0};
+    buf *b = out ? out : &scratch;
+    put(b, '\0');
+    b->n = 0;
+    if (multi && !newline(ps) && peek(ps, 0) == '\r') return fail(ps, "a lone carriage return");
+    int rc = ND_OK;
+    for (;;) {
+        char c = peek(ps, 0);
+        unsigned char u = (unsigned char)c;
+        if (ps->p >= ps->t->len || (!multi && (c == '\n' || c == '\r'))) {
+            rc = fail(ps, "a string is not closed");
+            break;
+        }
+        if (c == q && (!multi || (peek(ps, 1) == q && peek(ps, 2) == q))) {
+            if (!multi) {
+                ps->p++;
+                break;
+            }
+            /* up to two more quotes belong to the string: """a"""" is 'a"' */
+            int extra = peek(ps, 3) == q ? (peek(ps, 4) == q ? 2 : 1) : 0;
+            for (int i = 0; i < extra; i++) put(b, q);
+            ps->p += 3 + (size_t)extra;
+            break;
+        }
+        if (multi && (c == '\n' || c == '\r')) {
+            if (!newline(ps)) {
+                rc = fail(ps, "a lone carriage return");
+                break;
+            }
+            put(b, '\n');
+            continue;
+        }
+        if ((u < 0x20 && c != '\t') || u == 0x7f) {
+            rc = fail(ps, "a string holds a control character (write it as an escape)");
+            break;
+        }
+        if (c != '\\' || q == '\'') {
+            put(b, c);
+            ps->p++;
+            continue;
+        }
+        char e = peek(ps, 1);
+        ps->p += 2;
+        if (multi && (e == ' ' || e == '\t' || e == '\n' || e == '\r')) { /* a line-ending backslash */
+            ps->p--;
+            skip_blank(ps);
+            if (!newline(ps)) {
+                rc = fail(ps, "a backslash in a \"\"\" string is not at the end of its line");
+                break;
+            }
+            for (;;) {
+                skip_blank(ps);
+                if (!newline(ps)) break;
+            }
+            continue;
+        }
+        const char *simple = "b\bt\tn\nf\fr\r\"\"\\\\";
+        const char *hit = NULL;
+        for (const char *s = simple; *s; s += 2)
+            if (*s == e) hit = s;
+        if (hit) {
+            put(b, hit[1]);
+            continue;
+        }
+        if (e == 'u' || e == 'U') {
+            int n = e == 'u' ? 4 : 8;
+            uint32_t v = 0;
+            for (int i = 0; i < n; i++) {
+                char h = peek(ps, (size_t)i);
+                if (!is_hex(h)) {
+                    v = UINT32_MAX;
+                    break;
+                }
+                v = v * 16 + (uint32_t)(is_digit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
+            }
+            if (v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
+                rc = fail(ps, "a \\u or \\U escape is not a Unicode scalar value");
+                break;
+            }
+            ps->p += (size_t)n;
+            put_utf8(b, v);
+            continue;
+        }
+        rc = fail(ps, "a string has an escape TOML does not know (\\b \\t \\n \\f \\r \\\" \\\\ \\uXXXX "
+                      "\\UXXXXXXXX)");
+        break;
+    }
+    if (!rc && b->failed) rc = nd_error_set(ps->err, ND_ENOMEM, "out of memory");
+    free(scratch.s);
+    return rc;
+}
+
+/* ---- keys ------------------------------------------------------------------------------- */
+
+static bool bare_key_char(char c)
+{
+    return c == '_' || c == '-' || is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
 /* One key part: bare, "quoted" or 'literal'. */
 static int read_key_part(parser *ps, char *out, size_t size)
 {
-    size_t n = 0;
     char q = peek(ps, 0);
     if (q == '"' || q == '\'') {
-        ps->p++;
-        while (peek(ps, 0) && peek(ps, 0) != q && peek(ps, 0) != '\n') {
-            if (n + 1 < size) out[n++] = peek(ps, 0);
-            ps->p++;
-        }
-        if (peek(ps, 0) != q) return fail(ps, "a quoted key is not closed");
-        ps->p++;
-    } else {
-        char c;
-        while ((c = peek(ps, 0)) && (c == '_' || c == '-' || (c >= '0' && c <= '9') ||
-                                     (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
-            if (n + 1 < size) out[n++] = c;
-            ps->p++;
-        }
-        if (!n) return fail(ps, "expected a key");
+        buf b = {0};
+        int rc = read_string(ps, &b, false);
+        if (!rc && b.n + 1 > size) rc = fail(ps, "a key is too long for nd");
+        if (!rc) snprintf(out, size, "%s", b.s ? b.s : "");
+        free(b.s);
+        return rc;
     }
+    size_t n = 0;
+    while (bare_key_char(peek(ps, 0))) {
+        if (n + 1 >= size) return fail(ps, "a key is too long for nd");
+        out[n++] = peek(ps, 0);
+        ps->p++;
+    }
+    if (!n) return fail(ps, "expected a key");
     out[n] = '\0';
     return ND_OK;
 }
 
-/* A dotted key "a.b.c" into out (parts joined by '.'). */
-static int read_key(parser *ps, char *out, size_t size)
+#define MAX_PARTS 16
+
+/* A dotted key "a.b.c" as its parts. */
+static int read_key(parser *ps, char parts[][128], int *n)
 {
-    out[0] = '\0';
-    for (;;) {
-        char part[128];
-        int rc = read_key_part(ps, part, sizeof part);
+    for (*n = 0;;) {
+        if (*n == MAX_PARTS) return fail(ps, "a dotted key has too many parts for nd");
+        int rc = read_key_part(ps, parts[*n], sizeof parts[0]);
         if (rc) return rc;
-        if (out[0]) strncat(out, ".", size - strlen(out) - 1);
-        strncat(out, part, size - strlen(out) - 1);
+        ++*n;
         skip_blank(ps);
         if (peek(ps, 0) != '.') return ND_OK;
         ps->p++;
@@ -107,189 +313,572 @@ static int read_key(parser *ps, char *out, size_t size)
     }
 }
 
-/* Skips a string starting at the quote; multi-line forms too. */
-static int skip_string(parser *ps)
+static int join(parser *ps, char *out, const char *base, const char *part)
 {
-    char q = peek(ps, 0);
-    bool multi = peek(ps, 1) == q && peek(ps, 2) == q;
-    ps->p += multi ? 3 : 1;
-    for (;;) {
-        char c = peek(ps, 0);
-        if (!c || (!multi && c == '\n')) return fail(ps, "a string is not closed");
-        if (c == '\n') ps->line++;
-        if (c == '\\' && q == '"') {
-            ps->p += 2;
-            continue;
-        }
-        if (c == q && (!multi || (peek(ps, 1) == q && peek(ps, 2) == q))) {
-            ps->p += multi ? 3 : 1;
-            return ND_OK;
-        }
-        ps->p++;
+    int n = snprintf(out, PATH_MAX_TOML, "%s%s%s", base, base[0] ? "." : "", part);
+    return n < 0 || n >= PATH_MAX_TOML ? fail(ps, "a table path is too long for nd") : ND_OK;
+}
+
+/* ---- tables and keys defined ------------------------------------------------------------ */
+
+static node *node_at(nd_toml *t, const char *path)
+{
+    for (size_t i = 0; i < t->n_nodes; i++)
+        if (!strcmp(t->nodes[i].path, path)) return &t->nodes[i];
+    return NULL;
+}
+
+static entry *entry_at(nd_toml *t, const char *path)
+{
+    for (size_t i = 0; i < t->count; i++) {
+        char have[2 * PATH_MAX_TOML];
+        entry *e = &t->items[i];
+        snprintf(have, sizeof have, "%s%s%s", e->table, e->table[0] ? "." : "", e->key);
+        if (!strcmp(have, path)) return e;
     }
+    return NULL;
 }
 
-/* Skips an array or inline table, nested, with strings and comments inside. */
-static int skip_bracketed(parser *ps)
-{
-    int depth = 0;
-    do {
-        char c = peek(ps, 0);
-        if (!c) return fail(ps, "an array or inline table is not closed");
-        if (c == '"' || c == '\'') {
-            if (skip_string(ps)) return ND_EINPUT;
-            continue;
-        }
-        if (c == '#') {
-            skip_comment(ps);
-            continue;
-        }
-        if (c == '\n') ps->line++;
-        if (c == '[' || c == '{') depth++;
-        if (c == ']' || c == '}') depth--;
-        ps->p++;
-    } while (depth > 0);
-    return ND_OK;
-}
-
-/* The decoded text of a value in [from, to). */
-static char *decode(const char *s, size_t from, size_t to)
-{
-    char *out = malloc(to - from + 1);
-    if (!out) return NULL;
-    size_t n = 0;
-    char q = s[from];
-    if (q == '"' || q == '\'') {
-        size_t quotes = to - from >= 6 && s[from + 1] == q && s[from + 2] == q ? 3 : 1;
-        from += quotes;
-        to -= quotes;
-        if (quotes == 3 && from < to && s[from] == '\n') from++;
-        for (size_t i = from; i < to; i++) {
-            if (q == '"' && s[i] == '\\' && i + 1 < to) {
-                char c = s[++i];
-                out[n++] = c == 'n' ? '\n' : c == 't' ? '\t' : c;
-            } else {
-                out[n++] = s[i];
-            }
-        }
-    } else {
-        memcpy(out, s + from, to - from);
-        n = to - from;
-    }
-    out[n] = '\0';
-    return out;
-}
-
-static int add_entry(parser *ps, const char *key, size_t from, size_t to, int line)
+static node *add_node(parser *ps, const char *path, int kind)
 {
     nd_toml *t = ps->t;
-    for (size_t i = 0; i < t->count; i++)
-        if (!strcmp(t->items[i].table, ps->table) && !strcmp(t->items[i].key, key))
-            return nd_error_set(ps->err, ND_EINPUT, "%s:%d: key '%s' is stated twice (first on line %d)",
-                                t->path, line, key, t->items[i].line);
-    if (t->count == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 32;
-        entry *items = realloc(t->items, cap * sizeof *items);
-        if (!items) return nd_error_set(ps->err, ND_ENOMEM, "out of memory");
-        t->items = items;
-        t->cap = cap;
+    if (t->n_nodes == t->cap_nodes) {
+        size_t cap = t->cap_nodes ? 2 * t->cap_nodes : 16;
+        node *grown = realloc(t->nodes, cap * sizeof *grown);
+        if (!grown) return NULL;
+        t->nodes = grown;
+        t->cap_nodes = cap;
     }
-    entry *e = &t->items[t->count];
-    memset(e, 0, sizeof *e);
-    snprintf(e->table, sizeof e->table, "%s", ps->table);
-    snprintf(e->key, sizeof e->key, "%s", key);
-    e->from = from;
-    e->to = to;
-    e->line = line;
-    if (!(e->value = decode(t->text, from, to))) return nd_error_set(ps->err, ND_ENOMEM, "out of memory");
-    t->count++;
+    node *n = &t->nodes[t->n_nodes++];
+    memset(n, 0, sizeof *n);
+    snprintf(n->path, sizeof n->path, "%s", path);
+    n->kind = kind;
+    n->line = ps->line;
+    return n;
+}
+
+/* The table base.part reached on the way to a longer path (a header's or a dotted key's):
+ * created when new, an array of tables standing for its last element. */
+static int walk(parser *ps, char *path, const char *part, bool dotted, long inl)
+{
+    char next[PATH_MAX_TOML];
+    int rc = join(ps, next, path, part);
+    if (rc) return rc;
+    entry *e = entry_at(ps->t, next);
+    if (e && e->type != ND_TOML_TABLE) {
+        char what[PATH_MAX_TOML + 80];
+        snprintf(what, sizeof what, "'%s' is a value (line %d), not a table", next, e->line);
+        return fail(ps, what);
+    }
+    node *n = node_at(ps->t, next);
+    if (!n) {
+        if (!(n = add_node(ps, next, inl >= 0 ? N_INLINE : dotted ? N_DOTTED : N_IMPLICIT)))
+            return nd_error_set(ps->err, ND_ENOMEM, "out of memory");
+        if (inl >= 0) {
+            n->close = ps->t->nodes[inl].close;
+            n->root_len = ps->t->nodes[inl].root_len;
+        }
+        if (dotted) snprintf(n->anchor, sizeof n->anchor, "%s", ps->table);
+    } else if (n->kind == N_INLINE && (inl < 0 || n->root_len == strlen(n->path))) {
+        return fail(ps, "an inline table cannot be extended (TOML)");
+    } else if (dotted && inl < 0 && n->kind != N_DOTTED) {
+        char what[PATH_MAX_TOML + 80];
+        snprintf(what, sizeof what, "dotted keys cannot add to table '%s', defined on line %d", next,
+                 n->line);
+        return fail(ps, what);
+    }
+    if (n->kind == N_ARRAY) {
+        if (dotted) return fail(ps, "dotted keys cannot add to an array of tables");
+        snprintf(next + strlen(next), sizeof next - strlen(next), "[%d]", n->count);
+    }
+    memcpy(path, next, sizeof next);
     return ND_OK;
 }
 
 static int read_header(parser *ps)
 {
     bool array = peek(ps, 1) == '[';
+    int line = ps->line;
     ps->p += array ? 2 : 1;
     skip_blank(ps);
-    char name[180];
-    int rc = read_key(ps, name, sizeof name);
+    char parts[MAX_PARTS][128];
+    int n, rc = read_key(ps, parts, &n);
     if (rc) return rc;
     if (peek(ps, 0) != ']' || (array && peek(ps, 1) != ']'))
         return fail(ps, "a [table] header is not closed");
     ps->p += array ? 2 : 1;
+    char path[PATH_MAX_TOML] = "";
+    for (int i = 0; i + 1 < n; i++)
+        if ((rc = walk(ps, path, parts[i], false, -1))) return rc;
+    char full[PATH_MAX_TOML];
+    if ((rc = join(ps, full, path, parts[n - 1]))) return rc;
     nd_toml *t = ps->t;
-    for (size_t i = 0; i < t->n_headers && !array; i++)
-        if (!t->headers[i].array && !strcmp(t->headers[i].name, name))
-            return fail(ps, "a [table] is stated twice");
-    if (t->n_headers == t->cap_headers) {
-        size_t cap = t->cap_headers ? 2 * t->cap_headers : 16;
-        header *h = realloc(t->headers, cap * sizeof *h);
-        if (!h) return nd_error_set(ps->err, ND_ENOMEM, "out of memory");
-        t->headers = h;
-        t->cap_headers = cap;
+    entry *e = entry_at(t, full);
+    if (e && e->type != ND_TOML_TABLE) {
+        char what[PATH_MAX_TOML + 80];
+        snprintf(what, sizeof what, "[%s]: the key is already a value (line %d)", full, e->line);
+        return fail(ps, what);
     }
-    header *h = &t->headers[t->n_headers++];
-    snprintf(h->name, sizeof h->name, "%s", name);
-    h->array = array;
+    node *h = node_at(t, full);
+    char what[3 * PATH_MAX_TOML + 120];
+    if (h && array && h->kind != N_ARRAY) {
+        snprintf(what, sizeof what, "[[%s]]: '%s' is already a table (line %d), not an array of tables", full,
+                 full, h->line);
+        return fail(ps, what);
+    }
+    if (h && !array && h->kind != N_IMPLICIT) {
+        snprintf(what, sizeof what, "[%s]: the table is already defined (line %d%s)", full, h->line,
+                 h->kind == N_ARRAY    ? ", as an array of tables"
+                 : h->kind == N_DOTTED ? ", by dotted keys"
+                 : h->kind == N_INLINE ? ", as an inline table"
+                                       : "");
+        return fail(ps, what);
+    }
+    if (!h && !(h = add_node(ps, full, array ? N_ARRAY : N_HEADER)))
+        return nd_error_set(ps->err, ND_ENOMEM, "out of memory");
+    h->line = line;
+    if (array) {
+        h->count++;
+        char elem[PATH_MAX_TOML + 16];
+        snprintf(elem, sizeof elem, "%s[%d]", full, h->count);
+        if (strlen(elem) >= PATH_MAX_TOML) return fail(ps, "a table path is too long for nd");
+        if (!(h = add_node(ps, elem, N_HEADER))) return nd_error_set(ps->err, ND_ENOMEM, "out of memory");
+        snprintf(full, sizeof full, "%s", elem);
+    } else {
+        h->kind = N_HEADER;
+    }
     size_t end = ps->p;
     while (end < t->len && t->text[end] != '\n') end++;
     h->line_end = end < t->len ? end + 1 : end;
-    snprintf(ps->table, sizeof ps->table, "%s%s", name, array ? "[]" : "");
+    snprintf(ps->table, sizeof ps->table, "%s", full);
     return ND_OK;
 }
 
-static int read_pair(parser *ps)
+/* ---- values ----------------------------------------------------------------------------- */
+
+/* Digits with '_' only between two of them; *n gets the digits alone. */
+static bool digits(const char *s, size_t len, bool (*ok)(char), char *out, size_t size)
 {
-    char key[128];
-    int rc = read_key(ps, key, sizeof key), line = ps->line;
+    size_t n = 0;
+    if (!len) return false;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '_') {
+            if (!i || i + 1 == len || !ok(s[i - 1]) || !ok(s[i + 1])) return false;
+            continue;
+        }
+        if (!ok(s[i])) return false;
+        if (n + 1 < size) out[n++] = s[i];
+    }
+    out[n] = '\0';
+    return true;
+}
+
+static bool is_oct(char c)
+{
+    return c >= '0' && c <= '7';
+}
+
+static bool is_bin(char c)
+{
+    return c == '0' || c == '1';
+}
+
+/* A number, a boolean or inf/nan as TOML writes them: its type, the text nd keeps
+ * (integers in decimal, '_' dropped), 0 when s is none of them. */
+static int classify(const char *s, size_t len, char *out, size_t size, int64_t *ival, bool *int_ok)
+{
+    *int_ok = false;
+    if ((len == 4 && !memcmp(s, "true", 4)) || (len == 5 && !memcmp(s, "false", 5))) {
+        snprintf(out, size, "%.*s", (int)len, s);
+        return ND_TOML_BOOL;
+    }
+    size_t i = 0;
+    bool sign = s[0] == '+' || s[0] == '-';
+    if (sign) i++;
+    if ((len - i == 3) && (!memcmp(s + i, "inf", 3) || !memcmp(s + i, "nan", 3))) {
+        snprintf(out, size, "%.*s", (int)len, s);
+        return ND_TOML_FLOAT;
+    }
+    char d[80];
+    if (!sign && len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'o' || s[1] == 'b')) {
+        bool (*ok)(char) = s[1] == 'x' ? is_hex : s[1] == 'o' ? is_oct : is_bin;
+        int base = s[1] == 'x' ? 16 : s[1] == 'o' ? 8 : 2;
+        if (!digits(s + 2, len - 2, ok, d, sizeof d)) return 0;
+        uint64_t v = 0;
+        *int_ok = true;
+        for (const char *p = d; *p; p++) {
+            unsigned dv = is_digit(*p) ? (unsigned)(*p - '0') : (unsigned)((*p | 0x20) - 'a' + 10);
+            if (v > ((uint64_t)INT64_MAX - dv) / (uint64_t)base) *int_ok = false;
+            v = v * (uint64_t)base + dv;
+        }
+        *ival = (int64_t)v;
+        if (*int_ok)
+            snprintf(out, size, "%lld", (long long)*ival);
+        else
+            snprintf(out, size, "%.*s", (int)len, s);
+        return ND_TOML_INTEGER;
+    }
+    /* dec-int: 0 or [1-9] digits, then a fraction and/or an exponent for a float */
+    size_t int_end = i;
+    while (int_end < len && (is_digit(s[int_end]) || s[int_end] == '_')) int_end++;
+    if (int_end == i || !digits(s + i, int_end - i, is_digit, d, sizeof d)) return 0;
+    if (d[0] == '0' && d[1]) return 0; /* a leading zero: TOML refuses 08 */
+    size_t p = int_end;
+    bool is_float = false;
+    if (p < len && s[p] == '.') {
+        size_t f = ++p;
+        while (p < len && (is_digit(s[p]) || s[p] == '_')) p++;
+        if (!digits(s + f, p - f, is_digit, d, sizeof d)) return 0;
+        is_float = true;
+    }
+    if (p < len && (s[p] == 'e' || s[p] == 'E')) {
+        p++;
+        if (p < len && (s[p] == '+' || s[p] == '-')) p++;
+        size_t f = p;
+        while (p < len && (is_digit(s[p]) || s[p] == '_')) p++;
+        if (!digits(s + f, p - f, is_digit, d, sizeof d)) return 0;
+        is_float = true;
+    }
+    if (p != len) return 0;
+    size_t n = 0;
+    for (size_t k = 0; k < len && n + 1 < size; k++)
+        if (s[k] != '_') out[n++] = s[k];
+    out[n] = '\0';
+    if (is_float) return ND_TOML_FLOAT;
+    /* the integer, checked against int64 */
+    uint64_t v = 0;
+    *int_ok = true;
+    for (const char *q = out + (sign ? 1 : 0); *q; q++) {
+        unsigned dv = (unsigned)(*q - '0');
+        if (v > ((uint64_t)INT64_MAX + 1 - dv) / 10) *int_ok = false;
+        v = v * 10 + dv;
+    }
+    if (*int_ok && s[0] != '-' && v > (uint64_t)INT64_MAX) *int_ok = false;
+    if (*int_ok) {
+        *ival = s[0] == '-' ? (int64_t)(0 - v) : (int64_t)v;
+        snprintf(out, size, "%lld", (long long)*ival);
+    }
+    return ND_TOML_INTEGER;
+}
+
+static bool n_digits(const char *s, size_t len, size_t at, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (at + (size_t)i >= len || !is_digit(s[at + (size_t)i])) return false;
+    return true;
+}
+
+/* A time HH:MM:SS[.frac] at s + at: its end, or 0. */
+static size_t time_end(const char *s, size_t len, size_t at)
+{
+    if (!n_digits(s, len, at, 2) || at + 2 >= len || s[at + 2] != ':' || !n_digits(s, len, at + 3, 2) ||
+        at + 5 >= len || s[at + 5] != ':' || !n_digits(s, len, at + 6, 2))
+        return 0;
+    size_t p = at + 8;
+    if (p < len && s[p] == '.') {
+        size_t f = ++p;
+        while (p < len && is_digit(s[p])) p++;
+        if (p == f) return 0;
+    }
+    return p;
+}
+
+/* A date, date-time or time at the parser: its length, or 0. */
+static size_t datetime_len(const parser *ps)
+{
+    const char *s = ps->t->text;
+    size_t len = ps->t->len, at = ps->p;
+    if (n_digits(s, len, at, 4) && at + 4 < len && s[at + 4] == '-') {
+        if (!n_digits(s, len, at + 5, 2) || at + 7 >= len || s[at + 7] != '-' || !n_digits(s, len, at + 8, 2))
+            return 0;
+        size_t p = at + 10;
+        if (p < len && (s[p] == 'T' || s[p] == 't' || (s[p] == ' ' && time_end(s, len, p + 1)))) {
+            size_t e = time_end(s, len, p + 1);
+            if (!e) return 0;
+            p = e;
+            if (p < len && (s[p] == 'Z' || s[p] == 'z')) {
+                p++;
+            } else if (p < len && (s[p] == '+' || s[p] == '-')) {
+                if (!n_digits(s, len, p + 1, 2) || p + 3 >= len || s[p + 3] != ':' ||
+                    !n_digits(s, len, p + 4, 2))
+                    return 0;
+                p += 6;
+            }
+        }
+        return p - at;
+    }
+    size_t e = time_end(s, len, at);
+    return e ? e - at : 0;
+}
+
+static int add_entry(parser *ps, const char *table, const char *key, size_t from, size_t to, int line,
+                     nd_toml_type type, char *value, int64_t ival, bool int_ok)
+{
+    nd_toml *t = ps->t;
+    if (t->count == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 32;
+        entry *items = realloc(t->items, cap * sizeof *items);
+        if (!items) {
+            free(value);
+            return nd_error_set(ps->err, ND_ENOMEM, "out of memory");
+        }
+        t->items = items;
+        t->cap = cap;
+    }
+    entry *e = &t->items[t->count++];
+    memset(e, 0, sizeof *e);
+    snprintf(e->table, sizeof e->table, "%s", table);
+    snprintf(e->key, sizeof e->key, "%s", key);
+    snprintf(e->anchor, sizeof e->anchor, "%s", ps->table);
+    e->from = from;
+    e->to = to;
+    e->line = line;
+    e->type = type;
+    e->value = value;
+    e->ival = ival;
+    e->int_ok = int_ok;
+    return ND_OK;
+}
+
+static int read_pairs_inline(parser *ps, const char *path, long self);
+
+/* A value at the parser. When table/key are given, it is recorded as that entry (an inline
+ * table's keys too); inside an array, only checked. */
+static int read_value(parser *ps, const char *table, const char *key, int line)
+{
+    size_t from = ps->p;
+    char c = peek(ps, 0);
+    nd_toml_type type;
+    char *value = NULL;
+    int64_t ival = 0;
+    bool int_ok = false;
+    int rc = ND_OK;
+    if (++ps->depth > 64) return fail(ps, "arrays or inline tables nested too deep for nd");
+    if (c == '"' || c == '\'') {
+        buf b = {0};
+        rc = read_string(ps, &b, true);
+        value = b.s;
+        if (!rc && !value && !(value = calloc(1, 1))) rc = nd_error_set(ps->err, ND_ENOMEM, "out of memory");
+        type = ND_TOML_STRING;
+    } else if (c == '[') {
+        ps->p++;
+        type = ND_TOML_ARRAY;
+        for (;;) {
+            if ((rc = skip_space(ps))) break;
+            if (peek(ps, 0) == ']') break;
+            if ((rc = read_value(ps, NULL, NULL, ps->line))) break;
+            if ((rc = skip_space(ps))) break;
+            if (peek(ps, 0) == ',') {
+                ps->p++;
+                continue;
+            }
+            if (peek(ps, 0) != ']')
+                rc = fail(ps, "an array's values are not separated by ',' or closed by ']'");
+            break;
+        }
+        if (!rc) ps->p++;
+    } else if (c == '{') {
+        type = ND_TOML_TABLE;
+        if (table) {
+            char path[PATH_MAX_TOML];
+            rc = join(ps, path, table, key);
+            node *n = rc ? NULL : add_node(ps, path, N_INLINE);
+            if (!rc && !n) rc = nd_error_set(ps->err, ND_ENOMEM, "out of memory");
+            if (!rc) {
+                n->root_len = strlen(path);
+                n->line = line;
+                rc = read_pairs_inline(ps, path, (long)(n - ps->t->nodes));
+            }
+        } else {
+            rc = read_pairs_inline(ps, NULL, -1);
+        }
+    } else {
+        size_t dt = datetime_len(ps);
+        if (dt) {
+            ps->p += dt;
+            type = ND_TOML_DATETIME;
+        } else {
+            while (ps->p < ps->t->len && !strchr(" \t\r\n#,]}", peek(ps, 0))) ps->p++;
+            size_t len = ps->p - from;
+            char text[400];
+            type = len && len < 390
+                       ? (nd_toml_type)classify(ps->t->text + from, len, text, sizeof text, &ival, &int_ok)
+                       : (nd_toml_type)0;
+            if (!len) {
+                rc = fail(ps, "a key has no value");
+            } else if (!type) {
+                char what[200];
+                const char *tx = ps->t->text + from;
+                bool zero = len > 1 && tx[0] == '0' && is_digit(tx[1]);
+                if (zero)
+                    snprintf(what, sizeof what, "'%.*s' has a leading zero, which TOML refuses",
+                             (int)(len < 60 ? len : 60), tx);
+                else
+                    snprintf(what, sizeof what,
+                             "'%.*s' is not a TOML value (a number, true/false, a \"string\", a date, "
+                             "an [array] or an {inline table})",
+                             (int)(len < 60 ? len : 60), ps->t->text + from);
+                rc = table ? fail_key(ps, line, key, what) : fail(ps, what);
+            } else if (table && !(value = malloc(strlen(text) + 1))) {
+                rc = nd_error_set(ps->err, ND_ENOMEM, "out of memory");
+            } else if (table) {
+                strcpy(value, text);
+            }
+        }
+    }
+    ps->depth--;
+    if (rc || !table) {
+        free(value);
+        return rc;
+    }
+    if (!value) {
+        size_t n = ps->p - from;
+        if (!(value = malloc(n + 1))) return nd_error_set(ps->err, ND_ENOMEM, "out of memory");
+        memcpy(value, ps->t->text + from, n);
+        value[n] = '\0';
+    }
+    return add_entry(ps, table, key, from, ps->p, line, type, value, ival, int_ok);
+}
+
+/* key = value, the key dotted relative to base (the header's table or an inline table's). */
+static int read_pair(parser *ps, const char *base, long inl)
+{
+    char parts[MAX_PARTS][128];
+    int n, line = ps->line, rc = read_key(ps, parts, &n);
     if (rc) return rc;
     if (peek(ps, 0) != '=') return fail(ps, "expected `key = value`");
     ps->p++;
     skip_blank(ps);
-    size_t from = ps->p;
-    char c = peek(ps, 0);
-    if (c == '"' || c == '\'')
-        rc = skip_string(ps);
-    else if (c == '[' || c == '{')
-        rc = skip_bracketed(ps);
-    else
-        while (peek(ps, 0) && !strchr(" \t\r\n#", peek(ps, 0))) ps->p++;
-    if (rc) return rc;
-    size_t to = ps->p;
-    while (to > from && (ps->t->text[to - 1] == ' ' || ps->t->text[to - 1] == '\t')) to--;
-    if (to == from) return fail(ps, "a key has no value");
-    return add_entry(ps, key, from, to, line);
+    char path[PATH_MAX_TOML];
+    snprintf(path, sizeof path, "%s", base);
+    for (int i = 0; i + 1 < n; i++)
+        if ((rc = walk(ps, path, parts[i], true, inl))) return rc;
+    char full[PATH_MAX_TOML];
+    if ((rc = join(ps, full, path, parts[n - 1]))) return rc;
+    const entry *e = entry_at(ps->t, full);
+    const node *nd = node_at(ps->t, full);
+    if (e || nd) {
+        char what[PATH_MAX_TOML + 80];
+        snprintf(what, sizeof what, "key '%s' is stated twice (first on line %d)", parts[n - 1],
+                 e ? e->line : nd->line);
+        return nd_error_set(ps->err, ND_EINPUT, "%s:%d: %s", ps->t->path, line, what);
+    }
+    if (!peek(ps, 0) || peek(ps, 0) == '\n' || peek(ps, 0) == '\r' || peek(ps, 0) == '#')
+        return fail(ps, "a key has no value");
+    return read_value(ps, path, parts[n - 1], line);
+}
+
+/* { key = value, ... } on one line (TOML 1.0): the keys of path (NULL: in an array), whose
+ * node is self (-1: none). */
+static int read_pairs_inline(parser *ps, const char *path, long self)
+{
+    ps->p++;
+    skip_blank(ps);
+    size_t first_node = ps->t->n_nodes;
+    int rc = ND_OK;
+    while (peek(ps, 0) != '}') {
+        if (path) {
+            rc = read_pair(ps, path, self);
+        } else { /* an inline table inside an array: checked, not recorded */
+            char parts[MAX_PARTS][128];
+            int n;
+            rc = read_key(ps, parts, &n);
+            if (!rc && peek(ps, 0) != '=') rc = fail(ps, "expected `key = value`");
+            if (!rc) {
+                ps->p++;
+                skip_blank(ps);
+                rc = read_value(ps, NULL, NULL, ps->line);
+            }
+        }
+        if (rc) return rc;
+        skip_blank(ps);
+        if (peek(ps, 0) == ',') {
+            ps->p++;
+            skip_blank(ps);
+            if (peek(ps, 0) == '}') return fail(ps, "an inline table ends with ',' (TOML 1.0 refuses it)");
+            continue;
+        }
+        if (peek(ps, 0) != '}') return fail(ps, "an inline table is not closed by '}' on its line");
+    }
+    if (self >= 0) { /* its keys' tables are its own: new keys go before this '}' */
+        node *nodes = ps->t->nodes;
+        nodes[self].close = ps->p;
+        for (size_t i = first_node; i < ps->t->n_nodes; i++)
+            if (nodes[i].kind == N_INLINE && (!nodes[i].close || nodes[i].root_len == nodes[self].root_len)) {
+                nodes[i].close = ps->p;
+                nodes[i].root_len = nodes[self].root_len;
+            }
+    }
+    ps->p++;
+    return ND_OK;
 }
 
 static void clear(nd_toml *t)
 {
     for (size_t i = 0; i < t->count; i++) free(t->items[i].value);
     t->count = 0;
-    t->n_headers = 0;
+    t->n_nodes = 0;
 }
 
 static int parse(nd_toml *t, nd_error *err)
 {
     clear(t);
-    parser ps = {t, 0, 1, "", err};
+    parser ps = {t, 0, 1, "", err, 0};
     if (t->len >= 3 && !memcmp(t->text, "\xEF\xBB\xBF", 3)) ps.p = 3;
     for (;;) {
         skip_blank(&ps);
-        skip_comment(&ps);
+        int rc = skip_comment(&ps);
+        if (rc) return rc;
         char c = peek(&ps, 0);
-        if (!c) return ND_OK;
-        if (c == '\r' || c == '\n') {
-            ps.line += c == '\n';
-            ps.p++;
-            continue;
-        }
-        int rc = c == '[' ? read_header(&ps) : read_pair(&ps);
+        if (ps.p >= t->len) return ND_OK;
+        if (newline(&ps)) continue;
+        if (c == '\r') return fail(&ps, "a lone carriage return");
+        rc = c == '[' ? read_header(&ps) : read_pair(&ps, ps.table, -1);
         if (rc) return rc;
         skip_blank(&ps);
-        skip_comment(&ps);
-        if (peek(&ps, 0) == '\r') ps.p++;
-        if (peek(&ps, 0) && peek(&ps, 0) != '\n') return fail(&ps, "expected the end of the line");
+        if ((rc = skip_comment(&ps))) return rc;
+        if (ps.p < t->len && !newline(&ps)) return fail(&ps, "expected the end of the line");
     }
+}
+
+/* UTF-16 text: a byte-order mark, or NULs in every other byte of its start. */
+static bool utf16(const char *s, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF))) return true;
+    size_t n = len < 64 ? len : 64, odd = 0, even = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (u[i]) continue;
+        if (i % 2)
+            odd++;
+        else
+            even++;
+    }
+    return n >= 2 && (odd >= n / 2 || even >= n / 2);
+}
+
+/* The offset of the first byte that is not UTF-8 (an overlong form, a surrogate, past
+ * U+10FFFF, a cut sequence), or len when all is. */
+static size_t utf8_error(const unsigned char *u, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        unsigned c = u[i];
+        size_t n = c < 0x80             ? 1
+                   : (c & 0xE0) == 0xC0 ? 2
+                   : (c & 0xF0) == 0xE0 ? 3
+                   : (c & 0xF8) == 0xF0 ? 4
+                                        : 0;
+        if (!n || i + n > len) return i;
+        uint32_t v = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+        for (size_t k = 1; k < n; k++) {
+            if ((u[i + k] & 0xC0) != 0x80) return i;
+            v = v << 6 | (u[i + k] & 0x3F);
+        }
+        static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+        if (v < least[n] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return i;
+        i += n;
+    }
+    return len;
 }
 
 int nd_toml_load(nd_toml **out, const char *path, nd_error *err)
@@ -298,7 +887,16 @@ int nd_toml_load(nd_toml **out, const char *path, nd_error *err)
     if (!t) return nd_error_set(err, ND_ENOMEM, "out of memory");
     snprintf(t->path, sizeof t->path, "%s", path);
     int rc = nd_read_file(path, 4u << 20, &t->text, &t->len, err);
+    if (!rc && utf16(t->text, t->len))
+        rc = nd_error_set(err, ND_EINPUT, "%s: UTF-16: TOML files are UTF-8 (save it as UTF-8)", path);
     if (!rc && memchr(t->text, '\0', t->len)) rc = nd_error_set(err, ND_EINPUT, "%s: holds a NUL byte", path);
+    size_t bad = rc ? 0 : utf8_error((const unsigned char *)t->text, t->len);
+    if (!rc && bad < t->len) {
+        int line = 1;
+        for (size_t i = 0; i < bad; i++) line += t->text[i] == '\n';
+        rc = nd_error_set(err, ND_EINPUT, "%s:%d: byte 0x%02x is not UTF-8: TOML files are UTF-8", path, line,
+                          (unsigned char)t->text[bad]);
+    }
     if (!rc) rc = parse(t, err);
     if (rc) {
         nd_toml_free(t);
@@ -313,23 +911,17 @@ void nd_toml_free(nd_toml *t)
     if (!t) return;
     clear(t);
     free(t->items);
-    free(t->headers);
+    free(t->nodes);
     free(t->text);
     free(t);
 }
 
-/* The entry of a key, looked up with its dotted part in the table or in the key. */
+/* The entry of table.key. */
 static const entry *find(const nd_toml *t, const char *table, const char *key)
 {
-    char full[400];
+    char full[2 * PATH_MAX_TOML];
     snprintf(full, sizeof full, "%s%s%s", table, table[0] ? "." : "", key);
-    for (size_t i = 0; i < t->count; i++) {
-        const entry *e = &t->items[i];
-        char have[400];
-        snprintf(have, sizeof have, "%s%s%s", e->table, e->table[0] ? "." : "", e->key);
-        if (!strcmp(have, full)) return e;
-    }
-    return NULL;
+    return entry_at((nd_toml *)t, full);
 }
 
 const char *nd_toml_get(const nd_toml *t, const char *table, const char *key, int *line)
@@ -339,11 +931,47 @@ const char *nd_toml_get(const nd_toml *t, const char *table, const char *key, in
     return e ? e->value : NULL;
 }
 
+nd_toml_type nd_toml_type_of(const nd_toml *t, const char *table, const char *key)
+{
+    const entry *e = find(t, table, key);
+    return e ? e->type : ND_TOML_NONE;
+}
+
+static const char *type_name(nd_toml_type type)
+{
+    return type == ND_TOML_STRING     ? "a string"
+           : type == ND_TOML_FLOAT    ? "a float"
+           : type == ND_TOML_BOOL     ? "a boolean"
+           : type == ND_TOML_DATETIME ? "a date"
+           : type == ND_TOML_ARRAY    ? "an array"
+           : type == ND_TOML_TABLE    ? "a table"
+                                      : "an integer";
+}
+
+int nd_toml_int(const nd_toml *t, const char *table, const char *key, int64_t min, int64_t max, int64_t *out,
+                int *line, nd_error *err)
+{
+    const entry *e = find(t, table, key);
+    if (line) *line = e ? e->line : 0;
+    if (!e) return ND_OK;
+    char name[2 * PATH_MAX_TOML];
+    snprintf(name, sizeof name, "%s%s%s", table, table[0] ? "." : "", key);
+    if (e->type != ND_TOML_INTEGER)
+        return nd_error_set(err, ND_EINPUT, "%s:%d: key '%s': %s%.40s%s is %s, not an integer", t->path,
+                            e->line, name, e->type == ND_TOML_STRING ? "\"" : "", e->value,
+                            e->type == ND_TOML_STRING ? "\"" : "", type_name(e->type));
+    if (!e->int_ok || e->ival < min || e->ival > max)
+        return nd_error_set(err, ND_EINPUT, "%s:%d: key '%s': %.40s is out of range (%lld to %lld)", t->path,
+                            e->line, name, e->value, (long long)min, (long long)max);
+    *out = e->ival;
+    return ND_OK;
+}
+
 int nd_toml_has_table(const nd_toml *t, const char *table)
 {
     size_t n = strlen(table);
-    for (size_t i = 0; i < t->n_headers; i++)
-        if (!strcmp(t->headers[i].name, table)) return 1;
+    for (size_t i = 0; i < t->n_nodes; i++)
+        if (!strcmp(t->nodes[i].path, table)) return 1;
     for (size_t i = 0; i < t->count; i++)
         if (!strncmp(t->items[i].table, table, n) && (!t->items[i].table[n] || t->items[i].table[n] == '.'))
             return 1;
@@ -365,6 +993,7 @@ void nd_toml_entry(const nd_toml *t, size_t i, const char **table, const char **
     if (line) *line = e->line;
 }
 
+/* Replaces [from, to) by with and parses again; on a failure the text stays as it was. */
 static int splice(nd_toml *t, size_t from, size_t to, const char *with, nd_error *err)
 {
     size_t add = strlen(with), len = t->len - (to - from) + add;
@@ -374,27 +1003,62 @@ static int splice(nd_toml *t, size_t from, size_t to, const char *with, nd_error
     memcpy(s + from, with, add);
     memcpy(s + from + add, t->text + to, t->len - to);
     s[len] = '\0';
-    free(t->text);
+    char *old = t->text;
+    size_t old_len = t->len;
     t->text = s;
     t->len = len;
-    return parse(t, err);
+    int rc = parse(t, err);
+    if (rc) {
+        nd_error ignored = {0};
+        t->text = old;
+        t->len = old_len;
+        free(s);
+        parse(t, &ignored);
+        return rc;
+    }
+    free(old);
+    return ND_OK;
+}
+
+/* The offset just past the line holding offset at. */
+static size_t line_after(const nd_toml *t, size_t at)
+{
+    while (at < t->len && t->text[at] != '\n') at++;
+    return at < t->len ? at + 1 : at;
 }
 
 int nd_toml_set(nd_toml *t, const char *table, const char *key, const char *value, nd_error *err)
 {
     const entry *e = find(t, table, key);
     if (e) return splice(t, e->from, e->to, value, err);
-    size_t at = (size_t)-1;
-    for (size_t i = 0; i < t->n_headers; i++)
-        if (!t->headers[i].array && !strcmp(t->headers[i].name, table)) at = t->headers[i].line_end;
-    if (!table[0]) at = 0;
-    for (size_t i = 0; i < t->count; i++) /* after the table's last key */
-        if (!strcmp(t->items[i].table, table) && t->items[i].to >= (at == (size_t)-1 ? 0 : at)) {
-            size_t end = t->items[i].to;
-            while (end < t->len && t->text[end] != '\n') end++;
-            at = end < t->len ? end + 1 : end;
+    const node *n = table[0] ? node_at(t, table) : NULL;
+    char line[1024];
+    if (n && n->kind == N_INLINE) { /* inside its braces: an inline table is not extended later */
+        size_t back = n->close;
+        while (back > 0 && (t->text[back - 1] == ' ' || t->text[back - 1] == '\t')) back--;
+        bool empty = back > 0 && t->text[back - 1] == '{';
+        const char *rel = table + n->root_len + (table[n->root_len] == '.' ? 1 : 0);
+        snprintf(line, sizeof line, "%s%s%s%s = %s", empty ? "" : ", ", rel, rel[0] ? "." : "", key, value);
+        return splice(t, back, back, line, err);
+    }
+    if (n && n->kind == N_DOTTED) { /* another dotted line after the table's last one */
+        size_t at = 0;
+        for (size_t i = 0; i < t->count; i++) {
+            size_t m = strlen(table);
+            const char *tb = t->items[i].table;
+            if (!strcmp(t->items[i].anchor, n->anchor) && !strncmp(tb, table, m) && (!tb[m] || tb[m] == '.'))
+                at = line_after(t, t->items[i].to);
         }
-    char line[512];
+        const char *rel = table + strlen(n->anchor) + (n->anchor[0] ? 1 : 0);
+        bool newline_first = at == t->len && t->len && t->text[t->len - 1] != '\n';
+        snprintf(line, sizeof line, "%s%s.%s = %s\n", newline_first ? "\n" : "", rel, key, value);
+        return splice(t, at, at, line, err);
+    }
+    size_t at = (size_t)-1;
+    if (n && n->kind == N_HEADER) at = n->line_end;
+    if (!table[0]) at = 0;
+    for (size_t i = 0; at != (size_t)-1 && i < t->count; i++) /* after the table's last key */
+        if (!strcmp(t->items[i].anchor, table) && t->items[i].to >= at) at = line_after(t, t->items[i].to);
     if (at == (size_t)-1) { /* a new table at the end */
         snprintf(line, sizeof line, "%s[%s]\n%s = %s\n",
                  t->len && t->text[t->len - 1] != '\n' ? "\n\n" : "\n", table, key, value);

@@ -5,7 +5,8 @@
  *   DeepSeek-V3 on 4,096 A3 dies, global batch 8,192, all dimensions, with -ar;
  *   the same on 4,096 B200s of SimuMax's measured kernel tables (samples/devices/simumax/), the
  *   tables in use.
- * Usage: bench_search [SOURCE_DIR]   (default: the source tree it was built from)
+ * Usage: bench_search [SOURCE_DIR [TEXT]]   (default: the source tree it was built from; TEXT:
+ *        only the cases whose title holds it, for profiling one)
  */
 #include <stdio.h>
 #include <string.h>
@@ -22,9 +23,12 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+static const char *only; /* the cases to run: titles holding this text (NULL: all) */
+
 static void run(const char *title, const char *run_file, int64_t devices, bool per_layer, int threads,
                 const char *device_file, const char *device)
 {
+    if (only && !strstr(title, only)) return;
     nd_run r;
     nd_error err = {0};
     if (nd_run_load(&r, run_file, &err)) {
@@ -66,6 +70,7 @@ static void run(const char *title, const char *run_file, int64_t devices, bool p
 int main(int argc, char **argv)
 {
     const char *src = argc > 1 ? argv[1] : ND_SOURCE_DIR;
+    only = argc > 2 ? argv[2] : NULL;
     char gpt[1024], ds[1024], sm[1024];
     snprintf(gpt, sizeof gpt, "%s/samples/runs/mt-nlg-530b.yaml", src);
     snprintf(ds, sizeof ds, "%s/samples/runs/deepseek-v3.yaml", src);

@@ -24,7 +24,8 @@
 #define RANKING_PARTS_MAX 64
 #define TEXT_MAX          64
 
-/* Colours: #1, a choice nd cannot tell apart from it, one it can, #1's interval shaded. */
+/* Colours: #1, a choice nd cannot tell apart from it, one it can, #1's interval shaded. Gnuplot
+ * expressions take them as 0xRRGGBB: &COLOR_X[1] is the colour without its "#". */
 #define COLOR_BEST     "#4e79a7"
 #define COLOR_TIED     "#e49444"
 #define COLOR_APART    "#8c8c8c"
@@ -245,7 +246,7 @@ static void put_step_panel(FILE *fp, const nd_plot_ranking *p, const ranking_vie
             "color(s) = s == 2 ? 0x%s : s == 1 ? 0x%s : s == 3 ? 0x%s : 0x%s\n"
             "plot $DATA using 2:0:3:4:(color($5)):ytic(1) with xerrorbars pt 7 ps 1.4 lw 2 lc rgb variable "
             "notitle",
-            COLOR_BEST + 1, COLOR_TIED + 1, COLOR_UNJUDGED + 1, COLOR_APART + 1);
+            &COLOR_BEST[1], &COLOR_TIED[1], &COLOR_UNJUDGED[1], &COLOR_APART[1]);
     static const char *const colors[] = {"#202020", "#505050", "#505050"};
     for (int l = 0; l < v->lines; l++) {
         fputs(", \\\n     $DATA using (", fp);
@@ -282,10 +283,10 @@ static void put_memory_panel(FILE *fp, const nd_plot_ranking *p, const ranking_v
             "shade(m) = m > budget_mib ? 0x%s : m > 0.95 * budget_mib ? 0x%s : 0x%s\n"
             "free(m) = m > budget_mib ? sprintf('%%.1f GiB over', (m - budget_mib) / 1024.0) : "
             "sprintf('%%.1f GiB free', (budget_mib - m) / 1024.0)\n",
-            ND_PLOT_BUDGET_COLOR, COLOR_OVER + 1, COLOR_TIGHT + 1, COLOR_MEMORY + 1);
+            ND_PLOT_BUDGET_COLOR, &COLOR_OVER[1], &COLOR_TIGHT[1], &COLOR_MEMORY[1]);
     } else {
         fprintf(fp, "set title 'peak memory'\nshade(m) = 0x%s\nfree(m) = sprintf('%%.1f GiB', m / 1024.0)\n",
-                COLOR_MEMORY + 1);
+                &COLOR_MEMORY[1]);
     }
     fputs("plot $DATA using ($7 / 2048):0:(0):($7 / 1024):($0 - 0.3):($0 + 0.3):(shade($7)) with boxxyerror "
           "fc rgb variable notitle, \\\n"

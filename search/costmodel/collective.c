@@ -52,6 +52,15 @@ static double fixed_us(const nd_collective_rate *r, double n)
     return r->fixed_us;
 }
 
+/* The rate (bytes per ms) at group size n: measured there, else the table's own. */
+static double rate_at(const nd_collective_rate *r, double n)
+{
+    for (int i = 0; i < r->sizes_count; i++)
+        if (r->sizes[i] == (int)n && r->gbps_by_size[i] > 0)
+            return bytes_per_ms(r->gbps_by_size[i], r->efficiency);
+    return bytes_per_ms(r->gbps, r->efficiency);
+}
+
 static links links_for(const nd_device *d, nd_collective c, double n, double k, bool spans)
 {
     links l = {bytes_per_ms(intra_gbps(d, c == ND_COLL_P2P ? 2 : k), d->intra_efficiency),
@@ -61,12 +70,12 @@ static links links_for(const nd_device *d, nd_collective c, double n, double k, 
     const nd_collective_rate *a = &d->tables->collective[ND_TIER_INTRA][c];
     const nd_collective_rate *e = &d->tables->collective[ND_TIER_INTER][c];
     if (a->stated) {
-        l.intra = bytes_per_ms(a->gbps, a->efficiency);
+        l.intra = rate_at(a, n);
         l.intra_step = a->step_us / 1e3;
         if (!spans) l.base = fixed_us(a, n) / 1e3;
     }
     if (e->stated) {
-        l.inter = bytes_per_ms(e->gbps, e->efficiency);
+        l.inter = rate_at(e, n);
         l.inter_step = e->step_us / 1e3;
         if (spans) l.base = fixed_us(e, n) / 1e3;
     }

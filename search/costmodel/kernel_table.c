@@ -56,6 +56,14 @@ static size_t memo_hash(const memo_slot *q)
         h ^= parts[i];
         h *= 1099511628211ull;
     }
+    /* A multiply carries low bits upward only, and a shape's doubles have zero low mantissa
+     * bits: without this finaliser (MurmurHash3's fmix64) the slot, taken from the low bits,
+     * would ignore the shape and every question would collide. */
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
     return (size_t)(h % MEMO_SLOTS);
 }
 
@@ -114,7 +122,10 @@ static double lookup(const view *v, int kind, const double *shape, double curve_
     if (!memo) return interpolate(v, shape, curve_here, curve, ctx);
     memo_slot q;
     memset(&q, 0, sizeof q);
-    q.used = true, q.kind = kind, q.pass = v->pass, q.precision = (int)v->precision,
+    q.used = true;
+    q.kind = kind;
+    q.pass = v->pass;
+    q.precision = (int)v->precision;
     q.curve_here = curve_here;
     memcpy(q.shape, shape, v->dims * sizeof *shape);
     size_t at = memo_hash(&q);
@@ -272,7 +283,11 @@ static void logs_of(const double *shape, size_t dims, double *key)
 static int group_items(void *items, size_t count, size_t size, int groups, int (*group)(const void *item),
                        size_t *from)
 {
-    char *copy = malloc(count ? count * size : 1);
+    if (count == 0) { /* an empty table: memcpy must not see its null pointer */
+        for (int g = 0; g <= groups; g++) from[g] = 0;
+        return 0;
+    }
+    char *copy = malloc(count * size);
     if (!copy) return -1;
     memcpy(copy, items, count * size);
     size_t at = 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "device_simumax.h"
+#include "device_tables.h"
 #include "nd/base/io.h"
 #include "nd/base/text.h"
 #include "nd/base/yaml_doc.h"
@@ -24,10 +25,7 @@ static int read_simumax(nd_device_table *t, const char *path, nd_device *d, bool
     if (rc) return rc;
     nd_device read;
     nd_kernel_tables *tables = NULL;
-    if (!nd_device_file_is_simumax(text, len))
-        rc = nd_error_set(err, ND_EINPUT, "%s:1: kernel tables must be a SimuMax system file (JSON)", path);
-    else
-        rc = nd_kernel_tables_read_simumax(t, path, text, len, &read, &tables, err);
+    rc = nd_kernel_tables_read_simumax(t, path, text, len, &read, &tables, err);
     free(text);
     if (rc) return rc;
     char *absolute = nd_path_absolute(path);
@@ -39,19 +37,67 @@ static int read_simumax(nd_device_table *t, const char *path, nd_device *d, bool
     return ND_OK;
 }
 
-/* `kernel_tables: FILE`, relative to the device file's directory. */
-static int attach_tables(nd_device_table *t, nd_yaml *y, const char *value, const char *where, nd_device *d,
+/* One file of `kernel_tables:` into *tables (made by the first file): a SimuMax system file,
+ * which brings its own tables and so must come first, or a measured table for d. */
+static int read_table_file(nd_device_table *t, const char *path, const nd_device *d,
+                           nd_kernel_tables **tables, nd_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int rc = nd_read_file(path, DEVICE_FILE_MAX, &text, &len, err);
+    if (rc) return rc;
+    if (nd_device_file_is_simumax(text, len)) {
+        nd_device ignored;
+        rc = *tables ? nd_error_set(err, ND_EINPUT,
+                                    "%s:1: a SimuMax system file brings its own tables: list it first", path)
+                     : nd_kernel_tables_read_simumax(t, path, text, len, &ignored, tables, err);
+    } else {
+        if (!*tables && !(*tables = calloc(1, sizeof **tables)))
+            rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+        if (!rc) rc = nd_kernel_tables_read_measured(path, text, len, d, *tables, err);
+    }
+    free(text);
+    return rc;
+}
+
+/* `kernel_tables: FILE` or a list of files, relative to the device file's directory, read once
+ * the device's own fields are set (a table's fractions are of the device's peaks and links). */
+static int attach_tables(nd_device_table *t, nd_yaml *y, yaml_node_t *value, const char *where, nd_device *d,
                          nd_error *err)
 {
+    bool list = value->type == YAML_SEQUENCE_NODE;
+    size_t count = list ? nd_yaml_size(value) : 1;
+    if (!count) return nd_error_set(err, ND_EINPUT, "%s: field 'kernel_tables': an empty list", where);
+    nd_kernel_tables *tables = NULL;
     char *dir = nd_path_dir(y->path);
-    char *path = value[0] == '/' || !dir ? nd_strdup(value) : nd_path_join(dir, value);
+    int rc = ND_OK;
+    for (size_t i = 0; i < count && !rc; i++) {
+        const char *name = nd_yaml_text(list ? nd_yaml_item(y, value, i) : value);
+        if (!name || !name[0]) {
+            rc = nd_error_set(err, ND_EINPUT, "%s: field 'kernel_tables': each entry is a file name", where);
+            break;
+        }
+        char *path = name[0] == '/' || !dir ? nd_strdup(name) : nd_path_join(dir, name);
+        nd_error inner = {0};
+        rc = path ? read_table_file(t, path, d, &tables, &inner)
+                  : nd_error_set(&inner, ND_ENOMEM, "out of memory");
+        if (rc) rc = nd_error_set(err, rc, "%s: field 'kernel_tables': %s", where, inner.message);
+        if (!rc && i == 0) {
+            char *absolute = nd_path_absolute(path);
+            if (absolute) nd_text_copy(tables->source, absolute, sizeof tables->source);
+            free(absolute);
+        }
+        free(path);
+    }
     free(dir);
-    if (!path) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    nd_error inner = {0};
-    int rc = read_simumax(t, path, d, false, &inner);
-    if (rc) rc = nd_error_set(err, rc, "%s: field 'kernel_tables': %s", where, inner.message);
-    free(path);
-    return rc;
+    if (rc) {
+        if (tables) nd_kernel_tables_free(tables);
+        return rc;
+    }
+    nd_kernel_tables_index(tables); /* out of memory: no memo, the same answers more slowly */
+    if ((rc = nd_device_table_adopt_tables(t, tables, err))) return rc;
+    d->tables = tables;
+    return ND_OK;
 }
 
 /* A new device without a base states every field: the missing ones are listed together. */
@@ -98,22 +144,27 @@ static int load_one(nd_device_table *t, nd_yaml *y, const char *name, yaml_node_
     /* An override keeps the device's own name even when the file used an alias. */
     nd_text_copy(d.name, existing ? existing->name : name, sizeof d.name);
     bool seen[ND_DEVICE_FIELDS_MAX] = {0};
+    yaml_node_t *tables = NULL;
+    char tables_where[600] = "";
     for (size_t i = 0; i < nd_yaml_size(map); i++) {
         yaml_node_t *k = nd_yaml_key_at(y, map, i), *v = nd_yaml_value_at(y, map, i);
         const char *key = nd_yaml_text(k), *value = nd_yaml_text(v);
         snprintf(where, sizeof where, "%s:%d", y->path, nd_yaml_line(k));
+        if (key && !strcmp(key, "kernel_tables") && v && v->type == YAML_SEQUENCE_NODE) value = "";
         if (!key || !value)
             return nd_error_set(err, ND_EINPUT, "%s: device %s: every field must be `key: value`", where,
                                 name);
         if (!strcmp(key, "base") || !strcmp(key, "name")) continue;
         if (!strcmp(key, "kernel_tables")) {
-            if ((rc = attach_tables(t, y, value, where, &d, err))) return rc;
+            tables = v;
+            nd_text_copy(tables_where, where, sizeof tables_where);
             continue;
         }
         if ((rc = nd_device_set_field(&d, key, value, where, err)) < 0) return rc;
         seen[rc] = true;
     }
     if (!base && !existing && (rc = need_every_field(y, map, name, seen, err))) return rc;
+    if (tables && (rc = attach_tables(t, y, tables, tables_where, &d, err))) return rc;
     snprintf(where, sizeof where, "%s:%d", y->path, nd_yaml_line(map));
     if ((rc = nd_device_validate(&d, where, err))) return rc;
     return nd_device_table_put(t, &d, where, err);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nd/base/io.h"
 #include "nd/inputs/model_fields.h"
@@ -161,6 +162,203 @@ int nd_config_load(nd_run *run, const nd_config_input *in, nd_error *err)
     return reader ? reader->read(&r, in) : nd_error_set(err, ND_EUSAGE, "-f: unknown format");
 }
 
+/* ---- writing back, and reading what was written ------------------------------------------ */
+
+/* What a strategy means once the framework runs it: ETP following MP, no ZERO without an
+ * optimizer shard, SP only over TP, VPP, the schedule and the split only over PP, ETP and EP
+ * only with experts. */
+static void normalise(nd_strategy *s, bool experts)
+{
+    if (!s->etp) s->etp = s->tp;
+    if (s->op <= 1) {
+        s->op = 1;
+        s->zero = 0;
+    }
+    if (s->tp <= 1) s->sp = false;
+    if (s->pp <= 1) {
+        s->vpp = 1;
+        s->schedule = ND_SCHEDULE_1F1B;
+        s->first_stage_layers = s->last_stage_layers = 0;
+    }
+    if (!experts) s->etp = s->tp;
+}
+
+static int64_t params_of(const nd_model *m)
+{
+    nd_param_count n;
+    nd_model_count_params(m, &n);
+    return n.total;
+}
+
+/* The first field where the run read back from the written files differs from the choice:
+ * refused (ND_ERUNTIME) naming it, the value chosen and the value read back. Not compared: an
+ * optimizer shard the file cannot state (the framework spans it over DP x CP at launch), the
+ * per-stage split (FIRST/LAST, -mppb's layout, which the reader keeps as a layout), offload, and
+ * in ND's MindSpeed json, which states neither, the recompute and the batch (the launcher's). */
+static int compare_back(const nd_run *run, const nd_config_choice *c, const nd_run *back, const char *file,
+                        nd_error *err)
+{
+    nd_strategy w = c->s, g = back->strategy;
+    w.recompute = fw_choice_mode(c); /* what the writer writes for a per-layer plan */
+    normalise(&w, run->model.experts > 0);
+    normalise(&g, back->model.experts > 0);
+    if (back->op_spans_dp) { /* the file states no shard: the framework's spans DP x CP (not checked) */
+        g.op = w.op;
+        g.zero = w.zero;
+    }
+    if (run->format == ND_CONFIG_MINDSPEED_JSON) g.recompute = w.recompute; /* ND's json states none */
+    const struct {
+        const char *name;
+        int64_t chosen, read;
+    } f[] = {
+        {"DP", w.dp, g.dp},
+        {"MP", w.tp, g.tp},
+        {"PP", w.pp, g.pp},
+        {"VPP", w.vpp, g.vpp},
+        {"CP", w.cp, g.cp},
+        {"EP", w.ep, g.ep},
+        {"ETP", w.etp, g.etp},
+        {"OP", w.op, g.op},
+        {"ZERO", w.zero, g.zero},
+        {"MBS", w.mbs, g.mbs},
+        {"MB", w.mb, g.mb},
+        {"SP", w.sp, g.sp},
+        {"recompute", (int64_t)w.recompute, (int64_t)g.recompute},
+        {"schedule", (int64_t)w.schedule, (int64_t)g.schedule},
+        {"the global batch", c->global_batch, back->train.global_batch},
+        {"the model's layers", run->model.layers, back->model.layers},
+        {"the model's hidden size", run->model.hidden, back->model.hidden},
+        {"the model's parameters", params_of(&run->model), params_of(&back->model)},
+    };
+    for (size_t i = 0; i < ND_ARRAY_LEN(f); i++) {
+        if (f[i].chosen == f[i].read) continue;
+        char chosen[32], read[32];
+        bool mode = !strcmp(f[i].name, "recompute"), sched = !strcmp(f[i].name, "schedule");
+        snprintf(chosen, sizeof chosen, "%s",
+                 mode    ? nd_recompute_name((nd_recompute)f[i].chosen)
+                 : sched ? nd_schedule_name((nd_schedule)f[i].chosen)
+                         : "");
+        snprintf(read, sizeof read, "%s",
+                 mode    ? nd_recompute_name((nd_recompute)f[i].read)
+                 : sched ? nd_schedule_name((nd_schedule)f[i].read)
+                         : "");
+        if (!mode && !sched) {
+            snprintf(chosen, sizeof chosen, "%lld", (long long)f[i].chosen);
+            snprintf(read, sizeof read, "%lld", (long long)f[i].read);
+        }
+        return nd_error_set(err, ND_ERUNTIME,
+                            "%s: read back, %s is %s where nd chose %s: the %s writer did not write the "
+                            "chosen strategy, so nothing was written (a bug: please report it)",
+                            file, f[i].name, read, chosen, nd_config_format_name(run->format));
+    }
+    return ND_OK;
+}
+
+/* A copy of the written file `from` beside the user's `original`, so that the names it holds
+ * relative to its own directory (hf_assets_path, a checkpoint) resolve as the original's did:
+ * *path gets the copy (a temporary of out, removed by nd_outfile_discard), or `from` itself
+ * when the original's directory cannot take one. */
+static int copy_beside(const char *from, const char *original, nd_outfile *out, const char **path,
+                       nd_error *err)
+{
+    memset(out, 0, sizeof *out);
+    *path = from;
+    char *text, *dir = nd_path_dir(original);
+    size_t len;
+    int rc = nd_read_file(from, 64u << 20, &text, &len, err);
+    if (rc) {
+        free(dir);
+        return rc;
+    }
+    const char *slash = strrchr(original, '/');
+    char *dest = dir ? nd_path_printf("%s/.nd-readback-%s", dir, slash ? slash + 1 : original) : NULL;
+    nd_error ignored = {0};
+    if (dest && !nd_outfile_open(out, dest, &ignored)) {
+        if (fwrite(text, 1, len, out->fp) == len && !fflush(out->fp))
+            *path = out->tmp_path;
+        else
+            nd_outfile_discard(out);
+    }
+    free(dest);
+    free(dir);
+    free(text);
+    return ND_OK;
+}
+
+/* Reads the files just written back with the format's own reader, as the user would hand them
+ * in (each in place of the file it was written from), and compares what they mean with the
+ * choice (compare_back). */
+static int read_back(const nd_run *run, const nd_config_choice *c, const fw_format *f, const char *written,
+                     nd_error *err)
+{
+    enum { MAIN, TRAIN, ACCEL, ROLES };
+    const char *original[ROLES] = {run->source, run->train_yaml, run->accelerate_yaml};
+    char *file[ROLES] = {NULL, NULL, NULL};
+    nd_outfile copy[ROLES];
+    const char *path[ROLES] = {NULL, NULL, NULL};
+    memset(copy, 0, sizeof copy);
+    int rc = ND_OK;
+    bool three = run->format == ND_CONFIG_HYPERPARALLEL2;
+    for (const char *line = written, *end; !rc && (end = strchr(line, '\n')); line = end + 1) {
+        char *p = nd_path_printf("%.*s", (int)(end - line), line);
+        if (!p) return nd_error_set(err, ND_ENOMEM, "out of memory");
+        const char *slash = strrchr(p, '/'), *name = slash ? slash + 1 : p;
+        int role = !strcmp(name, "resolved_accelerate.yaml") ? ACCEL : three ? TRAIN : MAIN;
+        if (file[role] || !original[role][0]) {
+            rc = nd_error_set(err, ND_ERUNTIME,
+                              "%s: written back, but nd cannot tell which input it stands for", p);
+            free(p);
+            break;
+        }
+        file[role] = p;
+        const char *staged = nd_outputs_staged(p);
+        rc = copy_beside(staged ? staged : p, original[role], &copy[role], &path[role], err);
+    }
+    nd_run *back = rc ? NULL : malloc(sizeof *back);
+    if (!rc && !back) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    if (!rc) {
+        char main_path[1100];
+        const char *m = path[MAIN] ? path[MAIN] : run->source;
+        if (run->format == ND_CONFIG_TORCHTITAN && run->module_py[0])
+            snprintf(main_path, sizeof main_path, "%s:%s", run->module_py, m);
+        else
+            snprintf(main_path, sizeof main_path, "%s", m);
+        nd_config_input in = {main_path, NULL, path[TRAIN] ? path[TRAIN] : (three ? run->train_yaml : NULL),
+                              path[ACCEL] ? path[ACCEL] : (three ? run->accelerate_yaml : NULL), false};
+        nd_run_init(back, main_path);
+        back->format = run->format;
+        fw_reader r = {back, main_path, false, err};
+        rc = f->read(&r, &in);
+        if (!rc && back->derive_dp && back->devices <= 0)
+            back->devices = c->s.dp * c->s.tp * c->s.pp * c->s.cp; /* -d, as the search had it */
+        if (!rc && run->format == ND_CONFIG_MINDSPEED_JSON) { /* its json states no batch: the launcher's */
+            char gbs[32];
+            snprintf(gbs, sizeof gbs, "%lld", (long long)c->global_batch);
+            rc = nd_run_set(back, "global_batch", gbs, err);
+        }
+        if (!rc) rc = nd_config_derive(back, err);
+        const char *first = file[MAIN] ? file[MAIN] : file[TRAIN] ? file[TRAIN] : file[ACCEL];
+        char name[1200];
+        snprintf(name, sizeof name, "%s%s%s%s", first ? first : run->source,
+                 file[TRAIN] && file[ACCEL] ? " (with " : "", file[TRAIN] && file[ACCEL] ? file[ACCEL] : "",
+                 file[TRAIN] && file[ACCEL] ? ")" : "");
+        if (rc)
+            rc = nd_error_prefix(err,
+                                 "%s: reading back what nd wrote, nothing was written (a bug: please report "
+                                 "it)",
+                                 name);
+        else
+            rc = compare_back(run, c, back, name, err);
+        if (rc) rc = ND_ERUNTIME;
+    }
+    free(back);
+    for (int i = 0; i < ROLES; i++) {
+        nd_outfile_discard(&copy[i]);
+        free(file[i]);
+    }
+    return rc;
+}
+
 int nd_config_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written, size_t size,
                     nd_error *err)
 {
@@ -171,5 +369,15 @@ int nd_config_write(const nd_run *run, const nd_config_choice *c, const char *di
     if (!writer)
         return nd_error_set(err, ND_EINPUT, "%s is nd's own run file: its strategy goes to best.yaml",
                             run->source);
-    return writer->write(run, c, dir, written, size, err);
+    rc = writer->write(run, c, dir, written, size, err);
+    if (!rc) rc = read_back(run, c, writer, written, err);
+    if (rc) { /* inside a run the staged outputs are dropped with it; outside one they were renamed */
+        for (const char *line = written, *end; (end = strchr(line, '\n')); line = end + 1) {
+            char *p = nd_path_printf("%.*s", (int)(end - line), line);
+            if (p && !nd_outputs_staged(p)) unlink(p);
+            free(p);
+        }
+        written[0] = '\0';
+    }
+    return rc;
 }

@@ -168,13 +168,46 @@ static int set_hf(tt *x, const char *hf, const char *value, const char *theirs)
     return fw_model(&sub, hf, value, 0, theirs);
 }
 
+/* Past a Python string starting at p (its quote; '...', "...", and the triple-quoted forms). */
+static const char *skip_py_string(const char *p)
+{
+    char q = *p;
+    bool triple = p[1] == q && p[2] == q;
+    for (p += triple ? 3 : 1; *p; p++) {
+        if (*p == '\\' && p[1]) {
+            p++;
+            continue;
+        }
+        if (!triple && *p == '\n') return p; /* not closed on its line: Python refuses it */
+        if (*p == q && (!triple || (p[1] == q && p[2] == q))) return p + (triple ? 3 : 1);
+    }
+    return p;
+}
+
+/* Whether at stands in a comment or a string of its Python text. */
+static bool in_comment_or_string(const char *text, const char *at)
+{
+    for (const char *p = text; *p && p < at;) {
+        if (*p == '#') {
+            while (*p && *p != '\n') p++;
+            if (p > at) return true;
+        } else if (*p == '"' || *p == '\'') {
+            p = skip_py_string(p);
+            if (p > at) return true;
+        } else {
+            p++;
+        }
+    }
+    return false;
+}
+
 /* Where quoted stands as a dict key (followed by ':'), not in a comment or a string. */
 static char *dict_key(char *text, const char *quoted)
 {
     for (char *at = strstr(text, quoted); at; at = strstr(at + 1, quoted)) {
         const char *q = at + strlen(quoted);
         while (*q == ' ' || *q == '\t') q++;
-        if (*q == ':') return at;
+        if (*q == ':' && !in_comment_or_string(text, at)) return at;
     }
     return NULL;
 }
@@ -199,6 +232,14 @@ static int read_module(tt *x, const char *flavor, double *fdm, int64_t *multiple
     int depth = 0, moe_depth = 0; /* inside moe=MoE.Config(...) (MoEArgs): hidden_dim is an expert's */
     int skip_depth = 0;           /* inside rope=RoPE.Config(...): its dim is the rotary one's */
     for (; p && *p && !rc; p++) {
+        if (*p == '#') { /* a comment: `n_layers=32,  # the 70B has n_layers=80` is 32 */
+            while (p[1] && p[1] != '\n') p++;
+            continue;
+        }
+        if (*p == '"' || *p == '\'') { /* a string: no argument, no parenthesis */
+            p = text + (skip_py_string(p) - text) - 1;
+            continue;
+        }
         if (*p == '(') {
             depth++;
             const char *b = p;
@@ -216,7 +257,7 @@ static int read_module(tt *x, const char *flavor, double *fdm, int64_t *multiple
         if (!((*p >= 'a' && *p <= 'z') || *p == '_') || (p[-1] >= 'a' && p[-1] <= 'z') || p[-1] == '_')
             continue;
         char key[64], val[64];
-        if (sscanf(p, "%63[a-z_0-9] = %63[^,)\n]", key, val) != 2) continue;
+        if (sscanf(p, "%63[a-z_0-9] = %63[^,)\n#]", key, val) != 2) continue;
         for (char *e = val + strlen(val); e > val && (e[-1] == ' ' || e[-1] == '\r'); e--) e[-1] = '\0';
         if (!strcmp(val, "True")) strcpy(val, "true");
         if (!strcmp(val, "False")) strcpy(val, "false");
@@ -285,17 +326,83 @@ static int read_model(tt *x)
     return rc;
 }
 
+/* nd's limit on a parallel degree (the strategy's, docs/limits.md) */
+#define TT_DEGREE_MAX ((int64_t)1 << 20)
+
+/* The table a key was read from: its table, or the older torchtitan's when only there. */
+static const char *table_of(tt *x, const char *table, const char *old, const char *key)
+{
+    return !nd_toml_get(x->t, table, key, NULL) && old && nd_toml_get(x->t, old, key, NULL) ? old : table;
+}
+
+/* An integer key of torchtitan's config in [min, max] (or `also`, torchtitan's -1 for "the rest"):
+ * anything else (8e0, 4.5, true, [8], "8", inf, 0, -5, 2000000000) is refused, naming the key. */
+static int num(tt *x, const char *table, const char *old, const char *key, int64_t min, int64_t max,
+               int64_t also, int64_t *out, int *line)
+{
+    const char *from = table_of(x, table, old, key);
+    int64_t v = *out;
+    int at = 0, rc = nd_toml_int(x->t, from, key, INT64_MIN, INT64_MAX, &v, &at, x->r->err);
+    if (!rc && at && v != also && (v < min || v > max))
+        rc = nd_error_set(x->r->err, ND_EINPUT, "%s:%d: key '%s.%s': %lld is out of range (%lld to %lld%s)",
+                          x->toml, at, from, key, (long long)v, (long long)min, (long long)max,
+                          also == -1 ? ", or -1" : "");
+    if (!rc && at) {
+        *out = v;
+        *line = at;
+    }
+    return rc;
+}
+
+/* A degree: 1 to nd's limit, 1 when absent. */
+static int degree(tt *x, const char *old, const char *key, int64_t *out, int *line)
+{
+    *out = 1;
+    *line = 0;
+    return num(x, "parallelism", old, key, 1, TT_DEGREE_MAX, 1, out, line);
+}
+
+/* A boolean key (TOML true/false; anything else refused); *on keeps its value when absent. */
+static int boolean(tt *x, const char *table, const char *key, bool *on, int *line)
+{
+    const char *v = nd_toml_get(x->t, table, key, line);
+    if (!v) return ND_OK;
+    if (nd_toml_type_of(x->t, table, key) != ND_TOML_BOOL)
+        return nd_error_set(x->r->err, ND_EINPUT, "%s:%d: key '%s.%s': %.40s is not true or false", x->toml,
+                            *line, table, key, v);
+    *on = !strcmp(v, "true");
+    return ND_OK;
+}
+
+/* Whether a TOML array's text (as written) holds the string want. */
+static bool array_has(const char *list, const char *want)
+{
+    for (const char *p = list; *p; p++) {
+        if (*p == '#') { /* a comment inside a multi-line array */
+            while (*p && *p != '\n') p++;
+            if (!*p) break;
+            continue;
+        }
+        if (*p != '"' && *p != '\'') continue;
+        char q = *p;
+        const char *start = ++p;
+        while (*p && *p != q) p += *p == '\\' && q == '"' && p[1] ? 2 : 1;
+        if ((size_t)(p - start) == strlen(want) && !strncmp(start, want, strlen(want))) return true;
+        if (!*p) break;
+    }
+    return false;
+}
+
 static int read_training(tt *x)
 {
     fw_reader *r = x->r;
     int line, rc = ND_OK;
     const char *v;
-    if ((v = get(x, "training", NULL, "seq_len", &line))) {
+    int64_t seq = 0;
+    if ((rc = num(x, "training", NULL, "seq_len", 1, (int64_t)1 << 30, 1, &seq, &line))) return rc;
+    if (seq) {
         char digits[32];
-        size_t n = 0;
-        for (; *v && n + 1 < sizeof digits; v++)
-            if (*v != '_') digits[n++] = *v; /* TOML's 8_192 */
-        digits[n] = '\0';
+        snprintf(digits, sizeof digits, "%lld", (long long)seq); /* TOML's 8_192 */
         rc = fw_train(r, "seq_len", digits, line, "[training] seq_len");
     } else {
         rc =
@@ -303,22 +410,56 @@ static int read_training(tt *x)
                        (long long)r->run->train.seq_len);
     }
     const char *prec = get(x, "training", NULL, "mixed_precision_param", &line);
+    if (!rc && prec && !fw_precision_of(prec))
+        return nd_error_set(r->err, ND_EINPUT,
+                            "%s:%d: key 'training.mixed_precision_param': '%.40s' is not a dtype nd reads "
+                            "(bfloat16, float16, float32)",
+                            x->toml, line, prec);
     if (!rc)
-        rc = fw_train(r, "precision", prec && fw_precision_of(prec) ? fw_precision_of(prec) : "bf16", line,
+        rc = fw_train(r, "precision", prec ? fw_precision_of(prec) : "bf16", line,
                       "[training] mixed_precision_param");
     if (!rc && (v = get(x, "training", NULL, "max_norm", &line))) {
+        nd_toml_type type = nd_toml_type_of(x->t, "training", "max_norm");
         double clip = 0;
-        nd_parse_double(v, &clip);
+        if ((type != ND_TOML_FLOAT && type != ND_TOML_INTEGER) || nd_parse_double(v, &clip))
+            return nd_error_set(
+                r->err, ND_EINPUT, "%s:%d: key 'training.max_norm': %s%.40s%s is not a TOML number", x->toml,
+                line, type == ND_TOML_STRING ? "\"" : "", v, type == ND_TOML_STRING ? "\"" : "");
         rc = fw_train(r, "grad_clip", clip > 0 ? "true" : "false", line, "[training] max_norm");
     }
     if (!rc && (v = get(x, "activation_checkpoint", NULL, "mode", &line)))
         rc = fw_train(r, "recompute", !strcmp(v, "none") ? "off" : v, line, "[activation_checkpoint] mode");
+    /* selective_ac_option: "op" (by operator), or an int N (a string in torchtitan's config) */
     int64_t every;
-    if (!rc && (v = get(x, "activation_checkpoint", NULL, "selective_ac_option", &line)) &&
-        !nd_parse_int64(v, 1, 1 << 20, &every))
+    if (!rc && (v = get(x, "activation_checkpoint", NULL, "selective_ac_option", &line)) && strcmp(v, "op")) {
+        nd_toml_type type = nd_toml_type_of(x->t, "activation_checkpoint", "selective_ac_option");
+        if ((type != ND_TOML_STRING && type != ND_TOML_INTEGER) || nd_parse_int64(v, 1, 1 << 20, &every))
+            return nd_error_set(
+                r->err, ND_EINPUT,
+                "%s:%d: key 'activation_checkpoint.selective_ac_option': %.40s is neither \"op\" "
+                "nor a whole number of layers in [1, 1048576]",
+                x->toml, line, v);
         rc = fw_train(r, "selective_every", v, line, "[activation_checkpoint] selective_ac_option");
-    if (!rc && fw_true(get(x, "compile", NULL, "enable", &line)))
-        rc = fw_train(r, "compile", "true", line, "[compile] enable");
+    }
+    /* torch.compile: [compile] enable compiles the components listed (torchtitan's default
+     * ["model", "loss"]); only "model" among them compiles the model nd prices. Older
+     * torchtitan: [training] compile = true compiled the model. */
+    bool on = false, compiled = false;
+    const char *comp_table = nd_toml_get(x->t, "compile", "enable", NULL) ? "compile" : "training";
+    const char *comp_key = comp_table[0] == 'c' ? "enable" : "compile";
+    if (!rc) rc = boolean(x, comp_table, comp_key, &on, &line);
+    if (!rc && on) {
+        int cl;
+        const char *list = get(x, "compile", NULL, "components", &cl);
+        if (list && nd_toml_type_of(x->t, "compile", "components") != ND_TOML_ARRAY)
+            return nd_error_set(r->err, ND_EINPUT, "%s:%d: key 'compile.components': %s is not an array",
+                                x->toml, cl, list);
+        compiled = comp_table[0] == 't' || !list || array_has(list, "model");
+        if (!compiled)
+            fw_note(r->run, "%s:%d: [compile] components %s: the model is not compiled, priced eager",
+                    x->toml, cl, list);
+    }
+    if (!rc && compiled) rc = fw_train(r, "compile", "true", line, "[compile] enable");
     if (!rc && (v = get(x, "parallelism", NULL, "fsdp_reshard_after_forward", &line)) &&
         strcmp(v, "default")) {
         if (strcmp(v, "always") && strcmp(v, "never"))
@@ -335,33 +476,48 @@ static int read_training(tt *x)
     return rc;
 }
 
-static int64_t num(tt *x, const char *table, const char *old, const char *key, int64_t dflt, int *line)
+/* nd's schedule for a torchtitan pipeline_parallel_schedule, and whether it runs several
+ * stages a rank (Interleaved*, Looped*, ZBV*, DualPipe*: VPP 2 unless the stage's layers say). */
+static const char *schedule_of(const char *name, bool *inter)
 {
-    const char *v = get(x, table, old, key, line);
-    int64_t n;
-    return v && !nd_parse_int64(v, -1, (int64_t)1 << 30, &n) ? n : dflt;
+    *inter = strstr(name, "Interleaved") || strstr(name, "Looped") || strstr(name, "ZBV") ||
+             strstr(name, "DualPipe");
+    return strstr(name, "GPipe")                               ? "gpipe"
+           : strstr(name, "ZeroBubble") || strstr(name, "ZBV") ? "zb-h1"
+           : *inter                                            ? "interleaved"
+                                                               : "1f1b";
 }
 
 static int read_strategy(tt *x)
 {
     fw_reader *r = x->r;
-    int line = 0, rc;
+    int line = 0, tp_line, pp_line, cp_line, ep_line, etp_line = 0, rep_line, shard_line = 0, rc;
     const char *par = "parallelism";
-    int64_t tp = num(x, par, "training", "tensor_parallel_degree", 1, &line);
-    int64_t pp = num(x, par, "experimental", "pipeline_parallel_degree", 1, &line);
-    int64_t cp = num(x, par, "experimental", "context_parallel_degree", 1, &line);
-    int64_t ep = num(x, par, "experimental", "expert_parallel_degree", 1, &line);
-    int64_t etp = num(x, par, NULL, "expert_tensor_parallel_degree", 0, &line);
-    int64_t replicate = num(x, par, "training", "data_parallel_replicate_degree", 1, &line);
-    int64_t shard = num(x, par, "training", "data_parallel_shard_degree", -1, &line);
-    rc = fw_degree(r, "MP", tp > 0 ? tp : 1, line, "[parallelism] tensor_parallel_degree");
+    int64_t tp, pp, cp, ep, etp = 0, replicate, shard = -1;
+    rc = degree(x, "training", "tensor_parallel_degree", &tp, &tp_line);
+    if (!rc) rc = degree(x, "experimental", "pipeline_parallel_degree", &pp, &pp_line);
+    if (!rc) rc = degree(x, "experimental", "context_parallel_degree", &cp, &cp_line);
+    if (!rc) rc = degree(x, "experimental", "expert_parallel_degree", &ep, &ep_line);
+    if (!rc) rc = num(x, par, NULL, "expert_tensor_parallel_degree", 1, TT_DEGREE_MAX, 1, &etp, &etp_line);
+    if (!rc) rc = degree(x, "training", "data_parallel_replicate_degree", &replicate, &rep_line);
+    if (!rc)
+        rc = num(x, par, "training", "data_parallel_shard_degree", 1, TT_DEGREE_MAX, -1, &shard, &shard_line);
+    if (rc) return rc;
+    rc = fw_degree(r, "MP", tp, tp_line, "[parallelism] tensor_parallel_degree");
     /* torchtitan's tensor-parallel plan always shards the norms and the residual stream over
      * the sequence (SequenceParallel on the norms, Shard(1) between blocks): SP */
-    if (!rc && tp > 1) rc = fw_degree(r, "SP", 1, line, "[parallelism] tensor_parallel_degree");
-    if (!rc) rc = fw_degree(r, "PP", pp > 0 ? pp : 1, line, "[parallelism] pipeline_parallel_degree");
-    if (!rc) rc = fw_degree(r, "CP", cp > 0 ? cp : 1, line, "[parallelism] context_parallel_degree");
-    if (!rc) rc = fw_degree(r, "EP", ep > 0 ? ep : 1, line, "[parallelism] expert_parallel_degree");
-    if (!rc && etp > 0) rc = fw_degree(r, "ETP", etp, line, "[parallelism] expert_tensor_parallel_degree");
+    if (!rc && tp > 1) rc = fw_degree(r, "SP", 1, tp_line, "[parallelism] tensor_parallel_degree");
+    if (!rc) rc = fw_degree(r, "PP", pp, pp_line, "[parallelism] pipeline_parallel_degree");
+    if (!rc) rc = fw_degree(r, "CP", cp, cp_line, "[parallelism] context_parallel_degree");
+    if (!rc) rc = fw_degree(r, "EP", ep, ep_line, "[parallelism] expert_parallel_degree");
+    if (!rc && etp > 0)
+        rc = fw_degree(r, "ETP", etp, etp_line, "[parallelism] expert_tensor_parallel_degree");
+    line = shard_line ? shard_line : rep_line;
+    if (!rc && shard > 0 && replicate * shard > TT_DEGREE_MAX)
+        return nd_error_set(r->err, ND_EINPUT,
+                            "%s:%d: data_parallel_replicate_degree x data_parallel_shard_degree = %lld is "
+                            "beyond nd's limit of %lld",
+                            r->path, line, (long long)(replicate * shard), (long long)TT_DEGREE_MAX);
     /* data_parallel_shard_degree -1: the ranks TP x PP x CP x replicate leave, from -d */
     nd_strategy *s = &r->run->strategy;
     if (!rc && shard > 0) {
@@ -379,15 +535,12 @@ static int read_strategy(tt *x)
     }
     const char *sched = get(x, par, "experimental", "pipeline_parallel_schedule", &line);
     if (!rc && sched && pp > 1) {
-        bool inter = strstr(sched, "Interleaved") || strstr(sched, "Looped") || strstr(sched, "ZBV") ||
-                     strstr(sched, "DualPipe");
-        rc = fw_train(r, "schedule",
-                      strstr(sched, "GPipe")                                ? "gpipe"
-                      : strstr(sched, "ZeroBubble") || strstr(sched, "ZBV") ? "zb-h1"
-                      : inter                                               ? "interleaved"
-                                                                            : "1f1b",
-                      line, "[parallelism] pipeline_parallel_schedule");
-        int64_t per = num(x, par, NULL, "pipeline_parallel_layers_per_stage", 0, &line);
+        bool inter;
+        rc = fw_train(r, "schedule", schedule_of(sched, &inter), line,
+                      "[parallelism] pipeline_parallel_schedule");
+        int64_t per = 0;
+        if (!rc)
+            rc = num(x, par, NULL, "pipeline_parallel_layers_per_stage", 1, TT_DEGREE_MAX, 1, &per, &line);
         int64_t vpp = per > 0 && r->run->model.layers % (per * pp) == 0 ? r->run->model.layers / (per * pp)
                       : inter                                           ? 2
                                                                         : 1;
@@ -396,30 +549,38 @@ static int read_strategy(tt *x)
     /* micro-batches: with PP the local batch splits into micro-batches of
      * pipeline_parallel_microbatch_size; without, the local batch is one, and a larger
      * global batch accumulates */
-    int64_t local = num(x, "training", NULL, "local_batch_size", 0, &line);
-    if (!local) local = num(x, "training", NULL, "batch_size", 1, &line);
-    int64_t gbs = num(x, "training", NULL, "global_batch_size", -1, &line);
+    int64_t local = 0, gbs = -1, bmax = (int64_t)1 << 30;
+    int local_line = 0, gbs_line = 0;
+    if (!rc) rc = num(x, "training", NULL, "local_batch_size", 1, bmax, 1, &local, &local_line);
+    if (!rc && !local) rc = num(x, "training", NULL, "batch_size", 1, bmax, 1, &local, &local_line);
+    if (!local) local = 1;
+    if (!rc) rc = num(x, "training", NULL, "global_batch_size", 1, bmax, -1, &gbs, &gbs_line);
+    if (rc) return rc;
     /* torchtitan before 2025 split the local batch into pipeline_parallel_microbatches (its
      * default: the PP degree); later into micro-batches of pipeline_parallel_microbatch_size */
-    int64_t count_line = 0;
-    int64_t count = num(x, par, "experimental", "pipeline_parallel_microbatches", 0, &line);
-    if (count > 0) count_line = line;
-    int64_t mbs = pp > 1 ? num(x, par, "experimental", "pipeline_parallel_microbatch_size", 1, &line) : local;
+    int count_line = 0, mbs_line = local_line;
+    int64_t count = 0, mbs = 1;
+    rc = num(x, par, "experimental", "pipeline_parallel_microbatches", 1, bmax, 1, &count, &count_line);
+    if (!rc && pp > 1)
+        rc = num(x, par, "experimental", "pipeline_parallel_microbatch_size", 1, bmax, 1, &mbs, &mbs_line);
+    if (rc) return rc;
+    if (pp == 1) mbs = local;
+    line = mbs_line;
     if (pp > 1 && count > 0) {
         if (local % count)
             return nd_error_set(r->err, ND_EINPUT,
-                                "%s:%lld: [parallelism] pipeline_parallel_microbatches = %lld does "
+                                "%s:%d: [parallelism] pipeline_parallel_microbatches = %lld does "
                                 "not divide the local batch of %lld",
-                                r->path, (long long)count_line, (long long)count, (long long)local);
+                                r->path, count_line, (long long)count, (long long)local);
         mbs = local / count;
     }
-    if (!rc) rc = fw_degree(r, "MBS", mbs > 0 ? mbs : 1, line, "[training] local_batch_size");
+    if (!rc) rc = fw_degree(r, "MBS", mbs, line, "[training] local_batch_size");
     if (!rc && pp > 1 && local % mbs == 0)
-        rc = fw_degree(r, "MB", local / mbs, line, "[training] local_batch_size");
+        rc = fw_degree(r, "MB", local / mbs, local_line, "[training] local_batch_size");
     if (!rc && gbs > 0) {
         char t[32];
         snprintf(t, sizeof t, "%lld", (long long)gbs);
-        rc = fw_train(r, "global_batch", t, line, "[training] global_batch_size");
+        rc = fw_train(r, "global_batch", t, gbs_line, "[training] global_batch_size");
         r->run->derive_mb = true;
     } else if (!rc) {
         r->run->derive_mb = false;
@@ -447,6 +608,7 @@ static int fw_torchtitan_read(fw_reader *r)
     struct stat st;
     if (x.module[0] && stat(x.module, &st)) x.module[0] = '\0'; /* a Python module path: nd's table */
     nd_text_copy(r->run->source, x.toml, sizeof r->run->source);
+    nd_text_copy(r->run->module_py, x.module, sizeof r->run->module_py); /* for reading resolved.toml back */
     fw_reader sub = *r;
     sub.path = x.toml;
     x.r = &sub;
@@ -461,8 +623,40 @@ static int fw_torchtitan_read(fw_reader *r)
 
 /* ---- writing back ---------------------------------------------------------------------- */
 
+/* The older torchtitan's table for a [parallelism] key (read_strategy's), or NULL. */
+static const char *old_table(const char *key)
+{
+    static const char *const training[] = {"tensor_parallel_degree", "data_parallel_replicate_degree",
+                                           "data_parallel_shard_degree"};
+    static const char *const experimental[] = {
+        "pipeline_parallel_degree",   "context_parallel_degree",           "expert_parallel_degree",
+        "pipeline_parallel_schedule", "pipeline_parallel_microbatch_size", "pipeline_parallel_microbatches"};
+    for (size_t i = 0; i < ND_ARRAY_LEN(training); i++)
+        if (!strcmp(key, training[i])) return "training";
+    for (size_t i = 0; i < ND_ARRAY_LEN(experimental); i++)
+        if (!strcmp(key, experimental[i])) return "experimental";
+    return NULL;
+}
+
+/* Where a [parallelism] key goes back: where the reader read it ([parallelism] first, then the
+ * older table); a key the file leaves out goes to [parallelism], or in a file of the older
+ * layout (no [parallelism]; [experimental] or a degree under [training]) to the older table. */
+static const char *par_table(const nd_toml *t, const char *key)
+{
+    const char *old = old_table(key);
+    if (nd_toml_get(t, "parallelism", key, NULL) || !old) return "parallelism";
+    if (nd_toml_get(t, old, key, NULL)) return old;
+    bool legacy =
+        !nd_toml_has_table(t, "parallelism") &&
+        (nd_toml_has_table(t, "experimental") || nd_toml_get(t, "training", "tensor_parallel_degree", NULL) ||
+         nd_toml_get(t, "training", "data_parallel_shard_degree", NULL) ||
+         nd_toml_get(t, "training", "data_parallel_replicate_degree", NULL));
+    return legacy ? old : "parallelism";
+}
+
 static int set_num(nd_toml *t, const char *table, const char *key, int64_t v, bool add, nd_error *err)
 {
+    if (!table) table = par_table(t, key);
     if (!add && !nd_toml_get(t, table, key, NULL)) return ND_OK;
     char text[32];
     snprintf(text, sizeof text, "%lld", (long long)v);
@@ -476,9 +670,7 @@ static int fw_torchtitan_write(const nd_run *run, const nd_config_choice *c, con
     int rc = nd_toml_load(&t, run->source, err);
     if (rc) return rc;
     const nd_strategy *s = &c->s;
-    const char *par = nd_toml_has_table(t, "parallelism") || !nd_toml_has_table(t, "experimental")
-                          ? "parallelism"
-                          : "experimental";
+    const char *par = NULL; /* each key where it was read (par_table) */
     int64_t shard = s->op > 1 && s->op % s->cp == 0 ? s->op / s->cp : 1;
     if (shard > s->dp) shard = s->dp;
     rc = set_num(t, par, "data_parallel_replicate_degree", s->dp / shard, true, err);
@@ -489,16 +681,37 @@ static int fw_torchtitan_write(const nd_run *run, const nd_config_choice *c, con
     if (!rc) rc = set_num(t, par, "expert_parallel_degree", s->ep, run->model.experts > 0, err);
     if (!rc && run->model.experts)
         rc = set_num(t, par, "expert_tensor_parallel_degree", s->etp ? s->etp : s->tp, false, err);
-    if (!rc && (s->pp > 1 || nd_toml_get(t, par, "pipeline_parallel_schedule", NULL))) {
-        const char *sched = s->schedule == ND_SCHEDULE_GPIPE   ? "\"GPipe\""
-                            : s->schedule == ND_SCHEDULE_ZB_H1 ? "\"InterleavedZeroBubble\""
-                            : s->vpp > 1                       ? "\"Interleaved1F1B\""
-                                                               : "\"1F1B\"";
-        rc = nd_toml_set(t, par, "pipeline_parallel_schedule", sched, err);
+    if (!rc && (s->pp > 1 || nd_toml_get(t, par_table(t, "pipeline_parallel_schedule"),
+                                         "pipeline_parallel_schedule", NULL))) {
+        /* the file's own name when it reads as the chosen schedule, else torchtitan's */
+        const char *sched_table = par_table(t, "pipeline_parallel_schedule");
+        const char *now = nd_toml_get(t, sched_table, "pipeline_parallel_schedule", NULL);
+        bool inter = false;
+        bool interleaved = s->vpp > 1 || s->schedule == ND_SCHEDULE_INTERLEAVED;
+        const char *want = s->schedule == ND_SCHEDULE_GPIPE   ? "gpipe"
+                           : s->schedule == ND_SCHEDULE_ZB_H1 ? "zb-h1"
+                           : interleaved                      ? "interleaved"
+                                                              : "1f1b";
+        char sched[160];
+        if (now && !strcmp(schedule_of(now, &inter), want) && strlen(now) < 100) {
+            snprintf(sched, sizeof sched, "\"%s\"", now);
+        } else {
+            snprintf(sched, sizeof sched, "%s",
+                     s->schedule == ND_SCHEDULE_GPIPE   ? "\"GPipe\""
+                     : s->schedule == ND_SCHEDULE_ZB_H1 ? "\"InterleavedZeroBubble\""
+                     : interleaved                      ? "\"Interleaved1F1B\""
+                                                        : "\"1F1B\"");
+            schedule_of(sched, &inter);
+        }
+        rc = nd_toml_set(t, sched_table, "pipeline_parallel_schedule", sched, err);
         if (!rc) rc = set_num(t, par, "pipeline_parallel_microbatch_size", s->mbs, true, err);
-        if (!rc && s->vpp > 1)
+        /* the older count of micro-batches, when the file states it, decides over the size */
+        if (!rc) rc = set_num(t, par, "pipeline_parallel_microbatches", s->mb, false, err);
+        /* the stage's layers decide VPP whenever stated: rewritten for VPP 1 too, and written
+         * whenever the schedule runs several stages a rank (else torchtitan's VPP 2) */
+        if (!rc)
             rc = set_num(t, par, "pipeline_parallel_layers_per_stage", run->model.layers / (s->pp * s->vpp),
-                         true, err);
+                         s->vpp > 1 || inter, err);
     }
     int64_t local = s->pp > 1 ? s->mb * s->mbs : s->mbs;
     if (!rc)

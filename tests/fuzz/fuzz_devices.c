@@ -4,6 +4,7 @@
 
 #include "fuzz_util.h"
 #include "nd/costmodel/device.h"
+#include "nd/inputs/device_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

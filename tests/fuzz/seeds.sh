@@ -9,7 +9,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 shared=${ND_SHARED_DIR:-$root/../shared}
 rm -rf "$out"
-for t in classified run hf_config ratios search_config devices chrome ascend_steps ascend_comm log round csv_table safetensors; do
+targets="classified run hf_config ratios search_config devices chrome ascend_steps ascend_comm log round"
+targets="$targets csv_table safetensors"
+targets="$targets kernel_tables"
+targets="$targets toml torchtitan"
+for t in $targets; do
   mkdir -p "$out/$t"
 done
 
@@ -37,6 +41,8 @@ done
 put ratios "$root"/samples/ratios/*.json "$root"/tests/bad/ratios_*.json "$root"/tests/bad/ratios/*
 put search_config "$root"/samples/search/*.yaml "$root"/tests/bad/search_*.yaml "$root"/tests/bad/search/*
 put devices "$root"/samples/devices/*.yaml "$root"/tests/bad/devices_*.yaml "$root"/tests/bad/devices/*
+put kernel_tables "$root"/samples/devices/gemm/*.csv "$root"/samples/devices/collectives/*.csv \
+    "$root"/tests/data/kernel_tables/*
 put chrome "$root"/samples/traces/*.json "$root"/tests/data/classify/*.json \
     "$root"/tests/bad/classify/*.json "$root"/tests/bad/trace/*
 put ascend_steps "$root"/tests/data/classify/ascend_worked/ASCEND_PROFILER_OUTPUT/step_trace_time.csv \
@@ -49,6 +55,10 @@ put ascend_comm "$root"/tests/data/classify/ascend_worked/ASCEND_PROFILER_OUTPUT
 put log "$root"/samples/logs/*.log "$root"/tests/bad/log/*
 put round "$root"/samples/rounds/*.csv "$root"/tests/bad/round/* "$root"/tests/bad/round_*.csv
 put safetensors "$root"/samples/checkpoints/*/*.safetensors
+put toml "$root"/samples/frameworks/*.toml "$root"/samples/logs/*.toml "$root"/tests/bad/run/*.toml \
+    "$root"/tests/data/torchtitan/*.toml
+put torchtitan "$root"/samples/frameworks/*.toml "$root"/tests/bad/run/torchtitan_*.toml \
+    "$root"/tests/data/torchtitan/*.toml
 sh "$root/tests/nd_compat/tiny_moe.sh" "$out/moe.tmp" && cp "$out/moe.tmp/model.safetensors" "$out/safetensors/tiny_moe.safetensors"
 sh "$root/tests/nd_compat/tiny_moe.sh" "$out/moe.tmp" 6 && cp "$out/moe.tmp/model.safetensors" "$out/safetensors/tiny_moe_6.safetensors"
 rm -rf "$out/moe.tmp"

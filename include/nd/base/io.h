@@ -73,6 +73,12 @@ int nd_outputs_commit_each(nd_error *err, void (*each)(void *arg, const char *pa
  * file stays as it was. */
 void nd_outputs_abort(void);
 
+/* The temporary file holding what this run wrote to path and has not renamed yet (staged for
+ * nd_outputs_commit), or NULL: path is not staged (outside a run, its file is path itself).
+ * Owned by the run; valid until its commit or abort. For reading an output back before it is
+ * committed. */
+const char *nd_outputs_staged(const char *path);
+
 /* Installs handlers for SIGINT, SIGTERM, SIGHUP and SIGPIPE (those not ignored) that remove
  * this process's temporary files and then die of the signal as before. The handlers only
  * unlink names built beforehand (async-signal-safe); threads that must not run them block

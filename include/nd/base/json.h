@@ -31,7 +31,9 @@ int nd_json_write_file(const char *path, const cJSON *doc, nd_error *err);
 /* Parses the len bytes of text (NUL-terminated; a UTF-8 BOM is skipped) into *root, which
  * the caller frees with cJSON_Delete. Refused with ND_EINPUT, naming path and the line:
  * text that is UTF-16, UTF-32 or binary (nd_text_check_encoding), invalid JSON, a string
- * holding \u0000 (C strings would end there: "adamw\u0000junk" would read as "adamw"), and
+ * holding \u0000 (C strings would end there: "adamw\u0000junk" would read as "adamw"), a NUL
+ * byte anywhere or a raw control byte (below 0x20) inside a string (RFC 8259 refuses both; cJSON
+ * would take them, a NUL cutting the string), naming the line, and
  * a key repeated in one object at any depth (cJSON keeps both, and which one a reader sees
  * is an accident). Out of memory is ND_ENOMEM, not "not valid JSON". */
 int nd_json_parse(const char *text, size_t len, const char *path, cJSON **root, nd_error *err);

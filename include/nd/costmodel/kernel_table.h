@@ -87,6 +87,7 @@ typedef struct nd_collective_rate {
     int sizes_count;
     int sizes[ND_FIXED_BY_SIZE_MAX];
     double fixed_by_size_us[ND_FIXED_BY_SIZE_MAX];
+    double gbps_by_size[ND_FIXED_BY_SIZE_MAX]; /* 0, or the rate measured at sizes[i] (x efficiency) */
 } nd_collective_rate;
 
 typedef struct nd_kernel_tables {

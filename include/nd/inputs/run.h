@@ -65,6 +65,7 @@ typedef struct nd_run {
     nd_config_format format;            /* its format */
     char train_yaml[512];               /* hyperparallel2: --train-yaml */
     char accelerate_yaml[512];          /* hyperparallel2: --accelerate-yaml */
+    char module_py[512];                /* torchtitan: MODULE.py of -y MODULE.py:CONFIG.toml ("" = none) */
     char checkpoint[512];               /* the config.json beside the checkpoint (-V): a bare
                                            config.json, model.config_json, or the one a framework
                                            config names; "" = none */

@@ -1,0 +1,56 @@
+#!/bin/sh
+# tt_torchtitan.sh SEARCH ESTIMATE SAMPLES DATA — torchtitan's config read and written back as
+# torchtitan reads it (issue 27):
+#  1. the older layout (degrees under [training] and [experimental]) is written back to the keys it
+#     was read from, so resolved.toml reads back as best.yaml's strategy;
+#  2. an inline [parallelism] table and top-level dotted keys are edited where they stand: no
+#     [parallelism] header appears (tomllib refuses a table defined twice);
+#  3. a Python comment in -y MODULE.py:CONFIG.toml is not an argument;
+#  4. compile.components = ["loss"] compiles the loss only: the model is priced eager.
+search=$1 estimate=$2 samples=$3 data=$4
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+strategy() { "$estimate" -y "$1" -A H100 ${2:+-d $2} | sed -n 's/^strategy: \(DP=[0-9]* MP=[0-9]* PP=[0-9]*\).*/\1/p'; }
+
+# 1. best.yaml's DP 64 MP 1 (the search's choice for 64 devices) is what resolved.toml says
+"$search" -y "$data/old_layout.toml" -A H100 -d 64 -b 512 -t 1 -l DP MP -o "$dir/old" --no-plots -v 0 ||
+    fail "search of old_layout.toml"
+best=$(sed -n 's/^  \(DP\|MP\|PP\): \([0-9]*\)$/\1=\2/p' "$dir/old/best.yaml" | tr '\n' ' ' | sed 's/ $//')
+back=$(strategy "$dir/old/resolved.toml" 64)
+[ -n "$best" ] && [ "$best" = "$back" ] || fail "old layout: best.yaml says '$best', resolved.toml reads '$back'"
+grep -q '^\[parallelism\]' "$dir/old/resolved.toml" && fail "old layout: a [parallelism] table was added"
+grep -q '^tensor_parallel_degree = 1$' "$dir/old/resolved.toml" || fail "old layout: [training] TP not rewritten"
+
+# 2. inline table and dotted keys: read as MP 8 DP 4, written where they stand
+for f in inline dotted; do
+    [ "$(strategy "$data/$f.toml")" = "DP=4 MP=8 PP=1" ] || fail "$f.toml read as $(strategy "$data/$f.toml")"
+    "$search" -y "$data/$f.toml" -A H100 -b 512 -t 1 -l MP PP -o "$dir/$f" --no-plots -v 0 || fail "search of $f"
+    grep -q '^\[parallelism\]' "$dir/$f/resolved.toml" && fail "$f: a second [parallelism] was written"
+    best=$(sed -n 's/^  \(DP\|MP\|PP\): \([0-9]*\)$/\1=\2/p' "$dir/$f/best.yaml" | tr '\n' ' ' | sed 's/ $//')
+    [ "$best" = "$(strategy "$dir/$f/resolved.toml")" ] || fail "$f: resolved.toml does not read back as $best"
+done
+grep -q '^parallelism = {tensor_parallel_degree = ' "$dir/inline/resolved.toml" || fail "inline table not kept"
+grep -q '^parallelism.tensor_parallel_degree = ' "$dir/dotted/resolved.toml" || fail "dotted key not kept"
+
+# 3. the 8B flavor's n_layers=32, with a comment naming the 70B's 80 (8,030,261,248 parameters:
+#    Llama 3 8B's published count, as tests/nd_compat/LINES torchtitan_module)
+#    and a string holding '#' and an argument before it
+sed 's/^        n_layers=32,$/        note="# n_layers=80", n_layers=32,  # the 70B has n_layers=80, "n_heads=64"/' \
+    "$samples/frameworks/torchtitan_llama3/__init__.py" >"$dir/__init__.py"
+grep -q 'the 70B has n_layers=80' "$dir/__init__.py" || fail "sed did not add the comment"
+"$estimate" -y "$dir/__init__.py:$samples/frameworks/torchtitan_llama3_8b.toml" -A H100 -d 8 2>/dev/null |
+    grep -q 'parameters: 8,030,261,248' || fail "a Python comment was read as an argument"
+
+# 4. components ["loss"] prices the step of compile disabled; ["model", "loss"] a compiled one
+base=$samples/frameworks/torchtitan_llama3_8b.toml
+sed 's/^enable=false/enable=true/' "$base" >"$dir/model.toml"
+sed 's/^enable=false/enable=true/; s/^components = .*/components = ["loss"]  # "model" not compiled/' \
+    "$base" >"$dir/loss.toml"
+step() { "$estimate" -y "$1" -A H100 -d 8 2>/dev/null | sed -n 's/^  step *\([0-9.]*\) .*/\1/p'; }
+eager=$(step "$base") model=$(step "$dir/model.toml") loss=$(step "$dir/loss.toml")
+[ -n "$eager" ] && [ "$loss" = "$eager" ] || fail "components [\"loss\"]: step $loss ms, eager $eager ms"
+[ "$model" != "$eager" ] || fail "components [\"model\", \"loss\"]: not priced compiled ($model ms)"
+"$estimate" -y "$dir/loss.toml" -A H100 -d 8 2>&1 >/dev/null | grep -q 'the model is not compiled, priced eager' ||
+    fail "no note for components [\"loss\"]"
+echo "torchtitan ok"
