@@ -326,6 +326,7 @@ static int unstamped(const cJSON *root, const char *path, bool convert, nd_ratio
     char *conv = nd_ratios_converted_path(path);
     if (!conv) return nd_error_set(err, ND_ENOMEM, "out of memory");
     int rc;
+    char stale[200] = ""; /* why a conversion that exists is not read */
     if (convert && csv && file_exists(conv)) {
         nd_error quiet = {0};
         rc = load(conv, false, out, &quiet);
@@ -334,6 +335,8 @@ static int unstamped(const cJSON *root, const char *path, bool convert, nd_ratio
             free(conv);
             return ND_OK;
         }
+        snprintf(stale, sizeof stale, " (the one there is %s)",
+                 rc ? "not a ratios file nd reads" : "fitted on another round");
         memset(out, 0, sizeof *out);
         nd_ratios_init(&out->ratios);
     }
@@ -353,12 +356,12 @@ static int unstamped(const cJSON *root, const char *path, bool convert, nd_ratio
     rc = nd_error_set(err, ND_EINPUT,
                       "%s: no '%s' stamp, so not nd's: ND's ratios%s are ms per ND unit, nd's correct "
                       "ms estimates; refit the round: nd-fit -y RUN --real_csv %s --mode sums "
-                      "--write_ratios %s (ND's ratio of sums, into a new file; -c %s then reads it)%s",
+                      "--write_ratios %s%s (ND's ratio of sums, into a new file; -c %s then reads it)%s",
                       path, keys->stamp, value,
                       round ? round
                       : csv ? csv
                             : "ROUND.csv",
-                      conv, path, missing);
+                      conv, stale, path, missing);
     free(beside);
     free(dir);
     free(conv);
