@@ -137,10 +137,14 @@ void nd_compare_print(FILE *fp, const nd_compare *c, const char *csv_path)
 
 /* ---- <stem>_estimates.csv ------------------------------------------------ */
 
+/* A text cell quoted only where it must be, as ND's csv.writer (QUOTE_MINIMAL) writes it. */
 static void put_field(FILE *fp, const char *text, bool first)
 {
     if (!first) fputc(',', fp);
-    csv_fwrite(fp, text, strlen(text));
+    if (strpbrk(text, ",\"\r\n"))
+        csv_fwrite(fp, text, strlen(text));
+    else
+        fputs(text, fp);
 }
 
 static void put_number(FILE *fp, double v)
@@ -149,6 +153,13 @@ static void put_number(FILE *fp, double v)
     fputc(',', fp);
     if (isnan(v)) return;
     fputs(nd_format_double(v, buf), fp);
+}
+
+/* ND's memory_mb: whole MB, as ND floors its memory (ND's consumer reads int(row['memory_mb'])). */
+static void put_mib(FILE *fp, double v)
+{
+    fputc(',', fp);
+    if (isfinite(v)) fprintf(fp, "%.0f", floor(v));
 }
 
 int nd_compare_write_estimates(const char *path, const nd_compare *c, const nd_classified *round,
@@ -194,7 +205,7 @@ int nd_compare_write_estimates(const char *path, const nd_compare *c, const nd_c
         }
         if (!first) fputc(',', fp);
         fputs(nd_format_double(r->row->time_ms, buf), fp);
-        put_number(fp, r->peak_est_mib);
+        put_mib(fp, r->peak_est_mib);
         put_number(fp, r->est.step_ms);
         for (int p = 0; p < ND_PARTS; p++) put_number(fp, r->est.parts_ms[p]);
         put_number(fp, r->est.raw_step_ms);

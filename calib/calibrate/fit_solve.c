@@ -187,8 +187,11 @@ static void col_list(const nd_fit_problem *pb, unsigned mask, const char *sep, s
     }
 }
 
+/* ND's own fit, which fits any round that prices compute: named in every refusal. */
+#define SUMS_WAY_OUT "; or fit as ND does, --fit_mode sums (ND's ratio of sums: no intervals)"
+
 /* One line that says what the round cannot support and what to do: profile (nd-fit
- * --suggest names strategies) or hold. */
+ * --suggest names strategies), hold, or ND's ratio of sums. */
 static void refusal(const nd_fit_problem *pb, const verdict *v, size_t distinct, nd_fit_result *res,
                     nd_error *err)
 {
@@ -204,9 +207,9 @@ static void refusal(const nd_fit_problem *pb, const verdict *v, size_t distinct,
     case FAIL_DISTINCT:
         nd_error_set(err, ND_EINPUT,
                      "%zu distinct strateg%s cannot fit and check %zu coefficient%s on %s (%s): "
-                     "profile at least %zu more (nd-fit --suggest K proposes some)%s",
+                     "profile at least %zu more (nd-fit --suggest K proposes some)%s%s",
                      distinct, s, pb->p, pb->p == 1 ? "" : "s", pb->target, names, pb->p + 1 - distinct,
-                     pb->p > 1 ? ", or --hold some of them" : "");
+                     pb->p > 1 ? ", or --hold some of them" : "", SUMS_WAY_OUT);
         return;
     case FAIL_CONFOUNDED:
         col_list(pb, v->failed, ",", 1, hold, sizeof hold);
@@ -214,8 +217,8 @@ static void refusal(const nd_fit_problem *pb, const verdict *v, size_t distinct,
             err, ND_EINPUT,
             "every one of the %zu distinct strateg%s prices %s in the same proportion, "
             "so %s cannot tell them apart: profile strategies that change their mix (nd-fit --suggest K "
-            "proposes some), or --hold all but one of them (--hold %s)",
-            distinct, s, names, pb->target, hold);
+            "proposes some), or --hold all but one of them (--hold %s)%s",
+            distinct, s, names, pb->target, hold, SUMS_WAY_OUT);
         return;
     default:
         for (size_t k = 0; k < pb->p; k++)
@@ -227,8 +230,8 @@ static void refusal(const nd_fit_problem *pb, const verdict *v, size_t distinct,
         nd_error_set(err, ND_EINPUT,
                      "the round (%zu distinct strateg%s, fitted on %s) does not identify %s: "
                      "profile strategies that separate them (nd-fit --suggest K proposes some), or --hold %s "
-                     "to keep them at 1",
-                     distinct, s, pb->target, text, hold);
+                     "to keep them at 1%s",
+                     distinct, s, pb->target, text, hold, SUMS_WAY_OUT);
     }
 }
 

@@ -18,6 +18,8 @@ static const char usage[] =
     "\n"
     "  --real_csv FILE          the round: ND's classified CSV (docs/calibration.md)\n"
     "  --write_ratios FILE      then fit the ratios on the round and write them (as nd-fit does)\n"
+    "      --fit_mode M         that fit's mode: parts, total or sums (ND's ratio of sums, which\n"
+    "                           fits any round; nd-fit --mode)\n"
     "  --recompute MODE         the recompute mode of rows that state none (off, selective, full)\n"
     "  -o, --output-dir DIR     where outputs and plots go (created if missing)\n"
     "      --json               print the report JSON instead of the table\n"
@@ -40,19 +42,18 @@ enum {
     OPT_PEAK,
     OPT_WRITE,
     OPT_RECOMPUTE,
-    OPT_REPORT
+    OPT_REPORT,
+    OPT_FIT_MODE
 };
 
+static const char *fit_mode; /* --fit_mode: the fit's --mode after the comparison */
+
 static const struct option options[] = {
-    {"real_csv", required_argument, 0, OPT_REAL},
-    {"json", no_argument, 0, OPT_JSON},
-    {"format", required_argument, 0, OPT_FORMAT},
-    {"no-plots", no_argument, 0, OPT_NO_PLOTS},
-    {"report", required_argument, 0, OPT_REPORT},
-    {"peak", required_argument, 0, OPT_PEAK},
-    {"write_ratios", required_argument, 0, OPT_WRITE},
-    {"recompute", required_argument, 0, OPT_RECOMPUTE},
-    {0, 0, 0, 0},
+    {"real_csv", required_argument, 0, OPT_REAL},      {"json", no_argument, 0, OPT_JSON},
+    {"format", required_argument, 0, OPT_FORMAT},      {"no-plots", no_argument, 0, OPT_NO_PLOTS},
+    {"report", required_argument, 0, OPT_REPORT},      {"peak", required_argument, 0, OPT_PEAK},
+    {"write_ratios", required_argument, 0, OPT_WRITE}, {"recompute", required_argument, 0, OPT_RECOMPUTE},
+    {"fit_mode", required_argument, 0, OPT_FIT_MODE},  {0, 0, 0, 0},
 };
 
 static int handle(int opt, const char *arg, void *request, nd_error *err)
@@ -67,6 +68,7 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
     case OPT_PEAK: req->peak = arg; return 0;
     case OPT_JSON | ND_CLI_NO: req->json = false; return 0;
     case OPT_WRITE: req->write_ratios = arg; return 0;
+    case OPT_FIT_MODE: fit_mode = arg; return 0;
     case OPT_RECOMPUTE: return nd_compare_recompute_flag(&req->common, arg, err);
     default: return 1;
     }
@@ -99,6 +101,11 @@ int main(int argc, char **argv)
     int status = nd_cli_parse(&program, argc, argv, &req.common, &req);
     if (status >= 0) return status;
     req.out_dir = req.common.shared.out_dir;
+    if (fit_mode && !req.write_ratios) {
+        fprintf(stderr, "nd-compare: --fit_mode is the mode of the fit --write_ratios makes: it needs "
+                        "--write_ratios\nTry 'nd-compare --help'.\n");
+        return 2;
+    }
     nd_error err = {0};
     nd_main_start();
     nd_cli_streams io;
@@ -114,6 +121,7 @@ int main(int argc, char **argv)
         fit.real_csv[0] = req.real_csv;
         fit.rounds = 1;
         fit.write_ratios = req.write_ratios;
+        fit.mode = fit_mode;
         fputc('\n', io.out);
         rc = nd_fit_command(&fit, io.out, io.diag, &err);
     }

@@ -30,7 +30,7 @@ static const char usage[] =
     "  --write_device FILE      fit the device to every round's steps (nonlinear least squares)\n"
     "                           and write it as a device file --device-file reads\n"
     "  --device-name NAME       the fitted device's name (default: the base's + \"-fit\")\n"
-    "  --mode M                 parts: each ratio on its measured columns; total: all ratios jointly\n"
+    "  --mode, --fit_mode M     parts: each ratio on its measured columns; total: all ratios jointly\n"
     "                           on the step (only `time` measured); sums: ND's ratio of sums.\n"
     "                           Default: parts when the round has a comp column, else total\n"
     "  --weights W              relative (default: every strategy counts by its relative error) or\n"
@@ -94,6 +94,7 @@ static const struct option options[] = {
     {"write_ratios", required_argument, 0, OPT_WRITE},
     {"report-json", required_argument, 0, OPT_REPORT},
     {"mode", required_argument, 0, OPT_MODE},
+    {"fit_mode", required_argument, 0, OPT_MODE}, /* as nd-compare and nd-search spell it */
     {"weights", required_argument, 0, OPT_WEIGHTS},
     {"robust", no_argument, 0, OPT_ROBUST},
     {"allow-fallback", no_argument, 0, OPT_FALLBACK},

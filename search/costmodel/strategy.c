@@ -44,7 +44,10 @@ int nd_recompute_parse(const char *text, nd_recompute *out)
             *out = (nd_recompute)i;
             return 0;
         }
-    if (nd_text_equal_nocase(text, "none")) {
+    /* "none" (older search configs), and "no" and "false", which YAML 1.1 (PyYAML, ND's
+     * reader) reads as False: ND's off (HyperParallel's recompute_dimension.py) */
+    if (nd_text_equal_nocase(text, "none") || nd_text_equal_nocase(text, "no") ||
+        nd_text_equal_nocase(text, "false")) {
         *out = ND_RECOMPUTE_OFF;
         return 0;
     }

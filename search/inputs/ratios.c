@@ -4,10 +4,12 @@
 #include "nd/inputs/ratios.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "nd/base/formats.h"
 #include "nd/base/io.h"
@@ -46,6 +48,69 @@ static int read_term(const cJSON *names, const char *path, bool time, nd_spread 
     return ND_OK;
 }
 
+/* The smallest eigenvalue of the symmetric n x n matrix c (cyclic Jacobi rotations; n <=
+ * ND_SPREAD_MAX_TERMS), and the largest |eigenvalue| in *scale. */
+static double min_eigenvalue(const double c[ND_SPREAD_MAX_TERMS][ND_SPREAD_MAX_TERMS], int n, double *scale)
+{
+    double m[ND_SPREAD_MAX_TERMS][ND_SPREAD_MAX_TERMS];
+    memcpy(m, c, sizeof m);
+    for (int sweep = 0; sweep < 100; sweep++) {
+        double off = 0;
+        for (int p = 0; p < n; p++)
+            for (int q = p + 1; q < n; q++) off += m[p][q] * m[p][q];
+        if (off < 1e-300) break;
+        for (int p = 0; p < n; p++)
+            for (int q = p + 1; q < n; q++) {
+                if (m[p][q] == 0) continue;
+                double theta = (m[q][q] - m[p][p]) / (2 * m[p][q]);
+                double t = (theta >= 0 ? 1 : -1) / (fabs(theta) + sqrt(theta * theta + 1));
+                double cs = 1 / sqrt(t * t + 1), sn = t * cs;
+                for (int k = 0; k < n; k++) { /* columns p and q */
+                    double kp = m[k][p], kq = m[k][q];
+                    m[k][p] = cs * kp - sn * kq;
+                    m[k][q] = sn * kp + cs * kq;
+                }
+                for (int k = 0; k < n; k++) { /* rows p and q */
+                    double pk = m[p][k], qk = m[q][k];
+                    m[p][k] = cs * pk - sn * qk;
+                    m[q][k] = sn * pk + cs * qk;
+                }
+            }
+    }
+    double lo = n ? m[0][0] : 0, hi = 0;
+    for (int i = 0; i < n; i++) {
+        lo = fmin(lo, m[i][i]);
+        hi = fmax(hi, fabs(m[i][i]));
+    }
+    *scale = hi;
+    return lo;
+}
+
+/* A covariance is symmetric and positive semi-definite: one that is not (a file edited by
+ * hand, or broken) would give an interval of +-0 % or a negative variance, so it is refused
+ * rather than repaired (docs/calibration.md §Reading it (-c, --cache_file, --ratios)). */
+static int check_covariance(const nd_spread *s, int n, const char *path, bool time, nd_error *err)
+{
+    const char *which = time ? keys->time : keys->memory;
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++) {
+            double x = s->cov[a][b], y = s->cov[b][a];
+            if (fabs(x - y) > 1e-9 * fmax(fabs(x), fabs(y)) + 1e-300)
+                return nd_error_set(err, ND_EINPUT,
+                                    "%s: '%s.%s.%s.%s' is not symmetric (row %d column %d is %g, row %d "
+                                    "column %d %g): not a fit's covariance; refit with nd-fit",
+                                    path, keys->stamp, keys->uncertainty, which, keys->covariance, a + 1,
+                                    b + 1, x, b + 1, a + 1, y);
+        }
+    double scale, lo = min_eigenvalue(s->cov, n, &scale);
+    if (lo < -1e-9 * scale)
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: '%s.%s.%s.%s' is not positive semi-definite (an eigenvalue of %g): some "
+                            "combination of its terms would have a negative variance; refit with nd-fit",
+                            path, keys->stamp, keys->uncertainty, which, keys->covariance, lo);
+    return ND_OK;
+}
+
 /* _nd.uncertainty.time or .memory: terms, their covariance, the residual scatter, t95. */
 static int read_spread(const cJSON *o, const char *path, bool time, nd_spread *s, nd_error *err)
 {
@@ -78,8 +143,10 @@ static int read_spread(const cJSON *o, const char *path, bool time, nd_spread *s
                             path, keys->stamp, keys->uncertainty, time ? keys->time : keys->memory,
                             keys->terms, ND_SPREAD_MAX_TERMS, keys->covariance, keys->residual_sd, keys->t95,
                             keys->dof);
+    int rc = check_covariance(s, n, path, time, err);
+    if (rc) return rc;
     for (int t = 0; t < n; t++) {
-        int rc = read_term(cJSON_GetArrayItem(terms, t), path, time, s, t, err);
+        rc = read_term(cJSON_GetArrayItem(terms, t), path, time, s, t, err);
         if (rc) return rc;
     }
     s->terms = n;
@@ -195,6 +262,12 @@ static int read_stamp(const cJSON *nd, const char *path, nd_ratios_file *out, nd
                             path, stamp, keys->units, units->valuestring, keys->units_ms);
     out->stamped = true;
     nd_text_copy(out->cost_model, cm->valuestring, sizeof out->cost_model);
+    if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, keys->mode)))
+        nd_text_copy(out->mode, v->valuestring, sizeof out->mode);
+    const cJSON *rounds = cJSON_GetObjectItemCaseSensitive(nd, keys->rounds);
+    const cJSON *first = cJSON_IsArray(rounds) ? cJSON_GetArrayItem(rounds, 0) : NULL;
+    if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(first, keys->fitted_csv)))
+        nd_text_copy(out->round, v->valuestring, sizeof out->round);
     if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, keys->device)))
         nd_text_copy(out->device, v->valuestring, sizeof out->device);
     if (cJSON_IsString(v = cJSON_GetObjectItemCaseSensitive(nd, keys->model)))
@@ -212,21 +285,87 @@ static int read_stamp(const cJSON *nd, const char *path, nd_ratios_file *out, nd
     return ND_OK;
 }
 
+char *nd_ratios_converted_path(const char *path)
+{
+    size_t n = strlen(path);
+    bool json = n >= 5 && !strcmp(path + n - 5, ".json");
+    return nd_path_printf("%.*s.nd.json", (int)(json ? n - 5 : n), path);
+}
+
+static bool file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The file name of a path (after the last '/'). */
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static int load(const char *path, bool convert, nd_ratios_file *out, nd_error *err);
+
 /* No stamp: ND's own file, or one written by hand. ND's ratios turn its abstract units into
  * ms (COMPUTE ~ 7e-11); nd's correct estimates already in ms, and a hand-written file
- * states nothing of what it corrects. Neither is applied: the message says how to refit. */
-static int refuse_unstamped(const cJSON *root, const char *path, const nd_ratios_file *r, nd_error *err)
+ * states nothing of what it corrects: neither is applied as it is. ND's is converted by
+ * refitting the round it names with ND's ratio of sums (nd-fit --mode sums) into a new
+ * file beside it; that file, once written, is read in its place. */
+static int unstamped(const cJSON *root, const char *path, bool convert, nd_ratios_file *out, nd_error *err)
 {
-    const cJSON *fitted = cJSON_GetObjectItemCaseSensitive(root, "_fitted_on");
-    const cJSON *csv = cJSON_GetObjectItemCaseSensitive(fitted, "csv");
+    const cJSON *fitted = cJSON_GetObjectItemCaseSensitive(root, keys->fitted_on);
+    const cJSON *csv_item = cJSON_GetObjectItemCaseSensitive(fitted, keys->fitted_csv);
+    const char *csv =
+        cJSON_IsString(csv_item) && csv_item->valuestring[0] && !strchr(csv_item->valuestring, '\n')
+            ? csv_item->valuestring
+            : NULL;
     char value[64] = "";
-    if (r->ratios.stated[ND_RATIO_COMPUTE])
-        snprintf(value, sizeof value, " (COMPUTE = %g)", r->ratios.value[ND_RATIO_COMPUTE]);
-    return nd_error_set(err, ND_EINPUT,
-                        "%s: no '%s' stamp, so not nd's: ND's ratios%s are ms per ND unit, nd's correct "
-                        "ms estimates; refit the round: nd-fit -y RUN --real_csv %s --mode sums "
-                        "--write_ratios %s (ND's ratio of sums)",
-                        path, keys->stamp, value, cJSON_IsString(csv) ? csv->valuestring : "ROUND.csv", path);
+    const cJSON *compute = cJSON_GetObjectItemCaseSensitive(root, nd_ratio_key_name(ND_RATIO_COMPUTE));
+    if (cJSON_IsNumber(compute)) snprintf(value, sizeof value, " (COMPUTE = %g)", compute->valuedouble);
+    char *conv = nd_ratios_converted_path(path);
+    if (!conv) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    int rc;
+    char stale[200] = ""; /* why a conversion that exists is not read */
+    if (convert && csv && file_exists(conv)) {
+        nd_error quiet = {0};
+        rc = load(conv, false, out, &quiet);
+        if (!rc && out->stamped && !strcmp(base_name(out->round), base_name(csv))) {
+            nd_text_copy(out->converted_from, path, sizeof out->converted_from);
+            free(conv);
+            return ND_OK;
+        }
+        snprintf(stale, sizeof stale, " (the one there is %s)",
+                 rc ? "not a ratios file nd reads" : "fitted on another round");
+        memset(out, 0, sizeof *out);
+        nd_ratios_init(&out->ratios);
+    }
+    /* the round as named (from where nd runs), else beside the ratios file */
+    char *beside = NULL, *dir = nd_path_dir(path);
+    const char *round = NULL;
+    if (csv && file_exists(csv)) {
+        round = csv;
+    } else if (csv && dir && csv[0] != '/' && (beside = nd_path_join(dir, base_name(csv))) &&
+               file_exists(beside)) {
+        round = beside;
+    }
+    char missing[400] = "";
+    if (!round)
+        snprintf(missing, sizeof missing, "; the round it names, %s, is not found: give its path",
+                 csv ? csv : "(none: no _fitted_on.csv)");
+    rc = nd_error_set(err, ND_EINPUT,
+                      "%s: no '%s' stamp, so not nd's: ND's ratios%s are ms per ND unit, nd's correct "
+                      "ms estimates; refit the round: nd-fit -y RUN --real_csv %s --mode sums "
+                      "--write_ratios %s%s (ND's ratio of sums, into a new file; -c %s then reads it)%s",
+                      path, keys->stamp, value,
+                      round ? round
+                      : csv ? csv
+                            : "ROUND.csv",
+                      conv, stale, path, missing);
+    free(beside);
+    free(dir);
+    free(conv);
+    return rc;
 }
 
 /* A fixed cost (>= 0, ms or µs) or a memory ratio (> 0): the keys beside the ratio keys. */
@@ -292,7 +431,24 @@ static int read_ratios(const cJSON *root, const char *text, const char *path, nd
     return ND_OK;
 }
 
-int nd_ratios_load(const char *path, nd_ratios_file *out, nd_error *err)
+int nd_ratios_missing(const char *path, bool strict, FILE *diag, nd_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 || errno != ENOENT) return 0; /* any other failure: the load says why */
+    if (strict)
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: ratios file (-c) not found; --strict refuses to price uncalibrated "
+                            "(ND proceeds without it)",
+                            path);
+    if (diag)
+        fprintf(diag,
+                "warning: cache file not found: %s\nwarning: Proceeding without cache file... (uncalibrated; "
+                "--strict refuses)\n",
+                path);
+    return 1;
+}
+
+static int load(const char *path, bool convert, nd_ratios_file *out, nd_error *err)
 {
     memset(out, 0, sizeof *out);
     nd_ratios_init(&out->ratios);
@@ -306,10 +462,13 @@ int nd_ratios_load(const char *path, nd_ratios_file *out, nd_error *err)
         rc = nd_error_set(err, ND_EINPUT, "%s: a ratios file is a JSON object of KEY: ratio", path);
         goto done;
     }
-    if ((rc = read_ratios(root, text, path, out, err))) goto done;
     const cJSON *nd = cJSON_GetObjectItemCaseSensitive(root, keys->stamp);
+    /* ND's file (its _fitted_on): its values, ms per ND unit and maybe 0, are no nd ratios
+     * to check; a file with neither is checked as nd's first */
+    bool nds = !nd && cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, keys->fitted_on));
+    if (!nds && (rc = read_ratios(root, text, path, out, err))) goto done;
     if (!nd) {
-        rc = refuse_unstamped(root, path, out, err);
+        rc = unstamped(root, path, convert, out, err);
         goto done;
     }
     /* A fitted ratio corrects an estimate in ms: far from 1 it means a broken fit, and 1e308
@@ -331,12 +490,22 @@ done:
     return rc;
 }
 
+int nd_ratios_load(const char *path, nd_ratios_file *out, nd_error *err)
+{
+    return load(path, true, out, err);
+}
+
 void nd_ratios_mismatch(const nd_ratios_file *f, const char *device, const char *model, int64_t seq_len,
                         char *buf, size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
     if (!f->stamped) return;
+    if (f->converted_from[0])
+        used += (size_t)snprintf(buf, size,
+                                 "%s is ND's (no _nd stamp): read as its conversion, nd's refit of its round "
+                                 "%s (mode %s)\n",
+                                 f->converted_from, f->round, f->mode[0] ? f->mode : "?");
     if (f->device[0] && device && !nd_text_equal_nocase(f->device, device))
         used += (size_t)snprintf(buf + used, size - used, "ratios fitted on device %s, used for %s\n",
                                  f->device, device);

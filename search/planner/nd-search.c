@@ -31,10 +31,10 @@ static const char usage[] =
     "                           A3 2.8, else 0)\n"
     "      --sustained_tflops T the forward the copies hide in, at T TFLOP/s (default: as priced;\n"
     "                           unused with -c, whose FORWARD or COMPUTE ratio times it)\n"
-    "  -t, --top_config_number K  strategies printed (default 10)\n"
+    "  -t, --top_config_number K  strategies printed (default 10; ND's debug files: all)\n"
     "      --ranking_csv FILE   every fitting strategy, ranked (ND's columns, then nd's)\n"
     "  -o, --output-dir DIR     ranking.csv, best.yaml, summary.json, ranking and memory plots\n"
-    "  -rp, --recompute_potentials  with -ar and -o: recompute potentials CSV and plot\n"
+    "  -rp, --recompute_potentials  with -ar: recompute potentials CSV and plot (-o, else output/)\n"
     "  -e, --exhaustive N       ND's: each searched dimension above 1 in at least N results\n"
     "  -ee, --force_exhaustive N  ND's: N more results per dimension above 1 (see docs/search.md)\n"
     "  -eee, --fforce-exhaustive N  ND's: N distinct results per dimension above 1\n"
@@ -47,6 +47,7 @@ static const char usage[] =
     "                           flipped, to say whether it would change #1\n"
     "      --real_csv FILE      compare with a profiled round instead (ND's): runs nd-compare\n"
     "      --write_ratios FILE  with --real_csv: then fit and write the ratios\n"
+    "      --fit_mode M         that fit's mode: parts, total or sums (ND's ratio of sums)\n"
     "      --report FILE        a one-page HTML report: summary, inputs, the top -t strategies, the\n"
     "                           plots (inline SVG, drawn for it even without -o), what was refused\n"
     "\n";
@@ -70,6 +71,7 @@ enum {
     OPT_NO_PROGRESS,
     OPT_REAL,
     OPT_WRITE,
+    OPT_FIT_MODE,
     OPT_REPORT,
     OPT_EE,
     OPT_EEE,
@@ -96,6 +98,7 @@ static const struct option options[] = {
     {"no-progress", no_argument, 0, OPT_NO_PROGRESS},
     {"real_csv", required_argument, 0, OPT_REAL},
     {"write_ratios", required_argument, 0, OPT_WRITE},
+    {"fit_mode", required_argument, 0, OPT_FIT_MODE},
     {"report", required_argument, 0, OPT_REPORT},
     {"exhaustive", required_argument, 0, 'e'},
     {"ee", required_argument, 0, OPT_EE},
@@ -175,6 +178,7 @@ static int handle(int opt, const char *arg, void *request, nd_error *err)
     }
     case OPT_REAL: req->real_csv = arg; return 0;
     case OPT_WRITE: req->write_ratios = arg; return 0;
+    case OPT_FIT_MODE: req->fit_mode = arg; return 0; /* nd-compare's: passed on with the line */
     case OPT_REPORT: req->report = arg; return 0;
     case OPT_NO_WHAT_IF: req->no_what_if = true; return 0;
     case OPT_RP: req->potentials = true; return 0;
@@ -241,6 +245,11 @@ int main(int argc, char **argv)
     int status = nd_cli_parse(&program, argc, argv, &req.common, &req);
     if (status >= 0) return status;
     req.out_dir = req.common.shared.out_dir;
+    if (req.fit_mode && !req.write_ratios) {
+        fprintf(stderr, "nd-search: --fit_mode is the mode of the fit --write_ratios makes: it needs "
+                        "--real_csv and --write_ratios\nTry 'nd-search --help'.\n");
+        return 2;
+    }
     if (req.write_ratios && !req.real_csv) {
         fprintf(stderr, "nd-search: --write_ratios fits the ratios on a comparison: it needs --real_csv\n"
                         "Try 'nd-search --help'.\n");

@@ -282,10 +282,12 @@ static void calibration(const nd_search_config *cfg, const nd_search_result *res
                                   100 * ND_UNCALIBRATED_STEP_ERROR);
     else
         nd_search_assumptions_add(out, "calibration",
-                                  "uncalibrated: on the real runs nd was benchmarked against, its step "
+                                  "uncalibrated%s%s%s: on the real runs nd was benchmarked against, its step "
                                   "estimates were off by 7 to %.0f %% on average per set, mostly too fast "
                                   "(docs/benchmarks.md); every interval here is +-%.1f %%. Profile the "
                                   "top choices and fit (nd-fit --suggest) before trusting the order",
+                                  f->ratios_path ? " (-c " : "", f->ratios_path ? f->ratios_path : "",
+                                  f->ratios_path ? " not found: proceeding without it, as ND)" : "",
                                   100 * ND_UNCALIBRATED_STEP_ERROR, 100 * ND_UNCALIBRATED_STEP_ERROR);
     size_t tied = 0;
     for (size_t j = 1; j < ans->count; j++) tied += ans->choices[j].tied;

@@ -204,7 +204,16 @@ static int write_plots(const nd_search_request *req, const nd_search_config *cfg
     opt.gallery_only = gallery && !req->out_dir;
     const char *dir = req->out_dir ? req->out_dir : ".";
     if (!rc && !req->no_plots) rc = nd_search_plots(dir, cfg, res, ans, &opt, err);
-    if (!rc && req->potentials) rc = nd_search_potentials(dir, cfg, res, ans, &opt, !req->no_plots, err);
+    if (!rc && req->potentials && req->top > 0)
+        rc = nd_search_potentials(dir, cfg, res, ans, &opt, !req->no_plots, err);
+    if (!rc && req->potentials && req->top <= 0) {
+        /* ND's potentials take its first 20 configurations unless -t says otherwise */
+        nd_search_answer wide;
+        if (!(rc = nd_search_answer_build(cfg, res, ND_SEARCH_POTENTIALS_TOP, &wide, err))) {
+            rc = nd_search_potentials(dir, cfg, res, &wide, &opt, !req->no_plots, err);
+            nd_search_answer_free(&wide);
+        }
+    }
     return rc;
 }
 
@@ -244,7 +253,8 @@ static int write_files(const nd_search_request *req, const nd_search_config *cfg
     if (rc) return rc;
     if (ses->run.format != ND_CONFIG_ND && (rc = write_resolved(req->out_dir, cfg, ses, res, out, err)))
         return rc;
-    size_t top = req->top > 0 ? (size_t)req->top : 10;
+    /* ND's debug files hold its top -t, every fitting strategy without -t (ND lists all) */
+    size_t top = req->top > 0 ? (size_t)req->top : res->count;
     if (nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT) &&
         (rc = nd_search_write_debug(req->out_dir, cfg, res,
                                     nd_cli_says(&req->common, ND_VERBOSITY_DETAIL) ? res->count : top, err)))
@@ -302,6 +312,40 @@ static int what_if(const nd_search_config *cfg, const nd_search_result *res, nd_
     return ND_OK;
 }
 
+/* ND's -d with a search config: num_nodes = devices // cards_per_node (the config's, else the
+ * device's node size), whole nodes only, a warning naming the devices left out (run_nd.py
+ * _apply_cli_overrides). Fewer devices than a node: nd keeps them as one node (ND would
+ * place a whole node). --strict refuses a count that is not whole nodes. */
+static int whole_nodes(const nd_cli_common *c, const nd_search_config_file *f, nd_session *ses, FILE *diag,
+                       nd_error *err)
+{
+    int64_t cards = f->cards_per_node ? f->cards_per_node : ses->device->devices_per_node;
+    int64_t d = ses->run.devices;
+    if (!c->devices || cards <= 0 || d <= 0 || d % cards == 0) return ND_OK;
+    if (c->strict)
+        return nd_error_set(
+            err, ND_EUSAGE,
+            "-d %lld is not a whole number of %lld-device nodes (%s): --strict refuses what ND "
+            "would not place",
+            (long long)d, (long long)cards,
+            f->cards_per_node ? "cluster.cards_per_node" : "the device's node size");
+    if (d < cards) {
+        if (nd_cli_says(c, ND_VERBOSITY_RESULTS))
+            fprintf(diag,
+                    "warning: devices=%lld is less than cards_per_node=%lld: priced as one node of %lld (ND "
+                    "places a whole node of %lld)\n",
+                    (long long)d, (long long)cards, (long long)d, (long long)cards);
+        return ND_OK;
+    }
+    if (nd_cli_says(c, ND_VERBOSITY_RESULTS))
+        fprintf(diag,
+                "warning: devices=%lld is not a multiple of cards_per_node=%lld: %lld device(s) will not be "
+                "placed\n",
+                (long long)d, (long long)cards, (long long)(d % cards));
+    ses->run.devices = d / cards * cards;
+    return ND_OK;
+}
+
 int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_error *err)
 {
     int rc = ND_OK;
@@ -316,6 +360,7 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
     nd_session ses;
     if ((rc = nd_session_open(&ses, &req->common, false, diag, err))) goto done;
     const nd_search_config_file *file = ses.search;
+    if (file && (rc = whole_nodes(&req->common, file, &ses, diag, err))) goto done;
     if ((req->exhaustive[0] || req->exhaustive[1] || req->exhaustive[2]) && file) {
         rc = nd_error_set(err, ND_EUSAGE,
                           "--exhaustive, --force_exhaustive, and --fforce-exhaustive apply to the "
@@ -326,9 +371,15 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
         rc = nd_error_set(err, ND_EUSAGE, "-rp needs -ar: potentials start from a per-layer plan");
         goto done;
     }
+    nd_search_request rp_req;
     if (req->potentials && !req->out_dir) {
-        rc = nd_error_set(err, ND_EUSAGE, "-rp needs -o DIR");
-        goto done;
+        /* ND writes its files, the potentials too, into its output folder without -o */
+        rp_req = *req;
+        rp_req.out_dir = ND_SEARCH_OUTPUT_DIR;
+        req = &rp_req;
+        if (nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
+            fprintf(diag, "nd-search: note: -rp without -o: writing into %s/, ND's output folder\n",
+                    ND_SEARCH_OUTPUT_DIR);
     }
     /* Plot files are drawn into -o's directory only: --format without it would do nothing. */
     if (!req->out_dir && req->plot_format && nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
@@ -422,11 +473,13 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
             fputc('\n', out);
             nd_search_print_assumptions(out, &assumed, "");
         }
-        if (!rc && file) nd_search_print_config_result(out, &cfg, file, &res);
+        if (!rc && file) nd_search_print_config_space(out, &cfg, file);
         if (!rc) rc = print_extras(req, &cfg, &res, top, out, diag, err);
         search_outputs o = {&ans, &assumed, &facts};
         nd_plot_gallery gallery = {0};
         if (!rc) rc = write_files(req, &cfg, &ses, &res, &o, req->report ? &gallery : NULL, out, err);
+        /* ND prints its result after "Resolved strategy written to" */
+        if (!rc && file) nd_search_print_config_result(out, &cfg, &res);
         if (!rc && req->report) {
             nd_search_report_inputs in = {req->common.run_path, req->common.shared.ratios,
                                           req->common.search_config, req->out_dir};

@@ -24,7 +24,7 @@ typedef struct nd_search_request {
     double host_overlap;     /* --host_link_overlap (< 0 = 0.8) */
     double host_cost;        /* --host_link_cost, ms per GiB (< 0 = the device's, ND's) */
     double sustained_tflops; /* --sustained_tflops (0 = the priced forward) */
-    long top;                /* -t (0 = 10 printed) */
+    long top;                /* -t (0 = 10 printed, every one in ND's debug files) */
     const char *ranking_csv; /* --ranking_csv */
     const char *out_dir;     /* -o */
     const char *plot_format; /* --format */
@@ -36,9 +36,15 @@ typedef struct nd_search_request {
     size_t ppb_k;            /* -k */
     bool has_ppb_k;
     const char *write_ratios; /* --write_ratios, with --real_csv */
+    const char *fit_mode;     /* --fit_mode, with --write_ratios: nd-compare's */
     const char *report;       /* --report FILE: the one-page HTML report */
     bool no_what_if;          /* --no-what-if: no search with the overlap switches flipped */
 } nd_search_request;
+
+/* Where -rp writes without -o: ND's output folder (ND: its package's nd/output/). */
+#define ND_SEARCH_OUTPUT_DIR "output"
+/* The configurations -rp expands without -t: ND's potentials' default top (20). */
+#define ND_SEARCH_POTENTIALS_TOP 20
 
 /* nd-search: rank every fitting strategy. */
 int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_error *err);

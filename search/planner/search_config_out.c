@@ -1,12 +1,13 @@
 /*
  * search_config_out.c — what ND's search-config path (-s) prints after the ranking: the
- * space it searched ("Parallelism:"), the chosen strategy in the keys of ND's result
- * ("Optimal strategy:" dp, tp, pp, cp, ep, micro_batch_num, dp_shard, dp_replicate,
- * activation_checkpoint, memory_estimate_mb, score), the activations offloaded, and what
- * recomputing each layer its own way would score instead (ND's recompute_per_layer).
+ * space it searched ("Parallelism:"), and, after "Resolved strategy written to", ND's lines:
+ * the activation checkpoint mode, the activations offloaded, what recomputing each layer its
+ * own way would score instead (ND's recompute_per_layer), and "Optimal strategy:" in ND's
+ * format (dp tp pp cp ep mb_num recompute mem score), then nd's dp_shard and dp_replicate.
  */
 #include "search_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,8 +93,7 @@ static void ranges(const nd_search_config *cfg, const nd_ranked *r, char *json, 
     nd_priced_stages_free(&p);
 }
 
-void nd_search_print_config_result(FILE *out, const nd_search_config *cfg, const nd_search_config_file *f,
-                                   const nd_search_result *res)
+void nd_search_print_config_space(FILE *out, const nd_search_config *cfg, const nd_search_config_file *f)
 {
     char text[256];
     fputs("Parallelism:", out);
@@ -104,45 +104,69 @@ void nd_search_print_config_result(FILE *out, const nd_search_config *cfg, const
     bool widened = false;
     for (int d = 0; d < ND_DIMS_SEARCHED; d++) widened |= f->n_list[d] && !cfg->space.allowed[d];
     fputs(widened ? " (nothing within the lists fitted: searched beyond them)\n" : "\n", out);
+}
+
+/* A JSON map of ranges as Python prints the dict ND logs: single quotes. */
+static void python_quotes(char *json)
+{
+    for (char *c = json; *c; c++)
+        if (*c == '"') *c = '\'';
+}
+
+void nd_search_print_config_result(FILE *out, const nd_search_config *cfg, const nd_search_result *res)
+{
     if (!res->count) return;
     const nd_ranked *best = &res->items[0];
     const nd_strategy *s = &best->s;
-    int64_t shard = s->op < s->dp * s->cp ? s->op : s->dp * s->cp; /* ND: OP capped by DP x CP */
-    fprintf(out,
-            "Optimal strategy: dp=%lld tp=%lld pp=%lld cp=%lld ep=%lld micro_batch_num=%lld dp_shard=%lld "
-            "dp_replicate=%lld activation_checkpoint=%s memory_estimate_mb=%.0f score=%.2f\n",
-            (long long)s->dp, (long long)s->tp, (long long)s->pp, (long long)s->cp, (long long)s->ep,
-            (long long)s->mb, (long long)shard, (long long)(s->dp * s->cp / shard),
-            nd_recompute_name(s->recompute), best->peak_mib, best->step_ms);
     char json[4096];
-    if (best->per_layer) {
-        ranges(cfg, best, json, sizeof json);
-        fprintf(out, "  activation_checkpoint_layers: %s\n", json);
+    /* ND's _log_activation_checkpoint, then its "Optimal strategy:" line, byte for byte
+     * (docs/nd-compat.md §The search config's result) */
+    json[0] = '\0';
+    if (best->per_layer) ranges(cfg, best, json, sizeof json);
+    if (json[0] && strcmp(json, "{}")) { /* ND: when activation_checkpoint_layers is not empty */
+        python_quotes(json);
+        fprintf(out, "Activation checkpoint mode %s, and per layer: %s\n", nd_recompute_name(s->recompute),
+                json);
+    } else {
+        fprintf(out, "Activation checkpoint mode for every layer: %s\n", nd_recompute_name(s->recompute));
     }
     if (best->offloaded_layers) {
         double gib, share;
         offloaded(cfg, best, &gib, &share);
-        fprintf(out,
-                "  offloaded_layers=%lld offloaded_gib=%.2f offloaded_share=%.1f %% (of the peak stage's "
-                "activations, kept in host memory)\n",
-                (long long)best->offloaded_layers, gib, 100 * share);
+        fprintf(
+            out,
+            "Offloaded to the host, priced as offload should run: %lld layers of the peak stage (%.2f GiB "
+            "a micro-batch, %.0f%% of what it keeps). The trainer runs no offload yet, so the plan it is "
+            "given keeps them off\n",
+            (long long)best->offloaded_layers, gib, 100 * share);
     }
-    if (best->per_layer) return;
-    /* ND's recompute_per_layer: the same strategy with a mode chosen for each layer */
-    nd_search_config alt = *cfg;
-    alt.space.per_layer = true;
-    alt.space.offload = false;
-    alt.space.layout = NULL;
-    nd_layer_cache *cache = nd_layer_cache_alloc();
-    nd_strategy t = best->s;
-    nd_ranked r;
-    double peak;
-    if (cache && nd_search_price(&alt, cache, &t, &r, &peak) && r.per_layer) {
-        ranges(&alt, &r, json, sizeof json);
-        fprintf(out,
-                "With each layer's recompute chosen on its own (recompute: per_layer): score=%.2f "
-                "memory_estimate_mb=%.0f activation_checkpoint=%s layers %s\n",
-                r.step_ms, r.peak_mib, nd_recompute_name(r.s.recompute), json);
+    if (!best->per_layer) {
+        /* ND's recompute_per_layer: the same strategy with a mode chosen for each layer */
+        nd_search_config alt = *cfg;
+        alt.space.per_layer = true;
+        alt.space.offload = false;
+        alt.space.layout = NULL;
+        nd_layer_cache *cache = nd_layer_cache_alloc();
+        nd_strategy t = best->s;
+        nd_ranked r;
+        double peak;
+        if (cache && nd_search_price(&alt, cache, &t, &r, &peak) && r.per_layer) {
+            ranges(&alt, &r, json, sizeof json);
+            python_quotes(json);
+            fprintf(out,
+                    "With each layer run its own way, the score would be %.2e at %.0f MB: mode %s, "
+                    "per layer %s\n",
+                    r.step_ms, r.peak_mib, nd_recompute_name(r.s.recompute), json);
+        }
+        nd_layer_cache_free(cache);
     }
-    nd_layer_cache_free(cache);
+    fprintf(out,
+            "Optimal strategy: dp=%lld tp=%lld pp=%lld cp=%lld ep=%lld mb_num=%lld recompute=%s mem=%.0f MB "
+            "score=%.2e\n",
+            (long long)s->dp, (long long)s->tp, (long long)s->pp, (long long)s->cp, (long long)s->ep,
+            (long long)s->mb, nd_recompute_name(s->recompute), floor(best->peak_mib), best->step_ms);
+    /* nd's: the rest of ND's result keys, and the score at full precision, in ms */
+    int64_t shard = s->op < s->dp * s->cp ? s->op : s->dp * s->cp; /* ND: OP capped by DP x CP */
+    fprintf(out, "  dp_shard=%lld dp_replicate=%lld score=%.2f ms\n", (long long)shard,
+            (long long)(s->dp * s->cp / shard), best->step_ms);
 }

@@ -8,6 +8,7 @@
  */
 #include "search_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +63,7 @@ static int write_parts(const char *path, const nd_search_result *res, size_t cou
         fprintf(out.fp, ",%s", mode_of(r));
         for (int p = 0; p < ND_ND_PARTS; p++) num(out.fp, r->parts_ms[p]);
         num(out.fp, r->step_ms);
-        num(out.fp, r->peak_mib);
+        fprintf(out.fp, ",%.0f", floor(r->peak_mib)); /* ND's MEMORY: whole MB */
         for (int p = ND_ND_PARTS; p < ND_PARTS; p++) num(out.fp, r->parts_ms[p]);
         fputc('\n', out.fp);
     }

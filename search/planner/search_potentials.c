@@ -129,7 +129,8 @@ static void write_row(row_writer *wr, const nd_ranked *r, int step, int64_t chan
     nd_recompute main = ND_RECOMPUTE_FULL;
     for (int m = 0; m < ND_RECOMPUTE_MODES; m++)
         if (by_mode[m] > by_mode[main]) main = (nd_recompute)m;
-    fprintf(fp, ",%lld,%s", (long long)full, nd_format_double(est->peak_firm_mib, buf));
+    /* memory_mb in whole MB, as stage_memory_mb and ND's */
+    fprintf(fp, ",%lld,%.0f", (long long)full, floor(est->peak_firm_mib));
     fprintf(fp, ",%s,%s", nd_format_double(est->step_ms, buf), nd_recompute_name(main));
     /* recompute_layers: ranges of consecutive layers running another mode than the main one,
      * in the plan's layer order (nd_plan_layer_mode); layer_recompute: per stage and kind, the
@@ -243,7 +244,7 @@ static int one_configuration(row_writer *wr, const nd_ranked *r, nd_plot_recompu
             savings[st] = (full_tm[st].total_ms - tm[st].total_ms) * (double)s->mb;
         write_row(wr, r, step, changed, &cur, &e, mem, savings);
         steps[n] = e.step_ms;
-        peaks[n] = e.peak_firm_mib;
+        peaks[n] = floor(e.peak_firm_mib); /* as the CSV writes it */
         n++;
         if (convert_one(cfg, s, &cur, &trial, &changed, NULL)) break;
     }

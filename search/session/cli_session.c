@@ -242,6 +242,9 @@ int nd_session_open(nd_session *s, const nd_cli_common *c, bool need_cluster, FI
     if (!ratios && s->search && s->search->ratios_file[0] && !s->search->calibration_off)
         ratios = s->search->ratios_file;
     if (rc || !ratios) return rc;
+    int missing = /* ND proceeds without it; a warning from -v 1 */
+        nd_ratios_missing(ratios, c->strict, nd_cli_says(c, ND_VERBOSITY_RESULTS) ? diag : NULL, err);
+    if (missing) return missing < 0 ? missing : ND_OK;
     if ((rc = nd_ratios_load(ratios, &s->ratios, err))) return rc;
     s->has_ratios = true;
     char notes[1024];

@@ -247,12 +247,14 @@ int nd_search_report_html(const char *path, const nd_search_config *cfg, const n
                           struct nd_html_capture *notes, nd_error *err);
 
 struct nd_search_config_file;
-/* ND's search-config path (-s), after the ranking: "Parallelism:" (each of the config's
- * dimensions: its list, auto, or the fixed value), "Optimal strategy:" in ND's result keys
- * (dp, tp, pp, cp, ep, micro_batch_num, dp_shard, dp_replicate, activation_checkpoint,
- * memory_estimate_mb, score), the per-layer ranges and offloaded activations when the best
- * has them, and the per-layer alternative (ND's recompute_per_layer) when it has not. */
-void nd_search_print_config_result(FILE *out, const nd_search_config *cfg,
-                                   const struct nd_search_config_file *f, const nd_search_result *res);
+/* ND's search-config path (-s), after the ranking: "Parallelism:", each of the config's
+ * dimensions: its list, auto, or the fixed value. */
+void nd_search_print_config_space(FILE *out, const nd_search_config *cfg,
+                                  const struct nd_search_config_file *f);
+/* ND's lines after "Resolved strategy written to" (run_nd's _log_activation_checkpoint and
+ * its "Optimal strategy: dp= tp= pp= cp= ep= mb_num= recompute= mem=N MB score=%.2e"), the
+ * per-layer alternative (ND's recompute_per_layer) when the best is not per layer, then nd's
+ * "  dp_shard= dp_replicate= score= ms". */
+void nd_search_print_config_result(FILE *out, const nd_search_config *cfg, const nd_search_result *res);
 
 #endif
