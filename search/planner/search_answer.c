@@ -21,30 +21,40 @@
 /* Whether two rows are one layout but for the knobs that tune it without changing how the
  * devices are split: OP (and the ZERO that follows it), and with `vpp` also VPP (and the
  * schedule and split that follow it). Every other dimension (formats.h's table, so a dimension
- * added there counts), the recompute mode and its per-layer choice must agree. A total order. */
-static int layout_compare(const nd_ranked *a, const nd_ranked *b, bool vpp)
-{
-    for (int d = 0; d < ND_DIMS; d++) {
-        if (d == ND_DIM_OP || d == ND_DIM_ZERO || (vpp && d == ND_DIM_VPP)) continue;
-        int64_t x = nd_strategy_dim(&a->s, (nd_dim)d), y = nd_strategy_dim(&b->s, (nd_dim)d);
-        if (x != y) return x < y ? -1 : 1;
-    }
-    const int64_t x[] = {a->s.recompute, a->per_layer}, y[] = {b->s.recompute, b->per_layer};
-    for (size_t i = 0; i < ND_ARRAY_LEN(x); i++)
-        if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
-    return 0;
-}
+ * added there counts), the recompute mode and its per-layer choice must agree. A row's layout
+ * is its key: those values in order, so comparing keys is a total order. */
+#define LAYOUT_KEY_MAX (ND_DIMS + 2)
 
 typedef struct sort_row {
     const nd_ranked *row;
     size_t rank; /* 0-based */
-    bool vpp;    /* the order ignores VPP too */
+    int64_t key[LAYOUT_KEY_MAX];
+    int keys;
 } sort_row;
+
+/* The key of a row, made once before sorting (the comparator runs n log n times). */
+static void layout_key(sort_row *r, bool vpp)
+{
+    r->keys = 0;
+    for (int d = 0; d < ND_DIMS; d++) {
+        if (d == ND_DIM_OP || d == ND_DIM_ZERO || (vpp && d == ND_DIM_VPP)) continue;
+        r->key[r->keys++] = nd_strategy_dim(&r->row->s, (nd_dim)d);
+    }
+    r->key[r->keys++] = r->row->s.recompute;
+    r->key[r->keys++] = r->row->per_layer;
+}
+
+static int layout_compare(const sort_row *a, const sort_row *b)
+{
+    for (int i = 0; i < a->keys; i++)
+        if (a->key[i] != b->key[i]) return a->key[i] < b->key[i] ? -1 : 1;
+    return 0;
+}
 
 static int sort_rows(const void *pa, const void *pb)
 {
     const sort_row *a = pa, *b = pb;
-    int c = layout_compare(a->row, b->row, a->vpp);
+    int c = layout_compare(a, b);
     if (c) return c;
     return a->rank < b->rank ? -1 : a->rank > b->rank;
 }
@@ -55,12 +65,12 @@ static int sort_rows(const void *pa, const void *pb)
 static void fold_pass(const nd_search_result *res, sort_row *rows, size_t m, bool vpp, bool any,
                       size_t *folded_into)
 {
-    for (size_t k = 0; k < m; k++) rows[k].vpp = vpp;
+    for (size_t k = 0; k < m; k++) layout_key(&rows[k], vpp);
     qsort(rows, m, sizeof *rows, sort_rows);
     size_t shown = 0;
     for (size_t k = 0; k < m; k++) {
         size_t i = rows[k].rank;
-        bool same = k > 0 && layout_compare(rows[k - 1].row, rows[k].row, vpp) == 0;
+        bool same = k > 0 && layout_compare(&rows[k - 1], &rows[k]) == 0;
         if (same && (any || res->items[i].step_ms <= res->items[shown].step_ms * (1 + ND_FOLD_STEP_SHARE)))
             folded_into[i] = shown + 1;
         else
@@ -79,12 +89,12 @@ static int fold_rows(const nd_search_result *res, size_t *folded_into)
     sort_row *rows = malloc((n ? n : 1) * sizeof *rows);
     if (!rows) return -1;
     for (size_t i = 0; i < n; i++) {
-        rows[i] = (sort_row){&res->items[i], i, false};
+        rows[i] = (sort_row){.row = &res->items[i], .rank = i};
         folded_into[i] = 0;
     }
     fold_pass(res, rows, n, false, true, folded_into);
     for (size_t i = 0; i < n; i++)
-        if (!folded_into[i]) rows[m++] = (sort_row){&res->items[i], i, true};
+        if (!folded_into[i]) rows[m++] = (sort_row){.row = &res->items[i], .rank = i};
     fold_pass(res, rows, m, true, false, folded_into);
     for (size_t i = 0; i < n; i++) /* a representative folds before its rows: rank order */
         if (folded_into[i] && folded_into[folded_into[i] - 1])
