@@ -26,6 +26,15 @@ const char *nd_config_format_name(nd_config_format f)
 }
 
 /* Names compared in any case, '_' and '-' alike. */
+unsigned nd_config_format_dims(nd_config_format f)
+{
+    unsigned all = ~0u;
+    if (f == ND_CONFIG_HYPERPARALLEL2)
+        return all & ~(ND_DIM_BIT(ND_DIM_PP) | ND_DIM_BIT(ND_DIM_VPP) | ND_DIM_BIT(ND_DIM_EP) |
+                       ND_DIM_BIT(ND_DIM_ETP));
+    return all;
+}
+
 static bool same_name(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++) {

@@ -611,6 +611,21 @@ static int set_num(nd_yaml_edit *e, const nd_yaml *y, const char *dotted, int64_
     return nd_yaml_edit_set_path(e, dotted, t, err);
 }
 
+/* Sequence parallelism under `prefix` in the spelling the file uses (the reader's two), or
+ * added as sequence_parallel when chosen and the file states none (off is the default). */
+static int write_sp(nd_yaml_edit *e, const nd_yaml *y, const char *prefix, bool sp, nd_error *err)
+{
+    static const char *const names[] = {"sequence_parallel", "use_seq_parallel"};
+    char key[96];
+    for (size_t i = 0; i < ND_ARRAY_LEN(names); i++) {
+        snprintf(key, sizeof key, "%s%s", prefix, names[i]);
+        if (present(y, key)) return nd_yaml_edit_set_path(e, key, sp ? "true" : "false", err);
+    }
+    if (!sp) return ND_OK;
+    snprintf(key, sizeof key, "%s%s", prefix, names[0]);
+    return nd_yaml_edit_set_path(e, key, "true", err);
+}
+
 /* Accelerate's world size: num_processes, read as the device count, becomes the chosen
  * layout's, and num_machines keeps the processes a machine had. */
 static int write_world(nd_yaml_edit *e, const nd_yaml *y, const nd_strategy *s, nd_error *err)
@@ -673,9 +688,7 @@ static int write_degrees(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, c
                          err);
         /* VPP: ND's hyper_v2 legacy key, written whenever it is used or stated */
         if (!rc) rc = set_num(e, y, "train.accelerator.pp_interleave_num", s->vpp, s->vpp > 1, err);
-        if (!rc && present(y, "train.accelerator.use_seq_parallel"))
-            rc =
-                nd_yaml_edit_set_path(e, "train.accelerator.use_seq_parallel", s->sp ? "true" : "false", err);
+        if (!rc) rc = write_sp(e, y, "train.accelerator.", s->sp, err);
         if (!rc && opt)
             rc = nd_yaml_edit_set_path(e, "train.accelerator.enable_parallel_optimizer",
                                        s->op > 1 ? "true" : "false", err);
@@ -692,8 +705,7 @@ static int write_degrees(nd_yaml_edit *e, const nd_yaml *y, const nd_run *run, c
     if (!rc) rc = set_num(e, y, "accelerator.pp_interleave_num", s->vpp, s->vpp > 1, err);
     if (!rc && run->model.experts)
         rc = set_num(e, y, "accelerator.expert_tensor_parallel_degree", s->etp ? s->etp : 1, false, err);
-    if (!rc && present(y, "accelerator.sequence_parallel"))
-        rc = nd_yaml_edit_set_path(e, "accelerator.sequence_parallel", s->sp ? "true" : "false", err);
+    if (!rc) rc = write_sp(e, y, "accelerator.", s->sp, err);
     if (!rc) rc = set_num(e, y, "fsdp_config.dp_shard_size", shard, true, err);
     if (!rc && present(y, "fsdp_config.edp_shard_size")) {
         /* the experts' shard, within the experts' data parallel group DP x CP x TP / (EP x ETP):

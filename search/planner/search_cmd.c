@@ -12,6 +12,7 @@
 #include "nd/base/io.h"
 #include "nd/charts/plot.h"
 #include "nd/planner/search.h"
+#include "nd/inputs/framework.h"
 #include "nd/inputs/search_config.h"
 #include "nd/planner/search_out.h"
 #include "nd/base/text.h"
@@ -399,6 +400,15 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
     nd_search_space space;
     nd_strategy base;
     if ((rc = build_space(req, &ses, file, &space, &base, err))) goto done;
+    unsigned writable = nd_config_format_dims(ses.run.format);
+    if ((space.vary & ~writable) & (ND_DIM_BIT(ND_DIMS_SEARCHED) - 1)) {
+        if (nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
+            fprintf(diag,
+                    "nd-search: note: %s configs cannot state PP or EP when written back: they stay the "
+                    "config's (PP %lld, EP %lld)\n",
+                    nd_config_format_name(ses.run.format), (long long)base.pp, (long long)base.ep);
+        space.vary &= writable;
+    }
     if (nd_search_nd_full_recompute(req, &ses, file) && ses.run.train.recompute != ND_RECOMPUTE_FULL &&
         nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
         fprintf(diag,

@@ -24,6 +24,11 @@
  * hyperparallel (ND's name for the torchtitan toml), hyperparallel2, torchtitan
  * (any case, '_' or '-'). *json_hint is set for "mindspeed", whose file decides. */
 const char *nd_config_format_name(nd_config_format f);
+
+/* The dimensions (ND_DIM_BIT mask) a format can state when the choice is written back: a
+ * search over a config of that format varies only these (the others stay the config's).
+ * Accelerate's parallelism_config (hyperparallel2) states DP, TP and CP, not PP or EP. */
+unsigned nd_config_format_dims(nd_config_format f);
 int nd_config_format_parse(const char *name, nd_config_format *out, bool *json_hint);
 
 /* The format of a file from its name and first bytes, when -f is not given: .toml is
