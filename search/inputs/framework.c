@@ -216,6 +216,11 @@ static int compare_back(const nd_run *run, const nd_config_choice *c, const nd_r
         g.zero = w.zero;
     }
     if (run->format == ND_CONFIG_MINDSPEED_JSON) g.recompute = w.recompute; /* ND's json states none */
+    /* A per-layer plan has no one-word mode: readers name it by the layers it recomputes fully
+     * (any: full) where fw_choice_mode names the mode most layers run. Recomputing or not must
+     * agree; which word names a mixed plan need not. */
+    if (c->plan && w.recompute != ND_RECOMPUTE_OFF && g.recompute != ND_RECOMPUTE_OFF)
+        g.recompute = w.recompute;
     const struct {
         const char *name;
         int64_t chosen, read;
