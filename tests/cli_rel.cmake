@@ -19,8 +19,11 @@ nd_rel_script(cli_rel_fit_device_names fit_device_names.sh)
 nd_rel_script(cli_rel_classify_log_rows classify_log_rows.sh)
 # -V: a shard named through many symlinks read once; parameters past 2^53 refused.
 nd_rel_script(cli_rel_census_bounds census_bounds.sh)
-# nd-plot holds a CSV in under 4x its size.
-nd_rel_script(cli_rel_plot_memory_bound plot_memory_bound.sh)
+# nd-plot holds a CSV in under 4x its size (not under ASan, whose shadow memory and redzones
+# are most of a sanitized process's RSS).
+if(NOT ND_SANITIZE)
+  nd_rel_script(cli_rel_plot_memory_bound plot_memory_bound.sh)
+endif()
 # Names read from files (sweep directories, process groups, tensors) reach the terminal escaped.
 nd_rel_script(cli_rel_terminal_escapes terminal_escapes.sh ${CMAKE_CURRENT_SOURCE_DIR}/data/classify)
 # Messages: a strategy.txt error is the file's (no "Try --help"); --hold "" refused.
