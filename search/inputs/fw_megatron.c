@@ -270,7 +270,11 @@ static int64_t arith_sum(arith *a);
 static int64_t arith_text(const args_doc *d, const char *s, size_t n, int depth, bool *ok, outbuf *o)
 {
     arith a = {d, s, 0, n, depth, true, o, 0};
-    int64_t v = depth > MAX_DEPTH ? (a.ok = false, 0) : arith_sum(&a);
+    if (depth > MAX_DEPTH) { /* nested too deep to evaluate: not a value nd can know */
+        *ok = false;
+        return 0;
+    }
+    int64_t v = arith_sum(&a);
     blanks(&a);
     if (a.i != a.n) a.ok = false;
     *ok = a.ok;
@@ -286,7 +290,7 @@ static int64_t arith_var(arith *a, const char *name, size_t len)
         a->ok = false; /* not set by the script: its value comes from the environment */
         return 0;
     }
-    bool ok;
+    bool ok = true; /* an empty value is 0 in bash arithmetic */
     int64_t x = *v ? arith_text(a->d, v, strlen(v), a->depth + 1, &ok, a->o) : 0;
     if (!ok) a->ok = false;
     return x;
