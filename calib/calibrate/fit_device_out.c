@@ -203,10 +203,14 @@ static void write_base(FILE *fp, const nd_device *base, const nd_device_fit_resu
         yaml_number(fp, v);
         fprintf(fp, "\n");
     }
-    if (base->tables) {
-        fprintf(fp, "    kernel_tables: ");
-        yaml_string(fp, base->tables->source);
-        fprintf(fp, "\n");
+    if (base->tables && base->tables->files_count) {
+        const nd_kernel_tables *t = base->tables;
+        fprintf(fp, "    kernel_tables: [");
+        for (int i = 0; i < t->files_count; i++) {
+            if (i) fputs(", ", fp);
+            yaml_string(fp, t->files[i]);
+        }
+        fprintf(fp, "]\n");
     }
 }
 

@@ -15,6 +15,18 @@
 
 #define DEVICE_FILE_MAX ((size_t)64 << 20)
 
+/* Names a file the tables were read from (absolute): the first is their source in messages,
+ * and all of them are what a fitted device file attaches again. */
+static void note_file(nd_kernel_tables *tables, const char *path)
+{
+    char *absolute = nd_path_absolute(path);
+    const char *name = absolute ? absolute : path;
+    if (!tables->files_count) nd_text_copy(tables->source, name, sizeof tables->source);
+    if (tables->files_count < ND_TABLE_FILES_MAX)
+        nd_text_copy(tables->files[tables->files_count++], name, sizeof tables->files[0]);
+    free(absolute);
+}
+
 /* Reads a SimuMax system file's kernel tables for a device (the table owns them); with
  * `as_device` also its figures, into *d. */
 static int read_simumax(nd_device_table *t, const char *path, nd_device *d, bool as_device, nd_error *err)
@@ -28,9 +40,7 @@ static int read_simumax(nd_device_table *t, const char *path, nd_device *d, bool
     rc = nd_kernel_tables_read_simumax(t, path, text, len, &read, &tables, err);
     free(text);
     if (rc) return rc;
-    char *absolute = nd_path_absolute(path);
-    if (absolute) nd_text_copy(tables->source, absolute, sizeof tables->source);
-    free(absolute);
+    note_file(tables, path);
     if ((rc = nd_device_table_adopt_tables(t, tables, err))) return rc;
     if (as_device) *d = read;
     d->tables = tables;
@@ -68,6 +78,9 @@ static int attach_tables(nd_device_table *t, nd_yaml *y, yaml_node_t *value, con
     bool list = value->type == YAML_SEQUENCE_NODE;
     size_t count = list ? nd_yaml_size(value) : 1;
     if (!count) return nd_error_set(err, ND_EINPUT, "%s: field 'kernel_tables': an empty list", where);
+    if (count > ND_TABLE_FILES_MAX)
+        return nd_error_set(err, ND_EINPUT, "%s: field 'kernel_tables': %zu files, at most %d", where, count,
+                            ND_TABLE_FILES_MAX);
     nd_kernel_tables *tables = NULL;
     char *dir = nd_path_dir(y->path);
     int rc = ND_OK;
@@ -82,11 +95,7 @@ static int attach_tables(nd_device_table *t, nd_yaml *y, yaml_node_t *value, con
         rc = path ? read_table_file(t, path, d, &tables, &inner)
                   : nd_error_set(&inner, ND_ENOMEM, "out of memory");
         if (rc) rc = nd_error_set(err, rc, "%s: field 'kernel_tables': %s", where, inner.message);
-        if (!rc && i == 0) {
-            char *absolute = nd_path_absolute(path);
-            if (absolute) nd_text_copy(tables->source, absolute, sizeof tables->source);
-            free(absolute);
-        }
+        if (!rc) note_file(tables, path);
         free(path);
     }
     free(dir);

@@ -29,5 +29,17 @@ grep -q "^    intra_gbps: 280$" "$dir/mine-fit.yaml" || { echo "FAIL: MINE's own
 "$est" -y "$samples/runs/vtrain-gpt-h1024-l12.yaml" --device-file "$dir/mine-fit.yaml" -A MINE-fit \
     --strategy "DP=2 MP=2 PP=2 MB=4 MBS=1" > "$dir/est2" 2>&1 ||
   { echo "FAIL: the fitted MINE alone: $(tail -n 1 "$dir/est2")"; ok=0; }
+# A device with a list of measured tables: the fitted file attaches every one of them again
+# (it once named only the first, so the fitted device lost the collectives).
+printf 'devices:\n  MEAS:\n    base: A100\n    kernel_tables: [%s, %s]\n' \
+  "$samples/devices/gemm/a100.csv" "$samples/devices/collectives/a100-allreduce.csv" > "$dir/meas.yaml"
+"$fit" -y "$samples/runs/vtrain-gpt-h1024-l12.yaml" --real_csv "$samples/rounds/vtrain-gpt-h1024-l12.csv" \
+    --device-file "$dir/meas.yaml" -A MEAS --write_device "$dir/meas-fit.yaml" > "$dir/out3" 2>&1 ||
+  { echo "FAIL: nd-fit on MEAS: $(tail -n 1 "$dir/out3")"; ok=0; }
+grep -q '^    kernel_tables: \[".*/gemm/a100.csv", ".*/collectives/a100-allreduce.csv"\]$' "$dir/meas-fit.yaml" ||
+  { echo "FAIL: tables not both attached: $(grep kernel_tables "$dir/meas-fit.yaml")"; ok=0; }
+"$est" -y "$samples/runs/vtrain-gpt-h1024-l12.yaml" --device-file "$dir/meas-fit.yaml" -A MEAS-fit \
+    --strategy "DP=2 MP=2 PP=2 MB=4 MBS=1" > "$dir/est3" 2>&1 ||
+  { echo "FAIL: the fitted MEAS alone: $(tail -n 1 "$dir/est3")"; ok=0; }
 rm -rf "$dir"
 [ "$ok" -eq 1 ] && echo ok

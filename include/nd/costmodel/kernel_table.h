@@ -90,8 +90,14 @@ typedef struct nd_collective_rate {
     double gbps_by_size[ND_FIXED_BY_SIZE_MAX]; /* 0, or the rate measured at sizes[i] (x efficiency) */
 } nd_collective_rate;
 
+#define ND_TABLE_FILES_MAX 8
+
 typedef struct nd_kernel_tables {
-    char source[512]; /* the file they came from, for messages */
+    char source[512]; /* the (first) file they came from, for messages */
+    /* every file they were read from, absolute, in order (a device file's kernel_tables list):
+       what a fitted device file names again */
+    char files[ND_TABLE_FILES_MAX][512];
+    int files_count;
     nd_gemm_point *gemm;
     size_t gemm_count;
     nd_grouped_point *grouped;
