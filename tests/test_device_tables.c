@@ -166,6 +166,37 @@ static void nccl_tests_output(void **state)
     nd_device_table_free(&t);
 }
 
+/* nd-classify's --kernels CSV of a profiled step (written by nd-classify from
+ * tests/data/classify/kernel_shapes.json): the aten::mm row of 4096 x 4096 x 8192 at 269.488
+ * TFLOP/s becomes a GEMM point at 269.488 / 1000 of LAB's peak; the class and attention rows are
+ * passed over. */
+static void kernels_csv_of_a_round(void **state)
+{
+    (void)state;
+    file(
+        "kernels.csv",
+        "section,name,class,calls,kernel_ms,step_share,exposed_ms,overlapped_ms,mib,algbw_gbps,busbw_gbps,op,"
+        "dtype,batch,m,n,k,heads,seq_q,seq_kv,head_dim,ms_per_call,gflop_per_call,tflops\n"
+        "class,gemm,gemm,,1.020,0.102,,,,,,,,,,,,,,,,,,\n"
+        "shape,aten::mm bf16 M=4096 N=4096 K=8192,gemm,1,1.020,0.102,,,,,,aten::mm,bf16,1,4096,4096,8192,,,,,"
+        "1.020,274.878,269.488\n"
+        "shape,attention fwd bf16 B=2 H=16 S=4096 Sk=4096 D=128,attention_fwd,1,0.500,0.05,,,,,,attention "
+        "fwd,bf16,2,,,,16,4096,4096,128,0.500,274.878,549.756\n");
+    nd_device_table t;
+    nd_error err = {0};
+    const nd_device *d = load(&t,
+                              "devices:\n  LAB:\n    base: H100\n    peak_tflops: 1000\n"
+                              "    kernel_tables: kernels.csv\n",
+                              &err);
+    if (!d) fail_msg("%s", err.message);
+    assert_int_equal(d->tables->gemm_count, 1);
+    assert_int_equal(d->tables->attention_count, 0);
+    double e = nd_kernel_tables_gemm(d->tables, ND_GEMM_16BIT, ND_PASS_INPUT_GRAD, 4096, 4096, 8192, 0.9,
+                                     NULL, NULL);
+    assert_true(fabs(e - 0.269488) < 1e-12);
+    nd_device_table_free(&t);
+}
+
 static void refused(const char *name, const char *text, const char *want)
 {
     file(name, text);
@@ -195,9 +226,8 @@ static void bad_tables_refused(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(gemm_at_measured_fraction),
-        cmocka_unit_test(collectives_fitted_back),
-        cmocka_unit_test(nccl_tests_output),
+        cmocka_unit_test(gemm_at_measured_fraction), cmocka_unit_test(collectives_fitted_back),
+        cmocka_unit_test(nccl_tests_output),         cmocka_unit_test(kernels_csv_of_a_round),
         cmocka_unit_test(bad_tables_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
