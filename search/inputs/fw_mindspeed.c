@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "nd/base/io.h"
+#include "nd/base/json.h"
 #include "nd/base/text.h"
 #include "nd/base/array.h"
 
@@ -24,10 +25,11 @@ static int load_json(const char *path, cJSON **root, nd_error *err)
     size_t len;
     int rc = nd_read_file(path, 16u << 20, &text, &len, err);
     if (rc) return rc;
-    size_t bom = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
-    *root = cJSON_ParseWithLength(text + bom, len - bom);
+    /* nd's JSON rules (a NUL or raw control byte in a string, a repeated key: refused) */
+    rc = nd_json_parse(text, len, path, root, err);
     free(text);
-    if (!*root || !cJSON_IsObject(*root)) {
+    if (rc) return rc;
+    if (!cJSON_IsObject(*root)) {
         cJSON_Delete(*root);
         return nd_error_set(err, ND_EINPUT, "%s: not a JSON object", path);
     }
