@@ -1,0 +1,679 @@
+/*
+ * fw_args.c — a Megatron-LM or MindSpeed-LLM launch script read as bash reads it, within a
+ * subset: shell words (quotes, ${...}, $(...) inside them), variables (TP=8, $TP, ${TP:-8}, no
+ * cap on their number), $((...)) arithmetic, comments and line continuations skipped; and the
+ * --flags it passes, each with its value and the bytes it stands at (for write-back).
+ * docs/frameworks.md §Megatron-LM and MindSpeed-LLM arguments (`-f megatron`).
+ */
+#include "fw_args.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd/base/io.h"
+#include "nd/base/text.h"
+#include "nd/base/array.h"
+
+#define MAX_DEPTH   16 /* nested ${...:-...} defaults and variables in $((...)) */
+#define MAX_NESTING 64 /* nested quotes, $(...), ${...} and arithmetic parentheses */
+
+/* Flags that take no value, where the word after them could be read as one. */
+static const char *const switches[] = {
+    "sequence-parallel",
+    "use-distributed-optimizer",
+    "swiglu",
+    "bf16",
+    "fp16",
+    "untie-embeddings-and-output-weights",
+    "disable-bias-linear",
+    "add-qkv-bias",
+    "use-flash-attn",
+    "use-mcore-models",
+    "use-legacy-models",
+    "overlap-grad-reduce",
+    "overlap-param-gather",
+    "tp-comm-overlap",
+    "moe-grouped-gemm",
+    "multi-latent-attention",
+    "multi-head-latent-attention",
+    "group-query-attention",
+    "qk-layernorm",
+    "recompute-activations",
+    "checkpoint-activations",
+    "use-rotary-position-embeddings",
+    "cross-entropy-loss-fusion",
+    "use-torch-fsdp2",
+    "use-megatron-fsdp",
+    "deepspeed",
+    "moe-router-enable-expert-bias",
+    "use-fused-rmsnorm",
+    "use-fused-swiglu",
+    "use-fused-rotary-pos-emb",
+    "no-gradient-accumulation-fusion",
+    "distribute-checkpointed-activations",
+    "use-cpu-initialization",
+    "no-masked-softmax-fusion",
+    "no-bias-gelu-fusion",
+    "no-bias-dropout-fusion",
+    "reuse-fp32-param",
+    "grad-reduce-in-bf16",
+    "account-for-embedding-in-pipeline-split",
+    "account-for-loss-in-pipeline-split",
+    "swap-optimizer",
+    "moe-fb-overlap",
+    "seq-aux",
+    "norm-topk-prob",
+    "moe-tp-extend-ep",
+    "mla-fa-without-pad",
+    "router-gating-in-fp32",
+    "moe-permutation-async-comm",
+    "reset-position-ids",
+    "mtp-mem-efficient-logits",
+};
+
+static bool is_switch(const char *name)
+{
+    if (!strncmp(name, "no-", 3)) return true;
+    for (size_t i = 0; i < ND_ARRAY_LEN(switches); i++)
+        if (!strcmp(switches[i], name)) return true;
+    return false;
+}
+
+typedef struct word {
+    size_t from, to;
+    int line;
+} word;
+
+bool fw_args_name_char(char c)
+{
+    return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+/* Past the group that opens at t[p] ('"', '\'', '`', "$(", "${"), quotes and nested groups
+ * inside it included; lines counted. Returns the offset after its close (len when open). */
+static size_t skip_group_at(const char *t, size_t len, size_t p, int *line, int nest)
+{
+    if (nest > MAX_NESTING) return len; /* nested past reason: the rest of the text */
+    char open = t[p], close = open;
+    size_t i = p + 1;
+    if (open == '$') {
+        open = t[p + 1];
+        close = open == '(' ? ')' : '}';
+        i = p + 2;
+    }
+    int depth = 1;
+    while (i < len) {
+        char c = t[i];
+        if (c == '\n') (*line)++;
+        if (open == '\'') {
+            if (c == '\'') return i + 1;
+            i++;
+        } else if (c == '\\' && i + 1 < len) {
+            *line += t[i + 1] == '\n';
+            i += 2;
+        } else if (open == '"' && c == '"') {
+            return i + 1;
+        } else if (open == '`' && c == '`') {
+            return i + 1;
+        } else if (c == '$' && i + 1 < len && (t[i + 1] == '(' || t[i + 1] == '{')) {
+            i = skip_group_at(t, len, i, line, nest + 1);
+        } else if (open != '"' && (c == '"' || c == '\'' || c == '`')) {
+            i = skip_group_at(t, len, i, line, nest + 1);
+        } else if ((open == '(' || open == '{') && c == open) {
+            depth++;
+            i++;
+        } else if ((open == '(' || open == '{') && c == close) {
+            if (--depth == 0) return i + 1;
+            i++;
+        } else {
+            i++;
+        }
+    }
+    return len;
+}
+
+static size_t skip_group(const char *t, size_t len, size_t p, int *line)
+{
+    return skip_group_at(t, len, p, line, 0);
+}
+
+/* The next shell word in [*p, end): blanks, newlines, `\` continuations and (at the top
+ * level) ; | & ( ) < > separate words; quotes, $(...), ${...} and `...` belong to the word
+ * they stand in; '#' at a word's start comments out the rest of the line. Inside a quoted
+ * value (inner) only blanks separate: its words are what bash splits $VALUE into. */
+static bool next_word(const char *t, size_t end, size_t *p, int *line, bool inner, word *w)
+{
+    const char *seps = inner ? " \t\r\n" : " \t\r\n;|&()<>";
+    for (;;) {
+        while (*p < end && (strchr(seps, t[*p]) || (t[*p] == '\\' && *p + 1 < end && t[*p + 1] == '\n'))) {
+            if (t[*p] == '\\') (*p)++;
+            *line += t[(*p)++] == '\n';
+        }
+        if (*p >= end) return false;
+        if (t[*p] != '#') break;
+        while (*p < end && t[*p] != '\n') (*p)++;
+    }
+    w->from = *p;
+    w->line = *line;
+    while (*p < end && !strchr(seps, t[*p])) {
+        char c = t[*p];
+        if (c == '\\' && *p + 1 < end) {
+            if (t[*p + 1] == '\n') break;
+            *p += 2;
+        } else if (!inner && (c == '"' || c == '\'' || c == '`')) {
+            *p = skip_group(t, end, *p, line);
+        } else if (c == '$' && *p + 1 < end && (t[*p + 1] == '(' || t[*p + 1] == '{')) {
+            *p = skip_group(t, end, *p, line);
+        } else {
+            (*p)++;
+        }
+    }
+    if (*p > end) *p = end;
+    w->to = *p;
+    return true;
+}
+
+/* The script's last assignment of NAME so far, NULL when it sets none. */
+static const var *var_find(const args_doc *d, const char *name, size_t n)
+{
+    for (int i = d->n_vars - 1; i >= 0; i--)
+        if (strlen(d->vars[i].name) == n && !strncmp(d->vars[i].name, name, n)) return &d->vars[i];
+    return NULL;
+}
+
+typedef struct outbuf {
+    char *s;
+    size_t used, size;
+    bool defaulted; /* a default stood in for a variable the script does not set */
+    bool full;      /* a character did not fit */
+} outbuf;
+
+/* Its value (NULL when the script does not set it), noting in o a value that took a default;
+ * *unknown when the script sets it from what nd does not read. */
+static const char *var_value(const args_doc *d, const char *name, size_t n, outbuf *o, bool *unknown)
+{
+    const var *v = var_find(d, name, n);
+    if (v && v->defaulted && o) o->defaulted = true;
+    *unknown = v && v->unknown;
+    return v ? v->value : NULL;
+}
+
+static void put(outbuf *o, char c)
+{
+    if (o->used + 1 < o->size)
+        o->s[o->used++] = c;
+    else
+        o->full = true;
+    o->s[o->used] = '\0';
+}
+
+static bool expand_into(const args_doc *d, const char *s, size_t n, int depth, outbuf *o);
+
+/* ---- $((...)): bash's integer arithmetic (64-bit, wrapping; / and % by 0 refused) ---- */
+
+typedef struct arith {
+    const args_doc *d;
+    const char *s;
+    size_t i, n;
+    int depth;
+    bool ok;
+    outbuf *o;   /* where a defaulted variable is noted */
+    int nesting; /* parentheses, signs and powers open: bounded, so no input runs the stack out */
+} arith;
+
+static void blanks(arith *a)
+{
+    while (a->i < a->n && strchr(" \t\r\n", a->s[a->i])) a->i++;
+}
+
+static int64_t arith_sum(arith *a);
+
+static int64_t arith_text(const args_doc *d, const char *s, size_t n, int depth, bool *ok, outbuf *o)
+{
+    arith a = {d, s, 0, n, depth, true, o, 0};
+    if (depth > MAX_DEPTH) { /* nested too deep to evaluate: not a value nd can know */
+        *ok = false;
+        return 0;
+    }
+    int64_t v = arith_sum(&a);
+    blanks(&a);
+    if (a.i != a.n) a.ok = false;
+    *ok = a.ok;
+    return v;
+}
+
+/* A variable in an expression: its value, itself an expression (bash evaluates it so). */
+static int64_t arith_var(arith *a, const char *name, size_t len)
+{
+    bool unknown;
+    const char *v = var_value(a->d, name, len, a->o, &unknown);
+    if (!v || unknown) {
+        a->ok = false; /* not set by the script: its value comes from the environment */
+        return 0;
+    }
+    bool ok = true; /* an empty value is 0 in bash arithmetic */
+    int64_t x = *v ? arith_text(a->d, v, strlen(v), a->depth + 1, &ok, a->o) : 0;
+    if (!ok) a->ok = false;
+    return x;
+}
+
+static int64_t arith_primary(arith *a)
+{
+    blanks(a);
+    if (a->i >= a->n) {
+        a->ok = false;
+        return 0;
+    }
+    const char *s = a->s;
+    char c = s[a->i];
+    if (c == '(') {
+        a->i++;
+        int64_t v = arith_sum(a);
+        blanks(a);
+        if (a->i < a->n && s[a->i] == ')')
+            a->i++;
+        else
+            a->ok = false;
+        return v;
+    }
+    if (c >= '0' && c <= '9') { /* 0x1f hex, 017 octal, else decimal (base#n is not read) */
+        int base = 10;
+        if (c == '0' && a->i + 1 < a->n && (s[a->i + 1] == 'x' || s[a->i + 1] == 'X')) {
+            base = 16;
+            a->i += 2;
+        } else if (c == '0') {
+            base = 8;
+        }
+        uint64_t v = 0;
+        size_t start = a->i;
+        while (a->i < a->n && fw_args_name_char(s[a->i])) {
+            char k = s[a->i];
+            int digit = k >= '0' && k <= '9'   ? k - '0'
+                        : k >= 'a' && k <= 'f' ? k - 'a' + 10
+                        : k >= 'A' && k <= 'F' ? k - 'A' + 10
+                                               : 99;
+            if (digit >= base) a->ok = false;
+            v = v * (uint64_t)base + (uint64_t)(digit < base ? digit : 0);
+            a->i++;
+        }
+        if (a->i == start) a->ok = false;
+        return (int64_t)v;
+    }
+    bool dollar = c == '$';
+    if (dollar) a->i++;
+    bool brace = dollar && a->i < a->n && s[a->i] == '{';
+    if (brace) a->i++;
+    size_t from = a->i;
+    while (a->i < a->n && fw_args_name_char(s[a->i])) a->i++;
+    if (a->i == from || (s[from] >= '0' && s[from] <= '9')) { /* $1, $@, ...: the caller's */
+        a->ok = false;
+        return 0;
+    }
+    size_t len = a->i - from;
+    if (brace) {
+        if (a->i < a->n && s[a->i] == '}')
+            a->i++;
+        else
+            a->ok = false;
+    }
+    return arith_var(a, s + from, len);
+}
+
+static int64_t arith_unary(arith *a);
+
+static int64_t arith_unary_at(arith *a)
+{
+    blanks(a);
+    if (a->i < a->n && (a->s[a->i] == '-' || a->s[a->i] == '+') &&
+        !(a->i + 1 < a->n && a->s[a->i + 1] == a->s[a->i])) {
+        char op = a->s[a->i++];
+        uint64_t v = (uint64_t)arith_unary(a);
+        return op == '-' ? (int64_t)(0 - v) : (int64_t)v;
+    }
+    return arith_primary(a);
+}
+
+/* Every nesting (a parenthesis, a sign, a power) passes here, bounded. */
+static int64_t arith_unary(arith *a)
+{
+    if (++a->nesting > MAX_NESTING) {
+        a->ok = false;
+        a->i = a->n;
+        return 0;
+    }
+    int64_t v = arith_unary_at(a);
+    a->nesting--;
+    return v;
+}
+
+static int64_t arith_power(arith *a)
+{
+    int64_t b = arith_unary(a);
+    blanks(a);
+    if (a->i + 1 < a->n && a->s[a->i] == '*' && a->s[a->i + 1] == '*') {
+        a->i += 2;
+        if (++a->nesting > MAX_NESTING) {
+            a->ok = false;
+            a->i = a->n;
+            return 0;
+        }
+        int64_t e = arith_power(a);
+        a->nesting--;
+        if (e < 0) {
+            a->ok = false; /* bash: exponent less than 0 */
+            return 0;
+        }
+        uint64_t r = 1;
+        for (int64_t k = 0; k < e && k < 64 && r; k++) r *= (uint64_t)b;
+        return (int64_t)r;
+    }
+    return b;
+}
+
+static int64_t arith_term(arith *a)
+{
+    int64_t v = arith_power(a);
+    for (;;) {
+        blanks(a);
+        if (a->i >= a->n || !strchr("*/%", a->s[a->i]) || (a->i + 1 < a->n && a->s[a->i + 1] == '*'))
+            return v;
+        char op = a->s[a->i++];
+        int64_t r = arith_power(a);
+        if (op == '*') {
+            v = (int64_t)((uint64_t)v * (uint64_t)r);
+        } else if (r == 0 || (v == INT64_MIN && r == -1)) {
+            a->ok = false; /* bash: division by 0 */
+            return 0;
+        } else {
+            v = op == '/' ? v / r : v % r;
+        }
+    }
+}
+
+static int64_t arith_sum(arith *a)
+{
+    int64_t v = arith_term(a);
+    for (;;) {
+        blanks(a);
+        if (a->i >= a->n || (a->s[a->i] != '+' && a->s[a->i] != '-')) return v;
+        char op = a->s[a->i++];
+        uint64_t r = (uint64_t)arith_term(a);
+        v = (int64_t)(op == '+' ? (uint64_t)v + r : (uint64_t)v - r);
+    }
+}
+
+/* ${NAME}, ${NAME:-word}, ${NAME-word}, ${NAME:=word}, ${NAME=word}, ${NAME:+word},
+ * ${NAME+word}: body is what stands between the braces. Other forms are not read. */
+static bool expand_brace(const args_doc *d, const char *body, size_t n, int depth, outbuf *o)
+{
+    size_t k = 0;
+    while (k < n && fw_args_name_char(body[k])) k++;
+    if (k == 0 || (body[0] >= '0' && body[0] <= '9')) return false;
+    bool unknown;
+    const char *v = var_value(d, body, k, o, &unknown);
+    if (unknown) return false; /* set, to a value nd does not know */
+    if (k == n) {
+        for (const char *q = v ? v : ""; *q; q++) put(o, *q);
+        return v != NULL;
+    }
+    bool colon = body[k] == ':';
+    size_t op = k + colon;
+    if (op >= n || !strchr("-=+", body[op])) return false;
+    char kind = body[op];
+    bool set = v && (!colon || *v);
+    if (kind == '+') return set ? expand_into(d, body + op + 1, n - op - 1, depth + 1, o) : true;
+    if (set) {
+        for (const char *q = v; *q; q++) put(o, *q);
+        return true;
+    }
+    if (!v) o->defaulted = true; /* the environment may set it: the default is a guess */
+    return expand_into(d, body + op + 1, n - op - 1, depth + 1, o);
+}
+
+/* A word as bash expands it: quotes removed, $NAME and ${...} replaced by the script's
+ * values, $((...)) evaluated; false when it uses a variable the script does not set, a
+ * command's output ($(...), `...`) or the script's own arguments ($1, $@). */
+static bool expand_into(const args_doc *d, const char *s, size_t n, int depth, outbuf *o)
+{
+    bool ok = depth <= MAX_DEPTH, dq = false;
+    int line = 0;
+    for (size_t i = 0; ok && i < n; i++) {
+        char c = s[i];
+        if (c == '\'' && !dq) {
+            while (++i < n && s[i] != '\'') put(o, s[i]);
+        } else if (c == '"') {
+            dq = !dq;
+        } else if (c == '\\' && i + 1 < n) {
+            char e = s[++i];
+            if (dq && !strchr("$`\"\\\n", e)) put(o, c);
+            if (e != '\n') put(o, e);
+        } else if (c == '`') {
+            ok = false;
+        } else if (c == '$' && i + 2 < n && s[i + 1] == '(' && s[i + 2] == '(') {
+            size_t close = skip_group(s, n, i, &line); /* past the outer ')' */
+            if (close < i + 5 || s[close - 1] != ')' || s[close - 2] != ')') {
+                ok = false;
+                break;
+            }
+            char num[32];
+            int64_t v = arith_text(d, s + i + 3, close - 2 - (i + 3), depth + 1, &ok, o);
+            snprintf(num, sizeof num, "%lld", (long long)v);
+            for (const char *q = num; *q; q++) put(o, *q);
+            i = close - 1;
+        } else if (c == '$' && i + 1 < n && s[i + 1] == '(') {
+            ok = false; /* a command's output */
+        } else if (c == '$' && i + 1 < n && s[i + 1] == '{') {
+            size_t close = skip_group(s, n, i, &line);
+            if (close > n || s[close - 1] != '}') {
+                ok = false;
+                break;
+            }
+            ok = expand_brace(d, s + i + 2, close - 1 - (i + 2), depth, o);
+            i = close - 1;
+        } else if (c == '$' && i + 1 < n && (fw_args_name_char(s[i + 1]) || strchr("@*#?!$-", s[i + 1]))) {
+            size_t end = i + 1;
+            if (s[end] >= '0' && s[end] <= '9') {
+                ok = false; /* the script's arguments */
+                break;
+            }
+            while (end < n && fw_args_name_char(s[end])) end++;
+            if (end == i + 1) {
+                ok = false; /* $@, $#, ... */
+                break;
+            }
+            bool unknown;
+            const char *v = var_value(d, s + i + 1, end - i - 1, o, &unknown);
+            for (const char *q = v ? v : ""; *q; q++) put(o, *q);
+            ok = v != NULL && !unknown;
+            i = end - 1;
+        } else {
+            put(o, c);
+        }
+    }
+    return ok;
+}
+
+static bool expand(const args_doc *d, const char *s, size_t n, char *out, size_t size, bool *defaulted,
+                   bool *full)
+{
+    outbuf o = {out, 0, size, false, false};
+    out[0] = '\0';
+    bool ok = expand_into(d, s, n, 0, &o);
+    if (defaulted) *defaulted = o.defaulted;
+    if (full) *full = o.full;
+    return ok && !o.full;
+}
+
+static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int line, bool inner,
+                      nd_error *err);
+
+/* NAME=value (export NAME=value): a variable, as bash expands its value; a quoted value's
+ * words are scanned for flags too (GPT_ARGS="--num-layers 32 ..."). */
+static int read_assignment(args_doc *d, const word *w, const char *path, nd_error *err)
+{
+    const char *t = d->text;
+    size_t i = w->from;
+    if (!((t[i] >= 'A' && t[i] <= 'Z') || (t[i] >= 'a' && t[i] <= 'z') || t[i] == '_')) return ND_OK;
+    while (i < w->to && fw_args_name_char(t[i])) i++;
+    if (i >= w->to || t[i] != '=' || i - w->from >= sizeof d->vars[0].name) return ND_OK;
+    if (d->n_vars == d->cap_vars) {
+        int cap = d->cap_vars ? 2 * d->cap_vars : 64;
+        var *grown = realloc(d->vars, (size_t)cap * sizeof *grown);
+        if (!grown) return nd_error_set(err, ND_ENOMEM, "out of memory");
+        d->vars = grown;
+        d->cap_vars = cap;
+    }
+    size_t vfrom = i + 1, vto = w->to;
+    bool quoted = vto - vfrom >= 2 && (t[vfrom] == '"' || t[vfrom] == '\'') && t[vto - 1] == t[vfrom] &&
+                  skip_group(t, vto, vfrom, &(int){0}) == vto;
+    size_t size = 2 * (vto - vfrom) + 512;
+    char *value = malloc(size);
+    if (!value) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    bool defaulted;
+    bool known = expand(d, t + vfrom, vto - vfrom, value, size, &defaulted, NULL);
+    var *v = &d->vars[d->n_vars];
+    v->defaulted = defaulted;
+    v->unknown = !known;
+    snprintf(v->name, sizeof v->name, "%.*s", (int)(i - w->from), t + w->from);
+    v->value = value;
+    v->vfrom = quoted ? vfrom + 1 : vfrom;
+    v->vto = quoted ? vto - 1 : vto;
+    v->plain = v->vto > v->vfrom;
+    for (size_t k = v->vfrom; k < v->vto; k++)
+        if (!fw_args_name_char(t[k]) && !strchr(".,:/-+", t[k])) v->plain = false;
+    int line = w->line;
+    int rc = quoted ? scan_range(d, path, vfrom + 1, vto - 1, line, true, err) : ND_OK;
+    d->n_vars++; /* after its own words: bash expands them before it sets the variable */
+    return rc;
+}
+
+static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int line, bool inner,
+                      nd_error *err)
+{
+    size_t p = from;
+    word w, v;
+    bool pending = false;
+    while (pending || next_word(d->text, to, &p, &line, inner, &w)) {
+        pending = false;
+        const char *t = d->text + w.from;
+        size_t n = w.to - w.from;
+        /* a quoted word holding flags ("--fp8-format hybrid" in an array): ${ARGS[@]} unquoted
+         * splits it into its words, so they are read as the command line's */
+        if (!inner && n >= 4 && (t[0] == '"' || t[0] == '\'') && t[n - 1] == t[0] &&
+            !strncmp(t + 1, "--", 2) && skip_group(d->text, w.to, w.from, &(int){0}) == w.to) {
+            int rc = scan_range(d, path, w.from + 1, w.to - 1, w.line, true, err);
+            if (rc) return rc;
+            continue;
+        }
+        if (n < 3 || strncmp(t, "--", 2)) {
+            int rc = inner ? ND_OK : read_assignment(d, &w, path, err);
+            if (rc) return rc;
+            continue;
+        }
+        if (d->count >= MAX_ARGS)
+            return nd_error_set(err, ND_EINPUT, "%s: more than %d arguments", path, MAX_ARGS);
+        arg *a = &d->items[d->count++];
+        memset(a, 0, sizeof *a);
+        const char *eq = memchr(t, '=', n);
+        size_t name_len = (eq ? (size_t)(eq - t) : n) - 2;
+        snprintf(a->name, sizeof a->name, "%.*s", (int)name_len, t + 2);
+        for (char *c = a->name; *c; c++) *c = *c == '_' ? '-' : *c;
+        a->from = w.from;
+        a->to = w.to;
+        a->line = w.line;
+        a->inner = inner;
+        a->vfrom = a->vto = w.to;
+        if (eq) {
+            a->vfrom = (size_t)(eq + 1 - d->text);
+            a->has_value = true;
+        } else if (!is_switch(a->name) && next_word(d->text, to, &p, &line, inner, &v)) {
+            if (d->text[v.from] == '-' && v.to - v.from > 1 && d->text[v.from + 1] == '-') {
+                w = v;
+                pending = true; /* the next flag */
+            } else {
+                a->vfrom = v.from;
+                a->vto = v.to;
+                a->has_value = true;
+            }
+        }
+        if (a->has_value && !expand(d, d->text + a->vfrom, a->vto - a->vfrom, a->value, sizeof a->value,
+                                    &a->defaulted, &a->too_long))
+            a->unresolved = true; /* an error only where nd needs the value */
+    }
+    return ND_OK;
+}
+
+static int scan(args_doc *d, const char *path, nd_error *err)
+{
+    return scan_range(d, path, 0, d->len, 1, false, err);
+}
+
+void fw_args_unload(args_doc *d)
+{
+    for (int i = 0; i < d->n_vars; i++) free(d->vars[i].value);
+    free(d->vars);
+    free(d->text);
+    free(d);
+}
+
+int fw_args_load(args_doc *d, const char *path, nd_error *err)
+{
+    memset(d, 0, sizeof *d);
+    int rc = nd_read_file(path, 4u << 20, &d->text, &d->len, err);
+    if (!rc) rc = scan(d, path, err);
+    return rc;
+}
+
+/* The last occurrence of a flag (a later one wins, as argparse reads them). */
+const arg *fw_args_find(const args_doc *d, const char *name)
+{
+    for (int i = d->count - 1; i >= 0; i--)
+        if (!strcmp(d->items[i].name, name)) return &d->items[i];
+    return NULL;
+}
+
+const char *fw_args_val(args_doc *d, const char *name, int *line)
+{
+    const arg *a = fw_args_find(d, name);
+    if (line) *line = a ? a->line : 0;
+    if (a && a->unresolved) {
+        if (!d->needed_unresolved) d->needed_unresolved = a;
+        return NULL;
+    }
+    return a && a->has_value ? a->value : NULL;
+}
+
+bool fw_args_on(const args_doc *d, const char *name)
+{
+    return fw_args_find(d, name) != NULL;
+}
+
+/* Which Megatron the arguments are for (train.framework). */
+const char *fw_args_flavour(const args_doc *d)
+{
+    if (fw_args_on(d, "deepspeed") || fw_args_on(d, "deepspeed-config") ||
+        fw_args_on(d, "deepspeed_config") || fw_args_on(d, "zero-stage"))
+        return "megatron-deepspeed";
+    if (fw_args_on(d, "use-legacy-models") || fw_args_on(d, "checkpoint-activations") ||
+        fw_args_on(d, "DDP-impl") || fw_args_on(d, "checkpoint-num-layers"))
+        return "megatron-legacy";
+    if (strstr(d->text, "mindspeed") || strstr(d->text, "MindSpeed") || fw_args_on(d, "use-fused-rmsnorm") ||
+        fw_args_on(d, "use-fused-swiglu") || fw_args_on(d, "use-fused-rotary-pos-emb"))
+        return "mindspeed";
+    return "megatron";
+}
+
+/* The world size of the script's launcher (torchrun --nproc_per_node x --nnodes), 0 if not there. */
+int64_t fw_args_world_size(args_doc *d)
+{
+    /* a count nd cannot read (GPUS=$(nvidia-smi ...)) is no world size: -d gives it */
+    const arg *pa = fw_args_find(d, "nproc-per-node"), *na = fw_args_find(d, "nnodes");
+    const char *per = pa && pa->has_value && !pa->unresolved ? pa->value : NULL;
+    const char *nodes = na && na->has_value && !na->unresolved ? na->value : NULL;
+    if (na && na->unresolved) return 0;
+    int64_t a = 0, b = 1;
+    if (!per || nd_parse_int64(per, 1, 1 << 20, &a)) return 0;
+    if (nodes && nd_parse_int64(nodes, 1, 1 << 20, &b)) return 0;
+    return a * b;
+}

@@ -1,0 +1,83 @@
+/*
+ * fw_args.h — a launch script's --flags and shell variables as bash would pass them
+ * (fw_args.c), shared by the Megatron reader (fw_megatron.c) and its write-back
+ * (fw_megatron_write.c).
+ */
+#ifndef ND_INPUTS_FW_ARGS_H
+#define ND_INPUTS_FW_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nd/base/error.h"
+
+#define MAX_ARGS 1024
+
+typedef struct arg {
+    char name[64];     /* without the dashes, '_' as '-' */
+    char value[4096];  /* variables expanded; "" for a switch */
+    size_t from, to;   /* the flag word's bytes */
+    size_t vfrom, vto; /* the value word's bytes (equal when none) */
+    int line;
+    bool has_value;
+    bool unresolved; /* its value uses a variable the script does not set */
+    bool inner;      /* it stands in a quoted variable's value (GPT_ARGS="...") */
+    bool defaulted;  /* its value took a default for a variable the script does not set */
+    bool too_long;   /* its value does not fit value[] */
+} arg;
+
+/* A shell variable the script sets (NAME=value); every assignment is kept, in order. */
+typedef struct var {
+    char name[64];
+    char *value;       /* expanded */
+    size_t vfrom, vto; /* the value's bytes (inside its quotes) */
+    bool plain;        /* the value is a literal word (no $, no quotes inside) */
+    bool defaulted;    /* it took a ${NAME:-default} for a variable the script does not set */
+    bool unknown;      /* its value uses what nd does not read (a command's output, $1, ...) */
+} var;
+
+typedef struct args_doc {
+    char *text;
+    size_t len;
+    arg items[MAX_ARGS];
+    int count;
+    var *vars; /* no cap: a script sets as many as it likes */
+    int n_vars, cap_vars;
+    const arg *needed_unresolved; /* the first value nd needed that uses a variable the script
+                                     does not set (reported once reading ends) */
+} args_doc;
+
+/* Reads and scans the script at path into d (the caller's, not zeroed); on failure too the
+ * caller frees it with fw_args_unload, which also frees d itself. */
+int fw_args_load(args_doc *d, const char *path, nd_error *err);
+void fw_args_unload(args_doc *d);
+
+/* The last occurrence of a flag (a later one wins, as argparse reads them), or NULL. */
+const arg *fw_args_find(const args_doc *d, const char *name);
+
+/* A flag's value (NULL when absent, a switch, or using a variable the script does not set:
+ * the first such needed value is kept in d->needed_unresolved); *line its line. */
+const char *fw_args_val(args_doc *d, const char *name, int *line);
+
+bool fw_args_on(const args_doc *d, const char *name);
+
+/* Whether c may stand in a shell variable's name. */
+bool fw_args_name_char(char c);
+
+/* The world size of the script's launcher (torchrun --nproc_per_node x --nnodes), 0 if it
+ * states none nd can read. */
+int64_t fw_args_world_size(args_doc *d);
+
+/* Which Megatron the arguments are for (train.framework): megatron, megatron-legacy,
+ * megatron-deepspeed or mindspeed. */
+const char *fw_args_flavour(const args_doc *d);
+
+/* The Megatron format's write-back (fw_megatron_write.c; the format's table entry is in
+ * fw_megatron.c): the fw_format writer's contract (fw_formats.h). */
+struct nd_run;
+struct nd_config_choice;
+int fw_megatron_write(const struct nd_run *run, const struct nd_config_choice *c, const char *dir,
+                      char *written, size_t size, nd_error *err);
+
+#endif
