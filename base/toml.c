@@ -3,53 +3,15 @@
  * replaced in the user's own text (toml.h). Values are checked by TOML's own grammar
  * (numbers, strings and their escapes, dates, arrays, inline tables), tables by its rules
  * (none defined twice, no header over a dotted or inline table, [x] and [[x]] not both),
- * as Python's tomllib reads them. Parsed again after every edit.
+ * as Python's tomllib reads them. Parsed again after every edit (toml_edit.c).
  */
-#include "nd/base/toml.h"
+#include "toml_internal.h"
 
-#include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nd/base/io.h"
-
-#define PATH_MAX_TOML 256
-
-typedef struct entry {
-    char table[PATH_MAX_TOML];  /* the table holding the key */
-    char key[128];              /* the key's last part */
-    char anchor[PATH_MAX_TOML]; /* the [header] the line stands under ("" = top level) */
-    char *value;                /* decoded (owned) */
-    size_t from, to;            /* the value's bytes in the text */
-    int line;
-    nd_toml_type type;
-    bool int_ok;  /* an integer within int64 */
-    int64_t ival; /* ... its value */
-} entry;
-
-enum { N_IMPLICIT, N_HEADER, N_DOTTED, N_INLINE, N_ARRAY };
-
-/* A table: how it was defined, for TOML's rules and for adding keys to it. */
-typedef struct node {
-    char path[PATH_MAX_TOML];
-    int kind, line, count;      /* count: the elements of an array of tables */
-    size_t line_end;            /* a header: the offset just past its line */
-    char anchor[PATH_MAX_TOML]; /* dotted: the header its keys stand under */
-    size_t close;               /* inline: the offset of its table's '}' */
-    size_t root_len;            /* inline: the length of that table's path */
-} node;
-
-struct nd_toml {
-    char *text;
-    size_t len;
-    char path[512];
-    entry *items;
-    size_t count, cap;
-    node *nodes;
-    size_t n_nodes, cap_nodes;
-};
 
 typedef struct parser {
     nd_toml *t;
@@ -321,14 +283,14 @@ static int join(parser *ps, char *out, const char *base, const char *part)
 
 /* ---- tables and keys defined ------------------------------------------------------------ */
 
-static node *node_at(nd_toml *t, const char *path)
+node *nd_toml_node_at(nd_toml *t, const char *path)
 {
     for (size_t i = 0; i < t->n_nodes; i++)
         if (!strcmp(t->nodes[i].path, path)) return &t->nodes[i];
     return NULL;
 }
 
-static entry *entry_at(nd_toml *t, const char *path)
+entry *nd_toml_entry_at(nd_toml *t, const char *path)
 {
     for (size_t i = 0; i < t->count; i++) {
         char have[2 * PATH_MAX_TOML];
@@ -364,13 +326,13 @@ static int walk(parser *ps, char *path, const char *part, bool dotted, long inl)
     char next[PATH_MAX_TOML];
     int rc = join(ps, next, path, part);
     if (rc) return rc;
-    entry *e = entry_at(ps->t, next);
+    entry *e = nd_toml_entry_at(ps->t, next);
     if (e && e->type != ND_TOML_TABLE) {
         char what[PATH_MAX_TOML + 80];
         snprintf(what, sizeof what, "'%s' is a value (line %d), not a table", next, e->line);
         return fail(ps, what);
     }
-    node *n = node_at(ps->t, next);
+    node *n = nd_toml_node_at(ps->t, next);
     if (!n) {
         if (!(n = add_node(ps, next, inl >= 0 ? N_INLINE : dotted ? N_DOTTED : N_IMPLICIT)))
             return nd_error_set(ps->err, ND_ENOMEM, "out of memory");
@@ -413,13 +375,13 @@ static int read_header(parser *ps)
     char full[PATH_MAX_TOML];
     if ((rc = join(ps, full, path, parts[n - 1]))) return rc;
     nd_toml *t = ps->t;
-    entry *e = entry_at(t, full);
+    entry *e = nd_toml_entry_at(t, full);
     if (e && e->type != ND_TOML_TABLE) {
         char what[PATH_MAX_TOML + 80];
         snprintf(what, sizeof what, "[%s]: the key is already a value (line %d)", full, e->line);
         return fail(ps, what);
     }
-    node *h = node_at(t, full);
+    node *h = nd_toml_node_at(t, full);
     char what[3 * PATH_MAX_TOML + 120];
     if (h && array && h->kind != N_ARRAY) {
         snprintf(what, sizeof what, "[[%s]]: '%s' is already a table (line %d), not an array of tables", full,
@@ -755,8 +717,8 @@ static int read_pair(parser *ps, const char *base, long inl)
         if ((rc = walk(ps, path, parts[i], true, inl))) return rc;
     char full[PATH_MAX_TOML];
     if ((rc = join(ps, full, path, parts[n - 1]))) return rc;
-    const entry *e = entry_at(ps->t, full);
-    const node *nd = node_at(ps->t, full);
+    const entry *e = nd_toml_entry_at(ps->t, full);
+    const node *nd = nd_toml_node_at(ps->t, full);
     if (e || nd) {
         char what[PATH_MAX_TOML + 80];
         snprintf(what, sizeof what, "key '%s' is stated twice (first on line %d)", parts[n - 1],
@@ -813,16 +775,16 @@ static int read_pairs_inline(parser *ps, const char *path, long self)
     return ND_OK;
 }
 
-static void clear(nd_toml *t)
+void nd_toml_clear(nd_toml *t)
 {
     for (size_t i = 0; i < t->count; i++) free(t->items[i].value);
     t->count = 0;
     t->n_nodes = 0;
 }
 
-static int parse(nd_toml *t, nd_error *err)
+int nd_toml_parse_text(nd_toml *t, nd_error *err)
 {
-    clear(t);
+    nd_toml_clear(t);
     parser ps = {t, 0, 1, "", err, 0};
     if (t->len >= 3 && !memcmp(t->text, "\xEF\xBB\xBF", 3)) ps.p = 3;
     for (;;) {
@@ -897,7 +859,7 @@ int nd_toml_load(nd_toml **out, const char *path, nd_error *err)
         rc = nd_error_set(err, ND_EINPUT, "%s:%d: byte 0x%02x is not UTF-8: TOML files are UTF-8", path, line,
                           (unsigned char)t->text[bad]);
     }
-    if (!rc) rc = parse(t, err);
+    if (!rc) rc = nd_toml_parse_text(t, err);
     if (rc) {
         nd_toml_free(t);
         return rc;
@@ -909,173 +871,9 @@ int nd_toml_load(nd_toml **out, const char *path, nd_error *err)
 void nd_toml_free(nd_toml *t)
 {
     if (!t) return;
-    clear(t);
+    nd_toml_clear(t);
     free(t->items);
     free(t->nodes);
     free(t->text);
     free(t);
-}
-
-/* The entry of table.key. */
-static const entry *find(const nd_toml *t, const char *table, const char *key)
-{
-    char full[2 * PATH_MAX_TOML];
-    snprintf(full, sizeof full, "%s%s%s", table, table[0] ? "." : "", key);
-    return entry_at((nd_toml *)t, full);
-}
-
-const char *nd_toml_get(const nd_toml *t, const char *table, const char *key, int *line)
-{
-    const entry *e = find(t, table, key);
-    if (e && line) *line = e->line;
-    return e ? e->value : NULL;
-}
-
-nd_toml_type nd_toml_type_of(const nd_toml *t, const char *table, const char *key)
-{
-    const entry *e = find(t, table, key);
-    return e ? e->type : ND_TOML_NONE;
-}
-
-static const char *type_name(nd_toml_type type)
-{
-    return type == ND_TOML_STRING     ? "a string"
-           : type == ND_TOML_FLOAT    ? "a float"
-           : type == ND_TOML_BOOL     ? "a boolean"
-           : type == ND_TOML_DATETIME ? "a date"
-           : type == ND_TOML_ARRAY    ? "an array"
-           : type == ND_TOML_TABLE    ? "a table"
-                                      : "an integer";
-}
-
-int nd_toml_int(const nd_toml *t, const char *table, const char *key, int64_t min, int64_t max, int64_t *out,
-                int *line, nd_error *err)
-{
-    const entry *e = find(t, table, key);
-    if (line) *line = e ? e->line : 0;
-    if (!e) return ND_OK;
-    char name[2 * PATH_MAX_TOML];
-    snprintf(name, sizeof name, "%s%s%s", table, table[0] ? "." : "", key);
-    if (e->type != ND_TOML_INTEGER)
-        return nd_error_set(err, ND_EINPUT, "%s:%d: key '%s': %s%.40s%s is %s, not an integer", t->path,
-                            e->line, name, e->type == ND_TOML_STRING ? "\"" : "", e->value,
-                            e->type == ND_TOML_STRING ? "\"" : "", type_name(e->type));
-    if (!e->int_ok || e->ival < min || e->ival > max)
-        return nd_error_set(err, ND_EINPUT, "%s:%d: key '%s': %.40s is out of range (%lld to %lld)", t->path,
-                            e->line, name, e->value, (long long)min, (long long)max);
-    *out = e->ival;
-    return ND_OK;
-}
-
-int nd_toml_has_table(const nd_toml *t, const char *table)
-{
-    size_t n = strlen(table);
-    for (size_t i = 0; i < t->n_nodes; i++)
-        if (!strcmp(t->nodes[i].path, table)) return 1;
-    for (size_t i = 0; i < t->count; i++)
-        if (!strncmp(t->items[i].table, table, n) && (!t->items[i].table[n] || t->items[i].table[n] == '.'))
-            return 1;
-    return 0;
-}
-
-size_t nd_toml_count(const nd_toml *t)
-{
-    return t->count;
-}
-
-void nd_toml_entry(const nd_toml *t, size_t i, const char **table, const char **key, const char **value,
-                   int *line)
-{
-    const entry *e = &t->items[i];
-    if (table) *table = e->table;
-    if (key) *key = e->key;
-    if (value) *value = e->value;
-    if (line) *line = e->line;
-}
-
-/* Replaces [from, to) by with and parses again; on a failure the text stays as it was. */
-static int splice(nd_toml *t, size_t from, size_t to, const char *with, nd_error *err)
-{
-    size_t add = strlen(with), len = t->len - (to - from) + add;
-    char *s = malloc(len + 1);
-    if (!s) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    memcpy(s, t->text, from);
-    memcpy(s + from, with, add);
-    memcpy(s + from + add, t->text + to, t->len - to);
-    s[len] = '\0';
-    char *old = t->text;
-    size_t old_len = t->len;
-    t->text = s;
-    t->len = len;
-    int rc = parse(t, err);
-    if (rc) {
-        nd_error ignored = {0};
-        t->text = old;
-        t->len = old_len;
-        free(s);
-        parse(t, &ignored);
-        return rc;
-    }
-    free(old);
-    return ND_OK;
-}
-
-/* The offset just past the line holding offset at. */
-static size_t line_after(const nd_toml *t, size_t at)
-{
-    while (at < t->len && t->text[at] != '\n') at++;
-    return at < t->len ? at + 1 : at;
-}
-
-int nd_toml_set(nd_toml *t, const char *table, const char *key, const char *value, nd_error *err)
-{
-    const entry *e = find(t, table, key);
-    if (e) return splice(t, e->from, e->to, value, err);
-    const node *n = table[0] ? node_at(t, table) : NULL;
-    char line[1024];
-    if (n && n->kind == N_INLINE) { /* inside its braces: an inline table is not extended later */
-        size_t back = n->close;
-        while (back > 0 && (t->text[back - 1] == ' ' || t->text[back - 1] == '\t')) back--;
-        bool empty = back > 0 && t->text[back - 1] == '{';
-        const char *rel = table + n->root_len + (table[n->root_len] == '.' ? 1 : 0);
-        snprintf(line, sizeof line, "%s%s%s%s = %s", empty ? "" : ", ", rel, rel[0] ? "." : "", key, value);
-        return splice(t, back, back, line, err);
-    }
-    if (n && n->kind == N_DOTTED) { /* another dotted line after the table's last one */
-        size_t at = 0;
-        for (size_t i = 0; i < t->count; i++) {
-            size_t m = strlen(table);
-            const char *tb = t->items[i].table;
-            if (!strcmp(t->items[i].anchor, n->anchor) && !strncmp(tb, table, m) && (!tb[m] || tb[m] == '.'))
-                at = line_after(t, t->items[i].to);
-        }
-        const char *rel = table + strlen(n->anchor) + (n->anchor[0] ? 1 : 0);
-        bool newline_first = at == t->len && t->len && t->text[t->len - 1] != '\n';
-        snprintf(line, sizeof line, "%s%s.%s = %s\n", newline_first ? "\n" : "", rel, key, value);
-        return splice(t, at, at, line, err);
-    }
-    size_t at = (size_t)-1;
-    if (n && n->kind == N_HEADER) at = n->line_end;
-    if (!table[0]) at = 0;
-    for (size_t i = 0; at != (size_t)-1 && i < t->count; i++) /* after the table's last key */
-        if (!strcmp(t->items[i].anchor, table) && t->items[i].to >= at) at = line_after(t, t->items[i].to);
-    if (at == (size_t)-1) { /* a new table at the end */
-        snprintf(line, sizeof line, "%s[%s]\n%s = %s\n",
-                 t->len && t->text[t->len - 1] != '\n' ? "\n\n" : "\n", table, key, value);
-        return splice(t, t->len, t->len, line, err);
-    }
-    bool newline_first = at == t->len && t->len && t->text[t->len - 1] != '\n';
-    snprintf(line, sizeof line, "%s%s = %s\n", newline_first ? "\n" : "", key, value);
-    return splice(t, at, at, line, err);
-}
-
-const char *nd_toml_text(const nd_toml *t, size_t *len)
-{
-    if (len) *len = t->len;
-    return t->text;
-}
-
-int nd_toml_write(const nd_toml *t, const char *path, nd_error *err)
-{
-    return nd_write_file_atomic(path, t->text, t->len, err);
 }
