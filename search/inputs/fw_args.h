@@ -1,7 +1,7 @@
 /*
  * fw_args.h — a launch script's --flags and shell variables as bash would pass them
  * (fw_args.c), shared by the Megatron reader (fw_megatron.c) and its write-back
- * (fw_megatron_write.c).
+ * (fw_megatron_write.c, fw_megatron.h).
  */
 #ifndef ND_INPUTS_FW_ARGS_H
 #define ND_INPUTS_FW_ARGS_H
@@ -72,12 +72,5 @@ int64_t fw_args_world_size(args_doc *d);
 /* Which Megatron the arguments are for (train.framework): megatron, megatron-legacy,
  * megatron-deepspeed or mindspeed. */
 const char *fw_args_flavour(const args_doc *d);
-
-/* The Megatron format's write-back (fw_megatron_write.c; the format's table entry is in
- * fw_megatron.c): the fw_format writer's contract (fw_formats.h). */
-struct nd_run;
-struct nd_config_choice;
-int fw_megatron_write(const struct nd_run *run, const struct nd_config_choice *c, const char *dir,
-                      char *written, size_t size, nd_error *err);
 
 #endif

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "fw_args.h"
+#include "fw_megatron.h"
 #include "nd/base/io.h"
 #include "nd/base/text.h"
 #include "nd/base/array.h"
