@@ -5,7 +5,7 @@
  * The layer is walked operator by operator, as Megatron-LM runs it: GEMMs
  * (forward, input-gradient and weight-gradient shapes priced separately),
  * fused attention, memory-bound kernels, and the collectives TP/SP, EP and
- * CP add. The same walk records the activations each operator keeps for the
+ * CP add (layer_comm.c). The same walk records the activations each operator keeps for the
  * backward pass, following Korthikanti et al. 2022 ("Reducing Activation
  * Recomputation in Large Transformer Models", arXiv:2205.05198, §4), so that
  * for a GPT layer without flash attention the totals are their
@@ -16,49 +16,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "nd/costmodel/collective.h"
 #include "kernels.h"
-
-/* Work of one pass, split the way the schedule and the parts need it. */
-typedef struct acc {
-    double fwd, dgrad, wgrad; /* ms */
-    double flops;             /* forward FLOPs */
-    double kernels_fwd, kernels_bwd;
-    double ops_fwd, ops_bwd; /* host operators (each kernel-launching call counts one) */
-    double col_dgrad;        /* input-gradient GEMMs of the column-parallel linears (QKV, FC1):
-                                what SP's weight-gradient re-gather overlaps */
-    double gemm_fwd;         /* the forward GEMMs' share of fwd */
-    double mm_out_bytes;     /* the forward GEMMs' outputs */
-} acc;
-
-/* Activation bytes a layer keeps, by what selective recompute may drop. */
-typedef struct kept {
-    double always;      /* kept in every mode but full */
-    double core_attn;   /* attention scores/softmax/dropout (s^2 terms), flash's softmax stats */
-    double activation;  /* the MLP activation function's output */
-    double norm;        /* the norms' outputs */
-    double mla_up;      /* MLA's per-head Q, K, V from the up-projections (and rotary) */
-    double moe_act;     /* the routed experts' activation output (Megatron's moe_act) */
-    double fp8_able;    /* of `always`: GEMM inputs Transformer Engine keeps in FP8 under FP8 */
-    double swiglu_in;   /* of `always`: the routed experts' gated-activation inputs */
-    double score_grads; /* transient in backward: unfused attention's score gradients */
-} kept;
-
-/* Derived sizes of one micro-batch on one device. */
-typedef struct dims {
-    const nd_device *d;
-    nd_gemm_precision linear; /* the linear layers' GEMMs (FP8 when the run uses it) */
-    nd_gemm_precision other;  /* attention's batched GEMMs, router, head: never FP8 */
-    bool eager;               /* norms, rotary and gated activations as eager PyTorch ops */
-    const nd_train *t;
-    const nd_model *m;
-    nd_layer_shape sh;
-    double e;      /* bytes per activation element */
-    double T;      /* tokens through the GEMMs: MBS x seq / CP */
-    double Tn;     /* tokens through norms, dropout, residual: T / TP under SP */
-    double s, s_q; /* sequence, and queries per CP rank */
-    double h;
-} dims;
+#include "layer_internal.h"
+#include "nd/costmodel/collective.h"
 
 /* A GEMM of M x N x K in precision p, forward and both backward GEMMs: one kernel forward,
  * two backward, one host operator each way (the autograd node launches both). */
@@ -391,147 +351,6 @@ static void moe(acc *a, kept *k, const dims *x, acc *act, acc *act_moe, double *
     *dispatch_bytes = 2 * e * M * x->h;
 }
 
-/* An exposed collective: hidden behind `window` ms of compute when overlap is on. */
-static double exposed(double comm_ms, bool overlap, double window_ms)
-{
-    return nd_overlapped_ms(comm_ms, overlap, window_ms);
-}
-
-/* Exposed communication of one layer pass, and the collectives it launches. */
-typedef struct comm {
-    double fwd_ms, bwd_ms;
-    double kernels_fwd, kernels_bwd;
-    double bytes_fwd, bytes_bwd; /* the tensors the collectives read and write (held buffers) */
-} comm;
-
-/* TP/SP: one all-reduce of T x h per block and pass (Shoeybi et al. 2019), or under SP an
- * all-gather before and a reduce-scatter after (Korthikanti et al. 2022 §4.2.2), the same
- * bytes. Under SP the backward gathers the column-parallel linears' inputs again for their
- * weight gradients, behind their input-gradient GEMMs (Megatron-LM's
- * LinearWithGradAccumulationAndAsyncCommunication; Transformer Engine likewise). A MoE
- * block needs them only when its experts or shared experts are tensor-split. */
-static comm tp_comm(const dims *x, nd_layer_kind kind, const acc *att, const acc *ffn, const acc *core)
-{
-    comm c = {0, 0, 0, 0, 0, 0};
-    const nd_layer_shape *sh = &x->sh;
-    const nd_device *d = x->d;
-    bool overlap = nd_train_tp_comm_overlap(x->t);
-    double bytes = x->e * x->T * x->h;
-    nd_group tp = {sh->tp, 1}, etp = {sh->etp, 1};
-    double att_comm = nd_collective_ms(d, ND_COLL_ALL_REDUCE, tp, bytes);
-    bool ffn_split = kind == ND_LAYER_DENSE || sh->etp > 1 || (x->m->shared_experts && sh->tp > 1);
-    double ffn_comm = !ffn_split ? 0.0
-                      : kind == ND_LAYER_MOE && sh->etp > 1
-                          ? nd_collective_ms(d, ND_COLL_ALL_REDUCE, etp, bytes)
-                          : att_comm;
-    c.fwd_ms = exposed(att_comm, overlap, att->fwd - core->fwd) + exposed(ffn_comm, overlap, ffn->fwd);
-    c.bwd_ms = exposed(att_comm, overlap, att->dgrad + att->wgrad) +
-               exposed(ffn_comm, overlap, ffn->dgrad + ffn->wgrad);
-    double blocks = (sh->tp > 1 ? 1 : 0) + (ffn_comm > 0 ? 1 : 0);
-    double per_block = sh->sp ? 2 : 1; /* all-gather + reduce-scatter, or one all-reduce */
-    c.kernels_fwd = c.kernels_bwd = blocks * per_block;
-    /* an all-reduce works in place on T x h; a gather or scatter reads or writes T x h / TP too */
-    double tensor = sh->sp ? bytes * (1 + 1 / (double)sh->tp) : bytes;
-    c.bytes_fwd = c.bytes_bwd = blocks * per_block * tensor;
-    if (sh->sp && sh->tp > 1) {
-        double regather = nd_collective_ms(d, ND_COLL_ALL_GATHER, tp, bytes);
-        c.bwd_ms += exposed(regather, true, att->col_dgrad);
-        if (ffn_comm > 0) c.bwd_ms += exposed(regather, true, ffn->col_dgrad);
-        c.kernels_bwd += blocks;
-        c.bytes_bwd += blocks * tensor;
-    }
-    return c;
-}
-
-double nd_moe_remote_nodes(const nd_model *m, double nodes)
-{
-    double k = (double)m->experts_per_token, A = nodes;
-    if (m->router_groups > 0 && m->router_group_topk > 0) {
-        double groups_per_node = (double)m->router_groups / nodes;
-        A = fmin(nodes, groups_per_node >= 1 ? ceil((double)m->router_group_topk / groups_per_node)
-                                             : (double)m->router_group_topk / groups_per_node);
-    }
-    if (A <= 1) return 0;
-    return A * (1 - pow(1 - 1 / A, k)) * (nodes - 1) / nodes;
-}
-
-/* EP: the dispatch and combine forward, and again backward (the gradients, 16-bit both ways),
- * priced as the dispatcher runs them (nd_dispatch_ms); the busiest rank waits for its share. */
-static comm ep_comm(const dims *x, double dispatch_bytes)
-{
-    comm c = {0, 0, 0, 0, 0, 0};
-    const nd_train *t = x->t;
-    nd_group ep = {x->sh.ep, x->sh.etp};
-    double tokens = x->T * (double)x->sh.etp / (double)x->sh.tp; /* entering one rank's dispatch */
-    double copies = (double)x->m->experts_per_token, h = x->h, e = x->e;
-    bool dedup = t->moe_dispatcher == ND_MOE_DEEPEP;
-    double remote = nd_moe_remote_nodes(x->m, nd_group_nodes(x->d, ep));
-    double dispatch =
-        nd_dispatch_ms(x->d, ep, tokens, copies, remote, h * (t->moe_dispatch_fp8 ? 1 : e), dedup);
-    double combine = nd_dispatch_ms(x->d, ep, tokens, copies, remote, h * e, dedup);
-    /* exposed here; a schedule that pairs micro-batches hides it at the stage (stage.c) */
-    c.fwd_ms = t->moe_imbalance * (dispatch + combine);
-    c.bwd_ms = t->moe_imbalance * 2 * combine;
-    c.kernels_fwd = c.kernels_bwd = 2;
-    c.bytes_fwd = c.bytes_bwd = 2 * dispatch_bytes; /* each exchange's input and output */
-    return c;
-}
-
-/* CP. Ring (Liu et al. 2023, Ring Attention; Megatron's p2p): CP-1 steps, each passing one
- * K/V block to the next rank while the current block's attention runs; backward also
- * returns the K/V gradients. What a step's transfer takes beyond its block's attention is
- * exposed. All-to-all (Jacobs et al. 2023, DeepSpeed-Ulysses): Q, K, V (one fused exchange)
- * are swapped from sequence to head sharding before attention and the output back after,
- * and the same backward, with nothing to hide behind. */
-static comm cp_comm(const dims *x, const acc *core)
-{
-    comm c = {0, 0, 0, 0, 0, 0};
-    const nd_model *m = x->m;
-    const nd_layer_shape *sh = &x->sh;
-    double kv_width =
-        m->attention == ND_ATTN_MLA
-            ? (double)m->heads * (double)(m->qk_nope_head_dim + m->qk_rope_head_dim + m->v_head_dim)
-            : 2.0 * (double)(m->kv_heads * m->head_dim);
-    double q_width = m->attention == ND_ATTN_MLA
-                         ? (double)m->heads * (double)(m->qk_nope_head_dim + m->qk_rope_head_dim)
-                         : (double)(m->heads * m->head_dim);
-    double o_width = m->attention == ND_ATTN_MLA ? (double)(m->heads * m->v_head_dim) : q_width;
-    nd_group cp = {sh->cp, sh->tp};
-    double tp = (double)sh->tp, steps = (double)(sh->cp - 1), n = (double)sh->cp;
-    if (x->t->cp_comm == ND_CP_A2A) {
-        double qkv = nd_collective_ms(x->d, ND_COLL_ALL_TO_ALL, cp, x->e * x->T * (q_width + kv_width) / tp);
-        double out = nd_collective_ms(x->d, ND_COLL_ALL_TO_ALL, cp, x->e * x->T * o_width / tp);
-        c.fwd_ms = c.bwd_ms = qkv + out;
-        c.kernels_fwd = c.kernels_bwd = 2;
-        c.bytes_fwd = c.bytes_bwd = 2 * x->e * x->T * (q_width + kv_width + o_width) / tp;
-        return c;
-    }
-    double block = x->e * x->T * kv_width / tp;
-    if (x->t->cp_comm == ND_CP_ALLGATHER) {
-        /* All-gather (Llama 3 §3.3.2, torchtitan's allgather rotation): K and V gathered from
-         * every rank before the attention, their gradients reduce-scattered after the
-         * backward; nothing to hide behind (the attention needs all of it). */
-        c.fwd_ms = nd_collective_ms(x->d, ND_COLL_ALL_GATHER, cp, block * n);
-        c.bwd_ms = c.fwd_ms + nd_collective_ms(x->d, ND_COLL_REDUCE_SCATTER, cp, block * n);
-        c.kernels_fwd = 1;
-        c.kernels_bwd = 2;
-        c.bytes_fwd = 2 * block * n;
-        c.bytes_bwd = 4 * block * n;
-        return c;
-    }
-    /* A step's transfer runs beside the block's attention: what it takes beyond it is
-     * exposed, and every step pays its set-up (the collective's fixed cost) whatever the block:
-     * at 2-8k tokens the blocks are too short to hide it. */
-    double p2p = nd_collective_ms(x->d, ND_COLL_P2P, cp, block),
-           p2p_b = nd_collective_ms(x->d, ND_COLL_P2P, cp, 2 * block);
-    c.fwd_ms = steps * exposed(p2p, true, core->fwd / n);
-    c.bwd_ms = steps * exposed(p2p_b, true, core->dgrad / n);
-    c.kernels_fwd = c.kernels_bwd = 2 * steps; /* a send and a receive per step */
-    c.bytes_fwd = 2 * steps * block;
-    c.bytes_bwd = 2 * steps * 2 * block;
-    return c;
-}
-
 /* Time, launches and host work of each recompute mode: what the layer runs once (forward,
  * backward, their communication), plus what each mode repeats in backward. */
 static void layer_modes(const dims *x, nd_layer_kind kind, const acc *all, const acc *replay_sel,
@@ -644,10 +463,11 @@ void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const 
     out->model_flops = all.flops;
 
     comm none = {0, 0, 0, 0, 0, 0};
-    comm tp =
-        sh->tp > 1 || (kind == ND_LAYER_MOE && sh->etp > 1) ? tp_comm(&x, kind, &att, &ffn, &core) : none;
-    comm ep = kind == ND_LAYER_MOE && sh->ep > 1 ? ep_comm(&x, dispatch) : none;
-    comm cp = sh->cp > 1 ? cp_comm(&x, &core) : none;
+    comm tp = sh->tp > 1 || (kind == ND_LAYER_MOE && sh->etp > 1)
+                  ? nd_layer_tp_comm(&x, kind, &att, &ffn, &core)
+                  : none;
+    comm ep = kind == ND_LAYER_MOE && sh->ep > 1 ? nd_layer_ep_comm(&x, dispatch) : none;
+    comm cp = sh->cp > 1 ? nd_layer_cp_comm(&x, &core) : none;
     if (kind == ND_LAYER_MOE && sh->ep > 1) out->buffer_bytes = 2 * dispatch;
 
     /* Recompute modes: what each repeats in backward, and what each keeps. Selective is
