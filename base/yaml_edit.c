@@ -351,6 +351,22 @@ static int add_use(nd_yaml_edit *e, size_t at, const char *value, nd_error *err)
     return ND_OK;
 }
 
+/* Puts `lead value` in place of [from, to). What follows a quoted scalar may touch it
+ * (`'x'#c` is a scalar and a comment); after a plain scalar it would join the value, so a
+ * blank goes between. */
+static int splice_value(nd_yaml_edit *e, size_t from, size_t to, const char *lead, const char *value,
+                        nd_error *err)
+{
+    bool touching =
+        to < e->len && e->text[to] != ' ' && e->text[to] != '\t' && !break_at(e->text, e->len, to);
+    char *with = malloc(strlen(lead) + strlen(value) + 2);
+    if (!with) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    sprintf(with, "%s%s%s", lead, value, touching ? " " : "");
+    int rc = splice(e, from, to, with, err);
+    free(with);
+    return rc;
+}
+
 /* Replaces a present key's value: from the end of the key to the end of the value's
  * content, so a trailing comment stays. An anchor (&name) and a tag before the value stay
  * too, so the aliases of the anchor take the new value; an alias (*name) is left for
@@ -369,20 +385,9 @@ static int replace_value(nd_yaml_edit *e, nd_yaml *y, yaml_node_t *key, yaml_nod
         /* `&name::x` holds the scalar "::x": a new value needs a blank after the name */
         bool blank = start > 0 && (e->text[start - 1] == ' ' || e->text[start - 1] == '\t' ||
                                    break_before(e->text, start));
-        if (blank) return splice(e, start, to, value, err);
-        char *spaced = malloc(strlen(value) + 2);
-        if (!spaced) return nd_error_set(err, ND_ENOMEM, "out of memory");
-        sprintf(spaced, " %s", value);
-        int rc = splice(e, start, to, spaced, err);
-        free(spaced);
-        return rc;
+        return splice_value(e, start, to, blank ? "" : " ", value, err);
     }
-    char *with = malloc(strlen(value) + 3);
-    if (!with) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    sprintf(with, ": %s", value);
-    int rc = splice(e, colon < to ? colon : from, to, with, err);
-    free(with);
-    return rc;
+    return splice_value(e, colon < to ? colon : from, to, ": ", value, err);
 }
 
 /* `key: *name` holding a mapping nd writes into: becomes `key:` with `<<: *name` under it,

@@ -133,6 +133,21 @@ static void yaml_line_breaks_as_libyaml_counts(void **state)
     nd_yaml_edit_free(e);
 }
 
+/* A quoted value that a comment touches (`'x'#c`: libyaml reads the scalar x, then the
+ * comment): replaced by a plain value, a blank must go between, or `1000#c` would be read
+ * back as the value (found by fuzz_yaml_edit; the expected texts by hand). */
+static void yaml_value_touching_comment(void **state)
+{
+    (void)state;
+    nd_yaml_edit *e;
+    nd_error err = {0};
+    assert_int_equal(nd_yaml_edit_open(&e, write_temp("a: 'x'#c\nb: &n \"y\"#d\n"), &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "a", "1000", &err), 0);
+    assert_int_equal(nd_yaml_edit_set_path(e, "b", "7", &err), 0);
+    assert_string_equal(nd_yaml_edit_text(e, NULL), "a: 1000 #c\nb: &n 7 #d\n");
+    nd_yaml_edit_free(e);
+}
+
 /* Anchors and aliases (issue 25: write-back exited "found undefined alias" after dropping
  * &dp with the old value). Each expected text by hand from yaml_edit.h's rules: an anchored
  * value changes after its anchor (its aliases follow); a value set where an alias is stays
@@ -263,6 +278,7 @@ int main(void)
         cmocka_unit_test(toml_read_and_edit),
         cmocka_unit_test(toml_errors_name_the_line),
         cmocka_unit_test(yaml_line_breaks_as_libyaml_counts),
+        cmocka_unit_test(yaml_value_touching_comment),
         cmocka_unit_test(yaml_anchors_and_aliases),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
