@@ -31,7 +31,7 @@ set(ND_FUZZ_TARGETS
   log:nd_classify round:nd_classify csv_table:nd_charts safetensors:nd_session
   kernel_tables:nd_session
   toml:nd_base
-  torchtitan:nd_inputs
+  torchtitan:nd_inputs megatron:nd_inputs mindformers:nd_inputs mindspeed:nd_inputs
   yaml_edit:nd_base)
 set(ND_FUZZ_NAMES "")
 foreach(pair IN LISTS ND_FUZZ_TARGETS)
@@ -41,6 +41,9 @@ foreach(pair IN LISTS ND_FUZZ_TARGETS)
   set(sources ${ND_FUZZ_SRC}/fuzz_${name}.c)
   if(lib STREQUAL "nd_classify")
     list(APPEND sources ${ND_FUZZ_SRC}/fuzz_classify_common.c)
+  endif()
+  if(lib STREQUAL "nd_inputs")
+    list(APPEND sources ${ND_FUZZ_SRC}/fuzz_framework_common.c)
   endif()
   add_executable(fuzz_${name} ${sources})
   target_link_libraries(fuzz_${name} PRIVATE nd_fuzz_util ${lib})

@@ -12,7 +12,7 @@ rm -rf "$out"
 targets="classified run hf_config ratios search_config devices chrome ascend_steps ascend_comm log round"
 targets="$targets csv_table safetensors"
 targets="$targets kernel_tables"
-targets="$targets toml torchtitan"
+targets="$targets toml torchtitan megatron mindformers mindspeed"
 targets="$targets yaml_edit"
 for t in $targets; do
   mkdir -p "$out/$t"
@@ -64,6 +64,13 @@ put toml "$root"/samples/frameworks/*.toml "$root"/samples/logs/*.toml "$root"/t
     "$root"/tests/data/torchtitan/*.toml
 put torchtitan "$root"/samples/frameworks/*.toml "$root"/tests/bad/run/torchtitan_*.toml \
     "$root"/tests/data/torchtitan/*.toml
+# The other framework readers and their write-back: the samples, the real public configs
+# and the hostile inputs of the reliability rounds.
+put megatron "$root"/samples/frameworks/*.sh "$root"/samples/frameworks/real/*.sh "$root"/tests/mega/*.sh \
+    "$root"/tests/bad/run_bad.sh "$root"/tests/nd_compat/configs/*.sh
+put mindformers "$root"/samples/frameworks/mindformers_*.yaml "$root"/samples/frameworks/real/*.yaml \
+    "$root"/samples/frameworks/yaml/*.yaml "$root"/tests/nd_compat/configs/*.yaml
+put mindspeed "$root"/samples/frameworks/*.json "$root"/tests/nd_compat/configs/*.json
 sh "$root/tests/nd_compat/tiny_moe.sh" "$out/moe.tmp" && cp "$out/moe.tmp/model.safetensors" "$out/safetensors/tiny_moe.safetensors"
 sh "$root/tests/nd_compat/tiny_moe.sh" "$out/moe.tmp" 6 && cp "$out/moe.tmp/model.safetensors" "$out/safetensors/tiny_moe_6.safetensors"
 rm -rf "$out/moe.tmp"

@@ -1,0 +1,14 @@
+/* fuzz_mindspeed.c — libFuzzer target: ND's MindSpeed json read with
+ * nd_config_load -f mindspeed and written back with the strategy it states
+ * (fuzz_framework_common.h says what aborts). */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fuzz_framework_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    return fuzz_framework_round_trip(data, size, "mindspeed", "config.json");
+}
