@@ -7,7 +7,11 @@
  *             them back exactly: an all-reduce of 64 MiB on 8 ranks of a node at 150 GB/s and
  *             20 us takes 20 + 2 x 7/8 x 67108864 / 150e3 = 802.937 us; across 2 nodes of 8 at a
  *             ring rate of 8 x 10 GB/s and 30 us, 30 + 2 x 15/16 x 67108864 / 80e3 = 1602.864 us;
- *             nccl-tests' 2 ranks at 100 GB/s and 10 us, 10 + 67108864 / 100e3 = 681.089 us. */
+ *             nccl-tests' 2 ranks at 100 GB/s and 10 us, 10 + 67108864 / 100e3 = 681.089 us;
+ *   hccl_test an all-gather of 2 ranks prints each NPU's buffer s and the whole operation's
+ *             bandwidth 2s / t: rows made at 100 GB/s and 10 us, t = 10 + (1/2) 2s / 100e3, so
+ *             the whole 64 MiB (s = 32 MiB) takes 10 + 33554432 / 100e3 = 345.544 us; read as s
+ *             alone, the fit would give 10 + 67108864 / 100e3 = 681.089 us. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -166,6 +170,48 @@ static void nccl_tests_output(void **state)
     nd_device_table_free(&t);
 }
 
+/* hccl_test's output (CANN tools/hccl_test): the mpirun line gives the group, the binary the
+ * operation, every rank prints its row (the slowest counts), NULL is an unchecked row. */
+static void hccl_test_output(void **state)
+{
+    (void)state;
+    char text[8192];
+    size_t used = (size_t)snprintf(text, sizeof text,
+                                   "$ mpirun -n 2 ./bin/all_gather_test -b 1M -e 1G -f 4 -p 2\n"
+                                   "the minbytes is 1048576, maxbytes is 1073741824, iters is 20, "
+                                   "warmup_iters is 5\n"
+                                   "data_size(Bytes): | aveg_time(us): | alg_bandwidth(GB/s): | "
+                                   "check_result:\n");
+    for (double s = 1048576; s <= 1073741824; s *= 4) {
+        double us = 10 + s / 100e3;
+        used += (size_t)snprintf(text + used, sizeof text - used, "%.0f | %.2f | %.5f | NULL\n", s, us,
+                                 2 * s / us / 1e3);
+        used += (size_t)snprintf(text + used, sizeof text - used, "%.0f | %.2f | %.5f | success\n", s, us - 1,
+                                 2 * s / (us - 1) / 1e3); /* the other rank, faster */
+    }
+    file("hccl_all_gather.log", text);
+    nd_device_table t;
+    nd_error err = {0};
+    const nd_device *d =
+        load(&t, "devices:\n  LAB:\n    base: A2\n    kernel_tables: hccl_all_gather.log\n", &err);
+    if (!d) fail_msg("%s", err.message);
+    double us = 1e3 * nd_collective_ms(d, ND_COLL_ALL_GATHER, (nd_group){2, 1}, 67108864);
+    if (fabs(us - 345.54432) >= 1e-4 * 345.5) fail_msg("%.4f us", us);
+    nd_device_table_free(&t);
+    /* without its command line the group is unknown; a failed check is no measurement */
+    file("hccl_bare.log", "data_size(Bytes): | aveg_time(us): | alg_bandwidth(GB/s): | check_result:\n"
+                          "8192 | 30.00 | 0.27307 | success\n");
+    assert_null(load(&t, "devices:\n  LAB:\n    base: A2\n    kernel_tables: hccl_bare.log\n", &err));
+    assert_non_null(strstr(err.message, "hccl_bare.log:1: hccl_test output without its command"));
+    nd_device_table_free(&t);
+    file("hccl_failed.log", "mpirun -np 8 all_reduce_test -p 8\n"
+                            "data_size(Bytes): | aveg_time(us): | alg_bandwidth(GB/s): | check_result:\n"
+                            "8192 | 30.00 | 0.27307 | failed\n");
+    assert_null(load(&t, "devices:\n  LAB:\n    base: A2\n    kernel_tables: hccl_failed.log\n", &err));
+    assert_non_null(strstr(err.message, "hccl_failed.log:3: check_result 'failed'"));
+    nd_device_table_free(&t);
+}
+
 /* nd-classify's --kernels CSV of a profiled step (written by nd-classify from
  * tests/data/classify/kernel_shapes.json): the aten::mm row of 4096 x 4096 x 8192 at 269.488
  * TFLOP/s becomes a GEMM point at 269.488 / 1000 of LAB's peak; the class and attention rows are
@@ -227,8 +273,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gemm_at_measured_fraction), cmocka_unit_test(collectives_fitted_back),
-        cmocka_unit_test(nccl_tests_output),         cmocka_unit_test(kernels_csv_of_a_round),
-        cmocka_unit_test(bad_tables_refused),
+        cmocka_unit_test(nccl_tests_output),         cmocka_unit_test(hccl_test_output),
+        cmocka_unit_test(kernels_csv_of_a_round),    cmocka_unit_test(bad_tables_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,12 +1,14 @@
 /*
  * device_tables.c — kernel tables from the measurements engineers already have: a GEMM sweep
  * CSV (precision, m, n, k, TFLOP/s or time), a collectives CSV (op, ranks, bytes, time), the
- * text nccl-tests prints, and the --kernels CSV nd-classify writes from a profiled round. GEMMs
+ * text nccl-tests and hccl_test print (device_tables_tools.c), and the --kernels CSV nd-classify
+ * writes from a profiled round. GEMMs
  * become points at their fraction of the device's peak; collectives are fitted, per operation
  * and link tier, to nd's own forms (a fixed time per group size and an efficiency on the link).
  * docs/devices.md §Measured tables.
  */
 #include "device_tables.h"
+#include "device_tables_internal.h"
 
 #include <csv.h>
 #include <ctype.h>
@@ -20,10 +22,8 @@
 #include "nd/base/units.h"
 #include "nd/costmodel/collective.h"
 
-#define CELLS_MAX  64
-#define CELL_CHARS 128
-#define SHAPE_MAX  1099511627776.0 /* 2^40: far beyond any GEMM dimension */
-#define POINTS_MAX 1000000
+#define CELLS_MAX 64
+#define SHAPE_MAX 1099511627776.0 /* 2^40: far beyond any GEMM dimension */
 /* A GEMM measured above its precision's peak by more than this is a unit slip, not a
  * measurement (clocks above base may give a few per cent). */
 #define EFFICIENCY_SLACK 1.10
@@ -33,14 +33,6 @@ typedef struct cells {
     size_t count;
     bool too_many, too_long;
 } cells;
-
-typedef struct reader {
-    const char *path;
-    const nd_device *d;
-    nd_kernel_tables *t;
-    nd_error *err;
-    int line;
-} reader;
 
 static int bad(const reader *r, const char *column, const char *what, const char *value)
 {
@@ -88,19 +80,6 @@ static int split_line(const reader *r, const char *line, size_t len, cells *c)
         return nd_error_set(r->err, ND_EINPUT, "%s:%d: a cell longer than %d characters", r->path, r->line,
                             CELL_CHARS - 1);
     return ND_OK;
-}
-
-/* The next line of text from *at: its start and length (no line break); false at the end. */
-static bool next_line(const char *text, size_t len, size_t *at, const char **line, size_t *line_len)
-{
-    if (*at >= len) return false;
-    size_t from = *at, to = from;
-    while (to < len && text[to] != '\n') to++;
-    *at = to < len ? to + 1 : to;
-    if (to > from && text[to - 1] == '\r') to--;
-    *line = text + from;
-    *line_len = to - from;
-    return true;
 }
 
 static bool blank_or_comment(const char *line, size_t len)
@@ -184,25 +163,10 @@ static int pass_of(const reader *r, const char *column, const char *text, nd_gem
 
 /* Appends one item of `size` bytes to an array of *count, doubling its room when the count
  * reaches a power of two (the room is then always the next power of two). */
-static int append(const reader *r, void **items, size_t *count, size_t size, const void *item,
-                  const char *what)
-{
-    if (*count >= POINTS_MAX)
-        return nd_error_set(r->err, ND_EINPUT, "%s:%d: more than %d %s", r->path, r->line, POINTS_MAX, what);
-    if ((*count & (*count - 1)) == 0) {
-        void *grown = realloc(*items, (*count ? 2 * *count : 1) * size);
-        if (!grown) return nd_error_set(r->err, ND_ENOMEM, "out of memory");
-        *items = grown;
-    }
-    memcpy((char *)*items + *count * size, item, size);
-    (*count)++;
-    return ND_OK;
-}
-
 static int add_gemm(const reader *r, nd_gemm_point p)
 {
     void *items = r->t->gemm; /* through a void *, not a cast of &gemm (strict aliasing) */
-    int rc = append(r, &items, &r->t->gemm_count, sizeof p, &p, "GEMM points");
+    int rc = nd_tables_append(r, &items, &r->t->gemm_count, sizeof p, &p, "GEMM points");
     r->t->gemm = items;
     return rc;
 }
@@ -210,7 +174,7 @@ static int add_gemm(const reader *r, nd_gemm_point p)
 static int add_grouped(const reader *r, nd_grouped_point p)
 {
     void *items = r->t->grouped;
-    int rc = append(r, &items, &r->t->grouped_count, sizeof p, &p, "grouped GEMM points");
+    int rc = nd_tables_append(r, &items, &r->t->grouped_count, sizeof p, &p, "grouped GEMM points");
     r->t->grouped = items;
     return rc;
 }
@@ -306,49 +270,6 @@ static int kernels_row(const reader *r, const cells *h, const cells *row, size_t
 
 /* ---- collectives ---------------------------------------------------------------------------- */
 
-typedef struct coll_point {
-    int op, tier;
-    double ranks, per_node, bytes, time_us;
-} coll_point;
-
-typedef struct coll_points {
-    coll_point *items;
-    size_t count;
-} coll_points;
-
-static int op_of(const char *text)
-{
-    static const struct {
-        const char *name;
-        int op;
-    } names[] = {{"all_reduce", ND_COLL_ALL_REDUCE},
-                 {"allreduce", ND_COLL_ALL_REDUCE},
-                 {"reduce_scatter", ND_COLL_REDUCE_SCATTER},
-                 {"reducescatter", ND_COLL_REDUCE_SCATTER},
-                 {"all_gather", ND_COLL_ALL_GATHER},
-                 {"allgather", ND_COLL_ALL_GATHER},
-                 {"all_to_all", ND_COLL_ALL_TO_ALL},
-                 {"alltoall", ND_COLL_ALL_TO_ALL},
-                 {"all2all", ND_COLL_ALL_TO_ALL},
-                 {"p2p", ND_COLL_P2P},
-                 {"sendrecv", ND_COLL_P2P}};
-    for (size_t i = 0; i < ND_ARRAY_LEN(names); i++)
-        if (!strcmp(text, names[i].name)) return names[i].op;
-    return -1;
-}
-
-static int add_coll(const reader *r, coll_points *pts, coll_point p)
-{
-    if (p.per_node > r->d->devices_per_node)
-        return nd_error_set(r->err, ND_EINPUT,
-                            "%s:%d: %g ranks a node, more than the device's devices_per_node (%d)", r->path,
-                            r->line, p.per_node, r->d->devices_per_node);
-    void *items = pts->items;
-    int rc = append(r, &items, &pts->count, sizeof p, &p, "collective rows");
-    pts->items = items;
-    return rc;
-}
-
 /* op, ranks, bytes, time_us, and nodes (optional, 1): one measured call. */
 static int coll_row(const reader *r, const cells *h, const cells *row, coll_points *pts)
 {
@@ -356,7 +277,7 @@ static int coll_row(const reader *r, const cells *h, const cells *row, coll_poin
     int ct = column_of(h, "time_us"), cnodes = column_of(h, "nodes");
     coll_point p = {0};
     const char *op = (size_t)co < row->count ? row->text[co] : "";
-    if ((p.op = op_of(op)) < 0)
+    if ((p.op = nd_tables_op_of(op)) < 0)
         return bad(r, "op", "is not a collective (all_reduce, reduce_scatter, all_gather, all_to_all, p2p)",
                    op);
     double nodes = 1;
@@ -371,7 +292,7 @@ static int coll_row(const reader *r, const cells *h, const cells *row, coll_poin
                    (size_t)cnodes < row->count ? row->text[cnodes] : "1");
     p.tier = nodes > 1 ? ND_TIER_INTER : ND_TIER_INTRA;
     p.per_node = p.ranks / nodes;
-    return add_coll(r, pts, p);
+    return nd_tables_add_coll(r, pts, p);
 }
 
 /* The bandwidth part of a call at efficiency 1 on its tier, no latency: what nd's collective
@@ -457,119 +378,6 @@ static void fit_collectives(const nd_device *d, const coll_points *pts, nd_kerne
         for (int op = 0; op < ND_COLLECTIVES; op++) fit_one(d, pts, op, tier, &t->collective[tier][op]);
 }
 
-/* ---- nccl-tests' output --------------------------------------------------------------------- */
-
-static bool is_nccl_tests(const char *text, size_t len)
-{
-    static const char *const marks[] = {"# nThread ", "# Collective test starting", "#  Rank "};
-    size_t scan = len < 65536 ? len : 65536;
-    for (size_t i = 0; i < ND_ARRAY_LEN(marks); i++) {
-        size_t m = strlen(marks[i]);
-        for (size_t at = 0; at + m <= scan; at++)
-            if ((at == 0 || text[at - 1] == '\n') && !memcmp(text + at, marks[i], m)) return true;
-    }
-    return false;
-}
-
-/* Whitespace-separated words of a line, at most `max`. */
-static size_t words(const char *line, size_t len, char out[][CELL_CHARS], size_t max)
-{
-    size_t n = 0, i = 0;
-    while (i < len && n < max) {
-        while (i < len && isspace((unsigned char)line[i])) i++;
-        size_t from = i;
-        while (i < len && !isspace((unsigned char)line[i])) i++;
-        if (i == from) break;
-        size_t w = i - from < CELL_CHARS ? i - from : CELL_CHARS - 1;
-        memcpy(out[n], line + from, w);
-        out[n++][w] = '\0';
-    }
-    return n;
-}
-
-/* The operation from "# Collective test starting: all_reduce_perf", else the file's name. */
-static int nccl_op(const char *path, const char *text, size_t len)
-{
-    static const char *const names[] = {"all_reduce", "reduce_scatter", "all_gather", "alltoall", "sendrecv"};
-    static const int ops[] = {ND_COLL_ALL_REDUCE, ND_COLL_REDUCE_SCATTER, ND_COLL_ALL_GATHER,
-                              ND_COLL_ALL_TO_ALL, ND_COLL_P2P};
-    const char *mark = "# Collective test starting: ";
-    size_t at = 0, line_len;
-    const char *line;
-    while (next_line(text, len, &at, &line, &line_len)) {
-        size_t m = strlen(mark);
-        if (line_len <= m || memcmp(line, mark, m)) continue;
-        for (size_t i = 0; i < ND_ARRAY_LEN(names); i++)
-            if (!strncmp(line + m, names[i], strlen(names[i]))) return ops[i];
-    }
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    for (size_t i = 0; i < ND_ARRAY_LEN(names); i++)
-        if (strstr(base, names[i])) return ops[i];
-    return -1;
-}
-
-static int read_nccl_tests(reader *r, const char *text, size_t len, coll_points *pts)
-{
-    int op = nccl_op(r->path, text, len);
-    r->line = 1;
-    if (op < 0)
-        return nd_error_set(
-            r->err, ND_EINPUT,
-            "%s:1: nccl-tests output names no operation: keep its '# Collective test starting: "
-            "NAME_perf' line, or name the file after the test (all_reduce_perf.txt, ...)",
-            r->path);
-    char hosts[256][CELL_CHARS];
-    size_t n_hosts = 0, ranks = 0, at = 0, line_len;
-    int time_col = -1;
-    const char *line;
-    char w[32][CELL_CHARS];
-    for (r->line = 1; next_line(text, len, &at, &line, &line_len); r->line++) {
-        size_t n = words(line, line_len, w, ND_ARRAY_LEN(w));
-        if (n >= 2 && !strcmp(w[0], "#") && !strcmp(w[1], "Rank")) {
-            ranks++;
-            for (size_t i = 2; i + 1 < n; i++)
-                if (!strcmp(w[i], "on")) {
-                    size_t h = 0;
-                    while (h < n_hosts && strcmp(hosts[h], w[i + 1])) h++;
-                    if (h == n_hosts && n_hosts < ND_ARRAY_LEN(hosts))
-                        nd_text_copy(hosts[n_hosts++], w[i + 1], CELL_CHARS);
-                    break;
-                }
-            continue;
-        }
-        if (n >= 3 && !strcmp(w[0], "#") && !strcmp(w[1], "size")) {
-            for (size_t i = 1; i < n && time_col < 0; i++)
-                if (!strcmp(w[i], "time")) time_col = (int)i - 1;
-            continue;
-        }
-        if (!n || w[0][0] == '#') continue;
-        double bytes, us;
-        if (time_col < 0 || (size_t)time_col >= n) continue;
-        if (nd_parse_double(w[0], &bytes) || nd_parse_double(w[time_col], &us) || !(bytes > 0) || !(us > 0))
-            continue; /* a size of 0, or N/A */
-        if (ranks < 2 || !n_hosts)
-            return nd_error_set(
-                r->err, ND_EINPUT,
-                "%s:%d: nccl-tests rows before its '#  Rank N ... on HOST' lines (%zu rank%s): "
-                "keep the header nccl-tests prints",
-                r->path, r->line, ranks, ranks == 1 ? "" : "s");
-        if (ranks % n_hosts)
-            return nd_error_set(r->err, ND_EINPUT,
-                                "%s:%d: %zu ranks on %zu hosts: not the same number on each", r->path,
-                                r->line, ranks, n_hosts);
-        coll_point p = {
-            op, n_hosts > 1 ? ND_TIER_INTER : ND_TIER_INTRA, (double)ranks, (double)(ranks / n_hosts), bytes,
-            us};
-        int rc = add_coll(r, pts, p);
-        if (rc) return rc;
-    }
-    if (!pts->count)
-        return nd_error_set(r->err, ND_EINPUT, "%s:1: nccl-tests output without a row of size and time",
-                            r->path);
-    return ND_OK;
-}
-
 /* ---- the CSV kinds -------------------------------------------------------------------------- */
 
 typedef enum { KIND_NONE, KIND_GEMM, KIND_COLLECTIVES, KIND_KERNELS } csv_kind;
@@ -592,7 +400,7 @@ static int read_csv(reader *r, const char *text, size_t len, coll_points *pts)
     cells header, row;
     csv_kind kind = KIND_NONE;
     int rc = ND_OK;
-    for (r->line = 1; !rc && next_line(text, len, &at, &line, &line_len); r->line++) {
+    for (r->line = 1; !rc && nd_tables_next_line(text, len, &at, &line, &line_len); r->line++) {
         if (blank_or_comment(line, line_len)) continue;
         if ((rc = split_line(r, line, line_len, kind == KIND_NONE ? &header : &row))) break;
         if (kind == KIND_NONE) {
@@ -632,7 +440,9 @@ int nd_kernel_tables_read_measured(const char *path, const char *text, size_t le
     }
     if (memchr(text, '\0', len))
         return nd_error_set(err, ND_EINPUT, "%s: holds a NUL byte: not a text table", path);
-    int rc = is_nccl_tests(text, len) ? read_nccl_tests(&r, text, len, &pts) : read_csv(&r, text, len, &pts);
+    int rc = nd_tables_is_nccl_tests(text, len)  ? nd_tables_read_nccl_tests(&r, text, len, &pts)
+             : nd_tables_is_hccl_test(text, len) ? nd_tables_read_hccl_test(&r, text, len, &pts)
+                                                 : read_csv(&r, text, len, &pts);
     if (!rc) fit_collectives(d, &pts, t);
     free(pts.items);
     return rc;

@@ -1,6 +1,7 @@
 /*
  * device_tables.h — kernel tables measured with the usual tools, read for a device: a GEMM sweep
- * CSV, a collectives CSV, nccl-tests' output and nd-classify's --kernels CSV of a profiled round.
+ * CSV, a collectives CSV, nccl-tests' and hccl_test's output and nd-classify's --kernels CSV of a
+ * profiled round.
  * docs/devices.md §Measured tables.
  */
 #ifndef ND_INPUTS_DEVICE_TABLES_H
