@@ -254,6 +254,39 @@ static void dropless_moe_synchronises_the_host(void **state)
     assert_true(c.host_syncs[ND_RECOMPUTE_OFF] == 0);
 }
 
+/* Where the experts' activation carries the routing weights (Megatron-Core >= 0.13, MindSpeed),
+ * the combine keeps no expert outputs for the weights' gradient: the layer keeps e M h bytes
+ * fewer, M = tokens x top-k routed rows of h (by hand: 2 bytes x 4096 tokens x 2 x 1024 =
+ * 16 MiB), unless the whole layer is recomputed (then only its input is kept either way). */
+static void moe_weights_in_the_expert_keep_no_outputs(void **state)
+{
+    (void)state;
+    nd_model moe = gpt;
+    moe.experts = 8;
+    moe.experts_per_token = 2;
+    moe.moe_ffn = 4096;
+    nd_error err = {0};
+    assert_int_equal(nd_model_validate(&moe, "test", &err), 0);
+    nd_train t = train;
+    nd_layer_inputs in = {&moe, &t, nd_device_table_find(&table, "A100"), 2048};
+    nd_layer_shape shape = {1, 1, 2, 1, 2, false};
+    nd_layer_cost after, inside;
+    t.moe_probs_in_expert = 0;
+    nd_layer_cost_decoder(&in, ND_LAYER_MOE, &shape, &after);
+    t.moe_probs_in_expert = 1;
+    nd_layer_cost_decoder(&in, ND_LAYER_MOE, &shape, &inside);
+    double outputs = 2.0 * (s * b) * 2 * h;
+    assert_close(after.activation_bytes[ND_RECOMPUTE_OFF] - inside.activation_bytes[ND_RECOMPUTE_OFF],
+                 outputs);
+    assert_close(after.activation_bytes[ND_RECOMPUTE_SELECTIVE] -
+                     inside.activation_bytes[ND_RECOMPUTE_SELECTIVE],
+                 outputs);
+    assert_close(after.activation_bytes[ND_RECOMPUTE_FULL], inside.activation_bytes[ND_RECOMPUTE_FULL]);
+    /* the framework's default: Megatron's experts carry the weights */
+    t.moe_probs_in_expert = -1;
+    assert_true(nd_train_moe_probs_in_expert(&t));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -267,6 +300,7 @@ int main(void)
         cmocka_unit_test(fp8_current_scaling_reads_again),
         cmocka_unit_test(context_parallel_all_to_all),
         cmocka_unit_test(dropless_moe_synchronises_the_host),
+        cmocka_unit_test(moe_weights_in_the_expert_keep_no_outputs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -341,7 +341,9 @@ static void moe(acc *a, kept *k, const dims *x, acc *act, acc *act_moe, double *
     double M = expert_tokens(x), local = E / (double)x->sh.ep;
     /* Token permutation before the experts and its inverse after: sort, gather, scatter. */
     memory_op(a, x, ND_MEMOP_PERMUTE_FWD, ND_MEMOP_PERMUTE_BWD, 4 * e * M * x->h, 4 * e * M * x->h, 6);
-    k->always += 2 * e * M * x->h; /* expert inputs and outputs (for the combine weights) */
+    /* the experts' inputs; their outputs too where the combine applies the routing weights
+     * (the weights' gradient needs them), not where the experts' activation does */
+    k->always += (nd_train_moe_probs_in_expert(x->t) ? 1 : 2) * e * M * x->h;
     k->fp8_able += e * M * x->h;
     mlp(a, k, x, M, (double)m->moe_ffn, (double)x->sh.etp, local, act_moe, true);
     if (m->shared_experts) {

@@ -44,6 +44,7 @@ void nd_train_init(nd_train *t)
     t->fused_cross_entropy = false;
     t->expandable_segments = -1;
     t->record_streams = -1;
+    t->moe_probs_in_expert = -1;
     t->reshard_after_forward = -1;
     t->optimizer_impl = -1;
 }
@@ -101,6 +102,12 @@ bool nd_train_record_streams(const nd_train *t)
 {
     if (t->record_streams >= 0) return t->record_streams;
     return nd_framework_profile_of(t->framework)->record_streams;
+}
+
+bool nd_train_moe_probs_in_expert(const nd_train *t)
+{
+    if (t->moe_probs_in_expert >= 0) return t->moe_probs_in_expert;
+    return nd_framework_profile_of(t->framework)->moe_probs_in_expert;
 }
 
 /* torchtitan keeps the gathered weights from forward to backward when it pipelines, to spare
@@ -162,6 +169,7 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
             .fp8_saves_fp8 = true,
             .tp_comm_overlap = true,
             .attention = ND_ATTENTION_BEST,
+            .moe_probs_in_expert = true,
         },
     [ND_FRAMEWORK_MEGATRON_LEGACY] =
         {
@@ -319,6 +327,7 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
             .split_accounts = false,
             .fp8_saves_fp8 = false,
             .attention = ND_ATTENTION_BEST,
+            .moe_probs_in_expert = true,
         },
 };
 

@@ -201,6 +201,10 @@ static int set_record_streams(nd_train *t, const char *v)
 {
     return set_switch(&t->record_streams, v);
 }
+static int set_probs_in_expert(nd_train *t, const char *v)
+{
+    return set_switch(&t->moe_probs_in_expert, v);
+}
 static int set_reshard(nd_train *t, const char *v)
 {
     return set_switch(&t->reshard_after_forward, v);
@@ -293,6 +297,7 @@ static const train_key keys[] = {
      NULL},
     CUSTOM("expandable_segments", set_expandable, "true or false"),
     CUSTOM("record_streams", set_record_streams, "true or false"),
+    CUSTOM("moe_probs_in_expert", set_probs_in_expert, "true or false"),
     CUSTOM("reshard_after_forward", set_reshard, "true or false"),
     BOOL("fp32_grad_copy", fp32_grad_copy),
     BOOL("compile", compile),

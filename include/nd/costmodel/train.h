@@ -135,6 +135,9 @@ typedef struct nd_train {
                                    TE); false: the framework's fp32 cross entropy */
     int64_t vocab_divisible_by; /* the vocabulary is padded to a multiple of this x TP
                                    (0: the framework's: Megatron 128, others 1) */
+    int moe_probs_in_expert;    /* the routing weights scale the experts' activation (the down
+                                   projection's input) rather than their outputs, so no expert
+                                   output is kept for the weights' gradient. -1: the framework's */
 } nd_train;
 
 /* The vocabulary the run trains at tensor-parallel degree tp: the model's, padded as the
@@ -154,6 +157,10 @@ nd_optimizer_impl nd_train_optimizer_impl(const nd_train *t);
 /* Whether collectives hold their buffers until the device has run them (the run's choice,
  * else the framework's). */
 bool nd_train_record_streams(const nd_train *t);
+
+/* Whether the routing weights are applied inside the experts (the run's choice, else the
+ * framework's). */
+bool nd_train_moe_probs_in_expert(const nd_train *t);
 
 /* Whether ZeRO-3 reshards a layer's weights after its forward at pipeline degree pp (the
  * run's choice, else the framework's). */
@@ -207,6 +214,9 @@ typedef struct nd_framework_profile {
                                          Engine), not the 16-bit tensors */
     bool tp_comm_overlap;             /* its current recipes overlap TP communication with the GEMMs */
     nd_attention_kernel attention;    /* the fused attention kernel it runs by default */
+    bool moe_probs_in_expert;         /* its experts multiply their activation by the routing weights
+                                         (Megatron-Core's activation_func_with_probs, MindSpeed's), so
+                                         the combine keeps no expert outputs */
     int zero3_fetches_per_layer;      /* ZeRO-3 fetches each module's weights as it runs (DeepSpeed):
                                          this many gathers (and gradient scatters) a layer, each
                                          waited for; 0: whole-layer gathers prefetched (FSDP) */
