@@ -202,7 +202,10 @@ bool nd_tables_is_hccl_test(const char *text, size_t len)
     size_t scan = len < 65536 ? len : 65536, at = 0, line_len;
     const char *line;
     while (at < scan && nd_tables_next_line(text, len, &at, &line, &line_len)) {
-        while (line_len && (*line == ' ' || *line == '\t')) line++, line_len--;
+        while (line_len && (*line == ' ' || *line == '\t')) {
+            line++;
+            line_len--;
+        }
         if (line_len >= strlen(HCCL_HEADER) && !memcmp(line, HCCL_HEADER, strlen(HCCL_HEADER))) return true;
     }
     return false;
