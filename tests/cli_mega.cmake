@@ -13,7 +13,7 @@ set(QWEN72 ${MEGA_REAL}/mindspeed_qwen25_72b_32k.sh)
 set(QWEN3 ${MEGA_REAL}/mindspeed_qwen3_235b_a22b_4k.sh)
 file(MAKE_DIRECTORY ${MEGA_OUT})
 # the lines a written script may change: the strategy's flags and the variables they use
-set(MEGA_KEYS "parallel-size|micro-batch-size|global-batch-size|sequence-parallel|distributed-optimizer|recompute|nnodes|virtual|num-layer-list|schedules-method|pipeline-num-layers|pipeline-split|pipeline-model-parallel-layout|moe-tp-extend-ep|noop-layers|--num-layers |^[<>] *$|^[<>] (TP|PP|CP|EP|VPP|MBS|GBS|NNODES|NUM_LAYERS)=")
+set(MEGA_KEYS "parallel-size|context-parallel-algo|micro-batch-size|global-batch-size|sequence-parallel|distributed-optimizer|recompute|nnodes|virtual|num-layer-list|schedules-method|pipeline-num-layers|pipeline-split|pipeline-model-parallel-layout|moe-tp-extend-ep|noop-layers|--num-layers |^[<>] *$|^[<>] (TP|PP|CP|EP|VPP|MBS|GBS|NNODES|NUM_LAYERS|TP_SIZE|PP_SIZE|CP_SIZE|EP_SIZE|MICRO_BATCH_SIZE|GLOBAL_BATCH_SIZE)=")
 
 # ---- parameter counts -----------------------------------------------------------------------
 # Mixtral 8x7B: 46,702,792,704, the count of Mixtral-8x7B-v0.1's safetensors (Mistral's
@@ -102,12 +102,18 @@ nd_cli_test(mega_mindspeed_json_pipeline_fraction 2 "pipeline_num_layers\\[\\]: 
 
 # ---- the real scripts end to end: searched, written back, launched (stubbed), read back -------
 foreach(script megatron_mixtral_8x7b mindspeed_deepseek3_671b_4k mindspeed_qwen25_72b_32k
-        mindspeed_qwen3_235b_a22b_4k)
+        mindspeed_qwen3_235b_a22b_4k megatron_gpt3_175b mindspeed_mixtral_8x22b_32k
+        mindspeed_glm45_air_106b)
+  # (megatron_deepseek2_lite_fp8 exits unless pretrain_gpt.py is beside it: read, not launched)
   set(devices -A H100)
   if(script STREQUAL "megatron_mixtral_8x7b")
     set(devices -A H100 -d 64)
-  elseif(script STREQUAL "mindspeed_qwen3_235b_a22b_4k")
-    set(devices -A A3) # the script's Ascend A3 (16 NPUs a node)
+  elseif(script STREQUAL "megatron_gpt3_175b")
+    set(devices -A H100 -d 128) # its launcher's 8 GPUs do not hold TP 8 x PP 16
+  elseif(script STREQUAL "mindspeed_mixtral_8x22b_32k")
+    set(devices -A A2 -d 64)
+  elseif(script MATCHES "mindspeed_qwen3_235b_a22b_4k|mindspeed_glm45_air_106b")
+    set(devices -A A3) # the scripts' Ascend A3 (16 NPUs a node)
   endif()
   nd_cli_test(mega_launch_${script} 0 "^launch ok: " sh ${MEGA_DIR}/real_launch.sh ${MEGA_BIN}
               ${MEGA_REAL}/${script}.sh ${MEGA_OUT}/${script} "${MEGA_KEYS}" ${devices})
@@ -178,3 +184,32 @@ nd_cli_test(mega_too_long_value 2 "l5000.sh:1: --pipeline-model-parallel-layout:
 # Megatron's own list for DeepSeek-V3's 61 layers, ([0]*3+[1]*58): the same 671B model
 nd_cli_test(mega_moe_freq_megatron_list 0 "^parameters: 671,026,419,200 " sh -c
             "sed -f ${MEGA_DIR}/dsv3_megatron_freq.sed ${DSV3} > ${MEGA_OUT}/mfl.sh && ${EST} -y ${MEGA_OUT}/mfl.sh -A H100")
+
+# ---- real scripts of the second sweep (samples/frameworks/real/README.md; counts by hand there)
+set(GPT3 ${MEGA_REAL}/megatron_gpt3_175b.sh)
+set(DSV2L ${MEGA_REAL}/megatron_deepseek2_lite_fp8.sh)
+set(DSV3MG ${MEGA_REAL}/megatron_deepseekv3.sh)
+set(MIX22 ${MEGA_REAL}/mindspeed_mixtral_8x22b_32k.sh)
+# GPT-3 175B: no --tokenizer-type beside --merge-file is pretrain_gpt.py's GPT2BPETokenizer
+nd_cli_test(mega_gpt3_params 0 "^parameters: 174,604,259,328, " ${EST} -y ${GPT3} -A H100 -d 128)
+# its none of --overlap-grad-reduce, --overlap-param-gather, --tp-comm-overlap: each off
+nd_cli_test(mega_gpt3_overlaps_off 0
+            "overlap +tp_comm_overlap false, ep_comm_overlap false, overlap_grad_reduce false, overlap_param_gather false"
+            ${SEARCH} -y ${GPT3} -A H100 -d 128 -t 1 -o ${MEGA_OUT}/gpt3s --no-plots)
+# DeepSeek-V2-Lite's FP8 example: MLA without --moe-router-enable-expert-bias has no expert
+# bias (9,379,063,808, not 960 more), and the FP8 flag in its if [[ $DTYPE == fp8 ]] is named
+nd_cli_test(mega_dsv2lite_params 0 "^parameters: 9,379,063,808, " ${EST} -y ${DSV2L} -A H100 -d 8)
+nd_cli_test(mega_dsv2lite_branch_note 0 "megatron_deepseek2_lite_fp8.sh:170: --fp8-format stands in an if/case branch"
+            sh -c "${EST} -y ${DSV2L} -A H100 -d 8 2>&1 >/dev/null")
+nd_cli_test(mega_dsv2lite_branch_strict 2 "megatron_deepseek2_lite_fp8.sh:170: --fp8-format stands in an if/case branch nd does not evaluate \\(--strict\\)"
+            ${EST} -y ${DSV2L} -A H100 -d 8 --strict)
+# Megatron-LM's DeepSeek-V3 example: '${MOE_LAYER_FREQ}' inside a double-quoted variable it
+# evals, and --num-layers-per-virtual-pipeline-stage ${MP_VP} in the else of if [ -z ${MP_VP} ]
+# (the branch not taken): read, every flag taken from a branch named
+nd_cli_test(mega_dsv3_megatron_reads 0 "megatron_deepseekv3.sh:260: --q-lora-rank stands in an if/case branch"
+            sh -c "${EST} -y ${DSV3MG} -A H100 -d 8 2>&1 >/dev/null")
+# MindSpeed's --first-k-dense-replace -1: every layer MoE (Mixtral 8x22B, 140,620,634,112)
+nd_cli_test(mega_mix22_params 0 "^parameters: 140,620,634,112, " ${EST} -y ${MIX22} -A A2 -d 64)
+# MindSpeed's --context-parallel-algo: ulysses_cp_algo is the all-to-all, priced as cp_comm a2a
+nd_cli_test(mega_cp_algo_ulysses 0 "^same$" sh -c
+            "sed 's/megatron_cp_algo/ulysses_cp_algo/' ${QWEN72} > ${MEGA_OUT}/uly.sh && ${EST} -y ${MEGA_OUT}/uly.sh -A H100 | grep '^  step' > ${MEGA_OUT}/uly.a && ${EST} -y ${QWEN72} -A H100 --set cp_comm=a2a | grep '^  step' > ${MEGA_OUT}/uly.b && ! ${EST} -y ${QWEN72} -A H100 | grep -qxF \"$(cat ${MEGA_OUT}/uly.a)\" && cmp -s ${MEGA_OUT}/uly.a ${MEGA_OUT}/uly.b && echo same")

@@ -187,6 +187,7 @@ typedef struct outbuf {
     size_t used, size;
     bool defaulted; /* a default stood in for a variable the script does not set */
     bool full;      /* a character did not fit */
+    bool branch;    /* a variable set in an if/case block stood in */
 } outbuf;
 
 /* Its value (NULL when the script does not set it), noting in o a value that took a default;
@@ -195,6 +196,7 @@ static const char *var_value(const args_doc *d, const char *name, size_t n, outb
 {
     const var *v = var_find(d, name, n);
     if (v && v->defaulted && o) o->defaulted = true;
+    if (v && v->in_branch && o) o->branch = true;
     *unknown = v && v->unknown;
     return v ? v->value : NULL;
 }
@@ -209,6 +211,7 @@ static void put(outbuf *o, char c)
 }
 
 static bool expand_into(const args_doc *d, const char *s, size_t n, int depth, outbuf *o);
+static bool expand_text(const args_doc *d, const char *s, size_t n, int depth, bool dq, outbuf *o);
 
 /* ---- $((...)): bash's integer arithmetic (64-bit, wrapping; / and % by 0 refused) ---- */
 
@@ -436,7 +439,14 @@ static bool expand_brace(const args_doc *d, const char *body, size_t n, int dept
  * command's output ($(...), `...`) or the script's own arguments ($1, $@). */
 static bool expand_into(const args_doc *d, const char *s, size_t n, int depth, outbuf *o)
 {
-    bool ok = depth <= MAX_DEPTH, dq = false;
+    return expand_text(d, s, n, depth, false, o);
+}
+
+/* expand_into from inside double quotes (dq): a word of GPT_ARGS="..." is expanded as bash
+ * expands the quoted value, its single quotes literal and its $VAR taken */
+static bool expand_text(const args_doc *d, const char *s, size_t n, int depth, bool dq, outbuf *o)
+{
+    bool ok = depth <= MAX_DEPTH;
     int line = 0;
     for (size_t i = 0; ok && i < n; i++) {
         char c = s[i];
@@ -494,18 +504,26 @@ static bool expand_into(const args_doc *d, const char *s, size_t n, int depth, o
     return ok;
 }
 
-static bool expand(const args_doc *d, const char *s, size_t n, char *out, size_t size, bool *defaulted,
-                   bool *full)
+static bool expand(const args_doc *d, const char *s, size_t n, bool dq, char *out, size_t size,
+                   bool *defaulted, bool *full, bool *branch)
 {
-    outbuf o = {out, 0, size, false, false};
+    outbuf o = {out, 0, size, false, false, false};
     out[0] = '\0';
-    bool ok = expand_into(d, s, n, 0, &o);
+    bool ok = expand_text(d, s, n, 0, dq, &o);
+    /* '1' left literal by the double quotes: the script evals the command (eval ${run_cmd}),
+     * which removes them; without eval the trainer could not parse it either */
+    if (dq && o.used >= 2 && out[0] == '\'' && out[o.used - 1] == '\'' &&
+        !memchr(out + 1, '\'', o.used - 2)) {
+        memmove(out, out + 1, o.used - 2);
+        out[o.used - 2] = '\0';
+    }
     if (defaulted) *defaulted = o.defaulted;
     if (full) *full = o.full;
+    if (branch) *branch = o.branch;
     return ok && !o.full;
 }
 
-static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int line, bool inner,
+static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int line, bool inner, bool dq,
                       nd_error *err);
 
 /* NAME=value (export NAME=value): a variable, as bash expands its value; a quoted value's
@@ -530,10 +548,11 @@ static int read_assignment(args_doc *d, const word *w, const char *path, nd_erro
     size_t size = 2 * (vto - vfrom) + 512;
     char *value = malloc(size);
     if (!value) return nd_error_set(err, ND_ENOMEM, "out of memory");
-    bool defaulted;
-    bool known = expand(d, t + vfrom, vto - vfrom, value, size, &defaulted, NULL);
+    bool defaulted, branch;
+    bool known = expand(d, t + vfrom, vto - vfrom, false, value, size, &defaulted, NULL, &branch);
     var *v = &d->vars[d->n_vars];
     v->defaulted = defaulted;
+    v->in_branch = branch || d->branch_depth > 0;
     v->unknown = !known;
     snprintf(v->name, sizeof v->name, "%.*s", (int)(i - w->from), t + w->from);
     v->value = value;
@@ -543,12 +562,17 @@ static int read_assignment(args_doc *d, const word *w, const char *path, nd_erro
     for (size_t k = v->vfrom; k < v->vto; k++)
         if (!fw_args_name_char(t[k]) && !strchr(".,:/-+", t[k])) v->plain = false;
     int line = w->line;
-    int rc = quoted ? scan_range(d, path, vfrom + 1, vto - 1, line, true, err) : ND_OK;
+    int rc = quoted ? scan_range(d, path, vfrom + 1, vto - 1, line, true, t[vfrom] == '"', err) : ND_OK;
     d->n_vars++; /* after its own words: bash expands them before it sets the variable */
     return rc;
 }
 
-static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int line, bool inner,
+static bool word_is(const char *t, size_t n, const char *kw)
+{
+    return strlen(kw) == n && !strncmp(t, kw, n);
+}
+
+static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int line, bool inner, bool dq,
                       nd_error *err)
 {
     size_t p = from;
@@ -562,10 +586,14 @@ static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int
          * splits it into its words, so they are read as the command line's */
         if (!inner && n >= 4 && (t[0] == '"' || t[0] == '\'') && t[n - 1] == t[0] &&
             !strncmp(t + 1, "--", 2) && skip_group(d->text, w.to, w.from, &(int){0}) == w.to) {
-            int rc = scan_range(d, path, w.from + 1, w.to - 1, w.line, true, err);
+            int rc = scan_range(d, path, w.from + 1, w.to - 1, w.line, true, t[0] == '"', err);
             if (rc) return rc;
             continue;
         }
+        /* if/case blocks are not evaluated: what stands in them is marked (a note names it) */
+        if (!inner && (word_is(t, n, "if") || word_is(t, n, "case"))) d->branch_depth++;
+        if (!inner && (word_is(t, n, "fi") || word_is(t, n, "esac")) && d->branch_depth > 0)
+            d->branch_depth--;
         if (n < 3 || strncmp(t, "--", 2)) {
             int rc = inner ? ND_OK : read_assignment(d, &w, path, err);
             if (rc) return rc;
@@ -583,6 +611,7 @@ static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int
         a->to = w.to;
         a->line = w.line;
         a->inner = inner;
+        a->in_branch = d->branch_depth > 0;
         a->vfrom = a->vto = w.to;
         if (eq) {
             a->vfrom = (size_t)(eq + 1 - d->text);
@@ -597,16 +626,18 @@ static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int
                 a->has_value = true;
             }
         }
-        if (a->has_value && !expand(d, d->text + a->vfrom, a->vto - a->vfrom, a->value, sizeof a->value,
-                                    &a->defaulted, &a->too_long))
+        bool branch = false;
+        if (a->has_value && !expand(d, d->text + a->vfrom, a->vto - a->vfrom, inner && dq, a->value,
+                                    sizeof a->value, &a->defaulted, &a->too_long, &branch))
             a->unresolved = true; /* an error only where nd needs the value */
+        a->in_branch |= branch;
     }
     return ND_OK;
 }
 
 static int scan(args_doc *d, const char *path, nd_error *err)
 {
-    return scan_range(d, path, 0, d->len, 1, false, err);
+    return scan_range(d, path, 0, d->len, 1, false, false, err);
 }
 
 void fw_args_unload(args_doc *d)
@@ -633,10 +664,20 @@ const arg *fw_args_find(const args_doc *d, const char *name)
     return NULL;
 }
 
-const char *fw_args_val(args_doc *d, const char *name, int *line)
+const arg *fw_args_get(args_doc *d, const char *name)
 {
     const arg *a = fw_args_find(d, name);
+    if (a) d->items[a - d->items].looked_up = true;
+    return a;
+}
+
+const char *fw_args_val(args_doc *d, const char *name, int *line)
+{
+    const arg *a = fw_args_get(d, name);
     if (line) *line = a ? a->line : 0;
+    /* in a branch, on a variable the script does not set: in the empty environment nd reads the
+     * script in, that branch is the one not taken (if [ -z ${MP_VP} ] ... else --flag ${MP_VP}) */
+    if (a && a->unresolved && a->in_branch) return NULL;
     if (a && a->unresolved) {
         if (!d->needed_unresolved) d->needed_unresolved = a;
         return NULL;
@@ -644,22 +685,23 @@ const char *fw_args_val(args_doc *d, const char *name, int *line)
     return a && a->has_value ? a->value : NULL;
 }
 
-bool fw_args_on(const args_doc *d, const char *name)
+bool fw_args_on(args_doc *d, const char *name)
 {
-    return fw_args_find(d, name) != NULL;
+    return fw_args_get(d, name) != NULL;
 }
 
 /* Which Megatron the arguments are for (train.framework). */
 const char *fw_args_flavour(const args_doc *d)
 {
-    if (fw_args_on(d, "deepspeed") || fw_args_on(d, "deepspeed-config") ||
-        fw_args_on(d, "deepspeed_config") || fw_args_on(d, "zero-stage"))
+    if (fw_args_find(d, "deepspeed") || fw_args_find(d, "deepspeed-config") ||
+        fw_args_find(d, "deepspeed_config") || fw_args_find(d, "zero-stage"))
         return "megatron-deepspeed";
-    if (fw_args_on(d, "use-legacy-models") || fw_args_on(d, "checkpoint-activations") ||
-        fw_args_on(d, "DDP-impl") || fw_args_on(d, "checkpoint-num-layers"))
+    if (fw_args_find(d, "use-legacy-models") || fw_args_find(d, "checkpoint-activations") ||
+        fw_args_find(d, "DDP-impl") || fw_args_find(d, "checkpoint-num-layers"))
         return "megatron-legacy";
-    if (strstr(d->text, "mindspeed") || strstr(d->text, "MindSpeed") || fw_args_on(d, "use-fused-rmsnorm") ||
-        fw_args_on(d, "use-fused-swiglu") || fw_args_on(d, "use-fused-rotary-pos-emb"))
+    if (strstr(d->text, "mindspeed") || strstr(d->text, "MindSpeed") ||
+        fw_args_find(d, "use-fused-rmsnorm") || fw_args_find(d, "use-fused-swiglu") ||
+        fw_args_find(d, "use-fused-rotary-pos-emb"))
         return "mindspeed";
     return "megatron";
 }

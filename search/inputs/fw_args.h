@@ -25,6 +25,8 @@ typedef struct arg {
     bool inner;      /* it stands in a quoted variable's value (GPT_ARGS="...") */
     bool defaulted;  /* its value took a default for a variable the script does not set */
     bool too_long;   /* its value does not fit value[] */
+    bool in_branch;  /* it stands in an if/case block, or its value takes a variable set in one */
+    bool looked_up;  /* a reader asked for it (fw_args_get, fw_args_val, fw_args_on) */
 } arg;
 
 /* A shell variable the script sets (NAME=value); every assignment is kept, in order. */
@@ -35,6 +37,7 @@ typedef struct var {
     bool plain;        /* the value is a literal word (no $, no quotes inside) */
     bool defaulted;    /* it took a ${NAME:-default} for a variable the script does not set */
     bool unknown;      /* its value uses what nd does not read (a command's output, $1, ...) */
+    bool in_branch;    /* set in an if/case block, or from a variable set in one */
 } var;
 
 typedef struct args_doc {
@@ -46,6 +49,7 @@ typedef struct args_doc {
     int n_vars, cap_vars;
     const arg *needed_unresolved; /* the first value nd needed that uses a variable the script
                                      does not set (reported once reading ends) */
+    int branch_depth;             /* if/case blocks open where the scan stands */
 } args_doc;
 
 /* Reads and scans the script at path into d (the caller's, not zeroed); on failure too the
@@ -56,11 +60,15 @@ void fw_args_unload(args_doc *d);
 /* The last occurrence of a flag (a later one wins, as argparse reads them), or NULL. */
 const arg *fw_args_find(const args_doc *d, const char *name);
 
+/* fw_args_find for a reader: the flag is marked as used (arg.looked_up), so what nd took from
+ * an if/case branch can be named; fw_args_val and fw_args_on mark it likewise. */
+const arg *fw_args_get(args_doc *d, const char *name);
+
 /* A flag's value (NULL when absent, a switch, or using a variable the script does not set:
  * the first such needed value is kept in d->needed_unresolved); *line its line. */
 const char *fw_args_val(args_doc *d, const char *name, int *line);
 
-bool fw_args_on(const args_doc *d, const char *name);
+bool fw_args_on(args_doc *d, const char *name);
 
 /* Whether c may stand in a shell variable's name. */
 bool fw_args_name_char(char c);

@@ -131,6 +131,7 @@ int fw_finish(fw_reader *r)
     /* layers the pipeline does not divide: the search's uneven split (middle stages equal) */
     int64_t L = run->model.layers;
     if (s->pp > 1 && s->vpp == 1 && L % s->pp && !s->first_stage_layers && !s->last_stage_layers &&
+        !run->pipeline_layout_text[0] && /* an explicit layout states the split */
         nd_strategy_uneven_split(L, s->pp, &s->first_stage_layers, &s->last_stage_layers))
         fw_note(run, "%s: %lld layers over %lld stages: FIRST=%lld LAST=%lld, the middle stages equal",
                 r->path, (long long)L, (long long)s->pp, (long long)s->first_stage_layers,

@@ -49,7 +49,7 @@ static int train_arg(rd *x, const char *flag, const char *key)
 
 static int switch_arg(rd *x, const char *flag, const char *key, const char *value)
 {
-    const arg *a = fw_args_find(x->d, flag);
+    const arg *a = fw_args_get(x->d, flag);
     if (!a) return ND_OK;
     char theirs[80];
     snprintf(theirs, sizeof theirs, "--%s", flag);
@@ -64,10 +64,13 @@ static int read_vocab(rd *x)
         return rc ? rc : model_arg(x, "padded-vocab-size", "vocab_size");
     }
     /* the tokenizer only picks the default, so one nd cannot read is no error */
-    const arg *ta = fw_args_find(x->d, "tokenizer-type"), *ma = fw_args_find(x->d, "tokenizer-model");
+    const arg *ta = fw_args_get(x->d, "tokenizer-type"), *ma = fw_args_get(x->d, "tokenizer-model");
     const char *tok = ta && ta->has_value && !ta->unresolved ? ta->value : NULL;
     const char *model = ma && ma->has_value && !ma->unresolved ? ma->value : NULL;
     const char *vocab = "32000";
+    /* pretrain_gpt.py's args_defaults: GPT2BPETokenizer when the script names none
+     * (--vocab-file gpt2-vocab.json --merge-file gpt2-merges.txt) */
+    if (!ta && fw_args_get(x->d, "merge-file")) tok = "GPT2BPETokenizer";
     if (tok && strstr(tok, "GPT2")) vocab = "50257";
     if (model && (strstr(model, "llama3") || strstr(model, "Llama-3") || strstr(model, "llama-3")))
         vocab = "128256";
@@ -232,6 +235,8 @@ static int read_model(rd *x)
     free(stem);
     bool mla = fw_args_on(d, "multi-latent-attention") || fw_args_on(d, "multi-head-latent-attention");
     int rc = fw_model_family(r, mla ? "deepseek_v3" : "custom", 0);
+    /* DeepSeek-V3's expert bias only where the script asks (--moe-router-enable-expert-bias) */
+    r->run->model.router_bias = false;
     static const struct {
         const char *flag, *hf;
     } keys[] = {
@@ -257,7 +262,16 @@ static int read_model(rd *x)
         {"v-head-dim", "v_head_dim"},
         {"mtp-num-layers", "mtp_num_layers"},
     };
-    for (size_t i = 0; !rc && i < ND_ARRAY_LEN(keys); i++) rc = model_arg(x, keys[i].flag, keys[i].hf);
+    for (size_t i = 0; !rc && i < ND_ARRAY_LEN(keys); i++) {
+        int line;
+        const char *v = fw_args_val(d, keys[i].flag, &line);
+        /* MindSpeed's --first-k-dense-replace -1 (with --moe-layer-freq -1): layer_idx >= -1 holds
+         * for every layer, so no layer is dense */
+        if (v && !strcmp(keys[i].flag, "first-k-dense-replace") && v[0] == '-')
+            rc = fw_model(r, keys[i].hf, "0", line, "--first-k-dense-replace");
+        else
+            rc = model_arg(x, keys[i].flag, keys[i].hf);
+    }
     if (!rc && fw_args_on(d, "group-query-attention"))
         rc = model_arg(x, "num-query-groups", "num_key_value_heads");
     nd_model *m = &r->run->model;
@@ -322,12 +336,19 @@ static int read_training(rd *x)
         rc = fw_default(r, "no --seq-length: the sequence is %lld tokens", (long long)r->run->train.seq_len);
     if (!rc) rc = train_arg(x, "global-batch-size", "global_batch");
     if (!rc) rc = train_arg(x, "hidden-dropout", "dropout");
-    if (!rc && !fw_args_find(d, "hidden-dropout"))
+    if (!rc && !fw_args_get(d, "hidden-dropout"))
         rc = fw_train(r, "dropout", "0.1", 0, "--hidden-dropout"); /* Megatron's */
     if (!rc) rc = train_arg(x, "make-vocab-size-divisible-by", "vocab_divisible_by");
-    if (!rc) rc = switch_arg(x, "overlap-grad-reduce", "overlap_grad_reduce", "true");
-    if (!rc) rc = switch_arg(x, "overlap-param-gather", "overlap_param_gather", "true");
-    if (!rc) rc = switch_arg(x, "tp-comm-overlap", "tp_comm_overlap", "true");
+    /* argparse store_true switches: absent is off, as Megatron-LM and MindSpeed-LLM run them */
+    if (!rc)
+        rc = fw_train(r, "overlap_grad_reduce", fw_args_on(d, "overlap-grad-reduce") ? "true" : "false", 0,
+                      "--overlap-grad-reduce");
+    if (!rc)
+        rc = fw_train(r, "overlap_param_gather", fw_args_on(d, "overlap-param-gather") ? "true" : "false", 0,
+                      "--overlap-param-gather");
+    if (!rc)
+        rc = fw_train(r, "tp_comm_overlap", fw_args_on(d, "tp-comm-overlap") ? "true" : "false", 0,
+                      "--tp-comm-overlap");
     if (!rc) rc = switch_arg(x, "moe-grouped-gemm", "moe_grouped_gemm", "true");
     if (!rc) rc = switch_arg(x, "cross-entropy-loss-fusion", "fused_cross_entropy", "true");
     if (!rc) rc = switch_arg(x, "no-gradient-accumulation-fusion", "grad_accumulation_fusion", "false");
@@ -343,6 +364,9 @@ static int read_training(rd *x)
                       line, "--fp8-recipe");
     if (!rc && (v = fw_args_val(d, "cp-comm-type", &line)))
         rc = fw_train(r, "cp_comm", strstr(v, "a2a") ? "a2a" : "ring", line, "--cp-comm-type");
+    /* MindSpeed's spelling: ulysses_cp_algo is all-to-all, megatron_cp_algo the ring */
+    if (!rc && (v = fw_args_val(d, "context-parallel-algo", &line)))
+        rc = fw_train(r, "cp_comm", strstr(v, "ulysses") ? "a2a" : "ring", line, "--context-parallel-algo");
     if (!rc && (v = fw_args_val(d, "clip-grad", &line))) {
         double clip = 1;
         nd_parse_double(v, &clip);
@@ -507,12 +531,12 @@ static int read_strategy(rd *x)
     if (!rc) rc = read_split(x, total);
     /* MindSpeed's --moe-tp-extend-ep: the experts spread over the TP ranks too, unsharded */
     if (!rc && fw_args_on(d, "moe-tp-extend-ep") && r->run->model.experts && s->tp > 1) {
-        line = fw_args_find(d, "moe-tp-extend-ep")->line;
+        line = fw_args_get(d, "moe-tp-extend-ep")->line;
         rc = fw_degree(r, "EP", s->ep * s->tp, line, "--moe-tp-extend-ep");
         if (!rc) rc = fw_degree(r, "ETP", 1, line, "--moe-tp-extend-ep");
     }
     if (!rc && fw_args_on(d, "sequence-parallel"))
-        rc = fw_strategy(r, "SP", "1", fw_args_find(d, "sequence-parallel")->line, "--sequence-parallel");
+        rc = fw_strategy(r, "SP", "1", fw_args_get(d, "sequence-parallel")->line, "--sequence-parallel");
     /* the distributed optimizer shards over the DP x CP ranks; torch FSDP2 shards everything */
     bool fsdp = fw_args_on(d, "use-torch-fsdp2") || fw_args_on(d, "use-megatron-fsdp");
     if (!rc && (fw_args_on(d, "use-distributed-optimizer") || fsdp)) {
@@ -530,7 +554,7 @@ static int read_strategy(rd *x)
      * environment default (${SLURM_NNODES:-"1"}) or not dividing, it is a count -d overrides and
      * DP follows from the count (nd_session), as it does without a launcher */
     int64_t world = fw_args_world_size(d);
-    const arg *per = fw_args_find(d, "nproc-per-node"), *nodes = fw_args_find(d, "nnodes");
+    const arg *per = fw_args_get(d, "nproc-per-node"), *nodes = fw_args_get(d, "nnodes");
     bool guessed = (per && per->defaulted) || (nodes && nodes->defaulted);
     int64_t model = s->tp * s->pp * s->cp;
     r->run->derive_dp = !world || guessed || model <= 0 || world % model != 0;
@@ -545,11 +569,31 @@ static int fw_megatron_read(fw_reader *r)
     if (!d) return nd_error_set(r->err, ND_ENOMEM, "out of memory");
     int rc = fw_args_load(d, r->path, r->err);
     rd x = {r, d};
-    if (!rc && !fw_args_find(d, "num-layers"))
+    if (!rc && !fw_args_get(d, "num-layers"))
         rc = nd_error_set(r->err, ND_EINPUT, "%s: no --num-layers: not Megatron arguments", r->path);
     if (!rc) rc = read_model(&x);
     if (!rc) rc = read_training(&x);
     if (!rc) rc = read_strategy(&x);
+    if (!rc && r->run->strategy.cp > 1 && !strcmp(fw_args_flavour(d), "mindspeed") &&
+        !fw_args_find(d, "context-parallel-algo"))
+        fw_note(r->run,
+                "%s: no --context-parallel-algo: CP priced as the ring (MindSpeed's megatron_cp_algo); "
+                "MindSpeed-LLM's older arguments default to ulysses_cp_algo (all-to-all: --set cp_comm=a2a)",
+                r->path);
+    /* if/case branches are not evaluated: name each flag read from one (--strict refuses it) */
+    for (int i = 0; !rc && i < d->count; i++) {
+        const arg *a = &d->items[i];
+        if (!a->in_branch || !a->looked_up || fw_args_find(d, a->name) != a) continue;
+        if (r->strict)
+            rc = nd_error_set(r->err, ND_EINPUT,
+                              "%s:%d: --%s stands in an if/case branch nd does not evaluate (--strict)",
+                              r->path, a->line, a->name);
+        else
+            fw_note(r->run,
+                    "%s:%d: --%s stands in an if/case branch (or takes a variable set in one) that nd does "
+                    "not evaluate: read as if every branch ran, in order",
+                    r->path, a->line, a->name);
+    }
     const arg *u = d->needed_unresolved;
     if (!rc && u && u->too_long)
         rc = nd_error_set(r->err, ND_EINPUT, "%s:%d: --%s: its value is longer than the %zu bytes nd reads",

@@ -293,6 +293,12 @@ int fw_megatron_write(const nd_run *run, const nd_config_choice *c, const char *
     plan_number(p, "tensor-model-parallel-size", s->tp, false, "pipeline-model-parallel-size");
     plan_number(p, "pipeline-model-parallel-size", s->pp, false, par);
     plan_number(p, "context-parallel-size", s->cp, s->cp == 1, par);
+    /* MindSpeed's CP algorithm defaults differ by version (MindSpeed-LLM's arguments
+     * ulysses_cp_algo, MindSpeed's newer features megatron_cp_algo): CP > 1 is written with
+     * the one nd priced */
+    if (s->cp > 1 && (fw_args_find(d, "context-parallel-algo") || !strcmp(fw_args_flavour(d), "mindspeed")))
+        plan_edit(p, "context-parallel-algo",
+                  run->train.cp_comm == ND_CP_A2A ? "ulysses_cp_algo" : "megatron_cp_algo", false, par);
     int64_t etp = s->etp ? s->etp : s->tp; /* Megatron's default: TP */
     /* MindSpeed's --moe-tp-extend-ep stays where the choice is its shape (ETP 1, EP over TP) */
     bool extend = fw_args_find(d, "moe-tp-extend-ep") && etp == 1 && s->tp > 1 && s->ep % s->tp == 0;
