@@ -109,3 +109,44 @@ nd_cli_test(cli_mf_interleave_read 0 "MB=144 MBS=2 SP=1"
 nd_cli_test(cli_mf_interleave_roundtrip 0 "^roundtrip ok .*strategy: DP="
             ${MF_RT} ${CMAKE_CURRENT_BINARY_DIR}/mf_rt_mbi ${MF_SAMPLES}/yaml/mindformers_interleave2.yaml "-A A2"
             -- -A A2 -d 1024 -b 9216)
+
+# ---- the second sweep of real MindFormers configs (samples/frameworks/real/README.md) -----
+# The mcore DeepSeek-V3 states few sizes: MindFormers' DeepseekV3Config defaults fill them
+# (DeepSeek-V3's own), the same 671,026,419,200 as above by hand, a note naming the defaults.
+nd_cli_test(cli_mf_mcore_ds3_read 0 "^parameters: 671,026,419,200 \\(with MTP 682,636,487,424\\)"
+            ${EST} -y ${MF_REAL}/mcore_pretrain_deepseek3_671b.yaml -A A3 -d 256)
+nd_cli_test(cli_mf_mcore_ds3_defaults_strict 2 "DeepseekV3Config defaults" ${EST}
+            -y ${MF_REAL}/mcore_pretrain_deepseek3_671b.yaml -A A3 -d 256 --strict)
+# offset [[1]*8, [1]*7 + [-2]] at PP 8, pp_interleave_num 2: each of the 16 chunks holds
+# floor(61 / 16) = 3 + its offset, so fifteen chunks of 4 and the last of 1 (61), with the MTP
+# layer and the loss after it: the layout Etttt|tttt|...|tmL
+nd_cli_test(cli_mf_mcore_ds3_chunks 0 "priced as the layout Etttt(\\|tttt)+\\|tmL" sh -c
+            "${EST} -y ${MF_REAL}/mcore_pretrain_deepseek3_671b.yaml -A A3 -d 256 2>&1 >/dev/null")
+# MindFormers never splits an expert over MP (its MoE layout: EP inner, DP x MP x CP / EP outer)
+nd_cli_test(cli_mf_mcore_ds3_etp 0 "strategy: DP=4 MP=8 PP=8 .* EP=32 ETP=1 "
+            ${EST} -y ${MF_REAL}/mcore_pretrain_deepseek3_671b.yaml -A A3 -d 256)
+# optimizer.swap: True keeps the AdamW states on the host: no optimizer column on the device
+nd_cli_test(cli_mf_mcore_ds3_swap 0 "^ +1 +8 +[0-9]+ +[0-9]+ +0 " ${EST}
+            -y ${MF_REAL}/mcore_pretrain_deepseek3_671b.yaml -A A3 -d 256)
+# Qwen3-30B-A3B's mcore MoE (num_experts): 48 layers x (attention 2048 x (4096 + 2 x 512) x 2
+# ... = 18,874,368, q/k norms 256, norms 4,096, 128 experts x 3 x 2048 x 768 = 603,979,776,
+# router 262,144) + embeddings 2 x 151,936 x 2048 + 2048 = 30,532,122,624 (its checkpoint's count)
+nd_cli_test(cli_mf_qwen3moe_read 0 "^parameters: 30,532,122,624, "
+            ${EST} -y ${MF_REAL}/pretrain_qwen3_30b_a3b_4k.yaml -A A2 -d 16)
+nd_cli_test(cli_mf_qwen3moe_seq 0 "^0$" sh -c
+            "${EST} -y ${MF_REAL}/pretrain_qwen3_30b_a3b_4k.yaml -A A2 -d 16 2>&1 | grep -c 'seq_length not stated' || true")
+# Mixtral's param_init_type float16: the 16-bit weights are the only copy, the AdamW moments
+# fp32 beside them: 8 bytes of optimizer state a parameter where float32 parameters take 12
+# (the fp32 master too), so the optimizer column is 2/3 of the float32 file's
+nd_cli_test(cli_mf_mixtral_fp16_no_master 0 "^ratio ok$" sh -c
+            "sed 's/param_init_type: \"float16\"/param_init_type: \"float32\"/' ${MF_REAL}/pretrain_mixtral-8x7b.yaml > ${CMAKE_CURRENT_BINARY_DIR}/mx32.yaml && a=$(${EST} -y ${MF_REAL}/pretrain_mixtral-8x7b.yaml -A A2 -d 16 | awk '$1 == 0 && NF > 10 {print $5}') && b=$(${EST} -y ${CMAKE_CURRENT_BINARY_DIR}/mx32.yaml -A A2 -d 16 | awk '$1 == 0 && NF > 10 {print $5}') && [ $((3 * a - 2 * b)) -le 2 ] && [ $((2 * b - 3 * a)) -le 2 ] && echo ratio ok")
+foreach(f mcore_pretrain_deepseek3_671b pretrain_qwen3_30b_a3b_4k pretrain_mixtral-8x7b)
+  set(read "-A A2 -d 16") # one word for yaml_roundtrip.sh's READ_FLAGS
+  set(dev -A A2 -d 16)
+  if(f STREQUAL "mcore_pretrain_deepseek3_671b")
+    set(read "-A A3 -d 256")
+    set(dev -A A3 -d 256)
+  endif()
+  nd_cli_test(cli_mf_real_${f}_roundtrip 0 "^roundtrip ok .*strategy: DP="
+              ${MF_RT} ${CMAKE_CURRENT_BINARY_DIR}/mf_rt_${f} ${MF_REAL}/${f}.yaml ${read} -- ${dev})
+endforeach()

@@ -12,3 +12,10 @@ set_tests_properties(cli_tt_torchtitan PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" T
 
 # Framework write-back read back before it is committed (nd_config_write)
 nd_add_unit_test(test_readback SOURCES test_readback.c LIBS nd_inputs)
+
+# torchtitan's own Llama 3.1 405B preset (samples/frameworks/real/README.md, count by hand
+# there); its float8 converter is dynamic scaling: priced exactly as --set fp8_recipe=current
+set(TT_405B ${PROJECT_SOURCE_DIR}/samples/frameworks/real/torchtitan_llama3_405b.toml)
+nd_cli_test(cli_tt_real_405b_params 0 "^parameters: 405,853,388,800, " ${EST} -y ${TT_405B} -A H100 -d 128)
+nd_cli_test(cli_tt_real_405b_float8_current 0 "^same$" sh -c
+            "${EST} -y ${TT_405B} -A H100 -d 128 | grep '^  step' > ${CMAKE_CURRENT_BINARY_DIR}/f8.a && ${EST} -y ${TT_405B} -A H100 -d 128 --set fp8_recipe=current | grep '^  step' > ${CMAKE_CURRENT_BINARY_DIR}/f8.b && ${EST} -y ${TT_405B} -A H100 -d 128 --set fp8_recipe=delayed | grep '^  step' > ${CMAKE_CURRENT_BINARY_DIR}/f8.c && cmp -s ${CMAKE_CURRENT_BINARY_DIR}/f8.a ${CMAKE_CURRENT_BINARY_DIR}/f8.b && ! cmp -s ${CMAKE_CURRENT_BINARY_DIR}/f8.a ${CMAKE_CURRENT_BINARY_DIR}/f8.c && echo same")

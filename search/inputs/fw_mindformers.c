@@ -42,6 +42,7 @@ static const struct {
     {"mtp_depth", "mtp_depth"},
     {"num_nextn_predict_layers", "num_nextn_predict_layers"},
     {"n_routed_experts", "n_routed_experts"},
+    {"num_experts", "num_experts"}, /* MindFormers mcore (Qwen3-MoE) */
     {"num_experts_per_tok", "num_experts_per_tok"},
     {"n_shared_experts", "n_shared_experts"},
     {"moe_intermediate_size", "moe_intermediate_size"},
@@ -85,12 +86,56 @@ static int read_model(mf_doc *d)
     int line;
     const char *type = fw_yaml_text(&d->y, "model.model_config.type", &line);
     const char *name = fw_yaml_text(&d->y, "trainer.model_name", NULL);
+    /* MindFormers' mcore configs (use_legacy: False) name the class by model_type */
+    const char *mtype = type ? NULL : fw_yaml_text(&d->y, "model.model_config.model_type", &line);
+    if (!type) type = mtype;
     if (!type) type = fw_yaml_text(&d->y, "model.arch.type", &line);
     nd_text_copy(r->run->model.name, name ? name : type ? type : "model", sizeof r->run->model.name);
-    bool mla = fw_yaml_text(&d->y, "model.model_config.kv_lora_rank", NULL) != NULL;
+    bool mla = fw_yaml_text(&d->y, "model.model_config.kv_lora_rank", NULL) != NULL ||
+               fw_true(fw_yaml_text(&d->y, "model.model_config.multi_latent_attention", NULL));
     int rc = fw_model_family(r, mla ? "deepseek_v3" : type ? type : name, line);
     yaml_node_t *mc = fw_yaml_at(&d->y, "model.model_config");
     if (!rc && mc) rc = fw_check_spellings(r, &d->y, mc, "model.model_config");
+    /* mcore's DeepseekV3Config (mindformers/models/deepseek3/configuration_deepseek_v3.py)
+     * defaults every size to DeepSeek-V3's; a yaml states only what differs */
+    static const struct {
+        const char *theirs, *hf, *value;
+    } ds3_defaults[] = {
+        {"hidden_size", "hidden_size", "7168"},
+        {"num_hidden_layers", "num_hidden_layers", "61"},
+        {"num_attention_heads", "num_attention_heads", "128"},
+        {"num_key_value_heads", "num_key_value_heads", "128"},
+        {"intermediate_size", "intermediate_size", "18432"},
+        {"moe_intermediate_size", "moe_intermediate_size", "2048"},
+        {"vocab_size", "vocab_size", "129280"},
+        {"kv_lora_rank", "kv_lora_rank", "512"},
+        {"q_lora_rank", "q_lora_rank", "1536"},
+        {"qk_rope_head_dim", "qk_rope_head_dim", "64"},
+        {"qk_nope_head_dim", "qk_nope_head_dim", "128"},
+        {"v_head_dim", "v_head_dim", "128"},
+        {"n_routed_experts", "n_routed_experts", "256"},
+        {"n_shared_experts", "n_shared_experts", "1"},
+        {"num_experts_per_tok", "num_experts_per_tok", "8"},
+        {"first_k_dense_replace", "first_k_dense_replace", "3"},
+        {"num_nextn_predict_layers", "num_nextn_predict_layers", "1"},
+    };
+    if (!rc && mtype && !strcmp(mtype, "deepseek_v3")) {
+        char taken[512] = "";
+        size_t used = 0;
+        for (size_t i = 0; !rc && i < ND_ARRAY_LEN(ds3_defaults); i++) {
+            char path[128];
+            snprintf(path, sizeof path, "model.model_config.%s", ds3_defaults[i].theirs);
+            if (fw_yaml_text(&d->y, path, NULL)) continue;
+            rc = fw_model(r, ds3_defaults[i].hf, ds3_defaults[i].value, 0, path);
+            used += (size_t)snprintf(taken + used, used < sizeof taken ? sizeof taken - used : 0, "%s%s",
+                                     used ? " " : "", ds3_defaults[i].value);
+        }
+        if (!rc && used)
+            rc = fw_default(r,
+                            "model_type deepseek_v3: the sizes not stated are MindFormers' DeepseekV3Config "
+                            "defaults (DeepSeek-V3's; in the table's order: %.150s)",
+                            taken);
+    }
     for (size_t i = 0; !rc && i < ND_ARRAY_LEN(model_keys); i++) {
         char path[128];
         snprintf(path, sizeof path, "model.model_config.%s", model_keys[i].theirs);
@@ -252,6 +297,16 @@ static int read_strategy(mf_doc *d)
         if (!rc && has && v >= 1) rc = fw_degree(r, degrees[i].dim, v, line, degrees[i].theirs);
     }
     int line;
+    /* MindFormers folds EP over DP x MP (x CP) and never splits an expert over MP
+     * (parallel_core/.../moe/ffn.py: layout inner_dp=EP, outer_dp=DP*MP*CP/EP, mp0=mp1=1;
+     * research/deepseek3 likewise): ETP 1 unless moe_config states another */
+    if (!rc && r->run->model.experts > 0 && !fw_yaml_at(&d->y, "moe_config.expert_model_parallel")) {
+        const nd_strategy *st = &r->run->strategy;
+        bool mcore = fw_yaml_text(&d->y, "model.model_config.model_type", NULL) &&
+                     !fw_yaml_text(&d->y, "model.model_config.type", NULL);
+        if (mcore || (st->ep > 1 && st->dp % st->ep))
+            rc = fw_degree(r, "ETP", 1, 0, "parallel_config.expert_parallel");
+    }
     /* MindFormers (mindformers/trainer/base_trainer.py): micro_batch_num counts only with a
      * pipeline; at pipeline_stage 1 it is reset to 1 and runner_config's
      * gradient_accumulation_steps accumulates instead (which a pipeline resets to 1) */
@@ -328,11 +383,86 @@ static int read_strategy(mf_doc *d)
 
 /* The per-stage layers of model_config.offset, for -mppb: base = layers / PP, plus each
  * stage's offset (an int for every stage, a list per stage, or per chunk and stage). */
+/* offset per chunk and stage ([[stage offsets of chunk 0], [chunk 1], ...], VPP > 1): each
+ * chunk holds (layers [+ MTP]) / (PP x VPP) + its offset (MindFormers' mcore: the MTP layers
+ * outside the count; research/deepseek3: inside, on the last chunk of the last stage). The
+ * stages' layers are -mppb's; chunks that are not equal become the run's pipeline_layout,
+ * which the cost model prices (as Megatron's --num-layer-list), so the file's own split runs. */
+static int read_chunk_offsets(mf_doc *d, yaml_node_t *list)
+{
+    fw_reader *r = d->r;
+    nd_run_layout *L = &r->run->layout;
+    int64_t pp = r->run->strategy.pp, vpp = r->run->strategy.vpp, layers = r->run->model.layers;
+    int64_t mtp = r->run->model.mtp_layers, n = (int64_t)nd_yaml_size(list);
+    int64_t cnt[ND_RUN_MAX_STAGES][8];
+    if (n != vpp || vpp > 8 || pp < 1 || pp > ND_RUN_MAX_STAGES)
+        return nd_error_set(
+            r->err, ND_EINPUT,
+            "%s:%d: model.model_config.offset lists %lld chunks but pp_interleave_num is %lld", r->path,
+            nd_yaml_line(list), (long long)n, (long long)vpp);
+    for (int pass = 0; pass < 2; pass++) {
+        int64_t count = pass ? layers + mtp : layers, base = count / (pp * vpp), sum = 0;
+        for (int64_t v = 0; v < vpp; v++) {
+            yaml_node_t *row = nd_yaml_item(&d->y, list, (size_t)v);
+            if (row->type != YAML_SEQUENCE_NODE || (int64_t)nd_yaml_size(row) != pp)
+                return nd_error_set(r->err, ND_EINPUT,
+                                    "%s:%d: model.model_config.offset: each chunk lists one offset per "
+                                    "stage (%lld)",
+                                    r->path, nd_yaml_line(row), (long long)pp);
+            for (int64_t st = 0; st < pp; st++) {
+                int64_t o;
+                const char *c = nd_yaml_text(nd_yaml_item(&d->y, row, (size_t)st));
+                if (!c || nd_parse_int64(c, -(1 << 24), 1 << 24, &o))
+                    return nd_error_set(r->err, ND_EINPUT,
+                                        "%s:%d: model.model_config.offset: '%s' is not a "
+                                        "whole number",
+                                        r->path, nd_yaml_line(row), c ? c : "");
+                sum += cnt[st][v] = base + o;
+            }
+        }
+        if (sum != count || (pass && (mtp <= 0 || cnt[pp - 1][vpp - 1] <= mtp))) continue;
+        if (pass) cnt[pp - 1][vpp - 1] -= mtp;
+        char text[4096];
+        size_t used = 0;
+        for (int64_t st = 0; st < pp; st++) {
+            L->layers[st] = 0;
+            for (int64_t v = 0; v < vpp; v++) L->layers[st] += cnt[st][v];
+        }
+        L->stages = pp;
+        L->has_layers = true;
+        if (layers % (pp * vpp) == 0) return ND_OK; /* equal chunks: nd's own split */
+        for (int64_t v = 0; v < vpp; v++)
+            for (int64_t st = 0; st < pp; st++) {
+                bool first = v == 0 && st == 0, last = v == vpp - 1 && st == pp - 1;
+                used += (size_t)snprintf(text + used, used < sizeof text ? sizeof text - used : 0, "%s%s",
+                                         first ? "" : "|", first ? "E" : "");
+                for (int64_t k = 0; k < cnt[st][v] && used + 8 < sizeof text; k++) text[used++] = 't';
+                if (last)
+                    for (int64_t k = 0; k < mtp && used + 8 < sizeof text; k++) text[used++] = 'm';
+                if (last && used + 2 < sizeof text) text[used++] = 'L';
+                text[used < sizeof text ? used : sizeof text - 1] = '\0';
+            }
+        fw_note(r->run, "%s: model.model_config.offset: chunks of unequal layers, priced as the layout %s",
+                r->path, text);
+        return fw_train(r, "pipeline_layout", text, nd_yaml_line(list), "model.model_config.offset");
+    }
+    fw_note(
+        r->run,
+        "%s: model.model_config.offset puts other than the model's %lld layers (%lld with its MTP layers) "
+        "on the %lld chunks: -mppb splits the layers as nd does without it",
+        r->path, (long long)layers, (long long)(layers + mtp), (long long)(pp * vpp));
+    return ND_OK;
+}
+
 static int read_offsets(mf_doc *d)
 {
     nd_run_layout *L = &d->r->run->layout;
     int64_t pp = d->r->run->strategy.pp, layers = d->r->run->model.layers;
     int rc;
+    yaml_node_t *on = fw_yaml_at(&d->y, "model.model_config.offset");
+    if (on && on->type == YAML_SEQUENCE_NODE && nd_yaml_size(on) > 0 &&
+        nd_yaml_item(&d->y, on, 0)->type == YAML_SEQUENCE_NODE && d->r->run->strategy.vpp > 1)
+        return read_chunk_offsets(d, on);
     int64_t off[ND_RUN_MAX_STAGES];
     int64_t n = stage_list(d, "model.model_config.offset", off, &rc);
     if (rc || pp < 1 || pp > ND_RUN_MAX_STAGES) return rc;
@@ -371,8 +501,14 @@ static int read_training(mf_doc *d)
     fw_reader *r = d->r;
     int line, rc = ND_OK;
     const char *v;
-    if ((v = fw_yaml_text(&d->y, "model.model_config.seq_length", &line)))
-        rc = fw_train(r, "seq_len", v, line, "model.model_config.seq_length");
+    /* mcore configs state it on the dataset (BlendedMegatronDatasetDataLoader's GPTDataset) */
+    static const char *const seq_keys[] = {"model.model_config.seq_length",
+                                           "train_dataset.data_loader.config.seq_length"};
+    const char *seq_key = NULL;
+    for (size_t i = 0; !seq_key && i < ND_ARRAY_LEN(seq_keys); i++)
+        if ((v = fw_yaml_text(&d->y, seq_keys[i], &line))) seq_key = seq_keys[i];
+    if (seq_key)
+        rc = fw_train(r, "seq_len", v, line, seq_key);
     else
         rc = fw_default(r, "model.model_config.seq_length not stated: the sequence is %lld tokens",
                         (long long)r->run->train.seq_len);
@@ -384,6 +520,13 @@ static int read_training(mf_doc *d)
     /* fp32 parameters under a 16-bit compute: nd's fp32 master copy beside 16-bit weights */
     if (!rc && params && fw_precision_of(params) && !strcmp(fw_precision_of(params), "fp32"))
         rc = fw_train(r, "master_weights", "true", 0, "model.model_config.param_init_type");
+    /* 16-bit parameters are the only copy: MindFormers' AdamW keeps fp32 moments beside them
+     * (clone_state), no fp32 master */
+    else if (!rc && params && fw_precision_of(params))
+        rc = fw_train(r, "master_weights", "false", 0, "model.model_config.param_init_type");
+    /* optimizer.swap: the AdamW states live on the host (clone_state's device='CPU') */
+    if (!rc && fw_true(fw_yaml_text(&d->y, "optimizer.swap", &line)))
+        rc = fw_train(r, "swap_optimizer", "true", line, "optimizer.swap");
     if (!rc && (v = fw_yaml_text(&d->y, "model.model_config.use_flash_attention", &line)))
         rc = fw_train(r, "flash_attention", fw_true(v) ? "true" : "false", line,
                       "model.model_config.use_flash_attention");
@@ -599,7 +742,8 @@ static int fw_mindformers_write(const nd_run *run, const nd_config_choice *c, co
     }
     if (!rc) rc = write_dataset_strategy(e, &y, s, err);
     if (!rc) rc = write_comm_recompute(e, &y, run, s, err);
-    if (!rc &&
+    /* the file's own per-chunk offsets (read as the run's layout) stay when the choice keeps them */
+    if (!rc && !s->layout &&
         (s->first_stage_layers || s->last_stage_layers || fw_yaml_at(&y, "model.model_config.offset"))) {
         char offsets[1024] = "0";
         bool mtp_counted = offsets_count_mtp(&y, run);

@@ -471,7 +471,12 @@ static int read_training(tt *x)
                       "[parallelism] fsdp_reshard_after_forward");
     }
     const char *conv = get(x, "model", NULL, "converters", &line);
-    if (!rc && conv && strstr(conv, "float8")) rc = fw_train(r, "fp8", "true", line, "[model] converters");
+    if (!rc && conv && strstr(conv, "float8")) {
+        rc = fw_train(r, "fp8", "true", line, "[model] converters");
+        /* torchao's Float8Linear, as torchtitan configures it, scales dynamically (tensorwise by
+         * default, rowwise by recipe_name): each cast reads its tensor for the amax first */
+        if (!rc) rc = fw_train(r, "fp8_recipe", "current", line, "[model] converters");
+    }
     if (!rc) rc = fw_train(r, "framework", "torchtitan", 0, "");
     return rc;
 }
@@ -671,6 +676,9 @@ static int fw_torchtitan_write(const nd_run *run, const nd_config_choice *c, con
     if (rc) return rc;
     const nd_strategy *s = &c->s;
     const char *par = NULL; /* each key where it was read (par_table) */
+    const char *pp_text =
+        nd_toml_get(t, par_table(t, "pipeline_parallel_degree"), "pipeline_parallel_degree", NULL);
+    bool file_pipeline = pp_text && strcmp(pp_text, "1") != 0; /* before nd's PP is written */
     int64_t shard = s->op > 1 && s->op % s->cp == 0 ? s->op / s->cp : 1;
     if (shard > s->dp) shard = s->dp;
     rc = set_num(t, par, "data_parallel_replicate_degree", s->dp / shard, true, err);
@@ -681,8 +689,10 @@ static int fw_torchtitan_write(const nd_run *run, const nd_config_choice *c, con
     if (!rc) rc = set_num(t, par, "expert_parallel_degree", s->ep, run->model.experts > 0, err);
     if (!rc && run->model.experts)
         rc = set_num(t, par, "expert_tensor_parallel_degree", s->etp ? s->etp : s->tp, false, err);
-    if (!rc && (s->pp > 1 || nd_toml_get(t, par_table(t, "pipeline_parallel_schedule"),
-                                         "pipeline_parallel_schedule", NULL))) {
+    /* the pipeline's keys only with a pipeline (chosen, or the file's own): at PP 1 torchtitan
+     * reads none of them, and the file's are left as they are */
+    if (!rc && (s->pp > 1 || (file_pipeline && nd_toml_get(t, par_table(t, "pipeline_parallel_schedule"),
+                                                           "pipeline_parallel_schedule", NULL)))) {
         /* the file's own name when it reads as the chosen schedule, else torchtitan's */
         const char *sched_table = par_table(t, "pipeline_parallel_schedule");
         const char *now = nd_toml_get(t, sched_table, "pipeline_parallel_schedule", NULL);
@@ -724,7 +734,10 @@ static int fw_torchtitan_write(const nd_run *run, const nd_config_choice *c, con
     nd_recompute m = fw_choice_mode(c);
     char mode[16];
     snprintf(mode, sizeof mode, "\"%s\"", m == ND_RECOMPUTE_OFF ? "none" : nd_recompute_name(m));
-    if (!rc) rc = nd_toml_set(t, "activation_checkpoint", "mode", mode, err);
+    /* rewritten only when it changes (the file's quoting kept) */
+    const char *was = nd_toml_get(t, "activation_checkpoint", "mode", NULL);
+    bool same = was && strlen(was) + 2 == strlen(mode) && !strncmp(was, mode + 1, strlen(was));
+    if (!rc && !same) rc = nd_toml_set(t, "activation_checkpoint", "mode", mode, err);
     char path[1024];
     if (!rc)
         rc = nd_toml_write(t, fw_output_path(dir, "resolved.toml", path, sizeof path, written, size), err);

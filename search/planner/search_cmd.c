@@ -58,6 +58,10 @@ static int build_space(const nd_search_request *req, const nd_session *ses, cons
                        nd_search_space *sp, nd_strategy *base, nd_error *err)
 {
     nd_search_space_init(sp, &ses->run.train);
+    /* a MindFormers yaml is priced with MindSpeed's profile, but MindFormers runs no DualPipe
+     * (pipeline_scheduler: 1f1b, gpipe, seqpipe, zero_bubble_v) and its writer states none */
+    if (ses->run.format == ND_CONFIG_MINDFORMERS)
+        sp->schedules &= ~(1u << ND_SCHEDULE_DUALPIPE | 1u << ND_SCHEDULE_DUALPIPE_V);
     *base = ses->run.strategy;
     /* a schedule stated on the command line is the one to search; the run's is one of them */
     if (nd_cli_sets(&req->common, "schedule")) sp->schedules = 1u << base->schedule;
