@@ -197,19 +197,33 @@ nd_cli_test(mega_gpt3_overlaps_off 0
             "overlap +tp_comm_overlap false, ep_comm_overlap false, overlap_grad_reduce false, overlap_param_gather false"
             ${SEARCH} -y ${GPT3} -A H100 -d 128 -t 1 -o ${MEGA_OUT}/gpt3s --no-plots)
 # DeepSeek-V2-Lite's FP8 example: MLA without --moe-router-enable-expert-bias has no expert
-# bias (9,379,063,808, not 960 more), and the FP8 flag in its if [[ $DTYPE == fp8 ]] is named
+# bias (9,379,063,808, not 960 more); its DTYPE="bf16" makes bash skip
+# if [[ "$DTYPE" == "fp8" ]] and the --fp8-format in it: priced exactly as --set fp8=false
 nd_cli_test(mega_dsv2lite_params 0 "^parameters: 9,379,063,808, " ${EST} -y ${DSV2L} -A H100 -d 8)
-nd_cli_test(mega_dsv2lite_branch_note 0 "megatron_deepseek2_lite_fp8.sh:170: --fp8-format stands in an if/case branch"
-            sh -c "${EST} -y ${DSV2L} -A H100 -d 8 2>&1 >/dev/null")
-nd_cli_test(mega_dsv2lite_branch_strict 2 "megatron_deepseek2_lite_fp8.sh:170: --fp8-format stands in an if/case branch nd does not evaluate \\(--strict\\)"
+nd_cli_test(mega_dsv2lite_branch_taken 0 "^same$" sh -c
+            "${EST} -y ${DSV2L} -A H100 -d 8 | grep '^  step' > ${MEGA_OUT}/d2.a && ${EST} -y ${DSV2L} -A H100 -d 8 --set fp8=false | grep '^  step' > ${MEGA_OUT}/d2.b && cmp -s ${MEGA_OUT}/d2.a ${MEGA_OUT}/d2.b && echo same")
+# a flag under a test nd does not read (a file test) is named, and refused with --strict
+nd_cli_test(mega_dsv2lite_branch_strict 2 "megatron_deepseek2_lite_fp8.sh:221: --vocab-size stands in an if/case branch whose test nd does not read \\(--strict\\)"
             ${EST} -y ${DSV2L} -A H100 -d 8 --strict)
-# Megatron-LM's DeepSeek-V3 example: '${MOE_LAYER_FREQ}' inside a double-quoted variable it
-# evals, and --num-layers-per-virtual-pipeline-stage ${MP_VP} in the else of if [ -z ${MP_VP} ]
-# (the branch not taken): read, every flag taken from a branch named
-nd_cli_test(mega_dsv3_megatron_reads 0 "megatron_deepseekv3.sh:260: --q-lora-rank stands in an if/case branch"
+# Megatron-LM's DeepSeek-V3 example picks its model in if [ "$MODEL" == ... ] branches and
+# defaults MODEL to the 16B: 27 x 584,847,872 + 2 x 32,000 x 2048 + 2048 = 15,921,966,592 by
+# hand; '${MOE_LAYER_FREQ}' inside a double-quoted variable it evals; and
+# --num-layers-per-virtual-pipeline-stage ${MP_VP} in the else of if [ -z ${MP_VP} ], the
+# branch bash does not take when MP_VP is unset (a note says the test read it as empty)
+nd_cli_test(mega_dsv3_megatron_params 0 "^parameters: 15,921,966,592, " ${EST} -y ${DSV3MG} -A H100 -d 8)
+nd_cli_test(mega_dsv3_megatron_empty_test 0 "megatron_deepseekv3.sh:184: an if test reads \\$MP_VP, which the script does not set, as empty"
             sh -c "${EST} -y ${DSV3MG} -A H100 -d 8 2>&1 >/dev/null")
 # MindSpeed's --first-k-dense-replace -1: every layer MoE (Mixtral 8x22B, 140,620,634,112)
 nd_cli_test(mega_mix22_params 0 "^parameters: 140,620,634,112, " ${EST} -y ${MIX22} -A A2 -d 64)
 # MindSpeed's --context-parallel-algo: ulysses_cp_algo is the all-to-all, priced as cp_comm a2a
 nd_cli_test(mega_cp_algo_ulysses 0 "^same$" sh -c
             "sed 's/megatron_cp_algo/ulysses_cp_algo/' ${QWEN72} > ${MEGA_OUT}/uly.sh && ${EST} -y ${MEGA_OUT}/uly.sh -A H100 | grep '^  step' > ${MEGA_OUT}/uly.a && ${EST} -y ${QWEN72} -A H100 --set cp_comm=a2a | grep '^  step' > ${MEGA_OUT}/uly.b && ! ${EST} -y ${QWEN72} -A H100 | grep -qxF \"$(cat ${MEGA_OUT}/uly.a)\" && cmp -s ${MEGA_OUT}/uly.a ${MEGA_OUT}/uly.b && echo same")
+# if/elif/else evaluated as bash takes them (tests/mega/branches.sh): the 70B branch (80 layers
+# of 8192: Llama 3 70B's published 70,553,706,496), TP 4 > 2 adds --sequence-parallel, the FP8
+# branch on DTYPE (unset, so empty) not taken; bash's own arguments agree
+nd_cli_test(mega_branches_params 0 "^parameters: 70,553,706,496, " ${EST} -y ${MEGA_DIR}/branches.sh -A H100)
+nd_cli_test(mega_branches_strategy 0 "^strategy: DP=4 MP=4 PP=2 .* SP=1 " ${EST} -y ${MEGA_DIR}/branches.sh -A H100)
+nd_cli_test(mega_branches_bash_agrees 0 "--num-layers 80 --hidden-size 8192 .*--tensor-model-parallel-size 4 --pipeline-model-parallel-size 2 --use-distributed-optimizer --sequence-parallel$"
+            bash ${MEGA_DIR}/bash_launch.sh ${MEGA_DIR}/branches.sh)
+nd_cli_test(mega_branches_empty_note 0 "branches.sh:21: an if test reads \\$DTYPE, which the script does not set, as empty: --fp8-format"
+            sh -c "${EST} -y ${MEGA_DIR}/branches.sh -A H100 2>&1 >/dev/null")

@@ -185,9 +185,11 @@ static const var *var_find(const args_doc *d, const char *name, size_t n)
 typedef struct outbuf {
     char *s;
     size_t used, size;
-    bool defaulted; /* a default stood in for a variable the script does not set */
-    bool full;      /* a character did not fit */
-    bool branch;    /* a variable set in an if/case block stood in */
+    bool defaulted;      /* a default stood in for a variable the script does not set */
+    bool full;           /* a character did not fit */
+    bool branch;         /* a variable set in an if/case block stood in */
+    bool unset_empty;    /* a variable the script does not set reads as empty (a test's words) */
+    char unset_name[64]; /* the first such variable, for the note */
 } outbuf;
 
 /* Its value (NULL when the script does not set it), noting in o a value that took a default;
@@ -195,6 +197,11 @@ typedef struct outbuf {
 static const char *var_value(const args_doc *d, const char *name, size_t n, outbuf *o, bool *unknown)
 {
     const var *v = var_find(d, name, n);
+    if (!v && o && o->unset_empty) {
+        if (!o->unset_name[0]) snprintf(o->unset_name, sizeof o->unset_name, "%.*s", (int)n, name);
+        *unknown = false;
+        return "";
+    }
     if (v && v->defaulted && o) o->defaulted = true;
     if (v && v->in_branch && o) o->branch = true;
     *unknown = v && v->unknown;
@@ -507,7 +514,7 @@ static bool expand_text(const args_doc *d, const char *s, size_t n, int depth, b
 static bool expand(const args_doc *d, const char *s, size_t n, bool dq, char *out, size_t size,
                    bool *defaulted, bool *full, bool *branch)
 {
-    outbuf o = {out, 0, size, false, false, false};
+    outbuf o = {out, 0, size, false, false, false, false, ""};
     out[0] = '\0';
     bool ok = expand_text(d, s, n, 0, dq, &o);
     /* '1' left literal by the double quotes: the script evals the command (eval ${run_cmd}),
@@ -572,6 +579,172 @@ static bool word_is(const char *t, size_t n, const char *kw)
     return strlen(kw) == n && !strncmp(t, kw, n);
 }
 
+/* ---- if/elif/else/fi and case/esac: the branch bash takes, where its test is one nd reads ---- */
+
+typedef enum { TEST_FALSE, TEST_TRUE, TEST_UNKNOWN } test_result;
+
+/* A test word as bash expands it, a variable the script does not set read as empty (its name
+ * in empty[], when one is); false when it uses what nd does not read or a variable set in a
+ * block nd does not evaluate. */
+static bool test_word(const args_doc *d, const word *w, char *out, size_t size, char *empty,
+                      size_t empty_size)
+{
+    outbuf o = {out, 0, size, false, false, false, true, ""};
+    out[0] = '\0';
+    bool ok = expand_text(d, d->text + w->from, w->to - w->from, 0, false, &o) && !o.full && !o.branch;
+    if (ok && o.unset_name[0] && !empty[0]) nd_text_copy(empty, o.unset_name, empty_size);
+    return ok;
+}
+
+/* [ X ], [ -z X ], [ -n X ], [ X = Y ] (==, !=, -eq, -ne, -lt, -le, -gt, -ge), [[ ... ]] alike,
+ * an optional ! before; anything else (commands, &&, patterns) unknown. */
+static test_result eval_test(const args_doc *d, const word *w, int n, char *empty, size_t empty_size)
+{
+    if (n < 3) return TEST_UNKNOWN;
+    const char *t = d->text;
+    size_t l0 = w[0].to - w[0].from, ln = w[n - 1].to - w[n - 1].from;
+    bool dbl = word_is(t + w[0].from, l0, "[[");
+    if (!(dbl ? word_is(t + w[n - 1].from, ln, "]]")
+              : word_is(t + w[0].from, l0, "[") && word_is(t + w[n - 1].from, ln, "]")))
+        return TEST_UNKNOWN;
+    int k = 1, end = n - 1;
+    bool negate = end - k > 1 && word_is(t + w[k].from, w[k].to - w[k].from, "!");
+    if (negate) k++;
+    char a[256], b[256], op[8] = "";
+    bool r;
+    if (end - k == 1) {
+        if (!test_word(d, &w[k], a, sizeof a, empty, empty_size)) return TEST_UNKNOWN;
+        r = a[0] != '\0';
+    } else if (end - k == 2) {
+        snprintf(op, sizeof op, "%.*s", (int)(w[k].to - w[k].from), t + w[k].from);
+        if ((strcmp(op, "-z") && strcmp(op, "-n")) ||
+            !test_word(d, &w[k + 1], a, sizeof a, empty, empty_size))
+            return TEST_UNKNOWN;
+        r = !strcmp(op, "-z") ? a[0] == '\0' : a[0] != '\0';
+    } else if (end - k == 3) {
+        snprintf(op, sizeof op, "%.*s", (int)(w[k + 1].to - w[k + 1].from), t + w[k + 1].from);
+        if (!test_word(d, &w[k], a, sizeof a, empty, empty_size) ||
+            !test_word(d, &w[k + 2], b, sizeof b, empty, empty_size))
+            return TEST_UNKNOWN;
+        if (!strcmp(op, "=") || !strcmp(op, "==") || !strcmp(op, "!=")) {
+            /* [[ X == pattern ]] matches a glob: not read */
+            if (dbl && strpbrk(t + w[k + 2].from, "*?[") &&
+                strpbrk(t + w[k + 2].from, "*?[") < t + w[k + 2].to)
+                return TEST_UNKNOWN;
+            r = (strcmp(a, b) == 0) == (strcmp(op, "!=") != 0);
+        } else {
+            static const char *const ops[] = {"-eq", "-ne", "-lt", "-le", "-gt", "-ge"};
+            int64_t x, y;
+            size_t which = ND_ARRAY_LEN(ops);
+            for (size_t i = 0; i < ND_ARRAY_LEN(ops); i++)
+                if (!strcmp(op, ops[i])) which = i;
+            if (which == ND_ARRAY_LEN(ops) || nd_parse_int64(a, INT64_MIN, INT64_MAX, &x) ||
+                nd_parse_int64(b, INT64_MIN, INT64_MAX, &y))
+                return TEST_UNKNOWN;
+            bool v[] = {x == y, x != y, x<y, x <= y, x> y, x >= y};
+            r = v[which];
+        }
+    } else {
+        return TEST_UNKNOWN;
+    }
+    return r != negate ? TEST_TRUE : TEST_FALSE;
+}
+
+/* Whether an enclosing block puts the scan in a branch bash does not take. */
+static bool skipping(const args_doc *d)
+{
+    for (int i = 0; i < d->n_frames; i++)
+        if (d->frames[i].evaluated && !d->frames[i].active) return true;
+    return false;
+}
+
+/* The words of an if/elif test, up to its `then` (read and dropped); a variable it read as
+ * empty is noted in the frame f. */
+static test_result read_test(const args_doc *d, size_t to, size_t *p, int *line, branch_frame *f)
+{
+    word w[16];
+    int n = 0, at = *line;
+    word x;
+    char empty[48] = "";
+    while (next_word(d->text, to, p, line, false, &x)) {
+        if (word_is(d->text + x.from, x.to - x.from, "then")) {
+            test_result r = eval_test(d, w, n, empty, sizeof empty);
+            if (r != TEST_UNKNOWN && empty[0] && !f->empty_line) {
+                f->empty_line = at;
+                nd_text_copy(f->empty_var, empty, sizeof f->empty_var);
+            }
+            return r;
+        }
+        if (n < (int)ND_ARRAY_LEN(w)) w[n++] = x;
+    }
+    return TEST_UNKNOWN;
+}
+
+/* A flag word under blocks chosen on an empty variable: kept for fw_args_empty_test. */
+static void note_empty_flag(args_doc *d, const char *t, size_t n)
+{
+    for (int i = d->n_frames - 1; i >= 0; i--) {
+        const branch_frame *f = &d->frames[i];
+        if (!f->empty_line || d->n_empty_flags >= (int)ND_ARRAY_LEN(d->empty_flags)) continue;
+        empty_flag *e = &d->empty_flags[d->n_empty_flags++];
+        size_t len = 0;
+        while (len < n && !strchr("= \t\n\"'", t[len])) len++;
+        snprintf(e->name, sizeof e->name, "%.*s", (int)(len > 2 ? len - 2 : 0), t + 2);
+        for (char *c = e->name; *c; c++) *c = *c == '_' ? '-' : *c;
+        e->test_line = f->empty_line;
+        nd_text_copy(e->var, f->empty_var, sizeof e->var);
+        return;
+    }
+}
+
+/* if / elif / else / fi / case / esac at the scan's word t (n bytes): true when it was one. */
+static bool branch_keyword(args_doc *d, const char *t, size_t n, size_t to, size_t *p, int *line)
+{
+    bool opens_if = word_is(t, n, "if"), opens_case = word_is(t, n, "case");
+    if (opens_if || opens_case) {
+        bool outer_skip = skipping(d);
+        branch_frame f = {true, false, true, 0, ""}; /* under a branch not taken: stays skipped */
+        if (!outer_skip) {
+            test_result r = opens_if ? read_test(d, to, p, line, &f) : TEST_UNKNOWN;
+            f.evaluated = r != TEST_UNKNOWN;
+            f.active = r != TEST_FALSE;
+            f.taken = r == TEST_TRUE;
+        }
+        if (d->n_frames < MAX_BRANCH_DEPTH) d->frames[d->n_frames++] = f;
+        if (!f.evaluated) d->branch_depth++;
+        return true;
+    }
+    if (!d->n_frames) return false;
+    branch_frame *f = &d->frames[d->n_frames - 1];
+    if (word_is(t, n, "elif")) {
+        d->n_frames--; /* the test is read under the block's parent */
+        test_result r =
+            f->evaluated && !f->taken && !skipping(d) ? read_test(d, to, p, line, f) : TEST_UNKNOWN;
+        d->n_frames++;
+        if (f->evaluated && !f->taken && r != TEST_UNKNOWN) {
+            f->active = f->taken = r == TEST_TRUE;
+        } else if (f->evaluated && f->taken) {
+            f->active = false;
+        } else if (f->evaluated) { /* a test nd does not read: every branch from here is read */
+            f->evaluated = false;
+            f->active = true;
+            d->branch_depth++;
+        }
+        return true;
+    }
+    if (word_is(t, n, "else")) {
+        if (f->evaluated) f->active = !f->taken;
+        f->taken = true;
+        return true;
+    }
+    if (word_is(t, n, "fi") || word_is(t, n, "esac")) {
+        if (!f->evaluated && d->branch_depth > 0) d->branch_depth--;
+        d->n_frames--;
+        return true;
+    }
+    return false;
+}
+
 static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int line, bool inner, bool dq,
                       nd_error *err)
 {
@@ -582,6 +755,16 @@ static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int
         pending = false;
         const char *t = d->text + w.from;
         size_t n = w.to - w.from;
+        /* a block's keywords, and the words of a branch bash does not take, passed over */
+        if (!inner && branch_keyword(d, t, n, to, &p, &line)) continue;
+        if (n >= 3 && !strncmp(t, "--", 2)) note_empty_flag(d, t, n);
+        if (!inner && skipping(d)) {
+            /* the flags of a quoted value set in the skipped branch (vp_options=" --flag ...") */
+            for (size_t k = 0; k + 2 < n; k++)
+                if ((k == 0 || strchr(" \t\n\"'=", t[k - 1])) && t[k] == '-' && t[k + 1] == '-')
+                    note_empty_flag(d, t + k, n - k);
+            continue;
+        }
         /* a quoted word holding flags ("--fp8-format hybrid" in an array): ${ARGS[@]} unquoted
          * splits it into its words, so they are read as the command line's */
         if (!inner && n >= 4 && (t[0] == '"' || t[0] == '\'') && t[n - 1] == t[0] &&
@@ -590,10 +773,6 @@ static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int
             if (rc) return rc;
             continue;
         }
-        /* if/case blocks are not evaluated: what stands in them is marked (a note names it) */
-        if (!inner && (word_is(t, n, "if") || word_is(t, n, "case"))) d->branch_depth++;
-        if (!inner && (word_is(t, n, "fi") || word_is(t, n, "esac")) && d->branch_depth > 0)
-            d->branch_depth--;
         if (n < 3 || strncmp(t, "--", 2)) {
             int rc = inner ? ND_OK : read_assignment(d, &w, path, err);
             if (rc) return rc;
@@ -659,13 +838,23 @@ int fw_args_load(args_doc *d, const char *path, nd_error *err)
 /* The last occurrence of a flag (a later one wins, as argparse reads them). */
 const arg *fw_args_find(const args_doc *d, const char *name)
 {
-    for (int i = d->count - 1; i >= 0; i--)
-        if (!strcmp(d->items[i].name, name)) return &d->items[i];
+    for (int i = d->count - 1; i >= 0; i--) {
+        const arg *a = &d->items[i];
+        /* in a branch, on a variable the script does not set: in the empty environment nd
+         * reads the script in, the branch not taken (if [ -z ${MP_VP} ] ... else --flag ${MP_VP}),
+         * so absent for the reader and the writer alike */
+        if (a->unresolved && a->in_branch) continue;
+        if (!strcmp(a->name, name)) return a;
+    }
     return NULL;
 }
 
 const arg *fw_args_get(args_doc *d, const char *name)
 {
+    bool known = false;
+    for (int i = 0; i < d->n_asked && !known; i++) known = !strcmp(d->asked[i], name);
+    if (!known && d->n_asked < (int)ND_ARRAY_LEN(d->asked))
+        nd_text_copy(d->asked[d->n_asked++], name, sizeof d->asked[0]);
     const arg *a = fw_args_find(d, name);
     if (a) d->items[a - d->items].looked_up = true;
     return a;
@@ -675,9 +864,6 @@ const char *fw_args_val(args_doc *d, const char *name, int *line)
 {
     const arg *a = fw_args_get(d, name);
     if (line) *line = a ? a->line : 0;
-    /* in a branch, on a variable the script does not set: in the empty environment nd reads the
-     * script in, that branch is the one not taken (if [ -z ${MP_VP} ] ... else --flag ${MP_VP}) */
-    if (a && a->unresolved && a->in_branch) return NULL;
     if (a && a->unresolved) {
         if (!d->needed_unresolved) d->needed_unresolved = a;
         return NULL;
@@ -718,4 +904,12 @@ int64_t fw_args_world_size(args_doc *d)
     if (!per || nd_parse_int64(per, 1, 1 << 20, &a)) return 0;
     if (nodes && nd_parse_int64(nodes, 1, 1 << 20, &b)) return 0;
     return a * b;
+}
+
+const empty_flag *fw_args_empty_test(const args_doc *d)
+{
+    for (int i = 0; i < d->n_empty_flags; i++)
+        for (int k = 0; k < d->n_asked; k++)
+            if (!strcmp(d->empty_flags[i].name, d->asked[k])) return &d->empty_flags[i];
+    return NULL;
 }

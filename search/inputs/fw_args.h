@@ -40,6 +40,26 @@ typedef struct var {
     bool in_branch;    /* set in an if/case block, or from a variable set in one */
 } var;
 
+/* An if/case block open where the scan stands: evaluated when its tests are ones nd reads
+ * ([ ], [[ ]] on strings and numbers), the branch bash takes then the only one read. */
+typedef struct branch_frame {
+    bool evaluated; /* every test so far read */
+    bool active;    /* the words under the current branch are read */
+    bool taken;     /* a branch of the block was taken already */
+    int empty_line; /* a test of the block read a variable the script does not set as empty */
+    char empty_var[48];
+} branch_frame;
+
+/* A flag under a block whose branch was chosen by a test on a variable left to the
+ * environment (read as empty): named in a note when the reader asks for that flag. */
+typedef struct empty_flag {
+    char name[48];
+    int test_line;
+    char var[48];
+} empty_flag;
+
+#define MAX_BRANCH_DEPTH 32
+
 typedef struct args_doc {
     char *text;
     size_t len;
@@ -49,15 +69,27 @@ typedef struct args_doc {
     int n_vars, cap_vars;
     const arg *needed_unresolved; /* the first value nd needed that uses a variable the script
                                      does not set (reported once reading ends) */
-    int branch_depth;             /* if/case blocks open where the scan stands */
+    int branch_depth;             /* if/case blocks nd does not evaluate, open where the scan stands */
+    branch_frame frames[MAX_BRANCH_DEPTH];
+    int n_frames;
+    empty_flag empty_flags[64];
+    int n_empty_flags;
+    char asked[160][48]; /* the flags a reader asked for (fw_args_get, fw_args_val, fw_args_on) */
+    int n_asked;
 } args_doc;
+
+/* The first flag a reader asked for that stands under a block chosen by a test on a variable
+ * the script does not set (read as empty, as in an empty environment), or NULL. */
+const empty_flag *fw_args_empty_test(const args_doc *d);
 
 /* Reads and scans the script at path into d (the caller's, not zeroed); on failure too the
  * caller frees it with fw_args_unload, which also frees d itself. */
 int fw_args_load(args_doc *d, const char *path, nd_error *err);
 void fw_args_unload(args_doc *d);
 
-/* The last occurrence of a flag (a later one wins, as argparse reads them), or NULL. */
+/* The last occurrence of a flag (a later one wins, as argparse reads them), or NULL; one in an
+ * if/case branch whose value uses a variable the script does not set is the branch not taken
+ * and passed over. */
 const arg *fw_args_find(const args_doc *d, const char *name);
 
 /* fw_args_find for a reader: the flag is marked as used (arg.looked_up), so what nd took from

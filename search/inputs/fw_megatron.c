@@ -580,18 +580,30 @@ static int fw_megatron_read(fw_reader *r)
                 "%s: no --context-parallel-algo: CP priced as the ring (MindSpeed's megatron_cp_algo); "
                 "MindSpeed-LLM's older arguments default to ulysses_cp_algo (all-to-all: --set cp_comm=a2a)",
                 r->path);
-    /* if/case branches are not evaluated: name each flag read from one (--strict refuses it) */
+    /* a test on a variable the script leaves to the environment chose the branch read */
+    const empty_flag *ef = rc ? NULL : fw_args_empty_test(d);
+    if (ef && r->strict)
+        rc = nd_error_set(r->err, ND_EINPUT,
+                          "%s:%d: --%s: an if test reads $%s, which the script does not set (--strict)",
+                          r->path, ef->test_line, ef->name, ef->var);
+    else if (ef)
+        fw_note(r->run,
+                "%s:%d: an if test reads $%s, which the script does not set, as empty: --%s is read as bash "
+                "takes the branches in an empty environment",
+                r->path, ef->test_line, ef->var, ef->name);
+    /* if/case blocks nd cannot evaluate: name each flag read from one (--strict refuses it) */
     for (int i = 0; !rc && i < d->count; i++) {
         const arg *a = &d->items[i];
         if (!a->in_branch || !a->looked_up || fw_args_find(d, a->name) != a) continue;
         if (r->strict)
-            rc = nd_error_set(r->err, ND_EINPUT,
-                              "%s:%d: --%s stands in an if/case branch nd does not evaluate (--strict)",
-                              r->path, a->line, a->name);
+            rc =
+                nd_error_set(r->err, ND_EINPUT,
+                             "%s:%d: --%s stands in an if/case branch whose test nd does not read (--strict)",
+                             r->path, a->line, a->name);
         else
             fw_note(r->run,
-                    "%s:%d: --%s stands in an if/case branch (or takes a variable set in one) that nd does "
-                    "not evaluate: read as if every branch ran, in order",
+                    "%s:%d: --%s stands in an if/case branch (or takes a variable set in one) whose test nd "
+                    "does not read: read as if every branch ran, in order",
                     r->path, a->line, a->name);
     }
     const arg *u = d->needed_unresolved;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "fuzz_util.h"
+#include "nd/costmodel/strategy.h"
 #include "nd/inputs/framework.h"
 
 int fuzz_framework_round_trip(const uint8_t *data, size_t size, const char *format, const char *file_name)
@@ -25,6 +26,16 @@ int fuzz_framework_round_trip(const uint8_t *data, size_t size, const char *form
         if (nd_run_set(&run, "devices", devices, &err)) return 0;
     }
     if (nd_config_derive(&run, &err)) return 0;
+    /* the session binds a stated pipeline layout before it prices or writes (cli_session.c) */
+    if ((rc = nd_run_bind_layout(&run, &err))) {
+        fuzz_check_refusal(rc, &err, file_name);
+        return 0;
+    }
+    /* as the session checks it before pricing (schedule from VPP and the like): a strategy nd
+     * cannot price is never written back */
+    if (nd_strategy_check(&run.strategy, &run.model, run.devices, run.train.global_batch, run.train.seq_len,
+                          &err))
+        return 0;
     nd_config_choice c = {run.strategy, run.train.global_batch, NULL, 0};
     char dir[1024], written[2048];
     snprintf(dir, sizeof dir, "%s/out", fuzz_dir());
