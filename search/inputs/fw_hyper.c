@@ -62,6 +62,15 @@ static const char *degree_text(hy *h, const char *k, int *line)
     return text_in(h, for_degrees, 3, k, line, NULL);
 }
 
+/* The file a degree key was read from (the accelerate, train or model yaml), for messages. */
+static const char *degree_path(hy *h, const char *k)
+{
+    const char *path = h->r->path;
+    int line;
+    text_in(h, for_degrees, 3, k, &line, &path);
+    return path;
+}
+
 /* The first of several spellings that is stated. */
 static const char *first_of(hy *h, const char *(*get)(hy *, const char *, int *), const char *const *keys,
                             const char **which, int *line)
@@ -229,10 +238,8 @@ static int degree(hy *h, const char *const *keys, const char *dim)
     const char *v = first_of(h, degree_text, keys, &which, &line);
     int64_t n;
     if (!v || nd_parse_int64(v, -1, 1 << 24, &n))
-        return v ? nd_error_set(h->r->err, ND_EINPUT,
-                                "%s: '%s' is not a "
-                                "whole number",
-                                which, v)
+        return v ? nd_error_set(h->r->err, ND_EINPUT, "%s:%d: %s: '%s' is not a whole number",
+                                degree_path(h, which), line, which, v)
                  : ND_OK;
     return n >= 1 ? fw_degree(h->r, dim, n, line, which) : ND_OK;
 }
@@ -324,8 +331,8 @@ static int read_strategy(hy *h)
         int64_t model = s->tp * s->pp * s->cp;
         if (devices % model)
             return nd_error_set(r->err, ND_EINPUT,
-                                "context.device_num=%lld is not divisible by TP x PP x CP = %lld",
-                                (long long)devices, (long long)model);
+                                "%s:%d: context.device_num=%lld is not divisible by TP x PP x CP = %lld",
+                                r->path, line, (long long)devices, (long long)model);
         s->dp = devices / model;
         r->run->devices = devices;
     }
@@ -346,8 +353,8 @@ static int read_strategy(hy *h)
     if (!rc && fw_true(first_of(h, degree_text, opt_on, &which, &line)) && s->op <= 1) {
         int64_t all = s->dp * s->cp, op = all;
         if ((v = first_of(h, degree_text, opt_size, &which, &line)) && nd_parse_int64(v, -1, 1 << 24, &op))
-            return nd_error_set(r->err, ND_EINPUT, "%s:%d: %s: '%s' is not a whole number", r->path, line,
-                                which, v);
+            return nd_error_set(r->err, ND_EINPUT, "%s:%d: %s: '%s' is not a whole number",
+                                degree_path(h, which), line, which, v);
         if (op < 1 || op > all) op = all; /* -1: all */
         if (op > 1) rc = fw_degree(r, "OP", op, line, which);
         if (!rc && op > 1) rc = fw_degree(r, "ZERO", 1, line, which);
