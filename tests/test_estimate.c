@@ -458,11 +458,47 @@ static void optimizer_temporaries_by_implementation(void **state)
                 1e-6);
 }
 
+/* ZeRO-2 under a pipeline: FSDP (no pipelining runtime of its own) scatters the gradients after
+ * every micro-batch's backward, so with the overlaps off DP_COMM grows by one reduce-scatter rs
+ * a micro-batch (the batch of 512 at DP 32 as MB x MBS = 4 x 4, 8 x 2, 16 x 1): DP(8) - DP(4) =
+ * 4 rs and DP(16) - DP(8) = 8 rs. torch.distributed.pipelining (torchtitan) keeps FSDP's
+ * gradient sync off until the last backward (backward_maybe_with_nosync): one rs a step, so
+ * torchtitan's DP(m) is FSDP's less the m - 1 scatters it does not run. */
+static void pipelined_fsdp_reduces_once(void **state)
+{
+    (void)state;
+    nd_estimate e[3], tt[3];
+    nd_stage_memory mem[8];
+    nd_stage_time tm[8];
+    nd_train saved = run.train;
+    run.train.overlap_grad_reduce = run.train.overlap_param_gather = false;
+    const char *text[3] = {"DP=32 PP=2 ZERO=2 OP=32 MB=4 MBS=4", "DP=32 PP=2 ZERO=2 OP=32 MB=8 MBS=2",
+                           "DP=32 PP=2 ZERO=2 OP=32 MB=16 MBS=1"};
+    const double m[3] = {4, 8, 16};
+    for (int i = 0; i < 3; i++) {
+        run.train.framework = ND_FRAMEWORK_FSDP;
+        price(text[i], NULL, &e[i], mem, tm);
+        run.train.framework = ND_FRAMEWORK_TORCHTITAN;
+        price(text[i], NULL, &tt[i], mem, tm);
+    }
+    run.train = saved;
+    double d0 = e[0].parts_ms[ND_PART_DP_COMM], d1 = e[1].parts_ms[ND_PART_DP_COMM];
+    double d2 = e[2].parts_ms[ND_PART_DP_COMM], rs = (d1 - d0) / 4;
+    assert_true(rs > 0);
+    assert_true(fabs((d2 - d1) - 8 * rs) < 1e-9 * d2);
+    for (int i = 0; i < 3; i++) {
+        double want = e[i].parts_ms[ND_PART_DP_COMM] - (m[i] - 1) * rs;
+        if (fabs(tt[i].parts_ms[ND_PART_DP_COMM] - want) > 1e-9 * want)
+            fail_msg("MB=%g: %.9f ms, want %.9f", m[i], tt[i].parts_ms[ND_PART_DP_COMM], want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(parts_add_up_to_the_step),
         cmocka_unit_test(zero3_fetched_module_by_module),
+        cmocka_unit_test(pipelined_fsdp_reduces_once),
         cmocka_unit_test(ratios_scale_each_part),
         cmocka_unit_test(memory_of_static_state),
         cmocka_unit_test(data_parallel_all_reduce),

@@ -297,6 +297,8 @@ static void sync_group(const nd_context *ctx, const nd_strategy *s, const nd_sta
     const nd_train *tr = ctx->train;
     double grads = params * tr->grad_bytes, weights = params * tr->param_bytes;
     double m = (double)s->mb, fwd = t->forward_ms, bwd = t->backward_ms + t->recompute_ms;
+    /* the sharded gradients' reduce-scatters a step: every micro-batch's, or the last one's */
+    double scatters = s->pp > 1 && nd_framework_profile_of(tr->framework)->pp_reduce_once ? 1 : m;
     nd_group all = {group, stride}, shards = {shard, stride}, replicas = {group / shard, stride * shard};
     if (zero == 0 || shard == 1) {
         /* Plain data parallelism: one all-reduce, behind the last backward (PyTorch DDP,
@@ -321,8 +323,12 @@ static void sync_group(const nd_context *ctx, const nd_strategy *s, const nd_sta
     if (zero == 3) {
         /* FSDP: gather the weights before forward and again before backward, scatter the
          * gradients after backward, every micro-batch; prefetch hides what compute covers. */
-        *dp_comm += m * (behind(ag, tr->overlap_param_gather, fwd, buckets) +
-                         behind(ag + rs, tr->overlap_grad_reduce, bwd, buckets));
+        *dp_comm += m * behind(ag, tr->overlap_param_gather, fwd, buckets);
+        if (scatters == m) /* the backward's gather and scatter share its window */
+            *dp_comm += m * behind(ag + rs, tr->overlap_grad_reduce, bwd, buckets);
+        else
+            *dp_comm += m * behind(ag, tr->overlap_grad_reduce, bwd, buckets) +
+                        behind(rs, tr->overlap_grad_reduce, bwd, buckets);
         *dp_reduce += behind(ar, tr->overlap_grad_reduce, bwd, buckets);
         return;
     }
@@ -332,7 +338,7 @@ static void sync_group(const nd_context *ctx, const nd_strategy *s, const nd_sta
         *dp_reduce += chain_exposed * ar / chain;
         *dp_comm += chain_exposed * (chain - ar) / chain;
     }
-    if (zero == 2) *dp_comm += m * behind(rs, tr->overlap_grad_reduce, bwd, buckets);
+    if (zero == 2) *dp_comm += scatters * behind(rs, tr->overlap_grad_reduce, bwd, buckets);
     *dp_comm += behind(ag, tr->overlap_param_gather, fwd, buckets);
 }
 

@@ -245,6 +245,7 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
             .split_accounts = false,
             .fp8_saves_fp8 = false,
             .attention = ND_ATTENTION_FA2,
+            .pp_reduce_once = true,
         },
     [ND_FRAMEWORK_FSDP] =
         {

@@ -214,6 +214,10 @@ typedef struct nd_framework_profile {
                                          Engine), not the 16-bit tensors */
     bool tp_comm_overlap;             /* its current recipes overlap TP communication with the GEMMs */
     nd_attention_kernel attention;    /* the fused attention kernel it runs by default */
+    bool pp_reduce_once;              /* under pipeline parallelism its sharded gradients are reduced
+                                         once, after the last micro-batch's backward, not after each
+                                         (torch.distributed.pipelining's backward_maybe_with_nosync:
+                                         FSDP's gradient sync off until the last backward) */
     bool moe_probs_in_expert;         /* its experts multiply their activation by the routing weights
                                          (Megatron-Core's activation_func_with_probs, MindSpeed's), so
                                          the combine keeps no expert outputs */
