@@ -37,16 +37,6 @@ static char peek(const parser *ps, size_t ahead)
     return ps->p + ahead < ps->t->len ? ps->t->text[ps->p + ahead] : '\0';
 }
 
-static bool is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-static bool is_hex(char c)
-{
-    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
 static void skip_blank(parser *ps)
 {
     while (peek(ps, 0) == ' ' || peek(ps, 0) == '\t') ps->p++;
@@ -205,11 +195,11 @@ static int read_string(parser *ps, buf *out, bool allow_multi)
             uint32_t v = 0;
             for (int i = 0; i < n; i++) {
                 char h = peek(ps, (size_t)i);
-                if (!is_hex(h)) {
+                if (!toml_is_hex(h)) {
                     v = UINT32_MAX;
                     break;
                 }
-                v = v * 16 + (uint32_t)(is_digit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
+                v = v * 16 + (uint32_t)(toml_is_digit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
             }
             if (v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
                 rc = fail(ps, "a \\u or \\U escape is not a Unicode scalar value");
@@ -232,7 +222,7 @@ static int read_string(parser *ps, buf *out, bool allow_multi)
 
 static bool bare_key_char(char c)
 {
-    return c == '_' || c == '-' || is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    return c == '_' || c == '-' || toml_is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
 /* One key part: bare, "quoted" or 'literal'. */
@@ -417,159 +407,32 @@ static int read_header(parser *ps)
 }
 
 /* ---- values ----------------------------------------------------------------------------- */
-
-/* Digits with '_' only between two of them; *n gets the digits alone. */
-static bool digits(const char *s, size_t len, bool (*ok)(char), char *out, size_t size)
-{
-    size_t n = 0;
-    if (!len) return false;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] == '_') {
-            if (!i || i + 1 == len || !ok(s[i - 1]) || !ok(s[i + 1])) return false;
-            continue;
-        }
-        if (!ok(s[i])) return false;
-        if (n + 1 < size) out[n++] = s[i];
-    }
-    out[n] = '\0';
-    return true;
-}
-
-static bool is_oct(char c)
-{
-    return c >= '0' && c <= '7';
-}
-
-static bool is_bin(char c)
-{
-    return c == '0' || c == '1';
-}
-
-/* A number, a boolean or inf/nan as TOML writes them: its type, the text nd keeps
- * (integers in decimal, '_' dropped), 0 when s is none of them. */
-static int classify(const char *s, size_t len, char *out, size_t size, int64_t *ival, bool *int_ok)
-{
-    *int_ok = false;
-    if ((len == 4 && !memcmp(s, "true", 4)) || (len == 5 && !memcmp(s, "false", 5))) {
-        snprintf(out, size, "%.*s", (int)len, s);
-        return ND_TOML_BOOL;
-    }
-    size_t i = 0;
-    bool sign = s[0] == '+' || s[0] == '-';
-    if (sign) i++;
-    if ((len - i == 3) && (!memcmp(s + i, "inf", 3) || !memcmp(s + i, "nan", 3))) {
-        snprintf(out, size, "%.*s", (int)len, s);
-        return ND_TOML_FLOAT;
-    }
-    char d[80];
-    if (!sign && len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'o' || s[1] == 'b')) {
-        bool (*ok)(char) = s[1] == 'x' ? is_hex : s[1] == 'o' ? is_oct : is_bin;
-        int base = s[1] == 'x' ? 16 : s[1] == 'o' ? 8 : 2;
-        if (!digits(s + 2, len - 2, ok, d, sizeof d)) return 0;
-        uint64_t v = 0;
-        *int_ok = true;
-        for (const char *p = d; *p; p++) {
-            unsigned dv = is_digit(*p) ? (unsigned)(*p - '0') : (unsigned)((*p | 0x20) - 'a' + 10);
-            if (v > ((uint64_t)INT64_MAX - dv) / (uint64_t)base) *int_ok = false;
-            v = v * (uint64_t)base + dv;
-        }
-        *ival = (int64_t)v;
-        if (*int_ok)
-            snprintf(out, size, "%lld", (long long)*ival);
-        else
-            snprintf(out, size, "%.*s", (int)len, s);
-        return ND_TOML_INTEGER;
-    }
-    /* dec-int: 0 or [1-9] digits, then a fraction and/or an exponent for a float */
-    size_t int_end = i;
-    while (int_end < len && (is_digit(s[int_end]) || s[int_end] == '_')) int_end++;
-    if (int_end == i || !digits(s + i, int_end - i, is_digit, d, sizeof d)) return 0;
-    if (d[0] == '0' && d[1]) return 0; /* a leading zero: TOML refuses 08 */
-    size_t p = int_end;
-    bool is_float = false;
-    if (p < len && s[p] == '.') {
-        size_t f = ++p;
-        while (p < len && (is_digit(s[p]) || s[p] == '_')) p++;
-        if (!digits(s + f, p - f, is_digit, d, sizeof d)) return 0;
-        is_float = true;
-    }
-    if (p < len && (s[p] == 'e' || s[p] == 'E')) {
-        p++;
-        if (p < len && (s[p] == '+' || s[p] == '-')) p++;
-        size_t f = p;
-        while (p < len && (is_digit(s[p]) || s[p] == '_')) p++;
-        if (!digits(s + f, p - f, is_digit, d, sizeof d)) return 0;
-        is_float = true;
-    }
-    if (p != len) return 0;
-    size_t n = 0;
-    for (size_t k = 0; k < len && n + 1 < size; k++)
-        if (s[k] != '_') out[n++] = s[k];
-    out[n] = '\0';
-    if (is_float) return ND_TOML_FLOAT;
-    /* the integer, checked against int64 */
-    uint64_t v = 0;
-    *int_ok = true;
-    for (const char *q = out + (sign ? 1 : 0); *q; q++) {
-        unsigned dv = (unsigned)(*q - '0');
-        if (v > ((uint64_t)INT64_MAX + 1 - dv) / 10) *int_ok = false;
-        v = v * 10 + dv;
-    }
-    if (*int_ok && s[0] != '-' && v > (uint64_t)INT64_MAX) *int_ok = false;
-    if (*int_ok) {
-        *ival = s[0] == '-' ? (int64_t)(0 - v) : (int64_t)v;
-        snprintf(out, size, "%lld", (long long)*ival);
-    }
-    return ND_TOML_INTEGER;
-}
-
-static bool n_digits(const char *s, size_t len, size_t at, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (at + (size_t)i >= len || !is_digit(s[at + (size_t)i])) return false;
-    return true;
-}
-
-/* A time HH:MM:SS[.frac] at s + at: its end, or 0. */
-static size_t time_end(const char *s, size_t len, size_t at)
-{
-    if (!n_digits(s, len, at, 2) || at + 2 >= len || s[at + 2] != ':' || !n_digits(s, len, at + 3, 2) ||
-        at + 5 >= len || s[at + 5] != ':' || !n_digits(s, len, at + 6, 2))
-        return 0;
-    size_t p = at + 8;
-    if (p < len && s[p] == '.') {
-        size_t f = ++p;
-        while (p < len && is_digit(s[p])) p++;
-        if (p == f) return 0;
-    }
-    return p;
-}
-
 /* A date, date-time or time at the parser: its length, or 0. */
 static size_t datetime_len(const parser *ps)
 {
     const char *s = ps->t->text;
     size_t len = ps->t->len, at = ps->p;
-    if (n_digits(s, len, at, 4) && at + 4 < len && s[at + 4] == '-') {
-        if (!n_digits(s, len, at + 5, 2) || at + 7 >= len || s[at + 7] != '-' || !n_digits(s, len, at + 8, 2))
+    if (toml_n_digits(s, len, at, 4) && at + 4 < len && s[at + 4] == '-') {
+        if (!toml_n_digits(s, len, at + 5, 2) || at + 7 >= len || s[at + 7] != '-' ||
+            !toml_n_digits(s, len, at + 8, 2))
             return 0;
         size_t p = at + 10;
-        if (p < len && (s[p] == 'T' || s[p] == 't' || (s[p] == ' ' && time_end(s, len, p + 1)))) {
-            size_t e = time_end(s, len, p + 1);
+        if (p < len && (s[p] == 'T' || s[p] == 't' || (s[p] == ' ' && toml_time_end(s, len, p + 1)))) {
+            size_t e = toml_time_end(s, len, p + 1);
             if (!e) return 0;
             p = e;
             if (p < len && (s[p] == 'Z' || s[p] == 'z')) {
                 p++;
             } else if (p < len && (s[p] == '+' || s[p] == '-')) {
-                if (!n_digits(s, len, p + 1, 2) || p + 3 >= len || s[p + 3] != ':' ||
-                    !n_digits(s, len, p + 4, 2))
+                if (!toml_n_digits(s, len, p + 1, 2) || p + 3 >= len || s[p + 3] != ':' ||
+                    !toml_n_digits(s, len, p + 4, 2))
                     return 0;
                 p += 6;
             }
         }
         return p - at;
     }
-    size_t e = time_end(s, len, at);
+    size_t e = toml_time_end(s, len, at);
     return e ? e - at : 0;
 }
 
@@ -663,15 +526,15 @@ static int read_value(parser *ps, const char *table, const char *key, int line)
             while (ps->p < ps->t->len && !strchr(" \t\r\n#,]}", peek(ps, 0))) ps->p++;
             size_t len = ps->p - from;
             char text[400];
-            type = len && len < 390
-                       ? (nd_toml_type)classify(ps->t->text + from, len, text, sizeof text, &ival, &int_ok)
-                       : (nd_toml_type)0;
+            type = len && len < 390 ? (nd_toml_type)toml_classify(ps->t->text + from, len, text, sizeof text,
+                                                                  &ival, &int_ok)
+                                    : (nd_toml_type)0;
             if (!len) {
                 rc = fail(ps, "a key has no value");
             } else if (!type) {
                 char what[200];
                 const char *tx = ps->t->text + from;
-                bool zero = len > 1 && tx[0] == '0' && is_digit(tx[1]);
+                bool zero = len > 1 && tx[0] == '0' && toml_is_digit(tx[1]);
                 if (zero)
                     snprintf(what, sizeof what, "'%.*s' has a leading zero, which TOML refuses",
                              (int)(len < 60 ? len : 60), tx);

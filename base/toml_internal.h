@@ -55,4 +55,24 @@ void nd_toml_clear(nd_toml *t);
 node *nd_toml_node_at(nd_toml *t, const char *path);
 entry *nd_toml_entry_at(nd_toml *t, const char *path);
 
+/* ---- scalars (toml_scalar.c): numbers, booleans and date-times as TOML writes them ---- */
+
+static inline bool toml_is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static inline bool toml_is_hex(char c)
+{
+    return toml_is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* A number, a boolean or inf/nan as TOML writes them: its type (TOML_*), the text nd keeps
+ * (integers in decimal, '_' dropped), 0 when s is none of them. */
+int toml_classify(const char *s, size_t len, char *out, size_t size, int64_t *ival, bool *int_ok);
+/* Whether s[at..at+n) are n digits. */
+bool toml_n_digits(const char *s, size_t len, size_t at, int n);
+/* The end of a time HH:MM:SS[.frac] starting at s[at], or 0 when there is none. */
+size_t toml_time_end(const char *s, size_t len, size_t at);
+
 #endif
