@@ -5,6 +5,7 @@
  */
 #include "toml_internal.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,17 +123,51 @@ static size_t line_after(const nd_toml *t, size_t at)
     return at < t->len ? at + 1 : at;
 }
 
+/* A dotted path as TOML keys: each part bare when it can be, else a quoted basic string (a
+ * table named " l" is written ' " l".key', not ' l.key', which would name "l"). */
+static void key_path(const char *dotted, char *out, size_t size)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    for (const char *p = dotted; *p && o + 8 < size;) {
+        size_t n = strcspn(p, ".");
+        bool bare = n > 0;
+        for (size_t i = 0; i < n; i++)
+            bare = bare && (isalnum((unsigned char)p[i]) || p[i] == '_' || p[i] == '-');
+        if (o) out[o++] = '.';
+        if (!bare) out[o++] = '"';
+        for (size_t i = 0; i < n && o + 8 < size; i++) {
+            unsigned char c = (unsigned char)p[i];
+            if (!bare && (c == '"' || c == '\\')) out[o++] = '\\';
+            if (!bare && (c < 0x20 || c == 0x7f))
+                o += (size_t)snprintf(out + o, size - o, "\\u%04x", c);
+            else
+                out[o++] = (char)c;
+        }
+        if (!bare) out[o++] = '"';
+        out[o] = '\0';
+        p += n + (p[n] == '.');
+    }
+}
+
 int nd_toml_set(nd_toml *t, const char *table, const char *key, const char *value, nd_error *err)
 {
     const entry *e = find(t, table, key);
     if (e) return splice(t, e->from, e->to, value, err);
+    /* a quoted part that is empty or holds a dot ('.e') joins into a path no keys can name again */
+    size_t tl = strlen(table);
+    if (tl && (table[0] == '.' || table[tl - 1] == '.' || strstr(table, "..")))
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: table '%s': a key nd cannot write under it (an empty key part)", t->path,
+                            table);
     const node *n = table[0] ? nd_toml_node_at(t, table) : NULL;
     char line[1024];
     if (n && n->kind == N_INLINE) { /* inside its braces: an inline table is not extended later */
         size_t back = n->close;
         while (back > 0 && (t->text[back - 1] == ' ' || t->text[back - 1] == '\t')) back--;
         bool empty = back > 0 && t->text[back - 1] == '{';
-        const char *rel = table + n->root_len + (table[n->root_len] == '.' ? 1 : 0);
+        char rel[512];
+        key_path(table + n->root_len + (table[n->root_len] == '.' ? 1 : 0), rel, sizeof rel);
         snprintf(line, sizeof line, "%s%s%s%s = %s", empty ? "" : ", ", rel, rel[0] ? "." : "", key, value);
         return splice(t, back, back, line, err);
     }
@@ -144,7 +179,8 @@ int nd_toml_set(nd_toml *t, const char *table, const char *key, const char *valu
             if (!strcmp(t->items[i].anchor, n->anchor) && !strncmp(tb, table, m) && (!tb[m] || tb[m] == '.'))
                 at = line_after(t, t->items[i].to);
         }
-        const char *rel = table + strlen(n->anchor) + (n->anchor[0] ? 1 : 0);
+        char rel[512];
+        key_path(table + strlen(n->anchor) + (n->anchor[0] ? 1 : 0), rel, sizeof rel);
         bool newline_first = at == t->len && t->len && t->text[t->len - 1] != '\n';
         snprintf(line, sizeof line, "%s%s.%s = %s\n", newline_first ? "\n" : "", rel, key, value);
         return splice(t, at, at, line, err);
@@ -155,8 +191,10 @@ int nd_toml_set(nd_toml *t, const char *table, const char *key, const char *valu
     for (size_t i = 0; at != (size_t)-1 && i < t->count; i++) /* after the table's last key */
         if (!strcmp(t->items[i].anchor, table) && t->items[i].to >= at) at = line_after(t, t->items[i].to);
     if (at == (size_t)-1) { /* a new table at the end */
+        char header[512];
+        key_path(table, header, sizeof header);
         snprintf(line, sizeof line, "%s[%s]\n%s = %s\n",
-                 t->len && t->text[t->len - 1] != '\n' ? "\n\n" : "\n", table, key, value);
+                 t->len && t->text[t->len - 1] != '\n' ? "\n\n" : "\n", header, key, value);
         return splice(t, t->len, t->len, line, err);
     }
     bool newline_first = at == t->len && t->len && t->text[t->len - 1] != '\n';

@@ -254,6 +254,29 @@ static void toml_read_and_edit(void **state)
     nd_toml_free(t);
 }
 
+/* A key added under a table whose name is no bare key (`' l'.e = 2`: the table " l") is written
+ * with that part quoted, so it reads back under " l", not under "l" (found by fuzz_toml); and a
+ * new table of such a name gets a quoted header; a name with an empty part is refused. */
+static void toml_quoted_table_names(void **state)
+{
+    (void)state;
+    nd_toml *t;
+    nd_error err = {0};
+    assert_int_equal(nd_toml_load(&t, write_temp("' l'.e = 2\n"), &err), 0);
+    assert_int_equal(nd_toml_set(t, " l", "k", "8", &err), 0);
+    assert_int_equal(nd_toml_set(t, "a b.c", "k", "9", &err), 0);
+    assert_string_equal(nd_toml_get(t, " l", "k", NULL), "8");
+    assert_string_equal(nd_toml_get(t, " l", "e", NULL), "2");
+    assert_string_equal(nd_toml_get(t, "a b.c", "k", NULL), "9");
+    assert_null(nd_toml_get(t, "l", "k", NULL));
+    nd_toml_free(t);
+    /* '.e' joins into ".e", which no keys name again: refused, the text left as it was */
+    assert_int_equal(nd_toml_load(&t, write_temp("'.e'.e = 2\n"), &err), 0);
+    assert_int_equal(nd_toml_set(t, ".e", "k", "8", &err), ND_EINPUT);
+    assert_string_equal(nd_toml_text(t, NULL), "'.e'.e = 2\n");
+    nd_toml_free(t);
+}
+
 static void toml_errors_name_the_line(void **state)
 {
     (void)state;
@@ -276,6 +299,7 @@ int main(void)
         cmocka_unit_test(yaml_missing_sections_created),
         cmocka_unit_test(yaml_empty_and_list_values),
         cmocka_unit_test(toml_read_and_edit),
+        cmocka_unit_test(toml_quoted_table_names),
         cmocka_unit_test(toml_errors_name_the_line),
         cmocka_unit_test(yaml_line_breaks_as_libyaml_counts),
         cmocka_unit_test(yaml_value_touching_comment),

@@ -659,6 +659,29 @@ static const char *par_table(const nd_toml *t, const char *key)
     return legacy ? old : "parallelism";
 }
 
+/* text as a TOML basic string, quotes, backslashes and control characters escaped (owned; NULL
+ * when out of memory). */
+static char *toml_basic_string(const char *text)
+{
+    size_t n = strlen(text);
+    char *out = malloc(6 * n + 3), *o = out;
+    if (!out) return NULL;
+    *o++ = '"';
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+        if (*c == '"' || *c == '\\') {
+            *o++ = '\\';
+            *o++ = (char)*c;
+        } else if (*c < 0x20 || *c == 0x7f) {
+            o += sprintf(o, "\\u%04x", *c);
+        } else {
+            *o++ = (char)*c;
+        }
+    }
+    *o++ = '"';
+    *o = '\0';
+    return out;
+}
+
 static int set_num(nd_toml *t, const char *table, const char *key, int64_t v, bool add, nd_error *err)
 {
     if (!table) table = par_table(t, key);
@@ -702,18 +725,19 @@ static int fw_torchtitan_write(const nd_run *run, const nd_config_choice *c, con
                            : s->schedule == ND_SCHEDULE_ZB_H1 ? "zb-h1"
                            : interleaved                      ? "interleaved"
                                                               : "1f1b";
-        char sched[160];
-        if (now && !strcmp(schedule_of(now, &inter), want) && strlen(now) < 100) {
-            snprintf(sched, sizeof sched, "\"%s\"", now);
+        char *sched = NULL;
+        if (now && !strcmp(schedule_of(now, &inter), want)) {
+            sched = toml_basic_string(now); /* the file's own name, whatever its length */
+            if (!sched) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
         } else {
-            snprintf(sched, sizeof sched, "%s",
-                     s->schedule == ND_SCHEDULE_GPIPE   ? "\"GPipe\""
-                     : s->schedule == ND_SCHEDULE_ZB_H1 ? "\"InterleavedZeroBubble\""
-                     : interleaved                      ? "\"Interleaved1F1B\""
-                                                        : "\"1F1B\"");
-            schedule_of(sched, &inter);
+            sched = nd_strdup(s->schedule == ND_SCHEDULE_GPIPE   ? "\"GPipe\""
+                              : s->schedule == ND_SCHEDULE_ZB_H1 ? "\"InterleavedZeroBubble\""
+                              : interleaved                      ? "\"Interleaved1F1B\""
+                                                                 : "\"1F1B\"");
+            if (!sched) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
         }
-        rc = nd_toml_set(t, sched_table, "pipeline_parallel_schedule", sched, err);
+        if (!rc) rc = nd_toml_set(t, sched_table, "pipeline_parallel_schedule", sched, err);
+        free(sched);
         if (!rc) rc = set_num(t, par, "pipeline_parallel_microbatch_size", s->mbs, true, err);
         /* the older count of micro-batches, when the file states it, decides over the size */
         if (!rc) rc = set_num(t, par, "pipeline_parallel_microbatches", s->mb, false, err);
