@@ -173,7 +173,7 @@ static int residuals(const gsl_vector *t, void *data, gsl_vector *f)
     for (size_t i = 0; i < pb->n; i++) {
         const nd_device_fit_row *r = &pb->rows[i];
         if (pb->use && !pb->use[i]) continue;
-        double step, parts[ND_FOLDS];
+        double step = 0, parts[ND_FOLDS];
         if (nd_device_fit_price(&d, r, &step, parts, pb->err)) {
             pb->rc = pb->err->code;
             return GSL_EBADFUNC;
@@ -235,7 +235,7 @@ static int effect_of(const problem *pb, size_t param, const double *base_step, d
     *field(&d, info) = moved;
     *effect = 0;
     for (size_t i = 0; i < pb->n; i++) {
-        double step;
+        double step = 0;
         if (nd_device_fit_price(&d, &pb->rows[i], &step, NULL, pb->err)) return pb->err->code;
         *effect = fmax(*effect, fabs(step - base_step[i]) / pb->rows[i].time_ms);
     }

@@ -161,7 +161,7 @@ static void hold_col(const nd_fit_col *c, nd_fit_result *res, const char *why)
     t->value = c->fixed >= 0 ? 0.0 : 1.0;
     t->lo = t->hi = NAN;
     t->status = ND_RATIO_HELD;
-    snprintf(t->why, sizeof t->why, "%s", why);
+    snprintf(t->why, sizeof t->why, "%.*s", (int)sizeof t->why - 1, why); /* a note: cut to fit */
 }
 
 /* ---- the refusal ------------------------------------------------------------------------ */

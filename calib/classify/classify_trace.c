@@ -317,7 +317,7 @@ int nd_classify_trace_presets(const trace_ctx *t, preset_step **out, size_t *n)
 int nd_classify_trace_preset(trace_ctx *t, const preset_step *p, size_t n, nd_error *err)
 {
     for (size_t i = 0; i < n; i++) {
-        uint32_t track;
+        uint32_t track = 0;
         int32_t index;
         int rc = track_of(t, p[i].track_key, &track, err);
         if (!rc && trace_step_add(t, p[i].name, p[i].ts, p[i].dur, track, &index))

@@ -142,7 +142,7 @@ static int read_gemm(const reader *r, const cJSON *table, nd_gemm_precision prec
     const cJSON *e;
     cJSON_ArrayForEach(e, table)
     {
-        double b = 1, m, n, k, eff;
+        double b = 1, m, n, k, eff = 0;
         char layout[8], out_dtype[16] = "bf16";
         if (!key_number(e->string, "m", &m) || !key_number(e->string, "n", &n) ||
             !key_number(e->string, "k", &k) || !key_field(e->string, "layout", layout, sizeof layout))
