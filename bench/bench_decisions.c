@@ -29,10 +29,35 @@ typedef struct row {
     double step_s, tokens_s_gpu, tflops_gpu;
 } row;
 
+/* The price's error over the rows of one device (a chip whose figures are measured in training,
+ * swept in isolation or assumed errs in its own way: docs/devices.md). */
+typedef struct device_totals {
+    char name[128]; /* as nd_device's */
+    int priced;
+    double abs_err, signed_err;
+} device_totals;
+
+#define DEVICE_GROUPS 16
+
 typedef struct totals {
     int rows, accepted, fits, priced, within_15;
     double abs_err, signed_err, worst_gain;
+    device_totals by_device[DEVICE_GROUPS];
+    int devices;
 } totals;
+
+static void add_device_error(totals *t, const char *device, double error)
+{
+    int i = 0;
+    while (i < t->devices && strcmp(t->by_device[i].name, device)) i++;
+    if (i == t->devices) {
+        if (t->devices == DEVICE_GROUPS) return;
+        snprintf(t->by_device[t->devices++].name, sizeof t->by_device[0].name, "%s", device);
+    }
+    t->by_device[i].priced++;
+    t->by_device[i].abs_err += fabs(error);
+    t->by_device[i].signed_err += error;
+}
 
 static double cell_number(const nd_csv_table *t, size_t r, size_t c)
 {
@@ -114,6 +139,7 @@ static int one(const char *dir, const row *w, totals *t)
     t->priced++;
     t->abs_err += fabs(error);
     t->signed_err += error;
+    add_device_error(t, s.device->name, error);
 
     nd_search_config cfg = {&ctx, st, run->train.global_batch, {0}, 5, 2, NULL};
     nd_search_space_init(&cfg.space, &run->train);
@@ -175,6 +201,13 @@ int main(int argc, char **argv)
            "nd's claimed gain <= 15 %% on %d, the largest %+.1f%%\n",
            t.rows, t.accepted, t.fits, t.priced ? 100 * t.abs_err / t.priced : 0,
            t.priced ? 100 * t.signed_err / t.priced : 0, t.within_15, 100 * t.worst_gain);
+    printf("price by device:");
+    for (int i = 0; i < t.devices; i++) {
+        const device_totals *g = &t.by_device[i];
+        printf("%s %s %d, MAPE %.1f%% bias %+.1f%%", i ? ";" : "", g->name, g->priced,
+               100 * g->abs_err / g->priced, 100 * g->signed_err / g->priced);
+    }
+    printf("\n");
     nd_csv_table_free(&tab);
     return failed;
 }
