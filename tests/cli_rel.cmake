@@ -28,3 +28,6 @@ endif()
 nd_rel_script(cli_rel_terminal_escapes terminal_escapes.sh ${CMAKE_CURRENT_SOURCE_DIR}/data/classify)
 # Messages: a strategy.txt error is the file's (no "Try --help"); --hold "" refused.
 nd_rel_script(cli_rel_messages messages_rel.sh ${CMAKE_CURRENT_SOURCE_DIR}/bad)
+# Issue 23: a device whose kernel rates were not measured in training says so beside every
+# uncalibrated estimate (text, JSON, the search's assumptions); its own rates clear it.
+nd_rel_script(cli_device_caveat device_caveat.sh)

@@ -92,6 +92,14 @@ static const dfield dfields[] = {
 #define N_DFIELDS (ND_ARRAY_LEN(dfields))
 _Static_assert(N_DFIELDS <= ND_DEVICE_FIELDS_MAX, "seen[] arrays hold every device field");
 
+bool nd_device_field_is_rate(const char *key)
+{
+    static const char *const prefixes[] = {"gemm_", "fp8_gemm_", "grouped_", "attention_", "fa2_"};
+    for (size_t i = 0; i < ND_ARRAY_LEN(prefixes); i++)
+        if (!strncmp(key, prefixes[i], strlen(prefixes[i]))) return true;
+    return false;
+}
+
 int nd_device_table_adopt_tables(nd_device_table *table, nd_kernel_tables *tables, nd_error *err)
 {
     nd_kernel_tables **owned =

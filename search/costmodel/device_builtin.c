@@ -100,6 +100,19 @@
     .intra_latency_us = 2, .intra_base_us = 30, .inter_gbps = 25, .inter_efficiency = 0.90,                  \
     .inter_latency_us = 3, .inter_base_us = 30
 
+/* What the published configurations (bench_decisions, docs/benchmarks.md) show of devices whose
+ * rates were not measured in training. */
+#define HOPPER_CAVEAT                                                                                        \
+    "its GEMM and attention rates come from isolated sweeps (no in-training measurement found; the "         \
+    "B200's training reaches 0.68 of its sweeps): on 13 published H100/H800 configurations nd's step "       \
+    "was 21 % short on average"
+#define ULTRA_CAVEAT                                                                                         \
+    "its GEMM and attention rates are assumed, its Blackwell sibling's (no Blackwell Ultra kernel "          \
+    "measurement found): on 2 published GB300 configurations nd's step was 30 % long"
+#define ASCEND_CAVEAT                                                                                        \
+    "almost every kernel and link rate is assumed (0.7 of peak, as Huawei's own modelling): its prices "     \
+    "are indicative until a profiling round calibrates them"
+
 static const nd_device builtin[] = {
     {
         .name = "V100",
@@ -192,6 +205,7 @@ static const nd_device builtin[] = {
     },
     {
         .name = "H100",
+        .rates_caveat = HOPPER_CAVEAT,
         .description = "NVIDIA H100-SXM5-80GB (DGX H100)",
         .peak_tflops = 989,
         .fp8_tflops = 1979,
@@ -225,6 +239,7 @@ static const nd_device builtin[] = {
     },
     {
         .name = "H800",
+        .rates_caveat = HOPPER_CAVEAT,
         .description = "NVIDIA H800-SXM5-80GB (NVLink 200 GB/s per direction)",
         .peak_tflops = 989,
         .fp8_tflops = 1979,
@@ -259,6 +274,7 @@ static const nd_device builtin[] = {
     },
     {
         .name = "H200",
+        .rates_caveat = HOPPER_CAVEAT,
         .description = "NVIDIA H200-SXM-141GB (HGX H200)",
         .peak_tflops = 989,
         .fp8_tflops = 1979,
@@ -314,6 +330,7 @@ static const nd_device builtin[] = {
     },
     {
         .name = "B300",
+        .rates_caveat = ULTRA_CAVEAT,
         .description = "NVIDIA B300-288GB (HGX B300, Blackwell Ultra)",
         .peak_tflops = 2250,
         .fp8_tflops = 4500,
@@ -360,6 +377,7 @@ static const nd_device builtin[] = {
     },
     {
         .name = "GB300",
+        .rates_caveat = ULTRA_CAVEAT,
         .description = "NVIDIA GB300 NVL72 (72 B300 in one NVLink domain)",
         .peak_tflops = 2500,
         .fp8_tflops = 5000,
@@ -382,6 +400,7 @@ static const nd_device builtin[] = {
     },
     {
         .name = "A2",
+        .rates_caveat = ASCEND_CAVEAT,
         .description = "Ascend 910B (Atlas 800T A2)",
         ASCEND_DIE, /* [DS] peaks (bin-dependent: 313 or 376 FP16), [EAGER] */
         /* HCCS full mesh: 7 links of 28 GB/s */
@@ -391,6 +410,7 @@ static const nd_device builtin[] = {
     },
     {
         .name = "A3",
+        .rates_caveat = ASCEND_CAVEAT,
         .description = "Ascend 910C, one die (Atlas 900 A3 SuperPoD)",
         ASCEND_DIE, /* [DS] per die */
         /* UB plane 196 GB/s per die; < 1 us extra across nodes [CM384] */

@@ -100,6 +100,10 @@ cJSON *nd_report_estimate_json(const nd_context *ctx, const nd_strategy *s, cons
     nd_json_add_number(doc, key->params_with_mtp, (double)ctx->params.total_with_mtp);
     nd_json_add_number(doc, key->params_active_per_token, (double)ctx->params.active_per_token);
     cJSON_AddStringToObject(doc, key->device, ctx->device->name);
+    if (ctx->device->rates_caveat)
+        cJSON_AddStringToObject(doc, key->device_rates_caveat, ctx->device->rates_caveat);
+    else
+        cJSON_AddNullToObject(doc, key->device_rates_caveat);
     nd_json_add_number(doc, key->devices, (double)(s->dp * s->tp * s->pp * s->cp));
     nd_json_add_number(doc, key->seq_len, (double)ctx->train->seq_len);
     nd_json_add_number(doc, key->global_batch, (double)(s->dp * s->mb * s->mbs));

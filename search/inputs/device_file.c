@@ -44,6 +44,7 @@ static int read_simumax(nd_device_table *t, const char *path, nd_device *d, bool
     if ((rc = nd_device_table_adopt_tables(t, tables, err))) return rc;
     if (as_device) *d = read;
     d->tables = tables;
+    d->rates_caveat = NULL; /* measured on the machine */
     return ND_OK;
 }
 
@@ -171,9 +172,11 @@ static int load_one(nd_device_table *t, nd_yaml *y, const char *name, yaml_node_
         }
         if ((rc = nd_device_set_field(&d, key, value, where, err)) < 0) return rc;
         seen[rc] = true;
+        if (nd_device_field_is_rate(key)) d.rates_caveat = NULL; /* the file's own rates */
     }
     if (!base && !existing && (rc = need_every_field(y, map, name, seen, err))) return rc;
     if (tables && (rc = attach_tables(t, y, tables, tables_where, &d, err))) return rc;
+    if (tables) d.rates_caveat = NULL;
     snprintf(where, sizeof where, "%s:%d", y->path, nd_yaml_line(map));
     if ((rc = nd_device_validate(&d, where, err))) return rc;
     return nd_device_table_put(t, &d, where, err);

@@ -299,6 +299,9 @@ static void calibration(const nd_search_config *cfg, const nd_search_result *res
                                   f->ratios_path ? " (-c " : "", f->ratios_path ? f->ratios_path : "",
                                   f->ratios_path ? " not found: proceeding without it, as ND)" : "",
                                   100 * ND_UNCALIBRATED_STEP_ERROR, 100 * ND_UNCALIBRATED_STEP_ERROR);
+    if (!cfg->ctx->ratios && cfg->ctx->device->rates_caveat)
+        nd_search_assumptions_add(out, "device", "%s: %s (docs/benchmarks.md)", cfg->ctx->device->name,
+                                  cfg->ctx->device->rates_caveat);
     size_t tied = 0;
     for (size_t j = 1; j < ans->count; j++) tied += ans->choices[j].tied;
     if (ans->count > 1)

@@ -49,6 +49,11 @@ static void note_uncalibrated(FILE *out, const nd_context *ctx, const nd_estimat
         "%.0f %% on average per set, mostly too fast (docs/benchmarks.md): at +-%.1f %% the step is %.0f to "
         "%.0f ms and the MFU %.1f %% at the longer end; a profiling round calibrates it (nd-fit)\n",
         100 * e, 100 * e, est->step_ms * (1 - e), est->step_ms * (1 + e), 100 * est->mfu / (1 + e));
+    if (ctx->device->rates_caveat)
+        fprintf(out,
+                "device %s: %s (docs/benchmarks.md); a device file with the cluster's measured kernels "
+                "(docs/devices.md) or a profiling round corrects it\n",
+                ctx->device->name, ctx->device->rates_caveat);
 }
 
 int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, nd_error *err)

@@ -80,7 +80,15 @@ typedef struct nd_device {
     /* kernels measured on the machine (NULL: the curves above only); borrowed from the
        device table that loaded them (nd/costmodel/kernel_table.h) */
     const struct nd_kernel_tables *tables;
+
+    /* What is known to be off in the kernel rates above and how far it put nd on published
+       runs (NULL: nothing known), said beside every uncalibrated estimate; a device file that
+       states its own rates or tables clears it (static text) */
+    const char *rates_caveat;
 } nd_device;
+
+/* Whether a device field is one of the kernel rates (GEMM, attention, grouped GEMM curves). */
+bool nd_device_field_is_rate(const char *key);
 
 /* A set of devices: the built-in ones plus any loaded from files. */
 typedef struct nd_device_table {
