@@ -9,13 +9,7 @@
 #   printed -9,206,744,073,709,551,616 parameters.
 set -u
 bin=$1 samples=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-result() { # NAME WHY
-  if [ -z "$2" ]; then passed=$((passed + 1)); echo "ok: $1"
-  else failed=$((failed + 1)); echo "FAIL: $1: $2"; fi
-}
+. "$(dirname "$0")/results.sh"
 cd "$work" || exit 1
 ck="$samples/checkpoints/llama3.2-1b"
 mkdir links

@@ -8,13 +8,7 @@
 # seq_len of 2e9 get messages in the log's and the toml's own terms.
 set -u
 bin=$1 samples=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-result() { # NAME WHY
-  if [ -z "$2" ]; then passed=$((passed + 1)); echo "ok: $1"
-  else failed=$((failed + 1)); echo "FAIL: $1: $2"; fi
-}
+. "$(dirname "$0")/results.sh"
 cd "$work" || exit 1
 mega="$samples/logs/megatron-lm-llama3-8b-tp2.log"
 titan="$samples/logs/torchtitan-llama3-8b-fsdp8.log" toml="$samples/logs/torchtitan-llama3-8b.toml"

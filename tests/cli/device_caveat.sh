@@ -6,13 +6,7 @@
 # (docs/benchmarks.md), so the test checks where it appears, not its numbers.
 set -u
 bin=$1 samples=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-result() { # NAME WHY
-  if [ -z "$2" ]; then passed=$((passed + 1)); echo "ok: $1"
-  else failed=$((failed + 1)); echo "FAIL: $1: $2"; fi
-}
+. "$(dirname "$0")/results.sh"
 run=$samples/runs/llama3-8b.yaml
 strategy="DP=8 MP=1 PP=1 MB=4 OP=8"
 est() { "$bin/nd-estimate" -y "$run" -d 8 -b 32 --seq 4096 --strategy "$strategy" "$@"; }

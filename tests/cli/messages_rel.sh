@@ -4,13 +4,7 @@
 # line); `--hold ""` (and ",") names no key and is refused (it was accepted, holding nothing).
 set -u
 bin=$1 samples=$2 bad=$3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-result() { # NAME WHY
-  if [ -z "$2" ]; then passed=$((passed + 1)); echo "ok: $1"
-  else failed=$((failed + 1)); echo "FAIL: $1: $2"; fi
-}
+. "$(dirname "$0")/results.sh"
 cd "$work" || exit 1
 "$bin/nd-classify" --sweep "$bad/classify/bad_strategy" >out 2>err
 status=$?

@@ -6,13 +6,7 @@
 # its target created.
 set -u
 bin=$1 samples=$2 trace=$3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-result() { # NAME WHY
-  if [ -z "$2" ]; then passed=$((passed + 1)); echo "ok: $1"
-  else failed=$((failed + 1)); echo "FAIL: $1: $2"; fi
-}
+. "$(dirname "$0")/results.sh"
 cd "$work" || exit 1
 run="$samples/runs/vtrain-gpt-h1024-l12.yaml" round="$samples/rounds/vtrain-gpt-h1024-l12.csv"
 mkdir real links

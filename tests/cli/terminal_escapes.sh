@@ -6,13 +6,7 @@
 # (and, for the directory, the newline inside the name is shown as \n).
 set -u
 bin=$1 samples=$2 data=$3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-result() { # NAME WHY
-  if [ -z "$2" ]; then passed=$((passed + 1)); echo "ok: $1"
-  else failed=$((failed + 1)); echo "FAIL: $1: $2"; fi
-}
+. "$(dirname "$0")/results.sh"
 cd "$work" || exit 1
 esc=$(printf '\033')
 raw_esc() { grep -c "$esc" "$@" | awk -F: '{ s += $NF } END { print s + 0 }'; }
