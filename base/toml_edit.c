@@ -124,12 +124,14 @@ static size_t line_after(const nd_toml *t, size_t at)
 }
 
 /* A dotted path as TOML keys: each part bare when it can be, else a quoted basic string (a
- * table named " l" is written ' " l".key', not ' l.key', which would name "l"). */
-static void key_path(const char *dotted, char *out, size_t size)
+ * table named " l" is written ' " l".key', not ' l.key', which would name "l"). False when the
+ * path does not fit `size` (a cut path would name another table). */
+static bool key_path(const char *dotted, char *out, size_t size)
 {
     size_t o = 0;
     out[0] = '\0';
-    for (const char *p = dotted; *p && o + 8 < size;) {
+    const char *p = dotted;
+    while (*p && o + 8 < size) {
         size_t n = strcspn(p, ".");
         bool bare = n > 0;
         for (size_t i = 0; i < n; i++)
@@ -148,6 +150,15 @@ static void key_path(const char *dotted, char *out, size_t size)
         out[o] = '\0';
         p += n + (p[n] == '.');
     }
+    return !*p && o + 8 < size;
+}
+
+/* The line nd would add, refused whole when the table's path or the line does not fit. */
+static int line_too_long(const nd_toml *t, const char *table, nd_error *err)
+{
+    return nd_error_set(err, ND_EINPUT,
+                        "%s: table '%.60s...': a key nd cannot write under it (its name is too long)",
+                        t->path, table);
 }
 
 int nd_toml_set(nd_toml *t, const char *table, const char *key, const char *value, nd_error *err)
@@ -167,8 +178,10 @@ int nd_toml_set(nd_toml *t, const char *table, const char *key, const char *valu
         while (back > 0 && (t->text[back - 1] == ' ' || t->text[back - 1] == '\t')) back--;
         bool empty = back > 0 && t->text[back - 1] == '{';
         char rel[512];
-        key_path(table + n->root_len + (table[n->root_len] == '.' ? 1 : 0), rel, sizeof rel);
-        snprintf(line, sizeof line, "%s%s%s%s = %s", empty ? "" : ", ", rel, rel[0] ? "." : "", key, value);
+        if (!key_path(table + n->root_len + (table[n->root_len] == '.' ? 1 : 0), rel, sizeof rel) ||
+            snprintf(line, sizeof line, "%s%s%s%s = %s", empty ? "" : ", ", rel, rel[0] ? "." : "", key,
+                     value) >= (int)sizeof line)
+            return line_too_long(t, table, err);
         return splice(t, back, back, line, err);
     }
     if (n && n->kind == N_DOTTED) { /* another dotted line after the table's last one */
@@ -180,9 +193,11 @@ int nd_toml_set(nd_toml *t, const char *table, const char *key, const char *valu
                 at = line_after(t, t->items[i].to);
         }
         char rel[512];
-        key_path(table + strlen(n->anchor) + (n->anchor[0] ? 1 : 0), rel, sizeof rel);
         bool newline_first = at == t->len && t->len && t->text[t->len - 1] != '\n';
-        snprintf(line, sizeof line, "%s%s.%s = %s\n", newline_first ? "\n" : "", rel, key, value);
+        if (!key_path(table + strlen(n->anchor) + (n->anchor[0] ? 1 : 0), rel, sizeof rel) ||
+            snprintf(line, sizeof line, "%s%s.%s = %s\n", newline_first ? "\n" : "", rel, key, value) >=
+                (int)sizeof line)
+            return line_too_long(t, table, err);
         return splice(t, at, at, line, err);
     }
     size_t at = (size_t)-1;
@@ -192,13 +207,16 @@ int nd_toml_set(nd_toml *t, const char *table, const char *key, const char *valu
         if (!strcmp(t->items[i].anchor, table) && t->items[i].to >= at) at = line_after(t, t->items[i].to);
     if (at == (size_t)-1) { /* a new table at the end */
         char header[512];
-        key_path(table, header, sizeof header);
-        snprintf(line, sizeof line, "%s[%s]\n%s = %s\n",
-                 t->len && t->text[t->len - 1] != '\n' ? "\n\n" : "\n", header, key, value);
+        if (!key_path(table, header, sizeof header) ||
+            snprintf(line, sizeof line, "%s[%s]\n%s = %s\n",
+                     t->len && t->text[t->len - 1] != '\n' ? "\n\n" : "\n", header, key,
+                     value) >= (int)sizeof line)
+            return line_too_long(t, table, err);
         return splice(t, t->len, t->len, line, err);
     }
     bool newline_first = at == t->len && t->len && t->text[t->len - 1] != '\n';
-    snprintf(line, sizeof line, "%s%s = %s\n", newline_first ? "\n" : "", key, value);
+    if (snprintf(line, sizeof line, "%s%s = %s\n", newline_first ? "\n" : "", key, value) >= (int)sizeof line)
+        return line_too_long(t, table, err);
     return splice(t, at, at, line, err);
 }
 
