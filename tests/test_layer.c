@@ -254,6 +254,45 @@ static void dropless_moe_synchronises_the_host(void **state)
     assert_true(c.host_syncs[ND_RECOMPUTE_OFF] == 0);
 }
 
+/* Megatron-core's MoE backward runs, per local expert, four host calls in its two
+ * GroupedLinears (an empty buffer and a clear_tensor_data each) and two AccumulateGrad nodes
+ * with their DDP hooks (fc1's and fc2's weights): 6 (train.c, MCORE_MOE_EXPERT_BWD, counted
+ * from megatron/core/transformer/moe and Transformer Engine's grouped_linear.py). From EP 2 to
+ * EP 4 a device's 8 experts go from 4 to 2 local: 12 host operators fewer, none of them
+ * forward (the grouped GEMM is one call however many experts it holds). Transformer Engine
+ * runs a GEMM per expert: fc1 and fc2, each 1 forward and 2 backward kernels, 3 x 2 x 2 = 12
+ * kernels fewer; MindSpeed's grouped matmul is one kernel, so there the count holds. */
+static void moe_host_work_follows_the_local_experts(void **state)
+{
+    (void)state;
+    nd_model moe = gpt;
+    moe.experts = 8;
+    moe.experts_per_token = 2;
+    moe.moe_ffn = 4096;
+    nd_error err = {0};
+    assert_int_equal(nd_model_validate(&moe, "test", &err), 0);
+    nd_train t = train;
+    t.framework = ND_FRAMEWORK_MEGATRON;
+    nd_layer_inputs in = {&moe, &t, nd_device_table_find(&table, "A100"), 2048};
+    nd_layer_shape ep2 = {1, 1, 2, 1, 2, false}, ep4 = {1, 1, 4, 1, 2, false};
+    nd_layer_cost c2, c4;
+    nd_layer_cost_decoder(&in, ND_LAYER_MOE, &ep2, &c2);
+    nd_layer_cost_decoder(&in, ND_LAYER_MOE, &ep4, &c4);
+    assert_close(c2.host_ops[ND_RECOMPUTE_OFF] - c4.host_ops[ND_RECOMPUTE_OFF], 12);
+    assert_close(c2.host_ops_fwd - c4.host_ops_fwd, 0);
+    assert_close(c2.kernels[ND_RECOMPUTE_OFF] - c4.kernels[ND_RECOMPUTE_OFF], 12);
+    t.framework = ND_FRAMEWORK_MINDSPEED;
+    nd_layer_cost_decoder(&in, ND_LAYER_MOE, &ep2, &c2);
+    nd_layer_cost_decoder(&in, ND_LAYER_MOE, &ep4, &c4);
+    assert_close(c2.host_ops[ND_RECOMPUTE_OFF] - c4.host_ops[ND_RECOMPUTE_OFF], 12);
+    assert_close(c2.kernels[ND_RECOMPUTE_OFF] - c4.kernels[ND_RECOMPUTE_OFF], 0);
+    /* torchtitan's MoE bookkeeping is not counted: its backward does not follow the experts */
+    t.framework = ND_FRAMEWORK_TORCHTITAN;
+    nd_layer_cost_decoder(&in, ND_LAYER_MOE, &ep2, &c2);
+    nd_layer_cost_decoder(&in, ND_LAYER_MOE, &ep4, &c4);
+    assert_close(c2.host_ops[ND_RECOMPUTE_OFF] - c4.host_ops[ND_RECOMPUTE_OFF], 0);
+}
+
 /* Where the experts' activation carries the routing weights (Megatron-Core >= 0.13, MindSpeed),
  * the combine keeps no expert outputs for the weights' gradient: the layer keeps e M h bytes
  * fewer, M = tokens x top-k routed rows of h (by hand: 2 bytes x 4096 tokens x 2 x 1024 =
@@ -300,6 +339,7 @@ int main(void)
         cmocka_unit_test(fp8_current_scaling_reads_again),
         cmocka_unit_test(context_parallel_all_to_all),
         cmocka_unit_test(dropless_moe_synchronises_the_host),
+        cmocka_unit_test(moe_host_work_follows_the_local_experts),
         cmocka_unit_test(moe_weights_in_the_expert_keep_no_outputs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -272,8 +272,10 @@ static void gemm_groups(acc *a, const dims *x, double groups, double M, double N
         a->fwd += fwd;
         a->dgrad += nd_grouped_linear_ms(x->d, p, ND_PASS_INPUT_GRAD, groups, m, K, N, e);
         a->wgrad += nd_grouped_linear_ms(x->d, p, ND_PASS_WEIGHT_GRAD, groups, m, K, N, e);
-        a->kernels_fwd += 1;
-        a->kernels_bwd += 2;
+        /* one host call; Transformer Engine's GroupedLinear then runs a GEMM per expert */
+        double kernels = nd_framework_profile_of(x->t->framework)->grouped_gemm_per_expert ? groups : 1;
+        a->kernels_fwd += kernels;
+        a->kernels_bwd += 2 * kernels;
         a->ops_fwd += 1;
         a->ops_bwd += 1;
     } else {
@@ -346,6 +348,10 @@ static void moe(acc *a, kept *k, const dims *x, acc *act, acc *act_moe, double *
     k->always += (nd_train_moe_probs_in_expert(x->t) ? 1 : 2) * e * M * x->h;
     k->fp8_able += e * M * x->h;
     mlp(a, k, x, M, (double)m->moe_ffn, (double)x->sh.etp, local, act_moe, true);
+    /* the router's and dispatcher's host bookkeeping, as the framework's code runs it */
+    const nd_framework_profile *fw = nd_framework_profile_of(x->t->framework);
+    a->ops_fwd += fw->moe_glue_ops_fwd;
+    a->ops_bwd += fw->moe_glue_ops_bwd + fw->moe_expert_ops_bwd * local;
     if (m->shared_experts) {
         mlp(a, k, x, x->T, (double)(m->shared_experts * m->shared_ffn), (double)x->sh.tp, 1, act, false);
         if (m->shared_expert_gate) gemm_at(a, x, x->other, x->T, 1, x->h);

@@ -175,6 +175,34 @@ static void scale_time(nd_stage_time *t, double f)
     for (size_t i = 0; i < ND_ARRAY_LEN(v); i++) *v[i] *= f;
 }
 
+/* The forwards of layers that synchronise (dropless MoE reads its token counts on the host):
+ * the synchronisation ends whatever lead the host had, so until the next one, one layer's
+ * forward, the device waits for the host wherever issuing the layer takes longer than running
+ * it; no lead built elsewhere covers it. */
+typedef struct synced_forwards {
+    double host_ops;  /* their forward host operators */
+    double device_ms; /* their forward device time, launches included */
+    double wait_ms;   /* what of their host time the device waits for */
+} synced_forwards;
+
+static synced_forwards synced_forward_wait(const nd_layer_cache_entry *costs, const nd_stage_work *w,
+                                           double launch_ms, double op_ms)
+{
+    synced_forwards seg = {0};
+    for (int k = 0; k < ND_LAYER_KINDS; k++) {
+        const nd_layer_cost *c = &costs->layer[k];
+        for (int r = 0; r < ND_RECOMPUTE_MODES; r++) {
+            double n = (double)w->n[k][r];
+            if (n == 0 || c->host_syncs[r] <= 0) continue;
+            double device_ms = c->forward_ms + c->comm_fwd_ms + c->kernels_fwd * launch_ms;
+            seg.host_ops += n * c->host_ops_fwd;
+            seg.device_ms += n * device_ms;
+            seg.wait_ms += n * fmax(0.0, c->host_ops_fwd * op_ms - device_ms);
+        }
+    }
+    return seg;
+}
+
 void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s, const nd_layer_cache_entry *costs,
                            const nd_stage_work *w, nd_stage_time *t)
 {
@@ -247,18 +275,20 @@ void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s, const nd
     if (s->pp > 1 && fw->p2p_sync && !graphs) syncs += 2; /* a send and a receive, each synchronised */
     double launch = d->kernel_launch_us / 1e3, op = d->host_dispatch_us / 1e3;
     double busy = t->forward_ms + t->backward_ms + t->recompute_ms + t->tp_ms + t->ep_ms + t->cp_ms;
+    synced_forwards seg = graphs ? (synced_forwards){0} : synced_forward_wait(costs, w, launch, op);
     double host_wait;
     if (fw->pass_syncs && !graphs) {
         /* Synchronised passes: the host can run ahead only within the forward, then within
          * the backward; and each of the four synchronisations drains the queue. */
         double fwd_busy = fwd_device + fwd_kernels * launch;
         double bwd_busy = busy - fwd_device + (kernels - fwd_kernels) * launch;
-        host_wait =
-            fmax(0.0, fwd_host_ops * op - fwd_busy) + fmax(0.0, (host_ops - fwd_host_ops) * op - bwd_busy);
+        host_wait = fmax(0.0, (fwd_host_ops - seg.host_ops) * op - (fwd_busy - seg.device_ms)) +
+                    fmax(0.0, (host_ops - fwd_host_ops) * op - bwd_busy);
         syncs += 4;
     } else {
-        host_wait = fmax(0.0, host_ops * op - (busy + kernels * launch));
+        host_wait = fmax(0.0, (host_ops - seg.host_ops) * op - (busy + kernels * launch - seg.device_ms));
     }
+    host_wait += seg.wait_ms;
     t->overhead_ms += kernels * launch + host_wait + syncs * (d->host_sync_us / 1e3 + op) +
                       d->microbatch_host_ms + (graphs ? 0 : fw->microbatch_ops * op);
     t->kernels = kernels;

@@ -131,6 +131,21 @@ bool nd_train_reshard_after_forward(const nd_train *t, int64_t pp)
  * ZBVZeroBubble and DualPipeV (GPipe too, never faster than 1F1B); MindSpeed adds
  * --schedules-method dualpipev; DeepSpeed's pipeline engine 1F1B. Megatron-core alone splits
  * with the embedding and loss counted as layers (account_for_*_in_pipeline_split). */
+/* Megatron-core's MoE block as its code runs it (megatron/core/transformer/moe: router.py's
+ * TopKRouter, token_dispatcher.py's all-to-all dispatcher, moe_utils.py's permute, unpermute and
+ * sort_chunks_by_idxs, experts.py's TEGroupedMLP; Transformer Engine's GroupedLinear), counted
+ * call by call at the dispatcher: forward, the router 32 (unfused, with its load-balancing loss),
+ * the dispatch preprocessing 31, the two all-to-alls 8, sorting the chunks by expert and back 10,
+ * the experts 18, the combine's all-to-all 4, the unpermute 3: 106, of which nd's walk counts 18
+ * (the router GEMM and its six kernels, the permutation's six, the two expert GEMMs, the
+ * activation, the two all-to-alls): 88 glue. Backward 128 autograd calls, 64 of them the two
+ * GroupedLinears' per-expert empty buffers and clear_tensor_data (4 an expert), and one
+ * AccumulateGrad node with its DDP hook per expert weight (2 an expert) and the router's (1):
+ * 128 - 64 + 1 - 18 = 47 glue, plus 6 per local expert. MindSpeed's dispatcher is Megatron's. */
+#define MCORE_MOE_GLUE_FWD   88
+#define MCORE_MOE_GLUE_BWD   47
+#define MCORE_MOE_EXPERT_BWD 6
+
 #define SCHEDULE_BIT(s)    (1u << (s))
 #define MEGATRON_SCHEDULES (SCHEDULE_BIT(ND_SCHEDULE_1F1B) | SCHEDULE_BIT(ND_SCHEDULE_INTERLEAVED))
 #define TORCHTITAN_SCHEDULES                                                                                 \
@@ -170,6 +185,10 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
             .tp_comm_overlap = true,
             .attention = ND_ATTENTION_BEST,
             .moe_probs_in_expert = true,
+            .moe_glue_ops_fwd = MCORE_MOE_GLUE_FWD,
+            .moe_glue_ops_bwd = MCORE_MOE_GLUE_BWD,
+            .moe_expert_ops_bwd = MCORE_MOE_EXPERT_BWD,
+            .grouped_gemm_per_expert = true,
         },
     [ND_FRAMEWORK_MEGATRON_LEGACY] =
         {
@@ -329,6 +348,10 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
             .fp8_saves_fp8 = false,
             .attention = ND_ATTENTION_BEST,
             .moe_probs_in_expert = true,
+            .moe_glue_ops_fwd = MCORE_MOE_GLUE_FWD,
+            .moe_glue_ops_bwd = MCORE_MOE_GLUE_BWD,
+            .moe_expert_ops_bwd = MCORE_MOE_EXPERT_BWD,
+            .grouped_gemm_per_expert = false,
         },
 };
 

@@ -221,6 +221,15 @@ typedef struct nd_framework_profile {
     bool moe_probs_in_expert;         /* its experts multiply their activation by the routing weights
                                          (Megatron-Core's activation_func_with_probs, MindSpeed's), so
                                          the combine keeps no expert outputs */
+    double moe_glue_ops_fwd;          /* host calls of an MoE block's forward that nd's operator walk
+                                         does not see (the router's and dispatcher's bookkeeping: token
+                                         counts, splits, index maps, the load-balancing loss), counted
+                                         from the framework's code; 0: not counted */
+    double moe_glue_ops_bwd;          /* likewise backward, beside moe_expert_ops_bwd */
+    double moe_expert_ops_bwd;        /* backward host calls per local expert (a grouped linear's
+                                         per-expert buffers, each weight's autograd accumulation node) */
+    bool grouped_gemm_per_expert;     /* its grouped expert GEMM launches one GEMM kernel per expert
+                                         (Transformer Engine's GroupedLinear), not one grouped kernel */
     int zero3_fetches_per_layer;      /* ZeRO-3 fetches each module's weights as it runs (DeepSpeed):
                                          this many gathers (and gradient scatters) a layer, each
                                          waited for; 0: whole-layer gathers prefetched (FSDP) */
