@@ -237,6 +237,36 @@ static void interleaved_stage_layers(void **state)
     for (int64_t j = 0; j < 4; j++) assert_int_equal(nd_stage_layer_at(&f.ctx, &s, &w, j), want[j]);
 }
 
+/* A tied embedding (or one an MTP module shares) is copied to the last stage only where
+ * another rank holds it: the tiny model's 256 x 64 = 16,384-parameter matrix, its final norm
+ * 64. 1F1B over PP 4, two layers a stage: stage 3 holds the norm and the copy, 16,448 more
+ * than stage 1; stage 0 the embedding, 16,384 more. DualPipe over PP 4: stage 0 holds chunks
+ * 0 and 3, both ends, and so one matrix and the norm, 16,448 more than stage 1 (chunks 1 and
+ * 2, four layers each) -- not two matrices (the DeepSeek-V3 report, §3.2.1: the first rank
+ * shares the embedding and output head physically). */
+static void both_ends_on_a_rank_share_the_embedding(void **state)
+{
+    (void)state;
+    fixture f;
+    fixture_init(&f, 8, 4, 8);
+    f.m.tied_embeddings = true;
+    nd_strategy s;
+    nd_strategy_init(&s);
+    s.pp = 4;
+    s.mb = 8;
+    nd_stage_work w0, w1, w3;
+    nd_stage_work_init(&f.ctx, &s, NULL, 0, &w0);
+    nd_stage_work_init(&f.ctx, &s, NULL, 1, &w1);
+    nd_stage_work_init(&f.ctx, &s, NULL, 3, &w3);
+    assert_true(w3.params_ne - w1.params_ne == 16448);
+    assert_true(w0.params_ne - w1.params_ne == 16384);
+    s.schedule = ND_SCHEDULE_DUALPIPE;
+    nd_stage_work_init(&f.ctx, &s, NULL, 0, &w0);
+    nd_stage_work_init(&f.ctx, &s, NULL, 1, &w1);
+    assert_true(w0.first && w0.last && w0.layers == 4 && w1.layers == 4);
+    assert_true(w0.params_ne - w1.params_ne == 16448);
+}
+
 static nd_run load_llama(void)
 {
     char path[1024];
@@ -310,10 +340,15 @@ static void offload_only_when_it_wins(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(fixed_sp_keeps_layouts_without_mp), cmocka_unit_test(lists_restrict_dp_and_mb),
-        cmocka_unit_test(gpipe_is_not_interleaved),          cmocka_unit_test(run_split_is_kept),
-        cmocka_unit_test(plan_order_changes_one_layer),      cmocka_unit_test(interleaved_stage_layers),
-        cmocka_unit_test(offload_prices_memory_and_copies),  cmocka_unit_test(offload_only_when_it_wins),
+        cmocka_unit_test(fixed_sp_keeps_layouts_without_mp),
+        cmocka_unit_test(lists_restrict_dp_and_mb),
+        cmocka_unit_test(gpipe_is_not_interleaved),
+        cmocka_unit_test(run_split_is_kept),
+        cmocka_unit_test(plan_order_changes_one_layer),
+        cmocka_unit_test(interleaved_stage_layers),
+        cmocka_unit_test(both_ends_on_a_rank_share_the_embedding),
+        cmocka_unit_test(offload_prices_memory_and_copies),
+        cmocka_unit_test(offload_only_when_it_wins),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

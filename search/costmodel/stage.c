@@ -150,11 +150,13 @@ void nd_stage_work_next(const nd_context *ctx, const nd_strategy *s, const nd_re
     if (w->first) w->params_ne += v * h / tp + (double)m->max_positions * h;
     if (w->last) {
         w->params_ne += norm;
-        /* The output projection: its own matrix, or with PP > 1 a copy of a tied embedding;
-         * MTP modules on the last stage also need the embedding. */
+        /* The output projection: its own matrix, or a copy of a tied embedding where another
+         * rank holds the embedding; MTP modules on the last stage also need the embedding. A
+         * rank holding both ends (PP 1; DualPipe's and the V schedules' first rank) shares the
+         * one matrix physically (DeepSeek-V3 report §3.2.1). */
         if (!m->tied_embeddings) w->params_ne += v * h / tp;
         bool needs_embedding = m->tied_embeddings || m->mtp_layers > 0;
-        if (needs_embedding && s->pp > 1) w->params_ne += v * h / tp;
+        if (needs_embedding && !w->first) w->params_ne += v * h / tp;
         w->params_ne += (double)m->mtp_layers * (3 * norm + 2 * h * h / tp);
     }
 }
@@ -388,8 +390,9 @@ void nd_stage_sync_compute(const nd_context *ctx, const nd_strategy *s, const nd
     sync_group(ctx, s, t, w->params_e, edp, s->ep * s->etp, shard_e, zero, buckets, &t->dp_comm_ms,
                &t->dp_reduce_ms);
     /* A tied or MTP-shared embedding lives on the first and last stage: their gradients
-     * are summed once per step (Megatron's embedding all-reduce). */
-    if (s->pp > 1 && (w->first || w->last) && (m->tied_embeddings || m->mtp_layers)) {
+     * are summed once per step (Megatron's embedding all-reduce); a rank holding both ends
+     * holds one copy and sums nothing. */
+    if (w->first != w->last && (m->tied_embeddings || m->mtp_layers)) {
         nd_group ends = {2, (s->pp - 1) * s->tp * s->cp * s->dp};
         double bytes = (double)m->vocab * (double)m->hidden / (double)s->tp * tr->grad_bytes;
         t->dp_reduce_ms += nd_collective_ms(d, ND_COLL_ALL_REDUCE, ends, bytes);
