@@ -460,6 +460,15 @@ static int read_training(tt *x)
                     x->toml, cl, list);
     }
     if (!rc && compiled) rc = fw_train(r, "compile", "true", line, "[compile] enable");
+    /* Async TP (micro-pipelined all-gather and reduce-scatter matmuls under torch.compile):
+     * [parallelism] enable_async_tensor_parallel, [experimental] before 2025 */
+    bool async_tp = false;
+    const char *tp_table = nd_toml_get(x->t, "experimental", "enable_async_tensor_parallel", NULL)
+                               ? "experimental"
+                               : "parallelism";
+    if (!rc) rc = boolean(x, tp_table, "enable_async_tensor_parallel", &async_tp, &line);
+    if (!rc && async_tp)
+        rc = fw_train(r, "tp_comm_overlap", "true", line, "[parallelism] enable_async_tensor_parallel");
     if (!rc && (v = get(x, "parallelism", NULL, "fsdp_reshard_after_forward", &line)) &&
         strcmp(v, "default")) {
         if (strcmp(v, "always") && strcmp(v, "never"))

@@ -6,7 +6,9 @@
 #  2. an inline [parallelism] table and top-level dotted keys are edited where they stand: no
 #     [parallelism] header appears (tomllib refuses a table defined twice);
 #  3. a Python comment in -y MODULE.py:CONFIG.toml is not an argument;
-#  4. compile.components = ["loss"] compiles the loss only: the model is priced eager.
+#  4. compile.components = ["loss"] compiles the loss only: the model is priced eager;
+#  5. async TP ([parallelism] enable_async_tensor_parallel, [experimental] in older torchtitan)
+#     overlaps TP's collectives: TP 8's MP_COMM falls; a value that is no boolean is refused.
 search=$1 estimate=$2 samples=$3 data=$4
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -53,4 +55,17 @@ eager=$(step "$base") model=$(step "$dir/model.toml") loss=$(step "$dir/loss.tom
 [ "$model" != "$eager" ] || fail "components [\"model\", \"loss\"]: not priced compiled ($model ms)"
 "$estimate" -y "$dir/loss.toml" -A H100 -d 8 2>&1 >/dev/null | grep -q 'the model is not compiled, priced eager' ||
     fail "no note for components [\"loss\"]"
+# 5. async TP: the same TP 8 job, its TP collectives exposed, then behind the matmuls
+sed 's/^tensor_parallel_degree = 1$/tensor_parallel_degree = 8/' "$base" >"$dir/tp8.toml"
+sed '/^\[parallelism\]$/a enable_async_tensor_parallel = true' "$dir/tp8.toml" >"$dir/async.toml"
+sed '/^\[parallelism\]$/i [experimental]\nenable_async_tensor_parallel = true\n' "$dir/tp8.toml" >"$dir/old_async.toml"
+sed '/^\[parallelism\]$/a enable_async_tensor_parallel = 1' "$dir/tp8.toml" >"$dir/bad_async.toml"
+mp() { "$estimate" -y "$1" -A H100 -d 8 2>/dev/null | sed -n 's/^  MP_COMM *\([0-9.]*\) .*/\1/p'; }
+plain=$(mp "$dir/tp8.toml") async=$(mp "$dir/async.toml") old=$(mp "$dir/old_async.toml")
+[ -n "$plain" ] && [ -n "$async" ] && awk -v a="$async" -v p="$plain" 'BEGIN { exit !(a < p) }' ||
+    fail "async TP: MP_COMM $async ms, not below the plain $plain ms"
+[ "$old" = "$async" ] || fail "[experimental] enable_async_tensor_parallel: MP_COMM $old ms, not $async"
+"$estimate" -y "$dir/bad_async.toml" -A H100 -d 8 >/dev/null 2>"$dir/err" && fail "a non-boolean async TP accepted"
+grep -q "bad_async.toml:[0-9]*: key 'parallelism.enable_async_tensor_parallel': 1 is not true or false" "$dir/err" ||
+    fail "async TP refusal: $(cat "$dir/err")"
 echo "torchtitan ok"
