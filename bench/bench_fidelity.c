@@ -266,8 +266,14 @@ static int published_runs(const char *dir)
 typedef struct titan_run {
     char flavor[8], ac[16], compile[8], float8[8], schedule[24];
     long table, devices, local, seq, tp, pp, cp;
-    double memory_gib;
+    double memory_gib, tps_per_gpu;
 } titan_run;
+
+/* The errors of one published set, summed as rows are priced. */
+typedef struct titan_errors {
+    double mem_abs, mem_signed, step_abs, step_signed;
+    size_t refused;
+} titan_errors;
 
 /* A torchtitan job config for one row of torchtitan's performance tables. */
 static int write_titan_run(const char *path, const titan_run *r)
@@ -280,6 +286,8 @@ static int write_titan_run(const char *path, const titan_run *r)
             "pipeline_parallel_degree = %ld\ncontext_parallel_degree = %ld\n",
             r->flavor, strcmp(r->float8, "true") ? "" : "converters = [\"float8\"]", r->local, r->seq, r->tp,
             r->pp, r->cp);
+    /* tables 5 and 6 ran with AsyncTP ("+ AsyncTP" in their captions), table 4's row without */
+    if (r->table >= 5) fprintf(fp, "enable_async_tensor_parallel = true\n");
     if (r->pp > 1) /* torchtitan of December 2024: as many micro-batches as stages, unless stated */
         fprintf(fp, "pipeline_parallel_microbatches = %ld\npipeline_parallel_schedule = \"%s\"\n", r->pp,
                 r->schedule);
@@ -288,29 +296,39 @@ static int write_titan_run(const char *path, const titan_run *r)
     return fclose(fp) ? 1 : 0;
 }
 
-/* Prices one row; prints it; adds its |error|, error and refusal. */
-static int one_titan(const titan_run *r, const char *run_path, double *abs_err, double *signed_err,
-                     size_t *refused)
+/* Prices one row on the hosts torchtitan measured on; prints it; adds its errors. The measured
+ * step: a data-parallel rank's local batch of sequences over its TP x PP x CP GPUs, each at the
+ * published tokens per second a GPU. */
+static int one_titan(const char *dir, const titan_run *r, const char *run_path, titan_errors *sum)
 {
-    char devices[32];
+    char devices[32], device_file[4096];
     snprintf(devices, sizeof devices, "%ld", r->devices);
+    snprintf(device_file, sizeof device_file, "%s/samples/devices/h100-96gb-grand-teton.yaml", dir);
     nd_cli_common common;
     nd_cli_common_init(&common);
     common.run_path = run_path;
-    common.device = "H100";
+    common.device = "H100-GT";
+    common.device_file = device_file;
     common.devices = devices;
     common.shared.budget = "97280MB";
     nd_estimate est;
     double budget_mib;
     if (price_run(&common, NULL, "torchtitan's table", &est, &budget_mib)) return 1;
     double e = est.peak_reserved_mib / (r->memory_gib * 1024) - 1;
-    printf("  %ld  %-5s %4ld GPUs TP%ld PP%ld CP%ld seq %6ld %-9s%s%s %9.1f %9.1f %+8.1f%% %s\n", r->table,
-           r->flavor, r->devices, r->tp, r->pp, r->cp, r->seq, r->ac,
-           strcmp(r->compile, "true") ? "" : " compile", strcmp(r->float8, "true") ? "" : " fp8",
-           r->memory_gib, est.peak_reserved_mib / 1024, 100 * e, est.fits ? "fits" : "REFUSED");
-    *abs_err += fabs(e);
-    *signed_err += e;
-    *refused += !est.fits;
+    double measured_ms =
+        1e3 * (double)r->local * (double)r->seq / (r->tps_per_gpu * (double)(r->tp * r->pp * r->cp));
+    double step_e = est.step_ms / measured_ms - 1;
+    printf(
+        "  %ld  %-5s %4ld GPUs TP%ld PP%ld CP%ld seq %6ld %-9s%s%s %7.1f %7.1f %+7.1f%% %s %9.0f %9.0f %+7.1f%%\n",
+        r->table, r->flavor, r->devices, r->tp, r->pp, r->cp, r->seq, r->ac,
+        strcmp(r->compile, "true") ? "" : " compile", strcmp(r->float8, "true") ? "" : " fp8", r->memory_gib,
+        est.peak_reserved_mib / 1024, 100 * e, est.fits ? "fits   " : "REFUSED", measured_ms, est.step_ms,
+        100 * step_e);
+    sum->mem_abs += fabs(e);
+    sum->mem_signed += e;
+    sum->step_abs += fabs(step_e);
+    sum->step_signed += step_e;
+    sum->refused += !est.fits;
     return 0;
 }
 
@@ -326,21 +344,22 @@ static int published_titan(const char *dir)
         return 1;
     }
     snprintf(run_path, sizeof run_path, "%s/run.toml", tmp);
-    printf("\ntorchtitan's measured peaks (samples/published; reserved GiB, H100 95 GiB)\n\n");
-    double abs_err = 0, signed_err = 0;
-    size_t n = 0, refused = 0;
+    printf("\ntorchtitan's measured peaks and steps (samples/published; reserved GiB and step ms; H100 "
+           "96 GB at 500 W, samples/devices/h100-96gb-grand-teton.yaml)\n\n");
+    titan_errors sum = {0};
+    size_t n = 0;
     int failed = 0;
     while (fgets(line, sizeof line, fp)) {
         titan_run r;
         memset(&r, 0, sizeof r);
-        if (sscanf(line, "%ld,%7[^,],%ld,%ld,%ld,%ld,%ld,%ld,%15[^,],%7[^,],%7[^,],%23[^,],%lf", &r.table,
+        if (sscanf(line, "%ld,%7[^,],%ld,%ld,%ld,%ld,%ld,%ld,%15[^,],%7[^,],%7[^,],%23[^,],%lf,%lf", &r.table,
                    r.flavor, &r.devices, &r.local, &r.seq, &r.tp, &r.pp, &r.cp, r.ac, r.compile, r.float8,
-                   r.schedule, &r.memory_gib) != 13 &&
-            sscanf(line, "%ld,%7[^,],%ld,%ld,%ld,%ld,%ld,%ld,%15[^,],%7[^,],%7[^,],,%lf", &r.table, r.flavor,
-                   &r.devices, &r.local, &r.seq, &r.tp, &r.pp, &r.cp, r.ac, r.compile, r.float8,
-                   &r.memory_gib) != 12)
+                   r.schedule, &r.memory_gib, &r.tps_per_gpu) != 14 &&
+            sscanf(line, "%ld,%7[^,],%ld,%ld,%ld,%ld,%ld,%ld,%15[^,],%7[^,],%7[^,],,%lf,%lf", &r.table,
+                   r.flavor, &r.devices, &r.local, &r.seq, &r.tp, &r.pp, &r.cp, r.ac, r.compile, r.float8,
+                   &r.memory_gib, &r.tps_per_gpu) != 13)
             continue; /* the header */
-        if (write_titan_run(run_path, &r) || one_titan(&r, run_path, &abs_err, &signed_err, &refused)) {
+        if (write_titan_run(run_path, &r) || one_titan(dir, &r, run_path, &sum)) {
             failed = 1;
             continue;
         }
@@ -350,8 +369,9 @@ static int published_titan(const char *dir)
     unlink(run_path);
     rmdir(tmp);
     if (!n) return 1;
-    printf("  all: MAPE %.1f%%, bias %+.1f%%, refused %zu/%zu\n", 100 * abs_err / (double)n,
-           100 * signed_err / (double)n, refused, n);
+    printf("  all: memory MAPE %.1f%%, bias %+.1f%%, refused %zu/%zu; step MAPE %.1f%%, bias %+.1f%%\n",
+           100 * sum.mem_abs / (double)n, 100 * sum.mem_signed / (double)n, sum.refused, n,
+           100 * sum.step_abs / (double)n, 100 * sum.step_signed / (double)n);
     return failed;
 }
 
