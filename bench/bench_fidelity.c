@@ -318,12 +318,12 @@ static int one_titan(const char *dir, const titan_run *r, const char *run_path, 
     double measured_ms =
         1e3 * (double)r->local * (double)r->seq / (r->tps_per_gpu * (double)(r->tp * r->pp * r->cp));
     double step_e = est.step_ms / measured_ms - 1;
-    printf(
-        "  %ld  %-5s %4ld GPUs TP%ld PP%ld CP%ld seq %6ld %-9s%s%s %7.1f %7.1f %+7.1f%% %s %9.0f %9.0f %+7.1f%%\n",
-        r->table, r->flavor, r->devices, r->tp, r->pp, r->cp, r->seq, r->ac,
-        strcmp(r->compile, "true") ? "" : " compile", strcmp(r->float8, "true") ? "" : " fp8", r->memory_gib,
-        est.peak_reserved_mib / 1024, 100 * e, est.fits ? "fits   " : "REFUSED", measured_ms, est.step_ms,
-        100 * step_e);
+    printf("  %ld  %-5s %4ld GPUs TP%ld PP%ld CP%ld seq %6ld %-9s%s%s %7.1f %7.1f %+7.1f%% %s"
+           " %9.0f %9.0f %+7.1f%%\n",
+           r->table, r->flavor, r->devices, r->tp, r->pp, r->cp, r->seq, r->ac,
+           strcmp(r->compile, "true") ? "" : " compile", strcmp(r->float8, "true") ? "" : " fp8",
+           r->memory_gib, est.peak_reserved_mib / 1024, 100 * e, est.fits ? "fits   " : "REFUSED",
+           measured_ms, est.step_ms, 100 * step_e);
     sum->mem_abs += fabs(e);
     sum->mem_signed += e;
     sum->step_abs += fabs(step_e);
