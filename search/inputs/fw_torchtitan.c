@@ -393,6 +393,38 @@ static bool array_has(const char *list, const char *want)
     return false;
 }
 
+/* The table a [parallelism] key stands in: [experimental] where an older file put it there. */
+static const char *par_or_experimental(tt *x, const char *key)
+{
+    return nd_toml_get(x->t, "experimental", key, NULL) ? "experimental" : "parallelism";
+}
+
+/* How TP and CP exchange: async TP (the all-gather and reduce-scatter micro-pipelined with the
+ * matmuls under torch.compile) and the K/V rotation of context parallelism, "allgather" (all
+ * shards gathered behind the first block: torchtitan's default) or "alltoall" (a rotation a
+ * step); [experimental] in torchtitan before 2025. Either way PyTorch's ring attention runs one
+ * attention kernel a K/V block and merges the partial outputs (_templated_ring_attention), which
+ * is nd's ring: only the exchange differs, hidden behind the blocks in both. */
+static int read_collectives(tt *x)
+{
+    fw_reader *r = x->r;
+    int line = 0;
+    bool async_tp = false;
+    int rc = boolean(x, par_or_experimental(x, "enable_async_tensor_parallel"),
+                     "enable_async_tensor_parallel", &async_tp, &line);
+    if (!rc && async_tp)
+        rc = fw_train(r, "tp_comm_overlap", "true", line, "[parallelism] enable_async_tensor_parallel");
+    const char *table = par_or_experimental(x, "context_parallel_rotate_method");
+    const char *v = get(x, table, NULL, "context_parallel_rotate_method", &line);
+    if (rc || !v) return rc;
+    if (strcmp(v, "allgather") && strcmp(v, "alltoall"))
+        return nd_error_set(
+            r->err, ND_EINPUT,
+            "%s:%d: key '%s.context_parallel_rotate_method': '%.40s' is not allgather or alltoall", x->toml,
+            line, table, v);
+    return fw_train(r, "cp_comm", "ring", line, "[parallelism] context_parallel_rotate_method");
+}
+
 static int read_training(tt *x)
 {
     fw_reader *r = x->r;
@@ -460,15 +492,7 @@ static int read_training(tt *x)
                     x->toml, cl, list);
     }
     if (!rc && compiled) rc = fw_train(r, "compile", "true", line, "[compile] enable");
-    /* Async TP (micro-pipelined all-gather and reduce-scatter matmuls under torch.compile):
-     * [parallelism] enable_async_tensor_parallel, [experimental] before 2025 */
-    bool async_tp = false;
-    const char *tp_table = nd_toml_get(x->t, "experimental", "enable_async_tensor_parallel", NULL)
-                               ? "experimental"
-                               : "parallelism";
-    if (!rc) rc = boolean(x, tp_table, "enable_async_tensor_parallel", &async_tp, &line);
-    if (!rc && async_tp)
-        rc = fw_train(r, "tp_comm_overlap", "true", line, "[parallelism] enable_async_tensor_parallel");
+    if (!rc) rc = read_collectives(x);
     if (!rc && (v = get(x, "parallelism", NULL, "fsdp_reshard_after_forward", &line)) &&
         strcmp(v, "default")) {
         if (strcmp(v, "always") && strcmp(v, "never"))

@@ -8,7 +8,9 @@
 #  3. a Python comment in -y MODULE.py:CONFIG.toml is not an argument;
 #  4. compile.components = ["loss"] compiles the loss only: the model is priced eager;
 #  5. async TP ([parallelism] enable_async_tensor_parallel, [experimental] in older torchtitan)
-#     overlaps TP's collectives: TP 8's MP_COMM falls; a value that is no boolean is refused.
+#     overlaps TP's collectives: TP 8's MP_COMM falls; a value that is no boolean is refused;
+#  6. context_parallel_rotate_method allgather or alltoall is PyTorch's ring attention either way
+#     (one kernel a K/V block, the partial outputs merged): priced as nd's ring; another is refused.
 search=$1 estimate=$2 samples=$3 data=$4
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -68,4 +70,15 @@ plain=$(mp "$dir/tp8.toml") async=$(mp "$dir/async.toml") old=$(mp "$dir/old_asy
 "$estimate" -y "$dir/bad_async.toml" -A H100 -d 8 >/dev/null 2>"$dir/err" && fail "a non-boolean async TP accepted"
 grep -q "bad_async.toml:[0-9]*: key 'parallelism.enable_async_tensor_parallel': 1 is not true or false" "$dir/err" ||
     fail "async TP refusal: $(cat "$dir/err")"
+# 6. CP 2: the rotation as stated prices as the file without it; a method torchtitan lacks is refused
+sed 's/^context_parallel_degree = 1$/context_parallel_degree = 2/' "$base" >"$dir/cp2.toml"
+for m in allgather alltoall ring; do
+    sed "/^\[parallelism\]\$/a context_parallel_rotate_method = \"$m\"" "$dir/cp2.toml" >"$dir/cp2_$m.toml"
+done
+none=$(step "$dir/cp2.toml")
+[ -n "$none" ] && [ "$(step "$dir/cp2_allgather.toml")" = "$none" ] && [ "$(step "$dir/cp2_alltoall.toml")" = "$none" ] ||
+    fail "CP rotation: steps $(step "$dir/cp2_allgather.toml") and $(step "$dir/cp2_alltoall.toml"), not $none ms"
+"$estimate" -y "$dir/cp2_ring.toml" -A H100 -d 8 >/dev/null 2>"$dir/err" && fail "rotate method 'ring' accepted"
+grep -q "cp2_ring.toml:[0-9]*: key 'parallelism.context_parallel_rotate_method': 'ring' is not allgather or alltoall" \
+    "$dir/err" || fail "rotate method refusal: $(cat "$dir/err")"
 echo "torchtitan ok"
