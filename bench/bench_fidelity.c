@@ -199,11 +199,11 @@ typedef struct device_tally {
     double abs_err, signed_err;
 } device_tally;
 
-static void add_step(device_tally *t, size_t *nt, const char *device, double e)
+static void add_step(device_tally *t, size_t *nt, size_t cap, const char *device, double e)
 {
     size_t i = 0;
     while (i < *nt && strcmp(t[i].device, device)) i++;
-    if (i == *nt && *nt < 8) snprintf(t[(*nt)++].device, sizeof t[i].device, "%s", device);
+    if (i == *nt && *nt < cap) snprintf(t[(*nt)++].device, sizeof t[i].device, "%s", device);
     if (i < *nt) {
         t[i].n++;
         t[i].abs_err += fabs(e);
@@ -211,13 +211,21 @@ static void add_step(device_tally *t, size_t *nt, const char *device, double e)
     }
 }
 
+/* Tallies named by a leading number ("2048 tokens"), in its order. */
+static int by_leading_number(const void *a, const void *b)
+{
+    long x = atol(((const device_tally *)a)->device), y = atol(((const device_tally *)b)->device);
+    return (x > y) - (x < y);
+}
+
 /* llm-foundry's MPT runs: how many nd would refuse, how full it thinks they ran, and how close
  * its step is to the measured one. */
 static int published_runs(const char *dir)
 {
-    device_tally steps[8];
-    size_t n_steps = 0;
+    device_tally steps[8], by_seq[16]; /* per device; per sequence length, every device */
+    size_t n_steps = 0, n_seq = 0;
     memset(steps, 0, sizeof steps);
+    memset(by_seq, 0, sizeof by_seq);
     char path[4096], run_path[64] = "/tmp/nd-bench-mpt-XXXXXX", line[512];
     snprintf(path, sizeof path, "%s/samples/published/llm-foundry-mpt.csv", dir);
     FILE *fp = fopen(path, "r");
@@ -243,7 +251,10 @@ static int published_runs(const char *dir)
             continue;
         }
         double measured_ms = (double)(r.devices * r.mbs * r.accum * r.seq) / r.tokens_per_s * 1e3;
-        add_step(steps, &n_steps, r.device, step_ms / measured_ms - 1);
+        char seq[24];
+        snprintf(seq, sizeof seq, "%ld tokens", r.seq);
+        add_step(steps, &n_steps, ND_ARRAY_LEN(steps), r.device, step_ms / measured_ms - 1);
+        add_step(by_seq, &n_seq, ND_ARRAY_LEN(by_seq), seq, step_ms / measured_ms - 1);
         if (!fits)
             printf("  refused: %s seq %ld on %ld x %s, micro-batch %ld (nd: %.2f x the device)\n", r.model,
                    r.seq, r.devices, r.device, r.mbs, shares[n]);
@@ -260,6 +271,12 @@ static int published_runs(const char *dir)
     for (size_t i = 0; i < n_steps; i++)
         printf("  step on %-10s %4zu runs   MAPE %5.1f%%   bias %+6.1f%%\n", steps[i].device, steps[i].n,
                100 * steps[i].abs_err / (double)steps[i].n, 100 * steps[i].signed_err / (double)steps[i].n);
+    qsort(by_seq, n_seq, sizeof by_seq[0], by_leading_number);
+    printf("  by sequence, every device (the attention's share grows with it):\n");
+    for (size_t i = 0; i < n_seq; i++)
+        printf("    %-12s %4zu runs   MAPE %5.1f%%   bias %+6.1f%%\n", by_seq[i].device, by_seq[i].n,
+               100 * by_seq[i].abs_err / (double)by_seq[i].n,
+               100 * by_seq[i].signed_err / (double)by_seq[i].n);
     return failed;
 }
 
