@@ -119,18 +119,6 @@ bool nd_train_reshard_after_forward(const nd_train *t, int64_t pp)
     return !(t->framework == ND_FRAMEWORK_TORCHTITAN && pp > 1);
 }
 
-/* Counted from each framework's decoder layer and loss (see docs/cost-model.md §Host for the
- * lists). Megatron's vocab-parallel cross entropy on fp32 logits: cast (2 read, 4 written),
- * max (4), shift (8), exp (8), sum (4), normalise (8) = 38 bytes per logit forward; the
- * gradient (8), its scaling (8) and the cast back (4 read... 2 written) ~20 backward. PyTorch's
- * cross_entropy on upcast logits: cast 6, log_softmax 8, nll 4 forward; 14 backward.
- * A torch.distributed collective costs the host 20-30 us per call (S. Bekman's all_reduce
- * benchmark notes): 25. */
-/* The pipeline schedules each framework runs: Megatron-core 1F1B and its interleaved form
- * (schedules.py); torchtitan torch.distributed.pipelining's 1F1B, Interleaved1F1B,
- * ZBVZeroBubble and DualPipeV (GPipe too, never faster than 1F1B); MindSpeed adds
- * --schedules-method dualpipev; DeepSpeed's pipeline engine 1F1B. Megatron-core alone splits
- * with the embedding and loss counted as layers (account_for_*_in_pipeline_split). */
 /* Megatron-core's MoE block as its code runs it (megatron/core/transformer/moe: router.py's
  * TopKRouter, token_dispatcher.py's all-to-all dispatcher, moe_utils.py's permute, unpermute and
  * sort_chunks_by_idxs, experts.py's TEGroupedMLP; Transformer Engine's GroupedLinear), counted
@@ -146,6 +134,18 @@ bool nd_train_reshard_after_forward(const nd_train *t, int64_t pp)
 #define MCORE_MOE_GLUE_BWD   47
 #define MCORE_MOE_EXPERT_BWD 6
 
+/* Counted from each framework's decoder layer and loss (see docs/cost-model.md §Host for the
+ * lists). Megatron's vocab-parallel cross entropy on fp32 logits: cast (2 read, 4 written),
+ * max (4), shift (8), exp (8), sum (4), normalise (8) = 38 bytes per logit forward; the
+ * gradient (8), its scaling (8) and the cast back (4 read... 2 written) ~20 backward. PyTorch's
+ * cross_entropy on upcast logits: cast 6, log_softmax 8, nll 4 forward; 14 backward.
+ * A torch.distributed collective costs the host 20-30 us per call (S. Bekman's all_reduce
+ * benchmark notes): 25. */
+/* The pipeline schedules each framework runs: Megatron-core 1F1B and its interleaved form
+ * (schedules.py); torchtitan torch.distributed.pipelining's 1F1B, Interleaved1F1B,
+ * ZBVZeroBubble and DualPipeV (GPipe too, never faster than 1F1B); MindSpeed adds
+ * --schedules-method dualpipev; DeepSpeed's pipeline engine 1F1B. Megatron-core alone splits
+ * with the embedding and loss counted as layers (account_for_*_in_pipeline_split). */
 #define SCHEDULE_BIT(s)    (1u << (s))
 #define MEGATRON_SCHEDULES (SCHEDULE_BIT(ND_SCHEDULE_1F1B) | SCHEDULE_BIT(ND_SCHEDULE_INTERLEAVED))
 #define TORCHTITAN_SCHEDULES                                                                                 \
