@@ -232,18 +232,25 @@ static void context_parallel_all_to_all(void **state)
     assert_close(c.cp_ms[ND_RECOMPUTE_FULL], 3 * pass); /* full recompute replays the forward */
 }
 
-/* Dropless MoE reads each expert's token count on the host once per forward (Megatron's
- * token dispatcher); full recompute runs the forward twice. Dropping (a capacity factor)
- * needs none. */
-static void dropless_moe_synchronises_the_host(void **state)
+/* The GPT layer with 8 experts of 4096, two a token, in place of its MLP. */
+static nd_model moe_gpt(void)
 {
-    (void)state;
     nd_model moe = gpt;
     moe.experts = 8;
     moe.experts_per_token = 2;
     moe.moe_ffn = 4096;
     nd_error err = {0};
     assert_int_equal(nd_model_validate(&moe, "test", &err), 0);
+    return moe;
+}
+
+/* Dropless MoE reads each expert's token count on the host once per forward (Megatron's
+ * token dispatcher); full recompute runs the forward twice. Dropping (a capacity factor)
+ * needs none. */
+static void dropless_moe_synchronises_the_host(void **state)
+{
+    (void)state;
+    nd_model moe = moe_gpt();
     nd_layer_inputs in = {&moe, &train, nd_device_table_find(&table, "A100"), 2048};
     nd_layer_shape shape = {1, 1, 2, 1, 2, false};
     nd_layer_cost c;
@@ -265,12 +272,7 @@ static void dropless_moe_synchronises_the_host(void **state)
 static void moe_host_work_follows_the_local_experts(void **state)
 {
     (void)state;
-    nd_model moe = gpt;
-    moe.experts = 8;
-    moe.experts_per_token = 2;
-    moe.moe_ffn = 4096;
-    nd_error err = {0};
-    assert_int_equal(nd_model_validate(&moe, "test", &err), 0);
+    nd_model moe = moe_gpt();
     nd_train t = train;
     t.framework = ND_FRAMEWORK_MEGATRON;
     nd_layer_inputs in = {&moe, &t, nd_device_table_find(&table, "A100"), 2048};
@@ -300,12 +302,7 @@ static void moe_host_work_follows_the_local_experts(void **state)
 static void moe_weights_in_the_expert_keep_no_outputs(void **state)
 {
     (void)state;
-    nd_model moe = gpt;
-    moe.experts = 8;
-    moe.experts_per_token = 2;
-    moe.moe_ffn = 4096;
-    nd_error err = {0};
-    assert_int_equal(nd_model_validate(&moe, "test", &err), 0);
+    nd_model moe = moe_gpt();
     nd_train t = train;
     nd_layer_inputs in = {&moe, &t, nd_device_table_find(&table, "A100"), 2048};
     nd_layer_shape shape = {1, 1, 2, 1, 2, false};
