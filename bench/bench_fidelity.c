@@ -422,7 +422,8 @@ static int write_sc21_run(const char *path, const sc21_run *r)
 /* Prices one row on 80 GB A100s (Selene: DGX A100, 8 HDR NICs a node); prints it; adds its
  * error. The measured step: the paper's own count of a step's FLOPs (its eq. 3, recomputation
  * included), 96·B·s·l·h²·(1 + s/6h + V/16lh), over the GPUs at the published TFLOP/s. */
-static int one_sc21(const sc21_run *r, const char *run_path, double *abs_err, double *signed_err)
+static int one_sc21(const sc21_run *r, const char *run_path, double *abs_err, double *signed_err,
+                    size_t *refused)
 {
     long dp = r->devices / (r->tp * r->pp),
          vpp = r->layers_per_chunk ? r->layers / r->pp / r->layers_per_chunk : 1;
@@ -449,6 +450,7 @@ static int one_sc21(const sc21_run *r, const char *run_path, double *abs_err, do
            est.fits ? "fits" : "REFUSED");
     *abs_err += fabs(e);
     *signed_err += e;
+    *refused += !est.fits;
     return 0;
 }
 
@@ -467,7 +469,7 @@ static int published_sc21(const char *dir)
     snprintf(run_path, sizeof run_path, "%s/run.yaml", tmp);
     printf("\nMegatron-LM's weak scaling on A100 (SC21 Table 1, samples/published; step ms)\n\n");
     double abs_err = 0, signed_err = 0;
-    size_t n = 0;
+    size_t n = 0, refused = 0;
     int failed = 0;
     while (fgets(line, sizeof line, fp)) {
         sc21_run r;
@@ -476,7 +478,7 @@ static int published_sc21(const char *dir)
                    &r.hidden, &r.layers, &r.tp, &r.pp, &r.devices, &r.gbs, &r.mbs, &r.layers_per_chunk, r.ddp,
                    &r.tflops_per_gpu) != 12)
             continue; /* the header */
-        if (write_sc21_run(run_path, &r) || one_sc21(&r, run_path, &abs_err, &signed_err)) {
+        if (write_sc21_run(run_path, &r) || one_sc21(&r, run_path, &abs_err, &signed_err, &refused)) {
             failed = 1;
             continue;
         }
@@ -486,8 +488,8 @@ static int published_sc21(const char *dir)
     unlink(run_path);
     rmdir(tmp);
     if (!n) return 1;
-    printf("  all: step MAPE %.1f%%, bias %+.1f%% (%zu runs)\n", 100 * abs_err / (double)n,
-           100 * signed_err / (double)n, n);
+    printf("  all: step MAPE %.1f%%, bias %+.1f%%, refused %zu/%zu\n", 100 * abs_err / (double)n,
+           100 * signed_err / (double)n, refused, n);
     return failed;
 }
 
