@@ -120,9 +120,9 @@ static void attention_at_half_the_factor(void **state)
     double causal = 2 * b * s * s * h * (d + d) * 0.5, full = 4 * b * h * d * s * s;
     /* "batch=1, seq_len=4096, head_num=64, kv_head_num=8, qk_head_dim=128, v_head_dim=128,
      * qkv_contiguous=True": 0.8715233665672911 forward, 0.7294011330486614 backward */
-    close_to(nd_attention_ms(sm, causal, s / 2, false, false, &shape),
+    close_to(nd_attention_ms(sm, causal, s / 2, false, ND_ATTN_RATES_BEST, &shape),
              full / (2250e12 * 0.8715233665672911) * 1e3, 1e-9);
-    close_to(nd_attention_ms(sm, 2.5 * causal, s / 2, true, false, &shape),
+    close_to(nd_attention_ms(sm, 2.5 * causal, s / 2, true, ND_ATTN_RATES_BEST, &shape),
              2.5 * full / (2250e12 * 0.7294011330486614) * 1e3, 1e-9);
 }
 

@@ -85,20 +85,26 @@ static void attention_forward_and_backward(void **state)
     (void)state;
     nd_device d = round_device();
     /* 1e12 FLOP on 1000 keys: 0.5 x 1000 / 2000 = 0.25 of peak, 40 ms; backward at half. */
-    near(nd_attention_ms(&d, 1e12, 1000, false, false, NULL), 40);
-    near(nd_attention_ms(&d, 1e12, 1000, true, false, NULL), 80);
+    near(nd_attention_ms(&d, 1e12, 1000, false, ND_ATTN_RATES_BEST, NULL), 40);
+    near(nd_attention_ms(&d, 1e12, 1000, true, ND_ATTN_RATES_BEST, NULL), 80);
     /* Long sequences approach the device's efficiency: 9000 keys give 0.45, 22.2 ms. */
-    near(nd_attention_ms(&d, 1e12, 9000, false, false, NULL), 1e12 / (100e12 * 0.45) * 1e3);
+    near(nd_attention_ms(&d, 1e12, 9000, false, ND_ATTN_RATES_BEST, NULL), 1e12 / (100e12 * 0.45) * 1e3);
     /* A stack on FlashAttention-2 runs at the device's FA2 efficiency where it has one:
      * 0.25 x 0.5 = 0.125 of peak, 80 ms forward; 0.125 x 0.5, 160 ms backward. */
     d.fa2_fwd_efficiency = 0.25;
     d.fa2_bwd_efficiency = 0.125;
-    near(nd_attention_ms(&d, 1e12, 1000, false, true, NULL), 80);
-    near(nd_attention_ms(&d, 1e12, 1000, true, true, NULL), 160);
-    near(nd_attention_ms(&d, 1e12, 1000, false, false, NULL), 40);
-    /* Without one (0), FA2 runs at the device's fused-attention efficiency. */
+    near(nd_attention_ms(&d, 1e12, 1000, false, ND_ATTN_RATES_FA2, NULL), 80);
+    near(nd_attention_ms(&d, 1e12, 1000, true, ND_ATTN_RATES_FA2, NULL), 160);
+    near(nd_attention_ms(&d, 1e12, 1000, false, ND_ATTN_RATES_BEST, NULL), 40);
+    /* The 2023 Triton kernel runs FA2's rates slower by the FA2 paper's factors (§4.1: 1.3-1.5x
+     * forward, midpoint 1.4; 2x backward): 80 x 1.4 = 112 ms forward, 160 x 2 = 320 ms backward. */
+    near(nd_attention_ms(&d, 1e12, 1000, false, ND_ATTN_RATES_TRITON, NULL), 112);
+    near(nd_attention_ms(&d, 1e12, 1000, true, ND_ATTN_RATES_TRITON, NULL), 320);
+    /* Without one (0), FA2 runs at the device's fused-attention efficiency, Triton slower
+     * than that: 40 ms and 40 x 1.4 = 56 ms forward. */
     d.fa2_fwd_efficiency = 0;
-    near(nd_attention_ms(&d, 1e12, 1000, false, true, NULL), 40);
+    near(nd_attention_ms(&d, 1e12, 1000, false, ND_ATTN_RATES_FA2, NULL), 40);
+    near(nd_attention_ms(&d, 1e12, 1000, false, ND_ATTN_RATES_TRITON, NULL), 56);
 }
 
 /* Overlapped communication: its excess over the window, plus 18.9 % of what it hides (the

@@ -137,6 +137,13 @@ static void flash_attention_2_on_hopper(void **state)
     double flops = 2 * b * s * s * h, rate = 989e12 * 0.5;
     assert_close(fa2.forward_ms - best.forward_ms, flops / rate * (1 / 0.35 - 1 / 0.64) * 1e3);
     assert_close(fa2.backward_ms - best.backward_ms, 2.5 * flops / rate * (1 / 0.30 - 1 / 0.55) * 1e3);
+    /* The 2023 Triton kernel: FA2's rates over 1.4 forward and 2 backward (FA2 paper §4.1). */
+    nd_layer_cost triton;
+    train.attention_kernel = ND_ATTENTION_TRITON;
+    nd_layer_cost_decoder(&in, ND_LAYER_DENSE, &shape, &triton);
+    assert_close(triton.forward_ms - fa2.forward_ms, flops / rate * (1.4 / 0.35 - 1 / 0.35) * 1e3);
+    assert_close(triton.backward_ms - fa2.backward_ms, 2.5 * flops / rate * (2 / 0.30 - 1 / 0.30) * 1e3);
+    train.attention_kernel = ND_ATTENTION_FA2;
     in.device = nd_device_table_find(&table, "A100");
     nd_layer_cost_decoder(&in, ND_LAYER_DENSE, &shape, &a100_fa2);
     train.attention_kernel = ND_ATTENTION_BEST;

@@ -94,6 +94,33 @@ static void inline_model_and_bare_config(void **state)
     assert_false(run.has_strategy);
 }
 
+/* The attention kernel a stack names maps to the rates nd prices it at (run-file.md): FA3,
+ * cuDNN, FA4 and TE's the device's best; FA2 and SDPA's flash backend FA2's; the 2023 Triton
+ * kernel its own; "unfused" turns flash attention off. */
+static void attention_kernel_names(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        nd_attention_kernel kernel;
+    } names[] = {{"fa3", ND_ATTENTION_BEST}, {"cuDNN", ND_ATTENTION_BEST}, {"te", ND_ATTENTION_BEST},
+                 {"fa2", ND_ATTENTION_FA2},  {"sdpa", ND_ATTENTION_FA2},   {"triton", ND_ATTENTION_TRITON},
+                 {"auto", ND_ATTENTION_AUTO}};
+    char path[1024];
+    snprintf(path, sizeof path, "%s/samples/runs/llama3-8b.yaml", getenv("ND_SOURCE_DIR"));
+    nd_run run;
+    nd_error err = {0};
+    assert_int_equal(nd_run_load(&run, path, &err), 0);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        assert_int_equal(nd_run_set(&run, "attention_kernel", names[i].name, &err), 0);
+        assert_int_equal(run.train.attention_kernel, names[i].kernel);
+    }
+    assert_true(run.train.flash_attention);
+    assert_int_equal(nd_run_set(&run, "attention_kernel", "unfused", &err), 0);
+    assert_false(run.train.flash_attention);
+    assert_int_equal(nd_run_set(&run, "attention_kernel", "flash9", &err), ND_EUSAGE);
+}
+
 static void errors_name_file_line_and_key(void **state)
 {
     (void)state;
@@ -155,6 +182,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(loads_a_full_run),
         cmocka_unit_test(inline_model_and_bare_config),
+        cmocka_unit_test(attention_kernel_names),
         cmocka_unit_test(errors_name_file_line_and_key),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

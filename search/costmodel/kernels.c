@@ -158,33 +158,35 @@ double nd_grouped_linear_ms(const nd_device *d, nd_gemm_precision p, nd_gemm_pas
                           groups * gemm_bytes(p, elem_bytes, g[0], g[1], g[2]));
 }
 
-static double attention_efficiency(const nd_device *d, double s_k, bool backward, bool fa2)
+static double attention_efficiency(const nd_device *d, double s_k, bool backward, nd_attention_rates rates)
 {
     double e = backward ? d->attention_bwd_efficiency : d->attention_fwd_efficiency;
     double e2 = backward ? d->fa2_bwd_efficiency : d->fa2_fwd_efficiency;
-    if (fa2 && e2 > 0) e = e2;
+    if (rates != ND_ATTN_RATES_BEST && e2 > 0) e = e2;
+    if (rates == ND_ATTN_RATES_TRITON) e /= backward ? ND_TRITON_BWD_SLOWDOWN : ND_TRITON_FWD_SLOWDOWN;
     return e * saturate(s_k, d->attention_half_seq);
 }
 
 typedef struct attention_ctx {
     const nd_device *d;
-    bool backward, fa2;
+    bool backward;
+    nd_attention_rates rates;
 } attention_ctx;
 
 /* The curve at a measured kernel's shape: causal, so its mean key length is half its sequence. */
 static double attention_curve(const void *ctx, const double *shape)
 {
     const attention_ctx *c = ctx;
-    return attention_efficiency(c->d, shape[1] / 2, c->backward, c->fa2);
+    return attention_efficiency(c->d, shape[1] / 2, c->backward, c->rates);
 }
 
-double nd_attention_ms(const nd_device *d, double flops, double s_k, bool backward, bool fa2,
+double nd_attention_ms(const nd_device *d, double flops, double s_k, bool backward, nd_attention_rates rates,
                        const nd_attention_shape *shape)
 {
     if (flops <= 0) return 0.0;
-    double eff = attention_efficiency(d, s_k, backward, fa2);
+    double eff = attention_efficiency(d, s_k, backward, rates);
     if (d->tables && shape) {
-        attention_ctx c = {d, backward, fa2};
+        attention_ctx c = {d, backward, rates};
         eff = nd_kernel_tables_attention(d->tables, backward, shape->batch, 2 * s_k, shape->heads,
                                          shape->kv_heads, shape->qk_dim, shape->v_dim, eff, attention_curve,
                                          &c);

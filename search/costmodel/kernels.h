@@ -61,11 +61,21 @@ typedef struct nd_attention_shape {
     double batch, heads, kv_heads, qk_dim, v_dim;
 } nd_attention_shape;
 
+/* The Triton FlashAttention of 2023 against FlashAttention-2 on the same GPU: "around 1.3-1.5x"
+ * slower forward and "around 2x" backward (Dao 2023, arXiv:2307.08691 §4.1, A100; the midpoint
+ * forward). Measured on A100 and assumed on the GPUs after it. */
+#define ND_TRITON_FWD_SLOWDOWN 1.4
+#define ND_TRITON_BWD_SLOWDOWN 2.0
+
+/* Which fused kernel's rates nd_attention_ms uses. */
+typedef enum { ND_ATTN_RATES_BEST = 0, ND_ATTN_RATES_FA2, ND_ATTN_RATES_TRITON } nd_attention_rates;
+
 /* Time of fused (flash) attention doing `flops` on keys of mean length s_k: forward at
  * attention_fwd_efficiency, backward at attention_bwd_efficiency (FlashAttention-2's where
- * fa2 and the device states them), each times s_k / (s_k + attention_half_seq), of the
- * 16-bit peak; or at the device's measured rate for the shape (NULL: the curve). */
-double nd_attention_ms(const nd_device *d, double flops, double s_k, bool backward, bool fa2,
+ * the rates are FA2's or Triton's and the device states them; Triton's divided by the
+ * slowdowns above), each times s_k / (s_k + attention_half_seq), of the 16-bit peak; or at the
+ * device's measured rate for the shape (NULL: the curve). */
+double nd_attention_ms(const nd_device *d, double flops, double s_k, bool backward, nd_attention_rates rates,
                        const nd_attention_shape *shape);
 
 #endif

@@ -151,11 +151,14 @@ static void attention_core(acc *a, kept *k, const dims *x, double heads, double 
          * blocks' imbalance), so its efficiency is that of s / 2. A CP ring's kernel sees one
          * rank's block of keys, s / CP, split in the two halves of the load-balanced layout. */
         double keys = ring ? x->s / (2 * x->sh.cp) : x->s / 2;
-        bool fa2 = nd_train_attention_kernel(x->t) == ND_ATTENTION_FA2;
+        nd_attention_kernel kernel = nd_train_attention_kernel(x->t);
+        nd_attention_rates rates = kernel == ND_ATTENTION_TRITON ? ND_ATTN_RATES_TRITON
+                                   : kernel == ND_ATTENTION_FA2  ? ND_ATTN_RATES_FA2
+                                                                 : ND_ATTN_RATES_BEST;
         double kv_heads = x->m->attention == ND_ATTN_MLA ? heads : (double)x->m->kv_heads / (double)x->sh.tp;
         nd_attention_shape shape = {b, heads, kv_heads, dqk, dv};
-        tmp.fwd = nd_attention_ms(x->d, flops, keys, false, fa2, &shape);
-        tmp.dgrad = nd_attention_ms(x->d, 2.5 * flops, keys, true, fa2, &shape);
+        tmp.fwd = nd_attention_ms(x->d, flops, keys, false, rates, &shape);
+        tmp.dgrad = nd_attention_ms(x->d, 2.5 * flops, keys, true, rates, &shape);
         tmp.flops = flops;
         tmp.kernels_fwd = blocks;
         tmp.kernels_bwd = 3 * blocks; /* FA2: dO.O, dQdKdV, dQ cast */

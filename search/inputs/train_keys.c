@@ -163,17 +163,21 @@ static int set_switch(int *field, const char *v)
     return 0;
 }
 
-/* The fused kernel by its name: the device's best (FA3, cuDNN, FA4), FA2 and its kin (Triton's,
- * SDPA's flash backend), or none (unfused sets flash_attention false). */
+/* The fused kernel by its name: the device's best (FA3, cuDNN, FA4), FA2 and its kin (SDPA's
+ * flash backend), the 2023 Triton FlashAttention, or none (unfused sets flash_attention false). */
 static int set_attention_kernel(nd_train *t, const char *v)
 {
-    static const char *const best[] = {"fa3", "cudnn", "fa4", "te"}, *const fa2[] = {"fa2", "triton", "sdpa"};
+    static const char *const best[] = {"fa3", "cudnn", "fa4", "te"}, *const fa2[] = {"fa2", "sdpa"};
     if (nd_text_equal_nocase(v, "auto")) {
         t->attention_kernel = ND_ATTENTION_AUTO;
         return 0;
     }
     if (nd_text_equal_nocase(v, "unfused")) {
         t->flash_attention = false;
+        return 0;
+    }
+    if (nd_text_equal_nocase(v, "triton")) {
+        t->attention_kernel = ND_ATTENTION_TRITON;
         return 0;
     }
     for (size_t i = 0; i < ND_ARRAY_LEN(best); i++)
