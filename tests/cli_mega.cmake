@@ -227,3 +227,20 @@ nd_cli_test(mega_branches_bash_agrees 0 "--num-layers 80 --hidden-size 8192 .*--
             bash ${MEGA_DIR}/bash_launch.sh ${MEGA_DIR}/branches.sh)
 nd_cli_test(mega_branches_empty_note 0 "branches.sh:21: an if test reads \\$DTYPE, which the script does not set, as empty: --fp8-format"
             sh -c "${EST} -y ${MEGA_DIR}/branches.sh -A H100 2>&1 >/dev/null")
+# blocks of flags in variables the launch command never expands reach no command: the
+# script's strategy has no recompute and no SP (RECOMPUTE_ARGS, SP_ARGS are left out), and a
+# note names each block; a variable that extends itself ($GPT_ARGS) is still passed
+nd_cli_test(mega_unused_vars_strategy 0 "^strategy: DP=1 MP=4 PP=2 .* SP=0 recompute=off "
+            ${EST} -y ${MEGA_DIR}/unused_vars.sh -A H100)
+nd_cli_test(mega_unused_vars_note 0 "unused_vars.sh:30: RECOMPUTE_ARGS is set but never expanded, so its flags \\(--recompute-granularity, --recompute-method, --recompute-num-layers\\) reach no command" sh -c
+            "${EST} -y ${MEGA_DIR}/unused_vars.sh -A H100 2>&1 >/dev/null")
+# and the same block once the command expands it: full recompute, 16 layers a stage
+nd_cli_test(mega_unused_vars_passed 0 "^strategy: DP=1 MP=4 PP=2 .* SP=1 recompute=full " sh -c
+            "sed 's/pretrain_gpt.py \\$GPT_ARGS/pretrain_gpt.py $GPT_ARGS $RECOMPUTE_ARGS \${SP_ARGS}/' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/passed.sh && ${EST} -y ${MEGA_OUT}/passed.sh -A H100")
+# MindSpeed names its Hugging Face tokenizer by --tokenizer-name-or-path: a Llama 3 directory
+# gives Llama 3's vocabulary, so the model is Llama 3 8B's 8,030,261,248 (Meta's published 8.03B)
+nd_cli_test(mega_tokenizer_name_or_path 0 "^parameters: 8,030,261,248," sh -c
+            "sed 's|--vocab-size 128256|--tokenizer-type PretrainedFromHF --tokenizer-name-or-path /data/Meta-Llama-3-8B|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/hf_tok.sh && ${EST} -y ${MEGA_OUT}/hf_tok.sh -A H100")
+# MindSpeed's 2D tensor parallelism is priced as 1D TP of the same degree, and says so
+nd_cli_test(mega_tp_2d_note 0 "--tp-2d \\(MindSpeed's two-dimensional tensor parallelism\\) is priced as 1D TP of degree 4" sh -c
+            "sed 's|--disable-bias-linear|--disable-bias-linear --tp-2d --tp-x 2 --tp-y 2|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/tp2d.sh && ${EST} -y ${MEGA_OUT}/tp2d.sh -A H100 2>&1 >/dev/null")

@@ -55,6 +55,7 @@ static const char *const switches[] = {
     "no-bias-gelu-fusion",
     "no-bias-dropout-fusion",
     "reuse-fp32-param",
+    "tp-2d",
     "grad-reduce-in-bf16",
     "account-for-embedding-in-pipeline-split",
     "account-for-loss-in-pipeline-split",
@@ -116,8 +117,10 @@ static int read_assignment(args_doc *d, const word *w, const char *path, nd_erro
     v->plain = v->vto > v->vfrom;
     for (size_t k = v->vfrom; k < v->vto; k++)
         if (!fw_args_name_char(t[k]) && !strchr(".,:/-+", t[k])) v->plain = false;
-    int line = w->line;
+    int line = w->line, outer = d->owner;
+    d->owner = d->n_vars;
     int rc = quoted ? scan_range(d, path, vfrom + 1, vto - 1, line, true, t[vfrom] == '"', err) : ND_OK;
+    d->owner = outer;
     d->n_vars++; /* after its own words: bash expands them before it sets the variable */
     return rc;
 }
@@ -339,6 +342,7 @@ static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int
         a->to = w.to;
         a->line = w.line;
         a->inner = inner;
+        a->owner = inner ? d->owner : -1;
         a->in_branch = d->branch_depth > 0;
         a->vfrom = a->vto = w.to;
         if (eq) {
@@ -363,9 +367,44 @@ static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int
     return ND_OK;
 }
 
+/* Whether the text at p, past a '$', names the variable `name`: $NAME or ${NAME...}. */
+static bool names_variable(const args_doc *d, size_t p, const char *name)
+{
+    size_t n = strlen(name);
+    if (p < d->len && d->text[p] == '{') p++;
+    if (p + n > d->len || strncmp(d->text + p, name, n)) return false;
+    return p + n == d->len || !fw_args_name_char(d->text[p + n]);
+}
+
+/* Whether byte p stands in the value of an assignment to `name` (GPT_ARGS="$GPT_ARGS ..."
+ * extends the variable; it does not pass it anywhere). */
+static bool in_own_value(const args_doc *d, size_t p, const char *name)
+{
+    for (int i = 0; i < d->n_vars; i++)
+        if (!strcmp(d->vars[i].name, name) && p >= d->vars[i].vfrom && p < d->vars[i].vto) return true;
+    return false;
+}
+
+/* A variable no command or other variable expands ($NAME, ${NAME}, ${NAME[@]}) passes its
+ * flags nowhere: MindSpeed's scripts define optional *_ARGS blocks they leave out. */
+static void mark_unused(args_doc *d)
+{
+    for (int i = 0; i < d->n_vars; i++) {
+        var *v = &d->vars[i];
+        v->unused = true;
+        for (const char *s = d->text; v->unused && (s = memchr(s, '$', d->len - (size_t)(s - d->text)));
+             s++) {
+            size_t p = (size_t)(s - d->text);
+            if (names_variable(d, p + 1, v->name) && !in_own_value(d, p, v->name)) v->unused = false;
+        }
+    }
+}
+
 static int scan(args_doc *d, const char *path, nd_error *err)
 {
-    return scan_range(d, path, 0, d->len, 1, false, false, err);
+    int rc = scan_range(d, path, 0, d->len, 1, false, false, err);
+    if (!rc) mark_unused(d);
+    return rc;
 }
 
 void fw_args_unload(args_doc *d)
@@ -379,6 +418,7 @@ void fw_args_unload(args_doc *d)
 int fw_args_load(args_doc *d, const char *path, nd_error *err)
 {
     memset(d, 0, sizeof *d);
+    d->owner = -1;
     int rc = nd_read_file(path, 4u << 20, &d->text, &d->len, err);
     if (!rc) rc = scan(d, path, err);
     return rc;
@@ -393,9 +433,22 @@ const arg *fw_args_find(const args_doc *d, const char *name)
          * reads the script in, the branch not taken (if [ -z ${MP_VP} ] ... else --flag ${MP_VP}),
          * so absent for the reader and the writer alike */
         if (a->unresolved && a->in_branch) continue;
+        if (fw_args_unpassed(d, a)) continue;
         if (!strcmp(a->name, name)) return a;
     }
     return NULL;
+}
+
+bool fw_args_asked(const args_doc *d, const char *name)
+{
+    for (int i = 0; i < d->n_asked; i++)
+        if (!strcmp(d->asked[i], name)) return true;
+    return false;
+}
+
+bool fw_args_unpassed(const args_doc *d, const arg *a)
+{
+    return a->owner >= 0 && a->owner < d->n_vars && d->vars[a->owner].unused;
 }
 
 const arg *fw_args_get(args_doc *d, const char *name)

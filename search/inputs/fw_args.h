@@ -27,6 +27,7 @@ typedef struct arg {
     bool too_long;   /* its value does not fit value[] */
     bool in_branch;  /* it stands in an if/case block, or its value takes a variable set in one */
     bool looked_up;  /* a reader asked for it (fw_args_get, fw_args_val, fw_args_on) */
+    int owner;       /* the variable whose quoted value holds it (vars[]), -1 for none */
 } arg;
 
 /* A shell variable the script sets (NAME=value); every assignment is kept, in order. */
@@ -38,6 +39,7 @@ typedef struct var {
     bool defaulted;    /* it took a ${NAME:-default} for a variable the script does not set */
     bool unknown;      /* its value uses what nd does not read (a command's output, $1, ...) */
     bool in_branch;    /* set in an if/case block, or from a variable set in one */
+    bool unused;       /* no $NAME outside its own assignments: its flags reach no command */
 } var;
 
 /* An if/case block open where the scan stands: evaluated when its tests are ones nd reads
@@ -67,6 +69,7 @@ typedef struct args_doc {
     int count;
     var *vars; /* no cap: a script sets as many as it likes */
     int n_vars, cap_vars;
+    int owner;                    /* the variable whose value the scan is in, -1 outside one */
     const arg *needed_unresolved; /* the first value nd needed that uses a variable the script
                                      does not set (reported once reading ends) */
     int branch_depth;             /* if/case blocks nd does not evaluate, open where the scan stands */
@@ -91,6 +94,13 @@ void fw_args_unload(args_doc *d);
  * if/case branch whose value uses a variable the script does not set is the branch not taken
  * and passed over. */
 const arg *fw_args_find(const args_doc *d, const char *name);
+
+/* Whether a stands in the value of a variable nothing expands, so that bash passes it to no
+ * command; fw_args_find passes over it. */
+bool fw_args_unpassed(const args_doc *d, const arg *a);
+
+/* Whether a reader asked for the flag `name` (fw_args_get, fw_args_val, fw_args_on). */
+bool fw_args_asked(const args_doc *d, const char *name);
 
 /* fw_args_find for a reader: the flag is marked as used (arg.looked_up), so what nd took from
  * an if/case branch can be named; fw_args_val and fw_args_on mark it likewise. */

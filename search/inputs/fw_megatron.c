@@ -65,20 +65,27 @@ static int read_vocab(rd *x)
     }
     /* the tokenizer only picks the default, so one nd cannot read is no error */
     const arg *ta = fw_args_get(x->d, "tokenizer-type"), *ma = fw_args_get(x->d, "tokenizer-model");
+    const char *model_flag = "--tokenizer-model";
+    if (!ma || !ma->has_value || ma->unresolved) { /* MindSpeed's PretrainedFromHF directory */
+        const arg *hf = fw_args_get(x->d, "tokenizer-name-or-path");
+        if (hf) ma = hf, model_flag = "--tokenizer-name-or-path";
+    }
     const char *tok = ta && ta->has_value && !ta->unresolved ? ta->value : NULL;
     const char *model = ma && ma->has_value && !ma->unresolved ? ma->value : NULL;
+    char lower[256] = "";
+    for (size_t i = 0; model && model[i] && i + 1 < sizeof lower; i++)
+        lower[i] = (char)(model[i] >= 'A' && model[i] <= 'Z' ? model[i] - 'A' + 'a' : model[i]);
     const char *vocab = "32000";
     /* pretrain_gpt.py's args_defaults: GPT2BPETokenizer when the script names none
      * (--vocab-file gpt2-vocab.json --merge-file gpt2-merges.txt) */
     if (!ta && fw_args_get(x->d, "merge-file")) tok = "GPT2BPETokenizer";
     if (tok && strstr(tok, "GPT2")) vocab = "50257";
-    if (model && (strstr(model, "llama3") || strstr(model, "Llama-3") || strstr(model, "llama-3")))
-        vocab = "128256";
-    if (model && (strstr(model, "qwen") || strstr(model, "Qwen"))) vocab = "151936";
+    if (strstr(lower, "llama3") || strstr(lower, "llama-3") || strstr(lower, "llama_3")) vocab = "128256";
+    if (strstr(lower, "qwen")) vocab = "151936";
     int rc = fw_default(x->r,
                         "no --vocab-size (the tokenizer holds it): a vocabulary of %s, for --tokenizer-type "
-                        "%s --tokenizer-model %s",
-                        vocab, tok ? tok : "-", model ? model : "-");
+                        "%s %s %s",
+                        vocab, tok ? tok : "-", model_flag, model ? model : "-");
     return rc ? rc : fw_model(x->r, "vocab_size", vocab, 0, "--vocab-size");
 }
 
@@ -395,6 +402,27 @@ static int read_training(rd *x)
     return rc;
 }
 
+/* Flags nd would have read that stand in a variable nothing expands: named once a variable, so
+ * that a block the launch command leaves out is seen to be left out. */
+static void note_unpassed(fw_reader *r, const args_doc *d)
+{
+    for (int v = 0; v < d->n_vars; v++) {
+        char names[256] = "";
+        size_t used = 0;
+        int line = 0;
+        for (int i = 0; i < d->count && used + 72 < sizeof names; i++) {
+            const arg *a = &d->items[i];
+            if (a->owner != v || !fw_args_unpassed(d, a) || !fw_args_asked(d, a->name)) continue;
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s--%s", used ? ", " : "", a->name);
+            if (!line) line = a->line;
+        }
+        if (used)
+            fw_note(r->run,
+                    "%s:%d: %s is set but never expanded, so its flags (%s) reach no command: not read",
+                    r->path, line, d->vars[v].name, names);
+    }
+}
+
 /* The layout text of per-virtual-stage decoder layer counts (Megatron-core's grammar), the
  * MTP layers beside the loss. */
 static void layout_text(const int64_t *count, int64_t stages, int64_t mtp, char *buf, size_t size)
@@ -537,6 +565,11 @@ static int read_strategy(rd *x)
     }
     if (!rc && fw_args_on(d, "sequence-parallel"))
         rc = fw_strategy(r, "SP", "1", fw_args_get(d, "sequence-parallel")->line, "--sequence-parallel");
+    if (!rc && fw_args_on(d, "tp-2d")) /* MindSpeed's 2D TP: a tp-x x tp-y grid of the TP ranks */
+        fw_note(r->run,
+                "%s:%d: --tp-2d (MindSpeed's two-dimensional tensor parallelism) is priced as 1D TP of "
+                "degree %lld: the 2D scheme's communication and shards are not modelled",
+                r->path, fw_args_get(d, "tp-2d")->line, (long long)s->tp);
     /* the distributed optimizer shards over the DP x CP ranks; torch FSDP2 shards everything */
     bool fsdp = fw_args_on(d, "use-torch-fsdp2") || fw_args_on(d, "use-megatron-fsdp");
     if (!rc && (fw_args_on(d, "use-distributed-optimizer") || fsdp)) {
@@ -591,6 +624,7 @@ static int fw_megatron_read(fw_reader *r)
                 "%s:%d: an if test reads $%s, which the script does not set, as empty: --%s is read as bash "
                 "takes the branches in an empty environment",
                 r->path, ef->test_line, ef->var, ef->name);
+    note_unpassed(r, d);
     /* if/case blocks nd cannot evaluate: name each flag read from one (--strict refuses it) */
     for (int i = 0; !rc && i < d->count; i++) {
         const arg *a = &d->items[i];
