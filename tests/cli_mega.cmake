@@ -244,3 +244,7 @@ nd_cli_test(mega_tokenizer_name_or_path 0 "^parameters: 8,030,261,248," sh -c
 # MindSpeed's 2D tensor parallelism is priced as 1D TP of the same degree, and says so
 nd_cli_test(mega_tp_2d_note 0 "--tp-2d \\(MindSpeed's two-dimensional tensor parallelism\\) is priced as 1D TP of degree 4" sh -c
             "sed 's|--disable-bias-linear|--disable-bias-linear --tp-2d --tp-x 2 --tp-y 2|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/tp2d.sh && ${EST} -y ${MEGA_OUT}/tp2d.sh -A H100 2>&1 >/dev/null")
+# block recompute of 12 of a stage's 16 layers: priced as full on every layer without -mppb,
+# and a note says so
+nd_cli_test(mega_partial_block_note 0 "its full recompute counts \\(12 a stage\\) leave layers out \\(stage 0: 12 of 16\\): priced as full recompute on every layer" sh -c
+            "sed -e 's/--recompute-num-layers 16/--recompute-num-layers 12/' -e 's/pretrain_gpt.py \\$GPT_ARGS/pretrain_gpt.py $GPT_ARGS $RECOMPUTE_ARGS/' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/part.sh && ${EST} -y ${MEGA_OUT}/part.sh -A H100 2>&1 >/dev/null")

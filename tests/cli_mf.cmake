@@ -151,9 +151,9 @@ foreach(f mcore_pretrain_deepseek3_671b pretrain_qwen3_30b_a3b_4k pretrain_mixtr
               ${MF_RT} ${CMAKE_CURRENT_BINARY_DIR}/mf_rt_${f} ${MF_REAL}/${f}.yaml ${read} -- ${dev})
 endforeach()
 # Llama 3 70B's select_recompute [10, 8, 6, ...] counts layers per stage: -mppb's, named in a
-# note; no intermediate_size: MindFormers' rule, ceil(1.3 x floor(8 x 8192 / 3) / 256) x 256
+# note (80 layers over 8 stages: stage 1 recomputes 8 of its 10); no intermediate_size: MindFormers' rule, ceil(1.3 x floor(8 x 8192 / 3) / 256) x 256
 # = 28,416, so 70,050,390,016 parameters (README.md there, by hand)
 nd_cli_test(cli_mf_llama70_read 0 "^parameters: 70,050,390,016, "
             ${EST} -y ${MF_REAL}/pretrain_llama3_70b.yaml -A A2 -d 64)
-nd_cli_test(cli_mf_llama70_select_counts 0 "select_recompute counts layers per stage \\(10 on stage 0, 8 on stage 1\\)"
+nd_cli_test(cli_mf_llama70_select_counts 0 "its selective recompute counts \\(10,8,6,4,2,0,0,0 a stage\\) leave layers out \\(stage 1: 8 of 10\\): priced as selective recompute on every layer. -mppb prices the counts"
             sh -c "${EST} -y ${MF_REAL}/pretrain_llama3_70b.yaml -A A2 -d 64 2>&1 >/dev/null")

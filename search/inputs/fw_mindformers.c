@@ -272,20 +272,8 @@ static int read_recompute(mf_doc *d)
     int line = 0;
     fw_yaml_text(&d->y, "recompute_config.recompute", &line);
     const char *mode = full_on ? "full" : sel_on ? "selective" : "off";
-    /* counts that differ by stage are -mppb's plan; without it the mode is every layer's */
-    bool sel_counts =
-        sel_on && sel > 1 && sel_node->type == YAML_SEQUENCE_NODE && !names_operators(d, sel_node);
-    const int64_t *counts = full_on ? L->recompute : sel_counts ? L->selective : NULL;
-    int64_t n = full_on ? full : sel;
-    for (int64_t i = 1; counts && i < n; i++)
-        if (counts[i] != counts[0]) {
-            fw_note(r->run,
-                    "%s: recompute_config.%s counts layers per stage (%lld on stage 0, %lld on stage %lld): "
-                    "priced as %s on every layer; -mppb prices the counts",
-                    r->path, full_on ? "recompute" : "select_recompute", (long long)counts[0],
-                    (long long)counts[i], (long long)i, mode);
-            break;
-        }
+    /* counts per stage are -mppb's plan; without it the mode is every layer's (a note says so
+     * where the counts leave layers out: nd_layout_partial_note) */
     return fw_train(r, "recompute", mode, line, "recompute_config.recompute");
 }
 

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nd/costmodel/stage.h"
@@ -123,6 +124,40 @@ int nd_layout_plan(const nd_model *m, const nd_run_layout *L, const nd_strategy 
         }
     }
     return 0;
+}
+
+int nd_layout_partial_note(const nd_run *run, char *note, size_t size)
+{
+    const nd_run_layout *L = &run->layout;
+    const nd_strategy *s = &run->strategy;
+    nd_recompute mode = s->recompute;
+    note[0] = '\0';
+    if (mode == ND_RECOMPUTE_OFF || !(mode == ND_RECOMPUTE_FULL ? L->has_recompute : L->has_selective))
+        return 0;
+    int64_t(*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES] = calloc(ND_MAX_STAGES, sizeof *layers);
+    if (!layers) return 0;
+    int64_t stage = -1, in_mode = 0, all = 0;
+    if (!nd_layout_plan(&run->model, L, s, layers))
+        for (int64_t st = 0; st < s->pp && stage < 0; st++) {
+            in_mode = all = 0;
+            for (int k = 0; k < ND_LAYER_KINDS; k++) {
+                in_mode += layers[st][k][mode];
+                for (int r = 0; r < ND_RECOMPUTE_MODES; r++) all += layers[st][k][r];
+            }
+            if (in_mode < all) stage = st;
+        }
+    free(layers);
+    if (stage < 0) return 0;
+    char counts[64];
+    list_text(mode == ND_RECOMPUTE_FULL ? L->recompute : L->selective, L->stages > 0 ? L->stages : 1, counts,
+              sizeof counts);
+    snprintf(
+        note, size,
+        "%s: its %s recompute counts (%s a stage) leave layers out (stage %lld: %lld of %lld): priced as "
+        "%s recompute on every layer; -mppb prices the counts",
+        run->source, nd_recompute_name(mode), counts, (long long)stage, (long long)in_mode, (long long)all,
+        nd_recompute_name(mode));
+    return 1;
 }
 
 int nd_plan_from_run(const nd_run *run, const nd_strategy *s, nd_recompute_plan *plan, nd_error *err)

@@ -140,12 +140,13 @@ static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_
     if (file) search_config_numbers(file, c, run);
     if (run->format != ND_CONFIG_ND && (rc = nd_config_derive(run, err))) return rc;
     if ((rc = nd_run_bind_layout(run, err))) return rc;
-    if (c->mppb) { /* ND's -mppb: the config's stage layers; its recompute counts are a plan */
-        char note[sizeof run->notes[0]];
+    char note[sizeof run->notes[0]];
+    if (c->mppb) /* ND's -mppb: the config's stage layers; its recompute counts are a plan */
         nd_layout_strategy(run, note, sizeof note);
-        if (note[0] && run->n_notes < ND_RUN_MAX_NOTES)
-            nd_text_copy(run->notes[run->n_notes++], note, sizeof note);
-    }
+    else
+        nd_layout_partial_note(run, note, sizeof note);
+    if (note[0] && run->n_notes < ND_RUN_MAX_NOTES)
+        nd_text_copy(run->notes[run->n_notes++], note, sizeof note);
     if (c->device) nd_text_copy(run->device, c->device, sizeof run->device);
 
     if ((rc = nd_device_table_builtin(table, err))) return rc;

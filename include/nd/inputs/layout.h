@@ -32,4 +32,10 @@ int nd_layout_strategy(nd_run *run, char *note, size_t size);
 int nd_layout_plan(const nd_model *m, const nd_run_layout *L, const nd_strategy *s,
                    int64_t (*layers)[ND_LAYER_KINDS][ND_RECOMPUTE_MODES]);
 
+/* Without -mppb the run's recompute mode is every layer's: when the config's own counts leave
+ * layers of a stage out of that mode (Megatron's --recompute-num-layers 12 of 16, MindFormers'
+ * recompute: [7, 7] of 14), a note in `note` saying so and what -mppb prices; returns 1 then,
+ * else 0 with note "". */
+int nd_layout_partial_note(const nd_run *run, char *note, size_t size);
+
 #endif
