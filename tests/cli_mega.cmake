@@ -248,3 +248,13 @@ nd_cli_test(mega_tp_2d_note 0 "--tp-2d \\(MindSpeed's two-dimensional tensor par
 # and a note says so
 nd_cli_test(mega_partial_block_note 0 "its full recompute counts \\(12 a stage\\) leave layers out \\(stage 0: 12 of 16\\): priced as full recompute on every layer" sh -c
             "sed -e 's/--recompute-num-layers 16/--recompute-num-layers 12/' -e 's/pretrain_gpt.py \\$GPT_ARGS/pretrain_gpt.py $GPT_ARGS $RECOMPUTE_ARGS/' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/part.sh && ${EST} -y ${MEGA_OUT}/part.sh -A H100 2>&1 >/dev/null")
+# FP8 switches nd does not price as the script means them are named: MXFP8 priced blockwise,
+# --fp8-param-gather and MindSpeed's --reuse-fp32-param not priced
+foreach(n IN ITEMS "--fp8-recipe mxfp8 \\(scales per 32 elements, Blackwell's tensor cores\\) is priced as nd's blockwise FP8"
+                  "--fp8-param-gather: the FP8 weights' all-gather and memory are not priced"
+                  "--reuse-fp32-param \\(MindSpeed keeps the 16-bit weights inside the fp32 copy's memory\\) is not priced")
+  string(MD5 id "${n}")
+  string(SUBSTRING ${id} 0 6 id)
+  nd_cli_test(mega_fp8_notes_${id} 0 "${n}" sh -c
+              "sed 's|--disable-bias-linear|--disable-bias-linear --fp8-format e4m3 --fp8-recipe mxfp8 --fp8-param-gather --use-distributed-optimizer --reuse-fp32-param|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/fp8n_${id}.sh && ${EST} -y ${MEGA_OUT}/fp8n_${id}.sh -A B200 2>&1 >/dev/null")
+endforeach()

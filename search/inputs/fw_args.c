@@ -56,6 +56,7 @@ static const char *const switches[] = {
     "no-bias-dropout-fusion",
     "reuse-fp32-param",
     "tp-2d",
+    "fp8-param-gather",
     "grad-reduce-in-bf16",
     "account-for-embedding-in-pipeline-split",
     "account-for-loss-in-pipeline-split",

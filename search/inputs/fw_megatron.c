@@ -363,12 +363,31 @@ static int read_training(rd *x)
     int line;
     if (!rc && (v = fw_args_val(d, "fp8-format", &line)))
         rc = fw_train(r, "fp8", "true", line, "--fp8-format");
-    if (!rc && (v = fw_args_val(d, "fp8-recipe", &line)))
+    if (!rc && (v = fw_args_val(d, "fp8-recipe", &line))) {
         rc = fw_train(r, "fp8_recipe",
                       !strcmp(v, "delayed")                            ? "delayed"
                       : !strcmp(v, "blockwise") || !strcmp(v, "mxfp8") ? "blockwise"
                                                                        : "current",
                       line, "--fp8-recipe");
+        if (!strcmp(v, "mxfp8"))
+            fw_note(
+                r->run,
+                "%s:%d: --fp8-recipe mxfp8 (scales per 32 elements, Blackwell's tensor cores) is priced as "
+                "nd's blockwise FP8",
+                r->path, line);
+    }
+    if (!rc && fw_args_on(d, "fp8-param-gather"))
+        fw_note(
+            r->run,
+            "%s:%d: --fp8-param-gather: the FP8 weights' all-gather and memory are not priced (nd gathers "
+            "and keeps 16-bit weights)",
+            r->path, fw_args_get(d, "fp8-param-gather")->line);
+    if (!rc && fw_args_on(d, "reuse-fp32-param"))
+        fw_note(
+            r->run,
+            "%s:%d: --reuse-fp32-param (MindSpeed keeps the 16-bit weights inside the fp32 copy's memory) "
+            "is not priced: the 16-bit weights are counted beside it",
+            r->path, fw_args_get(d, "reuse-fp32-param")->line);
     if (!rc && (v = fw_args_val(d, "cp-comm-type", &line)))
         rc = fw_train(r, "cp_comm", strstr(v, "a2a") ? "a2a" : "ring", line, "--cp-comm-type");
     /* MindSpeed's spelling: ulysses_cp_algo is all-to-all, megatron_cp_algo the ring */

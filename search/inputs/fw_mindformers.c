@@ -532,6 +532,18 @@ static int read_training(mf_doc *d)
     if (!rc && (v = fw_yaml_text(&d->y, "model.model_config.use_flash_attention", &line)))
         rc = fw_train(r, "flash_attention", fw_true(v) ? "true" : "false", line,
                       "model.model_config.use_flash_attention");
+    /* fine_grain_interleave: N > 1 slices each layer so that one slice's TP communication runs
+     * beside another's compute (MindFormers' LLaMA fine-grained interleaving) */
+    int64_t slices = 1;
+    if (!rc && (v = fw_yaml_text(&d->y, "model.model_config.fine_grain_interleave", &line))) {
+        if (nd_parse_int64(v, 1, 1 << 10, &slices))
+            return nd_error_set(r->err, ND_EINPUT,
+                                "%s:%d: model.model_config.fine_grain_interleave: '%s' is not a count of "
+                                "slices (1-1024)",
+                                r->path, line, v);
+        if (slices > 1)
+            rc = fw_train(r, "tp_comm_overlap", "true", line, "model.model_config.fine_grain_interleave");
+    }
     if (!rc && (v = fw_yaml_text(&d->y, "runner_wrapper.use_clip_grad", &line)))
         rc = fw_train(r, "grad_clip", fw_true(v) ? "true" : "false", line, "runner_wrapper.use_clip_grad");
     if (!rc && (v = fw_yaml_text(&d->y, "optimizer.type", &line))) {

@@ -427,6 +427,42 @@ static int read_collectives(tt *x)
     return fw_train(r, "cp_comm", "ring", line, "[parallelism] context_parallel_rotate_method");
 }
 
+/* torchtitan's low-precision linears: [model] converters (or the older [float8]
+ * enable_float8_linear): torchao's Float8Linear scales dynamically (tensorwise by default,
+ * rowwise by recipe_name), each cast reading its tensor for the amax first; MXFP8 ("mx",
+ * "quantize.linear.mx") scales blocks of 32, priced as nd's blockwise recipe. A converter of
+ * the MoE grouped GEMMs alone ("quantize.grouped_mm.*") is priced on every linear layer, as nd
+ * converts all or none; and FP8 all-gathers of FSDP's weights are not priced. Notes say so. */
+static int read_converters(tt *x)
+{
+    fw_reader *r = x->r;
+    int line = 0, old_line = 0;
+    const char *conv = get(x, "model", NULL, "converters", &line);
+    const char *old = get(x, "float8", NULL, "enable_float8_linear", &old_line);
+    bool mx = conv && (array_has(conv, "mx") || strstr(conv, ".mx"));
+    bool f8 = (conv && strstr(conv, "float8")) || (old && !strcmp(old, "true"));
+    if (!mx && !f8) return ND_OK;
+    const char *where = conv ? "[model] converters" : "[float8] enable_float8_linear";
+    int at = conv ? line : old_line;
+    int rc = fw_train(r, "fp8", "true", at, where);
+    if (!rc) rc = fw_train(r, "fp8_recipe", mx ? "blockwise" : "current", at, where);
+    if (mx)
+        fw_note(r->run, "%s:%d: %s: MXFP8 (scales per 32 elements) is priced as nd's blockwise FP8", r->path,
+                at, where);
+    if (conv && strstr(conv, "grouped_mm") && !strstr(conv, "quantize.linear"))
+        fw_note(r->run,
+                "%s:%d: %s converts the MoE grouped GEMMs alone: priced in FP8 on every linear layer (nd "
+                "converts all or none)",
+                r->path, at, where);
+    const char *gather = get(x, "float8", "quantize.linear.float8", "enable_fsdp_float8_all_gather", &line);
+    if (gather && !strcmp(gather, "true"))
+        fw_note(r->run,
+                "%s:%d: enable_fsdp_float8_all_gather: FSDP's weight all-gathers in FP8 are not priced (nd "
+                "gathers 16-bit weights)",
+                r->path, line);
+    return rc;
+}
+
 static int read_training(tt *x)
 {
     fw_reader *r = x->r;
@@ -505,13 +541,7 @@ static int read_training(tt *x)
         rc = fw_train(r, "reshard_after_forward", !strcmp(v, "always") ? "true" : "false", line,
                       "[parallelism] fsdp_reshard_after_forward");
     }
-    const char *conv = get(x, "model", NULL, "converters", &line);
-    if (!rc && conv && strstr(conv, "float8")) {
-        rc = fw_train(r, "fp8", "true", line, "[model] converters");
-        /* torchao's Float8Linear, as torchtitan configures it, scales dynamically (tensorwise by
-         * default, rowwise by recipe_name): each cast reads its tensor for the amax first */
-        if (!rc) rc = fw_train(r, "fp8_recipe", "current", line, "[model] converters");
-    }
+    if (!rc) rc = read_converters(x);
     if (!rc) rc = fw_train(r, "framework", "torchtitan", 0, "");
     return rc;
 }

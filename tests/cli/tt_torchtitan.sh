@@ -10,7 +10,11 @@
 #  5. async TP ([parallelism] enable_async_tensor_parallel, [experimental] in older torchtitan)
 #     overlaps TP's collectives: TP 8's MP_COMM falls; a value that is no boolean is refused;
 #  6. context_parallel_rotate_method allgather or alltoall is PyTorch's ring attention either way
-#     (one kernel a K/V block, the partial outputs merged): priced as nd's ring; another is refused.
+#     (one kernel a K/V block, the partial outputs merged): priced as nd's ring; another is refused;
+#  7. FP8 as each torchtitan spells it: converters = ["float8"], the older [float8]
+#     enable_float8_linear = true, and MXFP8 (converters = ["quantize.linear.mx"], priced
+#     blockwise with a note) all price FP8, below the bf16 step; FSDP's FP8 all-gather is named
+#     in a note as not priced.
 search=$1 estimate=$2 samples=$3 data=$4
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -81,4 +85,17 @@ none=$(step "$dir/cp2.toml")
 "$estimate" -y "$dir/cp2_ring.toml" -A H100 -d 8 >/dev/null 2>"$dir/err" && fail "rotate method 'ring' accepted"
 grep -q "cp2_ring.toml:[0-9]*: key 'parallelism.context_parallel_rotate_method': 'ring' is not allgather or alltoall" \
     "$dir/err" || fail "rotate method refusal: $(cat "$dir/err")"
+# 7. the same 8B job in bf16, then FP8 spelt three ways
+conv() { sed "/^\[model\]\$/a converters = [\"$1\"]" "$base" >"$2"; }
+conv float8 "$dir/f8.toml"
+conv quantize.linear.mx "$dir/mx.toml"
+printf '\n[float8]\nenable_float8_linear = true\nenable_fsdp_float8_all_gather = true\n' | cat "$base" - >"$dir/old_f8.toml"
+bf16=$(step "$base") f8=$(step "$dir/f8.toml") oldf8=$(step "$dir/old_f8.toml") mx=$(step "$dir/mx.toml")
+awk -v b="$bf16" -v f="$f8" 'BEGIN { exit !(f < b) }' || fail "converters float8: step $f8 ms, bf16 $bf16 ms"
+[ "$oldf8" = "$f8" ] || fail "[float8] enable_float8_linear: step $oldf8 ms, not converters' $f8 ms"
+awk -v b="$bf16" -v m="$mx" 'BEGIN { exit !(m < b) }' || fail "MXFP8: step $mx ms, bf16 $bf16 ms"
+"$estimate" -y "$dir/mx.toml" -A H100 -d 8 2>&1 >/dev/null | grep -q "MXFP8 (scales per 32 elements) is priced as nd's blockwise FP8" ||
+    fail "no note for MXFP8"
+"$estimate" -y "$dir/old_f8.toml" -A H100 -d 8 2>&1 >/dev/null | grep -q "enable_fsdp_float8_all_gather: FSDP's weight all-gathers in FP8 are not priced" ||
+    fail "no note for the FP8 all-gather"
 echo "torchtitan ok"
