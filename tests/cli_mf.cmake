@@ -164,3 +164,11 @@ nd_cli_test(cli_mf_fine_grain_interleave 0 "^  MP_COMM +4[0-9]\\.[0-9][0-9] " sh
             "sed -e 's/^  model_parallel: 1$/  model_parallel: 4/' -e 's/^    fine_grain_interleave: 1$/    fine_grain_interleave: 2/' ${MF_SAMPLES}/mindformers_llama2_7b.yaml > ${CMAKE_CURRENT_BINARY_DIR}/fgi2.yaml && ${EST} -y ${CMAKE_CURRENT_BINARY_DIR}/fgi2.yaml -A A2")
 nd_cli_test(cli_mf_fine_grain_interleave_bad 2 "fgix.yaml:102: model.model_config.fine_grain_interleave: 'x' is not a count of slices" sh -c
             "sed 's/^    fine_grain_interleave: 1$/    fine_grain_interleave: x/' ${MF_SAMPLES}/mindformers_llama2_7b.yaml > ${CMAKE_CURRENT_BINARY_DIR}/fgix.yaml && ${EST} -y ${CMAKE_CURRENT_BINARY_DIR}/fgix.yaml -A A2")
+# MindFormers' mcore configs (use_legacy: False) take the model from pretrained_model_dir's
+# config.json: Qwen3-30B-A3B's, so the checkpoint's 30,532,122,624 parameters (as
+# cli_mf_qwen3moe_read above); a directory without one, and no shape in model_config, is
+# refused naming the key, its line and the path looked for
+nd_cli_test(cli_mf_pretrained_model_dir 0 "^parameters: 30,532,122,624, "
+            ${EST} -y ${MF_SAMPLES}/yaml/mindformers_mcore/pretrain_qwen3_moe.yaml -A A2)
+nd_cli_test(cli_mf_pretrained_model_dir_missing 2 "nowhere.yaml:6: pretrained_model_dir: 'nowhere' is no checkpoint directory with a config.json here or in the Hugging Face cache, and nd downloads nothing: give the checkpoint's local directory. model.model_config states no hidden_size either" sh -c
+            "sed 's/pretrained_model_dir: \"qwen3_30b_a3b\"/pretrained_model_dir: \"nowhere\"/' ${MF_SAMPLES}/yaml/mindformers_mcore/pretrain_qwen3_moe.yaml > ${CMAKE_CURRENT_BINARY_DIR}/nowhere.yaml && ${EST} -y ${CMAKE_CURRENT_BINARY_DIR}/nowhere.yaml -A A2")

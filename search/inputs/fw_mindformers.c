@@ -15,6 +15,8 @@
 #include "nd/base/text.h"
 #include "nd/base/yaml_edit.h"
 #include "nd/base/array.h"
+#include "nd/inputs/checkpoint.h"
+#include "nd/inputs/model_fields.h"
 
 /* model.model_config keys and the Hugging Face key each sets. */
 static const struct {
@@ -80,6 +82,37 @@ static int read_int(mf_doc *d, const char *dotted, int64_t lo, int64_t *v, bool 
     return ND_OK;
 }
 
+/* MindFormers' mcore configs (use_legacy: False) take the model from the Hugging Face directory
+ * pretrained_model_dir names, model_config overriding it: its config.json, found as the other
+ * readers find a checkpoint (nd_checkpoint_find: as given, beside the yaml, the local Hugging
+ * Face cache). *read is 1 when read; a directory nd cannot find is an error only when
+ * model_config does not state the shape itself. */
+static int read_pretrained(mf_doc *d, int *read)
+{
+    fw_reader *r = d->r;
+    int line;
+    const char *dir = fw_yaml_text(&d->y, "pretrained_model_dir", &line);
+    *read = 0;
+    if (!dir || !dir[0]) return ND_OK;
+    char found[1024], path[1100];
+    nd_error miss = {0};
+    if (nd_checkpoint_find(dir, r->path, found, sizeof found, &miss)) {
+        if (fw_yaml_text(&d->y, "model.model_config.hidden_size", NULL)) return ND_OK;
+        return nd_error_set(r->err, ND_EINPUT,
+                            "%s:%d: pretrained_model_dir: %s; model.model_config states no hidden_size "
+                            "either, so the model's shape is unknown",
+                            r->path, line, miss.message);
+    }
+    snprintf(path, sizeof path, "%s/config.json", found);
+    char keep[sizeof r->run->model.name];
+    nd_text_copy(keep, r->run->model.name, sizeof keep);
+    int rc = nd_model_read_hf_file(&r->run->model, path, false, r->err);
+    nd_text_copy(r->run->model.name, keep, sizeof r->run->model.name);
+    if (rc) return nd_error_prefix(r->err, "%s:%d: pretrained_model_dir", r->path, line);
+    *read = 1;
+    return ND_OK;
+}
+
 static int read_model(mf_doc *d)
 {
     fw_reader *r = d->r;
@@ -93,7 +126,10 @@ static int read_model(mf_doc *d)
     nd_text_copy(r->run->model.name, name ? name : type ? type : "model", sizeof r->run->model.name);
     bool mla = fw_yaml_text(&d->y, "model.model_config.kv_lora_rank", NULL) != NULL ||
                fw_true(fw_yaml_text(&d->y, "model.model_config.multi_latent_attention", NULL));
-    int rc = fw_model_family(r, mla ? "deepseek_v3" : type ? type : name, line);
+    int pretrained = 0;
+    int rc = read_pretrained(d, &pretrained);
+    /* the Hugging Face config's model_type is the family; model_config's keys override it */
+    if (!rc && !pretrained) rc = fw_model_family(r, mla ? "deepseek_v3" : type ? type : name, line);
     yaml_node_t *mc = fw_yaml_at(&d->y, "model.model_config");
     if (!rc && mc) rc = fw_check_spellings(r, &d->y, mc, "model.model_config");
     /* mcore's DeepseekV3Config (mindformers/models/deepseek3/configuration_deepseek_v3.py)
