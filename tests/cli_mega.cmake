@@ -258,3 +258,9 @@ foreach(n IN ITEMS "--fp8-recipe mxfp8 \\(scales per 32 elements, Blackwell's te
   nd_cli_test(mega_fp8_notes_${id} 0 "${n}" sh -c
               "sed 's|--disable-bias-linear|--disable-bias-linear --fp8-format e4m3 --fp8-recipe mxfp8 --fp8-param-gather --use-distributed-optimizer --reuse-fp32-param|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/fp8n_${id}.sh && ${EST} -y ${MEGA_OUT}/fp8n_${id}.sh -A B200 2>&1 >/dev/null")
 endforeach()
+# values that are no values are refused at their line, not read as a default: --clip-grad abc
+# (was: clipping on), a launcher's --nnodes -8 (was: "states no world size", -d taken)
+nd_cli_test(mega_clip_grad_bad 2 "clip.sh:[0-9]+: --clip-grad: 'abc' is not a norm >= 0" sh -c
+            "sed 's|--disable-bias-linear|--disable-bias-linear --clip-grad abc|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/clip.sh && ${EST} -y ${MEGA_OUT}/clip.sh -A H100 -d 8")
+nd_cli_test(mega_nnodes_bad 2 "nodes.sh:37: --nnodes: '-8' is not a count of nodes" sh -c
+            "sed 's|^NNODES=1$|NNODES=-8|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/nodes.sh && ${EST} -y ${MEGA_OUT}/nodes.sh -A H100")

@@ -172,3 +172,9 @@ nd_cli_test(cli_mf_pretrained_model_dir 0 "^parameters: 30,532,122,624, "
             ${EST} -y ${MF_SAMPLES}/yaml/mindformers_mcore/pretrain_qwen3_moe.yaml -A A2)
 nd_cli_test(cli_mf_pretrained_model_dir_missing 2 "nowhere.yaml:6: pretrained_model_dir: 'nowhere' is no checkpoint directory with a config.json here or in the Hugging Face cache, and nd downloads nothing: give the checkpoint's local directory. model.model_config states no hidden_size either" sh -c
             "sed 's/pretrained_model_dir: \"qwen3_30b_a3b\"/pretrained_model_dir: \"nowhere\"/' ${MF_SAMPLES}/yaml/mindformers_mcore/pretrain_qwen3_moe.yaml > ${CMAKE_CURRENT_BINARY_DIR}/nowhere.yaml && ${EST} -y ${CMAKE_CURRENT_BINARY_DIR}/nowhere.yaml -A A2")
+# Llama's MLP rule takes multiple_of and ffn_dim_multiplier as numbers: another value is
+# refused at its line (was: 256 taken, and the note claimed the file's value)
+nd_cli_test(cli_mf_multiple_of_bad 2 "mo.yaml:86: model.model_config.multiple_of: 'abc' is not a whole number >= 1" sh -c
+            "sed 's/^    multiple_of: 256$/    multiple_of: abc/' ${MF_SAMPLES}/mindformers_llama2_7b.yaml > ${CMAKE_CURRENT_BINARY_DIR}/mo.yaml && ${EST} -y ${CMAKE_CURRENT_BINARY_DIR}/mo.yaml -A A2")
+nd_cli_test(cli_mf_ffn_multiplier_bad 2 "fdm.yaml:87: model.model_config.ffn_dim_multiplier: 'nan' is not a factor in \\(0, 64\\]" sh -c
+            "sed 's/^    multiple_of: 256$/    multiple_of: 256\\n    ffn_dim_multiplier: nan/' ${MF_SAMPLES}/mindformers_llama2_7b.yaml > ${CMAKE_CURRENT_BINARY_DIR}/fdm.yaml && ${EST} -y ${CMAKE_CURRENT_BINARY_DIR}/fdm.yaml -A A2")

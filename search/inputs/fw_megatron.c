@@ -11,6 +11,7 @@
  */
 #include "fw_formats.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -395,7 +396,10 @@ static int read_training(rd *x)
         rc = fw_train(r, "cp_comm", strstr(v, "ulysses") ? "a2a" : "ring", line, "--context-parallel-algo");
     if (!rc && (v = fw_args_val(d, "clip-grad", &line))) {
         double clip = 1;
-        nd_parse_double(v, &clip);
+        if (nd_parse_double(v, &clip) || !isfinite(clip) || clip < 0)
+            return nd_error_set(r->err, ND_EINPUT,
+                                "%s:%d: --clip-grad: '%s' is not a norm >= 0 (0: no clipping)", r->path, line,
+                                v);
         rc = fw_train(r, "grad_clip", clip > 0 ? "true" : "false", line, "--clip-grad");
     }
     if (!rc && (v = fw_args_val(d, "optimizer", &line)))
@@ -517,6 +521,17 @@ static int read_split(rd *x, int64_t total)
     return fw_train(r, "pipeline_layout", text, 0, "--noop-layers");
 }
 
+/* A launcher count that reads as a number but is none (-8, 0, 2.5). torchrun also takes words
+ * (--nproc-per-node gpu, auto) and elastic ranges (--nnodes 1:4), which are no error here. */
+static bool bad_count(const arg *a)
+{
+    if (!a || !a->has_value || a->unresolved) return false;
+    const char *v = a->value;
+    int64_t n;
+    bool numeric = v[0] == '-' || v[0] == '+' || (v[0] >= '0' && v[0] <= '9');
+    return numeric && !strchr(v, ':') && nd_parse_int64(v, 1, 1 << 20, &n);
+}
+
 static int read_strategy(rd *x)
 {
     fw_reader *r = x->r;
@@ -607,6 +622,14 @@ static int read_strategy(rd *x)
      * DP follows from the count (nd_session), as it does without a launcher */
     int64_t world = fw_args_world_size(d);
     const arg *per = fw_args_get(d, "nproc-per-node"), *nodes = fw_args_get(d, "nnodes");
+    /* a launcher count the script states but that is no count (NUM_NODES=-8) is an error, not
+     * a world size left to -d */
+    const arg *counts[] = {per, nodes};
+    for (size_t i = 0; !rc && i < ND_ARRAY_LEN(counts); i++)
+        if (bad_count(counts[i]))
+            return nd_error_set(r->err, ND_EINPUT, "%s:%d: --%s: '%s' is not a count of %s (1-1048576)",
+                                r->path, counts[i]->line, counts[i]->name, counts[i]->value,
+                                i ? "nodes" : "processes a node");
     bool guessed = (per && per->defaulted) || (nodes && nodes->defaulted);
     int64_t model = s->tp * s->pp * s->cp;
     r->run->derive_dp = !world || guessed || model <= 0 || world % model != 0;

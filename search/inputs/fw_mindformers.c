@@ -201,9 +201,15 @@ static int read_model(mf_doc *d)
          * rounded up to multiple_of */
         int64_t multiple = 256, h = r->run->model.hidden;
         double fdm = 1.0;
-        read_int(d, "model.model_config.multiple_of", 1, &multiple, NULL);
-        const char *m = fw_yaml_text(&d->y, "model.model_config.ffn_dim_multiplier", NULL);
-        if (m) nd_parse_double(m, &fdm);
+        rc = read_int(d, "model.model_config.multiple_of", 1, &multiple, NULL);
+        int at;
+        const char *m = fw_yaml_text(&d->y, "model.model_config.ffn_dim_multiplier", &at);
+        if (!rc && m && (nd_parse_double(m, &fdm) || !isfinite(fdm) || fdm <= 0 || fdm > 64))
+            return nd_error_set(
+                r->err, ND_EINPUT,
+                "%s:%d: model.model_config.ffn_dim_multiplier: '%s' is not a factor in (0, 64]", r->path, at,
+                m);
+        if (rc) return rc;
         int64_t hff = (int64_t)(2 * 4 * h / 3);
         hff = (int64_t)(fdm * (double)hff);
         r->run->model.ffn = (hff + multiple - 1) / multiple * multiple;
