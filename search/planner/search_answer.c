@@ -293,12 +293,13 @@ static void calibration(const nd_search_config *cfg, const nd_search_result *res
     else
         nd_search_assumptions_add(out, "calibration",
                                   "uncalibrated%s%s%s: on the real runs nd was benchmarked against, its step "
-                                  "estimates were off by 7 to %.0f %% on average per set, mostly too fast "
+                                  "estimates were off by %.0f to %.0f %% on average per set, mostly too fast "
                                   "(docs/benchmarks.md); every interval here is +-%.1f %%. Profile the "
                                   "top choices and fit (nd-fit --suggest) before trusting the order",
                                   f->ratios_path ? " (-c " : "", f->ratios_path ? f->ratios_path : "",
                                   f->ratios_path ? " not found: proceeding without it, as ND)" : "",
-                                  100 * ND_UNCALIBRATED_STEP_ERROR, 100 * ND_UNCALIBRATED_STEP_ERROR);
+                                  100 * ND_UNCALIBRATED_STEP_ERROR_LOW, 100 * ND_UNCALIBRATED_STEP_ERROR,
+                                  100 * ND_UNCALIBRATED_STEP_ERROR);
     if (!cfg->ctx->ratios && cfg->ctx->device->rates_caveat)
         nd_search_assumptions_add(out, "device", "%s: %s (docs/benchmarks.md)", cfg->ctx->device->name,
                                   cfg->ctx->device->rates_caveat);

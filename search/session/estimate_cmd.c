@@ -45,10 +45,11 @@ static void note_uncalibrated(FILE *out, const nd_context *ctx, const nd_estimat
     double e = ND_UNCALIBRATED_STEP_ERROR;
     fprintf(
         out,
-        "uncalibrated: on the real runs nd was benchmarked against, its step estimates were off by 7 to "
+        "uncalibrated: on the real runs nd was benchmarked against, its step estimates were off by %.0f to "
         "%.0f %% on average per set, mostly too fast (docs/benchmarks.md): at +-%.1f %% the step is %.0f to "
         "%.0f ms and the MFU %.1f %% at the longer end; a profiling round calibrates it (nd-fit)\n",
-        100 * e, 100 * e, est->step_ms * (1 - e), est->step_ms * (1 + e), 100 * est->mfu / (1 + e));
+        100 * ND_UNCALIBRATED_STEP_ERROR_LOW, 100 * e, 100 * e, est->step_ms * (1 - e),
+        est->step_ms * (1 + e), 100 * est->mfu / (1 + e));
     if (ctx->device->rates_caveat)
         fprintf(out,
                 "device %s: %s (docs/benchmarks.md); a device file with the cluster's measured kernels "
@@ -82,6 +83,7 @@ int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, n
         rc = nd_error_set(err, ND_EUSAGE,
                           "no strategy: give --strategy \"DP=8 MP=4 PP=2 ...\" "
                           "or a strategy: section in the run file");
+        if (run->source[0]) nd_error_prefix(err, "%s", run->source); /* the file that states none */
         goto done;
     }
     if ((rc = nd_strategy_check(&s, &run->model, run->devices, run->train.global_batch, run->train.seq_len,
