@@ -10,7 +10,10 @@
  *       both     the device, then nd-fit --hold auto on its estimates — what
  *                `nd-fit --write_device d.yaml --write_ratios r.json --hold auto` writes.
  *   vTrain, across models: the device fitted on three models predicting the fourth.
- *   DLPerf: nd-fit --hold auto's exact leave-one-out MAPE of the step and of the peak.
+ *   vTrain to another cluster: the device fitted on all four predicting Megatron-LM's SC21 weak
+ *     scaling on 32-3,072 A100s (sc21.h).
+ *   DLPerf: nd-fit --hold auto's exact leave-one-out MAPE of the step and of the peak, and the
+ *     device fitted on one node predicting 2 and 4.
  *
  * Usage: bench_calibration [SOURCE_DIR]   (default: the source tree it was built from)
  */
@@ -19,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nd/calibrate/classified.h"
 #include "nd/session/cli.h"
@@ -26,6 +30,7 @@
 #include "nd/calibrate/fit.h"
 #include "nd/calibrate/fit_device.h"
 #include "nd/base/array.h"
+#include "sc21.h"
 
 #define FOLDS 10
 
@@ -256,6 +261,45 @@ static int node_transfer(round_data *rounds, size_t models, nd_error *err)
     return rc;
 }
 
+/* The device fitted on all of vTrain's single-node runs (Megatron-DeepSpeed, one 8 x A100 node)
+ * predicting Megatron-LM's SC21 weak scaling (another framework, 32 to 3,072 A100s over HDR
+ * InfiniBand; sc21.h): whether a calibration carries to another cluster and scale.
+ * Uncalibrated MAPE on the same rows beside it. */
+static int cluster_transfer(const char *dir, round_data *rounds, size_t models, nd_error *err)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < models; k++) total += rounds[k].cmp.count;
+    nd_device_fit_row *rows = malloc(total * sizeof *rows);
+    if (!rows) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    for (size_t k = 0, at = 0; k < models; at += rounds[k].cmp.count, k++)
+        nd_device_fit_rows(&rounds[k].cmp, &rounds[k].ses.run, (int)k, rows + at);
+    nd_device fitted;
+    int rc = fit_device(rounds[0].ses.device, rows, total, NULL, &fitted, err);
+    free(rows);
+    if (rc) return rc;
+    sc21_run runs[SC21_ROWS];
+    char tmp[64] = "/tmp/nd-bench-cal-XXXXXX";
+    int n = sc21_read(dir, runs, SC21_ROWS);
+    if (n <= 0 || !mkdtemp(tmp)) return nd_error_set(err, ND_EIO, "cannot read the SC21 table");
+    double fit_sum = 0, raw_sum = 0, fit_bias = 0;
+    int priced = 0;
+    for (int i = 0; i < n; i++) {
+        nd_estimate fit, raw;
+        if (sc21_price(&runs[i], tmp, &fitted, &fit) || sc21_price(&runs[i], tmp, NULL, &raw)) continue;
+        double measured = sc21_measured_ms(&runs[i]);
+        fit_sum += fabs(fit.step_ms / measured - 1);
+        fit_bias += fit.step_ms / measured - 1;
+        raw_sum += fabs(raw.step_ms / measured - 1);
+        priced++;
+    }
+    rmdir(tmp);
+    if (!priced) return nd_error_set(err, ND_EIO, "no SC21 row priced");
+    printf("  fitted on %zu vTrain runs, predicting %d SC21 runs: step MAPE %.1f %%, bias %+.1f %% "
+           "(uncalibrated %.1f %%)\n",
+           total, priced, 100 * fit_sum / priced, 100 * fit_bias / priced, 100 * raw_sum / priced);
+    return ND_OK;
+}
+
 static int loo(round_data *d, nd_error *err)
 {
     nd_fit_options o;
@@ -301,6 +345,10 @@ int main(int argc, char **argv)
     if (across_models(v, VT, lomo, &err)) return fail(&err);
     printf("\nvTrain, the device fitted on the other three models predicting this one (step MAPE)\n");
     for (size_t k = 0; k < VT; k++) printf("  %-16s %8.2f%%\n", v[k].ses.run.model.name, 100 * lomo[k]);
+    printf(
+        "\nvTrain's node to another cluster: the device fitted on all four models predicting Megatron-LM's "
+        "SC21 weak scaling (32-3,072 A100)\n");
+    if (cluster_transfer(dir, v, VT, &err)) return fail(&err);
     printf("\nDLPerf (V100), nd-fit --hold auto, exact leave-one-out MAPE\n");
     for (size_t k = 0; k < DL; k++)
         if (load(dir, dlperf[k][0], dlperf[k][1], &dl[k], &err) || loo(&dl[k], &err)) return fail(&err);

@@ -30,6 +30,7 @@
 #include "nd/costmodel/estimate.h"
 #include "nd/calibrate/metrics.h"
 #include "nd/base/array.h"
+#include "sc21.h"
 
 typedef struct tally {
     char source[32];
@@ -395,102 +396,41 @@ static int published_titan(const char *dir)
     return failed;
 }
 
-/* One row of Megatron-LM's weak-scaling table (Narayanan et al., SC21, Table 1). */
-typedef struct sc21_run {
-    double params_b, tflops_per_gpu;
-    long heads, hidden, layers, tp, pp, devices, gbs, mbs, layers_per_chunk;
-    char ddp[8];
-} sc21_run;
-
-/* The run file of one row: GPT with vocabulary 51200 at sequence 2048, fp16, every layer
- * recomputed, the stack of Megatron-LM of 2021 (samples/published/README.md); torch's DDP
- * overlaps the all-reduce with the backward pass, Megatron's local DDP runs it after. */
-static int write_sc21_run(const char *path, const sc21_run *r)
-{
-    FILE *fp = fopen(path, "w");
-    if (!fp) return 1;
-    fprintf(fp,
-            "model:\n  model_type: gpt\n  name: GPT-%.1fB\n  hidden_size: %ld\n  num_hidden_layers: %ld\n"
-            "  num_attention_heads: %ld\n  intermediate_size: %ld\n  vocab_size: 51200\n"
-            "  position_embeddings: 2048\ntrain:\n  seq_len: 2048\n  precision: fp16\n  recompute: full\n"
-            "  flash_attention: false\n  dropout: 0.1\n  overlap_grad_reduce: %s\n"
-            "  grad_accumulation_fusion: false\n  fp32_grad_copy: true\n  framework: megatron-legacy\n",
-            r->params_b, r->hidden, r->layers, r->heads, 4 * r->hidden,
-            strcmp(r->ddp, "torch") ? "false" : "true");
-    return fclose(fp) ? 1 : 0;
-}
-
-/* Prices one row on 80 GB A100s (Selene: DGX A100, 8 HDR NICs a node); prints it; adds its
- * error. The measured step: the paper's own count of a step's FLOPs (its eq. 3, recomputation
- * included), 96·B·s·l·h²·(1 + s/6h + V/16lh), over the GPUs at the published TFLOP/s. */
-static int one_sc21(const sc21_run *r, const char *run_path, double *abs_err, double *signed_err,
-                    size_t *refused)
-{
-    long dp = r->devices / (r->tp * r->pp),
-         vpp = r->layers_per_chunk ? r->layers / r->pp / r->layers_per_chunk : 1;
-    char devices[32], gbs[32], strategy[160];
-    snprintf(devices, sizeof devices, "%ld", r->devices);
-    snprintf(gbs, sizeof gbs, "%ld", r->gbs);
-    snprintf(strategy, sizeof strategy, "DP=%ld MP=%ld PP=%ld VPP=%ld MB=%ld MBS=%ld schedule=%s", dp, r->tp,
-             r->pp, vpp, r->gbs / (dp * r->mbs), r->mbs, vpp > 1 ? "interleaved" : "1f1b");
-    nd_cli_common common;
-    nd_cli_common_init(&common);
-    common.run_path = run_path;
-    common.device = "A100";
-    common.devices = devices;
-    common.gbs = gbs;
-    nd_estimate est;
-    double budget_mib;
-    if (price_run(&common, strategy, "Megatron-LM's table 1", &est, &budget_mib)) return 1;
-    double h = (double)r->hidden, l = (double)r->layers, s = 2048, vocab = 51200;
-    double flops = 96 * (double)r->gbs * s * l * h * h * (1 + s / (6 * h) + vocab / (16 * l * h));
-    double measured_ms = 1e3 * flops / ((double)r->devices * r->tflops_per_gpu * 1e12);
-    double e = est.step_ms / measured_ms - 1;
-    printf("  %7.1fB %5ld GPUs TP%ld PP%-2ld VPP%ld DP%-2ld MBS%-2ld %-5s %9.0f %9.0f %+7.1f%% %s\n",
-           r->params_b, r->devices, r->tp, r->pp, vpp, dp, r->mbs, r->ddp, measured_ms, est.step_ms, 100 * e,
-           est.fits ? "fits" : "REFUSED");
-    *abs_err += fabs(e);
-    *signed_err += e;
-    *refused += !est.fits;
-    return 0;
-}
-
-/* Megatron-LM's weak scaling, 1.7B to 1T parameters on 32 to 3,072 A100s: a multi-node set
- * nd's A100 was not fitted on. */
+/* Megatron-LM's weak scaling, 1.7B to 1T parameters on 32 to 3,072 A100s (sc21.h): a
+ * multi-node set nd's A100 was not fitted on. */
 static int published_sc21(const char *dir)
 {
-    char path[4096], tmp[64] = "/tmp/nd-bench-sc21-XXXXXX", run_path[96], line[256];
-    snprintf(path, sizeof path, "%s/samples/published/megatron-sc21-table1.csv", dir);
-    FILE *fp = fopen(path, "r");
-    if (!fp || !mkdtemp(tmp)) {
-        fprintf(stderr, "bench_fidelity: cannot read %s or make a temporary directory\n", path);
-        if (fp) fclose(fp);
+    sc21_run rows[SC21_ROWS];
+    char tmp[64] = "/tmp/nd-bench-sc21-XXXXXX";
+    int n = sc21_read(dir, rows, SC21_ROWS);
+    if (n <= 0 || !mkdtemp(tmp)) {
+        fprintf(stderr, "bench_fidelity: cannot read the SC21 table or make a temporary directory\n");
         return 1;
     }
-    snprintf(run_path, sizeof run_path, "%s/run.yaml", tmp);
     printf("\nMegatron-LM's weak scaling on A100 (SC21 Table 1, samples/published; step ms)\n\n");
     double abs_err = 0, signed_err = 0;
-    size_t n = 0, refused = 0;
+    size_t priced = 0, refused = 0;
     int failed = 0;
-    while (fgets(line, sizeof line, fp)) {
-        sc21_run r;
-        memset(&r, 0, sizeof r);
-        if (sscanf(line, "%lf,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%7[^,],%lf", &r.params_b, &r.heads,
-                   &r.hidden, &r.layers, &r.tp, &r.pp, &r.devices, &r.gbs, &r.mbs, &r.layers_per_chunk, r.ddp,
-                   &r.tflops_per_gpu) != 12)
-            continue; /* the header */
-        if (write_sc21_run(run_path, &r) || one_sc21(&r, run_path, &abs_err, &signed_err, &refused)) {
+    for (int i = 0; i < n; i++) {
+        const sc21_run *r = &rows[i];
+        nd_estimate est;
+        if (sc21_price(r, tmp, NULL, &est)) {
             failed = 1;
             continue;
         }
-        n++;
+        double measured_ms = sc21_measured_ms(r), e = est.step_ms / measured_ms - 1;
+        printf("  %7.1fB %5ld GPUs TP%ld PP%-2ld VPP%ld DP%-2ld MBS%-2ld %-5s %9.0f %9.0f %+7.1f%% %s\n",
+               r->params_b, r->devices, r->tp, r->pp, r->vpp, r->dp, r->mbs, r->ddp, measured_ms, est.step_ms,
+               100 * e, est.fits ? "fits" : "REFUSED");
+        abs_err += fabs(e);
+        signed_err += e;
+        refused += !est.fits;
+        priced++;
     }
-    fclose(fp);
-    unlink(run_path);
     rmdir(tmp);
-    if (!n) return 1;
-    printf("  all: step MAPE %.1f%%, bias %+.1f%%, refused %zu/%zu\n", 100 * abs_err / (double)n,
-           100 * signed_err / (double)n, refused, n);
+    if (!priced) return 1;
+    printf("  all: step MAPE %.1f%%, bias %+.1f%%, refused %zu/%zu\n", 100 * abs_err / (double)priced,
+           100 * signed_err / (double)priced, refused, priced);
     return failed;
 }
 
