@@ -140,6 +140,16 @@ nd_plot_cli(cli_plot_missing_column 2
 nd_plot_cli(cli_plot_not_a_number 2
             "bad_number[.]csv:3: column 'measured_comp': '1OO' is not a number"
             ${NDP} parity ${NDP_DATA}/bad_number.csv --script-only -o ${NDP_OUT} --name x)
+# A value no run has (beyond 1e12 ms or MiB, ND_PLOT_CMD_VALUE_MAX) and a negative size or time:
+# 1e308 drew off a 1e21 axis and tripped UBSan's float-to-size_t check; -1500 MiB was drawn.
+nd_plot_cli(cli_plot_huge_peak 2 "estimates_huge[.]csv:2: column 'memory_mb': '1e308' is beyond 1e12"
+            ${NDP} parity ${NDP_DATA}/estimates_huge.csv --script-only -o ${NDP_OUT} --name x)
+nd_plot_cli(cli_plot_huge_loo 2 "loo_huge[.]csv:3: column 'step:measured': '1e308' is beyond 1e12"
+            ${NDP} loo ${NDP_DATA}/loo_huge.csv --script-only -o ${NDP_OUT} --name x)
+nd_plot_cli(cli_plot_negative_memory 2 "memory_negative[.]csv:3: column 'activations_mib': '-1500' is negative"
+            ${NDP} memory ${NDP_DATA}/memory_negative.csv --script-only -o ${NDP_OUT} --name x)
+nd_plot_cli(cli_plot_negative_kernel 2 "kernels_negative[.]csv:3: column 'kernel_ms': '-3' is negative"
+            ${NDP} kernels ${NDP_DATA}/kernels_negative.csv --script-only -o ${NDP_OUT} --name x)
 nd_plot_cli(cli_plot_empty 2 "empty[.]csv:1: the file is empty: no header row"
             ${NDP} memory ${NDP_DATA}/empty.csv --script-only -o ${NDP_OUT} --name x)
 nd_plot_cli(cli_plot_header_only 2 "header_only[.]csv:2: no rows under the header"

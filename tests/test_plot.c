@@ -501,6 +501,38 @@ static void empty_or_non_finite_input_is_refused(void **state)
     remove_tree(dir);
 }
 
+/* A value no axis can hold is refused, not drawn off the axes: past 10^20 nd_plot_nice_ceil has no
+ * round end for a linear axis (1e25 was drawn beyond a 1e21 axis, and its label's room in
+ * characters, about 10^6 times the panel, was cast to size_t: UBSan's out-of-range report at
+ * 1e308). A caller's parts whose sum is infinite still give the ranking axes without an
+ * out-of-range conversion (run under UBSan by the sanitizer build). */
+static void values_beyond_the_axes_are_refused(void **state)
+{
+    (void)state;
+    nd_error err = {0};
+    nd_plot_options o = {0};
+    o.script_only = true;
+    char *dir = make_tmpdir();
+    char *base = nd_path_join(dir, "x");
+    const char *labels[] = {"a", "b"};
+    const double small[] = {1, 2}, huge[] = {1, 1e25};
+    nd_plot_parity_panel panel = {"peak memory", small, huge, NULL, "GiB", NULL};
+    nd_plot_parity parity = {2, labels, 1, &panel, NULL, NULL, ND_PLOT_SCALE_LINEAR};
+    assert_int_equal(nd_plot_parity_write(base, &parity, &o, &err), ND_EINPUT);
+    assert_non_null(strstr(err.message, "panel 'peak memory': 1e+25 is beyond the axes"));
+    parity.scale = ND_PLOT_SCALE_LOG;
+    assert_int_equal(nd_plot_parity_write(base, &parity, &o, &err), ND_EINPUT);
+    assert_int_equal(count_entries(dir), 0);
+
+    const char *parts[] = {"FW", "BW"};
+    const double big4[] = {1e308, 1e308, 1, 2}, peak2[] = {1, 2};
+    nd_plot_ranking rk = {2, labels, 2, parts, big4, peak2, 0, NULL, NULL, NULL, NULL, NULL, NULL};
+    int rc = nd_plot_ranking_write(base, &rk, &o, &err);
+    assert_true(rc == ND_OK || rc == ND_EINPUT);
+    free(base);
+    remove_tree(dir);
+}
+
 static void unwritable_directory_is_an_io_error(void **state)
 {
     (void)state;
@@ -727,6 +759,7 @@ int main(void)
         cmocka_unit_test(scripts_match_golden_files),
         cmocka_unit_test(formats_and_options),
         cmocka_unit_test(empty_or_non_finite_input_is_refused),
+        cmocka_unit_test(values_beyond_the_axes_are_refused),
         cmocka_unit_test(unwritable_directory_is_an_io_error),
         cmocka_unit_test(missing_gnuplot_is_a_clear_error),
     };

@@ -84,6 +84,8 @@ static int has_point(const nd_plot_parity_panel *p, size_t n)
     return 0;
 }
 
+#define PARITY_VALUE_MAX 1e20 /* the largest end nd_plot_nice_ceil gives a linear axis */
+
 /* Equal x and y limits for a panel. Linear axes start at 0 so the eye reads
  * ratios from the origin; log axes run from decade to decade. Limits are
  * round numbers so the script reads well and is easy to check by hand. */
@@ -102,6 +104,11 @@ static int panel_range(const nd_plot_parity *plot, const nd_plot_parity_panel *p
      * corner of linear axes: log axes spread them by ratio, which is what an error is. */
     r->log =
         plot->scale == ND_PLOT_SCALE_LOG || (plot->scale == ND_PLOT_SCALE_AUTO && lo > 0 && hi / lo >= 10);
+    /* the axes' ends are round numbers a little beyond the values: past 10^20 there is none
+     * (nd_plot_nice_ceil stops there) and the margins' products overflow toward DBL_MAX */
+    if (lo <= hi && fmax(fabs(lo), fabs(hi)) > PARITY_VALUE_MAX)
+        return nd_error_set(err, ND_EINPUT, "parity plot: panel '%s': %g is beyond the axes (at most %g)",
+                            name, fabs(lo) > fabs(hi) ? lo : hi, PARITY_VALUE_MAX);
     if (r->log) {
         r->lo = log_floor(lo * 0.9);
         r->hi = log_ceil(hi * 1.1);
@@ -372,8 +379,10 @@ static void panel_labels(const nd_plot_parity *plot, size_t k, const axis_range 
         l->y = y;
         l->gy = r->log ? (log(y) - log(r->lo)) / (log(r->hi) - log(r->lo)) : (y - r->lo) / (r->hi - r->lo);
         l->left = need > room_right && room_left > room_right;
-        double room = l->left ? room_left : room_right;
-        size_t fit = room > 8 ? (size_t)((room - 8) / 6.0) : 1, n = strlen(name);
+        /* a point off the axes (a caller's value beyond them) has room beyond any label: the
+         * characters are counted in a double and capped at the buffer before they become a size */
+        double room = l->left ? room_left : room_right, chars = room > 8 ? (room - 8) / 6.0 : 1;
+        size_t fit = chars < (double)sizeof l->text ? (size_t)chars : sizeof l->text, n = strlen(name);
         if (n <= fit)
             snprintf(l->text, sizeof l->text, "%s", name);
         else

@@ -87,7 +87,7 @@ static int read_measured(const nd_csv_table *t, estimates *e, size_t i, nd_error
         int col = nd_csv_table_find(t, name);
         double *m = &e->meas[f * e->n + i];
         *m = NAN;
-        if (col >= 0 && nd_csv_table_number(t, i, (size_t)col, m, err)) return err->code;
+        if (col >= 0 && nd_plot_cmd_number(t, i, (size_t)col, m, err)) return err->code;
         e->has_measured[f] |= isfinite(*m);
     }
     e->meas[ND_FOLD_TOTAL * e->n + i] = e->time[i];
@@ -99,7 +99,22 @@ static int optional_number(const nd_csv_table *t, size_t i, const char *name, do
 {
     int col = nd_csv_table_find(t, name);
     *v = NAN;
-    return col >= 0 ? nd_csv_table_number(t, i, (size_t)col, v, err) : ND_OK;
+    return col >= 0 ? nd_plot_cmd_number(t, i, (size_t)col, v, err) : ND_OK;
+}
+
+/* optional_number for a peak (MiB), which is never below 0. */
+static int optional_size(const nd_csv_table *t, size_t i, const char *name, double *v, nd_error *err)
+{
+    int col = nd_csv_table_find(t, name);
+    *v = NAN;
+    return col >= 0 ? nd_plot_cmd_size(t, i, (size_t)col, v, err) : ND_OK;
+}
+
+/* A number column that must not be blank (the measured and the estimated step). */
+static int required_number(const nd_csv_table *t, size_t i, size_t col, double *v, nd_error *err)
+{
+    int rc = nd_csv_table_number_required(t, i, col, v, err);
+    return rc ? rc : nd_plot_cmd_number(t, i, col, v, err);
 }
 
 /* The degrees of row i for the table under the parts bars: 1 where the file has no column. */
@@ -123,8 +138,8 @@ static int read_row(const nd_plot_cmd_input *in, estimates *e, size_t i, const s
     const nd_csv_table *t = in->t;
     double parts[ND_PARTS];
     int rc;
-    if ((rc = nd_csv_table_number_required(t, i, cols[0], &e->time[i], err)) ||
-        (rc = nd_csv_table_number_required(t, i, cols[1], &e->score[i], err)) ||
+    if ((rc = required_number(t, i, cols[0], &e->time[i], err)) ||
+        (rc = required_number(t, i, cols[1], &e->score[i], err)) ||
         (rc = nd_plot_cmd_numbers(t, i, cols + 3, ND_PARTS, parts, err)))
         return rc;
     fold_parts(e, i, parts);
@@ -137,8 +152,8 @@ static int read_row(const nd_plot_cmd_input *in, estimates *e, size_t i, const s
     if ((rc = optional_number(t, i, nd_estimates_csv.raw_ms, &e->raw[i], err))) return rc;
     if (!isfinite(e->raw[i])) e->raw[i] = e->score[i];
     e->corrected |= e->raw[i] != e->score[i];
-    if ((rc = optional_number(t, i, nd_estimates_csv.memory_mb, &e->e_peak[i], err)) ||
-        (rc = optional_number(t, i, nd_estimates_csv.measured_peak_mib, &e->m_peak[i], err)) ||
+    if ((rc = optional_size(t, i, nd_estimates_csv.memory_mb, &e->e_peak[i], err)) ||
+        (rc = optional_size(t, i, nd_estimates_csv.measured_peak_mib, &e->m_peak[i], err)) ||
         (rc = read_degrees(t, e, i, err)))
         return rc;
     return read_measured(t, e, i, err);

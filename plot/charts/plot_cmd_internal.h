@@ -43,9 +43,26 @@ int nd_plot_cmd_kernels(const char *base, const nd_plot_cmd_input *in, nd_error 
 int nd_plot_cmd_columns(const nd_plot_cmd_input *in, const char *const *names, size_t n, size_t *cols,
                         nd_error *err);
 
-/* Row `row`'s numbers in columns cols[0..n-1] into v (blank: NaN). */
+/* The largest magnitude nd-plot draws: 10^12 ms is 31.7 years for one step, 10^12 MiB about
+ * 1,000 times ND_MEMORY_MIB_MAX (a petabyte per device); no time or size an nd program writes
+ * comes near it, and below it every axis's arithmetic (x 1.1 for a margin, a nice round end,
+ * pixels per unit) stays far from overflow. docs/plots.md, "What each kind reads". */
+#define ND_PLOT_CMD_VALUE_MAX 1e12
+
+/* Row `row`'s number in column col into *v (blank or nan: NaN). A number beyond
+ * +-ND_PLOT_CMD_VALUE_MAX is ND_EINPUT "FILE:LINE: column 'X': '1e308' is beyond ...". */
+int nd_plot_cmd_number(const nd_csv_table *t, size_t row, size_t col, double *v, nd_error *err);
+
+/* nd_plot_cmd_number for a size or a time that cannot be below 0 (a memory component, a
+ * kernel class's ms): a negative one is ND_EINPUT "FILE:LINE: column 'X': '-5' is negative". */
+int nd_plot_cmd_size(const nd_csv_table *t, size_t row, size_t col, double *v, nd_error *err);
+
+/* Row `row`'s numbers in columns cols[0..n-1] into v (blank: NaN), by nd_plot_cmd_number;
+ * nd_plot_cmd_sizes by nd_plot_cmd_size. */
 int nd_plot_cmd_numbers(const nd_csv_table *t, size_t row, const size_t *cols, size_t n, double *v,
                         nd_error *err);
+int nd_plot_cmd_sizes(const nd_csv_table *t, size_t row, const size_t *cols, size_t n, double *v,
+                      nd_error *err);
 
 /* "DP 8 MP 4 PP 2 SP" from the degree columns that the table has, the way nd
  * labels strategies (DP always, the others when not 1, SP when on). */

@@ -100,7 +100,7 @@ int nd_plot_cmd_loo(const char *base, const nd_plot_cmd_input *in, nd_error *err
         labels[i] = l ? l : "";
         for (size_t p = 0; !rc && p < k; p++)
             for (int j = 0; !rc && j < 3; j++)
-                rc = nd_csv_table_number(t, i, cols[p][j], &v[(3 * p + j) * n + i], err);
+                rc = nd_plot_cmd_number(t, i, cols[p][j], &v[(3 * p + j) * n + i], err);
     }
     nd_plot_parity_panel panels[LOO_PANELS_MAX];
     for (size_t p = 0; p < k; p++)
@@ -148,7 +148,7 @@ static int rank_row(const nd_csv_table *t, size_t i, const int *cols, const int 
             for (size_t c = 0; c < ND_ARRAY_LEN(comp_columns); c++) {
                 double v;
                 if (comp[c] < 0) continue;
-                int rc = nd_csv_table_number(t, i, (size_t)comp[c], &v, err);
+                int rc = nd_plot_cmd_number(t, i, (size_t)comp[c], &v, err);
                 if (rc) return rc;
                 if (isfinite(v)) parts[0] += v;
             }
@@ -156,7 +156,7 @@ static int rank_row(const nd_csv_table *t, size_t i, const int *cols, const int 
         }
         if (cols[p] < 0) continue;
         double v;
-        int rc = nd_csv_table_number(t, i, (size_t)cols[p], &v, err);
+        int rc = nd_plot_cmd_number(t, i, (size_t)cols[p], &v, err);
         if (rc) return rc;
         if (isfinite(v)) parts[p] = v;
     }
@@ -242,7 +242,7 @@ int nd_plot_cmd_kernels(const char *base, const nd_plot_cmd_input *in, nd_error 
         const char *section = nd_csv_table_cell(in->t, i, cols[0]);
         if (!section || strcmp(section, f->section_class)) continue;
         double v;
-        if ((rc = nd_csv_table_number(in->t, i, cols[2], &v, err)) || !(v > 0)) continue;
+        if ((rc = nd_plot_cmd_size(in->t, i, cols[2], &v, err)) || !(v > 0)) continue;
         const char *name = nd_csv_table_cell(in->t, i, cols[1]);
         size_t at = k++;
         while (at > 0 && ms[at - 1] < v) {

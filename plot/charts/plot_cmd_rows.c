@@ -23,11 +23,43 @@ int nd_plot_cmd_columns(const nd_plot_cmd_input *in, const char *const *names, s
     return ND_OK;
 }
 
+/* The cell's text for a message: at most 40 bytes, which a number needs. */
+static int refuse(const nd_csv_table *t, size_t row, size_t col, const char *why, nd_error *err)
+{
+    const char *c = nd_csv_table_cell(t, row, col);
+    return nd_error_set(err, ND_EINPUT, "%s:%d: column '%s': '%.40s' %s", t->path, t->lines[row],
+                        t->header[col], c ? c : "", why);
+}
+
+int nd_plot_cmd_number(const nd_csv_table *t, size_t row, size_t col, double *v, nd_error *err)
+{
+    int rc = nd_csv_table_number(t, row, col, v, err);
+    if (rc || !(fabs(*v) > ND_PLOT_CMD_VALUE_MAX)) return rc;
+    return refuse(t, row, col, "is beyond 1e12, more than any time (ms) or size (MiB) a run has", err);
+}
+
+int nd_plot_cmd_size(const nd_csv_table *t, size_t row, size_t col, double *v, nd_error *err)
+{
+    int rc = nd_plot_cmd_number(t, row, col, v, err);
+    if (rc || !(*v < 0)) return rc;
+    return refuse(t, row, col, "is negative (a size or a time is at least 0)", err);
+}
+
 int nd_plot_cmd_numbers(const nd_csv_table *t, size_t row, const size_t *cols, size_t n, double *v,
                         nd_error *err)
 {
     for (size_t i = 0; i < n; i++) {
-        int rc = nd_csv_table_number(t, row, cols[i], &v[i], err);
+        int rc = nd_plot_cmd_number(t, row, cols[i], &v[i], err);
+        if (rc) return rc;
+    }
+    return ND_OK;
+}
+
+int nd_plot_cmd_sizes(const nd_csv_table *t, size_t row, const size_t *cols, size_t n, double *v,
+                      nd_error *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        int rc = nd_plot_cmd_size(t, row, cols[i], &v[i], err);
         if (rc) return rc;
     }
     return ND_OK;

@@ -73,7 +73,7 @@ static void find_answer(const nd_csv_table *t, answer_cols *a)
 static int optional_number(const nd_csv_table *t, size_t i, int col, double *v, nd_error *err)
 {
     *v = NAN;
-    return col < 0 ? ND_OK : nd_csv_table_number(t, i, (size_t)col, v, err);
+    return col < 0 ? ND_OK : nd_plot_cmd_number(t, i, (size_t)col, v, err);
 }
 
 /* Row i of the file as the k-th row drawn. */
@@ -94,7 +94,7 @@ static int ranking_row(const nd_csv_table *t, size_t i, size_t k, const size_t *
         snprintf(b->text[k], sizeof b->text[k], "#%zu  %s", k + 1, deg);
     b->labels[k] = b->text[k];
     double tied = NAN;
-    if (!rc) rc = nd_csv_table_number(t, i, cols[1], &b->peak[k], err);
+    if (!rc) rc = nd_plot_cmd_size(t, i, cols[1], &b->peak[k], err);
     if (!rc) rc = optional_number(t, i, a->lo, &b->lo[k], err);
     if (!rc) rc = optional_number(t, i, a->hi, &b->hi[k], err);
     if (!rc) rc = optional_number(t, i, a->pf, &b->pf[k], err);
@@ -153,7 +153,7 @@ int nd_plot_cmd_ranking(const char *base, const nd_plot_cmd_input *in, nd_error 
     }
     double budget = in->budget_mib, headroom = NAN;
     if (!rc && !isfinite(budget) && a.headroom >= 0 &&
-        !(rc = nd_csv_table_number(t, 0, (size_t)a.headroom, &headroom, err)) && isfinite(headroom))
+        !(rc = nd_plot_cmd_number(t, 0, (size_t)a.headroom, &headroom, err)) && isfinite(headroom))
         budget = b.peak[0] + headroom;
     if (!rc) {
         const char *kind = a.interval >= 0 ? nd_csv_table_cell(t, 0, (size_t)a.interval) : NULL;
@@ -191,7 +191,7 @@ static int memory_budget(const nd_plot_cmd_input *in, double *budget, nd_error *
     int col = nd_csv_table_find(in->t, nd_memory_csv.budget_mib);
     *budget = in->budget_mib;
     if (isfinite(*budget) || col < 0) return ND_OK;
-    return nd_csv_table_number(in->t, 0, (size_t)col, budget, err);
+    return nd_plot_cmd_size(in->t, 0, (size_t)col, budget, err);
 }
 
 int nd_plot_cmd_memory(const char *base, const nd_plot_cmd_input *in, nd_error *err)
@@ -212,7 +212,7 @@ int nd_plot_cmd_memory(const char *base, const nd_plot_cmd_input *in, nd_error *
     for (size_t i = 0; !rc && i < n; i++) {
         const char *s = stage >= 0 ? nd_csv_table_cell(in->t, i, (size_t)stage) : NULL;
         labels[i] = s ? s : "";
-        rc = nd_plot_cmd_numbers(in->t, i, cols, read, &v[i * COMPONENTS], err);
+        rc = nd_plot_cmd_sizes(in->t, i, cols, read, &v[i * COMPONENTS], err);
     }
     if (!rc) rc = memory_budget(in, &budget, err);
     if (!rc) {
@@ -283,8 +283,8 @@ static int potentials_read(const nd_csv_table *t, const size_t *cols, size_t lim
                                 "count 0, 1, 2, ... in order)",
                                 t->path, t->lines[i], nd_potentials_csv.step, (long long)step, s->n_steps,
                                 nd_potentials_csv.top, (long long)top);
-        if ((rc = nd_csv_table_number(t, i, cols[2], &p->step_ms[i], err)) ||
-            (rc = nd_csv_table_number(t, i, cols[3], &p->peak_mib[i], err)))
+        if ((rc = nd_plot_cmd_size(t, i, cols[2], &p->step_ms[i], err)) ||
+            (rc = nd_plot_cmd_size(t, i, cols[3], &p->peak_mib[i], err)))
             return rc;
         s->n_steps++;
     }

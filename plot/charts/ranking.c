@@ -186,7 +186,11 @@ static void put_data(FILE *fp, const nd_plot_ranking *p, const ranking_view *v)
 /* The smallest 1, 2 or 5 x 10^k at least x (x > 0): tics a reader counts in. */
 static double nice125(double x)
 {
-    double p = nd_plot_pow10((int)floor(log10(x)));
+    /* the exponent as a double until it is known to be a small whole number (x may be tiny or,
+     * from a caller's sum of huge parts, infinite) */
+    if (!(x > 0) || !isfinite(x)) return 1;
+    double e = floor(log10(x));
+    double p = nd_plot_pow10((int)fmax(-300, fmin(300, e)));
     return x <= p ? p : x <= 2 * p ? 2 * p : x <= 5 * p ? 5 * p : 10 * p;
 }
 
@@ -194,8 +198,10 @@ static double nice125(double x)
  * 29.900000000000002): a tic's digits, one more. */
 static double on_grid(double x, double tic)
 {
-    int digits = tic >= 1 ? 0 : (int)ceil(-log10(tic)) + 1;
-    char text[64];
+    if (!(tic > 0) || !isfinite(x)) return x;
+    /* 17 digits are all a double has; text holds them after the 309 of DBL_MAX */
+    int digits = tic >= 1 ? 0 : (int)fmin(17, ceil(-log10(tic)) + 1);
+    char text[400];
     snprintf(text, sizeof text, "%.*f", digits, x);
     return strtod(text, NULL);
 }

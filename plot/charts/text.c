@@ -190,9 +190,8 @@ void nd_plot_put_key_panel_line(FILE *fp, const char *const *names, const char *
     for (size_t k = 0; k < n; k++)
         if (names[k] && strlen(names[k]) > longest) longest = strlen(names[k]);
     double column_px = 7.2 * (double)longest + 40 > 145 ? 7.2 * (double)longest + 40 : 145;
-    size_t entries = n + (mark_title != NULL) + (budget_title != NULL),
-           cols = (size_t)((0.97 - left) * width / column_px);
-    if (cols < 1) cols = 1;
+    double fit = (0.97 - left) * width / column_px; /* below 1 (or negative) when left is far right */
+    size_t entries = n + (mark_title != NULL) + (budget_title != NULL), cols = fit >= 1 ? (size_t)fit : 1;
     fprintf(fp,
             "# the legend, a panel of its own across the image\n"
             "set lmargin at screen %.3f\nset rmargin at screen 0.97\nset tmargin at screen %.3f\n"
