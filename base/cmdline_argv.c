@@ -87,6 +87,13 @@ static bool is_count(const char *s)
     return true;
 }
 
+/* Whether s is a count with a minus ("-1"): no option is spelled so, and after -v it is a
+ * level given wrong, which -v's own message should name (not "unknown option '-1'"). */
+static bool is_negative_count(const char *s)
+{
+    return s[0] == '-' && is_count(s + 1);
+}
+
 /* One option word spelled for getopt: a new string. */
 static char *spell_word(const struct option *options, const char *word, const char **dash_out,
                         char **name_out)
@@ -183,7 +190,7 @@ int nd_cmdline_argv_normalize(const struct option *options, const nd_cmdline_mul
                 return -1;
             }
             i = end - 1;
-        } else if (verbosity && i + 1 < argc && is_count(argv[i + 1])) {
+        } else if (verbosity && i + 1 < argc && (is_count(argv[i + 1]) || is_negative_count(argv[i + 1]))) {
             char *joined = own(a, join_words("verbosity", argv, i + 1, i + 2));
             if (!joined) {
                 nd_cmdline_argv_free(a);

@@ -19,12 +19,21 @@ static void bare_name(const char *typed, char *out, size_t size)
     out[n] = '\0';
 }
 
+/* Whether two option names are one spelling: long options take '_' and '-' alike, and the
+ * table holds them with '-' (nd_cmdline_spell) while a message quotes the flag as typed. */
+static bool same_name(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (*a != *b && !((*a == '_' || *a == '-') && (*b == '_' || *b == '-'))) return false;
+    return *a == *b;
+}
+
 /* Whether the flag named `name` exists and takes a value: a long option, or a one-letter
  * short option followed by ':' in shorts. */
 static bool needs_value(const struct option *longs, const char *shorts, const char *name)
 {
     for (const struct option *o = longs; o && o->name; o++)
-        if (strcmp(o->name, name) == 0) return o->has_arg == required_argument;
+        if (same_name(o->name, name)) return o->has_arg == required_argument;
     if (strlen(name) == 1 && name[0] != ':') {
         const char *at = strchr(shorts ? shorts : "", name[0]);
         return at && at[1] == ':';
@@ -47,7 +56,7 @@ void nd_flag_refused_message(const struct option *longs, const char *shorts, con
     const char *near = nd_text_nearest(name, names, n);
     /* A long name is suggested with two dashes, which getopt_long and getopt_long_only both
      * take; ND's one-dash names (-ar, -mem) are accepted that way too. */
-    if (near && strcmp(near, name) != 0)
+    if (near && !same_name(near, name))
         snprintf(msg, size, "unknown option '%.200s' (did you mean '--%s'?)", typed, near);
     else if (near)
         snprintf(msg, size, "unknown option '%.200s' (did you mean '--%s'? it takes no value)", typed, near);

@@ -89,13 +89,18 @@ char *nd_path_printf(const char *fmt, ...)
 
 int nd_make_dir(const char *path, nd_error *err)
 {
+    /* A file where the directory should be (-o FILE, or a file on its way) is the user's path
+     * given wrong, as --memory-csv DIR is (exit 2, outputs.c); a directory that cannot be made
+     * for any other reason (permissions, a missing parent, a full or read-only disk) is a
+     * failure while running (exit 1). */
     struct stat st;
     if (stat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode)) return ND_OK;
-        return nd_error_set(err, ND_EIO, "%s: exists and is not a directory", path);
+        return nd_error_set(err, ND_EINPUT, "%s: exists and is not a directory", path);
     }
     if (mkdir(path, 0777) != 0 && errno != EEXIST)
-        return nd_error_set(err, ND_EIO, "%s: cannot create directory: %s", path, strerror(errno));
+        return nd_error_set(err, errno == ENOTDIR ? ND_EINPUT : ND_EIO, "%s: cannot create directory: %s",
+                            path, strerror(errno));
     return ND_OK;
 }
 

@@ -25,6 +25,33 @@ nd_hint_test(hint_flag_classify 2 "unknown option '--dimz' [(]did you mean '--di
 nd_hint_test(hint_flag_none 2 "unknown option '--frobnicate'$" ${HINT_EST} --frobnicate)
 nd_hint_test(hint_flag_needs_value 2 "option '--format' needs a value"
              ${HINT_CMP} -y ${HINT_RUN} --real_csv ${HINT_ROUND} --format)
+# The underscore spellings --help and the README use, last on the line: the flag needs its value
+# (was "unknown option '--real_csv' (did you mean '--real-csv'?)", the table spelling it with '-').
+nd_hint_test(hint_flag_underscore_needs_value 2 "^nd-compare: option '--real_csv' needs a value$"
+             ${HINT_CMP} -y ${HINT_RUN} --real_csv)
+nd_hint_test(hint_flag_underscore_max_mem 2 "^nd-compare: option '--max_mem' needs a value$"
+             ${HINT_CMP} -y ${HINT_RUN} --real_csv ${HINT_ROUND} --max_mem)
+nd_hint_test(hint_flag_underscore_cache_file 2 "^nd-compare: option '--cache_file' needs a value$"
+             ${HINT_CMP} -y ${HINT_RUN} --real_csv ${HINT_ROUND} --cache_file)
+# -v takes a level from 0 to 6 (docs/cli.md): a negative one is -v's error, not "unknown option '-1'".
+nd_hint_test(hint_verbosity_negative 2 "^nd-compare: -v: '-1' is not a level from 0 to 6$"
+             ${HINT_CMP} -y ${HINT_RUN} --real_csv ${HINT_ROUND} -v -1)
+# --help says what the program does: nd-compare writes nothing without -o (docs/cli.md's -o row,
+# and its note "no -o DIR: ... are not written"), nd-classify's --csv merges columns by name
+# (docs/classify.md, "Appending"), and --optimizer lists adam, which the run key accepts and its
+# error lists (search/inputs/train_keys.c).
+nd_hint_test(hint_help_compare_outputs 0 "^DIR. without -o it writes nothing but what --report names[.]$"
+             ${HINT_CMP} --help)
+nd_hint_test(hint_help_classify_csv 0 "append the row to a round file [(]created if absent. columns are$"
+             $<TARGET_FILE:nd-classify> --help)
+nd_hint_test(hint_help_optimizer 0 "--optimizer O +adamw [(]or adam[)], sgd or muon$" ${HINT_EST} --help)
+# An output path that is a file where a directory goes (-o FILE, or a file on the way) is the
+# user's path given wrong, exit 2, as --memory-csv DIR is; it was exit 1, as a failed write.
+nd_hint_test(hint_output_dir_is_file 2 "^nd-estimate: [^ ]*README[.]md: exists and is not a directory$"
+             ${HINT_EST} -y ${HINT_RUN} -o ${PROJECT_SOURCE_DIR}/README.md)
+nd_hint_test(hint_output_dir_under_file 2 "README[.]md/x: cannot create directory: Not a directory$"
+             $<TARGET_FILE:nd-plot> memory ${PROJECT_SOURCE_DIR}/tests/data/nd-plot/memory.csv --script-only
+             -o ${PROJECT_SOURCE_DIR}/README.md/x)
 # Keys and names inside values and files.
 nd_hint_test(hint_set_key 2 "unknown setting 'seq_lenn' [(]did you mean 'seq_len'[?] known: "
              ${HINT_EST} -y ${HINT_RUN} --set seq_lenn=4096)

@@ -116,7 +116,7 @@ static const nd_cmdline_help common_help[] = {
     {ND_OPT_SCHEDULE,
      "      --schedule S         pipeline schedule: 1f1b, interleaved, zb-h1, zb-h2, zb-v, gpipe,\n"
      "                           dualpipe, dualpipev\n"},
-    {ND_OPT_OPTIMIZER, "      --optimizer O        adamw, sgd or muon\n"},
+    {ND_OPT_OPTIMIZER, "      --optimizer O        adamw (or adam), sgd or muon\n"},
     {ND_OPT_FLASH, "      --flash-attention B  true or false\n"},
     {ND_OPT_DROPOUT, "      --dropout P          dropout probability\n"},
     {ND_OPT_SWAP_OS, "  -swap_os, --swap_opt_state  optimizer states live in host memory\n"},

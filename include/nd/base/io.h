@@ -161,7 +161,8 @@ int nd_outputs_distinct(const char *const *names, const char *const *paths, int 
  * The descriptor stays open. */
 int nd_read_fd(int fd, const char *path, size_t max_bytes, char **data, size_t *len, nd_error *err);
 
-/* Creates a directory (one level) if it does not exist. ND_EIO on failure. */
+/* Creates a directory (one level) if it does not exist. ND_EINPUT when path, or a folder on its
+ * way, is a file (the caller's path is wrong: exit 2); ND_EIO when it cannot be made otherwise. */
 int nd_make_dir(const char *path, nd_error *err);
 
 /* Joins dir and name with one '/', into a new string the caller frees. */
