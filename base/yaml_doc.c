@@ -10,11 +10,34 @@
 #include "nd/base/io.h"
 #include "nd/base/text.h"
 
-static int parse_error(const yaml_parser_t *p, const char *path, nd_error *err)
+void nd_yaml_problem_at(const yaml_parser_t *p, const char *text, size_t len, size_t *line, size_t *column)
 {
-    return nd_error_set(err, ND_EINPUT, "%s:%lu:%lu: %s%s%s", path, (unsigned long)p->problem_mark.line + 1,
-                        (unsigned long)p->problem_mark.column + 1, p->problem ? p->problem : "not valid YAML",
-                        p->context ? " " : "", p->context ? p->context : "");
+    *line = p->problem_mark.line + 1;
+    *column = p->problem_mark.column + 1;
+    if (p->error != YAML_READER_ERROR || !text) return;
+    /* libyaml's reader (bad UTF-8, a control character) states only the byte offset: its
+     * mark stays at the start, which would name line 1 wherever the byte is */
+    size_t end = p->problem_offset < len ? p->problem_offset : len;
+    *line = 1;
+    *column = 1;
+    for (size_t i = 0; i < end; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c == '\n' || (c == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) {
+            ++*line;
+            *column = 1;
+        } else if ((c & 0xc0) != 0x80) {
+            ++*column; /* a character, as libyaml's columns count (not a continuation byte) */
+        }
+    }
+}
+
+static int parse_error(const yaml_parser_t *p, const char *text, size_t len, const char *path, nd_error *err)
+{
+    size_t line, column;
+    nd_yaml_problem_at(p, text, len, &line, &column);
+    return nd_error_set(err, ND_EINPUT, "%s:%zu:%zu: %s%s%s", path, line, column,
+                        p->problem ? p->problem : "not valid YAML", p->context ? " " : "",
+                        p->context ? p->context : "");
 }
 
 /* Walks the events once to bound the nesting before libyaml builds the tree. */
@@ -27,7 +50,7 @@ static int check_depth(const char *text, size_t len, const char *path, nd_error 
     for (;;) {
         yaml_event_t ev;
         if (!yaml_parser_parse(&p, &ev)) {
-            rc = parse_error(&p, path, err);
+            rc = parse_error(&p, text, len, path, err);
             break;
         }
         yaml_event_type_t t = ev.type;
@@ -156,10 +179,10 @@ static int check_merges(nd_yaml *y, nd_error *err)
 }
 
 /* libyaml loads one document at a time: a second one would be silently ignored. */
-static int check_one_document(yaml_parser_t *p, const char *path, nd_error *err)
+static int check_one_document(yaml_parser_t *p, const char *text, size_t len, const char *path, nd_error *err)
 {
     yaml_document_t next;
-    if (!yaml_parser_load(p, &next)) return parse_error(p, path, err);
+    if (!yaml_parser_load(p, &next)) return parse_error(p, text, len, path, err);
     yaml_node_t *root = yaml_document_get_root_node(&next);
     int line = root ? (int)next.start_mark.line + 1 : 0;
     yaml_document_delete(&next);
@@ -185,7 +208,7 @@ int nd_yaml_parse(nd_yaml *y, const char *text, size_t len, const char *path, nd
     }
     yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
     if (!yaml_parser_load(&p, &y->doc)) {
-        rc = parse_error(&p, path, err);
+        rc = parse_error(&p, text, len, path, err);
         yaml_parser_delete(&p);
         nd_yaml_free(y);
         return rc;
@@ -193,7 +216,7 @@ int nd_yaml_parse(nd_yaml *y, const char *text, size_t len, const char *path, nd
     y->loaded = 1;
     if (!yaml_document_get_root_node(&y->doc))
         rc = nd_error_set(err, ND_EINPUT, "%s: the file is empty", path);
-    if (!rc) rc = check_one_document(&p, path, err);
+    if (!rc) rc = check_one_document(&p, text, len, path, err);
     yaml_parser_delete(&p);
     if (!rc) rc = check_no_nul(y, err);
     if (!rc) rc = check_unique_keys(y, err);

@@ -500,8 +500,10 @@ static int list_anchors(const nd_yaml_edit *e, anchor_def **out, size_t *count, 
     for (bool done = false; !done && !rc;) {
         yaml_event_t ev;
         if (!yaml_parser_parse(&p, &ev)) {
-            rc = nd_error_set(err, ND_EINPUT, "%s:%lu: the edited text is not valid YAML: %s", e->path,
-                              (unsigned long)p.problem_mark.line + 1, p.problem ? p.problem : "?");
+            size_t line, column;
+            nd_yaml_problem_at(&p, e->text, e->len, &line, &column);
+            rc = nd_error_set(err, ND_EINPUT, "%s:%zu: the edited text is not valid YAML: %s", e->path, line,
+                              p.problem ? p.problem : "?");
             break;
         }
         const unsigned char *name = ev.type == YAML_SCALAR_EVENT           ? ev.data.scalar.anchor

@@ -37,6 +37,11 @@ int nd_yaml_load(nd_yaml *y, const char *path, nd_error *err);
 /* Parses text already in memory; path names it in messages. */
 int nd_yaml_parse(nd_yaml *y, const char *text, size_t len, const char *path, nd_error *err);
 
+/* Where libyaml's parser p (which read text, len bytes) failed: 1-based line and column
+ * (in characters). A reader error (bad UTF-8, a control character) is placed by its byte
+ * offset, since libyaml leaves its line and column at the start of the text. */
+void nd_yaml_problem_at(const yaml_parser_t *p, const char *text, size_t len, size_t *line, size_t *column);
+
 void nd_yaml_free(nd_yaml *y);
 
 /* Refuses (ND_EINPUT, naming both lines) a key of map that repeats an earlier one without
