@@ -101,6 +101,26 @@ nd_cli_test(cli_mf_hyper_legacy_vpp_roundtrip 0 "^roundtrip ok .* VPP=([2-9]|[1-
 nd_cli_test(cli_mf_hyper_edp_shard 0 "^  edp_shard_size: 8$"
             sh -c "cd \"$1\" && \"$2\" -f hyper_v2 -y \"$3\" -A A2 -d 64 -b 512 -l MB MBS -t 1 -o edp --no-plots --no-progress >/dev/null && cat edp/resolved.yaml"
             sh ${CMAKE_CURRENT_BINARY_DIR} $<TARGET_FILE:nd-search> ${MF_SAMPLES}/yaml/hyper_v2_edp/train.yaml)
+# -f hyperparallel2: a degree below 1 or not a number in the accelerate yaml is refused naming
+# that file (dp_shard_size -16 read as no FSDP, tp_size -1 as TP 1); a bad training key names
+# the --train-yaml it stands in (it named the model yaml, -y). tests/bad/run/hyper/ holds them.
+set(HP2 ${MF_SAMPLES}/hyperparallel2)
+set(HP2_BAD ${BAD}/run/hyper)
+foreach(c "acc_dp_shard_neg:8: parallelism_config.parallelism_config_dp_shard_size: '-16'"
+          "acc_dp_repl_abc:7: parallelism_config.parallelism_config_dp_replicate_size: 'abc'"
+          "acc_tp_neg:9: parallelism_config.parallelism_config_tp_size: '-1'")
+  string(REGEX REPLACE ":.*" "" f "${c}")
+  string(REGEX REPLACE "^([a-z_]+):" "\\1.yaml:" at "${c}")
+  nd_cli_test(cli_mf_hp2_${f} 2 "hyper/${at} is not a whole number in \\[1, 16777216\\]"
+              ${EST} -y ${HP2}/model.yaml --train-yaml ${HP2}/train.yaml --accelerate-yaml ${HP2_BAD}/${f}.yaml
+              -A A2 -d 32)
+endforeach()
+nd_cli_test(cli_mf_hp2_train_file_named 2 "hyper/train_seq_abc.yaml:4: dataset.data_transform.max_seq_len: seq_len: 'abc'"
+            ${EST} -y ${HP2}/model.yaml --train-yaml ${HP2_BAD}/train_seq_abc.yaml --accelerate-yaml ${HP2}/accelerate.yaml
+            -A A2 -d 32)
+nd_cli_test(cli_mf_hp2_train_gbs_file_named 2 "hyper/train_gbs_neg.yaml:6: training.global_batch_size: global_batch: '-256'"
+            ${EST} -y ${HP2}/model.yaml --train-yaml ${HP2_BAD}/train_gbs_neg.yaml --accelerate-yaml ${HP2}/accelerate.yaml
+            -A A2 -d 32)
 
 # micro_batch_interleave_num multiplies the batch per micro-batch (base_trainer.py): 1 x 2 = 2
 # sequences, so 32 x 144 x 2 = 9216 a step; written back so the choice's MBS reads back.

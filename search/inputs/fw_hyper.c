@@ -28,7 +28,11 @@ typedef struct hy {
     nd_yaml y[DOCS];
     bool loaded[DOCS];
     const char *path[DOCS];
+    const char *at; /* the file the last key found was read from */
 } hy;
+
+/* The largest degree or size nd reads from these files (as the run file's devices). */
+#define HY_DEGREE_MAX (1 << 24)
 
 /* A scalar in the first of the docs listed (in order) that has it; *path names the file. */
 static const char *text_in(hy *h, const int *docs, int n, const char *dotted, int *line, const char **path)
@@ -39,6 +43,7 @@ static const char *text_in(hy *h, const int *docs, int n, const char *dotted, in
         const char *t = fw_yaml_text(&h->y[d], dotted, line);
         if (t) {
             if (path) *path = h->path[d];
+            h->at = h->path[d];
             return t;
         }
     }
@@ -62,13 +67,19 @@ static const char *degree_text(hy *h, const char *k, int *line)
     return text_in(h, for_degrees, 3, k, line, NULL);
 }
 
-/* The file a degree key was read from (the accelerate, train or model yaml), for messages. */
-static const char *degree_path(hy *h, const char *k)
+/* The reader, naming in its messages the file path (a key's: the model, train or accelerate
+ * yaml), so that an error points at the file the key stands in. */
+static fw_reader in_file(const hy *h, const char *path)
 {
-    const char *path = h->r->path;
-    int line;
-    text_in(h, for_degrees, 3, k, &line, &path);
-    return path;
+    fw_reader w = *h->r;
+    if (path) w.path = path;
+    return w;
+}
+
+/* The reader naming the file the last key found was read from. */
+static fw_reader found_in(const hy *h)
+{
+    return in_file(h, h->at);
 }
 
 /* The first of several spellings that is stated. */
@@ -134,8 +145,9 @@ static int read_model(hy *h)
     int rc;
     if (ckpt) {
         char dir[1024], cfg[1100];
+        const char *at = h->at; /* the yaml stating the key, for the message */
         if ((rc = nd_checkpoint_find(ckpt, where, dir, sizeof dir, r->err)))
-            return nd_error_prefix(r->err, "%s:%d: model.pretrained_model_name_or_path", where, line);
+            return nd_error_prefix(r->err, "%s:%d: model.pretrained_model_name_or_path", at, line);
         snprintf(cfg, sizeof cfg, "%s/config.json", dir);
         if ((rc = nd_model_read_hf_file(&r->run->model, cfg, false, r->err))) return rc;
         const char *slash = strrchr(ckpt, '/');
@@ -143,10 +155,12 @@ static int read_model(hy *h)
         nd_text_copy(r->run->checkpoint, cfg, sizeof r->run->checkpoint); /* for -V */
     } else {
         /* a standalone spec: model.config_overrides (or model.name's family) alone */
-        const char *name = model_text(h, "model.name", &line);
+        line = 0;
+        const char *name = model_text(h, "model.name", &line), *at = name ? h->at : where;
         nd_text_copy(r->run->model.name, name ? name : "model", sizeof r->run->model.name);
         const char *type = model_text(h, "model.config_overrides.model_type", &line);
-        if ((rc = fw_model_family(r, type ? type : name, line))) return rc;
+        fw_reader w = in_file(h, type ? h->at : at);
+        if ((rc = fw_model_family(&w, type ? type : name, line))) return rc;
         if (!node_in(h, DOC_MODEL, "model.config_overrides") &&
             !node_in(h, DOC_TRAIN, "model.config_overrides"))
             return nd_error_set(r->err, ND_EINPUT,
@@ -174,13 +188,14 @@ static bool off_word(const char *v)
 
 static int read_training(hy *h)
 {
-    fw_reader *r = h->r;
+    fw_reader *r = h->r, w;
     int line, rc = ND_OK;
     const char *which = "", *v;
     static const char *const seq_keys[] = {"dataset.data_transform.max_seq_len",
                                            "dataset.data_config.seq_length", "data.max_seq_len", NULL};
     if ((v = first_of(h, train_text, seq_keys, &which, &line))) {
-        rc = fw_train(r, "seq_len", v, line, which);
+        w = found_in(h);
+        rc = fw_train(&w, "seq_len", v, line, which);
     } else if (r->run->model.context_length > 0) {
         char ctx[32];
         snprintf(ctx, sizeof ctx, "%lld", (long long)r->run->model.context_length);
@@ -194,77 +209,166 @@ static int read_training(hy *h)
     }
     static const char *const dtypes[] = {"fsdp_config.mix_precision.param_dtype", "model_init_dtype",
                                          "model.torch_dtype", "model.param_init_type", NULL};
-    const char *param = first_of(h, train_text, dtypes, &which, &line);
-    const char *compute = train_text(h, "model.torch_dtype", &line);
-    if (!compute) compute = train_text(h, "model.compute_dtype", &line);
-    if (!compute) compute = train_text(h, "mixed_precision", &line); /* accelerate: bf16, fp16, no */
+    int param_line = 0;
+    const char *param = first_of(h, train_text, dtypes, &which, &param_line), *param_at = h->at;
+    const char *param_key = which;
+    static const char *const compute_keys[] = {"model.torch_dtype", "model.compute_dtype",
+                                               "mixed_precision", /* accelerate: bf16, fp16, no */
+                                               NULL};
+    line = 0;
+    const char *compute = first_of(h, train_text, compute_keys, &which, &line);
+    w = compute ? found_in(h) : *r;
     if (!rc)
-        rc = fw_train(r, "precision", compute && fw_precision_of(compute) ? fw_precision_of(compute) : "bf16",
-                      line, "model.torch_dtype");
+        rc =
+            fw_train(&w, "precision", compute && fw_precision_of(compute) ? fw_precision_of(compute) : "bf16",
+                     line, compute ? which : "model.torch_dtype");
+    w = in_file(h, param_at);
     if (!rc && param && fw_precision_of(param) && !strcmp(fw_precision_of(param), "fp32"))
-        rc = fw_train(r, "master_weights", "true", line, which);
+        rc = fw_train(&w, "master_weights", "true", param_line, param_key);
     static const char *const clip_keys[] = {"training.max_grad_norm", "optimizer.max_grad_norm",
                                             "train.max_grad_norm", NULL};
     if (!rc && (v = first_of(h, train_text, clip_keys, &which, &line))) {
         double clip = 0;
         nd_parse_double(v, &clip);
-        rc = fw_train(r, "grad_clip", clip > 0 ? "true" : "false", line, which);
+        w = found_in(h);
+        rc = fw_train(&w, "grad_clip", clip > 0 ? "true" : "false", line, which);
     }
     static const char *const opt_keys[] = {"optimizer._target_", "optimizer.type", "train.optimizer.type",
                                            NULL};
     if (!rc && (v = first_of(h, train_text, opt_keys, &which, &line))) {
         const char *o = strstr(v, "uon") ? "muon" : strstr(v, "SGD") || strstr(v, "sgd") ? "sgd" : "adamw";
-        rc = fw_train(r, "optimizer", o, line, which);
+        w = found_in(h);
+        rc = fw_train(&w, "optimizer", o, line, which);
     }
     static const char *const ac_keys[] = {"activation_checkpoint.mode",
                                           "train.gradient_checkpointing.activation_checkpoint", NULL};
-    if (!rc && (v = first_of(h, train_text, ac_keys, &which, &line)))
-        rc = fw_train(r, "recompute", off_word(v) ? "off" : v, line, which);
-    if (!rc && !v && fw_true(degree_text(h, "fsdp_config.fsdp_activation_checkpointing", &line)))
-        rc = fw_train(r, "recompute", "full", line, "fsdp_config.fsdp_activation_checkpointing");
+    if (!rc && (v = first_of(h, train_text, ac_keys, &which, &line))) {
+        w = found_in(h);
+        rc = fw_train(&w, "recompute", off_word(v) ? "off" : v, line, which);
+    }
+    if (!rc && !v && fw_true(degree_text(h, "fsdp_config.fsdp_activation_checkpointing", &line))) {
+        w = found_in(h);
+        rc = fw_train(&w, "recompute", "full", line, "fsdp_config.fsdp_activation_checkpointing");
+    }
     if (!rc && (v = train_text(h, "context.max_device_memory", &line)) &&
         nd_run_set(r->run, "memory_budget", v, r->err)) {
-        rc = nd_error_prefix(r->err, "context.max_device_memory");
+        rc = nd_error_prefix(r->err, "%s:%d: context.max_device_memory", h->at, line);
         r->err->code = ND_EINPUT;
     }
     if (!rc) rc = fw_train(r, "framework", "fsdp", 0, "");
     return rc;
 }
 
-static int degree(hy *h, const char *const *keys, const char *dim)
+/* A degree or size (keys: its spellings, the first stated wins): a whole number in [1,
+ * HY_DEGREE_MAX]. 0, -1 or a word is refused naming the file and line: neither HyperParallel
+ * nor Accelerate gives these keys a sentinel (optimizer_weight_shard_size's -1 is read
+ * apart), and dropping one would price another strategy than the file's (dp_shard_size: -64
+ * read as no FSDP). *n is left as it is when no spelling is stated; *key then has which NULL. */
+typedef struct hy_key {
+    const char *which, *path;
+    int line;
+} hy_key;
+
+static int whole(hy *h, const char *(*get)(hy *, const char *, int *), const char *const *keys, int64_t *n,
+                 hy_key *key)
 {
+    *key = (hy_key){NULL, h->r->path, 0};
     const char *which = "";
-    int line = 0;
-    const char *v = first_of(h, degree_text, keys, &which, &line);
-    int64_t n;
-    if (!v || nd_parse_int64(v, -1, 1 << 24, &n))
-        return v ? nd_error_set(h->r->err, ND_EINPUT, "%s:%d: %s: '%s' is not a whole number",
-                                degree_path(h, which), line, which, v)
-                 : ND_OK;
-    return n >= 1 ? fw_degree(h->r, dim, n, line, which) : ND_OK;
+    const char *v = first_of(h, get, keys, &which, &key->line);
+    if (!v) return ND_OK;
+    key->which = which;
+    key->path = h->at;
+    if (!nd_parse_int64(v, 1, HY_DEGREE_MAX, n)) return ND_OK;
+    return nd_error_set(h->r->err, ND_EINPUT, "%s:%d: %s: '%s' is not a whole number in [1, %d]", key->path,
+                        key->line, which, v, HY_DEGREE_MAX);
 }
 
-/* Hugging Face Accelerate's FSDP or DeepSpeed sharding: the ZeRO level it is. */
-static int accelerate_zero(hy *h)
+static int degree(hy *h, const char *const *keys, const char *dim)
+{
+    int64_t n = 0;
+    hy_key k;
+    int rc = whole(h, degree_text, keys, &n, &k);
+    if (rc || !k.which) return rc;
+    fw_reader w = in_file(h, k.path);
+    return fw_degree(&w, dim, n, k.line, k.which);
+}
+
+/* Hugging Face Accelerate's FSDP or DeepSpeed sharding: the ZeRO level it is (*zero -1: the
+ * file states no distributed_type). */
+static int accelerate_zero(hy *h, int *zero)
 {
     int line;
+    *zero = -1;
     const char *type = degree_text(h, "distributed_type", &line);
-    if (!type) return -1;
+    if (!type) return ND_OK;
+    *zero = 0;
     if (!strcmp(type, "DEEPSPEED")) {
         const char *z = degree_text(h, "deepspeed_config.zero_stage", &line);
-        return z ? atoi(z) : 0;
+        int64_t stage = 0;
+        if (z && nd_parse_int64(z, 0, 3, &stage))
+            return nd_error_set(h->r->err, ND_EINPUT,
+                                "%s:%d: deepspeed_config.zero_stage: '%s' is not a ZeRO stage 0, 1, 2 or 3",
+                                h->at, line, z);
+        *zero = (int)stage;
+        return ND_OK;
     }
-    if (strcmp(type, "FSDP")) return 0;
+    if (strcmp(type, "FSDP")) return ND_OK;
     const char *st = degree_text(h, "fsdp_config.fsdp_sharding_strategy", &line);
-    if (!st) return 3;
-    if (strstr(st, "GRAD_OP") || !strcmp(st, "2") || strstr(st, "ZERO2") || !strcmp(st, "5")) return 2;
-    if (strstr(st, "NO_SHARD") || !strcmp(st, "3")) return 0;
-    return 3;
+    *zero = 3;
+    if (!st) return ND_OK;
+    if (strstr(st, "GRAD_OP") || !strcmp(st, "2") || strstr(st, "ZERO2") || !strcmp(st, "5")) *zero = 2;
+    if (strstr(st, "NO_SHARD") || !strcmp(st, "3")) *zero = 0;
+    return ND_OK;
+}
+
+/* The devices the files state: context.device_num, else accelerate's num_processes (*n 0:
+ * neither); TP x PP x CP must divide them. */
+static int read_devices(hy *h, int64_t *n)
+{
+    static const char *const device_num[] = {"context.device_num", NULL};
+    static const char *const processes[] = {"num_processes", NULL};
+    hy_key k;
+    nd_strategy *s = &h->r->run->strategy;
+    *n = 0;
+    int rc = whole(h, train_text, device_num, n, &k);
+    if (!rc && !k.which) rc = whole(h, degree_text, processes, n, &k);
+    if (rc || !k.which) return rc;
+    int64_t model = s->tp * s->pp * s->cp;
+    if (*n % model)
+        return nd_error_set(h->r->err, ND_EINPUT, "%s:%d: %s=%lld is not divisible by TP x PP x CP = %lld",
+                            k.path, k.line, k.which, (long long)*n, (long long)model);
+    return ND_OK;
+}
+
+/* MindSpore's optimizer parallel (ND's hyper samples): enable_parallel_optimizer shards the
+ * optimizer (ZeRO-1) over optimizer_weight_shard_size ranks (-1, MindSpore's default, or
+ * absent: all of DP x CP) */
+static int read_optimizer_shard(hy *h)
+{
+    static const char *const opt_on[] = {"train.accelerator.enable_parallel_optimizer",
+                                         "accelerator.enable_parallel_optimizer", NULL};
+    static const char *const opt_size[] = {"train.accelerator.optimizer_weight_shard_size",
+                                           "accelerator.optimizer_weight_shard_size", NULL};
+    fw_reader *r = h->r;
+    nd_strategy *s = &r->run->strategy;
+    const char *which = "", *v;
+    int line = 0;
+    if (!fw_true(first_of(h, degree_text, opt_on, &which, &line)) || s->op > 1) return ND_OK;
+    int64_t all = s->dp * s->cp, op = all;
+    if ((v = first_of(h, degree_text, opt_size, &which, &line)) &&
+        (nd_parse_int64(v, -1, HY_DEGREE_MAX, &op) || op == 0))
+        return nd_error_set(r->err, ND_EINPUT, "%s:%d: %s: '%s' is not -1 (all) or a whole number in [1, %d]",
+                            h->at, line, which, v, HY_DEGREE_MAX);
+    fw_reader w = found_in(h);        /* the size's file, else the switch's */
+    if (op < 1 || op > all) op = all; /* -1: all */
+    int rc = op > 1 ? fw_degree(&w, "OP", op, line, which) : ND_OK;
+    if (!rc && op > 1) rc = fw_degree(&w, "ZERO", 1, line, which);
+    return rc;
 }
 
 static int read_strategy(hy *h)
 {
-    fw_reader *r = h->r;
+    fw_reader *r = h->r, w;
     static const char *const tp[] = {"accelerator.tp_size",
                                      "accelerator.tp_degree",
                                      "train.accelerator.tp_degree",
@@ -303,14 +407,20 @@ static int read_strategy(hy *h)
                                      "train.accelerator.sequence_parallel",
                                      "megatron_lm_config.megatron_lm_sequence_parallelism",
                                      NULL};
-    if (!rc && (v = first_of(h, degree_text, sp, &which, &line)))
-        rc = fw_strategy(r, "SP", fw_true(v) ? "1" : "0", line, which);
-    if (!rc && (v = degree_text(h, "accelerator.context_parallel_algo", &line)))
-        rc = fw_train(r, "cp_comm", strstr(v, "ulysses") ? "a2a" : "ring", line,
+    if (!rc && (v = first_of(h, degree_text, sp, &which, &line))) {
+        w = found_in(h);
+        rc = fw_strategy(&w, "SP", fw_true(v) ? "1" : "0", line, which);
+    }
+    if (!rc && (v = degree_text(h, "accelerator.context_parallel_algo", &line))) {
+        w = found_in(h);
+        rc = fw_train(&w, "cp_comm", strstr(v, "ulysses") ? "a2a" : "ring", line,
                       "accelerator.context_parallel_algo");
+    }
     static const char *const gbs[] = {"training.global_batch_size", "train.global_batch_size", NULL};
-    if (!rc && (v = first_of(h, train_text, gbs, &which, &line)))
-        rc = fw_train(r, "global_batch", v, line, which);
+    if (!rc && (v = first_of(h, train_text, gbs, &which, &line))) {
+        w = found_in(h);
+        rc = fw_train(&w, "global_batch", v, line, which);
+    }
     /* DP = replicate x shard; the FSDP shard is the optimizer's (OP), over DP x CP */
     static const char *const shard[] = {"fsdp_config.dp_shard_size", "accelerator.dp_shard",
                                         "train.accelerator.dp_shard",
@@ -318,47 +428,34 @@ static int read_strategy(hy *h)
     static const char *const repl[] = {"accelerator.dp_replicate", "train.accelerator.dp_replicate",
                                        "parallelism_config.parallelism_config_dp_replicate_size", NULL};
     int64_t dp_shard = 1, dp_replicate = 1, devices = 0;
-    bool has_repl = false;
-    if ((v = first_of(h, degree_text, shard, &which, &line))) nd_parse_int64(v, 1, 1 << 24, &dp_shard);
-    if ((v = first_of(h, degree_text, repl, &which, &line)))
-        has_repl = !nd_parse_int64(v, 1, 1 << 24, &dp_replicate);
-    if ((v = train_text(h, "context.device_num", &line))) nd_parse_int64(v, 1, 1 << 24, &devices);
-    if (!devices && (v = degree_text(h, "num_processes", &line))) nd_parse_int64(v, 1, 1 << 24, &devices);
+    hy_key shard_key = {NULL, r->path, 0}, repl_key = {NULL, r->path, 0};
+    int zero = -1;
+    if (!rc) rc = whole(h, degree_text, shard, &dp_shard, &shard_key);
+    if (!rc) rc = whole(h, degree_text, repl, &dp_replicate, &repl_key);
+    if (!rc) rc = read_devices(h, &devices);
+    if (!rc) rc = accelerate_zero(h, &zero);
+    if (rc) return rc;
     nd_strategy *s = &r->run->strategy;
-    int zero = accelerate_zero(h);
-    if (!rc) rc = fw_degree(r, "DP", dp_replicate * dp_shard, line, "fsdp_config.dp_shard_size");
+    /* the DP the file states stands at its shard size, else at its replicas */
+    hy_key dp_key = shard_key.which ? shard_key : repl_key;
+    w = in_file(h, dp_key.path);
+    rc = fw_degree(&w, "DP", dp_replicate * dp_shard, dp_key.line,
+                   dp_key.which ? dp_key.which : "fsdp_config.dp_shard_size");
     if (!rc && devices) {
-        int64_t model = s->tp * s->pp * s->cp;
-        if (devices % model)
-            return nd_error_set(r->err, ND_EINPUT,
-                                "%s:%d: context.device_num=%lld is not divisible by TP x PP x CP = %lld",
-                                r->path, line, (long long)devices, (long long)model);
-        s->dp = devices / model;
+        s->dp = devices / (s->tp * s->pp * s->cp);
         r->run->devices = devices;
     }
     /* ND: -d is needed for an AutoModels train.yaml, which states no world size */
-    r->run->derive_dp = !devices && !has_repl;
+    r->run->derive_dp = !devices && !repl_key.which;
     if (zero < 0) zero = dp_shard > 1 ? 3 : 0;               /* HyperParallel's FSDP */
     if (!rc && zero == 1 && dp_shard <= 1) dp_shard = s->dp; /* DeepSpeed ZeRO shards over every rank */
+    w = in_file(h, shard_key.path);
+    const char *op_key = shard_key.which ? shard_key.which : "fsdp_config.dp_shard_size";
     if (!rc && dp_shard > 1 && zero > 0) {
-        rc = fw_degree(r, "OP", dp_shard, line, "fsdp_config.dp_shard_size");
-        if (!rc) rc = fw_degree(r, "ZERO", zero, line, "fsdp_config.dp_shard_size");
+        rc = fw_degree(&w, "OP", dp_shard, shard_key.line, op_key);
+        if (!rc) rc = fw_degree(&w, "ZERO", zero, shard_key.line, op_key);
     }
-    /* MindSpore's optimizer parallel (ND's hyper samples): enable_parallel_optimizer shards the
-     * optimizer (ZeRO-1) over optimizer_weight_shard_size ranks, else all of DP x CP */
-    static const char *const opt_on[] = {"train.accelerator.enable_parallel_optimizer",
-                                         "accelerator.enable_parallel_optimizer", NULL};
-    static const char *const opt_size[] = {"train.accelerator.optimizer_weight_shard_size",
-                                           "accelerator.optimizer_weight_shard_size", NULL};
-    if (!rc && fw_true(first_of(h, degree_text, opt_on, &which, &line)) && s->op <= 1) {
-        int64_t all = s->dp * s->cp, op = all;
-        if ((v = first_of(h, degree_text, opt_size, &which, &line)) && nd_parse_int64(v, -1, 1 << 24, &op))
-            return nd_error_set(r->err, ND_EINPUT, "%s:%d: %s: '%s' is not a whole number",
-                                degree_path(h, which), line, which, v);
-        if (op < 1 || op > all) op = all; /* -1: all */
-        if (op > 1) rc = fw_degree(r, "OP", op, line, which);
-        if (!rc && op > 1) rc = fw_degree(r, "ZERO", 1, line, which);
-    }
+    if (!rc) rc = read_optimizer_shard(h);
     r->run->derive_mb = !first_of(h, degree_text, mb, &which, &line);
     return rc;
 }
