@@ -240,6 +240,19 @@ static void refuses_bad_files(void **state)
          "{\"tflops\": 2250, \"efficient_factor\": 0.5, \"accurate_efficient_factor\": "
          "{\"b=1, m=2, k=2, n=2, layout=XY\": 0.5}}}}}",
          "has a layout other than TN, NN or NT"},
+        /* a batch that is no whole number was read as 1: refused as m= is */
+        {"{\"sys_name\": \"b200_x\", \"num_per_node\": 8, \"accelerator\": {\"op\": {\"matmul\": "
+         "{\"tflops\": 2250, \"efficient_factor\": 0.5, \"accurate_efficient_factor\": "
+         "{\"b=abc, m=2, k=2, n=2, layout=TN\": 0.5}}}}}",
+         "'b=abc, m=2, k=2, n=2, layout=TN' has a batch b= that is not a whole number"},
+        {"{\"sys_name\": \"b200_x\", \"num_per_node\": 8, \"accelerator\": {\"op\": {\"matmul\": "
+         "{\"tflops\": 2250, \"efficient_factor\": 0.5, \"accurate_efficient_factor\": "
+         "{\"b=0, m=2, k=2, n=2, layout=TN\": 0.5}}}}}",
+         "'b=0, m=2, k=2, n=2, layout=TN' has a batch b= that is not a whole number"},
+        {"{\"sys_name\": \"b200_x\", \"num_per_node\": 8, \"accelerator\": {\"op\": {\"matmul\": "
+         "{\"tflops\": 2250, \"efficient_factor\": 0.5, \"accurate_efficient_factor\": "
+         "{\"b=1e400, m=2, k=2, n=2, layout=TN\": 0.5}}}}}",
+         "'b=1e400, m=2, k=2, n=2, layout=TN' has a batch b= that is not a whole number"},
         {"{\"sys_name\": \"zz9\", \"num_per_node\": 8, \"accelerator\": {\"op\": {\"matmul\": "
          "{\"tflops\": 7, \"efficient_factor\": 0.5}}}}",
          "names no known chip"},

@@ -81,21 +81,28 @@ static const cJSON *object(const reader *r, const cJSON *obj, const char *where,
     return v;
 }
 
-/* "b=1, m=4096, k=8192, layout=TN, ..." : the value of `name`, copied into out. */
-static bool key_field(const char *key, const char *name, char *out, size_t size)
+/* "b=1, m=4096, k=8192, layout=TN, ..." : where the value of `name` starts, or NULL. */
+static const char *key_value(const char *key, const char *name)
 {
     size_t n = strlen(name);
     for (const char *p = key; (p = strstr(p, name)) != NULL; p += n) {
         bool starts = p == key || p[-1] == ' ' || p[-1] == ',';
-        if (!starts || p[n] != '=') continue;
-        const char *v = p + n + 1, *end = strchr(v, ',');
-        size_t len = end ? (size_t)(end - v) : strlen(v);
-        if (len >= size) return false;
-        memcpy(out, v, len);
-        out[len] = '\0';
-        return true;
+        if (starts && p[n] == '=') return p + n + 1;
     }
-    return false;
+    return NULL;
+}
+
+/* The value of `name`, copied into out (false: absent, or longer than out holds). */
+static bool key_field(const char *key, const char *name, char *out, size_t size)
+{
+    const char *v = key_value(key, name);
+    if (!v) return false;
+    const char *end = strchr(v, ',');
+    size_t len = end ? (size_t)(end - v) : strlen(v);
+    if (len >= size) return false;
+    memcpy(out, v, len);
+    out[len] = '\0';
+    return true;
 }
 
 static bool key_number(const char *key, const char *name, double *out)
@@ -148,7 +155,9 @@ static int read_gemm(const reader *r, const cJSON *table, nd_gemm_precision prec
             !key_number(e->string, "k", &k) || !key_field(e->string, "layout", layout, sizeof layout))
             return bad(r, "matmul.accurate_efficient_factor", e->string,
                        "is not a GEMM key (b=, m=, k=, n=, layout=TN|NN|NT, ...)");
-        key_number(e->string, "b", &b);
+        if (key_value(e->string, "b") && !key_number(e->string, "b", &b))
+            return bad(r, "matmul.accurate_efficient_factor", e->string,
+                       "has a batch b= that is not a whole number in [1, 2^40] (absent: 1)");
         key_field(e->string, "out_dtype", out_dtype, sizeof out_dtype);
         int rc = efficiency_of(r, e, "matmul.accurate_efficient_factor", &eff);
         if (rc) return rc;
@@ -196,7 +205,7 @@ static int read_grouped(const reader *r, const cJSON *table, nd_gemm_precision p
     const cJSON *e;
     cJSON_ArrayForEach(e, table)
     {
-        double g, m, n, k, eff;
+        double g, m, n, k, eff = 0;
         char stage[32];
         if (!key_number(e->string, "ng", &g) || !key_number(e->string, "M", &m) ||
             !key_number(e->string, "N", &n) || !key_number(e->string, "K", &k) ||
@@ -230,7 +239,7 @@ static int read_attention(const reader *r, const cJSON *table, bool backward, nd
     const cJSON *e;
     cJSON_ArrayForEach(e, table)
     {
-        double b, s, h, kvh, dqk, dv, eff;
+        double b, s, h, kvh, dqk, dv, eff = 0;
         char contiguous[8] = "True";
         if (!key_number(e->string, "batch", &b) || !key_number(e->string, "seq_len", &s) ||
             !key_number(e->string, "head_num", &h) || !key_number(e->string, "kv_head_num", &kvh) ||
