@@ -20,6 +20,15 @@ nd_cli_test(cli_estimate_bad_flag 2 "unknown option '--frobnicate'" ${EST} --fro
 nd_cli_test(cli_estimate_missing_run 2 "nope.yaml: cannot open" ${EST} -y nope.yaml -A A3)
 nd_cli_test(cli_estimate_no_run 2 "-y RUN is required" ${EST} -A A3)
 nd_cli_test(cli_estimate_unknown_device 2 "-A Z9: unknown device \\(known: V100, A100, A100-40GB, H100" ${EST} -y ${LLAMA} -A Z9)
+# The device a run file names is reported at its line and key, not as a flag never given
+nd_cli_test(cli_estimate_unknown_device_file 2 "run/device_unknown.yaml:9: cluster.device: unknown device 'ZZ' \\(known: V100, "
+            ${EST} -y ${BAD}/run/device_unknown.yaml)
+nd_cli_test(cli_search_unknown_device_file 2 "run/device_unknown.yaml:9: cluster.device: unknown device 'ZZ'"
+            $<TARGET_FILE:nd-search> -y ${BAD}/run/device_unknown.yaml -t 1 --no-progress)
+nd_cli_test(cli_estimate_unknown_device_flag_wins 2 "^nd-estimate: -A Z9: unknown device"
+            ${EST} -y ${BAD}/run/device_unknown.yaml -A Z9)
+nd_cli_test(cli_estimate_no_strategy_file 2 "run/no_strategy.yaml: no strategy: give --strategy"
+            ${EST} -y ${BAD}/run/no_strategy.yaml)
 nd_cli_test(cli_estimate_bad_strategy 2 "--strategy: strategy key 'XP' is unknown" ${EST} -y ${LLAMA}
             --strategy "XP=2")
 nd_cli_test(cli_estimate_impossible 2 "MP=3: the 32 attention heads" ${EST} -y ${LLAMA} -d 48

@@ -177,6 +177,7 @@ static int load_cluster(nd_run *run, nd_yaml *y, yaml_node_t *map, nd_error *err
             err->code = ND_EINPUT;
             return nd_error_prefix(err, "%s", where);
         }
+        if (!strcmp(key, "device")) run->device_line = nd_yaml_line(kn); /* an unknown name names it */
     }
     return rc;
 }
@@ -354,6 +355,7 @@ int nd_run_set(nd_run *run, const char *key, const char *value, nd_error *err)
                                 "printable UTF-8",
                                 value);
         nd_text_copy(run->device, value, sizeof run->device);
+        run->device_line = 0; /* a flag's, until the run file's reader says otherwise */
         return ND_OK;
     }
     if (!strcmp(key, "devices")) {

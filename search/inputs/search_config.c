@@ -192,6 +192,7 @@ static int read_cluster(nd_yaml *y, yaml_node_t *map, nd_search_config_file *f, 
     if (!rc && type && (nd_text_name_chars(type) < 0 || strlen(type) >= sizeof f->device))
         rc = where_error(y, type_node, err, "device_type: '%s' is not a device name", type);
     if (type) nd_text_copy(f->device, type, sizeof f->device);
+    if (type) f->device_line = nd_yaml_line(type_node);
     if (mem_gb > 0) f->memory_mib = mem_gb * ND_MIB_PER_GIB;
     return rc;
 }

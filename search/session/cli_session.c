@@ -148,6 +148,7 @@ static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_
     if (note[0] && run->n_notes < ND_RUN_MAX_NOTES)
         nd_text_copy(run->notes[run->n_notes++], note, sizeof note);
     if (c->device) nd_text_copy(run->device, c->device, sizeof run->device);
+    if (c->device) run->device_line = 0; /* -A's, or the search config's */
 
     if ((rc = nd_device_table_builtin(table, err))) return rc;
     if (run->device_file[0] && (rc = nd_device_table_load(table, run->device_file, err))) return rc;
@@ -171,8 +172,15 @@ static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_
         char names[512];
         nd_device_table_names(table, names, sizeof names);
         char hint_buf[ND_TEXT_HINT_MAX];
-        return nd_error_set(err, ND_EUSAGE, "-A %s: unknown device (%sknown: %s)", run->device,
-                            nd_text_hint(run->device, names, hint_buf), names);
+        const char *hint = nd_text_hint(run->device, names, hint_buf);
+        if (file && c->device == file->device) /* search_config_defaults: not the flag's */
+            return nd_error_set(err, ND_EINPUT,
+                                "%s:%d: cluster.device_type: unknown device '%s' (%sknown: %s)", file->path,
+                                file->device_line, run->device, hint, names);
+        if (run->device_line > 0)
+            return nd_error_set(err, ND_EINPUT, "%s:%d: cluster.device: unknown device '%s' (%sknown: %s)",
+                                run->source, run->device_line, run->device, hint, names);
+        return nd_error_set(err, ND_EUSAGE, "-A %s: unknown device (%sknown: %s)", run->device, hint, names);
     }
     if (run->train.fp8 && (*device)->fp8_tflops <= 0)
         return nd_error_set(err, ND_EUSAGE, "fp8: device %s has no FP8 tensor cores (fp8_tflops is 0)",

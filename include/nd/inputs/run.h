@@ -54,6 +54,7 @@ typedef struct nd_run {
     nd_model model;
     nd_train train;
     char device[128];         /* cluster.device, "" when not stated */
+    int device_line;          /* cluster.device's line in source, 0 = not stated there (-A, --set) */
     char device_file[4096];   /* cluster.device_file, "" when not stated (PATH_MAX) */
     int64_t devices;          /* cluster.devices, 0 when not stated */
     double memory_budget_mib; /* cluster.memory_budget, 0 = the device's capacity */

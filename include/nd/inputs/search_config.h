@@ -26,6 +26,7 @@ typedef struct nd_search_config_file {
     size_t n_list[ND_DIMS_SEARCHED];
     bool declared[ND_DIMS_SEARCHED];
     char device[128];
+    int device_line;        /* cluster.device_type's line, 0 when not stated */
     int64_t num_nodes;      /* cluster.num_nodes, 0 when not stated */
     int64_t cards_per_node; /* cluster.cards_per_node, 0 = the device's node size */
     int64_t global_batch;   /* constraint.global_batch_size */
