@@ -169,8 +169,27 @@ nd_classify_cli(classify_cli_sweep_report 0 "b_from_trace +MP=2 DP=2 +1.000 +0.4
   --sweep ${ND_CLASSIFY_DATA}/sweep)
 nd_classify_cli(classify_cli_sweep_no_runs 2 "classify/rank2.pt.trace.json: cannot open the directory"
   --sweep ${ND_CLASSIFY_DATA}/rank2.pt.trace.json)
-nd_classify_cli(classify_cli_sweep_bad_strategy 2 "bad_strategy/run/strategy.txt: --dims: unknown dimension 'XP'"
+nd_classify_cli(classify_cli_sweep_bad_strategy 2 "bad_strategy/run/strategy.txt:1: --dims: unknown dimension 'XP'"
   --sweep ${ND_CLASSIFY_BAD}/bad_strategy)
+# A round named as --csv that is also an input (the trace itself, a log) is refused as such
+# (it was read as a broken CSV) and left byte for byte as it was.
+nd_classify_sh(classify_cli_csv_is_input 2
+  "^unchanged: nd-classify: .*in_out.json: is also an input of this run. an output must not replace it"
+  "cp ${ND_CLASSIFY_DATA}/rank2.pt.trace.json $OUT/in_out.json && $ND $OUT/in_out.json --dims DP=2 --csv $OUT/in_out.json 2>$OUT/in_out.err; s=$?; cmp -s ${ND_CLASSIFY_DATA}/rank2.pt.trace.json $OUT/in_out.json && printf 'unchanged: %s\\n' \"$(cat $OUT/in_out.err)\"; exit $s")
+nd_classify_sh(classify_cli_log_csv_is_input 2
+  "^unchanged: nd-classify: .*in_out.log: is also an input of this run"
+  "cp ${PROJECT_SOURCE_DIR}/samples/logs/megatron-lm-llama3-8b-tp2.log $OUT/in_out.log && $ND --log $OUT/in_out.log --csv $OUT/in_out.log 2>$OUT/in_out_log.err; s=$?; cmp -s ${PROJECT_SOURCE_DIR}/samples/logs/megatron-lm-llama3-8b-tp2.log $OUT/in_out.log && printf 'unchanged: %s\\n' \"$(cat $OUT/in_out_log.err)\"; exit $s")
+# Flags a mode has no use for are said, not ignored (docs/cli.md): a note each, the run goes on.
+nd_classify_cli(classify_cli_note_log_config 0
+  "note: --log-config is not used: .*megatron-lm-llama3-8b-tp2.log is a Megatron log"
+  --log ${PROJECT_SOURCE_DIR}/samples/logs/megatron-lm-llama3-8b-tp2.log
+  --log-config ${PROJECT_SOURCE_DIR}/samples/logs/torchtitan-llama3-8b.toml)
+nd_classify_cli(classify_cli_note_log_view 0 "note: --view is not used: a trainer log has no host or device view"
+  --log ${PROJECT_SOURCE_DIR}/samples/logs/megatron-lm-llama3-8b-tp2.log --view host)
+nd_classify_cli(classify_cli_note_log_stat 0 "note: --stat is not used: a trainer log's row is always the median"
+  --log ${PROJECT_SOURCE_DIR}/samples/logs/megatron-lm-llama3-8b-tp2.log --stat mean)
+nd_classify_cli(classify_cli_note_format 0 "note: --format is not used: plot files are drawn only with -o DIR or --report"
+  ${ND_CLASSIFY_DATA}/rank2.pt.trace.json --dims DP=2 --format svg)
 
 # Trainer logs (samples/logs/, written from each format's documented log lines), one round
 # row each; expected values by hand from the files:

@@ -10,6 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A dur of -1 marks an op still open when the profiler stopped (torch's profiler sets an
+ * unfinished op's duration to -1; Perfetto reads -1 as "did not end"): -1 us, or -1 ns
+ * written as -0.001 us, is skipped, as ND skips it. Any other negative dur is a broken
+ * trace (it would shorten what holds the event) and is refused. */
+#define UNFINISHED(dur_ns) ((dur_ns) == -1000 || (dur_ns) == -1)
+
 static unsigned long long at(const parse *p)
 {
     return nd_classify_json_at(&p->feed);
@@ -80,6 +86,9 @@ static uint8_t hta_type(const unsigned char *s, size_t n)
 static void features_cached(parse *p, const unsigned char *s, size_t n, event *e)
 {
     if (n >= NAME_CACHE_LEN) {
+        memcpy(e->name_cut, s, sizeof e->name_cut);
+        e->name = (const unsigned char *)e->name_cut;
+        e->name_len = sizeof e->name_cut;
         e->feat = nd_classify_name_features((const char *)s, n);
         e->dev_feat = device_features(p, s, n, e->feat);
         e->hta = hta_type(s, n);
@@ -95,6 +104,8 @@ static void features_cached(parse *p, const unsigned char *s, size_t n, event *e
         slot->dev_feat = device_features(p, s, n, slot->feat);
         slot->hta = hta_type(s, n);
     }
+    e->name = (const unsigned char *)slot->text;
+    e->name_len = n;
     e->feat = slot->feat;
     e->dev_feat = slot->dev_feat;
     e->hta = slot->hta;
@@ -277,6 +288,29 @@ static void meta_end(parse *p, const event *e)
         p->summary_pids[p->n_summary_pids++] = e->pid;
 }
 
+/* A time in ns as microseconds for a message: "-1000", "12.5". */
+static const char *us_text(nd_ns v, char *buf, size_t size)
+{
+    int n = snprintf(buf, size, "%.3f", (double)v / 1000.0);
+    while (n > 0 && (size_t)n < size && buf[n - 1] == '0') buf[--n] = '\0';
+    if (n > 0 && (size_t)n < size && buf[n - 1] == '.') buf[--n] = '\0';
+    return buf;
+}
+
+/* A complete event that ends before it starts would take its time off whatever holds it
+ * (a step shorter than nothing, a negative compute): refused, naming the event. */
+static int negative_dur(parse *p, const event *e)
+{
+    char name[80], ts[32], dur[32];
+    if (e->name_len)
+        copy_text(name, sizeof name, e->name, e->name_len);
+    else
+        nd_text_copy(name, "(no name)", sizeof name);
+    return chrome_fail(
+        p, "event #%llu '%s' at ts %s us: 'dur' is negative (%s us); a complete event lasts 0 or more",
+        p->n_events, name, us_text(e->ts, ts, sizeof ts), us_text(e->dur, dur, sizeof dur));
+}
+
 int chrome_event_end(parse *p)
 {
     event *e = &p->ev;
@@ -288,7 +322,8 @@ int chrome_event_end(parse *p)
     if (e->ph != 'X' || e->cat == CAT_SKIP) return 1;
     if (!e->has_ts) return chrome_fail(p, "event #%llu: complete event ('X') without 'ts'", p->n_events);
     if (!e->has_dur) return chrome_fail(p, "event #%llu: complete event ('X') without 'dur'", p->n_events);
-    if (e->dur < 0) return 1; /* an unfinished op; ND cannot place it either */
+    if (e->dur < 0 && !UNFINISHED(e->dur)) return negative_dur(p, e);
+    if (e->dur < 0) return 1; /* an op still open when the profiler stopped; ND cannot place it either */
     bool summary = pid_in(p->summary_pids, p->n_summary_pids, e->pid);
     bool device = !summary && (e->cat == CAT_KERNEL || e->cat == CAT_MEMORY ||
                                (e->cat == CAT_OTHER && is_device_pid(p, e->pid)));
@@ -336,6 +371,7 @@ void chrome_event_begin(parse *p)
     e->has_ts = e->has_dur = false;
     e->ts = e->dur = 0;
     e->step_name[0] = '\0';
+    e->name_len = 0;
     e->n_inputs = e->n_types = 0;
     e->coll[0] = e->pg_name[0] = e->pg_desc[0] = e->meta[0] = '\0';
     e->ranks_len = 0;

@@ -78,6 +78,9 @@ typedef struct event {
     bool has_ts, has_dur;
     nd_ns ts, dur;
     char step_name[48];
+    const unsigned char *name; /* the event's name for a message: its name cache slot's text, */
+    size_t name_len;           /* or name_cut for a name too long to cache */
+    char name_cut[64];
     int n_inputs, n_types;
     double elems[MAX_INPUTS];
     int type_bytes[MAX_INPUTS];

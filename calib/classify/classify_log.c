@@ -45,8 +45,10 @@ typedef struct log_state {
     kv *args; /* printed arguments, config lines, the torchtitan mesh */
     size_t n_args, cap_args;
     double max_reserved_mib, max_allocated_mib;
-    int format;      /* LOG_* once known */
-    size_t zero_tps; /* torchtitan step lines with tps 0 (no tokens yet): left out, noted */
+    size_t line;          /* the line being read, from 1 */
+    int format;           /* LOG_* once known */
+    size_t zero_tps;      /* torchtitan step lines with tps 0 (no tokens yet): left out, noted */
+    size_t zero_tps_line; /* the first of them */
 } log_state;
 
 static const char *const format_names[] = {"", "Megatron", "torchtitan", "NeMo", "MindFormers"};
@@ -83,23 +85,52 @@ static void strip_ansi(char *s)
     *w = '\0';
 }
 
-/* The number after key (past spaces, ':' or '='), commas dropped ("7,402"); false when
- * key is absent or no number follows. end (may be NULL) gets what follows the number. */
-static bool number_after(const char *line, const char *key, double *v, const char **end)
+/* The number after key (past spaces, ':', '=' or '['), commas dropped ("7,402"), into buf.
+ * Returns where the value starts, NULL when key is absent; end (may be NULL) gets what
+ * follows the number. */
+static const char *number_text(const char *line, const char *key, char *buf, size_t size, const char **end)
 {
     const char *p = strstr(line, key);
-    if (!p) return false;
+    if (!p) return NULL;
     p += strlen(key);
     while (*p == ' ' || *p == ':' || *p == '=' || *p == '[') p++;
-    char buf[64];
+    const char *value = p;
     size_t k = 0;
-    for (; *p && k + 1 < sizeof buf && (isdigit((unsigned char)*p) || strchr("+-.,eE", *p)); p++)
+    for (; *p && k + 1 < size && (isdigit((unsigned char)*p) || strchr("+-.,eE", *p)); p++)
         if (*p != ',') buf[k++] = *p;
     buf[k] = '\0';
     while (k && !isdigit((unsigned char)buf[k - 1])) /* "1.0." or a trailing 'e' */
         buf[--k] = '\0';
     if (end) *end = p;
-    return k > 0 && nd_parse_double(buf, v) == 0 && isfinite(*v);
+    return value;
+}
+
+/* The number after key; false when key is absent or no finite number follows. */
+static bool number_after(const char *line, const char *key, double *v, const char **end)
+{
+    char buf[64];
+    return number_text(line, key, buf, sizeof buf, end) && buf[0] && nd_parse_double(buf, v) == 0;
+}
+
+/* A step line's time (or rate) after key: 1 read into *v, 0 key absent, or ND_EINPUT naming
+ * the file, the line and the field when what follows it is no finite number ("nan", "inf",
+ * "1e400", "abc"): a step line nd recognises but cannot read is refused, not dropped. */
+static int step_number(const log_state *s, const char *line, const char *key, double *v, const char **end,
+                       nd_error *err)
+{
+    char buf[64];
+    const char *from = number_text(line, key, buf, sizeof buf, end);
+    if (!from) return 0;
+    if (buf[0] && nd_parse_double(buf, v) == 0) return 1;
+    char raw[40], shown[64];
+    size_t n = strcspn(from, " \t|,]");
+    if (n >= sizeof raw) n = sizeof raw - 1;
+    memcpy(raw, from, n);
+    raw[n] = '\0';
+    size_t k = strlen(key);
+    if (key[k - 1] == ':') k--; /* "tps:" is the field tps */
+    return nd_error_set(err, ND_EINPUT, "%s:%zu: '%.*s': '%s' is not a number", s->path, s->line, (int)k, key,
+                        nd_text_shown(raw, shown, sizeof shown));
 }
 
 /* A logged step number as an id; -1 when it is none (absent, negative, huge). */
@@ -112,13 +143,14 @@ static int add_step(log_state *s, long step, double ms, nd_error *err)
 {
     if (s->format == LOG_TORCHTITAN) { /* tokens per second, a time once the tokens are known */
         if (!(ms > 0 && isfinite(ms)))
-            return nd_error_set(err, ND_EINPUT, "%s: step %ld: tps %g is not a rate of tokens nd reads",
-                                s->path, step, ms);
+            return nd_error_set(err, ND_EINPUT,
+                                "%s:%zu: step %ld: tps %g is not a rate of tokens nd reads (more than 0)",
+                                s->path, s->line, step, ms);
     } else if (!(ms > 0 && ms <= LOG_MAX_MS))
         return nd_error_set(err, ND_EINPUT,
-                            "%s: step %ld: a step time of %g ms is not a time "
+                            "%s:%zu: step %ld: a step time of %g ms is not a time "
                             "nd reads (0 < ms <= 1e9)",
-                            s->path, step, ms);
+                            s->path, s->line, step, ms);
     /* a progress bar redrawn for the same step (NeMo) is one step */
     if (s->n && s->step[s->n - 1] == step && step >= 0) {
         s->ms[s->n - 1] = ms;
@@ -224,40 +256,57 @@ static int mesh_line(log_state *s, const char *line)
     return ND_OK;
 }
 
+/* Megatron's step line: the mean time per iteration since the previous line. */
+static int megatron_step(log_state *s, const char *line, double v, nd_error *err)
+{
+    double step = -1, gbs;
+    s->format = LOG_MEGATRON;
+    number_after(line, "iteration", &step, NULL);
+    if (number_after(line, "global batch size", &gbs, NULL) && gbs >= 1) {
+        char t[24];
+        snprintf(t, sizeof t, "%.0f", gbs);
+        add_arg(s, "logged_global_batch_size", 24, t);
+    }
+    return add_step(s, step_id(step), v, err);
+}
+
+/* torchtitan's step line: tokens per second per device, its memory the reserved peak. */
+static int torchtitan_step(log_state *s, const char *line, double tps, nd_error *err)
+{
+    double step = -1, gib;
+    const char *end;
+    s->format = LOG_TORCHTITAN;
+    number_after(line, "step:", &step, NULL);
+    if (number_after(line, "memory", &gib, &end) && !strncmp(end, "GiB", 3) &&
+        gib * 1024 > s->max_reserved_mib)
+        s->max_reserved_mib = gib * 1024;
+    if (tps == 0) { /* no tokens counted yet: left out, and said */
+        if (!s->zero_tps++) s->zero_tps_line = s->line;
+        return ND_OK;
+    }
+    return add_step(s, step_id(step), tps, err); /* tokens per s: a time at the end (times_of) */
+}
+
+/* A step line of any format; a line that is one but whose time is no number is refused. */
 static int step_line(log_state *s, const char *line, nd_error *err)
 {
     double v, step = -1;
     const char *end;
-    if (number_after(line, "elapsed time per iteration (ms)", &v, NULL)) {
-        s->format = LOG_MEGATRON;
-        number_after(line, "iteration", &step, NULL);
-        double gbs;
-        if (number_after(line, "global batch size", &gbs, NULL) && gbs >= 1) {
-            char t[24];
-            snprintf(t, sizeof t, "%.0f", gbs);
-            add_arg(s, "logged_global_batch_size", 24, t);
-        }
-        return add_step(s, step_id(step), v, err);
+    int got;
+    if ((got = step_number(s, line, "elapsed time per iteration (ms)", &v, NULL, err)))
+        return got < 0 ? got : megatron_step(s, line, v, err);
+    if (strstr(line, "step:") && strstr(line, "tps:") && !strstr(line, "per_step_time")) {
+        if ((got = step_number(s, line, "tps:", &v, NULL, err)) < 0) return got;
+        return torchtitan_step(s, line, v, err);
     }
-    if (strstr(line, "step:") && number_after(line, "tps", &v, NULL) && !strstr(line, "per_step_time")) {
-        s->format = LOG_TORCHTITAN;
-        number_after(line, "step:", &step, NULL);
-        double gib;
-        if (number_after(line, "memory", &gib, &end) && !strncmp(end, "GiB", 3) &&
-            gib * 1024 > s->max_reserved_mib)
-            s->max_reserved_mib = gib * 1024;
-        if (v <= 0) { /* no tokens logged yet: left out, and said */
-            s->zero_tps++;
-            return ND_OK;
-        }
-        return add_step(s, step_id(step), v, err); /* tokens per s: a time at the end (times_of) */
-    }
-    if (number_after(line, "train_step_timing in s", &v, NULL)) {
+    if ((got = step_number(s, line, "train_step_timing in s", &v, NULL, err))) {
+        if (got < 0) return got;
         s->format = LOG_NEMO;
         number_after(line, "global_step", &step, NULL);
         return add_step(s, step_id(step), v * 1000, err);
     }
-    if (number_after(line, "per_step_time", &v, &end)) {
+    if ((got = step_number(s, line, "per_step_time", &v, &end, err))) {
+        if (got < 0) return got;
         s->format = LOG_MINDFORMERS;
         number_after(line, "step:[", &step, NULL);
         return add_step(s, step_id(step), !strncmp(end, "s", 1) && strncmp(end, "ms", 2) ? v * 1000 : v, err);
@@ -307,8 +356,11 @@ static int read_lines(log_state *s, FILE *f, nd_error *err)
     char *buf = malloc(LOG_PIECE);
     if (!buf) return nd_error_set(err, ND_ENOMEM, "out of memory");
     int rc = ND_OK;
+    bool line_ended = true; /* the previous piece ended its line: this one starts the next */
     while (!rc && fgets(buf, LOG_PIECE, f)) {
-        /* a progress bar redraws with '\r': each drawing is a line of its own */
+        if (line_ended) s->line++;
+        line_ended = strchr(buf, '\n') != NULL;
+        /* a progress bar redraws with '\r': each drawing is a line of its own (on the file's line) */
         for (char *p = buf, *q; !rc && p; p = q) {
             q = strchr(p, '\r');
             if (q) *q++ = '\0';
@@ -627,8 +679,8 @@ static int times_of(log_state *s, const nd_classify_log_options *o, nd_error *er
     l->max_ms = v[n - 1];
     if (s->n == 1) note(l, "one step line only: it may hold warm-up (compilation, allocator growth)");
     if (s->zero_tps)
-        note(l, "%zu step line%s with tps 0 (no tokens counted yet) left out", s->zero_tps,
-             s->zero_tps == 1 ? "" : "s");
+        note(l, "%zu step line%s with tps 0 (no tokens counted yet) left out (line %zu%s)", s->zero_tps,
+             s->zero_tps == 1 ? "" : "s", s->zero_tps_line, s->zero_tps == 1 ? "" : " first");
     return ND_OK;
 }
 

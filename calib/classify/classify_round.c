@@ -139,7 +139,8 @@ static void write_merged(FILE *f, const header *h, const csv_table *old, bool bo
     write_rows(f, h, rows, n, eol);
 }
 
-static int append_locked(const char *path, const round_row *rows, size_t n, nd_error *err)
+/* The old round at path (read under the lock) with the rows appended, into out. */
+static int append_into(nd_outfile *out, const char *path, const round_row *rows, size_t n, nd_error *err)
 {
     char *data = NULL;
     size_t len = 0;
@@ -156,23 +157,36 @@ static int append_locked(const char *path, const round_row *rows, size_t n, nd_e
     for (size_t r = 0; r < n && !rc; r++)
         for (int k = 0; k < rows[r].n && !rc; k++)
             if (header_find(&h, rows[r].name[k]) < 0) rc = header_add(&h, rows[r].name[k], path, err);
-    nd_outfile out;
-    if (!rc && !(rc = nd_outfile_open(&out, path, err))) {
+    if (!rc) {
         const char *nl = has_old ? memchr(data, '\n', len) : NULL;
         const char *eol = nl && nl > data && nl[-1] == '\r' ? "\r\n" : "\n";
         if (has_old && h.n == h.old_n) { /* the same columns: the file as it was, then the rows */
-            fwrite(data, 1, len, out.fp);
-            if (data[len - 1] != '\n') fputs(eol, out.fp);
-            write_rows(out.fp, &h, rows, n, eol);
+            fwrite(data, 1, len, out->fp);
+            if (data[len - 1] != '\n') fputs(eol, out->fp);
+            write_rows(out->fp, &h, rows, n, eol);
         } else {
             bool bom = len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3);
-            write_merged(out.fp, &h, has_old ? &old : NULL, bom, rows, n, eol);
+            write_merged(out->fp, &h, has_old ? &old : NULL, bom, rows, n, eol);
         }
-        rc = nd_outfile_commit(&out, err);
     }
     if (has_old) nd_classify_csv_free(&old);
     free(data);
     return rc;
+}
+
+/* The output is opened before the old round is read: a round that is also an input of the
+ * run (a trace named as --csv) is refused as such, not parsed as a broken CSV. */
+static int append_locked(const char *path, const round_row *rows, size_t n, nd_error *err)
+{
+    nd_outfile out;
+    int rc = nd_outfile_open(&out, path, err);
+    if (rc) return rc;
+    rc = append_into(&out, path, rows, n, err);
+    if (rc) {
+        nd_outfile_discard(&out);
+        return rc;
+    }
+    return nd_outfile_commit(&out, err);
 }
 
 int nd_classify_round_append(const char *path, const round_row *rows, size_t n_rows, nd_error *err)

@@ -147,28 +147,71 @@ static int run_inputs(const char *dir, names *out, nd_error *err)
     return rc;
 }
 
-/* strategy.txt: --dims items separated by commas, spaces or lines, '#' comments; its
- * values override --dims, whose other dimensions stay. */
+/* One line of a strategy.txt: its '#' comment dropped, spaces and tabs as commas; its items
+ * join d (a dimension on two lines is given twice, as in --dims). Errors name path:line. */
+static int strategy_line(char *line, const char *path, int number, nd_classify_dims *d, nd_error *err)
+{
+    bool blank = true;
+    line[strcspn(line, "#")] = '\0';
+    for (char *p = line; *p; p++) {
+        if (*p == '\r' || *p == '\t' || *p == ' ')
+            *p = ',';
+        else if (*p != ',')
+            blank = false;
+    }
+    nd_classify_dims one;
+    int rc = blank ? ND_OK : nd_classify_dims_parse(line, &one, err);
+    for (int i = 0; !rc && !blank && i < one.count; i++) {
+        for (int k = 0; k < d->count && !rc; k++)
+            if (d->dim[k] == one.dim[i])
+                rc = nd_error_set(err, ND_EINPUT, "--dims: %s is given twice", nd_dim_name(one.dim[i]));
+        if (!rc && d->count == ND_CLASSIFY_DIMS_MAX)
+            rc = nd_error_set(err, ND_EINPUT, "--dims: too many dimensions");
+        if (!rc) {
+            d->dim[d->count] = one.dim[i];
+            d->value[d->count++] = one.value[i];
+        }
+    }
+    if (rc) {
+        nd_error_prefix(err, "%s:%d", path, number);
+        rc = err->code = ND_EINPUT; /* the file's fault, not the command line's: no "Try --help" */
+    }
+    return rc;
+}
+
+/* A strategy.txt's degrees: --dims items separated by commas, spaces or lines, '#'
+ * comments; a UTF-8 BOM (Windows editors write one) is skipped, as the other readers do. */
+static int strategy_read(const char *path, nd_classify_dims *d, nd_error *err)
+{
+    char *text = NULL;
+    int rc = nd_read_file(path, STRATEGY_MAX_BYTES, &text, NULL, err);
+    if (rc) return rc;
+    memset(d, 0, sizeof *d);
+    char *p = !strncmp(text, "\xEF\xBB\xBF", 3) ? text + 3 : text;
+    for (int number = 1; !rc && p; number++) {
+        char *next = strchr(p, '\n');
+        if (next) *next++ = '\0';
+        rc = strategy_line(p, path, number, d, err);
+        p = next;
+    }
+    if (!rc && d->count == 0)
+        rc = nd_error_set(err, ND_EINPUT, "%s: no dimension given (e.g. DP=8 MP=4)", path);
+    free(text);
+    return rc;
+}
+
+/* strategy.txt: its values override --dims, whose other dimensions stay. */
 static int strategy_file(const char *dir, nd_classify_options *o, nd_classify_run *run, nd_error *err)
 {
-    char *path = nd_path_join(dir, STRATEGY_FILE), *text = NULL;
+    char *path = nd_path_join(dir, STRATEGY_FILE);
     if (!path) return nd_error_set(err, ND_ENOMEM, "out of memory");
     struct stat st;
     if (stat(path, &st) != 0) {
         free(path);
         return ND_OK;
     }
-    int rc = nd_read_file(path, STRATEGY_MAX_BYTES, &text, NULL, err);
-    for (char *p = text; !rc && *p; p++) {
-        if (*p == '#')
-            while (*p && *p != '\n') *p++ = ' ';
-        if (*p == '\n' || *p == '\r' || *p == '\t' || *p == ' ') *p = ',';
-    }
     nd_classify_dims d;
-    if (!rc && (rc = nd_classify_dims_parse(text, &d, err))) {
-        nd_error_prefix(err, "%s", path);
-        rc = err->code = ND_EINPUT; /* the file's fault, not the command line's: no "Try --help" */
-    }
+    int rc = strategy_read(path, &d, err);
     if (!rc) {
         for (int i = 0; i < d.count; i++) { /* over --dims */
             int k = 0;
@@ -180,7 +223,6 @@ static int strategy_file(const char *dir, nd_classify_options *o, nd_classify_ru
         o->has_dims = true;
         snprintf(run->dims_source, sizeof run->dims_source, "%s%s", path, merged ? " over --dims" : "");
     }
-    free(text);
     free(path);
     return rc;
 }

@@ -71,7 +71,8 @@ typedef struct args {
     const char *csv, *perf_parts, *detail, *kernels, *sweep, *log_config;
     const char *plot_format, *report; /* --format, --report FILE (-o DIR is shared) */
     bool json, nd_columns, no_plots, log, skip_given, peak_allocated;
-    const char **inputs; /* the traces, directories or logs, in order */
+    bool view_given, stat_given; /* for the notes on flags a mode has no use for */
+    const char **inputs;         /* the traces, directories or logs, in order */
     int n_inputs;
     nd_classify_options *o;
     const char *comm_kernel[MAX_COMM_KERNELS]; /* borrowed: argv, or owned_patterns */
@@ -170,6 +171,8 @@ static const struct option longs[] = {{"dims", required_argument, 0, OPT_DIMS},
 static int take_choice(int opt, const char *arg, args *a, nd_error *err)
 {
     nd_classify_options *o = a->o;
+    a->view_given |= opt == OPT_VIEW;
+    a->stat_given |= opt == OPT_STAT;
     switch (opt) {
     case OPT_VIEW:
         if (!strcmp(arg, "auto"))
@@ -274,6 +277,36 @@ static int check_flags(const args *a, const nd_cmdline_shared *sh, nd_error *err
     return ND_OK;
 }
 
+/* A flag this mode has no use for is said, not ignored (docs/cli.md): one note each. */
+static void unused_notes(const args *a, const nd_cmdline_shared *sh, FILE *diag)
+{
+    static const char note[] = "nd-classify: note: %s is not used: %s\n";
+    const char *plots = "plot files are drawn only with -o DIR or --report";
+    if (a->plot_format && !sh->out_dir && !a->report) fprintf(diag, note, "--format", plots);
+    if (a->no_plots && !sh->out_dir && !a->report) fprintf(diag, note, "--no-plots", plots);
+    if (!a->log) return;
+    if (a->view_given)
+        fprintf(diag, note, "--view", "a trainer log has no host or device view (it is for traces)");
+    if (a->stat_given)
+        fprintf(diag, note, "--stat", "a trainer log's row is always the median of its steady steps");
+    if (a->nd_columns)
+        fprintf(diag, note, "--nd-columns",
+                "a trainer log's row holds its step time, peak_mib, gbs and seq_len, not ND's parts");
+    if (a->n_comm_kernel) fprintf(diag, note, "--comm-kernel", "a trainer log holds no device kernels");
+}
+
+/* --log-config is torchtitan's job toml: with no torchtitan log among the logs, it is said. */
+static void log_config_note(const args *a, const nd_classify_log *logs, size_t n, FILE *diag)
+{
+    if (!a->log_config || !n) return;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(logs[i].format, "torchtitan")) return;
+    fprintf(diag,
+            "nd-classify: note: --log-config is not used: %s is a %s log, which states its batch, "
+            "sequence and degrees itself; the toml is read for torchtitan logs only\n",
+            logs[0].path, logs[0].format);
+}
+
 static int write_outputs(const nd_classify_run *run, const args *a, const char *out_dir, nd_error *err)
 {
     int rc = ND_OK;
@@ -308,7 +341,7 @@ static int sweep_main(const nd_classify_options *o, const args *a, FILE *out, bo
     return rc;
 }
 
-static int log_main(const nd_classify_options *o, const args *a, FILE *out, nd_error *err)
+static int log_main(const nd_classify_options *o, const args *a, const nd_cmdline_streams *io, nd_error *err)
 {
     nd_classify_log_options lo = {.dims = o->dims,
                                   .has_dims = o->has_dims,
@@ -321,8 +354,9 @@ static int log_main(const nd_classify_options *o, const args *a, FILE *out, nd_e
     int rc = ND_OK;
     size_t read = 0;
     for (; read < n && !rc; read++) rc = nd_classify_log_read(a->inputs[read], &lo, &logs[read], err);
+    if (!rc) log_config_note(a, logs, n, io->diag);
     if (!rc && a->csv) rc = nd_classify_logs_csv_write(logs, n, a->csv, err);
-    if (!rc) nd_classify_logs_report_print(logs, n, out);
+    if (!rc) nd_classify_logs_report_print(logs, n, io->out);
     for (size_t i = 0; i < read; i++) nd_classify_log_free(&logs[i]);
     free(logs);
     return rc;
@@ -391,9 +425,10 @@ int main(int argc, char **argv)
     nd_main_start();
     nd_cmdline_streams io;
     nd_cmdline_streams_open(sh.verbosity, &io);
+    unused_notes(&a, &sh, io.diag);
     int rc;
     if (a.log)
-        rc = log_main(&o, &a, io.out, &err);
+        rc = log_main(&o, &a, &io, &err);
     else if (a.sweep)
         rc = sweep_main(&o, &a, io.out, nd_cmdline_says(&sh, ND_VERBOSITY_INFO), &err);
     else

@@ -10,7 +10,7 @@ cd "$work" || exit 1
 status=$?
 why=""
 [ "$status" -eq 2 ] || why="exit $status"
-grep -q "strategy.txt: --dims: unknown dimension 'XP'" err || why="$why; $(head -n 1 err)"
+grep -q "strategy.txt:1: --dims: unknown dimension 'XP'" err || why="$why; $(head -n 1 err)"
 grep -q "Try" err && why="$why; says: $(grep Try err)"
 [ "$(grep -c '' err)" -eq 1 ] || why="$why; $(grep -c '' err) lines on stderr"
 result "a bad strategy.txt: one line, no 'Try --help'" "$why"
