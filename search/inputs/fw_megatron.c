@@ -69,7 +69,10 @@ static int read_vocab(rd *x)
     const char *model_flag = "--tokenizer-model";
     if (!ma || !ma->has_value || ma->unresolved) { /* MindSpeed's PretrainedFromHF directory */
         const arg *hf = fw_args_get(x->d, "tokenizer-name-or-path");
-        if (hf) ma = hf, model_flag = "--tokenizer-name-or-path";
+        if (hf) {
+            ma = hf;
+            model_flag = "--tokenizer-name-or-path";
+        }
     }
     const char *tok = ta && ta->has_value && !ta->unresolved ? ta->value : NULL;
     const char *model = ma && ma->has_value && !ma->unresolved ? ma->value : NULL;
