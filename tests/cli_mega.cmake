@@ -252,7 +252,7 @@ nd_cli_test(mega_partial_block_note 0 "its full recompute counts \\(12 a stage\\
 # --fp8-param-gather and MindSpeed's --reuse-fp32-param not priced
 foreach(n IN ITEMS "--fp8-recipe mxfp8 \\(scales per 32 elements, Blackwell's tensor cores\\) is priced as nd's blockwise FP8"
                   "--fp8-param-gather: the FP8 weights' all-gather and memory are not priced"
-                  "--reuse-fp32-param \\(MindSpeed keeps the 16-bit weights inside the fp32 copy's memory\\) is not priced")
+                  "--reuse-fp32-param: MindSpeed keeps the 16-bit weights inside the fp32 copy's memory: not priced")
   string(MD5 id "${n}")
   string(SUBSTRING ${id} 0 6 id)
   nd_cli_test(mega_fp8_notes_${id} 0 "${n}" sh -c

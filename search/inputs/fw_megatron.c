@@ -380,18 +380,19 @@ static int read_training(rd *x)
                 "nd's blockwise FP8",
                 r->path, line);
     }
-    if (!rc && fw_args_on(d, "fp8-param-gather"))
-        fw_note(
-            r->run,
-            "%s:%d: --fp8-param-gather: the FP8 weights' all-gather and memory are not priced (nd gathers "
-            "and keeps 16-bit weights)",
-            r->path, fw_args_get(d, "fp8-param-gather")->line);
-    if (!rc && fw_args_on(d, "reuse-fp32-param"))
-        fw_note(
-            r->run,
-            "%s:%d: --reuse-fp32-param (MindSpeed keeps the 16-bit weights inside the fp32 copy's memory) "
-            "is not priced: the 16-bit weights are counted beside it",
-            r->path, fw_args_get(d, "reuse-fp32-param")->line);
+    /* switches that change what a step costs but that nd does not price: named, not ignored */
+    static const struct {
+        const char *flag, *why;
+    } unpriced[] = {
+        {"fp8-param-gather", "the FP8 weights' all-gather and memory are not priced (nd gathers and keeps "
+                             "16-bit weights)"},
+        {"reuse-fp32-param", "MindSpeed keeps the 16-bit weights inside the fp32 copy's memory: not priced, "
+                             "the 16-bit weights are counted beside it"},
+    };
+    for (size_t i = 0; !rc && i < ND_ARRAY_LEN(unpriced); i++)
+        if (fw_args_on(d, unpriced[i].flag))
+            fw_note(r->run, "%s:%d: --%s: %s", r->path, fw_args_get(d, unpriced[i].flag)->line,
+                    unpriced[i].flag, unpriced[i].why);
     if (!rc && (v = fw_args_val(d, "cp-comm-type", &line)))
         rc = fw_train(r, "cp_comm", strstr(v, "a2a") ? "a2a" : "ring", line, "--cp-comm-type");
     /* MindSpeed's spelling: ulysses_cp_algo is all-to-all, megatron_cp_algo the ring */
