@@ -101,6 +101,11 @@ nd_cli_test(cli_mf_hyper_legacy_vpp_roundtrip 0 "^roundtrip ok .* VPP=([2-9]|[1-
 nd_cli_test(cli_mf_hyper_edp_shard 0 "^  edp_shard_size: 8$"
             sh -c "cd \"$1\" && \"$2\" -f hyper_v2 -y \"$3\" -A A2 -d 64 -b 512 -l MB MBS -t 1 -o edp --no-plots --no-progress >/dev/null && cat edp/resolved.yaml"
             sh ${CMAKE_CURRENT_BINARY_DIR} $<TARGET_FILE:nd-search> ${MF_SAMPLES}/yaml/hyper_v2_edp/train.yaml)
+# max_grad_norm: null is Transformers' Trainer's no clipping (it read as unstated: clipping);
+# a word is refused (tests/bad/MANIFEST).
+nd_cli_test(cli_mf_hyper_max_grad_norm_null 0 "^  grad_clip: false$"
+            sh -c "cd \"$1\" && \"$2\" -y \"$3\" -A H100 -d 8 -t 1 -o mgn_null --no-plots --no-progress >/dev/null && cat mgn_null/best.yaml"
+            sh ${CMAKE_CURRENT_BINARY_DIR} $<TARGET_FILE:nd-search> ${BAD}/run/hyper/max_grad_norm_null.yaml)
 # -f hyperparallel2: a degree below 1 or not a number in the accelerate yaml is refused naming
 # that file (dp_shard_size -16 read as no FSDP, tp_size -1 as TP 1); a bad training key names
 # the --train-yaml it stands in (it named the model yaml, -y). tests/bad/run/hyper/ holds them.

@@ -101,6 +101,22 @@ static yaml_node_t *node_in(hy *h, int doc, const char *dotted)
     return h->loaded[doc] ? fw_yaml_at(&h->y[doc], dotted) : NULL;
 }
 
+/* The first of several spellings stated as null (~, null, None, nothing) in a training doc, which
+ * fw_yaml_text reads as unstated: its text, *which and *line (NULL: none is). */
+static const char *null_of(hy *h, const char *const *keys, const char **which, int *line)
+{
+    for (; *keys; keys++)
+        for (size_t i = 0; i < ND_ARRAY_LEN(for_train); i++) {
+            yaml_node_t *n = node_in(h, for_train[i], *keys);
+            const char *t = nd_yaml_text(n);
+            if (!t || fw_yaml_text(&h->y[for_train[i]], *keys, line)) continue;
+            *which = *keys;
+            h->at = h->path[for_train[i]];
+            return t;
+        }
+    return NULL;
+}
+
 /* model.config_overrides: model keys (Hugging Face names) over the checkpoint's, and the
  * run's own (seq_length, capacity_factor, offset, full_rec, sel_rec, use_gmm). */
 static int read_overrides(hy *h, int doc)
@@ -228,10 +244,19 @@ static int read_training(hy *h)
     static const char *const clip_keys[] = {"training.max_grad_norm", "optimizer.max_grad_norm",
                                             "train.max_grad_norm", NULL};
     if (!rc && (v = first_of(h, train_text, clip_keys, &which, &line))) {
+        /* As Transformers' Trainer reads max_grad_norm: a norm > 0 clips, 0 or less does not.
+         * A word was read as 0 (no clipping), pricing another run than the file's. */
         double clip = 0;
-        nd_parse_double(v, &clip);
+        if (nd_parse_double(v, &clip))
+            return nd_error_set(r->err, ND_EINPUT,
+                                "%s:%d: %s: '%s' is not a number (a norm; 0 or null: no clipping)", h->at,
+                                line, which, v);
         w = found_in(h);
         rc = fw_train(&w, "grad_clip", clip > 0 ? "true" : "false", line, which);
+    } else if (!rc && (v = null_of(h, clip_keys, &which, &line))) {
+        /* null (None): Transformers' Trainer does not clip (it was read as unstated: clipping) */
+        w = found_in(h);
+        rc = fw_train(&w, "grad_clip", "false", line, which);
     }
     static const char *const opt_keys[] = {"optimizer._target_", "optimizer.type", "train.optimizer.type",
                                            NULL};
