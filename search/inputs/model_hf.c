@@ -21,7 +21,17 @@
 #include "nd/base/text.h"
 #include "nd/base/array.h"
 
-typedef enum { F_INT, F_BOOL, F_DOUBLE, F_TEXT, F_ENUM_ACT, F_ENUM_NORM, F_ATTN_BIAS, F_IGNORE } field_type;
+typedef enum {
+    F_INT,
+    F_BOOL,
+    F_DOUBLE,
+    F_TEXT,
+    F_ENUM_ACT,
+    F_ENUM_NORM,
+    F_ATTN_BIAS,
+    F_DTYPE,
+    F_IGNORE
+} field_type;
 
 typedef struct field {
     const char *key;
@@ -102,6 +112,10 @@ static const field fields[] = {
     {"activation_function", F_ENUM_ACT, 0},
     {"mlp", F_ENUM_ACT, 0},
     {"norm", F_ENUM_NORM, 0},
+    /* the checkpoint's dtype (torch_dtype; newer Transformers write dtype): checked, not
+     * priced, as train.precision sets the training's */
+    {"torch_dtype", F_DTYPE, 0},
+    {"dtype", F_DTYPE, 0},
 };
 
 /* Keys that describe what nd does not price (or prices the same either way). */
@@ -112,7 +126,6 @@ static const char *ignored_keys[] = {
     "layer_norm_eps",
     "layer_norm_epsilon",
     "initializer_range",
-    "torch_dtype",
     "transformers_version",
     "use_cache",
     "bos_token_id",
@@ -163,7 +176,6 @@ static const char *ignored_keys[] = {
     "mlp_only_layers",
     "num_experts_per_token_count",
     "layer_types",
-    "dtype",
     "head_size",
 };
 
@@ -276,6 +288,22 @@ int nd_model_set_field(nd_model *m, const char *key, const char *value, const ch
                                 value);
         m->qkv_bias = m->o_bias = v;
         return ND_OK;
+    }
+    case F_DTYPE: {
+        /* Transformers writes str(torch.dtype) without "torch."; "auto" (and null) leave the
+         * dtype to the loader. The short names are the ones nd reads elsewhere (bf16, fp16).
+         * Another word was skipped: a typo (float17) then priced silently. */
+        static const char *const dtypes[] = {"float32",       "float16",     "bfloat16", "float64",
+                                             "float8_e4m3fn", "float8_e5m2", "bf16",     "fp16",
+                                             "fp32",          "half",        "float",    "auto"};
+        const char *name = value && !strncmp(value, "torch.", 6) ? value + 6 : value;
+        for (size_t i = 0; name && i < ND_ARRAY_LEN(dtypes); i++)
+            if (nd_text_equal_nocase(name, dtypes[i])) return ND_OK;
+        if (!value) return ND_OK;
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: model key '%s': '%s' is not a dtype nd knows (float32, float16, bfloat16, "
+                            "float64, float8_e4m3fn, float8_e5m2, bf16, fp16, fp32, half, float or auto)",
+                            where, key, value);
     }
     case F_IGNORE: return ND_OK;
     }
