@@ -146,6 +146,8 @@ static int efficiency_of(const reader *r, const cJSON *e, const char *table, dou
 static int read_gemm(const reader *r, const cJSON *table, nd_gemm_precision precision, nd_kernel_tables *t,
                      size_t *cap)
 {
+    const char *where = precision == ND_GEMM_FP8 ? "fp8_matmul.accurate_efficient_factor"
+                                                 : "matmul.accurate_efficient_factor";
     const cJSON *e;
     cJSON_ArrayForEach(e, table)
     {
@@ -153,13 +155,16 @@ static int read_gemm(const reader *r, const cJSON *table, nd_gemm_precision prec
         char layout[8], out_dtype[16] = "bf16";
         if (!key_number(e->string, "m", &m) || !key_number(e->string, "n", &n) ||
             !key_number(e->string, "k", &k) || !key_field(e->string, "layout", layout, sizeof layout))
-            return bad(r, "matmul.accurate_efficient_factor", e->string,
-                       "is not a GEMM key (b=, m=, k=, n=, layout=TN|NN|NT, ...)");
+            return bad(r, where, e->string, "is not a GEMM key (b=, m=, k=, n=, layout=TN|NN|NT, ...)");
         if (key_value(e->string, "b") && !key_number(e->string, "b", &b))
-            return bad(r, "matmul.accurate_efficient_factor", e->string,
+            return bad(r, where, e->string,
                        "has a batch b= that is not a whole number in [1, 2^40] (absent: 1)");
-        key_field(e->string, "out_dtype", out_dtype, sizeof out_dtype);
-        int rc = efficiency_of(r, e, "matmul.accurate_efficient_factor", &eff);
+        /* SimuMax's dtypes; another word (or none after the =) was read as bf16 */
+        if (key_value(e->string, "out_dtype") &&
+            (!key_field(e->string, "out_dtype", out_dtype, sizeof out_dtype) ||
+             (strcmp(out_dtype, "bf16") && strcmp(out_dtype, "fp16") && strcmp(out_dtype, "fp32"))))
+            return bad(r, where, e->string, "has an out_dtype= other than bf16, fp16 or fp32 (absent: bf16)");
+        int rc = efficiency_of(r, e, where, &eff);
         if (rc) return rc;
         /* as nd runs them: forward tokens x out x in, input gradient tokens x in x out,
          * weight gradient in x out x tokens (SimuMax's NT key is its transpose) */
@@ -170,8 +175,7 @@ static int read_gemm(const reader *r, const cJSON *table, nd_gemm_precision prec
             p = (nd_gemm_point){n, m, b * k, eff, ND_PASS_WEIGHT_GRAD, precision, {0}};
             if (strcmp(out_dtype, "fp32")) p.efficiency = -eff; /* bf16 accumulation: a fallback */
         } else if (strcmp(layout, "TN")) {
-            return bad(r, "matmul.accurate_efficient_factor", e->string,
-                       "has a layout other than TN, NN or NT");
+            return bad(r, where, e->string, "has a layout other than TN, NN or NT");
         }
         if ((rc = grow((void **)&t->gemm, cap, t->gemm_count, sizeof *t->gemm, r->err))) return rc;
         t->gemm[t->gemm_count++] = p;
