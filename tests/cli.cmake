@@ -27,6 +27,16 @@ nd_cli_test(cli_search_unknown_device_file 2 "run/device_unknown.yaml:9: cluster
             $<TARGET_FILE:nd-search> -y ${BAD}/run/device_unknown.yaml -t 1 --no-progress)
 nd_cli_test(cli_estimate_unknown_device_flag_wins 2 "^nd-estimate: -A Z9: unknown device"
             ${EST} -y ${BAD}/run/device_unknown.yaml -A Z9)
+# --set device=NAME is named as given (it was reported as -A, a flag never given); over the
+# run file's device, it is the one refused; -A wins over it
+nd_cli_test(cli_estimate_unknown_device_set 2 "^nd-estimate: --set device=ZZ: unknown device \\(known: V100, "
+            ${EST} -y ${LLAMA} --set device=ZZ)
+nd_cli_test(cli_search_unknown_device_set 2 "^nd-search: --set device=ZZ: unknown device \\(known: V100, "
+            $<TARGET_FILE:nd-search> -y ${LLAMA} --set device=ZZ -t 1 --no-progress)
+nd_cli_test(cli_estimate_unknown_device_set_over_file 2 "^nd-estimate: --set device=Z9: unknown device"
+            ${EST} -y ${BAD}/run/device_unknown.yaml --set device=Z9)
+nd_cli_test(cli_estimate_unknown_device_flag_over_set 2 "^nd-estimate: -A Z8: unknown device"
+            ${EST} -y ${LLAMA} --set device=Z9 -A Z8)
 nd_cli_test(cli_estimate_no_strategy_file 2 "run/no_strategy.yaml: no strategy: give --strategy"
             ${EST} -y ${BAD}/run/no_strategy.yaml)
 nd_cli_test(cli_estimate_bad_strategy 2 "--strategy: strategy key 'XP' is unknown" ${EST} -y ${LLAMA}

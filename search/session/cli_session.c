@@ -127,11 +127,13 @@ static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_
     if (rc) return rc;
     if (c->model_name) nd_text_copy(run->model.name, c->model_name, sizeof run->model.name);
     /* --precision first: it resets the gradient and master sizes other flags refine. */
+    int device_set = -1; /* the override that named the device, for an unknown name's message */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < c->set_count; i++) {
             if ((pass == 0) != !strcmp(c->set_keys[i], "precision")) continue;
             if ((rc = nd_run_set(run, c->set_keys[i], c->set_values[i], err)))
                 return nd_error_prefix(err, "%s", c->set_flags[i] ? c->set_flags[i] : "--set");
+            if (!strcmp(c->set_keys[i], "device")) device_set = i;
         }
     if (c->devices && (rc = nd_run_set(run, "devices", c->devices, err))) return nd_error_prefix(err, "-d");
     if (c->gbs && (rc = nd_run_set(run, "global_batch", c->gbs, err))) return nd_error_prefix(err, "-b");
@@ -148,7 +150,10 @@ static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_
     if (note[0] && run->n_notes < ND_RUN_MAX_NOTES)
         nd_text_copy(run->notes[run->n_notes++], note, sizeof note);
     if (c->device) nd_text_copy(run->device, c->device, sizeof run->device);
-    if (c->device) run->device_line = 0; /* -A's, or the search config's */
+    if (c->device) { /* -A's, or the search config's: over the run file's and --set's */
+        run->device_line = 0;
+        device_set = -1;
+    }
 
     if ((rc = nd_device_table_builtin(table, err))) return rc;
     if (run->device_file[0] && (rc = nd_device_table_load(table, run->device_file, err))) return rc;
@@ -180,6 +185,10 @@ static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_
         if (run->device_line > 0)
             return nd_error_set(err, ND_EINPUT, "%s:%d: cluster.device: unknown device '%s' (%sknown: %s)",
                                 run->source, run->device_line, run->device, hint, names);
+        if (device_set >= 0) /* --set device=NAME: named as given, not as -A */
+            return nd_error_set(err, ND_EUSAGE, "%s %s=%s: unknown device (%sknown: %s)",
+                                c->set_flags[device_set] ? c->set_flags[device_set] : "--set",
+                                c->set_keys[device_set], c->set_values[device_set], hint, names);
         return nd_error_set(err, ND_EUSAGE, "-A %s: unknown device (%sknown: %s)", run->device, hint, names);
     }
     if (run->train.fp8 && (*device)->fp8_tflops <= 0)
