@@ -63,6 +63,19 @@ nd_cli_test(cli_mf_mppb_scalar_recompute 0 "full/selective/off layers: 16/0/0 16
 # transformer layers as 4 x 15 + 1.
 nd_cli_test(cli_mf_mppb_mtp_offsets 0 "FIRST=4 LAST=1"
             ${EST} -y ${MF_REAL}/pretrain_deepseek3_671b.yaml -A A2 -mppb)
+# select_recompute as MindFormers' mapping {operator regex: counts per stage} is -mppb's
+# selective counts (it was dropped: "states no per-stage layers or recompute"): 8 layers / 2
+# stages = 4 each, both operators on 3 and 1 of them (the sample's header). Where the
+# operators' counts differ ([3, 1] and [2, 2]) each stage takes the largest, 3 and 2, in a
+# note; without -mppb the counts that leave layers out are named, as a list's are.
+set(MF_SBO ${MF_SAMPLES}/yaml/mindformers_select_by_operator.yaml)
+nd_cli_test(cli_mf_mppb_select_by_operator 0 "full/selective/off layers: 0/3/1 0/1/3$"
+            ${EST} -y ${MF_SBO} -A A2 -mppb)
+nd_cli_test(cli_mf_mppb_select_by_operator_differ 0
+            "mindformers_sbo_differ.yaml:21: recompute_config.select_recompute: its operators' counts per stage differ: nd prices its one selective set on each stage's largest \\(3,2\\)"
+            sh -c "sed '/silu/s/3, 1/2, 2/' ${MF_SBO} > ${CMAKE_CURRENT_BINARY_DIR}/mindformers_sbo_differ.yaml && ${EST} -y ${CMAKE_CURRENT_BINARY_DIR}/mindformers_sbo_differ.yaml -A A2 -mppb 2>&1")
+nd_cli_test(cli_mf_select_by_operator_partial 0 "its selective recompute counts \\(3,1 a stage\\) leave layers out .*-mppb prices the counts"
+            sh -c "${EST} -y ${MF_SBO} -A A2 2>&1 >/dev/null")
 
 # ND's own hyper_v2 demo: sel_rec: false read (as no selective layers), use_seq_parallel: true
 # as SP=1, enable_parallel_optimizer with optimizer_weight_shard_size 8 as OP=8 (ZeRO-1); the

@@ -239,6 +239,61 @@ static bool any_layer(const int64_t *per_stage, int64_t stages)
     return false;
 }
 
+/* One count merged into a stage's: the larger, -1 (every layer) above any. */
+static int64_t larger_count(int64_t a, int64_t b)
+{
+    return a < 0 || b < 0 ? -1 : a > b ? a : b;
+}
+
+/* select_recompute as MindFormers' mapping {operator regex: counts}, the counts as a list's
+ * (an int or true for every stage, a list per stage, or per chunk and stage): the first that
+ * many layers of each stage recompute that operator. nd prices selective recompute as one set
+ * of operators, so a stage's count is the largest of its operators' (the layers recomputing
+ * any of them), a note saying so where the operators' counts differ. Returns the stages read
+ * (0: none), as fw_mindformers_stage_list; out holds the counts. */
+static int64_t select_by_operator(mf_doc *d, yaml_node_t *map, int64_t out[ND_RUN_MAX_STAGES], int *rc)
+{
+    int64_t one[ND_RUN_MAX_STAGES], stages = 0;
+    int key_line = nd_yaml_line(map); /* the select_recompute key's, for the note */
+    yaml_node_t *parent = fw_yaml_at(&d->y, "recompute_config");
+    for (size_t i = 0; parent && i < nd_yaml_size(parent); i++)
+        if (nd_yaml_value_at(&d->y, parent, i) == map)
+            key_line = nd_yaml_line(nd_yaml_key_at(&d->y, parent, i));
+    char what[160];
+    memset(out, 0, sizeof(int64_t) * ND_RUN_MAX_STAGES);
+    *rc = ND_OK;
+    for (int pass = 0; pass < 2; pass++) /* 0: the largest counts; 1: whether any operator's differ */
+        for (size_t i = 0; i < nd_yaml_size(map); i++) {
+            const char *op = nd_yaml_text(nd_yaml_key_at(&d->y, map, i));
+            snprintf(what, sizeof what, "recompute_config.select_recompute['%.100s']", op ? op : "");
+            int64_t n = fw_mindformers_stage_counts(d, nd_yaml_value_at(&d->y, map, i), what, one, rc);
+            if (*rc) return 0;
+            if (n == 0) memset(one, 0, sizeof one); /* false: this operator nowhere */
+            for (int64_t st = 0; st < ND_RUN_MAX_STAGES; st++) {
+                if (pass == 0) {
+                    out[st] = larger_count(out[st], one[st]);
+                } else if (st < stages && one[st] != out[st]) {
+                    char counts[64] = "";
+                    size_t used = 0;
+                    for (int64_t k = 0; k < stages && used + 24 < sizeof counts; k++) {
+                        char one_count[24] = "all";
+                        if (out[k] >= 0) snprintf(one_count, sizeof one_count, "%lld", (long long)out[k]);
+                        used += (size_t)snprintf(counts + used, sizeof counts - used, "%s%s", k ? "," : "",
+                                                 one_count);
+                    }
+                    fw_note(
+                        d->r->run,
+                        "%s:%d: recompute_config.select_recompute: its operators' counts per stage differ: "
+                        "nd prices its one selective set on each stage's largest (%s)",
+                        d->r->path, key_line, counts);
+                    return stages;
+                }
+            }
+            if (pass == 0 && n > stages) stages = n;
+        }
+    return stages;
+}
+
 /* The recompute mode, and -mppb's per-stage counts, from recompute_config. */
 static int read_recompute(mf_doc *d)
 {
@@ -247,16 +302,20 @@ static int read_recompute(mf_doc *d)
     int rc;
     int64_t full = fw_mindformers_stage_list(d, "recompute_config.recompute", L->recompute, &rc);
     if (rc) return rc;
-    int64_t sel = fw_mindformers_stage_list(d, "recompute_config.select_recompute", L->selective, &rc);
-    if (rc) return rc;
     yaml_node_t *sel_node = fw_yaml_at(&d->y, "recompute_config.select_recompute");
+    bool by_operator = sel_node && sel_node->type == YAML_MAPPING_NODE; /* {op regex: [counts]} */
+    int64_t sel = by_operator
+                      ? select_by_operator(d, sel_node, L->selective, &rc)
+                      : fw_mindformers_stage_list(d, "recompute_config.select_recompute", L->selective, &rc);
+    if (rc) return rc;
     /* a list is on when it names operators (regexes) or recomputes a layer somewhere: a list
-     * of zeros per stage, as nd writes for a plan without selective layers, is off */
+     * of zeros per stage, as nd writes for a plan without selective layers, is off; so is a
+     * mapping whose operators are recomputed on no layer */
     bool sel_on =
         sel > 0 && (L->selective[0] != 0 || (sel_node->type == YAML_SEQUENCE_NODE &&
                                              (names_operators(d, sel_node) || any_layer(L->selective, sel))));
-    if (sel_node && sel_node->type == YAML_MAPPING_NODE) sel_on = true; /* {op regex: [counts]} */
-    bool full_on = full > 0 && any_layer(L->recompute, full);           /* [0, 0] per stage: off */
+    if (by_operator) sel_on = sel > 0 && any_layer(L->selective, sel);
+    bool full_on = full > 0 && any_layer(L->recompute, full); /* [0, 0] per stage: off */
     L->has_recompute = full > 0 && full_on;
     L->has_selective = sel_on && sel > 0;
     int line = 0;

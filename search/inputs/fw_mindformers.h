@@ -27,6 +27,11 @@ typedef struct mf_doc {
  * with the write-back, which reads the offsets too, so that the two files call one way. */
 int64_t fw_mindformers_stage_list(mf_doc *d, const char *dotted, int64_t out[ND_RUN_MAX_STAGES], int *err_rc);
 
+/* The same from the node n (NULL: absent), named `dotted` in a message: a select_recompute
+ * mapping's value, say, whose operator key holds dots. */
+int64_t fw_mindformers_stage_counts(mf_doc *d, yaml_node_t *n, const char *dotted,
+                                    int64_t out[ND_RUN_MAX_STAGES], int *err_rc);
+
 int fw_mindformers_write(const nd_run *run, const nd_config_choice *c, const char *dir, char *written,
                          size_t size, nd_error *err);
 

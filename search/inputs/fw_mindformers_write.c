@@ -16,7 +16,12 @@
  * layer (-1). Returns the number of stages read, 0 when absent. */
 int64_t fw_mindformers_stage_list(mf_doc *d, const char *dotted, int64_t out[ND_RUN_MAX_STAGES], int *err_rc)
 {
-    yaml_node_t *n = fw_yaml_at(&d->y, dotted);
+    return fw_mindformers_stage_counts(d, fw_yaml_at(&d->y, dotted), dotted, out, err_rc);
+}
+
+int64_t fw_mindformers_stage_counts(mf_doc *d, yaml_node_t *n, const char *dotted,
+                                    int64_t out[ND_RUN_MAX_STAGES], int *err_rc)
+{
     const char *t = nd_yaml_text(n);
     *err_rc = ND_OK;
     if (!n) return 0;
