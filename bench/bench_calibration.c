@@ -279,7 +279,7 @@ static int cluster_transfer(const char *dir, round_data *rounds, size_t models, 
     if (rc) return rc;
     sc21_run runs[SC21_ROWS];
     char tmp[64] = "/tmp/nd-bench-cal-XXXXXX";
-    int n = sc21_read(dir, runs, SC21_ROWS);
+    int n = sc21_read(dir, SC21_TABLE1, runs, SC21_ROWS);
     if (n <= 0 || !mkdtemp(tmp)) return nd_error_set(err, ND_EIO, "cannot read the SC21 table");
     double fit_sum = 0, raw_sum = 0, fit_bias = 0;
     int priced = 0;

@@ -396,20 +396,34 @@ static int published_titan(const char *dir)
     return failed;
 }
 
-/* Megatron-LM's weak scaling, 1.7B to 1T parameters on 32 to 3,072 A100s (sc21.h): a
- * multi-node set nd's A100 was not fitted on. */
-static int published_sc21(const char *dir)
+/* The step errors of one scheme of an SC21 table, summed as its rows are priced. */
+typedef struct sc21_errors {
+    double abs_err, signed_err;
+    size_t priced, refused;
+} sc21_errors;
+
+static void sc21_summary(const char *label, const sc21_errors *e)
+{
+    if (!e->priced) return;
+    printf("  %s: step MAPE %.1f%%, bias %+.1f%%, refused %zu/%zu\n", label,
+           100 * e->abs_err / (double)e->priced, 100 * e->signed_err / (double)e->priced, e->refused,
+           e->priced);
+}
+
+/* One of Megatron-LM's SC21 tables on A100 (sc21.h), multi-node sets nd's A100 was not fitted
+ * on: Table 1's weak scaling, 1.7B to 1T parameters on 32 to 3,072 GPUs; Table 2's 175B and 530B
+ * under PTD-P and under DeepSpeed's ZeRO-3 on 384 to 2,240. */
+static int published_sc21(const char *dir, const char *table, const char *title)
 {
     sc21_run rows[SC21_ROWS];
     char tmp[64] = "/tmp/nd-bench-sc21-XXXXXX";
-    int n = sc21_read(dir, rows, SC21_ROWS);
+    int n = sc21_read(dir, table, rows, SC21_ROWS);
     if (n <= 0 || !mkdtemp(tmp)) {
-        fprintf(stderr, "bench_fidelity: cannot read the SC21 table or make a temporary directory\n");
+        fprintf(stderr, "bench_fidelity: cannot read %s or make a temporary directory\n", table);
         return 1;
     }
-    printf("\nMegatron-LM's weak scaling on A100 (SC21 Table 1, samples/published; step ms)\n\n");
-    double abs_err = 0, signed_err = 0;
-    size_t priced = 0, refused = 0;
+    printf("\n%s (samples/published/%s; step ms)\n\n", title, table);
+    sc21_errors by[2] = {{0}}; /* PTD-P, ZeRO-3 */
     int failed = 0;
     for (int i = 0; i < n; i++) {
         const sc21_run *r = &rows[i];
@@ -419,18 +433,23 @@ static int published_sc21(const char *dir)
             continue;
         }
         double measured_ms = sc21_measured_ms(r), e = est.step_ms / measured_ms - 1;
-        printf("  %7.1fB %5ld GPUs TP%ld PP%-2ld VPP%ld DP%-2ld MBS%-2ld %-5s %9.0f %9.0f %+7.1f%% %s\n",
+        printf("  %7.1fB %5ld GPUs TP%ld PP%-2ld VPP%ld DP%-4ld MBS%-2ld %-5s %9.0f %9.0f %+7.1f%% %s\n",
                r->params_b, r->devices, r->tp, r->pp, r->vpp, r->dp, r->mbs, r->ddp, measured_ms, est.step_ms,
                100 * e, est.fits ? "fits" : "REFUSED");
-        abs_err += fabs(e);
-        signed_err += e;
-        refused += !est.fits;
-        priced++;
+        sc21_errors *t = &by[sc21_is_zero3(r)];
+        t->abs_err += fabs(e);
+        t->signed_err += e;
+        t->refused += !est.fits;
+        t->priced++;
     }
     rmdir(tmp);
-    if (!priced) return 1;
-    printf("  all: step MAPE %.1f%%, bias %+.1f%%, refused %zu/%zu\n", 100 * abs_err / (double)priced,
-           100 * signed_err / (double)priced, refused, priced);
+    if (!by[0].priced && !by[1].priced) return 1;
+    if (by[1].priced) {
+        sc21_summary("PTD-P", &by[0]);
+        sc21_summary("ZeRO-3", &by[1]);
+    } else {
+        sc21_summary("all", &by[0]);
+    }
     return failed;
 }
 
@@ -552,6 +571,8 @@ int main(int argc, char **argv)
     printf(
         "\n(refused: runs that really ran which nd calls \"does not fit\", of those with a measured peak)\n");
     if (argc <= 2)
-        failed |= published_peaks(dir) | published_titan(dir) | published_runs(dir) | published_sc21(dir);
+        failed |= published_peaks(dir) | published_titan(dir) | published_runs(dir) |
+                  published_sc21(dir, SC21_TABLE1, "Megatron-LM's weak scaling on A100 (SC21 Table 1)") |
+                  published_sc21(dir, SC21_TABLE2, "PTD-P against DeepSpeed's ZeRO-3 on A100 (SC21 Table 2)");
     return failed;
 }

@@ -9,10 +9,10 @@
 #include "nd/costmodel/strategy.h"
 #include "nd/session/cli.h"
 
-int sc21_read(const char *dir, sc21_run *rows, int cap)
+int sc21_read(const char *dir, const char *table, sc21_run *rows, int cap)
 {
     char path[4096], line[256];
-    snprintf(path, sizeof path, "%s/samples/published/megatron-sc21-table1.csv", dir);
+    snprintf(path, sizeof path, "%s/samples/published/%s", dir, table);
     FILE *fp = fopen(path, "r");
     if (!fp) return -1;
     int n = 0;
@@ -39,13 +39,28 @@ double sc21_measured_ms(const sc21_run *r)
     return 1e3 * flops / ((double)r->devices * r->tflops_per_gpu * 1e12);
 }
 
+bool sc21_is_zero3(const sc21_run *r)
+{
+    return !strcmp(r->ddp, "zero3");
+}
+
 /* The run file of one row: GPT with vocabulary 51200 at sequence 2048, fp16, every layer
  * recomputed, the stack of Megatron-LM of 2021 (samples/published/README.md); torch's DDP
- * overlaps the all-reduce with the backward pass, Megatron's local DDP runs it after. */
+ * overlaps the all-reduce with the backward pass, Megatron's local DDP runs it after; the ZeRO-3
+ * rows run DeepSpeed's. */
 static int write_run(const char *path, const sc21_run *r)
 {
     FILE *fp = fopen(path, "w");
     if (!fp) return 1;
+    if (sc21_is_zero3(r)) {
+        fprintf(fp,
+                "model:\n  model_type: gpt\n  name: GPT-%.1fB\n  hidden_size: %ld\n  num_hidden_layers: %ld\n"
+                "  num_attention_heads: %ld\n  intermediate_size: %ld\n  vocab_size: 51200\n"
+                "  position_embeddings: 2048\ntrain:\n  seq_len: 2048\n  precision: fp16\n"
+                "  recompute: full\n  flash_attention: false\n  dropout: 0.1\n  framework: deepspeed\n",
+                r->params_b, r->hidden, r->layers, r->heads, 4 * r->hidden);
+        return fclose(fp) ? 1 : 0;
+    }
     fprintf(fp,
             "model:\n  model_type: gpt\n  name: GPT-%.1fB\n  hidden_size: %ld\n  num_hidden_layers: %ld\n"
             "  num_attention_heads: %ld\n  intermediate_size: %ld\n  vocab_size: 51200\n"
@@ -63,8 +78,13 @@ int sc21_price(const sc21_run *r, const char *tmp, const nd_device *device, nd_e
     snprintf(run_path, sizeof run_path, "%s/sc21.yaml", tmp);
     snprintf(devices, sizeof devices, "%ld", r->devices);
     snprintf(gbs, sizeof gbs, "%ld", r->gbs);
-    snprintf(strategy, sizeof strategy, "DP=%ld MP=%ld PP=%ld VPP=%ld MB=%ld MBS=%ld schedule=%s", r->dp,
-             r->tp, r->pp, r->vpp, r->gbs / (r->dp * r->mbs), r->mbs, r->vpp > 1 ? "interleaved" : "1f1b");
+    if (sc21_is_zero3(r))
+        snprintf(strategy, sizeof strategy, "DP=%ld OP=%ld ZERO=3 MB=%ld MBS=%ld", r->dp, r->dp,
+                 r->gbs / (r->dp * r->mbs), r->mbs);
+    else
+        snprintf(strategy, sizeof strategy, "DP=%ld MP=%ld PP=%ld VPP=%ld MB=%ld MBS=%ld schedule=%s", r->dp,
+                 r->tp, r->pp, r->vpp, r->gbs / (r->dp * r->mbs), r->mbs,
+                 r->vpp > 1 ? "interleaved" : "1f1b");
     if (write_run(run_path, r)) {
         fprintf(stderr, "sc21: cannot write %s\n", run_path);
         return 1;

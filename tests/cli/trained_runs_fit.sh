@@ -15,5 +15,6 @@ check 'Published peaks' && check '^all .* refused 0/3$'
 check '^  all: memory MAPE .* refused 0/16;'
 check '191 priced, 0 refused'
 check '^  all: step MAPE .* refused 0/10$'
+check '^  PTD-P: step MAPE .* refused 0/6$'
 [ $fail = 0 ] || { printf '%s\n' "$out"; exit 1; }
 echo ok
