@@ -355,6 +355,7 @@ const nd_report_format nd_report_json = {
     .seq_len = "seq_len",
     .global_batch = "global_batch",
     .device_rates_caveat = "device_rates_caveat",
+    .strategy_caveat = "strategy_caveat",
     .strategy = "strategy",
     .recompute = "recompute",
 

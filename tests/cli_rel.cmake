@@ -31,3 +31,6 @@ nd_rel_script(cli_rel_messages messages_rel.sh ${CMAKE_CURRENT_SOURCE_DIR}/bad)
 # Issue 23: a device whose kernel rates were not measured in training says so beside every
 # uncalibrated estimate (text, JSON, the search's assumptions); its own rates clear it.
 nd_rel_script(cli_device_caveat device_caveat.sh)
+# Issue 23: DeepSpeed's ZeRO-3 over more than one node, which SC21 Table 2 measured 28-65 %
+# slower than nd prices, says so beside every uncalibrated estimate (text, JSON, the search).
+nd_rel_script(cli_zero3_caveat zero3_caveat.sh)

@@ -178,3 +178,20 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     }
     return ND_OK;
 }
+
+/* Megatron-LM's SC21 comparison (samples/published/megatron-sc21-table2.csv) measured DeepSpeed's
+ * ZeRO-3 of 2021 without model parallelism at 28 % (384 GPUs) to 65 % (2,240) slower than nd
+ * prices it, its step flat as GPUs doubled; nd's per-module gathers at NCCL's ring rates and
+ * latencies do not reproduce that growth, and the mechanism is not located. */
+#define ZERO3_ACROSS_NODES_CAVEAT                                                                            \
+    "DeepSpeed's ZeRO-3 over more than one node is priced at NCCL's ring rates: Megatron-LM's SC21 "         \
+    "comparison measured it 28 to 65 % slower than nd prices (384 to 2,240 A100s, slower the more "          \
+    "GPUs), so take this step as a lower bound; a profiling round (nd-fit) prices the cluster's own"
+
+const char *nd_estimate_strategy_caveat(const nd_context *ctx, const nd_strategy *s)
+{
+    int per_node = ctx->device->devices_per_node > 0 ? ctx->device->devices_per_node : 1;
+    if (ctx->train->framework == ND_FRAMEWORK_DEEPSPEED && s->zero == 3 && s->op > per_node)
+        return ZERO3_ACROSS_NODES_CAVEAT;
+    return NULL;
+}

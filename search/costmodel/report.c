@@ -104,6 +104,11 @@ cJSON *nd_report_estimate_json(const nd_context *ctx, const nd_strategy *s, cons
         cJSON_AddStringToObject(doc, key->device_rates_caveat, ctx->device->rates_caveat);
     else
         cJSON_AddNullToObject(doc, key->device_rates_caveat);
+    const char *caveat = nd_estimate_strategy_caveat(ctx, s);
+    if (caveat)
+        cJSON_AddStringToObject(doc, key->strategy_caveat, caveat);
+    else
+        cJSON_AddNullToObject(doc, key->strategy_caveat);
     nd_json_add_number(doc, key->devices, (double)(s->dp * s->tp * s->pp * s->cp));
     nd_json_add_number(doc, key->seq_len, (double)ctx->train->seq_len);
     nd_json_add_number(doc, key->global_batch, (double)(s->dp * s->mb * s->mbs));

@@ -303,6 +303,8 @@ static void calibration(const nd_search_config *cfg, const nd_search_result *res
     if (!cfg->ctx->ratios && cfg->ctx->device->rates_caveat)
         nd_search_assumptions_add(out, "device", "%s: %s (docs/benchmarks.md)", cfg->ctx->device->name,
                                   cfg->ctx->device->rates_caveat);
+    const char *caveat = cfg->ctx->ratios ? NULL : nd_estimate_strategy_caveat(cfg->ctx, &b->s);
+    if (caveat) nd_search_assumptions_add(out, "strategy", "#1: %s (docs/benchmarks.md)", caveat);
     size_t tied = 0;
     for (size_t j = 1; j < ans->count; j++) tied += ans->choices[j].tied;
     if (ans->count > 1)

@@ -39,9 +39,11 @@ static int write_dir(const char *dir, const nd_context *ctx, const nd_strategy *
 
 /* An estimate without ratios is nd's raw model: how far off such estimates were on the runs nd
  * was benchmarked against, and the step and MFU at that error. */
-static void note_uncalibrated(FILE *out, const nd_context *ctx, const nd_estimate *est)
+static void note_uncalibrated(FILE *out, const nd_context *ctx, const nd_strategy *s, const nd_estimate *est)
 {
     if (ctx->ratios) return;
+    const char *caveat = nd_estimate_strategy_caveat(ctx, s);
+    if (caveat) fprintf(out, "strategy: %s (docs/benchmarks.md)\n", caveat);
     double e = ND_UNCALIBRATED_STEP_ERROR;
     fprintf(
         out,
@@ -135,7 +137,7 @@ int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, n
         if (!rc && req->memory_csv) rc = nd_report_memory_csv(req->memory_csv, &est, ctx.budget_mib, err);
         if (!rc && req->common.shared.out_dir)
             rc = write_dir(req->common.shared.out_dir, &ctx, &s, &est, err);
-        if (!rc && !req->json) note_uncalibrated(out, &ctx, &est);
+        if (!rc && !req->json) note_uncalibrated(out, &ctx, &s, &est);
     }
 free_est:
     free(est.stage_memory);

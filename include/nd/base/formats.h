@@ -392,7 +392,7 @@ extern const nd_kernels_format nd_kernels_csv;
 typedef struct nd_report_format {
     /* the run, the model, the strategy (its keys: nd_dims and nd_strategy_keys) */
     const char *nd_version, *cost_model, *model, *device, *devices, *seq_len, *global_batch;
-    const char *device_rates_caveat, *strategy, *recompute;
+    const char *device_rates_caveat, *strategy_caveat, *strategy, *recompute;
     /* an estimate (nd-estimate --json; parts of the others) */
     const char *step_ms, *raw_step_ms, *parts_ms, *raw_parts_ms, *corrected, *peak_mib;
     const char *peak_allocated_mib, *peak_reserved_mib, *peak_firm_mib, *held;

@@ -52,4 +52,9 @@ typedef struct nd_estimate {
 int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_cache *cache,
                          const nd_recompute_plan *plan, nd_estimate *est, nd_error *err);
 
+/* What nd knows it prices short for strategy s, as a sentence to print beside the estimate, or
+ * NULL: DeepSpeed's ZeRO-3 sharding over more than one node, whose measured steps at 384-2,240
+ * A100s (SC21 Table 2, docs/benchmarks.md) grew with the GPU count where nd's ring costs do not. */
+const char *nd_estimate_strategy_caveat(const nd_context *ctx, const nd_strategy *s);
+
 #endif
