@@ -8,8 +8,10 @@
 /* nd's own benchmarked error of an uncalibrated step estimate, as a share of the step: the
  * largest step MAPE of docs/benchmarks.md's section "Fidelity: nd against real training runs,
  * uncalibrated" (torchtitan's 16 throughputs, 20.4 %, nd too fast; the 19 published
- * configurations 18.9 %; Megatron-LM's SC21 weak scaling 7.1 %, the Megatron rounds 7.2 % and
- * 7.8 %, llm-foundry's MPT runs 5.4-7.1 %). The interval of an uncalibrated estimate is step x
+ * configurations 18.9 %; Megatron-LM's SC21 weak scaling 7.1 % and PTD-P 7.5 %, the Megatron
+ * rounds 7.2 % and 7.8 %, llm-foundry's MPT runs 5.4-7.1 %). SC21's DeepSpeed ZeRO-3 rows (47.9 %)
+ * are left out: nd does not represent that job and says so in its own line
+ * (nd_estimate_strategy_caveat). The interval of an uncalibrated estimate is step x
  * (1 +- this), and a candidate within it of #1 cannot be told apart from #1. Update it, and the
  * smallest below, when bench_fidelity's and bench_decisions' figures change. */
 #define ND_UNCALIBRATED_STEP_ERROR 0.204
