@@ -261,9 +261,38 @@ static int node_transfer(round_data *rounds, size_t models, nd_error *err)
     return rc;
 }
 
+/* The runs of one SC21 table nd represents (its ZeRO-3 rows left out: they carry their own
+ * caveat) priced on the fitted device and on the built-in A100; prints their step MAPE. */
+static int sc21_transfer(const char *dir, const char *table, const char *name, size_t fitted_on,
+                         const nd_device *fitted, nd_error *err)
+{
+    sc21_run runs[SC21_ROWS];
+    char tmp[64] = "/tmp/nd-bench-cal-XXXXXX";
+    int n = sc21_read(dir, table, runs, SC21_ROWS);
+    if (n <= 0 || !mkdtemp(tmp)) return nd_error_set(err, ND_EIO, "cannot read %s", table);
+    double fit_sum = 0, raw_sum = 0, fit_bias = 0;
+    int priced = 0;
+    for (int i = 0; i < n; i++) {
+        nd_estimate fit, raw;
+        if (sc21_is_zero3(&runs[i])) continue;
+        if (sc21_price(&runs[i], tmp, fitted, &fit) || sc21_price(&runs[i], tmp, NULL, &raw)) continue;
+        double measured = sc21_measured_ms(&runs[i]);
+        fit_sum += fabs(fit.step_ms / measured - 1);
+        fit_bias += fit.step_ms / measured - 1;
+        raw_sum += fabs(raw.step_ms / measured - 1);
+        priced++;
+    }
+    rmdir(tmp);
+    if (!priced) return nd_error_set(err, ND_EIO, "no row of %s priced", table);
+    printf("  fitted on %zu vTrain runs, predicting %d runs of %s: step MAPE %.1f %%, bias %+.1f %% "
+           "(uncalibrated %.1f %%)\n",
+           fitted_on, priced, name, 100 * fit_sum / priced, 100 * fit_bias / priced, 100 * raw_sum / priced);
+    return ND_OK;
+}
+
 /* The device fitted on all of vTrain's single-node runs (Megatron-DeepSpeed, one 8 x A100 node)
- * predicting Megatron-LM's SC21 weak scaling (another framework, 32 to 3,072 A100s over HDR
- * InfiniBand; sc21.h): whether a calibration carries to another cluster and scale.
+ * predicting Megatron-LM's SC21 runs (another framework, 32 to 3,072 A100s over HDR InfiniBand;
+ * sc21.h): whether a calibration carries to another cluster and scale.
  * Uncalibrated MAPE on the same rows beside it. */
 static int cluster_transfer(const char *dir, round_data *rounds, size_t models, nd_error *err)
 {
@@ -277,26 +306,10 @@ static int cluster_transfer(const char *dir, round_data *rounds, size_t models, 
     int rc = fit_device(rounds[0].ses.device, rows, total, NULL, &fitted, err);
     free(rows);
     if (rc) return rc;
-    sc21_run runs[SC21_ROWS];
-    char tmp[64] = "/tmp/nd-bench-cal-XXXXXX";
-    int n = sc21_read(dir, SC21_TABLE1, runs, SC21_ROWS);
-    if (n <= 0 || !mkdtemp(tmp)) return nd_error_set(err, ND_EIO, "cannot read the SC21 table");
-    double fit_sum = 0, raw_sum = 0, fit_bias = 0;
-    int priced = 0;
-    for (int i = 0; i < n; i++) {
-        nd_estimate fit, raw;
-        if (sc21_price(&runs[i], tmp, &fitted, &fit) || sc21_price(&runs[i], tmp, NULL, &raw)) continue;
-        double measured = sc21_measured_ms(&runs[i]);
-        fit_sum += fabs(fit.step_ms / measured - 1);
-        fit_bias += fit.step_ms / measured - 1;
-        raw_sum += fabs(raw.step_ms / measured - 1);
-        priced++;
-    }
-    rmdir(tmp);
-    if (!priced) return nd_error_set(err, ND_EIO, "no SC21 row priced");
-    printf("  fitted on %zu vTrain runs, predicting %d SC21 runs: step MAPE %.1f %%, bias %+.1f %% "
-           "(uncalibrated %.1f %%)\n",
-           total, priced, 100 * fit_sum / priced, 100 * fit_bias / priced, 100 * raw_sum / priced);
+    static const char *const tables[] = {SC21_TABLE1, SC21_TABLE2};
+    static const char *const names[] = {"SC21 Table 1 (weak scaling)", "SC21 Table 2's PTD-P"};
+    for (size_t t = 0; t < ND_ARRAY_LEN(tables); t++)
+        if ((rc = sc21_transfer(dir, tables[t], names[t], total, &fitted, err))) return rc;
     return ND_OK;
 }
 
@@ -347,7 +360,7 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < VT; k++) printf("  %-16s %8.2f%%\n", v[k].ses.run.model.name, 100 * lomo[k]);
     printf(
         "\nvTrain's node to another cluster: the device fitted on all four models predicting Megatron-LM's "
-        "SC21 weak scaling (32-3,072 A100)\n");
+        "SC21 runs (weak scaling on 32-3,072 A100; PTD-P at 175B and 530B on 384-2,240)\n");
     if (cluster_transfer(dir, v, VT, &err)) return fail(&err);
     printf("\nDLPerf (V100), nd-fit --hold auto, exact leave-one-out MAPE\n");
     for (size_t k = 0; k < DL; k++)
