@@ -119,6 +119,11 @@ nd_cli_test(cli_mf_hyper_edp_shard 0 "^  edp_shard_size: 8$"
 nd_cli_test(cli_mf_hyper_max_grad_norm_null 0 "^  grad_clip: false$"
             sh -c "cd \"$1\" && \"$2\" -y \"$3\" -A H100 -d 8 -t 1 -o mgn_null --no-plots --no-progress >/dev/null && cat mgn_null/best.yaml"
             sh ${CMAKE_CURRENT_BINARY_DIR} $<TARGET_FILE:nd-search> ${BAD}/run/hyper/max_grad_norm_null.yaml)
+# accelerate's mixed_precision: no is full fp32 (it was priced as bf16); an unknown one is
+# refused (tests/bad/MANIFEST).
+nd_cli_test(cli_mf_hyper_mixed_precision_no 0 "^  precision: .fp32.$"
+            sh -c "cd \"$1\" && \"$2\" -y \"$3\" -A H100 -d 8 -t 1 -o mp_no --no-plots --no-progress >/dev/null && cat mp_no/best.yaml"
+            sh ${CMAKE_CURRENT_BINARY_DIR} $<TARGET_FILE:nd-search> ${BAD}/run/hyper/mixed_precision_no.yaml)
 # -f hyperparallel2: a degree below 1 or not a number in the accelerate yaml is refused naming
 # that file (dp_shard_size -16 read as no FSDP, tp_size -1 as TP 1); a bad training key names
 # the --train-yaml it stands in (it named the model yaml, -y). tests/bad/run/hyper/ holds them.

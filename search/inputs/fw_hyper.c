@@ -202,6 +202,27 @@ static bool off_word(const char *v)
     return !strcmp(v, "none") || !strcmp(v, "no") || (!nd_parse_bool(v, &b) && !b);
 }
 
+/* The compute precision a stated dtype means: a torch dtype, or accelerate's mixed_precision,
+ * whose "no" is full fp32 and "fp8" is FP8 GEMMs over bf16 (accelerate's docs); "auto" is the
+ * loader's default, bf16. Anything else is refused at its line (it was priced as bf16). */
+static int compute_precision(hy *h, const char *v, const char *key, int line, const char **precision)
+{
+    bool accelerate = !strcmp(key, "mixed_precision");
+    if (fw_precision_of(v)) {
+        *precision = fw_precision_of(v);
+        return ND_OK;
+    }
+    bool off;
+    if (accelerate && (nd_text_equal_nocase(v, "no") || (!nd_parse_bool(v, &off) && !off))) {
+        *precision = "fp32";
+        return ND_OK;
+    }
+    if ((accelerate && !strcmp(v, "fp8")) || nd_text_equal_nocase(v, "auto")) return ND_OK;
+    return nd_error_set(
+        h->r->err, ND_EINPUT, "%s:%d: %s: '%s' is not a precision nd knows (%s)", h->at, line, key, v,
+        accelerate ? "no, fp16, bf16 or fp8" : "a torch dtype: bfloat16, float16 or float32, or auto");
+}
+
 static int read_training(hy *h)
 {
     fw_reader *r = h->r, w;
@@ -234,10 +255,11 @@ static int read_training(hy *h)
     line = 0;
     const char *compute = first_of(h, train_text, compute_keys, &which, &line);
     w = compute ? found_in(h) : *r;
-    if (!rc)
-        rc =
-            fw_train(&w, "precision", compute && fw_precision_of(compute) ? fw_precision_of(compute) : "bf16",
-                     line, compute ? which : "model.torch_dtype");
+    const char *precision = "bf16";
+    if (!rc && compute && (rc = compute_precision(h, compute, which, line, &precision)) == ND_OK &&
+        !strcmp(compute, "fp8"))
+        rc = fw_train(&w, "fp8", "true", line, which);
+    if (!rc) rc = fw_train(&w, "precision", precision, line, compute ? which : "model.torch_dtype");
     w = in_file(h, param_at);
     if (!rc && param && fw_precision_of(param) && !strcmp(fw_precision_of(param), "fp32"))
         rc = fw_train(&w, "master_weights", "true", param_line, param_key);
