@@ -19,6 +19,7 @@
 #include "nd/inputs/checkpoint.h"
 #include "nd/inputs/model_fields.h"
 
+#define DTYPES "is not a dtype nd knows (bfloat16, float16 or float32)"
 /* model.model_config keys and the Hugging Face key each sets. */
 static const struct {
     const char *theirs, *hf;
@@ -564,8 +565,17 @@ static int read_training(mf_doc *d)
         rc = fw_default(r, "model.model_config.seq_length not stated: the sequence is %lld tokens",
                         (long long)r->run->train.seq_len);
     const char *compute = fw_yaml_text(&d->y, "model.model_config.compute_dtype", &line);
-    const char *params = fw_yaml_text(&d->y, "model.model_config.param_init_type", NULL);
-    if (!params) params = fw_yaml_text(&d->y, "model.model_config.params_dtype", NULL);
+    int params_line = 0;
+    const char *params_key = "model.model_config.param_init_type";
+    const char *params = fw_yaml_text(&d->y, params_key, &params_line);
+    if (!params) params = fw_yaml_text(&d->y, params_key = "model.model_config.params_dtype", &params_line);
+    /* a dtype nd does not know was ignored: priced as bf16 */
+    if (!rc && compute && !fw_precision_of(compute))
+        rc = nd_error_set(r->err, ND_EINPUT, "%s:%d: model.model_config.compute_dtype: '%s' " DTYPES, r->path,
+                          line, compute);
+    if (!rc && params && !fw_precision_of(params))
+        rc = nd_error_set(r->err, ND_EINPUT, "%s:%d: %s: '%s' " DTYPES, r->path, params_line, params_key,
+                          params);
     if (!rc && compute && fw_precision_of(compute))
         rc = fw_train(r, "precision", fw_precision_of(compute), line, "model.model_config.compute_dtype");
     /* fp32 parameters under a 16-bit compute: nd's fp32 master copy beside 16-bit weights */
