@@ -29,8 +29,17 @@ int64_t fw_mindformers_stage_counts(mf_doc *d, yaml_node_t *n, const char *dotte
         /* one value for every stage: a bare true recomputes every layer of every stage
          * (docs/frameworks.md §MindFormers yaml (`-f mindformers`)), not stage 0's alone */
         int64_t v;
-        bool all = fw_true(t);
-        if (!all && nd_parse_int64(t, -(1 << 24), 1 << 24, &v)) return 0; /* false, or a word */
+        bool all = fw_true(t), b;
+        if (!all && nd_parse_int64(t, -(1 << 24), 1 << 24, &v)) {
+            if (!nd_parse_bool(t, &b)) return 0; /* false */
+            /* a word was read as false (nothing recomputed, no offset) */
+            *err_rc =
+                nd_error_set(d->r->err, ND_EINPUT,
+                             "%s:%d: %s: '%s' is neither true, false, a whole number nor a list of them "
+                             "per stage",
+                             d->r->path, nd_yaml_line(n), dotted, t);
+            return 0;
+        }
         for (size_t i = 0; i < ND_RUN_MAX_STAGES; i++) out[i] = all ? -1 : v;
         return 1;
     }
