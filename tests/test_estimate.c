@@ -235,6 +235,38 @@ static void cache_gives_identical_results(void **state)
     nd_layer_cache_free(cache);
 }
 
+/* The cache answers each sharding with what pricing it afresh gives, across the growth of its
+ * index (256 slots, half full) and of its entries (64 first): 6 x 5 x 2 x 2 x 2 = 240 shardings
+ * asked twice, in an order that interleaves them. */
+static void cache_keeps_every_sharding_through_growth(void **state)
+{
+    (void)state;
+    nd_layer_inputs in = {.model = &run.model, .train = &run.train, .device = h100, .seq_len = 8192};
+    nd_layer_cache *cache = nd_layer_cache_alloc();
+    assert_non_null(cache);
+    const int64_t tps[] = {1, 2, 4, 8, 16, 32}, mbss[] = {1, 2, 3, 4, 8};
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < 240; i++) {
+            int k = (i * 97) % 240; /* 97 is prime to 240: every sharding once a pass */
+            nd_layer_shape sh = {.tp = tps[k % 6],
+                                 .mbs = mbss[k / 6 % 5],
+                                 .cp = 1 + k / 30 % 2,
+                                 .ep = 1,
+                                 .etp = 1 + k / 60 % 2,
+                                 .sp = k / 120 % 2};
+            nd_layer_cache_entry fresh, scratch;
+            const nd_layer_cache_entry *fresh_p = nd_layer_cache_get(NULL, &in, &sh, &fresh);
+            const nd_layer_cache_entry *got = nd_layer_cache_get(cache, &in, &sh, &scratch);
+            assert_ptr_not_equal(got, &scratch);
+            assert_true(got->shape.tp == sh.tp && got->shape.mbs == sh.mbs && got->shape.cp == sh.cp &&
+                        got->shape.etp == sh.etp && got->shape.sp == sh.sp);
+            assert_memory_equal(got->layer, fresh_p->layer, sizeof got->layer);
+            assert_memory_equal(&got->head, &fresh_p->head, sizeof got->head);
+        }
+    assert_int_equal(nd_layer_cache_count(cache), 240); /* each priced once, the second pass all hits */
+    nd_layer_cache_free(cache);
+}
+
 static void budget_decides_the_fit(void **state)
 {
     (void)state;
@@ -504,6 +536,7 @@ int main(void)
         cmocka_unit_test(data_parallel_all_reduce),
         cmocka_unit_test(model_flops_follow_the_layer_formula),
         cmocka_unit_test(cache_gives_identical_results),
+        cmocka_unit_test(cache_keeps_every_sharding_through_growth),
         cmocka_unit_test(budget_decides_the_fit),
         cmocka_unit_test(torchtitan_per_op_selective_memory),
         cmocka_unit_test(legacy_fp32_gradient_copies_are_kept),

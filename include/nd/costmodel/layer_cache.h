@@ -13,7 +13,6 @@ nd_layer_cache *nd_layer_cache_alloc(void);
 void nd_layer_cache_free(nd_layer_cache *cache);
 
 typedef struct nd_layer_cache_entry {
-    bool valid;
     nd_layer_shape shape;
     nd_layer_cost layer[ND_LAYER_KINDS];
     nd_layer_cost embedding, head;
@@ -24,5 +23,8 @@ typedef struct nd_layer_cache_entry {
  * cannot grow) the costs are priced into scratch, which is returned. */
 const nd_layer_cache_entry *nd_layer_cache_get(nd_layer_cache *cache, const nd_layer_inputs *in,
                                                const nd_layer_shape *shape, nd_layer_cache_entry *scratch);
+
+/* How many shardings the cache has priced (each once). */
+size_t nd_layer_cache_count(const nd_layer_cache *cache);
 
 #endif
