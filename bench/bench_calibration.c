@@ -338,6 +338,12 @@ static int loo(round_data *d, nd_error *err)
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
+    if (argc > 1 && argv[1][0] == '-') {
+        printf("usage: bench_calibration [SOURCE_DIR]\n"
+               "Fits ratios and devices on part of each bundled real set and prices the rest: calibrated\n"
+               "and transfer MAPE. docs/benchmarks.md.\n");
+        return strcmp(argv[1], "-h") && strcmp(argv[1], "--help") ? 2 : 0;
+    }
     const char *dir = argc > 1 ? argv[1] : ND_SOURCE_DIR;
     nd_error err = {0};
     enum { VT = ND_ARRAY_LEN(vtrain), DL = ND_ARRAY_LEN(dlperf) };

@@ -166,6 +166,12 @@ static int one(const char *dir, const row *w, totals *t)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && argv[1][0] == '-') {
+        printf("usage: bench_decisions [SOURCE_DIR]\n"
+               "Prices each published configuration as published, then searches the same question:\n"
+               "price error and the gain nd claims. docs/benchmarks.md.\n");
+        return strcmp(argv[1], "-h") && strcmp(argv[1], "--help") ? 2 : 0;
+    }
     const char *dir = argc > 1 ? argv[1] : ND_SOURCE_DIR;
     char path[4096];
     snprintf(path, sizeof path, "%s/samples/published/decisions.csv", dir);

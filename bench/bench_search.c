@@ -69,6 +69,12 @@ static void run(const char *title, const char *run_file, int64_t devices, bool p
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && argv[1][0] == '-') {
+        printf("usage: bench_search [SOURCE_DIR [TEXT]]\n"
+               "Times nd-search's enumeration and pricing on four spaces, with 1 and 2 threads (TEXT: only\n"
+               "the cases whose title holds it). docs/benchmarks.md.\n");
+        return strcmp(argv[1], "-h") && strcmp(argv[1], "--help") ? 2 : 0;
+    }
     const char *src = argc > 1 ? argv[1] : ND_SOURCE_DIR;
     only = argc > 2 ? argv[2] : NULL;
     char gpt[1024], ds[1024], sm[1024];
