@@ -47,8 +47,12 @@ int nd_run_apply_model_section(nd_run *run, const nd_search_config_file *f, bool
         if (!strcmp(k, "model_type") || !strcmp(k, "arch") || !strcmp(k, "moe_enabled")) continue;
         if (!strcmp(k, "name"))
             nd_text_copy(run->model.name, v, sizeof run->model.name);
-        else if (!strcmp(k, "compute_dtype"))
-            rc = fw_precision_of(v) ? fw_train(&r, "precision", fw_precision_of(v), line, theirs) : ND_OK;
+        else if (!strcmp(k, "compute_dtype")) /* one nd does not know was ignored: priced as bf16 */
+            rc = fw_precision_of(v) ? fw_train(&r, "precision", fw_precision_of(v), line, theirs)
+                                    : nd_error_set(err, ND_EINPUT,
+                                                   "%s:%d: model.compute_dtype: '%s' is not a dtype nd knows "
+                                                   "(bfloat16, float16 or float32)",
+                                                   f->path, line, v);
         else if (!strcmp(k, "use_flash_attention"))
             rc = fw_train(&r, "flash_attention", v, line, theirs);
         else if (!strcmp(k, "moe_inter_dim")) /* ND's loader reads moe_intermediate_size, not this */
