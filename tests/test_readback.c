@@ -24,7 +24,7 @@ static void load_sample(nd_run *run)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/samples/frameworks/torchtitan_llama3_8b.toml", getenv("ND_SOURCE_DIR"));
-    nd_config_input in = {path, NULL, NULL, NULL, false};
+    nd_config_input in = {path, NULL, NULL, NULL, false, NULL};
     nd_error err = {0};
     assert_int_equal(nd_config_load(run, &in, &err), 0);
     assert_int_equal(nd_run_set(run, "devices", "16", &err), 0);
@@ -97,7 +97,7 @@ static void own_strategy_reads_back(void **state)
         char path[1024], dir[64], written[1024];
         snprintf(path, sizeof path, "%s/tests/data/torchtitan/%s", getenv("ND_SOURCE_DIR"), files[i]);
         snprintf(dir, sizeof dir, "/tmp/nd_test_readback_%d", (int)getpid());
-        nd_config_input in = {path, NULL, NULL, NULL, false};
+        nd_config_input in = {path, NULL, NULL, NULL, false, NULL};
         nd_error err = {0};
         assert_int_equal(nd_config_load(run, &in, &err), 0);
         if (run->derive_dp) assert_int_equal(nd_run_set(run, "devices", "16", &err), 0);

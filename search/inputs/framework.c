@@ -17,7 +17,7 @@
 #include "nd/base/array.h"
 
 static const char *const format_names[ND_CONFIGS] = {
-    "nd", "mindformers", "megatron", "mindspeed", "hyper_v2", "hyperparallel2", "torchtitan",
+    "nd", "mindformers", "megatron", "mindspeed", "hyper_v2", "hyperparallel2", "torchtitan", "simumax",
 };
 
 const char *nd_config_format_name(nd_config_format f)
@@ -29,6 +29,7 @@ const char *nd_config_format_name(nd_config_format f)
 unsigned nd_config_format_dims(nd_config_format f)
 {
     unsigned all = ~0u;
+    if (f == ND_CONFIG_SIMUMAX) return all & ~ND_DIM_BIT(ND_DIM_CP); /* SimuMax has no CP */
     if (f == ND_CONFIG_HYPERPARALLEL2)
         return all & ~(ND_DIM_BIT(ND_DIM_PP) | ND_DIM_BIT(ND_DIM_VPP) | ND_DIM_BIT(ND_DIM_EP) |
                        ND_DIM_BIT(ND_DIM_ETP));
@@ -62,6 +63,7 @@ int nd_config_format_parse(const char *name, nd_config_format *out, bool *json_h
         {"hyperparallel2", ND_CONFIG_HYPERPARALLEL2},
         {"hyperparallel", ND_CONFIG_TORCHTITAN},
         {"torchtitan", ND_CONFIG_TORCHTITAN},
+        {"simumax", ND_CONFIG_SIMUMAX},
     };
     *json_hint = false;
     for (size_t i = 0; i < ND_ARRAY_LEN(names); i++)
@@ -120,6 +122,11 @@ nd_config_format nd_config_format_detect(const char *path)
     if (*p == '{') {
         bool hf = strstr(text, "\"model_type\"") || strstr(text, "\"architectures\"");
         if (!hf && (strstr(text, "\"tmp\"") || strstr(text, "\"model_id\""))) f = ND_CONFIG_MINDSPEED_JSON;
+        /* SimuMax's StrategyConfig: its degrees' names */
+        if (!hf && strstr(text, "\"tp_size\"") &&
+            (strstr(text, "\"micro_batch_num\"") || strstr(text, "\"micro_batch_size\"") ||
+             strstr(text, "\"world_size\"")))
+            f = ND_CONFIG_SIMUMAX;
     } else if (strstr(text, "--num-layers") || strstr(text, "--tensor-model-parallel-size") ||
                strstr(text, "--hidden-size")) {
         f = ND_CONFIG_MEGATRON;
@@ -132,8 +139,8 @@ nd_config_format nd_config_format_detect(const char *path)
 
 /* The framework formats nd reads and writes back (nd's own run file is nd_run_load's). */
 static const fw_format *const formats[] = {
-    &fw_mindformers_format, &fw_megatron_format,       &fw_mindspeed_json_format,
-    &fw_hyper_v2_format,    &fw_hyperparallel2_format, &fw_torchtitan_format,
+    &fw_mindformers_format,    &fw_megatron_format,   &fw_mindspeed_json_format, &fw_hyper_v2_format,
+    &fw_hyperparallel2_format, &fw_torchtitan_format, &fw_simumax_format,
 };
 
 static const fw_format *format_of(nd_config_format f)
@@ -151,7 +158,7 @@ int nd_config_load(nd_run *run, const nd_config_input *in, nd_error *err)
         if (nd_config_format_parse(in->framework, &f, &json))
             return nd_error_set(err, ND_EUSAGE,
                                 "-f %s: not a framework nd reads (nd, mindformers, mindspeed, "
-                                "megatron, hyper_v2, hyperparallel, hyperparallel2, torchtitan)",
+                                "megatron, hyper_v2, hyperparallel, hyperparallel2, torchtitan, simumax)",
                                 in->framework);
         if (json && nd_config_format_detect(in->path) == ND_CONFIG_MINDSPEED_JSON)
             f = ND_CONFIG_MINDSPEED_JSON;
@@ -337,8 +344,12 @@ static int read_back(const nd_run *run, const nd_config_choice *c, const fw_form
             snprintf(main_path, sizeof main_path, "%s:%s", run->module_py, m);
         else
             snprintf(main_path, sizeof main_path, "%s", m);
-        nd_config_input in = {main_path, NULL, path[TRAIN] ? path[TRAIN] : (three ? run->train_yaml : NULL),
-                              path[ACCEL] ? path[ACCEL] : (three ? run->accelerate_yaml : NULL), false};
+        nd_config_input in = {main_path,
+                              NULL,
+                              path[TRAIN] ? path[TRAIN] : (three ? run->train_yaml : NULL),
+                              path[ACCEL] ? path[ACCEL] : (three ? run->accelerate_yaml : NULL),
+                              false,
+                              run->model_config[0] ? run->model_config : NULL};
         nd_run_init(back, main_path);
         back->format = run->format;
         fw_reader r = {back, main_path, false, err};

@@ -19,6 +19,6 @@ typedef struct fw_format {
 } fw_format;
 
 extern const fw_format fw_mindformers_format, fw_megatron_format, fw_mindspeed_json_format,
-    fw_hyper_v2_format, fw_hyperparallel2_format, fw_torchtitan_format;
+    fw_hyper_v2_format, fw_hyperparallel2_format, fw_torchtitan_format, fw_simumax_format;
 
 #endif

@@ -7,6 +7,7 @@
  * into a copy of the json (resolved.json).
  */
 #include "fw_formats.h"
+#include "fw_json.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -19,23 +20,6 @@
 #include "nd/base/text.h"
 #include "nd/base/array.h"
 
-static int load_json(const char *path, cJSON **root, nd_error *err)
-{
-    char *text;
-    size_t len;
-    int rc = nd_read_file(path, 16u << 20, &text, &len, err);
-    if (rc) return rc;
-    /* nd's JSON rules (a NUL or raw control byte in a string, a repeated key: refused) */
-    rc = nd_json_parse(text, len, path, root, err);
-    free(text);
-    if (rc) return rc;
-    if (!cJSON_IsObject(*root)) {
-        cJSON_Delete(*root);
-        return nd_error_set(err, ND_EINPUT, "%s: not a JSON object", path);
-    }
-    return ND_OK;
-}
-
 /* The modules (objects with a model_id), depth first; the root counts when it is one. */
 static int modules(cJSON *node, cJSON **out, int n, int cap)
 {
@@ -45,36 +29,6 @@ static int modules(cJSON *node, cJSON **out, int n, int cap)
     cJSON *child;
     cJSON_ArrayForEach(child, node) if (cJSON_IsObject(child)) n = modules(child, out, n, cap);
     return n;
-}
-
-/* A JSON value as text for the key setters; NULL for null, objects and arrays. */
-static const char *scalar(const cJSON *v, char *buf, size_t size)
-{
-    if (cJSON_IsString(v)) return v->valuestring;
-    if (cJSON_IsBool(v)) return cJSON_IsTrue(v) ? "true" : "false";
-    if (!cJSON_IsNumber(v)) return NULL;
-    if (v->valuedouble == floor(v->valuedouble) && fabs(v->valuedouble) < 1e15)
-        snprintf(buf, size, "%.0f", v->valuedouble);
-    else
-        snprintf(buf, size, "%.17g", v->valuedouble);
-    return buf;
-}
-
-/* A JSON number that must be a whole number in [min, max]: 0 and *out set; 1 when the key
- * is absent (or null); an error naming the file and key for a fraction, an infinity or a
- * number out of range (a double's cast to int64 is checked, never undefined). */
-static int whole(fw_reader *r, const cJSON *v, const char *key, int64_t min, int64_t max, int64_t *out)
-{
-    if (!v || cJSON_IsNull(v)) return 1;
-    double x = v->valuedouble;
-    if (!cJSON_IsNumber(v) || !isfinite(x) || x != floor(x) || x < (double)min || x > (double)max) {
-        char shown[40] = "a value that is not a number";
-        if (cJSON_IsNumber(v)) snprintf(shown, sizeof shown, "%.17g", x);
-        return nd_error_set(r->err, ND_EINPUT, "%s: %s: %s is not a whole number from %lld to %lld", r->path,
-                            key, shown, (long long)min, (long long)max);
-    }
-    *out = (int64_t)x;
-    return 0;
 }
 
 static int read_module(fw_reader *r, const cJSON *mod)
@@ -111,11 +65,13 @@ static int read_module(fw_reader *r, const cJSON *mod)
     int rc = fw_model_family(r, mla ? "deepseek_v3" : id->valuestring, 0);
     for (size_t i = 0; !rc && i < ND_ARRAY_LEN(keys); i++) {
         char buf[64];
-        const char *v = scalar(cJSON_GetObjectItemCaseSensitive(mod, keys[i].theirs), buf, sizeof buf);
+        const char *v =
+            fw_json_scalar(cJSON_GetObjectItemCaseSensitive(mod, keys[i].theirs), buf, sizeof buf);
         if (v && strcmp(v, "0")) rc = fw_model(r, keys[i].hf, v, 0, keys[i].theirs);
     }
     char buf[64];
-    const char *dtype = scalar(cJSON_GetObjectItemCaseSensitive(mod, "params_dtype"), buf, sizeof buf);
+    const char *dtype =
+        fw_json_scalar(cJSON_GetObjectItemCaseSensitive(mod, "params_dtype"), buf, sizeof buf);
     if (!rc && dtype && fw_precision_of(dtype))
         rc = fw_train(r, "precision", fw_precision_of(dtype), 0, "params_dtype");
     if (!rc && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(mod, "moe_grouped_gemm")))
@@ -130,7 +86,7 @@ static int read_module(fw_reader *r, const cJSON *mod)
         cJSON_ArrayForEach(item, rec)
         {
             if (i >= ND_RUN_MAX_STAGES) break;
-            if (whole(r, item, "recompute_num_layers[]", -1, 1 << 24, &k) != 0)
+            if (fw_json_whole(r, item, "recompute_num_layers[]", -1, 1 << 24, &k) != 0)
                 return rc ? rc
                           : nd_error_set(r->err, ND_EINPUT, "%s: recompute_num_layers[%d]: not a number",
                                          r->path, i);
@@ -138,7 +94,7 @@ static int read_module(fw_reader *r, const cJSON *mod)
         }
         L->has_recompute = i > 0;
     } else if (!rc && rec) {
-        int got = whole(r, rec, "recompute_num_layers", 0, 1 << 24, &k);
+        int got = fw_json_whole(r, rec, "recompute_num_layers", 0, 1 << 24, &k);
         if (got < 0) return got;
         if (got == 0 && k > 0) {
             L->has_recompute = true;
@@ -151,7 +107,7 @@ static int read_module(fw_reader *r, const cJSON *mod)
     if (!rc && cJSON_IsArray(parts)) cJSON_ArrayForEach(item, parts)
         {
             if (i >= ND_RUN_MAX_STAGES) break;
-            int got = whole(r, item, "pipeline_num_layers[]", 0, 1 << 24, &k);
+            int got = fw_json_whole(r, item, "pipeline_num_layers[]", 0, 1 << 24, &k);
             if (got)
                 return got < 0
                            ? got
@@ -190,7 +146,7 @@ static int read_degrees(fw_reader *r, const cJSON *root, const cJSON *mod)
             snprintf(where, sizeof where, "%s", degrees[i].theirs);
         }
         int64_t k = 0;
-        int got = whole(r, v, where, 0, 1 << 24, &k);
+        int got = fw_json_whole(r, v, where, 0, 1 << 24, &k);
         if (got < 0) return got;
         if (got == 0 && k >= 1) rc = fw_degree(r, degrees[i].dim, k, 0, where); /* 0: not set */
     }
@@ -201,7 +157,7 @@ static int read_degrees(fw_reader *r, const cJSON *root, const cJSON *mod)
     if (!cJSON_IsNumber(seq)) seq = cJSON_GetObjectItemCaseSensitive(mod, "seq_length");
     char buf[64];
     if (!rc && cJSON_IsNumber(seq))
-        rc = fw_train(r, "seq_len", scalar(seq, buf, sizeof buf), 0, "tmp.seqlen");
+        rc = fw_train(r, "seq_len", fw_json_scalar(seq, buf, sizeof buf), 0, "tmp.seqlen");
     else if (!rc)
         rc = fw_default(r, "no tmp.seqlen: the sequence is %lld tokens", (long long)r->run->train.seq_len);
     /* ND: the optimizer shards over DP (MindSpeed's distributed optimizer); MB = PP */
@@ -220,7 +176,7 @@ static int read_degrees(fw_reader *r, const cJSON *root, const cJSON *mod)
 static int fw_mindspeed_json_read(fw_reader *r)
 {
     cJSON *root;
-    int rc = load_json(r->path, &root, r->err);
+    int rc = fw_json_load(r->path, &root, r->err);
     if (rc) return rc;
     cJSON *mods[16];
     int n = modules(root, mods, 0, 16);
@@ -252,7 +208,7 @@ static int fw_mindspeed_json_write(const nd_run *run, const nd_config_choice *c,
                                    char *written, size_t size, nd_error *err)
 {
     cJSON *root;
-    int rc = load_json(run->source, &root, err);
+    int rc = fw_json_load(run->source, &root, err);
     if (rc) return rc;
     cJSON *tmp = cJSON_GetObjectItemCaseSensitive(root, "tmp");
     if (!tmp) cJSON_AddItemToObject(root, "tmp", tmp = cJSON_CreateObject());

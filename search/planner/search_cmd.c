@@ -62,6 +62,9 @@ static int build_space(const nd_search_request *req, const nd_session *ses, cons
      * (pipeline_scheduler: 1f1b, gpipe, seqpipe, zero_bubble_v) and its writer states none */
     if (ses->run.format == ND_CONFIG_MINDFORMERS)
         sp->schedules &= ~(1u << ND_SCHEDULE_DUALPIPE | 1u << ND_SCHEDULE_DUALPIPE_V);
+    /* SimuMax's pp_schedule: 1f1b (interleaved with interleaving_size) and zb_h2 */
+    if (ses->run.format == ND_CONFIG_SIMUMAX)
+        sp->schedules &= 1u << ND_SCHEDULE_1F1B | 1u << ND_SCHEDULE_INTERLEAVED | 1u << ND_SCHEDULE_ZB_H2;
     *base = ses->run.strategy;
     /* a schedule stated on the command line is the one to search; the run's is one of them */
     if (nd_cli_sets(&req->common, "schedule")) sp->schedules = 1u << base->schedule;
@@ -406,7 +409,13 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
     if ((rc = build_space(req, &ses, file, &space, &base, err))) goto done;
     unsigned writable = nd_config_format_dims(ses.run.format);
     if ((space.vary & ~writable) & (ND_DIM_BIT(ND_DIMS_SEARCHED) - 1)) {
-        if (nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
+        bool simumax = ses.run.format == ND_CONFIG_SIMUMAX;
+        if (nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT) && simumax)
+            fprintf(diag,
+                    "nd-search: note: simumax configs cannot state CP when written back: it stays the "
+                    "config's (CP %lld)\n",
+                    (long long)base.cp);
+        else if (nd_cli_says(&req->common, ND_VERBOSITY_DEFAULT))
             fprintf(diag,
                     "nd-search: note: %s configs cannot state PP or EP when written back: they stay the "
                     "config's (PP %lld, EP %lld)\n",

@@ -20,6 +20,7 @@ static const struct option nd_cli_common_options[] = {
     {"model", required_argument, 0, 'm'},
     {"train-yaml", required_argument, 0, ND_OPT_TRAIN_YAML},
     {"accelerate-yaml", required_argument, 0, ND_OPT_ACCELERATE_YAML},
+    {"model-config", required_argument, 0, ND_OPT_MODEL_CONFIG},
     {"search-config", required_argument, 0, 's'},
     {"device_type", required_argument, 0, 'A'},
     {"devices", required_argument, 0, 'd'},
@@ -92,12 +93,13 @@ static const nd_cmdline_help common_help[] = {
     {'y', "  -y, --yaml_config FILE   run description: nd's run YAML, a Hugging Face config.json, or a\n"
           "                           framework's config (-f; recognised from the file when omitted)\n"},
     {'f', "  -f, --framework F        the format of -y: nd, mindformers, mindspeed (megatron), hyper_v2,\n"
-          "                           hyperparallel2, torchtitan (docs/nd-compat.md)\n"},
+          "                           hyperparallel2, torchtitan, simumax (docs/nd-compat.md)\n"},
     {'m', "  -m, --model NAME         the model's name in outputs (ND: the model hooks to use)\n"},
     {ND_OPT_TRAIN_YAML,
      "      --train-yaml FILE    hyperparallel2: the training yaml beside -y's model yaml\n"},
     {ND_OPT_ACCELERATE_YAML,
      "      --accelerate-yaml F  hyperparallel2: the accelerate yaml (parallel degrees)\n"},
+    {ND_OPT_MODEL_CONFIG, "      --model-config FILE  simumax: the model JSON beside -y's strategy JSON\n"},
     {'s', "  -s, --search-config F    ND's search config: its model, cluster and constraints (nd-search:\n"
           "                           also its candidate lists; docs/search.md)\n"},
     {'A', "  -A, --device_type NAME   device: V100, A100, A100-40GB, H100, H800, H200, B200, B300,\n"
@@ -292,6 +294,7 @@ static int nd_cli_common_option(nd_cli_common *c, int opt, const char *arg, nd_e
     case 'm': c->model_name = arg; return 1;
     case ND_OPT_TRAIN_YAML: c->train_yaml = arg; return 1;
     case ND_OPT_ACCELERATE_YAML: c->accelerate_yaml = arg; return 1;
+    case ND_OPT_MODEL_CONFIG: c->model_config = arg; return 1;
     case 's': c->search_config = arg; return 1;
     case 'A': c->device = arg; return 1;
     case 'd': c->devices = arg; return 1;

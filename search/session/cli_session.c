@@ -119,7 +119,8 @@ static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_
     if (standalone) {
         if ((rc = nd_run_apply_model_section(run, file, true, err))) return rc;
     } else {
-        nd_config_input in = {c->run_path, c->framework, c->train_yaml, c->accelerate_yaml, c->strict};
+        nd_config_input in = {c->run_path,        c->framework, c->train_yaml,
+                              c->accelerate_yaml, c->strict,    c->model_config};
         if ((rc = nd_config_load(run, &in, err))) return rc;
         if (file && file->n_model > 0 && (rc = nd_run_apply_model_section(run, file, false, err))) return rc;
     }

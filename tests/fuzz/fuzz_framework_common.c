@@ -13,7 +13,7 @@ int fuzz_framework_round_trip(const uint8_t *data, size_t size, const char *form
 {
     static nd_run run; /* large: not on the stack */
     nd_error err = {0};
-    nd_config_input in = {fuzz_write(file_name, data, size), format, NULL, NULL, false};
+    nd_config_input in = {fuzz_write(file_name, data, size), format, NULL, NULL, false, NULL};
     int rc = nd_config_load(&run, &in, &err);
     if (rc) {
         if (rc != ND_EUSAGE) fuzz_check_refusal(rc, &err, file_name);

@@ -27,13 +27,15 @@ const char *nd_config_format_name(nd_config_format f);
 
 /* The dimensions (ND_DIM_BIT mask) a format can state when the choice is written back: a
  * search over a config of that format varies only these (the others stay the config's).
- * Accelerate's parallelism_config (hyperparallel2) states DP, TP and CP, not PP or EP. */
+ * Accelerate's parallelism_config (hyperparallel2) states DP, TP and CP, not PP or EP; SimuMax's
+ * strategy no CP. */
 unsigned nd_config_format_dims(nd_config_format f);
 int nd_config_format_parse(const char *name, nd_config_format *out, bool *json_hint);
 
 /* The format of a file from its name and first bytes, when -f is not given: .toml is
  * torchtitan; a JSON object with model_type or architectures is a config.json, one with
- * `tmp` or a model_id is MindSpeed's; a YAML file is MindFormers' when it has
+ * `tmp` or a model_id is MindSpeed's, one with tp_size and micro_batch_num, micro_batch_size or
+ * world_size SimuMax's strategy; a YAML file is MindFormers' when it has
  * parallel_config, model.model_config, runner_config, recompute_config or moe_config,
  * HyperParallel's when it has accelerator, fsdp_config, activation_checkpoint, training,
  * dataset or a model._target_/pretrained_model_name_or_path, else nd's; a text with
@@ -47,6 +49,7 @@ typedef struct nd_config_input {
     const char *train_yaml;      /* --train-yaml */
     const char *accelerate_yaml; /* --accelerate-yaml */
     bool strict;                 /* --strict: a default taken is an error */
+    const char *model_config;    /* --model-config (simumax: the model JSON beside -y's strategy) */
 } nd_config_input;
 
 /* Reads the run. Errors name the file, line and key (ND_EINPUT), or the flag (ND_EUSAGE). A

@@ -35,6 +35,7 @@ typedef enum {
     ND_CONFIG_HYPER_V2,       /* HyperParallel v2 AutoModels train.yaml */
     ND_CONFIG_HYPERPARALLEL2, /* HyperParallel v2: model yaml + --train-yaml + --accelerate-yaml */
     ND_CONFIG_TORCHTITAN,     /* torchtitan job toml (ND's hyperparallel and torchtitan) */
+    ND_CONFIG_SIMUMAX,        /* SimuMax's strategy JSON + --model-config, its model JSON */
     ND_CONFIGS
 } nd_config_format;
 
@@ -66,6 +67,7 @@ typedef struct nd_run {
     nd_config_format format;            /* its format */
     char train_yaml[512];               /* hyperparallel2: --train-yaml */
     char accelerate_yaml[512];          /* hyperparallel2: --accelerate-yaml */
+    char model_config[512];             /* simumax: --model-config, the model JSON */
     char module_py[512];                /* torchtitan: MODULE.py of -y MODULE.py:CONFIG.toml ("" = none) */
     char checkpoint[512];               /* the config.json beside the checkpoint (-V): a bare
                                            config.json, model.config_json, or the one a framework

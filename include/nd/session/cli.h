@@ -36,6 +36,7 @@ typedef struct nd_cli_common {
     const char *model_name;      /* -m: the model's name (ND: the model hooks to use) */
     const char *train_yaml;      /* --train-yaml (ND's hyperparallel2) */
     const char *accelerate_yaml; /* --accelerate-yaml (ND's hyperparallel2) */
+    const char *model_config;    /* --model-config (simumax's model JSON) */
     const char *search_config;   /* -s: ND's search config, in every binary */
     const char *device;          /* -A */
     const char *device_file;     /* --device-file */
@@ -72,6 +73,7 @@ enum {
     ND_OPT_SWAP_OS,
     ND_OPT_TRAIN_YAML,
     ND_OPT_ACCELERATE_YAML,
+    ND_OPT_MODEL_CONFIG,
     ND_OPT_STRICT,
     ND_OPT_MPPB,
     ND_OPT_FOREIGN,
