@@ -423,7 +423,8 @@ static int read_simumax(fw_reader *r, const nd_config_input *in)
     if (!rc) rc = read_recompute(r, s);
     if (!rc) {
         r->run->has_strategy = true;
-        rc = fw_finish(r); /* the device count and batch: world_size, and DP x MB x MBS */
+        rc = fw_finish(r);                     /* the device count and batch: world_size, and DP x MB x MBS */
+        r->run->search_full_recompute = false; /* ND's rule is for ND's formats: SimuMax prices its plan */
     }
     cJSON_Delete(s);
     return rc;
@@ -507,7 +508,10 @@ static int write_simumax(const nd_run *run, const nd_config_choice *c, const cha
     } else {
         set_text(root, "recompute_granularity",
                  mode == ND_RECOMPUTE_FULL ? "full_block" : "selective_recompute");
-        set_number(root, "recompute_layer_num", run->model.layers); /* every layer of a stage */
+        /* a plan's first stage's full layers (SimuMax's count is per stage), else every layer */
+        int64_t full = c->plan ? c->plan[0][0][2] + c->plan[0][1][2] : run->model.layers;
+        set_number(root, "recompute_layer_num", c->plan && full ? full : run->model.layers);
+        if (c->plan && full) set_text(root, "recompute_granularity", "full_block");
         if (mode != ND_RECOMPUTE_FULL) set_bool(root, "attn_recompute", true);
     }
     char *text = cJSON_Print(root), path[1024];

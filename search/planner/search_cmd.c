@@ -149,7 +149,9 @@ static int build_space(const nd_search_request *req, const nd_session *ses, cons
                             "--recompute searches the recompute modes, so it cannot take them from "
                             "the config (-mppb): give one or the other");
     const nd_run_layout *L = &ses->run.layout;
-    if (req->common.mppb && (L->has_recompute || L->has_selective)) sp->layout = L;
+    bool counts =
+        req->common.mppb || (ses->run.format == ND_CONFIG_SIMUMAX && !req->per_layer && !req->n_modes);
+    if (counts && (L->has_recompute || L->has_selective)) sp->layout = L;
     sp->host_gbps = req->host_gibps > 0 ? req->host_gibps * ND_GB_PER_GIB : 0;
     if (req->host_overlap >= 0) sp->host_overlap = req->host_overlap;
     sp->host_cost_ms_per_gib = req->host_cost >= 0 ? req->host_cost : nd_host_copy_cost(ses->device->name);

@@ -238,6 +238,11 @@ bool nd_cli_says(const nd_cli_common *c, int level)
     return nd_cmdline_says(&c->shared, level);
 }
 
+bool nd_cli_stage_counts(const nd_cli_common *c, nd_config_format f)
+{
+    return c->mppb || f == ND_CONFIG_SIMUMAX;
+}
+
 void nd_cli_streams_open(const nd_cli_common *c, nd_cli_streams *s)
 {
     nd_cmdline_streams_open(c->shared.verbosity, s);

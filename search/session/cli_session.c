@@ -144,10 +144,17 @@ static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_
     if (run->format != ND_CONFIG_ND && (rc = nd_config_derive(run, err))) return rc;
     if ((rc = nd_run_bind_layout(run, err))) return rc;
     char note[sizeof run->notes[0]];
-    if (c->mppb) /* ND's -mppb: the config's stage layers; its recompute counts are a plan */
+    /* -mppb: the config's stage layers; its recompute counts are a plan (a SimuMax run's always) */
+    if (nd_cli_stage_counts(c, run->format)) {
         nd_layout_strategy(run, note, sizeof note);
-    else
+        char theirs[sizeof note + 32];
+        if (!c->mppb && !strncmp(note, "-mppb: ", 7)) { /* not the user's flag */
+            snprintf(theirs, sizeof theirs, "SimuMax's per-stage counts: %s", note + 7);
+            nd_text_copy(note, theirs, sizeof note);
+        }
+    } else {
         nd_layout_partial_note(run, note, sizeof note);
+    }
     if (note[0] && run->n_notes < ND_RUN_MAX_NOTES)
         nd_text_copy(run->notes[run->n_notes++], note, sizeof note);
     if (c->device) nd_text_copy(run->device, c->device, sizeof run->device);

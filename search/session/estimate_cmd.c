@@ -109,7 +109,8 @@ int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, n
     if (run->has_plan) {
         if ((rc = nd_plan_from_run(run, &s, &plan, err))) goto free_est;
         use_plan = &plan;
-    } else if (req->common.mppb && !nd_layout_plan(&run->model, &run->layout, &s, ses.run.plan.layers)) {
+    } else if (nd_cli_stage_counts(&req->common, run->format) &&
+               !nd_layout_plan(&run->model, &run->layout, &s, ses.run.plan.layers)) {
         plan = (nd_recompute_plan){s.pp, ses.run.plan.layers, NULL, 0};
         use_plan = &plan;
     }

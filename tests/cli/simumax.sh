@@ -3,7 +3,8 @@
 # JSON as --model-config), read with SimuMax's meaning of each field (docs/frameworks.md):
 # - the sample's strategy against its fields worked by hand: world_size 8 over tp 2 x pp 2 is
 #   DP 2, 16 micro-batches of 1 are a global batch of 2 x 16 x 1 = 32, zero_state 1 shards the
-#   optimizer over DP, sequence parallel over TP 2, full_block over 4 layers a stage;
+#   optimizer over DP, sequence parallel over TP 2, full_block over the first 4 of a stage's 16
+#   layers (priced so without -mppb: SimuMax prices its counts);
 # - Llama 3 8B's model JSON gives Meta's published 8,030,261,248 parameters; DeepSeek-V3's gives
 #   the 671 B of the report's main model (SimuMax prices no MTP module) and 37 B active;
 # - a bad field is refused (exit 2) naming the file and the field; a strategy without a model
@@ -22,6 +23,8 @@ grep -q "^strategy: DP=2 MP=2 PP=2 CP=1 EP=1 ETP=2 OP=2 ZERO=1 VPP=1 MB=16 MBS=1
 grep -q "on 8 x B200, global batch 32 x 8192 tokens" "$work/8b.txt" || why="$why; devices, batch or sequence"
 grep -q "^parameters: 8,030,261,248," "$work/8b.txt" || why="$why; parameters"
 grep -q "framework: megatron" "$work/8b.txt" || why="$why; framework"
+# full_block over the first 4 of each stage's 16 layers, as SimuMax prices it (no -mppb needed)
+grep -q "full/selective/off layers: 4/0/12 4/0/12" "$work/8b.txt" || why="$why; recompute counts not priced"
 result "SimuMax strategy and Llama 3 8B model read as worked by hand" "$why"
 
 "$bin/nd-estimate" -y "$sm/ep8-pp8-dp64.strategy.json" --model-config "$sm/deepseek-v3.model.json" -A H800 \
@@ -84,6 +87,12 @@ back=$(grep -m1 '^strategy:' "$work/back.txt" | sed 's/^strategy: //; s/ recompu
 [ -n "$best" ] && [ "$back" = "$best" ] || why="$why; best.yaml says '$best', the written file reads '$back'"
 grep -q '"mem_factor":' "$work/plan/resolved_strategy.json" 2>/dev/null || why="$why; the user's other keys lost"
 result "nd-search writes its choice into a SimuMax strategy that reads back as it" "$why"
+
+# -ar chooses the recompute itself: the file's counts do not stand in its way
+"$bin/nd-search" -y "$sm/tp2-pp2-dp2.strategy.json" --model-config "$sm/llama3-8b.model.json" -A B200 -t 1 -ar \
+  --no-what-if >"$work/ar.out" 2>&1
+rc=$?
+result "nd-search -ar over a SimuMax run" "$([ "$rc" -eq 0 ] || echo "exit $rc: $(tail -1 "$work/ar.out")")"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -122,6 +122,11 @@ void nd_cli_common_init(nd_cli_common *c);
 /* Whether messages at `level` are printed: the verbosity is at least level. */
 bool nd_cli_says(const nd_cli_common *c, int level);
 
+/* Whether a run's per-stage layers and recompute counts are priced as its config states them:
+ * with -mppb (ND's rule for its formats), and always for a SimuMax run, whose counts are what
+ * SimuMax itself prices. */
+bool nd_cli_stage_counts(const nd_cli_common *c, nd_config_format f);
+
 /* Where a command prints, by verbosity: results to `out` (stdout; nowhere at -v 0), notes,
  * summaries and progress to `diag` (stderr; nowhere below -v 2). Errors always reach stderr
  * (nd_main_finish). Files are written at every level. */
