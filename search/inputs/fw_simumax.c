@@ -432,31 +432,28 @@ static int read_simumax(fw_reader *r, const nd_config_input *in)
 
 /* ---- writing the choice back --------------------------------------------------------------- */
 
+/* Sets key to v, in its place when the user's file has it, else at the end. */
+static void set_item(cJSON *o, const char *key, cJSON *v)
+{
+    if (item(o, key))
+        cJSON_ReplaceItemInObjectCaseSensitive(o, key, v);
+    else
+        cJSON_AddItemToObject(o, key, v);
+}
+
 static void set_number(cJSON *o, const char *key, int64_t v)
 {
-    cJSON *n = cJSON_CreateNumber((double)v);
-    if (item(o, key))
-        cJSON_ReplaceItemInObjectCaseSensitive(o, key, n);
-    else
-        cJSON_AddItemToObject(o, key, n);
+    set_item(o, key, cJSON_CreateNumber((double)v));
 }
 
 static void set_bool(cJSON *o, const char *key, bool v)
 {
-    cJSON *b = cJSON_CreateBool(v);
-    if (item(o, key))
-        cJSON_ReplaceItemInObjectCaseSensitive(o, key, b);
-    else
-        cJSON_AddItemToObject(o, key, b);
+    set_item(o, key, cJSON_CreateBool(v));
 }
 
 static void set_text(cJSON *o, const char *key, const char *v)
 {
-    cJSON *t = cJSON_CreateString(v);
-    if (item(o, key))
-        cJSON_ReplaceItemInObjectCaseSensitive(o, key, t);
-    else
-        cJSON_AddItemToObject(o, key, t);
+    set_item(o, key, cJSON_CreateString(v));
 }
 
 /* What SimuMax cannot state: context parallelism, a schedule but 1F1B (interleaved) and
