@@ -31,7 +31,7 @@ set(ND_FUZZ_TARGETS
   log:nd_classify round:nd_classify csv_table:nd_charts safetensors:nd_session
   kernel_tables:nd_session
   toml:nd_base
-  torchtitan:nd_inputs megatron:nd_inputs mindformers:nd_inputs mindspeed:nd_inputs
+  torchtitan:nd_inputs megatron:nd_inputs mindformers:nd_inputs mindspeed:nd_inputs simumax:nd_inputs
   yaml_edit:nd_base)
 set(ND_FUZZ_NAMES "")
 foreach(pair IN LISTS ND_FUZZ_TARGETS)

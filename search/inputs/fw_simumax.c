@@ -15,6 +15,8 @@
 #include "nd/base/io.h"
 #include "nd/base/text.h"
 #include "nd/base/array.h"
+#include "nd/costmodel/model.h"
+#include "nd/inputs/model_fields.h"
 
 #define WHOLE_MAX (1 << 24)
 
@@ -173,7 +175,10 @@ static int read_model(fw_reader *r, const char *path)
     cJSON_ArrayForEach(key, m) if (!rc && !model_key_known(key->string))
         fw_note(r->run, "%s: %s is not a SimuMax model key nd reads: ignored", path, key->string);
     cJSON_Delete(m);
-    return rc;
+    if (rc) return rc;
+    /* checked here, so a field the model file lacks is named with that file, not the strategy's */
+    nd_model_finish_type(&r->run->model);
+    return nd_model_validate(&r->run->model, path, r->err);
 }
 
 /* ---- the strategy JSON --------------------------------------------------------------------- */

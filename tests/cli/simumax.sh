@@ -7,8 +7,8 @@
 #   layers (priced so without -mppb: SimuMax prices its counts);
 # - Llama 3 8B's model JSON gives Meta's published 8,030,261,248 parameters; DeepSeek-V3's gives
 #   the 671 B of the report's main model (SimuMax prices no MTP module) and 37 B active;
-# - a bad field is refused (exit 2) naming the file and the field; a strategy without a model
-#   says which flag gives it;
+# - a bad field is refused (exit 2) naming the file and the field (a model field the model JSON,
+#   not the strategy); a strategy without a model says which flag gives it;
 # - nd-search's choice goes back into resolved_strategy.json, which reads as the choice.
 set -u
 bin=$1 samples=$(cd "$2" && pwd)
@@ -64,6 +64,8 @@ bad sp_word 's/"enable_sequence_parallel": true/"enable_sequence_parallel": "yes
   "enable_sequence_parallel: not true or false"
 bad attention 's/"use_swiglu": true/"use_swiglu": true, "attention_type": "gqa"/' \
   "model.json: attention_type: 'gqa' is not mha or mla" model
+# a size the model file lacks is named with that file, not the strategy beside it (found by fuzz_simumax)
+bad no_width '/intermediate_size/d' "no_width.model.json: model field intermediate_size is missing or 0" model
 
 "$bin/nd-estimate" -f simumax -y "$sm/tp2-pp2-dp2.strategy.json" -A B200 >"$work/nomodel.out" 2>&1
 rc=$?

@@ -11,12 +11,17 @@
 
 int fuzz_framework_round_trip(const uint8_t *data, size_t size, const char *format, const char *file_name)
 {
+    nd_config_input in = {fuzz_write(file_name, data, size), format, NULL, NULL, false, NULL};
+    return fuzz_framework_check(&in, file_name);
+}
+
+int fuzz_framework_check(const nd_config_input *in, const char *fuzzed_name)
+{
     static nd_run run; /* large: not on the stack */
     nd_error err = {0};
-    nd_config_input in = {fuzz_write(file_name, data, size), format, NULL, NULL, false, NULL};
-    int rc = nd_config_load(&run, &in, &err);
+    int rc = nd_config_load(&run, in, &err);
     if (rc) {
-        if (rc != ND_EUSAGE) fuzz_check_refusal(rc, &err, file_name);
+        if (rc != ND_EUSAGE) fuzz_check_refusal(rc, &err, fuzzed_name);
         return 0;
     }
     if (run.derive_dp) { /* -d: 4 data-parallel ranks */
@@ -28,7 +33,7 @@ int fuzz_framework_round_trip(const uint8_t *data, size_t size, const char *form
     if (nd_config_derive(&run, &err)) return 0;
     /* the session binds a stated pipeline layout before it prices or writes (cli_session.c) */
     if ((rc = nd_run_bind_layout(&run, &err))) {
-        fuzz_check_refusal(rc, &err, file_name);
+        fuzz_check_refusal(rc, &err, fuzzed_name);
         return 0;
     }
     /* as the session checks it before pricing (schedule from VPP and the like): a strategy nd

@@ -15,4 +15,9 @@
  * naming the file, a key under an array of tables, a flow mapping) is allowed. */
 int fuzz_framework_round_trip(const uint8_t *data, size_t size, const char *format, const char *file_name);
 
+/* The same for a config read with its companion file (`in`, already written); a refusal must
+ * name `fuzzed_name`, the file that holds the input. */
+struct nd_config_input;
+int fuzz_framework_check(const struct nd_config_input *in, const char *fuzzed_name);
+
 #endif

@@ -12,7 +12,7 @@ rm -rf "$out"
 targets="classified run hf_config ratios search_config devices chrome ascend_steps ascend_comm log round"
 targets="$targets csv_table safetensors"
 targets="$targets kernel_tables"
-targets="$targets toml torchtitan megatron mindformers mindspeed"
+targets="$targets toml torchtitan megatron mindformers mindspeed simumax"
 targets="$targets yaml_edit"
 for t in $targets; do
   mkdir -p "$out/$t"
@@ -71,6 +71,12 @@ put megatron "$root"/samples/frameworks/*.sh "$root"/samples/frameworks/real/*.s
 put mindformers "$root"/samples/frameworks/mindformers_*.yaml "$root"/samples/frameworks/real/*.yaml \
     "$root"/samples/frameworks/yaml/*.yaml "$root"/tests/nd_compat/configs/*.yaml
 put mindspeed "$root"/samples/frameworks/*.json "$root"/tests/nd_compat/configs/*.json
+# SimuMax: the first byte says which file the rest is, 0 the strategy, 1 the model (fuzz_simumax.c).
+for f in "$root"/samples/frameworks/simumax/*.json "$root"/tests/bad/run/simumax_*.json; do
+  [ -f "$f" ] || continue
+  case $f in *.model.json) pick=1 ;; *) pick=0 ;; esac
+  { printf '%s' "$pick"; cat "$f"; } >"$out/simumax/$(basename "$f")"
+done
 sh "$root/tests/nd_compat/tiny_moe.sh" "$out/moe.tmp" && cp "$out/moe.tmp/model.safetensors" "$out/safetensors/tiny_moe.safetensors"
 sh "$root/tests/nd_compat/tiny_moe.sh" "$out/moe.tmp" 6 && cp "$out/moe.tmp/model.safetensors" "$out/safetensors/tiny_moe_6.safetensors"
 rm -rf "$out/moe.tmp"
