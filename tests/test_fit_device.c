@@ -164,11 +164,43 @@ static void ceilings_hold(void **state)
     teardown(&fx);
 }
 
+/* A base whose GEMM curve is the isolated sweeps' and which assumes training sustains 0.8 of it
+ * (gemm_training_share, as the built-in Hopper devices do): a round may show more of the sweeps'
+ * rate than that, never more than the sweeps. Steps at 1.3 x the sweeps' rate lift the fitted
+ * curve above the base's value, to at most its value x 1.02 / 0.8 (its sweeps' rate with the
+ * slack), where the A100 above stopped at 1.02. */
+static void training_share_leaves_room_to_the_sweeps(void **state)
+{
+    (void)state;
+    fixture fx;
+    setup(&fx);
+    nd_device base = *fx.a100;
+    base.gemm_training_share = 0.8;
+    nd_error err = {0};
+    nd_device truth = base;
+    truth.gemm_training_share = 0;
+    truth.gemm_efficiency = fmin(1.0, 1.3 * base.gemm_efficiency);
+    for (size_t i = 0; i < fx.cmp.count; i++)
+        if (nd_device_fit_price(&truth, &fx.rows[i], &fx.rows[i].time_ms, NULL, &err))
+            fail_msg("%s", err.message);
+    nd_device_fit_options o;
+    nd_device_fit_options_init(&o);
+    nd_device_fit_result res;
+    if (nd_device_fit(&base, fx.rows, fx.cmp.count, &o, &res, &err)) fail_msg("%s", err.message);
+    double fitted = res.device.gemm_efficiency;
+    if (!(fitted <= base.gemm_efficiency * ND_FIT_CEILING_SLACK / 0.8 + 1e-12 &&
+          fitted > base.gemm_efficiency * ND_FIT_CEILING_SLACK))
+        fail_msg("fitted gemm_efficiency %.4f, base %.4f", fitted, base.gemm_efficiency);
+    nd_device_fit_result_free(&res);
+    teardown(&fx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(recovers_a_known_device),
         cmocka_unit_test(ceilings_hold),
+        cmocka_unit_test(training_share_leaves_room_to_the_sweeps),
         cmocka_unit_test(parts_constrain_their_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

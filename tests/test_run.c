@@ -103,9 +103,9 @@ static void attention_kernel_names(void **state)
     static const struct {
         const char *name;
         nd_attention_kernel kernel;
-    } names[] = {{"fa3", ND_ATTENTION_BEST}, {"cuDNN", ND_ATTENTION_BEST}, {"te", ND_ATTENTION_BEST},
-                 {"fa2", ND_ATTENTION_FA2},  {"sdpa", ND_ATTENTION_FA2},   {"triton", ND_ATTENTION_TRITON},
-                 {"auto", ND_ATTENTION_AUTO}};
+    } names[] = {{"fa3", ND_ATTENTION_BEST},      {"fa4", ND_ATTENTION_BEST}, {"cuDNN", ND_ATTENTION_CUDNN},
+                 {"te", ND_ATTENTION_CUDNN},      {"fa2", ND_ATTENTION_FA2},  {"sdpa", ND_ATTENTION_FA2},
+                 {"triton", ND_ATTENTION_TRITON}, {"auto", ND_ATTENTION_AUTO}};
     char path[1024];
     snprintf(path, sizeof path, "%s/samples/runs/llama3-8b.yaml", getenv("ND_SOURCE_DIR"));
     nd_run run;

@@ -94,6 +94,23 @@ static double *field(nd_device *d, const nd_device_param_info *p)
     return (double *)((char *)d + p->offset);
 }
 
+/* Sets a fitted field. The best attention kernel's rate carries the other kernels' a device
+ * states (FlashAttention-2's, cuDNN's) by the same factor: a round run on one of them moves the
+ * kernel it ran, and the kernels keep their measured ratios. */
+static void set_field(nd_device *d, const nd_device_param_info *p, double v)
+{
+    double *f = field(d, p), was = *f;
+    *f = v;
+    if (was <= 0) return;
+    if (f == &d->attention_fwd_efficiency) {
+        d->fa2_fwd_efficiency *= v / was;
+        d->cudnn_fwd_efficiency *= v / was;
+    } else if (f == &d->attention_bwd_efficiency) {
+        d->fa2_bwd_efficiency *= v / was;
+        d->cudnn_bwd_efficiency *= v / was;
+    }
+}
+
 /* ---- pricing ------------------------------------------------------------------------ */
 
 int nd_device_fit_price(const nd_device *d, const nd_device_fit_row *row, double *step_ms,
@@ -160,7 +177,7 @@ static void device_at(const problem *pb, const gsl_vector *t, nd_device *d)
     *d = *pb->base;
     for (size_t j = 0; j < pb->p; j++) {
         const nd_device_param_info *info = &nd_device_params[pb->param[j]];
-        *field(d, info) = fmin(to_value(info, gsl_vector_get(t, j)), pb->top[j]);
+        set_field(d, info, fmin(to_value(info, gsl_vector_get(t, j)), pb->top[j]));
     }
 }
 
@@ -222,7 +239,13 @@ static int jacobian(const gsl_vector *t, void *data, gsl_matrix *J)
 static double ceiling_of(const nd_device *base, size_t q)
 {
     const nd_device_param_info *b = &nd_device_params[q];
-    return b->ceiling ? *field((nd_device *)base, b) * ND_FIT_CEILING_SLACK : INFINITY;
+    if (!b->ceiling) return INFINITY;
+    double top = *field((nd_device *)base, b) * ND_FIT_CEILING_SLACK;
+    /* the GEMM curve is the isolated sweeps' best: a round may show its cluster sustains more
+     * of it than the base's training share, never more than the sweeps measured */
+    double share = base->gemm_training_share;
+    if (b->offset == offsetof(nd_device, gemm_efficiency) && share > 0) top /= share;
+    return top;
 }
 
 static int effect_of(const problem *pb, size_t param, const double *base_step, double *effect)
@@ -232,7 +255,7 @@ static int effect_of(const problem *pb, size_t param, const double *base_step, d
     double v = *field(&d, info);
     double moved = v != 0 ? v * 1.1 : v + 0.01 * (info->hi - info->lo);
     if (moved > info->hi) moved = v * 0.9;
-    *field(&d, info) = moved;
+    set_field(&d, info, moved);
     *effect = 0;
     for (size_t i = 0; i < pb->n; i++) {
         double step = 0;

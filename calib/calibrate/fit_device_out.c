@@ -17,6 +17,7 @@
 
 #include "nd/costmodel/kernel_table.h"
 
+#include "nd/base/array.h"
 #include "nd/base/io.h"
 #include "nd/base/text.h"
 #include "nd/base/version.h"
@@ -178,17 +179,17 @@ static void write_record(FILE *fp, const nd_device_fit_result *res, const nd_fit
     }
 }
 
-/* A built-in base is named; any other (a device of the user's file, a SimuMax system file)
- * is written out field by field, with its kernel tables' file, so that the fitted file reads
- * on its own. */
-static void write_base(FILE *fp, const nd_device *base, const nd_device_fit_result *res)
+/* A built-in base is named (true); any other (a device of the user's file, a SimuMax system
+ * file) is written out field by field as fitted, with its kernel tables' file, so that the
+ * fitted file reads on its own. */
+static bool write_base(FILE *fp, const nd_device *base, const nd_device_fit_result *res)
 {
     const nd_device *builtin = nd_device_builtin_named(base->name);
     if (builtin && nd_device_same_figures(builtin, base)) {
         fprintf(fp, "    base: ");
         yaml_name(fp, base->name);
         fprintf(fp, "\n");
-        return;
+        return true;
     }
     fprintf(fp, "    # every figure of %s, which is not built in; the fitted ones below override\n",
             base->name);
@@ -198,7 +199,7 @@ static void write_base(FILE *fp, const nd_device *base, const nd_device_fit_resu
         for (size_t j = 0; j < res->count && !fitted; j++)
             fitted = !strcmp(nd_device_params[res->param[j]].name, key);
         double v;
-        if (fitted || nd_device_field(base, key, &v)) continue;
+        if (fitted || nd_device_field(&res->device, key, &v)) continue;
         fprintf(fp, "    %s: ", key);
         yaml_number(fp, v);
         fprintf(fp, "\n");
@@ -212,6 +213,24 @@ static void write_base(FILE *fp, const nd_device *base, const nd_device_fit_resu
         }
         fprintf(fp, "]\n");
     }
+    return false;
+}
+
+/* The other attention kernels' rates, which the fit carries with the best kernel's
+ * (fit_device.c): written where they moved, so the file reads as the device fitted. */
+static void write_carried(FILE *fp, const nd_device *base, const nd_device_fit_result *res)
+{
+    static const char *const carried[] = {"fa2_fwd_efficiency", "fa2_bwd_efficiency", "cudnn_fwd_efficiency",
+                                          "cudnn_bwd_efficiency"};
+    for (size_t i = 0; i < ND_ARRAY_LEN(carried); i++) {
+        double was, now;
+        if (nd_device_field(base, carried[i], &was) || nd_device_field(&res->device, carried[i], &now) ||
+            now == was)
+            continue;
+        fprintf(fp, "    %s: ", carried[i]);
+        yaml_number(fp, now);
+        fprintf(fp, "  # carried with the best kernel's rate, base %.4g\n", was);
+    }
 }
 
 static void write_yaml(FILE *fp, const nd_device *base, const nd_device_fit_result *res,
@@ -224,7 +243,7 @@ static void write_yaml(FILE *fp, const nd_device *base, const nd_device_fit_resu
     fprintf(fp, "devices:\n  ");
     yaml_name(fp, name);
     fprintf(fp, ":\n");
-    write_base(fp, base, res);
+    bool named = write_base(fp, base, res);
     char description[sizeof base->name + 64];
     snprintf(description, sizeof description, "%s fitted by nd-fit on %zu steps", base->name, res->n);
     fprintf(fp, "    description: ");
@@ -235,6 +254,7 @@ static void write_yaml(FILE *fp, const nd_device *base, const nd_device_fit_resu
         yaml_number(fp, res->value[j]);
         fprintf(fp, "  # 95 %% [%.4g, %.4g], base %.4g\n", res->lo[j], res->hi[j], res->base[j]);
     }
+    if (named) write_carried(fp, base, res);
     fprintf(fp, "fit:\n  nd_version: %s\n  cost_model: %s\n  base: ", ND_VERSION, ND_COST_MODEL_VERSION);
     yaml_name(fp, base->name);
     fprintf(fp, "\n  rows: %zu\n", res->n);

@@ -60,12 +60,15 @@ static const dfield dfields[] = {
     DO(gemm_fixed_us),
     DFO(fp8_gemm_efficiency),
     DO(fp8_gemm_half_dim),
+    DFO(gemm_training_share),
     DFO(grouped_gemm_efficiency),
     DFO(grouped_wgrad_efficiency),
     DF(attention_fwd_efficiency),
     DF(attention_bwd_efficiency),
     DFO(fa2_fwd_efficiency),
     DFO(fa2_bwd_efficiency),
+    DFO(cudnn_fwd_efficiency),
+    DFO(cudnn_bwd_efficiency),
     DZ(attention_half_seq),
     DZ(kernel_launch_us),
     DZ(host_dispatch_us),
@@ -94,7 +97,9 @@ _Static_assert(N_DFIELDS <= ND_DEVICE_FIELDS_MAX, "seen[] arrays hold every devi
 
 bool nd_device_field_is_rate(const char *key)
 {
-    static const char *const prefixes[] = {"gemm_", "fp8_gemm_", "grouped_", "attention_", "fa2_"};
+    static const char *const prefixes[] = {"gemm_", "fp8_gemm_", "grouped_", "attention_", "fa2_", "cudnn_"};
+    /* the share of the sweeps training sustains scales the base's rates; it measures none */
+    if (!strcmp(key, "gemm_training_share")) return false;
     for (size_t i = 0; i < ND_ARRAY_LEN(prefixes); i++)
         if (!strncmp(key, prefixes[i], strlen(prefixes[i]))) return true;
     return false;

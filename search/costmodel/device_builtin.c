@@ -89,6 +89,27 @@
     .fp8_gemm_half_dim = 128, .attention_fwd_efficiency = 0.58, .attention_bwd_efficiency = 0.45,            \
     BLACKWELL_GROUPED
 
+/* The share of the isolated sweeps' GEMM rates a Hopper sustains in training (assumed: no
+ * in-training GEMM of a Hopper was found). Power caps the clocks of tensor-core work under
+ * sustained load, so the share is taken linear in the board power per dense 16-bit TFLOP/s
+ * between two chips where both rates are known: the A100 (400 W / 312 = 1.28 W, its sweeps
+ * price vTrain's and SC21's training at +2.4 % and -6.7 %: share 1) and the B200 (1000 W / 2250
+ * = 0.44 W, SimuMax's in-training GEMMs at 0.52 of peak against its sweeps' 0.77 [TRAIN]: share
+ * 0.68). H100, H800 and H200: 700 W / 989 = 0.71 W, share 0.68 + 0.32 x (0.71 - 0.44) /
+ * (1.28 - 0.44) = 0.78. */
+#define HOPPER_TRAINING_SHARE 0.78
+
+/* Hopper's fused attention [FA3] (Figs 5-6, hd 128, BF16, sequences 512 to 16k): FlashAttention-3
+ * 0.64 of peak forward and 0.55 backward at long sequences, cuDNN's kernel (Transformer Engine's)
+ * 0.57 and 0.53 (its causal forward 484-539 TFLOP/s at 2k-16k, backward 465-518), FlashAttention-2
+ * 0.35 and 0.30. All three are within 10 % of their long-sequence rate from 2k keys: a half
+ * sequence of 250 keys fits the causal curves (FA3 forward 0.53 of peak at 2k, 0.61 at 8k
+ * measured; 0.51 and 0.60 priced). */
+#define HOPPER_ATTENTION                                                                                     \
+    .attention_fwd_efficiency = 0.64, .attention_bwd_efficiency = 0.55, .fa2_fwd_efficiency = 0.35,          \
+    .fa2_bwd_efficiency = 0.30, .cudnn_fwd_efficiency = 0.57, .cudnn_bwd_efficiency = 0.53,                  \
+    .attention_half_seq = 250
+
 /* Ascend 910B/910C die with torch_npu [EAGER]; everything but the host dispatch is assumed
  * (Huawei's own modelling tool uses 0.7 of peak and 0.7 of link bandwidth, uncalibrated). */
 #define ASCEND_DIE                                                                                           \
@@ -103,9 +124,11 @@
 /* What the published configurations (bench_decisions, docs/benchmarks.md) show of devices whose
  * rates were not measured in training. */
 #define HOPPER_CAVEAT                                                                                        \
-    "its GEMM and attention rates come from isolated sweeps (no in-training measurement found; the "         \
-    "B200's training reaches 0.68 of its sweeps): on 12 published H100/H800 configurations (NVIDIA's, "      \
-    "Meta's, DeepSeek's) nd's step was 20 % short on average; 52 MPT runs under FSDP on H100 within 1 %"
+    "its GEMM rates are isolated sweeps' at an assumed in-training share of 0.78 (no in-training "           \
+    "measurement of a Hopper found; the share interpolated by board power per TFLOP/s between the A100 "     \
+    "and the B200): on 12 published H100/H800 configurations (NVIDIA's, Meta's, DeepSeek's) nd's step was "  \
+    "9 % short on average (the 7 dense ones within 6 %, the MoE ones 14-63 % short but one); 52 MPT runs "   \
+    "under FSDP on H100 within 3 %"
 #define ULTRA_CAVEAT                                                                                         \
     "its GEMM and attention rates are assumed, its Blackwell sibling's (no Blackwell Ultra kernel "          \
     "measurement found): on 2 published GB300 configurations nd's step was 30 % long"
@@ -218,11 +241,8 @@ static const nd_device builtin[] = {
         .fp8_gemm_half_dim = 0, /* [GEMM] h100.csv, below its MAMF best (1402.6 TFLOP/s) */
         .grouped_gemm_efficiency = 0.90,
         .grouped_wgrad_efficiency = 0.70, /* DeepGEMM ~ dense */
-        .attention_fwd_efficiency = 0.64,
-        .attention_bwd_efficiency = 0.55, /* [FA3] */
-        .fa2_fwd_efficiency = 0.35,
-        .fa2_bwd_efficiency = 0.30, /* [FA3] Figs 5-6, FlashAttention-2's bars */
-        .attention_half_seq = 1024,
+        HOPPER_ATTENTION,                 /* [FA3] */
+        .gemm_training_share = HOPPER_TRAINING_SHARE,
         NV_STACK(10),
         .hbm_gib = 80,
         .hbm_gbps = 3350,
@@ -252,11 +272,8 @@ static const nd_device builtin[] = {
         .fp8_gemm_half_dim = 112, /* [GEMM] h800.csv (DeepGEMM) */
         .grouped_gemm_efficiency = 0.90,
         .grouped_wgrad_efficiency = 0.70,
-        .attention_fwd_efficiency = 0.64,
-        .attention_bwd_efficiency = 0.55,
-        .fa2_fwd_efficiency = 0.35,
-        .fa2_bwd_efficiency = 0.30,
-        .attention_half_seq = 1024,
+        HOPPER_ATTENTION,
+        .gemm_training_share = HOPPER_TRAINING_SHARE,
         NV_STACK(10),
         .hbm_gib = 80,
         .hbm_gbps = 3350,
@@ -287,11 +304,8 @@ static const nd_device builtin[] = {
         .fp8_gemm_half_dim = 128, /* [GEMM] h200.csv, below its MAMF best (1453.4 TFLOP/s) */
         .grouped_gemm_efficiency = 0.90,
         .grouped_wgrad_efficiency = 0.70,
-        .attention_fwd_efficiency = 0.64,
-        .attention_bwd_efficiency = 0.55,
-        .fa2_fwd_efficiency = 0.35,
-        .fa2_bwd_efficiency = 0.30,
-        .attention_half_seq = 1024,
+        HOPPER_ATTENTION,
+        .gemm_training_share = HOPPER_TRAINING_SHARE,
         NV_STACK(10),
         .hbm_gib = 139.8,
         .hbm_gbps = 4800,

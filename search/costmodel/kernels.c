@@ -22,8 +22,9 @@ double nd_gemm_peak_tflops(const nd_device *d, nd_gemm_precision p)
 }
 
 /* Efficiency of an M x N x K GEMM as a fraction of the peak of its precision:
- * e x M/(M+h) x N/(N+h) x K/(K+h) with e, h the device's curve for p
- * (gemm_efficiency and gemm_half_dim, or their FP8 pair). */
+ * share x e x M/(M+h) x N/(N+h) x K/(K+h) with e, h the device's curve for p
+ * (gemm_efficiency and gemm_half_dim, or their FP8 pair) and share the part of it training
+ * sustains (gemm_training_share). */
 static double gemm_efficiency(const nd_device *d, nd_gemm_precision p, double m, double n, double k)
 {
     double e = d->gemm_efficiency, h = d->gemm_half_dim;
@@ -31,7 +32,8 @@ static double gemm_efficiency(const nd_device *d, nd_gemm_precision p, double m,
         e = d->fp8_gemm_efficiency;
         h = d->fp8_gemm_half_dim;
     }
-    return e * saturate(m, h) * saturate(n, h) * saturate(k, h);
+    double share = d->gemm_training_share > 0 ? d->gemm_training_share : 1.0;
+    return share * e * saturate(m, h) * saturate(n, h) * saturate(k, h);
 }
 
 double nd_memory_ms(const nd_device *d, double bytes)
@@ -158,35 +160,71 @@ double nd_grouped_linear_ms(const nd_device *d, nd_gemm_precision p, nd_gemm_pas
                           groups * gemm_bytes(p, elem_bytes, g[0], g[1], g[2]));
 }
 
-static double attention_efficiency(const nd_device *d, double s_k, bool backward, nd_attention_rates rates)
+/* The head dimension a kernel computes with: the 2023 Triton kernel pads it to a power of two
+ * (flash_attn_triton.py: BLOCK_HEADDIM = max(next_power_of_2(d), 16)), FlashAttention-2 to a
+ * multiple of 32 up to 192, else 256 (flash_api.cpp: head_size_rounded), both with one head
+ * dimension for Q, K and V; the device's best and cuDNN's kernels are taken to run it as it is. */
+static double kernel_head_dim(nd_attention_rates rates, double dim)
 {
-    double e = backward ? d->attention_bwd_efficiency : d->attention_fwd_efficiency;
-    double e2 = backward ? d->fa2_bwd_efficiency : d->fa2_fwd_efficiency;
-    if (rates != ND_ATTN_RATES_BEST && e2 > 0) e = e2;
+    if (rates == ND_ATTN_RATES_TRITON) {
+        double padded = 16;
+        while (padded < dim) padded *= 2;
+        return padded;
+    }
+    if (rates == ND_ATTN_RATES_FA2) return dim <= 192 ? ceil(dim / 32) * 32 : 256;
+    return dim;
+}
+
+/* The work the kernel does over the work counted (1 when it runs the head dimensions as they are). */
+static double head_dim_padding(nd_attention_rates rates, const nd_attention_shape *shape)
+{
+    if (!shape || shape->qk_dim <= 0 || shape->v_dim <= 0) return 1.0;
+    if (rates != ND_ATTN_RATES_TRITON && rates != ND_ATTN_RATES_FA2) return 1.0;
+    double one = kernel_head_dim(rates, fmax(shape->qk_dim, shape->v_dim));
+    return 2 * one / (shape->qk_dim + shape->v_dim);
+}
+
+/* The alternative kernel's rate where the device states one, else the best kernel's. */
+static double kernel_rate(const nd_device *d, bool backward, nd_attention_rates rates)
+{
+    double best = backward ? d->attention_bwd_efficiency : d->attention_fwd_efficiency, alt = 0;
+    if (rates == ND_ATTN_RATES_FA2 || rates == ND_ATTN_RATES_TRITON)
+        alt = backward ? d->fa2_bwd_efficiency : d->fa2_fwd_efficiency;
+    else if (rates == ND_ATTN_RATES_CUDNN)
+        alt = backward ? d->cudnn_bwd_efficiency : d->cudnn_fwd_efficiency;
+    double e = alt > 0 ? alt : best;
     if (rates == ND_ATTN_RATES_TRITON) e /= backward ? ND_TRITON_BWD_SLOWDOWN : ND_TRITON_FWD_SLOWDOWN;
-    return e * saturate(s_k, d->attention_half_seq);
+    return e;
+}
+
+static double attention_efficiency(const nd_device *d, double s_k, bool backward, nd_attention_rates rates,
+                                   double padding)
+{
+    return kernel_rate(d, backward, rates) * saturate(s_k, d->attention_half_seq) / padding;
 }
 
 typedef struct attention_ctx {
     const nd_device *d;
     bool backward;
     nd_attention_rates rates;
+    double padding;
 } attention_ctx;
 
 /* The curve at a measured kernel's shape: causal, so its mean key length is half its sequence. */
 static double attention_curve(const void *ctx, const double *shape)
 {
     const attention_ctx *c = ctx;
-    return attention_efficiency(c->d, shape[1] / 2, c->backward, c->rates);
+    return attention_efficiency(c->d, shape[1] / 2, c->backward, c->rates, c->padding);
 }
 
 double nd_attention_ms(const nd_device *d, double flops, double s_k, bool backward, nd_attention_rates rates,
                        const nd_attention_shape *shape)
 {
     if (flops <= 0) return 0.0;
-    double eff = attention_efficiency(d, s_k, backward, rates);
+    double padding = head_dim_padding(rates, shape);
+    double eff = attention_efficiency(d, s_k, backward, rates, padding);
     if (d->tables && shape) {
-        attention_ctx c = {d, backward, rates};
+        attention_ctx c = {d, backward, rates, padding};
         eff = nd_kernel_tables_attention(d->tables, backward, shape->batch, 2 * s_k, shape->heads,
                                          shape->kv_heads, shape->qk_dim, shape->v_dim, eff, attention_curve,
                                          &c);

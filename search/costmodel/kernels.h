@@ -68,13 +68,19 @@ typedef struct nd_attention_shape {
 #define ND_TRITON_BWD_SLOWDOWN 2.0
 
 /* Which fused kernel's rates nd_attention_ms uses. */
-typedef enum { ND_ATTN_RATES_BEST = 0, ND_ATTN_RATES_FA2, ND_ATTN_RATES_TRITON } nd_attention_rates;
+typedef enum {
+    ND_ATTN_RATES_BEST = 0,
+    ND_ATTN_RATES_FA2,
+    ND_ATTN_RATES_TRITON,
+    ND_ATTN_RATES_CUDNN
+} nd_attention_rates;
 
 /* Time of fused (flash) attention doing `flops` on keys of mean length s_k: forward at
  * attention_fwd_efficiency, backward at attention_bwd_efficiency (FlashAttention-2's where
- * the rates are FA2's or Triton's and the device states them; Triton's divided by the
- * slowdowns above), each times s_k / (s_k + attention_half_seq), of the 16-bit peak; or at the
- * device's measured rate for the shape (NULL: the curve). */
+ * the rates are FA2's or Triton's and the device states them, cuDNN's likewise; Triton's divided
+ * by the slowdowns above), each times s_k / (s_k + attention_half_seq), of the 16-bit peak, over
+ * the padding of the head dimension FA2 and Triton compute with (kernels.c); or at the device's
+ * measured rate for the shape (shape NULL: the curve, unpadded). */
 double nd_attention_ms(const nd_device *d, double flops, double s_k, bool backward, nd_attention_rates rates,
                        const nd_attention_shape *shape);
 

@@ -152,9 +152,10 @@ static void attention_core(acc *a, kept *k, const dims *x, double heads, double 
          * rank's block of keys, s / CP, split in the two halves of the load-balanced layout. */
         double keys = ring ? x->s / (2 * x->sh.cp) : x->s / 2;
         nd_attention_kernel kernel = nd_train_attention_kernel(x->t);
-        nd_attention_rates rates = kernel == ND_ATTENTION_TRITON ? ND_ATTN_RATES_TRITON
-                                   : kernel == ND_ATTENTION_FA2  ? ND_ATTN_RATES_FA2
-                                                                 : ND_ATTN_RATES_BEST;
+        nd_attention_rates rates = kernel == ND_ATTENTION_TRITON  ? ND_ATTN_RATES_TRITON
+                                   : kernel == ND_ATTENTION_FA2   ? ND_ATTN_RATES_FA2
+                                   : kernel == ND_ATTENTION_CUDNN ? ND_ATTN_RATES_CUDNN
+                                                                  : ND_ATTN_RATES_BEST;
         double kv_heads = x->m->attention == ND_ATTN_MLA ? heads : (double)x->m->kv_heads / (double)x->sh.tp;
         nd_attention_shape shape = {b, heads, kv_heads, dqk, dv};
         tmp.fwd = nd_attention_ms(x->d, flops, keys, false, rates, &shape);

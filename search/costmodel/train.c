@@ -68,10 +68,10 @@ nd_optimizer_impl nd_train_optimizer_impl(const nd_train *t)
 }
 
 /* Megatron-core runs Transformer Engine's attention (cuDNN's fused kernel on Hopper and
- * Blackwell), MindSpeed Ascend's FlashAttentionScore; torchtitan and the Hugging Face stacks
- * PyTorch's SDPA, whose flash backend is FlashAttention-2; llm-foundry's MPT runs of 2023 a
- * Triton flash kernel (attn_impl: triton), priced as FA2 (pytorch/benchmark's H100 table: the
- * Triton FA2 forward 0.33-0.48 of peak). */
+ * Blackwell: TE prefers it to FlashAttention on Hopper), MindSpeed Ascend's FlashAttentionScore;
+ * torchtitan and the Hugging Face stacks PyTorch's SDPA, whose flash backend is
+ * FlashAttention-2; llm-foundry's MPT runs of 2023 a Triton flash kernel (attn_impl: triton),
+ * priced as FA2 (pytorch/benchmark's H100 table: the Triton FA2 forward 0.33-0.48 of peak). */
 nd_attention_kernel nd_train_attention_kernel(const nd_train *t)
 {
     if (t->attention_kernel != ND_ATTENTION_AUTO) return t->attention_kernel;
@@ -183,7 +183,7 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
             .split_accounts = true,
             .fp8_saves_fp8 = true,
             .tp_comm_overlap = true,
-            .attention = ND_ATTENTION_BEST,
+            .attention = ND_ATTENTION_CUDNN,
             .moe_probs_in_expert = true,
             .moe_glue_ops_fwd = MCORE_MOE_GLUE_FWD,
             .moe_glue_ops_bwd = MCORE_MOE_GLUE_BWD,

@@ -163,11 +163,16 @@ static int set_switch(int *field, const char *v)
     return 0;
 }
 
-/* The fused kernel by its name: the device's best (FA3, cuDNN, FA4), FA2 and its kin (SDPA's
- * flash backend), the 2023 Triton FlashAttention, or none (unfused sets flash_attention false). */
+/* The fused kernel by its name: the device's best (FA3, FA4), cuDNN's (Transformer Engine's fused
+ * attention), FA2 and its kin (SDPA's flash backend), the 2023 Triton FlashAttention, or none
+ * (unfused sets flash_attention false). */
 static int set_attention_kernel(nd_train *t, const char *v)
 {
-    static const char *const best[] = {"fa3", "cudnn", "fa4", "te"}, *const fa2[] = {"fa2", "sdpa"};
+    static const char *const best[] = {"fa3", "fa4"}, *const fa2[] = {"fa2", "sdpa"};
+    if (nd_text_equal_nocase(v, "cudnn") || nd_text_equal_nocase(v, "te")) {
+        t->attention_kernel = ND_ATTENTION_CUDNN;
+        return 0;
+    }
     if (nd_text_equal_nocase(v, "auto")) {
         t->attention_kernel = ND_ATTENTION_AUTO;
         return 0;
@@ -266,7 +271,8 @@ static const train_key keys[] = {
     CUSTOM("recompute", set_recompute, "off, selective or full"),
     CUSTOM("schedule", set_schedule, "1f1b, interleaved, zb-h1, zb-h2, zb-v, gpipe, dualpipe or dualpipev"),
     BOOL("flash_attention", flash_attention),
-    CUSTOM("attention_kernel", set_attention_kernel, "auto, fa3, cudnn, fa4, fa2, triton, sdpa or unfused"),
+    CUSTOM("attention_kernel", set_attention_kernel,
+           "auto, fa3, fa4, cudnn, te, fa2, sdpa, triton or unfused"),
     CUSTOM("dropout", set_dropout, "a probability in [0, 1)"),
     BOOL("overlap_grad_reduce", overlap_grad_reduce),
     BOOL("overlap_param_gather", overlap_param_gather),

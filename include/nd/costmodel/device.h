@@ -33,6 +33,9 @@ typedef struct nd_device {
                                         the launch every kernel pays, µs */
     double fp8_gemm_efficiency;      /* the same for FP8 GEMMs (0: as 16-bit) */
     double fp8_gemm_half_dim;        /* its half dimension (used only with fp8_gemm_efficiency) */
+    double gemm_training_share;      /* the share of the GEMM curves' rates (isolated sweeps) a
+                                        training run sustains (clocks under sustained load):
+                                        0 = 1, the curves are training's own */
     double grouped_gemm_efficiency;  /* grouped (MoE expert) GEMMs, forward and input gradient,
                                         relative to dense GEMMs of the per-expert shape (0: 1) */
     double grouped_wgrad_efficiency; /* the same for the grouped weight-gradient GEMMs (0: 1) */
@@ -44,6 +47,10 @@ typedef struct nd_device {
                                         device's best fused kernel is another (Hopper: FA3, cuDNN);
                                         0 = the same as attention_fwd_efficiency */
     double fa2_bwd_efficiency;
+    double cudnn_fwd_efficiency; /* cuDNN's fused attention (Transformer Engine's), where the
+                                    device's best is another (Hopper: FA3); 0 = the same as
+                                    attention_fwd_efficiency */
+    double cudnn_bwd_efficiency;
     double kernel_launch_us;   /* fixed device time per kernel (launch gap, ramp, tail), µs */
     double host_dispatch_us;   /* host (framework) time to issue one operator, µs: when a
                                   micro-batch's operators take the host longer than the device

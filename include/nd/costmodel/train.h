@@ -64,16 +64,18 @@ typedef enum { ND_CP_RING = 0, ND_CP_A2A, ND_CP_ALLGATHER } nd_cp_comm;
  * deepep or hybridep backends). */
 typedef enum { ND_MOE_ALLTOALL = 0, ND_MOE_DEEPEP } nd_moe_dispatcher;
 
-/* The fused attention kernel a stack runs: the device's best (cuDNN's fused attention,
- * FlashAttention-3 on Hopper, -4 on Blackwell), FlashAttention-2 and its kin (SDPA's flash
- * backend; FA3 paper, arXiv:2407.08608: FA2 reaches about 35 % of H100's peak), or the Triton
+/* The fused attention kernel a stack runs: the device's best (FlashAttention-3 on Hopper, -4 or
+ * cuDNN on Blackwell), cuDNN's fused attention (Transformer Engine's; on Hopper 0.57 of peak
+ * forward where FA3 reaches 0.64, FA3 paper, arXiv:2407.08608, Figs 5-6), FlashAttention-2 and
+ * its kin (SDPA's flash backend; the same figures: about 35 % of H100's peak), or the Triton
  * FlashAttention of 2023 (flash-attn's flash_attn_triton.py, MPT's attn_impl: triton), slower
  * than FA2 by the FA2 paper's measured factors (kernels.h). */
 typedef enum {
     ND_ATTENTION_AUTO = 0,
     ND_ATTENTION_BEST,
     ND_ATTENTION_FA2,
-    ND_ATTENTION_TRITON
+    ND_ATTENTION_TRITON,
+    ND_ATTENTION_CUDNN
 } nd_attention_kernel;
 
 typedef struct nd_train {
