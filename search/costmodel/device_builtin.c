@@ -88,6 +88,14 @@
     .gemm_efficiency = 0.49, .gemm_half_dim = 112, .gemm_fixed_us = 0, .fp8_gemm_efficiency = 0.48,          \
     .fp8_gemm_half_dim = 128, .attention_fwd_efficiency = 0.58, .attention_bwd_efficiency = 0.45,            \
     BLACKWELL_GROUPED
+/* GB300: GB200's curves (assumed, no Blackwell Ultra kernel measured) at the higher board power,
+ * by the in-training share's rule of HOPPER_TRAINING_SHARE below (linear in W per dense TFLOP/s
+ * between the A100 and the B200): 1400 W / 2500 = 0.56 W gives 0.724 where GB200's 1200 W gives
+ * 0.694, so its GEMMs run 1.044 x GB200's. */
+#define GB300_CURVES                                                                                         \
+    .gemm_efficiency = 0.51, .gemm_half_dim = 112, .gemm_fixed_us = 0, .fp8_gemm_efficiency = 0.50,          \
+    .fp8_gemm_half_dim = 128, .attention_fwd_efficiency = 0.58, .attention_bwd_efficiency = 0.45,            \
+    BLACKWELL_GROUPED
 
 /* The share of the isolated sweeps' GEMM rates a Hopper sustains in training (assumed: no
  * in-training GEMM of a Hopper was found). Power caps the clocks of tensor-core work under
@@ -131,7 +139,7 @@
     "under FSDP on H100 within 3 %"
 #define ULTRA_CAVEAT                                                                                         \
     "its GEMM and attention rates are assumed, its Blackwell sibling's (no Blackwell Ultra kernel "          \
-    "measurement found): on 2 published GB300 configurations nd's step was 30 % long"
+    "measurement found): on 2 published GB300 configurations nd's step was 27 % long"
 #define ASCEND_CAVEAT                                                                                        \
     "almost every kernel and link rate is assumed (0.7 of peak, as Huawei's own modelling): its prices "     \
     "are indicative until a profiling round calibrates them"
@@ -397,7 +405,7 @@ static const nd_device builtin[] = {
         .fp8_tflops = 5000,
         .tf32_tflops = 1250,
         .fp32_tflops = 80, /* [DS] */
-        GB200_CURVES,      /* assumed */
+        GB300_CURVES,      /* assumed: GB200's at 1400 W */
         NV_STACK(10),
         .hbm_gib = 268,
         .hbm_gbps = 8000,

@@ -8,7 +8,7 @@
 /* nd's own benchmarked error of an uncalibrated step estimate, as a share of the step: the
  * largest step MAPE of docs/benchmarks.md's section "Fidelity: nd against real training runs,
  * uncalibrated" (torchtitan's 16 throughputs, 13.2 %, nd too fast; the 19 published
- * configurations 13.1 %; Megatron-LM's SC21 weak scaling 7.1 % and PTD-P 7.5 %, the Megatron
+ * configurations 12.7 %; Megatron-LM's SC21 weak scaling 7.1 % and PTD-P 7.5 %, the Megatron
  * rounds 7.2 % and 7.8 %, llm-foundry's MPT runs 5.3-7.1 %). SC21's DeepSpeed ZeRO-3 rows (47.9 %)
  * are left out: nd does not represent that job and says so in its own line
  * (nd_estimate_strategy_caveat). The interval of an uncalibrated estimate is step x
