@@ -183,20 +183,31 @@ bool nd_device_same_figures(const nd_device *a, const nd_device *b)
 #define POSITIVE_MIN 1e-6 /* 1 kB/s, 1 MFLOP/s, 1 ns */
 #define VALUE_MAX    1e9
 
+static int check_field(const nd_device *d, const dfield *f, const char *source, nd_error *err)
+{
+    if (f->type == D_TEXT) return ND_OK;
+    double v = field_value(d, f);
+    bool zero_ok = f->flags & F_ZERO_OK, fraction = f->flags & F_FRACTION;
+    double lo = fraction ? FRACTION_MIN : POSITIVE_MIN, hi = fraction ? 1 : VALUE_MAX;
+    if (!isfinite(v) || (v == 0 ? !zero_ok : v < lo || v > hi))
+        return nd_error_set(err, ND_EINPUT, "%s: device %s: field '%s' = %g is out of range (%s[%g, %g])",
+                            source, d->name, f->key, v, zero_ok ? "0 or " : "", lo, hi);
+    return ND_OK;
+}
+
 int nd_device_validate(const nd_device *d, const char *source, nd_error *err)
 {
     for (size_t i = 0; i < N_DFIELDS; i++) {
-        const dfield *f = &dfields[i];
-        if (f->type == D_TEXT) continue;
-        double v = field_value(d, f);
-        bool zero_ok = f->flags & F_ZERO_OK, fraction = f->flags & F_FRACTION;
-        double lo = fraction ? FRACTION_MIN : POSITIVE_MIN, hi = fraction ? 1 : VALUE_MAX;
-        if (!isfinite(v) || (v == 0 ? !zero_ok : v < lo || v > hi))
-            return nd_error_set(err, ND_EINPUT,
-                                "%s: device %s: field '%s' = %g is out of range "
-                                "(%s[%g, %g])",
-                                source, d->name, f->key, v, zero_ok ? "0 or " : "", lo, hi);
+        int rc = check_field(d, &dfields[i], source, err);
+        if (rc) return rc;
     }
+    return ND_OK;
+}
+
+int nd_device_validate_field(const nd_device *d, const char *key, const char *source, nd_error *err)
+{
+    for (size_t i = 0; i < N_DFIELDS; i++)
+        if (!strcmp(dfields[i].key, key)) return check_field(d, &dfields[i], source, err);
     return ND_OK;
 }
 

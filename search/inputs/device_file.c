@@ -172,7 +172,8 @@ static int load_one(nd_device_table *t, nd_yaml *y, const char *name, yaml_node_
         }
         if ((rc = nd_device_set_field(&d, key, value, where, err)) < 0) return rc;
         seen[rc] = true;
-        if (nd_device_field_is_rate(key)) d.rates_caveat = NULL; /* the file's own rates */
+        if ((rc = nd_device_validate_field(&d, key, where, err))) return rc; /* at its own line */
+        if (nd_device_field_is_rate(key)) d.rates_caveat = NULL;             /* the file's own rates */
     }
     if (!base && !existing && (rc = need_every_field(y, map, name, seen, err))) return rc;
     if (tables && (rc = attach_tables(t, y, tables, tables_where, &d, err))) return rc;

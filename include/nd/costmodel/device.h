@@ -128,6 +128,9 @@ void nd_device_table_names(const nd_device_table *table, char *buf, size_t size)
  * overhead may be 0; fractions lie in (0, 1]). */
 int nd_device_validate(const nd_device *d, const char *source, nd_error *err);
 
+/* The same check for the one field `key` (a device file names a bad value at its own line). */
+int nd_device_validate_field(const nd_device *d, const char *key, const char *source, nd_error *err);
+
 /* A numeric field by its device-file key ("gemm_efficiency", "devices_per_node", ...):
  * 0 with *value set, or -1 for a key that is not a numeric field. */
 int nd_device_field(const nd_device *d, const char *key, double *value);
