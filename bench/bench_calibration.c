@@ -29,7 +29,9 @@
 #include "nd/calibrate/compare.h"
 #include "nd/calibrate/fit.h"
 #include "nd/calibrate/fit_device.h"
+#include "nd/costmodel/strategy.h"
 #include "nd/base/array.h"
+#include "mpt.h"
 #include "sc21.h"
 
 #define FOLDS 10
@@ -261,6 +263,115 @@ static int node_transfer(round_data *rounds, size_t models, nd_error *err)
     return rc;
 }
 
+/* llm-foundry's MPT runs on one H100 cluster (mpt.h) as device-fit rows: each row's own session
+ * (its model and train settings, which the row points into) and strategy. */
+typedef struct mpt_rows {
+    nd_session *sessions;
+    nd_device_fit_row *rows;
+    size_t n;
+} mpt_rows;
+
+static void mpt_rows_free(mpt_rows *m)
+{
+    for (size_t i = 0; i < m->n; i++) nd_session_close(&m->sessions[i]);
+    free(m->sessions);
+    free(m->rows);
+}
+
+/* One row's session and fit row; the run file is written into tmp and read at once. */
+static int mpt_row(const mpt_run *r, const char *tmp, nd_session *s, nd_device_fit_row *row, nd_error *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/mpt.yaml", tmp);
+    if (mpt_write_run(path, r)) return nd_error_set(err, ND_EIO, "cannot write %s", path);
+    mpt_flags flags;
+    nd_cli_common common;
+    mpt_flags_set(r, path, &flags, &common);
+    int rc = nd_session_open(s, &common, false, stderr, err);
+    remove(path);
+    memset(row, 0, sizeof *row);
+    row->strategy = s->run.strategy;
+    if (!rc) rc = nd_strategy_parse(&row->strategy, flags.strategy, err);
+    if (!rc)
+        rc = nd_strategy_check(&row->strategy, &s->run.model, s->run.devices, s->run.train.global_batch,
+                               s->run.train.seq_len, err);
+    if (rc) return rc;
+    row->model = &s->run.model;
+    row->train = s->run.train;
+    row->devices = r->devices;
+    row->time_ms = mpt_measured_ms(r);
+    snprintf(row->label, sizeof row->label, "%s seq %ld on %ld", r->model, r->seq, r->devices);
+    return ND_OK;
+}
+
+/* Every row of the table on `device`, each model its own index. */
+static int mpt_load(const char *dir, const char *device, mpt_rows *m, nd_error *err)
+{
+    char path[4096], line[512], tmp[64] = "/tmp/nd-bench-mpt-XXXXXX", models[16][16];
+    snprintf(path, sizeof path, "%s/" MPT_TABLE, dir);
+    memset(m, 0, sizeof *m);
+    FILE *fp = fopen(path, "r");
+    if (!fp || !mkdtemp(tmp)) {
+        if (fp) fclose(fp);
+        return nd_error_set(err, ND_EIO, "cannot read %s or make a temporary directory", path);
+    }
+    size_t cap = 256, n_models = 0;
+    m->sessions = calloc(cap, sizeof *m->sessions);
+    m->rows = calloc(cap, sizeof *m->rows);
+    int rc = m->sessions && m->rows ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
+    while (!rc && m->n < cap && fgets(line, sizeof line, fp)) {
+        mpt_run r;
+        if (mpt_parse(line, &r) || strcmp(r.device, device)) continue;
+        if ((rc = mpt_row(&r, tmp, &m->sessions[m->n], &m->rows[m->n], err))) {
+            nd_session_close(&m->sessions[m->n]);
+            break;
+        }
+        size_t k = 0;
+        while (k < n_models && strcmp(models[k], r.model)) k++;
+        if (k == n_models && n_models < ND_ARRAY_LEN(models)) snprintf(models[n_models++], 16, "%s", r.model);
+        m->rows[m->n++].model_index = (int)k;
+    }
+    fclose(fp);
+    rmdir(tmp);
+    return rc;
+}
+
+/* The device fitted on the MPT runs that ran on one 8-GPU H100 node predicting those that ran on
+ * 2-8 nodes of the same cluster (MosaicML's, the same stack), against the built-in H100. */
+static int mpt_node_transfer(const char *dir, nd_error *err)
+{
+    mpt_rows m;
+    int rc = mpt_load(dir, "H100", &m, err);
+    bool *use = rc ? NULL : calloc(m.n ? m.n : 1, sizeof *use);
+    if (!rc && !use) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    size_t single = 0;
+    for (size_t i = 0; !rc && i < m.n; i++) single += use[i] = m.rows[i].devices <= 8;
+    nd_device fitted;
+    if (!rc && !single) rc = nd_error_set(err, ND_EINPUT, "no single-node H100 row in %s", MPT_TABLE);
+    if (!rc) rc = fit_device(m.sessions[0].device, m.rows, m.n, use, &fitted, err);
+    double fit_sum = 0, fit_bias = 0, raw_sum = 0, raw_bias = 0;
+    size_t n = 0;
+    for (size_t i = 0; !rc && i < m.n; i++) {
+        if (use[i]) continue;
+        double step, raw;
+        if ((rc = nd_device_fit_price(&fitted, &m.rows[i], &step, NULL, err))) break;
+        if ((rc = nd_device_fit_price(m.sessions[0].device, &m.rows[i], &raw, NULL, err))) break;
+        fit_sum += fabs(step / m.rows[i].time_ms - 1);
+        fit_bias += step / m.rows[i].time_ms - 1;
+        raw_sum += fabs(raw / m.rows[i].time_ms - 1);
+        raw_bias += raw / m.rows[i].time_ms - 1;
+        n++;
+    }
+    if (!rc && n)
+        printf("  fitted on %zu single-node rows, predicting %zu multi-node rows: step MAPE %.1f %%, "
+               "bias %+.1f %% (uncalibrated %.1f %%, %+.1f %%); gemm_efficiency %.3f (base %.3f)\n",
+               single, n, 100 * fit_sum / (double)n, 100 * fit_bias / (double)n, 100 * raw_sum / (double)n,
+               100 * raw_bias / (double)n, fitted.gemm_efficiency, m.sessions[0].device->gemm_efficiency);
+    free(use);
+    mpt_rows_free(&m);
+    return rc;
+}
+
 /* The runs of one SC21 table nd represents (its ZeRO-3 rows left out: they carry their own
  * caveat) priced on the fitted device and on the built-in A100; prints their step MAPE. */
 static int sc21_transfer(const char *dir, const char *table, const char *name, size_t fitted_on,
@@ -373,6 +484,10 @@ int main(int argc, char **argv)
         if (load(dir, dlperf[k][0], dlperf[k][1], &dl[k], &err) || loo(&dl[k], &err)) return fail(&err);
     printf("\nDLPerf (V100), the device fitted on one node predicting 2 and 4 nodes\n");
     if (node_transfer(dl, DL, &err)) return fail(&err);
+    printf(
+        "\nllm-foundry's MPT runs on H100 (Composer FSDP), the device fitted on one node predicting 2 to 8 "
+        "nodes\n");
+    if (mpt_node_transfer(dir, &err)) return fail(&err);
     for (size_t k = 0; k < DL; k++) unload(&dl[k]);
     for (size_t k = 0; k < VT; k++) unload(&v[k]);
     return 0;

@@ -30,6 +30,7 @@
 #include "nd/costmodel/estimate.h"
 #include "nd/calibrate/metrics.h"
 #include "nd/base/array.h"
+#include "mpt.h"
 #include "sc21.h"
 
 typedef struct tally {
@@ -133,57 +134,17 @@ static int published_peaks(const char *dir)
     return failed;
 }
 
-/* llm-foundry's MPT sizes (samples/published/README.md): hidden, heads, layers. */
-static const struct mpt_size {
-    const char *name;
-    int hidden, heads, layers;
-} mpt_sizes[] = {{"MPT-125m", 768, 12, 12}, {"MPT-350m", 1024, 16, 24}, {"MPT-760m", 1536, 12, 24},
-                 {"MPT-1b", 2048, 16, 24},  {"MPT-3b", 2560, 20, 32},   {"MPT-7b", 4096, 32, 32},
-                 {"MPT-13b", 5120, 40, 40}, {"MPT-30b", 7168, 64, 48},  {"MPT-70b", 8192, 64, 80}};
-
-typedef struct published_run {
-    char model[16], device[16], ac[8];
-    long seq, devices, mbs, accum;
-    double tokens_per_s;
-} published_run;
-
-/* The run file of one row: the MPT size at its sequence length, under FSDP with the fused loss and
- * the Triton flash attention the benchmarks name (attn_impl: triton). */
-static int write_mpt_run(const char *path, const published_run *r)
-{
-    const struct mpt_size *m = NULL;
-    for (size_t i = 0; i < ND_ARRAY_LEN(mpt_sizes); i++)
-        if (!strcmp(mpt_sizes[i].name, r->model)) m = &mpt_sizes[i];
-    FILE *fp = m ? fopen(path, "w") : NULL;
-    if (!fp) return 1;
-    fprintf(fp,
-            "model:\n  model_type: gpt\n  name: %s\n  hidden_size: %d\n  num_hidden_layers: %d\n"
-            "  num_attention_heads: %d\n  intermediate_size: %d\n  vocab_size: 50368\n"
-            "  position_embeddings: %ld\ntrain:\n  seq_len: %ld\n  precision: bf16\n"
-            "  attention_kernel: triton\n  framework: fsdp\n  fused_cross_entropy: true\n",
-            m->name, m->hidden, m->layers, m->heads, 4 * m->hidden, r->seq, r->seq);
-    return fclose(fp) ? 1 : 0;
-}
-
 /* Prices one published run with its strategy; *fits, *firm_share (firm peak / budget) and the
  * estimated step. */
-static int price_published(const published_run *r, const char *run_path, bool *fits, double *firm_share,
+static int price_published(const mpt_run *r, const char *run_path, bool *fits, double *firm_share,
                            double *step_ms)
 {
-    char devices[32], gbs[32], strategy[160];
-    snprintf(devices, sizeof devices, "%ld", r->devices);
-    snprintf(gbs, sizeof gbs, "%ld", r->devices * r->mbs * r->accum);
-    snprintf(strategy, sizeof strategy, "DP=%ld OP=%ld ZERO=3 MB=%ld MBS=%ld recompute=%s", r->devices,
-             r->devices, r->accum, r->mbs, strcmp(r->ac, "true") ? "off" : "full");
+    mpt_flags flags;
     nd_cli_common common;
-    nd_cli_common_init(&common);
-    common.run_path = run_path;
-    common.device = r->device;
-    common.devices = devices;
-    common.gbs = gbs;
+    mpt_flags_set(r, run_path, &flags, &common);
     nd_estimate est;
     double budget_mib;
-    if (price_run(&common, strategy, r->model, &est, &budget_mib)) return 1;
+    if (price_run(&common, flags.strategy, r->model, &est, &budget_mib)) return 1;
     *fits = est.fits;
     *firm_share = est.peak_firm_mib / budget_mib;
     *step_ms = est.step_ms;
@@ -231,7 +192,7 @@ static int published_runs(const char *dir)
     memset(steps, 0, sizeof steps);
     memset(by_seq, 0, sizeof by_seq);
     char path[4096], run_path[64] = "/tmp/nd-bench-mpt-XXXXXX", line[512];
-    snprintf(path, sizeof path, "%s/samples/published/llm-foundry-mpt.csv", dir);
+    snprintf(path, sizeof path, "%s/" MPT_TABLE, dir);
     FILE *fp = fopen(path, "r");
     int fd = mkstemp(run_path);
     if (!fp || fd < 0) {
@@ -244,17 +205,15 @@ static int published_runs(const char *dir)
     size_t n = 0, refused = 0;
     int failed = 0;
     while (fgets(line, sizeof line, fp) && n < ND_ARRAY_LEN(shares)) {
-        published_run r;
-        if (sscanf(line, "%15[^,],%ld,%ld,%15[^,],%ld,%ld,%7[^,],%*[^,],%*[^,],%lf", r.model, &r.seq,
-                   &r.devices, r.device, &r.mbs, &r.accum, r.ac, &r.tokens_per_s) != 8)
-            continue; /* the header */
+        mpt_run r;
+        if (mpt_parse(line, &r)) continue; /* the header */
         bool fits = false;
         double step_ms = 0;
-        if (write_mpt_run(run_path, &r) || price_published(&r, run_path, &fits, &shares[n], &step_ms)) {
+        if (mpt_write_run(run_path, &r) || price_published(&r, run_path, &fits, &shares[n], &step_ms)) {
             failed = 1;
             continue;
         }
-        double measured_ms = (double)(r.devices * r.mbs * r.accum * r.seq) / r.tokens_per_s * 1e3;
+        double measured_ms = mpt_measured_ms(&r);
         char seq[24];
         snprintf(seq, sizeof seq, "%ld tokens", r.seq);
         add_step(steps, &n_steps, ND_ARRAY_LEN(steps), r.device, step_ms / measured_ms - 1);
