@@ -34,6 +34,7 @@ nd_rel_script(cli_device_caveat device_caveat.sh)
 # Issue 23: DeepSpeed's ZeRO-3 over more than one node, which SC21 Table 2 measured 28-65 %
 # slower than nd prices, says so beside every uncalibrated estimate (text, JSON, the search).
 nd_rel_script(cli_zero3_caveat zero3_caveat.sh)
+nd_rel_script(cli_moe_caveat moe_caveat.sh)
 # SimuMax's strategy and model JSON (-f simumax, --model-config): fields read as worked by hand,
 # bad fields refused, the search's choice written back and read again.
 nd_rel_script(cli_simumax simumax.sh)
