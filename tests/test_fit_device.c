@@ -13,10 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "nd/calibrate/classified.h"
 #include "nd/calibrate/compare.h"
 #include "nd/calibrate/fit_device.h"
+#include "nd/inputs/device_file.h"
+#include "fit_out.h"
 
 static int find_param(const char *name)
 {
@@ -195,12 +198,62 @@ static void training_share_leaves_room_to_the_sweeps(void **state)
     teardown(&fx);
 }
 
+/* A fitted rate of the best attention kernel carries the others' the base states by the same
+ * factor (fit_device.c), and the written file states them so that it reads as the device fitted:
+ * H100's FA3 forward 0.64 fitted to 0.48 (x 0.75) writes FA2's 0.35 as 0.2625 and cuDNN's 0.57 as
+ * 0.4275, and --device-file reads them back. A file that would read otherwise is refused. */
+static void carried_kernel_rates_are_written(void **state)
+{
+    (void)state;
+    nd_device_table t;
+    nd_error err = {0};
+    assert_int_equal(nd_device_table_builtin(&t, &err), 0);
+    const nd_device *h100 = nd_device_table_find(&t, "H100");
+    nd_device_fit_result res;
+    memset(&res, 0, sizeof res);
+    res.device = *h100;
+    res.device.attention_fwd_efficiency = 0.48;
+    res.device.fa2_fwd_efficiency = 0.35 * 0.75;
+    res.device.cudnn_fwd_efficiency = 0.57 * 0.75;
+    res.count = 1;
+    res.param[0] = (size_t)find_param("attention_fwd_efficiency");
+    res.base[0] = 0.64;
+    res.value[0] = 0.48;
+    res.lo[0] = res.hi[0] = NAN;
+    res.models = 1;
+    char path[] = "/tmp/nd-test-carried-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    nd_fit_device_context ctx = {"H100-carried", NULL, 0, NULL, NULL, NULL};
+    nd_device fitted;
+    FILE *sink = fopen("/dev/null", "w");
+    assert_int_equal(nd_fit_device_write(path, h100, &res, NULL, &ctx, sink, sink, &fitted, &err), 0);
+    nd_device_table back;
+    assert_int_equal(nd_device_table_builtin(&back, &err), 0);
+    assert_int_equal(nd_device_table_load(&back, path, &err), 0);
+    const nd_device *d = nd_device_table_find(&back, "H100-carried");
+    assert_non_null(d);
+    assert_true(fabs(d->fa2_fwd_efficiency - 0.2625) < 1e-12);
+    assert_true(fabs(d->cudnn_fwd_efficiency - 0.4275) < 1e-12);
+    assert_true(fabs(d->fa2_bwd_efficiency - 0.30) < 1e-12); /* not moved, not written */
+    /* a moved figure the file would not state (no fitted field carries intra_gbps) */
+    res.device.intra_gbps = 123;
+    assert_int_equal(nd_fit_device_write(path, h100, &res, NULL, &ctx, sink, sink, &fitted, &err), ND_EIO);
+    assert_non_null(strstr(err.message, "intra_gbps is not the one fitted"));
+    fclose(sink);
+    remove(path);
+    nd_device_table_free(&back);
+    nd_device_table_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(recovers_a_known_device),
         cmocka_unit_test(ceilings_hold),
         cmocka_unit_test(training_share_leaves_room_to_the_sweeps),
+        cmocka_unit_test(carried_kernel_rates_are_written),
         cmocka_unit_test(parts_constrain_their_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -290,18 +290,32 @@ static void write_yaml(FILE *fp, const nd_device *base, const nd_device_fit_resu
     write_record(fp, res, ctx);
 }
 
+/* The first figure in which the device read back differs from the one fitted, or NULL. */
+static const char *differing_figure(const nd_device *read, const nd_device *fitted)
+{
+    for (size_t i = 0; nd_device_field_key(i); i++) {
+        const char *key = nd_device_field_key(i);
+        double a, b;
+        if (!nd_device_field(read, key, &a) && !nd_device_field(fitted, key, &b) && a != b) return key;
+    }
+    return NULL;
+}
+
 /* The written file read back by the device reader before it is committed: one that
- * --device-file would refuse, or that does not define the fitted device, is not written
- * (exit 1, the earlier file kept). */
-static int read_back(nd_outfile *out, const char *name, nd_error *err)
+ * --device-file would refuse, that does not define the fitted device, or that reads as another
+ * device (a figure the fit moved and the file does not state) is not written (exit 1, the
+ * earlier file kept). */
+static int read_back(nd_outfile *out, const nd_device *fitted, nd_error *err)
 {
     if (fflush(out->fp) != 0) return ND_OK; /* the commit reports the write error */
     nd_device_table t;
     nd_error inner = {0};
     int rc = nd_device_table_builtin(&t, &inner);
     if (!rc) rc = nd_device_table_load(&t, out->tmp_path, &inner);
-    if (!rc && !nd_device_table_find(&t, name))
-        rc = nd_error_set(&inner, ND_EINPUT, "it defines no device %s", name);
+    const nd_device *read = rc ? NULL : nd_device_table_find(&t, fitted->name);
+    const char *differs = read ? differing_figure(read, fitted) : NULL;
+    if (!rc && !read) rc = nd_error_set(&inner, ND_EINPUT, "it defines no device %s", fitted->name);
+    if (!rc && differs) rc = nd_error_set(&inner, ND_EINPUT, "its %s is not the one fitted", differs);
     nd_device_table_free(&t);
     if (!rc) return ND_OK;
     rc = nd_error_set(err, ND_EIO,
@@ -340,7 +354,7 @@ int nd_fit_device_write(const char *path, const nd_device *base, const nd_device
     int rc = nd_outfile_open(&out, path, err);
     if (rc) return rc;
     write_yaml(out.fp, base, res, ctx, name);
-    if (!(rc = read_back(&out, name, err))) rc = nd_outfile_commit(&out, err);
+    if (!(rc = read_back(&out, fitted, err))) rc = nd_outfile_commit(&out, err);
     if (!rc) {
         fprintf(written, "Device written to %s; price with --device-file %s -A %s.\n", path, path, name);
         if (ctx->previous) {
