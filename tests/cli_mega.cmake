@@ -258,6 +258,22 @@ foreach(n IN ITEMS "--fp8-recipe mxfp8 \\(scales per 32 elements, Blackwell's te
   nd_cli_test(mega_fp8_notes_${id} 0 "${n}" sh -c
               "sed 's|--disable-bias-linear|--disable-bias-linear --fp8-format e4m3 --fp8-recipe mxfp8 --fp8-param-gather --use-distributed-optimizer --reuse-fp32-param|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/fp8n_${id}.sh && ${EST} -y ${MEGA_OUT}/fp8n_${id}.sh -A B200 2>&1 >/dev/null")
 endforeach()
+# --attention-backend as Megatron-core means it (AttnBackend): fused is Transformer Engine's cuDNN
+# kernel, flash its FlashAttention (the device's best, named in a note), unfused and local the
+# unfused path; anything else is refused at its line. nd-search states what attention it priced.
+foreach(pair IN ITEMS "fused|cuDNN's fused attention \\(Transformer Engine's\\) \\(the run's"
+                      "unfused|unfused \\(flash_attention false" "local|unfused \\(flash_attention false"
+                      "auto|.*\\(the framework's")
+  string(REPLACE "|" ";" pair "${pair}")
+  list(GET pair 0 backend)
+  list(GET pair 1 want)
+  nd_cli_test(mega_attention_backend_${backend} 0 "attention +${want}" sh -c
+              "sed 's|--disable-bias-linear|--disable-bias-linear --attention-backend ${backend}|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/attn_${backend}.sh && ${SEARCH} -y ${MEGA_OUT}/attn_${backend}.sh -A H100 -d 8 -t 1 -o ${MEGA_OUT}/attn_${backend} --no-plots")
+endforeach()
+nd_cli_test(mega_attention_backend_flash 0 "--attention-backend flash: Transformer Engine's FlashAttention, priced as the device's best kernel" sh -c
+            "sed 's|--disable-bias-linear|--disable-bias-linear --attention-backend flash|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/attn_flash.sh && ${EST} -y ${MEGA_OUT}/attn_flash.sh -A H100 -d 8 2>&1 >/dev/null")
+nd_cli_test(mega_attention_backend_bad 2 "attn_bad.sh:[0-9]+: --attention-backend: 'cudnn' is not flash, fused, unfused, local or auto" sh -c
+            "sed 's|--disable-bias-linear|--disable-bias-linear --attention-backend cudnn|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/attn_bad.sh && ${EST} -y ${MEGA_OUT}/attn_bad.sh -A H100 -d 8")
 # values that are no values are refused at their line, not read as a default: --clip-grad abc
 # (was: clipping on), a launcher's --nnodes -8 (was: "states no world size", -d taken)
 nd_cli_test(mega_clip_grad_bad 2 "clip.sh:[0-9]+: --clip-grad: 'abc' is not a norm >= 0" sh -c

@@ -78,6 +78,17 @@ nd_attention_kernel nd_train_attention_kernel(const nd_train *t)
     return nd_framework_profile_of(t->framework)->attention;
 }
 
+const char *nd_train_attention_text(const nd_train *t)
+{
+    if (!t->flash_attention) return "unfused (flash_attention false: score GEMMs and a softmax kernel)";
+    switch (nd_train_attention_kernel(t)) {
+    case ND_ATTENTION_CUDNN: return "cuDNN's fused attention (Transformer Engine's)";
+    case ND_ATTENTION_FA2: return "FlashAttention-2 (or SDPA's flash backend)";
+    case ND_ATTENTION_TRITON: return "the 2023 Triton FlashAttention";
+    default: return "the device's best fused kernel (FlashAttention-3 on Hopper, -4 or cuDNN on Blackwell)";
+    }
+}
+
 /* Megatron-Bridge's and NeMo's recipes switch TP overlap on (userbuffers) wherever TP > 1;
  * Megatron-LM's own default (--tp-comm-overlap) is off, and legacy Megatron, DeepSpeed and
  * torchtitan (AsyncTP, enable_async_tensor_parallel) leave it off unless asked. */

@@ -330,6 +330,32 @@ static int read_model(rd *x)
     return rc;
 }
 
+/* Megatron-core's --attention-backend (AttnBackend): fused is Transformer Engine's cuDNN kernel,
+ * flash its FlashAttention (FlashAttention-3 on Hopper where installed: priced as the device's
+ * best kernel, which a note says), unfused and local the unfused softmax path; auto (the
+ * default) leaves Transformer Engine's choice, cuDNN's on Hopper and Blackwell. */
+static int attention_backend(rd *x, const char *v, int line)
+{
+    fw_reader *r = x->r;
+    static const struct {
+        const char *backend, *kernel;
+    } backends[] = {
+        {"fused", "cudnn"}, {"flash", "fa3"}, {"unfused", "unfused"}, {"local", "unfused"}, {"auto", "auto"}};
+    for (size_t i = 0; i < ND_ARRAY_LEN(backends); i++) {
+        if (strcmp(v, backends[i].backend)) continue;
+        if (!strcmp(v, "flash"))
+            fw_note(r->run,
+                    "%s:%d: --attention-backend flash: Transformer Engine's FlashAttention, priced as the "
+                    "device's best kernel (FlashAttention-3 on Hopper; --set attention_kernel=fa2 where the "
+                    "stack has FlashAttention-2 only)",
+                    r->path, line);
+        return fw_train(r, "attention_kernel", backends[i].kernel, line, "--attention-backend");
+    }
+    return nd_error_set(r->err, ND_EINPUT,
+                        "%s:%d: --attention-backend: '%s' is not flash, fused, unfused, local or auto",
+                        r->path, line, v);
+}
+
 static int read_training(rd *x)
 {
     fw_reader *r = x->r;
@@ -365,6 +391,7 @@ static int read_training(rd *x)
     if (!rc) rc = switch_arg(x, "no-gradient-accumulation-fusion", "grad_accumulation_fusion", "false");
     const char *v;
     int line;
+    if (!rc && (v = fw_args_val(d, "attention-backend", &line))) rc = attention_backend(x, v, line);
     if (!rc && (v = fw_args_val(d, "fp8-format", &line)))
         rc = fw_train(r, "fp8", "true", line, "--fp8-format");
     if (!rc && (v = fw_args_val(d, "fp8-recipe", &line))) {

@@ -332,6 +332,10 @@ static void switches(const nd_search_config *cfg, const nd_search_result *res, c
         "overlap_param_gather %s (the run's train keys, else the framework's; --set KEY=true|false)",
         nd_train_tp_comm_overlap(t) ? "true" : "false", t->ep_comm_overlap ? "true" : "false",
         t->overlap_grad_reduce ? "true" : "false", t->overlap_param_gather ? "true" : "false");
+    nd_search_assumptions_add(
+        out, "attention", "%s (%s; --set attention_kernel=fa3|cudnn|fa2|triton|unfused)",
+        nd_train_attention_text(t),
+        t->attention_kernel == ND_ATTENTION_AUTO && t->flash_attention ? "the framework's" : "the run's");
     nd_search_assumptions_add(out, "schedule", "%s for #1 (the run's %s; VPP > 1 runs interleaved)",
                               nd_schedule_name(b->s.schedule), nd_schedule_name(t->schedule));
     double free_mib = f->device_budget_mib - b->peak_mib;

@@ -246,8 +246,12 @@ typedef struct nd_framework_profile {
 
 const nd_framework_profile *nd_framework_profile_of(nd_framework f);
 
-/* The fused attention kernel (the run's choice, else the framework's): BEST or FA2. */
+/* The fused attention kernel (the run's choice, else the framework's). */
 nd_attention_kernel nd_train_attention_kernel(const nd_train *t);
+
+/* What the run's attention runs, in words: the kernel nd_train_attention_kernel gives, or
+ * "unfused" when flash_attention is false (a static string). */
+const char *nd_train_attention_text(const nd_train *t);
 
 /* Whether TP collectives run behind the GEMMs (the run's choice, else the framework's). */
 bool nd_train_tp_comm_overlap(const nd_train *t);
