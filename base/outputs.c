@@ -618,6 +618,46 @@ static bool output_identity(const char *path, file_id *id, char **name)
     return known;
 }
 
+/* One output refused as nd_outfile_open would refuse it (no file name, a directory, not a
+ * regular file, an input of this run), checked before anything runs. A file in a directory that
+ * does not exist yet (-o DIR creates it) is left to the write. */
+static int output_writable(const char *name, const char *path, nd_error *err)
+{
+    if (!*path || !*base_name(path))
+        return nd_error_set(err, ND_EUSAGE, "%s '%s': an output needs a file name", name, path);
+    char *target = nd_path_resolve(path);
+    if (!target) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    struct stat st;
+    int rc = ND_OK;
+    sigset_t old;
+    run_enter(&old);
+    if (stat(target, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            rc = nd_error_set(err, ND_EUSAGE, "%s %s: is a directory, not a file to write", name, path);
+        else if (!S_ISREG(st.st_mode))
+            rc = nd_error_set(err, ND_EUSAGE,
+                              "%s %s: is not a regular file; nd writes a finished file and renames it over "
+                              "the destination",
+                              name, path);
+        else if (is_input(&st))
+            rc = nd_error_set(err, ND_EUSAGE,
+                              "%s %s: is also an input of this run; an output must not replace it: choose "
+                              "another output name",
+                              name, path);
+    }
+    run_leave(&old);
+    free(target);
+    return rc;
+}
+
+int nd_outputs_writable(const char *const *names, const char *const *paths, int n, nd_error *err)
+{
+    int rc = nd_outputs_distinct(names, paths, n, err);
+    for (int i = 0; i < n && !rc; i++)
+        if (paths[i]) rc = output_writable(names[i], paths[i], err);
+    return rc;
+}
+
 int nd_outputs_distinct(const char *const *names, const char *const *paths, int n, nd_error *err)
 {
     int rc = ND_OK;

@@ -465,6 +465,16 @@ static int take_outputs(const nd_fit_request *req, nd_path_lock *lock, nd_error 
     return rc ? rc : nd_path_lock_take_all(lock, paths, 2, err);
 }
 
+/* Once the rounds are read: no output that is one of them, a directory or a device, before
+ * anything is fitted or printed. */
+static int check_outputs(const nd_fit_request *req, nd_error *err)
+{
+    const char *names[] = {"--write_ratios", "--write_device", "--report-json", "--run-list", "--report"};
+    const char *paths[] = {req->write_ratios, req->write_device, req->report_json, req->run_list,
+                           req->report};
+    return nd_outputs_writable(names, paths, 5, err);
+}
+
 int nd_fit_command(const nd_fit_request *req, FILE *out, FILE *diag, nd_error *err)
 {
     if (req->rounds == 0) return nd_error_set(err, ND_EUSAGE, "--real_csv ROUND.csv is required");
@@ -503,6 +513,7 @@ int nd_fit_command(const nd_fit_request *req, FILE *out, FILE *diag, nd_error *e
     if (!rc && !(job.later = open_memstream(&later_text, &later_len)))
         rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     if (!rc) rc = open_rounds(&job, diag, err);
+    if (!rc) rc = check_outputs(req, err);
     for (int r = 0; !rc && r < job.count; r++) firsts[r] = rounds[r].round;
     if (!rc) rc = parse_options(req, firsts, job.count, &o, err);
     if (!rc) rc = price_rounds(&job, NULL, err);

@@ -356,6 +356,27 @@ static int whole_nodes(const nd_cli_common *c, const nd_search_config_file *f, n
     return ND_OK;
 }
 
+/* The files every search writes (-o DIR's fixed ones, --ranking_csv, --report), refused once the
+ * inputs are read and before the search: a run read from DIR/best.yaml and written back there
+ * stops here, not after the answer is printed. */
+static int check_outputs(const nd_search_request *req, nd_error *err)
+{
+    static const char *const fixed[] = {"ranking.csv", "summary.json", "best.yaml",
+                                        "memory.csv",  "debug.csv",    "debug_mem.csv"};
+    enum { N = 2 + ND_ARRAY_LEN(fixed) };
+    const char *names[N] = {"--ranking_csv", "--report"}, *paths[N] = {req->ranking_csv, req->report};
+    char *joined[ND_ARRAY_LEN(fixed)] = {0};
+    int rc = ND_OK;
+    for (size_t i = 0; i < ND_ARRAY_LEN(fixed) && req->out_dir && !rc; i++) {
+        names[2 + i] = "-o";
+        paths[2 + i] = joined[i] = nd_path_join(req->out_dir, fixed[i]);
+        if (!joined[i]) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    }
+    if (!rc) rc = nd_outputs_writable(names, paths, req->out_dir ? N : 2, err);
+    for (size_t i = 0; i < ND_ARRAY_LEN(fixed); i++) free(joined[i]);
+    return rc;
+}
+
 int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_error *err)
 {
     int rc = ND_OK;
@@ -369,6 +390,7 @@ int nd_search_command(const nd_search_request *req, FILE *out, FILE *diag, nd_er
     if (req->report) diag = capture.fp;
     nd_session ses;
     if ((rc = nd_session_open(&ses, &req->common, false, diag, err))) goto done;
+    if ((rc = check_outputs(req, err))) goto done;
     const nd_search_config_file *file = ses.search;
     if (file && (rc = whole_nodes(&req->common, file, &ses, diag, err))) goto done;
     if ((req->exhaustive[0] || req->exhaustive[1] || req->exhaustive[2]) && file) {

@@ -59,10 +59,25 @@ static void note_uncalibrated(FILE *out, const nd_context *ctx, const nd_strateg
                 ctx->device->name, ctx->device->rates_caveat);
 }
 
+/* The files this run writes, refused before anything is priced or printed. */
+static int check_outputs(const nd_estimate_request *req, nd_error *err)
+{
+    const char *dir = req->common.shared.out_dir;
+    char *json = dir ? nd_path_join(dir, "estimate.json") : NULL,
+         *csv = dir ? nd_path_join(dir, "memory.csv") : NULL;
+    int rc = dir && (!json || !csv) ? nd_error_set(err, ND_ENOMEM, "out of memory") : ND_OK;
+    const char *names[] = {"--memory-csv", "-o", "-o"}, *paths[] = {req->memory_csv, json, csv};
+    if (!rc) rc = nd_outputs_writable(names, paths, 3, err);
+    free(json);
+    free(csv);
+    return rc;
+}
+
 int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, nd_error *err)
 {
     nd_session ses;
     int rc = nd_session_open(&ses, &req->common, false, diag, err);
+    if (!rc) rc = check_outputs(req, err);
     if (rc) goto done;
     const nd_run *run = &ses.run;
     nd_strategy s = run->strategy;

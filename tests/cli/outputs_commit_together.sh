@@ -1,7 +1,7 @@
 #!/bin/sh
 # outputs_commit_together.sh BIN_DIR SAMPLES — issue 17, cases 1, 2 and 4: an output never
-# replaces an input (by any name: the same path, a hard link, a symlink); a run that fails
-# replaces none of its outputs; long output paths and names are written where they were
+# replaces an input (by any name: the same path, a hard link, a symlink), and is refused before
+# the work (nothing on stdout); a run that fails replaces none of its outputs; long output paths and names are written where they were
 # asked for. Each case checks the exit status, the message and the files byte for byte.
 set -u
 bin=$1 samples=$2
@@ -31,6 +31,8 @@ check() {
   [ "$got" -eq "$status" ] || why="exit status $got, expected $status"
   [ -z "$regex" ] || tail -n 1 "$work/err" | grep -Eq -- "$regex" ||
     why="$why; stderr: $(tail -c 300 "$work/err")"
+  # a refused input or output is refused before the work: nothing on stdout
+  [ "$status" -ne 2 ] || [ ! -s "$work/out" ] || why="$why; stdout before the refusal: $(head -c 200 "$work/out")"
   snapshot "$dir" >"$work/after"
   cmp -s "$work/before" "$work/after" ||
     why="$why; $dir changed: $(diff "$work/before" "$work/after" | tr '\n' ' ')"
@@ -74,6 +76,11 @@ check "nd-fit --report-json into a missing directory keeps ratios.json" 1 \
 "$bin/nd-search" -y run.yaml -d 8 -b 64 --no-progress -o plan >/dev/null 2>&1
 check "nd-search -o DIR --format gif keeps DIR" 2 "unknown plot format 'gif'" plan -- \
   "$bin/nd-search" -y run.yaml -d 4 -b 32 --no-progress -o plan --format gif
+check "nd-search -y DIR/best.yaml -o DIR (its own answer read back)" 2 "-o plan/best.yaml: $input" plan -- \
+  "$bin/nd-search" -y plan/best.yaml -d 8 -b 64 --no-progress -o plan
+mkdir est && "$bin/nd-estimate" -y run.yaml -o est >/dev/null 2>&1
+check "nd-estimate -o DIR --memory-csv DIR/memory.csv" 2 "est/memory.csv: is named twice as an output of this run" est -- \
+  "$bin/nd-estimate" -y run.yaml -o est --memory-csv est/memory.csv
 rm plan/best.yaml && mkdir plan/best.yaml
 check "nd-search -o DIR with best.yaml a directory keeps DIR" 2 "best.yaml: is a directory" plan -- \
   "$bin/nd-search" -y run.yaml -d 4 -b 32 --no-progress -o plan

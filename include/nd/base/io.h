@@ -156,6 +156,11 @@ char *nd_path_resolve(const char *path);
  * named paths[i] ("--write_ratios"); NULL paths are skipped. ND_EUSAGE naming both flags. */
 int nd_outputs_distinct(const char *const *names, const char *const *paths, int n, nd_error *err);
 
+/* The same, and each output one the write would take: a file name, not a directory or a
+ * device, not a file this run has read. Call it once the inputs are read, before the work, so
+ * that a refused output prints nothing else. ND_EUSAGE naming the flag and the path. */
+int nd_outputs_writable(const char *const *names, const char *const *paths, int n, nd_error *err);
+
 /* Reads what remains of an open descriptor (named path in messages) into a
  * NUL-terminated buffer the caller frees; the same limits and errors as nd_read_file.
  * The descriptor stays open. */
