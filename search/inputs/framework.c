@@ -170,6 +170,20 @@ int nd_config_load(nd_run *run, const nd_config_input *in, nd_error *err)
     }
     if ((in->train_yaml || in->accelerate_yaml) && (f == ND_CONFIG_HYPER_V2 || f == ND_CONFIG_ND))
         f = ND_CONFIG_HYPERPARALLEL2;
+    /* a companion file another format would ignore: refused, so that the run is not priced
+     * without what its user meant it to say */
+    if (in->model_config && f != ND_CONFIG_SIMUMAX)
+        return nd_error_set(err, ND_EUSAGE,
+                            "--model-config %s: read with SimuMax's strategy JSON only (-f simumax); %s is "
+                            "%s's format, whose model is in the file itself",
+                            in->model_config, in->path, nd_config_format_name(f));
+    if ((in->train_yaml || in->accelerate_yaml) && f != ND_CONFIG_HYPERPARALLEL2)
+        return nd_error_set(
+            err, ND_EUSAGE,
+            "%s %s: read with HyperParallel's model yaml only (-f hyperparallel2); %s is %s's "
+            "format",
+            in->train_yaml ? "--train-yaml" : "--accelerate-yaml",
+            in->train_yaml ? in->train_yaml : in->accelerate_yaml, in->path, nd_config_format_name(f));
     if (f == ND_CONFIG_ND) return nd_run_load(run, in->path, err);
     nd_run_init(run, in->path);
     run->format = f;

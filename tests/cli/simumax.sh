@@ -74,6 +74,21 @@ why=""
 grep -q "holds no model: give its model JSON with --model-config FILE" "$work/nomodel.out" || why="$why; message"
 result "a strategy without --model-config names the flag" "$why"
 
+# a companion file another format would ignore is refused, not ignored
+"$bin/nd-estimate" -y "$samples/runs/llama3-8b.yaml" --model-config "$sm/llama3-8b.model.json" >"$work/mc.out" 2>&1
+rc=$?
+why=""
+[ "$rc" -eq 2 ] || why="exit $rc, not 2"
+grep -q "^nd-estimate: --model-config .*llama3-8b.model.json: read with SimuMax's strategy JSON only (-f simumax)" \
+  "$work/mc.out" || why="$why; message: $(head -1 "$work/mc.out")"
+"$bin/nd-estimate" -y "$sm/tp2-pp2-dp2.strategy.json" --model-config "$sm/llama3-8b.model.json" \
+  --train-yaml "$samples/runs/llama3-8b.yaml" -A B200 >"$work/ty.out" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] || why="$why; --train-yaml: exit $rc, not 2"
+grep -q "^nd-estimate: --train-yaml .*: read with HyperParallel's model yaml only" "$work/ty.out" ||
+  why="$why; --train-yaml message: $(head -1 "$work/ty.out")"
+result "--model-config on an nd run and --train-yaml on a SimuMax run are refused" "$why"
+
 # write-back: the search's #1 into resolved_strategy.json, read again as the choice
 "$bin/nd-search" -y "$sm/tp2-pp2-dp2.strategy.json" --model-config "$sm/llama3-8b.model.json" -A B200 -t 1 \
   -o "$work/plan" --no-plots >"$work/search.out" 2>&1
