@@ -118,6 +118,11 @@ static void attention_kernel_names(void **state)
     assert_true(run.train.flash_attention);
     assert_int_equal(nd_run_set(&run, "attention_kernel", "unfused", &err), 0);
     assert_false(run.train.flash_attention);
+    /* a fused kernel named after flash_attention false turns it back on: the later key decides */
+    assert_int_equal(nd_run_set(&run, "attention_kernel", "fa3", &err), 0);
+    assert_true(run.train.flash_attention);
+    assert_int_equal(nd_run_set(&run, "flash_attention", "false", &err), 0);
+    assert_false(run.train.flash_attention);
     assert_int_equal(nd_run_set(&run, "attention_kernel", "flash9", &err), ND_EUSAGE);
 }
 

@@ -164,35 +164,26 @@ static int set_switch(int *field, const char *v)
 }
 
 /* The fused kernel by its name: the device's best (FA3, FA4), cuDNN's (Transformer Engine's fused
- * attention), FA2 and its kin (SDPA's flash backend), the 2023 Triton FlashAttention, or none
- * (unfused sets flash_attention false). */
+ * attention), FA2 and its kin (SDPA's flash backend), the 2023 Triton FlashAttention, the
+ * framework's (auto), or none (unfused sets flash_attention false). A fused kernel's name turns
+ * flash_attention on: the later of the two keys (or flags) decides. */
 static int set_attention_kernel(nd_train *t, const char *v)
 {
-    static const char *const best[] = {"fa3", "fa4"}, *const fa2[] = {"fa2", "sdpa"};
-    if (nd_text_equal_nocase(v, "cudnn") || nd_text_equal_nocase(v, "te")) {
-        t->attention_kernel = ND_ATTENTION_CUDNN;
-        return 0;
-    }
-    if (nd_text_equal_nocase(v, "auto")) {
+    static const struct {
+        const char *name;
+        nd_attention_kernel kernel;
+    } names[] = {{"auto", ND_ATTENTION_AUTO},   {"fa3", ND_ATTENTION_BEST},     {"fa4", ND_ATTENTION_BEST},
+                 {"cudnn", ND_ATTENTION_CUDNN}, {"te", ND_ATTENTION_CUDNN},     {"fa2", ND_ATTENTION_FA2},
+                 {"sdpa", ND_ATTENTION_FA2},    {"triton", ND_ATTENTION_TRITON}};
+    if (nd_text_equal_nocase(v, "unfused")) {
+        t->flash_attention = false;
         t->attention_kernel = ND_ATTENTION_AUTO;
         return 0;
     }
-    if (nd_text_equal_nocase(v, "unfused")) {
-        t->flash_attention = false;
-        return 0;
-    }
-    if (nd_text_equal_nocase(v, "triton")) {
-        t->attention_kernel = ND_ATTENTION_TRITON;
-        return 0;
-    }
-    for (size_t i = 0; i < ND_ARRAY_LEN(best); i++)
-        if (nd_text_equal_nocase(v, best[i])) {
-            t->attention_kernel = ND_ATTENTION_BEST;
-            return 0;
-        }
-    for (size_t i = 0; i < ND_ARRAY_LEN(fa2); i++)
-        if (nd_text_equal_nocase(v, fa2[i])) {
-            t->attention_kernel = ND_ATTENTION_FA2;
+    for (size_t i = 0; i < ND_ARRAY_LEN(names); i++)
+        if (nd_text_equal_nocase(v, names[i].name)) {
+            t->attention_kernel = names[i].kernel;
+            if (names[i].kernel != ND_ATTENTION_AUTO) t->flash_attention = true;
             return 0;
         }
     return -1;
