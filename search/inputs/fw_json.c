@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "nd/base/io.h"
 #include "nd/base/json.h"
@@ -57,4 +58,39 @@ int fw_json_whole(fw_reader *r, const cJSON *v, const char *key, int64_t min, in
     }
     *out = (int64_t)x;
     return 0;
+}
+
+/* The line of the first `"key":` in text (whitespace allowed before the colon), 0 if none. */
+static int key_line(const char *text, const char *key, size_t k)
+{
+    int line = 1;
+    for (const char *p = text; *p; p++) {
+        if (*p == '\n') line++;
+        if (*p != '"' || strncmp(p + 1, key, k) || p[1 + k] != '"') continue;
+        const char *q = p + 2 + k;
+        while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n') q++;
+        if (*q == ':') return line;
+    }
+    return 0;
+}
+
+void fw_json_locate(const char *path, nd_error *err)
+{
+    size_t n = strlen(path);
+    if (err->code != ND_EINPUT || strncmp(err->message, path, n) || strncmp(err->message + n, ": ", 2))
+        return;
+    const char *key = err->message + n + 2;
+    size_t k = strcspn(key, ":[ '");
+    if (k == 0 || k > 64 || (key[k] != ':' && key[k] != '[')) return;
+    char *text = NULL;
+    size_t len;
+    nd_error quiet = {0};
+    if (nd_read_file(path, 16u << 20, &text, &len, &quiet)) return;
+    int line = key_line(text, key, k);
+    free(text);
+    if (line <= 0) return;
+    memmove(err->message, err->message + n + 2, strlen(err->message + n + 2) + 1); /* "KEY: ..." */
+    int code = err->code;
+    nd_error_prefix(err, "%s:%d", path, line);
+    err->code = code;
 }

@@ -20,4 +20,9 @@ const char *fw_json_scalar(const cJSON *v, char *buf, size_t size);
  * or null; an error (< 0) naming r's file and the key otherwise. */
 int fw_json_whole(fw_reader *r, const cJSON *v, const char *key, int64_t min, int64_t max, int64_t *out);
 
+/* A refusal of one key of the JSON file at path ("PATH: KEY: ..."), given the key's line
+ * ("PATH:LINE: KEY: ..."): cJSON keeps no lines, so the file's text is searched for the first
+ * `"KEY":`. Any other message is left as it is. */
+void fw_json_locate(const char *path, nd_error *err);
+
 #endif

@@ -259,7 +259,9 @@ static int fw_mindspeed_json_write(const nd_run *run, const nd_config_choice *c,
 static int read_mindspeed_json(fw_reader *r, const nd_config_input *in)
 {
     (void)in;
-    return fw_mindspeed_json_read(r);
+    int rc = fw_mindspeed_json_read(r);
+    if (rc) fw_json_locate(r->path, r->err);
+    return rc;
 }
 
 const fw_format fw_mindspeed_json_format = {ND_CONFIG_MINDSPEED_JSON, read_mindspeed_json,

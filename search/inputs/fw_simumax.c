@@ -422,10 +422,12 @@ static int read_simumax(fw_reader *r, const nd_config_input *in)
     int rc = fw_json_load(r->path, &s, r->err);
     if (rc) return rc;
     rc = read_model(r, in->model_config);
+    if (rc) fw_json_locate(in->model_config, r->err);
     if (!rc) rc = read_training(r, s);
     if (!rc) rc = read_degrees(r, s);
     if (!rc) rc = read_schedule(r, s);
     if (!rc) rc = read_recompute(r, s);
+    if (rc) fw_json_locate(r->path, r->err);
     if (!rc) {
         r->run->has_strategy = true;
         rc = fw_finish(r);                     /* the device count and batch: world_size, and DP x MB x MBS */

@@ -54,7 +54,11 @@ bad() { # NAME FIELD-EDIT REGEX [model]
   grep -Eq "$regex" "$work/$name.out" || why="$why; message: $(head -1 "$work/$name.out")"
   result "refused: $name" "$why"
 }
-bad dtype 's/"bf16"/"bf17"/' "dtype.json: dtype: 'bf17' is not bf16, fp16 or fp32"
+# each refusal names the key's line (SimuMax's files as bundled: dtype on line 5, tp_size on 7;
+# hidden_size on the model's line 4, use_swiglu on 11)
+bad dtype 's/"bf16"/"bf17"/' "dtype.json:5: dtype: 'bf17' is not bf16, fp16 or fp32"
+bad tp_text 's/"tp_size": 2/"tp_size": "x"/' "tp_text.json:7: tp_size: .* is not a whole number from 1 to"
+bad width 's/"hidden_size": 4096/"hidden_size": 4294967296/' "width.model.json:4: hidden_size: " model
 bad zero_state 's/"zero_state": 1/"zero_state": 3/' "zero_state: 3 is not 0 or 1"
 bad world 's/"world_size": 8/"world_size": 6/' "world_size: 6 is not a multiple of tp_size x pp_size = 4"
 bad granularity 's/"full_block"/"mlp_only"/' "recompute_granularity: 'mlp_only' is not full_block"
@@ -63,7 +67,7 @@ bad fraction 's/"tp_size": 2/"tp_size": 1.5/' "tp_size: 1.5 is not a whole numbe
 bad sp_word 's/"enable_sequence_parallel": true/"enable_sequence_parallel": "yes"/' \
   "enable_sequence_parallel: not true or false"
 bad attention 's/"use_swiglu": true/"use_swiglu": true, "attention_type": "gqa"/' \
-  "model.json: attention_type: 'gqa' is not mha or mla" model
+  "model.json:11: attention_type: 'gqa' is not mha or mla" model
 # a size the model file lacks is named with that file, not the strategy beside it (found by fuzz_simumax)
 bad no_width '/intermediate_size/d' "no_width.model.json: model field intermediate_size is missing or 0" model
 
