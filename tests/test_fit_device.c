@@ -142,6 +142,19 @@ static void parts_constrain_their_fields(void **state)
     teardown(&fx);
 }
 
+/* The fixture's rows measured as `truth` prices them, then fitted from `base` (default options). */
+static void fit_on_truth(fixture *fx, const nd_device *truth, const nd_device *base,
+                         nd_device_fit_result *res)
+{
+    nd_error err = {0};
+    for (size_t i = 0; i < fx->cmp.count; i++)
+        if (nd_device_fit_price(truth, &fx->rows[i], &fx->rows[i].time_ms, NULL, &err))
+            fail_msg("%s", err.message);
+    nd_device_fit_options o;
+    nd_device_fit_options_init(&o);
+    if (nd_device_fit(base, fx->rows, fx->cmp.count, &o, res, &err)) fail_msg("%s", err.message);
+}
+
 /* Steps faster than the device's measured best GEMM rate can reach (an A100 with GEMMs at
  * 1.3 x its measured ceiling of 0.94, impossible: cuBLAS tops out there) cannot lift the
  * fitted rate above the ceiling: gemm_efficiency ends at most 2 % above the base's 0.94. */
@@ -151,16 +164,10 @@ static void ceilings_hold(void **state)
     fixture fx;
     setup(&fx);
     const nd_device *a100 = fx.a100;
-    nd_error err = {0};
     nd_device truth = *a100;
     truth.gemm_efficiency = fmin(1.0, 1.3 * a100->gemm_efficiency);
-    for (size_t i = 0; i < fx.cmp.count; i++)
-        if (nd_device_fit_price(&truth, &fx.rows[i], &fx.rows[i].time_ms, NULL, &err))
-            fail_msg("%s", err.message);
-    nd_device_fit_options o;
-    nd_device_fit_options_init(&o);
     nd_device_fit_result res;
-    if (nd_device_fit(a100, fx.rows, fx.cmp.count, &o, &res, &err)) fail_msg("%s", err.message);
+    fit_on_truth(&fx, &truth, a100, &res);
     assert_true(res.device.gemm_efficiency <= a100->gemm_efficiency * ND_FIT_CEILING_SLACK + 1e-12);
     assert_true(res.device.gemm_efficiency >= a100->gemm_efficiency); /* it did push against it */
     nd_device_fit_result_free(&res);
@@ -179,17 +186,11 @@ static void training_share_leaves_room_to_the_sweeps(void **state)
     setup(&fx);
     nd_device base = *fx.a100;
     base.gemm_training_share = 0.8;
-    nd_error err = {0};
     nd_device truth = base;
     truth.gemm_training_share = 0;
     truth.gemm_efficiency = fmin(1.0, 1.3 * base.gemm_efficiency);
-    for (size_t i = 0; i < fx.cmp.count; i++)
-        if (nd_device_fit_price(&truth, &fx.rows[i], &fx.rows[i].time_ms, NULL, &err))
-            fail_msg("%s", err.message);
-    nd_device_fit_options o;
-    nd_device_fit_options_init(&o);
     nd_device_fit_result res;
-    if (nd_device_fit(&base, fx.rows, fx.cmp.count, &o, &res, &err)) fail_msg("%s", err.message);
+    fit_on_truth(&fx, &truth, &base, &res);
     double fitted = res.device.gemm_efficiency;
     if (!(fitted <= base.gemm_efficiency * ND_FIT_CEILING_SLACK / 0.8 + 1e-12 &&
           fitted > base.gemm_efficiency * ND_FIT_CEILING_SLACK))
