@@ -30,6 +30,14 @@ nd_cli_test(mega_moe_freq_int 0 "^parameters: 26,972,262,400," sh -c
             "sed 's/--num-experts 8/--num-experts 8 --moe-layer-freq 2/' ${MIXTRAL} > ${MEGA_OUT}/freq2.sh && ${EST} -y ${MEGA_OUT}/freq2.sh -A H100 -d 64")
 nd_cli_test(mega_moe_freq_list 0 "^parameters: 26,972,262,400," sh -c
             "sed 's/--num-experts 8/--num-experts 8 --moe-layer-freq \"[1,0]*16\"/' ${MIXTRAL} > ${MEGA_OUT}/freql.sh && ${EST} -y ${MEGA_OUT}/freql.sh -A H100 -d 64")
+# Megatron evaluates the list as Python: a parenthesised group repeated, or nested, is the same
+# every-other-layer model
+nd_cli_test(mega_moe_freq_group_repeated 0 "^parameters: 26,972,262,400," sh -c
+            "sed 's/--num-experts 8/--num-experts 8 --moe-layer-freq \"([1]*1+[0]*1)*16\"/' ${MIXTRAL} > ${MEGA_OUT}/freqg.sh && ${EST} -y ${MEGA_OUT}/freqg.sh -A H100 -d 64")
+nd_cli_test(mega_moe_freq_group_nested 0 "^parameters: 26,972,262,400," sh -c
+            "sed 's/--num-experts 8/--num-experts 8 --moe-layer-freq \"(([1]+[0])*4)*4\"/' ${MIXTRAL} > ${MEGA_OUT}/freqh.sh && ${EST} -y ${MEGA_OUT}/freqh.sh -A H100 -d 64")
+nd_cli_test(mega_moe_freq_group_unclosed 2 "--moe-layer-freq: '\\(\\[1,0\\]\\*16' is neither an int nor a list" sh -c
+            "sed 's/--num-experts 8/--num-experts 8 --moe-layer-freq \"([1,0]*16\"/' ${MIXTRAL} > ${MEGA_OUT}/frequ.sh && ${EST} -y ${MEGA_OUT}/frequ.sh -A H100 -d 64")
 nd_cli_test(mega_moe_freq_unrepresented 2 "--moe-layer-freq: '\\[1,1,0\\]\\*10\\+\\[1,1\\]': nd represents dense first layers then MoE, or every k-th layer MoE" sh -c
             "sed 's/--num-experts 8/--num-experts 8 --moe-layer-freq \"[1,1,0]*10+[1,1]\"/' ${MIXTRAL} > ${MEGA_OUT}/freqb.sh && ${EST} -y ${MEGA_OUT}/freqb.sh -A H100 -d 64")
 nd_cli_test(mega_moe_freq_length 2 "--moe-layer-freq: 20 entries for 32 layers" sh -c
@@ -280,3 +288,13 @@ nd_cli_test(mega_clip_grad_bad 2 "clip.sh:[0-9]+: --clip-grad: 'abc' is not a no
             "sed 's|--disable-bias-linear|--disable-bias-linear --clip-grad abc|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/clip.sh && ${EST} -y ${MEGA_OUT}/clip.sh -A H100 -d 8")
 nd_cli_test(mega_nnodes_bad 2 "nodes.sh:37: --nnodes: '-8' is not a count of nodes" sh -c
             "sed 's|^NNODES=1$|NNODES=-8|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/nodes.sh && ${EST} -y ${MEGA_OUT}/nodes.sh -A H100")
+
+# --recompute-method block over 0 layers checkpoints none (Megatron-core's
+# TransformerBlock._checkpointed_forward): the run trains without recompute, and says so;
+# over 2 layers a stage it is full recompute's per-stage counts
+nd_cli_test(mega_recompute_block_zero 0 "recompute=off" sh -c
+            "sed 's/--recompute-granularity selective/--recompute-granularity full --recompute-method block --recompute-num-layers 0/' ${SAMPLES}/frameworks/megatron_llama3_8b.sh > ${MEGA_OUT}/rb0.sh && ${EST} -y ${MEGA_OUT}/rb0.sh -A H100 -q")
+nd_cli_test(mega_recompute_block_zero_note 0 "rb0z.sh:[0-9]+: --recompute-method block --recompute-num-layers 0 recomputes no layer: priced without recompute" sh -c
+            "sed 's/--recompute-granularity selective/--recompute-granularity full --recompute-method block --recompute-num-layers 0/' ${SAMPLES}/frameworks/megatron_llama3_8b.sh > ${MEGA_OUT}/rb0z.sh && ${EST} -y ${MEGA_OUT}/rb0z.sh -A H100 2>&1")
+nd_cli_test(mega_recompute_block_two 0 "recompute=full" sh -c
+            "sed 's/--recompute-granularity selective/--recompute-granularity full --recompute-method block --recompute-num-layers 2/' ${SAMPLES}/frameworks/megatron_llama3_8b.sh > ${MEGA_OUT}/rb2.sh && ${EST} -y ${MEGA_OUT}/rb2.sh -A H100 -q")

@@ -135,9 +135,71 @@ static bool is_noop(const char *list, int64_t i)
     return false;
 }
 
+/* A 0/1 list as Python writes it and Megatron evaluates it: lists, '+' to join, '*' to repeat,
+ * parentheses to group ("([0]*1+[1]*3)*12", "[0,1]*16"). */
+typedef struct {
+    const char *p;
+    unsigned char *item;
+    size_t n, cap;
+} layer_list;
+
+static void list_blank(layer_list *l)
+{
+    while (*l->p == ' ') l->p++;
+}
+
+static bool list_expr(layer_list *l, int depth);
+
+/* an atom: [a, b, ...] or (expr), then any number of *k */
+static bool list_term(layer_list *l, int depth)
+{
+    size_t from = l->n;
+    list_blank(l);
+    if (*l->p == '(') {
+        l->p++;
+        if (!list_expr(l, depth + 1)) return false;
+        list_blank(l);
+        if (*l->p != ')') return false;
+        l->p++;
+    } else if (*l->p == '[') {
+        for (l->p++;;) {
+            list_blank(l);
+            if (*l->p == ']') break;
+            if ((*l->p != '0' && *l->p != '1') || l->n == l->cap) return false;
+            l->item[l->n++] = (unsigned char)(*l->p++ - '0');
+            list_blank(l);
+            if (*l->p == ',') l->p++;
+        }
+        l->p++;
+    } else {
+        return false;
+    }
+    for (list_blank(l); *l->p == '*'; list_blank(l)) {
+        char *end;
+        long times = strtol(l->p + 1, &end, 10);
+        if (end == l->p + 1 || times < 0) return false;
+        l->p = end;
+        size_t len = l->n - from;
+        if (times > 0 && len > (l->cap - from) / (size_t)times) return false;
+        for (long t = 1; t < times; t++) memcpy(l->item + from + (size_t)t * len, l->item + from, len);
+        l->n = from + (size_t)times * len;
+    }
+    return true;
+}
+
+static bool list_expr(layer_list *l, int depth)
+{
+    if (depth > 32 || !list_term(l, depth)) return false;
+    for (list_blank(l); *l->p == '+'; list_blank(l)) {
+        l->p++;
+        if (!list_term(l, depth)) return false;
+    }
+    return true;
+}
+
 /* --moe-layer-freq: an int k (every k-th layer MoE; MindSpeed's -1: every layer), or a
- * Python list expression of 0/1 per layer ("([0]*3+[1]*58)", "[0,1]*16"): dense-first
- * layers and every k-th layer are what nd represents. */
+ * Python list expression of 0/1 per layer ("([0]*3+[1]*58)", "([0]*1+[1]*3)*1", "[0,1]*16"):
+ * dense-first layers and every k-th layer are what nd represents. */
 static int read_layer_freq(rd *x)
 {
     int line;
@@ -151,52 +213,15 @@ static int read_layer_freq(rd *x)
                                 line);
         return fw_model(r, "moe_layer_freq", k < 0 ? "1" : v, line, "--moe-layer-freq");
     }
-    /* the list: terms [a,b,...]*n or [a,...] joined by '+', in optional parentheses */
     int64_t layers = r->run->model.layers, n = 0;
-    size_t cap = 1 << 16;
-    unsigned char *moe = calloc(cap, 1);
-    if (!moe) return nd_error_set(r->err, ND_ENOMEM, "out of memory");
-    const char *p = v;
-    bool ok = true;
-    while (*p == ' ' || *p == '(') p++;
-    while (ok && *p == '[') {
-        const char *close = strchr(p, ']');
-        if (!close) {
-            ok = false;
-            break;
-        }
-        unsigned char item[256];
-        int items = 0;
-        for (const char *q = p + 1; ok && q < close;) {
-            while (*q == ' ' || *q == ',') q++;
-            if (q >= close) break;
-            if ((*q != '0' && *q != '1') || items == 256)
-                ok = false;
-            else
-                item[items++] = (unsigned char)(*q++ - '0');
-        }
-        long times = 1;
-        p = close + 1;
-        while (*p == ' ') p++;
-        if (*p == '*') {
-            char *end;
-            times = strtol(p + 1, &end, 10);
-            ok = ok && end != p + 1 && times >= 0;
-            p = end;
-        }
-        for (long t = 0; ok && t < times; t++)
-            for (int i = 0; ok && i < items; i++) {
-                if ((size_t)n >= cap)
-                    ok = false;
-                else
-                    moe[n++] = item[i];
-            }
-        while (*p == ' ') p++;
-        if (*p == '+') p++;
-        while (*p == ' ') p++;
-    }
-    while (*p == ' ' || *p == ')') p++;
-    ok = ok && !*p && n > 0;
+    layer_list list = {.p = v, .cap = 1 << 16};
+    list.item = calloc(list.cap, 1);
+    if (!list.item) return nd_error_set(r->err, ND_ENOMEM, "out of memory");
+    bool ok = list_expr(&list, 0);
+    list_blank(&list);
+    ok = ok && !*list.p && list.n > 0;
+    unsigned char *moe = list.item;
+    n = (int64_t)list.n;
     int rc = ND_OK;
     /* the layers counted before --noop-layers (Megatron's list has one entry a layer) */
     const char *total = fw_args_val(x->d, "num-layers", NULL);
@@ -444,12 +469,22 @@ static int read_training(rd *x)
         mode = "selective";
     else if (fw_args_on(d, "checkpoint-activations"))
         mode = "full";
-    if (!rc) rc = fw_train(r, "recompute", mode, line, "--recompute-granularity");
     const char *method = fw_args_val(d, "recompute-method", NULL),
                *num = fw_args_val(d, "recompute-num-layers", NULL);
-    int64_t n;
-    if (!rc && !strcmp(mode, "full") && method && !strcmp(method, "block") && num &&
-        !nd_parse_int64(num, 0, 1 << 24, &n)) {
+    int64_t n = -1;
+    bool block = !strcmp(mode, "full") && method && !strcmp(method, "block") && num &&
+                 !nd_parse_int64(num, 0, 1 << 24, &n);
+    /* block over 0 layers checkpoints none (TransformerBlock._checkpointed_forward): the
+     * launch scripts that keep the flags and set the count to 0 train without recompute */
+    if (block && n == 0) {
+        fw_note(r->run,
+                "%s:%d: --recompute-method block --recompute-num-layers 0 recomputes no layer: priced "
+                "without recompute",
+                r->path, line);
+        mode = "off";
+    }
+    if (!rc) rc = fw_train(r, "recompute", mode, line, "--recompute-granularity");
+    if (!rc && block && n > 0) {
         r->run->layout.has_recompute = true;
         for (int i = 0; i < ND_RUN_MAX_STAGES; i++) r->run->layout.recompute[i] = n;
     }
