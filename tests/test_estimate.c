@@ -422,6 +422,29 @@ static void unfused_weight_gradients_keep_a_block_per_size(void **state)
                 1e-6);
 }
 
+/* With fused accumulation Transformer Engine hands autograd a placeholder weight gradient, one
+ * cached tensor per weight shape (module/base.py, get_dummy_wgrad): in GPT-h1536-L16 QKV
+ * 1536 x 4608, output 1536 x 1536 and the MLP's 1536 x 6144 (both matrices one shape), not
+ * the output layer (Megatron's own linear): 18,874,368 elements x 2 bytes = 36 MiB, halved
+ * under TP 2. Megatron without Transformer Engine (legacy) allocates none. */
+static void te_placeholder_weight_gradients_one_per_shape(void **state)
+{
+    (void)state;
+    nd_run r;
+    load_dlperf(&r);
+    r.train.grad_accumulation_fusion = true;
+    nd_estimate est;
+    nd_stage_memory legacy[1], te[1], te_tp2[1], legacy_tp2[1];
+    r.train.framework = ND_FRAMEWORK_MEGATRON_LEGACY;
+    price_dlperf(&r, "DP=1 MP=1 MBS=2 recompute=full", 0, &est, legacy);
+    price_dlperf(&r, "DP=1 MP=2 MBS=2 recompute=full", 0, &est, legacy_tp2);
+    r.train.framework = ND_FRAMEWORK_MEGATRON;
+    price_dlperf(&r, "DP=1 MP=1 MBS=2 recompute=full", 0, &est, te);
+    price_dlperf(&r, "DP=1 MP=2 MBS=2 recompute=full", 0, &est, te_tp2);
+    assert_true(fabs(te[0].buffers_mib - legacy[0].buffers_mib - 36.0) < 1e-6);
+    assert_true(fabs(te_tp2[0].buffers_mib - legacy_tp2[0].buffers_mib - 18.0) < 1e-6);
+}
+
 /* The held buffers fill at most the device: past its 16 GiB the allocator frees them instead of
  * failing. TP 8 with a micro-batch of 32 would hold 12288 MiB beside ~9 GiB of firm memory. */
 static void held_buffers_fill_at_most_the_device(void **state)
@@ -543,6 +566,7 @@ int main(void)
         cmocka_unit_test(legacy_collective_buffers_are_held),
         cmocka_unit_test(held_buffers_fill_at_most_the_device),
         cmocka_unit_test(unfused_weight_gradients_keep_a_block_per_size),
+        cmocka_unit_test(te_placeholder_weight_gradients_one_per_shape),
         cmocka_unit_test(torchtitan_pipelined_fsdp_keeps_weights_gathered),
         cmocka_unit_test(optimizer_temporaries_by_implementation),
     };

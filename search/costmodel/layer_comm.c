@@ -16,10 +16,20 @@ static double exposed(double comm_ms, bool overlap, double window_ms)
     return nd_overlapped_ms(comm_ms, overlap, window_ms);
 }
 
-/* TP/SP: one all-reduce of T x h per block and pass (Shoeybi et al. 2019), or under SP an
- * all-gather before and a reduce-scatter after (Korthikanti et al. 2022 §4.2.2), the same
- * bytes. Under SP the backward gathers the column-parallel linears' inputs again for their
- * weight gradients, behind their input-gradient GEMMs (Megatron-LM's
+/* One block's TP collectives a pass: an all-reduce of T x h (Shoeybi et al. 2019), or under SP
+ * an all-gather before and a reduce-scatter after (Korthikanti et al. 2022 §4.2.2): the same
+ * bytes on a ring, but two collectives, each with its own set-up and, where the device file
+ * measured them, its own rate. */
+static double block_comm_ms(const nd_device *d, nd_group g, bool sp, double bytes)
+{
+    if (!sp) return nd_collective_ms(d, ND_COLL_ALL_REDUCE, g, bytes);
+    return nd_collective_ms(d, ND_COLL_ALL_GATHER, g, bytes) +
+           nd_collective_ms(d, ND_COLL_REDUCE_SCATTER, g, bytes);
+}
+
+/* TP/SP: each block's collectives forward and backward (block_comm_ms). Under SP the
+ * backward gathers the column-parallel linears' inputs again for their weight gradients,
+ * behind their input-gradient GEMMs (Megatron-LM's
  * LinearWithGradAccumulationAndAsyncCommunication; Transformer Engine likewise). A MoE
  * block needs them only when its experts or shared experts are tensor-split. */
 comm nd_layer_tp_comm(const dims *x, nd_layer_kind kind, const acc *att, const acc *ffn, const acc *core)
@@ -30,12 +40,11 @@ comm nd_layer_tp_comm(const dims *x, nd_layer_kind kind, const acc *att, const a
     bool overlap = nd_train_tp_comm_overlap(x->t);
     double bytes = x->e * x->T * x->h;
     nd_group tp = {sh->tp, 1}, etp = {sh->etp, 1};
-    double att_comm = nd_collective_ms(d, ND_COLL_ALL_REDUCE, tp, bytes);
+    double att_comm = block_comm_ms(d, tp, sh->sp, bytes);
     bool ffn_split = kind == ND_LAYER_DENSE || sh->etp > 1 || (x->m->shared_experts && sh->tp > 1);
-    double ffn_comm = !ffn_split ? 0.0
-                      : kind == ND_LAYER_MOE && sh->etp > 1
-                          ? nd_collective_ms(d, ND_COLL_ALL_REDUCE, etp, bytes)
-                          : att_comm;
+    double ffn_comm = !ffn_split                            ? 0.0
+                      : kind == ND_LAYER_MOE && sh->etp > 1 ? block_comm_ms(d, etp, sh->sp, bytes)
+                                                            : att_comm;
     c.fwd_ms = exposed(att_comm, overlap, att->fwd - core->fwd) + exposed(ffn_comm, overlap, ffn->fwd);
     c.bwd_ms = exposed(att_comm, overlap, att->dgrad + att->wgrad) +
                exposed(ffn_comm, overlap, ffn->dgrad + ffn->wgrad);

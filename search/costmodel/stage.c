@@ -556,22 +556,12 @@ static void add_block(double *sizes, int *n, double bytes)
     sizes[(*n)++] = bytes;
 }
 
-/* Weight-gradient blocks, bytes. Without fused accumulation (Megatron's
- * gradient_accumulation_fusion off; Megatron before main_grad, whose autograd accumulates into
- * zeroed .grad tensors, had none) each linear's weight gradient is written to a fresh tensor in the compute
- * precision and then added into the gradient buffer; the caching allocator keeps a block of
- * every distinct size for the next layer: the stage's distinct linear shapes (attention input
- * and output projections, the MLP's, the local experts' grouped weights, the embedding or
- * output projection) stay reserved. Under ZeRO-3 FSDP's own buffers hold them. */
-static double weight_gradient_blocks(const nd_context *ctx, const nd_strategy *s, const nd_stage_work *w,
-                                     int zero)
+/* The distinct shapes of the stage's linear weights, bytes summed in the compute precision:
+ * attention input and output projections, the MLP's, the experts' (all local experts' as one
+ * grouped weight, or one expert's), and with `ends` the embedding or output projection. */
+static double distinct_weight_bytes(const nd_context *ctx, const nd_strategy *s, const nd_stage_work *w,
+                                    bool experts_grouped, bool ends)
 {
-    const nd_train *tr = ctx->train;
-    if (tr->grad_accumulation_fusion || zero == 3) return 0;
-    nd_framework f = tr->framework;
-    if (f != ND_FRAMEWORK_MEGATRON && f != ND_FRAMEWORK_MEGATRON_LEGACY &&
-        f != ND_FRAMEWORK_MEGATRON_DEEPSPEED && f != ND_FRAMEWORK_MINDSPEED)
-        return 0;
     const nd_model *m = ctx->model;
     double t = (double)s->tp, h = (double)m->hidden, d = (double)m->head_dim,
            gate = m->mlp == ND_MLP_GATED ? 2 : 1;
@@ -591,16 +581,50 @@ static double weight_gradient_blocks(const nd_context *ctx, const nd_strategy *s
         add_block(sizes, &n, (double)m->ffn * h / t);
     }
     if (kinds[ND_LAYER_MOE]) {
-        double local = (double)m->experts / (double)s->ep, etp = (double)(s->etp ? s->etp : s->tp);
+        double local = experts_grouped ? (double)m->experts / (double)s->ep : 1,
+               etp = (double)(s->etp ? s->etp : s->tp);
         add_block(sizes, &n, local * h * (double)m->moe_ffn * gate / etp);
         add_block(sizes, &n, local * (double)m->moe_ffn * h / etp);
         if (m->shared_experts)
             add_block(sizes, &n, (double)m->shared_experts * h * (double)m->shared_ffn * gate / t);
     }
-    if (w->first || w->last) add_block(sizes, &n, (double)m->vocab * h / t);
+    if (ends && (w->first || w->last)) add_block(sizes, &n, (double)m->vocab * h / t);
     double bytes = 0;
     for (int i = 0; i < n; i++) bytes += sizes[i];
-    return bytes * tr->param_bytes;
+    return bytes * ctx->train->param_bytes;
+}
+
+/* Weight-gradient blocks, bytes. Without fused accumulation (Megatron's
+ * gradient_accumulation_fusion off; Megatron before main_grad, whose autograd accumulates into
+ * zeroed .grad tensors, had none) each linear's weight gradient is written to a fresh tensor in the compute
+ * precision and then added into the gradient buffer; the caching allocator keeps a block of
+ * every distinct size for the next layer: the stage's distinct linear shapes (attention input
+ * and output projections, the MLP's, the local experts' grouped weights, the embedding or
+ * output projection) stay reserved. Under ZeRO-3 FSDP's own buffers hold them. */
+static double weight_gradient_blocks(const nd_context *ctx, const nd_strategy *s, const nd_stage_work *w,
+                                     int zero)
+{
+    const nd_train *tr = ctx->train;
+    if (tr->grad_accumulation_fusion || zero == 3) return 0;
+    nd_framework f = tr->framework;
+    if (f != ND_FRAMEWORK_MEGATRON && f != ND_FRAMEWORK_MEGATRON_LEGACY &&
+        f != ND_FRAMEWORK_MEGATRON_DEEPSPEED && f != ND_FRAMEWORK_MINDSPEED)
+        return 0;
+    return distinct_weight_bytes(ctx, s, w, true, true);
+}
+
+/* Transformer Engine's stand-in weight gradients, bytes. With fused accumulation its linear
+ * layers add the weight gradient into main_grad and hand autograd a placeholder of the weight's
+ * shape instead, one cached tensor per shape and dtype for the life of the process
+ * (transformer_engine/pytorch/module/base.py, get_dummy_wgrad; GroupedLinear's experts share
+ * one): allocated from the first backward on. Megatron's output layer is its own
+ * ColumnParallelLinear, which allocates no placeholder. */
+static double dummy_weight_gradients(const nd_context *ctx, const nd_strategy *s, const nd_stage_work *w,
+                                     int zero)
+{
+    const nd_train *tr = ctx->train;
+    if (!tr->grad_accumulation_fusion || zero == 3 || tr->framework != ND_FRAMEWORK_MEGATRON) return 0;
+    return distinct_weight_bytes(ctx, s, w, false, false);
 }
 
 /* Memory per device at the stage's peak: what tensors hold, what the caching allocator holds
@@ -641,6 +665,7 @@ void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s, const 
         mem->optimizer_mib = local * (tr->master_bytes + tr->optimizer_states * tr->state_bytes) / ND_MIB;
 
     dynamic_bytes m = stage_dynamic(ctx, s, costs, w, zero);
+    m.buffers += dummy_weight_gradients(ctx, s, w, zero);
     double transient = step_transient_bytes(ctx, s, w, local);
     double working = fmax(m.layer_working, m.ends_working);
     double dynamic = m.act + working + m.buffers;
