@@ -32,6 +32,7 @@
 #include "nd/base/array.h"
 #include "mpt.h"
 #include "sc21.h"
+#include "simumax_runs.h"
 
 typedef struct tally {
     char source[32];
@@ -499,6 +500,103 @@ static int one_round(const char *dir, const char *run_file, const char *csv, con
     return rc ? 1 : 0;
 }
 
+/* Step and peak-allocated errors of SimuMax's runs under one device, summed by model family. */
+typedef struct simumax_errors {
+    double step_abs, step_signed, mem_abs, mem_signed;
+    int n;
+} simumax_errors;
+
+static void simumax_add(simumax_errors *e, double step_e, double mem_e)
+{
+    e->step_abs += fabs(step_e);
+    e->step_signed += step_e;
+    e->mem_abs += fabs(mem_e);
+    e->mem_signed += mem_e;
+    e->n++;
+}
+
+static void simumax_summary(const char *label, const simumax_errors *e)
+{
+    if (!e->n) return;
+    printf("  %-34s %2d runs: step MAPE %5.1f%%, bias %+5.1f%%; allocated MAPE %4.1f%%, bias %+5.1f%%\n",
+           label, e->n, 100 * e->step_abs / e->n, 100 * e->step_signed / e->n, 100 * e->mem_abs / e->n,
+           100 * e->mem_signed / e->n);
+}
+
+/* One device's prices of SimuMax's runs: per row with `rows`, then by family (dense 4k, MoE,
+ * CP) and all; SimuMax's own estimates' errors beside. */
+static int simumax_device(const char *dir, const simumax_run *runs, int n, const char *device,
+                          const char *device_file, bool rows)
+{
+    char tmp[64] = "/tmp/nd-bench-simumax-XXXXXX", run_path[96], devices[8] = "8", gbs[32];
+    if (!mkdtemp(tmp)) return 1;
+    snprintf(run_path, sizeof run_path, "%s/run.sh", tmp);
+    simumax_errors nd_by[4] = {{0}}, theirs[4] = {{0}};
+    const char *family[] = {"dense, 4k", "MoE (DeepSeek-V2, V3), 4k", "dense, CP 32k-128k", "all"};
+    int failed = 0;
+    for (int i = 0; i < n; i++) {
+        const simumax_run *r = &runs[i];
+        snprintf(gbs, sizeof gbs, "%ld", simumax_runs_global_batch(r));
+        nd_cli_common common;
+        nd_cli_common_init(&common);
+        common.run_path = run_path;
+        common.device = device;
+        common.device_file = device_file;
+        common.devices = devices;
+        common.gbs = gbs;
+        common.shared.budget = "180GB"; /* the runs ran; SimuMax's file states 80 GB */
+        common.shared.verbosity = 1;
+        nd_estimate est;
+        double budget_mib;
+        if (simumax_runs_write_args(run_path, r) || price_run(&common, NULL, r->name, &est, &budget_mib)) {
+            failed = 1;
+            continue;
+        }
+        double step_e = est.step_ms / r->real_ms - 1,
+               mem_e = est.peak_allocated_mib / 1024 / r->real_alloc_gib - 1;
+        int f = r->cp > 1 ? 2 : strncmp(r->model, "deepseek", 8) ? 0 : 1;
+        simumax_add(&nd_by[f], step_e, mem_e);
+        simumax_add(&nd_by[3], step_e, mem_e);
+        double their_step = r->simumax_ms / r->real_ms - 1,
+               their_mem = r->simumax_alloc_gib / r->real_alloc_gib - 1;
+        simumax_add(&theirs[f], their_step, their_mem);
+        simumax_add(&theirs[3], their_step, their_mem);
+        if (rows)
+            printf("  %-50s %8.1f %8.1f %+6.1f%% (SimuMax %+6.1f%%) %6.1f %6.1f %+5.1f%%\n", r->name,
+                   r->real_ms, est.step_ms, 100 * step_e, 100 * their_step, r->real_alloc_gib,
+                   est.peak_allocated_mib / 1024, 100 * mem_e);
+    }
+    unlink(run_path);
+    rmdir(tmp);
+    printf("\n  nd, device %s%s%s:\n", device, device_file ? " of " : "",
+           device_file ? "SimuMax's system file" : "");
+    for (int f = 0; f < 4; f++) simumax_summary(family[f], &nd_by[f]);
+    if (rows) {
+        printf("  SimuMax's own estimates, the same file:\n");
+        for (int f = 0; f < 4; f++) simumax_summary(family[f], &theirs[f]);
+    }
+    (void)dir;
+    return failed;
+}
+
+/* SimuMax's measured B200 runs, priced with SimuMax's measured kernels (its system file: the
+ * same inputs, nd's composition) and with nd's built-in B200 (uncalibrated). */
+static int published_simumax(const char *dir)
+{
+    simumax_run runs[SIMUMAX_RUNS_MAX];
+    int n = simumax_runs_read(dir, runs, SIMUMAX_RUNS_MAX);
+    if (n <= 0) {
+        fprintf(stderr, "bench_fidelity: cannot read %s/%s\n", dir, SIMUMAX_RUNS_TABLE);
+        return 1;
+    }
+    char device_file[4096];
+    snprintf(device_file, sizeof device_file, "%s/samples/devices/simumax/b200_bf16_ceperm.json", dir);
+    printf("\nSimuMax's measured runs of one 8 x B200 node (samples/published/simumax-b200-runs.csv; "
+           "Megatron-LM, TE 2.11, BF16)\n  step ms real, nd; peak allocated GiB real, nd\n\n");
+    return simumax_device(dir, runs, n, "b200_bf16_ceperm", device_file, true) |
+           simumax_device(dir, runs, n, "B200", NULL, false);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && argv[1][0] == '-') {
@@ -530,8 +628,10 @@ int main(int argc, char **argv)
     printf(
         "\n(refused: runs that really ran which nd calls \"does not fit\", of those with a measured peak)\n");
     if (argc <= 2)
-        failed |= published_peaks(dir) | published_titan(dir) | published_runs(dir) |
-                  published_sc21(dir, SC21_TABLE1, "Megatron-LM's weak scaling on A100 (SC21 Table 1)") |
-                  published_sc21(dir, SC21_TABLE2, "PTD-P against DeepSpeed's ZeRO-3 on A100 (SC21 Table 2)");
+        failed |=
+            published_peaks(dir) | published_titan(dir) | published_runs(dir) |
+            published_sc21(dir, SC21_TABLE1, "Megatron-LM's weak scaling on A100 (SC21 Table 1)") |
+            published_sc21(dir, SC21_TABLE2, "PTD-P against DeepSpeed's ZeRO-3 on A100 (SC21 Table 2)") |
+            published_simumax(dir);
     return failed;
 }

@@ -45,6 +45,12 @@
  *  [NCCL-H]  nccl-tests on 8x H100/H200 (Azure; S. Bekman): ring all-gather/reduce-scatter 0.80-
  *            0.82 of 450 GB/s, NVLS all-reduce 1.06; 26-42 us small-message floor; B200 8 GPUs
  *            0.93 of 900 GB/s; 4 x B200 nodes 377 GB/s, 98 us at 32 KiB.
+ *  [NCCL-B200] SimuMax's nccl-tests fits of the DGX B200 it trained on (samples/devices/simumax/
+ *            b200_bf16_ceperm.json, networks.high_intra_node): all-gather and reduce-scatter
+ *            0.674 and 0.673 of 900 GiB/s (0.72 of 900 GB/s), 9.2 and 8.0 us a ring step, 23.1
+ *            and 25.6 us fixed; all-reduce 0.742 (0.80), 5.5 us, 22.2 us. Fitted over the sizes
+ *            training sends, where NCCL runs its Simple protocol: [NCCL-H]'s 0.93 is the
+ *            large-message asymptote.
  *  [NIC]     NCCL maintainers: 46-48 GB/s per NDR 400 Gb/s NIC (0.92-0.96 of line rate).
  *  [MARKIDIS] Markidis et al. 2018, "NVIDIA Tensor Core Programmability, Performance &
  *            Precision" (arXiv:1803.04014): V100 cuBLAS mixed-precision GEMM up to 83 TFLOP/s.
@@ -344,9 +350,9 @@ static const nd_device builtin[] = {
         .comm_buffer_mib = 200,
         .devices_per_node = 8,
         .intra_gbps = 900,
-        .intra_efficiency = 0.80,
-        .intra_latency_us = 1.5,
-        .intra_base_us = 20, /* [NCCL-H] */
+        .intra_efficiency = 0.72, /* [NCCL-B200]: the all-gathers and reduce-scatters SP and */
+        .intra_latency_us = 8.5,  /* the distributed optimizer run, the all-reduce a little */
+        .intra_base_us = 24,      /* faster */
         NV_INTER(50),
         .host_gbps = 50,
     },
