@@ -8,10 +8,12 @@
 #ifndef ND_VERSION
 #define ND_VERSION "0.1.0"
 #endif
-/* nd-cost-4: Hopper's GEMMs at an in-training share of their sweeps, its attention from the
- * FlashAttention-3 paper's curves with cuDNN's kernel for Megatron-core, FA2's and Triton's
- * padded head dimensions, GB300 at its board power (docs/benchmarks.md): an H100 round's
- * ratios fitted before would correct what no longer needs it. */
-#define ND_COST_MODEL_VERSION "nd-cost-4"
+/* nd-cost-5: Transformer Engine's placeholder weight gradients held in memory, SP's
+ * all-gathers and reduce-scatters priced as two collectives, the B200's NVLink collectives
+ * from SimuMax's nccl-tests fits (docs/benchmarks.md): a Megatron round's memory ratios and an
+ * SP round's MP_COMM ratio fitted before would correct what no longer needs it. (nd-cost-4:
+ * Hopper's GEMMs at an in-training share of their sweeps, its attention from the
+ * FlashAttention-3 paper's curves; GB300 at its board power.) */
+#define ND_COST_MODEL_VERSION "nd-cost-5"
 
 #endif
