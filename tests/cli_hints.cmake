@@ -77,6 +77,13 @@ add_test(NAME hint_compare_notes_devices COMMAND sh -c
 set_tests_properties(hint_compare_notes_devices PROPERTIES ENVIRONMENT "${ND_TEST_ENV}"
   PASS_REGULAR_EXPRESSION "^nd-compare: note: -d is not used: each row's device count follows from its degrees")
 
+# an unused -d is not checked either: -d 0 is noted, not refused (the note alone, exit 0)
+add_test(NAME hint_compare_unused_devices_unchecked COMMAND sh -c
+         "\"$0\" -y \"$1\" --real_csv \"$2\" -d 0 -b x -q >/dev/null 2>\"$3.err\" && cat \"$3.err\""
+         ${HINT_CMP} ${HINT_RUN} ${HINT_ROUND} ${CMAKE_CURRENT_BINARY_DIR}/hint_compare_unused)
+set_tests_properties(hint_compare_unused_devices_unchecked PROPERTIES ENVIRONMENT "${ND_TEST_ENV}"
+  PASS_REGULAR_EXPRESSION "^nd-compare: note: -d is not used: [^\n]*\nnd-compare: note: -b is not used: [^\n]*\n$")
+
 # Progress: with the threshold at 0 ms (ND_PROGRESS_AFTER_MS) the search's pricing prints
 # its lines with the time left and a closing line; -q prints none.
 add_test(NAME hint_progress_search COMMAND sh -c

@@ -100,6 +100,8 @@ int main(int argc, char **argv)
     nd_cli_common_init(&req.common);
     int status = nd_cli_parse(&program, argc, argv, &req.common, &req);
     if (status >= 0) return status;
+    /* -d and -b were noted as unused: their values are not checked either */
+    req.common.devices = req.common.gbs = NULL;
     req.out_dir = req.common.shared.out_dir;
     if (fit_mode && !req.write_ratios) {
         fprintf(stderr, "nd-compare: --fit_mode is the mode of the fit --write_ratios makes: it needs "
