@@ -31,6 +31,10 @@
  *            fwd 63-66 %, bwd 55-57 % at 4k-16k (non-causal); causal hd64 43-48 %;
  *            FlashAttention-2 on the same H100 ~35 % fwd, ~30 % bwd.
  *  [FA4]     FlashAttention-4 (B200): up to 1613 TFLOP/s fwd, 1.1-1.3x cuDNN 9.13.
+ *  [TRAIN-ATTN] SimuMax's traced attention kernels on the same DGX B200 (samples/devices/simumax/,
+ *            sdp_fwd/sdp_bwd: Transformer Engine's path, GQA hd 128, 4k-128k tokens, halved to
+ *            causal FLOPs) fitted to e s_k / (s_k + 256): forward 0.54 where the tiles fill 13+
+ *            waves of SMs, backward 0.43 (16-128 heads).
  *  [STREAM]  Azure AI-benchmarking-guide BabelStream: A100 0.79-0.83, H100 0.87-0.89, H200
  *            0.84-0.86 of datasheet HBM bandwidth.
  *  [LAUNCH]  kernel launch >= 2.6 us (persistent_kernel README); 2.5 us graph-replay gap (B200).
@@ -78,21 +82,22 @@
  * time with the launch (so no more beyond it), where isolated sweeps of the chip [GEMM] fit 0.77
  * (the in-training rate: clocks and power under sustained load, real data; the sweeps stay the
  * upper bound). FP8 was not measured in training: its isolated curve (0.76, half dim. 128)
- * is scaled by the same in-training share, 0.52 / 0.77 (assumed). Attention from FlashAttention-4
- * / cuDNN [FA4]. The
+ * is scaled by the same in-training share, 0.52 / 0.77 (assumed). Attention as Megatron's
+ * Transformer Engine path runs it in training [TRAIN-ATTN]; FlashAttention-4 [FA4], another
+ * kernel, stays an upper bound; GB200's and GB300's scaled by their MAMF (0.935). The
  * rack-scale parts keep B200's shape dependence at their MAMF ceilings relative to B200's
  * (GB200 72.9 % against 77.6 % BF16), and B300 and GB300 take their sibling's curves (assumed:
  * MAMF measures B300 at 78.6 % of peak against B200's 77.6 %). torchao's B200 MXFP8 puts the
  * weight-gradient grouped GEMM at 1.31x the forward's time. */
 #define BLACKWELL_GROUPED                                                                                    \
-    .grouped_gemm_efficiency = 0.75, .grouped_wgrad_efficiency = 0.57, .attention_half_seq = 1024
+    .grouped_gemm_efficiency = 0.75, .grouped_wgrad_efficiency = 0.57, .attention_half_seq = 256
 #define B200_CURVES                                                                                          \
     .gemm_efficiency = 0.52, .gemm_half_dim = 112, .gemm_fixed_us = 0, .fp8_gemm_efficiency = 0.51,          \
-    .fp8_gemm_half_dim = 128, .attention_fwd_efficiency = 0.62, .attention_bwd_efficiency = 0.48,            \
+    .fp8_gemm_half_dim = 128, .attention_fwd_efficiency = 0.54, .attention_bwd_efficiency = 0.43,            \
     BLACKWELL_GROUPED
 #define GB200_CURVES                                                                                         \
     .gemm_efficiency = 0.49, .gemm_half_dim = 112, .gemm_fixed_us = 0, .fp8_gemm_efficiency = 0.48,          \
-    .fp8_gemm_half_dim = 128, .attention_fwd_efficiency = 0.58, .attention_bwd_efficiency = 0.45,            \
+    .fp8_gemm_half_dim = 128, .attention_fwd_efficiency = 0.50, .attention_bwd_efficiency = 0.40,            \
     BLACKWELL_GROUPED
 /* GB300: GB200's curves (assumed, no Blackwell Ultra kernel measured) at the higher board power,
  * by the in-training share's rule of HOPPER_TRAINING_SHARE below (linear in W per dense TFLOP/s
@@ -100,7 +105,7 @@
  * 0.694, so its GEMMs run 1.044 x GB200's. */
 #define GB300_CURVES                                                                                         \
     .gemm_efficiency = 0.51, .gemm_half_dim = 112, .gemm_fixed_us = 0, .fp8_gemm_efficiency = 0.50,          \
-    .fp8_gemm_half_dim = 128, .attention_fwd_efficiency = 0.58, .attention_bwd_efficiency = 0.45,            \
+    .fp8_gemm_half_dim = 128, .attention_fwd_efficiency = 0.50, .attention_bwd_efficiency = 0.40,            \
     BLACKWELL_GROUPED
 
 /* The share of the isolated sweeps' GEMM rates a Hopper sustains in training (assumed: no
@@ -145,7 +150,7 @@
     "under FSDP on H100 within 3 %"
 #define ULTRA_CAVEAT                                                                                         \
     "its GEMM and attention rates are assumed, its Blackwell sibling's (no Blackwell Ultra kernel "          \
-    "measurement found): on 2 published GB300 configurations nd's step was 27 % long"
+    "measurement found): on 2 published GB300 configurations nd's step was 25 % long"
 #define ASCEND_CAVEAT                                                                                        \
     "almost every kernel and link rate is assumed (0.7 of peak, as Huawei's own modelling): its prices "     \
     "are indicative until a profiling round calibrates them"
@@ -341,7 +346,7 @@ static const nd_device builtin[] = {
         .fp8_tflops = 4500,
         .tf32_tflops = 1125,
         .fp32_tflops = 80, /* [DS] */
-        B200_CURVES,       /* [GEMM] b200.csv, [FA4] */
+        B200_CURVES,       /* [TRAIN], [TRAIN-ATTN] */
         NV_STACK(10),
         .hbm_gib = 179,
         .hbm_gbps = 8000,
