@@ -32,6 +32,7 @@
 #include "nd/costmodel/strategy.h"
 #include "nd/base/array.h"
 #include "mpt.h"
+#include "simumax_runs.h"
 #include "sc21.h"
 
 #define FOLDS 10
@@ -263,22 +264,41 @@ static int node_transfer(round_data *rounds, size_t models, nd_error *err)
     return rc;
 }
 
-/* llm-foundry's MPT runs on one H100 cluster (mpt.h) as device-fit rows: each row's own session
- * (its model and train settings, which the row points into) and strategy. */
-typedef struct mpt_rows {
+/* Runs of one cluster as device-fit rows: each row's own session (its model and train
+ * settings, which the row points into) and strategy. */
+typedef struct fit_rows {
     nd_session *sessions;
     nd_device_fit_row *rows;
     size_t n;
-} mpt_rows;
+} fit_rows;
 
-static void mpt_rows_free(mpt_rows *m)
+static void fit_rows_free(fit_rows *m)
 {
     for (size_t i = 0; i < m->n; i++) nd_session_close(&m->sessions[i]);
     free(m->sessions);
     free(m->rows);
 }
 
-/* One row's session and fit row; the run file is written into tmp and read at once. */
+/* Opens the session `common` describes into *s and makes *row of it, its own strategy
+ * replaced by `strategy` when given. */
+static int session_row(const nd_cli_common *common, const char *strategy, nd_session *s,
+                       nd_device_fit_row *row, nd_error *err)
+{
+    int rc = nd_session_open(s, common, false, stderr, err);
+    memset(row, 0, sizeof *row);
+    row->strategy = s->run.strategy;
+    if (!rc && strategy) rc = nd_strategy_parse(&row->strategy, strategy, err);
+    if (!rc)
+        rc = nd_strategy_check(&row->strategy, &s->run.model, s->run.devices, s->run.train.global_batch,
+                               s->run.train.seq_len, err);
+    if (rc) return rc;
+    row->model = &s->run.model;
+    row->train = s->run.train;
+    row->devices = s->run.devices;
+    return ND_OK;
+}
+
+/* One MPT row's session and fit row; the run file is written into tmp and read at once. */
 static int mpt_row(const mpt_run *r, const char *tmp, nd_session *s, nd_device_fit_row *row, nd_error *err)
 {
     char path[4096];
@@ -287,52 +307,123 @@ static int mpt_row(const mpt_run *r, const char *tmp, nd_session *s, nd_device_f
     mpt_flags flags;
     nd_cli_common common;
     mpt_flags_set(r, path, &flags, &common);
-    int rc = nd_session_open(s, &common, false, stderr, err);
+    int rc = session_row(&common, flags.strategy, s, row, err);
     remove(path);
-    memset(row, 0, sizeof *row);
-    row->strategy = s->run.strategy;
-    if (!rc) rc = nd_strategy_parse(&row->strategy, flags.strategy, err);
-    if (!rc)
-        rc = nd_strategy_check(&row->strategy, &s->run.model, s->run.devices, s->run.train.global_batch,
-                               s->run.train.seq_len, err);
     if (rc) return rc;
-    row->model = &s->run.model;
-    row->train = s->run.train;
-    row->devices = r->devices;
     row->time_ms = mpt_measured_ms(r);
     snprintf(row->label, sizeof row->label, "%s seq %ld on %ld", r->model, r->seq, r->devices);
     return ND_OK;
 }
 
-/* Every row of the table on `device`, each model its own index. */
-static int mpt_load(const char *dir, const char *device, mpt_rows *m, nd_error *err)
+/* Room for `cap` rows. */
+static int fit_rows_alloc(fit_rows *m, size_t cap, nd_error *err)
+{
+    memset(m, 0, sizeof *m);
+    m->sessions = calloc(cap, sizeof *m->sessions);
+    m->rows = calloc(cap, sizeof *m->rows);
+    return m->sessions && m->rows ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
+}
+
+/* Gives the row just made the index of its model among those seen (at most 16). */
+static void index_model(fit_rows *m, char (*models)[16], size_t *n_models, const char *model)
+{
+    size_t k = 0;
+    while (k < *n_models && strcmp(models[k], model)) k++;
+    if (k == *n_models && *n_models < 16) snprintf(models[(*n_models)++], 16, "%s", model);
+    m->rows[m->n++].model_index = (int)k;
+}
+
+/* Every row of the MPT table on `device`, each model its own index. */
+static int mpt_load(const char *dir, const char *device, fit_rows *m, nd_error *err)
 {
     char path[4096], line[512], tmp[64] = "/tmp/nd-bench-mpt-XXXXXX", models[16][16];
     snprintf(path, sizeof path, "%s/" MPT_TABLE, dir);
-    memset(m, 0, sizeof *m);
-    FILE *fp = fopen(path, "r");
-    if (!fp || !mkdtemp(tmp)) {
+    int rc = fit_rows_alloc(m, 256, err);
+    FILE *fp = rc ? NULL : fopen(path, "r");
+    if (!rc && (!fp || !mkdtemp(tmp))) {
         if (fp) fclose(fp);
         return nd_error_set(err, ND_EIO, "cannot read %s or make a temporary directory", path);
     }
-    size_t cap = 256, n_models = 0;
-    m->sessions = calloc(cap, sizeof *m->sessions);
-    m->rows = calloc(cap, sizeof *m->rows);
-    int rc = m->sessions && m->rows ? ND_OK : nd_error_set(err, ND_ENOMEM, "out of memory");
-    while (!rc && m->n < cap && fgets(line, sizeof line, fp)) {
+    size_t n_models = 0;
+    while (!rc && m->n < 256 && fgets(line, sizeof line, fp)) {
         mpt_run r;
         if (mpt_parse(line, &r) || strcmp(r.device, device)) continue;
         if ((rc = mpt_row(&r, tmp, &m->sessions[m->n], &m->rows[m->n], err))) {
             nd_session_close(&m->sessions[m->n]);
             break;
         }
-        size_t k = 0;
-        while (k < n_models && strcmp(models[k], r.model)) k++;
-        if (k == n_models && n_models < ND_ARRAY_LEN(models)) snprintf(models[n_models++], 16, "%s", r.model);
-        m->rows[m->n++].model_index = (int)k;
+        index_model(m, models, &n_models, r.model);
     }
-    fclose(fp);
+    if (fp) fclose(fp);
     rmdir(tmp);
+    return rc;
+}
+
+/* SimuMax's B200 runs (simumax_runs.h) on the built-in B200, each read from the Megatron
+ * arguments its launcher passes. */
+static int simumax_load(const char *dir, fit_rows *m, nd_error *err)
+{
+    simumax_run runs[SIMUMAX_RUNS_MAX];
+    int n = simumax_runs_read(dir, runs, SIMUMAX_RUNS_MAX);
+    char tmp[64] = "/tmp/nd-bench-simumax-XXXXXX", path[96], gbs[32], models[16][16];
+    if (n <= 0 || !mkdtemp(tmp))
+        return nd_error_set(err, ND_EIO, "cannot read %s/%s", dir, SIMUMAX_RUNS_TABLE);
+    snprintf(path, sizeof path, "%s/run.sh", tmp);
+    int rc = fit_rows_alloc(m, (size_t)n, err);
+    size_t n_models = 0;
+    for (int i = 0; !rc && i < n; i++) {
+        nd_cli_common common;
+        nd_cli_common_init(&common);
+        snprintf(gbs, sizeof gbs, "%ld", simumax_runs_global_batch(&runs[i]));
+        common.run_path = path;
+        common.device = "B200";
+        common.devices = "8";
+        common.gbs = gbs;
+        common.shared.verbosity = 1;
+        if (simumax_runs_write_args(path, &runs[i])) rc = nd_error_set(err, ND_EIO, "cannot write %s", path);
+        if (!rc && (rc = session_row(&common, NULL, &m->sessions[m->n], &m->rows[m->n], err))) {
+            nd_session_close(&m->sessions[m->n]);
+            break;
+        }
+        if (rc) break;
+        m->rows[m->n].time_ms = runs[i].real_ms;
+        snprintf(m->rows[m->n].label, sizeof m->rows[m->n].label, "%.63s", runs[i].name);
+        index_model(m, models, &n_models, runs[i].model);
+    }
+    remove(path);
+    rmdir(tmp);
+    return rc;
+}
+
+/* The device fitted on the rows `use` marks predicting the others, against the base device:
+ * prints what, the step MAPE and bias both ways and the fitted GEMM efficiency. */
+static int transfer(const fit_rows *m, const bool *use, const char *fitted_on, const char *predicting,
+                    nd_error *err)
+{
+    nd_device fitted;
+    int rc = fit_device(m->sessions[0].device, m->rows, m->n, use, &fitted, err);
+    double fit_sum = 0, fit_bias = 0, raw_sum = 0, raw_bias = 0;
+    size_t n = 0, fit_n = 0;
+    for (size_t i = 0; !rc && i < m->n; i++) {
+        if (use[i]) {
+            fit_n++;
+            continue;
+        }
+        double step, raw, t = m->rows[i].time_ms;
+        if ((rc = nd_device_fit_price(&fitted, &m->rows[i], &step, NULL, err))) break;
+        if ((rc = nd_device_fit_price(m->sessions[0].device, &m->rows[i], &raw, NULL, err))) break;
+        fit_sum += fabs(step / t - 1);
+        fit_bias += step / t - 1;
+        raw_sum += fabs(raw / t - 1);
+        raw_bias += raw / t - 1;
+        n++;
+    }
+    if (!rc && n)
+        printf("  fitted on %zu %s, predicting %zu %s: step MAPE %.1f %%, bias %+.1f %% (uncalibrated "
+               "%.1f %%, %+.1f %%); gemm_efficiency %.3f (base %.3f)\n",
+               fit_n, fitted_on, n, predicting, 100 * fit_sum / (double)n, 100 * fit_bias / (double)n,
+               100 * raw_sum / (double)n, 100 * raw_bias / (double)n, fitted.gemm_efficiency,
+               m->sessions[0].device->gemm_efficiency);
     return rc;
 }
 
@@ -340,35 +431,32 @@ static int mpt_load(const char *dir, const char *device, mpt_rows *m, nd_error *
  * 2-8 nodes of the same cluster (MosaicML's, the same stack), against the built-in H100. */
 static int mpt_node_transfer(const char *dir, nd_error *err)
 {
-    mpt_rows m;
+    fit_rows m;
     int rc = mpt_load(dir, "H100", &m, err);
     bool *use = rc ? NULL : calloc(m.n ? m.n : 1, sizeof *use);
     if (!rc && !use) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
     size_t single = 0;
     for (size_t i = 0; !rc && i < m.n; i++) single += use[i] = m.rows[i].devices <= 8;
-    nd_device fitted;
     if (!rc && !single) rc = nd_error_set(err, ND_EINPUT, "no single-node H100 row in %s", MPT_TABLE);
-    if (!rc) rc = fit_device(m.sessions[0].device, m.rows, m.n, use, &fitted, err);
-    double fit_sum = 0, fit_bias = 0, raw_sum = 0, raw_bias = 0;
-    size_t n = 0;
-    for (size_t i = 0; !rc && i < m.n; i++) {
-        if (use[i]) continue;
-        double step, raw;
-        if ((rc = nd_device_fit_price(&fitted, &m.rows[i], &step, NULL, err))) break;
-        if ((rc = nd_device_fit_price(m.sessions[0].device, &m.rows[i], &raw, NULL, err))) break;
-        fit_sum += fabs(step / m.rows[i].time_ms - 1);
-        fit_bias += step / m.rows[i].time_ms - 1;
-        raw_sum += fabs(raw / m.rows[i].time_ms - 1);
-        raw_bias += raw / m.rows[i].time_ms - 1;
-        n++;
-    }
-    if (!rc && n)
-        printf("  fitted on %zu single-node rows, predicting %zu multi-node rows: step MAPE %.1f %%, "
-               "bias %+.1f %% (uncalibrated %.1f %%, %+.1f %%); gemm_efficiency %.3f (base %.3f)\n",
-               single, n, 100 * fit_sum / (double)n, 100 * fit_bias / (double)n, 100 * raw_sum / (double)n,
-               100 * raw_bias / (double)n, fitted.gemm_efficiency, m.sessions[0].device->gemm_efficiency);
+    if (!rc) rc = transfer(&m, use, "single-node rows", "multi-node rows", err);
     free(use);
-    mpt_rows_free(&m);
+    fit_rows_free(&m);
+    return rc;
+}
+
+/* The built-in B200 fitted on SimuMax's dense Llama 3 70B runs at 4k (one model, TP 1-8, PP 1-2)
+ * predicting its other runs: Llama 3 405B, DeepSeek-V2 and V3, and CP at 32k-128k. */
+static int simumax_model_transfer(const char *dir, nd_error *err)
+{
+    fit_rows m;
+    int rc = simumax_load(dir, &m, err);
+    bool *use = rc ? NULL : calloc(m.n ? m.n : 1, sizeof *use);
+    if (!rc && !use) rc = nd_error_set(err, ND_ENOMEM, "out of memory");
+    for (size_t i = 0; !rc && i < m.n; i++)
+        use[i] = !strncmp(m.rows[i].label, "llama3_70b", 10) && m.rows[i].train.seq_len == 4096;
+    if (!rc) rc = transfer(&m, use, "Llama 3 70B runs at 4k", "other runs (405B, DeepSeek-V2/V3, CP)", err);
+    free(use);
+    fit_rows_free(&m);
     return rc;
 }
 
@@ -488,6 +576,9 @@ int main(int argc, char **argv)
         "\nllm-foundry's MPT runs on H100 (Composer FSDP), the device fitted on one node predicting 2 to 8 "
         "nodes\n");
     if (mpt_node_transfer(dir, &err)) return fail(&err);
+    printf("\nSimuMax's runs of one DGX B200 (Megatron-LM, BF16), the built-in B200 fitted on one model "
+           "predicting the others\n");
+    if (simumax_model_transfer(dir, &err)) return fail(&err);
     for (size_t k = 0; k < DL; k++) unload(&dl[k]);
     for (size_t k = 0; k < VT; k++) unload(&v[k]);
     return 0;
