@@ -298,3 +298,6 @@ nd_cli_test(mega_recompute_block_zero_note 0 "rb0z.sh:[0-9]+: --recompute-method
             "sed 's/--recompute-granularity selective/--recompute-granularity full --recompute-method block --recompute-num-layers 0/' ${SAMPLES}/frameworks/megatron_llama3_8b.sh > ${MEGA_OUT}/rb0z.sh && ${EST} -y ${MEGA_OUT}/rb0z.sh -A H100 2>&1")
 nd_cli_test(mega_recompute_block_two 0 "recompute=full" sh -c
             "sed 's/--recompute-granularity selective/--recompute-granularity full --recompute-method block --recompute-num-layers 2/' ${SAMPLES}/frameworks/megatron_llama3_8b.sh > ${MEGA_OUT}/rb2.sh && ${EST} -y ${MEGA_OUT}/rb2.sh -A H100 -q")
+# nd-search lists how it read the script apart from what it does not represent
+nd_cli_test(mega_search_read_as 0 "  read as +[^ ]*rbs.sh:[0-9]+: --recompute-method block --recompute-num-layers 0 recomputes no layer" sh -c
+            "sed 's/--recompute-granularity selective/--recompute-granularity full --recompute-method block --recompute-num-layers 0/' ${SAMPLES}/frameworks/megatron_llama3_8b.sh > ${MEGA_OUT}/rbs.sh && ${SEARCH} -y ${MEGA_OUT}/rbs.sh -A H100 -t 1 -o ${MEGA_OUT}/rbs --no-plots 2>/dev/null")

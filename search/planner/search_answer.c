@@ -375,8 +375,8 @@ static void switches(const nd_search_config *cfg, const nd_search_result *res, c
         nd_search_assumptions_add(out, "offload", "no activation offload (-ao not given)");
 }
 
-/* What nd does not price for this job: the search's limits that bear on this model and winner,
- * then the notes of the run and its search config. */
+/* What nd does not price for this job: the search's limits that bear on this model and winner;
+ * then, apart, how the run and its search config were read (their notes). */
 static void limits(const nd_search_config *cfg, const nd_search_result *res, const nd_search_answer *ans,
                    const nd_search_facts *f, nd_search_assumptions *out)
 {
@@ -410,7 +410,7 @@ static void limits(const nd_search_config *cfg, const nd_search_result *res, con
                                   "a candidate that fits only with offload: -ar plans candidates that fit "
                                   "fully recomputed%s",
                                   cfg->space.offload ? "; offload is planned at VPP 1 only" : "");
-    for (size_t i = 0; i < f->n_notes; i++) nd_search_assumptions_add(out, what, "%s", f->notes[i]);
+    for (size_t i = 0; i < f->n_notes; i++) nd_search_assumptions_add(out, "read as", "%s", f->notes[i]);
 }
 
 /* Each dimension #1 uses whose communication the fitted round never exercised. */
