@@ -30,7 +30,11 @@
  *  [FA3]     Shah et al. 2024, FlashAttention-3 (arXiv:2407.08608) Figs 5-6: H100 hd128 BF16,
  *            fwd 63-66 %, bwd 55-57 % at 4k-16k (non-causal); causal hd64 43-48 %;
  *            FlashAttention-2 on the same H100 ~35 % fwd, ~30 % bwd.
- *  [FA4]     FlashAttention-4 (B200): up to 1613 TFLOP/s fwd, 1.1-1.3x cuDNN 9.13.
+ *  [FA4]     FlashAttention-4 (B200): up to 1613 TFLOP/s fwd, 1.1-1.3x cuDNN 9.13; the forward
+ *            bound by the softmax's exponentials (MUFU), the backward by shared-memory traffic.
+ *  [SFU]     NVIDIA, "Making Softmax More Efficient with NVIDIA Blackwell Ultra" (technical blog,
+ *            2026): MUFU.EX2 throughput 2x GB200's; DeepSeek-V3's FP8 attention forward ~35 %
+ *            faster on GB300 than on GB200.
  *  [TRAIN-ATTN] SimuMax's traced attention kernels on the same DGX B200 (samples/devices/simumax/,
  *            sdp_fwd/sdp_bwd: Transformer Engine's path, GQA hd 128, 4k-128k tokens, halved to
  *            causal FLOPs) fitted to e s_k / (s_k + 256): forward 0.54 where the tiles fill 13+
@@ -99,13 +103,21 @@
     .gemm_efficiency = 0.49, .gemm_half_dim = 112, .gemm_fixed_us = 0, .fp8_gemm_efficiency = 0.48,          \
     .fp8_gemm_half_dim = 128, .attention_fwd_efficiency = 0.50, .attention_bwd_efficiency = 0.40,            \
     BLACKWELL_GROUPED
-/* GB300: GB200's curves (assumed, no Blackwell Ultra kernel measured) at the higher board power,
+/* B300: B200's curves (assumed, no Blackwell Ultra GEMM measured), its attention forward 1.35 x
+ * B200's for the doubled SFUs [SFU], as GB300's below. */
+#define B300_CURVES                                                                                          \
+    .gemm_efficiency = 0.52, .gemm_half_dim = 112, .gemm_fixed_us = 0, .fp8_gemm_efficiency = 0.51,          \
+    .fp8_gemm_half_dim = 128, .attention_fwd_efficiency = 0.73, .attention_bwd_efficiency = 0.43,            \
+    BLACKWELL_GROUPED
+/* GB300: GB200's curves (assumed, no Blackwell Ultra GEMM measured) at the higher board power,
  * by the in-training share's rule of HOPPER_TRAINING_SHARE below (linear in W per dense TFLOP/s
  * between the A100 and the B200): 1400 W / 2500 = 0.56 W gives 0.724 where GB200's 1200 W gives
- * 0.694, so its GEMMs run 1.044 x GB200's. */
+ * 0.694, so its GEMMs run 1.044 x GB200's. Its attention forward runs 1.35 x GB200's [SFU]: the
+ * forward is bound by the softmax's exponentials on Blackwell [FA4], which Blackwell Ultra's
+ * doubled SFUs speed up; the backward, bound by shared-memory traffic [FA4], keeps GB200's. */
 #define GB300_CURVES                                                                                         \
     .gemm_efficiency = 0.51, .gemm_half_dim = 112, .gemm_fixed_us = 0, .fp8_gemm_efficiency = 0.50,          \
-    .fp8_gemm_half_dim = 128, .attention_fwd_efficiency = 0.50, .attention_bwd_efficiency = 0.40,            \
+    .fp8_gemm_half_dim = 128, .attention_fwd_efficiency = 0.675, .attention_bwd_efficiency = 0.40,           \
     BLACKWELL_GROUPED
 
 /* The share of the isolated sweeps' GEMM rates a Hopper sustains in training (assumed: no
@@ -149,8 +161,9 @@
     "9 % short on average (the 7 dense ones within 6 %, the MoE ones 14-63 % short but one); 52 MPT runs "   \
     "under FSDP on H100 within 3 %"
 #define ULTRA_CAVEAT                                                                                         \
-    "its GEMM and attention rates are assumed, its Blackwell sibling's (no Blackwell Ultra kernel "          \
-    "measurement found): on 2 published GB300 configurations nd's step was 25 % long"
+    "its GEMM rates are assumed, its Blackwell sibling's (no Blackwell Ultra GEMM measurement found), "      \
+    "its attention forward 1.35x theirs for the doubled SFUs: on 2 published GB300 configurations nd's "     \
+    "step was 24 % long"
 #define ASCEND_CAVEAT                                                                                        \
     "almost every kernel and link rate is assumed (0.7 of peak, as Huawei's own modelling): its prices "     \
     "are indicative until a profiling round calibrates them"
@@ -369,7 +382,7 @@ static const nd_device builtin[] = {
         .fp8_tflops = 4500,
         .tf32_tflops = 1125,
         .fp32_tflops = 80, /* [DS] */
-        B200_CURVES,       /* assumed */
+        B300_CURVES,       /* assumed but the attention forward [SFU] */
         NV_STACK(10),
         .hbm_gib = 268,
         .hbm_gbps = 8000,
