@@ -25,7 +25,7 @@ result "H100 --json carries the caveat" "$why"
 
 est -A GB300 >"$work/gb300.txt" 2>&1
 why=""
-grep -q '^device GB300: its GEMM and attention rates are assumed' "$work/gb300.txt" || why="no caveat line"
+grep -q '^device GB300: its GEMM rates are assumed, its Blackwell sibling'\''s' "$work/gb300.txt" || why="no caveat line"
 result "GB300 estimate says its rates are assumed" "$why"
 
 est -A B200 >"$work/b200.txt" 2>&1
