@@ -158,7 +158,7 @@
     "its GEMM rates are isolated sweeps' at an assumed in-training share of 0.78 (no in-training "           \
     "measurement of a Hopper found; the share interpolated by board power per TFLOP/s between the A100 "     \
     "and the B200): on 12 published H100/H800 configurations (NVIDIA's, Meta's, DeepSeek's) nd's step was "  \
-    "9 % short on average (the 7 dense ones within 6 %, the MoE ones 14-63 % short but one); 52 MPT runs "   \
+    "9 % short on average (the 7 dense ones within 6 %, the MoE ones 14-60 % short but one); 52 MPT runs "   \
     "under FSDP on H100 within 3 %"
 #define ULTRA_CAVEAT                                                                                         \
     "its GEMM rates are assumed, its Blackwell sibling's (no Blackwell Ultra GEMM measurement found), "      \

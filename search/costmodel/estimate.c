@@ -190,13 +190,13 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
 
 /* bench_decisions' five published configurations of fine-grained MoE models (DeepSeek-V3 on
  * Megatron-Bridge, DGX Cloud and as trained; Qwen3-235B-A22B and Qwen3-30B-A3B on
- * Megatron-Bridge; 128-256 routed experts, top 8) came out -14, -20, -23, -63 and +18 % where
+ * Megatron-Bridge; 128-256 routed experts, top 8) came out -14, -19, -21, -60 and +18 % where
  * the dense ones are within 6 %: the host work Megatron-core's MoE code issues is counted call
  * by call and moved them under 3 %; what is missing is not located without a profile. */
 #define FINE_MOE_EXPERTS 64
 #define FINE_MOE_CAVEAT                                                                                      \
     "a fine-grained MoE (64 or more routed experts): on the 5 published such configurations nd was "         \
-    "priced against (DeepSeek-V3, Qwen3 on H100 and H800) its step was 14 to 63 % short on four and 18 % "   \
+    "priced against (DeepSeek-V3, Qwen3 on H100 and H800) its step was 14 to 60 % short on four and 18 % "   \
     "long on one, where the dense ones were within 6 %; the cause is not located, so take this step as "     \
     "less certain than nd's band; a profiling round (nd-fit) prices the cluster's own"
 

@@ -347,6 +347,16 @@ static void moe(acc *a, kept *k, const dims *x, acc *act, acc *act_moe, double *
     double M = expert_tokens(x), local = E / (double)x->sh.ep;
     /* Token permutation before the experts and its inverse after: sort, gather, scatter. */
     memory_op(a, x, ND_MEMOP_PERMUTE_FWD, ND_MEMOP_PERMUTE_BWD, 4 * e * M * x->h, 4 * e * M * x->h, 6);
+    /* An all-to-all lands the tokens grouped by the rank they came from: the dispatcher sorts
+     * them by local expert for the grouped GEMM and back before the combine, each way a read and
+     * a write of them (Megatron-core's token_dispatcher.py, sort_chunks_by_idxs; the host calls
+     * are among the framework's MoE glue). DeepEP's dispatch lands them grouped by expert. */
+    if (x->t->moe_dispatcher == ND_MOE_ALLTOALL && x->sh.ep > 1 && local > 1) {
+        a->fwd += nd_memop_ms(x->d, ND_MEMOP_PERMUTE_FWD, 4 * e * M * x->h);
+        a->dgrad += nd_memop_ms(x->d, ND_MEMOP_PERMUTE_BWD, 4 * e * M * x->h);
+        a->kernels_fwd += 2;
+        a->kernels_bwd += 2;
+    }
     /* the experts' inputs; their outputs too where the combine applies the routing weights
      * (the weights' gradient needs them), not where the experts' activation does */
     k->always += (nd_train_moe_probs_in_expert(x->t) ? 1 : 2) * e * M * x->h;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # moe_caveat.sh BIN_DIR SAMPLES — a fine-grained MoE (64 or more routed experts) is the model
 # kind nd knows it prices least surely: bench_decisions' five published configurations of
-# DeepSeek-V3 and Qwen3 on H100/H800 came out 14-63 % short on four and 18 % long on one, where
+# DeepSeek-V3 and Qwen3 on H100/H800 came out 14-60 % short on four and 18 % long on one, where
 # the dense ones are within 6 %. Every uncalibrated estimate of such a model says so (text, JSON,
 # nd-search's assumption for #1); Mixtral's 8 experts and a dense model do not. The figures are
 # bench_decisions', so the test checks where the line appears, not its numbers.

@@ -10,7 +10,8 @@
 #endif
 /* nd-cost-5: Transformer Engine's placeholder weight gradients held in memory, SP's
  * all-gathers and reduce-scatters priced as two collectives, the B200's NVLink collectives
- * from SimuMax's nccl-tests fits and Blackwell's attention from its traced kernels
+ * from SimuMax's nccl-tests fits, Blackwell's attention from its traced kernels, the all-to-all
+ * dispatcher's sort by local expert
  * (docs/benchmarks.md): a Megatron round's memory ratios and an
  * SP round's MP_COMM ratio fitted before would correct what no longer needs it. (nd-cost-4:
  * Hopper's GEMMs at an in-training share of their sweeps, its attention from the
