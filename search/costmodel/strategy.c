@@ -266,6 +266,22 @@ int64_t nd_strategy_devices(const nd_strategy *s)
     return p >= 1 && p <= ND_STRATEGY_DEVICES_MAX ? s->dp * s->tp * s->pp * s->cp : -1;
 }
 
+int64_t nd_strategy_expert_dp(const nd_strategy *s)
+{
+    return s->dp * s->cp * s->tp / (s->ep * s->etp);
+}
+
+int64_t nd_strategy_expert_op(const nd_strategy *s)
+{
+    int64_t a = s->op, b = nd_strategy_expert_dp(s);
+    while (b) {
+        int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
 static int check_layers(const nd_strategy *s, const nd_model *m, nd_error *err)
 {
     char why[320];

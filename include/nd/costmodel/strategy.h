@@ -90,6 +90,14 @@ int nd_strategy_parse(nd_strategy *s, const char *text, nd_error *err);
  * overflow). */
 int64_t nd_strategy_devices(const nd_strategy *s);
 
+/* The expert-data-parallel degree: the ranks of one expert shard's replicas,
+ * DP*CP*TP / (EP*ETP) (the expert grid folds TP and CP into EP and ETP). */
+int64_t nd_strategy_expert_dp(const nd_strategy *s);
+
+/* The degree the expert parameters' optimizer states are sharded over: the part of
+ * the optimizer sharding `op` that divides the expert-data-parallel group. */
+int64_t nd_strategy_expert_op(const nd_strategy *s);
+
 /* Sets one key ("DP", "recompute", ...) from text. ND_EINPUT if unknown or bad. */
 int nd_strategy_set(nd_strategy *s, const char *key, const char *value, nd_error *err);
 
