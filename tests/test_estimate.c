@@ -18,6 +18,7 @@
 #include "nd/inputs/model_fields.h"
 #include "nd/costmodel/stage.h"
 #include "nd/inputs/run.h"
+#include "kernels.h" /* nd_memop_ms: the rate the step's bytes are priced at */
 
 static nd_run run;
 static nd_device_table table;
@@ -80,6 +81,60 @@ static void zero3_fetched_module_by_module(void **state)
     double got = ds.parts_ms[ND_PART_DP_COMM] - fsdp.parts_ms[ND_PART_DP_COMM];
     if (fabs(got - want) > 1e-6 * want)
         fail_msg("DeepSpeed's ZeRO-3 pays %.6f ms more, want %.6f", got, want);
+}
+
+/* The optimizer step's bytes for 10^9 non-expert parameters a device, by hand: AdamW (two fp32
+ * moments), fp32 master weights and gradients, bf16 weights, clipping on. Adam reads the gradient
+ * (4) and reads and writes the moments (16) and the master (8); the model copy reads the master
+ * (4) and writes the weight (2); clipping reads the gradient and scales it (12): 46 bytes a
+ * local parameter. The gradient buffer (4 bytes a held parameter) is zeroed by every framework;
+ * Megatron also reads it for its NaN check and, where DP > 1, scales it by 1/DP before the
+ * reduce-scatter. DP=8 OP=8: local 1.25e8, held 1e9 -> Megatron 5.75e9 + 4 x 4e9 = 21.75e9
+ * bytes, FSDP 5.75e9 + 4e9 = 9.75e9; DP=1: Megatron 46e9 + 2 x 4e9 = 54e9 (no scaling). */
+static void optimizer_step_passes_by_framework(void **state)
+{
+    (void)state;
+    nd_train saved = run.train;
+    run.train.grad_clip = true;
+    run.train.master_bytes = 4;
+    run.train.grad_bytes = 4;
+    run.train.param_bytes = 2;
+    run.train.optimizer_states = 2;
+    run.train.state_bytes = 4;
+    run.train.swap_optimizer = false;
+    struct {
+        nd_framework framework;
+        int64_t dp;
+        double bytes;
+    } cases[] = {{ND_FRAMEWORK_MEGATRON, 8, 21.75e9},
+                 {ND_FRAMEWORK_FSDP, 8, 9.75e9},
+                 {ND_FRAMEWORK_MEGATRON, 1, 54e9}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run.train.framework = cases[i].framework;
+        nd_strategy s;
+        nd_strategy_init(&s);
+        char text[64];
+        snprintf(text, sizeof text, "DP=%lld OP=%lld ZERO=1 MP=1 PP=1 MB=%lld", (long long)cases[i].dp,
+                 (long long)cases[i].dp, (long long)(512 / cases[i].dp));
+        nd_error err = {0};
+        assert_int_equal(nd_strategy_parse(&s, text, &err), 0);
+        if (nd_strategy_check(&s, &run.model, cases[i].dp, 512, 8192, &err)) fail_msg("%s", err.message);
+        nd_context ctx;
+        nd_context_init(&ctx, &run.model, &run.train, h100, cases[i].dp, 0, NULL);
+        nd_stage_work w;
+        memset(&w, 0, sizeof w);
+        w.params_ne = 1e9;
+        w.layers = 1;
+        nd_stage_time t;
+        memset(&t, 0, sizeof t);
+        nd_stage_sync_compute(&ctx, &s, &w, &t);
+        double norm = nd_collective_ms(h100, ND_COLL_ALL_REDUCE, (nd_group){cases[i].dp, 1}, 8);
+        double want = nd_memop_ms(h100, ND_MEMOP_OPTIMIZER, cases[i].bytes) + norm;
+        if (fabs(t.optimizer_ms - want) > 1e-9 * want)
+            fail_msg("case %zu: optimizer %.6f ms, want %.6f (%.3g bytes)", i, t.optimizer_ms, want,
+                     cases[i].bytes);
+    }
+    run.train = saved;
 }
 
 static void parts_add_up_to_the_step(void **state)
@@ -569,6 +624,7 @@ int main(void)
         cmocka_unit_test(te_placeholder_weight_gradients_one_per_shape),
         cmocka_unit_test(torchtitan_pipelined_fsdp_keeps_weights_gathered),
         cmocka_unit_test(optimizer_temporaries_by_implementation),
+        cmocka_unit_test(optimizer_step_passes_by_framework),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -390,16 +390,22 @@ void nd_stage_sync_compute(const nd_context *ctx, const nd_strategy *s, const nd
     }
 
     /* Optimizer step: memory-bound passes over the local shard (Adam reads the gradient,
-     * the master weights and both moments, writes them back and writes the model copy),
-     * plus the gradient-norm read, the zeroing of the gradient buffer and the norm's
-     * all-reduce across every rank. */
+     * the master weights and both moments and writes them back; the model copy is a second
+     * pass, reading the master weights and writing the 16-bit ones), plus the gradient-norm
+     * read, the zeroing of the gradient buffer and the norm's all-reduce across every rank;
+     * the framework's own passes over the gradient buffer before its reduction. */
+    const nd_framework_profile *fw = nd_framework_profile_of(tr->framework);
     double shard_ne = zero >= 1 ? (double)s->op : 1, shard_grads = zero >= 2 ? (double)s->op : 1;
     double local = w->params_ne / shard_ne + w->params_e / (zero >= 1 ? (double)shard_e : 1);
     double held = w->params_ne / shard_grads + w->params_e / (zero >= 2 ? (double)shard_e : 1);
     double states = (double)(tr->optimizer_states * tr->state_bytes);
-    double weights = tr->master_bytes ? 2.0 * tr->master_bytes + tr->param_bytes : 2.0 * tr->param_bytes;
-    double bytes = local * (tr->grad_bytes + 2 * states + weights) + held * tr->grad_bytes;
-    if (tr->grad_clip) bytes += local * tr->grad_bytes;
+    double weights = tr->master_bytes ? 3.0 * tr->master_bytes + tr->param_bytes : 2.0 * tr->param_bytes;
+    double buffer_passes = 1 + fw->grad_nan_check + (fw->grad_prescale && dpcp > 1 ? 2 : 0);
+    double bytes = local * (tr->grad_bytes + 2 * states + weights) + buffer_passes * held * tr->grad_bytes;
+    /* Clipping reads the gradients for their norm and scales them by the clamped coefficient,
+     * a read and a write, whatever the norm (torch's clip_grad_norm_ multiplies unconditionally;
+     * Megatron-core keeps the coefficient a device tensor to spare the host a sync). */
+    if (tr->grad_clip) bytes += 3 * local * tr->grad_bytes;
     /* fp16 loss scaling: unscale the gradients and look for overflow, a read and a write. */
     if (tr->param_bytes == 2 && !strcmp(tr->precision, "fp16")) bytes += 2.0 * local * tr->grad_bytes;
     t->optimizer_ms = nd_memop_ms(d, ND_MEMOP_OPTIMIZER, bytes);

@@ -200,6 +200,8 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
             .moe_glue_ops_bwd = MCORE_MOE_GLUE_BWD,
             .moe_expert_ops_bwd = MCORE_MOE_EXPERT_BWD,
             .grouped_gemm_per_expert = true,
+            .grad_nan_check = true,
+            .grad_prescale = true,
         },
     [ND_FRAMEWORK_MEGATRON_LEGACY] =
         {
@@ -225,6 +227,7 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
             .split_accounts = false,
             .fp8_saves_fp8 = true,
             .attention = ND_ATTENTION_FA2,
+            .grad_prescale = true,
         },
     [ND_FRAMEWORK_MEGATRON_DEEPSPEED] =
         {
@@ -363,6 +366,8 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
             .moe_glue_ops_bwd = MCORE_MOE_GLUE_BWD,
             .moe_expert_ops_bwd = MCORE_MOE_EXPERT_BWD,
             .grouped_gemm_per_expert = false,
+            .grad_nan_check = true,
+            .grad_prescale = true,
         },
 };
 

@@ -88,7 +88,7 @@ typedef struct nd_train {
     nd_optimizer optimizer;
     int optimizer_states; /* states per parameter (Adam 2, SGD momentum 1, Muon 1) */
     int state_bytes;      /* bytes per optimizer state */
-    bool grad_clip;       /* gradient-norm clipping (an extra read of the gradients) */
+    bool grad_clip;       /* gradient-norm clipping (the norm's read, the scale's read and write) */
     nd_recompute recompute;
     unsigned selective_modules; /* ND_SELECTIVE_* */
     nd_schedule schedule;
@@ -242,6 +242,12 @@ typedef struct nd_framework_profile {
     int zero3_fetches_per_layer;      /* ZeRO-3 fetches each module's weights as it runs (DeepSpeed):
                                          this many gathers (and gradient scatters) a layer, each
                                          waited for; 0: whole-layer gathers prefetched (FSDP) */
+    bool grad_nan_check;              /* each step reads its whole gradient buffer for a norm that finds
+                                         NaNs before the reduction (Megatron-core's check_for_nan_in_grad,
+                                         on by default: --no-check-for-nan-in-loss-and-grad) */
+    bool grad_prescale;               /* the gradient buffer is multiplied by 1/(DP x CP) before its
+                                         reduction, a read and a write of it, where DP x CP > 1 (Megatron's
+                                         gradient_scaling_factor, without --ddp-average-in-collective) */
 } nd_framework_profile;
 
 const nd_framework_profile *nd_framework_profile_of(nd_framework f);
