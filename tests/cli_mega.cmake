@@ -301,3 +301,7 @@ nd_cli_test(mega_recompute_block_two 0 "recompute=full" sh -c
 # nd-search lists how it read the script apart from what it does not represent
 nd_cli_test(mega_search_read_as 0 "  read as +[^ ]*rbs.sh:[0-9]+: --recompute-method block --recompute-num-layers 0 recomputes no layer" sh -c
             "sed 's/--recompute-granularity selective/--recompute-granularity full --recompute-method block --recompute-num-layers 0/' ${SAMPLES}/frameworks/megatron_llama3_8b.sh > ${MEGA_OUT}/rbs.sh && ${SEARCH} -y ${MEGA_OUT}/rbs.sh -A H100 -t 1 -o ${MEGA_OUT}/rbs --no-plots 2>/dev/null")
+# Megatron's DDP and Transformer Engine switches read into their train keys and written back in
+# best.yaml: the NaN check off, averaging collectives, no FP8 weight cache (three lines)
+nd_cli_test(mega_ddp_switches 0 "^3$" sh -c
+            "sed 's/--use-mcore-models/--use-mcore-models --no-check-for-nan-in-loss-and-grad --ddp-average-in-collective --disable-parameter-transpose-cache/' ${SAMPLES}/frameworks/megatron_llama3_8b.sh > ${MEGA_OUT}/ddp.sh && ${SEARCH} -y ${MEGA_OUT}/ddp.sh -A H100 -t 1 -o ${MEGA_OUT}/ddp --no-plots -q >/dev/null 2>&1 && grep -cE '^  (check_for_nan_in_grad: false|average_in_collective: true|fp8_weight_cache: false)$' ${MEGA_OUT}/ddp/best.yaml")

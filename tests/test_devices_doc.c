@@ -88,6 +88,7 @@ static void doc_table_matches_builtin(void **state)
                                               "gemm_fixed_us",
                                               "fp8_gemm_efficiency",
                                               "fp8_gemm_half_dim",
+                                              "fp8_weight_copies",
                                               "gemm_training_share",
                                               "grouped_gemm_efficiency",
                                               "grouped_wgrad_efficiency",

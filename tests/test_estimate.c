@@ -90,7 +90,9 @@ static void zero3_fetched_module_by_module(void **state)
  * local parameter. The gradient buffer (4 bytes a held parameter) is zeroed by every framework;
  * Megatron also reads it for its NaN check and, where DP > 1, scales it by 1/DP before the
  * reduce-scatter. DP=8 OP=8: local 1.25e8, held 1e9 -> Megatron 5.75e9 + 4 x 4e9 = 21.75e9
- * bytes, FSDP 5.75e9 + 4e9 = 9.75e9; DP=1: Megatron 46e9 + 2 x 4e9 = 54e9 (no scaling). */
+ * bytes, FSDP 5.75e9 + 4e9 = 9.75e9; DP=1: Megatron 46e9 + 2 x 4e9 = 54e9 (no scaling);
+ * Megatron-Bridge's settings (no NaN check, averaging collectives: no pre-scale of the dense
+ * gradients) as FSDP, 9.75e9. */
 static void optimizer_step_passes_by_framework(void **state)
 {
     (void)state;
@@ -106,11 +108,16 @@ static void optimizer_step_passes_by_framework(void **state)
         nd_framework framework;
         int64_t dp;
         double bytes;
-    } cases[] = {{ND_FRAMEWORK_MEGATRON, 8, 21.75e9},
-                 {ND_FRAMEWORK_FSDP, 8, 9.75e9},
-                 {ND_FRAMEWORK_MEGATRON, 1, 54e9}};
+        int nan_check;
+        bool average;
+    } cases[] = {{ND_FRAMEWORK_MEGATRON, 8, 21.75e9, -1, false},
+                 {ND_FRAMEWORK_FSDP, 8, 9.75e9, -1, false},
+                 {ND_FRAMEWORK_MEGATRON, 1, 54e9, -1, false},
+                 {ND_FRAMEWORK_MEGATRON, 8, 9.75e9, 0, true}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run.train.framework = cases[i].framework;
+        run.train.check_for_nan_in_grad = cases[i].nan_check;
+        run.train.average_in_collective = cases[i].average;
         nd_strategy s;
         nd_strategy_init(&s);
         char text[64];
@@ -133,6 +140,45 @@ static void optimizer_step_passes_by_framework(void **state)
         if (fabs(t.optimizer_ms - want) > 1e-9 * want)
             fail_msg("case %zu: optimizer %.6f ms, want %.6f (%.3g bytes)", i, t.optimizer_ms, want,
                      cases[i].bytes);
+    }
+    run.train = saved;
+}
+
+/* Transformer Engine's FP8 weight copies, by hand: Llama-3-8B at MP=4, 54,534,144 parameters a
+ * layer and device (above), 16 layers a stage of PP=2: 872,546,304 weights. On H100 (FP8 GEMMs
+ * TN only) each keeps the FP8 weight and its transpose, 2 bytes: 1,745,092,608 bytes =
+ * 1664.25 MiB more buffers than without the cache; on B200 (any layout) 1 byte, 832.125 MiB. */
+static void fp8_weight_copies_by_device(void **state)
+{
+    (void)state;
+    nd_train saved = run.train;
+    run.train.fp8 = true;
+    run.train.framework = ND_FRAMEWORK_MEGATRON;
+    const char *devices[] = {"H100", "B200"};
+    const double want_mib[] = {1664.25, 832.125};
+    for (int i = 0; i < 2; i++) {
+        const nd_device *d = nd_device_table_find(&table, devices[i]);
+        double buffers[2];
+        for (int cached = 0; cached < 2; cached++) {
+            run.train.fp8_weight_cache = cached;
+            nd_strategy s;
+            nd_strategy_init(&s);
+            nd_error err = {0};
+            assert_int_equal(nd_strategy_parse(&s, "DP=8 MP=4 PP=2 MB=64 OP=8 SP=1", &err), 0);
+            if (nd_strategy_check(&s, &run.model, 64, 512, 8192, &err)) fail_msg("%s", err.message);
+            nd_context ctx;
+            nd_context_init(&ctx, &run.model, &run.train, d, 64, 0, NULL);
+            nd_stage_memory mem[2];
+            nd_stage_time tm[2];
+            nd_estimate est;
+            est.stage_memory = mem;
+            est.stage_time = tm;
+            assert_int_equal(nd_estimate_strategy(&ctx, &s, NULL, NULL, &est, &err), 0);
+            buffers[cached] = mem[1].buffers_mib;
+        }
+        if (fabs(buffers[1] - buffers[0] - want_mib[i]) > 1e-6)
+            fail_msg("%s: the cache adds %.6f MiB, want %.6f", devices[i], buffers[1] - buffers[0],
+                     want_mib[i]);
     }
     run.train = saved;
 }
@@ -625,6 +671,7 @@ int main(void)
         cmocka_unit_test(torchtitan_pipelined_fsdp_keeps_weights_gathered),
         cmocka_unit_test(optimizer_temporaries_by_implementation),
         cmocka_unit_test(optimizer_step_passes_by_framework),
+        cmocka_unit_test(fp8_weight_copies_by_device),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

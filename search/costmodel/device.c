@@ -60,6 +60,7 @@ static const dfield dfields[] = {
     DO(gemm_fixed_us),
     DFO(fp8_gemm_efficiency),
     DO(fp8_gemm_half_dim),
+    DO(fp8_weight_copies),
     DFO(gemm_training_share),
     DFO(grouped_gemm_efficiency),
     DFO(grouped_wgrad_efficiency),

@@ -32,6 +32,10 @@
  *            FlashAttention-2 on the same H100 ~35 % fwd, ~30 % bwd.
  *  [FA4]     FlashAttention-4 (B200): up to 1613 TFLOP/s fwd, 1.1-1.3x cuDNN 9.13; the forward
  *            bound by the softmax's exponentials (MUFU), the backward by shared-memory traffic.
+ *  [TE-LAYOUT] Transformer Engine (transformer_engine/pytorch/csrc, the Float8 quantizer):
+ *            a tensor-scaled FP8 tensor's transposed copy is made only where
+ *            nvte_is_non_tn_fp8_gemm_supported() is false; Blackwell's FP8 GEMMs take any
+ *            layout, Hopper's only TN.
  *  [SFU]     NVIDIA, "Making Softmax More Efficient with NVIDIA Blackwell Ultra" (technical blog,
  *            2026): MUFU.EX2 throughput 2x GB200's; DeepSeek-V3's FP8 attention forward ~35 %
  *            faster on GB300 than on GB200.
@@ -354,6 +358,7 @@ static const nd_device builtin[] = {
     },
     {
         .name = "B200",
+        .fp8_weight_copies = 1, /* [TE-LAYOUT] */
         .description = "NVIDIA B200-180GB (DGX B200)",
         .peak_tflops = 2250,
         .fp8_tflops = 4500,
@@ -376,6 +381,7 @@ static const nd_device builtin[] = {
     },
     {
         .name = "B300",
+        .fp8_weight_copies = 1, /* [TE-LAYOUT] */
         .rates_caveat = ULTRA_CAVEAT,
         .description = "NVIDIA B300-288GB (HGX B300, Blackwell Ultra)",
         .peak_tflops = 2250,
@@ -399,6 +405,7 @@ static const nd_device builtin[] = {
     },
     {
         .name = "GB200",
+        .fp8_weight_copies = 1, /* [TE-LAYOUT] */
         .description = "NVIDIA GB200 NVL72 (72 B200 in one NVLink domain)",
         .peak_tflops = 2500,
         .fp8_tflops = 5000,
@@ -423,6 +430,7 @@ static const nd_device builtin[] = {
     },
     {
         .name = "GB300",
+        .fp8_weight_copies = 1, /* [TE-LAYOUT] */
         .rates_caveat = ULTRA_CAVEAT,
         .description = "NVIDIA GB300 NVL72 (72 B300 in one NVLink domain)",
         .peak_tflops = 2500,

@@ -70,7 +70,7 @@ static void fp8_casts(acc *a, const dims *x, double M, double N, double K)
     /* Transformer Engine casts a weight once per step; torchao's Float8Linear casts it (and
      * its transpose) in every forward and backward, amax first under dynamic scaling
      * (torchao/float8/float8_linear.py) */
-    bool cached = nd_framework_profile_of(x->t->framework)->fp8_saves_fp8;
+    bool cached = nd_framework_profile_of(x->t->framework)->fp8_saves_fp8 && x->t->fp8_weight_cache;
     double weight = cached ? 0 : per_element * K * N;
     elementwise(a, x, per_element * M * K + weight, per_element * M * N + weight, kernels * (cached ? 1 : 2));
 }

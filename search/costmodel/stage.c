@@ -152,6 +152,23 @@ void nd_stage_work_next(const nd_context *ctx, const nd_strategy *s, const nd_re
     }
 }
 
+double nd_stage_fp8_weight_cache(const nd_context *ctx, const nd_strategy *s, const nd_stage_work *w,
+                                 double *bytes_per_weight)
+{
+    const nd_train *tr = ctx->train;
+    *bytes_per_weight = 0;
+    if (!tr->fp8 || !tr->fp8_weight_cache || !nd_framework_profile_of(tr->framework)->fp8_saves_fp8 ||
+        s->zero >= 3)
+        return 0;
+    double copies = ctx->device->fp8_weight_copies > 0 ? ctx->device->fp8_weight_copies : 2;
+    *bytes_per_weight = tr->fp8_recipe == ND_FP8_BLOCKWISE ? 2 : copies;
+    double weights = 0; /* the layers' (their norms, a few thousandths, included) */
+    for (int k = 0; k < ND_LAYER_KINDS; k++)
+        for (int r = 0; r < ND_RECOMPUTE_MODES; r++)
+            weights += (double)w->n[k][r] * (w->layer_ne[k] + w->layer_e[k]);
+    return weights;
+}
+
 /* Whether the schedule runs a forward and a backward of two micro-batches at once on a rank
  * (DualPipe's F&B pairs), so that one's communication hides behind the other's compute. */
 static bool pairs_passes(const nd_context *ctx, const nd_strategy *s)
@@ -400,12 +417,23 @@ void nd_stage_sync_compute(const nd_context *ctx, const nd_strategy *s, const nd
     double held = w->params_ne / shard_grads + w->params_e / (zero >= 2 ? (double)shard_e : 1);
     double states = (double)(tr->optimizer_states * tr->state_bytes);
     double weights = tr->master_bytes ? 3.0 * tr->master_bytes + tr->param_bytes : 2.0 * tr->param_bytes;
-    double buffer_passes = 1 + fw->grad_nan_check + (fw->grad_prescale && dpcp > 1 ? 2 : 0);
-    double bytes = local * (tr->grad_bytes + 2 * states + weights) + buffer_passes * held * tr->grad_bytes;
+    double held_e = w->params_e / (zero >= 2 ? (double)shard_e : 1);
+    double bytes = local * (tr->grad_bytes + 2 * states + weights) +
+                   (1 + nd_train_check_for_nan_in_grad(tr)) * held * tr->grad_bytes;
+    if (fw->grad_prescale && dpcp > 1) {
+        /* the factor is 1/(DP x CP) for every gradient, or with averaging collectives 1 for the
+         * dense ones and EDP/(DP x CP) for the experts' (their group is EDP) */
+        double scaled = !tr->average_in_collective ? held : edp != dpcp ? held_e : 0;
+        bytes += 2 * scaled * tr->grad_bytes;
+    }
     /* Clipping reads the gradients for their norm and scales them by the clamped coefficient,
      * a read and a write, whatever the norm (torch's clip_grad_norm_ multiplies unconditionally;
      * Megatron-core keeps the coefficient a device tensor to spare the host a sync). */
     if (tr->grad_clip) bytes += 3 * local * tr->grad_bytes;
+    /* FP8 weights cast once per step: the 16-bit weight read (twice under current scaling, its
+     * amax first) and its cached copies written */
+    double fp8_copy_bytes, fp8_weights = nd_stage_fp8_weight_cache(ctx, s, w, &fp8_copy_bytes);
+    bytes += fp8_weights * (tr->param_bytes * (tr->fp8_recipe == ND_FP8_CURRENT ? 2 : 1) + fp8_copy_bytes);
     /* fp16 loss scaling: unscale the gradients and look for overflow, a read and a write. */
     if (tr->param_bytes == 2 && !strcmp(tr->precision, "fp16")) bytes += 2.0 * local * tr->grad_bytes;
     t->optimizer_ms = nd_memop_ms(d, ND_MEMOP_OPTIMIZER, bytes);

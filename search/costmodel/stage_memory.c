@@ -257,6 +257,8 @@ void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s, const 
 
     dynamic_bytes m = stage_dynamic(ctx, s, costs, w, zero);
     m.buffers += dummy_weight_gradients(ctx, s, w, zero);
+    double fp8_copy_bytes, fp8_weights = nd_stage_fp8_weight_cache(ctx, s, w, &fp8_copy_bytes);
+    m.buffers += fp8_weights * fp8_copy_bytes;
     double transient = step_transient_bytes(ctx, s, w, local);
     double working = fmax(m.layer_working, m.ends_working);
     double dynamic = m.act + working + m.buffers;

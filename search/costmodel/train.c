@@ -44,6 +44,8 @@ void nd_train_init(nd_train *t)
     t->fused_cross_entropy = false;
     t->expandable_segments = -1;
     t->record_streams = -1;
+    t->check_for_nan_in_grad = -1;
+    t->fp8_weight_cache = true;
     t->moe_probs_in_expert = -1;
     t->reshard_after_forward = -1;
     t->optimizer_impl = -1;
@@ -113,6 +115,12 @@ bool nd_train_record_streams(const nd_train *t)
 {
     if (t->record_streams >= 0) return t->record_streams;
     return nd_framework_profile_of(t->framework)->record_streams;
+}
+
+bool nd_train_check_for_nan_in_grad(const nd_train *t)
+{
+    if (t->check_for_nan_in_grad >= 0) return t->check_for_nan_in_grad;
+    return nd_framework_profile_of(t->framework)->grad_nan_check;
 }
 
 bool nd_train_moe_probs_in_expert(const nd_train *t)

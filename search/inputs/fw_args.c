@@ -57,6 +57,8 @@ static const char *const switches[] = {
     "reuse-fp32-param",
     "tp-2d",
     "fp8-param-gather",
+    "ddp-average-in-collective",
+    "disable-parameter-transpose-cache",
     "grad-reduce-in-bf16",
     "account-for-embedding-in-pipeline-split",
     "account-for-loss-in-pipeline-split",

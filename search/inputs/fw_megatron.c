@@ -414,6 +414,9 @@ static int read_training(rd *x)
     if (!rc) rc = switch_arg(x, "moe-grouped-gemm", "moe_grouped_gemm", "true");
     if (!rc) rc = switch_arg(x, "cross-entropy-loss-fusion", "fused_cross_entropy", "true");
     if (!rc) rc = switch_arg(x, "no-gradient-accumulation-fusion", "grad_accumulation_fusion", "false");
+    if (!rc) rc = switch_arg(x, "no-check-for-nan-in-loss-and-grad", "check_for_nan_in_grad", "false");
+    if (!rc) rc = switch_arg(x, "ddp-average-in-collective", "average_in_collective", "true");
+    if (!rc) rc = switch_arg(x, "disable-parameter-transpose-cache", "fp8_weight_cache", "false");
     const char *v;
     int line;
     if (!rc && (v = fw_args_val(d, "attention-backend", &line))) rc = attention_backend(x, v, line);

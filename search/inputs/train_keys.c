@@ -201,6 +201,10 @@ static int set_record_streams(nd_train *t, const char *v)
 {
     return set_switch(&t->record_streams, v);
 }
+static int set_nan_check(nd_train *t, const char *v)
+{
+    return set_switch(&t->check_for_nan_in_grad, v);
+}
 static int set_probs_in_expert(nd_train *t, const char *v)
 {
     return set_switch(&t->moe_probs_in_expert, v);
@@ -277,6 +281,9 @@ static const train_key keys[] = {
     BOOL("account_for_loss_in_pipeline_split", account_loss),
     BOOL("swap_optimizer", swap_optimizer),
     BOOL("grad_accumulation_fusion", grad_accumulation_fusion),
+    CUSTOM("check_for_nan_in_grad", set_nan_check, "true or false"),
+    BOOL("average_in_collective", average_in_collective),
+    BOOL("fp8_weight_cache", fp8_weight_cache),
     BOOL("fp8", fp8),
     CUSTOM("fp8_recipe", set_fp8_recipe,
            "delayed, current (tensorwise, rowwise, dynamic) or blockwise (mxfp8)"),

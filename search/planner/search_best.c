@@ -82,6 +82,10 @@ static void write_train(FILE *fp, const nd_train *t, const nd_context *ctx, cons
     }
     nd_yaml_write_bool(fp, in, "swap_optimizer", t->swap_optimizer);
     nd_yaml_write_bool(fp, in, "grad_accumulation_fusion", t->grad_accumulation_fusion);
+    if (t->check_for_nan_in_grad >= 0)
+        nd_yaml_write_bool(fp, in, "check_for_nan_in_grad", t->check_for_nan_in_grad > 0);
+    nd_yaml_write_bool(fp, in, "average_in_collective", t->average_in_collective);
+    nd_yaml_write_bool(fp, in, "fp8_weight_cache", t->fp8_weight_cache);
     nd_yaml_write_bool(fp, in, "fp8", t->fp8);
     /* what prices the framework's own costs: without it best.yaml would price another step */
     static const char *recipes[] = {"delayed", "current", "blockwise"},

@@ -33,6 +33,10 @@ typedef struct nd_device {
                                         the launch every kernel pays, µs */
     double fp8_gemm_efficiency;      /* the same for FP8 GEMMs (0: as 16-bit) */
     double fp8_gemm_half_dim;        /* its half dimension (used only with fp8_gemm_efficiency) */
+    double fp8_weight_copies;        /* FP8 copies Transformer Engine keeps of a tensor-scaled weight:
+                                        2 where FP8 GEMMs take only the TN layout (Hopper, Ada: the
+                                        weight and its transpose, for the input gradient), 1 where they
+                                        take any (Blackwell); 0 = 2 */
     double gemm_training_share;      /* the share of the GEMM curves' rates (isolated sweeps) a
                                         training run sustains (clocks under sustained load):
                                         0 = 1, the curves are training's own */

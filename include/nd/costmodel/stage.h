@@ -127,6 +127,14 @@ void nd_stage_time_compute(const nd_context *ctx, const nd_strategy *s, const nd
 void nd_stage_sync_compute(const nd_context *ctx, const nd_strategy *s, const nd_stage_work *w,
                            nd_stage_time *t);
 
+/* The FP8 copies of the stage's layer weights Transformer Engine keeps from the first
+ * micro-batch of a step to the next step (Megatron passes is_first_microbatch, so a linear casts
+ * its weight once per step and caches it): elements cast, and bytes held per element (the
+ * copies: 1 or 2 by the device's FP8 GEMM layouts; 2 under blockwise scales, whose rowwise and
+ * columnwise scales differ). 0 without FP8, outside Transformer Engine, or under ZeRO-3. */
+double nd_stage_fp8_weight_cache(const nd_context *ctx, const nd_strategy *s, const nd_stage_work *w,
+                                 double *bytes_per_weight);
+
 /* Memory per device at the stage's peak. */
 void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s, const nd_layer_cache_entry *costs,
                              const nd_stage_work *w, nd_stage_memory *mem);

@@ -113,6 +113,15 @@ typedef struct nd_train {
     bool fp8;                         /* linear-layer GEMMs in FP8 (Transformer Engine), the rest 16-bit */
     bool grad_accumulation_fusion;    /* weight-gradient GEMMs add into the fp32 gradient buffer
                                          (Megatron); false: an extra pass per micro-batch */
+    int check_for_nan_in_grad;        /* the gradient buffer's norm is read for NaNs before each
+                                         reduction (Megatron's check_for_nan_in_grad); -1: the
+                                         framework's (nd_train_check_for_nan_in_grad) */
+    bool fp8_weight_cache;            /* under FP8 Transformer Engine casts each weight once per step and
+                                         keeps the copies (false: Megatron's
+                                         --disable-parameter-transpose-cache, a cast every micro-batch) */
+    bool average_in_collective;       /* the data-parallel reduction averages (Megatron's
+                                         --ddp-average-in-collective): no 1/(DP x CP) pre-scale of the
+                                         non-expert gradients, the experts' by EDP/(DP x CP) */
     nd_framework framework;
     bool tf32; /* fp32 runs: matmuls on TF32 tensor cores (PyTorch's default
                   since 1.12 is false: plain FP32) */
@@ -166,6 +175,9 @@ nd_optimizer_impl nd_train_optimizer_impl(const nd_train *t);
 /* Whether collectives hold their buffers until the device has run them (the run's choice,
  * else the framework's). */
 bool nd_train_record_streams(const nd_train *t);
+
+/* Whether each step reads the gradient buffer for NaNs (the run's choice, else the framework's). */
+bool nd_train_check_for_nan_in_grad(const nd_train *t);
 
 /* Whether the routing weights are applied inside the experts (the run's choice, else the
  * framework's). */
@@ -242,12 +254,12 @@ typedef struct nd_framework_profile {
     int zero3_fetches_per_layer;      /* ZeRO-3 fetches each module's weights as it runs (DeepSpeed):
                                          this many gathers (and gradient scatters) a layer, each
                                          waited for; 0: whole-layer gathers prefetched (FSDP) */
-    bool grad_nan_check;              /* each step reads its whole gradient buffer for a norm that finds
-                                         NaNs before the reduction (Megatron-core's check_for_nan_in_grad,
-                                         on by default: --no-check-for-nan-in-loss-and-grad) */
-    bool grad_prescale;               /* the gradient buffer is multiplied by 1/(DP x CP) before its
-                                         reduction, a read and a write of it, where DP x CP > 1 (Megatron's
-                                         gradient_scaling_factor, without --ddp-average-in-collective) */
+    bool grad_nan_check;              /* by default each step reads its whole gradient buffer for a norm
+                                         that finds NaNs before the reduction (Megatron-LM's
+                                         check_for_nan_in_grad: --no-check-for-nan-in-loss-and-grad) */
+    bool grad_prescale;               /* the gradient buffer is multiplied by its scaling factor before
+                                         the reduction where the factor is not 1, a read and a write
+                                         (Megatron's gradient_scaling_factor; average_in_collective) */
 } nd_framework_profile;
 
 const nd_framework_profile *nd_framework_profile_of(nd_framework f);
