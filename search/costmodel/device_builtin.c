@@ -166,8 +166,9 @@
     "under FSDP on H100 within 3 %"
 #define ULTRA_CAVEAT                                                                                         \
     "its GEMM rates are assumed, its Blackwell sibling's (no Blackwell Ultra GEMM measurement found), "      \
-    "its attention forward 1.35x theirs for the doubled SFUs: on 2 published GB300 configurations nd's "     \
-    "step was 24 % long"
+    "its attention forward 1.35x theirs for the doubled SFUs: on the 2 dense published GB300 "               \
+    "configurations nd's step was 21 to 27 % long (its 2 MoE ones, which nd prices short elsewhere, 3 to "   \
+    "5 % long)"
 #define ASCEND_CAVEAT                                                                                        \
     "almost every kernel and link rate is assumed (0.7 of peak, as Huawei's own modelling): its prices "     \
     "are indicative until a profiling round calibrates them"

@@ -1,10 +1,11 @@
 #!/bin/sh
 # moe_caveat.sh BIN_DIR SAMPLES — a fine-grained MoE (64 or more routed experts) is the model
-# kind nd knows it prices least surely: bench_decisions' five published configurations of
-# DeepSeek-V3 and Qwen3 on H100/H800 came out 14-60 % short on four and 18 % long on one, where
-# the dense ones are within 6 %. Every uncalibrated estimate of such a model says so (text, JSON,
-# nd-search's assumption for #1); Mixtral's 8 experts and a dense model do not. The figures are
-# bench_decisions', so the test checks where the line appears, not its numbers.
+# kind nd knows it prices least surely: bench_decisions' thirteen published configurations of
+# DeepSeek-V3 and Qwen3 on H100, H800, B200, GB200 and GB300 came out 11-60 % short on ten, worst
+# (23-60 %) on the four whose GPUs hold 16 or more experts at micro-batches of 1 or 2. Every
+# uncalibrated estimate of such a model says so (text, JSON, nd-search's assumption for #1), with
+# the stronger line where its layout is one of those; Mixtral's 8 experts and a dense model have
+# none. The figures are bench_decisions', so the test checks which line appears, not its numbers.
 set -u
 bin=$1 samples=$(cd "$2" && pwd)
 . "$(dirname "$0")/results.sh"
@@ -16,6 +17,19 @@ why=""
 grep -q "^strategy: a fine-grained MoE (64 or more routed experts)" "$work/qwen.txt" || why="no strategy line"
 grep -q '"strategy_caveat": "a fine-grained MoE' "$work/qwen.json" || why="$why; JSON has no strategy_caveat text"
 result "Qwen3-30B-A3B (128 experts) states the caveat, in text and JSON" "$why"
+
+# 128 experts over EP 8 are 16 a GPU: at micro-batch 2 the stronger line, at 4 the general one,
+# and at EP 16 (8 a GPU) the general one too
+why=""
+grep -q "^strategy: a fine-grained MoE (64 or more routed experts) with 16 or more experts a GPU" \
+    "$work/qwen.txt" || why="no busy-expert line at EP 8 MBS 2"
+for layout in "MB=16 MBS=4" "DP=16 PP=1 VPP=1 EP=16 MB=16 MBS=2 OP=16 schedule=1f1b"; do
+    "$bin/nd-estimate" -y "$pub/qwen3-30b-a3b-mbridge-h100.yaml" --strategy "$layout" \
+        >"$work/layout.txt" 2>&1
+    grep -q "^strategy: a fine-grained MoE (64 or more routed experts): on the" "$work/layout.txt" ||
+        why="$why; no general line at $layout"
+done
+result "the stronger line for 16 experts a GPU at micro-batch 2, not at 4 or at 8 a GPU" "$why"
 
 "$bin/nd-estimate" -y "$pub/mixtral-8x7b-mcore-h100.yaml" >"$work/mixtral.txt" 2>&1
 "$bin/nd-estimate" -y "$samples/runs/llama3-8b.yaml" >"$work/dense.txt" 2>&1
