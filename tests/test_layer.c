@@ -308,11 +308,17 @@ static void dropless_moe_synchronises_the_host(void **state)
 /* Megatron-core's MoE backward runs, per local expert, four host calls in its two
  * GroupedLinears (an empty buffer and a clear_tensor_data each) and two AccumulateGrad nodes
  * with their DDP hooks (fc1's and fc2's weights): 6 (train.c, MCORE_MOE_EXPERT_BWD, counted
- * from megatron/core/transformer/moe and Transformer Engine's grouped_linear.py). From EP 2 to
- * EP 4 a device's 8 experts go from 4 to 2 local: 12 host operators fewer, none of them
- * forward (the grouped GEMM is one call however many experts it holds). Transformer Engine
- * runs a GEMM per expert: fc1 and fc2, each 1 forward and 2 backward kernels, 3 x 2 x 2 = 12
- * kernels fewer; MindSpeed's grouped matmul is one kernel, so there the count holds. */
+ * from megatron/core/transformer/moe and Transformer Engine's grouped_linear.py). Transformer
+ * Engine runs a GEMM per expert, each launched from its C++ loop: fc1 and fc2, 1 forward and 2
+ * backward each, 6 host calls and 6 kernels an expert. From EP 2 to EP 4 a device's 8 experts go
+ * from 4 to 2 local: (6 + 6) x 2 = 24 host operators fewer, 2 x 2 = 4 of them forward, and
+ * 6 x 2 = 12 kernels. In FP8 (delayed scaling, the weights' casts cached) each expert's slice of
+ * fc1's and fc2's input is cast forward and of their output gradient backward, a kernel each
+ * (4 an expert), and each GroupedLinear sets the expert's input and weight quantizers and looks
+ * up its FP8 weight in a Python loop (3 calls forward, 6 an expert): 24 + (4 + 6) x 2 = 44 host
+ * operators fewer, 4 + (2 + 6) x 2 = 20 forward, 12 + 4 x 2 = 20 kernels. MindSpeed's grouped
+ * matmul is one kernel and one call however many experts, so there only the 12 backward
+ * calls follow the experts. */
 static void moe_host_work_follows_the_local_experts(void **state)
 {
     (void)state;
@@ -324,9 +330,18 @@ static void moe_host_work_follows_the_local_experts(void **state)
     nd_layer_cost c2, c4;
     nd_layer_cost_decoder(&in, ND_LAYER_MOE, &ep2, &c2);
     nd_layer_cost_decoder(&in, ND_LAYER_MOE, &ep4, &c4);
-    assert_close(c2.host_ops[ND_RECOMPUTE_OFF] - c4.host_ops[ND_RECOMPUTE_OFF], 12);
-    assert_close(c2.host_ops_fwd - c4.host_ops_fwd, 0);
+    assert_close(c2.host_ops[ND_RECOMPUTE_OFF] - c4.host_ops[ND_RECOMPUTE_OFF], 24);
+    assert_close(c2.host_ops_fwd - c4.host_ops_fwd, 4);
     assert_close(c2.kernels[ND_RECOMPUTE_OFF] - c4.kernels[ND_RECOMPUTE_OFF], 12);
+    nd_train fp8 = t;
+    fp8.fp8 = true;
+    fp8.fp8_recipe = ND_FP8_DELAYED;
+    nd_layer_inputs in_fp8 = {&moe, &fp8, nd_device_table_find(&table, "H100"), 2048};
+    nd_layer_cost_decoder(&in_fp8, ND_LAYER_MOE, &ep2, &c2);
+    nd_layer_cost_decoder(&in_fp8, ND_LAYER_MOE, &ep4, &c4);
+    assert_close(c2.host_ops[ND_RECOMPUTE_OFF] - c4.host_ops[ND_RECOMPUTE_OFF], 44);
+    assert_close(c2.host_ops_fwd - c4.host_ops_fwd, 20);
+    assert_close(c2.kernels[ND_RECOMPUTE_OFF] - c4.kernels[ND_RECOMPUTE_OFF], 20);
     t.framework = ND_FRAMEWORK_MINDSPEED;
     nd_layer_cost_decoder(&in, ND_LAYER_MOE, &ep2, &c2);
     nd_layer_cost_decoder(&in, ND_LAYER_MOE, &ep4, &c4);

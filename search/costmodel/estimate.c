@@ -190,9 +190,9 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
 
 /* bench_decisions' thirteen published configurations of fine-grained MoE models (DeepSeek-V3 on
  * Megatron-Bridge, DGX Cloud and as trained; Qwen3-235B-A22B and Qwen3-30B-A3B on Megatron-Bridge;
- * H100, H800, B200, GB200, GB300; 128-256 routed experts, top 8) came out 11 to 60 % short on ten
+ * H100, H800, B200, GB200, GB300; 128-256 routed experts, top 8) came out 10 to 59 % short on ten
  * where the dense ones are within 10 % but GB300's (assumed rates), worst where a GPU holds 16 or
- * more experts and runs micro-batches of one or two sequences (-23, -30, -55 and -60 % on B200 and
+ * more experts and runs micro-batches of one or two sequences (-22, -28, -29 and -59 % on B200 and
  * H100); the host work Megatron-core's MoE code issues is counted call by call and the grouped
  * GEMMs price 10-17 % slower than SimuMax measured them in training, so what is missing is not
  * located without a profile. */
@@ -205,12 +205,12 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     "the cluster's own"
 #define FINE_MOE_CAVEAT                                                                                      \
     "a fine-grained MoE (64 or more routed experts): on the 13 published such configurations nd was "        \
-    "priced against (DeepSeek-V3, Qwen3 on H100, H800, B200, GB200, GB300) its step was 11 to 60 % short "   \
-    "on ten and 3 to 18 % long on three, " FINE_MOE_CAVEAT_TAIL
+    "priced against (DeepSeek-V3, Qwen3 on H100, H800, B200, GB200, GB300) its step was 10 to 59 % short "   \
+    "on ten and 4 to 18 % long on three, " FINE_MOE_CAVEAT_TAIL
 #define FINE_MOE_BUSY_CAVEAT                                                                                 \
     "a fine-grained MoE (64 or more routed experts) with 16 or more experts a GPU at micro-batches of 1 "    \
-    "or 2: the 4 such published configurations (DeepSeek-V3, Qwen3 on H100 and B200) were 23 to 60 % "       \
-    "slower than nd priced them, the 13 fine-grained ones 11 to 60 % short on ten, " FINE_MOE_CAVEAT_TAIL
+    "or 2: the 4 such published configurations (DeepSeek-V3, Qwen3 on H100 and B200) were 22 to 59 % "       \
+    "slower than nd priced them, the 13 fine-grained ones 10 to 59 % short on ten, " FINE_MOE_CAVEAT_TAIL
 
 const char *nd_estimate_strategy_caveat(const nd_context *ctx, const nd_strategy *s)
 {

@@ -62,7 +62,7 @@ static void elementwise(acc *a, const dims *x, double fwd_bytes, double bwd_byte
  * read of the tensor for its amax under current scaling (Transformer Engine's
  * cast_transpose; Micikevicius et al. 2022, "FP8 Formats for Deep Learning"). Weights are
  * cast once per step (Megatron passes is_first_microbatch), not per micro-batch. */
-static void fp8_casts(acc *a, const dims *x, double M, double N, double K)
+static void fp8_casts(acc *a, const dims *x, double M, double N, double K, double splits)
 {
     if (x->linear != ND_GEMM_FP8) return;
     bool current = x->t->fp8_recipe == ND_FP8_CURRENT;
@@ -71,15 +71,20 @@ static void fp8_casts(acc *a, const dims *x, double M, double N, double K)
      * its transpose) in every forward and backward, amax first under dynamic scaling
      * (torchao/float8/float8_linear.py) */
     bool cached = nd_framework_profile_of(x->t->framework)->fp8_saves_fp8 && x->t->fp8_weight_cache;
-    double weight = cached ? 0 : per_element * K * N;
-    elementwise(a, x, per_element * M * K + weight, per_element * M * N + weight, kernels * (cached ? 1 : 2));
+    double weight = cached ? 0 : per_element * K * N * splits;
+    elementwise(a, x, per_element * M * K + weight, per_element * M * N + weight,
+                splits * kernels * (cached ? 1 : 2));
+    /* Split over experts, each expert's slice is its own quantized tensor: Transformer Engine's
+     * GroupedLinear sets its input and weight quantizers' usage and looks up its FP8 weight
+     * workspace in a Python loop per expert, every micro-batch (grouped_linear.py) */
+    if (splits > 1) a->ops_fwd += 3 * splits;
 }
 
 /* A linear layer's GEMM: in FP8 when the run trains in FP8, with its casts. */
 static void gemm(acc *a, const dims *x, double M, double N, double K)
 {
     gemm_at(a, x, x->linear, M, N, K);
-    fp8_casts(a, x, M, N, K);
+    fp8_casts(a, x, M, N, K, 1);
 }
 
 static void dims_init(dims *x, const nd_layer_inputs *in, const nd_layer_shape *sh)
@@ -270,18 +275,21 @@ static void gemm_groups(acc *a, const dims *x, double groups, double M, double N
     if (M <= 0 || N <= 0 || K <= 0) return;
     double m = M / groups, e = x->e;
     nd_gemm_precision p = x->linear;
+    bool per_expert = nd_framework_profile_of(x->t->framework)->grouped_gemm_per_expert;
     if (x->t->moe_grouped_gemm) {
         double fwd = nd_grouped_linear_ms(x->d, p, ND_PASS_FORWARD, groups, m, K, N, e);
         a->gemm_fwd += fwd;
         a->fwd += fwd;
         a->dgrad += nd_grouped_linear_ms(x->d, p, ND_PASS_INPUT_GRAD, groups, m, K, N, e);
         a->wgrad += nd_grouped_linear_ms(x->d, p, ND_PASS_WEIGHT_GRAD, groups, m, K, N, e);
-        /* one host call; Transformer Engine's GroupedLinear then runs a GEMM per expert */
-        double kernels = nd_framework_profile_of(x->t->framework)->grouped_gemm_per_expert ? groups : 1;
+        /* Transformer Engine's GroupedLinear runs a GEMM per expert, each launched from its C++
+         * loop (general_grouped_gemm: cuBLASLt's descriptors and launch per GEMM, on the host
+         * like an operator); a grouped kernel is one call */
+        double kernels = per_expert ? groups : 1;
         a->kernels_fwd += kernels;
         a->kernels_bwd += 2 * kernels;
-        a->ops_fwd += 1;
-        a->ops_bwd += 1;
+        a->ops_fwd += kernels;
+        a->ops_bwd += 2 * kernels;
     } else {
         double fwd = groups * nd_linear_ms(x->d, p, ND_PASS_FORWARD, m, K, N, e);
         a->gemm_fwd += fwd;
@@ -295,7 +303,7 @@ static void gemm_groups(acc *a, const dims *x, double groups, double M, double N
     }
     a->flops += 2.0 * M * N * K;
     a->mm_out_bytes += e * M * N;
-    fp8_casts(a, x, M, N, K);
+    fp8_casts(a, x, M, N, K, x->t->moe_grouped_gemm && !per_expert ? 1 : groups);
 }
 
 /* A dense MLP of `width` over `tokens`, TP-split by `split`, as `groups` experts. */
