@@ -8,12 +8,12 @@
 #ifndef ND_VERSION
 #define ND_VERSION "0.1.0"
 #endif
-/* nd-cost-6: the optimizer step's passes (the master weights read again for the model copy,
- * Megatron's NaN check and 1/DP pre-scale of the gradient buffer, clipping's scale) and
- * Transformer Engine's FP8 weight copies and their casts (docs/benchmarks.md): an OPTIMIZER
- * ratio, and a memory ratio of an FP8 round, fitted before would correct what no longer needs
- * it. (nd-cost-5: TE's placeholder weight gradients, SP's two collectives, the B200's measured
- * NVLink; nd-cost-4: Hopper's GEMMs at an in-training share of their sweeps.) */
-#define ND_COST_MODEL_VERSION "nd-cost-6"
+/* nd-cost-7: an MoE layer's host work per local expert as Transformer Engine's GroupedLinear
+ * runs it (each expert's GEMMs launched from its C++ loop; in FP8 each expert's casts and its
+ * quantizers' bookkeeping): a COMPUTE or OVERHEAD ratio fitted on an MoE round before would
+ * correct what the estimate now prices. (nd-cost-6: the optimizer step's passes and TE's FP8
+ * weight copies; nd-cost-5: TE's placeholder weight gradients, SP's two collectives, the
+ * B200's measured NVLink; nd-cost-4: Hopper's GEMMs at an in-training share of their sweeps.) */
+#define ND_COST_MODEL_VERSION "nd-cost-7"
 
 #endif
