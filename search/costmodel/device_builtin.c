@@ -161,14 +161,14 @@
 #define HOPPER_CAVEAT                                                                                        \
     "its GEMM rates are isolated sweeps' at an assumed in-training share of 0.78 (no in-training "           \
     "measurement of a Hopper found; the share interpolated by board power per TFLOP/s between the A100 "     \
-    "and the B200): on 12 published H100/H800 configurations (NVIDIA's, Meta's, DeepSeek's) nd's step was "  \
-    "8 % short on average (the 7 dense ones within 6 %, the MoE ones 11-59 % short but one); 52 MPT runs "   \
+    "and the B200): on 13 published H100/H800 configurations (NVIDIA's, Meta's, DeepSeek's) nd's step was "  \
+    "9 % short on average (the 7 dense ones within 6 %, the MoE ones 11-59 % short but one); 52 MPT runs "   \
     "under FSDP on H100 within 3 %"
 #define ULTRA_CAVEAT                                                                                         \
     "its GEMM rates are assumed, its Blackwell sibling's (no Blackwell Ultra GEMM measurement found), "      \
     "its attention forward 1.35x theirs for the doubled SFUs: on the 2 dense published GB300 "               \
     "configurations nd's step was 21 to 27 % long (its 2 MoE ones, which nd prices short elsewhere, 4 to "   \
-    "9 % long)"
+    "7 % long)"
 #define ASCEND_CAVEAT                                                                                        \
     "almost every kernel and link rate is assumed (0.7 of peak, as Huawei's own modelling): its prices "     \
     "are indicative until a profiling round calibrates them"

@@ -200,14 +200,15 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     "at CP 4 and 8, where its runs without CP were within 12 %; the cause is not located, so take this "     \
     "step as a lower bound; a profiling round (nd-fit) prices the cluster's own"
 
-/* bench_decisions' thirteen published configurations of fine-grained MoE models (DeepSeek-V3 on
- * Megatron-Bridge, DGX Cloud and as trained; Qwen3-235B-A22B and Qwen3-30B-A3B on Megatron-Bridge;
- * H100, H800, B200, GB200, GB300; 128-256 routed experts, top 8) came out 10 to 59 % short on ten
- * where the dense ones are within 10 % but GB300's (assumed rates), worst where a GPU holds 16 or
- * more experts and runs micro-batches of one or two sequences (-22, -28, -29 and -59 % on B200 and
- * H100); the host work Megatron-core's MoE code issues is counted call by call and the grouped
- * GEMMs price 10-17 % slower than SimuMax measured them in training, so what is missing is not
- * located without a profile. */
+/* bench_decisions' twenty published configurations of fine-grained MoE models (DeepSeek-V3 on
+ * Megatron-Bridge, DGX Cloud and as trained; Qwen3-235B-A22B and Qwen3-30B-A3B on Megatron-Bridge,
+ * dropless and token-dropping; H100, H800, B200, GB200, GB300; 128-256 routed experts, top 8) came
+ * out 7 to 59 % short on sixteen where the dense ones are within 10 % but GB300's (assumed rates),
+ * worst where the routing is dropless and a GPU holds 16 or more experts at micro-batches of one
+ * or two sequences (-22, -28, -41 and -59 % on B200 and H100; the same layouts token-dropping
+ * -19 to +19 %); the host work Megatron-core's MoE code and Transformer Engine's GroupedLinear
+ * issue is counted call by call and the grouped GEMMs price 10-17 % slower than SimuMax measured
+ * them in training, so what is missing is not located without a profile. */
 #define FINE_MOE_EXPERTS            64
 #define FINE_MOE_BUSY_LOCAL_EXPERTS 16
 #define FINE_MOE_BUSY_MBS           2
@@ -216,13 +217,14 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     "not located, so take this step as less certain than nd's band; a profiling round (nd-fit) prices "      \
     "the cluster's own"
 #define FINE_MOE_CAVEAT                                                                                      \
-    "a fine-grained MoE (64 or more routed experts): on the 13 published such configurations nd was "        \
-    "priced against (DeepSeek-V3, Qwen3 on H100, H800, B200, GB200, GB300) its step was 10 to 59 % short "   \
-    "on ten and 4 to 18 % long on three, " FINE_MOE_CAVEAT_TAIL
+    "a fine-grained MoE (64 or more routed experts): on the 20 published such configurations nd was "        \
+    "priced against (DeepSeek-V3, Qwen3 on H100, H800, B200, GB200, GB300, dropless and token-dropping) "    \
+    "its step was 7 to 59 % short on sixteen and 4 to 19 % long on four, " FINE_MOE_CAVEAT_TAIL
 #define FINE_MOE_BUSY_CAVEAT                                                                                 \
-    "a fine-grained MoE (64 or more routed experts) with 16 or more experts a GPU at micro-batches of 1 "    \
-    "or 2: the 4 such published configurations (DeepSeek-V3, Qwen3 on H100 and B200) were 22 to 59 % "       \
-    "slower than nd priced them, the 13 fine-grained ones 10 to 59 % short on ten, " FINE_MOE_CAVEAT_TAIL
+    "a fine-grained MoE (64 or more routed experts), dropless, with 16 or more experts a GPU at "            \
+    "micro-batches of 1 or 2: the 4 such published configurations (DeepSeek-V3, Qwen3 on H100 and B200) "    \
+    "were 22 to 59 % slower than nd priced them (the same layouts token-dropping -19 to +19 %), the 20 "     \
+    "fine-grained ones 7 to 59 % short on sixteen, " FINE_MOE_CAVEAT_TAIL
 
 const char *nd_estimate_strategy_caveat(const nd_context *ctx, const nd_strategy *s)
 {
@@ -232,7 +234,8 @@ const char *nd_estimate_strategy_caveat(const nd_context *ctx, const nd_strategy
     if (ctx->train->framework == ND_FRAMEWORK_TORCHTITAN && s->cp > 1) return TORCH_RING_CAVEAT;
     if (ctx->model->experts < FINE_MOE_EXPERTS) return NULL;
     int64_t local_experts = ctx->model->experts / (s->ep > 0 ? s->ep : 1);
-    if (local_experts >= FINE_MOE_BUSY_LOCAL_EXPERTS && s->mbs <= FINE_MOE_BUSY_MBS)
+    if (ctx->model->capacity_factor <= 0 && local_experts >= FINE_MOE_BUSY_LOCAL_EXPERTS &&
+        s->mbs <= FINE_MOE_BUSY_MBS)
         return FINE_MOE_BUSY_CAVEAT;
     return FINE_MOE_CAVEAT;
 }

@@ -72,12 +72,17 @@ static void fp8_casts(acc *a, const dims *x, double M, double N, double K, doubl
      * (torchao/float8/float8_linear.py) */
     bool cached = nd_framework_profile_of(x->t->framework)->fp8_saves_fp8 && x->t->fp8_weight_cache;
     double weight = cached ? 0 : per_element * K * N * splits;
-    elementwise(a, x, per_element * M * K + weight, per_element * M * N + weight,
-                splits * kernels * (cached ? 1 : 2));
-    /* Split over experts, each expert's slice is its own quantized tensor: Transformer Engine's
-     * GroupedLinear sets its input and weight quantizers' usage and looks up its FP8 weight
-     * workspace in a Python loop per expert, every micro-batch (grouped_linear.py) */
-    if (splits > 1) a->ops_fwd += 3 * splits;
+    double casts = splits * kernels * (cached ? 1 : 2);
+    elementwise(a, x, per_element * M * K + weight, per_element * M * N + weight, casts);
+    if (splits <= 1) return;
+    /* Split over experts, each expert's slice is its own quantized tensor, cast from one call
+     * (Transformer Engine's GroupedLinear: fused_multi_quantize): its C++ loop launches a kernel
+     * an expert at a launch's host time, not an operator's; and its Python loop looks up each
+     * expert's FP8 weight workspace every micro-batch (get_weight_workspace, forward). */
+    double launch_ops = x->d->host_dispatch_us > 0 ? x->d->kernel_launch_us / x->d->host_dispatch_us : 0;
+    double c_loop = 1 + casts * launch_ops - casts;
+    a->ops_fwd += c_loop + splits;
+    a->ops_bwd += c_loop;
 }
 
 /* A linear layer's GEMM: in FP8 when the run trains in FP8, with its casts. */
