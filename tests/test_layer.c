@@ -25,6 +25,7 @@
 #include "nd/costmodel/device.h"
 #include "nd/costmodel/layer.h"
 #include "nd/inputs/model_fields.h"
+#include "layer_internal.h" /* nd_ring_merge_bytes */
 
 static nd_model gpt;
 static nd_train train;
@@ -248,6 +249,50 @@ static void context_parallel_all_to_all(void **state)
     assert_close(c.cp_ms[ND_RECOMPUTE_FULL], 3 * pass); /* full recompute replays the forward */
 }
 
+/* A CP ring's merges, by hand from the code (layer.c): Transformer Engine's 12 bytes an output
+ * element a later step each way; PyTorch's, out = 1,000 and kv = 2,000 elements over 4 steps:
+ * forward 3 x (42 x 1,000 + 4 x 2,000) + 12 x 1,000 = 162,000 bytes, backward
+ * 4 x (14 x 1,000 + 26 x 2,000) + 10 x 3,000 = 294,000. */
+static void ring_merges_by_implementation(void **state)
+{
+    (void)state;
+    double fwd, bwd, kernels;
+    nd_ring_merge_bytes(false, 1000, 2000, 4, &fwd, &bwd, &kernels);
+    assert_close(fwd, 36000);
+    assert_close(bwd, 36000);
+    assert_close(kernels, 6);
+    nd_ring_merge_bytes(true, 1000, 2000, 4, &fwd, &bwd, &kernels);
+    assert_close(fwd, 162000);
+    assert_close(bwd, 294000);
+    assert_close(kernels, 26);
+}
+
+/* A ring's backward passes K and V and their gradients a step. Megatron's: K and V at their 4
+ * heads of 64 (GQA), gradients in the 16-bit type: a block of 2 bytes x 1,024 tokens (MBS 1 x
+ * 2,048 / CP 2) x 2 x 4 x 64 = 1,048,576 bytes, sent and received with its gradients, 2 x 2 x
+ * 1,048,576 = 4,194,304 over the one step. torchtitan's (PyTorch's ring): K and V repeated to
+ * the 16 query heads (4,194,304 bytes a block) and the gradients' sums in fp32 (twice that):
+ * 2 x 3 x 4,194,304 = 25,165,824. */
+static void ring_exchange_by_implementation(void **state)
+{
+    (void)state;
+    nd_model gqa = gpt;
+    gqa.kv_heads = 4;
+    nd_train t = train;
+    t.flash_attention = true;
+    t.dropout = 0;
+    t.cp_comm = ND_CP_RING;
+    nd_layer_inputs in = {&gqa, &t, nd_device_table_find(&table, "H100"), 2048};
+    nd_layer_shape shape = {1, 2, 1, 1, 1, false};
+    nd_layer_cost c;
+    t.framework = ND_FRAMEWORK_MEGATRON;
+    nd_layer_cost_decoder(&in, ND_LAYER_DENSE, &shape, &c);
+    assert_close(c.collective_bytes_bwd[ND_RECOMPUTE_OFF], 4194304);
+    t.framework = ND_FRAMEWORK_TORCHTITAN;
+    nd_layer_cost_decoder(&in, ND_LAYER_DENSE, &shape, &c);
+    assert_close(c.collective_bytes_bwd[ND_RECOMPUTE_OFF], 25165824);
+}
+
 /* The GPT layer with 8 experts of 4096, two a token, in place of its MLP. */
 static nd_model moe_gpt(void)
 {
@@ -395,6 +440,8 @@ int main(void)
         cmocka_unit_test(sequence_parallel_regathers_for_weight_gradients),
         cmocka_unit_test(fp8_current_scaling_reads_again),
         cmocka_unit_test(context_parallel_all_to_all),
+        cmocka_unit_test(ring_merges_by_implementation),
+        cmocka_unit_test(ring_exchange_by_implementation),
         cmocka_unit_test(dropless_moe_synchronises_the_host),
         cmocka_unit_test(moe_host_work_follows_the_local_experts),
         cmocka_unit_test(alltoall_dispatch_sorts_by_local_expert),

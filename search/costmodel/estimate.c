@@ -189,14 +189,13 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     "GPUs), so take this step as a lower bound; a profiling round (nd-fit) prices the cluster's own"
 
 /* torchtitan's performance tables (samples/published/torchtitan-performance.csv) ran Llama 3.1 8B
- * and 405B at 32k tokens a GPU with CP 1 to 8 (32k to 256k tokens): nd prices the CP 1 rows 4-12 %
- * short and the growth from CP 1 to 2 as measured on 8B, then the CP 4 and 8 rows 23-35 % short
- * (8B: 30.6 s measured at CP 4 where the CP 1-2 increment extrapolates to 21.9 s). PyTorch's ring
- * attention runs the same attention work a GPU at every CP; what grows with the ring is not
- * located. */
+ * and 405B at 32k tokens a GPU with CP 1 to 8 (32k to 256k tokens): with PyTorch's ring priced as
+ * its code runs it (fp32 merges, K and V repeated to every head, fp32 gradient rotation) nd prices
+ * the CP 1 rows 4-12 % short and the CP 2 to 8 rows 4-31 % short, 17-31 % at CP 4 and 8 (8B:
+ * 30.6 s measured at CP 4, 22.0 s priced). What grows with the ring beyond that is not located. */
 #define TORCH_RING_CAVEAT                                                                                    \
     "PyTorch's ring attention (torchtitan's context parallelism): on torchtitan's 6 published CP runs "      \
-    "(Llama 3.1 8B and 405B on H100, 64k-256k tokens, CP 2-8) nd's step was 8 to 35 % short, 23 to 35 % "    \
+    "(Llama 3.1 8B and 405B on H100, 64k-256k tokens, CP 2-8) nd's step was 4 to 31 % short, 17 to 31 % "    \
     "at CP 4 and 8, where its runs without CP were within 12 %; the cause is not located, so take this "     \
     "step as a lower bound; a profiling round (nd-fit) prices the cluster's own"
 

@@ -145,6 +145,40 @@ static void residual(acc *a, kept *k, const dims *x)
 
 /* The attention core: scores, softmax, dropout, weighted values. `core` receives the same
  * work (selective recompute repeats it; context parallelism overlaps its blocks). */
+/* What a CP ring does beside its attention kernels, per rank and layer: `out` elements of the
+ * local output, `kv` of the local K and V at the query's heads, `n` steps. Transformer Engine
+ * (flash_attn_fwd_out_correction) merges each step's partial output into the running one by its
+ * log-sum-exp in fp32, 12 bytes an element, and sums each block's dK, dV likewise. PyTorch's ring
+ * (_templated_ring_attention and its backward, torchtitan's CP) works in fresh fp32 tensors:
+ * forward, each later step upcasts the block's output (6 bytes an element), merges it (out - block
+ * out: 12; times the sigmoid of the log-sum-exp difference: 8; subtracted: 12), and on the half of
+ * the steps that update one chunk concatenates the whole output again (8, 4 on average), 42 in
+ * all; each exchange concatenates K and V (4 bytes an element of them); the first upcast and the
+ * last downcast 12. Backward, each step adds dQ into its fp32 sum (10, 14 with the chunk updates)
+ * and dK, dV likewise (14), concatenates their fp32 sums for the rotation (8) and K, V again (4);
+ * the zeroed sums and the final downcasts 10 an element of each. K and V are at every query head:
+ * torchtitan repeats them (repeat_kv) before the attention. */
+void nd_ring_merge_bytes(bool torch_ring, double out, double kv, double n, double *fwd_bytes,
+                         double *bwd_bytes, double *kernels)
+{
+    if (torch_ring) {
+        *fwd_bytes = (n - 1) * (42 * out + 4 * kv) + 12 * out;
+        *bwd_bytes = n * (14 * out + 26 * kv) + 10 * (out + kv);
+        *kernels = 8 * (n - 1) + 2;
+        return;
+    }
+    *fwd_bytes = *bwd_bytes = (n - 1) * 12 * out;
+    *kernels = 2 * (n - 1);
+}
+
+static void ring_merges(acc *a, const dims *x, double out, double kv, double n)
+{
+    double fwd, bwd, kernels;
+    nd_ring_merge_bytes(nd_framework_profile_of(x->t->framework)->torch_ring_attention, out, kv, n, &fwd,
+                        &bwd, &kernels);
+    elementwise(a, x, fwd, bwd, kernels);
+}
+
 static void attention_core(acc *a, kept *k, const dims *x, double heads, double dqk, double dv, acc *core)
 {
     double b = (double)x->sh.mbs;
@@ -175,13 +209,7 @@ static void attention_core(acc *a, kept *k, const dims *x, double heads, double 
         tmp.kernels_bwd = 3 * blocks; /* FA2: dO.O, dQdKdV, dQ cast */
         tmp.ops_fwd = blocks;
         tmp.ops_bwd = blocks;
-        if (ring) {
-            /* each step's partial output merged into the running one by its log-sum-exp: fp32
-             * reads and writes of the output and the statistics (Transformer Engine's
-             * flash_attn_fwd_out_correction); the backward sums dK, dV of each block likewise */
-            double out = b * x->s_q * heads * dv;
-            elementwise(&tmp, x, (blocks - 1) * 12 * out, (blocks - 1) * 12 * out, 2 * (blocks - 1));
-        }
+        if (ring) ring_merges(&tmp, x, b * x->s_q * heads * dv, b * x->s_q * heads * (dqk + dv), blocks);
         k->core_attn += 4.0 * x->T * heads; /* fp32 log-sum-exp per query and head */
     } else {
         /* Unfused: two batched GEMMs over the full (masked) score matrix, softmax and

@@ -142,13 +142,19 @@ comm nd_layer_cp_comm(const dims *x, const acc *core)
     }
     /* A step's transfer runs beside the block's attention: what it takes beyond it is
      * exposed, and every step pays its set-up (the collective's fixed cost) whatever the block:
-     * at 2-8k tokens the blocks are too short to hide it. */
+     * at 2-8k tokens the blocks are too short to hide it. PyTorch's ring (torchtitan) passes K
+     * and V repeated to every query head, and their gradients' sums in fp32 (twice the bytes). */
+    double grads = 1; /* the K/V gradients, as many bytes as K and V */
+    if (nd_framework_profile_of(x->t->framework)->torch_ring_attention && m->attention != ND_ATTN_MLA) {
+        block = x->e * x->T * 2.0 * (double)(m->heads * m->head_dim) / tp;
+        grads = 4.0 / x->e;
+    }
     double p2p = nd_collective_ms(x->d, ND_COLL_P2P, cp, block),
-           p2p_b = nd_collective_ms(x->d, ND_COLL_P2P, cp, 2 * block);
+           p2p_b = nd_collective_ms(x->d, ND_COLL_P2P, cp, (1 + grads) * block);
     c.fwd_ms = steps * exposed(p2p, true, core->fwd / n);
     c.bwd_ms = steps * exposed(p2p_b, true, core->dgrad / n);
     c.kernels_fwd = c.kernels_bwd = 2 * steps; /* a send and a receive per step */
     c.bytes_fwd = 2 * steps * block;
-    c.bytes_bwd = 2 * steps * 2 * block;
+    c.bytes_bwd = 2 * steps * (1 + grads) * block;
     return c;
 }

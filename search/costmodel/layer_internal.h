@@ -68,4 +68,10 @@ comm nd_layer_tp_comm(const dims *x, nd_layer_kind kind, const acc *att, const a
 comm nd_layer_ep_comm(const dims *x, double dispatch_bytes);
 comm nd_layer_cp_comm(const dims *x, const acc *core);
 
+/* The bytes a CP ring of n steps moves beside its attention kernels, forward and backward, and
+ * its kernels: `out` elements of the local output, `kv` of the local K and V at the query's
+ * heads; PyTorch's ring (torch_ring) or Transformer Engine's (layer.c says how). */
+void nd_ring_merge_bytes(bool torch_ring, double out, double kv, double n, double *fwd_bytes,
+                         double *bwd_bytes, double *kernels);
+
 #endif

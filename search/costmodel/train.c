@@ -287,6 +287,7 @@ static const nd_framework_profile profiles[ND_FRAMEWORKS] = {
             .fp8_saves_fp8 = false,
             .attention = ND_ATTENTION_FA2,
             .pp_reduce_once = true,
+            .torch_ring_attention = true,
         },
     [ND_FRAMEWORK_FSDP] =
         {

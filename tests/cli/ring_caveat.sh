@@ -1,7 +1,7 @@
 #!/bin/sh
 # ring_caveat.sh BIN_DIR SAMPLES — torchtitan's own tables ran Llama 3.1 8B and 405B at 32k
-# tokens a GPU with CP 1 to 8: nd priced the runs with CP 8 to 35 % short (23 to 35 % at CP 4
-# and 8) where those without were within 12 %, and the cause is not located. Every uncalibrated
+# tokens a GPU with CP 1 to 8: nd prices the runs with CP 4 to 31 % short (17 to 31 % at CP 4
+# and 8) where those without are within 12 %, and the cause is not located. Every uncalibrated
 # estimate of torchtitan with CP says so (text, JSON); the same run without CP, and Megatron's
 # CP (SimuMax's measured CP runs are within 5 %), do not. The figures are bench_fidelity's, so
 # the test checks where the line appears, not its numbers.

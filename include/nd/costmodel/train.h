@@ -251,6 +251,11 @@ typedef struct nd_framework_profile {
                                          per-expert buffers, each weight's autograd accumulation node) */
     bool grouped_gemm_per_expert;     /* its grouped expert GEMM launches one GEMM kernel per expert
                                          (Transformer Engine's GroupedLinear), not one grouped kernel */
+    bool torch_ring_attention;        /* its context parallelism is PyTorch's ring attention
+                                         (torch.distributed.tensor.experimental._attention): partial
+                                         outputs merged in fp32 into fresh tensors a step, K and V
+                                         (repeated to every query head) concatenated for each exchange,
+                                         their gradients accumulated and rotated in fp32 */
     int zero3_fetches_per_layer;      /* ZeRO-3 fetches each module's weights as it runs (DeepSpeed):
                                          this many gathers (and gradient scatters) a layer, each
                                          waited for; 0: whole-layer gathers prefetched (FSDP) */
