@@ -72,16 +72,23 @@ static void fp8_casts(acc *a, const dims *x, double M, double N, double K, doubl
      * (torchao/float8/float8_linear.py) */
     bool cached = nd_framework_profile_of(x->t->framework)->fp8_saves_fp8 && x->t->fp8_weight_cache;
     double weight = cached ? 0 : per_element * K * N * splits;
-    double casts = splits * kernels * (cached ? 1 : 2);
-    elementwise(a, x, per_element * M * K + weight, per_element * M * N + weight, casts);
-    if (splits <= 1) return;
-    /* Split over experts, each expert's slice is its own quantized tensor, cast from one call
-     * (Transformer Engine's GroupedLinear: fused_multi_quantize): its C++ loop launches a kernel
-     * an expert at a launch's host time, not an operator's; and its Python loop looks up each
-     * expert's FP8 weight workspace every micro-batch (get_weight_workspace, forward). */
+    elementwise(a, x, per_element * M * K + weight, per_element * M * N + weight,
+                splits * kernels * (cached ? 1 : 2));
+}
+
+/* Transformer Engine's GroupedLinear casts each expert's slice from one call (fused_multi_quantize):
+ * its C++ loop launches a kernel an expert at a launch's host time, not an operator's, so of the
+ * `casts` kernels fp8_casts counted as operators each way only that share stays, plus the call;
+ * and its Python loop looks up each expert's FP8 weight workspace every micro-batch
+ * (get_weight_workspace, forward). */
+static void grouped_fp8_host(acc *a, const dims *x, double groups)
+{
+    if (x->linear != ND_GEMM_FP8) return;
+    bool cached = nd_framework_profile_of(x->t->framework)->fp8_saves_fp8 && x->t->fp8_weight_cache;
+    double casts = groups * (x->t->fp8_recipe == ND_FP8_CURRENT ? 2 : 1) * (cached ? 1 : 2);
     double launch_ops = x->d->host_dispatch_us > 0 ? x->d->kernel_launch_us / x->d->host_dispatch_us : 0;
     double c_loop = 1 + casts * launch_ops - casts;
-    a->ops_fwd += c_loop + splits;
+    a->ops_fwd += c_loop + groups;
     a->ops_bwd += c_loop;
 }
 
@@ -143,8 +150,6 @@ static void residual(acc *a, kept *k, const dims *x)
     }
 }
 
-/* The attention core: scores, softmax, dropout, weighted values. `core` receives the same
- * work (selective recompute repeats it; context parallelism overlaps its blocks). */
 /* What a CP ring does beside its attention kernels, per rank and layer: `out` elements of the
  * local output, `kv` of the local K and V at the query's heads, `n` steps. Transformer Engine
  * (flash_attn_fwd_out_correction) merges each step's partial output into the running one by its
@@ -179,6 +184,8 @@ static void ring_merges(acc *a, const dims *x, double out, double kv, double n)
     elementwise(a, x, fwd, bwd, kernels);
 }
 
+/* The attention core: scores, softmax, dropout, weighted values. `core` receives the same
+ * work (selective recompute repeats it; context parallelism overlaps its blocks). */
 static void attention_core(acc *a, kept *k, const dims *x, double heads, double dqk, double dv, acc *core)
 {
     double b = (double)x->sh.mbs;
@@ -337,6 +344,7 @@ static void gemm_groups(acc *a, const dims *x, double groups, double M, double N
     a->flops += 2.0 * M * N * K;
     a->mm_out_bytes += e * M * N;
     fp8_casts(a, x, M, N, K, x->t->moe_grouped_gemm && !per_expert ? 1 : groups);
+    if (x->t->moe_grouped_gemm && per_expert) grouped_fp8_host(a, x, groups);
 }
 
 /* A dense MLP of `width` over `tokens`, TP-split by `split`, as `groups` experts. */
