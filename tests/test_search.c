@@ -56,8 +56,11 @@ static void tiny(nd_model *m, nd_train *t)
  *   MP=1 PP=1 CP=1 DP=2: MBS 1; OP 1, 2                      2 valid
  *   MP=1 PP=1 CP=2 DP=1: MBS 1, 2; OP 1, 2                   4 refused: sequence 6 % (2 x 2)
  *   MP=1 PP=2 CP=1 DP=1: MBS 1, 2; VPP 1 (1 layer a stage)   2 valid
+ *                        VPP 2 interleaved, the embedding and the loss counted as layers (4
+ *                        units, one a chunk): MBS 1 (MB 2) valid, MBS 2 (MB 1) refused:
+ *                        interleaving needs MB a multiple of PP
  *   MP=2 PP=1 CP=1 DP=1: MBS 1, 2; SP 0, 1                   4 refused: 1 KV head over 2 ranks
- * 12 enumerated, 4 valid, all fit 80 GiB. */
+ * 14 enumerated, 5 valid, all fit 80 GiB. */
 static void hand_counted_space(void **state)
 {
     (void)state;
@@ -72,11 +75,18 @@ static void hand_counted_space(void **state)
     nd_search_result res;
     nd_error err = {0};
     assert_int_equal(nd_search_run(&cfg, &res, &err), 0);
-    assert_int_equal(res.stats.enumerated, 12);
+    assert_int_equal(res.stats.enumerated, 14);
     assert_int_equal(res.stats.refused[ND_REFUSE_SEQUENCE], 4);
     assert_int_equal(res.stats.refused[ND_REFUSE_HEADS], 4);
-    assert_int_equal(res.stats.fitting, 4);
-    assert_int_equal(res.count, 4);
+    assert_int_equal(res.stats.refused[ND_REFUSE_SCHEDULE], 1);
+    assert_int_equal(res.stats.fitting, 5);
+    assert_int_equal(res.count, 5);
+    bool interleaved = false;
+    for (size_t i = 0; i < res.count; i++) {
+        const nd_strategy *r = &res.items[i].s;
+        interleaved |= r->pp == 2 && r->vpp == 2 && r->mbs == 1 && r->embedding_in_split && r->loss_in_split;
+    }
+    assert_true(interleaved);
     /* Exactly the four valid strategies, and the first is the fastest by nd_estimate_strategy. */
     const char *valid[] = {"DP=2 MB=1 MBS=1 OP=1", "DP=2 MB=1 MBS=1 OP=2", "DP=1 PP=2 MB=2 MBS=1",
                            "DP=1 PP=2 MB=1 MBS=2"};

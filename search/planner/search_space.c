@@ -67,11 +67,16 @@ void nd_search_range(const nd_search_config *cfg, nd_dim d, int64_t lo, int64_t 
         if (nd_search_allowed(cfg, d, k)) out->v[out->n++] = k;
 }
 
-/* The schedule's VPP values: 1, 2 for the V schedules, 2 .. the layers a stage holds for
- * interleaving (the search config's max_vpp and list, and the chunks a rank may hold). */
+/* The schedule's VPP values: 1, 2 for the V schedules, 2 .. the units a stage holds for
+ * interleaving (the search config's max_vpp and list, and the chunks a rank may hold). A unit is
+ * a layer, and the embedding and the loss where the split may count them (the framework's, or
+ * the run's own split): Llama 3 405B as Meta ran it, 126 layers + 2 on PP 16, is VPP 8. */
 static int schedule_vpps(const nd_search_config *cfg, nd_schedule sc, int64_t pp, int64_t *v, int max)
 {
-    int64_t layers = cfg->ctx->model->layers, hi = layers / pp, n = 0;
+    const nd_strategy *b = &cfg->base;
+    bool counted = nd_framework_profile_of(cfg->ctx->train->framework)->split_accounts ||
+                   b->embedding_in_split || b->loss_in_split;
+    int64_t layers = cfg->ctx->model->layers + (counted ? 2 : 0), hi = layers / pp, n = 0;
     if (cfg->space.max_vpp > 0 && hi > cfg->space.max_vpp) hi = cfg->space.max_vpp;
     if (hi > ND_MAX_CHUNKS_PER_RANK) hi = ND_MAX_CHUNKS_PER_RANK;
     int64_t lo = 1, top = 1;
