@@ -84,6 +84,20 @@ static void gpt3_by_hand(void **state)
     assert_true(total("gpt3-175b.json") == 174615846912LL);
 }
 
+/* Nemotron-4 340B by hand (NeMo's Nemotron4Config340B; heads of 18432 / 96 = 192): per layer
+ * q and o 2 x 18432^2 = 679,477,248, k and v 2 x 18432 x 8 x 192 = 56,623,104, the squared-ReLU
+ * MLP 2 x 18432 x 73728 = 2,717,908,992, two LayerNorms with biases 4 x 18432 = 73,728:
+ * 3,454,083,072, x 96 = 331,591,974,912; untied embedding and head 2 x 256,000 x 18432 =
+ * 9,437,184,000; final LayerNorm 36,864: 341,029,195,776 (the report, arXiv:2406.11704: 340 B). */
+static void nemotron_by_hand(void **state)
+{
+    (void)state;
+    nd_model m = load("nemotron4-340b.json");
+    assert_int_equal(m.norm, ND_NORM_LAYER);
+    assert_int_equal(m.mlp, ND_MLP_PLAIN);
+    assert_true(total("nemotron4-340b.json") == 341029195776LL);
+}
+
 static void validation_names_the_field(void **state)
 {
     (void)state;
@@ -127,6 +141,7 @@ int main(void)
         cmocka_unit_test(deepseek_v3_within_half_a_percent),
         cmocka_unit_test(qwen3_moe_by_hand),
         cmocka_unit_test(gpt3_by_hand),
+        cmocka_unit_test(nemotron_by_hand),
         cmocka_unit_test(validation_names_the_field),
         cmocka_unit_test(bad_json_is_refused_with_line),
     };

@@ -125,6 +125,8 @@ static const char *ignored_keys[] = {
     "rms_norm_eps",
     "layer_norm_eps",
     "layer_norm_epsilon",
+    "norm_eps",
+    "partial_rotary_factor",
     "initializer_range",
     "transformers_version",
     "use_cache",
@@ -254,7 +256,7 @@ int nd_model_set_field(nd_model *m, const char *key, const char *value, const ch
     }
     case F_ENUM_ACT: {
         static const char *plain[] = {"gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh",
-                                      "relu", "plain",    "quick_gelu"};
+                                      "relu", "relu2",    "plain",     "quick_gelu"};
         static const char *gated[] = {"silu", "swiglu", "swish", "gated", "geglu"};
         for (size_t i = 0; value && i < ND_ARRAY_LEN(plain); i++)
             if (nd_text_equal_nocase(value, plain[i])) {
@@ -312,7 +314,7 @@ int nd_model_set_field(nd_model *m, const char *key, const char *value, const ch
 
 static const char *known_types[] = {"llama",    "mistral",   "mixtral",     "qwen2",       "qwen2_moe",
                                     "qwen3",    "qwen3_moe", "deepseek_v2", "deepseek_v3", "gpt2",
-                                    "gpt_neox", "gpt",       "custom"};
+                                    "gpt_neox", "nemotron",  "gpt",         "custom"};
 
 int nd_model_set_type(nd_model *m, const char *type, const char *where, nd_error *err)
 {
@@ -322,7 +324,7 @@ int nd_model_set_type(nd_model *m, const char *type, const char *where, nd_error
         return nd_error_set(err, ND_EINPUT,
                             "%s: model_type '%s' is not one nd prices (llama, mistral, mixtral, "
                             "qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt2, "
-                            "gpt_neox, gpt, custom)",
+                            "gpt_neox, nemotron, gpt, custom)",
                             where, type);
     /* Defaults of each Transformers config class when a key is absent. */
     char name[sizeof m->name];
@@ -344,6 +346,10 @@ int nd_model_set_type(nd_model *m, const char *type, const char *where, nd_error
         m->mlp = ND_MLP_PLAIN;
         m->parallel_residual = true;
         m->qkv_bias = m->o_bias = m->mlp_bias = true;
+    } else if (!strcmp(type, "nemotron")) {
+        /* Nemotron-3/4: LayerNorm (1p), a squared-ReLU two-matrix MLP, no linear biases. */
+        m->norm = ND_NORM_LAYER;
+        m->mlp = ND_MLP_PLAIN;
     } else if (!strncmp(type, "qwen2", 5)) {
         m->qkv_bias = true;
         if (!strcmp(type, "qwen2_moe")) {
