@@ -36,7 +36,6 @@ nd_rel_script(cli_device_caveat device_caveat.sh)
 nd_rel_script(cli_zero3_caveat zero3_caveat.sh)
 nd_rel_script(cli_moe_caveat moe_caveat.sh)
 # torchtitan's context parallelism, which its own tables measured 8-35 % slower than nd prices.
-nd_rel_script(cli_ring_caveat ring_caveat.sh)
 # SimuMax's strategy and model JSON (-f simumax, --model-config): fields read as worked by hand,
 # bad fields refused, the search's choice written back and read again.
 nd_rel_script(cli_simumax simumax.sh)

@@ -95,6 +95,7 @@ static void doc_table_matches_builtin(void **state)
                                               "attention_fwd_efficiency",
                                               "attention_bwd_efficiency",
                                               "attention_half_seq",
+                                              "attention_training_share",
                                               "fa2_fwd_efficiency",
                                               "fa2_bwd_efficiency",
                                               "cudnn_fwd_efficiency",

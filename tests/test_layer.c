@@ -136,20 +136,22 @@ static void flash_attention_2_on_hopper(void **state)
     nd_layer_cost_decoder(&in, ND_LAYER_DENSE, &shape, &best);
     train.attention_kernel = ND_ATTENTION_FA2;
     nd_layer_cost_decoder(&in, ND_LAYER_DENSE, &shape, &fa2);
-    double flops = 2 * b * s * s * h, rate = 989e12 * 1024 / (1024 + 250);
-    assert_close(fa2.forward_ms - best.forward_ms, flops / rate * (1 / 0.35 - 1 / 0.64) * 1e3);
-    assert_close(fa2.backward_ms - best.backward_ms, 2.5 * flops / rate * (1 / 0.30 - 1 / 0.55) * 1e3);
+    /* The isolated benchmarks' rates at the share of them Hopper sustains in training (0.78,
+     * device_builtin.c), the 2023 Triton kernel's excepted. */
+    double flops = 2 * b * s * s * h, rate = 989e12 * 1024 / (1024 + 250), trained = 0.78 * rate;
+    assert_close(fa2.forward_ms - best.forward_ms, flops / trained * (1 / 0.35 - 1 / 0.64) * 1e3);
+    assert_close(fa2.backward_ms - best.backward_ms, 2.5 * flops / trained * (1 / 0.30 - 1 / 0.55) * 1e3);
     nd_layer_cost cudnn;
     train.attention_kernel = ND_ATTENTION_CUDNN;
     nd_layer_cost_decoder(&in, ND_LAYER_DENSE, &shape, &cudnn);
-    assert_close(cudnn.forward_ms - best.forward_ms, flops / rate * (1 / 0.57 - 1 / 0.64) * 1e3);
-    assert_close(cudnn.backward_ms - best.backward_ms, 2.5 * flops / rate * (1 / 0.53 - 1 / 0.55) * 1e3);
+    assert_close(cudnn.forward_ms - best.forward_ms, flops / trained * (1 / 0.57 - 1 / 0.64) * 1e3);
+    assert_close(cudnn.backward_ms - best.backward_ms, 2.5 * flops / trained * (1 / 0.53 - 1 / 0.55) * 1e3);
     /* The 2023 Triton kernel: FA2's rates over 1.4 forward and 2 backward (FA2 paper §4.1). */
     nd_layer_cost triton;
     train.attention_kernel = ND_ATTENTION_TRITON;
     nd_layer_cost_decoder(&in, ND_LAYER_DENSE, &shape, &triton);
-    assert_close(triton.forward_ms - fa2.forward_ms, flops / rate * (1.4 / 0.35 - 1 / 0.35) * 1e3);
-    assert_close(triton.backward_ms - fa2.backward_ms, 2.5 * flops / rate * (2 / 0.30 - 1 / 0.30) * 1e3);
+    assert_close(triton.forward_ms - fa2.forward_ms, flops * (1.4 / rate - 1 / trained) / 0.35 * 1e3);
+    assert_close(triton.backward_ms - fa2.backward_ms, 2.5 * flops * (2 / rate - 1 / trained) / 0.30 * 1e3);
     train.attention_kernel = ND_ATTENTION_FA2;
     in.device = nd_device_table_find(&table, "A100");
     nd_layer_cost_decoder(&in, ND_LAYER_DENSE, &shape, &a100_fa2);

@@ -241,10 +241,15 @@ static double ceiling_of(const nd_device *base, size_t q)
     const nd_device_param_info *b = &nd_device_params[q];
     if (!b->ceiling) return INFINITY;
     double top = *field((nd_device *)base, b) * ND_FIT_CEILING_SLACK;
-    /* the GEMM curve is the isolated sweeps' best: a round may show its cluster sustains more
-     * of it than the base's training share, never more than the sweeps measured */
-    double share = base->gemm_training_share;
-    if (b->offset == offsetof(nd_device, gemm_efficiency) && share > 0) top /= share;
+    /* the GEMM curve and the attention rates are isolated benchmarks' best: a round may show
+     * its cluster sustains more of them than the base's training share, never more than the
+     * benchmarks measured */
+    double share = 0;
+    if (b->offset == offsetof(nd_device, gemm_efficiency)) share = base->gemm_training_share;
+    if (b->offset == offsetof(nd_device, attention_fwd_efficiency) ||
+        b->offset == offsetof(nd_device, attention_bwd_efficiency))
+        share = base->attention_training_share;
+    if (share > 0) top /= share;
     return top;
 }
 

@@ -66,6 +66,7 @@ static const dfield dfields[] = {
     DFO(grouped_wgrad_efficiency),
     DF(attention_fwd_efficiency),
     DF(attention_bwd_efficiency),
+    DFO(attention_training_share),
     DFO(fa2_fwd_efficiency),
     DFO(fa2_bwd_efficiency),
     DFO(cudnn_fwd_efficiency),
@@ -100,7 +101,7 @@ bool nd_device_field_is_rate(const char *key)
 {
     static const char *const prefixes[] = {"gemm_", "fp8_gemm_", "grouped_", "attention_", "fa2_", "cudnn_"};
     /* the share of the sweeps training sustains scales the base's rates; it measures none */
-    if (!strcmp(key, "gemm_training_share")) return false;
+    if (!strcmp(key, "gemm_training_share") || !strcmp(key, "attention_training_share")) return false;
     for (size_t i = 0; i < ND_ARRAY_LEN(prefixes); i++)
         if (!strncmp(key, prefixes[i], strlen(prefixes[i]))) return true;
     return false;

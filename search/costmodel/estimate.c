@@ -188,24 +188,13 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     "comparison measured it 28 to 65 % slower than nd prices (384 to 2,240 A100s, slower the more "          \
     "GPUs), so take this step as a lower bound; a profiling round (nd-fit) prices the cluster's own"
 
-/* torchtitan's performance tables (samples/published/torchtitan-performance.csv) ran Llama 3.1 8B
- * and 405B at 32k tokens a GPU with CP 1 to 8 (32k to 256k tokens): with PyTorch's ring priced as
- * its code runs it (fp32 merges, K and V repeated to every head, fp32 gradient rotation) nd prices
- * the CP 1 rows 4-12 % short and the CP 2 to 8 rows 4-31 % short, 17-31 % at CP 4 and 8 (8B:
- * 30.6 s measured at CP 4, 22.0 s priced). What grows with the ring beyond that is not located. */
-#define TORCH_RING_CAVEAT                                                                                    \
-    "PyTorch's ring attention (torchtitan's context parallelism): on torchtitan's 6 published CP runs "      \
-    "(Llama 3.1 8B and 405B on H100, 64k-256k tokens, CP 2-8) nd's step was 4 to 31 % short, 17 to 31 % "    \
-    "at CP 4 and 8, where its runs without CP were within 12 %; the cause is not located, so take this "     \
-    "step as a lower bound; a profiling round (nd-fit) prices the cluster's own"
-
 /* bench_decisions' twenty published configurations of fine-grained MoE models (DeepSeek-V3 on
  * Megatron-Bridge, DGX Cloud and as trained; Qwen3-235B-A22B and Qwen3-30B-A3B on Megatron-Bridge,
  * dropless and token-dropping; H100, H800, B200, GB200, GB300; 128-256 routed experts, top 8) came
- * out 7 to 59 % short on sixteen where the dense ones are within 10 % but GB300's (assumed rates),
+ * out 7 to 57 % short on sixteen where the dense ones are within 10 % but GB300's (assumed rates),
  * worst where the routing is dropless and a GPU holds 16 or more experts at micro-batches of one
- * or two sequences (-22, -28, -41 and -59 % on B200 and H100; the same layouts token-dropping
- * -19 to +19 %); the host work Megatron-core's MoE code and Transformer Engine's GroupedLinear
+ * or two sequences (-22, -28, -41 and -57 % on B200 and H100; the same layouts token-dropping
+ * -16 to +19 %); the host work Megatron-core's MoE code and Transformer Engine's GroupedLinear
  * issue is counted call by call and the grouped GEMMs price 10-17 % slower than SimuMax measured
  * them in training, so what is missing is not located without a profile. */
 #define FINE_MOE_EXPERTS            64
@@ -218,19 +207,18 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
 #define FINE_MOE_CAVEAT                                                                                      \
     "a fine-grained MoE (64 or more routed experts): on the 20 published such configurations nd was "        \
     "priced against (DeepSeek-V3, Qwen3 on H100, H800, B200, GB200, GB300, dropless and token-dropping) "    \
-    "its step was 7 to 59 % short on sixteen and 4 to 19 % long on four, " FINE_MOE_CAVEAT_TAIL
+    "its step was 7 to 57 % short on sixteen and 4 to 20 % long on four, " FINE_MOE_CAVEAT_TAIL
 #define FINE_MOE_BUSY_CAVEAT                                                                                 \
     "a fine-grained MoE (64 or more routed experts), dropless, with 16 or more experts a GPU at "            \
     "micro-batches of 1 or 2: the 4 such published configurations (DeepSeek-V3, Qwen3 on H100 and B200) "    \
-    "were 22 to 59 % slower than nd priced them (the same layouts token-dropping -19 to +19 %), the 20 "     \
-    "fine-grained ones 7 to 59 % short on sixteen, " FINE_MOE_CAVEAT_TAIL
+    "were 22 to 57 % slower than nd priced them (the same layouts token-dropping -16 to +19 %), the 20 "     \
+    "fine-grained ones 7 to 57 % short on sixteen, " FINE_MOE_CAVEAT_TAIL
 
 const char *nd_estimate_strategy_caveat(const nd_context *ctx, const nd_strategy *s)
 {
     int per_node = ctx->device->devices_per_node > 0 ? ctx->device->devices_per_node : 1;
     if (ctx->train->framework == ND_FRAMEWORK_DEEPSPEED && s->zero == 3 && s->op > per_node)
         return ZERO3_ACROSS_NODES_CAVEAT;
-    if (ctx->train->framework == ND_FRAMEWORK_TORCHTITAN && s->cp > 1) return TORCH_RING_CAVEAT;
     if (ctx->model->experts < FINE_MOE_EXPERTS) return NULL;
     int64_t local_experts = ctx->model->experts / (s->ep > 0 ? s->ep : 1);
     if (ctx->model->capacity_factor <= 0 && local_experts >= FINE_MOE_BUSY_LOCAL_EXPERTS &&

@@ -197,10 +197,16 @@ static double kernel_rate(const nd_device *d, bool backward, nd_attention_rates 
     return e;
 }
 
+/* The rate at s_k keys, of the share training sustains where the rates are isolated
+ * benchmarks' (attention_training_share). The 2023 Triton kernel's rates are FA2's over the
+ * FA2 paper's A100 factors, checked only in training (llm-foundry's MPT runs): taken as
+ * training's own. */
 static double attention_efficiency(const nd_device *d, double s_k, bool backward, nd_attention_rates rates,
                                    double padding)
 {
-    return kernel_rate(d, backward, rates) * saturate(s_k, d->attention_half_seq) / padding;
+    double share =
+        d->attention_training_share > 0 && rates != ND_ATTN_RATES_TRITON ? d->attention_training_share : 1.0;
+    return share * kernel_rate(d, backward, rates) * saturate(s_k, d->attention_half_seq) / padding;
 }
 
 typedef struct attention_ctx {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # device_caveat.sh BIN_DIR SAMPLES — a device whose kernel rates were not measured in training
-# (H100: isolated sweeps; GB300: its sibling's, assumed) says so beside every uncalibrated
+# (H100: isolated benchmarks; GB300: its sibling's, assumed) says so beside every uncalibrated
 # estimate, in text, JSON and the search's assumptions; a device measured in training (B200)
 # or a device file stating its own rates does not. The caveat's figures are bench_decisions'
 # (docs/benchmarks.md), so the test checks where it appears, not its numbers.
@@ -13,13 +13,13 @@ est() { "$bin/nd-estimate" -y "$run" -d 8 -b 32 --seq 4096 --strategy "$strategy
 
 est -A H100 >"$work/h100.txt" 2>&1
 why=""
-grep -q '^device H100: its GEMM rates are isolated sweeps. at an assumed in-training share' "$work/h100.txt" ||
+grep -q '^device H100: its GEMM and attention rates are isolated benchmarks. at an assumed in-training share' "$work/h100.txt" ||
   why="no caveat line"
 result "H100 estimate states its rates' caveat" "$why"
 
 est -A H100 --json >"$work/h100.json" 2>/dev/null
 why=""
-grep -q '"device_rates_caveat": "its GEMM rates are isolated sweeps. at an assumed in-training share' "$work/h100.json" ||
+grep -q '"device_rates_caveat": "its GEMM and attention rates are isolated benchmarks. at an assumed in-training share' "$work/h100.json" ||
   why="JSON has no device_rates_caveat text"
 result "H100 --json carries the caveat" "$why"
 
@@ -42,7 +42,7 @@ est -A MINE --device-file "$work/dev.yaml" >"$work/mine.txt" 2>&1
 est -A HOSTY --device-file "$work/dev.yaml" >"$work/hosty.txt" 2>&1
 why=""
 grep -q '^device MINE:' "$work/mine.txt" && why="the file's own GEMM rate kept the base's caveat"
-grep -q '^device HOSTY: its GEMM rates are isolated sweeps. at an assumed in-training share' "$work/hosty.txt" ||
+grep -q '^device HOSTY: its GEMM and attention rates are isolated benchmarks. at an assumed in-training share' "$work/hosty.txt" ||
   why="$why; a host-only override dropped the caveat"
 result "a device file's own rates clear the caveat, others keep it" "$why"
 
@@ -58,7 +58,7 @@ result "a calibrated estimate drops it" "$why"
 
 "$bin/nd-search" -y "$run" -A H100 -d 8 -b 32 --seq 4096 -o "$work/s" >"$work/search.txt" 2>&1
 why=""
-grep -Eq '^  device +H100: its GEMM rates are isolated sweeps. at an assumed in-training share' "$work/search.txt" || why="no device assumption"
+grep -Eq '^  device +H100: its GEMM and attention rates are isolated benchmarks. at an assumed in-training share' "$work/search.txt" || why="no device assumption"
 result "nd-search lists the caveat among its assumptions" "$why"
 
 echo "$passed passed, $failed failed"

@@ -46,6 +46,9 @@ typedef struct nd_device {
     double attention_fwd_efficiency; /* fused attention forward, fraction of the 16-bit peak on
                                         the FLOPs it does, at long sequences (head dim 128) */
     double attention_bwd_efficiency; /* the same for its backward */
+    double attention_training_share; /* the share of the attention rates (isolated benchmarks) a
+                                        training run sustains, as gemm_training_share for GEMMs:
+                                        0 = 1, the rates are training's own */
     double attention_half_seq;       /* key length at which fused attention's efficiency halves */
     double fa2_fwd_efficiency;       /* FlashAttention-2 (and Triton's flash kernels), where the
                                         device's best fused kernel is another (Hopper: FA3, cuDNN);
