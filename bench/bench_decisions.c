@@ -21,6 +21,7 @@
 #include "nd/base/array.h"
 #include "nd/charts/csv_table.h"
 #include "nd/costmodel/estimate.h"
+#include "nd/inputs/layout.h"
 #include "nd/planner/search.h"
 #include "nd/session/cli.h"
 
@@ -128,7 +129,13 @@ static int one(const char *dir, const row *w, totals *t)
     nd_context ctx;
     nd_context_init(&ctx, &run->model, &run->train, s.device, run->devices, s.budget_mib, NULL);
     nd_estimate e = {0};
-    if (nd_estimate_strategy(&ctx, &st, NULL, NULL, &e, &err)) {
+    nd_recompute_plan plan = {0}; /* the run's own per-layer recompute and offload, as nd-estimate */
+    if (run->has_plan && nd_plan_from_run(run, &st, &plan, &err)) {
+        printf("%-30s NOT EXPRESSED: %s\n", w->id, err.message);
+        nd_session_close(&s);
+        return 0;
+    }
+    if (nd_estimate_strategy(&ctx, &st, NULL, run->has_plan ? &plan : NULL, &e, &err)) {
         printf("%-30s PRICING FAILED: %s\n", w->id, err.message);
         nd_session_close(&s);
         return 1;
