@@ -319,7 +319,8 @@ static int read_compute(const reader *r, const cJSON *ops, nd_device *d, nd_kern
     d->attention_half_seq = 0;
     d->fa2_fwd_efficiency = d->fa2_bwd_efficiency = 0;
     d->cudnn_fwd_efficiency = d->cudnn_bwd_efficiency = 0;
-    d->gemm_training_share = 0; /* its GEMMs are measured at training's shapes and rates */
+    d->gemm_training_share = 0; /* its GEMMs and attention are measured at training's shapes and rates */
+    d->attention_training_share = 0;
     return ND_OK;
 }
 
