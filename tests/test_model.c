@@ -98,6 +98,22 @@ static void nemotron_by_hand(void **state)
     assert_true(total("nemotron4-340b.json") == 341029195776LL);
 }
 
+/* gpt-oss-120b by hand (its config.json; OpenAI's model card: 116.83 B): per layer q and o
+ * 2 x 2880 x 4096 + k and v 2 x 2880 x 512 = 26,542,080 with biases 4096 + 512 + 512 + 2880 =
+ * 8,000; 128 experts of gate-up 2880 x 5760 + 5760 and down 2880 x 2880 + 2880 = 3,186,155,520;
+ * router 2880 x 128 + 128 = 368,768; two RMSNorms 5,760: 3,213,080,128, x 36 =
+ * 115,670,884,608; untied embedding and head 2 x 201,088 x 2880 = 1,158,266,880; final norm
+ * 2,880: 116,829,154,368. Half its layers see a window of 128 keys (layer_types). */
+static void gpt_oss_by_hand(void **state)
+{
+    (void)state;
+    nd_model m = load("gpt-oss-120b.json");
+    assert_int_equal(m.sliding_window, 128);
+    assert_int_equal(m.sliding_layers, 18);
+    assert_int_equal(m.moe_ffn, 2880);
+    assert_true(total("gpt-oss-120b.json") == 116829154368LL);
+}
+
 static void validation_names_the_field(void **state)
 {
     (void)state;
@@ -142,6 +158,7 @@ int main(void)
         cmocka_unit_test(qwen3_moe_by_hand),
         cmocka_unit_test(gpt3_by_hand),
         cmocka_unit_test(nemotron_by_hand),
+        cmocka_unit_test(gpt_oss_by_hand),
         cmocka_unit_test(validation_names_the_field),
         cmocka_unit_test(bad_json_is_refused_with_line),
     };

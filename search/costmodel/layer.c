@@ -184,6 +184,18 @@ static void ring_merges(acc *a, const dims *x, double out, double kv, double n)
     elementwise(a, x, fwd, bwd, kernels);
 }
 
+/* The share of the layers whose fused attention sees a sliding window of keys (layer_types'
+ * sliding_attention: gpt-oss, Gemma). Under CP each rank's block would need the window's own
+ * ring, which nd does not price: there, as unfused, every layer is full attention (an upper bound). */
+static double sliding_share(const dims *x, bool ring)
+{
+    const nd_model *m = x->m;
+    if (ring || x->s_q != x->s || m->sliding_window <= 0 || (double)m->sliding_window >= x->s ||
+        m->layers <= 0)
+        return 0;
+    return (double)m->sliding_layers / (double)m->layers;
+}
+
 /* The attention core: scores, softmax, dropout, weighted values. `core` receives the same
  * work (selective recompute repeats it; context parallelism overlaps its blocks). */
 static void attention_core(acc *a, kept *k, const dims *x, double heads, double dqk, double dv, acc *core)
@@ -209,9 +221,18 @@ static void attention_core(acc *a, kept *k, const dims *x, double heads, double 
                                                                   : ND_ATTN_RATES_BEST;
         double kv_heads = x->m->attention == ND_ATTN_MLA ? heads : (double)x->m->kv_heads / (double)x->sh.tp;
         nd_attention_shape shape = {b, heads, kv_heads, dqk, dv};
-        tmp.fwd = nd_attention_ms(x->d, flops, keys, false, rates, &shape);
-        tmp.dgrad = nd_attention_ms(x->d, 2.5 * flops, keys, true, rates, &shape);
-        tmp.flops = flops;
+        /* A window of w keys: query i sees min(i, w) of them, s w - w^2 / 2 in all. */
+        double slide = sliding_share(x, ring), w = (double)x->m->sliding_window;
+        double window_keys = slide > 0 ? x->s * w - 0.5 * w * w : 0;
+        double window_flops = 2.0 * b * heads * (dqk + dv) * window_keys;
+        tmp.fwd = (1 - slide) * nd_attention_ms(x->d, flops, keys, false, rates, &shape);
+        tmp.dgrad = (1 - slide) * nd_attention_ms(x->d, 2.5 * flops, keys, true, rates, &shape);
+        if (slide > 0) {
+            double mean_keys = window_keys / x->s;
+            tmp.fwd += slide * nd_attention_ms(x->d, window_flops, mean_keys, false, rates, &shape);
+            tmp.dgrad += slide * nd_attention_ms(x->d, 2.5 * window_flops, mean_keys, true, rates, &shape);
+        }
+        tmp.flops = (1 - slide) * flops + slide * window_flops;
         tmp.kernels_fwd = blocks;
         tmp.kernels_bwd = 3 * blocks; /* FA2: dO.O, dQdKdV, dQ cast */
         tmp.ops_fwd = blocks;

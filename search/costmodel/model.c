@@ -207,6 +207,8 @@ int nd_model_validate(nd_model *m, const char *source, nd_error *err)
         {"vocab_size", m->vocab},
         {"position_embeddings", m->max_positions},
         {"max_position_embeddings", m->context_length},
+        {"sliding_window", m->sliding_window},
+        {"sliding_layers", m->sliding_layers},
         {"num_experts", m->experts},
         {"num_experts_per_tok", m->experts_per_token},
         {"n_shared_experts", m->shared_experts},
@@ -220,6 +222,9 @@ int nd_model_validate(nd_model *m, const char *source, nd_error *err)
         if (dims[i].value < 0 || dims[i].value > ND_MODEL_DIM_MAX)
             return nd_error_set(err, ND_EINPUT, "%s: model field '%s' = %lld is out of range [0, %lld]",
                                 source, dims[i].name, (long long)dims[i].value, (long long)ND_MODEL_DIM_MAX);
+    if (m->sliding_layers > m->layers)
+        return nd_error_set(err, ND_EINPUT, "%s: sliding_layers %lld exceeds num_hidden_layers %lld", source,
+                            (long long)m->sliding_layers, (long long)m->layers);
     if (m->heads % m->kv_heads)
         return nd_error_set(err, ND_EINPUT,
                             "%s: num_key_value_heads %lld must divide num_attention_heads %lld", source,

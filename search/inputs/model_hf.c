@@ -60,6 +60,8 @@ static const field fields[] = {
     INT("num_key_value_heads", kv_heads),
     INT("num_query_groups", kv_heads),
     INT("head_dim", head_dim),
+    INT("sliding_window", sliding_window),
+    INT("sliding_layers", sliding_layers),
     INT("intermediate_size", ffn),
     INT("n_inner", ffn),
     INT("ffn_hidden_size", ffn),
@@ -146,12 +148,14 @@ static const char *ignored_keys[] = {
     "summary_proj_to_labels",
     "summary_first_dropout",
     "scale_attn_weights",
-    "sliding_window",
     "use_sliding_window",
     "max_window_layers",
     "norm_topk_prob",
     "output_router_logits",
     "router_aux_loss_coef",
+    "experts_per_token",
+    "swiglu_limit",
+    "initial_context_length",
     "router_jitter_noise",
     "routed_scaling_factor",
     "scoring_func",
@@ -314,7 +318,7 @@ int nd_model_set_field(nd_model *m, const char *key, const char *value, const ch
 
 static const char *known_types[] = {"llama",    "mistral",   "mixtral",     "qwen2",       "qwen2_moe",
                                     "qwen3",    "qwen3_moe", "deepseek_v2", "deepseek_v3", "gpt2",
-                                    "gpt_neox", "nemotron",  "gpt",         "custom"};
+                                    "gpt_neox", "nemotron",  "gpt_oss",     "gpt",         "custom"};
 
 int nd_model_set_type(nd_model *m, const char *type, const char *where, nd_error *err)
 {
@@ -324,7 +328,7 @@ int nd_model_set_type(nd_model *m, const char *type, const char *where, nd_error
         return nd_error_set(err, ND_EINPUT,
                             "%s: model_type '%s' is not one nd prices (llama, mistral, mixtral, "
                             "qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt2, "
-                            "gpt_neox, nemotron, gpt, custom)",
+                            "gpt_neox, nemotron, gpt_oss, gpt, custom)",
                             where, type);
     /* Defaults of each Transformers config class when a key is absent. */
     char name[sizeof m->name];
@@ -350,6 +354,9 @@ int nd_model_set_type(nd_model *m, const char *type, const char *where, nd_error
         /* Nemotron-3/4: LayerNorm (1p), a squared-ReLU two-matrix MLP, no linear biases. */
         m->norm = ND_NORM_LAYER;
         m->mlp = ND_MLP_PLAIN;
+    } else if (!strcmp(type, "gpt_oss")) {
+        /* gpt-oss: biased attention, experts and router (its experts as wide as intermediate_size). */
+        m->qkv_bias = m->o_bias = m->mlp_bias = m->router_bias = true;
     } else if (!strncmp(type, "qwen2", 5)) {
         m->qkv_bias = true;
         if (!strcmp(type, "qwen2_moe")) {
@@ -371,8 +378,8 @@ void nd_model_finish_type(nd_model *m)
     bool learned = !strcmp(m->type, "gpt2") || !strcmp(m->type, "gpt");
     if (learned && m->max_positions == 0) m->max_positions = m->context_length ? m->context_length : 1024;
     if (learned && m->ffn == 0) m->ffn = 4 * m->hidden; /* GPT-2's n_inner: null = 4h */
-    /* Mixtral's experts are intermediate_size wide; it has no dense MLP. */
-    if (!strcmp(m->type, "mixtral") && m->moe_ffn == 0) m->moe_ffn = m->ffn;
+    /* Mixtral's and gpt-oss's experts are intermediate_size wide; they have no dense MLP. */
+    if ((!strcmp(m->type, "mixtral") || !strcmp(m->type, "gpt_oss")) && m->moe_ffn == 0) m->moe_ffn = m->ffn;
 }
 
 /* Text of a JSON scalar for nd_model_set_field; NULL for null. */
@@ -435,6 +442,19 @@ static int refuse_unpriced(const cJSON *root, const cJSON *config, const char *p
     return ND_OK;
 }
 
+/* layer_types' sliding-window layers (gpt-oss, Gemma) are priced at their window. Without the
+ * list (Mistral's sliding_window, Qwen2's) every layer is priced as full attention, an upper
+ * bound (docs/run-file.md). */
+static void count_sliding_layers(const cJSON *config, nd_model *m)
+{
+    const cJSON *types = cJSON_GetObjectItemCaseSensitive(config, "layer_types"), *t;
+    int64_t sliding = 0;
+    if (cJSON_IsArray(types))
+        cJSON_ArrayForEach(t, types) sliding +=
+            cJSON_IsString(t) && strstr(t->valuestring, "sliding") != NULL;
+    if (sliding > 0) m->sliding_layers = sliding;
+}
+
 /* Reads config.json keys into m; with validate false, derived defaults are left for the
  * caller to fill (after its overrides) with nd_model_finish_type and nd_model_validate. */
 static int nd_model_read_hf_json(nd_model *m, const char *text, size_t len, const char *path, bool validate,
@@ -472,6 +492,7 @@ static int nd_model_read_hf_json(nd_model *m, const char *text, size_t len, cons
         if ((rc = nd_model_set_field(m, key, value, path, err))) goto done;
     }
     if ((rc = refuse_unpriced(root, config, path, err))) goto done;
+    count_sliding_layers(config, m);
     const cJSON *only = cJSON_GetObjectItemCaseSensitive(config, "mlp_only_layers");
     if (cJSON_IsArray(only) && cJSON_GetArraySize(only) > 0) {
         rc = nd_error_set(err, ND_EINPUT,

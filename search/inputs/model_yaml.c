@@ -19,6 +19,10 @@ void nd_model_write_yaml(FILE *fp, const nd_model *m, const char *in)
     nd_yaml_write_int(fp, in, "vocab_size", m->vocab);
     nd_yaml_write_int(fp, in, "position_embeddings", m->max_positions);
     nd_yaml_write_int(fp, in, "max_position_embeddings", m->context_length);
+    if (m->sliding_layers > 0) {
+        nd_yaml_write_int(fp, in, "sliding_window", m->sliding_window);
+        nd_yaml_write_int(fp, in, "sliding_layers", m->sliding_layers);
+    }
     nd_yaml_write_text(fp, in, "norm", m->norm == ND_NORM_LAYER ? "layernorm" : "rmsnorm");
     nd_yaml_write_text(fp, in, "hidden_act", m->mlp == ND_MLP_PLAIN ? "gelu" : "silu");
     nd_yaml_write_bool(fp, in, "tie_word_embeddings", m->tied_embeddings);

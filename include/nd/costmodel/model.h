@@ -38,6 +38,8 @@ typedef struct nd_model {
     int64_t vocab;          /* vocabulary */
     int64_t max_positions;  /* learned position table rows (0 = rotary, no table) */
     int64_t context_length; /* longest sequence the model was built for (0 = not stated) */
+    int64_t sliding_window; /* keys a sliding-window layer's query sees (0 = none) */
+    int64_t sliding_layers; /* layers with that window (layer_types' sliding_attention) */
 
     nd_norm_kind norm;
     nd_mlp_kind mlp;
