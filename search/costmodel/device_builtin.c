@@ -165,8 +165,8 @@
 #define HOPPER_CAVEAT                                                                                        \
     "its GEMM and attention rates are isolated benchmarks' at an assumed in-training share of 0.78 (no "     \
     "in-training measurement of a Hopper found; the share interpolated by board power per TFLOP/s "          \
-    "between the A100 and the B200): on 36 published H100/H800 configurations (NVIDIA's, Meta's, "           \
-    "DeepSeek's, torchtitan's) nd's step was 9 % off and 5 % short on average (the 29 dense ones 6 % off, "  \
+    "between the A100 and the B200): on 37 published H100/H800 configurations (NVIDIA's, Meta's, "           \
+    "DeepSeek's, torchtitan's) nd's step was 9 % off and 6 % short on average (the 29 dense ones 6 % off, "  \
     "from 15 % short at a million tokens to 17 % long; the MoE ones 2-57 % short but one 20 % long); 52 "    \
     "MPT runs under FSDP on H100 within 3 %"
 #define ULTRA_CAVEAT                                                                                         \

@@ -188,15 +188,16 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     "comparison measured it 28 to 65 % slower than nd prices (384 to 2,240 A100s, slower the more "          \
     "GPUs), so take this step as a lower bound; a profiling round (nd-fit) prices the cluster's own"
 
-/* bench_decisions' twenty published configurations of fine-grained MoE models (DeepSeek-V3 on
+/* bench_decisions' 24 published configurations of fine-grained MoE models (DeepSeek-V3 on
  * Megatron-Bridge, DGX Cloud and as trained; Qwen3-235B-A22B and Qwen3-30B-A3B on Megatron-Bridge,
- * dropless and token-dropping; H100, H800, B200, GB200, GB300; 128-256 routed experts, top 8) came
- * out 7 to 57 % short on sixteen where the dense ones are within 10 % but GB300's (assumed rates),
- * worst where the routing is dropless and a GPU holds 16 or more experts at micro-batches of one
- * or two sequences (-22, -28, -41 and -57 % on B200 and H100; the same layouts token-dropping
- * -16 to +19 %); the host work Megatron-core's MoE code and Transformer Engine's GroupedLinear
- * issue is counted call by call and the grouped GEMMs price 10-17 % slower than SimuMax measured
- * them in training, so what is missing is not located without a profile. */
+ * dropless and token-dropping; gpt-oss-120b on Megatron-Bridge; H100, H800, B200, GB200, GB300;
+ * 128-256 routed experts, top 4-8) came out 7 to 57 % short on twenty where the dense ones are
+ * within 10 % but GB300's (assumed rates), worst where the routing is dropless and a GPU holds 16
+ * or more experts at micro-batches of one or two sequences (-22, -28, -41 and -57 % on B200 and
+ * H100; the same layouts token-dropping -16 to +19 %); the host work Megatron-core's MoE code and
+ * Transformer Engine's GroupedLinear issue is counted call by call and the grouped GEMMs price
+ * 10-17 % slower than SimuMax measured them in training, so what is missing is not located
+ * without a profile. */
 #define FINE_MOE_EXPERTS            64
 #define FINE_MOE_BUSY_LOCAL_EXPERTS 16
 #define FINE_MOE_BUSY_MBS           2
@@ -205,14 +206,14 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
     "not located, so take this step as less certain than nd's band; a profiling round (nd-fit) prices "      \
     "the cluster's own"
 #define FINE_MOE_CAVEAT                                                                                      \
-    "a fine-grained MoE (64 or more routed experts): on the 20 published such configurations nd was "        \
-    "priced against (DeepSeek-V3, Qwen3 on H100, H800, B200, GB200, GB300, dropless and token-dropping) "    \
-    "its step was 7 to 57 % short on sixteen and 4 to 20 % long on four, " FINE_MOE_CAVEAT_TAIL
+    "a fine-grained MoE (64 or more routed experts): on the 24 published such configurations nd was "        \
+    "priced against (DeepSeek-V3, Qwen3, gpt-oss on H100, H800, B200, GB200, GB300, dropless and "           \
+    "token-dropping) its step was 7 to 57 % short on twenty and 4 to 20 % long on four, " FINE_MOE_CAVEAT_TAIL
 #define FINE_MOE_BUSY_CAVEAT                                                                                 \
     "a fine-grained MoE (64 or more routed experts), dropless, with 16 or more experts a GPU at "            \
     "micro-batches of 1 or 2: the 4 such published configurations (DeepSeek-V3, Qwen3 on H100 and B200) "    \
-    "were 22 to 57 % slower than nd priced them (the same layouts token-dropping -16 to +19 %), the 20 "     \
-    "fine-grained ones 7 to 57 % short on sixteen, " FINE_MOE_CAVEAT_TAIL
+    "were 22 to 57 % slower than nd priced them (the same layouts token-dropping -16 to +19 %), the 24 "     \
+    "fine-grained ones 7 to 57 % short on twenty, " FINE_MOE_CAVEAT_TAIL
 
 const char *nd_estimate_strategy_caveat(const nd_context *ctx, const nd_strategy *s)
 {

@@ -8,7 +8,7 @@
 /* nd's own benchmarked error of an uncalibrated step estimate, as a share of the step: the
  * largest step MAPE of docs/benchmarks.md's section "Fidelity: nd against real training runs,
  * uncalibrated" (the 34 published configurations of bench_decisions before NeMo's 21 H100 rows
- * joined them, 13.5 %, nd too fast; all 58 now, 10.8 %: the band keeps the harder set's figure;
+ * joined them, 13.5 %, nd too fast; all 62 now, 11.6 %: the band keeps the harder set's figure;
  * SimuMax's B200 runs on the built-in B200 9.5 %; Megatron-LM's SC21 weak scaling 6.9 % and PTD-P
  * 7.4 %, the Megatron rounds 6.7 % and 7.9 %, torchtitan's 16 throughputs 6.3 %, llm-foundry's
  * MPT runs 5.3-7.1 %). SC21's DeepSpeed ZeRO-3
