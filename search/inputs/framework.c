@@ -368,8 +368,9 @@ static int read_back(const nd_run *run, const nd_config_choice *c, const fw_form
         back->format = run->format;
         fw_reader r = {back, main_path, false, err};
         rc = f->read(&r, &in);
-        if (!rc && back->derive_dp && back->devices <= 0)
-            back->devices = c->s.dp * c->s.tp * c->s.pp * c->s.cp; /* -d, as the search had it */
+        /* a world size the script does not state, or states without dividing TP x PP x CP (a
+         * launcher flag left without its count), is one -d overrode: the search's, here too */
+        if (!rc && back->derive_dp) back->devices = c->s.dp * c->s.tp * c->s.pp * c->s.cp;
         if (!rc && run->format == ND_CONFIG_MINDSPEED_JSON) { /* its json states no batch: the launcher's */
             char gbs[32];
             snprintf(gbs, sizeof gbs, "%lld", (long long)c->global_batch);
