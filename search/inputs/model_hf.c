@@ -409,6 +409,16 @@ static int json_scalar_text(const cJSON *item, char *buf, size_t size, const cha
     return -1;
 }
 
+/* How many entries of config.json's layer_types name `kind` (linear_attention, sliding_attention). */
+static int64_t layer_types_naming(const cJSON *config, const char *kind)
+{
+    const cJSON *types = cJSON_GetObjectItemCaseSensitive(config, "layer_types"), *t;
+    int64_t n = 0;
+    if (cJSON_IsArray(types))
+        cJSON_ArrayForEach(t, types) n += cJSON_IsString(t) && strstr(t->valuestring, kind) != NULL;
+    return n;
+}
+
 /* What nd would otherwise drop silently: a vision tower beside the language model (it
  * would run on the same pipeline and take its memory and time), and linear-attention
  * layers (Qwen3-Next's gated DeltaNet), which keep no score matrix but a recurrent
@@ -430,15 +440,13 @@ static int refuse_unpriced(const cJSON *root, const cJSON *config, const char *p
                             "to price that part alone",
                             path, towers[i], layers);
     }
-    const cJSON *types = cJSON_GetObjectItemCaseSensitive(config, "layer_types"), *t;
-    int linear = 0;
-    if (cJSON_IsArray(types))
-        cJSON_ArrayForEach(t, types) linear += cJSON_IsString(t) && strstr(t->valuestring, "linear") != NULL;
+    const cJSON *types = cJSON_GetObjectItemCaseSensitive(config, "layer_types");
+    int64_t linear = layer_types_naming(config, "linear");
     if (linear)
         return nd_error_set(err, ND_EINPUT,
                             "%s: 'layer_types' makes %d of %d layers linear attention, "
                             "which nd does not price (it prices softmax attention only)",
-                            path, linear, cJSON_GetArraySize(types));
+                            path, (int)linear, cJSON_GetArraySize(types));
     return ND_OK;
 }
 
@@ -447,11 +455,7 @@ static int refuse_unpriced(const cJSON *root, const cJSON *config, const char *p
  * bound (docs/run-file.md). */
 static void count_sliding_layers(const cJSON *config, nd_model *m)
 {
-    const cJSON *types = cJSON_GetObjectItemCaseSensitive(config, "layer_types"), *t;
-    int64_t sliding = 0;
-    if (cJSON_IsArray(types))
-        cJSON_ArrayForEach(t, types) sliding +=
-            cJSON_IsString(t) && strstr(t->valuestring, "sliding") != NULL;
+    int64_t sliding = layer_types_naming(config, "sliding");
     if (sliding > 0) m->sliding_layers = sliding;
 }
 
