@@ -377,6 +377,33 @@ nd_classify_sh(classify_cli_host_rpc_kind 0 "ep_wait +1.845 .* unclassified +0.0
 nd_classify_sh(classify_cli_kernel_details 0
   "^DP,time,comp,dp_wait,mp_wait,ep_wait,cp_wait,pp_wait,op_wait,sp_wait,idle,unclassified,optimizer 8,516.886,49.172,26.874,0.000,0.000,0.000,0.000,9.542,0.000,122.309,308.990,0.000$"
   "rm -f $OUT/kd.csv && $ND ${ND_CLASSIFY_TRACES}/ascend_mstt/kernel_details__advisor_backend_compute_advice.csv --dims DP=8 --csv $OUT/kd.csv >/dev/null && tr '\\n' ' ' < $OUT/kd.csv | sed 's/ $//'")
+# Ascend kernels state their own sizes (Input Shapes, Output Shapes): the advisor sample's
+# MatMul [4096, 12288] x [4608, 12288] -> [4096, 4608] fp16 is 2 x 4096 x 4608 x 12288 =
+# 463.856 GFLOP; its two calls take 1478.18 + 1470.90 us = 2.949 ms: 1.475 ms a call, 314.58
+# TFLOP/s (by hand from the file). The unfused attention's BatchMatMul [12, 1024, 1024] x
+# [12, 1024, 512] -> [12, 1024, 512]: 2 x 12 x 1024 x 512 x 1024 = 12.885 GFLOP in (46.00 +
+# 46.20) / 2 us = 0.0461 ms: 279.5 TFLOP/s.
+nd_classify_sh(classify_cli_ascend_shapes 0
+  "shape,MatMul fp16 M=4096 N=4608 K=12288,gemm,2,2.949,[0-9.]+,,,,,,MatMul,fp16,1,4096,4608,12288,,,,,1.475,463.856,314.577 .*shape,BatchMatMul fp16 B=12 M=1024 N=512 K=1024,gemm,2,0.0922,[0-9.]+,,,,,,BatchMatMul,fp16,12,1024,512,1024,,,,,0.0461,12.8849,279.499"
+  "rm -f $OUT/as.csv && $ND ${ND_CLASSIFY_TRACES}/ascend_mstt/kernel_details__advisor_backend_compute_advice.csv --dims MP=8 --kernels $OUT/as.csv >/dev/null && tr '\\n' ' ' < $OUT/as.csv")
+# Sizes that do not fit are no shape (the compute-advice sample, edited by its authors: its
+# MatMulV2 [81920, 4096] x [8192, 512] -> [4096, 512] leaves K 81920 from one input and 8192
+# from the other; one FlashAttentionScore's q [4096, 2, 511] is no whole head of the [2, 4,
+# 4096, 8] statistics): no MatMul row, the other four attention forwards (B 2, 4 heads of 128
+# over 4096 keys: 4 x 2 x 4 x 4096^2 x 128 = 68.719 GFLOP in 0.407 ms) kept.
+nd_classify_sh(classify_cli_ascend_shapes_refused 0
+  "^[^M]*shape,attention bwd bf16 B=2 H=4 S=4096 Sk=4096 D=128,attention_bwd,4,.* shape,attention fwd bf16 B=2 H=4 S=4096 Sk=4096 D=128,attention_fwd,4,[0-9.]+,[0-9.]+,,,,,,attention fwd,bf16,2,,,,4,4096,4096,128,0.407,68.7195,168.787$"
+  "rm -f $OUT/ar.csv && $ND ${ND_CLASSIFY_TRACES}/ascend_mstt/kernel_details__compute_advice_data.csv --dims MP=8 --kernels $OUT/ar.csv >/dev/null && grep '^shape' $OUT/ar.csv | tr '\\n' ' ' | sed 's/ $//'")
+# A grouped GEMM, a GQA attention in BNSD and a MatMul whose weight is stored transposed
+# (tests/data/classify/ascend_shapes, by hand): GroupedMatmul x [8192, 2048], w [16, 2048,
+# 768] -> [8192, 768]: 2 x 8192 x 768 x 2048 = 25.770 GFLOP in 0.100 ms, 257.698 TFLOP/s;
+# FlashAttentionScore q [1, 32, 4096, 128], k [1, 8, 4096, 128]: 4 x 32 x 4096^2 x 128 =
+# 274.878 GFLOP in 2 ms, 137.439; MatMulV3 [4096, 2048] x [6144, 2048] -> [4096, 6144]:
+# 103.079 GFLOP in 0.5 ms, 206.158. A MatMulV3 whose weight holds 6000 x 2048 for 6144 outputs
+# and the fused MatmulAllReduce are no shape.
+nd_classify_sh(classify_cli_ascend_own_shapes 0
+  "^shape,attention fwd bf16 B=1 H=32 S=4096 Sk=4096 D=128,attention_fwd,1,2.000,[0-9.]+,,,,,,attention fwd,bf16,1,,,,32,4096,4096,128,2.000,274.878,137.439 shape,MatMul bf16 M=4096 N=6144 K=2048,gemm,1,0.500,[0-9.]+,,,,,,MatMul,bf16,1,4096,6144,2048,,,,,0.500,103.079,206.158 shape,GroupedMatmul bf16 B=16 M=8192 N=768 K=2048,grouped_gemm,1,0.100,[0-9.]+,,,,,,GroupedMatmul,bf16,16,8192,768,2048,,,,,0.100,25.7698,257.698$"
+  "rm -f $OUT/ao.csv && $ND ${ND_CLASSIFY_DATA}/ascend_shapes/kernel_details.csv --dims DP=8 --kernels $OUT/ao.csv >/dev/null && grep '^shape' $OUT/ao.csv | tr '\\n' ' ' | sed 's/ $//'")
 # Beside step_trace_time.csv (tests/data/classify/ascend_kernels, by hand) it gives the
 # Ascend rank-step its kernel view: MatMulV2 0-400 us, hcom_allReduce 350-500, Add 600-700:
 # gemm 0.400; the all-reduce 0.150 ms, 0.100 exposed, 0.050 beside the MatMul.

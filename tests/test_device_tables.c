@@ -243,6 +243,42 @@ static void kernels_csv_of_a_round(void **state)
     nd_device_table_free(&t);
 }
 
+/* The same from an Ascend kernel_details.csv (nd-classify's --kernels of
+ * tests/data/classify/ascend_shapes, by hand there): the MatMul of 4096 x 6144 x 2048 at
+ * 206.158 TFLOP/s becomes a GEMM point at 206.158 / 1000 of LAB's peak; the GroupedMatmul of
+ * 16 experts over 8192 rows (512 each) x 768 x 2048 at 257.698 a grouped point; the
+ * BatchMatMul row (unfused attention, as aten::bmm) is passed over. */
+static void kernels_csv_of_an_ascend_round(void **state)
+{
+    (void)state;
+    file(
+        "npu_kernels.csv",
+        "section,name,class,calls,kernel_ms,step_share,exposed_ms,overlapped_ms,mib,algbw_gbps,busbw_gbps,op,"
+        "dtype,batch,m,n,k,heads,seq_q,seq_kv,head_dim,ms_per_call,gflop_per_call,tflops\n"
+        "shape,MatMul bf16 M=4096 N=6144 K=2048,gemm,1,0.500,0.166113,,,,,,MatMul,bf16,1,4096,6144,2048,,,,,"
+        "0.500,103.079,206.158\n"
+        "shape,GroupedMatmul bf16 B=16 M=8192 N=768 K=2048,grouped_gemm,1,0.100,0.0332226,,,,,,GroupedMatmul,"
+        "bf16,16,8192,768,2048,,,,,0.100,25.7698,257.698\n"
+        "shape,BatchMatMul fp16 B=12 M=1024 N=512 K=1024,gemm,2,0.0922,0.000178376,,,,,,BatchMatMul,fp16,12,"
+        "1024,512,1024,,,,,0.0461,12.8849,279.499\n");
+    nd_device_table t;
+    nd_error err = {0};
+    const nd_device *d = load(&t,
+                              "devices:\n  LAB:\n    base: A2\n    peak_tflops: 1000\n"
+                              "    kernel_tables: npu_kernels.csv\n",
+                              &err);
+    if (!d) fail_msg("%s", err.message);
+    assert_int_equal(d->tables->gemm_count, 1);
+    assert_int_equal(d->tables->grouped_count, 1);
+    double e =
+        nd_kernel_tables_gemm(d->tables, ND_GEMM_16BIT, ND_PASS_FORWARD, 4096, 6144, 2048, 0.9, NULL, NULL);
+    assert_true(fabs(e - 0.206158) < 1e-12);
+    e = nd_kernel_tables_grouped(d->tables, ND_GEMM_16BIT, ND_PASS_FORWARD, 16, 512, 768, 2048, 0.9, NULL,
+                                 NULL);
+    assert_true(fabs(e - 0.257698) < 1e-12);
+    nd_device_table_free(&t);
+}
+
 static void refused(const char *name, const char *text, const char *want)
 {
     file(name, text);
@@ -274,7 +310,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gemm_at_measured_fraction), cmocka_unit_test(collectives_fitted_back),
         cmocka_unit_test(nccl_tests_output),         cmocka_unit_test(hccl_test_output),
-        cmocka_unit_test(kernels_csv_of_a_round),    cmocka_unit_test(bad_tables_refused),
+        cmocka_unit_test(kernels_csv_of_a_round),    cmocka_unit_test(kernels_csv_of_an_ascend_round),
+        cmocka_unit_test(bad_tables_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

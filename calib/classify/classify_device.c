@@ -12,6 +12,7 @@
  * the running kernels only. */
 #include "classify_steps.h"
 #include "classify_links.h"
+#include "classify_shapes.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,10 @@ struct device_sweep {
     size_t n, cap;
     nd_ns pos;
     bool started;
+    uint64_t own_ops; /* kernels that were their own op (Ascend's), numbered apart from the store's */
 };
+
+#define OWN_OP_BIT ((uint64_t)1 << 63)
 
 device_sweep *nd_classify_device_sweep_alloc(void)
 {
@@ -285,6 +289,15 @@ int nd_classify_device_sweep_feed(device_sweep *d, trace_ctx *t, const trace_rec
     link_info li;
     bool found;
     bool comm = link_kernel(t, &k, &li, &found);
+    if (!found && !comm && k.own_shape > 0 && (size_t)k.own_shape <= t->shapes.n) {
+        /* a kernel that states its own sizes (Ascend's kernel_details): its own op */
+        const shape_key *sk = &t->shapes.items[k.own_shape - 1];
+        li = (link_info){.group = -1,
+                         .shape = k.own_shape - 1,
+                         .flops = nd_classify_shape_flops(sk),
+                         .op = OWN_OP_BIT | ++d->own_ops};
+        found = true;
+    }
     launch_place at;
     place_kernel(t, &k, &at);
     if (step_record(t, &k, &at, comm, found ? &li : NULL))

@@ -129,7 +129,12 @@ typedef enum {
     OPK_ATTN_BWD_BHSD, /* inputs (grad_out, q, k, v, ...) */
     OPK_ATTN_FWD_BSHD,
     OPK_ATTN_BWD_BSHD,
-    OPK_COUNT
+    /* Ascend kernels (kernel_details.csv's Type, no host op): their sizes from the row's
+     * input and output shapes (classify_shapes.c) */
+    OPK_NPU_MATMUL, /* MatMul, MatMulV2, MatMulV3 */
+    OPK_NPU_BMM,    /* BatchMatMul, BatchMatMulV2, ... */
+    OPK_NPU_GMM,    /* GroupedMatmul (x[M,K], w[G,K,N]) */
+    OPK_COUNT       /* at most 16: F_OPK keeps 4 bits */
 } op_kind;
 
 /* torch_npu's "Overlap Analysis" rows: the profiler's own split of the device time. */
@@ -166,6 +171,7 @@ typedef struct trace_rec {
     uint64_t ext, corr; /* device: External id and correlation (0 none), to find the op */
     uint32_t feat;      /* nd_classify_name_features */
     int32_t group;      /* group_table index, or -1; for F_STEP: the step index */
+    int32_t own_shape;  /* a kernel that states its own sizes (Ascend): shape table index + 1; 0 none */
     uint8_t cat;        /* event_cat */
     uint8_t flags;      /* REC_* */
 } trace_rec;

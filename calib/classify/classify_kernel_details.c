@@ -11,6 +11,7 @@
 #include "classify_kernel_details.h"
 #include "classify_fields.h"
 #include "classify_json.h"
+#include "classify_shapes.h"
 #include "classify_trace.h"
 
 #include <csv.h>
@@ -26,9 +27,10 @@
 #define KD_FIELD 512   /* the text kept of a cell (names are judged on it) */
 #define KD_STEPS 65536 /* distinct Step Ids */
 
-enum { KD_STEP, KD_NAME, KD_TYPE, KD_CORE, KD_START, KD_DUR, KD_DEVICE, KD_COLS };
+enum { KD_STEP, KD_NAME, KD_TYPE, KD_CORE, KD_START, KD_DUR, KD_DEVICE, KD_IN, KD_OUT, KD_DTYPES, KD_COLS };
 static const char *const kd_names[KD_COLS] = {
-    "Step Id", "Name", "Type", "Accelerator Core", "Start Time(us)", "Duration(us)", "Device_id"};
+    "Step Id",      "Name",      "Type",         "Accelerator Core", "Start Time(us)",
+    "Duration(us)", "Device_id", "Input Shapes", "Output Shapes",    "Input Data Types"};
 
 typedef struct kd_step {
     long num;
@@ -172,9 +174,29 @@ static uint32_t task_features(kd_reader *k)
            ((uint32_t)ND_KC_COMM << F_KCLASS_SHIFT);
 }
 
+/* A GEMM's or attention's sizes from the row's own shapes (its Type says which op): its
+ * index in the trace's shape table + 1, or 0 (another kernel, sizes that do not fit). */
+static int32_t own_shape(kd_reader *k)
+{
+    if (k->col[KD_TYPE] < 0 || k->col[KD_IN] < 0 || k->col[KD_OUT] < 0) return 0;
+    nd_classify_npu_row row;
+    row.type = cell_text(k, KD_TYPE, &row.type_len);
+    row.inputs = cell_text(k, KD_IN, &row.inputs_len);
+    row.outputs = cell_text(k, KD_OUT, &row.outputs_len);
+    row.dtypes = "";
+    row.dtypes_len = 0;
+    if (k->col[KD_DTYPES] >= 0) row.dtypes = cell_text(k, KD_DTYPES, &row.dtypes_len);
+    shape_key key;
+    double flops;
+    if (!nd_classify_npu_shape_of(&row, &key, &flops)) return 0;
+    int i = nd_classify_shape_intern(&k->t->shapes, &key);
+    return i >= 0 ? i + 1 : 0;
+}
+
 static int feed_task(kd_reader *k, nd_ns ts, nd_ns dur)
 {
     trace_rec r = {.ts = ts, .dur = dur, .feat = task_features(k), .group = -1, .cat = CAT_KERNEL};
+    if (!(r.feat & F_COMM_KERNEL)) r.own_shape = own_shape(k);
     if (r.feat & F_COMM_KERNEL) {
         comm_group g = {.kind = F_COLL(r.feat)};
         int i = nd_classify_group_table_intern(&k->t->groups, &g);

@@ -39,6 +39,21 @@ const char *nd_classify_dtype_name(uint8_t dtype); /* "" for 0 */
  * the op (a vector, a missing input, sizes that disagree) or the sizes are absurd. */
 bool nd_classify_shape_of(op_kind k, const op_dims *d, shape_key *out, double *flops);
 
+/* FLOPs of a shape (the counts above nd_classify_shape_of's definition). */
+double nd_classify_shape_flops(const shape_key *k);
+
+/* An Ascend kernel_details.csv row's cells: its Type, Input Shapes, Output Shapes and Input
+ * Data Types. */
+typedef struct nd_classify_npu_row {
+    const char *type, *inputs, *outputs, *dtypes;
+    size_t type_len, inputs_len, outputs_len, dtypes_len;
+} nd_classify_npu_row;
+
+/* The shape and FLOPs of an Ascend GEMM or attention kernel from its own row: false for any
+ * other kernel, or sizes that do not fit the op (a transpose nd cannot place, an element
+ * count that disagrees, a layout that is not SBH, BSH, BNSD or BSND). */
+bool nd_classify_npu_shape_of(const nd_classify_npu_row *row, shape_key *out, double *flops);
+
 /* The index of key in t, added if new; -1 when the table is full or out of memory. */
 int nd_classify_shape_intern(shape_table *t, const shape_key *key);
 void nd_classify_shape_table_free(shape_table *t);

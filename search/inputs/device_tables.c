@@ -240,8 +240,9 @@ static int kernels_row(const reader *r, const cells *h, const cells *row, size_t
     int ct = column_of(h, "tflops");
     if ((size_t)cs >= row->count || strcmp(row->text[cs], "shape")) return ND_OK;
     const char *op = (size_t)cop < row->count ? row->text[cop] : "";
-    bool grouped = !strcmp(op, "aten::_grouped_mm");
-    static const char *const gemms[] = {"aten::mm", "aten::addmm", "aten::linear", "aten::matmul"};
+    bool grouped = !strcmp(op, "aten::_grouped_mm") || !strcmp(op, "GroupedMatmul");
+    static const char *const gemms[] = {"aten::mm", "aten::addmm", "aten::linear", "aten::matmul",
+                                        "MatMul"}; /* MatMul: Ascend's kernel_details */
     bool plain = false;
     for (size_t i = 0; i < ND_ARRAY_LEN(gemms); i++) plain = plain || !strcmp(op, gemms[i]);
     if (!plain && !grouped) return ND_OK;
