@@ -2,7 +2,7 @@
 """fit-gemm-table.py TABLE.csv PEAK_TFLOPS HBM_GBPS HBM_EFFICIENCY [PRECISION]
 
 Fits nd's GEMM curve to a measured GEMM table (samples/devices/gemm/*.csv: precision, m, n,
-k, tflops, source) and prints the device-file fields it gives. The curve is the one
+k, tflops, source; an optional batch) and prints the device-file fields it gives. The curve is the one
 search/costmodel/kernels.c prices (docs/cost-model.md, Compute kernels):
 
     t = gemm_fixed_us + max( 2mnk / (peak x e x m/(m+d) x n/(n+d) x k/(k+d)) ,
@@ -46,10 +46,11 @@ def main():
     want = sys.argv[5] if len(sys.argv) > 5 else "bf16"
     points, ceilings = [], []
     with open(path) as f:
-        for row in csv.DictReader(f):
+        for row in csv.DictReader(line for line in f if not line.startswith("#")):
             if row["precision"] != want:
                 continue
-            m, n, k, tf = int(row["m"]), int(row["n"]), int(row["k"]), float(row["tflops"])
+            # a batched GEMM is priced as one of batch x m rows (nd's kernel-table reader)
+            m, n, k, tf = int(row["m"]) * int(row.get("batch") or 1), int(row["n"]), int(row["k"]), float(row["tflops"])
             point = (m, n, k, 2.0 * m * n * k / (tf * 1e12) * 1e6, 1.0)
             if row["source"] == "MAMF-plateau":
                 continue

@@ -260,11 +260,12 @@ nd_cli_test(mega_partial_block_note 0 "its full recompute counts \\(12 a stage\\
 # --fp8-param-gather and MindSpeed's --reuse-fp32-param not priced
 foreach(n IN ITEMS "--fp8-recipe mxfp8 \\(scales per 32 elements, Blackwell's tensor cores\\) is priced as nd's blockwise FP8"
                   "--fp8-param-gather: the FP8 weights' all-gather and memory are not priced"
-                  "--reuse-fp32-param: MindSpeed keeps the 16-bit weights inside the fp32 copy's memory: not priced")
+                  "--reuse-fp32-param: MindSpeed keeps the 16-bit weights inside the fp32 copy's memory: not priced"
+                  "--use-mc2: MC2 \\(Ascend's matmul fused with its TP all-gather or reduce-scatter\\) is priced as the GEMM and the collective one after the other")
   string(MD5 id "${n}")
   string(SUBSTRING ${id} 0 6 id)
   nd_cli_test(mega_fp8_notes_${id} 0 "${n}" sh -c
-              "sed 's|--disable-bias-linear|--disable-bias-linear --fp8-format e4m3 --fp8-recipe mxfp8 --fp8-param-gather --use-distributed-optimizer --reuse-fp32-param|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/fp8n_${id}.sh && ${EST} -y ${MEGA_OUT}/fp8n_${id}.sh -A B200 2>&1 >/dev/null")
+              "sed 's|--disable-bias-linear|--disable-bias-linear --fp8-format e4m3 --fp8-recipe mxfp8 --fp8-param-gather --use-distributed-optimizer --reuse-fp32-param --use-mc2|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/fp8n_${id}.sh && ${EST} -y ${MEGA_OUT}/fp8n_${id}.sh -A B200 2>&1 >/dev/null")
 endforeach()
 # --attention-backend as Megatron-core means it (AttnBackend): fused is Transformer Engine's cuDNN
 # kernel, flash its FlashAttention (the device's best, named in a note), unfused and local the

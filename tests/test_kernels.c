@@ -171,10 +171,18 @@ static double table_error(const char *device, const char *file, const char *prec
     nd_gemm_precision p = !strcmp(precision, "fp8") ? ND_GEMM_FP8 : ND_GEMM_16BIT;
     double sum = 0;
     *rows = *above = 0;
+    bool batched = false; /* a batch column after the precision: batch x m rows (nd's reader) */
     while (fgets(line, sizeof line, f)) {
         char prec[16], source[64] = "";
-        double m, n, k, tflops;
-        if (sscanf(line, "%15[^,],%lf,%lf,%lf,%lf,%63s", prec, &m, &n, &k, &tflops, source) < 5) continue;
+        double m, n, k, tflops, batch = 1;
+        if (!strncmp(line, "precision,", 10)) batched = !strncmp(line + 10, "batch,", 6);
+        int got_fields =
+            batched
+                ? sscanf(line, "%15[^,],%lf,%lf,%lf,%lf,%lf,%63s", prec, &batch, &m, &n, &k, &tflops, source)
+                : sscanf(line, "%15[^,],%lf,%lf,%lf,%lf,%63s", prec, &m, &n, &k, &tflops, source);
+        got_fields -= batched;
+        if (got_fields < 5) continue;
+        m *= batch;
         if (strcmp(prec, precision)) continue;
         double measured_ms = 2 * m * n * k / (tflops * 1e12) * 1e3;
         double got = nd_gemm_ms(d, p, m, n, k, 2) + d->kernel_launch_us / 1e3;
@@ -202,6 +210,8 @@ static void builtin_curves_reproduce_their_gemm_tables(void **state)
         {"H100", "h100.csv", "fp8", 0.10, 8},   /* Azure cuBLASLt cubes, MAMF */
         /* in training (SimuMax's DGX B200): the shapes its runs use, at in-training rates */
         {"B200", "b200-training.csv", "bf16", 0.12, 400},
+        /* in training (msprof-analyze's advisor sample, a 910B): FP16 GEMMs of a GPT step */
+        {"A2", "a2-training.csv", "fp16", 0.03, 13},
         {"A100", "a100.csv", "bf16", 0.12, 8}, /* Azure cuBLASLt FP16 cubes, MAMF */
         {"H200", "h200.csv", "fp8", 0.12, 8},
         /* DeepGEMM's block-scaled FP8 kernels carry ~2.5 us of fixed time where nd charges the
@@ -236,6 +246,32 @@ static void builtin_curves_reproduce_their_gemm_tables(void **state)
     }
 }
 
+/* The built-in A2's attention against the FlashAttentionScore tasks it was taken from
+ * (msprof-analyze's compute-advice sample, a 20-core 910B of 313 TFLOP/s, by hand from
+ * tests/data/shared/traces/ascend_mstt/kernel_details__compute_advice_data.csv): B 2, 4 heads
+ * of 128, 4096 queries over 4096 keys, every block computed, 4 x 2 x 4 x 4096^2 x 128 = 68.719
+ * GFLOP forward in 407.1 us (the mean of 410.188, 406.128, 407.008, 405.228), 2.5 x that
+ * backward in 759.6 us (762.215, 763.215, 757.095, 755.915): 0.539 and 0.723 of that chip's
+ * peak. nd prices the same work at A2's rates on the A2's own peak: the fraction within 1 %. */
+static void ascend_attention_reproduces_its_trace(void **state)
+{
+    (void)state;
+    nd_device_table t;
+    nd_error err = {0};
+    assert_int_equal(nd_device_table_builtin(&t, &err), 0);
+    const nd_device *a2 = nd_device_table_find(&t, "A2");
+    double flops = 4.0 * 2 * 4 * 4096.0 * 4096.0 * 128, peak_910b3 = 313e12;
+    double fwd_share = flops / (peak_910b3 * 407.1e-6), bwd_share = 2.5 * flops / (peak_910b3 * 759.6e-6);
+    double fwd_ms = nd_attention_ms(a2, flops, 4096, false, ND_ATTN_RATES_BEST, NULL);
+    double bwd_ms = nd_attention_ms(a2, 2.5 * flops, 4096, true, ND_ATTN_RATES_BEST, NULL);
+    double fwd_priced = flops / (a2->peak_tflops * 1e12 * fwd_ms / 1e3);
+    double bwd_priced = 2.5 * flops / (a2->peak_tflops * 1e12 * bwd_ms / 1e3);
+    if (fabs(fwd_priced / fwd_share - 1) > 0.01 || fabs(bwd_priced / bwd_share - 1) > 0.01)
+        fail_msg("A2 attention: priced %.3f / %.3f of peak, measured %.3f / %.3f", fwd_priced, bwd_priced,
+                 fwd_share, bwd_share);
+    nd_device_table_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -245,6 +281,7 @@ int main(void)
         cmocka_unit_test(head_dimension_padding),
         cmocka_unit_test(overlap_slows_compute),
         cmocka_unit_test(builtin_curves_reproduce_their_gemm_tables),
+        cmocka_unit_test(ascend_attention_reproduces_its_trace),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,6 +46,17 @@
  *  [STREAM]  Azure AI-benchmarking-guide BabelStream: A100 0.79-0.83, H100 0.87-0.89, H200
  *            0.84-0.86 of datasheet HBM bandwidth.
  *  [LAUNCH]  kernel launch >= 2.6 us (persistent_kernel README); 2.5 us graph-replay gap (B200).
+ *  [TRAIN-NPU] samples/devices/gemm/a2-training.csv: the MatMul and BatchMatMul tasks of one
+ *            training step on a 910B (24 AI cores) in msprof-analyze's advisor sample (Ascend
+ *            mstt, kernel_details.csv), FP16, 302-318 TFLOP/s at 4096 x 4608..12288 x 1536..12288.
+ *  [TRAIN-NPU-ATTN] the FlashAttentionScore and FlashAttentionScoreGrad tasks of msprof-analyze's
+ *            compute-advice sample (Ascend mstt, kernel_details.csv; a 20-core 910B, taken as the
+ *            910B3 of 313 TFLOP/s): B 2, 4 heads of 128, 4096 queries over 4096 keys under a full
+ *            boolean mask (every block computed), bf16: 405-410 us forward, 756-763 backward.
+ *  [HCCL-A2] torch.distributed on 8 910B of one server (gameofdimension/limulidae README, CANN
+ *            8.0.0.beta1, torch_npu 2.4.0.post2): all-gather 149 GB/s and all-reduce 72 GB/s
+ *            algorithm bandwidth, 130 and 126 GB/s bus bandwidth; the best TP all-reduce of
+ *            msprof-analyze's advisor sample (100.7 MB in 1.471 ms) 120 GB/s.
  *  [EAGER]   PyTorch eager op: 8 us host submit per op on an A100 host (Torch-FL PR #27);
  *            4.5 us CPU-only on an i9 (dev-discuss "micro-optimizations"); torch_npu 12.1 us on a
  *            910B2 host (triton-ascend #1675).
@@ -149,16 +160,23 @@
     .fa2_bwd_efficiency = 0.30, .cudnn_fwd_efficiency = 0.57, .cudnn_bwd_efficiency = 0.53,                  \
     .attention_half_seq = 250, .attention_training_share = HOPPER_TRAINING_SHARE
 
-/* Ascend 910B/910C die with torch_npu [EAGER]; everything but the host dispatch is assumed
- * (Huawei's own modelling tool uses 0.7 of peak and 0.7 of link bandwidth, uncalibrated). */
+/* Ascend 910B/910C die with torch_npu [EAGER]. GEMMs [TRAIN-NPU]: 0.83 of peak from 1536 to
+ * 12288 in every dimension (1.5 % mean error over the 13 tasks, the 4 us each pays its
+ * launch); no smaller GEMM measured, so no saturation is fitted (half_dim 0). Attention
+ * [TRAIN-NPU-ATTN]: 0.54 forward and 0.72 backward of peak at 4096 keys, taken to the long-
+ * sequence rate by the FlashAttention kernels' curve on GPUs (half at 256 keys, assumed):
+ * the backward runs faster per FLOP than the forward here, unlike on GPUs. HCCS [HCCL-A2]:
+ * 0.65 of the mesh's 196 GB/s. The 910C die is taken as the 910B's; its UB links and every
+ * memory and host figure stay assumed (Huawei's own modelling tool uses 0.7 of peak and 0.7
+ * of link bandwidth, uncalibrated). */
 #define ASCEND_DIE                                                                                           \
-    .peak_tflops = 376, .fp32_tflops = 94, .gemm_efficiency = 0.75, .gemm_half_dim = 128,                    \
-    .gemm_fixed_us = 5, .attention_fwd_efficiency = 0.55, .attention_bwd_efficiency = 0.45,                  \
-    .attention_half_seq = 1024, .kernel_launch_us = 4, .host_dispatch_us = 12.1, .host_sync_us = 80,         \
-    .microbatch_host_ms = 0.5, .step_host_ms = 10, .hbm_gib = 64, .hbm_gbps = 1600, .hbm_efficiency = 0.80,  \
-    .runtime_reserve_mib = 1000, .comm_buffer_mib = 400, .intra_gbps = 196, .intra_efficiency = 0.70,        \
-    .intra_latency_us = 2, .intra_base_us = 30, .inter_gbps = 25, .inter_efficiency = 0.90,                  \
-    .inter_latency_us = 3, .inter_base_us = 30
+    .peak_tflops = 376, .fp32_tflops = 94, .gemm_efficiency = 0.83, .gemm_half_dim = 0, .gemm_fixed_us = 0,  \
+    .attention_fwd_efficiency = 0.57, .attention_bwd_efficiency = 0.77, .attention_half_seq = 256,           \
+    .kernel_launch_us = 4, .host_dispatch_us = 12.1, .host_sync_us = 80, .microbatch_host_ms = 0.5,          \
+    .step_host_ms = 10, .hbm_gib = 64, .hbm_gbps = 1600, .hbm_efficiency = 0.80,                             \
+    .runtime_reserve_mib = 1000, .comm_buffer_mib = 400, .intra_gbps = 196, .intra_latency_us = 2,           \
+    .intra_base_us = 30, .inter_gbps = 25, .inter_efficiency = 0.90, .inter_latency_us = 3,                  \
+    .inter_base_us = 30
 
 /* What the published configurations (bench_decisions, docs/benchmarks.md) show of devices whose
  * rates were not measured in training. */
@@ -175,8 +193,16 @@
     "configurations nd's step was 21 to 27 % long (its 2 MoE ones, which nd prices short elsewhere, 4 to "   \
     "7 % long)"
 #define ASCEND_CAVEAT                                                                                        \
-    "almost every kernel and link rate is assumed (0.7 of peak, as Huawei's own modelling): its prices "     \
-    "are indicative until a profiling round calibrates them"
+    "its GEMM and attention rates are one 910B's in training (msprof-analyze's samples: GEMMs 0.83 of "      \
+    "peak from 1536 to 12288 a side, attention at 4k keys), HCCS 0.65 of its mesh (torch.distributed on "    \
+    "8 NPUs), memory and host rates assumed: on 18 published MindSpeed-LLM 1.0.RC3 runs (Atlas 900 A2) "     \
+    "nd's step was 14 % off and 12 % short on average (13B to 72B within 12 %, 0.5B to 8B 16 to 35 % "       \
+    "short, Mixtral 8x7B 56 % short); a later MindSpeed-LLM README puts Llama 2 7B at 69 % MFU where "       \
+    "this table's run is near 54 %, so the release matters"
+#define ASCEND_A3_CAVEAT                                                                                     \
+    "its GEMM and attention rates are a 910B's in training (the 910C die taken as one), its UB links, "      \
+    "memory and host rates assumed (0.7, as Huawei's own modelling); no published A3 run was priced: its "   \
+    "prices are indicative until a profiling round calibrates them"
 
 static const nd_device builtin[] = {
     {
@@ -462,7 +488,8 @@ static const nd_device builtin[] = {
         .name = "A2",
         .rates_caveat = ASCEND_CAVEAT,
         .description = "Ascend 910B (Atlas 800T A2)",
-        ASCEND_DIE, /* [DS] peaks (bin-dependent: 313 or 376 FP16), [EAGER] */
+        ASCEND_DIE,               /* [DS] peaks (bin-dependent: 313 or 376 FP16), [EAGER] */
+        .intra_efficiency = 0.65, /* [HCCL-A2] */
         /* HCCS full mesh: 7 links of 28 GB/s */
         .devices_per_node = 8,
         .intra_link_gbps = 28,
@@ -470,9 +497,10 @@ static const nd_device builtin[] = {
     },
     {
         .name = "A3",
-        .rates_caveat = ASCEND_CAVEAT,
+        .rates_caveat = ASCEND_A3_CAVEAT,
         .description = "Ascend 910C, one die (Atlas 900 A3 SuperPoD)",
-        ASCEND_DIE, /* [DS] per die */
+        ASCEND_DIE,               /* [DS] per die */
+        .intra_efficiency = 0.70, /* assumed (Huawei's modelling tool) */
         /* UB plane 196 GB/s per die; < 1 us extra across nodes [CM384] */
         .devices_per_node = 16,
         .host_gbps = 7.43,
