@@ -28,6 +28,7 @@ target_link_libraries(nd_fuzz_util PUBLIC nd_base)
 set(ND_FUZZ_TARGETS
   classified:nd_calibrate run:nd_session hf_config:nd_session ratios:nd_session search_config:nd_planner
   devices:nd_session chrome:nd_classify ascend_steps:nd_classify ascend_comm:nd_classify
+  kernel_details:nd_classify
   log:nd_classify round:nd_classify csv_table:nd_charts safetensors:nd_session
   kernel_tables:nd_session
   toml:nd_base

@@ -10,6 +10,7 @@ root=$(cd "$here/../.." && pwd)
 shared=${ND_SHARED_DIR:-$root/../shared}
 rm -rf "$out"
 targets="classified run hf_config ratios search_config devices chrome ascend_steps ascend_comm log round"
+targets="$targets kernel_details"
 targets="$targets csv_table safetensors"
 targets="$targets kernel_tables"
 targets="$targets toml torchtitan megatron mindformers mindspeed simumax"
@@ -52,6 +53,9 @@ put ascend_steps "$root"/tests/data/classify/ascend_worked/ASCEND_PROFILER_OUTPU
 put ascend_comm "$root"/tests/data/classify/ascend_worked/ASCEND_PROFILER_OUTPUT/communication.json \
     "$root"/tests/bad/classify/*/*/communication.json "$shared"/traces/ascend_mstt/cluster_communication.json \
     "$root"/tests/bad/ascend/*/communication.json
+put kernel_details "$root"/tests/data/classify/ascend_shapes/kernel_details.csv \
+    "$root"/tests/data/classify/ascend_kernels/ASCEND_PROFILER_OUTPUT/kernel_details.csv \
+    "$root"/tests/data/shared/traces/ascend_mstt/kernel_details__*.csv "$root"/tests/bad/classify/kernel_details*.csv
 
 put log "$root"/samples/logs/*.log "$root"/tests/bad/log/*
 # The YAML write-back: framework configs with anchors, aliases, merge keys and odd line breaks.
