@@ -108,6 +108,8 @@ static void doc_table_matches_builtin(void **state)
                                               "hbm_gib",
                                               "hbm_gbps",
                                               "hbm_efficiency",
+                                              "norm_hbm_efficiency",
+                                              "activation_hbm_efficiency",
                                               "runtime_reserve_mib",
                                               "comm_buffer_mib",
                                               "devices_per_node",

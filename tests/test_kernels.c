@@ -246,6 +246,29 @@ static void builtin_curves_reproduce_their_gemm_tables(void **state)
     }
 }
 
+/* Memory-bound classes on a device's own bandwidth shares: norms, softmaxes and the loss at
+ * norm_hbm_efficiency, activations and rotary at activation_hbm_efficiency, the rest (and
+ * either class whose share is 0) at hbm_efficiency. 1 GB at 1000 GB/s: 1 ms at 1, so 2.5 ms
+ * at 0.4, 1.25 at 0.8, 2 at 0.5. */
+static void memory_classes_at_their_shares(void **state)
+{
+    (void)state;
+    nd_device d = round_device();
+    d.hbm_gbps = 1000;
+    d.hbm_efficiency = 0.8;
+    near(nd_memop_ms(&d, ND_MEMOP_NORM, 1e9), 1.25);
+    d.norm_hbm_efficiency = 0.4;
+    d.activation_hbm_efficiency = 0.5;
+    near(nd_memop_ms(&d, ND_MEMOP_NORM, 1e9), 2.5);
+    near(nd_memop_ms(&d, ND_MEMOP_CROSS_ENTROPY, 1e9), 2.5);
+    near(nd_memop_ms(&d, ND_MEMOP_CROSS_ENTROPY_FUSED, 1e9), 2.5);
+    near(nd_memop_ms(&d, ND_MEMOP_ACTIVATION, 1e9), 2);
+    near(nd_memop_ms(&d, ND_MEMOP_DEFAULT, 1e9), 1.25);
+    near(nd_memop_ms(&d, ND_MEMOP_OPTIMIZER, 1e9), 1.25);
+    d.activation_hbm_efficiency = 0;
+    near(nd_memop_ms(&d, ND_MEMOP_ACTIVATION, 1e9), 1.25);
+}
+
 /* The built-in A2's attention against the FlashAttentionScore tasks it was taken from
  * (msprof-analyze's compute-advice sample, a 20-core 910B of 313 TFLOP/s, by hand from
  * tests/data/shared/traces/ascend_mstt/kernel_details__compute_advice_data.csv): B 2, 4 heads
@@ -282,6 +305,7 @@ int main(void)
         cmocka_unit_test(overlap_slows_compute),
         cmocka_unit_test(builtin_curves_reproduce_their_gemm_tables),
         cmocka_unit_test(ascend_attention_reproduces_its_trace),
+        cmocka_unit_test(memory_classes_at_their_shares),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -80,6 +80,8 @@ static const dfield dfields[] = {
     DD(hbm_gib),
     DD(hbm_gbps),
     DF(hbm_efficiency),
+    DFO(norm_hbm_efficiency),
+    DFO(activation_hbm_efficiency),
     DZ(runtime_reserve_mib),
     DO(comm_buffer_mib),
     {"devices_per_node", D_INT, offsetof(nd_device, devices_per_node), 0},

@@ -53,6 +53,10 @@
  *            compute-advice sample (Ascend mstt, kernel_details.csv; a 20-core 910B, taken as the
  *            910B3 of 313 TFLOP/s): B 2, 4 heads of 128, 4096 queries over 4096 keys under a full
  *            boolean mask (every block computed), bf16: 405-410 us forward, 756-763 backward.
+ *  [TRAIN-NPU-VEC] the vector tasks of the advisor sample's step (FP16, [4, 1024, 12288] a
+ *            rank): LayerNormV3 315-360 us and ScaledMaskedSoftmax 91-92 us for their bytes, 0.38
+ *            of the 1.6 TB/s HBM; FastGelu 86.5 us, 0.73; the residual Adds 189-237 us, 0.8-1.0,
+ *            and AdamW 0.80 (the default's).
  *  [HCCL-A2] torch.distributed on 8 910B of one server (gameofdimension/limulidae README, CANN
  *            8.0.0.beta1, torch_npu 2.4.0.post2): all-gather 149 GB/s and all-reduce 72 GB/s
  *            algorithm bandwidth, 130 and 126 GB/s bus bandwidth; the best TP all-reduce of
@@ -165,18 +169,19 @@
  * launch); no smaller GEMM measured, so no saturation is fitted (half_dim 0). Attention
  * [TRAIN-NPU-ATTN]: 0.54 forward and 0.72 backward of peak at 4096 keys, taken to the long-
  * sequence rate by the FlashAttention kernels' curve on GPUs (half at 256 keys, assumed):
- * the backward runs faster per FLOP than the forward here, unlike on GPUs. HCCS [HCCL-A2]:
- * 0.65 of the mesh's 196 GB/s. The 910C die is taken as the 910B's; its UB links and every
- * memory and host figure stay assumed (Huawei's own modelling tool uses 0.7 of peak and 0.7
+ * the backward runs faster per FLOP than the forward here, unlike on GPUs. Norms, softmaxes
+ * and activations below the memory's rate [TRAIN-NPU-VEC]: the vector units bound them. HCCS
+ * [HCCL-A2]: 0.65 of the mesh's 196 GB/s. The 910C die is taken as the 910B's; its UB links,
+ * its other memory and host figures stay assumed (Huawei's own modelling tool uses 0.7 of peak and 0.7
  * of link bandwidth, uncalibrated). */
 #define ASCEND_DIE                                                                                           \
     .peak_tflops = 376, .fp32_tflops = 94, .gemm_efficiency = 0.83, .gemm_half_dim = 0, .gemm_fixed_us = 0,  \
     .attention_fwd_efficiency = 0.57, .attention_bwd_efficiency = 0.77, .attention_half_seq = 256,           \
     .kernel_launch_us = 4, .host_dispatch_us = 12.1, .host_sync_us = 80, .microbatch_host_ms = 0.5,          \
     .step_host_ms = 10, .hbm_gib = 64, .hbm_gbps = 1600, .hbm_efficiency = 0.80,                             \
-    .runtime_reserve_mib = 1000, .comm_buffer_mib = 400, .intra_gbps = 196, .intra_latency_us = 2,           \
-    .intra_base_us = 30, .inter_gbps = 25, .inter_efficiency = 0.90, .inter_latency_us = 3,                  \
-    .inter_base_us = 30
+    .norm_hbm_efficiency = 0.38, .activation_hbm_efficiency = 0.73, .runtime_reserve_mib = 1000,             \
+    .comm_buffer_mib = 400, .intra_gbps = 196, .intra_latency_us = 2, .intra_base_us = 30, .inter_gbps = 25, \
+    .inter_efficiency = 0.90, .inter_latency_us = 3, .inter_base_us = 30
 
 /* What the published configurations (bench_decisions, docs/benchmarks.md) show of devices whose
  * rates were not measured in training. */
@@ -193,15 +198,16 @@
     "configurations nd's step was 21 to 27 % long (its 2 MoE ones, which nd prices short elsewhere, 4 to "   \
     "7 % long)"
 #define ASCEND_CAVEAT                                                                                        \
-    "its GEMM and attention rates are one 910B's in training (msprof-analyze's samples: GEMMs 0.83 of "      \
-    "peak from 1536 to 12288 a side, attention at 4k keys), HCCS 0.65 of its mesh (torch.distributed on "    \
-    "8 NPUs), memory and host rates assumed: on 18 published MindSpeed-LLM 1.0.RC3 runs (Atlas 900 A2) "     \
-    "nd's step was 14 % off and 12 % short on average (13B to 72B within 12 %, 0.5B to 8B 16 to 35 % "       \
-    "short, Mixtral 8x7B 56 % short); a later MindSpeed-LLM README puts Llama 2 7B at 69 % MFU where "       \
-    "this table's run is near 54 %, so the release matters"
+    "its GEMM, attention, norm and activation rates are one 910B's in training (msprof-analyze's "           \
+    "samples: GEMMs 0.83 of peak from 1536 to 12288 a side), HCCS 0.65 of its mesh (torch.distributed "      \
+    "on 8 NPUs), host rates assumed: on 18 published MindSpeed-LLM 1.0.RC3 runs (Atlas 900 A2) nd's "        \
+    "step was 12 % off and 10 % short on average (13B to 72B within 10 %, 0.5B to 8B 12 to 22 % short, "     \
+    "Mixtral 8x7B 55 % short); a later MindSpeed-LLM README puts Llama 2 7B at 69 % MFU where this "         \
+    "table's run is near 54 %, so the release matters"
 #define ASCEND_A3_CAVEAT                                                                                     \
-    "its GEMM and attention rates are a 910B's in training (the 910C die taken as one), its UB links, "      \
-    "memory and host rates assumed (0.7, as Huawei's own modelling); no published A3 run was priced: its "   \
+    "its GEMM, attention, norm and activation rates are a 910B's in training (the 910C die taken as "        \
+    "one), its UB links and host rates assumed (0.7, as Huawei's own modelling); no published A3 run "       \
+    "was priced: its "                                                                                       \
     "prices are indicative until a profiling round calibrates them"
 
 static const nd_device builtin[] = {

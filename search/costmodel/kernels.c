@@ -41,12 +41,22 @@ double nd_memory_ms(const nd_device *d, double bytes)
     return bytes / (d->hbm_gbps * d->hbm_efficiency * 1e9) * 1e3;
 }
 
+/* The device's own share of its bandwidth for a class of memory-bound operators without a
+ * measured table: the vector-bound reductions and activations where it states theirs. */
+static double class_efficiency(const nd_device *d, nd_memop op)
+{
+    bool norm = op == ND_MEMOP_NORM || op == ND_MEMOP_CROSS_ENTROPY || op == ND_MEMOP_CROSS_ENTROPY_FUSED;
+    if (norm && d->norm_hbm_efficiency > 0) return d->norm_hbm_efficiency;
+    if (op == ND_MEMOP_ACTIVATION && d->activation_hbm_efficiency > 0) return d->activation_hbm_efficiency;
+    return d->hbm_efficiency;
+}
+
 double nd_memop_ms(const nd_device *d, nd_memop op, double bytes)
 {
     if (bytes <= 0) return 0.0;
     const nd_memop_rate *r = d->tables ? &d->tables->memop[op] : NULL;
     if (r && !r->stated) r = &d->tables->memop[ND_MEMOP_DEFAULT];
-    if (!r || !r->stated) return nd_memory_ms(d, bytes);
+    if (!r || !r->stated) return bytes / (d->hbm_gbps * class_efficiency(d, op) * 1e9) * 1e3;
     return bytes / (r->gbps * r->efficiency * 1e9) * 1e3 + r->fixed_us / 1e3;
 }
 

@@ -57,6 +57,19 @@ static void elementwise(acc *a, const dims *x, double fwd_bytes, double bwd_byte
     memory_op(a, x, ND_MEMOP_DEFAULT, ND_MEMOP_DEFAULT, fwd_bytes, bwd_bytes, kernels);
 }
 
+/* A normalisation or softmax: a reduction along each row, which some devices' vector units
+ * run below their memory's rate (Ascend's; devices.md, norm_hbm_efficiency). */
+static void reduction(acc *a, const dims *x, double fwd_bytes, double bwd_bytes, double kernels)
+{
+    memory_op(a, x, ND_MEMOP_NORM, ND_MEMOP_NORM, fwd_bytes, bwd_bytes, kernels);
+}
+
+/* An activation or a rotary embedding: transcendental functions per element. */
+static void activation(acc *a, const dims *x, double fwd_bytes, double bwd_bytes, double kernels)
+{
+    memory_op(a, x, ND_MEMOP_ACTIVATION, ND_MEMOP_ACTIVATION, fwd_bytes, bwd_bytes, kernels);
+}
+
 /* FP8 linear layers cast (and transpose, for the weight gradient) their input forward and
  * their output gradient backward: a 16-bit read and two 1-byte writes each, plus one more
  * read of the tensor for its amax under current scaling (Transformer Engine's
@@ -129,11 +142,11 @@ static void norm(acc *a, kept *k, const dims *x, acc *norm_acc)
         /* Eager RMSNorm (torchtitan, Hugging Face): upcast, square, mean, rsqrt, scale, cast
          * back, weight: about 36 bytes per 16-bit element forward in seven kernels, and their
          * gradients backward (18 and 27 element sizes). */
-        elementwise(a, x, 18 * bytes, 27 * bytes, 7);
-        if (norm_acc) elementwise(norm_acc, x, 18 * bytes, 0, 7);
+        reduction(a, x, 18 * bytes, 27 * bytes, 7);
+        if (norm_acc) reduction(norm_acc, x, 18 * bytes, 0, 7);
     } else {
-        elementwise(a, x, 2 * bytes, 3 * bytes, 1);
-        if (norm_acc) elementwise(norm_acc, x, 2 * bytes, 0, 1);
+        reduction(a, x, 2 * bytes, 3 * bytes, 1);
+        if (norm_acc) reduction(norm_acc, x, 2 * bytes, 0, 1);
     }
     k->always += bytes;
     k->norm += bytes;
@@ -245,8 +258,8 @@ static void attention_core(acc *a, kept *k, const dims *x, double heads, double 
         double rows = b * heads * x->s_q, S = rows * x->s;
         gemm_at(&tmp, x, x->other, rows, x->s, dqk); /* 16-bit even under FP8 */
         gemm_at(&tmp, x, x->other, rows, dv, x->s);
-        elementwise(&tmp, x, 2 * x->e * S, 3 * x->e * S, 1);
-        k->core_attn += x->e * S;       /* softmax output */
+        reduction(&tmp, x, 2 * x->e * S, 3 * x->e * S, 1); /* the softmax */
+        k->core_attn += x->e * S;                          /* softmax output */
         k->score_grads += 2 * x->e * S; /* backward: gradients of the probabilities and scores */
         if (x->t->dropout > 0) {
             elementwise(&tmp, x, 2 * x->e * S + S, 2 * x->e * S + S, 1);
@@ -279,12 +292,12 @@ static void attention_mha(acc *a, kept *k, const dims *x, acc *core)
     if (m->max_positions == 0) { /* rotary, fused; eager: upcast, complex multiply, cast back */
         double rot = x->e * T * (heads + kvh) * dh;
         if (x->eager)
-            elementwise(a, x, 14 * rot, 14 * rot, 6);
+            activation(a, x, 14 * rot, 14 * rot, 6);
         else
-            elementwise(a, x, 2 * rot, 2 * rot, 1);
+            activation(a, x, 2 * rot, 2 * rot, 1);
     }
     if (m->qk_norm) {
-        elementwise(a, x, 2 * x->e * T * (heads + kvh) * dh, 3 * x->e * T * (heads + kvh) * dh, 2);
+        reduction(a, x, 2 * x->e * T * (heads + kvh) * dh, 3 * x->e * T * (heads + kvh) * dh, 2);
         k->always += x->e * T * (heads + kvh) * dh;
     }
     k->always += x->e * T * (heads + 2 * kvh) * dh; /* Q, K, V */
@@ -304,7 +317,7 @@ static void attention_mla(acc *a, kept *k, const dims *x, acc *core, acc *up)
     /* The down-projections are small and replicated on every TP rank (Megatron-core MLA). */
     if (cq > 0) {
         gemm(a, x, T, cq, x->h);
-        elementwise(a, x, 2 * e * T * cq, 3 * e * T * cq, 1);
+        reduction(a, x, 2 * e * T * cq, 3 * e * T * cq, 1);
         k->always += 2 * e * T * cq; /* latent query, normed */
         gemm(a, x, T, heads * dqk, cq);
         gemm(up, x, T, heads * dqk, cq);
@@ -312,12 +325,12 @@ static void attention_mla(acc *a, kept *k, const dims *x, acc *core, acc *up)
         gemm(a, x, T, heads * dqk, x->h);
     }
     gemm(a, x, T, ckv + rope, x->h);
-    elementwise(a, x, 2 * e * T * ckv, 3 * e * T * ckv, 1);
+    reduction(a, x, 2 * e * T * ckv, 3 * e * T * ckv, 1);
     k->always += e * T * (ckv + rope) + e * T * ckv; /* latent KV, normed */
     gemm(a, x, T, heads * ((double)m->qk_nope_head_dim + dv), ckv);
     gemm(up, x, T, heads * ((double)m->qk_nope_head_dim + dv), ckv);
-    elementwise(a, x, 2 * e * T * (heads + 1) * rope, 2 * e * T * (heads + 1) * rope, 1);
-    elementwise(up, x, 2 * e * T * (heads + 1) * rope, 0, 1);
+    activation(a, x, 2 * e * T * (heads + 1) * rope, 2 * e * T * (heads + 1) * rope, 1); /* rotary */
+    activation(up, x, 2 * e * T * (heads + 1) * rope, 0, 1);
     k->mla_up += e * T * heads * (2 * dqk + dv); /* Q, K, V per head */
     attention_core(a, k, x, heads, dqk, dv, core);
     k->always += e * T * heads * dv;
@@ -379,13 +392,13 @@ static void mlp(acc *a, kept *k, const dims *x, double tokens, double width, dou
     if (x->m->mlp == ND_MLP_GATED) {
         double kernels = x->eager ? 2 : 1; /* eager: silu, then the product */
         double fwd = (x->eager ? 5 : 3) * e * tokens * w, bwd = (x->eager ? 8 : 5) * e * tokens * w;
-        elementwise(a, x, fwd, bwd, kernels);
-        if (act) elementwise(act, x, fwd, 0, kernels);
+        activation(a, x, fwd, bwd, kernels);
+        if (act) activation(act, x, fwd, 0, kernels);
         k->always += 2 * e * tokens * w; /* gate and up outputs */
         if (routed) k->swiglu_in += 2 * e * tokens * w;
     } else {
-        elementwise(a, x, 2 * e * tokens * w, 3 * e * tokens * w, 1);
-        if (act) elementwise(act, x, 2 * e * tokens * w, 0, 1);
+        activation(a, x, 2 * e * tokens * w, 3 * e * tokens * w, 1);
+        if (act) activation(act, x, 2 * e * tokens * w, 0, 1);
         k->always += e * tokens * w; /* activation input */
     }
     /* activation output: the down projection's input */

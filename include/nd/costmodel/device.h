@@ -68,11 +68,16 @@ typedef struct nd_device {
     double step_host_ms;       /* host work per optimizer step (loss sync, logging), ms */
 
     /* memory */
-    double hbm_gib;             /* capacity, GiB */
-    double hbm_gbps;            /* bandwidth, GB/s */
-    double hbm_efficiency;      /* fraction of hbm_gbps large memory-bound kernels reach */
-    double runtime_reserve_mib; /* the runtime's own memory: CUDA/CANN context, library workspaces */
-    double comm_buffer_mib;     /* buffers of one communicator (NCCL channels x peers x
+    double hbm_gib;                   /* capacity, GiB */
+    double hbm_gbps;                  /* bandwidth, GB/s */
+    double hbm_efficiency;            /* fraction of hbm_gbps large memory-bound kernels reach */
+    double norm_hbm_efficiency;       /* the same for normalisations, softmaxes and the loss, where a
+                                   device's vector units, not its memory, bound them (Ascend's):
+                                   0 = hbm_efficiency */
+    double activation_hbm_efficiency; /* the same for activations and rotary embeddings; 0 =
+                                         hbm_efficiency */
+    double runtime_reserve_mib;       /* the runtime's own memory: CUDA/CANN context, library workspaces */
+    double comm_buffer_mib;           /* buffers of one communicator (NCCL channels x peers x
                                    NCCL_BUFFSIZE; HCCL 2 x HCCL_BUFFSIZE) */
 
     /* interconnect */

@@ -53,12 +53,15 @@ typedef struct nd_attention_point {
 
 /* Classes of memory-bound operators, each with its measured bandwidth share and fixed time. */
 typedef enum {
-    ND_MEMOP_DEFAULT = 0, /* norms, activations, rotary, residual, dropout, casts */
+    ND_MEMOP_DEFAULT = 0, /* residual adds, dropout, casts, copies; and what a table does not
+                             measure of the classes below */
     ND_MEMOP_PERMUTE_FWD, /* MoE token permutation (dispatch order) */
     ND_MEMOP_PERMUTE_BWD,
     ND_MEMOP_CROSS_ENTROPY,       /* the loss, unfused */
     ND_MEMOP_CROSS_ENTROPY_FUSED, /* the fused loss (Megatron's cross_entropy_loss_fusion) */
     ND_MEMOP_OPTIMIZER,           /* the optimizer step's passes */
+    ND_MEMOP_NORM,                /* normalisations and softmaxes: reductions along a row */
+    ND_MEMOP_ACTIVATION,          /* activations (gated or not) and rotary embeddings */
     ND_MEMOP_CLASSES
 } nd_memop;
 
