@@ -404,6 +404,11 @@ nd_classify_sh(classify_cli_ascend_shapes_refused 0
 nd_classify_sh(classify_cli_ascend_own_shapes 0
   "^shape,attention fwd bf16 B=1 H=32 S=4096 Sk=4096 D=128,attention_fwd,1,2.000,[0-9.]+,,,,,,attention fwd,bf16,1,,,,32,4096,4096,128,2.000,274.878,137.439 shape,MatMul bf16 M=4096 N=6144 K=2048,gemm,1,0.500,[0-9.]+,,,,,,MatMul,bf16,1,4096,6144,2048,,,,,0.500,103.079,206.158 shape,GroupedMatmul bf16 B=16 M=8192 N=768 K=2048,grouped_gemm,1,0.100,[0-9.]+,,,,,,GroupedMatmul,bf16,16,8192,768,2048,,,,,0.100,25.7698,257.698$"
   "rm -f $OUT/ao.csv && $ND ${ND_CLASSIFY_DATA}/ascend_shapes/kernel_details.csv --dims DP=8 --kernels $OUT/ao.csv >/dev/null && grep '^shape' $OUT/ao.csv | tr '\\n' ' ' | sed 's/ $//'")
+# ... and a note counts the tasks whose sizes do not fit (the fifth line's MatMulV3 there; in the
+# compute-advice sample its twelve MatMul tasks and the one attention forward, 13)
+nd_classify_sh(classify_cli_ascend_unfit_note 0
+  "kernel_details.csv: 1 GEMM or attention task\\(s\\) state sizes that do not fit their op \\(the first at line 5, MatMulV3\\): their time is in their kernel class, in no shape.*compute_advice_data.csv: 13 GEMM or attention task\\(s\\)"
+  "$ND ${ND_CLASSIFY_DATA}/ascend_shapes/kernel_details.csv --dims DP=8 -v 3 | tr '\\n' ' ' && $ND ${ND_CLASSIFY_TRACES}/ascend_mstt/kernel_details__compute_advice_data.csv --dims MP=8 -v 3 | tr '\\n' ' '")
 # Beside step_trace_time.csv (tests/data/classify/ascend_kernels, by hand) it gives the
 # Ascend rank-step its kernel view: MatMulV2 0-400 us, hcom_allReduce 350-500, Add 600-700:
 # gemm 0.400; the all-reduce 0.150 ms, 0.100 exposed, 0.050 beside the MatMul.

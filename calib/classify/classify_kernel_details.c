@@ -54,6 +54,8 @@ typedef struct kd_reader {
     int rank;
     /* pass 2: the trace the tasks feed */
     trace_ctx *t;
+    size_t unfit, unfit_line;  /* GEMM or attention tasks whose sizes do not fit their op; the first's line */
+    char unfit_type[KD_FIELD]; /* ... and its Type */
 } kd_reader;
 
 static int fail(kd_reader *k, const char *fmt, ...) ND_PRINTF(2, 3);
@@ -188,7 +190,13 @@ static int32_t own_shape(kd_reader *k)
     if (k->col[KD_DTYPES] >= 0) row.dtypes = cell_text(k, KD_DTYPES, &row.dtypes_len);
     shape_key key;
     double flops;
-    if (!nd_classify_npu_shape_of(&row, &key, &flops)) return 0;
+    if (!nd_classify_npu_shape_of(&row, &key, &flops)) {
+        if (nd_classify_npu_has_shape(row.type, row.type_len) && k->unfit++ == 0) {
+            k->unfit_line = k->row_line;
+            snprintf(k->unfit_type, sizeof k->unfit_type, "%.*s", (int)row.type_len, row.type);
+        }
+        return 0;
+    }
     int i = nd_classify_shape_intern(&k->t->shapes, &key);
     return i >= 0 ? i + 1 : 0;
 }
@@ -341,6 +349,12 @@ int nd_classify_kernel_details_read(nd_classify_run *run, const char *path, nd_e
     if (!rc) rc = read_once(&k);
     if (!rc) rc = nd_classify_trace_drain(&t, err);
     if (!rc) rc = nd_classify_trace_samples(&t, err);
+    if (!rc && k.unfit)
+        rc = nd_classify_run_note(
+            run,
+            "%s: %zu GEMM or attention task(s) state sizes that do not fit their op (the "
+            "first at line %zu, %s): their time is in their kernel class, in no shape",
+            path, k.unfit, k.unfit_line, k.unfit_type);
     nd_classify_trace_ctx_free(&t);
     free(presets);
     free(k.steps);

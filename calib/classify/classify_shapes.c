@@ -444,6 +444,11 @@ static uint8_t npu_dtype(const char *s, size_t n)
     return 0;
 }
 
+bool nd_classify_npu_has_shape(const char *type, size_t n)
+{
+    return npu_kind(type, n) != OPK_NONE;
+}
+
 bool nd_classify_npu_shape_of(const nd_classify_npu_row *row, shape_key *o, double *flops)
 {
     memset(o, 0, sizeof *o);

@@ -53,6 +53,8 @@ typedef struct nd_classify_npu_row {
  * other kernel, or sizes that do not fit the op (a transpose nd cannot place, an element
  * count that disagrees, a layout that is not SBH, BSH, BNSD or BSND). */
 bool nd_classify_npu_shape_of(const nd_classify_npu_row *row, shape_key *out, double *flops);
+/* Whether an Ascend task of this Type is a GEMM or attention whose sizes nd reads. */
+bool nd_classify_npu_has_shape(const char *type, size_t n);
 
 /* The index of key in t, added if new; -1 when the table is full or out of memory. */
 int nd_classify_shape_intern(shape_table *t, const shape_key *key);
