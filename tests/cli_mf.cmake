@@ -183,7 +183,15 @@ nd_cli_test(cli_mf_qwen3moe_seq 0 "^0$" sh -c
 # (the fp32 master too), so the optimizer column is 2/3 of the float32 file's
 nd_cli_test(cli_mf_mixtral_fp16_no_master 0 "^ratio ok$" sh -c
             "sed 's/param_init_type: \"float16\"/param_init_type: \"float32\"/' ${MF_REAL}/pretrain_mixtral-8x7b.yaml > ${CMAKE_CURRENT_BINARY_DIR}/mx32.yaml && a=$(${EST} -y ${MF_REAL}/pretrain_mixtral-8x7b.yaml -A A2 -d 16 | awk '$1 == 0 && NF > 10 {print $5}') && b=$(${EST} -y ${CMAKE_CURRENT_BINARY_DIR}/mx32.yaml -A A2 -d 16 | awk '$1 == 0 && NF > 10 {print $5}') && [ $((3 * a - 2 * b)) -le 2 ] && [ $((2 * b - 3 * a)) -le 2 ] && echo ratio ok")
-foreach(f mcore_pretrain_deepseek3_671b pretrain_qwen3_30b_a3b_4k pretrain_mixtral-8x7b)
+# MindFormers' own Llama 2 7B pre-training config (the 4160 tokens/s/p row of its model list,
+# docs/benchmarks.md): 32 x (4 x 4096^2 + 3 x 4096 x 11,008 + 2 x 4096) + 2 x 32,000 x 4096
+# + 4096 = 6,738,415,616 (by hand); its context's max_device_memory "59GB" is the budget,
+# 59 x 1024 = 60,416 MiB; DP 8 with 8 accumulated micro-batches of one sequence
+nd_cli_test(cli_mf_llama2_7b_bf16_read 0 "parameters: 6,738,415,616, .*budget 60416 MiB"
+            sh -c "${EST} -y ${MF_REAL}/pretrain_llama2_7b_bf16.yaml -A A2 2>/dev/null | tr '\\n' ' '")
+nd_cli_test(cli_mf_llama2_7b_bf16_layout 0 "strategy: DP=8 MP=1 PP=1 CP=1 EP=1 ETP=1 OP=8 ZERO=1 VPP=1 MB=8 MBS=1"
+            ${EST} -y ${MF_REAL}/pretrain_llama2_7b_bf16.yaml -A A2)
+foreach(f mcore_pretrain_deepseek3_671b pretrain_qwen3_30b_a3b_4k pretrain_mixtral-8x7b pretrain_llama2_7b_bf16)
   set(read "-A A2 -d 16") # one word for yaml_roundtrip.sh's READ_FLAGS
   set(dev -A A2 -d 16)
   if(f STREQUAL "mcore_pretrain_deepseek3_671b")
