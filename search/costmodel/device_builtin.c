@@ -203,7 +203,7 @@
     "on 8 NPUs), host rates assumed: on 18 published MindSpeed-LLM 1.0.RC3 runs (Atlas 900 A2) nd's "        \
     "step was 12 % off and 10 % short on average (13B to 72B within 10 %, 0.5B to 8B 12 to 22 % short, "     \
     "the MoE Mixtral 8x7B at 32k 55 % short, and 8x22B from MindSpeed's later script 46 %), and "            \
-    "MindFormers' own Llama 2 7B config (MindSpore) 31 % short; a later "                                    \
+    "MindFormers' own Llama 2 7B config (MindSpore) 32 % short; a later "                                    \
     "MindSpeed-LLM README puts Llama 2 7B at 69 % MFU where this "                                           \
     "table's run is near 54 %, so the release matters"
 #define ASCEND_A3_CAVEAT                                                                                     \

@@ -583,8 +583,13 @@ static int read_training(mf_doc *d)
         rc = fw_train(r, "master_weights", "true", 0, "model.model_config.param_init_type");
     /* 16-bit parameters are the only copy: MindFormers' AdamW keeps fp32 moments beside them
      * (clone_state), no fp32 master */
-    else if (!rc && params && fw_precision_of(params))
+    else if (!rc && params && fw_precision_of(params)) {
         rc = fw_train(r, "master_weights", "false", 0, "model.model_config.param_init_type");
+        /* and MindSpore's gradients take the parameters' type: its training cells accumulate
+         * them in clones of the weights (mindformers/wrapper: accu_grads = weights.clone) */
+        if (!rc && !strcmp(params_key, "model.model_config.param_init_type"))
+            rc = fw_train(r, "grad_precision", fw_precision_of(params), 0, params_key);
+    }
     /* optimizer.swap: the AdamW states live on the host (clone_state's device='CPU') */
     if (!rc && fw_true(fw_yaml_text(&d->y, "optimizer.swap", &line)))
         rc = fw_train(r, "swap_optimizer", "true", line, "optimizer.swap");
