@@ -409,6 +409,11 @@ nd_classify_sh(classify_cli_ascend_own_shapes 0
 nd_classify_sh(classify_cli_ascend_unfit_note 0
   "kernel_details.csv: 1 GEMM or attention task\\(s\\) state sizes that do not fit their op \\(the first at line 5, MatMulV3\\): their time is in their kernel class, in no shape.*compute_advice_data.csv: 13 GEMM or attention task\\(s\\)"
   "$ND ${ND_CLASSIFY_DATA}/ascend_shapes/kernel_details.csv --dims DP=8 -v 3 | tr '\\n' ' ' && $ND ${ND_CLASSIFY_TRACES}/ascend_mstt/kernel_details__compute_advice_data.csv --dims MP=8 -v 3 | tr '\\n' ' '")
+# Output dims whose product passes int64 (three of 2^40 before the last two) are no shape, not
+# an overflow (tests/fuzz/regressions/kernel_details/batch_dims_overflow.csv; found on review)
+nd_classify_sh(classify_cli_ascend_dims_overflow 0
+  "1 GEMM or attention task\\(s\\) state sizes that do not fit their op \\(the first at line 2, BatchMatMul\\)"
+  "cp ${PROJECT_SOURCE_DIR}/tests/fuzz/regressions/kernel_details/batch_dims_overflow.csv $OUT/kernel_details_overflow.csv && $ND $OUT/kernel_details_overflow.csv --dims DP=1 -v 3 | tr '\\n' ' '")
 # Beside step_trace_time.csv (tests/data/classify/ascend_kernels, by hand) it gives the
 # Ascend rank-step its kernel view: MatMulV2 0-400 us, hcom_allReduce 350-500, Add 600-700:
 # gemm 0.400; the all-reduce 0.150 ms, 0.100 exposed, 0.050 beside the MatMul.

@@ -350,11 +350,12 @@ static bool npu_matmul(const npu_dims *in, const npu_dims *out, bool batched, sh
     int no = out->nd[0];
     if (no < (batched ? 3 : 2)) return false;
     const int64_t *x = out->dim[0];
-    o->batch = 1;
-    o->m = batched ? x[no - 2] : 1;
+    double lead = 1; /* the product of out's leading dims: B batched, else M */
+    for (int i = 0; i < no - (batched ? 2 : 1); i++) lead *= (double)x[i];
+    if (lead > (double)((int64_t)1 << 31)) return false; /* no tensor; and int64 would overflow */
+    o->batch = batched ? (int64_t)lead : 1;
+    o->m = batched ? x[no - 2] : (int64_t)lead;
     o->n = x[no - 1];
-    int64_t *lead = batched ? &o->batch : &o->m; /* what out's leading dims multiply */
-    for (int i = 0; i < no - (batched ? 2 : 1); i++) *lead *= x[i];
     double bm = (double)o->batch * (double)o->m, b = npu_numel(in, 1);
     if (!npu_inner(npu_numel(in, 0), bm, &o->k)) return false;
     double kn = (double)o->k * (double)o->n;
