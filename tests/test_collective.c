@@ -133,6 +133,23 @@ static void mesh_fabric_uses_the_links_to_its_peers(void **state)
     near(nd_collective_ms(a100, ND_COLL_ALL_REDUCE, (nd_group){2, 1}, 1e9), 4.1806667);
 }
 
+/* The built-in A3 is a die of an Atlas 900 A3 SuperPoD, whose 48 servers of 16 dies share one
+ * UB fabric (devices.md): a group of 128 dies over 8 servers stays on it, at 196 GB/s x 0.70 =
+ * 137.2e6 bytes/ms, 2 us a step, 30 us a call. 1 GB all-to-all:
+ *   0.030 + 127/128 x 1e9 / 137.2e6 + 127 x 0.002 = 0.030 + 7.2316873 + 0.254 = 7.5156873 ms
+ * Two SuperPoDs (1536 dies) meet on RoCE. */
+static void a3_superpod_is_one_fabric(void **state)
+{
+    (void)state;
+    const nd_device *a3 = nd_device_table_find(&table, "A3");
+    assert_non_null(a3);
+    assert_true(nd_group_is_intra_node(a3, (nd_group){128, 1}));
+    assert_true(nd_group_is_intra_node(a3, (nd_group){768, 1}));
+    assert_false(nd_group_is_intra_node(a3, (nd_group){1536, 1}));
+    near(nd_collective_ms(a3, ND_COLL_ALL_TO_ALL, (nd_group){128, 1}, 1e9), 7.5156873);
+    assert_int_equal(a3->devices_per_server, 16);
+}
+
 /* The built-in A100 against the measured all-reduce it was fitted to (nccl-tests on 2 to 8
  * A100 of one node, 1 MiB to 1 GiB): every point within 30 %, the mean within 8 %. */
 static void a100_reproduces_its_measured_all_reduce(void **state)
@@ -172,6 +189,7 @@ int main(void)
         cmocka_unit_test(point_to_point),
         cmocka_unit_test(one_rank_costs_nothing),
         cmocka_unit_test(mesh_fabric_uses_the_links_to_its_peers),
+        cmocka_unit_test(a3_superpod_is_one_fabric),
         cmocka_unit_test(a100_reproduces_its_measured_all_reduce),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

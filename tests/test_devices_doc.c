@@ -113,6 +113,7 @@ static void doc_table_matches_builtin(void **state)
                                               "runtime_reserve_mib",
                                               "comm_buffer_mib",
                                               "devices_per_node",
+                                              "devices_per_server",
                                               "intra_gbps",
                                               "intra_efficiency",
                                               "intra_latency_us",

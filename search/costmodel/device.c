@@ -85,6 +85,7 @@ static const dfield dfields[] = {
     DZ(runtime_reserve_mib),
     DO(comm_buffer_mib),
     {"devices_per_node", D_INT, offsetof(nd_device, devices_per_node), 0},
+    {"devices_per_server", D_INT, offsetof(nd_device, devices_per_server), F_ZERO_OK | F_OPTIONAL},
     DD(intra_gbps),
     DF(intra_efficiency),
     DZ(intra_latency_us),
@@ -235,10 +236,11 @@ int nd_device_set_field(nd_device *d, const char *key, const char *value, const 
             return nd_error_set(err, ND_EINPUT, "%s: device field '%s': '%s' is not a number", where, key,
                                 value);
         if (f->type == D_INT) {
-            if (v != floor(v) || v < 1 || v > 1 << 20)
+            int lowest = f->flags & F_ZERO_OK ? 0 : 1;
+            if (v != floor(v) || v < lowest || v > 1 << 20)
                 return nd_error_set(err, ND_EINPUT,
-                                    "%s: device field '%s': '%s' is not a whole number in [1, 1048576]",
-                                    where, key, value);
+                                    "%s: device field '%s': '%s' is not a whole number in [%d, 1048576]",
+                                    where, key, value, lowest);
             *(int *)p = (int)v;
         } else {
             *(double *)p = v;

@@ -61,6 +61,11 @@
  *            8.0.0.beta1, torch_npu 2.4.0.post2): all-gather 149 GB/s and all-reduce 72 GB/s
  *            algorithm bandwidth, 130 and 126 GB/s bus bandwidth; the best TP all-reduce of
  *            msprof-analyze's advisor sample (100.7 MB in 1.471 ms) 120 GB/s.
+ *  [SUPERPOD] Atlas 900 A3 SuperPoD (CloudMatrix384): 48 servers of 8 910C (16 dies, two a
+ *            package over SIO), every NPU on one UB plane, 392 GB/s a package, inter-server
+ *            bandwidth within 3 % of intra-server and < 1 us extra latency (Zuo et al., arXiv:
+ *            2506.12708 §3); nodes of one logical SuperPoD talk over HCCS, of two over RoCE
+ *            (Huawei MindCluster 7.3 scheduling guide, "Atlas 900 A3 SuperPoD" node affinity).
  *  [EAGER]   PyTorch eager op: 8 us host submit per op on an A100 host (Torch-FL PR #27);
  *            4.5 us CPU-only on an i9 (dev-discuss "micro-optimizations"); torch_npu 12.1 us on a
  *            910B2 host (triton-ascend #1675).
@@ -509,8 +514,10 @@ static const nd_device builtin[] = {
         .description = "Ascend 910C, one die (Atlas 900 A3 SuperPoD)",
         ASCEND_DIE,               /* [DS] per die */
         .intra_efficiency = 0.70, /* assumed (Huawei's modelling tool) */
-        /* UB plane 196 GB/s per die; < 1 us extra across nodes [CM384] */
-        .devices_per_node = 16,
+        /* [SUPERPOD]: one UB domain of 384 NPUs, 768 dies, 196 GB/s a die; RoCE only between
+         * SuperPoDs */
+        .devices_per_node = 768,
+        .devices_per_server = 16,
         .host_gbps = 7.43,
     },
 };

@@ -323,13 +323,15 @@ static int what_if(const nd_search_config *cfg, const nd_search_result *res, nd_
 }
 
 /* ND's -d with a search config: num_nodes = devices // cards_per_node (the config's, else the
- * device's node size), whole nodes only, a warning naming the devices left out (run_nd.py
- * _apply_cli_overrides). Fewer devices than a node: nd keeps them as one node (ND would
+ * device's server size, devices_per_server), whole nodes only, a warning naming the devices
+ * left out (run_nd.py _apply_cli_overrides). Fewer devices than a node: nd keeps them as one node (ND would
  * place a whole node). --strict refuses a count that is not whole nodes. */
 static int whole_nodes(const nd_cli_common *c, const nd_search_config_file *f, nd_session *ses, FILE *diag,
                        nd_error *err)
 {
-    int64_t cards = f->cards_per_node ? f->cards_per_node : ses->device->devices_per_node;
+    int64_t server =
+        ses->device->devices_per_server ? ses->device->devices_per_server : ses->device->devices_per_node;
+    int64_t cards = f->cards_per_node ? f->cards_per_node : server;
     int64_t d = ses->run.devices;
     if (!c->devices || cards <= 0 || d <= 0 || d % cards == 0) return ND_OK;
     if (c->strict)
@@ -338,7 +340,7 @@ static int whole_nodes(const nd_cli_common *c, const nd_search_config_file *f, n
             "-d %lld is not a whole number of %lld-device nodes (%s): --strict refuses what ND "
             "would not place",
             (long long)d, (long long)cards,
-            f->cards_per_node ? "cluster.cards_per_node" : "the device's node size");
+            f->cards_per_node ? "cluster.cards_per_node" : "the device's server size");
     if (d < cards) {
         if (nd_cli_says(c, ND_VERBOSITY_RESULTS))
             fprintf(diag,

@@ -81,7 +81,10 @@ typedef struct nd_device {
                                    NCCL_BUFFSIZE; HCCL 2 x HCCL_BUFFSIZE) */
 
     /* interconnect */
-    int devices_per_node;    /* devices sharing the fast (intra-node) fabric */
+    int devices_per_node;    /* devices sharing the fast (intra-node) fabric: a server, or a
+                                rack-scale domain (NVL72, an A3 SuperPoD) */
+    int devices_per_server;  /* devices a server holds, the unit a job's nodes are counted in
+                                (ND's cards_per_node); 0 = devices_per_node */
     double intra_gbps;       /* per device, per direction */
     double intra_efficiency; /* bus bandwidth large messages reach, fraction of intra_gbps */
     double intra_latency_us; /* per step of a ring (or hop of a pipeline) inside a node */
