@@ -241,6 +241,9 @@ set_tests_properties(cli_round_trip PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIME
 add_test(NAME cli_torchtitan_reshard_after_forward
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/torchtitan_reshard.sh $<TARGET_FILE:nd-estimate> ${SAMPLES})
 set_tests_properties(cli_torchtitan_reshard_after_forward PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 60)
+add_test(NAME cli_torchtitan_npu_virtual_optimizer
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/torchtitan_npu.sh $<TARGET_FILE:nd-estimate> ${SAMPLES})
+set_tests_properties(cli_torchtitan_npu_virtual_optimizer PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 60)
 
 # Every published run that trained fits (bench_fidelity's refusal counts; issue 12).
 add_test(NAME cli_trained_runs_fit

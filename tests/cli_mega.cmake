@@ -267,6 +267,17 @@ foreach(n IN ITEMS "--fp8-recipe mxfp8 \\(scales per 32 elements, Blackwell's te
   nd_cli_test(mega_fp8_notes_${id} 0 "${n}" sh -c
               "sed 's|--disable-bias-linear|--disable-bias-linear --fp8-format e4m3 --fp8-recipe mxfp8 --fp8-param-gather --use-distributed-optimizer --reuse-fp32-param --use-mc2|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/fp8n_${id}.sh && ${EST} -y ${MEGA_OUT}/fp8n_${id}.sh -A B200 2>&1 >/dev/null")
 endforeach()
+# MindSpeed's --virtual-optimizer: AdamW's moments (8 of the optimizer's 12 bytes a local
+# parameter, beside the 4-byte master) in host memory. unused_vars.sh on A2 holds 11488.5 MiB of
+# optimizer on stage 0 (1/3 master, 2/3 moments = 7659 MiB): "all" leaves the master, 3829.5 MiB;
+# 4 GiB leaves 11488.5 - 4096 = 7392.5 MiB.
+foreach(pair IN ITEMS "all|3829.5" "4|7392.5")
+  string(REPLACE "|" ";" p "${pair}")
+  list(GET p 0 size)
+  list(GET p 1 mib)
+  nd_cli_test(mega_virtual_optimizer_${size} 0 "^\"optimizer\": ${mib}$" sh -c
+              "sed 's|--disable-bias-linear|--disable-bias-linear --virtual-optimizer ${size}|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/vo_${size}.sh && ${EST} -y ${MEGA_OUT}/vo_${size}.sh -A A2 --json | tr ',' '\\n' | sed -n 's/^ *\\(\"optimizer\": [0-9.]*\\)/\\1/p' | head -1")
+endforeach()
 # --attention-backend as Megatron-core means it (AttnBackend): fused is Transformer Engine's cuDNN
 # kernel, flash its FlashAttention (the device's best, named in a note), unfused and local the
 # unfused path; anything else is refused at its line. nd-search states what attention it priced.

@@ -443,6 +443,8 @@ void nd_stage_sync_compute(const nd_context *ctx, const nd_strategy *s, const nd
     }
     if (tr->swap_optimizer)
         t->optimizer_ms += 2 * local * (states + tr->master_bytes) / (d->host_gbps * 1e9) * 1e3;
+    /* Virtual moments stay on the host: AdamW reads and writes them across the host link. */
+    t->optimizer_ms += 2 * nd_train_host_moment_bytes(tr, local) / (d->host_gbps * 1e9) * 1e3;
 }
 
 double nd_stage_model_flops(const nd_context *ctx, const nd_layer_cache_entry *costs, const nd_stage_work *w)

@@ -253,7 +253,9 @@ void nd_stage_memory_compute(const nd_context *ctx, const nd_strategy *s, const 
         if (s->mb > 1) mem->grads_mib += (ne + e) * tr->grad_bytes / ND_MIB;
     }
     if (!tr->swap_optimizer)
-        mem->optimizer_mib = local * (tr->master_bytes + tr->optimizer_states * tr->state_bytes) / ND_MIB;
+        mem->optimizer_mib = (local * (tr->master_bytes + tr->optimizer_states * tr->state_bytes) -
+                              nd_train_host_moment_bytes(tr, local)) /
+                             ND_MIB;
 
     dynamic_bytes m = stage_dynamic(ctx, s, costs, w, zero);
     m.buffers += dummy_weight_gradients(ctx, s, w, zero);

@@ -4,9 +4,11 @@
  */
 #include "nd/costmodel/train.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "nd/base/text.h"
+#include "nd/base/units.h"
 
 const char *const nd_framework_names[ND_FRAMEWORKS] = {
     "megatron", "megatron-legacy", "megatron-deepspeed", "torchtitan", "fsdp", "deepspeed", "mindspeed",
@@ -109,6 +111,13 @@ bool nd_train_tp_comm_overlap(const nd_train *t)
 double nd_train_memory_margin_mib(const nd_train *t, double capacity_mib)
 {
     return capacity_mib * (nd_train_expandable_segments(t) ? MARGIN_SHARE_EXPANDABLE : MARGIN_SHARE);
+}
+
+double nd_train_host_moment_bytes(const nd_train *t, double local_params)
+{
+    if (t->swap_optimizer || t->virtual_optimizer_gib <= 0) return 0;
+    double moments = local_params * (double)(t->optimizer_states * t->state_bytes);
+    return fmin(moments, t->virtual_optimizer_gib * ND_GIB);
 }
 
 bool nd_train_record_streams(const nd_train *t)

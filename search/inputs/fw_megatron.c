@@ -392,6 +392,9 @@ static int read_training(rd *x)
     if (!rc) rc = switch_arg(x, "grad-reduce-in-bf16", "grad_precision", "bf16");
     /* MindSpeed's --swap-optimizer: optimizer states in host memory, swapped in for the step */
     if (!rc) rc = switch_arg(x, "swap-optimizer", "swap_optimizer", "true");
+    /* MindSpeed's --virtual-optimizer all|GiB...: AdamW's moments in host memory mapped into
+     * the NPU, the master weights kept (a list of one size per stage: its first, in a note) */
+    if (!rc) rc = train_arg(x, "virtual-optimizer", "virtual_optimizer");
     if (!rc && fw_args_val(d, "seq-length", NULL))
         rc = train_arg(x, "seq-length", "seq_len");
     else if (!rc)

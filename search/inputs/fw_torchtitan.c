@@ -300,6 +300,14 @@ static int read_model(tt *x)
             int rc = nd_model_read_hf_file(&r->run->model, cfg, false, r->err);
             nd_text_copy(r->run->model.name, keep, sizeof r->run->model.name);
             nd_text_copy(r->run->checkpoint, cfg, sizeof r->run->checkpoint);
+            /* torchtitan's DeepSeek-V3 builds no multi-token-prediction module */
+            if (!rc && r->run->model.mtp_layers > 0 && !strcmp(name, "deepseek_v3")) {
+                fw_note(r->run,
+                        "%s:%d: [model] deepseek_v3: torchtitan builds no MTP module, so the "
+                        "checkpoint's %lld MTP layer(s) are not priced",
+                        x->toml, line, (long long)r->run->model.mtp_layers);
+                r->run->model.mtp_layers = 0;
+            }
             return rc;
         }
     }
@@ -463,6 +471,27 @@ static int read_converters(tt *x)
     return rc;
 }
 
+/* torchtitan-npu's optimizers that keep AdamW's moments on the host ([optimizer] with its
+ * custom_config_module): virtual_optimizer maps them into the NPU (torch_npu's swapped memory,
+ * virtual_optimizer_size GiB of them, "all", 2 by default); swap_optimizer copies them in and
+ * out around the step. Either way the master weights stay and the moments cross the host link
+ * once each way a step, nd's virtual_optimizer. */
+static int read_host_moments(tt *x)
+{
+    fw_reader *r = x->r;
+    int line = 0, size_line = 0;
+    const char *virt = get(x, "optimizer", NULL, "virtual_optimizer", &line);
+    if (virt && !strcmp(virt, "true")) {
+        const char *size = get(x, "optimizer", NULL, "virtual_optimizer_size", &size_line);
+        if (!size) return fw_train(r, "virtual_optimizer", "2", line, "[optimizer] virtual_optimizer");
+        return fw_train(r, "virtual_optimizer", size, size_line, "[optimizer] virtual_optimizer_size");
+    }
+    const char *swap = get(x, "optimizer", NULL, "swap_optimizer", &line);
+    if (swap && !strcmp(swap, "true"))
+        return fw_train(r, "virtual_optimizer", "all", line, "[optimizer] swap_optimizer");
+    return ND_OK;
+}
+
 static int read_training(tt *x)
 {
     fw_reader *r = x->r;
@@ -542,6 +571,7 @@ static int read_training(tt *x)
                       "[parallelism] fsdp_reshard_after_forward");
     }
     if (!rc) rc = read_converters(x);
+    if (!rc) rc = read_host_moments(x);
     if (!rc) rc = fw_train(r, "framework", "torchtitan", 0, "");
     return rc;
 }

@@ -135,6 +135,23 @@ static int set_imbalance(nd_train *t, const char *v)
     return 0;
 }
 
+/* MindSpeed's and torchtitan-npu's virtual optimizer: "all", a size in GiB, or off. */
+static int set_virtual_optimizer(nd_train *t, const char *v)
+{
+    if (!strcmp(v, "all")) {
+        t->virtual_optimizer_gib = ND_VIRTUAL_OPTIMIZER_ALL;
+        return 0;
+    }
+    if (!strcmp(v, "off") || !strcmp(v, "false")) {
+        t->virtual_optimizer_gib = 0;
+        return 0;
+    }
+    double gib;
+    if (nd_parse_double(v, &gib) || !(gib >= 0 && gib <= ND_VIRTUAL_OPTIMIZER_ALL)) return -1;
+    t->virtual_optimizer_gib = gib;
+    return 0;
+}
+
 /* FP8 scaling by its names: TE's delayed scaling; a scale from the tensor's own amax each
  * pass (TE's current scaling, torchao's tensorwise and rowwise dynamic scaling); per-block
  * scales (DeepSeek-V3's 1x128 / 128x128 blockwise recipe, Blackwell's MXFP8 32-element blocks). */
@@ -280,6 +297,8 @@ static const train_key keys[] = {
     BOOL("account_for_embedding_in_pipeline_split", account_embedding),
     BOOL("account_for_loss_in_pipeline_split", account_loss),
     BOOL("swap_optimizer", swap_optimizer),
+    CUSTOM("virtual_optimizer", set_virtual_optimizer,
+           "all, off, or GiB of moments a device keeps on the host"),
     BOOL("grad_accumulation_fusion", grad_accumulation_fusion),
     CUSTOM("check_for_nan_in_grad", set_nan_check, "true or false"),
     BOOL("average_in_collective", average_in_collective),

@@ -81,6 +81,10 @@ static void write_train(FILE *fp, const nd_train *t, const nd_context *ctx, cons
         nd_yaml_write_text(fp, in, "pipeline_layout", layout);
     }
     nd_yaml_write_bool(fp, in, "swap_optimizer", t->swap_optimizer);
+    if (t->virtual_optimizer_gib >= ND_VIRTUAL_OPTIMIZER_ALL)
+        nd_yaml_write_text(fp, in, "virtual_optimizer", "all");
+    else if (t->virtual_optimizer_gib > 0)
+        nd_yaml_write_double(fp, in, "virtual_optimizer", t->virtual_optimizer_gib);
     nd_yaml_write_bool(fp, in, "grad_accumulation_fusion", t->grad_accumulation_fusion);
     if (t->check_for_nan_in_grad >= 0)
         nd_yaml_write_bool(fp, in, "check_for_nan_in_grad", t->check_for_nan_in_grad > 0);

@@ -52,6 +52,9 @@ typedef enum {
  * scales (blockwise, DeepSeek-V3 / MXFP8). */
 typedef enum { ND_FP8_DELAYED = 0, ND_FP8_CURRENT, ND_FP8_BLOCKWISE } nd_fp8_recipe;
 
+/* train.virtual_optimizer: all — more than any device holds (MindSpeed reads "all" as 65). */
+#define ND_VIRTUAL_OPTIMIZER_ALL 1e6
+
 /* Context-parallel attention: a ring passing K/V blocks (Ring Attention, Megatron's
  * "p2p"), all-to-alls that swap sequence for heads (DeepSpeed-Ulysses, "a2a"), or K and V
  * gathered from every rank (Llama 3's, torchtitan's "allgather"). Every form runs a blockwise
@@ -110,6 +113,10 @@ typedef struct nd_train {
     bool account_embedding;           /* the embedding counts as a layer of the pipeline split */
     bool account_loss;                /* the loss likewise (Megatron's account_for_*_in_pipeline_split) */
     bool swap_optimizer;              /* optimizer states live in host memory (ND's -swap_os) */
+    double virtual_optimizer_gib;     /* GiB of AdamW's moments a device keeps in host memory mapped
+                                         into it (torch_npu's swapped memory: MindSpeed's and
+                                         torchtitan-npu's virtual optimizer); the master weights stay.
+                                         0: none; ND_VIRTUAL_OPTIMIZER_ALL: every moment */
     bool fp8;                         /* linear-layer GEMMs in FP8 (Transformer Engine), the rest 16-bit */
     bool grad_accumulation_fusion;    /* weight-gradient GEMMs add into the fp32 gradient buffer
                                          (Megatron); false: an extra pass per micro-batch */
@@ -161,6 +168,11 @@ typedef struct nd_train {
 /* The vocabulary the run trains at tensor-parallel degree tp: the model's, padded as the
  * framework pads it (Megatron: to a multiple of 128 x TP). */
 int64_t nd_train_padded_vocab(const nd_train *t, int64_t vocab, int64_t tp);
+
+/* Bytes of AdamW's moments a device keeps in host memory under the virtual optimizer, of a
+ * local shard of local_params parameters: the moments up to the stated GiB (0 when the whole
+ * optimizer is swapped, or none is virtual). */
+double nd_train_host_moment_bytes(const nd_train *t, double local_params);
 
 /* Whether the caching allocator runs with expandable segments (the run's choice, else the
  * framework's). */
