@@ -267,6 +267,15 @@ foreach(n IN ITEMS "--fp8-recipe mxfp8 \\(scales per 32 elements, Blackwell's te
   nd_cli_test(mega_fp8_notes_${id} 0 "${n}" sh -c
               "sed 's|--disable-bias-linear|--disable-bias-linear --fp8-format e4m3 --fp8-recipe mxfp8 --fp8-param-gather --use-distributed-optimizer --reuse-fp32-param --use-mc2|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/fp8n_${id}.sh && ${EST} -y ${MEGA_OUT}/fp8n_${id}.sh -A B200 2>&1 >/dev/null")
 endforeach()
+# MindSpeed's Mistral --sliding-window (every one of unused_vars.sh's 32 layers), Gemma 2's
+# --interleave-sliding-window (every other: 16) and --post-norm, as best.yaml states the model.
+foreach(pair IN ITEMS "sliding-window|32" "interleave-sliding-window|16")
+  string(REPLACE "|" ";" p "${pair}")
+  list(GET p 0 flag)
+  list(GET p 1 layers)
+  nd_cli_test(mega_${flag} 0 "^sliding_window: 4096 sliding_layers: ${layers} post_norms: true $" sh -c
+              "sed 's|--disable-bias-linear|--disable-bias-linear --${flag} 4096 --post-norm|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/sw_${flag}.sh && ${SEARCH} -y ${MEGA_OUT}/sw_${flag}.sh -A A2 -t 1 -o ${MEGA_OUT}/sw_${flag} --no-plots -v 0 >/dev/null && grep -o 'sliding_[a-z]*: [0-9]*\\|post_norms: true' ${MEGA_OUT}/sw_${flag}/best.yaml | tr '\\n' ' '")
+endforeach()
 # MindSpeed's --virtual-optimizer: AdamW's moments (8 of the optimizer's 12 bytes a local
 # parameter, beside the 4-byte master) in host memory. unused_vars.sh on A2 holds 11488.5 MiB of
 # optimizer on stage 0 (1/3 master, 2/3 moments = 7659 MiB): "all" leaves the master, 3829.5 MiB;

@@ -114,6 +114,105 @@ static void gpt_oss_by_hand(void **state)
     assert_true(total("gpt-oss-120b.json") == 116829154368LL);
 }
 
+static nd_model parse(const char *json)
+{
+    nd_model m;
+    nd_error err = {0};
+    int rc = nd_model_parse_hf_json(&m, json, strlen(json), "config.json", &err);
+    if (rc) fprintf(stderr, "%s\n", err.message);
+    assert_int_equal(rc, 0);
+    return m;
+}
+
+static int64_t parsed_total(const nd_model *m)
+{
+    nd_param_count p;
+    nd_model_count_params(m, &p);
+    return p.total;
+}
+
+/* Gemma 2 9B as google/gemma-2-9b's config.json states it (no layer_types; its gelu_pytorch_tanh
+ * in a gated MLP, GeGLU). By hand: q and o 2 x 3584 x 4096 + k and v 2 x 3584 x 2048 =
+ * 44,040,192; GeGLU 3 x 3584 x 14336 = 154,140,672; four RMSNorms (pre and post, attention and
+ * MLP) 14,336: 198,195,200 a layer, x 42 = 8,324,198,400; tied embedding 256,000 x 3584 =
+ * 917,504,000; final norm 3,584: 9,241,705,984, the safetensors' total. Every even layer of
+ * the 42 sees 4096 keys (Gemma2Attention: layer_idx % 2 == 0): 21. */
+static void gemma2_by_hand(void **state)
+{
+    (void)state;
+    nd_model m =
+        parse("{\"architectures\": [\"Gemma2ForCausalLM\"], \"attention_bias\": false, "
+              "\"attn_logit_softcapping\": 50.0, \"cache_implementation\": \"hybrid\", "
+              "\"final_logit_softcapping\": 30.0, \"head_dim\": 256, \"hidden_act\": "
+              "\"gelu_pytorch_tanh\", \"hidden_activation\": \"gelu_pytorch_tanh\", \"hidden_size\": "
+              "3584, \"intermediate_size\": 14336, \"max_position_embeddings\": 8192, "
+              "\"model_type\": \"gemma2\", \"num_attention_heads\": 16, \"num_hidden_layers\": 42, "
+              "\"num_key_value_heads\": 8, \"query_pre_attn_scalar\": 256, \"rms_norm_eps\": 1e-06, "
+              "\"rope_theta\": 10000.0, \"sliding_window\": 4096, \"torch_dtype\": \"float32\", "
+              "\"vocab_size\": 256000}");
+    assert_int_equal(m.mlp, ND_MLP_GATED);
+    assert_true(m.post_norms && m.tied_embeddings);
+    assert_int_equal(m.sliding_layers, 21);
+    assert_true(parsed_total(&m) == 9241705984LL);
+}
+
+/* ChatGLM3-6B as THUDM's config.json (remote code, model_type chatglm) states it. By hand: QKV
+ * 4096 x (4096 + 2 x 2 x 128) = 18,874,368 with its bias 4,608 (add_qkv_bias); dense 4096^2 =
+ * 16,777,216 (add_bias_linear false); SwiGLU 4096 x 2 x 13696 + 13696 x 4096 = 168,296,448; two
+ * RMSNorms 8,192: 203,960,832 a layer, x 28 = 5,710,903,296; untied embedding and output layer
+ * 2 x 65,024 x 4096 = 532,676,608; final norm 4,096: 6,243,584,000 (the card's 6.24 B). */
+static void chatglm3_by_hand(void **state)
+{
+    (void)state;
+    nd_model m =
+        parse("{\"model_type\": \"chatglm\", \"add_bias_linear\": false, \"add_qkv_bias\": true, "
+              "\"apply_query_key_layer_scaling\": true, \"apply_residual_connection_post_layernorm\": "
+              "false, \"attention_softmax_in_fp32\": true, \"ffn_hidden_size\": 13696, "
+              "\"fp32_residual_connection\": false, \"hidden_size\": 4096, \"kv_channels\": 128, "
+              "\"layernorm_epsilon\": 1e-05, \"multi_query_attention\": true, "
+              "\"multi_query_group_num\": 2, \"num_attention_heads\": 32, \"num_layers\": 28, "
+              "\"original_rope\": true, \"padded_vocab_size\": 65024, \"post_layer_norm\": true, "
+              "\"rmsnorm\": true, \"seq_length\": 8192, \"tie_word_embeddings\": false, "
+              "\"torch_dtype\": \"float16\"}");
+    assert_int_equal(m.kv_heads, 2);
+    assert_int_equal(m.head_dim, 128);
+    assert_true(m.qkv_bias && !m.o_bias && !m.mlp_bias);
+    assert_true(parsed_total(&m) == 6243584000LL);
+}
+
+/* GLM-4-9B in Transformers' own form (model_type glm, THUDM/glm-4-9b-hf): attention_bias puts
+ * biases on q, k and v only (GlmAttention's o_proj has none). By hand: QKV 4096 x 4608 + 4608,
+ * O 4096^2, SwiGLU 3 x 4096 x 13696 = 168,296,448, two norms 8,192: 203,960,832 a layer, x 40 =
+ * 8,158,433,280; untied 2 x 151,552 x 4096 = 1,241,513,984; final norm 4,096: 9,399,951,360
+ * (the card's 9.4 B). */
+static void glm4_hf_by_hand(void **state)
+{
+    (void)state;
+    nd_model m =
+        parse("{\"model_type\": \"glm\", \"attention_bias\": true, \"head_dim\": 128, "
+              "\"hidden_act\": \"silu\", \"hidden_size\": 4096, \"intermediate_size\": 13696, "
+              "\"max_position_embeddings\": 131072, \"num_attention_heads\": 32, "
+              "\"num_hidden_layers\": 40, \"num_key_value_heads\": 2, \"partial_rotary_factor\": 0.5, "
+              "\"rms_norm_eps\": 1.5625e-07, \"tie_word_embeddings\": false, \"vocab_size\": 151552}");
+    assert_true(m.qkv_bias && !m.o_bias);
+    assert_true(parsed_total(&m) == 9399951360LL);
+}
+
+/* Mistral-7B-v0.1's config.json: its 4096-key window applies on all 32 layers
+ * (MistralAttention), with no layer_types to say so. */
+static void mistral_window_on_every_layer(void **state)
+{
+    (void)state;
+    nd_model m = parse("{\"model_type\": \"mistral\", \"hidden_size\": 4096, \"intermediate_size\": 14336, "
+                       "\"num_attention_heads\": 32, \"num_hidden_layers\": 32, \"num_key_value_heads\": 8, "
+                       "\"sliding_window\": 4096, \"vocab_size\": 32000, \"tie_word_embeddings\": false}");
+    assert_int_equal(m.sliding_layers, 32);
+    m = parse("{\"model_type\": \"mistral\", \"hidden_size\": 4096, \"intermediate_size\": 14336, "
+              "\"num_attention_heads\": 32, \"num_hidden_layers\": 32, \"num_key_value_heads\": 8, "
+              "\"sliding_window\": null, \"vocab_size\": 32768}");
+    assert_int_equal(m.sliding_layers, 0);
+}
+
 static void validation_names_the_field(void **state)
 {
     (void)state;
@@ -159,6 +258,10 @@ int main(void)
         cmocka_unit_test(gpt3_by_hand),
         cmocka_unit_test(nemotron_by_hand),
         cmocka_unit_test(gpt_oss_by_hand),
+        cmocka_unit_test(gemma2_by_hand),
+        cmocka_unit_test(chatglm3_by_hand),
+        cmocka_unit_test(glm4_hf_by_hand),
+        cmocka_unit_test(mistral_window_on_every_layer),
         cmocka_unit_test(validation_names_the_field),
         cmocka_unit_test(bad_json_is_refused_with_line),
     };

@@ -550,6 +550,7 @@ void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const 
         attention_mla(&att, &k, &x, &core, &mla_up);
     else
         attention_mha(&att, &k, &x, &core);
+    if (m->post_norms) norm(&att, &k, &x, &norms); /* Gemma 2's sandwich: the block's output normed */
     residual(&att, &k, &x);
 
     norm(&ffn, &k, &x, &norms);
@@ -558,6 +559,7 @@ void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const 
         moe(&ffn, &k, &x, &act, &act_moe, &dispatch);
     else
         mlp(&ffn, &k, &x, x.T, (double)m->ffn, (double)sh->tp, 1, &act, false);
+    if (m->post_norms) norm(&ffn, &k, &x, &norms);
     residual(&ffn, &k, &x);
 
     acc all = att;

@@ -77,7 +77,7 @@ void nd_model_count_params(const nd_model *m, nd_param_count *out)
     memset(out, 0, sizeof *out);
     int64_t h = m->hidden;
     out->attention = attention_params(m);
-    out->norms = 2 * norm_params(m, h);
+    out->norms = (m->post_norms ? 4 : 2) * norm_params(m, h);
     out->dense_mlp = mlp_params(m, m->ffn, m->mlp_bias);
     if (m->experts > 0) {
         out->moe_routed = m->experts * mlp_params(m, m->moe_ffn, m->mlp_bias);
@@ -267,7 +267,7 @@ int nd_model_validate(nd_model *m, const char *source, nd_error *err)
 
 double nd_model_layer_tensors(const nd_model *m)
 {
-    double norms = m->norm == ND_NORM_LAYER ? 4 : 2;
+    double norms = (m->norm == ND_NORM_LAYER ? 4 : 2) * (m->post_norms ? 2 : 1);
     double linears = (m->attention == ND_ATTN_MLA ? 5 : 2) + 2;
     double biases = (m->qkv_bias ? 1 : 0) + (m->o_bias ? 1 : 0) + (m->mlp_bias ? 2 : 0);
     return norms + linears + biases + (m->qk_norm ? 2 : 0);

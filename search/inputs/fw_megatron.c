@@ -342,6 +342,15 @@ static int read_model(rd *x)
         if (rows) rc = fw_model(r, "position_embeddings", rows, line, "--max-position-embeddings");
     }
     if (!rc && fw_args_on(d, "qk-layernorm")) rc = fw_model(r, "qk_norm", "true", 0, "--qk-layernorm");
+    /* MindSpeed's windows: --sliding-window on every layer (Mistral), Gemma 2's
+     * --interleave-sliding-window on every other one; and Gemma 2's --post-norm sandwich */
+    const char *window = fw_args_val(d, "sliding-window", &line);
+    if (!rc && window && !(rc = fw_model(r, "sliding_window", window, line, "--sliding-window")))
+        m->sliding_layers = m->layers;
+    window = fw_args_val(d, "interleave-sliding-window", &line);
+    if (!rc && window && !(rc = fw_model(r, "sliding_window", window, line, "--interleave-sliding-window")))
+        m->sliding_layers = (m->layers + 1) / 2;
+    if (!rc && fw_args_on(d, "post-norm")) rc = fw_model(r, "post_norms", "true", 0, "--post-norm");
     if (!rc && fw_args_on(d, "moe-router-enable-expert-bias"))
         rc = fw_model(r, "router_bias", "true", 0, "--moe-router-enable-expert-bias");
     const char *shared = fw_args_val(d, "moe-shared-expert-intermediate-size", &line);

@@ -29,6 +29,8 @@ typedef enum {
     F_ENUM_ACT,
     F_ENUM_NORM,
     F_ATTN_BIAS,
+    F_LINEAR_BIAS,
+    F_RMSNORM,
     F_DTYPE,
     F_IGNORE
 } field_type;
@@ -59,7 +61,9 @@ static const field fields[] = {
     INT("n_head", heads),
     INT("num_key_value_heads", kv_heads),
     INT("num_query_groups", kv_heads),
+    INT("multi_query_group_num", kv_heads),
     INT("head_dim", head_dim),
+    INT("kv_channels", head_dim),
     INT("sliding_window", sliding_window),
     INT("sliding_layers", sliding_layers),
     INT("intermediate_size", ffn),
@@ -107,11 +111,16 @@ static const field fields[] = {
     BOOL("qk_norm", qk_norm),
     BOOL("use_qk_norm", qk_norm),
     BOOL("use_parallel_residual", parallel_residual),
+    BOOL("post_norms", post_norms),
+    BOOL("add_qkv_bias", qkv_bias),
+    {"add_bias_linear", F_LINEAR_BIAS, 0},
+    {"rmsnorm", F_RMSNORM, 0},
     BOOL("router_bias", router_bias),
     BOOL("shared_expert_gate", shared_expert_gate),
     {"name", F_TEXT, offsetof(nd_model, name)},
     {"hidden_act", F_ENUM_ACT, 0},
     {"activation_function", F_ENUM_ACT, 0},
+    {"hidden_activation", F_ENUM_ACT, 0},
     {"mlp", F_ENUM_ACT, 0},
     {"norm", F_ENUM_NORM, 0},
     /* the checkpoint's dtype (torch_dtype; newer Transformers write dtype): checked, not
@@ -183,6 +192,14 @@ static const char *ignored_keys[] = {
     "num_experts_per_token_count",
     "layer_types",
     "head_size",
+    "multi_query_attention",
+    "attn_logit_softcapping",
+    "final_logit_softcapping",
+    "query_pre_attn_scalar",
+    "cache_implementation",
+    "layernorm_epsilon",
+    "model_max_length",
+    "rope_ratio",
 };
 
 static const field *find_field(const char *key)
@@ -295,6 +312,24 @@ int nd_model_set_field(nd_model *m, const char *key, const char *value, const ch
         m->qkv_bias = m->o_bias = v;
         return ND_OK;
     }
+    case F_LINEAR_BIAS: {
+        /* ChatGLM's add_bias_linear: the output projection's and the MLP's biases */
+        bool v = false;
+        if (value && nd_parse_bool(value, &v))
+            return nd_error_set(err, ND_EINPUT, "%s: model key '%s': '%s' is not true or false", where, key,
+                                value);
+        m->o_bias = m->mlp_bias = v;
+        return ND_OK;
+    }
+    case F_RMSNORM: {
+        /* ChatGLM's rmsnorm: true RMSNorm, false LayerNorm */
+        bool v = true;
+        if (value && nd_parse_bool(value, &v))
+            return nd_error_set(err, ND_EINPUT, "%s: model key '%s': '%s' is not true or false", where, key,
+                                value);
+        m->norm = v ? ND_NORM_RMS : ND_NORM_LAYER;
+        return ND_OK;
+    }
     case F_DTYPE: {
         /* Transformers writes str(torch.dtype) without "torch."; "auto" (and null) leave the
          * dtype to the loader. The short names are the ones nd reads elsewhere (bf16, fp16).
@@ -316,19 +351,21 @@ int nd_model_set_field(nd_model *m, const char *key, const char *value, const ch
     return ND_OK;
 }
 
-static const char *known_types[] = {"llama",    "mistral",   "mixtral",     "qwen2",       "qwen2_moe",
-                                    "qwen3",    "qwen3_moe", "deepseek_v2", "deepseek_v3", "gpt2",
-                                    "gpt_neox", "nemotron",  "gpt_oss",     "gpt",         "custom"};
+static const char *known_types[] = {
+    "llama",       "mistral", "mixtral",  "qwen2",     "qwen2_moe", "qwen3",   "qwen3_moe", "deepseek_v2",
+    "deepseek_v3", "gpt2",    "gpt_neox", "nemotron",  "gpt_oss",   "gemma",   "gemma2",    "glm",
+    "glm4",        "chatglm", "baichuan", "internlm2", "phi3",      "minicpm", "gpt",       "custom"};
+#define KNOWN_TYPES_TEXT                                                                                     \
+    "llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt2, "          \
+    "gpt_neox, nemotron, gpt_oss, gemma, gemma2, glm, glm4, chatglm, baichuan, internlm2, phi3, "            \
+    "minicpm, gpt, custom"
 
 int nd_model_set_type(nd_model *m, const char *type, const char *where, nd_error *err)
 {
     bool known = false;
     for (size_t i = 0; i < ND_ARRAY_LEN(known_types); i++) known |= !strcmp(type, known_types[i]);
     if (!known)
-        return nd_error_set(err, ND_EINPUT,
-                            "%s: model_type '%s' is not one nd prices (llama, mistral, mixtral, "
-                            "qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt2, "
-                            "gpt_neox, nemotron, gpt_oss, gpt, custom)",
+        return nd_error_set(err, ND_EINPUT, "%s: model_type '%s' is not one nd prices (" KNOWN_TYPES_TEXT ")",
                             where, type);
     /* Defaults of each Transformers config class when a key is absent. */
     char name[sizeof m->name];
@@ -368,6 +405,22 @@ int nd_model_set_type(nd_model *m, const char *type, const char *where, nd_error
     } else if (!strncmp(type, "deepseek", 8)) {
         m->attention = ND_ATTN_MLA;
         m->router_bias = !strcmp(type, "deepseek_v3");
+    } else if (!strncmp(type, "gemma", 5)) {
+        /* Gemma: GeGLU (gated, whatever hidden_activation names), tied embeddings, 256-wide heads;
+         * Gemma 2 also norms each block's output (post_attention_layernorm,
+         * post_feedforward_layernorm) */
+        m->tied_embeddings = true;
+        m->head_dim = 256;
+        m->post_norms = !strcmp(type, "gemma2");
+    } else if (!strncmp(type, "glm", 3)) {
+        /* GLM-4 (Transformers' GlmConfig): biases on q, k and v alone; Glm4Config (GLM-4-0414)
+         * norms each block's output too */
+        m->qkv_bias = true;
+        m->post_norms = !strcmp(type, "glm4");
+    } else if (!strcmp(type, "chatglm")) {
+        /* THUDM's ChatGLM2/3 and GLM-4 remote code: RMSNorm, SwiGLU, QKV biases (add_qkv_bias),
+         * a separate output layer */
+        m->qkv_bias = true;
     }
     return ND_OK;
 }
@@ -378,8 +431,21 @@ void nd_model_finish_type(nd_model *m)
     bool learned = !strcmp(m->type, "gpt2") || !strcmp(m->type, "gpt");
     if (learned && m->max_positions == 0) m->max_positions = m->context_length ? m->context_length : 1024;
     if (learned && m->ffn == 0) m->ffn = 4 * m->hidden; /* GPT-2's n_inner: null = 4h */
-    /* Mixtral's and gpt-oss's experts are intermediate_size wide; they have no dense MLP. */
-    if ((!strcmp(m->type, "mixtral") || !strcmp(m->type, "gpt_oss")) && m->moe_ffn == 0) m->moe_ffn = m->ffn;
+    /* Mixtral's, gpt-oss's and MiniCPM-MoE's experts are intermediate_size wide; they have no dense
+     * MLP. */
+    if ((!strcmp(m->type, "mixtral") || !strcmp(m->type, "gpt_oss") || !strcmp(m->type, "minicpm")) &&
+        m->moe_ffn == 0)
+        m->moe_ffn = m->ffn;
+    /* GLM's output projection has no bias, whatever attention_bias says (GlmAttention) */
+    if (!strncmp(m->type, "glm", 3)) m->o_bias = false;
+    /* Gemma's MLP is gated whatever its activation (gelu_pytorch_tanh: GeGLU) */
+    if (!strncmp(m->type, "gemma", 5)) m->mlp = ND_MLP_GATED;
+    /* Without layer_types: Mistral's and Mixtral's attention applies sliding_window on every
+     * layer (Transformers' MistralAttention), Gemma 2's on the even ones (layer_idx % 2 == 0) */
+    if (m->sliding_window > 0 && m->sliding_layers == 0) {
+        if (!strcmp(m->type, "mistral") || !strcmp(m->type, "mixtral")) m->sliding_layers = m->layers;
+        if (!strcmp(m->type, "gemma2")) m->sliding_layers = (m->layers + 1) / 2;
+    }
 }
 
 /* Text of a JSON scalar for nd_model_set_field; NULL for null. */

@@ -31,6 +31,7 @@ void nd_model_write_yaml(FILE *fp, const nd_model *m, const char *in)
     nd_yaml_write_bool(fp, in, "mlp_bias", m->mlp_bias);
     nd_yaml_write_bool(fp, in, "qk_norm", m->qk_norm);
     nd_yaml_write_bool(fp, in, "use_parallel_residual", m->parallel_residual);
+    nd_yaml_write_bool(fp, in, "post_norms", m->post_norms);
     nd_yaml_write_int(fp, in, "num_experts", m->experts);
     nd_yaml_write_int(fp, in, "num_experts_per_tok", m->experts_per_token);
     nd_yaml_write_int(fp, in, "n_shared_experts", m->shared_experts);

@@ -48,6 +48,8 @@ typedef struct nd_model {
     bool qkv_bias, o_bias, mlp_bias; /* linear biases (GPT-2/3, NeoX: all; Qwen2: qkv) */
     bool qk_norm;                    /* per-head RMSNorm on q and k (Qwen3) */
     bool parallel_residual;          /* GPT-NeoX: attention and MLP read the same input */
+    bool post_norms;                 /* a second norm on the attention's and the MLP's output before
+                                        the residual add (Gemma 2's sandwich, GLM-4-0414) */
 
     /* Mixture of experts: experts == 0 means dense. */
     int64_t experts;           /* routed experts per MoE layer */
