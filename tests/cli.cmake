@@ -264,3 +264,8 @@ add_test(NAME cli_published_answers
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/published_answers.sh $<TARGET_FILE_DIR:nd-search> ${PROJECT_SOURCE_DIR})
 set_tests_properties(cli_published_answers PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" SKIP_RETURN_CODE 77 TIMEOUT 600
                      PASS_REGULAR_EXPRESSION "(^|\n)ok")
+# A run file whose header names the flags of the script it came from (a MindSpeed-LLM row's
+# "--num-layers 12") is still nd's run file: flags in comment lines, or in a .yaml, do not make
+# it a launch script (it had been read as one: "no --num-layers: not Megatron arguments").
+nd_cli_test(cli_run_file_naming_flags 0 "^ *step +[0-9.]+ +100.0 %" sh -c
+            "(echo '# from a script: --num-layers 12 --hidden-size 6144' && sed 's|[.][.]/models|${SAMPLES}/models|' ${LLAMA}) > ${CMAKE_CURRENT_BINARY_DIR}/flags_in_comment.yaml && ${EST} -y ${CMAKE_CURRENT_BINARY_DIR}/flags_in_comment.yaml | grep '^ *step'")

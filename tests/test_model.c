@@ -198,6 +198,26 @@ static void glm4_hf_by_hand(void **state)
     assert_true(parsed_total(&m) == 9399951360LL);
 }
 
+/* Grok-1 as hpcai-tech's port states it (model_type grok-1). By hand: q and o 2 x 6144^2 + k
+ * and v 2 x 6144 x 1024 = 88,080,384; 8 experts 3 x 6144 x 32768 = 4,831,838,208; router
+ * 49,152; four RMSNorms (before and after attention and the experts) 24,576: 4,919,992,320 a
+ * layer, x 64 = 314,879,508,480; tied embedding 131,072 x 6144 = 805,306,368; final norm
+ * 6,144: 315,684,820,992, xAI's "314B". */
+static void grok1_by_hand(void **state)
+{
+    (void)state;
+    nd_model m = parse("{\"model_type\": \"grok-1\", \"attn_output_multiplier\": 0.08838834764831845, "
+                       "\"embedding_multiplier_scale\": 78.38367176906169, \"hidden_size\": 6144, "
+                       "\"intermediate_size\": 32768, \"max_attn_value\": 30.0, \"max_position_embeddings\": "
+                       "8192, \"num_attention_heads\": 48, \"num_experts\": 8, \"num_experts_per_tok\": 2, "
+                       "\"num_hidden_layers\": 64, \"num_key_value_heads\": 8, \"output_multiplier_scale\": "
+                       "0.5773502691896257, \"rms_norm_eps\": 1e-05, \"vocab_size\": 131072}");
+    assert_true(m.post_norms && m.tied_embeddings);
+    assert_int_equal(m.moe_ffn, 32768);
+    assert_true(parsed_total(&m) == 315684820992LL);
+    assert_true(fabs((double)parsed_total(&m) / 314e9 - 1) < 0.01);
+}
+
 /* Mistral-7B-v0.1's config.json: its 4096-key window applies on all 32 layers
  * (MistralAttention), with no layer_types to say so. */
 static void mistral_window_on_every_layer(void **state)
@@ -261,6 +281,7 @@ int main(void)
         cmocka_unit_test(gemma2_by_hand),
         cmocka_unit_test(chatglm3_by_hand),
         cmocka_unit_test(glm4_hf_by_hand),
+        cmocka_unit_test(grok1_by_hand),
         cmocka_unit_test(mistral_window_on_every_layer),
         cmocka_unit_test(validation_names_the_field),
         cmocka_unit_test(bad_json_is_refused_with_line),

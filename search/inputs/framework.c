@@ -107,6 +107,19 @@ static nd_config_format yaml_format(const char *path)
     return f;
 }
 
+/* Whether a Megatron flag stands in text outside a comment line (a run file's header may name
+ * the flags of the script it was taken from). */
+static bool flag_in_code(const char *text, const char *flag)
+{
+    for (const char *at = strstr(text, flag); at; at = strstr(at + 1, flag)) {
+        const char *line = at;
+        while (line > text && line[-1] != '\n') line--;
+        while (line < at && (*line == ' ' || *line == '\t')) line++;
+        if (*line != '#') return true;
+    }
+    return false;
+}
+
 nd_config_format nd_config_format_detect(const char *path)
 {
     if (has_suffix(path, ".toml") || strstr(path, ".toml:") || strstr(path, ".py:"))
@@ -127,8 +140,9 @@ nd_config_format nd_config_format_detect(const char *path)
             (strstr(text, "\"micro_batch_num\"") || strstr(text, "\"micro_batch_size\"") ||
              strstr(text, "\"world_size\"")))
             f = ND_CONFIG_SIMUMAX;
-    } else if (strstr(text, "--num-layers") || strstr(text, "--tensor-model-parallel-size") ||
-               strstr(text, "--hidden-size")) {
+    } else if (!has_suffix(path, ".yaml") && !has_suffix(path, ".yml") &&
+               (flag_in_code(text, "--num-layers") || flag_in_code(text, "--tensor-model-parallel-size") ||
+                flag_in_code(text, "--hidden-size"))) {
         f = ND_CONFIG_MEGATRON;
     } else {
         f = yaml_format(path);

@@ -200,6 +200,13 @@ static const char *ignored_keys[] = {
     "layernorm_epsilon",
     "model_max_length",
     "rope_ratio",
+    "attn_output_multiplier",
+    "embedding_multiplier_scale",
+    "output_multiplier_scale",
+    "max_attn_value",
+    "scale_emb",
+    "dim_model_base",
+    "scale_depth",
 };
 
 static const field *find_field(const char *key)
@@ -351,14 +358,15 @@ int nd_model_set_field(nd_model *m, const char *key, const char *value, const ch
     return ND_OK;
 }
 
-static const char *known_types[] = {
-    "llama",       "mistral", "mixtral",  "qwen2",     "qwen2_moe", "qwen3",   "qwen3_moe", "deepseek_v2",
-    "deepseek_v3", "gpt2",    "gpt_neox", "nemotron",  "gpt_oss",   "gemma",   "gemma2",    "glm",
-    "glm4",        "chatglm", "baichuan", "internlm2", "phi3",      "minicpm", "gpt",       "custom"};
+static const char *known_types[] = {"llama",    "mistral",   "mixtral",     "qwen2",       "qwen2_moe",
+                                    "qwen3",    "qwen3_moe", "deepseek_v2", "deepseek_v3", "gpt2",
+                                    "gpt_neox", "nemotron",  "gpt_oss",     "gemma",       "gemma2",
+                                    "glm",      "glm4",      "chatglm",     "baichuan",    "internlm2",
+                                    "phi3",     "minicpm",   "grok-1",      "gpt",         "custom"};
 #define KNOWN_TYPES_TEXT                                                                                     \
     "llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt2, "          \
     "gpt_neox, nemotron, gpt_oss, gemma, gemma2, glm, glm4, chatglm, baichuan, internlm2, phi3, "            \
-    "minicpm, gpt, custom"
+    "minicpm, grok-1, gpt, custom"
 
 int nd_model_set_type(nd_model *m, const char *type, const char *where, nd_error *err)
 {
@@ -417,6 +425,11 @@ int nd_model_set_type(nd_model *m, const char *type, const char *where, nd_error
          * norms each block's output too */
         m->qkv_bias = true;
         m->post_norms = !strcmp(type, "glm4");
+    } else if (!strcmp(type, "grok-1")) {
+        /* Grok-1 (xai-org's JAX code, hpcai-tech's port): experts intermediate_size wide, a norm
+         * before and after attention and the experts, the embedding shared with the output */
+        m->post_norms = true;
+        m->tied_embeddings = true;
     } else if (!strcmp(type, "chatglm")) {
         /* THUDM's ChatGLM2/3 and GLM-4 remote code: RMSNorm, SwiGLU, QKV biases (add_qkv_bias),
          * a separate output layer */
@@ -433,7 +446,8 @@ void nd_model_finish_type(nd_model *m)
     if (learned && m->ffn == 0) m->ffn = 4 * m->hidden; /* GPT-2's n_inner: null = 4h */
     /* Mixtral's, gpt-oss's and MiniCPM-MoE's experts are intermediate_size wide; they have no dense
      * MLP. */
-    if ((!strcmp(m->type, "mixtral") || !strcmp(m->type, "gpt_oss") || !strcmp(m->type, "minicpm")) &&
+    if ((!strcmp(m->type, "mixtral") || !strcmp(m->type, "gpt_oss") || !strcmp(m->type, "minicpm") ||
+         !strcmp(m->type, "grok-1")) &&
         m->moe_ffn == 0)
         m->moe_ffn = m->ffn;
     /* GLM's output projection has no bias, whatever attention_bias says (GlmAttention) */
