@@ -205,17 +205,17 @@
 #define ASCEND_CAVEAT                                                                                        \
     "its GEMM, attention, norm and activation rates are one 910B's in training (msprof-analyze's "           \
     "samples: GEMMs 0.83 of peak from 1536 to 12288 a side), HCCS 0.65 of its mesh (torch.distributed "      \
-    "on 8 NPUs), host rates assumed: on 18 published MindSpeed-LLM 1.0.RC3 runs (Atlas 900 A2) nd's "        \
-    "step was 12 % off and 10 % short on average (13B to 72B within 10 %, 0.5B to 8B 12 to 22 % short, "     \
-    "the MoE Mixtral 8x7B at 32k 55 % short, and 8x22B from MindSpeed's later script 46 %), and "            \
-    "MindFormers' own Llama 2 7B config (MindSpore) 32 % short; a later "                                    \
-    "MindSpeed-LLM README puts Llama 2 7B at 69 % MFU where this "                                           \
-    "table's run is near 54 %, so the release matters"
+    "on 8 NPUs), host rates assumed: on 28 published MindSpeed-LLM 1.0.RC3 runs (Atlas 900 A2) nd's "        \
+    "step was 15 % off and 13 % short on average: the 24 dense ones 11 % off, 9 % short (13B to 110B "       \
+    "within 10 %, 0.5B to 9B up to 25 % short, ChatGLM3's hybrid Ulysses-ring CP at 64k 37 %), the 4 MoE "   \
+    "ones 17 to 55 % short (Mixtral 8x7B, DeepSeek-V2, MiniCPM-MoE, Grok-1; 8x22B from MindSpeed's later "   \
+    "script 46 %); MindFormers' own Llama 2 7B config (MindSpore) 32 % short; a later MindSpeed-LLM README " \
+    "puts Llama 2 7B at 69 % MFU where this table's run is near 54 %, so the release matters"
 #define ASCEND_A3_CAVEAT                                                                                     \
     "its GEMM, attention, norm and activation rates are a 910B's in training (the 910C die taken as "        \
-    "one), its UB links and host rates assumed (0.7, as Huawei's own modelling); no published A3 run "       \
-    "was priced: its "                                                                                       \
-    "prices are indicative until a profiling round calibrates them"
+    "one), its UB links and host rates assumed (0.7, as Huawei's own modelling); its one published run "     \
+    "priced, torchtitan-npu's DeepSeek-V3 671B on 128 dies, was 51 % long (546 tokens a second a die): "     \
+    "its prices are indicative until a profiling round calibrates them"
 
 static const nd_device builtin[] = {
     {

@@ -202,18 +202,20 @@ int nd_estimate_strategy(const nd_context *ctx, const nd_strategy *s, nd_layer_c
 #define FINE_MOE_BUSY_LOCAL_EXPERTS 16
 #define FINE_MOE_BUSY_MBS           2
 #define FINE_MOE_CAVEAT_TAIL                                                                                 \
-    "where the dense ones were within 10 % (GB300's, on assumed rates, 21 to 27 % long); the cause is "      \
+    "where the dense ones on NVIDIA devices were within 10 % (GB300's, on assumed rates, 21 to 27 % "        \
+    "long) and on the A2 11 % off; the cause is "                                                            \
     "not located, so take this step as less certain than nd's band; a profiling round (nd-fit) prices "      \
     "the cluster's own"
 #define FINE_MOE_CAVEAT                                                                                      \
-    "a fine-grained MoE (64 or more routed experts): on the 24 published such configurations nd was "        \
-    "priced against (DeepSeek-V3, Qwen3, gpt-oss on H100, H800, B200, GB200, GB300, dropless and "           \
-    "token-dropping) its step was 7 to 57 % short on twenty and 4 to 20 % long on four, " FINE_MOE_CAVEAT_TAIL
+    "a fine-grained MoE (64 or more routed experts): on the 26 published such configurations nd was "        \
+    "priced against (DeepSeek-V2 and V3, Qwen3, gpt-oss on H100, H800, B200, GB200, GB300, Ascend A2 and "   \
+    "A3, dropless and token-dropping) its step was 7 to 57 % short on twenty-one and 4 to 51 % long on "     \
+    "five (51 % the one A3 run), " FINE_MOE_CAVEAT_TAIL
 #define FINE_MOE_BUSY_CAVEAT                                                                                 \
     "a fine-grained MoE (64 or more routed experts), dropless, with 16 or more experts a GPU at "            \
-    "micro-batches of 1 or 2: the 4 such published configurations (DeepSeek-V3, Qwen3 on H100 and B200) "    \
-    "were 22 to 57 % slower than nd priced them (the same layouts token-dropping -16 to +19 %), the 24 "     \
-    "fine-grained ones 7 to 57 % short on twenty, " FINE_MOE_CAVEAT_TAIL
+    "micro-batches of 1 or 2: the 5 such published configurations (DeepSeek-V3, Qwen3 on H100 and B200, "    \
+    "DeepSeek-V2 on A2) were 22 to 57 % slower than nd priced them (the same layouts token-dropping -16 "    \
+    "to +19 %), the 26 fine-grained ones 7 to 57 % short on twenty-one, " FINE_MOE_CAVEAT_TAIL
 
 const char *nd_estimate_strategy_caveat(const nd_context *ctx, const nd_strategy *s)
 {

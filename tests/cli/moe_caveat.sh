@@ -1,8 +1,8 @@
 #!/bin/sh
 # moe_caveat.sh BIN_DIR SAMPLES — a fine-grained MoE (64 or more routed experts) is the model
-# kind nd knows it prices least surely: bench_decisions' twenty published configurations of
-# DeepSeek-V3 and Qwen3 on H100, H800, B200, GB200 and GB300 came out 7-57 % short on sixteen,
-# worst (22-57 %) on the four dropless ones whose GPUs hold 16 or more experts at micro-batches of
+# kind nd knows it prices least surely: bench_decisions' twenty-six published configurations of
+# DeepSeek-V2/V3, Qwen3 and gpt-oss on NVIDIA and Ascend devices came out 7-57 % short on twenty-one,
+# worst (22-57 %) on the five dropless ones whose GPUs hold 16 or more experts at micro-batches of
 # 1 or 2 (the same layouts token-dropping -16 to +19 %). Every
 # uncalibrated estimate of such a model says so (text, JSON, nd-search's assumption for #1), with
 # the stronger line where its layout is one of those; Mixtral's 8 experts and a dense model have
