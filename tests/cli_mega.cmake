@@ -276,6 +276,19 @@ foreach(pair IN ITEMS "sliding-window|32" "interleave-sliding-window|16")
   nd_cli_test(mega_${flag} 0 "^sliding_window: 4096 sliding_layers: ${layers} post_norms: true $" sh -c
               "sed 's|--disable-bias-linear|--disable-bias-linear --${flag} 4096 --post-norm|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/sw_${flag}.sh && ${SEARCH} -y ${MEGA_OUT}/sw_${flag}.sh -A A2 -t 1 -o ${MEGA_OUT}/sw_${flag} --no-plots -v 0 >/dev/null && grep -o 'sliding_[a-z]*: [0-9]*\\|post_norms: true' ${MEGA_OUT}/sw_${flag}/best.yaml | tr '\\n' ' '")
 endforeach()
+# MindSpeed's hybrid_cp_algo: all-to-alls within --ulysses-degree-in-cp ranks, a ring across them.
+# At CP 2 a Ulysses part of 2 is Ulysses alone and of 1 the ring alone: each step equals the other
+# algorithm's, to the printed digit.
+foreach(pair IN ITEMS "2|ulysses_cp_algo" "1|megatron_cp_algo")
+  string(REPLACE "|" ";" p "${pair}")
+  list(GET p 0 degree)
+  list(GET p 1 algo)
+  file(MAKE_DIRECTORY ${MEGA_OUT}/hcp_${degree})
+  nd_cli_test(mega_hybrid_cp_${degree} 0 "^same$" sh ${MEGA_DIR}/same_step.sh ${EST} ${MEGA_DIR}/unused_vars.sh
+              ${MEGA_OUT}/hcp_${degree}
+              "--context-parallel-size 2 --context-parallel-algo hybrid_cp_algo --ulysses-degree-in-cp ${degree}"
+              "--context-parallel-size 2 --context-parallel-algo ${algo}" -A A2 -d 16)
+endforeach()
 # MindSpeed's --virtual-optimizer: AdamW's moments (8 of the optimizer's 12 bytes a local
 # parameter, beside the 4-byte master) in host memory. unused_vars.sh on A2 holds 11488.5 MiB of
 # optimizer on stage 0 (1/3 master, 2/3 moments = 7659 MiB): "all" leaves the master, 3829.5 MiB;

@@ -276,6 +276,44 @@ static void context_parallel_all_to_all(void **state)
     assert_close(c.cp_ms[ND_RECOMPUTE_FULL], 3 * pass); /* full recompute replays the forward */
 }
 
+/* MindSpeed's hybrid CP: Ulysses' all-to-alls within groups of u ranks (stride t), a ring of
+ * CP / u across them. At u = CP it is Ulysses, at u = 1 the ring, to the last bit; at CP 4, u 2
+ * the forward pays the all-to-alls over 2 ranks, a2a(e T (q + kv) / t) + a2a(e T o / t) on
+ * the group {2, t}, and one ring step beside them, so it costs more than those all-to-alls and
+ * no more than them plus a ring step fully exposed. */
+static void context_parallel_hybrid(void **state)
+{
+    (void)state;
+    const nd_device *d = nd_device_table_find(&table, "A100");
+    nd_train th = train, ta = train, tr = train;
+    th.flash_attention = ta.flash_attention = tr.flash_attention = true;
+    th.cp_comm = ND_CP_HYBRID;
+    ta.cp_comm = ND_CP_A2A;
+    tr.cp_comm = ND_CP_RING;
+    nd_layer_shape shape = {2, 4, 1, 2, 2, false};
+    nd_layer_cost hyb, a2a, rng;
+    nd_layer_inputs ih = {&gpt, &th, d, 2048}, ia = {&gpt, &ta, d, 2048}, ir = {&gpt, &tr, d, 2048};
+    nd_layer_cost_decoder(&ia, ND_LAYER_DENSE, &shape, &a2a);
+    nd_layer_cost_decoder(&ir, ND_LAYER_DENSE, &shape, &rng);
+    th.cp_ulysses_degree = 4;
+    nd_layer_cost_decoder(&ih, ND_LAYER_DENSE, &shape, &hyb);
+    assert_true(hyb.cp_ms[ND_RECOMPUTE_OFF] == a2a.cp_ms[ND_RECOMPUTE_OFF] &&
+                hyb.forward_ms == a2a.forward_ms);
+    th.cp_ulysses_degree = 1;
+    nd_layer_cost_decoder(&ih, ND_LAYER_DENSE, &shape, &hyb);
+    assert_true(hyb.cp_ms[ND_RECOMPUTE_OFF] == rng.cp_ms[ND_RECOMPUTE_OFF] &&
+                hyb.forward_ms == rng.forward_ms);
+    th.cp_ulysses_degree = 2;
+    nd_layer_cost_decoder(&ih, ND_LAYER_DENSE, &shape, &hyb);
+    double T = 2 * 2048 / 4.0;
+    nd_group ulysses = {2, 2}, ring = {2, 4};
+    double pass = nd_collective_ms(d, ND_COLL_ALL_TO_ALL, ulysses, 2 * T * (h + 2 * h) / 2) +
+                  nd_collective_ms(d, ND_COLL_ALL_TO_ALL, ulysses, 2 * T * h / 2);
+    double step = nd_collective_ms(d, ND_COLL_P2P, ring, 2 * T * 2 * h / 2);
+    assert_true(hyb.cp_ms[ND_RECOMPUTE_OFF] > 2 * pass);
+    assert_true(hyb.cp_ms[ND_RECOMPUTE_OFF] <= 2 * pass + 3 * step + 1e-12);
+}
+
 /* A CP ring's merges, by hand from the code (layer.c): Transformer Engine's 12 bytes an output
  * element a later step each way; PyTorch's, out = 1,000 and kv = 2,000 elements over 4 steps:
  * forward 3 x (42 x 1,000 + 4 x 2,000) + 12 x 1,000 = 162,000 bytes, backward
@@ -468,6 +506,7 @@ int main(void)
         cmocka_unit_test(sequence_parallel_regathers_for_weight_gradients),
         cmocka_unit_test(fp8_current_scaling_reads_again),
         cmocka_unit_test(context_parallel_all_to_all),
+        cmocka_unit_test(context_parallel_hybrid),
         cmocka_unit_test(ring_merges_by_implementation),
         cmocka_unit_test(ring_exchange_by_implementation),
         cmocka_unit_test(dropless_moe_synchronises_the_host),

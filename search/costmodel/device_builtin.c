@@ -207,7 +207,7 @@
     "samples: GEMMs 0.83 of peak from 1536 to 12288 a side), HCCS 0.65 of its mesh (torch.distributed "      \
     "on 8 NPUs), host rates assumed: on 28 published MindSpeed-LLM 1.0.RC3 runs (Atlas 900 A2) nd's "        \
     "step was 15 % off and 13 % short on average: the 24 dense ones 11 % off, 9 % short (13B to 110B "       \
-    "within 10 %, 0.5B to 9B up to 25 % short, ChatGLM3's hybrid Ulysses-ring CP at 64k 37 %), the 4 MoE "   \
+    "within 10 %, 0.5B to 9B up to 25 % short, ChatGLM3's hybrid Ulysses-ring CP at 64k 39 %), the 4 MoE "   \
     "ones 17 to 55 % short (Mixtral 8x7B, DeepSeek-V2, MiniCPM-MoE, Grok-1; 8x22B from MindSpeed's later "   \
     "script 46 %); MindFormers' own Llama 2 7B config (MindSpore) 32 % short; a later MindSpeed-LLM README " \
     "puts Llama 2 7B at 69 % MFU where this table's run is near 54 %, so the release matters"

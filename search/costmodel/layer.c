@@ -221,12 +221,12 @@ static void attention_core(acc *a, kept *k, const dims *x, double heads, double 
          * backward kernels reach different fractions of peak (docs/devices.md). A ring of CP
          * ranks runs one kernel per K/V block. */
         double flops = 2.0 * b * x->s_q * x->s * heads * (dqk + dv) * 0.5;
-        bool ring = x->sh.cp > 1 && x->t->cp_comm == ND_CP_RING;
-        double blocks = ring ? (double)x->sh.cp : 1.0;
+        double blocks = (double)nd_train_cp_ring_degree(x->t, x->sh.cp);
+        bool ring = blocks > 1;
         /* Causal attention runs like full attention over half the keys (the diagonal
          * blocks' imbalance), so its efficiency is that of s / 2. A CP ring's kernel sees one
          * rank's block of keys, s / CP, split in the two halves of the load-balanced layout. */
-        double keys = ring ? x->s / (2 * x->sh.cp) : x->s / 2;
+        double keys = ring ? x->s / (2 * blocks) : x->s / 2;
         nd_attention_kernel kernel = nd_train_attention_kernel(x->t);
         nd_attention_rates rates = kernel == ND_ATTENTION_TRITON  ? ND_ATTN_RATES_TRITON
                                    : kernel == ND_ATTENTION_FA2   ? ND_ATTN_RATES_FA2

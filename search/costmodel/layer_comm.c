@@ -117,21 +117,13 @@ comm nd_layer_cp_comm(const dims *x, const acc *core)
                          ? (double)m->heads * (double)(m->qk_nope_head_dim + m->qk_rope_head_dim)
                          : (double)(m->heads * m->head_dim);
     double o_width = m->attention == ND_ATTN_MLA ? (double)(m->heads * m->v_head_dim) : q_width;
-    nd_group cp = {sh->cp, sh->tp};
-    double tp = (double)sh->tp, steps = (double)(sh->cp - 1), n = (double)sh->cp;
-    if (x->t->cp_comm == ND_CP_A2A) {
-        double qkv = nd_collective_ms(x->d, ND_COLL_ALL_TO_ALL, cp, x->e * x->T * (q_width + kv_width) / tp);
-        double out = nd_collective_ms(x->d, ND_COLL_ALL_TO_ALL, cp, x->e * x->T * o_width / tp);
-        c.fwd_ms = c.bwd_ms = qkv + out;
-        c.kernels_fwd = c.kernels_bwd = 2;
-        c.bytes_fwd = c.bytes_bwd = 2 * x->e * x->T * (q_width + kv_width + o_width) / tp;
-        return c;
-    }
-    double block = x->e * x->T * kv_width / tp;
+    double tp = (double)sh->tp;
     if (x->t->cp_comm == ND_CP_ALLGATHER) {
         /* All-gather (Llama 3 §3.3.2, torchtitan's allgather rotation): K and V gathered from
          * every rank before the attention, their gradients reduce-scattered after the
          * backward; nothing to hide behind (the attention needs all of it). */
+        nd_group cp = {sh->cp, sh->tp};
+        double n = (double)sh->cp, block = x->e * x->T * kv_width / tp;
         c.fwd_ms = nd_collective_ms(x->d, ND_COLL_ALL_GATHER, cp, block * n);
         c.bwd_ms = c.fwd_ms + nd_collective_ms(x->d, ND_COLL_REDUCE_SCATTER, cp, block * n);
         c.kernels_fwd = 1;
@@ -140,6 +132,22 @@ comm nd_layer_cp_comm(const dims *x, const acc *core)
         c.bytes_bwd = 4 * block * n;
         return c;
     }
+    /* Ulysses' all-to-alls over the first u ranks of the CP group, the ring over the r = CP / u
+     * groups (stride u): pure Ulysses u = CP, a pure ring r = CP */
+    int64_t r = nd_train_cp_ring_degree(x->t, sh->cp), u = sh->cp / r;
+    if (u > 1) {
+        nd_group ulysses = {u, sh->tp};
+        double qkv =
+            nd_collective_ms(x->d, ND_COLL_ALL_TO_ALL, ulysses, x->e * x->T * (q_width + kv_width) / tp);
+        double out = nd_collective_ms(x->d, ND_COLL_ALL_TO_ALL, ulysses, x->e * x->T * o_width / tp);
+        c.fwd_ms = c.bwd_ms = qkv + out;
+        c.kernels_fwd = c.kernels_bwd = 2;
+        c.bytes_fwd = c.bytes_bwd = 2 * x->e * x->T * (q_width + kv_width + o_width) / tp;
+        if (r == 1) return c;
+    }
+    nd_group cp = {r, sh->tp * u};
+    double steps = (double)(r - 1), n = (double)r;
+    double block = x->e * x->T * kv_width / tp;
     /* A step's transfer runs beside the block's attention: what it takes beyond it is
      * exposed, and every step pays its set-up (the collective's fixed cost) whatever the block:
      * at 2-8k tokens the blocks are too short to hide it. PyTorch's ring (torchtitan) passes K
@@ -151,10 +159,11 @@ comm nd_layer_cp_comm(const dims *x, const acc *core)
     }
     double p2p = nd_collective_ms(x->d, ND_COLL_P2P, cp, block),
            p2p_b = nd_collective_ms(x->d, ND_COLL_P2P, cp, (1 + grads) * block);
-    c.fwd_ms = steps * exposed(p2p, true, core->fwd / n);
-    c.bwd_ms = steps * exposed(p2p_b, true, core->dgrad / n);
-    c.kernels_fwd = c.kernels_bwd = 2 * steps; /* a send and a receive per step */
-    c.bytes_fwd = 2 * steps * block;
-    c.bytes_bwd = 2 * steps * (1 + grads) * block;
+    c.fwd_ms += steps * exposed(p2p, true, core->fwd / n);
+    c.bwd_ms += steps * exposed(p2p_b, true, core->dgrad / n);
+    c.kernels_fwd += 2 * steps; /* a send and a receive per step */
+    c.kernels_bwd += 2 * steps;
+    c.bytes_fwd += 2 * steps * block;
+    c.bytes_bwd += 2 * steps * (1 + grads) * block;
     return c;
 }

@@ -113,6 +113,23 @@ double nd_train_memory_margin_mib(const nd_train *t, double capacity_mib)
     return capacity_mib * (nd_train_expandable_segments(t) ? MARGIN_SHARE_EXPANDABLE : MARGIN_SHARE);
 }
 
+static int64_t common_divisor(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+int64_t nd_train_cp_ring_degree(const nd_train *t, int64_t cp)
+{
+    if (t->cp_comm == ND_CP_RING) return cp;
+    if (t->cp_comm != ND_CP_HYBRID || t->cp_ulysses_degree <= 0) return 1;
+    return cp / common_divisor(cp, t->cp_ulysses_degree);
+}
+
 double nd_train_host_moment_bytes(const nd_train *t, double local_params)
 {
     if (t->swap_optimizer || t->virtual_optimizer_gib <= 0) return 0;

@@ -465,9 +465,19 @@ static int read_training(rd *x)
                     unpriced[i].flag, unpriced[i].why);
     if (!rc && (v = fw_args_val(d, "cp-comm-type", &line)))
         rc = fw_train(r, "cp_comm", strstr(v, "a2a") ? "a2a" : "ring", line, "--cp-comm-type");
-    /* MindSpeed's spelling: ulysses_cp_algo is all-to-all, megatron_cp_algo the ring */
-    if (!rc && (v = fw_args_val(d, "context-parallel-algo", &line)))
-        rc = fw_train(r, "cp_comm", strstr(v, "ulysses") ? "a2a" : "ring", line, "--context-parallel-algo");
+    /* MindSpeed's spelling: ulysses_cp_algo is all-to-all, megatron_cp_algo the ring, hybrid_cp_algo
+     * both (all-to-alls within --ulysses-degree-in-cp ranks, the ring across them) */
+    if (!rc && (v = fw_args_val(d, "context-parallel-algo", &line))) {
+        bool hybrid = strstr(v, "hybrid") != NULL;
+        rc = fw_train(r, "cp_comm",
+                      hybrid                 ? "hybrid"
+                      : strstr(v, "ulysses") ? "a2a"
+                                             : "ring",
+                      line, "--context-parallel-algo");
+        if (!rc && hybrid) rc = train_arg(x, "ulysses-degree-in-cp", "cp_ulysses_degree");
+        if (!rc && hybrid && r->run->train.cp_ulysses_degree <= 0)
+            rc = fw_train(r, "cp_comm", "ring", line, "--context-parallel-algo");
+    }
     if (!rc && (v = fw_args_val(d, "clip-grad", &line))) {
         double clip = 1;
         if (nd_parse_double(v, &clip) || !isfinite(clip) || clip < 0)

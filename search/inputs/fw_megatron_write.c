@@ -296,9 +296,16 @@ int fw_megatron_write(const nd_run *run, const nd_config_choice *c, const char *
     /* MindSpeed's CP algorithm defaults differ by version (MindSpeed-LLM's arguments
      * ulysses_cp_algo, MindSpeed's newer features megatron_cp_algo): CP > 1 is written with
      * the one nd priced */
+    int64_t ring = nd_train_cp_ring_degree(&run->train, s->cp), ulysses = s->cp / ring;
+    bool hybrid = run->train.cp_comm == ND_CP_HYBRID && ring > 1 && ulysses > 1;
     if (s->cp > 1 && (fw_args_find(d, "context-parallel-algo") || !strcmp(fw_args_flavour(d), "mindspeed")))
         plan_edit(p, "context-parallel-algo",
-                  run->train.cp_comm == ND_CP_A2A ? "ulysses_cp_algo" : "megatron_cp_algo", false, par);
+                  hybrid                                         ? "hybrid_cp_algo"
+                  : run->train.cp_comm == ND_CP_A2A || ring == 1 ? "ulysses_cp_algo"
+                                                                 : "megatron_cp_algo",
+                  false, par);
+    /* the Ulysses part the new CP keeps (MindSpeed asserts it divides CP) */
+    if (hybrid) plan_number(p, "ulysses-degree-in-cp", ulysses, false, "context-parallel-algo");
     int64_t etp = s->etp ? s->etp : s->tp; /* Megatron's default: TP */
     /* MindSpeed's --moe-tp-extend-ep stays where the choice is its shape (ETP 1, EP over TP) */
     bool extend = fw_args_find(d, "moe-tp-extend-ep") && etp == 1 && s->tp > 1 && s->ep % s->tp == 0;

@@ -419,9 +419,16 @@ static int read_strategy(mf_doc *d)
             rc = fw_degree(r, "ZERO", grads ? 2 : 1, line, "parallel.enable_parallel_optimizer");
     }
     const char *algo = fw_yaml_text(&d->y, "parallel_config.context_parallel_algo", &line);
-    if (!rc && algo)
+    if (!rc && algo && strstr(algo, "hybrid")) {
+        /* MindFormers' hybrid_cp: all-to-alls within ulysses_degree_in_cp ranks, the ring across */
+        int uline = line;
+        const char *u = fw_yaml_text(&d->y, "parallel_config.ulysses_degree_in_cp", &uline);
+        rc = fw_train(r, "cp_comm", u ? "hybrid" : "ring", line, "parallel_config.context_parallel_algo");
+        if (!rc && u) rc = fw_train(r, "cp_ulysses_degree", u, uline, "parallel_config.ulysses_degree_in_cp");
+    } else if (!rc && algo) {
         rc = fw_train(r, "cp_comm", strstr(algo, "ulysses") ? "a2a" : "ring", line,
                       "parallel_config.context_parallel_algo");
+    }
     const char *sched = fw_yaml_text(&d->y, "parallel.pipeline_config.pipeline_scheduler", &line);
     if (!rc && sched) {
         const char *s = strstr(sched, "gpipe") ? "gpipe" : strstr(sched, "zero") ? "zb-h1" : "1f1b";

@@ -25,7 +25,7 @@ typedef struct train_key {
     int (*set)(nd_train *t, const char *value); /* K_CUSTOM */
 } train_key;
 
-static const char *const cp_words[] = {"ring", "a2a", "allgather"};
+static const char *const cp_words[] = {"ring", "a2a", "allgather", "hybrid"};
 
 /* The index of v among words (case-insensitive, '_' and '-' alike), or -1. */
 static int word_index(const char *v, const char *const *words, int count)
@@ -309,7 +309,16 @@ static const train_key keys[] = {
     WORDS("framework", framework, nd_framework_names,
           "megatron, megatron-legacy, megatron-deepspeed, torchtitan, fsdp, deepspeed or mindspeed"),
     BOOL("tf32", tf32),
-    WORDS("cp_comm", cp_comm, cp_words, "ring, a2a or allgather"),
+    WORDS("cp_comm", cp_comm, cp_words, "ring, a2a, allgather or hybrid"),
+    {{"cp_ulysses_degree", "ulysses_degree_in_cp"},
+     K_INT,
+     offsetof(nd_train, cp_ulysses_degree),
+     1,
+     65536,
+     NULL,
+     0,
+     "a whole number of ranks in [1, 65536]",
+     NULL},
     BOOL("cuda_graphs", cuda_graphs),
     BOOL("moe_grouped_gemm", moe_grouped_gemm),
     BOOL("fused_cross_entropy", fused_cross_entropy),

@@ -93,11 +93,12 @@ static void write_train(FILE *fp, const nd_train *t, const nd_context *ctx, cons
     nd_yaml_write_bool(fp, in, "fp8", t->fp8);
     /* what prices the framework's own costs: without it best.yaml would price another step */
     static const char *recipes[] = {"delayed", "current", "blockwise"},
-                      *cp_forms[] = {"ring", "a2a", "allgather"};
+                      *cp_forms[] = {"ring", "a2a", "allgather", "hybrid"};
     nd_yaml_write_text(fp, in, "fp8_recipe", recipes[t->fp8_recipe]);
     nd_yaml_write_text(fp, in, "framework", nd_framework_name(t->framework));
     nd_yaml_write_bool(fp, in, "tf32", t->tf32);
     nd_yaml_write_text(fp, in, "cp_comm", cp_forms[t->cp_comm]);
+    if (t->cp_comm == ND_CP_HYBRID) nd_yaml_write_int(fp, in, "cp_ulysses_degree", t->cp_ulysses_degree);
     nd_yaml_write_bool(fp, in, "cuda_graphs", t->cuda_graphs);
     nd_yaml_write_bool(fp, in, "moe_grouped_gemm", t->moe_grouped_gemm);
     nd_yaml_write_bool(fp, in, "fused_cross_entropy", t->fused_cross_entropy);

@@ -56,10 +56,12 @@ typedef enum { ND_FP8_DELAYED = 0, ND_FP8_CURRENT, ND_FP8_BLOCKWISE } nd_fp8_rec
 #define ND_VIRTUAL_OPTIMIZER_ALL 1e6
 
 /* Context-parallel attention: a ring passing K/V blocks (Ring Attention, Megatron's
- * "p2p"), all-to-alls that swap sequence for heads (DeepSpeed-Ulysses, "a2a"), or K and V
- * gathered from every rank (Llama 3's, torchtitan's "allgather"). Every form runs a blockwise
- * fused attention kernel: unfused attention has no CP (Megatron requires Transformer Engine's). */
-typedef enum { ND_CP_RING = 0, ND_CP_A2A, ND_CP_ALLGATHER } nd_cp_comm;
+ * "p2p"), all-to-alls that swap sequence for heads (DeepSpeed-Ulysses, "a2a"), K and V
+ * gathered from every rank (Llama 3's, torchtitan's "allgather"), or both of the first two
+ * (MindSpeed's hybrid_cp_algo: all-to-alls within groups of cp_ulysses_degree ranks, a ring
+ * across them). Every form runs a blockwise fused attention kernel: unfused attention has no CP
+ * (Megatron requires Transformer Engine's). */
+typedef enum { ND_CP_RING = 0, ND_CP_A2A, ND_CP_ALLGATHER, ND_CP_HYBRID } nd_cp_comm;
 
 /* How routed tokens reach their experts: an NCCL all-to-all of every token copy (Megatron's
  * alltoall dispatcher), or DeepEP-style kernels that send a token once to each node holding its
@@ -134,6 +136,8 @@ typedef struct nd_train {
                   since 1.12 is false: plain FP32) */
     nd_fp8_recipe fp8_recipe;
     nd_cp_comm cp_comm;
+    int cp_ulysses_degree;      /* hybrid CP: the all-to-all groups' size (MindSpeed's
+                              --ulysses-degree-in-cp); 0 under the other forms */
     bool cuda_graphs;           /* the step is captured in CUDA graphs: no per-operator host dispatch */
     bool moe_grouped_gemm;      /* experts run as one grouped GEMM (false: a GEMM per local expert) */
     int expandable_segments;    /* PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: freed pages
@@ -168,6 +172,11 @@ typedef struct nd_train {
 /* The vocabulary the run trains at tensor-parallel degree tp: the model's, padded as the
  * framework pads it (Megatron: to a multiple of 128 x TP). */
 int64_t nd_train_padded_vocab(const nd_train *t, int64_t vocab, int64_t tp);
+
+/* The ranks of a CP group the K/V ring passes through: CP for the ring, 1 for the all-to-all
+ * and all-gather forms, CP over its Ulysses part for the hybrid (the degree's greatest common
+ * divisor with CP, so a CP it does not divide keeps a whole Ulysses group). */
+int64_t nd_train_cp_ring_degree(const nd_train *t, int64_t cp);
 
 /* Bytes of AdamW's moments a device keeps in host memory under the virtual optimizer, of a
  * local shard of local_params parameters: the moments up to the stated GiB (0 when the whole

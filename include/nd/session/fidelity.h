@@ -9,7 +9,7 @@
  * largest step MAPE of docs/benchmarks.md's section "Fidelity: nd against real training runs,
  * uncalibrated" (MindSpeed-LLM's 28 runs on Atlas 900 A2, 14.8 %, nd too fast, 9 % short on the
  * 24 dense ones and 17-55 % on the 4 MoE ones; the 34 published configurations of bench_decisions
- * before NeMo's 21 H100 rows joined them had set it at 13.5 %; all 91 now, 13.0 %;
+ * before NeMo's 21 H100 rows joined them had set it at 13.5 %; all 91 now, 13.1 %;
  * SimuMax's B200 runs on the built-in B200 9.5 %; Megatron-LM's SC21 weak scaling 6.9 % and PTD-P
  * 7.4 %, the Megatron rounds 6.7 % and 7.9 %, torchtitan's 16 throughputs 6.3 %, llm-foundry's
  * MPT runs 5.3-7.1 %). SC21's DeepSpeed ZeRO-3

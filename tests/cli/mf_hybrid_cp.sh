@@ -1,0 +1,20 @@
+#!/bin/sh
+# mf_hybrid_cp.sh ESTIMATE SAMPLES — MindFormers' parallel_config.context_parallel_algo: hybrid_cp
+# with ulysses_degree_in_cp. On Qwen3 32B at CP 2 a Ulysses part of 2 is Ulysses alone
+# (ulysses_cp) and of 1 the ring alone (colossalai_cp, MindFormers' ring): each step equals the
+# other's to the printed digit, and the two differ.
+set -eu
+estimate=$1 samples=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+step() {
+    sed "s/^  use_seq_parallel: False.*/  use_seq_parallel: False\n  context_parallel: 2\n  context_parallel_algo: $1\n$2/" \
+        "$samples/frameworks/real/pretrain_qwen3_32b_4k.yaml" >"$dir/c.yaml"
+    "$estimate" -y "$dir/c.yaml" -A A2 -d 32 | grep '^ *step'
+}
+h2=$(step hybrid_cp "  ulysses_degree_in_cp: 2") u=$(step ulysses_cp "")
+h1=$(step hybrid_cp "  ulysses_degree_in_cp: 1") r=$(step colossalai_cp "")
+[ "$h2" = "$u" ] || { echo "hybrid 2 x 1 ($h2) is not Ulysses ($u)"; exit 1; }
+[ "$h1" = "$r" ] || { echo "hybrid 1 x 2 ($h1) is not the ring ($r)"; exit 1; }
+[ "$u" != "$r" ] || { echo "Ulysses and the ring price the same: the test shows nothing"; exit 1; }
+echo ok
