@@ -136,7 +136,7 @@ typedef struct nd_train {
                   since 1.12 is false: plain FP32) */
     nd_fp8_recipe fp8_recipe;
     nd_cp_comm cp_comm;
-    int cp_ulysses_degree;      /* hybrid CP: the all-to-all groups' size (MindSpeed's
+    int64_t cp_ulysses_degree;  /* hybrid CP: the all-to-all groups' size (MindSpeed's
                               --ulysses-degree-in-cp); 0 under the other forms */
     bool cuda_graphs;           /* the step is captured in CUDA graphs: no per-operator host dispatch */
     bool moe_grouped_gemm;      /* experts run as one grouped GEMM (false: a GEMM per local expert) */
