@@ -269,6 +269,10 @@ set_tests_properties(cli_published_answers PROPERTIES ENVIRONMENT "${ND_TEST_ENV
 # it a launch script (it had been read as one: "no --num-layers: not Megatron arguments").
 nd_cli_test(cli_run_file_naming_flags 0 "^ *step +[0-9.]+ +100.0 %" sh -c
             "(echo '# from a script: --num-layers 12 --hidden-size 6144' && sed 's|[.][.]/models|${SAMPLES}/models|' ${LLAMA}) > ${CMAKE_CURRENT_BINARY_DIR}/flags_in_comment.yaml && ${EST} -y ${CMAKE_CURRENT_BINARY_DIR}/flags_in_comment.yaml | grep '^ *step'")
+# cp_comm hybrid without its all-to-all groups' size is refused, not priced as Ulysses alone
+nd_cli_test(cli_cp_hybrid_needs_degree 2 "llama3-8b.yaml: cp_comm 'hybrid' needs cp_ulysses_degree"
+            ${EST} -y ${LLAMA} -A H100 --set cp_comm=hybrid)
 add_test(NAME cli_mf_hybrid_cp
-         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/mf_hybrid_cp.sh $<TARGET_FILE:nd-estimate> ${SAMPLES})
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/mf_hybrid_cp.sh $<TARGET_FILE:nd-estimate> ${SAMPLES}
+                 $<TARGET_FILE:nd-search>)
 set_tests_properties(cli_mf_hybrid_cp PROPERTIES ENVIRONMENT "${ND_TEST_ENV}" TIMEOUT 60 PASS_REGULAR_EXPRESSION "^ok")

@@ -289,6 +289,17 @@ foreach(pair IN ITEMS "2|ulysses_cp_algo" "1|megatron_cp_algo")
               "--context-parallel-size 2 --context-parallel-algo hybrid_cp_algo --ulysses-degree-in-cp ${degree}"
               "--context-parallel-size 2 --context-parallel-algo ${algo}" -A A2 -d 16)
 endforeach()
+# ... and written back: at 8k nd-search picks CP 1 (the Ulysses degree written 1, which MindSpeed's
+# divisibility assert accepts), at 128k CP 8 of Ulysses 2 and a ring of 4; each script read back
+# prices what the search printed.
+foreach(pair IN ITEMS "8192|CP=1 U=1" "131072|CP=8 U=2")
+  string(REPLACE "|" ";" p "${pair}")
+  list(GET p 0 seq)
+  list(GET p 1 expect)
+  file(MAKE_DIRECTORY ${MEGA_OUT}/hcpw_${seq})
+  nd_cli_test(mega_hybrid_cp_write_${seq} 0 "^${expect} same$" sh ${MEGA_DIR}/hybrid_write.sh ${SEARCH} ${EST}
+              ${MEGA_DIR}/unused_vars.sh ${MEGA_OUT}/hcpw_${seq} ${seq})
+endforeach()
 # MindSpeed's --virtual-optimizer: AdamW's moments (8 of the optimizer's 12 bytes a local
 # parameter, beside the 4-byte master) in host memory. unused_vars.sh on A2 holds 11488.5 MiB of
 # optimizer on stage 0 (1/3 master, 2/3 moments = 7659 MiB): "all" leaves the master, 3829.5 MiB;

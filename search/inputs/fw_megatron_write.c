@@ -304,8 +304,10 @@ int fw_megatron_write(const nd_run *run, const nd_config_choice *c, const char *
                   : run->train.cp_comm == ND_CP_A2A || ring == 1 ? "ulysses_cp_algo"
                                                                  : "megatron_cp_algo",
                   false, par);
-    /* the Ulysses part the new CP keeps (MindSpeed asserts it divides CP) */
-    if (hybrid) plan_number(p, "ulysses-degree-in-cp", ulysses, false, "context-parallel-algo");
+    /* the Ulysses part the new CP keeps (MindSpeed asserts it divides CP), also where the
+     * script states one the chosen CP no longer runs hybrid: CP 1 keeps it 1, not the old 2 */
+    if (hybrid || fw_args_find(d, "ulysses-degree-in-cp"))
+        plan_number(p, "ulysses-degree-in-cp", ulysses, false, "context-parallel-algo");
     int64_t etp = s->etp ? s->etp : s->tp; /* Megatron's default: TP */
     /* MindSpeed's --moe-tp-extend-ep stays where the choice is its shape (ETP 1, EP over TP) */
     bool extend = fw_args_find(d, "moe-tp-extend-ep") && etp == 1 && s->tp > 1 && s->ep % s->tp == 0;

@@ -204,6 +204,8 @@ int fw_mindformers_write(const nd_run *run, const nd_config_choice *c, const cha
     SETN("parallel_config.model_parallel", s->tp, true);
     SETN("parallel_config.pipeline_stage", s->pp, true);
     SETN("parallel_config.context_parallel", s->cp, s->cp > 1);
+    /* hybrid_cp's Ulysses part as the chosen CP runs it (a divisor of CP; 1 at CP 1) */
+    SETN("parallel_config.ulysses_degree_in_cp", s->cp / nd_train_cp_ring_degree(&run->train, s->cp), false);
     SETN("parallel_config.expert_parallel", s->ep, s->ep > 1 || run->model.experts > 0);
     /* base_trainer.py: micro_batch_num with a pipeline, gradient_accumulation_steps without */
     SETN("parallel_config.micro_batch_num", s->pp > 1 ? s->mb : 1, true);

@@ -141,6 +141,11 @@ static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_
     if (c->shared.budget && (rc = nd_run_set(run, "memory_budget", c->shared.budget, err)))
         return nd_error_prefix(err, "-M");
     if (file) search_config_numbers(file, c, run);
+    if (run->train.cp_comm == ND_CP_HYBRID && run->train.cp_ulysses_degree <= 0)
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: cp_comm 'hybrid' needs cp_ulysses_degree, the size of its all-to-all "
+                            "groups (MindSpeed's --ulysses-degree-in-cp)",
+                            c->run_path ? c->run_path : "--set");
     if (run->format != ND_CONFIG_ND && (rc = nd_config_derive(run, err))) return rc;
     if ((rc = nd_run_bind_layout(run, err))) return rc;
     char note[sizeof run->notes[0]];
