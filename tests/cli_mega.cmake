@@ -289,6 +289,12 @@ foreach(pair IN ITEMS "2|ulysses_cp_algo" "1|megatron_cp_algo")
               "--context-parallel-size 2 --context-parallel-algo hybrid_cp_algo --ulysses-degree-in-cp ${degree}"
               "--context-parallel-size 2 --context-parallel-algo ${algo}" -A A2 -d 16)
 endforeach()
+# ... and refused where MindSpeed's argument checks refuse it: a Ulysses degree the script's CP
+# is not a multiple of (3 in CP 2); without the degree, the ring alone, in a note.
+nd_cli_test(mega_hybrid_cp_indivisible 2 "--ulysses-degree-in-cp: 3 does not divide --context-parallel-size 2" sh -c
+            "sed 's|--disable-bias-linear|--disable-bias-linear --context-parallel-size 2 --context-parallel-algo hybrid_cp_algo --ulysses-degree-in-cp 3|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/hcp3.sh && ${EST} -y ${MEGA_OUT}/hcp3.sh -A A2 -d 16")
+nd_cli_test(mega_hybrid_cp_no_degree 0 "hybrid_cp_algo without --ulysses-degree-in-cp .*: priced as the ring alone" sh -c
+            "sed 's|--disable-bias-linear|--disable-bias-linear --context-parallel-size 2 --context-parallel-algo hybrid_cp_algo|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/hcp0.sh && ${EST} -y ${MEGA_OUT}/hcp0.sh -A A2 -d 16 2>&1")
 # ... and written back: at 8k nd-search picks CP 1 (the Ulysses degree written 1, which MindSpeed's
 # divisibility assert accepts), at 128k CP 8 of Ulysses 2 and a ring of 4; each script read back
 # prices what the search printed.

@@ -48,6 +48,31 @@ static int train_arg(rd *x, const char *flag, const char *key)
     return flag_arg(x, flag, key, fw_train);
 }
 
+/* hybrid_cp_algo's --ulysses-degree-in-cp, as MindSpeed's argument checks take it: without it
+ * the ring alone (noted: MindSpeed refuses the script), and a degree the script's own CP is
+ * not a multiple of refused, as MindSpeed refuses it */
+static int check_ulysses_degree(rd *x, int algo_line)
+{
+    nd_run *run = x->r->run;
+    int64_t u = run->train.cp_ulysses_degree, cp = 1;
+    if (u <= 0) {
+        fw_note(run,
+                "%s:%d: --context-parallel-algo hybrid_cp_algo without --ulysses-degree-in-cp (which "
+                "MindSpeed requires): priced as the ring alone",
+                x->r->path, algo_line);
+        return fw_train(x->r, "cp_comm", "ring", algo_line, "--context-parallel-algo");
+    }
+    int line = algo_line;
+    const char *v = fw_args_val(x->d, "context-parallel-size", NULL);
+    fw_args_val(x->d, "ulysses-degree-in-cp", &line);
+    if (v && !nd_parse_int64(v, 1, 1 << 20, &cp) && cp > 1 && cp % u)
+        return nd_error_set(x->r->err, ND_EINPUT,
+                            "%s:%d: --ulysses-degree-in-cp: %lld does not divide --context-parallel-size "
+                            "%lld (MindSpeed asserts it does)",
+                            x->r->path, line, (long long)u, (long long)cp);
+    return ND_OK;
+}
+
 static int switch_arg(rd *x, const char *flag, const char *key, const char *value)
 {
     const arg *a = fw_args_get(x->d, flag);
@@ -475,8 +500,7 @@ static int read_training(rd *x)
                                              : "ring",
                       line, "--context-parallel-algo");
         if (!rc && hybrid) rc = train_arg(x, "ulysses-degree-in-cp", "cp_ulysses_degree");
-        if (!rc && hybrid && r->run->train.cp_ulysses_degree <= 0)
-            rc = fw_train(r, "cp_comm", "ring", line, "--context-parallel-algo");
+        if (!rc && hybrid) rc = check_ulysses_degree(x, line);
     }
     if (!rc && (v = fw_args_val(d, "clip-grad", &line))) {
         double clip = 1;

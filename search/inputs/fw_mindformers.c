@@ -425,6 +425,19 @@ static int read_strategy(mf_doc *d)
         const char *u = fw_yaml_text(&d->y, "parallel_config.ulysses_degree_in_cp", &uline);
         rc = fw_train(r, "cp_comm", u ? "hybrid" : "ring", line, "parallel_config.context_parallel_algo");
         if (!rc && u) rc = fw_train(r, "cp_ulysses_degree", u, uline, "parallel_config.ulysses_degree_in_cp");
+        if (!rc && !u)
+            fw_note(r->run,
+                    "%s:%d: context_parallel_algo hybrid_cp without ulysses_degree_in_cp "
+                    "(MindFormers' default 1): priced as the ring alone",
+                    r->path, line);
+        /* the Ulysses groups split the CP group: a part CP is not a multiple of has no layout */
+        int64_t cp = 1, ud = r->run->train.cp_ulysses_degree;
+        const char *cp_text = fw_yaml_text(&d->y, "parallel_config.context_parallel", NULL);
+        if (!rc && u && cp_text && !nd_parse_int64(cp_text, 1, 1 << 20, &cp) && cp > 1 && cp % ud)
+            return nd_error_set(r->err, ND_EINPUT,
+                                "%s:%d: parallel_config.ulysses_degree_in_cp: %lld does not divide "
+                                "context_parallel %lld (the Ulysses groups split the CP group)",
+                                r->path, uline, (long long)ud, (long long)cp);
     } else if (!rc && algo) {
         rc = fw_train(r, "cp_comm", strstr(algo, "ulysses") ? "a2a" : "ring", line,
                       "parallel_config.context_parallel_algo");

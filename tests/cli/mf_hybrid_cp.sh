@@ -19,6 +19,10 @@ h1=$(step hybrid_cp "  ulysses_degree_in_cp: 1") r=$(step colossalai_cp "")
 [ "$h2" = "$u" ] || { echo "hybrid 2 x 1 ($h2) is not Ulysses ($u)"; exit 1; }
 [ "$h1" = "$r" ] || { echo "hybrid 1 x 2 ($h1) is not the ring ($r)"; exit 1; }
 [ "$u" != "$r" ] || { echo "Ulysses and the ring price the same: the test shows nothing"; exit 1; }
+# a Ulysses part CP 2 is not a multiple of is refused at its line, exit 2
+if step hybrid_cp "  ulysses_degree_in_cp: 3" 2>"$dir/err"; then echo "ulysses_degree_in_cp 3 in CP 2 was priced"; exit 1; fi
+grep -q 'c.yaml:[0-9]*: parallel_config.ulysses_degree_in_cp: 3 does not divide context_parallel 2' "$dir/err" ||
+    { cat "$dir/err"; exit 1; }
 step hybrid_cp "  ulysses_degree_in_cp: 2" >/dev/null
 "$search" -y "$dir/c.yaml" -A A2 -d 32 -t 1 -o "$dir/w" --no-plots -q >"$dir/search.txt"
 cp=$(sed -n 's/^  context_parallel: //p' "$dir/w/resolved.yaml")
