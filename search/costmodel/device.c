@@ -206,6 +206,12 @@ int nd_device_validate(const nd_device *d, const char *source, nd_error *err)
         int rc = check_field(d, &dfields[i], source, err);
         if (rc) return rc;
     }
+    /* a server is a part of the node's fabric: the node is a whole number of servers */
+    if (d->devices_per_server > 0 && d->devices_per_node % d->devices_per_server)
+        return nd_error_set(err, ND_EINPUT,
+                            "%s: device %s: field 'devices_per_server' = %d does not divide "
+                            "devices_per_node = %d (a node is whole servers)",
+                            source, d->name, d->devices_per_server, d->devices_per_node);
     return ND_OK;
 }
 
