@@ -296,16 +296,59 @@ nd_cli_test(mega_hybrid_cp_indivisible 2 "--ulysses-degree-in-cp: 3 does not div
 nd_cli_test(mega_hybrid_cp_no_degree 0 "hybrid_cp_algo without --ulysses-degree-in-cp .*: priced as the ring alone" sh -c
             "sed 's|--disable-bias-linear|--disable-bias-linear --context-parallel-size 2 --context-parallel-algo hybrid_cp_algo|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/hcp0.sh && ${EST} -y ${MEGA_OUT}/hcp0.sh -A A2 -d 16 2>&1")
 # ... and written back: at 8k nd-search picks CP 1 (the Ulysses degree written 1, which MindSpeed's
-# divisibility assert accepts), at 128k CP 8 of Ulysses 2 and a ring of 4; each script read back
-# prices what the search printed.
-foreach(pair IN ITEMS "8192|CP=1 U=1" "131072|CP=8 U=2")
-  string(REPLACE "|" ";" p "${pair}")
-  list(GET p 0 seq)
-  list(GET p 1 expect)
-  file(MAKE_DIRECTORY ${MEGA_OUT}/hcpw_${seq})
-  nd_cli_test(mega_hybrid_cp_write_${seq} 0 "^${expect} same$" sh ${MEGA_DIR}/hybrid_write.sh ${SEARCH} ${EST}
-              ${MEGA_DIR}/unused_vars.sh ${MEGA_OUT}/hcpw_${seq} ${seq})
+# divisibility assert accepts), at 128k CP 8 of Ulysses 2 and a ring of 4. Megatron's a2a+p2p
+# with --hierarchical-context-parallel-sizes 2 2 on 32 H100: at 128k CP 2 (one level, written
+# a2a, the levels removed), at 512k CP 8 (written 2 4). Each script read back prices what the
+# search printed.
+set(HCP_MS "--context-parallel-size 2 --context-parallel-algo hybrid_cp_algo --ulysses-degree-in-cp 2")
+set(HCP_MG "--context-parallel-size 4 --cp-comm-type a2a+p2p --hierarchical-context-parallel-sizes 2 2")
+foreach(case IN ITEMS "ms|8192|A2|16|CP=1 U=1" "ms|131072|A2|16|CP=8 U=2" "mg|131072|H100|32|CP=2 U=-"
+                      "mg|524288|H100|32|CP=8 U=2")
+  string(REPLACE "|" ";" c "${case}")
+  list(GET c 0 form)
+  list(GET c 1 seq)
+  list(GET c 2 device)
+  list(GET c 3 n)
+  list(GET c 4 expect)
+  string(TOUPPER ${form} FORM)
+  file(MAKE_DIRECTORY ${MEGA_OUT}/hcpw_${form}_${seq})
+  nd_cli_test(mega_hybrid_cp_write_${form}_${seq} 0 "^${expect} same$" sh ${MEGA_DIR}/hybrid_write.sh ${SEARCH}
+              ${EST} ${MEGA_DIR}/unused_vars.sh ${MEGA_OUT}/hcpw_${form}_${seq} ${seq} ${device} ${n} "${HCP_${FORM}}")
 endforeach()
+# Megatron's --cp-comm-type: a2a+p2p of levels 4 1 is the all-to-all alone and 1 4 the ring
+# (p2p) alone, to the printed digit; allgather is the all-gather (it had been read as the ring).
+foreach(pair IN ITEMS "4 1|a2a" "1 4|p2p")
+  string(REPLACE "|" ";" p "${pair}")
+  list(GET p 0 levels)
+  list(GET p 1 type)
+  string(REPLACE " " "x" tag "${levels}")
+  file(MAKE_DIRECTORY ${MEGA_OUT}/hcp_mg_${tag})
+  nd_cli_test(mega_cp_comm_type_levels_${tag} 0 "^same$" sh ${MEGA_DIR}/same_step.sh ${EST} ${MEGA_DIR}/unused_vars.sh
+              ${MEGA_OUT}/hcp_mg_${tag}
+              "--context-parallel-size 4 --cp-comm-type a2a+p2p --hierarchical-context-parallel-sizes ${levels}"
+              "--context-parallel-size 4 --cp-comm-type ${type}" -A H100 -d 32)
+endforeach()
+nd_cli_test(mega_cp_comm_type_allgather 0 "^same$" sh -c
+            "sed 's|--disable-bias-linear|--disable-bias-linear --context-parallel-size 4 --cp-comm-type allgather|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/cpag.sh && sed 's|--disable-bias-linear|--disable-bias-linear --context-parallel-size 4|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/cpag_none.sh && ${EST} -y ${MEGA_OUT}/cpag.sh -A H100 -d 32 | grep '^  step' > ${MEGA_OUT}/cpag.a && ${EST} -y ${MEGA_OUT}/cpag_none.sh -A H100 -d 32 --set cp_comm=allgather | grep '^  step' > ${MEGA_OUT}/cpag.b && ! ${EST} -y ${MEGA_OUT}/cpag_none.sh -A H100 -d 32 --set cp_comm=ring | grep -qxF \"$(cat ${MEGA_OUT}/cpag.a)\" && cmp -s ${MEGA_OUT}/cpag.a ${MEGA_OUT}/cpag.b && echo same")
+foreach(case IN ITEMS
+    "levels|--hierarchical-context-parallel-sizes 2 4|2|--hierarchical-context-parallel-sizes: the levels' product 8 is not --context-parallel-size 4"
+    "divides|--hierarchical-context-parallel-sizes 3|2|--hierarchical-context-parallel-sizes: 3 does not divide --context-parallel-size 4"
+    "none||0|--cp-comm-type a2a[+]p2p without --hierarchical-context-parallel-sizes .*: priced as the ring alone")
+  string(REPLACE "|" ";" c "${case}")
+  list(GET c 0 tag)
+  list(GET c 1 flags)
+  list(GET c 2 status)
+  list(GET c 3 message)
+  # the refusals on stderr, exit 2; the note beside a priced step, exit 0
+  set(to_stdout "")
+  if(status EQUAL 0)
+    set(to_stdout "2>&1")
+  endif()
+  nd_cli_test(mega_cp_comm_type_${tag} ${status} "${message}" sh -c
+              "sed 's|--disable-bias-linear|--disable-bias-linear --context-parallel-size 4 --cp-comm-type a2a+p2p ${flags}|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/cpl_${tag}.sh && ${EST} -y ${MEGA_OUT}/cpl_${tag}.sh -A H100 -d 32 ${to_stdout}")
+endforeach()
+nd_cli_test(mega_cp_comm_type_unknown 2 "--cp-comm-type: 'ring' is not p2p, a2a, allgather or a2a[+]p2p" sh -c
+            "sed 's|--disable-bias-linear|--disable-bias-linear --context-parallel-size 4 --cp-comm-type ring|' ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/cpl_ring.sh && ${EST} -y ${MEGA_OUT}/cpl_ring.sh -A H100 -d 32")
 # MindSpeed's --virtual-optimizer: AdamW's moments (8 of the optimizer's 12 bytes a local
 # parameter, beside the 4-byte master) in host memory. unused_vars.sh on A2 holds 11488.5 MiB of
 # optimizer on stage 0 (1/3 master, 2/3 moments = 7659 MiB): "all" leaves the master, 3829.5 MiB;

@@ -8,6 +8,7 @@
 #include "fw_args.h"
 #include "fw_shell.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,52 @@ static bool is_switch(const char *name)
     for (size_t i = 0; i < ND_ARRAY_LEN(switches); i++)
         if (!strcmp(switches[i], name)) return true;
     return false;
+}
+
+/* Megatron's flags of several values (argparse nargs='+') whose words nd reads or rewrites */
+static bool is_list(const char *name)
+{
+    return !strcmp(name, "hierarchical-context-parallel-sizes");
+}
+
+static bool digits_only(const char *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isdigit((unsigned char)t[i])) return false;
+    return n > 0;
+}
+
+/* A list flag's further words, while they are numbers; the first word that is not one is
+ * handed back in *next (true: the scan goes on from it). */
+static bool take_list(args_doc *d, arg *a, size_t to, size_t *p, int *line, bool inner, word *next)
+{
+    a->list_count = 1;
+    while (fw_shell_next_word(d->text, to, p, line, inner, next)) {
+        if (!digits_only(d->text + next->from, next->to - next->from)) return true;
+        a->list_to = next->to;
+        a->list_count++;
+    }
+    return false;
+}
+
+int fw_args_list_ints(const args_doc *d, const arg *a, int64_t *out, int max)
+{
+    int n = 0;
+    size_t i = a->vfrom;
+    while (i < a->list_to && n < max) {
+        while (i < a->list_to && !isdigit((unsigned char)d->text[i]) && d->text[i] != '$') i++;
+        if (i >= a->list_to) break;
+        if (d->text[i] == '$') { /* a variable: not expanded here */
+            out[n++] = -1;
+            while (i < a->list_to && !isspace((unsigned char)d->text[i])) i++;
+            continue;
+        }
+        int64_t v = 0;
+        while (i < a->list_to && isdigit((unsigned char)d->text[i]) && v < ((int64_t)1 << 40))
+            v = v * 10 + (d->text[i++] - '0');
+        out[n++] = v;
+    }
+    return n;
 }
 
 static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int line, bool inner, bool dq,
@@ -359,8 +406,11 @@ static int scan_range(args_doc *d, const char *path, size_t from, size_t to, int
                 a->vfrom = v.from;
                 a->vto = v.to;
                 a->has_value = true;
+                if (is_list(a->name)) pending = take_list(d, a, to, &p, &line, inner, &w);
             }
         }
+        if (a->list_to < a->vto) a->list_to = a->vto;
+        if (a->has_value && !a->list_count) a->list_count = 1;
         bool branch = false;
         if (a->has_value && !fw_shell_expand(d, d->text + a->vfrom, a->vto - a->vfrom, inner && dq, a->value,
                                              sizeof a->value, &a->defaulted, &a->too_long, &branch))

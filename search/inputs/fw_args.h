@@ -19,6 +19,8 @@ typedef struct arg {
     char value[4096];  /* variables expanded; "" for a switch */
     size_t from, to;   /* the flag word's bytes */
     size_t vfrom, vto; /* the value word's bytes (equal when none) */
+    size_t list_to;    /* a list flag's (argparse nargs='+'): its last value word's end; else vto */
+    int list_count;    /* its value words (1 for any other flag with a value) */
     int line;
     bool has_value;
     bool unresolved; /* its value uses a variable the script does not set */
@@ -111,6 +113,10 @@ const arg *fw_args_get(args_doc *d, const char *name);
 const char *fw_args_val(args_doc *d, const char *name, int *line);
 
 bool fw_args_on(args_doc *d, const char *name);
+
+/* A list flag's whole numbers (--hierarchical-context-parallel-sizes 2 4), up to max of
+ * them, as written (a variable in a list is not expanded: -1 then); the count read. */
+int fw_args_list_ints(const args_doc *d, const arg *a, int64_t *out, int max);
 
 /* Whether c may stand in a shell variable's name. */
 bool fw_args_name_char(char c);

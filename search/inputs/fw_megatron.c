@@ -48,29 +48,61 @@ static int train_arg(rd *x, const char *flag, const char *key)
     return flag_arg(x, flag, key, fw_train);
 }
 
-/* hybrid_cp_algo's --ulysses-degree-in-cp, as MindSpeed's argument checks take it: without it
- * the ring alone (noted: MindSpeed refuses the script), and a degree the script's own CP is
- * not a multiple of refused, as MindSpeed refuses it */
-static int check_ulysses_degree(rd *x, int algo_line)
+/* The two-level CP's all-to-all size (MindSpeed's hybrid_cp_algo with --ulysses-degree-in-cp,
+ * Megatron's a2a+p2p with --hierarchical-context-parallel-sizes A2A P2P), as the framework's
+ * argument checks take it: without it the ring alone, in a note (the framework refuses the
+ * script); one the script's own CP is not a multiple of, or levels whose product is not its
+ * CP, refused as the framework refuses them. form: "--flag value", who: the framework. */
+static int check_ulysses_degree(rd *x, int form_line, const char *form, const char *flag, const char *who)
 {
     nd_run *run = x->r->run;
     int64_t u = run->train.cp_ulysses_degree, cp = 1;
+    char theirs[64];
+    snprintf(theirs, sizeof theirs, "%.*s", (int)strcspn(form, " "), form);
     if (u <= 0) {
-        fw_note(run,
-                "%s:%d: --context-parallel-algo hybrid_cp_algo without --ulysses-degree-in-cp (which "
-                "MindSpeed requires): priced as the ring alone",
-                x->r->path, algo_line);
-        return fw_train(x->r, "cp_comm", "ring", algo_line, "--context-parallel-algo");
+        fw_note(run, "%s:%d: %s without --%s (which %s requires): priced as the ring alone", x->r->path,
+                form_line, form, flag, who);
+        return fw_train(x->r, "cp_comm", "ring", form_line, theirs);
     }
-    int line = algo_line;
     const char *v = fw_args_val(x->d, "context-parallel-size", NULL);
-    fw_args_val(x->d, "ulysses-degree-in-cp", &line);
-    if (v && !nd_parse_int64(v, 1, 1 << 20, &cp) && cp > 1 && cp % u)
+    const arg *a = fw_args_get(x->d, flag);
+    int line = a ? a->line : form_line;
+    if (!v || nd_parse_int64(v, 1, 1 << 20, &cp) || cp == 1) return ND_OK;
+    if (cp % u)
+        return nd_error_set(
+            x->r->err, ND_EINPUT,
+            "%s:%d: --%s: %lld does not divide --context-parallel-size %lld (%s asserts it does)", x->r->path,
+            line, flag, (long long)u, (long long)cp, who);
+    int64_t levels[8], product = 1;
+    int n = a ? fw_args_list_ints(x->d, a, levels, 8) : 0;
+    for (int i = 0; i < n && product > 0; i++) product = levels[i] < 0 ? -1 : product * levels[i];
+    if (n > 1 && product > 0 && product != cp)
         return nd_error_set(x->r->err, ND_EINPUT,
-                            "%s:%d: --ulysses-degree-in-cp: %lld does not divide --context-parallel-size "
-                            "%lld (MindSpeed asserts it does)",
-                            x->r->path, line, (long long)u, (long long)cp);
+                            "%s:%d: --%s: the levels' product %lld is not --context-parallel-size %lld (%s "
+                            "asserts it is)",
+                            x->r->path, line, flag, (long long)product, (long long)cp, who);
     return ND_OK;
+}
+
+/* Megatron's --cp-comm-type (of a list, one a layer, the first): p2p the ring, a2a, allgather,
+ * a2a+p2p the two levels of --hierarchical-context-parallel-sizes */
+static int read_cp_comm_type(rd *x, const char *v, int line)
+{
+    const char *comm = !strcmp(v, "p2p")                                     ? "ring"
+                       : !strcmp(v, "a2a")                                   ? "a2a"
+                       : !strcmp(v, "allgather") || !strcmp(v, "all_gather") ? "allgather"
+                       : !strcmp(v, "a2a+p2p")                               ? "hybrid"
+                                                                             : NULL;
+    if (!comm)
+        return nd_error_set(x->r->err, ND_EINPUT,
+                            "%s:%d: --cp-comm-type: '%s' is not p2p, a2a, allgather or a2a+p2p", x->r->path,
+                            line, v);
+    int rc = fw_train(x->r, "cp_comm", comm, line, "--cp-comm-type");
+    if (rc || strcmp(comm, "hybrid")) return rc;
+    rc = train_arg(x, "hierarchical-context-parallel-sizes", "cp_ulysses_degree");
+    char form[64];
+    snprintf(form, sizeof form, "--cp-comm-type %s", v);
+    return rc ? rc : check_ulysses_degree(x, line, form, "hierarchical-context-parallel-sizes", "Megatron");
 }
 
 static int switch_arg(rd *x, const char *flag, const char *key, const char *value)
@@ -488,8 +520,7 @@ static int read_training(rd *x)
         if (fw_args_on(d, unpriced[i].flag))
             fw_note(r->run, "%s:%d: --%s: %s", r->path, fw_args_get(d, unpriced[i].flag)->line,
                     unpriced[i].flag, unpriced[i].why);
-    if (!rc && (v = fw_args_val(d, "cp-comm-type", &line)))
-        rc = fw_train(r, "cp_comm", strstr(v, "a2a") ? "a2a" : "ring", line, "--cp-comm-type");
+    if (!rc && (v = fw_args_val(d, "cp-comm-type", &line))) rc = read_cp_comm_type(x, v, line);
     /* MindSpeed's spelling: ulysses_cp_algo is all-to-all, megatron_cp_algo the ring, hybrid_cp_algo
      * both (all-to-alls within --ulysses-degree-in-cp ranks, the ring across them) */
     if (!rc && (v = fw_args_val(d, "context-parallel-algo", &line))) {
@@ -500,7 +531,9 @@ static int read_training(rd *x)
                                              : "ring",
                       line, "--context-parallel-algo");
         if (!rc && hybrid) rc = train_arg(x, "ulysses-degree-in-cp", "cp_ulysses_degree");
-        if (!rc && hybrid) rc = check_ulysses_degree(x, line);
+        if (!rc && hybrid)
+            rc = check_ulysses_degree(x, line, "--context-parallel-algo hybrid_cp_algo",
+                                      "ulysses-degree-in-cp", "MindSpeed");
     }
     if (!rc && (v = fw_args_val(d, "clip-grad", &line))) {
         double clip = 1;
@@ -768,7 +801,7 @@ static int fw_megatron_read(fw_reader *r)
     if (!rc) rc = read_training(&x);
     if (!rc) rc = read_strategy(&x);
     if (!rc && r->run->strategy.cp > 1 && !strcmp(fw_args_flavour(d), "mindspeed") &&
-        !fw_args_find(d, "context-parallel-algo"))
+        !fw_args_find(d, "context-parallel-algo") && !fw_args_find(d, "cp-comm-type"))
         fw_note(r->run,
                 "%s: no --context-parallel-algo: CP priced as the ring (MindSpeed's megatron_cp_algo); "
                 "MindSpeed-LLM's older arguments default to ulysses_cp_algo (all-to-all: --set cp_comm=a2a)",

@@ -122,7 +122,9 @@ static void insert_after(plan *p, const arg *near, const char *flag, const char 
  * characters the shell reads (a layout's | ( ) *); bare inside a quoted variable. */
 static void shell_value(const arg *where, const char *value, char *buf, size_t size)
 {
-    bool special = strpbrk(value, "|()*;&<> \t$\"'\\`") != NULL;
+    /* a list flag's numbers stay separate words */
+    bool special =
+        strpbrk(value, "|()*;&<> \t$\"'\\`") != NULL && strspn(value, "0123456789 ") < strlen(value);
     if (!special || (where && where->inner))
         snprintf(buf, size, "%s", value);
     else
@@ -150,12 +152,12 @@ static void plan_edit(plan *p, const char *flag, const char *value, bool present
         const arg *a = &d->items[k];
         if (strcmp(a->name, flag)) continue;
         if (value && value[0] && a->has_value) {
-            if (!strcmp(a->value, value) && !a->unresolved) continue; /* already so */
+            if (!strcmp(a->value, value) && !a->unresolved && a->list_count < 2) continue; /* already so */
             const var *v = sole_variable(d, a);
-            edit *e = v ? add_edit(p, v->vfrom, v->vto) : add_edit(p, a->vfrom, a->vto);
+            edit *e = v ? add_edit(p, v->vfrom, v->vto) : add_edit(p, a->vfrom, a->list_to);
             if (e) shell_value(v ? NULL : a, value, e->with, sizeof e->with);
         } else if (value && !value[0]) {
-            size_t start, end = a->vto > a->to ? a->vto : a->to, from, to;
+            size_t start, end = a->list_to > a->to ? a->list_to : a->to, from, to;
             if (starts_line(d, a->from, &start)) {
                 size_t i = end;
                 while (i < d->len && (d->text[i] == ' ' || d->text[i] == '\\')) i++;
@@ -189,6 +191,46 @@ static void plan_number(plan *p, const char *flag, int64_t x, bool present_only,
     char v[32];
     snprintf(v, sizeof v, "%lld", (long long)x);
     plan_edit(p, flag, v, present_only, near);
+}
+
+/* Megatron's --cp-comm-type, as nd priced the chosen CP: p2p (the ring), a2a, allgather, or
+ * a2a+p2p with --hierarchical-context-parallel-sizes ULYSSES RING (their product the CP, as
+ * Megatron asserts); the levels removed where the CP no longer runs two. */
+static void plan_cp_comm_type(plan *p, const nd_run *run, int64_t ring, int64_t ulysses)
+{
+    nd_cp_comm comm = run->train.cp_comm;
+    bool hybrid = comm == ND_CP_HYBRID && ring > 1 && ulysses > 1;
+    if (comm == ND_CP_HYBRID && !hybrid) comm = ring == 1 ? ND_CP_A2A : ND_CP_RING;
+    static const char *const types[] = {
+        [ND_CP_RING] = "p2p",
+        [ND_CP_A2A] = "a2a",
+        [ND_CP_ALLGATHER] = "allgather",
+        [ND_CP_HYBRID] = "a2a+p2p",
+    };
+    plan_edit(p, "cp-comm-type", types[comm], false, NULL);
+    char levels[48];
+    snprintf(levels, sizeof levels, "%lld %lld", (long long)ulysses, (long long)ring);
+    plan_edit(p, "hierarchical-context-parallel-sizes", hybrid ? levels : "", false, "cp-comm-type");
+}
+
+/* MindSpeed's --context-parallel-algo, whose default differs by version (MindSpeed-LLM's
+ * arguments ulysses_cp_algo, MindSpeed's newer features megatron_cp_algo): CP > 1 is written
+ * with the one nd priced; --ulysses-degree-in-cp the Ulysses part the new CP keeps (MindSpeed
+ * asserts it divides CP), also where the script states one the chosen CP no longer runs
+ * hybrid: CP 1 keeps it 1, not the old 2. */
+static void plan_cp_algo(plan *p, const nd_run *run, int64_t cp, int64_t ring, int64_t ulysses)
+{
+    const args_doc *d = p->d;
+    const char *par = "tensor-model-parallel-size";
+    bool hybrid = run->train.cp_comm == ND_CP_HYBRID && ring > 1 && ulysses > 1;
+    if (cp > 1 && (fw_args_find(d, "context-parallel-algo") || !strcmp(fw_args_flavour(d), "mindspeed")))
+        plan_edit(p, "context-parallel-algo",
+                  hybrid                                         ? "hybrid_cp_algo"
+                  : run->train.cp_comm == ND_CP_A2A || ring == 1 ? "ulysses_cp_algo"
+                                                                 : "megatron_cp_algo",
+                  false, par);
+    if (hybrid || fw_args_find(d, "ulysses-degree-in-cp"))
+        plan_number(p, "ulysses-degree-in-cp", ulysses, false, "context-parallel-algo");
 }
 
 /* The pipeline split: VPP in the script's form, MindSpeed's DualPipeV, the uneven end stages,
@@ -293,21 +335,11 @@ int fw_megatron_write(const nd_run *run, const nd_config_choice *c, const char *
     plan_number(p, "tensor-model-parallel-size", s->tp, false, "pipeline-model-parallel-size");
     plan_number(p, "pipeline-model-parallel-size", s->pp, false, par);
     plan_number(p, "context-parallel-size", s->cp, s->cp == 1, par);
-    /* MindSpeed's CP algorithm defaults differ by version (MindSpeed-LLM's arguments
-     * ulysses_cp_algo, MindSpeed's newer features megatron_cp_algo): CP > 1 is written with
-     * the one nd priced */
     int64_t ring = nd_train_cp_ring_degree(&run->train, s->cp), ulysses = s->cp / ring;
-    bool hybrid = run->train.cp_comm == ND_CP_HYBRID && ring > 1 && ulysses > 1;
-    if (s->cp > 1 && (fw_args_find(d, "context-parallel-algo") || !strcmp(fw_args_flavour(d), "mindspeed")))
-        plan_edit(p, "context-parallel-algo",
-                  hybrid                                         ? "hybrid_cp_algo"
-                  : run->train.cp_comm == ND_CP_A2A || ring == 1 ? "ulysses_cp_algo"
-                                                                 : "megatron_cp_algo",
-                  false, par);
-    /* the Ulysses part the new CP keeps (MindSpeed asserts it divides CP), also where the
-     * script states one the chosen CP no longer runs hybrid: CP 1 keeps it 1, not the old 2 */
-    if (hybrid || fw_args_find(d, "ulysses-degree-in-cp"))
-        plan_number(p, "ulysses-degree-in-cp", ulysses, false, "context-parallel-algo");
+    if (fw_args_find(d, "cp-comm-type"))
+        plan_cp_comm_type(p, run, ring, ulysses);
+    else
+        plan_cp_algo(p, run, s->cp, ring, ulysses);
     int64_t etp = s->etp ? s->etp : s->tp; /* Megatron's default: TP */
     /* MindSpeed's --moe-tp-extend-ep stays where the choice is its shape (ETP 1, EP over TP) */
     bool extend = fw_args_find(d, "moe-tp-extend-ep") && etp == 1 && s->tp > 1 && s->ep % s->tp == 0;
