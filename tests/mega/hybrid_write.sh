@@ -15,10 +15,10 @@ sed "s|--disable-bias-linear|--disable-bias-linear $flags|;
 w="$out/w/resolved.sh"
 cp=$(grep -o -- '--context-parallel-size [0-9]*' "$w" | cut -d' ' -f2)
 u=-
-if grep -q -- '--ulysses-degree-in-cp' "$w"; then
+if grep -q -- '--ulysses-degree-in-cp [0-9]' "$w"; then
     u=$(grep -o -- '--ulysses-degree-in-cp [0-9]*' "$w" | cut -d' ' -f2)
     [ $((cp % u)) -eq 0 ] || { echo "CP $cp is not a multiple of the Ulysses degree $u"; exit 1; }
-elif grep -q -- '--hierarchical-context-parallel-sizes' "$w"; then
+elif grep -q -- '--hierarchical-context-parallel-sizes [0-9]' "$w"; then
     set -- $(grep -o -- '--hierarchical-context-parallel-sizes [0-9]* [0-9]*' "$w")
     u=$2
     [ $(($2 * $3)) -eq "$cp" ] || { echo "levels $2 x $3 are not CP $cp"; exit 1; }
