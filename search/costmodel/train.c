@@ -130,6 +130,12 @@ int64_t nd_train_cp_ring_degree(const nd_train *t, int64_t cp)
     return cp / common_divisor(cp, t->cp_ulysses_degree);
 }
 
+int64_t nd_train_cp_head_split(const nd_train *t, int64_t cp)
+{
+    if (t->cp_comm == ND_CP_A2A) return cp;
+    return t->cp_comm == ND_CP_HYBRID ? cp / nd_train_cp_ring_degree(t, cp) : 1;
+}
+
 double nd_train_host_moment_bytes(const nd_train *t, double local_params)
 {
     if (t->swap_optimizer || t->virtual_optimizer_gib <= 0) return 0;

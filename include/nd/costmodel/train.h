@@ -178,6 +178,12 @@ int64_t nd_train_padded_vocab(const nd_train *t, int64_t vocab, int64_t tp);
  * divisor with CP, so a CP it does not divide keeps a whole Ulysses group). */
 int64_t nd_train_cp_ring_degree(const nd_train *t, int64_t cp);
 
+/* The ranks of a CP group its all-to-alls split the heads over: CP for the all-to-all, the
+ * Ulysses part for the hybrid, 1 for the ring and the all-gather. Each such rank computes
+ * whole heads, so the attention heads must divide over MP times it (Megatron's and
+ * DeepSpeed-Ulysses' asserts). */
+int64_t nd_train_cp_head_split(const nd_train *t, int64_t cp);
+
 /* Bytes of AdamW's moments a device keeps in host memory under the virtual optimizer, of a
  * local shard of local_params parameters: the moments up to the stated GiB (0 when the whole
  * optimizer is swapped, or none is virtual). */
