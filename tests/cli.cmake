@@ -279,6 +279,7 @@ nd_cli_test(cli_cp_hybrid_heads 0 "^ +step +[0-9.]+ +100.0 %" sh -c
 # all-to-all CP has MP x CP dividing the 32 heads (78 of 581 rows did not, before)
 nd_cli_test(cli_search_cp_a2a_heads 0 "^bad 0 rows [1-9][0-9]*$" sh -c
             "${SEARCH} -y ${LLAMA} -A H100 -d 64 -b 64 --seq 131072 --set cp_comm=a2a -o ${CMAKE_CURRENT_BINARY_DIR}/a2a_heads --no-plots -q --no-what-if >/dev/null && awk -F, 'NR > 1 { n++ } NR > 1 && 32 % ($4 * $5) { bad++ } END { print \"bad\", bad + 0, \"rows\", n }' ${CMAKE_CURRENT_BINARY_DIR}/a2a_heads/ranking.csv")
+nd_cli_test(cli_search_what_if_cp 0 "^ok [0-9.]+$" sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/what_if_cp.sh ${SEARCH} ${LLAMA})
 # cp_comm hybrid without its all-to-all groups' size is refused, not priced as Ulysses alone
 nd_cli_test(cli_cp_hybrid_needs_degree 2 "llama3-8b.yaml: cp_comm 'hybrid' needs cp_ulysses_degree"
             ${EST} -y ${LLAMA} -A H100 --set cp_comm=hybrid)

@@ -272,54 +272,95 @@ static int write_files(const nd_search_request *req, const nd_search_config *cfg
     return write_plots(req, cfg, res, o->ans, gallery, err);
 }
 
+/* A search of the same space under another training setting t (name=value): whether #1
+ * would change, as a "what if" line; the advice for a changed pick is `then`. */
+static int search_with(const nd_search_config *cfg, const nd_search_result *res, const nd_train *t,
+                       const char *name, const char *value, const char *then, nd_search_assumptions *out,
+                       nd_error *err)
+{
+    nd_context ctx = *cfg->ctx;
+    ctx.train = t;
+    nd_search_config other_cfg = *cfg;
+    other_cfg.ctx = &ctx;
+    other_cfg.keep = 1;
+    other_cfg.progress = NULL;
+    nd_search_result other;
+    nd_error quiet = {0};
+    int rc = nd_search_run(&other_cfg, &other, &quiet);
+    if (rc == ND_ENOMEM) return nd_error_set(err, ND_ENOMEM, "out of memory");
+    char was[128], now[128] = "";
+    nd_strategy_label(&res->items[0].s, was, sizeof was);
+    if (!rc && other.count) nd_strategy_label(&other.items[0].s, now, sizeof now);
+    if (rc || !other.count)
+        nd_search_assumptions_add(out, "what if", "with %s %s nothing would fit", name, value);
+    else if (!strcmp(now, was))
+        nd_search_assumptions_add(out, "what if", "with %s %s #1 stays %s (%.1f ms against %.1f ms)", name,
+                                  value, was, other.items[0].step_ms, res->items[0].step_ms);
+    else
+        nd_search_assumptions_add(out, "what if",
+                                  "with %s %s the pick changes: #1 would be %s (%.1f ms against %.1f ms): "
+                                  "%s (--set %s=%s)",
+                                  name, value, now, other.items[0].step_ms, res->items[0].step_ms, then, name,
+                                  value);
+    if (!rc) nd_search_result_free(&other);
+    return ND_OK;
+}
+
+/* Where CP is in use (#1's or the run's) on a framework that runs several of its forms, each
+ * other form in a search of the same space: a choice the user makes, where the overlaps are
+ * facts to state. */
+static int what_if_cp_forms(const nd_search_config *cfg, const nd_search_result *res,
+                            nd_search_assumptions *out, nd_error *err)
+{
+    const nd_train *run = cfg->ctx->train;
+    bool megatron = run->framework == ND_FRAMEWORK_MEGATRON;
+    if ((!megatron && run->framework != ND_FRAMEWORK_MINDSPEED) ||
+        (res->items[0].s.cp == 1 && cfg->base.cp == 1))
+        return ND_OK;
+    static const struct {
+        nd_cp_comm comm;
+        const char *name, *megatron, *mindspeed, *mindformers;
+    } forms[] = {{ND_CP_RING, "ring", "p2p", "megatron_cp_algo", "colossalai_cp"},
+                 {ND_CP_A2A, "a2a", "a2a", "ulysses_cp_algo", "ulysses_cp"},
+                 {ND_CP_ALLGATHER, "allgather", "allgather", NULL, NULL}};
+    int rc = ND_OK;
+    for (size_t i = 0; !rc && i < ND_ARRAY_LEN(forms); i++) {
+        if (forms[i].comm == run->cp_comm || (!megatron && !forms[i].mindspeed)) continue;
+        nd_train t = *run;
+        t.cp_comm = forms[i].comm;
+        char then[160];
+        if (megatron)
+            snprintf(then, sizeof then, "the trainer runs it with --cp-comm-type %s", forms[i].megatron);
+        else
+            snprintf(then, sizeof then,
+                     "the trainer runs it (MindSpeed's --context-parallel-algo %s, MindFormers' "
+                     "context_parallel_algo: %s)",
+                     forms[i].mindspeed, forms[i].mindformers);
+        rc = search_with(cfg, res, &t, "cp_comm", forms[i].name, then, out, err);
+    }
+    return rc;
+}
+
 /* The switches that may decide the pick, each flipped in a search of the same space: whether
- * #1 would change. tp_comm_overlap always, ep_comm_overlap for a model with experts. */
+ * #1 would change. tp_comm_overlap always, ep_comm_overlap for a model with experts; then the
+ * other forms of CP (what_if_cp_forms). */
 static int what_if(const nd_search_config *cfg, const nd_search_result *res, nd_search_assumptions *out,
                    nd_error *err)
 {
-    static const char *const names[] = {"tp_comm_overlap", "ep_comm_overlap"};
-    for (size_t i = 0; i < ND_ARRAY_LEN(names); i++) {
+    const nd_train *run = cfg->ctx->train;
+    int rc = ND_OK;
+    for (int i = 0; !rc && i < 2; i++) {
         if (i == 1 && cfg->ctx->model->experts == 0) continue;
-        nd_train t = *cfg->ctx->train;
-        bool priced; /* the switch as priced (TP overlap: the framework's when the run leaves it) */
-        if (i == 0) {
-            priced = nd_train_tp_comm_overlap(&t);
-            t.tp_comm_overlap = !priced;
-        } else {
-            priced = t.ep_comm_overlap;
-            t.ep_comm_overlap = !priced;
-        }
-        const bool flipped_to = !priced, *flag = &flipped_to;
-        nd_context ctx = *cfg->ctx;
-        ctx.train = &t;
-        nd_search_config flipped = *cfg;
-        flipped.ctx = &ctx;
-        flipped.keep = 1;
-        flipped.progress = NULL;
-        nd_search_result other;
-        nd_error quiet = {0};
-        int rc = nd_search_run(&flipped, &other, &quiet);
-        if (rc == ND_ENOMEM) return nd_error_set(err, ND_ENOMEM, "out of memory");
-        char was[128], now[128] = "";
-        nd_strategy_label(&res->items[0].s, was, sizeof was);
-        if (!rc && other.count) nd_strategy_label(&other.items[0].s, now, sizeof now);
-        if (rc || !other.count) {
-            nd_search_assumptions_add(out, "what if", "with %s %s nothing would fit", names[i],
-                                      *flag ? "true" : "false");
-        } else if (!strcmp(now, was)) {
-            nd_search_assumptions_add(out, "what if", "with %s %s #1 stays %s (%.1f ms)", names[i],
-                                      *flag ? "true" : "false", was, other.items[0].step_ms);
-        } else {
-            nd_search_assumptions_add(
-                out, "what if",
-                "with %s %s the pick changes: #1 would be %s (%.1f ms against %.1f ms): "
-                "state what the trainer runs (--set %s=%s)",
-                names[i], *flag ? "true" : "false", now, other.items[0].step_ms, res->items[0].step_ms,
-                names[i], *flag ? "true" : "false");
-        }
-        if (!rc) nd_search_result_free(&other);
+        nd_train t = *run;
+        bool flipped_to = i == 0 ? !nd_train_tp_comm_overlap(&t) : !t.ep_comm_overlap;
+        if (i == 0)
+            t.tp_comm_overlap = flipped_to; /* TP overlap: the framework's when the run leaves it */
+        else
+            t.ep_comm_overlap = flipped_to;
+        rc = search_with(cfg, res, &t, i == 0 ? "tp_comm_overlap" : "ep_comm_overlap",
+                         flipped_to ? "true" : "false", "state what the trainer runs", out, err);
     }
-    return ND_OK;
+    return rc ? rc : what_if_cp_forms(cfg, res, out, err);
 }
 
 /* ND's -d with a search config: num_nodes = devices // cards_per_node (the config's, else the
