@@ -269,16 +269,18 @@ set_tests_properties(cli_published_answers PROPERTIES ENVIRONMENT "${ND_TEST_ENV
 # it a launch script (it had been read as one: "no --num-layers: not Megatron arguments").
 nd_cli_test(cli_run_file_naming_flags 0 "^ *step +[0-9.]+ +100.0 %" sh -c
             "(echo '# from a script: --num-layers 12 --hidden-size 6144' && sed 's|[.][.]/models|${SAMPLES}/models|' ${LLAMA}) > ${CMAKE_CURRENT_BINARY_DIR}/flags_in_comment.yaml && ${EST} -y ${CMAKE_CURRENT_BINARY_DIR}/flags_in_comment.yaml | grep '^ *step'")
-# Ulysses gives each rank whole heads: Llama 3 8B's 32 heads do not divide over MP 8 x CP 8
-# of all-to-alls (refused), nor over MP 8 x a Ulysses part of 8; a part of 4 (MP x 4 = 32) prices.
+# Ulysses gives each rank whole heads: Llama 3 8B's 32 do not divide over MP 8 x CP 8 of
+# all-to-alls (refused); on Megatron (Transformer Engine) its 8 K/V heads must divide too: not
+# over MP 2 x a Ulysses part of 8, but over MP 2 x 4 (priced).
 nd_cli_test(cli_cp_a2a_heads 2 "CP=8 with its all-to-alls [(]cp_comm a2a[)]: the 32 attention heads do not divide over MP x the all-to-all group = 64 ranks"
             ${EST} -y ${LLAMA} -A H100 -d 64 --strategy "DP=1 MP=8 PP=1 CP=8 MB=512" --set cp_comm=a2a)
 nd_cli_test(cli_cp_hybrid_heads 0 "^ +step +[0-9.]+ +100.0 %" sh -c
-            "${EST} -y ${LLAMA} -A H100 -d 64 --strategy 'DP=1 MP=8 PP=1 CP=8 MB=512' --set cp_comm=hybrid --set cp_ulysses_degree=4 | grep '^  step' && ! ${EST} -y ${LLAMA} -A H100 -d 64 --strategy 'DP=1 MP=8 PP=1 CP=8 MB=512' --set cp_comm=hybrid --set cp_ulysses_degree=8 2>/dev/null")
+            "${EST} -y ${LLAMA} -A H100 -d 64 --strategy 'DP=4 MP=2 PP=1 CP=8 MB=128' --set cp_comm=hybrid --set cp_ulysses_degree=4 | grep '^  step' && ${EST} -y ${LLAMA} -A H100 -d 64 --strategy 'DP=4 MP=2 PP=1 CP=8 MB=128' --set cp_comm=hybrid --set cp_ulysses_degree=8 2>&1 | grep -q 'the 8 K/V heads do not divide over MP x the all-to-all group = 16 ranks'")
 # ... and nd-search ranks no such layout: every row of a 128k search on 64 H100 with
-# all-to-all CP has MP x CP dividing the 32 heads (78 of 581 rows did not, before)
+# all-to-all CP has MP x CP dividing the 8 K/V heads (78 of 581 rows did not divide even the
+# 32 query heads, before)
 nd_cli_test(cli_search_cp_a2a_heads 0 "^bad 0 rows [1-9][0-9]*$" sh -c
-            "${SEARCH} -y ${LLAMA} -A H100 -d 64 -b 64 --seq 131072 --set cp_comm=a2a -o ${CMAKE_CURRENT_BINARY_DIR}/a2a_heads --no-plots -q --no-what-if >/dev/null && awk -F, 'NR > 1 { n++ } NR > 1 && 32 % ($4 * $5) { bad++ } END { print \"bad\", bad + 0, \"rows\", n }' ${CMAKE_CURRENT_BINARY_DIR}/a2a_heads/ranking.csv")
+            "${SEARCH} -y ${LLAMA} -A H100 -d 64 -b 64 --seq 131072 --set cp_comm=a2a -o ${CMAKE_CURRENT_BINARY_DIR}/a2a_heads --no-plots -q --no-what-if >/dev/null && awk -F, 'NR > 1 { n++ } NR > 1 && 8 % ($4 * $5) { bad++ } END { print \"bad\", bad + 0, \"rows\", n }' ${CMAKE_CURRENT_BINARY_DIR}/a2a_heads/ranking.csv")
 nd_cli_test(cli_search_what_if_cp 0 "^ok [0-9.]+$" sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/what_if_cp.sh ${SEARCH} ${LLAMA})
 # cp_comm hybrid without its all-to-all groups' size is refused, not priced as Ulysses alone
 nd_cli_test(cli_cp_hybrid_needs_degree 2 "llama3-8b.yaml: cp_comm 'hybrid' needs cp_ulysses_degree"

@@ -14,6 +14,7 @@
 #include "nd/base/text.h"
 #include "nd/base/array.h"
 #include "nd/costmodel/split.h"
+#include "nd/costmodel/train.h"
 
 #define DEGREE_MAX ((int64_t)1 << 20)
 
@@ -396,6 +397,28 @@ static int check_pipeline(nd_strategy *s, nd_error *err)
                                 "VPP=%lld needs schedule=interleaved, zb-v or dualpipev, not %s", vpp, name);
         return ND_OK;
     }
+}
+
+int nd_strategy_check_cp_heads(int64_t tp, int64_t cp, const nd_model *m, const nd_train *t, nd_error *err)
+{
+    int64_t ulysses = nd_train_cp_head_split(t, cp), split = tp * ulysses;
+    if (ulysses == 1) return ND_OK; /* MP's own split is check_heads_and_widths' */
+    const char *form = t->cp_comm == ND_CP_A2A ? "a2a" : "hybrid";
+    if (m->heads % split)
+        return nd_error_set(err, ND_EINPUT,
+                            "CP=%lld with its all-to-alls (cp_comm %s): the %lld attention heads do not "
+                            "divide over MP x the all-to-all group = %lld ranks, each of which computes "
+                            "whole heads",
+                            (long long)cp, form, (long long)m->heads, (long long)split);
+    /* Transformer Engine's all-to-all splits K and V by head too (MLA: a K/V head per head) */
+    int64_t kv = m->attention == ND_ATTN_MHA ? m->kv_heads : m->heads;
+    if (t->framework == ND_FRAMEWORK_MEGATRON && kv % split)
+        return nd_error_set(err, ND_EINPUT,
+                            "CP=%lld with its all-to-alls (cp_comm %s): the %lld K/V heads do not divide "
+                            "over MP x the all-to-all group = %lld ranks (Transformer Engine's all-to-all "
+                            "splits K and V by head too)",
+                            (long long)cp, form, (long long)kv, (long long)split);
+    return ND_OK;
 }
 
 int nd_strategy_check(nd_strategy *s, const nd_model *m, int64_t devices, int64_t global_batch,

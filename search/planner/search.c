@@ -290,8 +290,7 @@ static outer_item *layouts(const nd_search_config *cfg, size_t *n)
         for (int b = 0; b < pp.n; b++) {
             nd_search_divisors(cfg, ND_DIM_CP, N / tp.v[a] / pp.v[b], cfg->ctx->train->seq_len / 2, &cp);
             for (int c = 0; c < cp.n; c++) {
-                /* the all-to-all forms give each rank whole heads */
-                if (m->heads % (tp.v[a] * nd_train_cp_head_split(cfg->ctx->train, cp.v[c]))) continue;
+                if (nd_strategy_check_cp_heads(tp.v[a], cp.v[c], m, cfg->ctx->train, NULL)) continue;
                 if (count == cap) {
                     outer_item *more = realloc(items, 2 * cap * sizeof *items);
                     if (!more) {

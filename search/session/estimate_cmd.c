@@ -106,16 +106,7 @@ int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, n
     if ((rc = nd_strategy_check(&s, &run->model, run->devices, run->train.global_batch, run->train.seq_len,
                                 err)))
         goto done;
-    int64_t head_split = s.tp * nd_train_cp_head_split(&run->train, s.cp);
-    if (run->model.heads % head_split) {
-        rc = nd_error_set(err, ND_EINPUT,
-                          "CP=%lld with its all-to-alls (cp_comm %s): the %lld attention heads do not "
-                          "divide over MP x the all-to-all group = %lld ranks, each of which computes "
-                          "whole heads",
-                          (long long)s.cp, run->train.cp_comm == ND_CP_A2A ? "a2a" : "hybrid",
-                          (long long)run->model.heads, (long long)head_split);
-        goto done;
-    }
+    if ((rc = nd_strategy_check_cp_heads(s.tp, s.cp, &run->model, &run->train, err))) goto done;
 
     nd_context ctx;
     nd_context_init(&ctx, &run->model, &run->train, ses.device, s.dp * s.tp * s.pp * s.cp, ses.budget_mib,

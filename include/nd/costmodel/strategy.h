@@ -106,6 +106,14 @@ int nd_strategy_set(nd_strategy *s, const char *key, const char *value, nd_error
  * with ND_EINPUT instead of silently winning. */
 int nd_strategy_set_once(nd_strategy *s, const char *key, const char *value, uint64_t *seen, nd_error *err);
 
+struct nd_train;
+/* Under the all-to-all forms of CP (cp_comm a2a, hybrid) each of MP times the all-to-all group's
+ * ranks computes whole heads (DeepSpeed-Ulysses' and MindSpeed's constraint), and on Megatron
+ * whole K/V heads too (Transformer Engine's assert; ND's kv_heads % (TP*CP)): ND_EINPUT with the
+ * reason where the model's do not divide over them. err may be NULL (the search's test). */
+int nd_strategy_check_cp_heads(int64_t tp, int64_t cp, const nd_model *m, const struct nd_train *t,
+                               nd_error *err);
+
 /* Checks s against the model, the device count and the global batch (sequences),
  * and resolves what follows from the rest (etp 0 -> tp, zero 1 when OP > 1 and
  * zero unset, interleaved when VPP > 1). The message says which rule fails and why,
