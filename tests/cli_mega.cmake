@@ -338,6 +338,8 @@ nd_cli_test(mega_cp_comm_type_allgather 0 "^same$" sh -c
 foreach(case IN ITEMS
     "levels|--hierarchical-context-parallel-sizes 2 4|2|--hierarchical-context-parallel-sizes: the levels' product 8 is not --context-parallel-size 4"
     "divides|--hierarchical-context-parallel-sizes 3|2|--hierarchical-context-parallel-sizes: 3 does not divide --context-parallel-size 4"
+    "zero|--hierarchical-context-parallel-sizes 2 0|2|--hierarchical-context-parallel-sizes: the levels' product 0 is not --context-parallel-size 4"
+    "huge|--hierarchical-context-parallel-sizes 2 99999999999999999999999 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2|2|--hierarchical-context-parallel-sizes: the levels' product above 1099511627776 is not --context-parallel-size 4"
     "none||0|--cp-comm-type a2a[+]p2p without --hierarchical-context-parallel-sizes .*: priced as the ring alone")
   string(REPLACE "|" ";" c "${case}")
   list(GET c 0 tag)

@@ -121,10 +121,10 @@ int fw_args_list_ints(const args_doc *d, const arg *a, int64_t *out, int max)
             while (i < a->list_to && !isspace((unsigned char)d->text[i])) i++;
             continue;
         }
-        int64_t v = 0;
-        while (i < a->list_to && isdigit((unsigned char)d->text[i]) && v < ((int64_t)1 << 40))
-            v = v * 10 + (d->text[i++] - '0');
-        out[n++] = v;
+        int64_t v = 0; /* held at 2^40 past it: no overflow, and far beyond any degree */
+        for (; i < a->list_to && isdigit((unsigned char)d->text[i]); i++)
+            if (v < ND_ARGS_LIST_MAX) v = v * 10 + (d->text[i] - '0');
+        out[n++] = v < ND_ARGS_LIST_MAX ? v : ND_ARGS_LIST_MAX;
     }
     return n;
 }

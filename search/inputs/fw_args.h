@@ -115,7 +115,9 @@ const char *fw_args_val(args_doc *d, const char *name, int *line);
 bool fw_args_on(args_doc *d, const char *name);
 
 /* A list flag's whole numbers (--hierarchical-context-parallel-sizes 2 4), up to max of
- * them, as written (a variable in a list is not expanded: -1 then); the count read. */
+ * them, as written (a variable in a list is not expanded: -1 then; a number above
+ * ND_ARGS_LIST_MAX is held at it); the count read. */
+#define ND_ARGS_LIST_MAX ((int64_t)1 << 40)
 int fw_args_list_ints(const args_doc *d, const arg *a, int64_t *out, int max);
 
 /* Whether c may stand in a shell variable's name. */

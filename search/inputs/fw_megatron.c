@@ -73,14 +73,20 @@ static int check_ulysses_degree(rd *x, int form_line, const char *form, const ch
             x->r->err, ND_EINPUT,
             "%s:%d: --%s: %lld does not divide --context-parallel-size %lld (%s asserts it does)", x->r->path,
             line, flag, (long long)u, (long long)cp, who);
-    int64_t levels[8], product = 1;
-    int n = a ? fw_args_list_ints(x->d, a, levels, 8) : 0;
-    for (int i = 0; i < n && product > 0; i++) product = levels[i] < 0 ? -1 : product * levels[i];
-    if (n > 1 && product > 0 && product != cp)
+    int64_t levels[64], product = 1;
+    int n = a ? fw_args_list_ints(x->d, a, levels, 64) : 0;
+    if (a && a->list_count > n) product = ND_ARGS_LIST_MAX; /* more levels than any CP has */
+    /* the product held at the cap: no overflow */
+    for (int k = 0; k < n && product > 0 && product < ND_ARGS_LIST_MAX; k++)
+        product = levels[k] < 0                                                     ? -1
+                  : levels[k] == 0 || product <= (ND_ARGS_LIST_MAX - 1) / levels[k] ? product * levels[k]
+                                                                                    : ND_ARGS_LIST_MAX;
+    if (n > 1 && product >= 0 && product != cp) /* -1: a level in a variable */
         return nd_error_set(x->r->err, ND_EINPUT,
-                            "%s:%d: --%s: the levels' product %lld is not --context-parallel-size %lld (%s "
+                            "%s:%d: --%s: the levels' product %s%lld is not --context-parallel-size %lld (%s "
                             "asserts it is)",
-                            x->r->path, line, flag, (long long)product, (long long)cp, who);
+                            x->r->path, line, flag, product >= ND_ARGS_LIST_MAX ? "above " : "",
+                            (long long)product, (long long)cp, who);
     return ND_OK;
 }
 
