@@ -315,11 +315,11 @@ foreach(case IN ITEMS "ms|8192|A2|16|CP=1 U=1" "ms|131072|A2|16|CP=8 U=2" "mg|13
   nd_cli_test(mega_hybrid_cp_write_${form}_${seq} 0 "^${expect} same$" sh ${MEGA_DIR}/hybrid_write.sh ${SEARCH}
               ${EST} ${MEGA_DIR}/unused_vars.sh ${MEGA_OUT}/hcpw_${form}_${seq} ${seq} ${device} ${n} "${HCP_${FORM}}")
 endforeach()
-# hier_cp.sh states the levels over a line continuation ("2 \\ newline 2"): at CP 1 they go,
+# continued.sh states the levels over a line continuation ("2 \\ newline 2"): at CP 1 they go,
 # continuation and all, and the script still parses (bash -n) and prices what the search printed.
 file(MAKE_DIRECTORY ${MEGA_OUT}/hcpw_hier)
 nd_cli_test(mega_hybrid_cp_write_continued 0 "^CP=1 U=- same bash-ok$" sh -c
-            "sh ${MEGA_DIR}/hybrid_write.sh ${SEARCH} ${EST} ${MEGA_DIR}/hier_cp.sh ${MEGA_OUT}/hcpw_hier 8192 H100 32 '' | tr '\\n' ' ' && bash -n ${MEGA_OUT}/hcpw_hier/w/resolved.sh && ! grep -q -- '^ *2$' ${MEGA_OUT}/hcpw_hier/w/resolved.sh && echo bash-ok")
+            "sh ${MEGA_DIR}/continued.sh ${MEGA_DIR}/unused_vars.sh > ${MEGA_OUT}/hier_cp.sh && sh ${MEGA_DIR}/hybrid_write.sh ${SEARCH} ${EST} ${MEGA_OUT}/hier_cp.sh ${MEGA_OUT}/hcpw_hier 8192 H100 32 '' | tr '\\n' ' ' && bash -n ${MEGA_OUT}/hcpw_hier/w/resolved.sh && ! grep -q -- '^ *2$' ${MEGA_OUT}/hcpw_hier/w/resolved.sh && echo bash-ok")
 # Megatron's --cp-comm-type: a2a+p2p of levels 4 1 is the all-to-all alone and 1 4 the ring
 # (p2p) alone, to the printed digit; allgather is the all-gather (it had been read as the ring).
 foreach(pair IN ITEMS "4 1|a2a" "1 4|p2p")

@@ -6,8 +6,10 @@
  * (fw_args.c), within a subset:
  * shell words (quotes, ${...}, $(...) inside them), variables (TP=8, $TP, ${TP:-8}, no cap on
  * their number), $((...)) arithmetic; comments and line continuations skipped. Write-back edits
- * whole shell words, never inside quotes or a default. docs/frameworks.md §Megatron-LM and
- * MindSpeed-LLM arguments (`-f megatron`) lists what is read and written.
+ * whole shell words, never inside quotes or a default. The layers built (--noop-layers,
+ * --moe-layer-freq) are read in fw_megatron_layers.c, CP's form in fw_megatron_cp.c.
+ * docs/frameworks.md §Megatron-LM and MindSpeed-LLM arguments (`-f megatron`) lists what is
+ * read and written.
  */
 #include "fw_formats.h"
 
@@ -46,69 +48,6 @@ static int model_arg(rd *x, const char *flag, const char *hf)
 static int train_arg(rd *x, const char *flag, const char *key)
 {
     return flag_arg(x, flag, key, fw_train);
-}
-
-/* The two-level CP's all-to-all size (MindSpeed's hybrid_cp_algo with --ulysses-degree-in-cp,
- * Megatron's a2a+p2p with --hierarchical-context-parallel-sizes A2A P2P), as the framework's
- * argument checks take it: without it the ring alone, in a note (the framework refuses the
- * script); one the script's own CP is not a multiple of, or levels whose product is not its
- * CP, refused as the framework refuses them. form: "--flag value", who: the framework. */
-static int check_ulysses_degree(rd *x, int form_line, const char *form, const char *flag, const char *who)
-{
-    nd_run *run = x->r->run;
-    int64_t u = run->train.cp_ulysses_degree, cp = 1;
-    char theirs[64];
-    snprintf(theirs, sizeof theirs, "%.*s", (int)strcspn(form, " "), form);
-    if (u <= 0) {
-        fw_note(run, "%s:%d: %s without --%s (which %s requires): priced as the ring alone", x->r->path,
-                form_line, form, flag, who);
-        return fw_train(x->r, "cp_comm", "ring", form_line, theirs);
-    }
-    const char *v = fw_args_val(x->d, "context-parallel-size", NULL);
-    const arg *a = fw_args_get(x->d, flag);
-    int line = a ? a->line : form_line;
-    if (!v || nd_parse_int64(v, 1, 1 << 20, &cp) || cp == 1) return ND_OK;
-    if (cp % u)
-        return nd_error_set(
-            x->r->err, ND_EINPUT,
-            "%s:%d: --%s: %lld does not divide --context-parallel-size %lld (%s asserts it does)", x->r->path,
-            line, flag, (long long)u, (long long)cp, who);
-    int64_t levels[64], product = 1;
-    int n = a ? fw_args_list_ints(x->d, a, levels, 64) : 0;
-    if (a && a->list_count > n) product = ND_ARGS_LIST_MAX; /* more levels than any CP has */
-    /* the product held at the cap: no overflow */
-    for (int k = 0; k < n && product > 0 && product < ND_ARGS_LIST_MAX; k++)
-        product = levels[k] < 0                                                     ? -1
-                  : levels[k] == 0 || product <= (ND_ARGS_LIST_MAX - 1) / levels[k] ? product * levels[k]
-                                                                                    : ND_ARGS_LIST_MAX;
-    if (n > 1 && product >= 0 && product != cp) /* -1: a level in a variable */
-        return nd_error_set(x->r->err, ND_EINPUT,
-                            "%s:%d: --%s: the levels' product %s%lld is not --context-parallel-size %lld (%s "
-                            "asserts it is)",
-                            x->r->path, line, flag, product >= ND_ARGS_LIST_MAX ? "above " : "",
-                            (long long)product, (long long)cp, who);
-    return ND_OK;
-}
-
-/* Megatron's --cp-comm-type (of a list, one a layer, the first): p2p the ring, a2a, allgather,
- * a2a+p2p the two levels of --hierarchical-context-parallel-sizes */
-static int read_cp_comm_type(rd *x, const char *v, int line)
-{
-    const char *comm = !strcmp(v, "p2p")                                     ? "ring"
-                       : !strcmp(v, "a2a")                                   ? "a2a"
-                       : !strcmp(v, "allgather") || !strcmp(v, "all_gather") ? "allgather"
-                       : !strcmp(v, "a2a+p2p")                               ? "hybrid"
-                                                                             : NULL;
-    if (!comm)
-        return nd_error_set(x->r->err, ND_EINPUT,
-                            "%s:%d: --cp-comm-type: '%s' is not p2p, a2a, allgather or a2a+p2p", x->r->path,
-                            line, v);
-    int rc = fw_train(x->r, "cp_comm", comm, line, "--cp-comm-type");
-    if (rc || strcmp(comm, "hybrid")) return rc;
-    rc = train_arg(x, "hierarchical-context-parallel-sizes", "cp_ulysses_degree");
-    char form[64];
-    snprintf(form, sizeof form, "--cp-comm-type %s", v);
-    return rc ? rc : check_ulysses_degree(x, line, form, "hierarchical-context-parallel-sizes", "Megatron");
 }
 
 static int switch_arg(rd *x, const char *flag, const char *key, const char *value)
@@ -154,175 +93,6 @@ static int read_vocab(rd *x)
                         "%s %s %s",
                         vocab, tok ? tok : "-", model_flag, model ? model : "-");
     return rc ? rc : fw_model(x->r, "vocab_size", vocab, 0, "--vocab-size");
-}
-
-/* --noop-layers 61,62,63 (MindSpeed): layers of --num-layers that are identities. The model
- * has the others; where they stand shapes the pipeline split (read_noop_split). */
-static int read_noop_layers(rd *x)
-{
-    int line;
-    const char *v = fw_args_val(x->d, "noop-layers", &line);
-    nd_model *m = &x->r->run->model;
-    if (!v) return ND_OK;
-    int64_t seen = 0;
-    const char *p = v;
-    for (;;) {
-        char *end;
-        long long k = strtoll(p, &end, 10);
-        if (end == p || k < 0 || k >= m->layers || (*end && *end != ','))
-            return nd_error_set(
-                x->r->err, ND_EINPUT,
-                "%s:%d: --noop-layers: '%s' is not a list of layer numbers below --num-layers "
-                "%lld",
-                x->r->path, line, v, (long long)m->layers);
-        seen++;
-        if (!*end) break;
-        p = end + 1;
-    }
-    if (seen >= m->layers)
-        return nd_error_set(x->r->err, ND_EINPUT, "%s:%d: --noop-layers: every layer is a no-op", x->r->path,
-                            line);
-    char n[32];
-    snprintf(n, sizeof n, "%lld", (long long)(m->layers - seen));
-    return fw_model(x->r, "num_hidden_layers", n, line, "--noop-layers");
-}
-
-/* Whether layer i of --num-layers is in --noop-layers. */
-static bool is_noop(const char *list, int64_t i)
-{
-    for (const char *p = list; p && *p;) {
-        char *end;
-        if (strtoll(p, &end, 10) == i) return true;
-        p = *end == ',' ? end + 1 : end + (*end != '\0');
-    }
-    return false;
-}
-
-/* A 0/1 list as Python writes it and Megatron evaluates it: lists, '+' to join, '*' to repeat,
- * parentheses to group ("([0]*1+[1]*3)*12", "[0,1]*16"). */
-typedef struct {
-    const char *p;
-    unsigned char *item;
-    size_t n, cap;
-} layer_list;
-
-static void list_blank(layer_list *l)
-{
-    while (*l->p == ' ') l->p++;
-}
-
-static bool list_expr(layer_list *l, int depth);
-
-/* an atom: [a, b, ...] or (expr), then any number of *k */
-static bool list_term(layer_list *l, int depth)
-{
-    size_t from = l->n;
-    list_blank(l);
-    if (*l->p == '(') {
-        l->p++;
-        if (!list_expr(l, depth + 1)) return false;
-        list_blank(l);
-        if (*l->p != ')') return false;
-        l->p++;
-    } else if (*l->p == '[') {
-        for (l->p++;;) {
-            list_blank(l);
-            if (*l->p == ']') break;
-            if ((*l->p != '0' && *l->p != '1') || l->n == l->cap) return false;
-            l->item[l->n++] = (unsigned char)(*l->p++ - '0');
-            list_blank(l);
-            if (*l->p == ',') l->p++;
-        }
-        l->p++;
-    } else {
-        return false;
-    }
-    for (list_blank(l); *l->p == '*'; list_blank(l)) {
-        char *end;
-        long times = strtol(l->p + 1, &end, 10);
-        if (end == l->p + 1 || times < 0) return false;
-        l->p = end;
-        size_t len = l->n - from;
-        if (times > 0 && len > (l->cap - from) / (size_t)times) return false;
-        for (long t = 1; t < times; t++) memcpy(l->item + from + (size_t)t * len, l->item + from, len);
-        l->n = from + (size_t)times * len;
-    }
-    return true;
-}
-
-static bool list_expr(layer_list *l, int depth)
-{
-    if (depth > 32 || !list_term(l, depth)) return false;
-    for (list_blank(l); *l->p == '+'; list_blank(l)) {
-        l->p++;
-        if (!list_term(l, depth)) return false;
-    }
-    return true;
-}
-
-/* --moe-layer-freq: an int k (every k-th layer MoE; MindSpeed's -1: every layer), or a
- * Python list expression of 0/1 per layer ("([0]*3+[1]*58)", "([0]*1+[1]*3)*1", "[0,1]*16"):
- * dense-first layers and every k-th layer are what nd represents. */
-static int read_layer_freq(rd *x)
-{
-    int line;
-    const char *v = fw_args_val(x->d, "moe-layer-freq", &line);
-    fw_reader *r = x->r;
-    if (!v) return ND_OK;
-    int64_t k;
-    if (!nd_parse_int64(v, -1, 1 << 20, &k)) {
-        if (k == 0)
-            return nd_error_set(r->err, ND_EINPUT, "%s:%d: --moe-layer-freq: 0 is not a frequency", r->path,
-                                line);
-        return fw_model(r, "moe_layer_freq", k < 0 ? "1" : v, line, "--moe-layer-freq");
-    }
-    int64_t layers = r->run->model.layers, n = 0;
-    layer_list list = {.p = v, .cap = 1 << 16};
-    list.item = calloc(list.cap, 1);
-    if (!list.item) return nd_error_set(r->err, ND_ENOMEM, "out of memory");
-    bool ok = list_expr(&list, 0);
-    list_blank(&list);
-    ok = ok && !*list.p && list.n > 0;
-    unsigned char *moe = list.item;
-    n = (int64_t)list.n;
-    int rc = ND_OK;
-    /* the layers counted before --noop-layers (Megatron's list has one entry a layer) */
-    const char *total = fw_args_val(x->d, "num-layers", NULL);
-    int64_t all = layers;
-    if (total) nd_parse_int64(total, 1, 1 << 24, &all);
-    if (!ok)
-        rc = nd_error_set(r->err, ND_EINPUT,
-                          "%s:%d: --moe-layer-freq: '%s' is neither an int nor a list such as "
-                          "([0]*3+[1]*58)",
-                          r->path, line, v);
-    else if (n != all)
-        rc = nd_error_set(r->err, ND_EINPUT, "%s:%d: --moe-layer-freq: %lld entries for %lld layers", r->path,
-                          line, (long long)n, (long long)all);
-    int64_t dense = 0;
-    while (!rc && dense < n && !moe[dense]) dense++;
-    bool tail = true; /* dense first, then every layer MoE */
-    for (int64_t i = dense; i < n; i++) tail &= moe[i] == 1;
-    int64_t step = 0; /* else every step-th layer, from layer 0 */
-    for (int64_t f = 2; !rc && !tail && f <= n && !step; f++) {
-        bool fits = true;
-        for (int64_t i = 0; i < n && fits; i++) fits = moe[i] == (i % f == 0);
-        if (fits) step = f;
-    }
-    char num[32];
-    if (!rc && tail) {
-        snprintf(num, sizeof num, "%lld", (long long)dense);
-        rc = fw_model(r, "first_k_dense_replace", num, line, "--moe-layer-freq");
-    } else if (!rc && step) {
-        snprintf(num, sizeof num, "%lld", (long long)step);
-        rc = fw_model(r, "moe_layer_freq", num, line, "--moe-layer-freq");
-    } else if (!rc) {
-        rc = nd_error_set(r->err, ND_EINPUT,
-                          "%s:%d: --moe-layer-freq: '%s': nd represents dense first layers then MoE, or "
-                          "every k-th layer MoE, not this pattern",
-                          r->path, line, v);
-    }
-    free(moe);
-    return rc;
 }
 
 static int read_model(rd *x)
@@ -380,7 +150,7 @@ static int read_model(rd *x)
     if (!rc && m->experts && !fw_args_val(d, "moe-ffn-hidden-size", NULL) &&
         !fw_args_val(d, "moe-intermediate-size", NULL))
         m->moe_ffn = m->ffn;
-    if (!rc) rc = read_noop_layers(x);
+    if (!rc) rc = fw_megatron_noop_layers(x->r, x->d);
     if (!rc) rc = read_vocab(x);
     /* Megatron's defaults unless a flag says otherwise: LayerNorm, GELU, biases, tied
      * embeddings, learned absolute positions */
@@ -423,7 +193,7 @@ static int read_model(rd *x)
             rc = fw_model(r, "shared_expert_intermediate_size", shared, line,
                           "--moe-shared-expert-intermediate-size");
     }
-    if (!rc) rc = read_layer_freq(x);
+    if (!rc) rc = fw_megatron_layer_freq(x->r, x->d);
     return rc;
 }
 
@@ -526,21 +296,7 @@ static int read_training(rd *x)
         if (fw_args_on(d, unpriced[i].flag))
             fw_note(r->run, "%s:%d: --%s: %s", r->path, fw_args_get(d, unpriced[i].flag)->line,
                     unpriced[i].flag, unpriced[i].why);
-    if (!rc && (v = fw_args_val(d, "cp-comm-type", &line))) rc = read_cp_comm_type(x, v, line);
-    /* MindSpeed's spelling: ulysses_cp_algo is all-to-all, megatron_cp_algo the ring, hybrid_cp_algo
-     * both (all-to-alls within --ulysses-degree-in-cp ranks, the ring across them) */
-    if (!rc && (v = fw_args_val(d, "context-parallel-algo", &line))) {
-        bool hybrid = strstr(v, "hybrid") != NULL;
-        rc = fw_train(r, "cp_comm",
-                      hybrid                 ? "hybrid"
-                      : strstr(v, "ulysses") ? "a2a"
-                                             : "ring",
-                      line, "--context-parallel-algo");
-        if (!rc && hybrid) rc = train_arg(x, "ulysses-degree-in-cp", "cp_ulysses_degree");
-        if (!rc && hybrid)
-            rc = check_ulysses_degree(x, line, "--context-parallel-algo hybrid_cp_algo",
-                                      "ulysses-degree-in-cp", "MindSpeed");
-    }
+    if (!rc) rc = fw_megatron_read_cp(r, d);
     if (!rc && (v = fw_args_val(d, "clip-grad", &line))) {
         double clip = 1;
         if (nd_parse_double(v, &clip) || !isfinite(clip) || clip < 0)
@@ -672,7 +428,7 @@ static int read_split(rd *x, int64_t total)
     for (int64_t b = 0; b < stages; b++) {
         count[b] = 0;
         for (int64_t i = b * (total / stages); i < (b + 1) * (total / stages); i++)
-            count[b] += !is_noop(noop, i);
+            count[b] += !fw_megatron_is_noop(noop, i);
     }
     layout_text(count, stages, m->mtp_layers, text, sizeof text);
     return fw_train(r, "pipeline_layout", text, 0, "--noop-layers");

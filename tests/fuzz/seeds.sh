@@ -72,6 +72,8 @@ put torchtitan "$root"/samples/frameworks/*.toml "$root"/tests/bad/run/torchtita
 # and the hostile inputs of the reliability rounds.
 put megatron "$root"/samples/frameworks/*.sh "$root"/samples/frameworks/real/*.sh "$root"/tests/mega/*.sh \
     "$root"/tests/bad/run_bad.sh "$root"/tests/nd_compat/configs/*.sh
+# Megatron's two-level CP, its list flag's levels over a line continuation
+sh "$root"/tests/mega/continued.sh "$root"/tests/mega/unused_vars.sh >"$out/megatron/hier_cp.sh"
 put mindformers "$root"/samples/frameworks/mindformers_*.yaml "$root"/samples/frameworks/real/*.yaml \
     "$root"/samples/frameworks/yaml/*.yaml "$root"/tests/nd_compat/configs/*.yaml
 put mindspeed "$root"/samples/frameworks/*.json "$root"/tests/nd_compat/configs/*.json
