@@ -225,6 +225,38 @@ static void tables_beside_a_builtin_curve(void **state)
     rmdir(dir);
 }
 
+/* SimuMax's first system files (its configs/system/a100_bf16.json) state accelerator.bandwidth
+ * flat, one class: it is the default class, which SimuMax's compute_mem_access_time also uses for
+ * every class the file does not name. By hand, 1e9 bytes at 2039 GiB/s x 0.7 plus its 40 us. */
+#define NET(name, gbps)                                                                                      \
+    "\"" name "\": {\"processor_usage\": 0, \"bandwidth\": {\"efficient_factor\": 0.7, \"gbps\": " #gbps     \
+    ", \"latency_us\": 40}, \"op\": {\"all_reduce\": {\"scale\": 2, \"offset\": -1}}}"
+static void flat_bandwidth_is_the_default_class(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{\"sys_name\": \"a100_bf16\", \"num_per_node\": 8, \"accelerator\": {\"backend\": \"cuda\", "
+        "\"mem_gbs\": 80, \"op\": {\"default\": {\"tflops\": 312, \"efficient_factor\": 0.75}, "
+        "\"matmul\": {\"tflops\": 312, \"efficient_factor\": 0.75}}, \"bandwidth\": "
+        "{\"efficient_factor\": 0.7, \"gbps\": 2039, \"latency_us\": 40}, \"mode\": \"roofline\"}, "
+        "\"networks\": {" NET("low_intra_node", 300) ", " NET("high_intra_node", 300) ", " NET("inter_node",
+                                                                                               25) "}}";
+    char path[] = "/tmp/nd_simumax_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, sizeof text - 1), (long)(sizeof text - 1));
+    close(fd);
+    nd_error err = {0};
+    if (nd_device_table_load(&table, path, &err)) fail_msg("%s", err.message);
+    remove(path);
+    const nd_device *a = nd_device_table_find(&table, "a100_bf16");
+    assert_non_null(a);
+    double want = 1e9 / (2039 * GIB * 0.7) * 1e3 + 0.040;
+    close_to(nd_memop_ms(a, ND_MEMOP_DEFAULT, 1e9), want, 1e-9);
+    close_to(nd_memop_ms(a, ND_MEMOP_CROSS_ENTROPY, 1e9), want, 1e-9);
+    close_to(a->hbm_gbps, 2039 * GIB / 1e9, 1e-12);
+}
+
 /* Bad files: one line naming file, line and key. */
 static void refuses_bad_files(void **state)
 {
@@ -290,6 +322,7 @@ int main(void)
         cmocka_unit_test(memory_operators_by_class),
         cmocka_unit_test(interpolates_between_measured_shapes),
         cmocka_unit_test(tables_beside_a_builtin_curve),
+        cmocka_unit_test(flat_bandwidth_is_the_default_class),
         cmocka_unit_test(refuses_bad_files),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

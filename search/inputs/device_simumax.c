@@ -324,8 +324,21 @@ static int read_compute(const reader *r, const cJSON *ops, nd_device *d, nd_kern
     return ND_OK;
 }
 
-/* accelerator.bandwidth: the memory-bound operators' classes, each a bandwidth (GiB/s), its
- * efficiency and a fixed time per operator. Kinds nd has no operator for are not used. */
+/* One memory-bound class: its bandwidth (GiB/s), efficiency and fixed time per operator. */
+static int read_memop_class(const reader *r, const cJSON *k, const char *where, nd_memop_rate *m)
+{
+    int rc;
+    if ((rc = number(r, k, where, "gbps", 1e-3, 1e7, true, &m->gbps))) return rc;
+    if ((rc = number(r, k, where, "efficient_factor", 1e-6, EFFICIENCY_MAX, true, &m->efficiency))) return rc;
+    if ((rc = number(r, k, where, "latency_us", 0, 1e6, false, &m->fixed_us))) return rc;
+    m->gbps *= GIB_PER_GB;
+    m->stated = true;
+    return ND_OK;
+}
+
+/* accelerator.bandwidth: the memory-bound operators' classes. SimuMax's first system files
+ * (its a100_bf16.json) state one class there, flat (gbps, efficient_factor, latency_us): that is
+ * the default class; later ones a class a key. Kinds nd has no operator for are not used. */
 static int read_bandwidth(const reader *r, const cJSON *bw, nd_device *d, nd_kernel_tables *t)
 {
     static const struct {
@@ -337,19 +350,17 @@ static int read_bandwidth(const reader *r, const cJSON *bw, nd_device *d, nd_ker
                  {"ce", ND_MEMOP_CROSS_ENTROPY},
                  {"ce_fusion", ND_MEMOP_CROSS_ENTROPY_FUSED}};
     int rc;
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-        const cJSON *k = object(r, bw, "accelerator.bandwidth", kinds[i].kind, i == 0, &rc);
-        if (rc) return rc;
-        if (!k) continue;
-        char where[64];
-        snprintf(where, sizeof where, "accelerator.bandwidth.%s", kinds[i].kind);
-        nd_memop_rate *m = &t->memop[kinds[i].op];
-        if ((rc = number(r, k, where, "gbps", 1e-3, 1e7, true, &m->gbps))) return rc;
-        if ((rc = number(r, k, where, "efficient_factor", 1e-6, EFFICIENCY_MAX, true, &m->efficiency)))
-            return rc;
-        if ((rc = number(r, k, where, "latency_us", 0, 1e6, false, &m->fixed_us))) return rc;
-        m->gbps *= GIB_PER_GB;
-        m->stated = true;
+    if (cJSON_GetObjectItemCaseSensitive(bw, "gbps")) {
+        if ((rc = read_memop_class(r, bw, "accelerator.bandwidth", &t->memop[ND_MEMOP_DEFAULT]))) return rc;
+    } else {
+        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+            const cJSON *k = object(r, bw, "accelerator.bandwidth", kinds[i].kind, i == 0, &rc);
+            if (rc) return rc;
+            if (!k) continue;
+            char where[64];
+            snprintf(where, sizeof where, "accelerator.bandwidth.%s", kinds[i].kind);
+            if ((rc = read_memop_class(r, k, where, &t->memop[kinds[i].op]))) return rc;
+        }
     }
     t->memop[ND_MEMOP_OPTIMIZER] = t->memop[ND_MEMOP_DEFAULT];
     d->hbm_gbps = t->memop[ND_MEMOP_DEFAULT].gbps;
