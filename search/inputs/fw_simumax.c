@@ -308,16 +308,37 @@ static int read_degrees(fw_reader *r, const cJSON *s)
     return rc;
 }
 
+/* SimuMax's pp_schedule names (its configs/pp_scheduling/: 1f1b, gpipe, interleaved_1f1b, zb_h1,
+ * zb_h2, zb_v; its first releases took only 1f1b and zb_h2) and nd's schedules. */
+static const struct {
+    const char *simumax;
+    nd_schedule schedule;
+} simumax_schedules[] = {{"1f1b", ND_SCHEDULE_1F1B},   {"interleaved_1f1b", ND_SCHEDULE_INTERLEAVED},
+                         {"gpipe", ND_SCHEDULE_GPIPE}, {"zb_h1", ND_SCHEDULE_ZB_H1},
+                         {"zb_h2", ND_SCHEDULE_ZB_H2}, {"zb_v", ND_SCHEDULE_ZB_V}};
+
+static const char *simumax_schedule_name(nd_schedule schedule)
+{
+    for (size_t i = 0; i < ND_ARRAY_LEN(simumax_schedules); i++)
+        if (simumax_schedules[i].schedule == schedule) return simumax_schedules[i].simumax;
+    return NULL;
+}
+
 static int read_schedule(fw_reader *r, const cJSON *s)
 {
     const char *sched = NULL;
     int rc = text_of(r, s, "pp_schedule", &sched);
     if (rc) return rc;
-    if (sched && strcmp(sched, "1f1b") && strcmp(sched, "zb_h2"))
+    size_t i = 0;
+    while (sched && i < ND_ARRAY_LEN(simumax_schedules) && strcmp(sched, simumax_schedules[i].simumax)) i++;
+    if (sched && i == ND_ARRAY_LEN(simumax_schedules))
         return nd_error_set(r->err, ND_EINPUT,
-                            "%s: pp_schedule: '%s' is not 1f1b or zb_h2 (SimuMax's own check)", r->path,
-                            sched);
-    if (sched && !strcmp(sched, "zb_h2")) return fw_train(r, "schedule", "zb-h2", 0, "pp_schedule");
+                            "%s: pp_schedule: '%s' is not one of SimuMax's (1f1b, interleaved_1f1b, gpipe, "
+                            "zb_h1, zb_h2, zb_v)",
+                            r->path, sched);
+    /* 1f1b with chunks is Megatron's interleaved schedule, as SimuMax runs it */
+    if (sched && simumax_schedules[i].schedule != ND_SCHEDULE_1F1B)
+        return fw_train(r, "schedule", nd_schedule_name(simumax_schedules[i].schedule), 0, "pp_schedule");
     return r->run->strategy.vpp > 1 ? fw_train(r, "schedule", "interleaved", 0, "interleaving_size") : ND_OK;
 }
 
@@ -463,16 +484,14 @@ static void set_text(cJSON *o, const char *key, const char *v)
     set_item(o, key, cJSON_CreateString(v));
 }
 
-/* What SimuMax cannot state: context parallelism, a schedule but 1F1B (interleaved) and
- * ZB-H2, an optimizer shard but none or over all of DP. */
+/* What SimuMax cannot state: context parallelism, DualPipe, an optimizer shard but none or over all of DP. */
 static int expressible(const nd_run *run, const nd_strategy *s, nd_error *err)
 {
     if (s->cp > 1)
         return nd_error_set(err, ND_EINPUT,
                             "%s: SimuMax has no context parallelism: CP %lld cannot be written", run->source,
                             (long long)s->cp);
-    if (s->pp > 1 && s->schedule != ND_SCHEDULE_1F1B && s->schedule != ND_SCHEDULE_INTERLEAVED &&
-        s->schedule != ND_SCHEDULE_ZB_H2)
+    if (s->pp > 1 && !simumax_schedule_name(s->schedule))
         return nd_error_set(err, ND_EINPUT, "%s: SimuMax's pp_schedule has no %s: it cannot be written",
                             run->source, nd_schedule_name(s->schedule));
     if (s->op > 1 && s->op != s->dp)
@@ -502,7 +521,13 @@ static int write_simumax(const nd_run *run, const nd_config_choice *c, const cha
     set_number(root, "interleaving_size", s->vpp);
     set_number(root, "zero_state", s->op > 1 ? 1 : 0);
     set_bool(root, "enable_sequence_parallel", s->sp);
-    set_text(root, "pp_schedule", s->schedule == ND_SCHEDULE_ZB_H2 ? "zb_h2" : "1f1b");
+    /* interleaved stays "1f1b" with its chunks, as SimuMax's first releases state it, unless the
+     * file names it interleaved_1f1b */
+    const cJSON *was = cJSON_GetObjectItemCaseSensitive(root, "pp_schedule");
+    bool named = cJSON_IsString(was) && !strcmp(was->valuestring, "interleaved_1f1b");
+    const char *schedule = simumax_schedule_name(s->schedule);
+    if (s->schedule == ND_SCHEDULE_INTERLEAVED && !named) schedule = "1f1b";
+    set_text(root, "pp_schedule", s->pp > 1 && schedule ? schedule : "1f1b");
     if (s->first_stage_layers) set_number(root, "num_layers_in_first_pipeline_stage", s->first_stage_layers);
     if (s->last_stage_layers) set_number(root, "num_layers_in_last_pipeline_stage", s->last_stage_layers);
     nd_recompute mode = fw_choice_mode(c);

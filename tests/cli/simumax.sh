@@ -93,6 +93,27 @@ grep -q "^nd-estimate: --train-yaml .*: read with HyperParallel's model yaml onl
   why="$why; --train-yaml message: $(head -1 "$work/ty.out")"
 result "--model-config on an nd run and --train-yaml on a SimuMax run are refused" "$why"
 
+# SimuMax's schedules (its configs/pp_scheduling/: 1f1b, interleaved_1f1b, gpipe, zb_h1, zb_h2, zb_v,
+# each with its interleaving_size) read as nd's, and one it has not refused with its names
+why=""
+for pair in "interleaved_1f1b 2 interleaved" "gpipe 1 gpipe" "zb_h1 1 zb-h1" "zb_h2 1 zb-h2" "zb_v 2 zb-v"; do
+  set -- $pair
+  sed "s/\"interleaving_size\": 1,/\"pp_schedule\": \"$1\", \"interleaving_size\": $2,/" \
+    "$sm/tp2-pp2-dp2.strategy.json" >"$work/sched_$1.json"
+  "$bin/nd-estimate" -y "$work/sched_$1.json" --model-config "$sm/llama3-8b.model.json" -A B200 \
+    >"$work/sched_$1.txt" 2>&1 || why="$why; $1: $(head -1 "$work/sched_$1.txt")"
+  grep -q "^strategy: .* VPP=$2 .* schedule=$3" "$work/sched_$1.txt" ||
+    why="$why; $1 read as: $(grep '^strategy' "$work/sched_$1.txt")"
+done
+sed 's/"zero_state": 1,/"zero_state": 1, "pp_schedule": "zbv2",/' "$sm/tp2-pp2-dp2.strategy.json" >"$work/sched_bad.json"
+"$bin/nd-estimate" -y "$work/sched_bad.json" --model-config "$sm/llama3-8b.model.json" -A B200 \
+  >"$work/sched_bad.txt" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] || why="$why; zbv2: exit $rc, not 2"
+grep -q "pp_schedule: 'zbv2' is not one of SimuMax's (1f1b, interleaved_1f1b, gpipe, zb_h1, zb_h2, zb_v)" \
+  "$work/sched_bad.txt" || why="$why; zbv2: $(head -1 "$work/sched_bad.txt")"
+result "SimuMax's six pipeline schedules read as nd's; another refused naming them" "$why"
+
 # write-back: the search's #1 into resolved_strategy.json, read again as the choice
 "$bin/nd-search" -y "$sm/tp2-pp2-dp2.strategy.json" --model-config "$sm/llama3-8b.model.json" -A B200 -t 1 \
   -o "$work/plan" --no-plots >"$work/search.out" 2>&1
