@@ -153,7 +153,9 @@ static int nd_cli_common_resolve(const nd_cli_common *c, const nd_search_config_
     if (nd_cli_stage_counts(c, run->format)) {
         nd_layout_strategy(run, note, sizeof note);
         char theirs[sizeof note + 32];
-        if (!c->mppb && !strncmp(note, "-mppb: ", 7)) { /* not the user's flag */
+        if (!c->mppb && strstr(note, "nothing to apply")) {
+            note[0] = '\0'; /* not the user's flag: nothing to say of counts the file does not state */
+        } else if (!c->mppb && !strncmp(note, "-mppb: ", 7)) {
             snprintf(theirs, sizeof theirs, "SimuMax's per-stage counts: %s", note + 7);
             nd_text_copy(note, theirs, sizeof note);
         }
