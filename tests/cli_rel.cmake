@@ -39,3 +39,5 @@ nd_rel_script(cli_moe_caveat moe_caveat.sh)
 # SimuMax's strategy and model JSON (-f simumax, --model-config): fields read as worked by hand,
 # bad fields refused, the search's choice written back and read again.
 nd_rel_script(cli_simumax simumax.sh)
+# nd-estimate -v's per-layer table (GEMM, attention, memory-bound, host, device) worked by hand.
+nd_rel_script(cli_layer_costs layer_costs.sh ${CMAKE_CURRENT_SOURCE_DIR}/data/layer_costs)

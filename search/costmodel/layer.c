@@ -28,8 +28,11 @@ static void gemm_at(acc *a, const dims *x, nd_gemm_precision p, double M, double
     double e = x->e;
     double fwd = nd_linear_ms(x->d, p, ND_PASS_FORWARD, M, K, N, e);
     a->fwd += fwd;
-    a->dgrad += nd_linear_ms(x->d, p, ND_PASS_INPUT_GRAD, M, K, N, e);  /* dX = dY W^T */
-    a->wgrad += nd_linear_ms(x->d, p, ND_PASS_WEIGHT_GRAD, M, K, N, e); /* dW = X^T dY */
+    double dgrad = nd_linear_ms(x->d, p, ND_PASS_INPUT_GRAD, M, K, N, e);  /* dX = dY W^T */
+    double wgrad = nd_linear_ms(x->d, p, ND_PASS_WEIGHT_GRAD, M, K, N, e); /* dW = X^T dY */
+    a->dgrad += dgrad;
+    a->wgrad += wgrad;
+    a->gemm_bwd += dgrad + wgrad;
     a->flops += 2.0 * M * N * K;
     a->kernels_fwd += 1;
     a->kernels_bwd += 2;
@@ -354,8 +357,11 @@ static void gemm_groups(acc *a, const dims *x, double groups, double M, double N
         double fwd = nd_grouped_linear_ms(x->d, p, ND_PASS_FORWARD, groups, m, K, N, e);
         a->gemm_fwd += fwd;
         a->fwd += fwd;
-        a->dgrad += nd_grouped_linear_ms(x->d, p, ND_PASS_INPUT_GRAD, groups, m, K, N, e);
-        a->wgrad += nd_grouped_linear_ms(x->d, p, ND_PASS_WEIGHT_GRAD, groups, m, K, N, e);
+        double bwd = nd_grouped_linear_ms(x->d, p, ND_PASS_INPUT_GRAD, groups, m, K, N, e),
+               wgrad = nd_grouped_linear_ms(x->d, p, ND_PASS_WEIGHT_GRAD, groups, m, K, N, e);
+        a->dgrad += bwd;
+        a->wgrad += wgrad;
+        a->gemm_bwd += bwd + wgrad;
         /* Transformer Engine's GroupedLinear runs a GEMM per expert, each launched from its C++
          * loop (general_grouped_gemm: cuBLASLt's descriptors and launch per GEMM, on the host
          * like an operator); a grouped kernel is one call */
@@ -368,8 +374,11 @@ static void gemm_groups(acc *a, const dims *x, double groups, double M, double N
         double fwd = groups * nd_linear_ms(x->d, p, ND_PASS_FORWARD, m, K, N, e);
         a->gemm_fwd += fwd;
         a->fwd += fwd;
-        a->dgrad += groups * nd_linear_ms(x->d, p, ND_PASS_INPUT_GRAD, m, K, N, e);
-        a->wgrad += groups * nd_linear_ms(x->d, p, ND_PASS_WEIGHT_GRAD, m, K, N, e);
+        double bwd = groups * nd_linear_ms(x->d, p, ND_PASS_INPUT_GRAD, m, K, N, e),
+               wgrad = groups * nd_linear_ms(x->d, p, ND_PASS_WEIGHT_GRAD, m, K, N, e);
+        a->dgrad += bwd;
+        a->wgrad += wgrad;
+        a->gemm_bwd += bwd + wgrad;
         a->kernels_fwd += groups;
         a->kernels_bwd += 2 * groups;
         a->ops_fwd += groups;
@@ -531,6 +540,7 @@ static void acc_add(acc *a, const acc *b)
     a->ops_bwd += b->ops_bwd;
     a->col_dgrad += b->col_dgrad;
     a->gemm_fwd += b->gemm_fwd;
+    a->gemm_bwd += b->gemm_bwd;
     a->mm_out_bytes += b->mm_out_bytes;
 }
 
@@ -567,6 +577,8 @@ void nd_layer_cost_decoder(const nd_layer_inputs *in, nd_layer_kind kind, const 
     out->forward_ms = all.fwd;
     out->backward_ms = all.dgrad + all.wgrad;
     out->weight_grad_ms = all.wgrad;
+    out->gemm_ms = all.gemm_fwd + all.gemm_bwd;
+    out->attention_ms = core.fwd + core.dgrad;
     out->model_flops = all.flops;
 
     comm none = {0, 0, 0, 0, 0, 0};
@@ -731,6 +743,7 @@ void nd_layer_cost_head(const nd_layer_inputs *in, const nd_layer_shape *sh, nd_
     out->forward_ms = a.fwd;
     out->backward_ms = a.dgrad + a.wgrad;
     out->weight_grad_ms = a.wgrad;
+    out->gemm_ms = a.gemm_fwd + a.gemm_bwd;
     out->model_flops = a.flops;
     for (int r = 0; r < ND_RECOMPUTE_MODES; r++) {
         out->tp_ms[r] = heads * (2 * gather + stats) + 2 * (double)m->mtp_layers * proj;

@@ -23,6 +23,7 @@ typedef struct acc {
     double col_dgrad;        /* input-gradient GEMMs of the column-parallel linears (QKV, FC1):
                                 what SP's weight-gradient re-gather overlaps */
     double gemm_fwd;         /* the forward GEMMs' share of fwd */
+    double gemm_bwd;         /* the backward GEMMs' share of dgrad + wgrad */
     double mm_out_bytes;     /* the forward GEMMs' outputs */
 } acc;
 

@@ -138,6 +138,7 @@ cJSON *nd_report_estimate_json(const nd_context *ctx, const nd_strategy *s, cons
     cJSON *stages = cJSON_AddArrayToObject(doc, key->stages);
     for (int64_t i = 0; est->stage_memory && est->stage_time && i < est->stages; i++)
         cJSON_AddItemToArray(stages, stage_json(&est->stage_memory[i], &est->stage_time[i], i));
+    cJSON_AddItemToObject(doc, key->layer_costs, nd_report_layers_json(ctx, s));
     return doc;
 }
 

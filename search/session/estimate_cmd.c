@@ -139,6 +139,7 @@ int nd_estimate_command(const nd_estimate_request *req, FILE *out, FILE *diag, n
             cJSON_Delete(doc);
         } else {
             nd_report_estimate_text(out, &ctx, &s, &est);
+            if (nd_cli_says(&req->common, ND_VERBOSITY_INFO)) nd_report_layers_text(out, &ctx, &s);
             if (use_plan && !run->has_plan) { /* -mppb's plan: what each stage recomputes */
                 fprintf(out, "recompute per stage (-mppb), full/selective/off layers:");
                 for (int64_t i = 0; i < s.pp; i++) {

@@ -19,6 +19,8 @@ static const char usage[] =
     "      --json               print a JSON document (docs/nd-estimate.md) instead of the table\n"
     "      --recompute MODE     off, selective or full\n"
     "      --memory-csv FILE    memory per stage as CSV (nd-plot memory draws it)\n"
+    "  -v (verbosity 3)         also one micro-batch of each layer kind: GEMM, attention,\n"
+    "                           memory-bound, collectives, host and device time\n"
     "\n";
 
 static const char exit_status[] = "Exit status: 0 priced, 1 failed while running, 2 bad usage or input.\n";

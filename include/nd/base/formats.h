@@ -419,6 +419,9 @@ typedef struct nd_report_format {
     /* the search's answer (summary.json): distinct choices and what they assume */
     const char *choices, *layouts, *plan, *variants, *op_range, *interval, *headroom_mib, *assumptions, *what,
         *text, *fold_step_share, *margin_mib, *device_budget_mib;
+    /* one micro-batch of each layer kind (nd-estimate --json's layer_costs) */
+    const char *layer_costs, *kind, *count, *forward_ms, *backward_ms, *recompute_ms, *gemm_ms, *attention_ms;
+    const char *memory_bound_ms, *tp_ms, *ep_ms, *cp_ms, *kernels, *host_ops, *host_ms, *device_ms;
 } nd_report_format;
 
 extern const nd_report_format nd_report_json;

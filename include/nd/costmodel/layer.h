@@ -23,9 +23,11 @@ typedef struct nd_layer_shape {
 } nd_layer_shape;
 
 typedef struct nd_layer_cost {
-    double forward_ms;                       /* compute of one forward pass */
-    double backward_ms;                      /* compute of one backward pass: input and weight gradients */
-    double weight_grad_ms;                   /* the weight-gradient GEMMs inside backward_ms */
+    double forward_ms;     /* compute of one forward pass */
+    double backward_ms;    /* compute of one backward pass: input and weight gradients */
+    double weight_grad_ms; /* the weight-gradient GEMMs inside backward_ms */
+    double gemm_ms;        /* of forward_ms + backward_ms: the GEMMs (grouped ones too), not attention's */
+    double attention_ms;   /* of forward_ms + backward_ms: the attention core (with a CP ring's merges) */
     double recompute_ms[ND_RECOMPUTE_MODES]; /* forward work repeated in backward */
     double tp_ms[ND_RECOMPUTE_MODES];        /* exposed TP/SP collectives, fwd + bwd (+ replay) */
     double ep_ms[ND_RECOMPUTE_MODES];        /* exposed expert all-to-alls */
